@@ -1,0 +1,71 @@
+// Typed errors that carry their context and the next step. Every front end turns them into its own
+// shape (MCP isError results, NDJSON error codes, CLI exit codes) without losing either.
+
+export type ErrorCode =
+  | "invalid_params"
+  | "unknown_ref"
+  | "stale_element"
+  | "window_not_found"
+  | "not_accessible"
+  | "element_gone"
+  | "backend_unavailable"
+  | "unsupported_platform"
+  | "invalid_cursor"
+  | "internal_error";
+
+export class DeskhandError extends Error {
+  override readonly name = "DeskhandError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** What the caller can do next, in one sentence. */
+    readonly next: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { code: this.code, message: this.message, next: this.next, ...this.details };
+  }
+}
+
+export function unknownRef(ref: string, reason: string): DeskhandError {
+  return new DeskhandError("unknown_ref", `ref ${ref} is not known: ${reason}`, "Take a new snapshot and use its refs.", {
+    ref,
+  });
+}
+
+export function windowNotFound(what: string): DeskhandError {
+  return new DeskhandError("window_not_found", `no open window matches ${what}`, "Call `windows` to see what is open.");
+}
+
+export function invalidCursor(cursor: string, reason: string): DeskhandError {
+  return new DeskhandError(
+    "invalid_cursor",
+    `cursor ${JSON.stringify(cursor.slice(0, 80))} cannot continue: ${reason}`,
+    "Take a new snapshot; cursors are valid only for the snapshot that issued them.",
+  );
+}
+
+/** Turns anything thrown into a DeskhandError, keeping our own as they are. */
+export function asDeskhandError(error: unknown): DeskhandError {
+  if (error instanceof DeskhandError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = error instanceof Error ? error.name : "";
+  switch (kind) {
+    case "WindowNotFound":
+      return new DeskhandError("window_not_found", message, "Call `windows` to see what is open.");
+    case "WindowNotAccessible":
+      return new DeskhandError("not_accessible", message, "Run `deskhand doctor` for the toolkit's switch.");
+    case "ElementGone":
+      return new DeskhandError("element_gone", message, "Take a new snapshot.");
+    case "AccessibilityBusUnavailable":
+    case "X11Error":
+      return new DeskhandError("backend_unavailable", message, "Run `deskhand doctor` to see what is missing.");
+    default:
+      return new DeskhandError("internal_error", message, "Run `deskhand doctor`; if it is clean, report this.", {
+        kind,
+      });
+  }
+}

@@ -1,0 +1,101 @@
+// Refs like `s3:e12`: a snapshot id and an element number. Each records a fingerprint of what was seen
+// (role, name, index among siblings, bounds, path from the window) so that a later action can check it
+// still points at the same element before doing anything.
+import type { Rect } from "../platform/types.js";
+import { unknownRef } from "./errors.js";
+
+export interface Fingerprint {
+  role: string;
+  name: string | undefined;
+  indexInParent: number;
+  bounds: Rect | null | undefined;
+  /** Child indices from the window's root down to the element. */
+  path: number[];
+  windowId: number | null;
+}
+
+export interface RefEntry {
+  ref: string;
+  snapshotId: string;
+  handle: string;
+  fingerprint: Fingerprint;
+}
+
+/**
+ * - `latest-snapshot`: only the newest snapshot's refs are valid (the NDJSON protocol's rule).
+ * - `while-verified`: refs outlive later snapshots and are reused for the same element while its role
+ *   and name hold, so an agent can read a window in rings (the MCP rule).
+ */
+export type RefLifetime = "latest-snapshot" | "while-verified";
+
+const REF_PATTERN = /^s(\d+):e(\d+)$/;
+
+export class RefStore {
+  #snapshotCounter = 0;
+  #elementCounters = new Map<string, number>();
+  #entries = new Map<string, RefEntry>();
+  #byHandle = new Map<string, string>();
+
+  constructor(
+    readonly lifetime: RefLifetime,
+    /** Oldest refs are forgotten past this many; a forgotten ref answers unknown_ref. */
+    readonly capacity = 50_000,
+  ) {}
+
+  get currentSnapshotId(): string | null {
+    return this.#snapshotCounter === 0 ? null : `s${this.#snapshotCounter}`;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  newSnapshot(): string {
+    this.#snapshotCounter++;
+    if (this.lifetime === "latest-snapshot") {
+      this.#entries.clear();
+      this.#byHandle.clear();
+      this.#elementCounters.clear();
+    }
+    return `s${this.#snapshotCounter}`;
+  }
+
+  assign(snapshotId: string, handle: string, fingerprint: Fingerprint): string {
+    if (this.lifetime === "while-verified") {
+      const existing = this.#byHandle.get(handle);
+      const entry = existing ? this.#entries.get(existing) : undefined;
+      if (entry && entry.fingerprint.role === fingerprint.role && entry.fingerprint.name === fingerprint.name) {
+        // Same element, same role and name: keep its ref, remember where it is now.
+        entry.fingerprint = fingerprint;
+        this.#entries.delete(entry.ref);
+        this.#entries.set(entry.ref, entry);
+        return entry.ref;
+      }
+    }
+    const next = (this.#elementCounters.get(snapshotId) ?? 0) + 1;
+    this.#elementCounters.set(snapshotId, next);
+    const ref = `${snapshotId}:e${next}`;
+    this.#entries.set(ref, { ref, snapshotId, handle, fingerprint });
+    this.#byHandle.set(handle, ref);
+    while (this.#entries.size > this.capacity) {
+      const oldest = this.#entries.keys().next().value as string;
+      const evicted = this.#entries.get(oldest)!;
+      this.#entries.delete(oldest);
+      if (this.#byHandle.get(evicted.handle) === oldest) this.#byHandle.delete(evicted.handle);
+    }
+    return ref;
+  }
+
+  lookup(ref: string): RefEntry {
+    const match = REF_PATTERN.exec(ref);
+    if (!match) throw unknownRef(ref, "refs look like s3:e12");
+    const entry = this.#entries.get(ref);
+    if (entry) return entry;
+    const snapshot = Number(match[1]);
+    if (snapshot > this.#snapshotCounter) throw unknownRef(ref, "no snapshot with that id was taken yet");
+    if (this.lifetime === "latest-snapshot" && snapshot < this.#snapshotCounter) {
+      throw unknownRef(ref, `it belongs to snapshot s${snapshot}, and s${this.#snapshotCounter} replaced it`);
+    }
+    throw unknownRef(ref, "no element with that number was handed out, or it was forgotten");
+  }
+}

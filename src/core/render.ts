@@ -1,0 +1,102 @@
+// Compact text for agents: one line per element, indented by depth, with role, quoted name, ref, the
+// states that matter for acting, and the value. Every cut is spelled out where it happened.
+import type { ChildrenCut, WindowInfo } from "../platform/types.js";
+import type { SnapshotElement, SnapshotPage } from "./snapshot.js";
+
+/** States worth tokens: the ones that change what an action would do. */
+const KEY_STATES = [
+  "focused",
+  "checked",
+  "indeterminate",
+  "pressed",
+  "selected",
+  "expanded",
+  "modal",
+  "read only",
+  "required",
+  "invalid entry",
+  "busy",
+] as const;
+
+export function keyStates(element: Pick<SnapshotElement, "states">): string[] {
+  const states = element.states;
+  if (states === null) return [];
+  const shown: string[] = KEY_STATES.filter((s) => states.includes(s));
+  if (states.includes("expandable") && !states.includes("expanded")) shown.push("collapsed");
+  // "enabled"/"sensitive" missing on something a user could act on means it is disabled.
+  if (!states.includes("enabled") && !states.includes("sensitive") && states.includes("visible")) {
+    shown.push("disabled");
+  }
+  return shown;
+}
+
+function quote(text: string, max = 120): string {
+  const oneLine = text.replace(/\s+/g, " ");
+  return JSON.stringify(oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine);
+}
+
+export function describeCut(cut: ChildrenCut, childCount: number | null): string {
+  switch (cut.reason) {
+    case "maxDepth":
+      return `${childCount ?? "?"} children below maxDepth: snapshot this ref to go deeper`;
+    case "table":
+      return `table ${cut.rows}×${cut.columns}, first ${cut.rowsRead} rows shown: read_table pages the rest`;
+    case "hugeChildCount":
+      return `${cut.childCount} children not walked`;
+    case "nodeCeiling":
+      return `only ${cut.childrenRead} of ${childCount ?? "?"} children read: the read ceiling was reached`;
+    case "timeout":
+      return "children not read: the app did not answer in time";
+    case "unreadable":
+      return `children could not be read: ${cut.error}`;
+  }
+}
+
+export function renderElement(element: SnapshotElement, options: { bounds?: boolean } = {}): string {
+  const parts = [`${"  ".repeat(element.depth)}- ${element.role}`];
+  if (element.name === null) parts.push("(name unread)");
+  else if (element.name !== "") parts.push(quote(element.name));
+  parts.push(`[ref=${element.ref}]`);
+  const states = keyStates(element);
+  if (states.length > 0) parts.push(`(${states.join(", ")})`);
+  if (element.value !== undefined) {
+    const cut = element.textLength !== undefined ? ` (${element.textLength} chars, cut)` : "";
+    parts.push(`= ${quote(element.value, 200)}${cut}`);
+  }
+  if (options.bounds && element.bounds) {
+    const b = element.bounds;
+    parts.push(`@${b.x},${b.y} ${b.width}x${b.height}`);
+  }
+  if (element.unread) parts.push(`{unread: ${element.unread.join(", ")}}`);
+  let line = parts.join(" ");
+  if (element.cut) line += `\n${"  ".repeat(element.depth + 1)}… ${describeCut(element.cut, element.childCount)}`;
+  return line;
+}
+
+export function renderSnapshot(page: SnapshotPage, options: { bounds?: boolean } = {}): string {
+  const where =
+    page.windows.length === 1
+      ? `window ${page.windows[0]!.id} ${quote(page.windows[0]!.title)}`
+      : page.windows.length > 1
+        ? `${page.windows.length} windows`
+        : "subtree";
+  const { counts } = page;
+  const header = [
+    `# snapshot ${page.snapshotId} · ${where} · elements ${counts.before + 1}–${counts.before + counts.shown} of ${counts.inScope}`,
+  ];
+  if (page.truncatedBy.length > 0) header.push(`# truncated_by: ${page.truncatedBy.join(", ")}`);
+  if (page.cursor) header.push(`# more: ${counts.after} elements; continue with cursor ${page.cursor}`);
+  const lines = page.elements.map((e) => renderElement(e, options));
+  return [...header, ...lines].join("\n");
+}
+
+export function renderWindows(windows: WindowInfo[], truncated: boolean, total: number): string {
+  if (windows.length === 0) return "No top-level windows are open.";
+  const lines = windows.map((w) => {
+    const rect = w.rect ? ` ${w.rect.width}x${w.rect.height}@${w.rect.x},${w.rect.y}` : "";
+    const flags = [w.focused ? "focused" : "", w.accessible ? "" : "no accessible tree"].filter(Boolean);
+    return `- ${w.id} ${quote(w.title)} app=${w.app ?? "?"} pid=${w.pid ?? "?"}${rect}${flags.length ? ` (${flags.join(", ")})` : ""}`;
+  });
+  if (truncated) lines.push(`… ${total - windows.length} more windows: raise limit to see them`);
+  return lines.join("\n");
+}

@@ -1,0 +1,276 @@
+// Bounded snapshots. The tree is read once (bounded by depth, a read ceiling and a deadline), laid out
+// in document order, and served a page of `maxNodes` at a time: a cut by maxNodes hands back a cursor
+// for the next page of the same read, with the same snapshot id.
+import type { AccessibilityBackend, ChildrenCut, RawNode, Rect, WindowInfo } from "../platform/types.js";
+import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
+import { type FlatEntry, flatten } from "./flatten.js";
+import { globMatch } from "./glob.js";
+import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
+import type { RefStore } from "./refs.js";
+
+export type SnapshotTarget =
+  | { kind: "window"; id: number }
+  | { kind: "title"; glob: string }
+  | { kind: "focused" }
+  | { kind: "pointer" }
+  | { kind: "process"; pid: number }
+  | { kind: "desktop" }
+  | { kind: "element"; ref: string };
+
+export const PASSWORD_MARKER = "<hidden: password field>";
+
+export interface SnapshotElement {
+  ref: string;
+  role: string;
+  name: string | null;
+  description?: string;
+  value?: string;
+  states: string[] | null;
+  bounds: Rect | null;
+  index: number;
+  depth: number;
+  childCount: number | null;
+  accessibleId?: string;
+  actions?: string[];
+  interfaces?: string[];
+  window?: number;
+  /** Why this element's children are not all here. */
+  cut?: ChildrenCut;
+  /** Fields the application failed to report: unknown, not empty and not false. */
+  unread?: string[];
+  /** Length of the whole text when maxText cut `value`. */
+  textLength?: number;
+}
+
+export interface SnapshotPage {
+  snapshotId: string;
+  windows: Pick<WindowInfo, "id" | "title" | "pid" | "app">[];
+  method: string;
+  elements: SnapshotElement[];
+  truncatedBy: CutName[];
+  cursor: string | null;
+  counts: { read: number; inScope: number; shown: number; before: number; after: number; hidden: number; structural: number };
+  limits: { inForce: SnapshotLimits; ceilings: typeof SNAPSHOT_CEILINGS };
+}
+
+interface StoredSnapshot {
+  id: string;
+  entries: FlatEntry[];
+  limits: SnapshotLimits;
+  windows: SnapshotPage["windows"];
+  method: string;
+  readCuts: Set<CutName>;
+  read: number;
+  hidden: number;
+  structural: number;
+}
+
+const KEPT_SNAPSHOTS = 4;
+
+function cutName(cut: ChildrenCut): CutName {
+  switch (cut.reason) {
+    case "table":
+      return "tableRows";
+    case "nodeCeiling":
+      return "readCeiling";
+    default:
+      return cut.reason;
+  }
+}
+
+function countNodes(node: RawNode): number {
+  return 1 + node.children.reduce((n, child) => n + countNodes(child), 0);
+}
+
+export class SnapshotStore {
+  #kept: StoredSnapshot[] = [];
+
+  constructor(
+    private readonly backend: () => Promise<AccessibilityBackend>,
+    readonly refs: RefStore,
+  ) {}
+
+  async #resolveWindows(target: SnapshotTarget): Promise<WindowInfo[]> {
+    const backend = await this.backend();
+    const windows = await backend.listWindows();
+    switch (target.kind) {
+      case "window": {
+        const found = windows.find((w) => w.id === target.id);
+        if (!found) throw windowNotFound(`id ${target.id}`);
+        return [found];
+      }
+      case "title": {
+        const found = windows.filter((w) => globMatch(target.glob, w.title));
+        if (found.length === 0) throw windowNotFound(`title ${JSON.stringify(target.glob)}`);
+        if (found.length > 1) {
+          throw new DeskhandError(
+            "invalid_params",
+            `${found.length} windows match title ${JSON.stringify(target.glob)}`,
+            "Pass the window id of the one you mean.",
+            { candidates: found.map((w) => ({ id: w.id, title: w.title, pid: w.pid })) },
+          );
+        }
+        return found;
+      }
+      case "focused": {
+        const found = windows.find((w) => w.focused);
+        if (!found) throw windowNotFound("the focus: no window has it");
+        return [found];
+      }
+      case "pointer": {
+        const id = await backend.windowUnderPointer();
+        const found = windows.find((w) => w.id === id);
+        if (!found) throw windowNotFound("the pointer position");
+        return [found];
+      }
+      case "process": {
+        const found = windows.filter((w) => w.pid === target.pid);
+        if (found.length === 0) throw windowNotFound(`pid ${target.pid}`);
+        return found;
+      }
+      case "desktop":
+        return windows.filter((w) => w.accessible);
+      case "element":
+        return [];
+    }
+  }
+
+  async take(target: SnapshotTarget, limits: SnapshotLimits): Promise<SnapshotPage> {
+    const backend = await this.backend();
+    const structure = {
+      maxDepth: limits.maxDepth,
+      tableRows: limits.tableRows,
+      walkTables: limits.walkTables,
+      nodeCeiling: READ_CEILING,
+      timeoutMs: limits.timeoutMs,
+    };
+    const roots: { node: RawNode; windowId: number | null }[] = [];
+    const methods = new Set<string>();
+    const readCuts = new Set<CutName>();
+    let windows: WindowInfo[] = [];
+    if (target.kind === "element") {
+      const entry = this.refs.lookup(target.ref);
+      const read = await backend.readSubtree(entry.handle, structure);
+      roots.push({ node: read.root, windowId: entry.fingerprint.windowId });
+      methods.add(read.method);
+    } else {
+      windows = await this.#resolveWindows(target);
+      for (const window of windows) {
+        const read = await backend.readWindow(window.id, structure);
+        roots.push({ node: read.root, windowId: window.id });
+        methods.add(read.method);
+        if (read.timedOut) readCuts.add("timeout");
+      }
+    }
+    const { entries, droppedHidden, droppedStructural } = flatten(roots, limits);
+    const stored: StoredSnapshot = {
+      id: this.refs.newSnapshot(),
+      entries,
+      limits,
+      windows: windows.map(({ id, title, pid, app }) => ({ id, title, pid, app })),
+      method: [...methods].join("; "),
+      readCuts,
+      read: roots.reduce((n, r) => n + countNodes(r.node), 0),
+      hidden: droppedHidden,
+      structural: droppedStructural,
+    };
+    this.#kept.push(stored);
+    if (this.#kept.length > KEPT_SNAPSHOTS) this.#kept.shift();
+    return this.#page(stored, 0);
+  }
+
+  async continue(cursor: string): Promise<SnapshotPage> {
+    const match = /^(s\d+)@(\d+)$/.exec(cursor);
+    if (!match) throw invalidCursor(cursor, "cursors look like s3@250");
+    const stored = this.#kept.find((s) => s.id === match[1]);
+    if (!stored) throw invalidCursor(cursor, `snapshot ${match[1]} is no longer kept (only the last ${KEPT_SNAPSHOTS} are)`);
+    if (this.refs.lifetime === "latest-snapshot" && this.refs.currentSnapshotId !== stored.id) {
+      throw invalidCursor(cursor, `snapshot ${stored.id} was replaced by ${this.refs.currentSnapshotId}`);
+    }
+    const offset = Number(match[2]);
+    if (offset >= stored.entries.length) throw invalidCursor(cursor, "it points past the end of the snapshot");
+    return this.#page(stored, offset);
+  }
+
+  async #page(stored: StoredSnapshot, offset: number): Promise<SnapshotPage> {
+    const { limits } = stored;
+    const page = stored.entries.slice(offset, offset + limits.maxNodes);
+    const backend = await this.backend();
+    // Enrich per window, since some toolkits' extents are relative to their window.
+    const byWindow = new Map<number | null, RawNode[]>();
+    for (const entry of page) {
+      const list = byWindow.get(entry.windowId) ?? [];
+      list.push(entry.node);
+      byWindow.set(entry.windowId, list);
+    }
+    for (const [windowId, nodes] of byWindow) {
+      await backend.enrich(nodes, {
+        maxText: limits.maxText,
+        timeoutMs: limits.timeoutMs,
+        ...(windowId === null ? {} : { windowId }),
+      });
+    }
+    const truncatedBy = new Set<CutName>(stored.readCuts);
+    const elements = page.map((entry) => this.#element(stored, entry, truncatedBy));
+    const after = stored.entries.length - offset - page.length;
+    if (after > 0) truncatedBy.add("maxNodes");
+    return {
+      snapshotId: stored.id,
+      windows: stored.windows,
+      method: stored.method,
+      elements,
+      truncatedBy: [...truncatedBy],
+      cursor: after > 0 ? `${stored.id}@${offset + page.length}` : null,
+      counts: {
+        read: stored.read,
+        inScope: stored.entries.length,
+        shown: page.length,
+        before: offset,
+        after,
+        hidden: stored.hidden,
+        structural: stored.structural,
+      },
+      limits: { inForce: limits, ceilings: SNAPSHOT_CEILINGS },
+    };
+  }
+
+  #element(stored: StoredSnapshot, entry: FlatEntry, truncatedBy: Set<CutName>): SnapshotElement {
+    const { node } = entry;
+    const ref = this.refs.assign(stored.id, node.handle, {
+      role: node.role,
+      name: node.name,
+      indexInParent: node.indexInParent,
+      bounds: node.bounds,
+      path: entry.path,
+      windowId: entry.windowId,
+    });
+    const element: SnapshotElement = {
+      ref,
+      role: node.role,
+      name: node.name ?? null,
+      states: node.states ?? null,
+      bounds: node.bounds ?? null,
+      index: node.indexInParent,
+      depth: entry.depth,
+      childCount: node.childCount ?? null,
+    };
+    if (node.description) element.description = node.description;
+    if (node.role === "password text") element.value = PASSWORD_MARKER;
+    else if (node.value !== undefined) element.value = node.value;
+    else if (node.text !== undefined && node.text !== node.name) element.value = node.text;
+    if (node.textLength !== undefined && node.textLength > stored.limits.maxText && element.value !== undefined) {
+      element.textLength = node.textLength;
+      truncatedBy.add("maxText");
+    }
+    if (node.accessibleId) element.accessibleId = node.accessibleId;
+    if (node.actions && node.actions.length > 0) element.actions = node.actions;
+    if (node.interfaces) element.interfaces = node.interfaces;
+    if (entry.depth === 0 && entry.windowId !== null) element.window = entry.windowId;
+    if (node.childrenCut) {
+      element.cut = node.childrenCut;
+      truncatedBy.add(cutName(node.childrenCut));
+    }
+    if (node.unread.length > 0) element.unread = [...new Set(node.unread)];
+    return element;
+  }
+}

@@ -1,0 +1,258 @@
+// The Linux backend: AT-SPI2 over D-Bus for trees, X11 (EWMH) for the windows on screen.
+import type {
+  AccessibilityBackend,
+  EnrichOptions,
+  RawNode,
+  StructureOptions,
+  StructureRead,
+  WindowInfo,
+} from "../types.js";
+import { ElementGone, WindowNotAccessible, WindowNotFound } from "../types.js";
+import { X11Connection } from "../x11/connection.js";
+import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from "../x11/windows.js";
+import { AtspiApp } from "./app.js";
+import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
+import { DBusConnection } from "./dbus.js";
+import { enrichNode } from "./enrich.js";
+import { IFACE, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
+import { handleOf, parseHandle, readStructure } from "./reader.js";
+import { roleName } from "./roles.js";
+import { statesFromBitset } from "./states.js";
+
+export interface AtspiBackendOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Bound on each D-Bus and X11 call. */
+  callTimeoutMs?: number;
+}
+
+interface Frame {
+  app: AtspiApp;
+  path: string;
+  index: number;
+  name: string;
+  role: string;
+  states: string[];
+}
+
+interface WindowMatch {
+  window: ClientWindow;
+  frame: Frame | undefined;
+}
+
+const FRAME_ROLES = new Set(["frame", "window", "dialog", "alert", "file chooser", "color chooser", "font chooser"]);
+
+export class AtspiBackend implements AccessibilityBackend {
+  readonly name = "atspi+x11";
+  readonly #apps = new Map<string, AtspiApp>();
+  readonly #matches = new Map<number, WindowMatch>();
+
+  private constructor(
+    private readonly a11y: DBusConnection,
+    private readonly x: X11Connection,
+    readonly callTimeoutMs: number,
+  ) {}
+
+  static async connect(options: AtspiBackendOptions = {}): Promise<AtspiBackend> {
+    const env = options.env ?? process.env;
+    const timeoutMs = options.callTimeoutMs ?? 3000;
+    if (!env.DISPLAY) {
+      throw new Error("DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.");
+    }
+    const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
+    let a11yAddress: string;
+    try {
+      a11yAddress = await getAccessibilityBusAddress(session, timeoutMs);
+    } finally {
+      session.close();
+    }
+    const a11y = await DBusConnection.open(a11yAddress, { timeoutMs });
+    let x: X11Connection;
+    try {
+      x = await X11Connection.open(env.DISPLAY, timeoutMs);
+    } catch (error) {
+      a11y.close();
+      throw error;
+    }
+    // Toolkits fill their bulk cache (and send events) only once some client has registered for events.
+    // The registration lasts as long as this connection.
+    await a11y
+      .call(
+        {
+          destination: REGISTRY_NAME,
+          path: REGISTRY_PATH,
+          iface: REGISTRY_IFACE,
+          member: "RegisterEvent",
+          signature: "sass",
+          body: ["object:children-changed", [], ""],
+        },
+        timeoutMs,
+      )
+      .catch(() => undefined);
+    return new AtspiBackend(a11y, x, timeoutMs);
+  }
+
+  /** The applications on the bus now; connections to apps that left are closed. */
+  async applications(): Promise<AtspiApp[]> {
+    const registered = await registeredApplications(this.a11y, this.callTimeoutMs);
+    const live = new Set(registered.map((r) => r.bus));
+    for (const [bus, app] of this.#apps) {
+      if (!live.has(bus)) {
+        app.close();
+        this.#apps.delete(bus);
+      }
+    }
+    const apps = await Promise.all(
+      registered.map(async ({ bus, path }) => {
+        const known = this.#apps.get(bus);
+        if (known) return known;
+        try {
+          const app = await AtspiApp.open(this.a11y, bus, path, this.callTimeoutMs);
+          app.pid = await connectionPid(this.a11y, bus, this.callTimeoutMs).catch(() => null);
+          this.#apps.set(bus, app);
+          return app;
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    return apps.filter((app): app is AtspiApp => app !== undefined);
+  }
+
+  async #frames(app: AtspiApp): Promise<Frame[]> {
+    const timeout = this.callTimeoutMs;
+    const [children] = await app.call(app.rootPath, IFACE.accessible, "GetChildren", timeout);
+    const frames = await Promise.all(
+      (children as [string, string][]).map(async ([, path], index): Promise<Frame | undefined> => {
+        try {
+          const [[role], [states], name] = await Promise.all([
+            app.call(path, IFACE.accessible, "GetRole", timeout),
+            app.call(path, IFACE.accessible, "GetState", timeout),
+            app.property(path, IFACE.accessible, "Name", timeout),
+          ]);
+          return { app, path, index, name: String(name), role: roleName(Number(role)), states: statesFromBitset(states as number[]) };
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    return frames.filter((f): f is Frame => f !== undefined && FRAME_ROLES.has(f.role));
+  }
+
+  /** Pairs each X11 client window with the accessible frame that draws it: same pid, then same title. */
+  async #match(): Promise<Map<number, WindowMatch>> {
+    const [windows, apps] = await Promise.all([clientWindows(this.x), this.applications()]);
+    const frames = (await Promise.all(apps.map((app) => this.#frames(app).catch(() => [])))).flat();
+    const taken = new Set<Frame>();
+    this.#matches.clear();
+    for (const window of windows) {
+      const score = (frame: Frame): number => {
+        if (taken.has(frame)) return -1;
+        const samePid = window.pid !== null && frame.app.pid === window.pid;
+        if (window.pid !== null && frame.app.pid !== null && !samePid) return -1;
+        let total = samePid ? 2 : 0;
+        if (frame.name === window.title) total += 4;
+        if (frame.states.includes("showing")) total += 1;
+        return total;
+      };
+      let best: Frame | undefined;
+      let bestScore = 1;
+      for (const frame of frames) {
+        const s = score(frame);
+        if (s > bestScore) {
+          best = frame;
+          bestScore = s;
+        }
+      }
+      if (best) taken.add(best);
+      this.#matches.set(window.id, { window, frame: best });
+    }
+    return this.#matches;
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    const [matches, active] = await Promise.all([this.#match(), activeWindow(this.x).catch(() => undefined)]);
+    return [...matches.values()]
+      .sort((a, b) => b.window.stackIndex - a.window.stackIndex)
+      .map(({ window, frame }) => ({
+        id: window.id,
+        title: window.title,
+        pid: window.pid ?? frame?.app.pid ?? null,
+        app: frame?.app.name ?? null,
+        rect: window.rect,
+        focused: window.id === active,
+        accessible: frame !== undefined,
+      }));
+  }
+
+  async focusedWindow(): Promise<number | undefined> {
+    return activeWindow(this.x);
+  }
+
+  async windowUnderPointer(): Promise<number | undefined> {
+    return windowAtPointer(this.x, await clientWindows(this.x));
+  }
+
+  async readWindow(windowId: number, options: StructureOptions): Promise<StructureRead> {
+    const match = (await this.#match()).get(windowId);
+    if (!match) throw new WindowNotFound(windowId);
+    if (!match.frame) {
+      throw new WindowNotAccessible(
+        windowId,
+        "no application on the accessibility bus owns it. Its toolkit may need accessibility switched on " +
+          "(see `deskhand doctor`), or the app has not registered yet.",
+      );
+    }
+    const { app, path, index } = match.frame;
+    const read = await readStructure(app, path, options);
+    read.root.indexInParent = index;
+    return read;
+  }
+
+  async readSubtree(handle: string, options: StructureOptions): Promise<StructureRead> {
+    const { bus, path } = parseHandle(handle);
+    const app = this.#apps.get(bus);
+    if (!app) throw new ElementGone(handle, "its application is no longer on the accessibility bus");
+    const [index] = await app.call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs).catch(() => [0]);
+    const read = await readStructure(app, path, options);
+    read.root.indexInParent = Number(index);
+    return read;
+  }
+
+  async enrich(nodes: RawNode[], options: EnrichOptions): Promise<void> {
+    const deadline = Date.now() + options.timeoutMs;
+    await Promise.all(
+      nodes.map((node) => {
+        const app = this.#apps.get(parseHandle(node.handle).bus);
+        if (!app) {
+          node.unread.push("bounds", "actions");
+          return undefined;
+        }
+        return enrichNode({ app, maxText: options.maxText, deadline, boundsOffset: this.#boundsOffset(app, options.windowId) }, node);
+      }),
+    );
+  }
+
+  /** GTK 4.8 reports extents relative to its window: add the window origin and its CSD margin. */
+  #boundsOffset(app: AtspiApp, windowId: number | undefined): { x: number; y: number } | undefined {
+    if (!app.isGtk4) return undefined;
+    for (const { window, frame } of this.#matches.values()) {
+      if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
+        return { x: window.rect.x + (window.csdMargins?.[0] ?? 0), y: window.rect.y + (window.csdMargins?.[2] ?? 0) };
+      }
+    }
+    return undefined;
+  }
+
+  /** Handles of the frames of one app, for tests and the fidelity check. */
+  frameHandle(windowId: number): string | undefined {
+    const frame = this.#matches.get(windowId)?.frame;
+    return frame ? handleOf(frame.app.busName, frame.path) : undefined;
+  }
+
+  async close(): Promise<void> {
+    for (const app of this.#apps.values()) app.close();
+    this.#apps.clear();
+    this.a11y.close();
+    this.x.close();
+  }
+}

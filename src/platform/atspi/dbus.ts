@@ -1,0 +1,258 @@
+// A thin, bounded layer over @homebridge/dbus-native. The library's calls have no timeout and its pending
+// callbacks are never settled when a peer dies, so every call here carries a deadline and a closed
+// connection rejects everything still in flight.
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const dbusNative = require("@homebridge/dbus-native") as DBusNativeModule;
+
+interface NativeMessage {
+  destination?: string;
+  path: string;
+  interface: string;
+  member: string;
+  signature?: string;
+  body?: unknown[];
+  serial?: number;
+  type?: number;
+}
+
+interface NativeConnection {
+  on(event: "connect" | "end", listener: () => void): void;
+  on(event: "error", listener: (error: Error) => void): void;
+  on(event: "message", listener: (message: NativeIncoming) => void): void;
+  removeAllListeners(): void;
+  end(): void;
+  stream: { destroy(): void };
+}
+
+interface NativeIncoming {
+  type: number;
+  path?: string;
+  interface?: string;
+  member?: string;
+  sender?: string;
+  body?: unknown[];
+}
+
+interface NativeBus {
+  connection: NativeConnection;
+  cookies: Record<number, unknown>;
+  invoke(
+    message: NativeMessage,
+    callback: (this: unknown, error: { name: string; message: string } | null, ...body: unknown[]) => void,
+  ): void;
+}
+
+interface DBusNativeModule {
+  createClient(options: { busAddress: string; direct?: boolean }): NativeBus;
+}
+
+export interface DBusMethodCall {
+  /** Omitted on peer-to-peer connections, where there is no bus to route by name. */
+  destination?: string;
+  path: string;
+  iface: string;
+  member: string;
+  signature?: string;
+  body?: unknown[];
+}
+
+export class DBusCallError extends Error {
+  override readonly name = "DBusCallError";
+  constructor(
+    readonly dbusName: string,
+    message: string,
+    readonly call: DBusMethodCall,
+  ) {
+    super(`${call.iface}.${call.member} on ${call.path}: ${dbusName}: ${message}`);
+  }
+}
+
+export class DBusTimeoutError extends Error {
+  override readonly name = "DBusTimeoutError";
+  constructor(
+    readonly call: DBusMethodCall,
+    readonly timeoutMs: number,
+  ) {
+    super(`${call.iface}.${call.member} on ${call.path} did not answer within ${timeoutMs} ms`);
+  }
+}
+
+export class DBusClosedError extends Error {
+  override readonly name = "DBusClosedError";
+  constructor(readonly address: string) {
+    super(`the D-Bus connection to ${address} is closed`);
+  }
+}
+
+const SIGNAL_MESSAGE_TYPE = 4;
+
+export interface DBusSignal {
+  path: string;
+  iface: string;
+  member: string;
+  sender: string;
+  body: unknown[];
+}
+
+export interface OpenOptions {
+  /** Peer-to-peer socket (an application's own): no bus, so no Hello. */
+  direct?: boolean;
+  timeoutMs?: number;
+}
+
+export class DBusConnection {
+  #pending = new Map<number, (error: Error) => void>();
+  #closed = false;
+  #signalListeners = new Set<(signal: DBusSignal) => void>();
+
+  private constructor(
+    readonly address: string,
+    private readonly bus: NativeBus,
+  ) {
+    bus.connection.on("end", () => this.#markClosed());
+    bus.connection.on("error", () => this.#markClosed());
+    bus.connection.on("message", (message) => {
+      if (message.type !== SIGNAL_MESSAGE_TYPE || this.#signalListeners.size === 0) return;
+      const signal: DBusSignal = {
+        path: message.path ?? "",
+        iface: message.interface ?? "",
+        member: message.member ?? "",
+        sender: message.sender ?? "",
+        body: message.body ?? [],
+      };
+      for (const listener of this.#signalListeners) listener(signal);
+    });
+  }
+
+  static open(address: string, options: OpenOptions = {}): Promise<DBusConnection> {
+    const timeoutMs = options.timeoutMs ?? 2000;
+    return new Promise((resolve, reject) => {
+      let bus: NativeBus;
+      try {
+        bus = dbusNative.createClient({ busAddress: address, direct: options.direct ?? false });
+      } catch (error) {
+        reject(new Error(`cannot connect to D-Bus at ${address}: ${(error as Error).message}`));
+        return;
+      }
+      const timer = setTimeout(() => {
+        bus.connection.stream.destroy();
+        reject(new Error(`D-Bus at ${address} did not complete its handshake within ${timeoutMs} ms`));
+      }, timeoutMs);
+      bus.connection.on("error", (error) => {
+        clearTimeout(timer);
+        reject(new Error(`cannot connect to D-Bus at ${address}: ${error.message}`));
+      });
+      bus.connection.on("connect", () => {
+        clearTimeout(timer);
+        const connection = new DBusConnection(address, bus);
+        if (options.direct) {
+          resolve(connection);
+          return;
+        }
+        // On a message bus the library sends Hello itself; a round trip proves we were admitted.
+        connection
+          .call(
+            { destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", iface: "org.freedesktop.DBus", member: "GetId" },
+            timeoutMs,
+          )
+          .then(
+            () => resolve(connection),
+            (error: Error) => {
+              connection.close();
+              reject(error);
+            },
+          );
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  call(call: DBusMethodCall, timeoutMs: number): Promise<unknown[]> {
+    if (this.#closed) return Promise.reject(new DBusClosedError(this.address));
+    return new Promise((resolve, reject) => {
+      const message: NativeMessage = {
+        path: call.path,
+        interface: call.iface,
+        member: call.member,
+      };
+      if (call.destination) message.destination = call.destination;
+      if (call.signature) {
+        message.signature = call.signature;
+        message.body = call.body ?? [];
+      }
+      let serial = -1;
+      const timer = setTimeout(() => {
+        this.#pending.delete(serial);
+        delete this.bus.cookies[serial];
+        reject(new DBusTimeoutError(call, timeoutMs));
+      }, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        this.#pending.delete(serial);
+      };
+      try {
+        this.bus.invoke(message, (error, ...body) => {
+          settle();
+          if (error) reject(new DBusCallError(error.name, error.message, call));
+          else resolve(body);
+        });
+      } catch (error) {
+        // The marshaller asserts on a body that does not fit the signature, synchronously.
+        clearTimeout(timer);
+        reject(new Error(`cannot encode ${call.iface}.${call.member}: ${(error as Error).message}`));
+        return;
+      }
+      serial = message.serial ?? -1;
+      this.#pending.set(serial, (closedError) => {
+        settle();
+        reject(closedError);
+      });
+    });
+  }
+
+  onSignal(listener: (signal: DBusSignal) => void): () => void {
+    this.#signalListeners.add(listener);
+    return () => this.#signalListeners.delete(listener);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#markClosed();
+    try {
+      this.bus.connection.end();
+      this.bus.connection.stream.destroy();
+    } catch {
+      // Already gone: nothing left to release.
+    }
+  }
+
+  #markClosed(): void {
+    if (this.#closed && this.#pending.size === 0) return;
+    this.#closed = true;
+    const error = new DBusClosedError(this.address);
+    for (const reject of [...this.#pending.values()]) reject(error);
+    this.#pending.clear();
+  }
+}
+
+/** The `(so)` pair AT-SPI uses to name an object: bus name and object path. */
+export interface ObjectRef {
+  bus: string;
+  path: string;
+}
+
+export function asObjectRef(value: unknown): ObjectRef {
+  const pair = value as [string, string];
+  return { bus: String(pair[0]), path: String(pair[1]) };
+}
+
+/** dbus-native returns a variant as [signatureTree, [value]]. */
+export function variantValue(value: unknown): unknown {
+  if (Array.isArray(value) && value.length === 2 && Array.isArray(value[1])) return value[1][0];
+  return value;
+}

@@ -1,0 +1,109 @@
+// The fields the bulk cache does not carry: bounds, accessible id, action names, value and text. Read
+// only for the nodes a reply will show, all calls of a page in flight together.
+import type { RawNode, Rect } from "../types.js";
+import { type AtspiApp, isNotImplemented } from "./app.js";
+import { COORD_SCREEN, IFACE } from "./names.js";
+import { parseHandle } from "./reader.js";
+
+const INT_MIN = -2147483648;
+/** Roles whose text is the document itself: too big to be "cheap", read with read_text instead. */
+const DOCUMENT_ROLES = new Set(["document frame", "document web", "document text", "document spreadsheet"]);
+export const PASSWORD_ROLE = "password text";
+
+export interface EnrichContext {
+  app: AtspiApp;
+  maxText: number;
+  deadline: number;
+  /** Added to extents for toolkits that report window-relative coordinates (GTK 4.8). */
+  boundsOffset: { x: number; y: number } | undefined;
+}
+
+function remaining(context: EnrichContext): number {
+  return Math.max(1, context.deadline - Date.now());
+}
+
+function toRect(raw: unknown, offset: { x: number; y: number } | undefined): Rect | null {
+  const [x, y, width, height] = raw as [number, number, number, number];
+  // Off-screen GTK3 cells claim `showing` with INT_MIN extents: that is "no geometry", not a place.
+  if (x === INT_MIN || y === INT_MIN || width < 0 || height < 0) return null;
+  return { x: x + (offset?.x ?? 0), y: y + (offset?.y ?? 0), width, height };
+}
+
+async function readActions(context: EnrichContext, path: string): Promise<string[]> {
+  const { app } = context;
+  const [actions] = await app.call(path, IFACE.action, "GetActions", remaining(context));
+  const names = (actions as [string, string, string][]).map(([name]) => name);
+  if (names.length === 0 || names.some((name) => name !== "")) return names;
+  // Firefox answers GetActions with empty names (";;"); GetName per index has them.
+  const named = await Promise.all(
+    names.map((_, index) => app.call(path, IFACE.action, "GetName", remaining(context), "i", [index])),
+  );
+  return named.map(([name]) => String(name));
+}
+
+async function readText(context: EnrichContext, node: RawNode, path: string): Promise<void> {
+  const { app } = context;
+  const length = Number(await app.property(path, IFACE.text, "CharacterCount", remaining(context)));
+  const end = Math.min(length, context.maxText);
+  const [text] = end > 0 ? await app.call(path, IFACE.text, "GetText", remaining(context), "ii", [0, end]) : [""];
+  node.text = String(text);
+  node.textLength = length;
+}
+
+type Field = "bounds" | "accessibleId" | "actions" | "value" | "text";
+
+async function attempt(node: RawNode, field: Field, read: () => Promise<void>): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    // "The toolkit does not have it" leaves the field absent; "it did not answer" names it unread.
+    if (!isNotImplemented(error)) node.unread.push(field);
+  }
+}
+
+export async function enrichNode(context: EnrichContext, node: RawNode): Promise<void> {
+  if (node.enriched) return;
+  node.enriched = true;
+  const { app } = context;
+  const { path } = parseHandle(node.handle);
+  const interfaces = node.interfaces ?? [];
+  const reads: Promise<void>[] = [
+    attempt(node, "accessibleId", async () => {
+      const id = String(await app.property(path, IFACE.accessible, "AccessibleId", remaining(context)));
+      node.accessibleId = id === "" ? undefined : id;
+    }),
+  ];
+  if (interfaces.includes("Component")) {
+    reads.push(
+      attempt(node, "bounds", async () => {
+        const [extents] = await app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [COORD_SCREEN]);
+        node.bounds = toRect(extents, context.boundsOffset);
+      }),
+    );
+  } else {
+    node.bounds = null;
+  }
+  if (interfaces.includes("Action")) {
+    reads.push(
+      attempt(node, "actions", async () => {
+        node.actions = await readActions(context, path);
+      }),
+    );
+  } else {
+    node.actions = [];
+  }
+  // The content of a password field never leaves deskhand, so it is never read.
+  const secret = node.role === PASSWORD_ROLE;
+  if (interfaces.includes("Value") && !secret) {
+    reads.push(
+      attempt(node, "value", async () => {
+        const value = await app.property(path, IFACE.value, "CurrentValue", remaining(context));
+        node.value = String(value);
+      }),
+    );
+  }
+  if (interfaces.includes("Text") && !secret && !DOCUMENT_ROLES.has(node.role)) {
+    reads.push(attempt(node, "text", () => readText(context, node, path)));
+  }
+  await Promise.all(reads);
+}

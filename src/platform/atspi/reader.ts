@@ -1,0 +1,298 @@
+// Reading an accessible tree fast. The bulk Cache.GetItems answers role, name, states, interfaces and
+// child count for a whole app in one call, but some toolkits fill it partly (Java, and the cells of GTK3
+// tables) or not at all (Qt). So the cache is used node by node only where it proves complete (its
+// children match the node's child count); everything else is read with concurrent per-node calls.
+import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
+import type { AtspiApp } from "./app.js";
+import { DBusTimeoutError } from "./dbus.js";
+import { CACHE_PATH, IFACE, NULL_PATH } from "./names.js";
+import { roleName } from "./roles.js";
+import { statesFromBitset } from "./states.js";
+
+/** Children beyond this count are never walked: LibreOffice's sheet reports 2^34 cells. */
+export const HUGE_CHILD_COUNT = 5000;
+const TABLE_ROLES = new Set(["table", "tree table"]);
+
+interface CacheItem {
+  path: string;
+  parentPath: string;
+  index: number;
+  childCount: number;
+  interfaces: string[];
+  name: string;
+  role: number;
+  description: string;
+  states: number[];
+}
+
+type RawCacheItem = [
+  [string, string],
+  [string, string],
+  [string, string],
+  number,
+  number,
+  string[],
+  string,
+  number,
+  string,
+  number[],
+];
+
+export function handleOf(bus: string, path: string): string {
+  return `${bus}${path}`;
+}
+
+export function parseHandle(handle: string): { bus: string; path: string } {
+  const slash = handle.indexOf("/");
+  return { bus: handle.slice(0, slash), path: handle.slice(slash) };
+}
+
+function shortInterface(name: string): string {
+  return name.replace(/^org\.a11y\.atspi\./, "");
+}
+
+export async function readCache(app: AtspiApp, timeoutMs: number): Promise<Map<string, CacheItem> | undefined> {
+  try {
+    const [items] = await app.call(CACHE_PATH, IFACE.cache, "GetItems", timeoutMs);
+    const byPath = new Map<string, CacheItem>();
+    for (const raw of items as RawCacheItem[]) {
+      byPath.set(raw[0][1], {
+        path: raw[0][1],
+        parentPath: raw[2][1],
+        index: raw[3],
+        childCount: raw[4],
+        interfaces: raw[5].map(shortInterface),
+        name: raw[6],
+        role: raw[7],
+        description: raw[8],
+        states: raw[9],
+      });
+    }
+    return byPath.size > 0 ? byPath : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface ReadContext {
+  app: AtspiApp;
+  options: StructureOptions;
+  deadline: number;
+  cache: Map<string, CacheItem> | undefined;
+  cacheChildren: Map<string, CacheItem[]>;
+  count: number;
+  timedOut: boolean;
+  ceilingHit: boolean;
+  usedCache: number;
+  usedCalls: number;
+}
+
+function remaining(context: ReadContext): number {
+  return Math.max(1, context.deadline - Date.now());
+}
+
+function nodeFromCache(app: AtspiApp, item: CacheItem, indexInParent: number): RawNode {
+  return {
+    handle: handleOf(app.busName, item.path),
+    role: roleName(item.role),
+    name: item.name,
+    description: item.description,
+    states: statesFromBitset(item.states),
+    interfaces: item.interfaces,
+    childCount: item.childCount,
+    indexInParent,
+    children: [],
+    unread: [],
+  };
+}
+
+/** Reads one node with per-node calls, all issued at once. */
+async function nodeFromCalls(context: ReadContext, path: string, indexInParent: number): Promise<RawNode> {
+  const { app } = context;
+  const timeout = remaining(context);
+  context.usedCalls++;
+  const [role, states, interfaces, properties] = await Promise.allSettled([
+    app.call(path, IFACE.accessible, "GetRole", timeout),
+    app.call(path, IFACE.accessible, "GetState", timeout),
+    app.call(path, IFACE.accessible, "GetInterfaces", timeout),
+    app.call(path, IFACE.properties, "GetAll", timeout, "s", [IFACE.accessible]),
+  ]);
+  const node: RawNode = {
+    handle: handleOf(app.busName, path),
+    role: role.status === "fulfilled" ? roleName(Number(role.value[0])) : "unknown",
+    name: undefined,
+    description: undefined,
+    states: states.status === "fulfilled" ? statesFromBitset(states.value[0] as number[]) : undefined,
+    interfaces: interfaces.status === "fulfilled" ? (interfaces.value[0] as string[]).map(shortInterface) : undefined,
+    childCount: undefined,
+    indexInParent,
+    children: [],
+    unread: [],
+  };
+  if (role.status === "rejected") node.unread.push("role");
+  if (states.status === "rejected") node.unread.push("states");
+  if (interfaces.status === "rejected") node.unread.push("interfaces");
+  if (properties.status === "fulfilled") {
+    const pairs = properties.value[0] as [string, [unknown, unknown[]]][];
+    const props = new Map(pairs.map(([key, variant]) => [key, variant[1][0]]));
+    node.name = props.has("Name") ? String(props.get("Name")) : undefined;
+    node.description = props.has("Description") ? String(props.get("Description")) : undefined;
+    node.childCount = props.has("ChildCount") ? Number(props.get("ChildCount")) : undefined;
+  } else {
+    // Some toolkits do not implement GetAll; ask for each property.
+    const read = (property: string) => app.property(path, IFACE.accessible, property, remaining(context));
+    const [name, description, childCount] = await Promise.allSettled([
+      read("Name"),
+      read("Description"),
+      read("ChildCount"),
+    ]);
+    if (name.status === "fulfilled") node.name = String(name.value);
+    if (description.status === "fulfilled") node.description = String(description.value);
+    if (childCount.status === "fulfilled") node.childCount = Number(childCount.value);
+  }
+  if (node.name === undefined) node.unread.push("name");
+  if (node.description === undefined) node.unread.push("description");
+  if (node.childCount === undefined) node.unread.push("childCount");
+  return node;
+}
+
+async function readNode(context: ReadContext, path: string, indexInParent: number): Promise<RawNode> {
+  const cached = context.cache?.get(path);
+  if (cached) {
+    context.usedCache++;
+    return nodeFromCache(context.app, cached, indexInParent);
+  }
+  return nodeFromCalls(context, path, indexInParent);
+}
+
+async function childPaths(context: ReadContext, node: RawNode): Promise<string[]> {
+  const { path } = parseHandle(node.handle);
+  const cached = context.cacheChildren.get(path);
+  // The cache is trusted for a node only when it holds every child the node reports, in index order.
+  if (cached && cached.length === node.childCount && cached.every((item, i) => item.index === i)) {
+    return cached.map((item) => item.path);
+  }
+  const [children] = await context.app.call(path, IFACE.accessible, "GetChildren", remaining(context));
+  const paths = (children as [string, string][]).map(([, childPath]) => childPath);
+  if (node.childCount !== undefined && paths.length !== node.childCount) {
+    // GTK4 4.8's GetChildren skips page wrappers that GetChildAtIndex includes; ask by index.
+    const byIndex = await Promise.all(
+      Array.from({ length: node.childCount }, (_, i) =>
+        context.app.call(path, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [i]),
+      ),
+    );
+    return byIndex.map(([ref]) => (ref as [string, string])[1]);
+  }
+  return paths;
+}
+
+/** Reads the first rows of a table through the Table interface instead of walking every cell. */
+async function tableRows(context: ReadContext, node: RawNode): Promise<{ paths: string[]; cut: ChildrenCut }> {
+  const { path } = parseHandle(node.handle);
+  const { app } = context;
+  const [rows, columns] = await Promise.all([
+    app.property(path, IFACE.table, "NRows", remaining(context)),
+    app.property(path, IFACE.table, "NColumns", remaining(context)),
+  ]);
+  const rowCount = Number(rows);
+  const columnCount = Number(columns);
+  const rowsRead = Math.min(rowCount, context.options.tableRows);
+  const cells: Promise<unknown[]>[] = [];
+  for (let row = 0; row < rowsRead; row++) {
+    for (let column = 0; column < columnCount; column++) {
+      cells.push(app.call(path, IFACE.table, "GetAccessibleAt", remaining(context), "ii", [row, column]));
+    }
+  }
+  const refs = await Promise.all(cells);
+  return {
+    paths: refs.map(([ref]) => (ref as [string, string])[1]).filter((p) => p !== NULL_PATH),
+    cut: { reason: "table", rows: rowCount, columns: columnCount, rowsRead },
+  };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function expand(context: ReadContext, node: RawNode, depth: number): Promise<RawNode[]> {
+  const childCount = node.childCount ?? 0;
+  if (childCount === 0 && !(node.interfaces ?? []).includes("Table")) return [];
+  if (depth >= context.options.maxDepth) {
+    if (childCount > 0) node.childrenCut = { reason: "maxDepth" };
+    return [];
+  }
+  if (Date.now() >= context.deadline) {
+    context.timedOut = true;
+    node.childrenCut = { reason: "timeout" };
+    return [];
+  }
+  try {
+    let paths: string[];
+    const isTable = TABLE_ROLES.has(node.role) && (node.interfaces ?? []).includes("Table");
+    if (isTable && !context.options.walkTables) {
+      const table = await tableRows(context, node);
+      paths = table.paths;
+      node.childrenCut = table.cut;
+    } else if (childCount > HUGE_CHILD_COUNT) {
+      node.childrenCut = { reason: "hugeChildCount", childCount };
+      return [];
+    } else {
+      paths = await childPaths(context, node);
+    }
+    const budget = context.options.nodeCeiling - context.count;
+    if (paths.length > budget) {
+      context.ceilingHit = true;
+      node.childrenCut = { reason: "nodeCeiling", childrenRead: Math.max(0, budget) };
+      paths = paths.slice(0, Math.max(0, budget));
+    }
+    context.count += paths.length;
+    node.children = await Promise.all(paths.map((childPath, index) => readNode(context, childPath, index)));
+    return node.children;
+  } catch (error) {
+    if (error instanceof DBusTimeoutError || Date.now() >= context.deadline) {
+      context.timedOut = true;
+      node.childrenCut = { reason: "timeout" };
+    } else {
+      node.childrenCut = { reason: "unreadable", error: describeError(error) };
+    }
+    return [];
+  }
+}
+
+export async function readStructure(app: AtspiApp, rootPath: string, options: StructureOptions): Promise<StructureRead> {
+  const deadline = Date.now() + options.timeoutMs;
+  const cache = await readCache(app, Math.min(options.timeoutMs, 5000));
+  const cacheChildren = new Map<string, CacheItem[]>();
+  for (const item of cache?.values() ?? []) {
+    const siblings = cacheChildren.get(item.parentPath);
+    if (siblings) siblings.push(item);
+    else cacheChildren.set(item.parentPath, [item]);
+  }
+  for (const siblings of cacheChildren.values()) siblings.sort((a, b) => a.index - b.index);
+  const context: ReadContext = {
+    app,
+    options,
+    deadline,
+    cache,
+    cacheChildren,
+    count: 1,
+    timedOut: false,
+    ceilingHit: false,
+    usedCache: 0,
+    usedCalls: 0,
+  };
+  const root = await readNode(context, rootPath, 0);
+  if (root.unread.includes("role") && root.unread.includes("name")) {
+    throw new Error(`the application did not answer for ${rootPath}`);
+  }
+  // Breadth-first, one level at a time, every call of a level in flight together.
+  let level: RawNode[] = [root];
+  for (let depth = 0; level.length > 0; depth++) {
+    const next = await Promise.all(level.map((node) => expand(context, node, depth)));
+    level = next.flat();
+  }
+  const method =
+    context.usedCalls === 0 ? "cache" : context.usedCache === 0 ? "per-node calls" : "cache + per-node calls";
+  return { root, method: `${method} via ${app.route}`, timedOut: context.timedOut, ceilingHit: context.ceilingHit };
+}
+

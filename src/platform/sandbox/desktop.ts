@@ -1,0 +1,267 @@
+// A private headless accessible desktop: Xvfb, a session bus that activates only the AT-SPI bus, openbox,
+// the AT-SPI bus launcher and registry. The start order follows shared/notes/linux-desktop.md; each step
+// says why it is where it is.
+import { existsSync } from "node:fs";
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  enableAccessibility,
+  getAccessibilityBusAddress,
+  nameHasOwner,
+  openSessionBus,
+  registeredApplications,
+} from "../atspi/bus.js";
+import { DBusConnection } from "../atspi/dbus.js";
+import { A11Y_BUS_NAME } from "../atspi/names.js";
+import { X11Connection } from "../x11/connection.js";
+import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
+
+export const ATK_WRAPPER_JAR = "/usr/share/java/java-atk-wrapper.jar";
+const A11Y_BUS_SERVICE_FILE = "/usr/share/dbus-1/services/org.a11y.Bus.service";
+const BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
+
+export interface DesktopOptions {
+  width?: number;
+  height?: number;
+  /** Bound on each start step. */
+  stepTimeoutMs?: number;
+}
+
+export interface DesktopInfo {
+  root: string;
+  display: string;
+  sessionBusAddress: string;
+  accessibilityBusAddress: string;
+  env: Record<string, string>;
+  pids: Record<string, number>;
+}
+
+/** Variables that make each toolkit expose its tree under Xvfb. */
+export function toolkitEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {
+    GNOME_ACCESSIBILITY: "1",
+    NO_AT_BRIDGE: "0",
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+    QT_ACCESSIBILITY: "1",
+    SAL_USE_VCLPLUGIN: "gtk3",
+    // GL under Xvfb starves GTK4's accessibility registration (30 s and more); cairo registers in ~1 s.
+    GSK_RENDERER: "cairo",
+    GSETTINGS_BACKEND: "memory",
+    GTK_USE_PORTAL: "0",
+    GIO_USE_VFS: "local",
+    LIBGL_ALWAYS_SOFTWARE: "1",
+  };
+  if (existsSync(ATK_WRAPPER_JAR)) {
+    // For Java apps we cannot pass flags to; the jar must be on the boot class path or AWT dies with
+    // "Assistive Technology not found".
+    env.JAVA_TOOL_OPTIONS =
+      `-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper ` +
+      `-Xbootclasspath/a:${ATK_WRAPPER_JAR}`;
+  }
+  return env;
+}
+
+function sessionBusConfig(root: string): string {
+  return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:path=${join(root, "runtime", "session-bus")}</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>${join(root, "dbus-services")}</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await sleep(50);
+  }
+  const reason = lastError instanceof Error ? `: ${lastError.message}` : "";
+  throw new Error(`${what} did not happen within ${timeoutMs} ms${reason}`);
+}
+
+export class Desktop {
+  /** The desktop's own services, in start order. */
+  readonly #processes: StartedProcess[] = [];
+  /** Processes started in the desktop after it came up: apps, commands. */
+  readonly #spawned: StartedProcess[] = [];
+  #info: DesktopInfo | undefined;
+  #stopped = false;
+
+  private constructor(readonly root: string) {}
+
+  get info(): DesktopInfo {
+    if (!this.#info) throw new Error("the desktop is not started");
+    return this.#info;
+  }
+
+  get logDir(): string {
+    return join(this.root, "logs");
+  }
+
+  static async start(options: DesktopOptions = {}): Promise<Desktop> {
+    const root = await mkdtemp(join(tmpdir(), "deskhand-sandbox-"));
+    const desktop = new Desktop(root);
+    try {
+      await desktop.#start(options);
+      return desktop;
+    } catch (error) {
+      await desktop.stop();
+      throw error;
+    }
+  }
+
+  /** Starts a process in the desktop, in its own session; stop() ends it and what it spawned. */
+  spawn(label: string, command: string, args: string[], env?: Record<string, string>): StartedProcess {
+    const started = startDetached(label, command, args, {
+      env: { ...this.info.env, HOME: join(this.root, "home"), ...env },
+      logFile: join(this.logDir, `${label.replace(/[^\w.-]+/g, "_").slice(0, 60)}.log`),
+    });
+    this.#spawned.push(started);
+    return started;
+  }
+
+  async #start(options: DesktopOptions): Promise<void> {
+    const step = options.stepTimeoutMs ?? 10_000;
+    const dirs = ["runtime", "home", "config", "cache", "data", "state", "logs", "dbus-services"];
+    for (const dir of dirs) await mkdir(join(this.root, dir), { recursive: true });
+    // XDG_RUNTIME_DIR decides where the a11y bus socket goes; it must be private and 0700.
+    await chmod(join(this.root, "runtime"), 0o700);
+
+    // 1. The environment first: bus-activated services inherit the bus daemon's environment, not ours.
+    const base: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) base[key] = value;
+    // A stale accessibility bus address made the registry dial a dead bus and never answer.
+    delete base.AT_SPI_BUS_ADDRESS;
+    delete base.DBUS_SESSION_BUS_ADDRESS;
+    delete base.WAYLAND_DISPLAY;
+    const env: Record<string, string> = {
+      ...base,
+      ...toolkitEnvironment(),
+      XDG_RUNTIME_DIR: join(this.root, "runtime"),
+      XDG_CONFIG_HOME: join(this.root, "config"),
+      XDG_CACHE_HOME: join(this.root, "cache"),
+      XDG_DATA_HOME: join(this.root, "data"),
+      XDG_STATE_HOME: join(this.root, "state"),
+      XDG_SESSION_TYPE: "x11",
+    };
+    const daemonEnv = () => ({ ...env, HOME: join(this.root, "home") });
+    const log = (name: string) => join(this.logDir, `${name}.log`);
+
+    // 2. Xvfb picks a free display itself and writes its number to fd 3: no race with other sandboxes.
+    const xvfb = startDetached(
+      "Xvfb",
+      "Xvfb",
+      [
+        "-displayfd",
+        "3",
+        "-screen",
+        "0",
+        `${options.width ?? 1280}x${options.height ?? 1024}x24`,
+        "-nolisten",
+        "tcp",
+        "+extension",
+        "XTEST",
+        "-noreset",
+      ],
+      { env: daemonEnv(), logFile: log("xvfb"), extraPipes: 1 },
+    );
+    this.#processes.push(xvfb);
+    const displayNumber = await readLineFrom(xvfb, 3, step);
+    env.DISPLAY = `:${displayNumber}`;
+
+    // 3. A session bus whose only service is the AT-SPI bus: the stock config activates portals, which
+    // then show up as extra applications.
+    if (existsSync(A11Y_BUS_SERVICE_FILE)) {
+      await copyFile(A11Y_BUS_SERVICE_FILE, join(this.root, "dbus-services", "org.a11y.Bus.service"));
+    }
+    const configFile = join(this.root, "session-bus.conf");
+    await writeFile(configFile, sessionBusConfig(this.root));
+    const busDaemon = startDetached(
+      "dbus-daemon",
+      "dbus-daemon",
+      [`--config-file=${configFile}`, "--nofork", "--nopidfile", "--print-address=3"],
+      { env: daemonEnv(), logFile: log("dbus-daemon"), extraPipes: 1 },
+    );
+    this.#processes.push(busDaemon);
+    env.DBUS_SESSION_BUS_ADDRESS = await readLineFrom(busDaemon, 3, step);
+
+    // 4. A window manager: focus, _NET_ACTIVE_WINDOW and raising windows need one.
+    this.#processes.push(
+      startDetached("openbox", "openbox", ["--sm-disable"], { env: daemonEnv(), logFile: log("openbox") }),
+    );
+    const x = await until("X display", step, () => X11Connection.open(env.DISPLAY!, 1000));
+    try {
+      await until("openbox managing the screen", step, async () =>
+        (await x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK")) ? true : undefined,
+      );
+
+      // 5. The bus launcher, started by us so it gets our environment. Calling GetAddress before it owns
+      // org.a11y.Bus would bus-activate a second launcher with the daemon's environment.
+      this.#processes.push(
+        startDetached("at-spi-bus-launcher", BUS_LAUNCHER, ["--launch-immediately"], {
+          env: daemonEnv(),
+          logFile: log("at-spi-bus-launcher"),
+        }),
+      );
+      const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, step);
+      try {
+        await until("the AT-SPI bus launcher owning org.a11y.Bus", step, async () =>
+          (await nameHasOwner(session, A11Y_BUS_NAME, 1000)) ? true : undefined,
+        );
+        // 6. Accessibility on, for toolkits that check the switch before loading their bridge.
+        await enableAccessibility(session, step);
+        // 7. The registry starts on the first call to its root.
+        const a11yAddress = await getAccessibilityBusAddress(session, step);
+        const a11y = await DBusConnection.open(a11yAddress, { timeoutMs: step });
+        try {
+          await until("the AT-SPI registry answering", step, () => registeredApplications(a11y, 2000));
+        } finally {
+          a11y.close();
+        }
+        // 8. Qt 5.15 registered 1 time in 5 without the address on the root window, 5 in 5 with it.
+        await x.setStringProperty(x.root, "AT_SPI_BUS", a11yAddress);
+        this.#info = {
+          root: this.root,
+          display: env.DISPLAY,
+          sessionBusAddress: env.DBUS_SESSION_BUS_ADDRESS,
+          accessibilityBusAddress: a11yAddress,
+          env,
+          pids: Object.fromEntries(this.#processes.map((p) => [p.label, p.pid])),
+        };
+      } finally {
+        session.close();
+      }
+    } finally {
+      x.close();
+    }
+  }
+
+  /** Ends every process this desktop started (and what they spawned), newest first, and removes its files. */
+  async stop(options: { keepFiles?: boolean } = {}): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    // Apps first, so they do not see their buses vanish under them and spin.
+    await stopGroups(this.#spawned);
+    await stopGroups([...this.#processes].reverse());
+    if (!options.keepFiles) await rm(this.root, { recursive: true, force: true });
+  }
+}

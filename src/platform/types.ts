@@ -1,0 +1,133 @@
+// The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
+// implement these capability interfaces, and one contract suite runs against each.
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface WindowInfo {
+  /** The X window id on Linux: the `hwnd` of the NDJSON protocol. */
+  id: number;
+  title: string;
+  pid: number | null;
+  app: string | null;
+  rect: Rect | null;
+  focused: boolean;
+  /** Whether an accessible frame was matched to this window; false means its tree cannot be read. */
+  accessible: boolean;
+}
+
+/** Why a node's children were not all read. */
+export type ChildrenCut =
+  | { reason: "maxDepth" }
+  | { reason: "table"; rows: number; columns: number; rowsRead: number }
+  | { reason: "hugeChildCount"; childCount: number }
+  | { reason: "nodeCeiling"; childrenRead: number }
+  | { reason: "timeout" }
+  | { reason: "unreadable"; error: string };
+
+/**
+ * One element as the platform reported it. A field the application failed to report is `undefined`
+ * and named in `unread`: "could not read" is never shown as empty or false.
+ */
+export interface RawNode {
+  /** Opaque, backend-specific; resolves to the same live object while it exists. */
+  handle: string;
+  role: string;
+  name: string | undefined;
+  description: string | undefined;
+  states: string[] | undefined;
+  interfaces: string[] | undefined;
+  childCount: number | undefined;
+  indexInParent: number;
+  children: RawNode[];
+  childrenCut?: ChildrenCut;
+  /** Filled by enrich(). `null` bounds: the element has no geometry (no Component interface). */
+  bounds?: Rect | null;
+  accessibleId?: string | undefined;
+  actions?: string[] | undefined;
+  value?: string | undefined;
+  text?: string | undefined;
+  /** Full length of `text`/`value` before maxText cut it. */
+  textLength?: number;
+  enriched?: boolean;
+  unread: string[];
+}
+
+export interface StructureOptions {
+  maxDepth: number;
+  /** Rows of a table to read through the Table interface instead of walking its cells. */
+  tableRows: number;
+  /** Walk table cells as plain children (slow on big tables; for fidelity checks). */
+  walkTables: boolean;
+  /** Stop reading after this many nodes. */
+  nodeCeiling: number;
+  /** Wall-clock bound on the whole read. */
+  timeoutMs: number;
+}
+
+export interface StructureRead {
+  root: RawNode;
+  /** How the tree was read, for the reply and the benchmarks. */
+  method: string;
+  /** Nodes whose children could not be read because the deadline passed. */
+  timedOut: boolean;
+  ceilingHit: boolean;
+}
+
+export interface EnrichOptions {
+  maxText: number;
+  timeoutMs: number;
+  /** The window the nodes belong to, for toolkits whose extents are window-relative. */
+  windowId?: number;
+}
+
+export interface WindowLister {
+  listWindows(): Promise<WindowInfo[]>;
+}
+
+export interface TreeReader {
+  readWindow(windowId: number, options: StructureOptions): Promise<StructureRead>;
+  readSubtree(handle: string, options: StructureOptions): Promise<StructureRead>;
+  enrich(nodes: RawNode[], options: EnrichOptions): Promise<void>;
+}
+
+export interface PointerLocator {
+  /** The top-level window under the pointer, if the platform can tell. */
+  windowUnderPointer(): Promise<number | undefined>;
+}
+
+export interface AccessibilityBackend extends WindowLister, TreeReader, PointerLocator {
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+export class WindowNotFound extends Error {
+  override readonly name = "WindowNotFound";
+  constructor(readonly windowId: number) {
+    super(`window ${windowId} is not open, or is not a top-level window`);
+  }
+}
+
+export class WindowNotAccessible extends Error {
+  override readonly name = "WindowNotAccessible";
+  constructor(
+    readonly windowId: number,
+    readonly detail: string,
+  ) {
+    super(`window ${windowId} has no accessible tree: ${detail}`);
+  }
+}
+
+export class ElementGone extends Error {
+  override readonly name = "ElementGone";
+  constructor(
+    readonly handle: string,
+    readonly detail: string,
+  ) {
+    super(`the element is gone: ${detail}`);
+  }
+}

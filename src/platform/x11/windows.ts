@@ -1,0 +1,60 @@
+// Top-level windows as the window manager lists them (EWMH): the ground truth of what is on screen.
+import type { Rect } from "../types.js";
+import type { X11Connection } from "./connection.js";
+
+export interface ClientWindow {
+  id: number;
+  title: string;
+  pid: number | null;
+  rect: Rect | null;
+  /** _GTK_FRAME_EXTENTS (left, right, top, bottom): the client-side shadow inside the X window. */
+  csdMargins: [number, number, number, number] | null;
+  /** Stacking position, 0 = bottom. */
+  stackIndex: number;
+}
+
+export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {
+  // Bottom-to-top stacking order, so a front-most match can be picked for the pointer.
+  const stacking =
+    (await x.cardinals(x.root, "_NET_CLIENT_LIST_STACKING")) ?? (await x.cardinals(x.root, "_NET_CLIENT_LIST")) ?? [];
+  const windows = await Promise.all(
+    stacking.map(async (id, stackIndex): Promise<ClientWindow | undefined> => {
+      try {
+        const [title, legacyTitle, pid, rect, margins] = await Promise.all([
+          x.text(id, "_NET_WM_NAME"),
+          x.text(id, "WM_NAME"),
+          x.cardinals(id, "_NET_WM_PID"),
+          x.rootRect(id).catch(() => null),
+          x.cardinals(id, "_GTK_FRAME_EXTENTS"),
+        ]);
+        return {
+          id,
+          title: title ?? legacyTitle ?? "",
+          pid: pid?.[0] ?? null,
+          rect,
+          csdMargins: margins?.length === 4 ? (margins as [number, number, number, number]) : null,
+          stackIndex,
+        };
+      } catch {
+        // The window closed while we were reading it.
+        return undefined;
+      }
+    }),
+  );
+  return windows.filter((w): w is ClientWindow => w !== undefined);
+}
+
+export async function activeWindow(x: X11Connection): Promise<number | undefined> {
+  const active = await x.cardinals(x.root, "_NET_ACTIVE_WINDOW");
+  const id = active?.[0];
+  return id ? id : undefined;
+}
+
+export async function windowAtPointer(x: X11Connection, windows: ClientWindow[]): Promise<number | undefined> {
+  const { x: px, y: py } = await x.pointer();
+  const hits = windows.filter(
+    (w) => w.rect && px >= w.rect.x && py >= w.rect.y && px < w.rect.x + w.rect.width && py < w.rect.y + w.rect.height,
+  );
+  hits.sort((a, b) => b.stackIndex - a.stackIndex);
+  return hits[0]?.id;
+}
