@@ -31,13 +31,22 @@ export class DeskhandError extends Error {
 }
 
 export function unknownRef(ref: string, reason: string): DeskhandError {
-  return new DeskhandError("unknown_ref", `ref ${ref} is not known: ${reason}`, "Take a new snapshot and use its refs.", {
-    ref,
-  });
+  return new DeskhandError(
+    "unknown_ref",
+    `ref ${ref} is not known: ${reason}`,
+    "Take a new snapshot and use its refs.",
+    {
+      ref,
+    },
+  );
 }
 
 export function windowNotFound(what: string): DeskhandError {
-  return new DeskhandError("window_not_found", `no open window matches ${what}`, "Call `windows` to see what is open.");
+  return new DeskhandError(
+    "window_not_found",
+    `no open window matches ${what}`,
+    "Call `windows` to see what is open.",
+  );
 }
 
 export function invalidCursor(cursor: string, reason: string): DeskhandError {
@@ -60,12 +69,23 @@ export function asDeskhandError(error: unknown): DeskhandError {
       return new DeskhandError("not_accessible", message, "Run `deskhand doctor` for the toolkit's switch.");
     case "ElementGone":
       return new DeskhandError("element_gone", message, "Take a new snapshot.");
+    case "UnsupportedPlatform":
+      return new DeskhandError("unsupported_platform", message, "Use deskhand on Linux (X11) for now.");
     case "AccessibilityBusUnavailable":
     case "X11Error":
-      return new DeskhandError("backend_unavailable", message, "Run `deskhand doctor` to see what is missing.");
+      return new DeskhandError(
+        "backend_unavailable",
+        message,
+        "Run `deskhand doctor` to see what is missing.",
+      );
     default:
-      return new DeskhandError("internal_error", message, "Run `deskhand doctor`; if it is clean, report this.", {
-        kind,
-      });
+      return new DeskhandError(
+        "internal_error",
+        message,
+        "Run `deskhand doctor`; if it is clean, report this.",
+        {
+          kind,
+        },
+      );
   }
 }

@@ -64,7 +64,11 @@ export class RefStore {
     if (this.lifetime === "while-verified") {
       const existing = this.#byHandle.get(handle);
       const entry = existing ? this.#entries.get(existing) : undefined;
-      if (entry && entry.fingerprint.role === fingerprint.role && entry.fingerprint.name === fingerprint.name) {
+      if (
+        entry &&
+        entry.fingerprint.role === fingerprint.role &&
+        entry.fingerprint.name === fingerprint.name
+      ) {
         // Same element, same role and name: keep its ref, remember where it is now.
         entry.fingerprint = fingerprint;
         this.#entries.delete(entry.ref);

@@ -69,7 +69,8 @@ export function renderElement(element: SnapshotElement, options: { bounds?: bool
   }
   if (element.unread) parts.push(`{unread: ${element.unread.join(", ")}}`);
   let line = parts.join(" ");
-  if (element.cut) line += `\n${"  ".repeat(element.depth + 1)}… ${describeCut(element.cut, element.childCount)}`;
+  if (element.cut)
+    line += `\n${"  ".repeat(element.depth + 1)}… ${describeCut(element.cut, element.childCount)}`;
   return line;
 }
 

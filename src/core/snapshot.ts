@@ -49,7 +49,15 @@ export interface SnapshotPage {
   elements: SnapshotElement[];
   truncatedBy: CutName[];
   cursor: string | null;
-  counts: { read: number; inScope: number; shown: number; before: number; after: number; hidden: number; structural: number };
+  counts: {
+    read: number;
+    inScope: number;
+    shown: number;
+    before: number;
+    after: number;
+    hidden: number;
+    structural: number;
+  };
   limits: { inForce: SnapshotLimits; ceilings: typeof SNAPSHOT_CEILINGS };
 }
 
@@ -183,12 +191,17 @@ export class SnapshotStore {
     const match = /^(s\d+)@(\d+)$/.exec(cursor);
     if (!match) throw invalidCursor(cursor, "cursors look like s3@250");
     const stored = this.#kept.find((s) => s.id === match[1]);
-    if (!stored) throw invalidCursor(cursor, `snapshot ${match[1]} is no longer kept (only the last ${KEPT_SNAPSHOTS} are)`);
+    if (!stored)
+      throw invalidCursor(
+        cursor,
+        `snapshot ${match[1]} is no longer kept (only the last ${KEPT_SNAPSHOTS} are)`,
+      );
     if (this.refs.lifetime === "latest-snapshot" && this.refs.currentSnapshotId !== stored.id) {
       throw invalidCursor(cursor, `snapshot ${stored.id} was replaced by ${this.refs.currentSnapshotId}`);
     }
     const offset = Number(match[2]);
-    if (offset >= stored.entries.length) throw invalidCursor(cursor, "it points past the end of the snapshot");
+    if (offset >= stored.entries.length)
+      throw invalidCursor(cursor, "it points past the end of the snapshot");
     return this.#page(stored, offset);
   }
 
@@ -258,7 +271,11 @@ export class SnapshotStore {
     if (node.role === "password text") element.value = PASSWORD_MARKER;
     else if (node.value !== undefined) element.value = node.value;
     else if (node.text !== undefined && node.text !== node.name) element.value = node.text;
-    if (node.textLength !== undefined && node.textLength > stored.limits.maxText && element.value !== undefined) {
+    if (
+      node.textLength !== undefined &&
+      node.textLength > stored.limits.maxText &&
+      element.value !== undefined
+    ) {
       element.textLength = node.textLength;
       truncatedBy.add("maxText");
     }

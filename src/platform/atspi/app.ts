@@ -66,7 +66,12 @@ export class AtspiApp {
   }
 
   /** Opens the direct connection and reads the toolkit; a failure leaves the app on the bus route. */
-  static async open(a11y: DBusConnection, busName: string, rootPath: string, timeoutMs: number): Promise<AtspiApp> {
+  static async open(
+    a11y: DBusConnection,
+    busName: string,
+    rootPath: string,
+    timeoutMs: number,
+  ): Promise<AtspiApp> {
     const app = new AtspiApp(busName, rootPath, a11y, undefined);
     try {
       const [address] = await app.call(rootPath, IFACE.application, "GetApplicationBusAddress", timeoutMs);

@@ -39,7 +39,15 @@ interface WindowMatch {
   frame: Frame | undefined;
 }
 
-const FRAME_ROLES = new Set(["frame", "window", "dialog", "alert", "file chooser", "color chooser", "font chooser"]);
+const FRAME_ROLES = new Set([
+  "frame",
+  "window",
+  "dialog",
+  "alert",
+  "file chooser",
+  "color chooser",
+  "font chooser",
+]);
 
 export class AtspiBackend implements AccessibilityBackend {
   readonly name = "atspi+x11";
@@ -56,7 +64,9 @@ export class AtspiBackend implements AccessibilityBackend {
     const env = options.env ?? process.env;
     const timeoutMs = options.callTimeoutMs ?? 3000;
     if (!env.DISPLAY) {
-      throw new Error("DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.");
+      throw new Error(
+        "DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.",
+      );
     }
     const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
     let a11yAddress: string;
@@ -129,7 +139,14 @@ export class AtspiBackend implements AccessibilityBackend {
             app.call(path, IFACE.accessible, "GetState", timeout),
             app.property(path, IFACE.accessible, "Name", timeout),
           ]);
-          return { app, path, index, name: String(name), role: roleName(Number(role)), states: statesFromBitset(states as number[]) };
+          return {
+            app,
+            path,
+            index,
+            name: String(name),
+            role: roleName(Number(role)),
+            states: statesFromBitset(states as number[]),
+          };
         } catch {
           return undefined;
         }
@@ -212,7 +229,9 @@ export class AtspiBackend implements AccessibilityBackend {
     const { bus, path } = parseHandle(handle);
     const app = this.#apps.get(bus);
     if (!app) throw new ElementGone(handle, "its application is no longer on the accessibility bus");
-    const [index] = await app.call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs).catch(() => [0]);
+    const [index] = await app
+      .call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs)
+      .catch(() => [0]);
     const read = await readStructure(app, path, options);
     read.root.indexInParent = Number(index);
     return read;
@@ -227,7 +246,15 @@ export class AtspiBackend implements AccessibilityBackend {
           node.unread.push("bounds", "actions");
           return undefined;
         }
-        return enrichNode({ app, maxText: options.maxText, deadline, boundsOffset: this.#boundsOffset(app, options.windowId) }, node);
+        return enrichNode(
+          {
+            app,
+            maxText: options.maxText,
+            deadline,
+            boundsOffset: this.#boundsOffset(app, options.windowId),
+          },
+          node,
+        );
       }),
     );
   }
@@ -237,7 +264,10 @@ export class AtspiBackend implements AccessibilityBackend {
     if (!app.isGtk4) return undefined;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
-        return { x: window.rect.x + (window.csdMargins?.[0] ?? 0), y: window.rect.y + (window.csdMargins?.[2] ?? 0) };
+        return {
+          x: window.rect.x + (window.csdMargins?.[0] ?? 0),
+          y: window.rect.y + (window.csdMargins?.[2] ?? 0),
+        };
       }
     }
     return undefined;

@@ -17,7 +17,10 @@ export class AccessibilityBusUnavailable extends Error {
   override readonly name = "AccessibilityBusUnavailable";
 }
 
-export async function openSessionBus(address: string | undefined, timeoutMs: number): Promise<DBusConnection> {
+export async function openSessionBus(
+  address: string | undefined,
+  timeoutMs: number,
+): Promise<DBusConnection> {
   if (!address) {
     throw new AccessibilityBusUnavailable(
       "DBUS_SESSION_BUS_ADDRESS is not set: there is no session bus to ask for the accessibility bus. " +
@@ -27,7 +30,11 @@ export async function openSessionBus(address: string | undefined, timeoutMs: num
   return DBusConnection.open(address, { timeoutMs });
 }
 
-export async function nameHasOwner(connection: DBusConnection, name: string, timeoutMs: number): Promise<boolean> {
+export async function nameHasOwner(
+  connection: DBusConnection,
+  name: string,
+  timeoutMs: number,
+): Promise<boolean> {
   const [owned] = await connection.call(
     {
       destination: DBUS_NAME,
@@ -42,7 +49,10 @@ export async function nameHasOwner(connection: DBusConnection, name: string, tim
   return Boolean(owned);
 }
 
-export async function getAccessibilityBusAddress(session: DBusConnection, timeoutMs: number): Promise<string> {
+export async function getAccessibilityBusAddress(
+  session: DBusConnection,
+  timeoutMs: number,
+): Promise<string> {
   const [address] = await session.call(
     { destination: A11Y_BUS_NAME, path: A11Y_BUS_PATH, iface: A11Y_BUS_IFACE, member: "GetAddress" },
     timeoutMs,
@@ -78,7 +88,11 @@ export async function registeredApplications(
   return (children as [string, string][]).map(([bus, path]) => ({ bus, path }));
 }
 
-export async function connectionPid(a11y: DBusConnection, busName: string, timeoutMs: number): Promise<number> {
+export async function connectionPid(
+  a11y: DBusConnection,
+  busName: string,
+  timeoutMs: number,
+): Promise<number> {
   const [pid] = await a11y.call(
     {
       destination: DBUS_NAME,

@@ -154,7 +154,12 @@ export class DBusConnection {
         // On a message bus the library sends Hello itself; a round trip proves we were admitted.
         connection
           .call(
-            { destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", iface: "org.freedesktop.DBus", member: "GetId" },
+            {
+              destination: "org.freedesktop.DBus",
+              path: "/org/freedesktop/DBus",
+              iface: "org.freedesktop.DBus",
+              member: "GetId",
+            },
             timeoutMs,
           )
           .then(

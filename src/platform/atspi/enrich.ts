@@ -45,7 +45,8 @@ async function readText(context: EnrichContext, node: RawNode, path: string): Pr
   const { app } = context;
   const length = Number(await app.property(path, IFACE.text, "CharacterCount", remaining(context)));
   const end = Math.min(length, context.maxText);
-  const [text] = end > 0 ? await app.call(path, IFACE.text, "GetText", remaining(context), "ii", [0, end]) : [""];
+  const [text] =
+    end > 0 ? await app.call(path, IFACE.text, "GetText", remaining(context), "ii", [0, end]) : [""];
   node.text = String(text);
   node.textLength = length;
 }
@@ -76,7 +77,9 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
   if (interfaces.includes("Component")) {
     reads.push(
       attempt(node, "bounds", async () => {
-        const [extents] = await app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [COORD_SCREEN]);
+        const [extents] = await app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [
+          COORD_SCREEN,
+        ]);
         node.bounds = toRect(extents, context.boundsOffset);
       }),
     );

@@ -51,7 +51,10 @@ function shortInterface(name: string): string {
   return name.replace(/^org\.a11y\.atspi\./, "");
 }
 
-export async function readCache(app: AtspiApp, timeoutMs: number): Promise<Map<string, CacheItem> | undefined> {
+export async function readCache(
+  app: AtspiApp,
+  timeoutMs: number,
+): Promise<Map<string, CacheItem> | undefined> {
   try {
     const [items] = await app.call(CACHE_PATH, IFACE.cache, "GetItems", timeoutMs);
     const byPath = new Map<string, CacheItem>();
@@ -123,7 +126,8 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
     name: undefined,
     description: undefined,
     states: states.status === "fulfilled" ? statesFromBitset(states.value[0] as number[]) : undefined,
-    interfaces: interfaces.status === "fulfilled" ? (interfaces.value[0] as string[]).map(shortInterface) : undefined,
+    interfaces:
+      interfaces.status === "fulfilled" ? (interfaces.value[0] as string[]).map(shortInterface) : undefined,
     childCount: undefined,
     indexInParent,
     children: [],
@@ -187,7 +191,10 @@ async function childPaths(context: ReadContext, node: RawNode): Promise<string[]
 }
 
 /** Reads the first rows of a table through the Table interface instead of walking every cell. */
-async function tableRows(context: ReadContext, node: RawNode): Promise<{ paths: string[]; cut: ChildrenCut }> {
+async function tableRows(
+  context: ReadContext,
+  node: RawNode,
+): Promise<{ paths: string[]; cut: ChildrenCut }> {
   const { path } = parseHandle(node.handle);
   const { app } = context;
   const [rows, columns] = await Promise.all([
@@ -259,7 +266,11 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
   }
 }
 
-export async function readStructure(app: AtspiApp, rootPath: string, options: StructureOptions): Promise<StructureRead> {
+export async function readStructure(
+  app: AtspiApp,
+  rootPath: string,
+  options: StructureOptions,
+): Promise<StructureRead> {
   const deadline = Date.now() + options.timeoutMs;
   const cache = await readCache(app, Math.min(options.timeoutMs, 5000));
   const cacheChildren = new Map<string, CacheItem[]>();
@@ -293,6 +304,10 @@ export async function readStructure(app: AtspiApp, rootPath: string, options: St
   }
   const method =
     context.usedCalls === 0 ? "cache" : context.usedCache === 0 ? "per-node calls" : "cache + per-node calls";
-  return { root, method: `${method} via ${app.route}`, timedOut: context.timedOut, ceilingHit: context.ceilingHit };
+  return {
+    root,
+    method: `${method} via ${app.route}`,
+    timedOut: context.timedOut,
+    ceilingHit: context.ceilingHit,
+  };
 }
-

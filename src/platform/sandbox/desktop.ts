@@ -13,13 +13,14 @@ import {
   registeredApplications,
 } from "../atspi/bus.js";
 import { DBusConnection } from "../atspi/dbus.js";
-import { A11Y_BUS_NAME } from "../atspi/names.js";
+import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
 import { X11Connection } from "../x11/connection.js";
 import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
 
 export const ATK_WRAPPER_JAR = "/usr/share/java/java-atk-wrapper.jar";
 const A11Y_BUS_SERVICE_FILE = "/usr/share/dbus-1/services/org.a11y.Bus.service";
 const BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
+const REGISTRY_DAEMON = "/usr/libexec/at-spi2-registryd";
 
 export interface DesktopOptions {
   width?: number;
@@ -229,11 +230,21 @@ export class Desktop {
         );
         // 6. Accessibility on, for toolkits that check the switch before loading their bridge.
         await enableAccessibility(session, step);
-        // 7. The registry starts on the first call to its root.
+        // 7. The registry, started by us rather than bus-activated: an activated registry is double-forked
+        // to PID 1, which on these machines never reaps it.
         const a11yAddress = await getAccessibilityBusAddress(session, step);
+        this.#processes.push(
+          startDetached("at-spi2-registryd", REGISTRY_DAEMON, [], {
+            env: { ...daemonEnv(), AT_SPI_BUS_ADDRESS: a11yAddress },
+            logFile: log("at-spi2-registryd"),
+          }),
+        );
         const a11y = await DBusConnection.open(a11yAddress, { timeoutMs: step });
         try {
-          await until("the AT-SPI registry answering", step, () => registeredApplications(a11y, 2000));
+          await until("the AT-SPI registry owning its name", step, async () =>
+            (await nameHasOwner(a11y, REGISTRY_NAME, 1000)) ? true : undefined,
+          );
+          await registeredApplications(a11y, step);
         } finally {
           a11y.close();
         }
@@ -261,7 +272,9 @@ export class Desktop {
     this.#stopped = true;
     // Apps first, so they do not see their buses vanish under them and spin.
     await stopGroups(this.#spawned);
-    await stopGroups([...this.#processes].reverse());
+    // One at a time, newest first: the bus launcher must still have its session bus while it reaps its
+    // own bus daemon, or it exits first and the daemon is orphaned.
+    for (const service of [...this.#processes].reverse()) await stopGroups([service]);
     if (!options.keepFiles) await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -19,7 +19,12 @@ export interface StartOptions {
   extraPipes?: number;
 }
 
-export function startDetached(label: string, command: string, args: string[], options: StartOptions): StartedProcess {
+export function startDetached(
+  label: string,
+  command: string,
+  args: string[],
+  options: StartOptions,
+): StartedProcess {
   const log = openSync(options.logFile, "a");
   const stdio: ("ignore" | "pipe" | number)[] = ["ignore", log, log];
   for (let i = 0; i < (options.extraPipes ?? 0); i++) stdio.push("pipe");
@@ -64,44 +69,80 @@ export function readLineFrom(started: StartedProcess, fd: number, timeoutMs: num
   });
 }
 
-function signalGroup(started: StartedProcess, signal: NodeJS.Signals): void {
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  state: string;
+}
+
+async function readStat(pid: number): Promise<ProcStat | undefined> {
+  const { readFile } = await import("node:fs/promises");
   try {
-    process.kill(-started.pid, signal);
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    // The command name is in parentheses and may contain spaces: the fields after it are fixed.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { pid, state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
   } catch {
-    // The group is already empty.
+    return undefined;
   }
 }
 
-function groupAlive(pid: number): boolean {
+/** Live (non-zombie) members of a process group, read from /proc. */
+async function groupMembers(pgid: number): Promise<ProcStat[]> {
+  const { readdir } = await import("node:fs/promises");
+  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number);
+  const stats = await Promise.all(pids.map(readStat));
+  return stats.filter(
+    (s): s is ProcStat => s !== undefined && s.pgid === pgid && s.state !== "Z" && s.state !== "X",
+  );
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
   try {
-    process.kill(-pid, 0);
-    return true;
+    process.kill(pid, name);
   } catch {
-    return false;
+    // Already gone.
   }
 }
 
-/** SIGTERM each group, wait up to graceMs for the groups to empty, then SIGKILL what is left. */
+/**
+ * Ends a process group from the leaves up. PID 1 on these machines does not reap, so a child orphaned by
+ * its parent's death would stay a zombie forever; ending children first lets each parent reap its own,
+ * and the group leader is our child, reaped by Node.
+ */
+async function stopGroup(leader: number, graceMs: number): Promise<void> {
+  for (let round = 0; round < 32; round++) {
+    const members = await groupMembers(leader);
+    if (members.length === 0) return;
+    const parents = new Set(members.map((m) => m.ppid));
+    const leaves = members.filter((m) => !parents.has(m.pid));
+    const targets = leaves.length > 0 ? leaves : members;
+    for (const target of targets) signal(target.pid, "SIGTERM");
+    const deadline = Date.now() + graceMs;
+    // Gone means reaped: a zombie whose parent lives is waited for, or killing the parent next would
+    // orphan it to PID 1 for good. A zombie already orphaned cannot be helped.
+    const unreaped = async () =>
+      (await Promise.all(targets.map((t) => readStat(t.pid)))).filter(
+        (s) => s && !(s.state === "Z" && s.ppid === 1),
+      );
+    while (Date.now() < deadline && (await unreaped()).length > 0)
+      await new Promise((r) => setTimeout(r, 10));
+    for (const left of await unreaped()) if (left && left.state !== "Z") signal(left.pid, "SIGKILL");
+    const reapDeadline = Date.now() + 500;
+    while (Date.now() < reapDeadline && (await unreaped()).length > 0)
+      await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Ends each process's group: it and what it spawned, children before parents. */
 export async function stopGroups(processes: readonly StartedProcess[], graceMs = 2000): Promise<void> {
-  for (const started of processes) signalGroup(started, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && processes.some((p) => groupAlive(p.pid))) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  for (const started of processes) if (groupAlive(started.pid)) signalGroup(started, "SIGKILL");
+  await Promise.all(processes.map((p) => stopGroup(p.pid, graceMs)));
 }
 
 /** Parent pid of a process, from /proc; undefined when it is gone. */
 export async function parentPid(pid: number): Promise<number | undefined> {
-  const { readFile } = await import("node:fs/promises");
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    // The command name is in parentheses and may contain spaces; the ppid is the second field after it.
-    const afterName = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(afterName[1]);
-  } catch {
-    return undefined;
-  }
+  return (await readStat(pid))?.ppid;
 }
 
 /** Whether `pid` is `ancestor` or one of its descendants. */

@@ -26,8 +26,18 @@ interface RawClient {
     longLength: number,
     callback: Callback<{ type: number; format: number; data: Buffer; bytesAfter: number }>,
   ): void;
-  ChangeProperty(mode: number, window: number, property: number, type: number, format: number, data: Buffer): void;
-  GetGeometry(window: number, callback: Callback<{ xPos: number; yPos: number; width: number; height: number }>): void;
+  ChangeProperty(
+    mode: number,
+    window: number,
+    property: number,
+    type: number,
+    format: number,
+    data: Buffer,
+  ): void;
+  GetGeometry(
+    window: number,
+    callback: Callback<{ xPos: number; yPos: number; width: number; height: number }>,
+  ): void;
   TranslateCoordinates(
     source: number,
     destination: number,
@@ -121,13 +131,18 @@ export class X11Connection {
   async atom(name: string): Promise<number> {
     const known = this.#atoms.get(name);
     if (known !== undefined) return known;
-    const atom = await this.#request<number>(`InternAtom ${name}`, (cb) => this.client.InternAtom(false, name, cb));
+    const atom = await this.#request<number>(`InternAtom ${name}`, (cb) =>
+      this.client.InternAtom(false, name, cb),
+    );
     this.#atoms.set(name, atom);
     return atom;
   }
 
   /** The raw bytes of a property, or undefined when the window does not have it. */
-  async property(window: number, name: string): Promise<{ type: number; format: number; data: Buffer } | undefined> {
+  async property(
+    window: number,
+    name: string,
+  ): Promise<{ type: number; format: number; data: Buffer } | undefined> {
     const atom = await this.atom(name);
     const reply = await this.#request<{ type: number; format: number; data: Buffer; bytesAfter: number }>(
       `GetProperty ${name}`,
@@ -139,15 +154,16 @@ export class X11Connection {
 
   async cardinals(window: number, name: string): Promise<number[] | undefined> {
     const reply = await this.property(window, name);
-    if (!reply || reply.format !== 32) return undefined;
+    if (reply?.format !== 32) return undefined;
     const values: number[] = [];
-    for (let offset = 0; offset + 4 <= reply.data.length; offset += 4) values.push(reply.data.readUInt32LE(offset));
+    for (let offset = 0; offset + 4 <= reply.data.length; offset += 4)
+      values.push(reply.data.readUInt32LE(offset));
     return values;
   }
 
   async text(window: number, name: string): Promise<string | undefined> {
     const reply = await this.property(window, name);
-    if (!reply || reply.format !== 8) return undefined;
+    if (reply?.format !== 8) return undefined;
     const utf8 = await this.atom("UTF8_STRING");
     return reply.data.toString(reply.type === utf8 ? "utf8" : "latin1");
   }
@@ -164,8 +180,9 @@ export class X11Connection {
     const geometry = await this.#request<{ width: number; height: number }>(`GetGeometry ${window}`, (cb) =>
       this.client.GetGeometry(window, cb),
     );
-    const origin = await this.#request<{ destX: number; destY: number }>(`TranslateCoordinates ${window}`, (cb) =>
-      this.client.TranslateCoordinates(window, this.root, 0, 0, cb),
+    const origin = await this.#request<{ destX: number; destY: number }>(
+      `TranslateCoordinates ${window}`,
+      (cb) => this.client.TranslateCoordinates(window, this.root, 0, 0, cb),
     );
     return { x: origin.destX, y: origin.destY, width: geometry.width, height: geometry.height };
   }

@@ -16,7 +16,9 @@ export interface ClientWindow {
 export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {
   // Bottom-to-top stacking order, so a front-most match can be picked for the pointer.
   const stacking =
-    (await x.cardinals(x.root, "_NET_CLIENT_LIST_STACKING")) ?? (await x.cardinals(x.root, "_NET_CLIENT_LIST")) ?? [];
+    (await x.cardinals(x.root, "_NET_CLIENT_LIST_STACKING")) ??
+    (await x.cardinals(x.root, "_NET_CLIENT_LIST")) ??
+    [];
   const windows = await Promise.all(
     stacking.map(async (id, stackIndex): Promise<ClientWindow | undefined> => {
       try {
@@ -50,10 +52,18 @@ export async function activeWindow(x: X11Connection): Promise<number | undefined
   return id ? id : undefined;
 }
 
-export async function windowAtPointer(x: X11Connection, windows: ClientWindow[]): Promise<number | undefined> {
+export async function windowAtPointer(
+  x: X11Connection,
+  windows: ClientWindow[],
+): Promise<number | undefined> {
   const { x: px, y: py } = await x.pointer();
   const hits = windows.filter(
-    (w) => w.rect && px >= w.rect.x && py >= w.rect.y && px < w.rect.x + w.rect.width && py < w.rect.y + w.rect.height,
+    (w) =>
+      w.rect &&
+      px >= w.rect.x &&
+      py >= w.rect.y &&
+      px < w.rect.x + w.rect.width &&
+      py < w.rect.y + w.rect.height,
   );
   hits.sort((a, b) => b.stackIndex - a.stackIndex);
   return hits[0]?.id;

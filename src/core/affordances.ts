@@ -1,0 +1,47 @@
+// What an element offers to an agent, in the protocol's action names, derived from what the element
+// itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
+import type { SnapshotElement } from "./snapshot.js";
+
+const TOGGLE_ROLES = new Set([
+  "check box",
+  "toggle button",
+  "radio button",
+  "check menu item",
+  "radio menu item",
+  "switch",
+]);
+const SELECT_ROLES = new Set([
+  "list item",
+  "page tab",
+  "tree item",
+  "table cell",
+  "option",
+  "menu item",
+  "combo box",
+]);
+const SCROLL_ROLES = new Set(["scroll pane", "scroll bar", "viewport"]);
+
+export function affordances(element: SnapshotElement): string[] {
+  const actions = new Set<string>();
+  const interfaces = element.interfaces ?? [];
+  const states = element.states ?? [];
+  const named = (element.actions ?? []).map((a) => a.toLowerCase());
+  const readOnly = states.includes("read only") || (!states.includes("editable") && element.role === "label");
+  if (TOGGLE_ROLES.has(element.role) && named.length > 0) actions.add("toggle");
+  else if (named.some((a) => /^(click|press|activate|jump|open|invoke)$/.test(a))) actions.add("invoke");
+  if (interfaces.includes("EditableText") && !readOnly && element.role !== "label") actions.add("set_value");
+  if (interfaces.includes("Value") && !readOnly) actions.add("set_range");
+  if (SELECT_ROLES.has(element.role) || interfaces.includes("Selection")) actions.add("select");
+  if (states.includes("expandable")) actions.add(states.includes("expanded") ? "collapse" : "expand");
+  if (SCROLL_ROLES.has(element.role)) actions.add("scroll");
+  if (states.includes("focusable")) actions.add("focus");
+  if (element.bounds && element.bounds.width > 0 && element.bounds.height > 0) actions.add("click");
+  return [...actions];
+}
+
+/** Targets are elements with something to do besides being clicked at. */
+export function isTarget(element: SnapshotElement): boolean {
+  return (
+    affordances(element).some((a) => a !== "click" && a !== "focus") || (element.actions?.length ?? 0) > 0
+  );
+}

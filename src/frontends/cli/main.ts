@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The `deskhand` command: routes to a front end or a CLI command. Exit status 0 done, 1 failed,
+// 2 bad command line.
+import { DESKHAND_VERSION } from "../../tools/context.js";
+import { runMcpServer } from "../mcp/server.js";
+import { runNdjsonServer } from "../ndjson/server.js";
+import { sandboxRun, sandboxStart, sandboxStop, sandboxSupervise } from "./sandbox.js";
+import { doctorCommand, observeCommand, pingCommand, snapshotCommand, windowsCommand } from "./tools.js";
+import { HELP, UsageError } from "./usage.js";
+
+type Command = (args: string[]) => Promise<number>;
+
+const SANDBOX: Record<string, Command> = {
+  run: sandboxRun,
+  start: sandboxStart,
+  stop: sandboxStop,
+  _supervise: sandboxSupervise,
+};
+
+const COMMANDS: Record<string, Command> = {
+  windows: windowsCommand,
+  snapshot: snapshotCommand,
+  observe: observeCommand,
+  doctor: doctorCommand,
+  ping: pingCommand,
+  mcp: async () => {
+    await runMcpServer();
+    return new Promise<number>(() => {}); // Runs until stdin closes.
+  },
+  serve: async () => {
+    await runNdjsonServer();
+    return 0;
+  },
+  sandbox: async (args) => {
+    const [sub, ...rest] = args;
+    const command = sub === undefined ? undefined : SANDBOX[sub];
+    if (!command)
+      throw new UsageError(
+        sub ? `unknown sandbox command ${JSON.stringify(sub)}` : "sandbox needs run, start or stop",
+      );
+    return command(rest);
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${HELP.main}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V") {
+    process.stdout.write(`${DESKHAND_VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  const beforeSeparator = args.includes("--") ? args.slice(0, args.indexOf("--")) : args;
+  if (beforeSeparator.includes("--help") || beforeSeparator.includes("-h")) {
+    process.stdout.write(`${HELP[name] ?? HELP.main}\n`);
+    return 0;
+  }
+  return command(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`deskhand: ${error.message}\nRun \`deskhand --help\` for usage.\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`deskhand: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

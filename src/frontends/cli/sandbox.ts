@@ -1,0 +1,205 @@
+// `deskhand sandbox run|start|stop`: process management around platform/sandbox, no tools involved.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, openSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { launchApp } from "../../platform/sandbox/apps.js";
+import { Desktop } from "../../platform/sandbox/desktop.js";
+import { UsageError } from "./usage.js";
+
+interface SandboxState {
+  supervisorPid: number;
+  root: string;
+  env: Record<string, string>;
+  exports: Record<string, string>;
+  apps: { command: string; pid: number }[];
+}
+
+function stateFile(name: string): string {
+  const dir = join(tmpdir(), `deskhand-${process.getuid?.() ?? "user"}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return join(dir, `sandbox-${name}.json`);
+}
+
+function parseSize(size: string | undefined): { width?: number; height?: number } {
+  if (size === undefined) return {};
+  const match = /^(\d+)x(\d+)$/.exec(size);
+  if (!match) throw new UsageError(`--size takes WIDTHxHEIGHT, like 1280x1024, not ${JSON.stringify(size)}`);
+  return { width: Number(match[1]), height: Number(match[2]) };
+}
+
+const sandboxFlags = {
+  app: { type: "string", multiple: true },
+  "app-timeout-ms": { type: "string" },
+  size: { type: "string" },
+  name: { type: "string" },
+  state: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, options: sandboxFlags, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The variables a shell must export to use the desktop (those that differ from ours). */
+function exportsOf(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => process.env[key] !== value && key !== "HOME"),
+  );
+}
+
+async function startWithApps(
+  values: ReturnType<typeof parse>["values"],
+): Promise<{ desktop: Desktop; apps: { command: string; pid: number }[] }> {
+  const timeout = values["app-timeout-ms"] === undefined ? 30_000 : Number(values["app-timeout-ms"]);
+  if (!Number.isInteger(timeout) || timeout <= 0)
+    throw new UsageError("--app-timeout-ms takes a positive whole number");
+  const desktop = await Desktop.start(parseSize(values.size));
+  try {
+    const apps = [];
+    for (const command of values.app ?? []) {
+      const launched = await launchApp(desktop, command, timeout);
+      apps.push({ command, pid: launched.registeredPid });
+    }
+    return { desktop, apps };
+  } catch (error) {
+    await desktop.stop();
+    throw error;
+  }
+}
+
+export async function sandboxRun(args: string[]): Promise<number> {
+  const separator = args.indexOf("--");
+  if (separator < 0 || separator === args.length - 1)
+    throw new UsageError("sandbox run needs `-- COMMAND [ARGS...]`");
+  const { values, positionals } = parse(args.slice(0, separator));
+  if (positionals.length > 0) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])} before --`);
+  const [command, ...commandArgs] = args.slice(separator + 1) as [string, ...string[]];
+  const { desktop } = await startWithApps(values);
+  let child: ReturnType<typeof spawn> | undefined;
+  const forward = (signal: NodeJS.Signals) => () => child?.kill(signal);
+  process.on("SIGINT", forward("SIGINT"));
+  process.on("SIGTERM", forward("SIGTERM"));
+  try {
+    child = spawn(command, commandArgs, { env: desktop.info.env, stdio: "inherit" });
+    return await new Promise<number>((resolve) => {
+      child!.on("error", (error) => {
+        process.stderr.write(`deskhand sandbox run: cannot run ${command}: ${error.message}\n`);
+        resolve(127);
+      });
+      child!.on("exit", (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1)));
+    });
+  } finally {
+    await desktop.stop();
+  }
+}
+
+/** The long-lived process behind `sandbox start`: owns the desktop until SIGTERM. */
+export async function sandboxSupervise(args: string[]): Promise<number> {
+  const { values } = parse(args);
+  const file = values.state;
+  if (!file) throw new UsageError("internal: --state is required");
+  const { desktop, apps } = await startWithApps(values);
+  const state: SandboxState = {
+    supervisorPid: process.pid,
+    root: desktop.root,
+    env: desktop.info.env,
+    exports: exportsOf(desktop.info.env),
+    apps,
+  };
+  await writeFile(file, JSON.stringify(state), { mode: 0o600 });
+  await new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
+  });
+  await desktop.stop();
+  await rm(file, { force: true });
+  return 0;
+}
+
+function printExports(state: SandboxState, json: boolean): void {
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({ supervisorPid: state.supervisorPid, env: state.exports, apps: state.apps })}\n`,
+    );
+    return;
+  }
+  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  const lines = Object.entries(state.exports).map(([key, value]) => `export ${key}=${quote(value)}`);
+  lines.push("unset AT_SPI_BUS_ADDRESS");
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+export async function sandboxStart(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args);
+  if (positionals.length > 0) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}`);
+  const file = stateFile(values.name ?? "default");
+  if (existsSync(file)) {
+    const state = JSON.parse(await readFile(file, "utf8")) as SandboxState;
+    try {
+      process.kill(state.supervisorPid, 0);
+      throw new UsageError(
+        `sandbox ${JSON.stringify(values.name ?? "default")} is already running; stop it first or pick --name`,
+      );
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      await rm(file, { force: true }); // Its supervisor died: the state is stale.
+    }
+  }
+  const log = `${file}.log`;
+  const out = openSync(log, "w");
+  const forwarded = args.filter((a) => a !== "--json");
+  const supervisor = spawn(
+    process.execPath,
+    [process.argv[1]!, "sandbox", "_supervise", "--state", file, ...forwarded],
+    {
+      detached: true,
+      stdio: ["ignore", out, out],
+    },
+  );
+  supervisor.unref();
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (existsSync(file)) {
+      printExports(JSON.parse(await readFile(file, "utf8")) as SandboxState, Boolean(values.json));
+      return 0;
+    }
+    if (supervisor.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const output = await readFile(log, "utf8").catch(() => "");
+  process.stderr.write(`deskhand sandbox start: the desktop did not come up.\n${output}`);
+  return 1;
+}
+
+export async function sandboxStop(args: string[]): Promise<number> {
+  const { values } = parse(args);
+  const name = values.name ?? "default";
+  const file = stateFile(name);
+  if (!existsSync(file)) {
+    process.stderr.write(`deskhand sandbox stop: no sandbox named ${JSON.stringify(name)} is running\n`);
+    return 1;
+  }
+  const state = JSON.parse(await readFile(file, "utf8")) as SandboxState;
+  try {
+    process.kill(state.supervisorPid, "SIGTERM");
+  } catch {
+    await rm(file, { force: true });
+    return 0;
+  }
+  const deadline = Date.now() + 15_000;
+  while (existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (existsSync(file)) {
+    process.stderr.write(
+      `deskhand sandbox stop: the sandbox did not stop within 15 s (supervisor pid ${state.supervisorPid})\n`,
+    );
+    return 1;
+  }
+  return 0;
+}

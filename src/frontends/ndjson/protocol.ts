@@ -1,0 +1,163 @@
+// The windows2text NDJSON protocol: envelope, methods and error codes exactly as that document writes
+// them. Each method translates its params into a registry tool call; deskhand's own finer error code
+// travels beside the protocol's in `reason`.
+import { z } from "zod";
+import type { DeskhandError, ErrorCode } from "../../core/errors.js";
+import { callTool } from "../../tools/call.js";
+import type { ToolContext } from "../../tools/context.js";
+import { PROTOCOL_VERSION } from "../../tools/ping.js";
+import { findTool } from "../../tools/registry.js";
+
+export const PROTOCOL_ERROR_CODES = [
+  "invalid_request",
+  "invalid_params",
+  "unknown_method",
+  "unknown_ref",
+  "stale_element",
+  "unsupported_pattern",
+  "read_only",
+  "not_clickable",
+  "input_failed",
+  "action_failed",
+  "internal_error",
+] as const;
+export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
+
+const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
+  invalid_params: "invalid_params",
+  unknown_ref: "unknown_ref",
+  stale_element: "stale_element",
+  element_gone: "stale_element",
+  window_not_found: "invalid_params",
+  invalid_cursor: "invalid_params",
+  not_accessible: "internal_error",
+  backend_unavailable: "internal_error",
+  unsupported_platform: "internal_error",
+  internal_error: "internal_error",
+};
+
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: ProtocolErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+function fromDeskhand(error: DeskhandError): ProtocolError {
+  const { code: reason, message: _m, ...rest } = error.toJSON();
+  return new ProtocolError(CODE_FOR[error.code], error.message, { reason, ...rest });
+}
+
+const scopeParams = {
+  scope: z.enum(["foreground", "desktop", "cursor", "process", "hwnd"]).default("foreground"),
+  pid: z.number().int().positive().optional(),
+  hwnd: z.number().int().positive().optional(),
+  view: z.enum(["control", "raw", "content"]).default("control"),
+  maxDepth: z.number().int().optional(),
+  maxNodes: z.number().int().optional(),
+  maxText: z.number().int().optional(),
+  visibleOnly: z.boolean().optional(),
+  onlyInteractive: z.boolean().optional(),
+  tableRows: z.number().int().optional(),
+  timeoutMs: z.number().int().optional(),
+};
+
+const scopeRule = (p: { scope: string; pid?: number | undefined; hwnd?: number | undefined }) =>
+  (p.scope !== "process" || p.pid !== undefined) && (p.scope !== "hwnd" || p.hwnd !== undefined);
+const scopeMessage = { message: "scope process needs pid, scope hwnd needs hwnd" };
+
+const snapshotParams = z
+  .object({ ...scopeParams, continue: z.string().optional() })
+  .strict()
+  .refine(scopeRule, scopeMessage);
+const observeParams = z
+  .object({ ...scopeParams, maxTargets: z.number().int().optional(), includeTree: z.boolean().optional() })
+  .strict()
+  .refine(scopeRule, scopeMessage);
+const windowsParams = z.object({ maxNodes: z.number().int().optional() }).strict();
+
+type ScopeInput = z.output<z.ZodObject<typeof scopeParams>>;
+
+function toTarget(p: ScopeInput): Record<string, unknown> {
+  switch (p.scope) {
+    case "foreground":
+      return { kind: "focused" };
+    case "desktop":
+      return { kind: "desktop" };
+    case "cursor":
+      return { kind: "pointer" };
+    case "process":
+      return { kind: "process", pid: p.pid };
+    case "hwnd":
+      return { kind: "window", id: p.hwnd };
+  }
+}
+
+function limitsOf(p: ScopeInput): Record<string, unknown> {
+  const { scope: _s, pid: _p, hwnd: _h, view: _v, ...limits } = p;
+  return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+}
+
+function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  const parsed = schema.safeParse(params ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join(".") || "params"}: ${i.message}`);
+    throw new ProtocolError("invalid_params", problems.join("; "), {
+      fields: parsed.error.issues.map((i) => i.path.join(".")),
+    });
+  }
+  return parsed.data;
+}
+
+async function run(context: ToolContext, toolName: string, input: unknown): Promise<Record<string, unknown>> {
+  const result = await callTool(context, findTool(toolName)!, input);
+  if (!result.ok) throw fromDeskhand(result.error);
+  return result.output.data;
+}
+
+export const METHODS = ["ping", "windows", "snapshot", "observe", "shutdown"] as const;
+
+export async function dispatch(context: ToolContext, method: string, params: unknown): Promise<unknown> {
+  switch (method) {
+    case "ping": {
+      parseParams(z.object({}).strict(), params);
+      return {
+        version: context.version,
+        protocolVersion: PROTOCOL_VERSION,
+        snapshotId: context.refs.currentSnapshotId,
+        methods: METHODS,
+      };
+    }
+    case "windows": {
+      const p = parseParams(windowsParams, params);
+      const data = await run(context, "windows", p.maxNodes === undefined ? {} : { limit: p.maxNodes });
+      const windows = (data.windows as { id: number }[]).map(({ id, ...rest }) => ({ hwnd: id, ...rest }));
+      return { ...data, windows };
+    }
+    case "snapshot": {
+      const p = parseParams(snapshotParams, params);
+      if (p.continue !== undefined)
+        return run(context, "snapshot", { target: { kind: "cursor", cursor: p.continue }, format: "json" });
+      return run(context, "snapshot", { target: toTarget(p), ...limitsOf(p), format: "json" });
+    }
+    case "observe": {
+      const p = parseParams(observeParams, params);
+      const { maxTargets, includeTree, ...scope } = p;
+      return run(context, "observe", {
+        target: toTarget(scope),
+        ...limitsOf(scope),
+        ...(maxTargets === undefined ? {} : { maxTargets }),
+        ...(includeTree === undefined ? {} : { includeTree }),
+      });
+    }
+    default:
+      throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {
+        methods: METHODS,
+      });
+  }
+}

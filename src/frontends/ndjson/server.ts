@@ -1,0 +1,187 @@
+// `deskhand serve`: one JSON request per stdin line, exactly one response per stdout line, requests run
+// one at a time in input order. Closing stdin ends the process once the queue is done.
+import type { Readable, Writable } from "node:stream";
+import { createContext, type ToolContext } from "../../tools/context.js";
+import { LineSplitter } from "./lines.js";
+import { dispatch, ProtocolError } from "./protocol.js";
+
+export const MAX_LINE_BYTES = 1 << 20;
+/** Requests parsed but not yet run; past this, stdin is paused until the queue drains. */
+const QUEUE_HIGH_WATER = 256;
+
+type RequestId = string | number | null;
+
+interface Job {
+  id: RequestId;
+  run: () => Promise<unknown>;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function failure(id: RequestId, error: ProtocolError) {
+  return { id, ok: false, error: { code: error.code, message: error.message, ...error.extra } };
+}
+
+/** Parses one line into a job, or into the error response it deserves. */
+export function parseLine(
+  context: ToolContext,
+  bytes: Buffer,
+  onShutdown: () => void,
+): Job | { id: RequestId; response: object } | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return {
+      id: null,
+      response: failure(null, new ProtocolError("invalid_request", "the line is not valid UTF-8")),
+    };
+  }
+  if (text.trim() === "") return undefined;
+  let request: unknown;
+  try {
+    request = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : "";
+    return {
+      id: null,
+      response: failure(null, new ProtocolError("invalid_request", `the line is not JSON: ${detail}`)),
+    };
+  }
+  if (typeof request !== "object" || request === null || Array.isArray(request)) {
+    return {
+      id: null,
+      response: failure(null, new ProtocolError("invalid_request", "a request is a JSON object")),
+    };
+  }
+  const { id, method, params } = request as Record<string, unknown>;
+  const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  const echoId: RequestId = validId ? (id as string | number) : null;
+  if (!validId) {
+    return {
+      id: null,
+      response: failure(null, new ProtocolError("invalid_request", "id must be a string or a number")),
+    };
+  }
+  if (typeof method !== "string" || method === "") {
+    return {
+      id: echoId,
+      response: failure(echoId, new ProtocolError("invalid_request", "method must be a non-empty string")),
+    };
+  }
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+    return {
+      id: echoId,
+      response: failure(echoId, new ProtocolError("invalid_params", "params must be an object")),
+    };
+  }
+  if (method === "shutdown") {
+    return {
+      id: echoId,
+      run: async () => {
+        onShutdown();
+        return { shuttingDown: true };
+      },
+    };
+  }
+  return { id: echoId, run: () => dispatch(context, method, params) };
+}
+
+export interface ServeOptions {
+  input: Readable;
+  output: Writable;
+  context?: ToolContext;
+  maxLineBytes?: number;
+}
+
+export function serve(options: ServeOptions): Promise<void> {
+  const context = options.context ?? createContext({ refLifetime: "latest-snapshot" });
+  const splitter = new LineSplitter(options.maxLineBytes ?? MAX_LINE_BYTES);
+  const queue: (Job | { id: RequestId; response: object })[] = [];
+  let running = false;
+  let inputEnded = false;
+  let shuttingDown = false;
+  let finish: () => void;
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+
+  const write = (response: object) =>
+    new Promise<void>((resolve) => {
+      const line = `${JSON.stringify(response)}\n`;
+      if (options.output.write(line)) resolve();
+      else options.output.once("drain", resolve);
+    });
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    options.input.removeAllListeners("data");
+    await context.close().catch(() => undefined);
+    finish();
+  };
+
+  const pump = async () => {
+    if (running) return;
+    running = true;
+    while (queue.length > 0) {
+      const job = queue.shift()!;
+      if (queue.length < QUEUE_HIGH_WATER / 2) options.input.resume();
+      if ("response" in job) {
+        await write(job.response);
+        continue;
+      }
+      try {
+        const result = await job.run();
+        await write({ id: job.id, ok: true, result });
+      } catch (error) {
+        const protocolError =
+          error instanceof ProtocolError
+            ? error
+            : new ProtocolError("internal_error", error instanceof Error ? error.message : String(error));
+        await write(failure(job.id, protocolError));
+      }
+      if (shuttingDown) {
+        queue.length = 0;
+        break;
+      }
+    }
+    running = false;
+    if (shuttingDown || inputEnded) await stop();
+  };
+
+  const enqueue = (events: ReturnType<LineSplitter["push"]>) => {
+    for (const event of events) {
+      if (shuttingDown) return;
+      if (event.kind === "oversized") {
+        const message = `the line is ${event.length} bytes; requests are at most ${splitter.maxLineBytes}`;
+        queue.push({ id: null, response: failure(null, new ProtocolError("invalid_request", message)) });
+        continue;
+      }
+      const parsed = parseLine(context, event.bytes, () => {
+        shuttingDown = true;
+      });
+      if (parsed) queue.push(parsed);
+    }
+    if (queue.length >= QUEUE_HIGH_WATER) options.input.pause();
+    void pump();
+  };
+
+  options.input.on("data", (chunk: Buffer) => enqueue(splitter.push(Buffer.from(chunk))));
+  options.input.on("end", () => {
+    enqueue(splitter.end());
+    inputEnded = true;
+    if (!running && queue.length === 0) void stop();
+  });
+  options.input.on("error", () => {
+    inputEnded = true;
+    void pump();
+  });
+  return finished;
+}
+
+export async function runNdjsonServer(): Promise<void> {
+  await serve({ input: process.stdin, output: process.stdout });
+  process.exit(0);
+}

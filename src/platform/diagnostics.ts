@@ -1,0 +1,296 @@
+// Read-only checks of the machine, for `doctor`. Nothing here changes what it reports on: the AT-SPI bus
+// is asked for its address only when its launcher already runs (asking earlier would start one), and a
+// value that could not be measured is "unavailable" with the reason, never zero or "missing".
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { promisify } from "node:util";
+import {
+  getAccessibilityBusAddress,
+  nameHasOwner,
+  openSessionBus,
+  registeredApplications,
+} from "./atspi/bus.js";
+import { DBusConnection } from "./atspi/dbus.js";
+import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/names.js";
+import { platformSupport } from "./index.js";
+import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
+import { X11Connection } from "./x11/connection.js";
+
+const run = promisify(execFile);
+
+export type CheckStatus = "ok" | "warn" | "fail" | "unavailable";
+
+export interface Check {
+  section: string;
+  name: string;
+  status: CheckStatus;
+  value: string;
+  hint?: string;
+}
+
+/** System packages by name: what each is for, and whether deskhand needs it or only its tests do. */
+export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[] = [
+  { name: "at-spi2-core", role: "AT-SPI bus launcher and registry", required: true },
+  { name: "dbus-daemon", role: "session bus", required: true },
+  { name: "xvfb", role: "headless X server for `deskhand sandbox`", required: false },
+  { name: "openbox", role: "window manager for `deskhand sandbox`", required: false },
+  { name: "libatk-wrapper-java", role: "Java Swing accessibility (ATK wrapper)", required: false },
+  { name: "libatk-wrapper-java-jni", role: "Java Swing accessibility (native part)", required: false },
+  { name: "python3-pyatspi", role: "the peer in tests and benchmarks", required: false },
+  { name: "gtk-3-examples", role: "gtk3-widget-factory for the demo and tests", required: false },
+  { name: "gtk-4-examples", role: "gtk4-widget-factory for tests", required: false },
+];
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function packageChecks(): Promise<Check[]> {
+  return Promise.all(
+    SYSTEM_PACKAGES.map(async (pkg): Promise<Check> => {
+      const base = { section: "packages", name: pkg.name };
+      try {
+        const { stdout } = await run("dpkg-query", ["-W", `-f=\${Status} \${Version}`, pkg.name], {
+          timeout: 5000,
+        });
+        const installed = stdout.startsWith("install ok installed");
+        return installed
+          ? { ...base, status: "ok", value: stdout.split(" ").pop() ?? "installed" }
+          : {
+              ...base,
+              status: pkg.required ? "fail" : "warn",
+              value: `not installed (${pkg.role})`,
+              hint: `apt-get install ${pkg.name}`,
+            };
+      } catch (error) {
+        const code = (error as { code?: string | number }).code;
+        if (code === "ENOENT")
+          return {
+            ...base,
+            status: "unavailable",
+            value: "UNAVAILABLE (dpkg-query not found: not a Debian system)",
+          };
+        if (code === 1)
+          return {
+            ...base,
+            status: pkg.required ? "fail" : "warn",
+            value: `not installed (${pkg.role})`,
+            hint: `apt-get install ${pkg.name}`,
+          };
+        return { ...base, status: "unavailable", value: `UNAVAILABLE (${message(error)})` };
+      }
+    }),
+  );
+}
+
+async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const section = "display";
+  if (!env.DISPLAY) {
+    return [
+      {
+        section,
+        name: "DISPLAY",
+        status: "fail",
+        value: "not set",
+        hint: "run inside `deskhand sandbox run -- …` or a desktop session",
+      },
+      { section, name: "XTEST", status: "unavailable", value: "UNAVAILABLE (no display to ask)" },
+    ];
+  }
+  const checks: Check[] = [{ section, name: "DISPLAY", status: "ok", value: env.DISPLAY }];
+  let x: X11Connection | undefined;
+  try {
+    x = await X11Connection.open(env.DISPLAY, 2000);
+    const geometry = await x.rootRect(x.root);
+    checks.push({
+      section,
+      name: "X server",
+      status: "ok",
+      value: `reachable, screen ${geometry.width}x${geometry.height}`,
+    });
+    const xtest = await x.hasExtension("XTEST");
+    checks.push({
+      section,
+      name: "XTEST",
+      status: xtest ? "ok" : "warn",
+      value: xtest ? "present" : "absent: synthetic input will not work",
+    });
+    const wm = await x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK");
+    checks.push({
+      section,
+      name: "window manager",
+      status: wm ? "ok" : "warn",
+      value: wm ? "EWMH window manager running" : "none: focus and window listing need one",
+    });
+  } catch (error) {
+    checks.push({ section, name: "X server", status: "fail", value: `cannot connect: ${message(error)}` });
+    checks.push({
+      section,
+      name: "XTEST",
+      status: "unavailable",
+      value: "UNAVAILABLE (X server not reachable)",
+    });
+  } finally {
+    x?.close();
+  }
+  return checks;
+}
+
+async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const section = "accessibility";
+  const checks: Check[] = [];
+  let session: DBusConnection | undefined;
+  try {
+    session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, 2000);
+    checks.push({ section, name: "session bus", status: "ok", value: "reachable" });
+  } catch (error) {
+    checks.push({ section, name: "session bus", status: "fail", value: message(error) });
+    checks.push({
+      section,
+      name: "AT-SPI bus",
+      status: "unavailable",
+      value: "UNAVAILABLE (no session bus to ask)",
+    });
+    return checks;
+  }
+  try {
+    if (!(await nameHasOwner(session, A11Y_BUS_NAME, 2000))) {
+      checks.push({
+        section,
+        name: "AT-SPI bus",
+        status: "fail",
+        value: "not running (org.a11y.Bus has no owner); not started, since doctor changes nothing",
+        hint: "start /usr/libexec/at-spi-bus-launcher, or use `deskhand sandbox`",
+      });
+      return checks;
+    }
+    const [enabled] = await session.call(
+      {
+        destination: A11Y_BUS_NAME,
+        path: A11Y_BUS_PATH,
+        iface: IFACE.properties,
+        member: "Get",
+        signature: "ss",
+        body: [A11Y_STATUS_IFACE, "IsEnabled"],
+      },
+      2000,
+    );
+    const isEnabled = Array.isArray(enabled) ? Boolean((enabled[1] as unknown[])[0]) : Boolean(enabled);
+    checks.push({
+      section,
+      name: "accessibility switch",
+      status: isEnabled ? "ok" : "warn",
+      value: isEnabled ? "IsEnabled = true" : "IsEnabled = false: some toolkits will not load their bridge",
+    });
+    const address = await getAccessibilityBusAddress(session, 2000);
+    checks.push({ section, name: "AT-SPI bus", status: "ok", value: address.split(",")[0] ?? address });
+    const a11y = await DBusConnection.open(address, { timeoutMs: 2000 });
+    try {
+      const apps = await registeredApplications(a11y, 2000);
+      checks.push({
+        section,
+        name: "registry",
+        status: "ok",
+        value: `answers; ${apps.length} application(s) registered`,
+      });
+    } catch (error) {
+      checks.push({ section, name: "registry", status: "fail", value: `does not answer: ${message(error)}` });
+    } finally {
+      a11y.close();
+    }
+  } catch (error) {
+    checks.push({ section, name: "AT-SPI bus", status: "fail", value: message(error) });
+  } finally {
+    session.close();
+  }
+  return checks;
+}
+
+function toolkitHints(env: NodeJS.ProcessEnv): Check[] {
+  const section = "toolkits";
+  const hint = (name: string, ok: boolean, good: string, bad: string, fix: string): Check =>
+    ok
+      ? { section, name, status: "ok", value: good }
+      : { section, name, status: "warn", value: bad, hint: fix };
+  const javaOptions = env.JAVA_TOOL_OPTIONS ?? "";
+  return [
+    hint(
+      "GTK",
+      env.NO_AT_BRIDGE !== "1",
+      "bridge allowed",
+      "NO_AT_BRIDGE=1 hides GTK3 apps",
+      "unset NO_AT_BRIDGE",
+    ),
+    hint(
+      "GTK4",
+      env.GSK_RENDERER === "cairo" || !!env.WAYLAND_DISPLAY,
+      "GSK_RENDERER=cairo",
+      "GL rendering under Xvfb delays GTK4 registration by 30 s and more",
+      "export GSK_RENDERER=cairo",
+    ),
+    hint(
+      "Qt",
+      env.QT_LINUX_ACCESSIBILITY_ALWAYS_ON === "1",
+      "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1",
+      "Qt apps may not expose a tree",
+      "export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1",
+    ),
+    hint(
+      "Java",
+      javaOptions.includes("AtkWrapper") && existsSync(ATK_WRAPPER_JAR),
+      "ATK wrapper in JAVA_TOOL_OPTIONS",
+      existsSync(ATK_WRAPPER_JAR)
+        ? "Swing apps expose nothing without the ATK wrapper"
+        : `Swing apps expose nothing: ${ATK_WRAPPER_JAR} is missing`,
+      `export JAVA_TOOL_OPTIONS="-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper -Xbootclasspath/a:${ATK_WRAPPER_JAR}"`,
+    ),
+    hint(
+      "Firefox",
+      env.GNOME_ACCESSIBILITY === "1",
+      "GNOME_ACCESSIBILITY=1",
+      "Firefox may not build its accessibility tree",
+      "export GNOME_ACCESSIBILITY=1",
+    ),
+    hint(
+      "LibreOffice",
+      env.SAL_USE_VCLPLUGIN === "gtk3",
+      "SAL_USE_VCLPLUGIN=gtk3",
+      "LibreOffice's own plugins expose no AT-SPI tree",
+      "export SAL_USE_VCLPLUGIN=gtk3",
+    ),
+  ];
+}
+
+export async function diagnose(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const support = platformSupport();
+  const platform: Check[] = [
+    {
+      section: "platform",
+      name: "platform",
+      status: support.supported ? "ok" : "fail",
+      value: `${process.platform} ${process.arch}: ${support.detail}`,
+    },
+    {
+      section: "platform",
+      name: "node",
+      status: Number(process.versions.node.split(".")[0]) >= 20 ? "ok" : "fail",
+      value: process.versions.node,
+    },
+  ];
+  if (!support.supported) return platform;
+  const group = (section: string, checks: Promise<Check[]>, ms: number) =>
+    bounded(checks, ms, `${section} checks`).catch((error): Check[] => [
+      { section, name: section, status: "unavailable", value: `UNAVAILABLE (${message(error)})` },
+    ]);
+  const [display, bus, packages] = await Promise.all([
+    group("display", displayChecks(env), 8000),
+    group("accessibility", busChecks(env), 10_000),
+    group("packages", packageChecks(), 8000),
+  ]);
+  return [...platform, ...display, ...bus, ...packages, ...toolkitHints(env)];
+}

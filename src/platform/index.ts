@@ -1,0 +1,24 @@
+// Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
+import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
+import type { AccessibilityBackend } from "./types.js";
+
+export class UnsupportedPlatform extends Error {
+  override readonly name = "UnsupportedPlatform";
+}
+
+const PLANNED: Record<string, string> = {
+  win32: "Windows (UI Automation and Java Access Bridge) is planned; no backend ships yet",
+  darwin: "macOS (AX) is planned; no backend ships yet",
+};
+
+export function platformSupport(platform: string = process.platform): { supported: boolean; detail: string } {
+  if (platform === "linux") return { supported: true, detail: "AT-SPI2 over D-Bus, X11" };
+  return { supported: false, detail: PLANNED[platform] ?? `no backend for ${platform}` };
+}
+
+export async function connectBackend(options: AtspiBackendOptions = {}): Promise<AccessibilityBackend> {
+  const support = platformSupport();
+  if (!support.supported)
+    throw new UnsupportedPlatform(`deskhand cannot read windows here: ${support.detail}.`);
+  return AtspiBackend.connect(options);
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { type Check, diagnose } from "../platform/diagnostics.js";
+import type { ToolContext } from "./context.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+const MARK: Record<Check["status"], string> = { ok: "ok  ", warn: "warn", fail: "FAIL", unavailable: "n/a " };
+
+/** The end-to-end read: list windows, then read the first accessible one, bounded. */
+async function probe(context: ToolContext): Promise<Check[]> {
+  const section = "probe";
+  const started = Date.now();
+  try {
+    const backend = await context.backend();
+    const windows = await backend.listWindows();
+    const checks: Check[] = [
+      {
+        section,
+        name: "windows",
+        status: "ok",
+        value: `${windows.length} listed, ${windows.filter((w) => w.accessible).length} with an accessible tree`,
+      },
+    ];
+    const first = windows.find((w) => w.accessible);
+    if (!first) {
+      checks.push({
+        section,
+        name: "read",
+        status: "warn",
+        value: "no accessible window to read",
+        hint: "start an app inside the desktop",
+      });
+      return checks;
+    }
+    const read = await backend.readWindow(first.id, {
+      maxDepth: 4,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 200,
+      timeoutMs: 3000,
+    });
+    checks.push({
+      section,
+      name: "read",
+      status: "ok",
+      value: `${JSON.stringify(first.title)}: root ${read.root.role}, ${read.method}, ${Date.now() - started} ms`,
+    });
+    return checks;
+  } catch (error) {
+    return [
+      {
+        section,
+        name: "read",
+        status: "fail",
+        value: error instanceof Error ? error.message : String(error),
+      },
+    ];
+  }
+}
+
+export const doctorTool = defineTool({
+  name: "doctor",
+  title: "Diagnose this machine",
+  description:
+    "Report whether deskhand can work here: platform, display, XTEST, the session and AT-SPI buses, the registry, " +
+    "missing system packages by name, and per-toolkit environment hints. Read-only: it starts and changes nothing. " +
+    "A value it could not measure says UNAVAILABLE (reason). Set probe for an end-to-end read of one window.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    probe: z
+      .boolean()
+      .default(false)
+      .describe("Also list windows and read one (connects to the accessibility bus)"),
+  }),
+  async handler(context, input) {
+    const checks = await diagnose(context.env);
+    if (input.probe) checks.push(...(await probe(context)));
+    const failed = checks.filter((c) => c.status === "fail").length;
+    const lines = checks.map(
+      (c) => `${MARK[c.status]} ${c.section} · ${c.name}: ${c.value}${c.hint ? ` → ${c.hint}` : ""}`,
+    );
+    lines.push(failed === 0 ? "No failures." : `${failed} failure(s).`);
+    return { data: { checks, failures: failed }, text: lines.join("\n") };
+  },
+});

@@ -1,0 +1,71 @@
+// Input pieces shared by several tools. Bounds live in the schema, so a bad value is refused with the
+// field named before any handler runs.
+import { z } from "zod";
+import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS } from "../core/limits.js";
+
+export const refSchema = z
+  .string()
+  .regex(/^s\d+:e\d+$/, "a ref looks like s3:e12, from a snapshot")
+  .describe("An element ref from a snapshot, like s3:e12");
+
+export const targetSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("focused") }).describe("The focused window"),
+    z
+      .object({ kind: z.literal("window"), id: z.number().int().positive() })
+      .describe("A window by id (from `windows`)"),
+    z
+      .object({ kind: z.literal("title"), glob: z.string().min(1) })
+      .describe("A window by title, fnmatch glob"),
+    z.object({ kind: z.literal("pointer") }).describe("The window under the mouse pointer"),
+    z
+      .object({ kind: z.literal("process"), pid: z.number().int().positive() })
+      .describe("Every window of a process"),
+    z.object({ kind: z.literal("desktop") }).describe("Every accessible window"),
+    z.object({ kind: z.literal("element"), ref: refSchema }).describe("The subtree under a ref"),
+    z
+      .object({
+        kind: z.literal("cursor"),
+        cursor: z.string().regex(/^s\d+@\d+$/, "a cursor looks like s3@250"),
+      })
+      .describe("The next page of an earlier snapshot; its limits apply"),
+  ])
+  .default({ kind: "focused" });
+
+const C = SNAPSHOT_CEILINGS;
+const D = SNAPSHOT_DEFAULTS;
+
+export const limitsShape = {
+  maxDepth: z
+    .number()
+    .int()
+    .min(0)
+    .max(C.maxDepth)
+    .default(D.maxDepth)
+    .describe("Levels below the root to read"),
+  maxNodes: z.number().int().min(1).max(C.maxNodes).default(D.maxNodes).describe("Elements per page"),
+  maxText: z
+    .number()
+    .int()
+    .min(0)
+    .max(C.maxText)
+    .default(D.maxText)
+    .describe("Characters of text or value per element"),
+  tableRows: z
+    .number()
+    .int()
+    .min(0)
+    .max(C.tableRows)
+    .default(D.tableRows)
+    .describe("Rows of each table to show"),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(C.timeoutMs)
+    .default(D.timeoutMs)
+    .describe("Bound on reading the tree"),
+  visibleOnly: z.boolean().default(D.visibleOnly).describe("Leave out elements that are not on screen"),
+  onlyInteractive: z.boolean().default(D.onlyInteractive).describe("Leave out layout scaffolding"),
+  walkTables: z.boolean().default(D.walkTables).describe("Walk every table cell (slow on big tables)"),
+};

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { WINDOWS_CEILING, WINDOWS_DEFAULT_LIMIT } from "../core/limits.js";
+import { renderWindows } from "../core/render.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+export const windowsTool = defineTool({
+  name: "windows",
+  title: "List windows",
+  description:
+    "List the top-level windows on screen, front to back: id, title, app, pid, rect, and whether it has focus. " +
+    "Use an id with `snapshot` to read a window. A window marked 'no accessible tree' is on screen but its app " +
+    "exposes nothing: run `doctor`.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(WINDOWS_CEILING)
+      .default(WINDOWS_DEFAULT_LIMIT)
+      .describe("Windows to list at most"),
+  }),
+  async handler(context, input) {
+    const all = await (await context.backend()).listWindows();
+    const windows = all.slice(0, input.limit);
+    const truncated = all.length > windows.length;
+    return {
+      data: {
+        windows,
+        truncated,
+        total: all.length,
+        limit: { inForce: input.limit, ceiling: WINDOWS_CEILING },
+      },
+      text: renderWindows(windows, truncated, all.length),
+    };
+  },
+});
