@@ -151,6 +151,10 @@ export class SnapshotStore {
       walkTables: limits.walkTables,
       nodeCeiling: READ_CEILING,
       timeoutMs: limits.timeoutMs,
+      // Without filters the first page is most of what is read: enrich while reading.
+      ...(limits.visibleOnly || limits.onlyInteractive
+        ? {}
+        : { eagerEnrich: { maxText: limits.maxText, limit: limits.maxNodes } }),
     };
     const roots: { node: RawNode; windowId: number | null }[] = [];
     const methods = new Set<string>();

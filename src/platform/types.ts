@@ -67,6 +67,11 @@ export interface StructureOptions {
   nodeCeiling: number;
   /** Wall-clock bound on the whole read. */
   timeoutMs: number;
+  /**
+   * Enrich the first `limit` nodes while reading, when the caller expects to show them all anyway:
+   * it overlaps the two phases. Nodes enriched here are not enriched again.
+   */
+  eagerEnrich?: { maxText: number; limit: number };
 }
 
 export interface StructureRead {

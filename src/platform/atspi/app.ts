@@ -32,6 +32,8 @@ export class AtspiApp {
   name = "";
   pid: number | null = null;
   readonly limiter = new CallLimiter(256);
+  /** Whether this app sets accessible ids at all: most toolkits leave them empty everywhere. */
+  readonly accessibleIds = { seen: 0, empty: 0 };
 
   constructor(
     readonly busName: string,

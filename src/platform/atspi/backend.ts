@@ -210,7 +210,10 @@ export class AtspiBackend implements AccessibilityBackend {
   }
 
   async readWindow(windowId: number, options: StructureOptions): Promise<StructureRead> {
-    const match = (await this.#match()).get(windowId);
+    // listWindows() just matched; match again only for a window it has not seen.
+    const match = this.#matches.get(windowId)?.frame
+      ? this.#matches.get(windowId)
+      : (await this.#match()).get(windowId);
     if (!match) throw new WindowNotFound(windowId);
     if (!match.frame) {
       throw new WindowNotAccessible(
@@ -220,7 +223,7 @@ export class AtspiBackend implements AccessibilityBackend {
       );
     }
     const { app, path, index } = match.frame;
-    const read = await readStructure(app, path, options);
+    const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, windowId));
     read.root.indexInParent = index;
     return read;
   }
@@ -232,7 +235,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const [index] = await app
       .call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs)
       .catch(() => [0]);
-    const read = await readStructure(app, path, options);
+    const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, undefined));
     read.root.indexInParent = Number(index);
     return read;
   }
@@ -257,6 +260,21 @@ export class AtspiBackend implements AccessibilityBackend {
         );
       }),
     );
+  }
+
+  #eagerEnricher(app: AtspiApp, options: StructureOptions, windowId: number | undefined) {
+    const eager = options.eagerEnrich;
+    if (!eager) return undefined;
+    let started = 0;
+    const context = {
+      app,
+      maxText: eager.maxText,
+      deadline: Date.now() + options.timeoutMs,
+      boundsOffset: this.#boundsOffset(app, windowId),
+    };
+    return async (node: RawNode) => {
+      if (started++ < eager.limit) await enrichNode(context, node);
+    };
   }
 
   /** GTK 4.8 reports extents relative to its window: add the window origin and its CSD margin. */

@@ -9,6 +9,18 @@ const INT_MIN = -2147483648;
 /** Roles whose text is the document itself: too big to be "cheap", read with read_text instead. */
 const DOCUMENT_ROLES = new Set(["document frame", "document web", "document text", "document spreadsheet"]);
 export const PASSWORD_ROLE = "password text";
+/** Roles whose Value is a real quantity. Java puts Value on every button (0 or 1): noise, and a call each. */
+const VALUE_ROLES = new Set([
+  "slider",
+  "spin button",
+  "scroll bar",
+  "progress bar",
+  "dial",
+  "level bar",
+  "split pane",
+]);
+/** After this many empty AccessibleId answers from one app, it is taken not to set ids at all. */
+const ACCESSIBLE_ID_PROBES = 64;
 
 export interface EnrichContext {
   app: AtspiApp;
@@ -68,12 +80,17 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
   const { app } = context;
   const { path } = parseHandle(node.handle);
   const interfaces = node.interfaces ?? [];
-  const reads: Promise<void>[] = [
-    attempt(node, "accessibleId", async () => {
-      const id = String(await app.property(path, IFACE.accessible, "AccessibleId", remaining(context)));
-      node.accessibleId = id === "" ? undefined : id;
-    }),
-  ];
+  const reads: Promise<void>[] = [];
+  if (app.accessibleIds.seen > 0 || app.accessibleIds.empty < ACCESSIBLE_ID_PROBES) {
+    reads.push(
+      attempt(node, "accessibleId", async () => {
+        const id = String(await app.property(path, IFACE.accessible, "AccessibleId", remaining(context)));
+        node.accessibleId = id === "" ? undefined : id;
+        if (id === "") app.accessibleIds.empty++;
+        else app.accessibleIds.seen++;
+      }),
+    );
+  }
   if (interfaces.includes("Component")) {
     reads.push(
       attempt(node, "bounds", async () => {
@@ -97,7 +114,7 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
   }
   // The content of a password field never leaves deskhand, so it is never read.
   const secret = node.role === PASSWORD_ROLE;
-  if (interfaces.includes("Value") && !secret) {
+  if (interfaces.includes("Value") && !secret && VALUE_ROLES.has(node.role)) {
     reads.push(
       attempt(node, "value", async () => {
         const value = await app.property(path, IFACE.value, "CurrentValue", remaining(context));

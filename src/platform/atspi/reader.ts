@@ -88,6 +88,9 @@ interface ReadContext {
   ceilingHit: boolean;
   usedCache: number;
   usedCalls: number;
+  /** Work started per node as it is read (eager enrichment), awaited before the read returns. */
+  onNode: ((node: RawNode) => Promise<void>) | undefined;
+  pending: Promise<void>[];
 }
 
 function remaining(context: ReadContext): number {
@@ -162,11 +165,15 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
 
 async function readNode(context: ReadContext, path: string, indexInParent: number): Promise<RawNode> {
   const cached = context.cache?.get(path);
+  let node: RawNode;
   if (cached) {
     context.usedCache++;
-    return nodeFromCache(context.app, cached, indexInParent);
+    node = nodeFromCache(context.app, cached, indexInParent);
+  } else {
+    node = await nodeFromCalls(context, path, indexInParent);
   }
-  return nodeFromCalls(context, path, indexInParent);
+  if (context.onNode) context.pending.push(context.onNode(node));
+  return node;
 }
 
 async function childPaths(context: ReadContext, node: RawNode): Promise<string[]> {
@@ -270,6 +277,7 @@ export async function readStructure(
   app: AtspiApp,
   rootPath: string,
   options: StructureOptions,
+  onNode?: (node: RawNode) => Promise<void>,
 ): Promise<StructureRead> {
   const deadline = Date.now() + options.timeoutMs;
   const cache = await readCache(app, Math.min(options.timeoutMs, 5000));
@@ -291,6 +299,8 @@ export async function readStructure(
     ceilingHit: false,
     usedCache: 0,
     usedCalls: 0,
+    onNode,
+    pending: [],
   };
   const root = await readNode(context, rootPath, 0);
   if (root.unread.includes("role") && root.unread.includes("name")) {
@@ -302,6 +312,7 @@ export async function readStructure(
     const next = await Promise.all(level.map((node) => expand(context, node, depth)));
     level = next.flat();
   }
+  await Promise.all(context.pending);
   const method =
     context.usedCalls === 0 ? "cache" : context.usedCache === 0 ? "per-node calls" : "cache + per-node calls";
   return {
