@@ -91,6 +91,8 @@ interface ReadContext {
   /** Work started per node as it is read (eager enrichment), awaited before the read returns. */
   onNode: ((node: RawNode) => Promise<void>) | undefined;
   pending: Promise<void>[];
+  /** The Parent each node read with calls reported, to catch children lists that skip a level. */
+  reportedParent: Map<string, string>;
 }
 
 function remaining(context: ReadContext): number {
@@ -145,6 +147,8 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
     node.name = props.has("Name") ? String(props.get("Name")) : undefined;
     node.description = props.has("Description") ? String(props.get("Description")) : undefined;
     node.childCount = props.has("ChildCount") ? Number(props.get("ChildCount")) : undefined;
+    const parent = props.get("Parent") as [string, string] | undefined;
+    if (parent) context.reportedParent.set(path, parent[1]);
   } else {
     // Some toolkits do not implement GetAll; ask for each property.
     const read = (property: string) => app.property(path, IFACE.accessible, property, remaining(context));
@@ -166,7 +170,8 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
 async function readNode(context: ReadContext, path: string, indexInParent: number): Promise<RawNode> {
   const cached = context.cache?.get(path);
   let node: RawNode;
-  if (cached) {
+  // GTK3 caches -1 as the child count of menus it has not built yet: ask the node itself.
+  if (cached && cached.childCount >= 0) {
     context.usedCache++;
     node = nodeFromCache(context.app, cached, indexInParent);
   } else {
@@ -261,6 +266,23 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     }
     context.count += paths.length;
     node.children = await Promise.all(paths.map((childPath, index) => readNode(context, childPath, index)));
+    const nodePath = parseHandle(node.handle).path;
+    const strays = node.children.filter((child) => {
+      const parent = context.reportedParent.get(parseHandle(child.handle).path);
+      return parent !== undefined && parent !== nodePath;
+    });
+    if (strays.length > 0) {
+      // GTK 4.8's GetChildren hands back grandchildren in place of the page wrappers between them;
+      // GetChildAtIndex, like the cache and pyatspi, returns the real children.
+      const byIndex = await Promise.all(
+        paths.map((_, i) =>
+          context.app.call(nodePath, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [i]),
+        ),
+      );
+      node.children = await Promise.all(
+        byIndex.map(([ref], index) => readNode(context, (ref as [string, string])[1], index)),
+      );
+    }
     return node.children;
   } catch (error) {
     if (error instanceof DBusTimeoutError || Date.now() >= context.deadline) {
@@ -301,6 +323,7 @@ export async function readStructure(
     usedCalls: 0,
     onNode,
     pending: [],
+    reportedParent: new Map(),
   };
   const root = await readNode(context, rootPath, 0);
   if (root.unread.includes("role") && root.unread.includes("name")) {

@@ -1,0 +1,43 @@
+// The test command: unit tests first (no desktop), then the desktop tests inside a sandbox with the
+// real apps they drive already registered on the accessibility bus.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+
+const files = (dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => `${dir}/${f}`)
+    .filter((f) => !process.env.DESKHAND_TEST_FILTER || f.includes(process.env.DESKHAND_TEST_FILTER));
+
+const nodeTest = (list) => ["--import", "tsx", "--test", "--test-concurrency=1", ...list];
+
+export const SWING_FIXTURE =
+  "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
+  "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
+
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  return result.status ?? 1;
+}
+
+const unit = files("test/unit");
+let status = unit.length ? run(process.execPath, nodeTest(unit)) : 0;
+const desktop = files("test/desktop");
+if (desktop.length) {
+  const sandbox = [
+    "dist/frontends/cli/main.js",
+    "sandbox",
+    "run",
+    "--app",
+    "gtk3-widget-factory",
+    "--app",
+    "gtk4-widget-factory",
+    "--app",
+    SWING_FIXTURE,
+    "--",
+    process.execPath,
+    ...nodeTest(desktop),
+  ];
+  status = run(process.execPath, sandbox) || status;
+}
+process.exit(status);
