@@ -70,7 +70,7 @@ const scopeRule = (p: { scope: string; pid?: number | undefined; hwnd?: number |
 const scopeMessage = { message: "scope process needs pid, scope hwnd needs hwnd" };
 
 const snapshotParams = z
-  .object({ ...scopeParams, continue: z.string().optional() })
+  .object({ ...scopeParams, continue: z.string().optional(), ref: z.string().optional() })
   .strict()
   .refine(scopeRule, scopeMessage);
 const observeParams = z

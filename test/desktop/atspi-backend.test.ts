@@ -1,0 +1,12 @@
+import { backendContract } from "../contract/backend.contract.js";
+import { connect, TITLES } from "./helpers.js";
+
+backendContract("atspi on the Swing fixture", async () => {
+  const backend = await connect();
+  return { backend, title: TITLES.swing, buttonName: "Open dialog", teardown: () => backend.close() };
+});
+
+backendContract("atspi on gtk4-widget-factory", async () => {
+  const backend = await connect();
+  return { backend, title: TITLES.gtk4, buttonName: "GtkToggleButton", teardown: () => backend.close() };
+});
