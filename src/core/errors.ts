@@ -71,7 +71,7 @@ export function asDeskhandError(error: unknown): DeskhandError {
       return new DeskhandError("element_gone", message, "Take a new snapshot.");
     case "UnsupportedPlatform":
       return new DeskhandError("unsupported_platform", message, "Use deskhand on Linux (X11) for now.");
-    case "AccessibilityBusUnavailable":
+    case "BackendUnavailable":
     case "X11Error":
       return new DeskhandError(
         "backend_unavailable",

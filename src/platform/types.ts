@@ -136,3 +136,8 @@ export class ElementGone extends Error {
     super(`the element is gone: ${detail}`);
   }
 }
+
+/** The platform's accessibility stack cannot be reached: no display, no session bus, no AT-SPI bus. */
+export class BackendUnavailable extends Error {
+  override readonly name = "BackendUnavailable";
+}

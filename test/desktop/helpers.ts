@@ -59,3 +59,86 @@ export async function cli(
     child.stdin.end(input ?? "");
   });
 }
+
+export const SWING_COMMAND = [
+  "java",
+  "-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper",
+  "-cp",
+  "build/fixtures:/usr/share/java/java-atk-wrapper.jar",
+  "DeskhandFixture",
+];
+
+/** Starts a second Swing fixture and waits until its window is readable; the caller kills it. */
+export async function startExtraSwingApp(
+  backend: AtspiBackend,
+): Promise<{ pid: number; windowId: number; kill: () => void }> {
+  const child = spawn(SWING_COMMAND[0]!, SWING_COMMAND.slice(1), { stdio: "ignore", detached: true });
+  const pid = child.pid!;
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const window = (await backend.listWindows()).find((w) => w.pid === pid && w.accessible);
+    if (window) {
+      return {
+        pid,
+        windowId: window.id,
+        kill: () => {
+          try {
+            process.kill(-pid, "SIGKILL");
+          } catch {
+            // Already gone.
+          }
+        },
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.kill(-pid, "SIGKILL");
+  throw new Error("the extra Swing fixture did not register in 20 s");
+}
+
+/** A `deskhand serve` process driven one request at a time. */
+export class NdjsonClient {
+  readonly child;
+  #buffer = "";
+  #waiting: ((line: string) => void)[] = [];
+  #lines: string[] = [];
+  readonly exited: Promise<number>;
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.child = spawn(process.execPath, [...CLI, "serve"], { stdio: ["pipe", "pipe", "inherit"], env });
+    this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code ?? -1)));
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      this.#buffer += chunk.toString();
+      let newline = this.#buffer.indexOf("\n");
+      while (newline >= 0) {
+        const line = this.#buffer.slice(0, newline);
+        this.#buffer = this.#buffer.slice(newline + 1);
+        const waiter = this.#waiting.shift();
+        if (waiter) waiter(line);
+        else this.#lines.push(line);
+        newline = this.#buffer.indexOf("\n");
+      }
+    });
+  }
+
+  next(): Promise<Record<string, any>> {
+    const line = this.#lines.shift();
+    if (line !== undefined) return Promise.resolve(JSON.parse(line));
+    return new Promise((resolve) => this.#waiting.push((l) => resolve(JSON.parse(l))));
+  }
+
+  async request(id: number | string, method: string, params?: unknown): Promise<Record<string, any>> {
+    this.child.stdin.write(
+      `${JSON.stringify(params === undefined ? { id, method } : { id, method, params })}\n`,
+    );
+    return this.next();
+  }
+
+  writeRaw(data: string | Buffer): void {
+    this.child.stdin.write(data);
+  }
+
+  end(): void {
+    this.child.stdin.end();
+  }
+}

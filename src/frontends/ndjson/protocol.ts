@@ -141,9 +141,12 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     }
     case "snapshot": {
       const p = parseParams(snapshotParams, params);
-      if (p.continue !== undefined)
-        return run(context, "snapshot", { target: { kind: "cursor", cursor: p.continue }, format: "json" });
-      return run(context, "snapshot", { target: toTarget(p), ...limitsOf(p), format: "json" });
+      const { continue: cursor, ref, ...scope } = p;
+      if (cursor !== undefined)
+        return run(context, "snapshot", { target: { kind: "cursor", cursor }, format: "json" });
+      // deskhand's extension: `ref` reads the subtree under an element of the latest snapshot.
+      const target = ref !== undefined ? { kind: "element", ref } : toTarget(scope);
+      return run(context, "snapshot", { target, ...limitsOf(scope), format: "json" });
     }
     case "observe": {
       const p = parseParams(observeParams, params);

@@ -7,7 +7,7 @@ import type {
   StructureRead,
   WindowInfo,
 } from "../types.js";
-import { ElementGone, WindowNotAccessible, WindowNotFound } from "../types.js";
+import { BackendUnavailable, ElementGone, WindowNotAccessible, WindowNotFound } from "../types.js";
 import { X11Connection } from "../x11/connection.js";
 import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from "../x11/windows.js";
 import { AtspiApp } from "./app.js";
@@ -64,7 +64,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const env = options.env ?? process.env;
     const timeoutMs = options.callTimeoutMs ?? 3000;
     if (!env.DISPLAY) {
-      throw new Error(
+      throw new BackendUnavailable(
         "DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.",
       );
     }
@@ -235,9 +235,17 @@ export class AtspiBackend implements AccessibilityBackend {
     const [index] = await app
       .call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs)
       .catch(() => [0]);
-    const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, undefined));
-    read.root.indexInParent = Number(index);
-    return read;
+    try {
+      const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, undefined));
+      read.root.indexInParent = Number(index);
+      return read;
+    } catch (error) {
+      const stillRegistered = (await this.applications().catch(() => [])).some((a) => a.busName === bus);
+      const detail = stillRegistered
+        ? `it no longer answers (${(error as Error).message})`
+        : "its application has left the accessibility bus";
+      throw new ElementGone(handle, detail);
+    }
   }
 
   async enrich(nodes: RawNode[], options: EnrichOptions): Promise<void> {

@@ -1,5 +1,6 @@
 // Finding and opening the accessibility bus: org.a11y.Bus.GetAddress on the session bus, the AT_SPI_BUS
 // property on the X root window as the fallback that Qt and libatspi also read.
+import { BackendUnavailable } from "../types.js";
 import { DBusConnection } from "./dbus.js";
 import {
   A11Y_BUS_IFACE,
@@ -13,9 +14,7 @@ import {
   REGISTRY_ROOT_PATH,
 } from "./names.js";
 
-export class AccessibilityBusUnavailable extends Error {
-  override readonly name = "AccessibilityBusUnavailable";
-}
+export class AccessibilityBusUnavailable extends BackendUnavailable {}
 
 export async function openSessionBus(
   address: string | undefined,

@@ -1,0 +1,95 @@
+// The CLI: --json, --help and exit codes (0 done, 1 failed, 2 bad command line).
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { cli, TITLES } from "./helpers.js";
+
+describe("cli", () => {
+  it("windows --json lists the apps", async () => {
+    const { code, stdout } = await cli(["windows", "--json"]);
+    assert.equal(code, 0);
+    const titles = JSON.parse(stdout).windows.map((w: { title: string }) => w.title);
+    for (const title of Object.values(TITLES)) assert.ok(titles.includes(title));
+  });
+
+  it("snapshot --title reads a window as text, and --all-pages follows the cursor", async () => {
+    const { code, stdout } = await cli([
+      "snapshot",
+      "--title",
+      "Deskhand*",
+      "--max-nodes",
+      "30",
+      "--all-pages",
+    ]);
+    assert.equal(code, 0);
+    const headers = stdout.split("\n").filter((l) => l.startsWith("# snapshot s1"));
+    assert.ok(headers.length >= 3, `several pages of one snapshot: ${headers.join(" | ")}`);
+    assert.match(stdout, /label "Status"/);
+  });
+
+  it("snapshot --json carries truncated_by and the limits with their ceilings", async () => {
+    const { code, stdout } = await cli(["snapshot", "--title", TITLES.gtk3, "--max-depth", "2", "--json"]);
+    assert.equal(code, 0);
+    const data = JSON.parse(stdout);
+    assert.ok(data.truncated_by.includes("maxDepth"));
+    assert.equal(data.limits.inForce.maxDepth, 2);
+    assert.equal(data.limits.ceilings.maxNodes, 5000);
+  });
+
+  it("a window that is not there exits 1 with the next step", async () => {
+    const { code, stderr } = await cli(["snapshot", "--title", "No such window"]);
+    assert.equal(code, 1);
+    assert.match(stderr, /no open window matches title "No such window"\nNext: Call `windows`/);
+  });
+
+  it("bad command lines exit 2 with usage", async () => {
+    for (const args of [
+      ["fly"],
+      ["snapshot", "--max-depth", "deep"],
+      ["snapshot", "--nope"],
+      ["windows", "--limit", "0"],
+      ["snapshot", "--window", "1", "--focused"],
+    ]) {
+      const { code, stderr } = await cli(args);
+      assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
+      assert.ok(stderr.length > 0);
+    }
+  });
+
+  it("--help prints usage and exits 0", async () => {
+    for (const command of ["windows", "snapshot", "observe", "doctor", "sandbox", "serve", "mcp"]) {
+      const { code, stdout } = await cli([command, "--help"]);
+      assert.equal(code, 0);
+      assert.match(stdout, /Usage/);
+    }
+  });
+
+  it("doctor --json reports every check, and --probe reads a window", async () => {
+    const { code, stdout } = await cli(["doctor", "--probe", "--json"]);
+    assert.equal(code, 0, stdout);
+    const checks = JSON.parse(stdout).checks as { section: string; name: string; status: string }[];
+    const names = checks.map((c) => `${c.section}/${c.name}`);
+    for (const expected of [
+      "display/XTEST",
+      "accessibility/AT-SPI bus",
+      "accessibility/registry",
+      "packages/at-spi2-core",
+      "toolkits/Java",
+      "probe/read",
+    ]) {
+      assert.ok(names.includes(expected), expected);
+    }
+    assert.ok(checks.every((c) => c.status !== "fail"));
+  });
+
+  it("doctor without a desktop says what could not be measured, never zero", async () => {
+    const env = { ...process.env, DISPLAY: "", DBUS_SESSION_BUS_ADDRESS: "" };
+    const { spawnSync } = await import("node:child_process");
+    const result = spawnSync(process.execPath, ["dist/frontends/cli/main.js", "doctor"], {
+      env,
+      encoding: "utf8",
+    });
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /XTEST: UNAVAILABLE \(no display to ask\)/);
+    assert.match(result.stdout, /AT-SPI bus: UNAVAILABLE \(no session bus to ask\)/);
+  });
+});

@@ -1,0 +1,89 @@
+// `deskhand mcp` through the SDK's own stdio client: the tool list is pinned, every tool answers on a
+// real app, and failures are isError results that name the next step.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, TITLES } from "./helpers.js";
+
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, any>;
+};
+
+describe("mcp on real apps", () => {
+  let client: Client;
+  before(async () => {
+    client = new Client({ name: "deskhand-test", version: "0" });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp"], env }));
+  });
+  after(() => client.close());
+
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
+
+  it("lists exactly the pinned tools, each with annotations and an object schema", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["ping", "windows", "snapshot", "observe", "doctor"],
+    );
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.type, "object");
+      assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
+      assert.ok(tool.description && tool.description.length > 40);
+    }
+  });
+
+  it("ping, windows, snapshot, observe and doctor answer on the real desktop", async () => {
+    const ping = await call("ping");
+    assert.match(ping.content[0]!.text, /^deskhand \d+\.\d+\.\d+, protocol 1/);
+    const windows = await call("windows");
+    const swing = windows.structuredContent!.windows.find((w: { title: string }) => w.title === TITLES.swing);
+    assert.ok(swing, windows.content[0]!.text);
+    const snapshot = await call("snapshot", { target: { kind: "title", glob: "Deskhand*" }, maxDepth: 30 });
+    assert.equal(snapshot.isError, undefined);
+    assert.match(snapshot.content[0]!.text, /push button "Open dialog" \[ref=s1:e\d+\]/);
+    assert.match(
+      snapshot.content[0]!.text,
+      /password text "Password" \[ref=s1:e\d+\] = "<hidden: password field>"/,
+    );
+    const observe = await call("observe", { target: { kind: "window", id: swing.id } });
+    assert.match(observe.content[0]!.text, /\d+\. push button "Open dialog" \[ref=s\d+:e\d+; actions=invoke/);
+    const doctor = await call("doctor", { probe: true });
+    assert.match(doctor.content[0]!.text, /ok +probe · read: "/);
+    assert.equal(doctor.structuredContent!.failures, 0, doctor.content[0]!.text);
+  });
+
+  it("MCP refs survive later snapshots while they verify: a ring read goes deeper from an earlier ref", async () => {
+    const shallow = await call("snapshot", {
+      target: { kind: "title", glob: "Deskhand*" },
+      maxDepth: 2,
+      format: "json",
+    });
+    const layered = shallow.structuredContent!.elements.find(
+      (e: { role: string }) => e.role === "layered pane",
+    );
+    await call("snapshot", { target: { kind: "title", glob: "gtk3*" }, maxDepth: 1 });
+    const deeper = await call("snapshot", { target: { kind: "element", ref: layered.ref }, maxDepth: 3 });
+    assert.equal(deeper.isError, undefined, deeper.content[0]!.text);
+    assert.match(deeper.content[0]!.text, /menu bar/);
+  });
+
+  it("a call with wrong types is an isError result naming the field and the next step", async () => {
+    const wrong = await call("snapshot", { maxNodes: "lots" });
+    assert.equal(wrong.isError, true);
+    assert.match(wrong.content[0]!.text, /^invalid_params: .*maxNodes/);
+    assert.match(wrong.content[0]!.text, /Next: Fix that field/);
+    const missing = await call("snapshot", { target: { kind: "window", id: 424242 } });
+    assert.equal(missing.isError, true);
+    assert.match(missing.content[0]!.text, /window_not_found.*\nNext: Call `windows`/);
+    const unknown = await call("fly");
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content[0]!.text, /no tool named "fly"/);
+  });
+});

@@ -1,0 +1,137 @@
+// `deskhand serve` against real apps: every method of the protocol and every error code it can produce.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
+import { connect, NdjsonClient, startExtraSwingApp, TITLES, windowTitled } from "./helpers.js";
+
+describe("ndjson on real apps", () => {
+  let backend: AtspiBackend;
+  let client: NdjsonClient;
+  before(async () => {
+    backend = await connect();
+    client = new NdjsonClient();
+  });
+  after(async () => {
+    client.end();
+    await client.exited;
+    await backend.close();
+  });
+
+  it("ping names the protocol, the methods and the current snapshot", async () => {
+    const reply = await client.request(1, "ping");
+    assert.equal(reply.ok, true);
+    assert.equal(reply.result.protocolVersion, 1);
+    assert.deepEqual(reply.result.methods, ["ping", "windows", "snapshot", "observe", "shutdown"]);
+  });
+
+  it("windows lists the three apps with hwnd, title, pid and rect", async () => {
+    const reply = await client.request(2, "windows", { maxNodes: 100 });
+    const titles = reply.result.windows.map((w: { title: string }) => w.title).sort();
+    for (const title of Object.values(TITLES)) assert.ok(titles.includes(title), `${title} is listed`);
+    const swing = reply.result.windows.find((w: { title: string }) => w.title === TITLES.swing);
+    assert.equal(typeof swing.hwnd, "number");
+    assert.ok(swing.pid > 0 && swing.rect.width > 0);
+    const one = await client.request(3, "windows", { maxNodes: 1 });
+    assert.equal(one.result.windows.length, 1);
+    assert.equal(one.result.truncated, true);
+  });
+
+  it("snapshot reads each scope; a ref from an earlier snapshot is unknown_ref", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const byHwnd = await client.request(4, "snapshot", { scope: "hwnd", hwnd: swing.id, maxNodes: 40 });
+    assert.equal(byHwnd.ok, true);
+    assert.equal(byHwnd.result.elements[0].name, TITLES.swing);
+    assert.deepEqual(byHwnd.result.truncated_by.includes("maxNodes"), true);
+    const button = byHwnd.result.elements.find((e: { name: string }) => e.name === "New");
+    const byProcess = await client.request(5, "snapshot", { scope: "process", pid: swing.pid, maxDepth: 1 });
+    assert.equal(byProcess.result.windows[0].id, swing.id);
+    assert.ok(byProcess.result.truncated_by.includes("maxDepth"));
+    for (const scope of ["foreground", "desktop", "cursor"]) {
+      const reply = await client.request(`scope-${scope}`, "snapshot", { scope, maxDepth: 2, maxNodes: 20 });
+      assert.equal(reply.ok, true, `${scope}: ${JSON.stringify(reply.error)}`);
+      assert.ok(reply.result.elements.length > 0);
+    }
+    const stale = await client.request(6, "snapshot", { ref: button.ref });
+    assert.equal(stale.ok, false);
+    assert.equal(stale.error.code, "unknown_ref");
+  });
+
+  it("observe lists actionable targets in order, with refs and actions", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const reply = await client.request(7, "observe", { scope: "hwnd", hwnd: swing.id, maxTargets: 50 });
+    assert.equal(reply.ok, true);
+    const labels: string[] = reply.result.visible;
+    const openDialog = reply.result.targets.find((t: { label: string }) =>
+      t.label.startsWith('push button "Open dialog"'),
+    );
+    assert.ok(openDialog, labels.join("\n"));
+    assert.ok(openDialog.actions.includes("invoke"));
+    assert.match(openDialog.ref, /^s\d+:e\d+$/);
+    assert.deepEqual(
+      reply.result.targets.map((t: { index: number }) => t.index),
+      reply.result.targets.map((_: unknown, i: number) => i),
+    );
+    const withTree = await client.request(8, "observe", {
+      scope: "hwnd",
+      hwnd: swing.id,
+      includeTree: true,
+      maxTargets: 1,
+    });
+    assert.ok(withTree.result.tree.elements.length > 1);
+    assert.ok(withTree.result.truncated_by.includes("maxTargets"));
+  });
+
+  it("an element whose app died is stale_element", async () => {
+    const extra = await startExtraSwingApp(backend);
+    try {
+      const reply = await client.request(9, "snapshot", { scope: "hwnd", hwnd: extra.windowId, maxDepth: 2 });
+      const panel = reply.result.elements[1];
+      extra.kill();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const gone = await client.request(10, "snapshot", { ref: panel.ref });
+      assert.equal(gone.ok, false);
+      assert.equal(gone.error.code, "stale_element");
+    } finally {
+      extra.kill();
+    }
+  });
+
+  it("malformed requests get invalid_request, invalid_params and unknown_method", async () => {
+    client.writeRaw("{oops\n");
+    assert.equal((await client.next()).error.code, "invalid_request");
+    assert.equal((await client.request(11, "teleport")).error.code, "unknown_method");
+    const bad = await client.request(12, "snapshot", { scope: "hwnd" });
+    assert.equal(bad.error.code, "invalid_params");
+    const wrongType = await client.request(13, "snapshot", { maxNodes: "all" });
+    assert.equal(wrongType.error.code, "invalid_params");
+    assert.match(wrongType.error.message, /maxNodes/);
+  });
+
+  it("without a desktop, a call is internal_error naming the reason, and the server lives on", async () => {
+    const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, ...env } = process.env;
+    const lonely = new NdjsonClient(env);
+    try {
+      const reply = await lonely.request(1, "windows");
+      assert.equal(reply.error.code, "internal_error");
+      assert.equal(reply.error.reason, "backend_unavailable");
+      assert.match(reply.error.next, /doctor/);
+      assert.equal((await lonely.request(2, "ping")).ok, true);
+      assert.deepEqual(await lonely.request(3, "shutdown"), {
+        id: 3,
+        ok: true,
+        result: { shuttingDown: true },
+      });
+      assert.equal(await lonely.exited, 0);
+    } finally {
+      lonely.child.kill();
+    }
+  });
+
+  it("closing stdin ends the process", async () => {
+    const short = new NdjsonClient();
+    short.writeRaw('{"id":1,"method":"ping"}\n');
+    short.end();
+    assert.equal((await short.next()).id, 1);
+    assert.equal(await short.exited, 0);
+  });
+});

@@ -1,0 +1,135 @@
+// `deskhand sandbox` itself, nested inside the test desktop: its own display and buses, the app wait
+// with a named failure, COMMAND's exit status, and teardown of exactly what it started.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { CLI } from "./helpers.js";
+
+function deskhand(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(process.execPath, [...CLI, ...args], { encoding: "utf8", env, timeout: 120_000 });
+}
+
+/** Pids of live processes whose command line mentions `needle`. */
+function processesMatching(needle: string): number[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+        const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+        return state !== "Z" && readFileSync(`/proc/${p}/cmdline`, "utf8").includes(needle);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+describe("sandbox", () => {
+  it("run gives COMMAND a private desktop with the app registered, and exits with its status", () => {
+    const script =
+      'test "$DISPLAY" != "$OUTER_DISPLAY" || exit 90; ' +
+      'node dist/frontends/cli/main.js windows --json > "$XDG_RUNTIME_DIR/w.json" || exit 91; ' +
+      'grep -q gtk3-widget-factory "$XDG_RUNTIME_DIR/w.json" || exit 92; ' +
+      "exit 7";
+    const result = deskhand(["sandbox", "run", "--app", "gtk3-widget-factory", "--", "sh", "-c", script], {
+      ...process.env,
+      OUTER_DISPLAY: process.env.DISPLAY,
+    });
+    assert.equal(result.status, 7, result.stderr);
+  });
+
+  it("run ends only the processes it started", () => {
+    const marker = `deskhand-marker-${process.pid}`;
+    const before = processesMatching("gtk3-widget-factory");
+    const result = deskhand([
+      "sandbox",
+      "run",
+      "--app",
+      `gtk3-widget-factory --name=${marker}`,
+      "--",
+      "true",
+    ]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(processesMatching(marker), [], "the sandbox's app is gone");
+    assert.deepEqual(
+      processesMatching("gtk3-widget-factory").filter((p) => before.includes(p)),
+      before,
+      "the outer app still runs",
+    );
+  });
+
+  it("an app that never registers gets a clear error naming it", () => {
+    const result = deskhand([
+      "sandbox",
+      "run",
+      "--app",
+      "sleep 30",
+      "--app-timeout-ms",
+      "1500",
+      "--",
+      "true",
+    ]);
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /app "sleep 30" did not register a window on the accessibility bus within 1500 ms/,
+    );
+    const died = deskhand(["sandbox", "run", "--app", "sh -c 'echo broken >&2; exit 3'", "--", "true"]);
+    assert.equal(died.status, 1);
+    assert.match(died.stderr, /exited \(status 3\) before it registered[\s\S]*broken/);
+  });
+
+  it("bad command lines exit 2", () => {
+    assert.equal(deskhand(["sandbox", "run", "true"]).status, 2);
+    assert.equal(deskhand(["sandbox", "fly"]).status, 2);
+    assert.equal(deskhand(["sandbox", "run", "--size", "huge", "--", "true"]).status, 2);
+  });
+
+  it("start prints the environment to export; stop ends it", () => {
+    const name = `test-${process.pid}`;
+    const started = deskhand(["sandbox", "start", "--name", name, "--app", "gtk3-widget-factory", "--json"]);
+    assert.equal(started.status, 0, started.stderr);
+    const { env, supervisorPid } = JSON.parse(started.stdout) as {
+      env: Record<string, string>;
+      supervisorPid: number;
+    };
+    try {
+      assert.match(env.DISPLAY!, /^:\d+$/);
+      assert.notEqual(env.DISPLAY, process.env.DISPLAY);
+      assert.match(env.DBUS_SESSION_BUS_ADDRESS!, /^unix:path=/);
+      const windows = deskhand(["windows", "--json"], { ...process.env, ...env });
+      assert.equal(windows.status, 0, windows.stderr);
+      assert.deepEqual(
+        JSON.parse(windows.stdout).windows.map((w: { title: string }) => w.title),
+        ["gtk3-widget-factory"],
+      );
+      const again = deskhand(["sandbox", "start", "--name", name]);
+      assert.equal(again.status, 2, "a second start with the same name is refused");
+    } finally {
+      const stopped = deskhand(["sandbox", "stop", "--name", name]);
+      assert.equal(stopped.status, 0, stopped.stderr);
+    }
+    // Gone, or a zombie: the supervisor outlived its parent, and PID 1 on these machines never reaps.
+    assert.ok(
+      processState(supervisorPid) === undefined || processState(supervisorPid) === "Z",
+      "the supervisor is gone",
+    );
+    const text = deskhand(["sandbox", "start", "--name", name]);
+    assert.equal(text.status, 0);
+    assert.match(text.stdout, /^export DISPLAY=':\d+'$/m);
+    assert.match(text.stdout, /^unset AT_SPI_BUS_ADDRESS$/m);
+    assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 0);
+    assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 1, "stopping twice says nothing runs");
+  });
+});

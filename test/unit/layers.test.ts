@@ -1,0 +1,56 @@
+// The layers import in one direction only: platform → core → safety → tools → frontends. A lower layer
+// importing a higher one fails here, naming the file and the import.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { it } from "node:test";
+
+const LAYERS = ["platform", "core", "safety", "tools", "frontends"] as const;
+const SRC = resolve("src");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function layerOf(path: string, root = SRC): number {
+  const top = relative(root, path).split("/")[0] as (typeof LAYERS)[number];
+  return LAYERS.indexOf(top);
+}
+
+function layerViolations(root = SRC): string[] {
+  const violations: string[] = [];
+  for (const file of files(root)) {
+    const source = readFileSync(file, "utf8");
+    const from = layerOf(file, root);
+    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = resolve(dirname(file), match[1]!);
+      const to = layerOf(target, root);
+      if (to > from)
+        violations.push(`${relative(root, file)} imports ${match[1]} (${LAYERS[from]} → ${LAYERS[to]})`);
+    }
+  }
+  return violations;
+}
+
+it("every source file is in a known layer", () => {
+  const stray = files(SRC).filter((f) => layerOf(f) < 0);
+  assert.deepEqual(stray, []);
+});
+
+it("no lower layer imports a higher one", () => {
+  assert.deepEqual(layerViolations(), []);
+});
+
+it("the check catches an upward import", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  mkdirSync(join(root, "core"));
+  mkdirSync(join(root, "tools"));
+  writeFileSync(join(root, "core", "model.ts"), 'import { TOOLS } from "../tools/registry.js";\n');
+  writeFileSync(join(root, "tools", "registry.ts"), 'import { model } from "../core/model.js";\n');
+  assert.deepEqual(layerViolations(root), ["core/model.ts imports ../tools/registry.js (core → tools)"]);
+  rmSync(root, { recursive: true });
+});
