@@ -225,6 +225,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const { app, path, index } = match.frame;
     const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, windowId));
     read.root.indexInParent = index;
+    this.#frameBoundsFallback(read.root, windowId);
     return read;
   }
 
@@ -268,6 +269,19 @@ export class AtspiBackend implements AccessibilityBackend {
         );
       }),
     );
+    if (options.windowId !== undefined)
+      for (const node of nodes) this.#frameBoundsFallback(node, options.windowId);
+  }
+
+  /**
+   * Java frames report extents of -1: the frame is the X window, whose geometry the window manager
+   * knows, so the frame takes the window's rectangle instead of none.
+   */
+  #frameBoundsFallback(node: RawNode, windowId: number): void {
+    const match = this.#matches.get(windowId);
+    if (!match?.frame || node.bounds !== null || !match.window.rect) return;
+    if (node.handle !== handleOf(match.frame.app.busName, match.frame.path)) return;
+    node.bounds = match.window.rect;
   }
 
   #eagerEnricher(app: AtspiApp, options: StructureOptions, windowId: number | undefined) {

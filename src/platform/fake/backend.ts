@@ -62,7 +62,7 @@ export class FakeBackend implements AccessibilityBackend {
 
   #index(element: FakeElement, handle: string): void {
     this.#elements.set(handle, element);
-    element.children?.forEach((child, i) => this.#index(child, `${handle}/${i}`));
+    for (const [i, child] of (element.children ?? []).entries()) this.#index(child, `${handle}/${i}`);
   }
 
   /** Replaces an element in place, as an app that rebuilt part of its window would. */
@@ -150,7 +150,7 @@ export class FakeBackend implements AccessibilityBackend {
       }
       count += shown.length;
       node.children = shown.map((child, i) => this.#raw(child, `${node.handle}/${i}`, i));
-      node.children.forEach((child, i) => visit(shown[i]!, child, depth + 1));
+      for (const [i, child] of node.children.entries()) visit(shown[i]!, child, depth + 1);
     };
     const root = this.#raw(element, handle, index);
     visit(element, root, 0);

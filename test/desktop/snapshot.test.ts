@@ -1,0 +1,147 @@
+// Snapshots of real apps: tables paged through the Table interface, filters, cursors, and a password
+// that never leaves deskhand even when the field holds one.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { SNAPSHOT_DEFAULTS } from "../../src/core/limits.js";
+import { RefStore } from "../../src/core/refs.js";
+import { renderSnapshot } from "../../src/core/render.js";
+import { PASSWORD_MARKER, SnapshotStore } from "../../src/core/snapshot.js";
+import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
+import { DBusConnection } from "../../src/platform/atspi/dbus.js";
+import { parseHandle } from "../../src/platform/atspi/reader.js";
+import { connect, TITLES, windowTitled } from "./helpers.js";
+
+describe("snapshots of real apps", () => {
+  let backend: AtspiBackend;
+  let snapshots: SnapshotStore;
+  before(async () => {
+    backend = await connect();
+    snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
+  });
+  after(() => backend.close());
+
+  it("the default Swing snapshot pages the 200-row table instead of walking its 800 cells", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const page = await snapshots.take({ kind: "window", id: swing.id }, SNAPSHOT_DEFAULTS);
+    const table = page.elements.find((e) => e.role === "table" && e.name === "Inventory table");
+    assert.ok(table, "the table is in the snapshot");
+    assert.deepEqual(table.cut, { reason: "table", rows: 200, columns: 4, rowsRead: 5 });
+    assert.ok(page.truncatedBy.includes("tableRows"));
+    const cells = page.elements.filter(
+      (e) => e.depth === table.depth + 1 && page.elements.indexOf(e) > page.elements.indexOf(table),
+    );
+    assert.deepEqual(
+      cells.slice(0, 4).map((c) => c.name),
+      ["1", "Item 1", "0", "1.00"],
+    );
+    assert.ok(page.counts.read < 200, `read ${page.counts.read} nodes, not the 876 of a full walk`);
+    assert.match(renderSnapshot(page), /… table 200×4, first 5 rows shown: read_table pages the rest/);
+  });
+
+  it("a password typed into the field never appears in a snapshot", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const page = await snapshots.take({ kind: "window", id: swing.id }, SNAPSHOT_DEFAULTS);
+    const field = page.elements.find((e) => e.role === "password text")!;
+    const secret = "correct-horse-7391";
+    // Test setup: put a secret in the field through the app's own EditableText interface.
+    const entry = snapshots.refs.lookup(field.ref);
+    const { bus, path } = parseHandle(entry.handle);
+    const { getAccessibilityBusAddress, openSessionBus } = await import("../../src/platform/atspi/bus.js");
+    const session = await openSessionBus(process.env.DBUS_SESSION_BUS_ADDRESS, 2000);
+    const a11y = await DBusConnection.open(await getAccessibilityBusAddress(session, 2000));
+    session.close();
+    try {
+      const [ok] = await a11y.call(
+        {
+          destination: bus,
+          path,
+          iface: "org.a11y.atspi.EditableText",
+          member: "SetTextContents",
+          signature: "s",
+          body: [secret],
+        },
+        3000,
+      );
+      assert.equal(ok, true, "the app took the secret");
+      const [length] = await a11y.call(
+        {
+          destination: bus,
+          path,
+          iface: "org.freedesktop.DBus.Properties",
+          member: "Get",
+          signature: "ss",
+          body: ["org.a11y.atspi.Text", "CharacterCount"],
+        },
+        3000,
+      );
+      assert.equal((length as [unknown, number[]])[1][0], secret.length, "the field holds it");
+    } finally {
+      a11y.close();
+    }
+    const after = await snapshots.take(
+      { kind: "window", id: swing.id },
+      { ...SNAPSHOT_DEFAULTS, maxText: 10_000 },
+    );
+    assert.equal(after.elements.find((e) => e.role === "password text")!.value, PASSWORD_MARKER);
+    assert.ok(!JSON.stringify(after).includes(secret));
+    assert.ok(!renderSnapshot(after).includes(secret));
+  });
+
+  it("visibleOnly leaves out the pages GTK3 is not showing; onlyInteractive leaves out scaffolding", async () => {
+    const gtk3 = await windowTitled(backend, TITLES.gtk3);
+    const everything = await snapshots.take(
+      { kind: "window", id: gtk3.id },
+      { ...SNAPSHOT_DEFAULTS, maxNodes: 5000, maxDepth: 64 },
+    );
+    const visible = await snapshots.take(
+      { kind: "window", id: gtk3.id },
+      { ...SNAPSHOT_DEFAULTS, maxNodes: 5000, maxDepth: 64, visibleOnly: true },
+    );
+    assert.ok(visible.counts.hidden > 0, "some of the factory's pages are hidden");
+    assert.equal(visible.counts.inScope + visible.counts.hidden, everything.counts.inScope);
+    assert.ok(visible.elements.slice(1).every((e) => e.states?.includes("showing")));
+    const interactive = await snapshots.take(
+      { kind: "window", id: gtk3.id },
+      { ...SNAPSHOT_DEFAULTS, maxNodes: 5000, maxDepth: 64, onlyInteractive: true },
+    );
+    assert.ok(!interactive.elements.slice(1).some((e) => e.role === "filler" || e.role === "panel"));
+    assert.ok(interactive.elements.some((e) => e.role === "check box" && e.name === "checkbutton"));
+  });
+
+  it("pages of a cut snapshot add up to the whole tree, under one snapshot id", async () => {
+    const gtk4 = await windowTitled(backend, TITLES.gtk4);
+    const limits = { ...SNAPSHOT_DEFAULTS, maxDepth: 64 };
+    const whole = await snapshots.take({ kind: "window", id: gtk4.id }, { ...limits, maxNodes: 5000 });
+    let page = await snapshots.take({ kind: "window", id: gtk4.id }, { ...limits, maxNodes: 200 });
+    const seen = [...page.elements];
+    while (page.cursor) {
+      page = await snapshots.continue(page.cursor);
+      seen.push(...page.elements);
+    }
+    assert.ok(seen.length > 800);
+    assert.deepEqual(
+      seen.map((e) => `${e.depth} ${e.role} ${e.name}`),
+      whole.elements.map((e) => `${e.depth} ${e.role} ${e.name}`),
+    );
+  });
+
+  it("bounds are in screen coordinates and inside the window", async () => {
+    for (const title of Object.values(TITLES)) {
+      const window = await windowTitled(backend, title);
+      const page = await snapshots.take(
+        { kind: "window", id: window.id },
+        { ...SNAPSHOT_DEFAULTS, maxDepth: 3 },
+      );
+      const frame = page.elements[0]!.bounds!;
+      const rect = window.rect!;
+      assert.ok(
+        frame.x >= rect.x - 1 && frame.y >= rect.y - 40,
+        `${title}: frame ${JSON.stringify(frame)} vs window ${JSON.stringify(rect)}`,
+      );
+      assert.ok(
+        frame.x + frame.width <= rect.x + rect.width + 1,
+        `${title}: frame within the window's width`,
+      );
+    }
+  });
+});
