@@ -10,6 +10,10 @@ export interface SnapshotLimits {
   visibleOnly: boolean;
   onlyInteractive: boolean;
   walkTables: boolean;
+  /** Read each element's action names (observe needs them; a plain snapshot does not). */
+  actions: boolean;
+  /** Read each element's accessible id (most toolkits leave it empty; it costs a call each). */
+  accessibleIds: boolean;
 }
 
 export const SNAPSHOT_DEFAULTS: SnapshotLimits = {
@@ -21,6 +25,8 @@ export const SNAPSHOT_DEFAULTS: SnapshotLimits = {
   visibleOnly: false,
   onlyInteractive: false,
   walkTables: false,
+  actions: false,
+  accessibleIds: false,
 };
 
 export const SNAPSHOT_CEILINGS = {

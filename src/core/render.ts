@@ -40,7 +40,7 @@ export function describeCut(cut: ChildrenCut, childCount: number | null): string
     case "maxDepth":
       return `${childCount ?? "?"} children below maxDepth: snapshot this ref to go deeper`;
     case "table":
-      return `table ${cut.rows}×${cut.columns}, first ${cut.rowsRead} rows shown: read_table pages the rest`;
+      return `table ${cut.rows}×${cut.columns}, first ${cut.rowsRead} rows${cut.columnsRead < cut.columns ? ` × ${cut.columnsRead} columns` : ""} shown: read_table pages the rest`;
     case "hugeChildCount":
       return `${cut.childCount} children not walked`;
     case "nodeCeiling":

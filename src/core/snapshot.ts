@@ -154,7 +154,14 @@ export class SnapshotStore {
       // Without filters the first page is most of what is read: enrich while reading.
       ...(limits.visibleOnly || limits.onlyInteractive
         ? {}
-        : { eagerEnrich: { maxText: limits.maxText, limit: limits.maxNodes } }),
+        : {
+            eagerEnrich: {
+              maxText: limits.maxText,
+              limit: limits.maxNodes,
+              actions: limits.actions,
+              accessibleIds: limits.accessibleIds,
+            },
+          }),
     };
     const roots: { node: RawNode; windowId: number | null }[] = [];
     const methods = new Set<string>();
@@ -223,6 +230,8 @@ export class SnapshotStore {
     for (const [windowId, nodes] of byWindow) {
       await backend.enrich(nodes, {
         maxText: limits.maxText,
+        actions: limits.actions,
+        accessibleIds: limits.accessibleIds,
         timeoutMs: limits.timeoutMs,
         ...(windowId === null ? {} : { windowId }),
       });

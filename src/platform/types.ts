@@ -23,7 +23,7 @@ export interface WindowInfo {
 /** Why a node's children were not all read. */
 export type ChildrenCut =
   | { reason: "maxDepth" }
-  | { reason: "table"; rows: number; columns: number; rowsRead: number }
+  | { reason: "table"; rows: number; columns: number; rowsRead: number; columnsRead: number }
   | { reason: "hugeChildCount"; childCount: number }
   | { reason: "nodeCeiling"; childrenRead: number }
   | { reason: "timeout" }
@@ -71,7 +71,7 @@ export interface StructureOptions {
    * Enrich the first `limit` nodes while reading, when the caller expects to show them all anyway:
    * it overlaps the two phases. Nodes enriched here are not enriched again.
    */
-  eagerEnrich?: { maxText: number; limit: number };
+  eagerEnrich?: { maxText: number; limit: number; actions: boolean; accessibleIds: boolean };
 }
 
 export interface StructureRead {
@@ -85,6 +85,10 @@ export interface StructureRead {
 
 export interface EnrichOptions {
   maxText: number;
+  /** Read action names too (one call per element that has any). */
+  actions: boolean;
+  /** Read accessible ids too (one call per element). */
+  accessibleIds: boolean;
   timeoutMs: number;
   /** The window the nodes belong to, for toolkits whose extents are window-relative. */
   windowId?: number;

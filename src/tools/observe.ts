@@ -29,6 +29,7 @@ export const observeTool = defineTool({
     ...limitsShape,
     maxNodes: limitsShape.maxNodes.default(1000),
     visibleOnly: limitsShape.visibleOnly.default(true),
+    actions: limitsShape.actions.default(true),
     maxTargets: z.number().int().min(1).max(1000).default(100).describe("Targets to list at most"),
     includeTree: z.boolean().default(false).describe("Also return the snapshot the targets came from"),
   }),

@@ -68,4 +68,6 @@ export const limitsShape = {
   visibleOnly: z.boolean().default(D.visibleOnly).describe("Leave out elements that are not on screen"),
   onlyInteractive: z.boolean().default(D.onlyInteractive).describe("Leave out layout scaffolding"),
   walkTables: z.boolean().default(D.walkTables).describe("Walk every table cell (slow on big tables)"),
+  actions: z.boolean().default(D.actions).describe("Also read each element's action names"),
+  accessibleIds: z.boolean().default(D.accessibleIds).describe("Also read each element's accessible id"),
 };

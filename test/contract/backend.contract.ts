@@ -121,7 +121,13 @@ export function backendContract(
       const button = [...walk(read.root)].find(
         (n) => n.role === "push button" && n.name === fixture.buttonName,
       )!;
-      await fixture.backend.enrich([button], { maxText: 100, timeoutMs: 5000, windowId });
+      await fixture.backend.enrich([button], {
+        maxText: 100,
+        timeoutMs: 5000,
+        windowId,
+        actions: true,
+        accessibleIds: true,
+      });
       assert.equal(button.enriched, true);
       assert.ok(
         button.bounds && button.bounds.width > 0 && button.bounds.height > 0,
@@ -135,7 +141,13 @@ export function backendContract(
       const read = await fixture.backend.readWindow(windowId, FULL);
       const password = [...walk(read.root)].find((n) => n.role === "password text");
       assert.ok(password, "the fixture has a password field");
-      await fixture.backend.enrich([password], { maxText: 100, timeoutMs: 5000, windowId });
+      await fixture.backend.enrich([password], {
+        maxText: 100,
+        timeoutMs: 5000,
+        windowId,
+        actions: true,
+        accessibleIds: true,
+      });
       assert.equal(password.text, undefined);
       assert.equal(password.value, undefined);
     });

@@ -25,7 +25,7 @@ describe("snapshots of real apps", () => {
     const page = await snapshots.take({ kind: "window", id: swing.id }, SNAPSHOT_DEFAULTS);
     const table = page.elements.find((e) => e.role === "table" && e.name === "Inventory table");
     assert.ok(table, "the table is in the snapshot");
-    assert.deepEqual(table.cut, { reason: "table", rows: 200, columns: 4, rowsRead: 5 });
+    assert.deepEqual(table.cut, { reason: "table", rows: 200, columns: 4, rowsRead: 5, columnsRead: 4 });
     assert.ok(page.truncatedBy.includes("tableRows"));
     const cells = page.elements.filter(
       (e) => e.depth === table.depth + 1 && page.elements.indexOf(e) > page.elements.indexOf(table),

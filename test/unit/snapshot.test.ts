@@ -31,7 +31,7 @@ describe("snapshot", () => {
     assert.ok(all.truncatedBy.includes("tableRows"));
     assert.ok(all.truncatedBy.includes("maxText"), "the 500-character text was cut at maxText");
     const table = all.elements.find((e) => e.role === "table")!;
-    assert.deepEqual(table.cut, { reason: "table", rows: 200, columns: 4, rowsRead: 5 });
+    assert.deepEqual(table.cut, { reason: "table", rows: 200, columns: 4, rowsRead: 5, columnsRead: 4 });
     assert.equal(all.elements.filter((e) => e.role === "table cell").length, 20);
   });
 

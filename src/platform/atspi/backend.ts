@@ -262,6 +262,8 @@ export class AtspiBackend implements AccessibilityBackend {
           {
             app,
             maxText: options.maxText,
+            actions: options.actions,
+            accessibleIds: options.accessibleIds,
             deadline,
             boundsOffset: this.#boundsOffset(app, options.windowId),
           },
@@ -291,6 +293,8 @@ export class AtspiBackend implements AccessibilityBackend {
     const context = {
       app,
       maxText: eager.maxText,
+      actions: eager.actions,
+      accessibleIds: eager.accessibleIds,
       deadline: Date.now() + options.timeoutMs,
       boundsOffset: this.#boundsOffset(app, windowId),
     };

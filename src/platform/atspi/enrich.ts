@@ -25,6 +25,8 @@ const ACCESSIBLE_ID_PROBES = 64;
 export interface EnrichContext {
   app: AtspiApp;
   maxText: number;
+  actions: boolean;
+  accessibleIds: boolean;
   deadline: number;
   /** Added to extents for toolkits that report window-relative coordinates (GTK 4.8). */
   boundsOffset: { x: number; y: number } | undefined;
@@ -39,6 +41,24 @@ function toRect(raw: unknown, offset: { x: number; y: number } | undefined): Rec
   // Off-screen GTK3 cells claim `showing` with INT_MIN extents: that is "no geometry", not a place.
   if (x === INT_MIN || y === INT_MIN || width < 0 || height < 0) return null;
   return { x: x + (offset?.x ?? 0), y: y + (offset?.y ?? 0), width, height };
+}
+
+/** Roles whose text is their content. A named label's text is its name: reading it again is waste. */
+const TEXT_ROLES = new Set([
+  "text",
+  "entry",
+  "paragraph",
+  "terminal",
+  "spin button",
+  "editbar",
+  "caption",
+  "static",
+]);
+
+function carriesText(node: RawNode): boolean {
+  if (DOCUMENT_ROLES.has(node.role)) return false;
+  if ((node.interfaces ?? []).includes("EditableText") || TEXT_ROLES.has(node.role)) return true;
+  return !node.name;
 }
 
 async function readActions(context: EnrichContext, path: string): Promise<string[]> {
@@ -81,7 +101,10 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
   const { path } = parseHandle(node.handle);
   const interfaces = node.interfaces ?? [];
   const reads: Promise<void>[] = [];
-  if (app.accessibleIds.seen > 0 || app.accessibleIds.empty < ACCESSIBLE_ID_PROBES) {
+  if (
+    context.accessibleIds &&
+    (app.accessibleIds.seen > 0 || app.accessibleIds.empty < ACCESSIBLE_ID_PROBES)
+  ) {
     reads.push(
       attempt(node, "accessibleId", async () => {
         const id = String(await app.property(path, IFACE.accessible, "AccessibleId", remaining(context)));
@@ -103,14 +126,13 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
   } else {
     node.bounds = null;
   }
-  if (interfaces.includes("Action")) {
+  if (!interfaces.includes("Action")) node.actions = [];
+  else if (context.actions) {
     reads.push(
       attempt(node, "actions", async () => {
         node.actions = await readActions(context, path);
       }),
     );
-  } else {
-    node.actions = [];
   }
   // The content of a password field never leaves deskhand, so it is never read.
   const secret = node.role === PASSWORD_ROLE;
@@ -122,7 +144,7 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
       }),
     );
   }
-  if (interfaces.includes("Text") && !secret && !DOCUMENT_ROLES.has(node.role)) {
+  if (interfaces.includes("Text") && !secret && carriesText(node)) {
     reads.push(attempt(node, "text", () => readText(context, node, path)));
   }
   await Promise.all(reads);

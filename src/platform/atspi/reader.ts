@@ -12,6 +12,8 @@ import { statesFromBitset } from "./states.js";
 /** Children beyond this count are never walked: LibreOffice's sheet reports 2^34 cells. */
 export const HUGE_CHILD_COUNT = 5000;
 const TABLE_ROLES = new Set(["table", "tree table"]);
+/** Columns of a paged table shown at most: a spreadsheet has 16,384. */
+export const MAX_TABLE_COLUMNS = 64;
 
 interface CacheItem {
   path: string;
@@ -184,8 +186,10 @@ async function readNode(context: ReadContext, path: string, indexInParent: numbe
 async function childPaths(context: ReadContext, node: RawNode): Promise<string[]> {
   const { path } = parseHandle(node.handle);
   const cached = context.cacheChildren.get(path);
-  // The cache is trusted for a node only when it holds every child the node reports, in index order.
-  if (cached && cached.length === node.childCount && cached.every((item, i) => item.index === i)) {
+  // The cache is trusted for a node only when it holds every child the node reports, in a known order.
+  // A lone child needs no order: GTK 4.8 caches page wrappers' only child with index 1.
+  const ordered = (items: CacheItem[]) => items.length === 1 || items.every((item, i) => item.index === i);
+  if (cached && cached.length === node.childCount && ordered(cached)) {
     return cached.map((item) => item.path);
   }
   const [children] = await context.app.call(path, IFACE.accessible, "GetChildren", remaining(context));
@@ -216,16 +220,17 @@ async function tableRows(
   const rowCount = Number(rows);
   const columnCount = Number(columns);
   const rowsRead = Math.min(rowCount, context.options.tableRows);
+  const columnsRead = Math.min(columnCount, MAX_TABLE_COLUMNS);
   const cells: Promise<unknown[]>[] = [];
   for (let row = 0; row < rowsRead; row++) {
-    for (let column = 0; column < columnCount; column++) {
+    for (let column = 0; column < columnsRead; column++) {
       cells.push(app.call(path, IFACE.table, "GetAccessibleAt", remaining(context), "ii", [row, column]));
     }
   }
   const refs = await Promise.all(cells);
   return {
     paths: refs.map(([ref]) => (ref as [string, string])[1]).filter((p) => p !== NULL_PATH),
-    cut: { reason: "table", rows: rowCount, columns: columnCount, rowsRead },
+    cut: { reason: "table", rows: rowCount, columns: columnCount, rowsRead, columnsRead },
   };
 }
 
@@ -329,12 +334,13 @@ export async function readStructure(
   if (root.unread.includes("role") && root.unread.includes("name")) {
     throw new Error(`the application did not answer for ${rootPath}`);
   }
-  // Breadth-first, one level at a time, every call of a level in flight together.
-  let level: RawNode[] = [root];
-  for (let depth = 0; level.length > 0; depth++) {
-    const next = await Promise.all(level.map((node) => expand(context, node, depth)));
-    level = next.flat();
-  }
+  // Each node is expanded as soon as it is read, with no wait for the rest of its level: every call
+  // that can be in flight is, and a slow branch does not hold up the others.
+  const visit = async (node: RawNode, depth: number): Promise<void> => {
+    const children = await expand(context, node, depth);
+    await Promise.all(children.map((child) => visit(child, depth + 1)));
+  };
+  await visit(root, 0);
   await Promise.all(context.pending);
   const method =
     context.usedCalls === 0 ? "cache" : context.usedCache === 0 ? "per-node calls" : "cache + per-node calls";

@@ -140,6 +140,7 @@ export class FakeBackend implements AccessibilityBackend {
           rows: source.table.rows,
           columns: source.table.columns,
           rowsRead,
+          columnsRead: source.table.columns,
         };
       }
       const budget = options.nodeCeiling - count;
@@ -180,9 +181,11 @@ export class FakeBackend implements AccessibilityBackend {
       if (unreadable.has("bounds")) node.unread.push("bounds");
       else
         node.bounds = element.bounds === undefined ? { x: 0, y: 0, width: 10, height: 10 } : element.bounds;
-      if (unreadable.has("actions")) node.unread.push("actions");
+      if (!options.actions) {
+        // Not asked for: left unset, which is neither empty nor unread.
+      } else if (unreadable.has("actions")) node.unread.push("actions");
       else node.actions = element.actions ?? [];
-      node.accessibleId = element.accessibleId;
+      if (options.accessibleIds) node.accessibleId = element.accessibleId;
       if (element.role !== "password text") {
         if (element.value !== undefined) node.value = element.value;
         if (element.text !== undefined) {

@@ -1,0 +1,132 @@
+// bench/snapshot: deskhand's snapshot against a pyatspi walk of the same window, in the same run, on the
+// same desktop. Prints medians, the ratio, and deskhand's memory. Run with `npm run bench` (it starts the
+// sandbox and the apps); the figures go into docs/benchmarks.md by hand.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS, type SnapshotLimits } from "../src/core/limits.js";
+import { RefStore } from "../src/core/refs.js";
+import { SnapshotStore } from "../src/core/snapshot.js";
+import { AtspiBackend } from "../src/platform/atspi/backend.js";
+
+const run = promisify(execFile);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+interface Case {
+  label: string;
+  title: RegExp;
+  limits: SnapshotLimits;
+  /** pyatspi walker flags for the equivalent work. */
+  peer: string[];
+  target?: string;
+}
+
+const FULL: SnapshotLimits = {
+  ...SNAPSHOT_DEFAULTS,
+  maxDepth: SNAPSHOT_CEILINGS.maxDepth,
+  maxNodes: SNAPSHOT_CEILINGS.maxNodes,
+  timeoutMs: 60_000,
+};
+
+const CASES: Case[] = [
+  {
+    label: "gtk4-widget-factory, full snapshot with bounds",
+    title: /^GTK Widget Factory$/,
+    limits: { ...FULL, walkTables: true },
+    peer: ["--extents"],
+    target: "≥ 10× faster",
+  },
+  // The sheet (1,048,576 × 16,384 cells) is skipped by both sides: neither walks a huge child list.
+  {
+    label: "LibreOffice Calc, full snapshot with bounds",
+    title: /LibreOffice Calc$/,
+    limits: { ...FULL, tableRows: 0 },
+    peer: ["--extents"],
+    target: "≥ 5× faster",
+  },
+  {
+    label: "Swing fixture, default snapshot",
+    title: /^Deskhand Fixture$/,
+    limits: SNAPSHOT_DEFAULTS,
+    peer: ["--extents"],
+    target: "≤ 150 ms",
+  },
+  {
+    label: "Swing fixture, full snapshot with bounds (all 800 cells)",
+    title: /^Deskhand Fixture$/,
+    limits: { ...FULL, walkTables: true },
+    peer: ["--extents"],
+  },
+];
+
+async function peerWalk(
+  pid: number,
+  frameIndex: number,
+  flags: string[],
+): Promise<{ ms: number; nodes: number }> {
+  const { stdout } = await run(
+    "/usr/bin/python3",
+    ["test/peers/pyatspi_walk.py", "--pid", String(pid), "--frame-index", String(frameIndex), ...flags],
+    { maxBuffer: 256 << 20, timeout: 300_000 },
+  );
+  const parsed = JSON.parse(stdout) as { nodes: unknown[]; times_ms: number[] };
+  return { ms: parsed.times_ms[0]!, nodes: parsed.nodes.length };
+}
+
+async function main(): Promise<void> {
+  const backend = await AtspiBackend.connect();
+  const store = new SnapshotStore(async () => backend, new RefStore("latest-snapshot"));
+  const windows = await backend.listWindows();
+  const rows: string[] = [];
+  console.log(`# bench/snapshot · ${RUNS} runs each, medians · node ${process.versions.node}`);
+  for (const c of CASES) {
+    const window = windows.find((w) => c.title.test(w.title));
+    if (!window?.pid) {
+      console.log(`${c.label}: SKIPPED (no window matching ${c.title})`);
+      continue;
+    }
+    const take = async () => {
+      const start = performance.now();
+      let page = await store.take({ kind: "window", id: window.id }, c.limits);
+      let nodes = page.elements.length;
+      while (page.cursor) {
+        page = await store.continue(page.cursor);
+        nodes += page.elements.length;
+      }
+      return { ms: performance.now() - start, nodes, frameIndex: page.elements[0]?.index ?? 0 };
+    };
+    const warm = await take(); // Realizes lazily built objects (GTK4) and JIT on both sides.
+    await peerWalk(window.pid, warm.frameIndex, c.peer);
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let peerNodes = 0;
+    let ourNodes = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const mine = await take();
+      ours.push(mine.ms);
+      ourNodes = mine.nodes;
+      const peer = await peerWalk(window.pid, warm.frameIndex, c.peer);
+      theirs.push(peer.ms);
+      peerNodes = peer.nodes;
+    }
+    const ratio = median(theirs) / median(ours);
+    const row = `| ${c.label} | ${ourNodes} | ${median(ours).toFixed(0)} ms | ${peerNodes} | ${median(theirs).toFixed(0)} ms | ${ratio.toFixed(1)}× | ${c.target ?? "–"} |`;
+    rows.push(row);
+    console.log(row);
+  }
+  const rss = process.memoryUsage().rss / (1 << 20);
+  console.log(
+    `\n| case | deskhand nodes | deskhand median | pyatspi nodes | pyatspi median | pyatspi ÷ deskhand | target |`,
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const row of rows) console.log(row);
+  console.log(`\ndeskhand RSS after the run: ${rss.toFixed(0)} MB`);
+  await backend.close();
+}
+
+await main();
