@@ -96,6 +96,11 @@ async function runTool(
       return error.code === "invalid_params" ? 2 : 1;
     }
     process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
+    if (!pages && !json && typeof result.output.data.cursor === "string") {
+      process.stderr.write(
+        "deskhand: the cursor lives only in this process; pass --all-pages to print the rest\n",
+      );
+    }
     // A CLI process keeps no state between runs, so --all-pages follows the cursor here.
     while (pages && typeof result.output.data.cursor === "string") {
       result = await callTool(context, findTool(name)!, {
