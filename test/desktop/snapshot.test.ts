@@ -125,6 +125,31 @@ describe("snapshots of real apps", () => {
     );
   });
 
+  it("an element that is not showing gets no bounds rather than stale ones", async () => {
+    const gtk3 = await windowTitled(backend, TITLES.gtk3);
+    const page = await snapshots.take(
+      { kind: "window", id: gtk3.id },
+      { ...SNAPSHOT_DEFAULTS, maxNodes: 5000, maxDepth: 64 },
+    );
+    const shown = page.elements.filter(
+      (e) => e.states?.includes("showing") && e.interfaces?.includes("Component"),
+    );
+    const hidden = page.elements.filter((e) => !e.states?.includes("showing"));
+    assert.ok(shown.length > 50 && hidden.length > 10);
+    assert.ok(
+      shown.every((e) => e.bounds !== null),
+      "every showing element has bounds",
+    );
+    assert.ok(
+      hidden.every((e) => e.bounds === null),
+      "no hidden element has bounds",
+    );
+    assert.ok(
+      page.elements.every((e) => !e.unread?.includes("bounds")),
+      "null bounds are not failures",
+    );
+  });
+
   it("bounds are in screen coordinates and inside the window", async () => {
     for (const title of Object.values(TITLES)) {
       const window = await windowTitled(backend, title);

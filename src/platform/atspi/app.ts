@@ -32,6 +32,11 @@ export class AtspiApp {
   name = "";
   pid: number | null = null;
   readonly limiter = new CallLimiter(256);
+  /**
+   * Whether the app reports `showing` on elements below its windows, as seen in its last cache read;
+   * undefined until known (then every element is taken to be on screen when in doubt).
+   */
+  reportsShowing: boolean | undefined = undefined;
   /** Whether this app sets accessible ids at all: most toolkits leave them empty everywhere. */
   readonly accessibleIds = { seen: 0, empty: 0 };
 

@@ -61,6 +61,18 @@ function carriesText(node: RawNode): boolean {
   return !node.name;
 }
 
+/**
+ * Whether an element is on screen, so that its extents mean something. An element that is not showing
+ * (a hidden page, a closed menu) has no place on screen: toolkits answer with its last allocation,
+ * which may overlap what is shown, so it gets no bounds rather than misleading ones. GTK 4.8 never
+ * reports `showing` below the window; there `visible` stands in.
+ */
+function onScreen(app: AtspiApp, node: RawNode): boolean {
+  const states = node.states;
+  if (states === undefined || states.includes("showing")) return true;
+  return app.reportsShowing === false && states.includes("visible");
+}
+
 async function readActions(context: EnrichContext, path: string): Promise<string[]> {
   const { app } = context;
   const [actions] = await app.call(path, IFACE.action, "GetActions", remaining(context));
@@ -114,7 +126,7 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
       }),
     );
   }
-  if (interfaces.includes("Component")) {
+  if (interfaces.includes("Component") && onScreen(app, node)) {
     reads.push(
       attempt(node, "bounds", async () => {
         const [extents] = await app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [

@@ -308,6 +308,12 @@ export async function readStructure(
 ): Promise<StructureRead> {
   const deadline = Date.now() + options.timeoutMs;
   const cache = await readCache(app, Math.min(options.timeoutMs, 5000));
+  if (cache) {
+    const frames = new Set(["frame", "window", "dialog"]);
+    app.reportsShowing = [...cache.values()].some(
+      (item) => !frames.has(roleName(item.role)) && statesFromBitset(item.states).includes("showing"),
+    );
+  }
   const cacheChildren = new Map<string, CacheItem[]>();
   for (const item of cache?.values() ?? []) {
     const siblings = cacheChildren.get(item.parentPath);
