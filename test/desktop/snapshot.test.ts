@@ -9,7 +9,7 @@ import { PASSWORD_MARKER, SnapshotStore } from "../../src/core/snapshot.js";
 import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import { DBusConnection } from "../../src/platform/atspi/dbus.js";
 import { parseHandle } from "../../src/platform/atspi/reader.js";
-import { connect, TITLES, windowTitled } from "./helpers.js";
+import { connect, startExtraSwingApp, TITLES, windowTitled } from "./helpers.js";
 
 describe("snapshots of real apps", () => {
   let backend: AtspiBackend;
@@ -167,6 +167,35 @@ describe("snapshots of real apps", () => {
         frame.x + frame.width <= rect.x + rect.width + 1,
         `${title}: frame within the window's width`,
       );
+    }
+  });
+});
+
+describe("a hung app", () => {
+  it("does not hold up listing windows or reading another app's window", async () => {
+    const backend = await connect();
+    const extra = await startExtraSwingApp(backend);
+    try {
+      process.kill(extra.pid, "SIGSTOP");
+      const snapshots = new SnapshotStore(async () => backend, new RefStore("latest-snapshot"));
+      const gtk3 = await windowTitled(backend, TITLES.gtk3); // The first listing waits out the hung app once.
+      const started = Date.now();
+      const windows = await backend.listWindows();
+      const page = await snapshots.take(
+        { kind: "window", id: gtk3.id },
+        { ...SNAPSHOT_DEFAULTS, maxDepth: 4 },
+      );
+      const elapsed = Date.now() - started;
+      assert.ok(
+        windows.some((w) => w.id === extra.windowId),
+        "the hung app's window is still listed",
+      );
+      assert.ok(page.elements.length > 5);
+      assert.ok(elapsed < 900, `listing and reading gtk3 took ${elapsed} ms while another app hung`);
+    } finally {
+      process.kill(extra.pid, "SIGCONT");
+      extra.kill();
+      await backend.close();
     }
   });
 });

@@ -37,6 +37,10 @@ export class AtspiApp {
    * undefined until known (then every element is taken to be on screen when in doubt).
    */
   reportsShowing: boolean | undefined = undefined;
+  /** The frames this app had when it last answered, for listing it while it does not. */
+  lastFrames: unknown[] | undefined = undefined;
+  /** Until then, listing does not ask this app again: it just failed to answer. */
+  quietUntil = 0;
   /** Whether this app sets accessible ids at all: most toolkits leave them empty everywhere. */
   readonly accessibleIds = { seen: 0, empty: 0 };
 

@@ -39,6 +39,9 @@ interface WindowMatch {
   frame: Frame | undefined;
 }
 
+/** Bound on asking one app for its windows while listing: a hung app is then listed as last seen. */
+const FRAME_LIST_TIMEOUT_MS = 1000;
+const QUIET_AFTER_TIMEOUT_MS = 5000;
 const FRAME_ROLES = new Set([
   "frame",
   "window",
@@ -128,8 +131,25 @@ export class AtspiBackend implements AccessibilityBackend {
     return apps.filter((app): app is AtspiApp => app !== undefined);
   }
 
-  async #frames(app: AtspiApp): Promise<Frame[]> {
-    const timeout = this.callTimeoutMs;
+  /**
+   * An app's top-level frames. A hung app must not stall listing everyone else's windows: it gets a
+   * short bound, and then the frames it had last time stand in.
+   */
+  async #framesOf(app: AtspiApp): Promise<Frame[]> {
+    const last = (app.lastFrames as Frame[] | undefined) ?? [];
+    // An app that just failed to answer is not asked again for a while: one hang, one delay.
+    if (Date.now() < app.quietUntil) return last;
+    try {
+      const frames = await this.#frames(app, FRAME_LIST_TIMEOUT_MS);
+      app.lastFrames = frames;
+      return frames;
+    } catch {
+      app.quietUntil = Date.now() + QUIET_AFTER_TIMEOUT_MS;
+      return last;
+    }
+  }
+
+  async #frames(app: AtspiApp, timeout: number): Promise<Frame[]> {
     const [children] = await app.call(app.rootPath, IFACE.accessible, "GetChildren", timeout);
     const frames = await Promise.all(
       (children as [string, string][]).map(async ([, path], index): Promise<Frame | undefined> => {
@@ -158,7 +178,7 @@ export class AtspiBackend implements AccessibilityBackend {
   /** Pairs each X11 client window with the accessible frame that draws it: same pid, then same title. */
   async #match(): Promise<Map<number, WindowMatch>> {
     const [windows, apps] = await Promise.all([clientWindows(this.x), this.applications()]);
-    const frames = (await Promise.all(apps.map((app) => this.#frames(app).catch(() => [])))).flat();
+    const frames = (await Promise.all(apps.map((app) => this.#framesOf(app)))).flat();
     const taken = new Set<Frame>();
     this.#matches.clear();
     for (const window of windows) {

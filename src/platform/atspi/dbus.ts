@@ -23,7 +23,7 @@ interface NativeConnection {
   on(event: "message", listener: (message: NativeIncoming) => void): void;
   removeAllListeners(): void;
   end(): void;
-  stream: { destroy(): void };
+  stream: { destroy(): void; cork(): void; uncork(): void };
 }
 
 interface NativeIncoming {
@@ -106,6 +106,7 @@ export class DBusConnection {
   #pending = new Map<number, (error: Error) => void>();
   #closed = false;
   #signalListeners = new Set<(signal: DBusSignal) => void>();
+  #corked = false;
 
   private constructor(
     readonly address: string,
@@ -189,6 +190,16 @@ export class DBusConnection {
       if (call.signature) {
         message.signature = call.signature;
         message.body = call.body ?? [];
+      }
+      // Calls made in one tick leave in one write: a 900-call read was spending an eighth of its CPU
+      // in one socket write per message.
+      if (!this.#corked) {
+        this.#corked = true;
+        this.bus.connection.stream.cork();
+        setImmediate(() => {
+          this.#corked = false;
+          this.bus.connection.stream.uncork();
+        });
       }
       let serial = -1;
       const timer = setTimeout(() => {
