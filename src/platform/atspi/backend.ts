@@ -221,10 +221,6 @@ export class AtspiBackend implements AccessibilityBackend {
       }));
   }
 
-  async focusedWindow(): Promise<number | undefined> {
-    return activeWindow(this.x);
-  }
-
   async windowUnderPointer(): Promise<number | undefined> {
     return windowAtPointer(this.x, await clientWindows(this.x));
   }
@@ -335,12 +331,6 @@ export class AtspiBackend implements AccessibilityBackend {
       }
     }
     return undefined;
-  }
-
-  /** Handles of the frames of one app, for tests and the fidelity check. */
-  frameHandle(windowId: number): string | undefined {
-    const frame = this.#matches.get(windowId)?.frame;
-    return frame ? handleOf(frame.app.busName, frame.path) : undefined;
   }
 
   async close(): Promise<void> {

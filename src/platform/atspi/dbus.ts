@@ -20,19 +20,9 @@ interface NativeMessage {
 interface NativeConnection {
   on(event: "connect" | "end", listener: () => void): void;
   on(event: "error", listener: (error: Error) => void): void;
-  on(event: "message", listener: (message: NativeIncoming) => void): void;
   removeAllListeners(): void;
   end(): void;
   stream: { destroy(): void; cork(): void; uncork(): void };
-}
-
-interface NativeIncoming {
-  type: number;
-  path?: string;
-  interface?: string;
-  member?: string;
-  sender?: string;
-  body?: unknown[];
 }
 
 interface NativeBus {
@@ -86,16 +76,6 @@ export class DBusClosedError extends Error {
   }
 }
 
-const SIGNAL_MESSAGE_TYPE = 4;
-
-export interface DBusSignal {
-  path: string;
-  iface: string;
-  member: string;
-  sender: string;
-  body: unknown[];
-}
-
 export interface OpenOptions {
   /** Peer-to-peer socket (an application's own): no bus, so no Hello. */
   direct?: boolean;
@@ -105,7 +85,6 @@ export interface OpenOptions {
 export class DBusConnection {
   #pending = new Map<number, (error: Error) => void>();
   #closed = false;
-  #signalListeners = new Set<(signal: DBusSignal) => void>();
   #corked = false;
 
   private constructor(
@@ -114,17 +93,6 @@ export class DBusConnection {
   ) {
     bus.connection.on("end", () => this.#markClosed());
     bus.connection.on("error", () => this.#markClosed());
-    bus.connection.on("message", (message) => {
-      if (message.type !== SIGNAL_MESSAGE_TYPE || this.#signalListeners.size === 0) return;
-      const signal: DBusSignal = {
-        path: message.path ?? "",
-        iface: message.interface ?? "",
-        member: message.member ?? "",
-        sender: message.sender ?? "",
-        body: message.body ?? [],
-      };
-      for (const listener of this.#signalListeners) listener(signal);
-    });
   }
 
   static open(address: string, options: OpenOptions = {}): Promise<DBusConnection> {
@@ -231,11 +199,6 @@ export class DBusConnection {
     });
   }
 
-  onSignal(listener: (signal: DBusSignal) => void): () => void {
-    this.#signalListeners.add(listener);
-    return () => this.#signalListeners.delete(listener);
-  }
-
   close(): void {
     if (this.#closed) return;
     this.#markClosed();
@@ -254,21 +217,4 @@ export class DBusConnection {
     for (const reject of [...this.#pending.values()]) reject(error);
     this.#pending.clear();
   }
-}
-
-/** The `(so)` pair AT-SPI uses to name an object: bus name and object path. */
-export interface ObjectRef {
-  bus: string;
-  path: string;
-}
-
-export function asObjectRef(value: unknown): ObjectRef {
-  const pair = value as [string, string];
-  return { bus: String(pair[0]), path: String(pair[1]) };
-}
-
-/** dbus-native returns a variant as [signatureTree, [value]]. */
-export function variantValue(value: unknown): unknown {
-  if (Array.isArray(value) && value.length === 2 && Array.isArray(value[1])) return value[1][0];
-  return value;
 }
