@@ -11,6 +11,11 @@ export type ErrorCode =
   | "backend_unavailable"
   | "unsupported_platform"
   | "invalid_cursor"
+  | "unsupported_pattern"
+  | "read_only"
+  | "action_failed"
+  | "no_text"
+  | "ambiguous"
   | "internal_error";
 
 export class DeskhandError extends Error {
@@ -69,6 +74,23 @@ export function asDeskhandError(error: unknown): DeskhandError {
       return new DeskhandError("not_accessible", message, "Run `deskhand doctor` for the toolkit's switch.");
     case "ElementGone":
       return new DeskhandError("element_gone", message, "Take a new snapshot.");
+    case "UnsupportedAction":
+      return new DeskhandError(
+        "unsupported_pattern",
+        message,
+        "Use an action the element supports (listed), or another element.",
+        {
+          supported: (error as Error & { supported?: string[] }).supported ?? [],
+        },
+      );
+    case "ReadOnlyElement":
+      return new DeskhandError("read_only", message, "Pick an editable element; this one cannot be changed.");
+    case "ActionRejected":
+      return new DeskhandError(
+        "action_failed",
+        message,
+        "Re-read the element; the action did not apply as asked.",
+      );
     case "UnsupportedPlatform":
       return new DeskhandError("unsupported_platform", message, "Use deskhand on Linux (X11) for now.");
     case "BackendUnavailable":

@@ -109,7 +109,12 @@ export interface PointerLocator {
   windowUnderPointer(): Promise<number | undefined>;
 }
 
-export interface AccessibilityBackend extends WindowLister, TreeReader, PointerLocator {
+export interface AccessibilityBackend
+  extends WindowLister,
+    TreeReader,
+    PointerLocator,
+    ElementReader,
+    ElementActor {
   readonly name: string;
   close(): Promise<void>;
 }
@@ -144,4 +149,86 @@ export class ElementGone extends Error {
 /** The platform's accessibility stack cannot be reached: no display, no session bus, no AT-SPI bus. */
 export class BackendUnavailable extends Error {
   override readonly name = "BackendUnavailable";
+}
+
+export type ScrollAmount =
+  | "no_amount"
+  | "small_increment"
+  | "small_decrement"
+  | "large_increment"
+  | "large_decrement";
+
+/** An action through the element's own accessibility interfaces. No input is synthesized. */
+export type SemanticAction =
+  | { kind: "invoke" }
+  | { kind: "toggle" }
+  | { kind: "set_value"; text: string }
+  | { kind: "set_range"; value: number }
+  | { kind: "focus" }
+  | { kind: "select"; option?: string | undefined; row?: number | undefined; column?: number | undefined }
+  | { kind: "expand" }
+  | { kind: "collapse" }
+  | { kind: "scroll_into_view" }
+  | { kind: "scroll"; horizontal: ScrollAmount; vertical: ScrollAmount };
+
+export interface ActionReport {
+  /** Which interface and call carried it, e.g. `Action.DoAction("click")`. */
+  route: string;
+  /** `completed`: the call returned. `unknown`: it did not answer in time (a modal dialog, a hang). */
+  outcome: "completed" | "unknown";
+  /** What the toolkit returned, when it returned something (some return true and do nothing). */
+  returned?: unknown;
+  detail?: string;
+}
+
+export interface TableCell {
+  row: number;
+  column: number;
+  /** null: the cell has no text interface. undefined with `unreadable`: it did not answer. */
+  text: string | null;
+  unreadable?: boolean;
+}
+
+export interface TableRead {
+  rows: number;
+  columns: number;
+  headers: (string | null)[];
+  cells: TableCell[];
+}
+
+export interface ElementReader {
+  /** One element re-read now with every detail, for verification, receipts and element_info. */
+  describe(handle: string, options: { maxText: number; windowId?: number }): Promise<RawNode>;
+  /** A slice of the element's text, or `null` when it has no text interface at all. */
+  readText(handle: string, start: number, length: number): Promise<{ text: string; length: number } | null>;
+  readTable(handle: string, rowStart: number, rowCount: number, maxCells: number): Promise<TableRead>;
+}
+
+export interface ElementActor {
+  /** `node`: the element as just verified, so it need not be read again. */
+  perform(
+    handle: string,
+    action: SemanticAction,
+    options: { timeoutMs: number; node?: RawNode },
+  ): Promise<ActionReport>;
+}
+
+/** The element lacks the interface or action asked for; `supported` lists what it has. */
+export class UnsupportedAction extends Error {
+  override readonly name = "UnsupportedAction";
+  constructor(
+    message: string,
+    readonly supported: string[],
+  ) {
+    super(message);
+  }
+}
+
+export class ReadOnlyElement extends Error {
+  override readonly name = "ReadOnlyElement";
+}
+
+/** The toolkit refused the action, or it cannot apply (disabled, no such option). */
+export class ActionRejected extends Error {
+  override readonly name = "ActionRejected";
 }

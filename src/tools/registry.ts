@@ -1,7 +1,12 @@
 // The tool list. Front ends iterate it; a test pins it.
+import { actTool } from "./act.js";
 import { doctorTool } from "./doctor.js";
+import { elementInfoTool } from "./element-info.js";
+import { fillFormTool } from "./fill-form.js";
 import { observeTool } from "./observe.js";
 import { pingTool } from "./ping.js";
+import { readTableTool } from "./read-table.js";
+import { readTextTool } from "./read-text.js";
 import { snapshotTool } from "./snapshot.js";
 import type { ToolDefinition } from "./tool.js";
 import { windowsTool } from "./windows.js";
@@ -11,6 +16,11 @@ export const TOOLS: readonly ToolDefinition[] = [
   windowsTool,
   snapshotTool,
   observeTool,
+  elementInfoTool,
+  readTextTool,
+  readTableTool,
+  actTool,
+  fillFormTool,
   doctorTool,
 ] as unknown as readonly ToolDefinition[];
 

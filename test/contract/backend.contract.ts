@@ -9,6 +9,8 @@ export interface ContractFixture {
   /** Title of a window whose tree has a push button named `buttonName` and a password field. */
   title: string;
   buttonName: string;
+  /** An editable text field's name, for the action case. */
+  textFieldName: string;
   teardown?: () => Promise<void>;
 }
 
@@ -20,6 +22,8 @@ export type ContractCase =
   | "reads a subtree"
   | "enriches bounds and actions"
   | "never reads a password"
+  | "sets a text field and re-reads it"
+  | "refuses an action the element lacks"
   | "unknown window"
   | "unknown handle";
 
@@ -150,6 +154,31 @@ export function backendContract(
       });
       assert.equal(password.text, undefined);
       assert.equal(password.value, undefined);
+    });
+
+    test("sets a text field and re-reads it", async () => {
+      const read = await fixture.backend.readWindow(windowId, FULL);
+      const field = [...walk(read.root)].find((n) => n.role === "text" && n.name === fixture.textFieldName)!;
+      assert.ok(field, `the text field ${fixture.textFieldName} is in the tree`);
+      const report = await fixture.backend.perform(
+        field.handle,
+        { kind: "set_value", text: "contract ✓" },
+        { timeoutMs: 3000 },
+      );
+      assert.equal(report.outcome, "completed");
+      const after = await fixture.backend.describe(field.handle, { maxText: 100, windowId });
+      assert.equal(after.text, "contract ✓");
+    });
+
+    test("refuses an action the element lacks", async () => {
+      const read = await fixture.backend.readWindow(windowId, FULL);
+      const button = [...walk(read.root)].find(
+        (n) => n.role === "push button" && n.name === fixture.buttonName,
+      )!;
+      await assert.rejects(
+        fixture.backend.perform(button.handle, { kind: "set_value", text: "x" }, { timeoutMs: 3000 }),
+        { name: "UnsupportedAction" },
+      );
     });
 
     test("unknown window", async () => {

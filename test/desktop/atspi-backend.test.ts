@@ -3,10 +3,22 @@ import { connect, TITLES } from "./helpers.js";
 
 backendContract("atspi on the Swing fixture", async () => {
   const backend = await connect();
-  return { backend, title: TITLES.swing, buttonName: "Open dialog", teardown: () => backend.close() };
+  return {
+    backend,
+    title: TITLES.swing,
+    buttonName: "Open dialog",
+    textFieldName: "Name",
+    teardown: () => backend.close(),
+  };
 });
 
 backendContract("atspi on gtk4-widget-factory", async () => {
   const backend = await connect();
-  return { backend, title: TITLES.gtk4, buttonName: "GtkToggleButton", teardown: () => backend.close() };
+  return {
+    backend,
+    title: TITLES.gtk4,
+    buttonName: "GtkToggleButton",
+    textFieldName: "GtkEntry",
+    teardown: () => backend.close(),
+  };
 });

@@ -30,11 +30,23 @@ describe("mcp on real apps", () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ["ping", "windows", "snapshot", "observe", "doctor"],
+      [
+        "ping",
+        "windows",
+        "snapshot",
+        "observe",
+        "element_info",
+        "read_text",
+        "read_table",
+        "act",
+        "fill_form",
+        "doctor",
+      ],
     );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object");
-      assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
+      const acts = tool.name === "act" || tool.name === "fill_form";
+      assert.equal(tool.annotations?.readOnlyHint, !acts, `${tool.name} says whether it changes anything`);
       assert.ok(tool.description && tool.description.length > 40);
     }
   });

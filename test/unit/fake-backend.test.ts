@@ -6,4 +6,5 @@ backendContract("fake", async () => ({
   backend: new FakeBackend(fakeDesktop()),
   title: "Fake Fixture",
   buttonName: "Open dialog",
+  textFieldName: "Name",
 }));

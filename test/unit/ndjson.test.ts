@@ -50,7 +50,23 @@ describe("ndjson protocol", () => {
       [1, "w", 3, 4],
     );
     assert.ok(responses.every((r) => r.ok));
-    assert.deepEqual(responses[0]!.result!.methods, ["ping", "windows", "snapshot", "observe", "shutdown"]);
+    assert.deepEqual(responses[0]!.result!.methods, [
+      "ping",
+      "windows",
+      "snapshot",
+      "observe",
+      "invoke",
+      "set_value",
+      "set_range",
+      "focus",
+      "toggle",
+      "select",
+      "expand",
+      "collapse",
+      "scroll_into_view",
+      "scroll",
+      "shutdown",
+    ]);
     assert.equal(responses[1]!.result!.truncated, true);
     assert.equal((responses[1]!.result!.windows as { hwnd: number }[])[0]!.hwnd, 1);
     assert.equal(responses[2]!.result!.snapshotId, "s1");

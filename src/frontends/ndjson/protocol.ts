@@ -30,6 +30,11 @@ const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
   element_gone: "stale_element",
   window_not_found: "invalid_params",
   invalid_cursor: "invalid_params",
+  unsupported_pattern: "unsupported_pattern",
+  read_only: "read_only",
+  action_failed: "action_failed",
+  no_text: "unsupported_pattern",
+  ambiguous: "invalid_params",
   not_accessible: "internal_error",
   backend_unavailable: "internal_error",
   unsupported_platform: "internal_error",
@@ -120,7 +125,72 @@ async function run(context: ToolContext, toolName: string, input: unknown): Prom
   return result.output.data;
 }
 
-export const METHODS = ["ping", "windows", "snapshot", "observe", "shutdown"] as const;
+const ACTION_METHODS = [
+  "invoke",
+  "set_value",
+  "set_range",
+  "focus",
+  "toggle",
+  "select",
+  "expand",
+  "collapse",
+  "scroll_into_view",
+  "scroll",
+] as const;
+
+export const METHODS = ["ping", "windows", "snapshot", "observe", ...ACTION_METHODS, "shutdown"] as const;
+
+const scrollAmount = z.enum([
+  "no_amount",
+  "small_increment",
+  "small_decrement",
+  "large_increment",
+  "large_decrement",
+]);
+const actionBase = { ref: z.string(), waitMs: z.number().int().min(0).max(5000).optional() };
+const actionParams = {
+  invoke: z.object(actionBase).strict(),
+  focus: z.object(actionBase).strict(),
+  toggle: z.object(actionBase).strict(),
+  expand: z.object(actionBase).strict(),
+  collapse: z.object(actionBase).strict(),
+  scroll_into_view: z.object(actionBase).strict(),
+  set_value: z.object({ ...actionBase, value: z.string() }).strict(),
+  set_range: z.object({ ...actionBase, value: z.number().finite() }).strict(),
+  select: z
+    .object({
+      ...actionBase,
+      option: z.string().optional(),
+      row: z.number().int().min(0).optional(),
+      column: z.number().int().min(0).optional(),
+    })
+    .strict(),
+  scroll: z
+    .object({
+      ...actionBase,
+      horizontal: scrollAmount.default("no_amount"),
+      vertical: scrollAmount.default("no_amount"),
+    })
+    .strict(),
+} as const;
+
+function actionFor(
+  method: (typeof ACTION_METHODS)[number],
+  p: Record<string, unknown>,
+): Record<string, unknown> {
+  switch (method) {
+    case "set_value":
+      return { kind: "set_value", text: p.value };
+    case "set_range":
+      return { kind: "set_range", value: p.value };
+    case "select":
+      return { kind: "select", option: p.option, row: p.row, column: p.column };
+    case "scroll":
+      return { kind: "scroll", horizontal: p.horizontal, vertical: p.vertical };
+    default:
+      return { kind: method };
+  }
+}
 
 export async function dispatch(context: ToolContext, method: string, params: unknown): Promise<unknown> {
   switch (method) {
@@ -156,6 +226,23 @@ export async function dispatch(context: ToolContext, method: string, params: unk
         ...limitsOf(scope),
         ...(maxTargets === undefined ? {} : { maxTargets }),
         ...(includeTree === undefined ? {} : { includeTree }),
+      });
+    }
+    case "invoke":
+    case "set_value":
+    case "set_range":
+    case "focus":
+    case "toggle":
+    case "select":
+    case "expand":
+    case "collapse":
+    case "scroll_into_view":
+    case "scroll": {
+      const p = parseParams(actionParams[method], params) as Record<string, unknown>;
+      return run(context, "act", {
+        ref: p.ref,
+        action: actionFor(method, p),
+        ...(p.waitMs === undefined ? {} : { waitMs: p.waitMs }),
       });
     }
     default:

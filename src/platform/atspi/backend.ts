@@ -1,8 +1,10 @@
 // The Linux backend: AT-SPI2 over D-Bus for trees, X11 (EWMH) for the windows on screen.
 import type {
   AccessibilityBackend,
+  ActionReport,
   EnrichOptions,
   RawNode,
+  SemanticAction,
   StructureOptions,
   StructureRead,
   WindowInfo,
@@ -10,9 +12,11 @@ import type {
 import { BackendUnavailable, ElementGone, WindowNotAccessible, WindowNotFound } from "../types.js";
 import { X11Connection } from "../x11/connection.js";
 import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from "../x11/windows.js";
+import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { DBusConnection } from "./dbus.js";
+import { readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
 import { IFACE, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
 import { handleOf, parseHandle, readStructure } from "./reader.js";
@@ -331,6 +335,64 @@ export class AtspiBackend implements AccessibilityBackend {
       }
     }
     return undefined;
+  }
+
+  #app(handle: string): { app: AtspiApp; path: string } {
+    const { bus, path } = parseHandle(handle);
+    const app = this.#apps.get(bus);
+    if (!app) throw new ElementGone(handle, "its application is no longer on the accessibility bus");
+    return { app, path };
+  }
+
+  async describe(handle: string, options: { maxText: number; windowId?: number }): Promise<RawNode> {
+    const read = await this.readSubtree(handle, {
+      maxDepth: 0,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 1,
+      timeoutMs: this.callTimeoutMs,
+    });
+    const node = read.root;
+    await this.enrich([node], {
+      maxText: options.maxText,
+      timeoutMs: this.callTimeoutMs,
+      actions: true,
+      accessibleIds: true,
+      ...(options.windowId === undefined ? {} : { windowId: options.windowId }),
+    });
+    // A node that answered nothing at all is gone, whatever its app says.
+    if (node.unread.includes("role") && node.unread.includes("states")) {
+      throw new ElementGone(handle, "it no longer answers");
+    }
+    return node;
+  }
+
+  async readText(handle: string, start: number, length: number) {
+    const { app, path } = this.#app(handle);
+    return readText(app, path, start, length, this.callTimeoutMs);
+  }
+
+  async readTable(handle: string, rowStart: number, rowCount: number, maxCells: number) {
+    const { app, path } = this.#app(handle);
+    return readTable(app, path, rowStart, rowCount, maxCells, this.callTimeoutMs);
+  }
+
+  async perform(
+    handle: string,
+    action: SemanticAction,
+    options: { timeoutMs: number; node?: RawNode },
+  ): Promise<ActionReport> {
+    const { app, path } = this.#app(handle);
+    const [node, parent] = await Promise.all([
+      options.node?.actions !== undefined ? options.node : this.describe(handle, { maxText: 0 }),
+      app.property(path, IFACE.accessible, "Parent", this.callTimeoutMs).catch(() => undefined),
+    ]);
+    const parentPath = Array.isArray(parent) ? String(parent[1]) : undefined;
+    return performAction(
+      { app, path, node, actions: node.actions ?? [], parentPath },
+      action,
+      options.timeoutMs,
+    );
   }
 
   async close(): Promise<void> {

@@ -307,7 +307,8 @@ export async function readStructure(
   onNode?: (node: RawNode) => Promise<void>,
 ): Promise<StructureRead> {
   const deadline = Date.now() + options.timeoutMs;
-  const cache = await readCache(app, Math.min(options.timeoutMs, 5000));
+  // For one node, four calls cost less than the app's whole cache.
+  const cache = options.maxDepth === 0 ? undefined : await readCache(app, Math.min(options.timeoutMs, 5000));
   if (cache) {
     const frames = new Set(["frame", "window", "dialog"]);
     app.reportsShowing = [...cache.values()].some(

@@ -3,14 +3,24 @@
 // backend; it never stands in for a real application.
 import type {
   AccessibilityBackend,
+  ActionReport,
   EnrichOptions,
   RawNode,
   Rect,
+  SemanticAction,
   StructureOptions,
   StructureRead,
+  TableRead,
   WindowInfo,
 } from "../types.js";
-import { ElementGone, WindowNotAccessible, WindowNotFound } from "../types.js";
+import {
+  ActionRejected,
+  ElementGone,
+  ReadOnlyElement,
+  UnsupportedAction,
+  WindowNotAccessible,
+  WindowNotFound,
+} from "../types.js";
 
 export interface FakeElement {
   role: string;
@@ -47,6 +57,8 @@ export interface FakeDesktop {
   pointerWindow?: number;
   /** Added to every read, to stand in for a slow app. */
   delayMs?: number;
+  /** Names of the elements invoked, in order: the fake app's record of what was done to it. */
+  invoked?: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -194,6 +206,82 @@ export class FakeBackend implements AccessibilityBackend {
         }
       }
     }
+  }
+
+  #element(handle: string): FakeElement {
+    const element = this.#elements.get(handle);
+    if (!element) throw new ElementGone(handle, "no such element in the fake desktop");
+    return element;
+  }
+
+  async describe(handle: string, options: { maxText: number }): Promise<RawNode> {
+    const element = this.#element(handle);
+    const node = this.#raw(element, handle, Number(handle.slice(handle.lastIndexOf("/") + 1)) || 0);
+    await this.enrich([node], {
+      maxText: options.maxText,
+      timeoutMs: 1000,
+      actions: true,
+      accessibleIds: true,
+    });
+    return node;
+  }
+
+  async readText(handle: string, start: number, length: number) {
+    const element = this.#element(handle);
+    if (element.text === undefined) return null;
+    return { text: element.text.slice(start, start + length), length: element.text.length };
+  }
+
+  async readTable(handle: string, rowStart: number, rowCount: number, maxCells: number): Promise<TableRead> {
+    const element = this.#element(handle);
+    if (!element.table) throw new ActionRejected("the element has no Table interface");
+    const { rows, columns } = element.table;
+    const cells: TableRead["cells"] = [];
+    for (let row = rowStart; row < Math.min(rows, rowStart + rowCount) && cells.length < maxCells; row++) {
+      for (let column = 0; column < columns && cells.length < maxCells; column++) {
+        const cell = element.children?.[row * columns + column];
+        cells.push({ row, column, text: cell?.text ?? cell?.name ?? null });
+      }
+    }
+    return { rows, columns, headers: Array.from({ length: columns }, (_, i) => `C${i}`), cells };
+  }
+
+  /** Effects are applied to the fake tree, so tests re-read them as they would from a real app. */
+  async perform(handle: string, action: SemanticAction): Promise<ActionReport> {
+    const element = this.#element(handle);
+    const states = new Set(element.states ?? ["enabled", "visible", "showing"]);
+    const has = (name: string) => (element.interfaces ?? []).includes(name);
+    switch (action.kind) {
+      case "invoke":
+      case "toggle":
+        if (!element.actions?.length) throw new UnsupportedAction("no actions", []);
+        if (action.kind === "toggle")
+          states.has("checked") ? states.delete("checked") : states.add("checked");
+        else this.desktop.invoked = [...(this.desktop.invoked ?? []), element.name ?? ""];
+        break;
+      case "set_value":
+        if (!has("EditableText")) throw new UnsupportedAction("no EditableText", element.actions ?? []);
+        if (states.has("read only")) throw new ReadOnlyElement("read-only");
+        element.text = action.text;
+        break;
+      case "set_range":
+        if (!has("Value")) throw new UnsupportedAction("no Value", element.actions ?? []);
+        element.value = String(action.value);
+        break;
+      case "focus":
+        states.add("focused");
+        break;
+      case "expand":
+        states.add("expanded");
+        break;
+      case "collapse":
+        states.delete("expanded");
+        break;
+      default:
+        throw new UnsupportedAction(`the fake backend does not ${action.kind}`, []);
+    }
+    element.states = [...states];
+    return { route: `fake ${action.kind}`, outcome: "completed", returned: true };
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,90 @@
+// Receipts say what was done, by which route, and what the element looks like afterwards, re-read from
+// the app. They never claim the goal was reached: that stays the caller's judgement.
+import type { AccessibilityBackend, ActionReport, RawNode, WindowInfo } from "../platform/types.js";
+import { PASSWORD_MARKER } from "./snapshot.js";
+
+export interface ElementState {
+  role: string;
+  name: string | null;
+  states: string[] | null;
+  value?: string;
+  bounds: RawNode["bounds"] | null;
+}
+
+export interface Receipt {
+  ref: string;
+  action: string;
+  route: string;
+  action_outcome: ActionReport["outcome"];
+  returned?: unknown;
+  detail?: string;
+  after: ElementState | null;
+  after_read: "complete" | "partial" | "unavailable";
+  unread?: string[];
+  windows_appeared: Pick<WindowInfo, "id" | "title" | "app">[];
+  windows_disappeared: Pick<WindowInfo, "id" | "title" | "app">[];
+}
+
+export function elementState(node: RawNode): ElementState {
+  const state: ElementState = {
+    role: node.role,
+    name: node.name ?? null,
+    states: node.states ?? null,
+    bounds: node.bounds ?? null,
+  };
+  if (node.role === "password text") state.value = PASSWORD_MARKER;
+  else if (node.value !== undefined) state.value = node.value;
+  else if (node.text !== undefined) state.value = node.text;
+  return state;
+}
+
+export function windowChanges(before: WindowInfo[], after: WindowInfo[]) {
+  const pick = ({ id, title, app }: WindowInfo) => ({ id, title, app });
+  const had = new Set(before.map((w) => w.id));
+  const has = new Set(after.map((w) => w.id));
+  return {
+    windows_appeared: after.filter((w) => !had.has(w.id)).map(pick),
+    windows_disappeared: before.filter((w) => !has.has(w.id)).map(pick),
+  };
+}
+
+/** Re-reads the element after an action; a failed re-read keeps the action's outcome and says why. */
+export async function afterRead(
+  backend: AccessibilityBackend,
+  handle: string,
+  windowId: number | null,
+): Promise<Pick<Receipt, "after" | "after_read" | "unread">> {
+  try {
+    const node = await backend.describe(handle, { maxText: 200, ...(windowId === null ? {} : { windowId }) });
+    const unread = [...new Set(node.unread)];
+    return unread.length > 0
+      ? { after: elementState(node), after_read: "partial", unread }
+      : { after: elementState(node), after_read: "complete" };
+  } catch (error) {
+    return {
+      after: null,
+      after_read: "unavailable",
+      unread: [error instanceof Error ? error.message : String(error)],
+    };
+  }
+}
+
+export function renderReceipt(receipt: Receipt): string {
+  const lines = [
+    `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${receipt.action_outcome === "completed" ? "the call returned" : "outcome unknown: the call did not return in time"}${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
+  ];
+  if (receipt.detail) lines.push(receipt.detail);
+  if (receipt.after) {
+    const a = receipt.after;
+    lines.push(
+      `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""} (${(a.states ?? []).join(", ")})`,
+    );
+  }
+  if (receipt.after_read !== "complete")
+    lines.push(`after_read: ${receipt.after_read}${receipt.unread ? ` (${receipt.unread.join("; ")})` : ""}`);
+  for (const w of receipt.windows_appeared) lines.push(`window appeared: ${w.id} ${JSON.stringify(w.title)}`);
+  for (const w of receipt.windows_disappeared)
+    lines.push(`window disappeared: ${w.id} ${JSON.stringify(w.title)}`);
+  lines.push("Whether this achieved the goal is for you to judge: re-read what matters.");
+  return lines.join("\n");
+}

@@ -1,0 +1,315 @@
+// Semantic actions through AT-SPI: the element's own Action, EditableText, Value, Selection, Table
+// and Component interfaces. Every call is bounded; a call that does not answer in time (an action that
+// opened a modal dialog, say) is reported as an unknown outcome, never waited on.
+import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
+import { ActionRejected, ReadOnlyElement, UnsupportedAction } from "../types.js";
+import { type AtspiApp, isNotImplemented } from "./app.js";
+import { DBusTimeoutError } from "./dbus.js";
+import { IFACE } from "./names.js";
+import { roleName } from "./roles.js";
+import { statesFromBitset } from "./states.js";
+
+const INVOKE_NAMES = /^(click|press|activate|jump|open|invoke|doDefault|push)$/i;
+const TOGGLE_NAMES = /^(toggle|click|press|activate)$/i;
+const EXPAND_NAMES = /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate)$/i;
+const COLLAPSE_NAMES =
+  /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|collapse|activate)$/i;
+/** Component.ScrollTo's AtspiScrollType ANYWHERE. */
+const SCROLL_ANYWHERE = 6;
+
+export interface ActionTarget {
+  app: AtspiApp;
+  path: string;
+  node: RawNode;
+  /** The element's action names, read fresh. */
+  actions: string[];
+  parentPath: string | undefined;
+}
+
+/** What the element supports, for an `unsupported_pattern` refusal. */
+export function supportedActions(target: ActionTarget): string[] {
+  const interfaces = target.node.interfaces ?? [];
+  const supported = target.actions.map((a) => `action:${a}`);
+  if (interfaces.includes("EditableText")) supported.push("set_value");
+  if (interfaces.includes("Value")) supported.push("set_range");
+  if (interfaces.includes("Component")) supported.push("focus", "scroll_into_view");
+  if (interfaces.includes("Selection") || interfaces.includes("Table")) supported.push("select");
+  return supported;
+}
+
+function unsupported(target: ActionTarget, what: string): UnsupportedAction {
+  const supported = supportedActions(target);
+  return new UnsupportedAction(
+    `${target.node.role} ${JSON.stringify(target.node.name ?? "")} does not support ${what}; it supports ${supported.join(", ") || "nothing"}`,
+    supported,
+  );
+}
+
+async function bounded(route: string, call: () => Promise<unknown[]>): Promise<ActionReport> {
+  try {
+    const [returned] = await call();
+    return { route, outcome: "completed", returned };
+  } catch (error) {
+    if (error instanceof DBusTimeoutError) {
+      return {
+        route,
+        outcome: "unknown",
+        detail: "the call did not return in time: the app may be showing a modal dialog, or hung",
+      };
+    }
+    if (isNotImplemented(error))
+      throw new ActionRejected(`${route} is not implemented by this element: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+function requireEnabled(target: ActionTarget): void {
+  const states = target.node.states ?? [];
+  // GTK3 answers DoAction on a disabled widget with true and does nothing: check first.
+  if (!states.includes("enabled") && !states.includes("sensitive") && target.node.states !== undefined) {
+    throw new ActionRejected(`${target.node.role} ${JSON.stringify(target.node.name ?? "")} is disabled`);
+  }
+}
+
+async function doAction(
+  target: ActionTarget,
+  names: RegExp,
+  what: string,
+  timeoutMs: number,
+): Promise<ActionReport> {
+  requireEnabled(target);
+  let index = target.actions.findIndex((a) => names.test(a));
+  if (index < 0 && target.actions.length === 1 && what === "invoke") index = 0;
+  if (index < 0) throw unsupported(target, what);
+  const name = target.actions[index]!;
+  return bounded(`Action.DoAction(${JSON.stringify(name)})`, () =>
+    target.app.call(target.path, IFACE.action, "DoAction", timeoutMs, "i", [index]),
+  );
+}
+
+async function setValue(target: ActionTarget, text: string, timeoutMs: number): Promise<ActionReport> {
+  const interfaces = target.node.interfaces ?? [];
+  if (!interfaces.includes("EditableText")) throw unsupported(target, "set_value (EditableText)");
+  const states = target.node.states ?? [];
+  if (states.includes("read only") || (target.node.states !== undefined && !states.includes("editable"))) {
+    throw new ReadOnlyElement(`${target.node.role} ${JSON.stringify(target.node.name ?? "")} is read-only`);
+  }
+  requireEnabled(target);
+  return bounded("EditableText.SetTextContents", () =>
+    target.app.call(target.path, IFACE.editableText, "SetTextContents", timeoutMs, "s", [text]),
+  );
+}
+
+async function setRange(target: ActionTarget, value: number, timeoutMs: number): Promise<ActionReport> {
+  if (!(target.node.interfaces ?? []).includes("Value")) throw unsupported(target, "set_range (Value)");
+  if ((target.node.states ?? []).includes("read only")) throw new ReadOnlyElement("the element is read-only");
+  requireEnabled(target);
+  const [minimum, maximum] = await Promise.all([
+    target.app.property(target.path, IFACE.value, "MinimumValue", timeoutMs),
+    target.app.property(target.path, IFACE.value, "MaximumValue", timeoutMs),
+  ]);
+  if (value < Number(minimum) || value > Number(maximum)) {
+    throw new ActionRejected(`${value} is outside the element's range ${minimum}–${maximum}`);
+  }
+  return bounded("Value.CurrentValue", () =>
+    target.app.call(target.path, IFACE.properties, "Set", timeoutMs, "ssv", [
+      IFACE.value,
+      "CurrentValue",
+      ["d", value],
+    ]),
+  );
+}
+
+async function children(
+  app: AtspiApp,
+  path: string,
+  timeoutMs: number,
+): Promise<{ path: string; name: string }[]> {
+  const [refs] = await app.call(path, IFACE.accessible, "GetChildren", timeoutMs);
+  return Promise.all(
+    (refs as [string, string][]).map(async ([, child]) => ({
+      path: child,
+      name: String(await app.property(child, IFACE.accessible, "Name", timeoutMs).catch(() => "")),
+    })),
+  );
+}
+
+async function selectChild(
+  app: AtspiApp,
+  containerPath: string,
+  index: number,
+  timeoutMs: number,
+  what: string,
+) {
+  return bounded(`Selection.SelectChild(${index}) ${what}`, () =>
+    app.call(containerPath, IFACE.selection, "SelectChild", timeoutMs, "i", [index]),
+  );
+}
+
+async function select(
+  target: ActionTarget,
+  action: Extract<SemanticAction, { kind: "select" }>,
+  timeoutMs: number,
+): Promise<ActionReport> {
+  const { app, path, node } = target;
+  const interfaces = node.interfaces ?? [];
+  if (action.row !== undefined) {
+    if (!interfaces.includes("Table")) throw unsupported(target, "select by row (Table)");
+    const row = action.row;
+    if (action.column !== undefined) {
+      const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, action.column]);
+      return selectChild(app, path, Number(index), timeoutMs, `of cell ${row},${action.column}`);
+    }
+    const report = await bounded(`Table.AddRowSelection(${row})`, () =>
+      app.call(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]),
+    );
+    if (report.returned !== false) return report;
+    // Java refuses AddRowSelection; selecting the row's first cell through Selection selects the row.
+    const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, 0]);
+    const viaCell = await selectChild(app, path, Number(index), timeoutMs, `of row ${row}'s first cell`);
+    return {
+      ...viaCell,
+      detail: "Table.AddRowSelection returned false; selected through the row's first cell",
+    };
+  }
+  if (action.option !== undefined) {
+    const found = await findOption(app, path, action.option, timeoutMs);
+    if (!found.option) {
+      throw new ActionRejected(
+        `no option named ${JSON.stringify(action.option)}; the options are ${JSON.stringify(found.seen.slice(0, 30))}`,
+      );
+    }
+    // A combo box that implements Selection selects its n-th item itself (Java, GTK3); otherwise the
+    // option's own list does.
+    const container =
+      interfaces.includes("Selection") && node.role === "combo box" ? path : found.option.parent;
+    return selectChild(app, container, found.option.index, timeoutMs, `of ${JSON.stringify(action.option)}`);
+  }
+  // No option: select this element within its parent (a list item, a page tab).
+  if (!target.parentPath) throw unsupported(target, "select");
+  return selectChild(app, target.parentPath, node.indexInParent, timeoutMs, "of this element in its parent");
+}
+
+const SCROLL_STEP: Record<ScrollAmount, number> = {
+  no_amount: 0,
+  small_increment: 1,
+  small_decrement: -1,
+  large_increment: 10,
+  large_decrement: -10,
+};
+
+async function scroll(
+  target: ActionTarget,
+  action: Extract<SemanticAction, { kind: "scroll" }>,
+  timeoutMs: number,
+): Promise<ActionReport> {
+  const { app, path } = target;
+  // A container scrolls through its scroll bars' Value: small steps are the bar's minimum increment,
+  // large ones ten of those.
+  const [refs] = await app.call(path, IFACE.accessible, "GetChildren", timeoutMs);
+  const bars: { path: string; vertical: boolean }[] = [];
+  for (const [, child] of refs as [string, string][]) {
+    const [[role], [states]] = await Promise.all([
+      app.call(child, IFACE.accessible, "GetRole", timeoutMs),
+      app.call(child, IFACE.accessible, "GetState", timeoutMs),
+    ]);
+    if (roleName(Number(role)) !== "scroll bar") continue;
+    bars.push({ path: child, vertical: statesFromBitset(states as number[]).includes("vertical") });
+  }
+  if (bars.length === 0) throw unsupported(target, "scroll (it has no scroll bars)");
+  const routes: string[] = [];
+  for (const [axis, amount] of [
+    ["horizontal", action.horizontal],
+    ["vertical", action.vertical],
+  ] as const) {
+    const step = SCROLL_STEP[amount];
+    if (step === 0) continue;
+    const bar = bars.find((b) => b.vertical === (axis === "vertical"));
+    if (!bar) throw new ActionRejected(`it has no ${axis} scroll bar`);
+    const read = (p: string) => app.property(bar.path, IFACE.value, p, timeoutMs).then(Number);
+    const [current, minimum, maximum, increment] = await Promise.all([
+      read("CurrentValue"),
+      read("MinimumValue"),
+      read("MaximumValue"),
+      read("MinimumIncrement").catch(() => 0),
+    ]);
+    const unit = increment > 0 ? increment : (maximum - minimum) / 100;
+    const next = Math.max(minimum, Math.min(maximum, current + step * unit));
+    await app.call(bar.path, IFACE.properties, "Set", timeoutMs, "ssv", [
+      IFACE.value,
+      "CurrentValue",
+      ["d", next],
+    ]);
+    routes.push(`${axis} scroll bar Value ${current} → ${next}`);
+  }
+  return { route: routes.join("; ") || "nothing to scroll (no_amount on both axes)", outcome: "completed" };
+}
+
+export async function performAction(
+  target: ActionTarget,
+  action: SemanticAction,
+  timeoutMs: number,
+): Promise<ActionReport> {
+  const { app, path, node } = target;
+  const states = node.states ?? [];
+  switch (action.kind) {
+    case "invoke":
+      return doAction(target, INVOKE_NAMES, "invoke", timeoutMs);
+    case "toggle":
+      return doAction(target, TOGGLE_NAMES, "toggle", timeoutMs);
+    case "expand":
+      if (states.includes("expanded")) return { route: "none: already expanded", outcome: "completed" };
+      if (!states.includes("expandable") && node.states !== undefined)
+        throw unsupported(target, "expand (it is not expandable)");
+      return doAction(target, EXPAND_NAMES, "expand", timeoutMs);
+    case "collapse":
+      if (!states.includes("expanded") && node.states !== undefined)
+        return { route: "none: already collapsed", outcome: "completed" };
+      return doAction(target, COLLAPSE_NAMES, "collapse", timeoutMs);
+    case "set_value":
+      return setValue(target, action.text, timeoutMs);
+    case "set_range":
+      return setRange(target, action.value, timeoutMs);
+    case "focus":
+      if (!(node.interfaces ?? []).includes("Component")) throw unsupported(target, "focus (Component)");
+      return bounded("Component.GrabFocus", () => app.call(path, IFACE.component, "GrabFocus", timeoutMs));
+    case "scroll_into_view":
+      if (!(node.interfaces ?? []).includes("Component"))
+        throw unsupported(target, "scroll_into_view (Component)");
+      return bounded("Component.ScrollTo", () =>
+        app.call(path, IFACE.component, "ScrollTo", timeoutMs, "u", [SCROLL_ANYWHERE]),
+      );
+    case "select":
+      return select(target, action, timeoutMs);
+    case "scroll":
+      return scroll(target, action, timeoutMs);
+  }
+}
+
+/**
+ * Finds an option by its text below an element, breadth-first and bounded: options sit at different
+ * depths (GTK3: combo → menu → item; Swing: combo → popup → scroll pane → viewport → list → item).
+ */
+async function findOption(
+  app: AtspiApp,
+  root: string,
+  option: string,
+  timeoutMs: number,
+): Promise<{ option?: { parent: string; index: number }; seen: string[] }> {
+  const seen: string[] = [];
+  let level = [root];
+  for (let depth = 0; depth < 6 && level.length > 0 && seen.length < 500; depth++) {
+    const next: string[] = [];
+    for (const parent of level) {
+      const kids = await children(app, parent, timeoutMs).catch(() => []);
+      const index = kids.findIndex((kid) => kid.name === option);
+      if (index >= 0) return { option: { parent, index }, seen };
+      for (const kid of kids) {
+        if (kid.name) seen.push(kid.name);
+        next.push(kid.path);
+      }
+    }
+    level = next;
+  }
+  return { seen };
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { elementState } from "../core/receipt.js";
+import { differences } from "../core/verify.js";
+import { refSchema } from "./schemas.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+export const elementInfoTool = defineTool({
+  name: "element_info",
+  title: "Everything about one element",
+  description:
+    "Everything known about the element a ref names (role, name, description, states, bounds, index, accessible " +
+    "id, interfaces, actions, value), re-read now, with the result of verifying it against what the snapshot saw. " +
+    "A changed element is reported with its differences rather than presented as if nothing happened.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({ ref: refSchema }),
+  async handler(context, input) {
+    const backend = await context.backend();
+    const entry = context.refs.lookup(input.ref);
+    let node: Awaited<ReturnType<typeof backend.describe>>;
+    try {
+      node = await backend.describe(entry.handle, {
+        maxText: 1000,
+        ...(entry.fingerprint.windowId === null ? {} : { windowId: entry.fingerprint.windowId }),
+      });
+    } catch (error) {
+      if (error instanceof Error && error.name === "ElementGone") {
+        const data = {
+          ref: input.ref,
+          verified: false,
+          gone: true,
+          reason: error.message,
+          seen: entry.fingerprint,
+        };
+        return { data, text: `${input.ref} is gone: ${error.message}. Take a new snapshot.` };
+      }
+      throw error;
+    }
+    const changed = differences(entry, node);
+    const data = {
+      ref: input.ref,
+      verified: changed.length === 0,
+      differences: changed,
+      ...elementState(node),
+      description: node.description ?? null,
+      index: node.indexInParent,
+      childCount: node.childCount ?? null,
+      accessibleId: node.accessibleId ?? null,
+      interfaces: node.interfaces ?? null,
+      actions: node.actions ?? null,
+      window: entry.fingerprint.windowId,
+      path: entry.fingerprint.path,
+      ...(node.unread.length ? { unread: [...new Set(node.unread)] } : {}),
+    };
+    const lines = [
+      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${changed.length === 0 ? "verified: unchanged since the snapshot" : "CHANGED since the snapshot"}`,
+      ...changed.map((d) => `  ${d.field}: was ${JSON.stringify(d.was)}, now ${JSON.stringify(d.now)}`),
+      `states: ${(node.states ?? ["(unread)"]).join(", ")}`,
+      `bounds: ${node.bounds ? `${node.bounds.x},${node.bounds.y} ${node.bounds.width}x${node.bounds.height}` : "none (not on screen, or no geometry)"}`,
+      `index ${node.indexInParent} · ${node.childCount ?? "?"} children · id ${node.accessibleId ?? "none"}`,
+      `interfaces: ${(node.interfaces ?? []).join(", ")}`,
+      `actions: ${(node.actions ?? []).join(", ") || "none"}`,
+      ...(data.value !== undefined ? [`value: ${JSON.stringify(data.value)}`] : []),
+      ...(node.description ? [`description: ${JSON.stringify(node.description)}`] : []),
+    ];
+    return { data, text: lines.join("\n") };
+  },
+});

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { verifyRef } from "../core/verify.js";
+import { refSchema } from "./schemas.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+export const readTableTool = defineTool({
+  name: "read_table",
+  title: "Read a table, a page of rows",
+  description:
+    "Rows of the table a ref names, through its Table interface: row and column counts, column headers, then one " +
+    "line per row. Never the whole table: paged by row_start and row_count, bounded by max_cells. A cell with no " +
+    "text shows as -, a cell that could not be read as ?, with a count: the two are never confused.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    ref: refSchema,
+    row_start: z.number().int().min(0).default(0),
+    row_count: z.number().int().min(1).max(1000).default(50),
+    max_cells: z.number().int().min(1).max(10_000).default(500),
+  }),
+  async handler(context, input) {
+    const backend = await context.backend();
+    const { entry } = await verifyRef(backend, context.refs, input.ref);
+    const table = await backend.readTable(entry.handle, input.row_start, input.row_count, input.max_cells);
+    const rows = new Map<number, string[]>();
+    let unreadable = 0;
+    for (const cell of table.cells) {
+      const row = rows.get(cell.row) ?? [];
+      if (cell.unreadable) unreadable++;
+      row[cell.column] = cell.unreadable ? "?" : cell.text === null ? "-" : cell.text;
+      rows.set(cell.row, row);
+    }
+    const rowsRead = [...rows.keys()];
+    const last = rowsRead.length ? Math.max(...rowsRead) : input.row_start - 1;
+    const data = {
+      ref: input.ref,
+      rows: table.rows,
+      columns: table.columns,
+      headers: table.headers,
+      row_start: input.row_start,
+      row_end: last + 1,
+      cells: [...rows.entries()].map(([row, values]) => ({ row, values })),
+      unreadable_cells: unreadable,
+      more_rows: Math.max(0, table.rows - (last + 1)),
+    };
+    const lines = [
+      `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
+      `| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`,
+      ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
+    ];
+    if (data.more_rows > 0) lines.push(`${data.more_rows} more rows: row_start ${last + 1} continues`);
+    return { data, text: lines.join("\n") };
+  },
+});

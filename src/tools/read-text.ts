@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { DeskhandError } from "../core/errors.js";
+import { verifyRef } from "../core/verify.js";
+import { refSchema } from "./schemas.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+export const readTextTool = defineTool({
+  name: "read_text",
+  title: "Read an element's text",
+  description:
+    "A slice of the text of the element a ref names: a label, a field, a document. The ref is verified first. The " +
+    "reply gives the slice, the whole text's length and whether it was cut. An element with no text interface is " +
+    "an error that says so; an empty one is a result with length 0. A password field's text is never read.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    ref: refSchema,
+    start: z.number().int().min(0).default(0).describe("First character, 0-based"),
+    length: z.number().int().min(1).max(100_000).default(4000).describe("Characters to return at most"),
+  }),
+  async handler(context, input) {
+    const backend = await context.backend();
+    const { entry, node } = await verifyRef(backend, context.refs, input.ref);
+    if (node.role === "password text") {
+      throw new DeskhandError(
+        "read_only",
+        `${input.ref} is a password field: its text never leaves deskhand`,
+        "Do not read secrets.",
+      );
+    }
+    const read = await backend.readText(entry.handle, input.start, input.length);
+    if (read === null) {
+      throw new DeskhandError(
+        "no_text",
+        `${node.role} ${JSON.stringify(node.name ?? "")} has no text interface (not the same as empty text)`,
+        "Its name is in the snapshot; read_table reads tables.",
+      );
+    }
+    const end = input.start + read.text.length;
+    const cut = input.start > 0 || end < read.length;
+    const data = { ref: input.ref, text: read.text, start: input.start, end, length: read.length, cut };
+    const header = `${read.length} characters in all; characters ${input.start}–${end}${cut ? " (cut: ask for another start or length for the rest)" : ""}`;
+    return { data, text: `${header}\n${read.text}` };
+  },
+});

@@ -1,0 +1,263 @@
+// Semantic actions on real apps, each effect re-read from the app itself: the Swing fixture's status
+// label records what the app saw; GTK states are re-read in a fresh snapshot.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { callTool } from "../../src/tools/call.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { findTool } from "../../src/tools/registry.js";
+import { TITLES } from "./helpers.js";
+
+type Element = {
+  ref: string;
+  role: string;
+  name: string | null;
+  states: string[] | null;
+  value?: string;
+  description?: string;
+};
+
+describe("acting on real apps", () => {
+  let context: ToolContext;
+  before(() => {
+    context = createContext({ refLifetime: "while-verified" });
+  });
+  after(() => context.close());
+
+  const call = async (tool: string, input: Record<string, unknown>) => {
+    const result = await callTool(context, findTool(tool)!, input);
+    return result.ok
+      ? { ok: true as const, data: result.output.data as any, text: result.output.text }
+      : { ok: false as const, error: result.error.toJSON() as any };
+  };
+  const snapshot = async (glob: string): Promise<Element[]> => {
+    const result = await call("snapshot", {
+      target: { kind: "title", glob },
+      maxDepth: 40,
+      maxNodes: 2000,
+      format: "json",
+    });
+    assert.ok(result.ok, JSON.stringify(result));
+    return result.data.elements;
+  };
+  const pick = (elements: Element[], predicate: (e: Element) => boolean, what: string) => {
+    const found = elements.find(predicate);
+    assert.ok(found, `${what} is in the snapshot`);
+    return found;
+  };
+  /** The Swing fixture's own record of the last thing it saw, re-read from the app. */
+  const swingStatus = async () => {
+    const status = pick(await snapshot(TITLES.swing), (e) => e.name === "Status", "the status label");
+    return status.description;
+  };
+  const act = (ref: string, action: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    call("act", { ref, action, ...extra });
+
+  it("Swing: toggle, set_value, select an option, select a table row, expand a tree node", async () => {
+    const form = await snapshot(TITLES.swing);
+    const subscribe = pick(form, (e) => e.name === "Subscribe", "Subscribe");
+    const toggled = await act(subscribe.ref, { kind: "toggle" });
+    assert.ok(toggled.ok, JSON.stringify(toggled));
+    assert.equal(toggled.data.action_outcome, "completed");
+    assert.ok(toggled.data.after.states.includes("checked"), "the receipt re-read the check box as checked");
+    assert.equal(await swingStatus(), "Subscribed");
+
+    const name = pick(form, (e) => e.role === "text" && e.name === "Name", "the Name field");
+    const typed = await act(name.ref, { kind: "set_value", text: "Ada Lovelace ✓" });
+    assert.ok(typed.ok, JSON.stringify(typed));
+    const reread = pick(
+      await snapshot(TITLES.swing),
+      (e) => e.role === "text" && e.name === "Name",
+      "the Name field",
+    );
+    assert.equal(reread.value, "Ada Lovelace ✓");
+
+    const color = pick(form, (e) => e.role === "combo box", "the Color combo box");
+    const selected = await act(color.ref, { kind: "select", option: "Blue" });
+    assert.ok(selected.ok, JSON.stringify(selected));
+    assert.equal(await swingStatus(), "Color Blue");
+    // The combo box is now named "Blue": the old ref is stale, so take the new one.
+    const recolored = pick(
+      await snapshot(TITLES.swing),
+      (e) => e.role === "combo box",
+      "the Color combo box",
+    );
+    assert.equal(recolored.name, "Blue");
+    const missing = await act(recolored.ref, { kind: "select", option: "Purple" });
+    assert.equal(missing.ok, false);
+    assert.equal(missing.error.code, "action_failed");
+    assert.match(missing.error.message, /"Red","Green","Blue"/);
+
+    const table = pick(form, (e) => e.role === "table", "the table");
+    const row = await act(table.ref, { kind: "select", row: 150 });
+    assert.ok(row.ok, JSON.stringify(row));
+    assert.equal(await swingStatus(), "Selected row 151");
+
+    const fruit = pick(form, (e) => e.name === "Fruit", "the Fruit tree node");
+    const expanded = await act(fruit.ref, { kind: "expand" });
+    assert.ok(expanded.ok, JSON.stringify(expanded));
+    assert.equal(await swingStatus(), "Expanded Fruit");
+    const tree = await snapshot(TITLES.swing);
+    assert.ok(pick(tree, (e) => e.name === "Fruit", "Fruit").states?.includes("expanded"));
+    assert.ok(
+      tree.some((e) => e.name === "Apple"),
+      "the expanded node's children are in the tree",
+    );
+  });
+
+  it("refuses what an element does not support, naming what it does, and read-only fields", async () => {
+    const form = await snapshot(TITLES.swing);
+    const status = pick(form, (e) => e.name === "Status", "the status label");
+    const refused = await act(status.ref, { kind: "set_value", text: "x" });
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.code, "unsupported_pattern");
+    assert.ok(Array.isArray(refused.error.supported));
+    const serial = pick(form, (e) => e.role === "text" && e.name === "Serial", "the read-only Serial field");
+    const readOnly = await act(serial.ref, { kind: "set_value", text: "changed" });
+    assert.equal(readOnly.ok, false);
+    assert.equal(readOnly.error.code, "read_only");
+    assert.equal(
+      pick(await snapshot(TITLES.swing), (e) => e.name === "Serial" && e.role === "text", "Serial").value,
+      "DH-0042",
+    );
+  });
+
+  it("a changed element is reported, never acted on", async () => {
+    const form = await snapshot(TITLES.swing);
+    const alpha = pick(form, (e) => e.name === "Alpha", "the Alpha button");
+    const reorder = pick(form, (e) => e.name === "Reorder", "the Reorder button");
+    assert.ok((await act(reorder.ref, { kind: "invoke" })).ok);
+    assert.equal(await swingStatus(), "Reordered");
+    const stale = await act(alpha.ref, { kind: "invoke" });
+    assert.equal(stale.ok, false);
+    assert.equal(stale.error.code, "stale_element");
+    assert.ok(stale.error.differences.some((d: { field: string }) => d.field === "name"));
+    assert.match(stale.error.next, /new snapshot/);
+    assert.equal(await swingStatus(), "Reordered", "nothing was pressed");
+  });
+
+  it("an action that opens a modal dialog returns at once and reports the dialog", async () => {
+    const form = await snapshot(TITLES.swing);
+    const open = pick(form, (e) => e.name === "Open dialog", "the Open dialog button");
+    const started = Date.now();
+    const opened = await act(open.ref, { kind: "invoke" }, { waitMs: 500 });
+    assert.ok(Date.now() - started < 2000, `returned in ${Date.now() - started} ms`);
+    assert.ok(opened.ok, JSON.stringify(opened));
+    assert.deepEqual(
+      opened.data.windows_appeared.map((w: { title: string }) => w.title),
+      ["Confirm"],
+    );
+    const dialog = await snapshot("Confirm");
+    const cancel = pick(dialog, (e) => e.name === "Cancel", "the dialog's Cancel button");
+    const closed = await act(cancel.ref, { kind: "invoke" }, { waitMs: 500 });
+    assert.ok(closed.ok, JSON.stringify(closed));
+    assert.deepEqual(
+      closed.data.windows_disappeared.map((w: { title: string }) => w.title),
+      ["Confirm"],
+    );
+    assert.equal(await swingStatus(), "Cancelled");
+  });
+
+  it("reads rows 150–199 of the 200-row table with headers, and a text slice", async () => {
+    const form = await snapshot(TITLES.swing);
+    const table = pick(form, (e) => e.role === "table", "the table");
+    const read = await call("read_table", { ref: table.ref, row_start: 150, row_count: 50 });
+    assert.ok(read.ok, JSON.stringify(read));
+    assert.deepEqual(read.data.headers, ["ID", "Item", "Quantity", "Price"]);
+    assert.equal(read.data.rows, 200);
+    assert.equal(read.data.cells.length, 50);
+    assert.deepEqual(read.data.cells[0], { row: 150, values: ["151", "Item 151", "0", "61.50"] });
+    assert.deepEqual(read.data.cells[49], { row: 199, values: ["200", "Item 200", "43", "20.87"] });
+    assert.equal(read.data.unreadable_cells, 0);
+    const notes = pick(form, (e) => e.role === "text" && e.name === "Notes", "the Notes area");
+    const slice = await call("read_text", { ref: notes.ref, start: 6, length: 4 });
+    assert.ok(slice.ok, JSON.stringify(slice));
+    assert.deepEqual(
+      { text: slice.data.text, length: slice.data.length, cut: slice.data.cut },
+      { text: "line", length: 22, cut: true },
+    );
+    const button = pick(form, (e) => e.name === "Reorder", "Reorder");
+    const none = await call("read_text", { ref: button.ref });
+    assert.equal(none.ok, false);
+    assert.equal(none.error.code, "no_text");
+  });
+
+  it("element_info re-reads an element and says whether it still verifies", async () => {
+    const form = await snapshot(TITLES.swing);
+    const open = pick(form, (e) => e.name === "Open dialog", "Open dialog");
+    const info = await call("element_info", { ref: open.ref });
+    assert.ok(info.ok);
+    assert.equal(info.data.verified, true);
+    assert.ok(info.data.actions.includes("click"));
+    assert.ok(info.data.bounds.width > 0);
+  });
+
+  it("fill_form attempts every field and reports each", async () => {
+    const form = await snapshot(TITLES.swing);
+    const name = pick(form, (e) => e.role === "text" && e.name === "Name", "Name");
+    const serial = pick(form, (e) => e.role === "text" && e.name === "Serial", "Serial");
+    const notes = pick(form, (e) => e.role === "text" && e.name === "Notes", "Notes");
+    const filled = await call("fill_form", {
+      fields: [
+        { ref: name.ref, value: "Grace" },
+        { ref: serial.ref, value: "nope" },
+        { ref: notes.ref, value: "Line one\nLine two" },
+      ],
+    });
+    assert.ok(filled.ok, JSON.stringify(filled));
+    assert.deepEqual(
+      filled.data.fields.map((f: { ok: boolean }) => f.ok),
+      [true, false, true],
+    );
+    assert.equal(filled.data.fields[1].error.code, "read_only");
+    const after = await snapshot(TITLES.swing);
+    assert.equal(pick(after, (e) => e.role === "text" && e.name === "Name", "Name").value, "Grace");
+    assert.equal(
+      pick(after, (e) => e.role === "text" && e.name === "Notes", "Notes").value,
+      "Line one\nLine two",
+    );
+    const bad = await call("fill_form", { fields: [] });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.code, "invalid_params");
+  });
+
+  it("GTK3: toggle a check box and set a spin button's value; GTK4: set an entry's text, refuse a check box", async () => {
+    const gtk3 = await snapshot(TITLES.gtk3);
+    const checks = gtk3.filter(
+      (e) => e.role === "check box" && e.name === "checkbutton" && e.states?.includes("sensitive"),
+    );
+    const unchecked = pick(
+      checks,
+      (e) => !e.states?.includes("checked") && !e.states?.includes("indeterminate"),
+      "an unchecked check box",
+    );
+    const index = gtk3.indexOf(unchecked);
+    assert.ok((await act(unchecked.ref, { kind: "toggle" })).ok);
+    assert.ok(
+      (await snapshot(TITLES.gtk3))[index]!.states?.includes("checked"),
+      "GTK3 re-reads it as checked",
+    );
+    const spin = pick(gtk3, (e) => e.role === "spin button" && e.value === "50", "the spin button at 50");
+    const spinIndex = gtk3.indexOf(spin);
+    const ranged = await act(spin.ref, { kind: "set_range", value: 70 });
+    assert.ok(ranged.ok, JSON.stringify(ranged));
+    assert.equal((await snapshot(TITLES.gtk3))[spinIndex]!.value, "70");
+
+    const gtk4 = await snapshot(TITLES.gtk4);
+    const entry = pick(
+      gtk4,
+      (e) =>
+        e.role === "text" &&
+        e.value === "entry" &&
+        !!e.states?.includes("editable") &&
+        !!e.states?.includes("sensitive"),
+      "an enabled GTK4 entry",
+    );
+    const entryIndex = gtk4.indexOf(entry);
+    assert.ok((await act(entry.ref, { kind: "set_value", text: "from deskhand" })).ok);
+    assert.equal((await snapshot(TITLES.gtk4))[entryIndex]!.value, "from deskhand");
+    const check = pick(gtk4, (e) => e.role === "check box", "a GTK4 check box");
+    const refused = await act(check.ref, { kind: "toggle" });
+    assert.equal(refused.ok, false, "GTK 4.8 check boxes expose no actions");
+    assert.equal(refused.error.code, "unsupported_pattern");
+  });
+});
