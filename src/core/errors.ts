@@ -16,6 +16,7 @@ export type ErrorCode =
   | "action_failed"
   | "no_text"
   | "ambiguous"
+  | "not_found"
   | "internal_error";
 
 export class DeskhandError extends Error {

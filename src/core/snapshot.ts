@@ -90,6 +90,54 @@ function countNodes(node: RawNode): number {
   return 1 + node.children.reduce((n, child) => n + countNodes(child), 0);
 }
 
+/** The windows a target names; an error says plainly when none (or, for a title, several) match. */
+export async function resolveWindows(
+  backend: AccessibilityBackend,
+  target: SnapshotTarget,
+): Promise<WindowInfo[]> {
+  const windows = await backend.listWindows();
+  switch (target.kind) {
+    case "window": {
+      const found = windows.find((w) => w.id === target.id);
+      if (!found) throw windowNotFound(`id ${target.id}`);
+      return [found];
+    }
+    case "title": {
+      const found = windows.filter((w) => globMatch(target.glob, w.title));
+      if (found.length === 0) throw windowNotFound(`title ${JSON.stringify(target.glob)}`);
+      if (found.length > 1) {
+        throw new DeskhandError(
+          "invalid_params",
+          `${found.length} windows match title ${JSON.stringify(target.glob)}`,
+          "Pass the window id of the one you mean.",
+          { candidates: found.map((w) => ({ id: w.id, title: w.title, pid: w.pid })) },
+        );
+      }
+      return found;
+    }
+    case "focused": {
+      const found = windows.find((w) => w.focused);
+      if (!found) throw windowNotFound("the focus: no window has it");
+      return [found];
+    }
+    case "pointer": {
+      const id = await backend.windowUnderPointer();
+      const found = windows.find((w) => w.id === id);
+      if (!found) throw windowNotFound("the pointer position");
+      return [found];
+    }
+    case "process": {
+      const found = windows.filter((w) => w.pid === target.pid);
+      if (found.length === 0) throw windowNotFound(`pid ${target.pid}`);
+      return found;
+    }
+    case "desktop":
+      return windows.filter((w) => w.accessible);
+    case "element":
+      return [];
+  }
+}
+
 export class SnapshotStore {
   #kept: StoredSnapshot[] = [];
 
@@ -97,51 +145,6 @@ export class SnapshotStore {
     private readonly backend: () => Promise<AccessibilityBackend>,
     readonly refs: RefStore,
   ) {}
-
-  async #resolveWindows(target: SnapshotTarget): Promise<WindowInfo[]> {
-    const backend = await this.backend();
-    const windows = await backend.listWindows();
-    switch (target.kind) {
-      case "window": {
-        const found = windows.find((w) => w.id === target.id);
-        if (!found) throw windowNotFound(`id ${target.id}`);
-        return [found];
-      }
-      case "title": {
-        const found = windows.filter((w) => globMatch(target.glob, w.title));
-        if (found.length === 0) throw windowNotFound(`title ${JSON.stringify(target.glob)}`);
-        if (found.length > 1) {
-          throw new DeskhandError(
-            "invalid_params",
-            `${found.length} windows match title ${JSON.stringify(target.glob)}`,
-            "Pass the window id of the one you mean.",
-            { candidates: found.map((w) => ({ id: w.id, title: w.title, pid: w.pid })) },
-          );
-        }
-        return found;
-      }
-      case "focused": {
-        const found = windows.find((w) => w.focused);
-        if (!found) throw windowNotFound("the focus: no window has it");
-        return [found];
-      }
-      case "pointer": {
-        const id = await backend.windowUnderPointer();
-        const found = windows.find((w) => w.id === id);
-        if (!found) throw windowNotFound("the pointer position");
-        return [found];
-      }
-      case "process": {
-        const found = windows.filter((w) => w.pid === target.pid);
-        if (found.length === 0) throw windowNotFound(`pid ${target.pid}`);
-        return found;
-      }
-      case "desktop":
-        return windows.filter((w) => w.accessible);
-      case "element":
-        return [];
-    }
-  }
 
   async take(target: SnapshotTarget, limits: SnapshotLimits): Promise<SnapshotPage> {
     const backend = await this.backend();
@@ -173,7 +176,7 @@ export class SnapshotStore {
       roots.push({ node: read.root, windowId: entry.fingerprint.windowId });
       methods.add(read.method);
     } else {
-      windows = await this.#resolveWindows(target);
+      windows = await resolveWindows(backend, target);
       for (const window of windows) {
         const read = await backend.readWindow(window.id, structure);
         roots.push({ node: read.root, windowId: window.id });

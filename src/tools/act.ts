@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { DeskhandError } from "../core/errors.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
 import { verifyRef } from "../core/verify.js";
 import type { SemanticAction } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
+import { findQuerySchema, searchUntil } from "./find.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
@@ -53,17 +55,77 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
-export const actInput = z.object({
-  ref: refSchema,
+const actionFields = {
   action: semanticActionSchema,
   waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before re-reading the element"),
   timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Bound on the action call itself"),
-});
+};
+
+/** Acting on a ref: what fill_form and the NDJSON methods use. */
+export const actOnRefInput = z.object({ ref: refSchema, ...actionFields });
+
+export const actInput = z
+  .object({
+    ref: refSchema.optional(),
+    find: findQuerySchema
+      .optional()
+      .describe("Instead of a ref: find the element now; several matches need nth"),
+    nth: z.number().int().min(0).optional().describe("With find: which match, 0-based"),
+    ...actionFields,
+  })
+  .refine((a) => (a.ref === undefined) !== (a.find === undefined), {
+    message: "give a ref or a find, one of the two",
+    path: ["ref"],
+  });
+
+/** Resolves `find` to exactly one element's ref, or refuses, listing the candidates. */
+async function resolveTarget(context: ToolContext, input: z.output<typeof actInput>): Promise<string> {
+  if (input.ref !== undefined) return input.ref;
+  const result = await searchUntil(context, input.find!, 50, 0);
+  const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));
+  if (result.unreadable_candidates.length > 0) {
+    throw new DeskhandError(
+      "ambiguous",
+      `${result.unreadable_candidates.length} candidate(s) could not be read, so the match is not certain; nothing was done`,
+      "Narrow the selector, or act on a ref from a snapshot.",
+      { candidates, unreadable_candidates: result.unreadable_candidates },
+    );
+  }
+  if (result.total === 0) {
+    throw new DeskhandError(
+      "not_found",
+      `nothing matches${result.searched_whole_window ? "" : " in what could be read"}; nothing was done`,
+      "Check the selector with find, or take a snapshot.",
+      { searched_whole_window: result.searched_whole_window },
+    );
+  }
+  if (input.nth === undefined && result.total > 1) {
+    throw new DeskhandError(
+      "ambiguous",
+      `${result.total} elements match and no nth was given; nothing was done`,
+      "Pass nth (0-based) or a narrower selector; the candidates are listed with their refs.",
+      { candidates },
+    );
+  }
+  const chosen = result.matches[input.nth ?? 0];
+  if (!chosen) {
+    throw new DeskhandError(
+      "invalid_params",
+      `nth ${input.nth} is past the ${result.total} matches`,
+      "Pass a smaller nth.",
+      { candidates },
+    );
+  }
+  return chosen.ref;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Verify, act, wait, re-read: the one path every semantic action takes. */
-export async function runAction(context: ToolContext, input: z.output<typeof actInput>): Promise<Receipt> {
+export async function runAction(
+  context: ToolContext,
+  input: z.output<typeof actOnRefInput>,
+): Promise<Receipt> {
   const backend = await context.backend();
   const [{ entry, node }, before] = await Promise.all([
     verifyRef(backend, context.refs, input.ref),
@@ -96,12 +158,15 @@ export const actTool = defineTool({
     "set_range, focus, select (option, table row or cell), expand, collapse, scroll_into_view, scroll. The ref is " +
     "verified first (role, name, index, bounds); if the element changed, nothing is done and the differences come " +
     "back. The receipt says which route carried the action, whether the call returned, the element as re-read " +
-    "afterwards, and which windows appeared or went. It never claims the goal was reached. No mouse or keyboard input.",
+    "afterwards, and which windows appeared or went. It never claims the goal was reached. No mouse or keyboard input. " +
+    "Instead of a ref, `find` names the element by selector or locator; several matches without nth are refused, " +
+    "listed with their refs.",
   level: "L2",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: actInput,
   async handler(context, input) {
-    const receipt = await runAction(context, input);
+    const ref = await resolveTarget(context, input);
+    const receipt = await runAction(context, { ...input, ref });
     return { data: receipt as unknown as Record<string, unknown>, text: renderReceipt(receipt) };
   },
 });

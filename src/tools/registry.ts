@@ -3,12 +3,14 @@ import { actTool } from "./act.js";
 import { doctorTool } from "./doctor.js";
 import { elementInfoTool } from "./element-info.js";
 import { fillFormTool } from "./fill-form.js";
+import { findElementsTool } from "./find.js";
 import { observeTool } from "./observe.js";
 import { pingTool } from "./ping.js";
 import { readTableTool } from "./read-table.js";
 import { readTextTool } from "./read-text.js";
 import { snapshotTool } from "./snapshot.js";
 import type { ToolDefinition } from "./tool.js";
+import { waitTool } from "./wait.js";
 import { windowsTool } from "./windows.js";
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -16,11 +18,13 @@ export const TOOLS: readonly ToolDefinition[] = [
   windowsTool,
   snapshotTool,
   observeTool,
+  findElementsTool,
   elementInfoTool,
   readTextTool,
   readTableTool,
   actTool,
   fillFormTool,
+  waitTool,
   doctorTool,
 ] as unknown as readonly ToolDefinition[];
 

@@ -220,6 +220,117 @@ describe("acting on real apps", () => {
     assert.equal(bad.error.code, "invalid_params");
   });
 
+  it("find: selectors, locators, waiting, and the three kinds of empty answer", async () => {
+    const target = { kind: "title", glob: TITLES.swing };
+    const byName = await call("find", { target, name: "OPEN dialog" });
+    assert.ok(byName.ok, JSON.stringify(byName));
+    assert.deepEqual(
+      byName.data.matches.map((m: Element) => m.name),
+      ["Open dialog"],
+    );
+    assert.equal(byName.data.searched_whole_window, false, "table cells are not searched, and it says so");
+    assert.deepEqual(byName.data.cuts, ["tableRows"]);
+    const byLocator = await call("find", {
+      target,
+      locator: "//page tab list/page tab[@name=contains('tre')] | //check box",
+    });
+    assert.deepEqual(
+      byLocator.data.matches.map((m: Element) => m.name),
+      ["Subscribe", "Tree"],
+    );
+    const byValue = await call("find", { target, value_contains: "dh-00" });
+    assert.deepEqual(
+      byValue.data.matches.map((m: Element) => m.name),
+      ["Serial"],
+    );
+    const none = await call("find", { target, role: "push button", name: "Launch rockets" });
+    assert.equal(none.data.total, 0);
+    assert.match(none.text ?? "", /^No match\./);
+    const sizes = pick(
+      await snapshot(TITLES.swing),
+      (e) => e.role === "panel" && e.name === "Size",
+      "the Size panel",
+    );
+    const inPanel = await call("find", { target: { kind: "element", ref: sizes.ref }, role: "radio button" });
+    assert.equal(inPanel.data.total, 3);
+    assert.equal(inPanel.data.searched_whole_window, true, "a subtree without tables is searched whole");
+    const started = Date.now();
+    const waited = await call("find", {
+      target: { kind: "title", glob: "No such*" },
+      name: "OK",
+      timeout_ms: 500,
+    });
+    assert.ok(waited.ok, "a timeout is a result");
+    assert.equal(waited.data.timed_out, true);
+    assert.ok(Date.now() - started >= 500);
+    const bad = await call("find", { target, locator: "//push button[@name=" });
+    assert.equal(bad.error.code, "invalid_params");
+  });
+
+  it("acting by selector refuses several matches without nth, listing them", async () => {
+    const target = { kind: "title", glob: TITLES.swing };
+    const many = await call("act", { find: { target, role: "radio button" }, action: { kind: "toggle" } });
+    assert.equal(many.ok, false);
+    assert.equal(many.error.code, "ambiguous");
+    assert.deepEqual(
+      many.error.candidates.map((c: Element) => c.name),
+      ["Small", "Medium", "Large"],
+    );
+    const large = await call("act", {
+      find: { target, role: "radio button" },
+      nth: 2,
+      action: { kind: "toggle" },
+    });
+    assert.ok(large.ok, JSON.stringify(large));
+    assert.equal(await swingStatus(), "Size Large");
+    const missing = await call("act", {
+      find: { target, name: "Launch rockets" },
+      action: { kind: "invoke" },
+    });
+    assert.equal(missing.error.code, "not_found");
+  });
+
+  it("wait: a window appears; an element's text changes; a timeout is a result", async () => {
+    const form = await snapshot(TITLES.swing);
+    const status = pick(form, (e) => e.name === "Status", "the status label");
+    void status;
+    const timedOut = await call("wait", { condition: { kind: "window", title: "Confirm" }, timeout_ms: 300 });
+    assert.ok(timedOut.ok);
+    assert.equal(timedOut.data.met, false);
+    const open = pick(form, (e) => e.name === "Open dialog", "Open dialog");
+    assert.ok((await act(open.ref, { kind: "invoke" }, { waitMs: 0 })).ok);
+    const appeared = await call("wait", { condition: { kind: "window", title: "Conf*" }, timeout_ms: 5000 });
+    assert.equal(appeared.data.met, true, JSON.stringify(appeared));
+    const cancel = pick(await snapshot("Confirm"), (e) => e.name === "Cancel", "Cancel");
+    assert.ok((await act(cancel.ref, { kind: "invoke" })).ok);
+    const gone = await call("wait", {
+      condition: { kind: "window", title: "Confirm", state: "disappears" },
+      timeout_ms: 5000,
+    });
+    assert.equal(gone.data.met, true);
+    const name = pick(await snapshot(TITLES.swing), (e) => e.role === "text" && e.name === "Name", "Name");
+    const watching = call("wait", {
+      condition: { kind: "text", ref: name.ref },
+      timeout_ms: 5000,
+      poll_ms: 50,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await act(name.ref, { kind: "set_value", text: "changed while watched" });
+    const changed = await watching;
+    assert.equal(changed.data.met, true, JSON.stringify(changed));
+    assert.equal(changed.data.seen.now, "changed while watched");
+    const appears = await call("wait", {
+      condition: {
+        kind: "element",
+        target: { kind: "title", glob: TITLES.swing },
+        name: "Subscribe",
+        state: "enabled",
+      },
+      timeout_ms: 1000,
+    });
+    assert.equal(appears.data.met, true);
+  });
+
   it("GTK3: toggle a check box and set a spin button's value; GTK4: set an entry's text, refuse a check box", async () => {
     const gtk3 = await snapshot(TITLES.gtk3);
     const checks = gtk3.filter(

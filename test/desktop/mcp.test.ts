@@ -35,11 +35,13 @@ describe("mcp on real apps", () => {
         "windows",
         "snapshot",
         "observe",
+        "find",
         "element_info",
         "read_text",
         "read_table",
         "act",
         "fill_form",
+        "wait",
         "doctor",
       ],
     );

@@ -82,6 +82,54 @@ describe("ndjson on real apps", () => {
     assert.ok(withTree.result.truncated_by.includes("maxTargets"));
   });
 
+  it("acts through the protocol's action methods, with the protocol's error codes", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const snap = await client.request("a1", "snapshot", {
+      scope: "hwnd",
+      hwnd: swing.id,
+      maxDepth: 30,
+      maxNodes: 1000,
+    });
+    const find = (predicate: (e: { role: string; name: string }) => boolean) =>
+      snap.result.elements.find(predicate);
+    const combo = find((e) => e.role === "combo box");
+    const selected = await client.request("a2", "select", { ref: combo.ref, option: "Green", waitMs: 200 });
+    assert.equal(selected.ok, true, JSON.stringify(selected));
+    assert.equal(selected.result.after.name, "Green");
+    const stale = await client.request("a3", "invoke", { ref: combo.ref });
+    assert.equal(
+      stale.error.code,
+      "stale_element",
+      "the combo box is now named Green: the old ref is refused",
+    );
+    const status = find((e) => e.name === "Status");
+    assert.equal(
+      (await client.request("a4", "set_value", { ref: status.ref, value: "x" })).error.code,
+      "unsupported_pattern",
+    );
+    const serial = find((e) => e.role === "text" && e.name === "Serial");
+    assert.equal(
+      (await client.request("a5", "set_value", { ref: serial.ref, value: "x" })).error.code,
+      "read_only",
+    );
+    const name = find((e) => e.role === "text" && e.name === "Name");
+    const typed = await client.request("a6", "set_value", { ref: name.ref, value: "via ndjson" });
+    assert.equal(typed.result.after.value, "via ndjson");
+    const focus = await client.request("a7", "focus", { ref: name.ref, waitMs: 0 });
+    assert.equal(focus.ok, true, JSON.stringify(focus));
+    assert.equal(
+      (await client.request("a8", "set_range", { ref: name.ref, value: 3 })).error.code,
+      "unsupported_pattern",
+    );
+    assert.equal(
+      (await client.request("a9", "toggle", { ref: name.ref, waitMs: 9000 })).error.code,
+      "invalid_params",
+    );
+    const table = find((e) => e.role === "table");
+    const scrolled = await client.request("a10", "scroll", { ref: table.ref, vertical: "large_increment" });
+    assert.notEqual(scrolled.error?.code, "internal_error", JSON.stringify(scrolled));
+  });
+
   it("an element whose app died is stale_element", async () => {
     const extra = await startExtraSwingApp(backend);
     try {

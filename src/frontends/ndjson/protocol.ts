@@ -35,6 +35,7 @@ const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
   action_failed: "action_failed",
   no_text: "unsupported_pattern",
   ambiguous: "invalid_params",
+  not_found: "invalid_params",
   not_accessible: "internal_error",
   backend_unavailable: "internal_error",
   unsupported_platform: "internal_error",

@@ -1,0 +1,171 @@
+// Searching a window (or the subtree under a ref) by selector or locator. Three answers are kept apart:
+// nothing matched in a complete read; the read did not finish (so a match may be missing); and a
+// candidate could not be read (so it is neither a match nor a miss).
+import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platform/types.js";
+import { DeskhandError } from "./errors.js";
+import { type FlatEntry, flatten } from "./flatten.js";
+import { type CutName, READ_CEILING } from "./limits.js";
+import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
+import type { RefStore } from "./refs.js";
+import { matches, needsDetails, type Selector } from "./selector.js";
+import { resolveWindows, type SnapshotTarget } from "./snapshot.js";
+
+export type FindQuery = { selector: Selector } | { locator: string };
+
+export interface FoundElement {
+  ref: string;
+  role: string;
+  name: string | null;
+  value?: string;
+  states: string[] | null;
+  bounds: Rect | null;
+  window: number | null;
+}
+
+export interface FindResult {
+  snapshotId: string;
+  matches: FoundElement[];
+  total: number;
+  truncated: boolean;
+  searched_whole_window: boolean;
+  /** Why the search did not cover everything, when it did not. */
+  cuts: CutName[];
+  unreadable_candidates: (FoundElement & { unread: string[] })[];
+  windows: Pick<WindowInfo, "id" | "title">[];
+}
+
+export interface FindOptions {
+  maxDepth: number;
+  timeoutMs: number;
+  limit: number;
+}
+
+function cutOf(node: RawNode): CutName | undefined {
+  const cut = node.childrenCut;
+  if (!cut) return undefined;
+  if (cut.reason === "table") return "tableRows";
+  if (cut.reason === "nodeCeiling") return "readCeiling";
+  return cut.reason;
+}
+
+export async function findElements(
+  backend: AccessibilityBackend,
+  refs: RefStore,
+  target: SnapshotTarget,
+  query: FindQuery,
+  options: FindOptions,
+): Promise<FindResult> {
+  let locator: ReturnType<typeof parseLocator> | undefined;
+  if ("locator" in query) {
+    try {
+      locator = parseLocator(query.locator);
+    } catch (error) {
+      if (error instanceof LocatorSyntaxError) {
+        throw new DeskhandError(
+          "invalid_params",
+          `locator: ${error.message}`,
+          "Write it like //push button[@name=contains('Save')].",
+        );
+      }
+      throw error;
+    }
+  }
+  const structure = {
+    maxDepth: options.maxDepth,
+    tableRows: 0,
+    walkTables: false,
+    nodeCeiling: READ_CEILING,
+    timeoutMs: options.timeoutMs,
+  };
+  const roots: { node: RawNode; windowId: number | null }[] = [];
+  let windows: WindowInfo[] = [];
+  if (target.kind === "element") {
+    const entry = refs.lookup(target.ref);
+    roots.push({
+      node: (await backend.readSubtree(entry.handle, structure)).root,
+      windowId: entry.fingerprint.windowId,
+    });
+  } else {
+    windows = await resolveWindows(backend, target);
+    for (const window of windows)
+      roots.push({ node: (await backend.readWindow(window.id, structure)).root, windowId: window.id });
+  }
+  const entries = flatten(roots, { visibleOnly: false, onlyInteractive: false }).entries;
+  const cuts = new Set<CutName>();
+  for (const { node } of entries) {
+    const cut = cutOf(node);
+    if (cut) cuts.add(cut);
+  }
+  const wanted = locator
+    ? { value: locator.needsValue, accessibleId: locator.needsId }
+    : needsDetails((query as { selector: Selector }).selector);
+  // Details cost a call or two per element: read them for every element only when the query needs them.
+  if (wanted.value || wanted.accessibleId) {
+    for (const { windowId } of roots) {
+      const nodes = entries.filter((e) => e.windowId === windowId).map((e) => e.node);
+      await backend.enrich(nodes, {
+        maxText: 10_000,
+        timeoutMs: options.timeoutMs,
+        actions: false,
+        accessibleIds: wanted.accessibleId,
+        ...(windowId === null ? {} : { windowId }),
+      });
+    }
+  }
+  let hits: FlatEntry[];
+  let unreadable: FlatEntry[] = [];
+  if (locator) {
+    const found = new Set(roots.flatMap((r) => evaluateLocator(locator, r.node)));
+    hits = entries.filter((e) => found.has(e.node));
+  } else {
+    const selector = (query as { selector: Selector }).selector;
+    const verdicts = entries.map((e) => ({ e, verdict: matches(e.node, selector) }));
+    hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
+    unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
+  }
+  const shown = hits.slice(0, options.limit);
+  // Refs need bounds in their fingerprint: read them for what is shown.
+  for (const windowId of new Set([...shown, ...unreadable].map((e) => e.windowId))) {
+    const nodes = [...shown, ...unreadable].filter((e) => e.windowId === windowId).map((e) => e.node);
+    await backend.enrich(nodes, {
+      maxText: 200,
+      timeoutMs: options.timeoutMs,
+      actions: false,
+      accessibleIds: false,
+      ...(windowId === null ? {} : { windowId }),
+    });
+  }
+  const snapshotId = refs.newSnapshot();
+  const describe = (entry: FlatEntry): FoundElement => {
+    const { node } = entry;
+    const ref = refs.assign(snapshotId, node.handle, {
+      role: node.role,
+      name: node.name,
+      indexInParent: node.indexInParent,
+      bounds: node.bounds,
+      path: entry.path,
+      windowId: entry.windowId,
+    });
+    const found: FoundElement = {
+      ref,
+      role: node.role,
+      name: node.name ?? null,
+      states: node.states ?? null,
+      bounds: node.bounds ?? null,
+      window: entry.windowId,
+    };
+    const value = node.role === "password text" ? undefined : (node.value ?? node.text);
+    if (value !== undefined) found.value = value;
+    return found;
+  };
+  return {
+    snapshotId,
+    matches: shown.map(describe),
+    total: hits.length,
+    truncated: hits.length > shown.length,
+    searched_whole_window: cuts.size === 0,
+    cuts: [...cuts],
+    unreadable_candidates: unreadable.map((e) => ({ ...describe(e), unread: [...new Set(e.node.unread)] })),
+    windows: windows.map(({ id, title }) => ({ id, title })),
+  };
+}

@@ -1,0 +1,70 @@
+// Selectors with AND semantics: every field given must hold. role, name, description and the
+// `_contains` fields fold case (Unicode-aware); accessible_id is exact and case-sensitive; every state
+// given must be present.
+import type { RawNode } from "../platform/types.js";
+
+export interface Selector {
+  role?: string | undefined;
+  name?: string | undefined;
+  name_contains?: string | undefined;
+  value_contains?: string | undefined;
+  description?: string | undefined;
+  accessible_id?: string | undefined;
+  states?: string[] | undefined;
+}
+
+/** Case folding for matching: compatibility-normalised, then lower-cased without a locale. */
+export function fold(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+export type MatchResult = "match" | "no" | "unreadable";
+
+/** Fields a selector needs beyond the structure read. */
+export function needsDetails(selector: Selector): { value: boolean; accessibleId: boolean } {
+  return { value: selector.value_contains !== undefined, accessibleId: selector.accessible_id !== undefined };
+}
+
+/**
+ * "unreadable" when a field the selector names was not reported by the app: such a candidate is neither
+ * a match nor a miss, and is listed as such.
+ */
+export function matches(node: RawNode, selector: Selector): MatchResult {
+  let unreadable = false;
+  const check = (value: string | undefined, test: (v: string) => boolean): boolean => {
+    if (value === undefined) {
+      unreadable = true;
+      return true;
+    }
+    return test(value);
+  };
+  if (selector.role !== undefined && fold(node.role) !== fold(selector.role)) return "no";
+  if (selector.name !== undefined && !check(node.name, (v) => fold(v) === fold(selector.name!))) return "no";
+  if (
+    selector.name_contains !== undefined &&
+    !check(node.name, (v) => fold(v).includes(fold(selector.name_contains!)))
+  ) {
+    return "no";
+  }
+  if (
+    selector.description !== undefined &&
+    !check(node.description, (v) => fold(v) === fold(selector.description!))
+  ) {
+    return "no";
+  }
+  if (selector.states !== undefined) {
+    if (node.states === undefined) unreadable = true;
+    else if (!selector.states.every((s) => node.states!.includes(s))) return "no";
+  }
+  if (selector.accessible_id !== undefined) {
+    if (node.unread.includes("accessibleId")) unreadable = true;
+    else if (node.accessibleId !== selector.accessible_id) return "no";
+  }
+  if (selector.value_contains !== undefined) {
+    const value = node.value ?? node.text;
+    if (value === undefined && (node.unread.includes("value") || node.unread.includes("text")))
+      unreadable = true;
+    else if (value === undefined || !fold(value).includes(fold(selector.value_contains))) return "no";
+  }
+  return unreadable ? "unreadable" : "match";
+}

@@ -1,0 +1,180 @@
+import { z } from "zod";
+import { DeskhandError } from "../core/errors.js";
+import { type FindQuery, type FindResult, findElements } from "../core/find.js";
+import type { Selector } from "../core/selector.js";
+import type { SnapshotTarget } from "../core/snapshot.js";
+import type { ToolContext } from "./context.js";
+import { targetSchema } from "./schemas.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+const text = z.string().refine((s) => s.trim() !== "", "must not be blank");
+
+export const selectorShape = {
+  role: text.optional().describe("Role, as AT-SPI names it: 'push button', 'check box'; case-folded"),
+  name: text.optional().describe("Whole accessible name, case-folded"),
+  name_contains: text.optional().describe("Part of the accessible name, case-folded"),
+  value_contains: text.optional().describe("Part of the value or text, case-folded"),
+  description: text.optional().describe("Whole accessible description, case-folded"),
+  accessible_id: text.optional().describe("Accessible id, exact and case-sensitive"),
+  states: z.array(text).min(1).optional().describe("States that must all hold, e.g. ['enabled','showing']"),
+  locator: text
+    .optional()
+    .describe("Instead of the fields: //push button[@name=contains('Save')]; unions with |"),
+};
+
+const SELECTOR_FIELDS = [
+  "role",
+  "name",
+  "name_contains",
+  "value_contains",
+  "description",
+  "accessible_id",
+  "states",
+] as const;
+
+const findShape = {
+  target: targetSchema,
+  ...selectorShape,
+  maxDepth: z.number().int().min(0).max(256).default(64).describe("Levels below the root to search"),
+  timeoutMsRead: z.number().int().min(100).max(60_000).default(10_000).describe("Bound on each read"),
+};
+
+/** Exactly one way of saying what to find: selector fields, or a locator. */
+export function oneQuery<S extends z.ZodObject<typeof findShape & z.ZodRawShape>>(schema: S) {
+  return schema.refine(
+    (q: Record<string, unknown>) =>
+      (q.locator !== undefined) !== SELECTOR_FIELDS.some((f) => q[f] !== undefined),
+    { message: "give selector fields or a locator, one of the two", path: ["locator"] },
+  );
+}
+
+export const findQueryShape = findShape;
+export const findQuerySchema = oneQuery(z.object(findShape));
+
+export type FindQueryInput = z.output<typeof findQuerySchema>;
+
+export function queryOf(input: FindQueryInput): FindQuery {
+  if (input.locator !== undefined) return { locator: input.locator };
+  const selector: Selector = {};
+  for (const field of SELECTOR_FIELDS)
+    if (input[field] !== undefined) (selector as Record<string, unknown>)[field] = input[field];
+  return { selector };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Searches now, or until the first match when timeout_ms is positive: a timeout is a result. */
+export async function searchUntil(
+  context: ToolContext,
+  input: FindQueryInput,
+  limit: number,
+  timeoutMs: number,
+): Promise<FindResult & { waited_ms: number; timed_out: boolean; reason?: string }> {
+  if (input.target.kind === "cursor") {
+    throw new DeskhandError(
+      "invalid_params",
+      "find searches a window or a ref, not a snapshot cursor",
+      "Pass a window or element target.",
+    );
+  }
+  const backend = await context.backend();
+  const started = Date.now();
+  for (;;) {
+    const result = await findElements(backend, context.refs, input.target as SnapshotTarget, queryOf(input), {
+      maxDepth: input.maxDepth,
+      timeoutMs: input.timeoutMsRead,
+      limit,
+    }).catch((error) => {
+      // While waiting, a window that is not there yet is "not found yet", not a failure.
+      if (timeoutMs > 0 && error?.code === "window_not_found") return undefined;
+      throw error;
+    });
+    const waited = Date.now() - started;
+    if (result && (result.total > 0 || timeoutMs === 0))
+      return { ...result, waited_ms: waited, timed_out: false };
+    if (waited >= timeoutMs) {
+      if (result) return { ...result, waited_ms: waited, timed_out: true };
+      return {
+        snapshotId: context.refs.currentSnapshotId ?? "",
+        matches: [],
+        total: 0,
+        truncated: false,
+        searched_whole_window: false,
+        cuts: [],
+        unreadable_candidates: [],
+        windows: [],
+        waited_ms: waited,
+        timed_out: true,
+        reason: "no window matched the target",
+      };
+    }
+    await sleep(Math.min(250, timeoutMs - waited));
+  }
+}
+
+export function renderFind(
+  result: FindResult & { waited_ms: number; timed_out: boolean; reason?: string },
+): string {
+  const lines: string[] = [];
+  if (result.total === 0) {
+    lines.push(
+      result.timed_out
+        ? `No match after waiting ${result.waited_ms} ms (a timeout is an answer, not an error).`
+        : "No match.",
+    );
+  } else {
+    lines.push(
+      `${result.total} match${result.total === 1 ? "" : "es"}${result.truncated ? `, first ${result.matches.length} shown` : ""}:`,
+    );
+  }
+  for (const m of result.matches) {
+    lines.push(
+      `- ${m.role} ${JSON.stringify(m.name)}${m.value !== undefined ? ` = ${JSON.stringify(m.value.slice(0, 80))}` : ""} [ref=${m.ref}]`,
+    );
+  }
+  const why: Record<string, string> = {
+    tableRows: "table cells are not searched (read_table reads them)",
+    maxDepth: "elements below maxDepth",
+    timeout: "parts the app did not answer in time",
+    readCeiling: "elements past the read ceiling",
+    hugeChildCount: "children of elements with thousands of children",
+    unreadable: "children that could not be read",
+  };
+  lines.push(
+    result.reason
+      ? `Nothing was searched: ${result.reason}.`
+      : result.searched_whole_window
+        ? "The whole scope was read."
+        : `The search did not cover everything: ${result.cuts.map((c) => why[c] ?? c).join("; ")}.`,
+  );
+  for (const c of result.unreadable_candidates) {
+    lines.push(
+      `? ${c.role} ${JSON.stringify(c.name)} [ref=${c.ref}] could not be checked: ${c.unread.join(", ")} unread`,
+    );
+  }
+  return lines.join("\n");
+}
+
+export const findElementsTool = defineTool({
+  name: "find",
+  title: "Find elements",
+  description:
+    "Search a window (or the subtree under a ref) and get a ref for every match, up to limit. Either selector " +
+    "fields, all of which must hold (role, name, name_contains, value_contains, description: case-folded; " +
+    "accessible_id: exact; states: all present), or a locator like //push button[@name=contains('Save')]. " +
+    "'No match', 'the read did not cover everything' and 'a candidate could not be read' are different answers. " +
+    "A positive timeout_ms waits for the first match; running out of time is an answer, not an error.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: oneQuery(
+    z.object({
+      ...findShape,
+      limit: z.number().int().min(1).max(500).default(20),
+      timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait this long for a first match"),
+    }),
+  ),
+  async handler(context, input) {
+    const result = await searchUntil(context, input, input.limit, input.timeout_ms);
+    return { data: result as unknown as Record<string, unknown>, text: renderFind(result) };
+  },
+});

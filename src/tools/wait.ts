@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { globMatch } from "../core/glob.js";
+import { verifyRef } from "../core/verify.js";
+import type { ToolContext } from "./context.js";
+import { findQueryShape, oneQuery, searchUntil } from "./find.js";
+import { refSchema } from "./schemas.js";
+import { defineTool, READ_ONLY } from "./tool.js";
+
+const conditionSchema = z.discriminatedUnion("kind", [
+  z
+    .object({
+      kind: z.literal("window"),
+      title: z.string().min(1).describe("fnmatch glob"),
+      state: z.enum(["appears", "disappears"]).default("appears"),
+    })
+    .describe("A window with this title appears or disappears"),
+  z
+    .object({
+      kind: z.literal("text"),
+      ref: refSchema,
+      equals: z.string().optional().describe("Omit to wait for any change"),
+    })
+    .describe("An element's text (or value) equals this, or changes"),
+  oneQuery(
+    z.object({
+      kind: z.literal("element"),
+      ...findQueryShape,
+      state: z.enum(["appears", "enabled"]).default("appears"),
+    }),
+  ).describe("An element matching a selector or locator appears, or becomes enabled"),
+]);
+
+type Condition = z.output<typeof conditionSchema>;
+type Observation = { met: boolean; seen: unknown };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function textOf(context: ToolContext, ref: string): Promise<string | null> {
+  const { node } = await verifyRef(await context.backend(), context.refs, ref);
+  return node.value ?? node.text ?? node.name ?? null;
+}
+
+async function observe(
+  context: ToolContext,
+  condition: Condition,
+  initial: string | null,
+): Promise<Observation> {
+  switch (condition.kind) {
+    case "window": {
+      const titles = (await (await context.backend()).listWindows()).map((w) => w.title);
+      const present = titles.some((t) => globMatch(condition.title, t));
+      return { met: condition.state === "appears" ? present : !present, seen: titles };
+    }
+    case "text": {
+      const now = await textOf(context, condition.ref);
+      const met = condition.equals !== undefined ? now === condition.equals : now !== initial;
+      return { met, seen: { before: initial, now } };
+    }
+    case "element": {
+      const result = await searchUntil(context, condition as never, 5, 0);
+      const first = result.matches[0];
+      const enabled = first?.states?.includes("enabled") || first?.states?.includes("sensitive");
+      const met = condition.state === "appears" ? result.total > 0 : Boolean(enabled);
+      return { met, seen: first ?? null };
+    }
+  }
+}
+
+export const waitTool = defineTool({
+  name: "wait",
+  title: "Wait for something to happen",
+  description:
+    "Wait for one condition instead of asking too early: a window title (glob) appears or disappears; an element's " +
+    "text equals a value or changes (before and after are reported); an element matching a selector appears or " +
+    "becomes enabled. It polls between reads. A timeout is a result that says what was seen, not an error.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    condition: conditionSchema,
+    timeout_ms: z.number().int().min(0).max(120_000).default(5000),
+    poll_ms: z.number().int().min(20).max(5000).default(200),
+  }),
+  async handler(context, input) {
+    const started = Date.now();
+    const initial = input.condition.kind === "text" ? await textOf(context, input.condition.ref) : null;
+    for (;;) {
+      const observation = await observe(context, input.condition, initial);
+      const waited = Date.now() - started;
+      if (observation.met || waited >= input.timeout_ms) {
+        const data = {
+          met: observation.met,
+          waited_ms: waited,
+          condition: input.condition.kind,
+          seen: observation.seen,
+        };
+        const text = observation.met
+          ? `Met after ${waited} ms. Seen: ${JSON.stringify(observation.seen).slice(0, 400)}`
+          : `Not met after ${waited} ms (a timeout is an answer, not an error). Seen: ${JSON.stringify(observation.seen).slice(0, 400)}`;
+        return { data, text };
+      }
+      await sleep(Math.min(input.poll_ms, input.timeout_ms - waited));
+    }
+  },
+});
