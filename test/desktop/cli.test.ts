@@ -35,6 +35,57 @@ describe("cli", () => {
     assert.equal(data.limits.ceilings.maxNodes, 5000);
   });
 
+  it("find, act, read-table and wait name elements by selector, in one process each", async () => {
+    const found = await cli(["find", "--title", TITLES.swing, "--role", "radio button", "--json"]);
+    assert.equal(found.code, 0, found.stderr);
+    assert.deepEqual(
+      JSON.parse(found.stdout).matches.map((m: { name: string }) => m.name),
+      ["Small", "Medium", "Large"],
+    );
+    const ambiguous = await cli([
+      "act",
+      "--title",
+      TITLES.swing,
+      "--role",
+      "radio button",
+      "--action",
+      "toggle",
+    ]);
+    assert.equal(ambiguous.code, 1);
+    assert.match(ambiguous.stderr, /3 elements match; nothing was done\n {2}--nth 0: radio button "Small"/);
+    const acted = await cli([
+      "act",
+      "--title",
+      TITLES.swing,
+      "--role",
+      "radio button",
+      "--nth",
+      "0",
+      "--action",
+      "toggle",
+      "--json",
+    ]);
+    assert.equal(acted.code, 0, acted.stderr);
+    assert.ok(JSON.parse(acted.stdout).after.states.includes("checked"));
+    const table = await cli([
+      "read-table",
+      "--title",
+      TITLES.swing,
+      "--role",
+      "table",
+      "--row-start",
+      "10",
+      "--row-count",
+      "2",
+    ]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /\| 10 \| 11 \| Item 11 \|/);
+    const waited = await cli(["wait", "--window-title", "Nothing*", "--timeout-ms", "300", "--json"]);
+    assert.equal(waited.code, 0, "a timeout is an answer");
+    assert.equal(JSON.parse(waited.stdout).met, false);
+    assert.equal((await cli(["act", "--title", TITLES.swing, "--role", "table", "--action", "fly"])).code, 2);
+  });
+
   it("a window that is not there exits 1 with the next step", async () => {
     const { code, stderr } = await cli(["snapshot", "--title", "No such window"]);
     assert.equal(code, 1);

@@ -4,6 +4,14 @@
 import { DESKHAND_VERSION } from "../../tools/context.js";
 import { runMcpServer } from "../mcp/server.js";
 import { runNdjsonServer } from "../ndjson/server.js";
+import {
+  actCommand,
+  elementInfoCommand,
+  findCommand,
+  readTableCommand,
+  readTextCommand,
+  waitCommand,
+} from "./elements.js";
 import { sandboxRun, sandboxStart, sandboxStop, sandboxSupervise } from "./sandbox.js";
 import { doctorCommand, observeCommand, pingCommand, snapshotCommand, windowsCommand } from "./tools.js";
 import { HELP, UsageError } from "./usage.js";
@@ -23,6 +31,12 @@ const COMMANDS: Record<string, Command> = {
   observe: observeCommand,
   doctor: doctorCommand,
   ping: pingCommand,
+  find: findCommand,
+  act: actCommand,
+  "read-text": readTextCommand,
+  "read-table": readTableCommand,
+  "element-info": elementInfoCommand,
+  wait: waitCommand,
   mcp: async () => {
     await runMcpServer();
     return new Promise<number>(() => {}); // Runs until stdin closes.

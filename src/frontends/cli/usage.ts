@@ -21,6 +21,10 @@ const LIMITS = `Limits (each reply echoes them with their ceilings):
   --only-interactive   leave out layout scaffolding
   --walk-tables        walk every table cell (slow on big tables)`;
 
+const ELEMENT = `Target: --window ID | --title GLOB | --pid PID | --focused (default)
+Selector (all given must hold): --role R --name N --name-contains S --value-contains S
+  --description D --accessible-id ID --state S (repeatable); or --locator "//push button[@name='OK']"`;
+
 export const HELP: Record<string, string> = {
   main: `deskhand: read and drive desktop applications as text, through accessibility APIs.
 
@@ -30,6 +34,12 @@ Commands:
   windows              list top-level windows
   snapshot             read a window as text, bounded
   observe              list the actionable targets of a window
+  find                 find elements by selector or locator
+  act                  act on one element through its accessibility interfaces
+  read-text            read an element's text, a slice at a time
+  read-table           read a table, a page of rows
+  element-info         everything about one element
+  wait                 wait for a window or an element
   doctor               report whether deskhand can work here (read-only)
   ping                 print the version
   mcp                  serve MCP over stdio
@@ -66,6 +76,27 @@ ${LIMITS}`,
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system
 packages and per-toolkit hints. Read-only. Exit status 1 when a check fails.
   --probe              also list windows and read one, end to end`,
+  find: `Usage: deskhand find [target] (selector | --locator L) [--limit N] [--timeout-ms N] [--json]
+
+${ELEMENT}`,
+  act: `Usage: deskhand act [target] (selector | --locator L) [--nth N] --action A [--value V] [--option O] [--row N] [--wait-ms N] [--json]
+
+Act through the element's own interfaces. A is one of invoke, toggle, set_value, set_range, focus,
+select, expand, collapse, scroll_into_view. Several matches without --nth are refused, listed.
+
+${ELEMENT}`,
+  "read-text": `Usage: deskhand read-text [target] (selector | --locator L) [--nth N] [--start N] [--length N] [--json]
+
+${ELEMENT}`,
+  "read-table": `Usage: deskhand read-table [target] (selector | --locator L) [--nth N] [--row-start N] [--row-count N] [--json]
+
+${ELEMENT}`,
+  "element-info": `Usage: deskhand element-info [target] (selector | --locator L) [--nth N] [--json]
+
+${ELEMENT}`,
+  wait: `Usage: deskhand wait (--window-title GLOB [--gone] | [target] selector [--enabled]) [--timeout-ms N] [--json]
+
+A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
   mcp: "Usage: deskhand mcp\n\nServe the Model Context Protocol over stdio. Refs live while they verify.",
   serve: `Usage: deskhand serve
