@@ -5,7 +5,7 @@ const SWING =
   "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
   "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
 const apps = ["gtk4-widget-factory", SWING, "soffice --calc --norestore --nologo"];
-const benches = (process.argv[2] ?? "snapshot").split(",");
+const benches = (process.argv[2] ?? "snapshot,act").split(",");
 let status = 0;
 for (const bench of benches) {
   const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "60000"];
