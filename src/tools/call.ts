@@ -25,11 +25,16 @@ export async function callTool(
   context: ToolContext,
   tool: ToolDefinition,
   rawInput: unknown,
+  signal?: AbortSignal,
 ): Promise<CallResult> {
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) return { ok: false, error: invalidParams(tool.name, parsed.error) };
   try {
-    return { ok: true, output: await tool.handler(context, parsed.data) };
+    // The signal belongs to this call only: a view of the shared context that carries it.
+    const scoped: ToolContext = signal
+      ? Object.assign(Object.create(context) as ToolContext, { signal })
+      : context;
+    return { ok: true, output: await tool.handler(scoped, parsed.data) };
   } catch (error) {
     return { ok: false, error: asDeskhandError(error) };
   }

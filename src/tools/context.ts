@@ -13,6 +13,8 @@ export interface ToolContext {
   readonly snapshots: SnapshotStore;
   readonly env: NodeJS.ProcessEnv;
   readonly version: string;
+  /** Aborted when the caller cancels the request in flight (MCP cancellation). */
+  readonly signal?: AbortSignal;
   close(): Promise<void>;
 }
 

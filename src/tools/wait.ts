@@ -86,8 +86,10 @@ export const waitTool = defineTool({
     for (;;) {
       const observation = await observe(context, input.condition, initial);
       const waited = Date.now() - started;
-      if (observation.met || waited >= input.timeout_ms) {
+      const cancelled = context.signal?.aborted ?? false;
+      if (observation.met || waited >= input.timeout_ms || cancelled) {
         const data = {
+          cancelled,
           met: observation.met,
           waited_ms: waited,
           condition: input.condition.kind,

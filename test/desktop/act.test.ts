@@ -353,6 +353,16 @@ describe("acting on real apps", () => {
     assert.ok(ranged.ok, JSON.stringify(ranged));
     assert.equal((await snapshot(TITLES.gtk3))[spinIndex]!.value, "70");
 
+    const sliderQuery = {
+      target: { kind: "title", glob: TITLES.gtk3 },
+      role: "slider",
+      states: ["enabled", "showing"],
+    };
+    const slid = await call("act", { find: sliderQuery, nth: 0, action: { kind: "set_range", value: 25 } });
+    assert.ok(slid.ok, JSON.stringify(slid));
+    const slider = await call("find", sliderQuery);
+    assert.equal(slider.data.matches[0].value, "25", "GTK3 re-reads the slider at 25");
+
     const gtk4 = await snapshot(TITLES.gtk4);
     const entry = pick(
       gtk4,

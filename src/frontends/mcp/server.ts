@@ -29,10 +29,10 @@ export function createMcpServer(context: ToolContext): Server {
       annotations: { title: tool.title, ...tool.annotations },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = findTool(request.params.name);
     const result = tool
-      ? await callTool(context, tool, request.params.arguments ?? {})
+      ? await callTool(context, tool, request.params.arguments ?? {}, extra.signal)
       : {
           ok: false as const,
           error: new DeskhandError(
