@@ -5,15 +5,10 @@ import { promisify } from "node:util";
 import { callTool } from "../src/tools/call.js";
 import { createContext } from "../src/tools/context.js";
 import { findTool } from "../src/tools/registry.js";
+import { median } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function main(): Promise<void> {
   const context = createContext({ refLifetime: "while-verified" });

@@ -8,15 +8,10 @@ import { RefStore } from "../src/core/refs.js";
 import { SnapshotStore } from "../src/core/snapshot.js";
 import { AtspiBackend } from "../src/platform/atspi/backend.js";
 import { readCache } from "../src/platform/atspi/reader.js";
+import { median } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 interface Case {
   label: string;

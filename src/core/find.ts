@@ -3,7 +3,7 @@
 // candidate could not be read (so it is neither a match nor a miss).
 import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platform/types.js";
 import { DeskhandError } from "./errors.js";
-import { type FlatEntry, flatten } from "./flatten.js";
+import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import type { RefStore } from "./refs.js";
@@ -138,14 +138,7 @@ export async function findElements(
   const snapshotId = refs.newSnapshot();
   const describe = (entry: FlatEntry): FoundElement => {
     const { node } = entry;
-    const ref = refs.assign(snapshotId, node.handle, {
-      role: node.role,
-      name: node.name,
-      indexInParent: node.indexInParent,
-      bounds: node.bounds,
-      path: entry.path,
-      windowId: entry.windowId,
-    });
+    const ref = refs.assign(snapshotId, node.handle, fingerprintOf(entry));
     const found: FoundElement = {
       ref,
       role: node.role,

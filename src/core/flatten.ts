@@ -1,5 +1,6 @@
 // A read tree laid out in document order, with the filters (visibleOnly, onlyInteractive) applied.
 import type { RawNode } from "../platform/types.js";
+import type { Fingerprint } from "./refs.js";
 
 export interface FlatEntry {
   node: RawNode;
@@ -75,6 +76,19 @@ const INTERACTIVE_ROLES = new Set([
   "page tab list",
   "editbar",
 ]);
+
+/** What a ref records of the element it names. */
+export function fingerprintOf(entry: FlatEntry): Fingerprint {
+  const { node } = entry;
+  return {
+    role: node.role,
+    name: node.name,
+    indexInParent: node.indexInParent,
+    bounds: node.bounds,
+    path: entry.path,
+    windowId: entry.windowId,
+  };
+}
 
 export function isInteractive(node: RawNode): boolean {
   if (INTERACTIVE_ROLES.has(node.role)) return true;

@@ -3,7 +3,7 @@
 // for the next page of the same read, with the same snapshot id.
 import type { AccessibilityBackend, ChildrenCut, RawNode, Rect, WindowInfo } from "../platform/types.js";
 import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
-import { type FlatEntry, flatten } from "./flatten.js";
+import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { globMatch } from "./glob.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
 import type { RefStore } from "./refs.js";
@@ -265,14 +265,7 @@ export class SnapshotStore {
 
   #element(stored: StoredSnapshot, entry: FlatEntry, truncatedBy: Set<CutName>): SnapshotElement {
     const { node } = entry;
-    const ref = this.refs.assign(stored.id, node.handle, {
-      role: node.role,
-      name: node.name,
-      indexInParent: node.indexInParent,
-      bounds: node.bounds,
-      path: entry.path,
-      windowId: entry.windowId,
-    });
+    const ref = this.refs.assign(stored.id, node.handle, fingerprintOf(entry));
     const element: SnapshotElement = {
       ref,
       role: node.role,

@@ -8,7 +8,7 @@ import { findQuerySchema, searchUntil } from "./find.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
-const scrollAmount = z.enum([
+export const scrollAmountSchema = z.enum([
   "no_amount",
   "small_increment",
   "small_decrement",
@@ -50,8 +50,8 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("scroll_into_view") }),
   z.object({
     kind: z.literal("scroll"),
-    horizontal: scrollAmount.default("no_amount"),
-    vertical: scrollAmount.default("no_amount"),
+    horizontal: scrollAmountSchema.default("no_amount"),
+    vertical: scrollAmountSchema.default("no_amount"),
   }),
 ]);
 

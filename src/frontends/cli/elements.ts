@@ -4,13 +4,14 @@ import { parseArgs } from "node:util";
 import { callTool } from "../../tools/call.js";
 import { createContext, type ToolContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
+import { WINDOW_TARGET_FLAGS } from "./tools.js";
 import { UsageError } from "./usage.js";
 
 const targetFlags = {
-  window: { type: "string" },
-  title: { type: "string" },
-  focused: { type: "boolean" },
-  pid: { type: "string" },
+  window: WINDOW_TARGET_FLAGS.window,
+  title: WINDOW_TARGET_FLAGS.title,
+  focused: WINDOW_TARGET_FLAGS.focused,
+  pid: WINDOW_TARGET_FLAGS.pid,
 } as const;
 
 const selectorFlags = {

@@ -5,7 +5,7 @@ import { createContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
 import { UsageError } from "./usage.js";
 
-const targetFlags = {
+export const WINDOW_TARGET_FLAGS = {
   window: { type: "string" },
   title: { type: "string" },
   focused: { type: "boolean" },
@@ -34,7 +34,9 @@ function integer(flag: string, value: string | undefined): number | undefined {
 }
 
 function targetFrom(values: Record<string, unknown>): Record<string, unknown> {
-  const given = Object.keys(targetFlags).filter((k) => values[k] !== undefined && values[k] !== false);
+  const given = Object.keys(WINDOW_TARGET_FLAGS).filter(
+    (k) => values[k] !== undefined && values[k] !== false,
+  );
   if (given.length > 1)
     throw new UsageError(`choose one target, not ${given.map((g) => `--${g}`).join(" and ")}`);
   if (values.window !== undefined) {
@@ -125,7 +127,7 @@ export async function windowsCommand(args: string[]): Promise<number> {
 
 export async function snapshotCommand(args: string[]): Promise<number> {
   const values = parse(args, {
-    ...targetFlags,
+    ...WINDOW_TARGET_FLAGS,
     ...limitFlags,
     bounds: { type: "boolean" },
     "all-pages": { type: "boolean" },
@@ -141,7 +143,7 @@ export async function snapshotCommand(args: string[]): Promise<number> {
 
 export async function observeCommand(args: string[]): Promise<number> {
   const values = parse(args, {
-    ...targetFlags,
+    ...WINDOW_TARGET_FLAGS,
     ...limitFlags,
     "max-targets": { type: "string" },
     "include-tree": { type: "boolean" },

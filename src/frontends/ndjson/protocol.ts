@@ -3,6 +3,7 @@
 // travels beside the protocol's in `reason`.
 import { z } from "zod";
 import type { DeskhandError, ErrorCode } from "../../core/errors.js";
+import { scrollAmountSchema } from "../../tools/act.js";
 import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
@@ -141,13 +142,6 @@ const ACTION_METHODS = [
 
 export const METHODS = ["ping", "windows", "snapshot", "observe", ...ACTION_METHODS, "shutdown"] as const;
 
-const scrollAmount = z.enum([
-  "no_amount",
-  "small_increment",
-  "small_decrement",
-  "large_increment",
-  "large_decrement",
-]);
 const actionBase = { ref: z.string(), waitMs: z.number().int().min(0).max(5000).optional() };
 const actionParams = {
   invoke: z.object(actionBase).strict(),
@@ -169,8 +163,8 @@ const actionParams = {
   scroll: z
     .object({
       ...actionBase,
-      horizontal: scrollAmount.default("no_amount"),
-      vertical: scrollAmount.default("no_amount"),
+      horizontal: scrollAmountSchema.default("no_amount"),
+      vertical: scrollAmountSchema.default("no_amount"),
     })
     .strict(),
 } as const;
