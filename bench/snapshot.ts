@@ -12,6 +12,7 @@ import { median } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const WARMUP = 3;
 
 interface Case {
   label: string;
@@ -98,7 +99,11 @@ async function main(): Promise<void> {
       }
       return { ms: performance.now() - start, nodes, frameIndex: page.elements[0]?.index ?? 0 };
     };
-    const warm = await take(); // Realizes lazily built objects (GTK4) and JIT on both sides.
+    // Warm-up: realizes lazily built objects (GTK4) on the app's side and lets V8 compile ours. Each
+    // side then runs its series back to back, ours first: one side's load on the app (a pyatspi walk
+    // keeps GTK4 busy for seconds) does not land in the other's timings.
+    const warm = await take();
+    for (let i = 0; i < WARMUP - 1; i++) await take();
     await peerWalk(window.pid, warm.frameIndex, c.peer);
     const ours: number[] = [];
     const theirs: number[] = [];
@@ -108,6 +113,8 @@ async function main(): Promise<void> {
       const mine = await take();
       ours.push(mine.ms);
       ourNodes = mine.nodes;
+    }
+    for (let i = 0; i < RUNS; i++) {
       const peer = await peerWalk(window.pid, warm.frameIndex, c.peer);
       theirs.push(peer.ms);
       peerNodes = peer.nodes;
