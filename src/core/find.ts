@@ -7,7 +7,7 @@ import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import type { RefStore } from "./refs.js";
-import { matches, needsDetails, type Selector } from "./selector.js";
+import { fold, matches, needsDetails, type Selector } from "./selector.js";
 import { resolveWindows, type SnapshotTarget } from "./snapshot.js";
 
 export type FindQuery = { selector: Selector } | { locator: string };
@@ -32,6 +32,8 @@ export interface FindResult {
   cuts: CutName[];
   unreadable_candidates: (FoundElement & { unread: string[] })[];
   windows: Pick<WindowInfo, "id" | "title">[];
+  /** How the scope was searched: the app's own Collection.GetMatches, or a read of the tree. */
+  method: "collection" | "tree";
 }
 
 export interface FindOptions {
@@ -77,20 +79,62 @@ export async function findElements(
     nodeCeiling: READ_CEILING,
     timeoutMs: options.timeoutMs,
   };
-  const roots: { node: RawNode; windowId: number | null }[] = [];
   let windows: WindowInfo[] = [];
+  let scope: { windowId: number } | { handle: string } | undefined;
+  let scopeWindow: number | null = null;
+  let readRoots: () => Promise<{ node: RawNode; windowId: number | null }[]>;
   if (target.kind === "element") {
     const entry = refs.lookup(target.ref);
-    roots.push({
-      node: (await backend.readSubtree(entry.handle, structure)).root,
-      windowId: entry.fingerprint.windowId,
-    });
+    scope = { handle: entry.handle };
+    scopeWindow = entry.fingerprint.windowId;
+    readRoots = async () => [
+      {
+        node: (await backend.readSubtree(entry.handle, structure)).root,
+        windowId: entry.fingerprint.windowId,
+      },
+    ];
   } else {
     windows = await resolveWindows(backend, target);
-    for (const window of windows)
-      roots.push({ node: (await backend.readWindow(window.id, structure)).root, windowId: window.id });
+    if (windows.length === 1) {
+      scope = { windowId: windows[0]!.id };
+      scopeWindow = windows[0]!.id;
+    }
+    readRoots = async () => {
+      const roots = [];
+      for (const window of windows)
+        roots.push({ node: (await backend.readWindow(window.id, structure)).root, windowId: window.id });
+      return roots;
+    };
   }
-  const entries = flatten(roots, { visibleOnly: false, onlyInteractive: false }).entries;
+  let roots: { node: RawNode; windowId: number | null }[] = [];
+  let entries: FlatEntry[] | undefined;
+  let method: FindResult["method"] = "tree";
+  // A selector that names a role or states can be answered by the app itself (Collection), where the
+  // backend judges that safe and faster: only the candidates are then read.
+  const selector = "selector" in query ? query.selector : undefined;
+  if (
+    selector &&
+    (selector.role !== undefined || selector.states !== undefined) &&
+    scope &&
+    backend.matchCandidates
+  ) {
+    const handles = await backend.matchCandidates(
+      scope,
+      { roles: selector.role === undefined ? [] : [fold(selector.role)], states: selector.states ?? [] },
+      options.timeoutMs,
+    );
+    if (handles) {
+      const single = { ...structure, maxDepth: 0, nodeCeiling: 1 };
+      const nodes = await Promise.all(handles.map((h) => backend.readSubtree(h, single).then((r) => r.root)));
+      // Found by the app: no path from the window was walked, so refs record none.
+      entries = nodes.map((node) => ({ node, depth: 0, path: [], windowId: scopeWindow }));
+      method = "collection";
+    }
+  }
+  if (!entries) {
+    roots = await readRoots();
+    entries = flatten(roots, { visibleOnly: false, onlyInteractive: false }).entries;
+  }
   const cuts = new Set<CutName>();
   for (const { node } of entries) {
     const cut = cutOf(node);
@@ -101,7 +145,7 @@ export async function findElements(
     : needsDetails((query as { selector: Selector }).selector);
   // Details cost a call or two per element: read them for every element only when the query needs them.
   if (wanted.value || wanted.accessibleId) {
-    for (const { windowId } of roots) {
+    for (const windowId of new Set(entries.map((e) => e.windowId))) {
       const nodes = entries.filter((e) => e.windowId === windowId).map((e) => e.node);
       await backend.enrich(nodes, {
         maxText: 10_000,
@@ -160,5 +204,6 @@ export async function findElements(
     cuts: [...cuts],
     unreadable_candidates: unreadable.map((e) => ({ ...describe(e), unread: [...new Set(e.node.unread)] })),
     windows: windows.map(({ id, title }) => ({ id, title })),
+    method,
   };
 }

@@ -109,12 +109,26 @@ export interface PointerLocator {
   windowUnderPointer(): Promise<number | undefined>;
 }
 
+/** Optional: searching done by the app itself, where that is safe and faster than reading the tree. */
+export interface CandidateMatcher {
+  /**
+   * Handles of the elements below a window (or an element) with any of `roles` and all of `states`,
+   * in document order; `undefined` when this platform or app has no fast, safe way to ask.
+   */
+  matchCandidates?(
+    scope: { windowId: number } | { handle: string },
+    filter: { roles: string[]; states: string[] },
+    timeoutMs: number,
+  ): Promise<string[] | undefined>;
+}
+
 export interface AccessibilityBackend
   extends WindowLister,
     TreeReader,
     PointerLocator,
     ElementReader,
-    ElementActor {
+    ElementActor,
+    CandidateMatcher {
   readonly name: string;
   close(): Promise<void>;
 }

@@ -103,6 +103,7 @@ export async function searchUntil(
         cuts: [],
         unreadable_candidates: [],
         windows: [],
+        method: "tree",
         waited_ms: waited,
         timed_out: true,
         reason: "no window matched the target",

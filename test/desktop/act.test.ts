@@ -267,6 +267,22 @@ describe("acting on real apps", () => {
     assert.equal(bad.error.code, "invalid_params");
   });
 
+  it("find asks GTK3 itself (Collection) and agrees with a read of the tree", async () => {
+    const target = { kind: "title", glob: TITLES.gtk3 };
+    const byCollection = await call("find", { target, role: "push button", limit: 500 });
+    const byTree = await call("find", { target, locator: "//push button", limit: 500 });
+    assert.equal(byCollection.data.method, "collection");
+    assert.equal(byTree.data.method, "tree");
+    assert.ok(byCollection.data.total > 10);
+    assert.deepEqual(
+      byCollection.data.matches.map((m: Element) => m.name),
+      byTree.data.matches.map((m: Element) => m.name),
+    );
+    assert.equal(byCollection.data.searched_whole_window, true);
+    const swing = await call("find", { target: { kind: "title", glob: TITLES.swing }, role: "push button" });
+    assert.equal(swing.data.method, "tree", "Java answers Collection slower than its tree is read");
+  });
+
   it("acting by selector refuses several matches without nth, listing them", async () => {
     const target = { kind: "title", glob: TITLES.swing };
     const many = await call("act", { find: { target, role: "radio button" }, action: { kind: "toggle" } });

@@ -15,6 +15,7 @@ import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from 
 import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
+import { collectionMatches, collectionWorthwhile } from "./collection.js";
 import { DBusConnection } from "./dbus.js";
 import { readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
@@ -342,6 +343,25 @@ export class AtspiBackend implements AccessibilityBackend {
     const app = this.#apps.get(bus);
     if (!app) throw new ElementGone(handle, "its application is no longer on the accessibility bus");
     return { app, path };
+  }
+
+  async matchCandidates(
+    scope: { windowId: number } | { handle: string },
+    filter: { roles: string[]; states: string[] },
+    timeoutMs: number,
+  ): Promise<string[] | undefined> {
+    let app: AtspiApp;
+    let path: string;
+    if ("handle" in scope) {
+      ({ app, path } = this.#app(scope.handle));
+    } else {
+      const frame = this.#matches.get(scope.windowId)?.frame;
+      if (!frame) return undefined;
+      ({ app, path } = frame);
+    }
+    if (!collectionWorthwhile(app)) return undefined;
+    const paths = await collectionMatches(app, path, filter, timeoutMs).catch(() => undefined);
+    return paths?.map((p) => handleOf(app.busName, p));
   }
 
   async describe(handle: string, options: { maxText: number; windowId?: number }): Promise<RawNode> {

@@ -60,3 +60,8 @@ export function statesFromBitset(words: readonly number[]): string[] {
   });
   return names;
 }
+
+export function stateNumber(name: string): number | undefined {
+  const index = atspiStateNames.indexOf(name);
+  return index < 0 ? undefined : index;
+}
