@@ -172,10 +172,24 @@ export const findElementsTool = defineTool({
       ...findShape,
       limit: z.number().int().min(1).max(500).default(20),
       timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait this long for a first match"),
+      nth: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe("Only the nth match (0-based), as an acting call would pick"),
     }),
   ),
   async handler(context, input) {
-    const result = await searchUntil(context, input, input.limit, input.timeout_ms);
-    return { data: result as unknown as Record<string, unknown>, text: renderFind(result) };
+    const limit = input.nth === undefined ? input.limit : Math.max(input.limit, input.nth + 1);
+    const result = await searchUntil(context, input, limit, input.timeout_ms);
+    if (input.nth === undefined)
+      return { data: result as unknown as Record<string, unknown>, text: renderFind(result) };
+    const chosen = result.matches[input.nth];
+    const picked = { ...result, matches: chosen ? [chosen] : [], nth: input.nth };
+    const text = chosen
+      ? renderFind({ ...picked, total: 1, truncated: false })
+      : `Only ${result.total} match${result.total === 1 ? "" : "es"}: there is no nth ${input.nth}.`;
+    return { data: picked as unknown as Record<string, unknown>, text };
   },
 });

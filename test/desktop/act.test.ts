@@ -238,6 +238,12 @@ describe("acting on real apps", () => {
       byLocator.data.matches.map((m: Element) => m.name),
       ["Subscribe", "Tree"],
     );
+    const second = await call("find", { target, role: "radio button", nth: 1 });
+    assert.deepEqual(
+      second.data.matches.map((m: Element) => m.name),
+      ["Medium"],
+    );
+    assert.equal(second.data.total, 3, "the total still counts every match");
     const byValue = await call("find", { target, value_contains: "dh-00" });
     assert.deepEqual(
       byValue.data.matches.map((m: Element) => m.name),
