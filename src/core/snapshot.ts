@@ -147,6 +147,7 @@ export class SnapshotStore {
   ) {}
 
   async take(target: SnapshotTarget, limits: SnapshotLimits): Promise<SnapshotPage> {
+    const started = Date.now();
     const backend = await this.backend();
     const structure = {
       maxDepth: limits.maxDepth,
@@ -198,7 +199,8 @@ export class SnapshotStore {
     };
     this.#kept.push(stored);
     if (this.#kept.length > KEPT_SNAPSHOTS) this.#kept.shift();
-    return this.#page(stored, 0);
+    // The first page's details share the snapshot's time budget with the read.
+    return this.#page(stored, 0, Math.max(100, limits.timeoutMs - (Date.now() - started)));
   }
 
   async continue(cursor: string): Promise<SnapshotPage> {
@@ -216,10 +218,10 @@ export class SnapshotStore {
     const offset = Number(match[2]);
     if (offset >= stored.entries.length)
       throw invalidCursor(cursor, "it points past the end of the snapshot");
-    return this.#page(stored, offset);
+    return this.#page(stored, offset, stored.limits.timeoutMs);
   }
 
-  async #page(stored: StoredSnapshot, offset: number): Promise<SnapshotPage> {
+  async #page(stored: StoredSnapshot, offset: number, timeoutMs: number): Promise<SnapshotPage> {
     const { limits } = stored;
     const page = stored.entries.slice(offset, offset + limits.maxNodes);
     const backend = await this.backend();
@@ -235,7 +237,7 @@ export class SnapshotStore {
         maxText: limits.maxText,
         actions: limits.actions,
         accessibleIds: limits.accessibleIds,
-        timeoutMs: limits.timeoutMs,
+        timeoutMs,
         ...(windowId === null ? {} : { windowId }),
       });
     }

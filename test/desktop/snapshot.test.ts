@@ -206,3 +206,70 @@ describe("a hung app", () => {
     }
   });
 });
+
+describe("a blocked or stopped app", () => {
+  it("a blocked Swing event thread does not stop reads (the ATK wrapper answers off it); it recovers", async () => {
+    const { createContext } = await import("../../src/tools/context.js");
+    const { callTool } = await import("../../src/tools/call.js");
+    const { findTool } = await import("../../src/tools/registry.js");
+    const context = createContext({ refLifetime: "while-verified" });
+    const call = async (name: string, input: Record<string, unknown>) => {
+      const result = await callTool(context, findTool(name)!, input);
+      assert.ok(result.ok, JSON.stringify(!result.ok && result.error.toJSON()));
+      return result.output.data as any;
+    };
+    try {
+      const swing = { kind: "title", glob: TITLES.swing };
+      const blocked = await call("act", {
+        find: { target: swing, role: "push button", name: "Block" },
+        action: { kind: "invoke" },
+        waitMs: 0,
+        timeoutMs: 1000,
+      });
+      assert.ok(["completed", "unknown"].includes(blocked.action_outcome));
+      const started = Date.now();
+      const during = await call("snapshot", { target: swing, timeoutMs: 1000, format: "json" });
+      assert.ok(Date.now() - started < 3000, `the snapshot took ${Date.now() - started} ms`);
+      assert.ok(during.elements.length > 10);
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      const after = await call("snapshot", { target: swing, format: "json" });
+      assert.equal(
+        after.elements.find((e: { name: string }) => e.name === "Status").description,
+        "Unblocked",
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a stopped app's window returns in time with the timeout named; others are served; it recovers", async () => {
+    const backend = await connect();
+    const extra = await startExtraSwingApp(backend);
+    const snapshots = new SnapshotStore(async () => backend, new RefStore("latest-snapshot"));
+    try {
+      process.kill(extra.pid, "SIGSTOP");
+      const started = Date.now();
+      const partial = await snapshots.take(
+        { kind: "window", id: extra.windowId },
+        { ...SNAPSHOT_DEFAULTS, timeoutMs: 1000 },
+      );
+      const took = Date.now() - started;
+      assert.ok(took < 3000, `the snapshot of the stopped window took ${took} ms`);
+      assert.ok(partial.truncatedBy.includes("timeout"), `the cut is named: ${partial.truncatedBy}`);
+      const gtk3 = await windowTitled(backend, TITLES.gtk3);
+      const other = await snapshots.take(
+        { kind: "window", id: gtk3.id },
+        { ...SNAPSHOT_DEFAULTS, maxDepth: 3 },
+      );
+      assert.ok(other.elements.length > 5);
+      process.kill(extra.pid, "SIGCONT");
+      const whole = await snapshots.take({ kind: "window", id: extra.windowId }, SNAPSHOT_DEFAULTS);
+      assert.ok(!whole.truncatedBy.includes("timeout"), "after SIGCONT a new read is whole");
+      assert.ok(whole.elements.length > 50);
+    } finally {
+      process.kill(extra.pid, "SIGCONT");
+      extra.kill();
+      await backend.close();
+    }
+  });
+});

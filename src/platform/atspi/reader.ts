@@ -308,7 +308,9 @@ export async function readStructure(
 ): Promise<StructureRead> {
   const deadline = Date.now() + options.timeoutMs;
   // For one node, four calls cost less than the app's whole cache.
-  const cache = options.maxDepth === 0 ? undefined : await readCache(app, Math.min(options.timeoutMs, 5000));
+  // The cache gets half the budget at most: an app that does not answer it must leave time to say so.
+  const cache =
+    options.maxDepth === 0 ? undefined : await readCache(app, Math.min(options.timeoutMs / 2, 5000));
   if (cache) {
     const frames = new Set(["frame", "window", "dialog"]);
     app.reportsShowing = [...cache.values()].some(
@@ -339,7 +341,15 @@ export async function readStructure(
   };
   const root = await readNode(context, rootPath, 0);
   if (root.unread.includes("role") && root.unread.includes("name")) {
-    throw new Error(`the application did not answer for ${rootPath}`);
+    if (Date.now() < deadline) throw new Error(`the application did not answer for ${rootPath}`);
+    // A hung app: what could be read is the answer, with the reason named, not an error.
+    root.childrenCut = { reason: "timeout" };
+    return {
+      root,
+      method: `nothing answered within ${options.timeoutMs} ms`,
+      timedOut: true,
+      ceilingHit: false,
+    };
   }
   // Each node is expanded as soon as it is read, with no wait for the rest of its level: every call
   // that can be in flight is, and a slow branch does not hold up the others.
