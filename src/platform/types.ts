@@ -135,8 +135,11 @@ export interface AccessibilityBackend
 
 export class WindowNotFound extends Error {
   override readonly name = "WindowNotFound";
-  constructor(readonly windowId: number) {
-    super(`window ${windowId} is not open, or is not a top-level window`);
+  constructor(
+    readonly windowId: number,
+    detail = "it is not open, or is not a top-level window",
+  ) {
+    super(`window ${windowId}: ${detail}`);
   }
 }
 

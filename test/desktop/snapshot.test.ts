@@ -273,3 +273,45 @@ describe("a blocked or stopped app", () => {
     }
   });
 });
+
+describe("a dying or restarting app", () => {
+  it("killed during reads: clean answers, never a crash; a restarted app is seen anew", async () => {
+    const backend = await connect();
+    const snapshots = new SnapshotStore(async () => backend, new RefStore("latest-snapshot"));
+    try {
+      const first = await startExtraSwingApp(backend);
+      const limits = { ...SNAPSHOT_DEFAULTS, maxDepth: 64, maxNodes: 5000, walkTables: true };
+      const reading = snapshots.take({ kind: "window", id: first.windowId }, limits).then(
+        (page) => ({ ok: true as const, page }),
+        (error: Error & { code?: string }) => ({ ok: false as const, error }),
+      );
+      setTimeout(() => first.kill(), 40);
+      const outcome = await reading;
+      if (outcome.ok) {
+        // The read may finish first, or return what it could with the cut named.
+        assert.ok(outcome.page.elements.length > 0);
+      } else {
+        assert.ok(
+          ["window_not_found", "element_gone"].includes(outcome.error.code ?? outcome.error.name) ||
+            ["WindowNotFound", "ElementGone"].includes(outcome.error.name),
+          `a clean error, not ${outcome.error.name}: ${outcome.error.message}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await assert.rejects(
+        snapshots.take({ kind: "window", id: first.windowId }, SNAPSHOT_DEFAULTS),
+        (e: Error & { code?: string }) => e.code === "window_not_found",
+      );
+      const second = await startExtraSwingApp(backend);
+      try {
+        assert.notEqual(second.pid, first.pid);
+        const page = await snapshots.take({ kind: "window", id: second.windowId }, SNAPSHOT_DEFAULTS);
+        assert.equal(page.elements[0]?.name, TITLES.swing, "the restarted app's window is read");
+      } finally {
+        second.kill();
+      }
+    } finally {
+      await backend.close();
+    }
+  });
+});

@@ -244,7 +244,16 @@ export class AtspiBackend implements AccessibilityBackend {
       );
     }
     const { app, path, index } = match.frame;
-    const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, windowId));
+    let read: StructureRead;
+    try {
+      read = await readStructure(app, path, options, this.#eagerEnricher(app, options, windowId));
+    } catch (error) {
+      // An app that died during the read: say the window is gone, not that something broke.
+      const live = (await this.applications().catch(() => [])).some((a) => a.busName === app.busName);
+      if (!live)
+        throw new WindowNotFound(windowId, "its application left the accessibility bus during the read");
+      throw error;
+    }
     read.root.indexInParent = index;
     this.#frameBoundsFallback(read.root, windowId);
     return read;
