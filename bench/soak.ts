@@ -6,6 +6,10 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 1000);
+/** The node flags in the `deskhand` bin's first line: the server runs as users run it. */
+const BIN_FLAGS = readFileSync("src/frontends/cli/main.ts", "utf8")
+  .split("\n")[0]!
+  .replace(/^#!\/usr\/bin\/env -S node ?/, "");
 const WARMUP = Math.min(100, Math.floor(CYCLES / 10));
 
 function rssOf(pid: number): number {
@@ -14,9 +18,17 @@ function rssOf(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const server = spawn(process.execPath, ["dist/frontends/cli/main.js", "serve"], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    [
+      ...(process.env.SOAK_NODE_FLAGS ?? BIN_FLAGS).split(" ").filter(Boolean),
+      "dist/frontends/cli/main.js",
+      "serve",
+    ],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   let buffered = "";
   const waiting: ((line: string) => void)[] = [];
   server.stdout.on("data", (chunk: Buffer) => {
