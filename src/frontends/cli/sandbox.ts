@@ -1,6 +1,6 @@
 // `deskhand sandbox run|start|stop`: process management around platform/sandbox, no tools involved.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, openSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -194,8 +194,20 @@ export async function sandboxStop(args: string[]): Promise<number> {
     return 0;
   }
   const deadline = Date.now() + 15_000;
-  while (existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (existsSync(file)) {
+  // Done when the supervisor has exited, not merely when it removed its state file on the way out.
+  // (It may linger as a zombie: its parent exited long ago and PID 1 here does not reap.)
+  const exited = () => {
+    try {
+      const stat = readFileSync(`/proc/${state.supervisorPid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+    } catch {
+      return true;
+    }
+  };
+  while ((existsSync(file) || !exited()) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (existsSync(file) || !exited()) {
     process.stderr.write(
       `deskhand sandbox stop: the sandbox did not stop within 15 s (supervisor pid ${state.supervisorPid})\n`,
     );
