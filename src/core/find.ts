@@ -8,7 +8,7 @@ import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import type { RefStore } from "./refs.js";
 import { fold, matches, needsDetails, type Selector } from "./selector.js";
-import { resolveWindows, type SnapshotTarget } from "./snapshot.js";
+import { resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
 
 export type FindQuery = { selector: Selector } | { locator: string };
 
@@ -191,7 +191,7 @@ export async function findElements(
       bounds: node.bounds ?? null,
       window: entry.windowId,
     };
-    const value = node.role === "password text" ? undefined : (node.value ?? node.text);
+    const value = shownValue(node);
     if (value !== undefined) found.value = value;
     return found;
   };

@@ -1,7 +1,7 @@
 // Receipts say what was done, by which route, and what the element looks like afterwards, re-read from
 // the app. They never claim the goal was reached: that stays the caller's judgement.
 import type { AccessibilityBackend, ActionReport, RawNode, WindowInfo } from "../platform/types.js";
-import { PASSWORD_MARKER } from "./snapshot.js";
+import { shownValue } from "./snapshot.js";
 
 export interface ElementState {
   role: string;
@@ -32,9 +32,8 @@ export function elementState(node: RawNode): ElementState {
     states: node.states ?? null,
     bounds: node.bounds ?? null,
   };
-  if (node.role === "password text") state.value = PASSWORD_MARKER;
-  else if (node.value !== undefined) state.value = node.value;
-  else if (node.text !== undefined) state.value = node.text;
+  const value = shownValue(node);
+  if (value !== undefined) state.value = value;
   return state;
 }
 

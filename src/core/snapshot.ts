@@ -1,7 +1,14 @@
 // Bounded snapshots. The tree is read once (bounded by depth, a read ceiling and a deadline), laid out
 // in document order, and served a page of `maxNodes` at a time: a cut by maxNodes hands back a cursor
 // for the next page of the same read, with the same snapshot id.
-import type { AccessibilityBackend, ChildrenCut, RawNode, Rect, WindowInfo } from "../platform/types.js";
+import {
+  type AccessibilityBackend,
+  type ChildrenCut,
+  PASSWORD_ROLE,
+  type RawNode,
+  type Rect,
+  type WindowInfo,
+} from "../platform/types.js";
 import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { globMatch } from "./glob.js";
@@ -18,6 +25,17 @@ export type SnapshotTarget =
   | { kind: "element"; ref: string };
 
 export const PASSWORD_MARKER = "<hidden: password field>";
+
+/**
+ * The value an element shows: its Value, else its text; a marker for a password field. With
+ * `skipNameEcho`, text that only repeats the name (a label's) is left out.
+ */
+export function shownValue(node: RawNode, skipNameEcho = false): string | undefined {
+  if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
+  if (node.value !== undefined) return node.value;
+  if (node.text !== undefined && !(skipNameEcho && node.text === node.name)) return node.text;
+  return undefined;
+}
 
 export interface SnapshotElement {
   ref: string;
@@ -279,9 +297,8 @@ export class SnapshotStore {
       childCount: node.childCount ?? null,
     };
     if (node.description) element.description = node.description;
-    if (node.role === "password text") element.value = PASSWORD_MARKER;
-    else if (node.value !== undefined) element.value = node.value;
-    else if (node.text !== undefined && node.text !== node.name) element.value = node.text;
+    const value = shownValue(node, true);
+    if (value !== undefined) element.value = value;
     if (
       node.textLength !== undefined &&
       node.textLength > stored.limits.maxText &&

@@ -1,6 +1,9 @@
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 
+/** The role whose text never leaves deskhand: it is not read, and a marker stands in its place. */
+export const PASSWORD_ROLE = "password text";
+
 export interface Rect {
   x: number;
   y: number;

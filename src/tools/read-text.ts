@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { verifyRef } from "../core/verify.js";
+import { PASSWORD_ROLE } from "../platform/types.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -21,7 +22,7 @@ export const readTextTool = defineTool({
   async handler(context, input) {
     const backend = await context.backend();
     const { entry, node } = await verifyRef(backend, context.refs, input.ref);
-    if (node.role === "password text") {
+    if (node.role === PASSWORD_ROLE) {
       throw new DeskhandError(
         "read_only",
         `${input.ref} is a password field: its text never leaves deskhand`,

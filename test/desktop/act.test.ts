@@ -2,10 +2,8 @@
 // label records what the app saw; GTK states are re-read in a fresh snapshot.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool } from "../../src/tools/registry.js";
-import { TITLES } from "./helpers.js";
+import { TITLES, toolCaller } from "./helpers.js";
 
 type Element = {
   ref: string;
@@ -23,12 +21,7 @@ describe("acting on real apps", () => {
   });
   after(() => context.close());
 
-  const call = async (tool: string, input: Record<string, unknown>) => {
-    const result = await callTool(context, findTool(tool)!, input);
-    return result.ok
-      ? { ok: true as const, data: result.output.data as any, text: result.output.text }
-      : { ok: false as const, error: result.error.toJSON() as any };
-  };
+  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   const snapshot = async (glob: string): Promise<Element[]> => {
     const result = await call("snapshot", {
       target: { kind: "title", glob },

@@ -4,6 +4,9 @@ import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import type { WindowInfo } from "../../src/platform/types.js";
+import { callTool } from "../../src/tools/call.js";
+import type { ToolContext } from "../../src/tools/context.js";
+import { findTool } from "../../src/tools/registry.js";
 
 const run = promisify(execFile);
 
@@ -141,4 +144,19 @@ export class NdjsonClient {
   end(): void {
     this.child.stdin.end();
   }
+}
+
+/** Calls registry tools in-process, as a front end does; failures come back as their JSON, not thrown. */
+export function toolCaller(context: ToolContext) {
+  return async (tool: string, input: Record<string, unknown>) => {
+    const result = await callTool(context, findTool(tool)!, input);
+    return result.ok
+      ? {
+          ok: true as const,
+          data: result.output.data as any,
+          text: result.output.text,
+          error: undefined as any,
+        }
+      : { ok: false as const, data: undefined as any, text: undefined, error: result.error.toJSON() as any };
+  };
 }

@@ -9,7 +9,8 @@ import { PASSWORD_MARKER, SnapshotStore } from "../../src/core/snapshot.js";
 import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import { DBusConnection } from "../../src/platform/atspi/dbus.js";
 import { parseHandle } from "../../src/platform/atspi/reader.js";
-import { connect, startExtraSwingApp, TITLES, windowTitled } from "./helpers.js";
+import { createContext } from "../../src/tools/context.js";
+import { connect, startExtraSwingApp, TITLES, toolCaller, windowTitled } from "./helpers.js";
 
 describe("snapshots of real apps", () => {
   let backend: AtspiBackend;
@@ -209,14 +210,12 @@ describe("a hung app", () => {
 
 describe("a blocked or stopped app", () => {
   it("a blocked Swing event thread does not stop reads (the ATK wrapper answers off it); it recovers", async () => {
-    const { createContext } = await import("../../src/tools/context.js");
-    const { callTool } = await import("../../src/tools/call.js");
-    const { findTool } = await import("../../src/tools/registry.js");
     const context = createContext({ refLifetime: "while-verified" });
+    const caller = toolCaller(context);
     const call = async (name: string, input: Record<string, unknown>) => {
-      const result = await callTool(context, findTool(name)!, input);
-      assert.ok(result.ok, JSON.stringify(!result.ok && result.error.toJSON()));
-      return result.output.data as any;
+      const result = await caller(name, input);
+      assert.ok(result.ok, JSON.stringify(result.error));
+      return result.data;
     };
     try {
       const swing = { kind: "title", glob: TITLES.swing };

@@ -1,6 +1,6 @@
 // The fields the bulk cache does not carry: bounds, accessible id, action names, value and text. Read
 // only for the nodes a reply will show, all calls of a page in flight together.
-import type { RawNode, Rect } from "../types.js";
+import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
 import { parseHandle } from "./reader.js";
@@ -8,7 +8,9 @@ import { parseHandle } from "./reader.js";
 const INT_MIN = -2147483648;
 /** Roles whose text is the document itself: too big to be "cheap", read with read_text instead. */
 const DOCUMENT_ROLES = new Set(["document frame", "document web", "document text", "document spreadsheet"]);
-export const PASSWORD_ROLE = "password text";
+
+export { PASSWORD_ROLE };
+
 /** Roles whose Value is a real quantity. Java puts Value on every button (0 or 1): noise, and a call each. */
 const VALUE_ROLES = new Set([
   "slider",

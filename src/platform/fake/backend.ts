@@ -16,6 +16,7 @@ import type {
 import {
   ActionRejected,
   ElementGone,
+  PASSWORD_ROLE,
   ReadOnlyElement,
   UnsupportedAction,
   WindowNotAccessible,
@@ -198,7 +199,7 @@ export class FakeBackend implements AccessibilityBackend {
       } else if (unreadable.has("actions")) node.unread.push("actions");
       else node.actions = element.actions ?? [];
       if (options.accessibleIds) node.accessibleId = element.accessibleId;
-      if (element.role !== "password text") {
+      if (element.role !== PASSWORD_ROLE) {
         if (element.value !== undefined) node.value = element.value;
         if (element.text !== undefined) {
           node.text = element.text.slice(0, options.maxText);
