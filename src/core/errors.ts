@@ -17,6 +17,11 @@ export type ErrorCode =
   | "no_text"
   | "ambiguous"
   | "not_found"
+  | "not_clickable"
+  | "refused"
+  | "index_out_of_range"
+  | "hands_unavailable"
+  | "invalid_config"
   | "internal_error";
 
 export class DeskhandError extends Error {
@@ -94,6 +99,20 @@ export function asDeskhandError(error: unknown): DeskhandError {
       );
     case "UnsupportedPlatform":
       return new DeskhandError("unsupported_platform", message, "Use deskhand on Linux (X11) for now.");
+    case "HandsUnavailable":
+      return new DeskhandError(
+        "hands_unavailable",
+        message,
+        "Run inside `deskhand sandbox run`, or on an X11 desktop with XTEST; `deskhand doctor` shows what is missing.",
+      );
+    case "ConfigError":
+      return new DeskhandError("invalid_config", message, "Fix the config file or the variable it names.");
+    case "KeyNameError":
+      return new DeskhandError(
+        "invalid_params",
+        message,
+        "Use one of the key names listed; nothing was sent.",
+      );
     case "BackendUnavailable":
     case "X11Error":
       return new DeskhandError(

@@ -1,6 +1,8 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
+import type { Hands } from "./hands.js";
 import type { AccessibilityBackend } from "./types.js";
+import { openX11Hands } from "./x11/hands.js";
 
 export class UnsupportedPlatform extends Error {
   override readonly name = "UnsupportedPlatform";
@@ -21,4 +23,11 @@ export async function connectBackend(options: AtspiBackendOptions = {}): Promise
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand cannot read windows here: ${support.detail}.`);
   return AtspiBackend.connect(options);
+}
+
+export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Hands> {
+  const support = platformSupport();
+  if (!support.supported)
+    throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
+  return openX11Hands({ display: (options.env ?? process.env).DISPLAY });
 }

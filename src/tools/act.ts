@@ -3,6 +3,7 @@ import { DeskhandError } from "../core/errors.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
 import { verifyRef } from "../core/verify.js";
 import type { SemanticAction } from "../platform/types.js";
+import { decide } from "../safety/gate.js";
 import type { ToolContext } from "./context.js";
 import { findQuerySchema, searchUntil } from "./find.js";
 import { refSchema } from "./schemas.js";
@@ -57,6 +58,14 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
 
 const actionFields = {
   action: semanticActionSchema,
+  intent: z
+    .string()
+    .trim()
+    .min(3)
+    .max(500)
+    .optional()
+    .describe("What this is for, in one sentence; it goes into the audit journal"),
+  reversible: z.boolean().default(true).describe("Declared false, it needs a person's confirmation"),
   waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before re-reading the element"),
   timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Bound on the action call itself"),
 };
@@ -131,10 +140,78 @@ export async function runAction(
     verifyRef(backend, context.refs, input.ref),
     backend.listWindows(),
   ]);
-  const report = await backend.perform(entry.handle, input.action as SemanticAction, {
-    timeoutMs: input.timeoutMs,
-    node,
-  });
+  // Same gate as the input tools: invoking a committing button is L3 and needs a person.
+  const windowTitle = before.find((w) => w.id === entry.fingerprint.windowId)?.title;
+  const target = {
+    role: node.role,
+    name: node.name,
+    ref: input.ref,
+    ...(entry.fingerprint.windowId !== null
+      ? { window: { id: entry.fingerprint.windowId, title: windowTitle } }
+      : {}),
+  };
+  const secret = input.action.kind === "set_value" ? input.action.text : undefined;
+  const journalBase = {
+    time: new Date().toISOString(),
+    tool: `act.${input.action.kind}`,
+    intent: input.intent ?? null,
+    reversible: input.reversible,
+    target,
+    ...(secret !== undefined ? { text_length: [...secret].length } : {}),
+  };
+  const decision = await decide(
+    {
+      tool: "act",
+      nominal: "L2",
+      intent: input.intent ?? null,
+      reversible: input.reversible,
+      // Only pressing commits; setting a field named "Delete after" does not.
+      target:
+        input.action.kind === "invoke" ? { role: node.role, name: node.name, windowTitle } : { windowTitle },
+    },
+    context.policy(),
+    context.confirm,
+  );
+  if (!decision.allowed) {
+    context
+      .audit()
+      .record(
+        { ...journalBase, level: decision.level, decision: "refused", reason: decision.reason },
+        secret,
+      );
+    throw new DeskhandError("refused", decision.reason, "Ask a person to confirm, or leave this to them.", {
+      level: decision.level,
+      target,
+    });
+  }
+  let report: Awaited<ReturnType<typeof backend.perform>>;
+  try {
+    report = await backend.perform(entry.handle, input.action as SemanticAction, {
+      timeoutMs: input.timeoutMs,
+      node,
+    });
+  } catch (error) {
+    context.audit().record(
+      {
+        ...journalBase,
+        level: decision.level,
+        decision: "error",
+        reason: error instanceof Error ? error.message : String(error),
+      },
+      secret,
+    );
+    throw error;
+  }
+  context.audit().record(
+    {
+      ...journalBase,
+      level: decision.level,
+      decision: "done",
+      outcome: { route: report.route, action_outcome: report.outcome },
+      ...(decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {}),
+    },
+    secret,
+  );
   await sleep(input.waitMs);
   const after = await backend.listWindows();
   const receipt: Receipt = {

@@ -2,13 +2,25 @@
 // there is no desktop), the ref store and the snapshots it serves.
 import { type RefLifetime, RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
-import { connectBackend } from "../platform/index.js";
+import type { Hands } from "../platform/hands.js";
+import { connectBackend, connectHands } from "../platform/index.js";
 import type { AccessibilityBackend } from "../platform/types.js";
+import { AuditJournal } from "../safety/audit.js";
+import type { Confirmer } from "../safety/gate.js";
+import type { SafetyLevel } from "../safety/levels.js";
+import { loadPolicy, type SafetyPolicy } from "../safety/policy.js";
 
 export const DESKHAND_VERSION = "0.1.0";
 
 export interface ToolContext {
   backend(): Promise<AccessibilityBackend>;
+  /** Input, pixels and window management; connected on first use, like the backend. */
+  hands(): Promise<Hands>;
+  /** The safety policy, read once: throws ConfigError when the config file is wrong. */
+  policy(): SafetyPolicy;
+  audit(): AuditJournal;
+  /** Asks a person; absent where the channel has no way to (then confirmation means refusal). */
+  readonly confirm?: Confirmer;
   readonly refs: RefStore;
   readonly snapshots: SnapshotStore;
   readonly env: NodeJS.ProcessEnv;
@@ -23,31 +35,62 @@ export interface ContextOptions {
   env?: NodeJS.ProcessEnv;
   /** Injected for tests and other backends; defaults to this platform's. */
   connect?: () => Promise<AccessibilityBackend>;
+  connectHands?: () => Promise<Hands>;
+  /** The ceiling from a command-line flag: it wins over the environment and the config file. */
+  ceiling?: SafetyLevel;
+  confirm?: Confirmer;
+}
+
+/** Connects on first use; a failed connection is not cached, so the next call tries again. */
+function lazily<T>(connect: () => Promise<T>): {
+  get: () => Promise<T>;
+  current: () => Promise<T> | undefined;
+} {
+  let pending: Promise<T> | undefined;
+  return {
+    get() {
+      if (!pending) {
+        pending = connect();
+        pending.catch(() => {
+          pending = undefined;
+        });
+      }
+      return pending;
+    },
+    current: () => pending,
+  };
 }
 
 export function createContext(options: ContextOptions): ToolContext {
   const env = options.env ?? process.env;
-  const connect = options.connect ?? (() => connectBackend({ env }));
-  let pending: Promise<AccessibilityBackend> | undefined;
-  const backend = () => {
-    if (!pending) {
-      pending = connect();
-      // A failed connection is not cached: the next call tries again (the desktop may have come up).
-      pending.catch(() => {
-        pending = undefined;
-      });
-    }
-    return pending;
-  };
+  const backend = lazily(options.connect ?? (() => connectBackend({ env })));
+  const hands = lazily(options.connectHands ?? (() => connectHands({ env })));
+  let policy: SafetyPolicy | undefined;
+  let audit: AuditJournal | undefined;
   const refs = new RefStore(options.refLifetime);
+  const currentPolicy = () => {
+    policy ??= loadPolicy(env, options.ceiling ? { ceiling: options.ceiling } : {});
+    return policy;
+  };
   return {
-    backend,
+    backend: backend.get,
+    hands: hands.get,
+    policy: currentPolicy,
+    audit() {
+      audit ??= new AuditJournal(currentPolicy().auditPath);
+      return audit;
+    },
+    ...(options.confirm ? { confirm: options.confirm } : {}),
     refs,
-    snapshots: new SnapshotStore(backend, refs),
+    snapshots: new SnapshotStore(backend.get, refs),
     env,
     version: DESKHAND_VERSION,
     async close() {
-      if (pending) await (await pending.catch(() => undefined))?.close();
+      await Promise.all(
+        [backend.current(), hands.current()].map(async (p) => {
+          if (p) await (await p.catch(() => undefined))?.close();
+        }),
+      );
     },
   };
 }

@@ -19,6 +19,13 @@ export const fillFormTool = defineTool({
       .array(z.object({ ref: refSchema, value: z.union([z.string(), z.number().finite()]) }))
       .min(1)
       .max(100),
+    intent: z
+      .string()
+      .trim()
+      .min(3)
+      .max(500)
+      .optional()
+      .describe("What this is for; it goes into the audit journal"),
   }),
   async handler(context, input) {
     const results = [];
@@ -28,7 +35,14 @@ export const fillFormTool = defineTool({
           ? { kind: "set_range" as const, value: field.value }
           : { kind: "set_value" as const, text: field.value };
       try {
-        const receipt = await runAction(context, { ref: field.ref, action, waitMs: 50, timeoutMs: 2000 });
+        const receipt = await runAction(context, {
+          ref: field.ref,
+          action,
+          waitMs: 50,
+          timeoutMs: 2000,
+          reversible: true,
+          ...(input.intent ? { intent: input.intent } : {}),
+        });
         const after = receipt.after?.value;
         const expected = typeof field.value === "number" ? String(field.value) : field.value;
         const matches = after !== undefined && (after === expected || Number(after) === Number(expected));

@@ -4,6 +4,11 @@ import { doctorTool } from "./doctor.js";
 import { elementInfoTool } from "./element-info.js";
 import { fillFormTool } from "./fill-form.js";
 import { findElementsTool } from "./find.js";
+import { keyTool, typeTextTool } from "./hands/keyboard.js";
+import { clickTool, dragTool, hoverTool, wheelTool } from "./hands/pointer.js";
+import { rawInputTool } from "./hands/raw.js";
+import { screenshotTool } from "./hands/screenshot.js";
+import { windowTool } from "./hands/window.js";
 import { observeTool } from "./observe.js";
 import { pingTool } from "./ping.js";
 import { readTableTool } from "./read-table.js";
@@ -25,6 +30,15 @@ export const TOOLS: readonly ToolDefinition[] = [
   actTool,
   fillFormTool,
   waitTool,
+  screenshotTool,
+  clickTool,
+  typeTextTool,
+  keyTool,
+  dragTool,
+  hoverTool,
+  wheelTool,
+  windowTool,
+  rawInputTool,
   doctorTool,
 ] as unknown as readonly ToolDefinition[];
 

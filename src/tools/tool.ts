@@ -16,6 +16,8 @@ export interface ToolOutput {
   data: Record<string, unknown>;
   /** Compact text: what an agent reads over MCP and a person reads in the CLI. */
   text: string;
+  /** A picture: an image content block over MCP, base64 in NDJSON, a file from the CLI. */
+  image?: { mimeType: "image/png"; data: Buffer };
 }
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {

@@ -42,12 +42,34 @@ describe("mcp on real apps", () => {
         "act",
         "fill_form",
         "wait",
+        "screenshot",
+        "click",
+        "type_text",
+        "key",
+        "drag",
+        "hover",
+        "wheel",
+        "window",
+        "raw_input",
         "doctor",
       ],
     );
+    const READERS = [
+      "ping",
+      "windows",
+      "snapshot",
+      "observe",
+      "find",
+      "element_info",
+      "read_text",
+      "read_table",
+      "wait",
+      "screenshot",
+      "doctor",
+    ];
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object");
-      const acts = tool.name === "act" || tool.name === "fill_form";
+      const acts = !READERS.includes(tool.name);
       assert.equal(tool.annotations?.readOnlyHint, !acts, `${tool.name} says whether it changes anything`);
       assert.ok(tool.description && tool.description.length > 40);
     }

@@ -2,7 +2,7 @@
 // by selector or locator and found in the same process; several matches need --nth.
 import { parseArgs } from "node:util";
 import { callTool } from "../../tools/call.js";
-import { createContext, type ToolContext } from "../../tools/context.js";
+import { type ContextOptions, createContext, type ToolContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
 import { WINDOW_TARGET_FLAGS } from "./tools.js";
 import { UsageError } from "./usage.js";
@@ -27,9 +27,9 @@ const selectorFlags = {
   json: { type: "boolean" },
 } as const;
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
-function parse(
+export function parse(
   args: string[],
   extra: Record<string, { type: "string" | "boolean"; multiple?: boolean }>,
 ): Values {
@@ -44,7 +44,7 @@ function parse(
   }
 }
 
-function whole(flag: string, value: unknown): number | undefined {
+export function whole(flag: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n))
@@ -83,7 +83,7 @@ function query(values: Values): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
-async function run(
+export async function run(
   context: ToolContext,
   tool: string,
   input: Record<string, unknown>,
@@ -107,7 +107,7 @@ async function run(
 }
 
 /** Finds exactly one element (or the --nth) and returns its ref in this process's context. */
-async function resolve(context: ToolContext, values: Values): Promise<string | number> {
+export async function resolve(context: ToolContext, values: Values): Promise<string | number> {
   const result = await callTool(context, findTool("find")!, { ...query(values), limit: 50 });
   if (!result.ok) return run(context, "find", { ...query(values), limit: 50 }, Boolean(values.json));
   const matches = result.output.data.matches as { ref: string; role: string; name: string }[];
@@ -127,8 +127,11 @@ async function resolve(context: ToolContext, values: Values): Promise<string | n
   return chosen.ref;
 }
 
-async function withContext(body: (context: ToolContext) => Promise<number>): Promise<number> {
-  const context = createContext({ refLifetime: "while-verified" });
+export async function withContext(
+  body: (context: ToolContext) => Promise<number>,
+  options: Omit<ContextOptions, "refLifetime"> = {},
+): Promise<number> {
+  const context = createContext({ refLifetime: "while-verified", ...options });
   try {
     return await body(context);
   } finally {

@@ -13,11 +13,31 @@ import {
   readTextCommand,
   waitCommand,
 } from "./elements.js";
+import {
+  auditCommand,
+  ceilingFlag,
+  clickCommand,
+  dragCommand,
+  hoverCommand,
+  keyCommand,
+  screenshotCommand,
+  typeCommand,
+  wheelCommand,
+  windowCommand,
+} from "./hands.js";
 import { sandboxRun, sandboxStart, sandboxStop, sandboxSupervise } from "./sandbox.js";
 import { doctorCommand, observeCommand, pingCommand, snapshotCommand, windowsCommand } from "./tools.js";
 import { HELP, UsageError } from "./usage.js";
 
 type Command = (args: string[]) => Promise<number>;
+
+/** `mcp` and `serve` take one flag: --ceiling L1..L4. */
+function serverCeiling(args: string[]) {
+  if (args.length === 0) return undefined;
+  if (args.length !== 2 || args[0] !== "--ceiling")
+    throw new UsageError("the only option is --ceiling L1|L2|L3|L4");
+  return ceilingFlag(args[1]);
+}
 
 const SANDBOX: Record<string, Command> = {
   run: sandboxRun,
@@ -38,12 +58,23 @@ const COMMANDS: Record<string, Command> = {
   "read-table": readTableCommand,
   "element-info": elementInfoCommand,
   wait: waitCommand,
-  mcp: async () => {
-    await runMcpServer();
+  click: clickCommand,
+  type: typeCommand,
+  key: keyCommand,
+  drag: dragCommand,
+  hover: hoverCommand,
+  wheel: wheelCommand,
+  screenshot: screenshotCommand,
+  window: windowCommand,
+  audit: auditCommand,
+  mcp: async (args) => {
+    const ceiling = serverCeiling(args);
+    await runMcpServer(ceiling ? { ceiling } : {});
     return new Promise<number>(() => {}); // Runs until stdin closes.
   },
-  serve: async () => {
-    await runNdjsonServer();
+  serve: async (args) => {
+    const ceiling = serverCeiling(args);
+    await runNdjsonServer(ceiling ? { ceiling } : {});
     return 0;
   },
   sandbox: async (args) => {

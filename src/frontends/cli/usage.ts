@@ -25,6 +25,12 @@ const ELEMENT = `Target: --window ID | --title GLOB | --pid PID | --focused (def
 Selector (all given must hold): --role R --name N --name-contains S --value-contains S
   --description D --accessible-id ID --state S (repeatable); or --locator "//push button[@name='OK']"`;
 
+const SAFETY = `Safety: the action's level (L1 hover/wheel/focus, L2 input, L3 committing buttons and closing
+windows, L4 raw primitives) must be within the ceiling (default L3; --ceiling, DESKHAND_CEILING or
+"ceiling" in ~/.config/deskhand/config.json). L3, --not-reversible and dangerous chords need a
+person: asked at the terminal, refused without one unless pre-approved in the config. Every attempt
+is one line in the audit journal. Exit status 0 done, 1 failed, 2 bad command line, 3 refused.`;
+
 export const HELP: Record<string, string> = {
   main: `deskhand: read and drive desktop applications as text, through accessibility APIs.
 
@@ -40,6 +46,15 @@ Commands:
   read-table           read a table, a page of rows
   element-info         everything about one element
   wait                 wait for a window or an element
+  click                click with the real mouse (an element by selector, or --at X,Y)
+  type                 type Unicode text with the real keyboard
+  key                  press a key or chord (ctrl+s, alt+F4, Enter...)
+  drag                 drag from one point to another
+  hover                move the pointer without clicking
+  wheel                turn the mouse wheel
+  screenshot           a PNG of the screen, a window or an element
+  window               focus, minimize, hide, show or close a window
+  audit                show the audit journal of input actions
   doctor               report whether deskhand can work here (read-only)
   ping                 print the version
   mcp                  serve MCP over stdio
@@ -98,11 +113,44 @@ ${ELEMENT}`,
 
 A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
-  mcp: "Usage: deskhand mcp\n\nServe the Model Context Protocol over stdio. Refs live while they verify.",
-  serve: `Usage: deskhand serve
+  mcp: "Usage: deskhand mcp [--ceiling L1..L4]\n\nServe the Model Context Protocol over stdio. Refs live while they verify.\nConfirmations are asked through elicitation when the client supports it.",
+  click: `Usage: deskhand click ([target] selector [--nth N] | --at X,Y) --intent S [--button left|middle|right]
+       [--double] [--modifiers ctrl,shift] [--not-reversible] [--no-focus] [--ceiling L1..L4] [--json]
+
+${SAFETY}`,
+  type: `Usage: deskhand type --text S [[target] selector] [--clear] --intent S [--ceiling L] [--json]
+
+Types into the focused field, or into the element named (a text field is clicked to focus it).
+The text never enters the audit journal, only its length.
+
+${SAFETY}`,
+  key: `Usage: deskhand key --key CHORD [[target] selector] [--count N] --intent S [--ceiling L] [--json]
+
+Names: ctrl, shift, alt, super; Enter, Tab, Escape, Space, Backspace, Delete, Insert, Home, End,
+PageUp, PageDown, Up, Down, Left, Right, F1-F12; one letter, digit or character. An unknown name is
+an error and nothing is sent. alt+F4, ctrl+q, ctrl+w, ctrl+alt+Delete, super+l... need confirmation.
+
+${SAFETY}`,
+  drag: `Usage: deskhand drag --from X,Y --to X,Y --intent S [--button B] [--ceiling L] [--json]`,
+  hover: `Usage: deskhand hover ([target] selector | --at X,Y) --intent S [--json]`,
+  wheel: `Usage: deskhand wheel [[target] selector | --at X,Y] [--direction up|down|left|right] [--notches N] --intent S`,
+  screenshot: `Usage: deskhand screenshot --out FILE.png [--window ID | --title GLOB | [target] selector]
+       [--max-width N] [--no-raise] [--json]
+
+The whole screen by default. A window is raised first unless --no-raise.`,
+  window: `Usage: deskhand window focus|minimize|hide|show|close (--window ID | --title GLOB | --pid PID) --intent S
+
+Each answer is read back from the window manager. close is L3 and needs confirmation.`,
+  audit: `Usage: deskhand audit [--tail N] [--json]
+
+The last N lines (default 20) of the audit journal: $DESKHAND_AUDIT, "audit_path" in the config, or
+$XDG_STATE_HOME/deskhand/audit.jsonl.`,
+  serve: `Usage: deskhand serve [--ceiling L1..L4]
 
 Serve the line-delimited JSON protocol over stdio: one request per line, one response per line.
-Methods: ping, windows, snapshot, observe, shutdown. Closing stdin ends the process.`,
+Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, key (these three need
+"intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
+needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
   deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] -- COMMAND [ARGS...]
   deskhand sandbox start [--name NAME] [--app "CMD"]... [--json]

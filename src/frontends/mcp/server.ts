@@ -5,6 +5,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
+import type { Confirmer } from "../../safety/gate.js";
+import type { SafetyLevel } from "../../safety/levels.js";
 import { callTool } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { findTool, TOOLS } from "../../tools/registry.js";
@@ -17,7 +19,9 @@ export function createMcpServer(context: ToolContext): Server {
       instructions:
         "deskhand reads desktop windows as text through accessibility APIs. Start with `windows`, then " +
         "`snapshot` a window (read in rings: shallow first, then snapshot a ref). Refs stay valid while the " +
-        "element they name still verifies. Run `doctor` when anything fails.",
+        "element they name still verifies. Prefer `act` (accessibility actions); real input (`click`, `type_text`, " +
+        "`key`...) needs an intent and runs under a safety ceiling, and committing or irreversible actions ask a " +
+        "person. Run `doctor` when anything fails.",
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -42,9 +46,24 @@ export function createMcpServer(context: ToolContext): Server {
           ),
         };
     if (result.ok) {
+      const { output } = result;
+      const status = output.data.status;
       return {
-        content: [{ type: "text" as const, text: result.output.text }],
-        structuredContent: result.output.data,
+        // A refused or failed input action is a result the agent must notice: isError, with the reason.
+        ...(status === "refused" || status === "error" ? { isError: true } : {}),
+        content: [
+          { type: "text" as const, text: output.text },
+          ...(output.image
+            ? [
+                {
+                  type: "image" as const,
+                  data: output.image.data.toString("base64"),
+                  mimeType: output.image.mimeType,
+                },
+              ]
+            : []),
+        ],
+        structuredContent: output.data,
       };
     }
     const { error } = result;
@@ -57,9 +76,46 @@ export function createMcpServer(context: ToolContext): Server {
   return server;
 }
 
-export async function runMcpServer(): Promise<void> {
-  const context = createContext({ refLifetime: "while-verified" });
-  const server = createMcpServer(context);
+// A person has this long to answer a confirmation; no answer is a refusal.
+const CONFIRM_TIMEOUT_MS = 120_000;
+
+/** Asks the person at the client, through elicitation, when the client says it can. */
+export function elicitationConfirmer(server: () => Server | undefined): Confirmer {
+  return async (request) => {
+    const current = server();
+    if (!current?.getClientCapabilities()?.elicitation) return "unavailable";
+    const target = request.target?.name
+      ? ` on ${request.target.role ?? "element"} "${request.target.name}"`
+      : "";
+    try {
+      const answer = await current.elicitInput(
+        {
+          message:
+            `deskhand asks before ${request.tool}${target} (${request.level}): ${request.reasons.join("; ")}. ` +
+            `The agent says: ${request.intent ?? "(no intent given)"}`,
+          requestedSchema: {
+            type: "object",
+            properties: { allow: { type: "boolean", title: "Allow this action?" } },
+            required: ["allow"],
+          },
+        },
+        { timeout: CONFIRM_TIMEOUT_MS },
+      );
+      return answer.action === "accept" && answer.content?.allow === true ? "approved" : "declined";
+    } catch {
+      return "declined";
+    }
+  };
+}
+
+export async function runMcpServer(options: { ceiling?: SafetyLevel } = {}): Promise<void> {
+  let server: Server | undefined;
+  const context = createContext({
+    refLifetime: "while-verified",
+    confirm: elicitationConfirmer(() => server),
+    ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+  });
+  server = createMcpServer(context);
   const transport = new StdioServerTransport();
   let closing = false;
   const close = async () => {

@@ -37,6 +37,11 @@ const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
   no_text: "unsupported_pattern",
   ambiguous: "invalid_params",
   not_found: "invalid_params",
+  not_clickable: "not_clickable",
+  refused: "action_failed",
+  index_out_of_range: "invalid_params",
+  hands_unavailable: "input_failed",
+  invalid_config: "invalid_params",
   not_accessible: "internal_error",
   backend_unavailable: "internal_error",
   unsupported_platform: "internal_error",
@@ -140,9 +145,66 @@ const ACTION_METHODS = [
   "scroll",
 ] as const;
 
-export const METHODS = ["ping", "windows", "snapshot", "observe", ...ACTION_METHODS, "shutdown"] as const;
+const INPUT_METHODS = ["click", "type_text", "key"] as const;
 
-const actionBase = { ref: z.string(), waitMs: z.number().int().min(0).max(5000).optional() };
+export const METHODS = [
+  "ping",
+  "windows",
+  "snapshot",
+  "observe",
+  ...ACTION_METHODS,
+  ...INPUT_METHODS,
+  "shutdown",
+] as const;
+
+const actionBase = {
+  ref: z.string(),
+  waitMs: z.number().int().min(0).max(5000).optional(),
+  intent: z.string().optional(),
+};
+
+// deskhand requires an intent on every input method (the windows2text document has none): it goes
+// into the audit journal. Everything else is as the document writes it.
+const inputParams = {
+  click: z
+    .object({
+      ref: z.string(),
+      button: z.enum(["left", "middle", "right"]).optional(),
+      count: z.number().int().optional(),
+      modifiers: z.array(z.string()).optional(),
+      intent: z.string(),
+      reversible: z.boolean().optional(),
+    })
+    .strict(),
+  type_text: z
+    .object({
+      ref: z.string().optional(),
+      text: z.string(),
+      clear: z.boolean().optional(),
+      intent: z.string(),
+      reversible: z.boolean().optional(),
+    })
+    .strict(),
+  key: z
+    .object({
+      ref: z.string().optional(),
+      key: z.string(),
+      focus: z.boolean().optional(),
+      intent: z.string(),
+      reversible: z.boolean().optional(),
+    })
+    .strict(),
+} as const;
+
+/** Input replies: done is the result; refused and error are the protocol's input_failed, with why. */
+async function runInput(context: ToolContext, tool: string, input: Record<string, unknown>) {
+  const data = await run(context, tool, input);
+  if (data.status === "done") return data;
+  throw new ProtocolError("input_failed", String(data.reason), {
+    reason: data.status === "refused" ? "refused" : "input_error",
+    ...(data.level ? { level: data.level } : {}),
+  });
+}
 const actionParams = {
   invoke: z.object(actionBase).strict(),
   focus: z.object(actionBase).strict(),
@@ -238,7 +300,15 @@ export async function dispatch(context: ToolContext, method: string, params: unk
         ref: p.ref,
         action: actionFor(method, p),
         ...(p.waitMs === undefined ? {} : { waitMs: p.waitMs }),
+        ...(p.intent === undefined ? {} : { intent: p.intent }),
       });
+    }
+    case "click":
+    case "type_text":
+    case "key": {
+      const p = parseParams(inputParams[method], params) as Record<string, unknown>;
+      const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+      return runInput(context, method, defined);
     }
     default:
       throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {

@@ -1,6 +1,7 @@
 // `deskhand serve`: one JSON request per stdin line, exactly one response per stdout line, requests run
 // one at a time in input order. Closing stdin ends the process once the queue is done.
 import type { Readable, Writable } from "node:stream";
+import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, type ToolContext } from "../../tools/context.js";
 import { LineSplitter } from "./lines.js";
 import { dispatch, ProtocolError } from "./protocol.js";
@@ -181,7 +182,12 @@ export function serve(options: ServeOptions): Promise<void> {
   return finished;
 }
 
-export async function runNdjsonServer(): Promise<void> {
-  await serve({ input: process.stdin, output: process.stdout });
+export async function runNdjsonServer(options: { ceiling?: SafetyLevel } = {}): Promise<void> {
+  // No way to ask a person on this channel: what needs confirmation is refused unless pre-approved.
+  const context = createContext({
+    refLifetime: "latest-snapshot",
+    ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+  });
+  await serve({ input: process.stdin, output: process.stdout, context });
   process.exit(0);
 }

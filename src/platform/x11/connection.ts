@@ -8,8 +8,25 @@ const x11 = require("x11") as X11Module;
 interface X11Module {
   createClient(
     options: { display?: string },
-    callback: (error: Error | null, display: { client: RawClient; screen: { root: number }[] }) => void,
+    callback: (error: Error | null, display: RawDisplay) => void,
   ): RawClient;
+}
+
+interface RawDisplay {
+  client: RawClient;
+  screen: { root: number; pixel_width: number; pixel_height: number; root_depth: number }[];
+  min_keycode: number;
+  max_keycode: number;
+}
+
+/** The XTEST extension as the `x11` package hands it out. */
+export interface RawXTest {
+  KeyPress: number;
+  KeyRelease: number;
+  ButtonPress: number;
+  ButtonRelease: number;
+  MotionNotify: number;
+  FakeInput(type: number, detail: number, time: number, window: number, x: number, y: number): void;
 }
 
 type Callback<T> = (error: Error | null, value: T) => void;
@@ -47,7 +64,27 @@ interface RawClient {
   ): void;
   QueryExtension(name: string, callback: Callback<{ present: number }>): void;
   GetInputFocus(callback: Callback<{ focus: number }>): void;
-  QueryPointer(window: number, callback: Callback<{ rootX: number; rootY: number; child: number }>): void;
+  QueryPointer(
+    window: number,
+    callback: Callback<{ rootX: number; rootY: number; child: number; keyMask: number }>,
+  ): void;
+  QueryKeymap(callback: Callback<Buffer>): void;
+  GetKeyboardMapping(first: number, count: number, callback: Callback<number[][]>): void;
+  ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
+  GetImage(
+    format: number,
+    drawable: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    planeMask: number,
+    callback: Callback<{ depth: number; data: Buffer }>,
+  ): void;
+  SendEvent(destination: number, propagate: number, eventMask: number, event: Buffer): void;
+  MapWindow(window: number): void;
+  RaiseWindow(window: number): void;
+  require(name: "xtest", callback: Callback<RawXTest>): void;
   terminate(): void;
 }
 
@@ -75,6 +112,7 @@ export class X11Connection {
     private readonly client: RawClient,
     readonly root: number,
     readonly timeoutMs: number,
+    private readonly info: RawDisplay,
   ) {
     client.on("error", () => {});
     client.on("end", () => {
@@ -100,7 +138,7 @@ export class X11Connection {
             reject(new X11Error(`X display ${display} has no screen`));
             return;
           }
-          resolve(new X11Connection(display, connected.client, root, timeoutMs));
+          resolve(new X11Connection(display, connected.client, root, timeoutMs, connected));
         });
       } catch (error) {
         clearTimeout(timer);
@@ -199,6 +237,81 @@ export class X11Connection {
       this.client.QueryPointer(this.root, cb),
     );
     return { x: reply.rootX, y: reply.rootY };
+  }
+
+  /** The first screen's size in pixels. */
+  get screenSize(): { width: number; height: number } {
+    const screen = this.info.screen[0]!;
+    return { width: screen.pixel_width, height: screen.pixel_height };
+  }
+
+  get keycodeRange(): { min: number; max: number } {
+    return { min: this.info.min_keycode, max: this.info.max_keycode };
+  }
+
+  /** Pointer position and the button/modifier mask the server holds now (Button1 is 0x100). */
+  async pointerState(): Promise<{ x: number; y: number; mask: number }> {
+    const reply = await this.#request<{ rootX: number; rootY: number; keyMask: number }>(
+      "QueryPointer",
+      (cb) => this.client.QueryPointer(this.root, cb),
+    );
+    return { x: reply.rootX, y: reply.rootY, mask: reply.keyMask };
+  }
+
+  /** The keycodes the server holds down now. */
+  async pressedKeycodes(): Promise<number[]> {
+    const bits = await this.#request<Buffer>("QueryKeymap", (cb) => this.client.QueryKeymap(cb));
+    const down: number[] = [];
+    for (let code = 0; code < 256; code++) if ((bits[code >> 3]! >> (code & 7)) & 1) down.push(code);
+    return down;
+  }
+
+  /** Keysyms per keycode, from `first` on. */
+  keyboardMapping(first: number, count: number): Promise<number[][]> {
+    return this.#request<number[][]>("GetKeyboardMapping", (cb) =>
+      this.client.GetKeyboardMapping(first, count, cb),
+    );
+  }
+
+  async changeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): Promise<void> {
+    this.client.ChangeKeyboardMapping(first, keysymsPerKeycode, keysyms);
+    await this.sync();
+  }
+
+  xtest(): Promise<RawXTest> {
+    return this.#request<RawXTest>("XTEST", (cb) => this.client.require("xtest", cb));
+  }
+
+  /** A round trip: every request sent before it has been processed when it resolves. */
+  async sync(): Promise<void> {
+    await this.#request<{ focus: number }>("GetInputFocus", (cb) => this.client.GetInputFocus(cb));
+  }
+
+  /** ZPixmap pixels of a root-window region: 32 bits per pixel, BGRX, rows without padding. */
+  async rootImage(rect: Rect): Promise<{ depth: number; data: Buffer }> {
+    const Z_PIXMAP = 2;
+    return this.#request<{ depth: number; data: Buffer }>("GetImage", (cb) =>
+      this.client.GetImage(Z_PIXMAP, this.root, rect.x, rect.y, rect.width, rect.height, 0xffffffff, cb),
+    );
+  }
+
+  /** A 32-bit ClientMessage to the root window, the way EWMH asks a window manager for things. */
+  async clientMessage(window: number, type: string, data: number[]): Promise<void> {
+    const messageType = await this.atom(type);
+    const event = Buffer.alloc(32);
+    event[0] = 33;
+    event[1] = 32;
+    event.writeUInt32LE(window >>> 0, 4);
+    event.writeUInt32LE(messageType >>> 0, 8);
+    for (const [i, value] of data.slice(0, 5).entries()) event.writeUInt32LE(value >>> 0, 12 + i * 4);
+    const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x00080000 | 0x00100000;
+    this.client.SendEvent(this.root, 0, SUBSTRUCTURE_NOTIFY_AND_REDIRECT, event);
+    await this.sync();
+  }
+
+  async mapWindow(window: number): Promise<void> {
+    this.client.MapWindow(window);
+    await this.sync();
   }
 
   close(): void {

@@ -1,0 +1,281 @@
+// CLI commands for the hands: click, type, key, drag, hover, wheel, screenshot, window, audit. An
+// element is named by selector (found in this process) or a point by --at X,Y. A person at a terminal
+// is asked before anything that needs confirmation; without a terminal it is refused.
+import { writeFileSync } from "node:fs";
+import { createInterface } from "node:readline/promises";
+import { AuditJournal } from "../../safety/audit.js";
+import type { Confirmer } from "../../safety/gate.js";
+import { SAFETY_LEVELS, type SafetyLevel } from "../../safety/levels.js";
+import { loadPolicy } from "../../safety/policy.js";
+import { callTool } from "../../tools/call.js";
+import type { ToolContext } from "../../tools/context.js";
+import { findTool } from "../../tools/registry.js";
+import { parse, resolve, type Values, whole, withContext } from "./elements.js";
+import { UsageError } from "./usage.js";
+
+const SELECTOR_KEYS = [
+  "role",
+  "name",
+  "name-contains",
+  "value-contains",
+  "description",
+  "accessible-id",
+  "state",
+  "locator",
+];
+
+const common = {
+  intent: { type: "string" },
+  "not-reversible": { type: "boolean" },
+  "no-focus": { type: "boolean" },
+  ceiling: { type: "string" },
+} as const;
+
+function hasSelector(values: Values): boolean {
+  return SELECTOR_KEYS.some((key) => values[key] !== undefined);
+}
+
+export function point(flag: string, value: unknown): { space: "global"; x: number; y: number } {
+  const match = /^(-?\d+),(-?\d+)$/.exec(String(value));
+  if (!match) throw new UsageError(`--${flag} takes X,Y in screen points, like 120,45`);
+  return { space: "global", x: Number(match[1]), y: Number(match[2]) };
+}
+
+export function ceilingFlag(value: unknown): SafetyLevel | undefined {
+  if (value === undefined) return undefined;
+  if (!(SAFETY_LEVELS as readonly string[]).includes(String(value)))
+    throw new UsageError(`--ceiling is one of ${SAFETY_LEVELS.join(", ")}`);
+  return value as SafetyLevel;
+}
+
+/** Asks at the terminal when there is one; a script without a terminal cannot confirm. */
+const terminalConfirmer: Confirmer = async (request) => {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return "unavailable";
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const target = request.target?.name
+      ? ` on ${request.target.role ?? "element"} "${request.target.name}"`
+      : "";
+    const answer = await prompt.question(
+      `deskhand: ${request.tool}${target} (${request.level}) needs your confirmation: ${request.reasons.join("; ")}.\n` +
+        `Intent: ${request.intent ?? "(none)"}\nAllow? [y/N] `,
+    );
+    return /^y(es)?$/i.test(answer.trim()) ? "approved" : "declined";
+  } finally {
+    prompt.close();
+  }
+};
+
+async function runHands(
+  context: ToolContext,
+  tool: string,
+  input: Record<string, unknown>,
+  values: Values,
+): Promise<number> {
+  const result = await callTool(context, findTool(tool)!, input);
+  const json = Boolean(values.json);
+  if (!result.ok) {
+    if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: result.error.toJSON() })}\n`);
+    else process.stderr.write(`deskhand: ${result.error.message}\nNext: ${result.error.next}\n`);
+    return result.error.code === "invalid_params" ? 2 : 1;
+  }
+  const { data, text, image } = result.output;
+  if (image && typeof values.out === "string") writeFileSync(values.out, image.data);
+  process.stdout.write(
+    `${json ? JSON.stringify(data) : text}${image && values.out ? `\nwritten to ${values.out}` : ""}\n`,
+  );
+  // 0 done, 1 error, 3 refused: a script can tell "not allowed" from "went wrong".
+  return data.status === "refused" ? 3 : data.status === "error" ? 1 : 0;
+}
+
+function requireIntent(values: Values): string {
+  if (typeof values.intent !== "string") throw new UsageError('--intent "what this is for" is required');
+  return values.intent;
+}
+
+/** The element (by selector) or the point (--at) an input command acts on. */
+async function place(
+  context: ToolContext,
+  values: Values,
+  flag = "at",
+): Promise<Record<string, unknown> | number> {
+  if (values[flag] !== undefined) {
+    if (hasSelector(values)) throw new UsageError(`give --${flag} or a selector, not both`);
+    return { at: point(flag, values[flag]) };
+  }
+  if (!hasSelector(values)) throw new UsageError(`name the element with a selector, or give --${flag} X,Y`);
+  const ref = await resolve(context, values);
+  return typeof ref === "number" ? ref : { ref };
+}
+
+function handsCommand(
+  tool: string,
+  extra: Record<string, { type: "string" | "boolean"; multiple?: boolean }>,
+  build: (context: ToolContext, values: Values) => Promise<Record<string, unknown> | number>,
+) {
+  return async (args: string[]): Promise<number> => {
+    const values = parse(args, { ...common, ...extra, json: { type: "boolean" } });
+    const ceiling = ceilingFlag(values.ceiling);
+    return withContext(
+      async (context) => {
+        const input = await build(context, values);
+        if (typeof input === "number") return input;
+        return runHands(context, tool, input, values);
+      },
+      { confirm: terminalConfirmer, ...(ceiling ? { ceiling } : {}) },
+    );
+  };
+}
+
+const intentAndFlags = (values: Values, reversibleDefault = true) => ({
+  intent: requireIntent(values),
+  reversible: values["not-reversible"] ? false : reversibleDefault,
+  ensure_focus: !values["no-focus"],
+});
+
+const modifiers = (values: Values) =>
+  typeof values.modifiers === "string" ? values.modifiers.split(",").map((m) => m.trim()) : [];
+
+export const clickCommand = handsCommand(
+  "click",
+  {
+    at: { type: "string" },
+    button: { type: "string" },
+    double: { type: "boolean" },
+    modifiers: { type: "string" },
+  },
+  async (context, values) => {
+    const where = await place(context, values);
+    if (typeof where === "number") return where;
+    return {
+      ...where,
+      ...intentAndFlags(values),
+      ...(values.button ? { button: values.button } : {}),
+      count: values.double ? 2 : 1,
+      modifiers: modifiers(values),
+    };
+  },
+);
+
+export const typeCommand = handsCommand(
+  "type_text",
+  { text: { type: "string" }, clear: { type: "boolean" } },
+  async (context, values) => {
+    if (typeof values.text !== "string") throw new UsageError("--text is required");
+    const where = hasSelector(values) ? await resolve(context, values) : undefined;
+    if (typeof where === "number") return where;
+    return {
+      text: values.text,
+      clear: Boolean(values.clear),
+      ...(where ? { ref: where } : {}),
+      ...intentAndFlags(values),
+    };
+  },
+);
+
+export const keyCommand = handsCommand(
+  "key",
+  { key: { type: "string" }, count: { type: "string" } },
+  async (context, values) => {
+    if (typeof values.key !== "string") throw new UsageError("--key is required, like --key ctrl+s");
+    const where = hasSelector(values) ? await resolve(context, values) : undefined;
+    if (typeof where === "number") return where;
+    const count = whole("count", values.count);
+    return {
+      key: values.key,
+      ...(count ? { count } : {}),
+      ...(where ? { ref: where } : {}),
+      ...intentAndFlags(values),
+    };
+  },
+);
+
+export const dragCommand = handsCommand(
+  "drag",
+  { from: { type: "string" }, to: { type: "string" }, button: { type: "string" } },
+  async (_context, values) => ({
+    from: { at: point("from", values.from) },
+    to: { at: point("to", values.to) },
+    ...(values.button ? { button: values.button } : {}),
+    ...intentAndFlags(values),
+  }),
+);
+
+export const hoverCommand = handsCommand("hover", { at: { type: "string" } }, async (context, values) => {
+  const where = await place(context, values);
+  if (typeof where === "number") return where;
+  return { ...where, intent: requireIntent(values) };
+});
+
+export const wheelCommand = handsCommand(
+  "wheel",
+  { at: { type: "string" }, direction: { type: "string" }, notches: { type: "string" } },
+  async (context, values) => {
+    const where = values.at !== undefined || hasSelector(values) ? await place(context, values) : {};
+    if (typeof where === "number") return where;
+    const notches = whole("notches", values.notches);
+    return {
+      ...where,
+      direction: values.direction ?? "down",
+      ...(notches ? { notches } : {}),
+      intent: requireIntent(values),
+    };
+  },
+);
+
+export const screenshotCommand = handsCommand(
+  "screenshot",
+  { out: { type: "string" }, "max-width": { type: "string" }, "no-raise": { type: "boolean" } },
+  async (context, values) => {
+    if (typeof values.out !== "string") throw new UsageError("--out FILE.png is required");
+    const maxWidth = whole("max-width", values["max-width"]);
+    const of = hasSelector(values)
+      ? await resolve(context, values).then((ref) =>
+          typeof ref === "number" ? ref : { kind: "element", ref },
+        )
+      : values.window !== undefined
+        ? { kind: "window", window: { id: whole("window", values.window) } }
+        : values.title !== undefined
+          ? { kind: "window", window: { title: values.title } }
+          : { kind: "screen" };
+    if (typeof of === "number") return of;
+    return { of, ...(maxWidth ? { max_width: maxWidth } : {}), raise: !values["no-raise"] };
+  },
+);
+
+const WINDOW_ACTIONS = ["focus", "minimize", "hide", "show", "close"];
+
+export async function windowCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  if (!action || !WINDOW_ACTIONS.includes(action))
+    throw new UsageError(`window needs one of ${WINDOW_ACTIONS.join(", ")}`);
+  return handsCommand("window", {}, async (_context, values) => {
+    const window =
+      values.window !== undefined
+        ? { id: whole("window", values.window) }
+        : values.title !== undefined
+          ? { title: values.title }
+          : values.pid !== undefined
+            ? { pid: whole("pid", values.pid) }
+            : undefined;
+    if (!window) throw new UsageError("name the window: --window ID, --title GLOB or --pid PID");
+    return { action, window, intent: requireIntent(values) };
+  })(rest);
+}
+
+export async function auditCommand(args: string[]): Promise<number> {
+  const values = parse(args, { tail: { type: "string" } });
+  const policy = loadPolicy(process.env);
+  const entries = new AuditJournal(policy.auditPath).tail(whole("tail", values.tail) ?? 20);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ path: policy.auditPath, entries })}\n`);
+    return 0;
+  }
+  const lines = entries.map((e) => {
+    const target = e.target as { role?: string; name?: string } | null;
+    const what = target?.name !== undefined ? ` ${target.role ?? ""} ${JSON.stringify(target.name)}` : "";
+    return `${e.time} ${e.level} ${e.tool}${what}: ${e.decision}${e.reason ? ` (${e.reason})` : ""} — ${e.intent ?? "(no intent)"}`;
+  });
+  process.stdout.write(`${policy.auditPath}\n${lines.join("\n") || "(empty)"}\n`);
+  return 0;
+}

@@ -1,0 +1,80 @@
+// The hands: synthetic pointer and keyboard input, screen pixels and window management. Separate from
+// the accessibility backend, since a desktop may have one without the other. Each piece is a small
+// capability interface; X11 implements them all, the fake backend records what it was asked to do.
+import type { Chord, Modifier } from "./keys.js";
+import type { Rect } from "./types.js";
+
+export type MouseButton = "left" | "middle" | "right";
+export type WheelDirection = "up" | "down" | "left" | "right";
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface PointerInput {
+  move(to: Point): Promise<void>;
+  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void>;
+  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void>;
+  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void>;
+}
+
+export interface KeyboardInput {
+  chord(chord: Chord, count: number): Promise<void>;
+  /** Types text as key presses; characters missing from the keymap go through a temporary remap. */
+  type(text: string): Promise<{ remapped: number }>;
+}
+
+/**
+ * Press-and-hold primitives. Whatever is held is released by the device itself after `autoReleaseMs`
+ * if no release comes, even when no other call follows.
+ */
+export interface HeldInput {
+  readonly autoReleaseMs: number;
+  buttonDown(at: Point, button: MouseButton): Promise<void>;
+  buttonUp(at: Point, button: MouseButton): Promise<void>;
+  keyDown(chord: Chord): Promise<void>;
+  keyUp(chord: Chord): Promise<void>;
+  /** What deskhand holds now, by its own account. */
+  held(): { buttons: MouseButton[]; keys: string[] };
+  /** What the display server says is held now: the ground truth for the auto-release. */
+  serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }>;
+}
+
+export interface RgbaImage {
+  width: number;
+  height: number;
+  /** 4 bytes a pixel, rows without padding. */
+  data: Buffer;
+}
+
+export interface ScreenCapture {
+  screenSize(): { width: number; height: number };
+  capture(region: Rect): Promise<RgbaImage>;
+}
+
+/** "front": the window manager now reports it active. "not_front": it reports another. "unknown": cannot say. */
+export type FocusTruth = "front" | "not_front" | "unknown";
+
+export interface WindowControl {
+  activeWindow(): Promise<number | undefined>;
+  /** The top-most managed window containing the point, by the window manager's stacking order. */
+  windowAt(point: Point): Promise<number | undefined>;
+  activate(windowId: number): Promise<FocusTruth>;
+  minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }>;
+  /** Hides every window of the window's application (X11 has no app-level hide: they are minimized). */
+  hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }>;
+  /** Restores and raises every window of the window's application, then activates this one. */
+  show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }>;
+  closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }>;
+}
+
+export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCapture, WindowControl {
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+/** The hands cannot reach the display: no DISPLAY, no XTEST, or no window manager. */
+export class HandsUnavailable extends Error {
+  override readonly name = "HandsUnavailable";
+}

@@ -1,0 +1,129 @@
+// Key names and chords, validated before anything is sent: an unknown name is an error that names it.
+// The names are platform-neutral; each input backend maps them to its own codes.
+
+export const MODIFIERS = ["ctrl", "shift", "alt", "super"] as const;
+export type Modifier = (typeof MODIFIERS)[number];
+
+const MODIFIER_ALIASES: Record<string, Modifier> = {
+  ctrl: "ctrl",
+  control: "ctrl",
+  shift: "shift",
+  alt: "alt",
+  super: "super",
+  win: "super",
+  meta: "super",
+};
+
+export const NAMED_KEYS = [
+  "Enter",
+  "Tab",
+  "Escape",
+  "Space",
+  "Backspace",
+  "Delete",
+  "Insert",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "Up",
+  "Down",
+  "Left",
+  "Right",
+  "F1",
+  "F2",
+  "F3",
+  "F4",
+  "F5",
+  "F6",
+  "F7",
+  "F8",
+  "F9",
+  "F10",
+  "F11",
+  "F12",
+] as const;
+export type NamedKey = (typeof NAMED_KEYS)[number];
+
+const KEY_ALIASES: Record<string, NamedKey> = {
+  return: "Enter",
+  esc: "Escape",
+  del: "Delete",
+  ins: "Insert",
+  pgup: "PageUp",
+  pgdn: "PageDown",
+  arrowup: "Up",
+  arrowdown: "Down",
+  arrowleft: "Left",
+  arrowright: "Right",
+};
+for (const name of NAMED_KEYS) KEY_ALIASES[name.toLowerCase()] = name;
+
+/** A key: a named key, or one printable character (a letter is its lower case; shift is a modifier). */
+export type Key = { kind: "named"; name: NamedKey } | { kind: "char"; char: string };
+
+export interface Chord {
+  modifiers: Modifier[];
+  key: Key | null;
+}
+
+export function parseModifier(text: string): Modifier | undefined {
+  return MODIFIER_ALIASES[text.trim().toLowerCase()];
+}
+
+export function parseKey(text: string): Key | undefined {
+  const named = KEY_ALIASES[text.toLowerCase()];
+  if (named) return { kind: "named", name: named };
+  if (text === "plus") return { kind: "char", char: "+" };
+  const chars = [...text];
+  if (chars.length !== 1) return undefined;
+  const char = chars[0]!;
+  // Control characters have named keys (Enter, Tab...) or none at all.
+  if (/\p{C}/u.test(char) || char === " ") return char === " " ? { kind: "named", name: "Space" } : undefined;
+  return { kind: "char", char: /\p{Lu}/u.test(char) ? char.toLowerCase() : char };
+}
+
+export class KeyNameError extends Error {
+  override readonly name = "KeyNameError";
+  constructor(
+    readonly unknown: string,
+    readonly chord: string,
+  ) {
+    super(
+      `unknown key name ${JSON.stringify(unknown)} in ${JSON.stringify(chord)}; known: ctrl, shift, alt, super, ` +
+        `${NAMED_KEYS.join(", ")}, one letter, digit or other character, "plus" for +`,
+    );
+  }
+}
+
+/**
+ * "ctrl+shift+p", "Alt+F4", "Enter", "ctrl+plus". Modifiers may also stand alone ("shift"). Extra
+ * modifiers from a separate list are merged in. Throws KeyNameError naming the first unknown part.
+ */
+export function parseChord(chord: string, extraModifiers: string[] = []): Chord {
+  const parts = chord === "+" ? ["+"] : chord.split("+").map((p) => p.trim());
+  if (parts.some((p) => p === "")) throw new KeyNameError("", chord);
+  const modifiers = new Set<Modifier>();
+  for (const extra of extraModifiers) {
+    const modifier = parseModifier(extra);
+    if (!modifier) throw new KeyNameError(extra, extraModifiers.join("+"));
+    modifiers.add(modifier);
+  }
+  let key: Key | null = null;
+  for (const [i, part] of parts.entries()) {
+    const modifier = parseModifier(part);
+    if (modifier) {
+      modifiers.add(modifier);
+      continue;
+    }
+    const parsed = i === parts.length - 1 ? parseKey(part) : undefined;
+    if (!parsed) throw new KeyNameError(part, chord);
+    key = parsed;
+  }
+  return { modifiers: MODIFIERS.filter((m) => modifiers.has(m)), key };
+}
+
+export function chordText(chord: Chord): string {
+  const key = chord.key ? (chord.key.kind === "named" ? chord.key.name : chord.key.char) : undefined;
+  return [...chord.modifiers, ...(key ? [key] : [])].join("+");
+}

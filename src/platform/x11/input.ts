@@ -1,0 +1,348 @@
+// Synthetic input through XTEST. Every batch of fake events ends with a round trip, so when a call
+// resolves the server has delivered its events; what the app then does with them is re-read by callers.
+import type { HeldInput, KeyboardInput, MouseButton, Point, PointerInput, WheelDirection } from "../hands.js";
+import { type Chord, chordText, type Modifier } from "../keys.js";
+import type { RawXTest, X11Connection } from "./connection.js";
+import { charKeysym, Keymap, type KeyStroke, keyKeysym, MODIFIER_KEYSYMS } from "./keymap.js";
+
+const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+const WHEEL_BUTTONS: Record<WheelDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
+/** QueryPointer's mask bits for buttons 1–3. */
+const BUTTON_MASKS: Record<MouseButton, number> = { left: 0x100, middle: 0x200, right: 0x400 };
+
+// Toolkits re-read the keymap when told it changed; keys sent before they have done so come out as
+// the old symbol. 30 ms was enough for GTK, Java and Firefox on these machines.
+const REMAP_SETTLE_MS = 30;
+// Java dropped the first keystroke that came right after a click.
+const AFTER_CLICK_MS = 200;
+// Keys are flushed in chunks, so a long text does not flood a slow client's queue in one burst.
+const TYPE_CHUNK = 64;
+// Borrowed keycodes are given back this long after their last use (see #borrow).
+const LINGER_MS = 1000;
+const DRAG_STEPS = 12;
+const DRAG_STEP_MS = 8;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class X11Input implements PointerInput, KeyboardInput, HeldInput {
+  readonly autoReleaseMs: number;
+  #lastClickAt = 0;
+  #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
+  #heldKeys = new Map<string, { strokes: KeyStroke[]; keysyms: number[]; timer: NodeJS.Timeout }>();
+  #borrowed = new Map<number, number>(); // keysym → borrowed keycode
+  #restoreTimer: NodeJS.Timeout | undefined;
+  #remapped = 0;
+  // Input calls run one at a time: interleaved chords or remaps would garble each other.
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly x: X11Connection,
+    private readonly xtest: RawXTest,
+    private readonly keymap: Keymap,
+    autoReleaseMs: number,
+  ) {
+    this.autoReleaseMs = autoReleaseMs;
+  }
+
+  static async open(x: X11Connection, autoReleaseMs = 10_000): Promise<X11Input> {
+    const [xtest, keymap] = await Promise.all([x.xtest(), Keymap.load(x)]);
+    return new X11Input(x, xtest, keymap, autoReleaseMs);
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #fake(type: number, detail: number, at?: Point): void {
+    this.xtest.FakeInput(type, detail, 0, at ? this.x.root : 0, at?.x ?? 0, at?.y ?? 0);
+  }
+
+  #moveNow(to: Point): void {
+    this.#fake(this.xtest.MotionNotify, 0, to);
+  }
+
+  #modifierStrokes(modifiers: Modifier[]): KeyStroke[] {
+    return modifiers.map((modifier) => {
+      const stroke = this.keymap.find(MODIFIER_KEYSYMS[modifier]);
+      if (!stroke) throw new Error(`the keymap has no key for ${modifier}`);
+      return { keycode: stroke.keycode, shifted: false };
+    });
+  }
+
+  #press(strokes: KeyStroke[], down: boolean): void {
+    const ordered = down ? strokes : [...strokes].reverse();
+    for (const stroke of ordered)
+      this.#fake(down ? this.xtest.KeyPress : this.xtest.KeyRelease, stroke.keycode);
+  }
+
+  move(to: Point): Promise<void> {
+    return this.#serial(async () => {
+      this.#moveNow(to);
+      await this.x.sync();
+    });
+  }
+
+  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
+    return this.#serial(async () => {
+      const modifiers = this.#modifierStrokes(options.modifiers);
+      this.#moveNow(at);
+      this.#press(modifiers, true);
+      for (let i = 0; i < options.count; i++) {
+        this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
+        this.#fake(this.xtest.ButtonRelease, BUTTONS[options.button]);
+      }
+      this.#press(modifiers, false);
+      await this.x.sync();
+      this.#lastClickAt = Date.now();
+    });
+  }
+
+  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    return this.#serial(async () => {
+      const modifiers = this.#modifierStrokes(options.modifiers);
+      this.#moveNow(from);
+      this.#press(modifiers, true);
+      this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
+      await this.x.sync();
+      // Intermediate motion: toolkits start a drag only after the pointer travels with the button held.
+      for (let step = 1; step <= DRAG_STEPS; step++) {
+        await sleep(DRAG_STEP_MS);
+        this.#moveNow({
+          x: Math.round(from.x + ((to.x - from.x) * step) / DRAG_STEPS),
+          y: Math.round(from.y + ((to.y - from.y) * step) / DRAG_STEPS),
+        });
+        await this.x.sync();
+      }
+      this.#fake(this.xtest.ButtonRelease, BUTTONS[options.button]);
+      this.#press(modifiers, false);
+      await this.x.sync();
+    });
+  }
+
+  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    return this.#serial(async () => {
+      if (at) this.#moveNow(at);
+      for (let i = 0; i < notches; i++) {
+        this.#fake(this.xtest.ButtonPress, WHEEL_BUTTONS[direction]);
+        this.#fake(this.xtest.ButtonRelease, WHEEL_BUTTONS[direction]);
+      }
+      await this.x.sync();
+    });
+  }
+
+  async #waitAfterClick(): Promise<void> {
+    const since = Date.now() - this.#lastClickAt;
+    if (since < AFTER_CLICK_MS) await sleep(AFTER_CLICK_MS - since);
+  }
+
+  /**
+   * A keycode for a keysym the keymap lacks: a spare one, remapped. Borrowed keycodes stay mapped
+   * until LINGER_MS after the last use, so a toolkit still working through its event queue translates
+   * them right, and text typed again soon needs no new remap. `pinned` keysyms are not given back to
+   * make room (they are in use by the current chunk or a held key).
+   */
+  async #borrow(keysyms: number[], pinned: Set<number>): Promise<void> {
+    const missing = [...new Set(keysyms)].filter((keysym) => !this.keymap.find(keysym));
+    if (missing.length === 0) return;
+    let spare = this.keymap.spareKeycodes();
+    if (spare.length < missing.length) {
+      const free = [...this.#borrowed].filter(([keysym]) => !pinned.has(keysym));
+      await this.#giveBack(free.map(([, keycode]) => keycode));
+      for (const [keysym] of free) this.#borrowed.delete(keysym);
+      spare = this.keymap.spareKeycodes();
+    }
+    if (spare.length < missing.length)
+      throw new Error(
+        `${missing.length} characters need remapping at once; only ${spare.length} spare keycodes`,
+      );
+    for (const [i, keysym] of missing.entries()) {
+      await this.keymap.assign(this.x, spare[i]!, keysym);
+      this.#borrowed.set(keysym, spare[i]!);
+      this.#remapped++;
+    }
+    await sleep(REMAP_SETTLE_MS);
+  }
+
+  async #giveBack(keycodes: number[]): Promise<void> {
+    if (keycodes.length === 0) return;
+    // Let clients translate the keys already sent before the symbols change back.
+    await sleep(REMAP_SETTLE_MS);
+    await this.keymap.clear(this.x, keycodes);
+  }
+
+  #lingerThenRestore(): void {
+    clearTimeout(this.#restoreTimer);
+    this.#restoreTimer = setTimeout(
+      () => void this.#serial(() => this.#restoreBorrowed()).catch(() => undefined),
+      LINGER_MS,
+    ).unref();
+  }
+
+  async #restoreBorrowed(): Promise<void> {
+    clearTimeout(this.#restoreTimer);
+    const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
+    const free = [...this.#borrowed].filter(([keysym]) => !held.has(keysym));
+    await this.#giveBack(free.map(([, keycode]) => keycode));
+    for (const [keysym] of free) this.#borrowed.delete(keysym);
+  }
+
+  /** The strokes for a chord: modifiers, shift when the symbol sits in the shifted column, the key. */
+  async #keyStrokes(chord: Chord, pinned: Set<number>): Promise<{ strokes: KeyStroke[]; keysyms: number[] }> {
+    const strokes = this.#modifierStrokes(chord.modifiers);
+    if (!chord.key) return { strokes, keysyms: [] };
+    const keysym = keyKeysym(chord.key);
+    await this.#borrow([keysym], pinned);
+    const stroke = this.keymap.find(keysym)!;
+    const shift =
+      stroke.shifted && !chord.modifiers.includes("shift") ? this.#modifierStrokes(["shift"]) : [];
+    return {
+      strokes: [...strokes, ...shift, { keycode: stroke.keycode, shifted: false }],
+      keysyms: [keysym],
+    };
+  }
+
+  chord(chord: Chord, count: number): Promise<void> {
+    return this.#serial(async () => {
+      await this.#waitAfterClick();
+      const { strokes } = await this.#keyStrokes(chord, new Set());
+      for (let i = 0; i < count; i++) {
+        this.#press(strokes, true);
+        this.#press(strokes, false);
+      }
+      await this.x.sync();
+      this.#lingerThenRestore();
+    });
+  }
+
+  type(text: string): Promise<{ remapped: number }> {
+    return this.#serial(async () => {
+      await this.#waitAfterClick();
+      const shift = this.#modifierStrokes(["shift"]);
+      const before = this.#remapped;
+      const chars = [...text];
+      try {
+        for (let start = 0; start < chars.length; start += TYPE_CHUNK) {
+          const chunk = chars.slice(start, start + TYPE_CHUNK).map(charKeysym);
+          // Several distinct missing characters are borrowed in one settle, not one per character;
+          // a chunk with more of them than spare keycodes goes in smaller pieces.
+          for (let piece = 0; piece < chunk.length; ) {
+            let end = chunk.length;
+            while (
+              end > piece + 1 &&
+              new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size > this.#capacity()
+            )
+              end = piece + Math.ceil((end - piece) / 2);
+            const keysyms = chunk.slice(piece, end);
+            if (piece > 0) await this.x.sync();
+            await this.#borrow(keysyms, new Set(keysyms));
+            for (const keysym of keysyms) {
+              const stroke = this.keymap.find(keysym)!;
+              const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
+              this.#press(strokes, true);
+              this.#press(strokes, false);
+            }
+            piece = end;
+          }
+          await this.x.sync();
+        }
+      } finally {
+        this.#lingerThenRestore();
+      }
+      return { remapped: this.#remapped - before };
+    });
+  }
+
+  /** How many keycodes could be borrowed now: spare ones plus those borrowed and not held. */
+  #capacity(): number {
+    const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
+    return this.keymap.spareKeycodes().length + [...this.#borrowed.keys()].filter((k) => !held.has(k)).length;
+  }
+
+  buttonDown(at: Point, button: MouseButton): Promise<void> {
+    return this.#serial(async () => {
+      this.#moveNow(at);
+      this.#fake(this.xtest.ButtonPress, BUTTONS[button]);
+      await this.x.sync();
+      clearTimeout(this.#heldButtons.get(button));
+      this.#heldButtons.set(
+        button,
+        setTimeout(() => void this.#releaseButton(button).catch(() => undefined), this.autoReleaseMs).unref(),
+      );
+    });
+  }
+
+  #releaseButton(button: MouseButton, at?: Point): Promise<void> {
+    return this.#serial(async () => {
+      clearTimeout(this.#heldButtons.get(button));
+      this.#heldButtons.delete(button);
+      if (at) this.#moveNow(at);
+      this.#fake(this.xtest.ButtonRelease, BUTTONS[button]);
+      await this.x.sync();
+    });
+  }
+
+  buttonUp(at: Point, button: MouseButton): Promise<void> {
+    return this.#releaseButton(button, at);
+  }
+
+  keyDown(chord: Chord): Promise<void> {
+    return this.#serial(async () => {
+      const name = chordText(chord);
+      const { strokes, keysyms } = await this.#keyStrokes(chord, new Set());
+      this.#press(strokes, true);
+      await this.x.sync();
+      const previous = this.#heldKeys.get(name);
+      if (previous) clearTimeout(previous.timer);
+      const timer = setTimeout(
+        () => void this.#releaseKey(name).catch(() => undefined),
+        this.autoReleaseMs,
+      ).unref();
+      this.#heldKeys.set(name, { strokes, keysyms, timer });
+    });
+  }
+
+  #releaseKey(name: string): Promise<void> {
+    return this.#serial(async () => {
+      const held = this.#heldKeys.get(name);
+      if (!held) return;
+      clearTimeout(held.timer);
+      this.#heldKeys.delete(name);
+      this.#press(held.strokes, false);
+      await this.x.sync();
+      this.#lingerThenRestore();
+    });
+  }
+
+  /** Releasing a key that is not held is not an error: the release is sent, in case it is held elsewhere. */
+  async keyUp(chord: Chord): Promise<void> {
+    const name = chordText(chord);
+    if (this.#heldKeys.has(name)) return this.#releaseKey(name);
+    return this.#serial(async () => {
+      const { strokes } = await this.#keyStrokes(chord, new Set());
+      this.#press(strokes, false);
+      await this.x.sync();
+      this.#lingerThenRestore();
+    });
+  }
+
+  held(): { buttons: MouseButton[]; keys: string[] } {
+    return { buttons: [...this.#heldButtons.keys()], keys: [...this.#heldKeys.keys()] };
+  }
+
+  async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
+    const [pointer, keycodes] = await Promise.all([this.x.pointerState(), this.x.pressedKeycodes()]);
+    const buttons = (Object.keys(BUTTON_MASKS) as MouseButton[]).filter(
+      (b) => pointer.mask & BUTTON_MASKS[b],
+    );
+    return { buttons, keycodes };
+  }
+
+  /** Releases everything still held: nothing stays pressed after deskhand goes away. */
+  async releaseAll(): Promise<void> {
+    for (const button of [...this.#heldButtons.keys()]) await this.#releaseButton(button);
+    for (const name of [...this.#heldKeys.keys()]) await this.#releaseKey(name);
+    await this.#serial(() => this.#restoreBorrowed());
+  }
+}

@@ -1,0 +1,107 @@
+// Key names and characters to X keysyms and keycodes. A character the keymap lacks gets a spare
+// keycode (one with no symbols at all) remapped to it for a while, then restored.
+import type { Key, Modifier, NamedKey } from "../keys.js";
+import type { X11Connection } from "./connection.js";
+
+const NAMED_KEYSYMS: Record<NamedKey, number> = {
+  Enter: 0xff0d,
+  Tab: 0xff09,
+  Escape: 0xff1b,
+  Space: 0x20,
+  Backspace: 0xff08,
+  Delete: 0xffff,
+  Insert: 0xff63,
+  Home: 0xff50,
+  End: 0xff57,
+  PageUp: 0xff55,
+  PageDown: 0xff56,
+  Up: 0xff52,
+  Down: 0xff54,
+  Left: 0xff51,
+  Right: 0xff53,
+  F1: 0xffbe,
+  F2: 0xffbf,
+  F3: 0xffc0,
+  F4: 0xffc1,
+  F5: 0xffc2,
+  F6: 0xffc3,
+  F7: 0xffc4,
+  F8: 0xffc5,
+  F9: 0xffc6,
+  F10: 0xffc7,
+  F11: 0xffc8,
+  F12: 0xffc9,
+};
+
+export const MODIFIER_KEYSYMS: Record<Modifier, number> = {
+  ctrl: 0xffe3,
+  shift: 0xffe1,
+  alt: 0xffe9,
+  super: 0xffeb,
+};
+
+/** The keysym of one character: Latin-1 maps to itself, the rest of Unicode to 0x01000000 + code point. */
+export function charKeysym(char: string): number {
+  if (char === "\n" || char === "\r") return NAMED_KEYSYMS.Enter;
+  if (char === "\t") return NAMED_KEYSYMS.Tab;
+  const code = char.codePointAt(0)!;
+  if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) return code;
+  return 0x01000000 + code;
+}
+
+export function keyKeysym(key: Key): number {
+  return key.kind === "named" ? NAMED_KEYSYMS[key.name] : charKeysym(key.char);
+}
+
+export interface KeyStroke {
+  keycode: number;
+  /** The keysym sits in the shifted column: hold shift while pressing. */
+  shifted: boolean;
+}
+
+export class Keymap {
+  private constructor(
+    private readonly first: number,
+    private readonly rows: number[][],
+    readonly width: number,
+  ) {}
+
+  static async load(x: X11Connection): Promise<Keymap> {
+    const { min, max } = x.keycodeRange;
+    const rows = await x.keyboardMapping(min, max - min + 1);
+    return new Keymap(min, rows, rows[0]?.length ?? 0);
+  }
+
+  /** Where a keysym already is: unshifted column first. */
+  find(keysym: number): KeyStroke | undefined {
+    for (const column of [0, 1]) {
+      const index = this.rows.findIndex((row) => row[column] === keysym);
+      if (index >= 0) return { keycode: this.first + index, shifted: column === 1 };
+    }
+    return undefined;
+  }
+
+  /** Keycodes with no symbols: free to borrow. */
+  spareKeycodes(): number[] {
+    const spare: number[] = [];
+    this.rows.forEach((row, i) => {
+      if (row.every((keysym) => keysym === 0)) spare.push(this.first + i);
+    });
+    return spare;
+  }
+
+  /** Puts `keysym` in every column of `keycode`, so shift state does not matter. */
+  async assign(x: X11Connection, keycode: number, keysym: number): Promise<void> {
+    const row = new Array<number>(this.width).fill(keysym);
+    await x.changeKeyboardMapping(keycode, this.width, row);
+    this.rows[keycode - this.first] = row;
+  }
+
+  async clear(x: X11Connection, keycodes: number[]): Promise<void> {
+    for (const keycode of keycodes) {
+      const row = new Array<number>(this.width).fill(0);
+      await x.changeKeyboardMapping(keycode, this.width, row);
+      this.rows[keycode - this.first] = row;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+// Window management through the window manager (EWMH client messages), each answer read back from the
+// window manager's own properties: what we asked for is not reported as what happened.
+import type { FocusTruth, Point, WindowControl } from "../hands.js";
+import type { X11Connection } from "./connection.js";
+import { activeWindow, clientWindows } from "./windows.js";
+
+// The window manager acts on its own time; these bound how long we watch for the result.
+const SETTLE_MS = 1500;
+const POLL_MS = 25;
+const SOURCE_PAGER = 2; // EWMH source indication: a pager or taskbar, which WMs obey without focus-stealing rules.
+const ICONIC_STATE = 3;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + SETTLE_MS;
+  let value = await probe();
+  while (!done(value) && Date.now() < deadline) {
+    await sleep(POLL_MS);
+    value = await probe();
+  }
+  return value;
+}
+
+export class X11WindowControl implements WindowControl {
+  constructor(private readonly x: X11Connection) {}
+
+  activeWindow(): Promise<number | undefined> {
+    return activeWindow(this.x);
+  }
+
+  async windowAt(point: Point): Promise<number | undefined> {
+    const hits = (await clientWindows(this.x)).filter(
+      (w) =>
+        w.rect &&
+        point.x >= w.rect.x &&
+        point.y >= w.rect.y &&
+        point.x < w.rect.x + w.rect.width &&
+        point.y < w.rect.y + w.rect.height,
+    );
+    hits.sort((a, b) => b.stackIndex - a.stackIndex);
+    // A minimized window keeps its geometry but is not on screen.
+    for (const hit of hits) if (!(await this.#minimized(hit.id).catch(() => false))) return hit.id;
+    return undefined;
+  }
+
+  async #supports(hint: string): Promise<boolean> {
+    const supported = await this.x.cardinals(this.x.root, "_NET_SUPPORTED").catch(() => undefined);
+    if (!supported) return false;
+    return supported.includes(await this.x.atom(hint));
+  }
+
+  async #minimized(windowId: number): Promise<boolean> {
+    const [state, hidden, netState] = await Promise.all([
+      this.x.cardinals(windowId, "WM_STATE"),
+      this.x.atom("_NET_WM_STATE_HIDDEN"),
+      this.x.cardinals(windowId, "_NET_WM_STATE"),
+    ]);
+    return state?.[0] === ICONIC_STATE || (netState ?? []).includes(hidden);
+  }
+
+  async #siblings(windowId: number): Promise<number[]> {
+    const windows = await clientWindows(this.x);
+    const pid = windows.find((w) => w.id === windowId)?.pid;
+    if (pid === null || pid === undefined) return [windowId];
+    return windows.filter((w) => w.pid === pid).map((w) => w.id);
+  }
+
+  async activate(windowId: number): Promise<FocusTruth> {
+    if (!(await this.#supports("_NET_ACTIVE_WINDOW"))) return "unknown";
+    try {
+      if (await this.#minimized(windowId)) await this.x.mapWindow(windowId);
+      await this.x.clientMessage(windowId, "_NET_ACTIVE_WINDOW", [SOURCE_PAGER, 0, 0]);
+      const active = await until(
+        () => activeWindow(this.x),
+        (id) => id === windowId,
+      );
+      return active === windowId ? "front" : "not_front";
+    } catch {
+      return "unknown";
+    }
+  }
+
+  async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
+    await this.x.clientMessage(windowId, "WM_CHANGE_STATE", [ICONIC_STATE]);
+    try {
+      return {
+        minimized: await until(
+          () => this.#minimized(windowId),
+          (v) => v,
+        ),
+      };
+    } catch {
+      return { minimized: "unknown" };
+    }
+  }
+
+  async hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
+    const windows = await this.#siblings(windowId);
+    const results = await Promise.all(windows.map((id) => this.minimize(id)));
+    const states = results.map((r) => r.minimized);
+    const hidden = states.includes("unknown") ? "unknown" : states.every((s) => s === true);
+    return { windows, hidden };
+  }
+
+  async show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
+    const windows = await this.#siblings(windowId);
+    for (const id of windows) if (id !== windowId && (await this.#minimized(id))) await this.x.mapWindow(id);
+    return { windows, focus: await this.activate(windowId) };
+  }
+
+  async closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
+    if (!(await this.#supports("_NET_CLOSE_WINDOW"))) return { closed: "unknown" };
+    await this.x.clientMessage(windowId, "_NET_CLOSE_WINDOW", [0, SOURCE_PAGER]);
+    const gone = await until(
+      async () => !(await clientWindows(this.x)).some((w) => w.id === windowId),
+      (v) => v,
+    );
+    // Still listed: the app may be asking "save changes?" — not closed, and we say so.
+    return { closed: gone };
+  }
+}

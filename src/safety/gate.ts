@@ -1,0 +1,91 @@
+// The gate every action passes, after its target is probed: level (raised by the target, never
+// lowered), ceiling, then confirmation for what commits, cannot be undone or is a dangerous chord.
+import { globMatch } from "../core/glob.js";
+import type { Chord } from "../platform/keys.js";
+import { commitReason, dangerousChord, type TargetFacts } from "./classify.js";
+import { LEVEL_NAMES, raiseLevel, type SafetyLevel, withinCeiling } from "./levels.js";
+import type { ConfirmationReason, SafetyPolicy } from "./policy.js";
+
+export interface GateRequest {
+  tool: string;
+  nominal: SafetyLevel;
+  intent: string | null;
+  reversible: boolean;
+  target?: (TargetFacts & { windowTitle?: string | undefined }) | undefined;
+  chord?: Chord | undefined;
+}
+
+export interface ConfirmationRequest {
+  tool: string;
+  level: SafetyLevel;
+  intent: string | null;
+  reasons: string[];
+  target?: GateRequest["target"];
+}
+
+/** A person's answer. `unavailable`: there is no way to ask one on this channel. */
+export type ConfirmationAnswer = "approved" | "declined" | "unavailable";
+export type Confirmer = (request: ConfirmationRequest) => Promise<ConfirmationAnswer>;
+
+export type GateDecision =
+  | { allowed: true; level: SafetyLevel; confirmed_by?: "human" | "preapproval" }
+  | { allowed: false; level: SafetyLevel; reason: string };
+
+function covered(policy: SafetyPolicy, request: GateRequest, reason: ConfirmationReason): boolean {
+  return policy.preapprovals.some(
+    (p) =>
+      (p.reason === "any" || p.reason === reason) &&
+      (p.tool === undefined || p.tool === request.tool) &&
+      (p.window === undefined ||
+        (request.target?.windowTitle !== undefined && globMatch(p.window, request.target.windowTitle))),
+  );
+}
+
+export async function decide(
+  request: GateRequest,
+  policy: SafetyPolicy,
+  confirm: Confirmer | undefined,
+): Promise<GateDecision> {
+  const commits = request.target ? commitReason(request.target) : undefined;
+  const level = raiseLevel(request.nominal, commits ? "L3" : "L1");
+  if (!withinCeiling(level, policy.ceiling)) {
+    const why = level !== request.nominal && commits ? ` (raised from ${request.nominal}: ${commits})` : "";
+    return {
+      allowed: false,
+      level,
+      reason:
+        `${request.tool} is ${level} ${LEVEL_NAMES[level]}${why}, above the ceiling ${policy.ceiling} ` +
+        `(set by ${policy.ceilingSource}); nothing was done. A person can raise the ceiling with --ceiling, ` +
+        `DESKHAND_CEILING or "ceiling" in ${policy.configPath}.`,
+    };
+  }
+  const needs: { reason: ConfirmationReason; why: string }[] = [];
+  // L3 is where a person steps in; L4 is autonomy a person granted by raising the ceiling, but a
+  // committing target still asks.
+  if (commits || level === "L3")
+    needs.push({
+      reason: "validation",
+      why: commits ? `it presses ${commits}` : `${request.tool} is ${level}`,
+    });
+  if (!request.reversible) needs.push({ reason: "irreversible", why: "it is declared not reversible" });
+  const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
+  if (dangerous) needs.push({ reason: "dangerous_chord", why: `${dangerous} can close or end things` });
+  if (needs.length === 0) return { allowed: true, level };
+  if (needs.every((n) => covered(policy, request, n.reason)))
+    return { allowed: true, level, confirmed_by: "preapproval" };
+  const reasons = needs.map((n) => n.why);
+  const answer = confirm
+    ? await confirm({ tool: request.tool, level, intent: request.intent, reasons, target: request.target })
+    : "unavailable";
+  if (answer === "approved") return { allowed: true, level, confirmed_by: "human" };
+  const because = reasons.join("; ");
+  return {
+    allowed: false,
+    level,
+    reason:
+      answer === "declined"
+        ? `a person declined: ${because}; nothing was done.`
+        : `this needs a person's confirmation (${because}), and this channel cannot ask one; nothing was ` +
+          `done. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.`,
+  };
+}

@@ -1,0 +1,153 @@
+// The chain every input action takes: target probed (by the caller, into `place`), gate (level,
+// ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
+// error. The journal gets one line per attempt, whatever its end.
+import type { Hands } from "../../platform/hands.js";
+import type { Chord } from "../../platform/keys.js";
+import type { AuditEntry, AuditTarget } from "../../safety/audit.js";
+import { commitReason } from "../../safety/classify.js";
+import { decide } from "../../safety/gate.js";
+import type { SafetyLevel } from "../../safety/levels.js";
+import type { ToolContext } from "../context.js";
+import type { ToolOutput } from "../tool.js";
+import type { ResolvedPlace } from "./place.js";
+
+export interface InputAttempt {
+  tool: string;
+  nominal: SafetyLevel;
+  intent: string;
+  reversible: boolean;
+  place?: ResolvedPlace | undefined;
+  /** The window to bring in front first; defaults to the place's window. */
+  windowId?: number | undefined;
+  ensureFocus: boolean;
+  declared?: { role?: string | undefined; label?: string | undefined };
+  chord?: Chord;
+  /** Typed text: kept out of the journal, which records its length. */
+  secret?: string;
+  execute(hands: Hands): Promise<Record<string, unknown>>;
+  /** One line for a person: what was done, without typed text. */
+  describe(result: Record<string, unknown>): string;
+}
+
+export interface FocusReport {
+  window: number;
+  title?: string | undefined;
+  result: "is now in front" | "is not" | "cannot say";
+}
+
+const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
+
+async function windowTitle(context: ToolContext, id: number | undefined): Promise<string | undefined> {
+  if (id === undefined) return undefined;
+  try {
+    return (await (await context.backend()).listWindows()).find((w) => w.id === id)?.title;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
+  const policy = context.policy();
+  const journal = context.audit();
+  const hands = await context.hands();
+  const windowId = attempt.windowId ?? attempt.place?.windowId;
+  const title = await windowTitle(context, windowId);
+  const declared =
+    attempt.declared?.role || attempt.declared?.label
+      ? { role: attempt.declared.role, name: attempt.declared.label }
+      : undefined;
+  const element = attempt.place?.element;
+  // The target may raise the level, never lower it: whichever of what we saw and what the caller
+  // declared commits, counts.
+  const facts = [element, declared].find((f) => f && commitReason(f)) ?? element ?? declared;
+  const target: AuditTarget = {
+    ...(element
+      ? { role: element.role, name: element.name }
+      : declared
+        ? { role: declared.role, name: declared.name }
+        : {}),
+    ...(windowId !== undefined ? { window: { id: windowId, title } } : {}),
+    ...(attempt.place ? { point: attempt.place.point } : {}),
+    ...(attempt.place?.ref ? { ref: attempt.place.ref } : {}),
+  };
+  const base = {
+    time: new Date().toISOString(),
+    tool: attempt.tool,
+    intent: attempt.intent,
+    reversible: attempt.reversible,
+    target: Object.keys(target).length > 0 ? target : null,
+    ...(attempt.secret !== undefined ? { text_length: [...attempt.secret].length } : {}),
+  };
+  const record = (entry: Omit<AuditEntry, keyof typeof base>) =>
+    journal.record({ ...base, ...entry } as AuditEntry, attempt.secret);
+
+  const decision = await decide(
+    {
+      tool: attempt.tool,
+      nominal: attempt.nominal,
+      intent: attempt.intent,
+      reversible: attempt.reversible,
+      target: facts ? { ...facts, windowTitle: title } : title ? { windowTitle: title } : undefined,
+      chord: attempt.chord,
+    },
+    policy,
+    context.confirm,
+  );
+  if (!decision.allowed) {
+    record({ level: decision.level, decision: "refused", reason: decision.reason });
+    return {
+      data: { status: "refused", reason: decision.reason, level: decision.level, target },
+      text: `refused: ${decision.reason}`,
+    };
+  }
+  const confirmed = decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {};
+
+  let focus: FocusReport | undefined;
+  if (attempt.ensureFocus && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
+    const truth = await hands.activate(windowId);
+    focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
+    if (truth !== "front") {
+      const reason = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`;
+      record({ level: decision.level, decision: "refused", reason, ...confirmed });
+      return {
+        data: { status: "refused", reason, level: decision.level, focus, target },
+        text: `refused: ${reason}`,
+      };
+    }
+  }
+  // A point another window covers would land on that window, not on the element observed.
+  if (attempt.place && windowId !== undefined) {
+    const top = await hands.windowAt(attempt.place.point);
+    if (top !== undefined && top !== windowId) {
+      const reason = `(${attempt.place.point.x}, ${attempt.place.point.y}) is covered by window ${top}; nothing was sent`;
+      record({ level: decision.level, decision: "refused", reason, ...confirmed });
+      return {
+        data: { status: "refused", reason, level: decision.level, target },
+        text: `refused: ${reason}`,
+      };
+    }
+  }
+
+  let result: Record<string, unknown>;
+  try {
+    result = await attempt.execute(hands);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    record({ level: decision.level, decision: "error", reason, ...confirmed });
+    return { data: { status: "error", reason, level: decision.level, target }, text: `error: ${reason}` };
+  }
+  // The journal keeps what was done, not the element's whole re-read state.
+  const { after: _after, after_read: _read, unread: _unread, ...outcome } = result;
+  record({ level: decision.level, decision: "done", outcome, ...confirmed });
+  const data = {
+    status: "done",
+    level: decision.level,
+    result,
+    ...(focus ? { focus } : {}),
+    ...confirmed,
+    target,
+  };
+  const where = element ? ` on ${element.role} ${JSON.stringify(element.name ?? "")}` : "";
+  const focusText = focus ? ` (focused window ${focus.window} first)` : "";
+  return { data, text: `done: ${attempt.describe(result)}${where}${focusText}` };
+}

@@ -1,0 +1,167 @@
+// Keyboard tools: type_text (full Unicode, through a temporary keymap remap where needed) and key
+// (validated chords). Text goes where the focus is; a ref moves the focus there first.
+import { z } from "zod";
+import { DeskhandError } from "../../core/errors.js";
+import type { Hands } from "../../platform/hands.js";
+import { parseChord } from "../../platform/keys.js";
+import type { ToolContext } from "../context.js";
+import { refSchema } from "../schemas.js";
+import { defineTool } from "../tool.js";
+import { attemptInput } from "./attempt.js";
+import { type ResolvedPlace, resolvePlace } from "./place.js";
+import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
+import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
+
+// Clicking these puts the caret in them; clicking anything else might press it.
+const CLICK_TO_FOCUS_ROLES = new Set([
+  "text",
+  "entry",
+  "password text",
+  "spin button",
+  "editbar",
+  "terminal",
+  "document text",
+  "paragraph",
+  "table cell",
+  "combo box",
+]);
+
+export const chordSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .superRefine((chord, ctx) => {
+    try {
+      parseChord(chord);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  })
+  .describe('A key or chord: "Enter", "ctrl+shift+p", "alt+F4", "a"; modifiers ctrl, shift, alt, super');
+
+/** Moves the keyboard focus to a ref: a click for text fields, the accessibility focus otherwise. */
+async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPlace): Promise<string> {
+  if (place.element && CLICK_TO_FOCUS_ROLES.has(place.element.role)) {
+    await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
+    return "clicked";
+  }
+  const backend = await context.backend();
+  try {
+    await backend.perform(place.handle!, { kind: "focus" }, { timeoutMs: 2000 });
+    return "accessibility focus";
+  } catch (error) {
+    throw new Error(
+      `cannot move the focus to ${place.ref} without clicking it (${(error as Error).message}); click it first if that is safe`,
+    );
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const typeTextTool = defineTool({
+  name: "type_text",
+  title: "Type text",
+  description:
+    "Type Unicode text with the real keyboard into the focused field, or into a ref (a text field is clicked to " +
+    "focus it; anything else gets the accessibility focus). `clear` sends ctrl+a then Backspace first. The typed " +
+    "text never enters the audit journal, only its length.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    text: z.string().min(1).max(20_000),
+    ref: refSchema.optional().describe("The field to type into; without it, the focused one"),
+    clear: z.boolean().default(false),
+    intent: intentSchema,
+    reversible: reversibleSchema.default(true),
+    ...windowShape,
+    settleMs: z.number().int().min(0).max(5000).default(150),
+  }),
+  async handler(context, input) {
+    const hands = await context.hands();
+    const place =
+      input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+    return attemptInput(context, {
+      tool: "type_text",
+      nominal: "L2",
+      intent: input.intent,
+      reversible: input.reversible,
+      place,
+      windowId: await targetWindow(context, input, place),
+      ensureFocus: input.ensure_focus,
+      secret: input.text,
+      async execute(h) {
+        const focused = place ? await focusPlace(context, h, place) : undefined;
+        if (input.clear) {
+          await h.chord(parseChord("ctrl+a"), 1);
+          await h.chord(parseChord("Backspace"), 1);
+        }
+        const started = Date.now();
+        const { remapped } = await h.type(input.text);
+        return {
+          characters: [...input.text].length,
+          ...(focused ? { focused_by: focused } : {}),
+          cleared: input.clear,
+          remapped_keys: remapped,
+          typing_ms: Date.now() - started,
+          ...(await readBack(context, place, input.settleMs)),
+        };
+      },
+      describe: (r) => `typed ${r.characters} character(s)${input.clear ? " after clearing" : ""}`,
+    });
+  },
+});
+
+export const keyTool = defineTool({
+  name: "key",
+  title: "Press a key or chord",
+  description:
+    "Press a key or chord with the real keyboard: names are checked first and an unknown one is an error that " +
+    "names it, with nothing sent. Chords that close or end things (alt+F4, ctrl+q, ctrl+w, ctrl+alt+Delete, " +
+    "super+l...) need a person's confirmation. With a ref and focus, the element gets the focus first.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    key: chordSchema,
+    modifiers: modifiersSchema,
+    count: z.number().int().min(1).max(100).default(1),
+    ref: refSchema.optional(),
+    focus: z.boolean().default(true).describe("With ref: give the element the focus first"),
+    intent: intentSchema,
+    reversible: reversibleSchema.default(true),
+    ...windowShape,
+    settleMs: z.number().int().min(0).max(5000).default(150),
+  }),
+  async handler(context, input) {
+    const chord = parseChord(input.key, input.modifiers);
+    if (!chord.key && chord.modifiers.length === 0)
+      throw new DeskhandError("invalid_params", "no key given", "Name a key.", { fields: ["key"] });
+    const hands = await context.hands();
+    const place =
+      input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+    return attemptInput(context, {
+      tool: "key",
+      nominal: "L2",
+      intent: input.intent,
+      reversible: input.reversible,
+      place,
+      windowId: await targetWindow(context, input, place),
+      ensureFocus: input.ensure_focus,
+      chord,
+      async execute(h) {
+        const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;
+        if (focused) await sleep(50);
+        await h.chord(chord, input.count);
+        return {
+          key: [
+            ...chord.modifiers,
+            ...(chord.key ? [chord.key.kind === "named" ? chord.key.name : chord.key.char] : []),
+          ].join("+"),
+          count: input.count,
+          ...(focused ? { focused_by: focused } : {}),
+          ...(await readBack(context, place, input.settleMs)),
+        };
+      },
+      describe: (r) => `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}`,
+    });
+  },
+});

@@ -1,0 +1,188 @@
+// Where an input action lands, resolved before anything is sent: a ref is verified and clicked at its
+// centre; a point (global, or a screenshot pixel mapped back to global) is probed by hit-testing the
+// accessible tree of the window under it, so the gate knows what it is about to press.
+import { DeskhandError } from "../../core/errors.js";
+import { globMatch } from "../../core/glob.js";
+import { imageToGlobal, scaleFor } from "../../core/image.js";
+import { verifyRef } from "../../core/verify.js";
+import type { Hands, Point } from "../../platform/hands.js";
+import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
+import type { ToolContext } from "../context.js";
+import type { PointInput } from "./schemas.js";
+
+export interface ResolvedPlace {
+  point: Point;
+  ref?: string;
+  /** The verified element's handle, to re-read it afterwards. */
+  handle?: string;
+  /** What is there: verified (from the ref), probed (hit-test), or unknown (could not be read). */
+  element: { role: string; name: string | undefined } | undefined;
+  how: "verified" | "probed" | "unknown";
+  windowId: number | undefined;
+}
+
+function notClickable(what: string, extra: Record<string, unknown> = {}): DeskhandError {
+  return new DeskhandError(
+    "not_clickable",
+    `${what}; nothing was done`,
+    "Scroll it into view (act scroll_into_view) and snapshot again, or act on it through its accessibility action.",
+    extra,
+  );
+}
+
+function usableBounds(bounds: Rect | null | undefined): bounds is Rect {
+  return (
+    !!bounds &&
+    bounds.width > 0 &&
+    bounds.height > 0 &&
+    bounds.x > -1_000_000 &&
+    bounds.y > -1_000_000 &&
+    !(bounds.x === -1 && bounds.y === -1)
+  );
+}
+
+function inside(point: Point, rect: Rect): boolean {
+  return (
+    point.x >= rect.x && point.y >= rect.y && point.x < rect.x + rect.width && point.y < rect.y + rect.height
+  );
+}
+
+export function toGlobal(at: PointInput, screen: { width: number; height: number }): Point {
+  if (at.space === "global") {
+    const point = { x: at.x, y: at.y };
+    if (!inside(point, { x: 0, y: 0, ...screen }))
+      throw new DeskhandError(
+        "invalid_params",
+        `(${at.x}, ${at.y}) is off the ${screen.width}×${screen.height} screen`,
+        "Pick a point on the screen.",
+        { fields: ["at"] },
+      );
+    return point;
+  }
+  if (at.display !== 0)
+    throw new DeskhandError(
+      "index_out_of_range",
+      `display ${at.display} does not exist; there is one, 0`,
+      "Use display 0.",
+    );
+  const { region } = at;
+  if (!inside({ x: region.x + region.width - 1, y: region.y + region.height - 1 }, { x: 0, y: 0, ...screen }))
+    throw new DeskhandError(
+      "invalid_params",
+      "the region runs off the screen",
+      "Pass the region the screenshot reported.",
+      {
+        fields: ["at.region"],
+      },
+    );
+  const scale = scaleFor(region.width, at.max_width);
+  const imageWidth = Math.max(1, Math.round(region.width * scale));
+  const imageHeight = Math.max(1, Math.round(region.height * scale));
+  if (at.x >= imageWidth || at.y >= imageHeight)
+    throw new DeskhandError(
+      "invalid_params",
+      `pixel (${at.x}, ${at.y}) is outside the ${imageWidth}×${imageHeight} image`,
+      "Pick a pixel inside the screenshot.",
+      { fields: ["at.x", "at.y"] },
+    );
+  return imageToGlobal({ x: at.x, y: at.y }, { display: 0, max_width: at.max_width, region });
+}
+
+/** The deepest element whose bounds hold the point, preferring ones with a name. */
+async function hitTest(context: ToolContext, windowId: number, point: Point): Promise<RawNode | undefined> {
+  const backend = await context.backend();
+  const read = await backend.readWindow(windowId, {
+    maxDepth: 40,
+    tableRows: 50,
+    walkTables: false,
+    nodeCeiling: 3000,
+    timeoutMs: 1500,
+  });
+  const nodes: { node: RawNode; depth: number }[] = [];
+  const walk = (node: RawNode, depth: number) => {
+    nodes.push({ node, depth });
+    for (const child of node.children) walk(child, depth + 1);
+  };
+  walk(read.root, 0);
+  await backend.enrich(
+    nodes.map((n) => n.node),
+    { maxText: 0, actions: false, accessibleIds: false, timeoutMs: 1500, windowId },
+  );
+  // A hidden tab's widgets keep their bounds; where the toolkit reports `showing`, only those count.
+  const reportsShowing = nodes.some((n) => n.node.states?.includes("showing"));
+  const hits = nodes.filter(
+    (n) =>
+      usableBounds(n.node.bounds) &&
+      inside(point, n.node.bounds as Rect) &&
+      (!reportsShowing || n.node.states?.includes("showing")),
+  );
+  hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
+  return hits[0]?.node;
+}
+
+export async function resolvePlace(
+  context: ToolContext,
+  hands: Hands,
+  place: { ref?: string | undefined; at?: PointInput | undefined },
+  /** For a point: the window the caller named, probed instead of whatever is on top right now. */
+  windowHint?: number,
+): Promise<ResolvedPlace> {
+  if (place.ref !== undefined) {
+    const backend = await context.backend();
+    const { entry, node } = await verifyRef(backend, context.refs, place.ref);
+    if (!usableBounds(node.bounds))
+      throw notClickable(`${place.ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, {
+        ref: place.ref,
+      });
+    const b = node.bounds;
+    const point = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    if (!inside(point, { x: 0, y: 0, ...hands.screenSize() }))
+      throw notClickable(`${place.ref}'s centre (${point.x}, ${point.y}) is off screen`, { ref: place.ref });
+    return {
+      point,
+      ref: place.ref,
+      handle: entry.handle,
+      element: { role: node.role, name: node.name },
+      how: "verified",
+      windowId: entry.fingerprint.windowId ?? (await hands.windowAt(point)),
+    };
+  }
+  const point = toGlobal(place.at!, hands.screenSize());
+  const windowId = windowHint ?? (await hands.windowAt(point));
+  let element: RawNode | undefined;
+  if (windowId !== undefined) element = await hitTest(context, windowId, point).catch(() => undefined);
+  return {
+    point,
+    element: element ? { role: element.role, name: element.name } : undefined,
+    how: element ? "probed" : "unknown",
+    windowId,
+  };
+}
+
+/** Resolves a `window` block to one window: by id, title glob (exactly one) or pid (its front-most). */
+export async function resolveWindowSpec(
+  context: ToolContext,
+  spec: { id: number } | { title: string } | { pid: number },
+): Promise<WindowInfo> {
+  const windows = await (await context.backend()).listWindows();
+  const found =
+    "id" in spec
+      ? windows.filter((w) => w.id === spec.id)
+      : "title" in spec
+        ? windows.filter((w) => globMatch(spec.title, w.title))
+        : windows.filter((w) => w.pid === spec.pid);
+  if (found.length === 0)
+    throw new DeskhandError(
+      "window_not_found",
+      `no open window matches ${JSON.stringify(spec)}`,
+      "Call `windows` to see what is open.",
+    );
+  if ("title" in spec && found.length > 1)
+    throw new DeskhandError(
+      "invalid_params",
+      `${found.length} windows match title ${JSON.stringify(spec.title)}`,
+      "Pass the window id of the one you mean.",
+      { candidates: found.map((w) => ({ id: w.id, title: w.title, pid: w.pid })) },
+    );
+  return found.find((w) => w.focused) ?? found[0]!;
+}

@@ -1,0 +1,236 @@
+// Pointer tools: click, drag, hover and the wheel, each through the gate in attempt.ts.
+import { z } from "zod";
+import { afterRead } from "../../core/receipt.js";
+import { MODIFIERS } from "../../platform/keys.js";
+import type { ToolContext } from "../context.js";
+import { defineTool, type ToolAnnotations } from "../tool.js";
+import { attemptInput } from "./attempt.js";
+import { type ResolvedPlace, resolvePlace, resolveWindowSpec } from "./place.js";
+import {
+  declaredShape,
+  intentSchema,
+  placeRule,
+  placeShape,
+  pointSchema,
+  reversibleSchema,
+  windowShape,
+} from "./schemas.js";
+
+export const INPUT: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+const GENTLE: ToolAnnotations = { ...INPUT, destructiveHint: false };
+
+export const buttonSchema = z.enum(["left", "middle", "right"]).default("left");
+export const modifiersSchema = z
+  .array(z.enum(MODIFIERS))
+  .max(4)
+  .default([])
+  .describe("Held during the action");
+const settleSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(5000)
+  .default(150)
+  .describe("Pause before re-reading the element");
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The target window: the one named, or the place's own. */
+export async function targetWindow(
+  context: ToolContext,
+  input: { window?: { id: number } | { title: string } | { pid: number } | undefined },
+  place: ResolvedPlace | undefined,
+): Promise<number | undefined> {
+  return input.window ? (await resolveWindowSpec(context, input.window)).id : place?.windowId;
+}
+
+/** The element as re-read after the action, for refs: the effect, not just the call. */
+export async function readBack(
+  context: ToolContext,
+  place: ResolvedPlace | undefined,
+  settleMs: number,
+): Promise<Record<string, unknown>> {
+  if (!place?.handle) return {};
+  await sleep(settleMs);
+  const backend = await context.backend();
+  const windowId = place.windowId ?? null;
+  return afterRead(backend, place.handle, windowId) as Promise<Record<string, unknown>>;
+}
+
+const at = (place: ResolvedPlace) => `(${place.point.x}, ${place.point.y})`;
+
+export const clickTool = defineTool({
+  name: "click",
+  title: "Click",
+  description:
+    "Click with the real mouse at a verified element's centre (ref) or at a point (`at`: global screen points, or " +
+    "pixels of a screenshot with its image_space block). The window is brought to the front first (ensure_focus) and " +
+    "the point must not be covered. A click on a committing button (OK, Save, Send, Delete...) is L3 and needs a " +
+    "person's confirmation. The reply echoes the global point used.",
+  level: "L2",
+  annotations: INPUT,
+  input: z
+    .object({
+      ...placeShape,
+      button: buttonSchema,
+      count: z
+        .union([z.literal(1), z.literal(2)])
+        .default(1)
+        .describe("2: double-click"),
+      modifiers: modifiersSchema,
+      intent: intentSchema,
+      reversible: reversibleSchema.default(true),
+      ...windowShape,
+      ...declaredShape,
+      settleMs: settleSchema,
+    })
+    .refine(...placeRule),
+  async handler(context, input) {
+    const hands = await context.hands();
+    const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
+    const place = await resolvePlace(context, hands, input, named);
+    return attemptInput(context, {
+      tool: "click",
+      nominal: "L2",
+      intent: input.intent,
+      reversible: input.reversible,
+      place,
+      windowId: named ?? place.windowId,
+      ensureFocus: input.ensure_focus,
+      declared: { role: input.role, label: input.label },
+      async execute(h) {
+        await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
+        return {
+          point: place.point,
+          button: input.button,
+          count: input.count,
+          ...(await readBack(context, place, input.settleMs)),
+        };
+      },
+      describe: () => `${input.count === 2 ? "double-" : ""}${input.button} click at ${at(place)}`,
+    });
+  },
+});
+
+const endSchema = z.object(placeShape).refine(...placeRule);
+
+export const dragTool = defineTool({
+  name: "drag",
+  title: "Drag",
+  description:
+    "Press a mouse button at `from`, move in steps to `to` and release. Each end is a ref (verified) or a point. " +
+    "The drop target is what the gate classifies.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    from: endSchema,
+    to: endSchema,
+    button: buttonSchema,
+    modifiers: modifiersSchema,
+    intent: intentSchema,
+    reversible: reversibleSchema.default(true),
+    ...windowShape,
+    settleMs: settleSchema,
+  }),
+  async handler(context, input) {
+    const hands = await context.hands();
+    const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
+    const from = await resolvePlace(context, hands, input.from, named);
+    const to = await resolvePlace(context, hands, input.to, named ?? from.windowId);
+    return attemptInput(context, {
+      tool: "drag",
+      nominal: "L2",
+      intent: input.intent,
+      reversible: input.reversible,
+      place: to,
+      windowId: named ?? from.windowId,
+      ensureFocus: input.ensure_focus,
+      async execute(h) {
+        await h.drag(from.point, to.point, { button: input.button, modifiers: input.modifiers });
+        return { from: from.point, to: to.point, ...(await readBack(context, from, input.settleMs)) };
+      },
+      describe: () => `dragged from ${at(from)} to ${at(to)}`,
+    });
+  },
+});
+
+export const hoverTool = defineTool({
+  name: "hover",
+  title: "Hover",
+  description:
+    "Move the mouse pointer to a ref's centre or a point without clicking (to reveal a tooltip or menu). L1.",
+  level: "L1",
+  annotations: GENTLE,
+  input: z.object({ ...placeShape, intent: intentSchema }).refine(...placeRule),
+  async handler(context, input) {
+    const hands = await context.hands();
+    const place = await resolvePlace(context, hands, input);
+    return attemptInput(context, {
+      tool: "hover",
+      nominal: "L1",
+      intent: input.intent,
+      reversible: true,
+      place,
+      // A ref's window comes to the front, so the pointer lands on that element and not on a cover.
+      ensureFocus: place.ref !== undefined,
+      async execute(h) {
+        await h.move(place.point);
+        return { point: place.point };
+      },
+      describe: () => `pointer moved to ${at(place)}`,
+    });
+  },
+});
+
+export const wheelTool = defineTool({
+  name: "wheel",
+  title: "Scroll with the wheel",
+  description:
+    "Turn the mouse wheel by `notches` over a ref, a point, or wherever the pointer is. L1. For a scroll through " +
+    "the element's own interface, use act with scroll.",
+  level: "L1",
+  annotations: GENTLE,
+  input: z
+    .object({
+      ref: placeShape.ref,
+      at: pointSchema.optional(),
+      direction: z.enum(["up", "down", "left", "right"]),
+      notches: z.number().int().min(1).max(100).default(3),
+      intent: intentSchema,
+      settleMs: settleSchema,
+    })
+    .refine((w) => w.ref === undefined || w.at === undefined, {
+      message: "give ref or at, not both",
+      path: ["ref"],
+    }),
+  async handler(context, input) {
+    const hands = await context.hands();
+    const place =
+      input.ref !== undefined || input.at !== undefined
+        ? await resolvePlace(context, hands, input)
+        : undefined;
+    return attemptInput(context, {
+      tool: "wheel",
+      nominal: "L1",
+      intent: input.intent,
+      reversible: true,
+      place,
+      ensureFocus: place?.ref !== undefined,
+      async execute(h) {
+        await h.wheel(place?.point, input.direction, input.notches);
+        return {
+          ...(place ? { point: place.point } : {}),
+          direction: input.direction,
+          notches: input.notches,
+          ...(await readBack(context, place, input.settleMs)),
+        };
+      },
+      describe: () => `wheel ${input.direction} ${input.notches} notch(es)${place ? ` at ${at(place)}` : ""}`,
+    });
+  },
+});

@@ -1,0 +1,73 @@
+// The raw primitives, L4 only: press or release a mouse button or a key and leave it so. Whatever is
+// held is released by the hands themselves after 10 s if no release follows.
+import { z } from "zod";
+import { chordText, parseChord } from "../../platform/keys.js";
+import { defineTool } from "../tool.js";
+import { attemptInput } from "./attempt.js";
+import { chordSchema } from "./keyboard.js";
+import { resolvePlace } from "./place.js";
+import { buttonSchema, INPUT } from "./pointer.js";
+import { intentSchema, placeRule, placeShape } from "./schemas.js";
+
+const pointerFields = { ...placeShape, button: buttonSchema };
+
+export const rawInputTool = defineTool({
+  name: "raw_input",
+  title: "Raw input primitive",
+  description:
+    "Low-level: mouse_down / mouse_up at a ref or point, key_down / key_up of a key or chord. L4: refused unless " +
+    "the ceiling is L4. A button or key left down is released automatically after 10 s.",
+  level: "L4",
+  annotations: INPUT,
+  input: z.object({
+    primitive: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("mouse_down"), ...pointerFields }).refine(...placeRule),
+      z.object({ kind: z.literal("mouse_up"), ...pointerFields }).refine(...placeRule),
+      z.object({ kind: z.literal("key_down"), key: chordSchema }),
+      z.object({ kind: z.literal("key_up"), key: chordSchema }),
+    ]),
+    intent: intentSchema,
+  }),
+  async handler(context, input) {
+    const hands = await context.hands();
+    const p = input.primitive;
+    if (p.kind === "mouse_down" || p.kind === "mouse_up") {
+      const place = await resolvePlace(context, hands, p);
+      return attemptInput(context, {
+        tool: "raw_input",
+        nominal: "L4",
+        intent: input.intent,
+        reversible: true,
+        place,
+        ensureFocus: false,
+        async execute(h) {
+          if (p.kind === "mouse_down") await h.buttonDown(place.point, p.button);
+          else await h.buttonUp(place.point, p.button);
+          return {
+            primitive: p.kind,
+            button: p.button,
+            point: place.point,
+            held: h.held(),
+            auto_release_ms: h.autoReleaseMs,
+          };
+        },
+        describe: () => `${p.kind} ${p.button} at (${place.point.x}, ${place.point.y})`,
+      });
+    }
+    const chord = parseChord(p.key);
+    return attemptInput(context, {
+      tool: "raw_input",
+      nominal: "L4",
+      intent: input.intent,
+      reversible: true,
+      ensureFocus: false,
+      chord,
+      async execute(h) {
+        if (p.kind === "key_down") await h.keyDown(chord);
+        else await h.keyUp(chord);
+        return { primitive: p.kind, key: chordText(chord), held: h.held(), auto_release_ms: h.autoReleaseMs };
+      },
+      describe: () => `${p.kind} ${chordText(chord)}`,
+    });
+  },
+});

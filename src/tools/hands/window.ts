@@ -1,0 +1,72 @@
+// Window management: focus, minimize, hide (all the app's windows), show, close. Each answer is read
+// back from the window manager. Closing is L3 and not reversible: it needs a person.
+import { z } from "zod";
+import { defineTool } from "../tool.js";
+import { attemptInput } from "./attempt.js";
+import { resolveWindowSpec } from "./place.js";
+import { INPUT } from "./pointer.js";
+import { intentSchema, windowSchema } from "./schemas.js";
+
+const FOCUS_WORDS = {
+  front: "is now in front",
+  not_front: "is not in front",
+  unknown: "cannot say",
+} as const;
+
+export const windowTool = defineTool({
+  name: "window",
+  title: "Focus, minimize, hide, show or close a window",
+  description:
+    "focus: bring a window to the front and report the truth read back from the window manager (is now in front / " +
+    "is not / cannot say). minimize: this window. hide: every window of its application. show: restore and raise " +
+    "them, then focus this one. close: ask the window manager to close it (L3, needs a person; the app may ask " +
+    "first, and the reply says whether it went).",
+  level: "L1",
+  annotations: { ...INPUT, destructiveHint: false },
+  input: z.object({
+    action: z.enum(["focus", "minimize", "hide", "show", "close"]),
+    window: windowSchema,
+    intent: intentSchema,
+  }),
+  async handler(context, input) {
+    const window = await resolveWindowSpec(context, input.window);
+    const closing = input.action === "close";
+    return attemptInput(context, {
+      tool: `window.${input.action}`,
+      nominal: closing ? "L3" : "L1",
+      intent: input.intent,
+      reversible: !closing,
+      windowId: window.id,
+      ensureFocus: false,
+      async execute(h) {
+        switch (input.action) {
+          case "focus": {
+            const truth = await h.activate(window.id);
+            return { window: window.id, focus: FOCUS_WORDS[truth] };
+          }
+          case "minimize":
+            return { window: window.id, ...(await h.minimize(window.id)) };
+          case "hide":
+            return { window: window.id, ...(await h.hide(window.id)) };
+          case "show": {
+            const shown = await h.show(window.id);
+            return { window: window.id, windows: shown.windows, focus: FOCUS_WORDS[shown.focus] };
+          }
+          case "close":
+            return { window: window.id, ...(await h.closeWindow(window.id)) };
+        }
+      },
+      describe: (r) => {
+        const verdict =
+          input.action === "focus" || input.action === "show"
+            ? `: window ${r.focus}`
+            : input.action === "minimize"
+              ? `: minimized ${r.minimized}`
+              : input.action === "hide"
+                ? `: hidden ${r.hidden}`
+                : `: closed ${r.closed}`;
+        return `${input.action} window ${window.id} ${JSON.stringify(window.title)}${verdict}`;
+      },
+    });
+  },
+});

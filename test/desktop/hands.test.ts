@@ -1,0 +1,377 @@
+// The hands on real apps: XTEST input, screenshots, window management and the safety gate. Every effect
+// is re-read from the app (AT-SPI values, the Swing fixture's status label) or from the X server itself.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { decodePng, distinctColours } from "../../src/core/image.js";
+import type { Hands } from "../../src/platform/hands.js";
+import { openX11Hands } from "../../src/platform/x11/hands.js";
+import type { SafetyLevel } from "../../src/safety/levels.js";
+import { callTool } from "../../src/tools/call.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { findTool } from "../../src/tools/registry.js";
+import { TITLES, toolCaller } from "./helpers.js";
+
+type Match = {
+  ref: string;
+  role: string;
+  name: string | null;
+  value?: string;
+  states: string[] | null;
+  bounds: any;
+};
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-hands-"));
+const journalPath = join(dir, "audit.jsonl");
+const journal = () =>
+  readFileSync(journalPath, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l));
+
+function contextWith(options: { ceiling?: SafetyLevel; config?: object } = {}): ToolContext {
+  const configPath = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  if (options.config) writeFileSync(configPath, JSON.stringify(options.config));
+  return createContext({
+    refLifetime: "while-verified",
+    env: { ...process.env, DESKHAND_AUDIT: journalPath, DESKHAND_CONFIG: configPath },
+    ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+  });
+}
+
+describe("hands on real apps", () => {
+  let context: ToolContext;
+  let probe: Hands;
+  before(async () => {
+    context = contextWith();
+    probe = await openX11Hands({ display: process.env.DISPLAY });
+  });
+  after(async () => {
+    await context.close();
+    await probe.close();
+  });
+
+  const call = (tool: string, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
+  const find = async (glob: string, query: Record<string, unknown>): Promise<Match[]> => {
+    const result = await call("find", { target: { kind: "title", glob }, limit: 50, ...query });
+    assert.ok(result.ok, JSON.stringify(result.error));
+    return result.data.matches;
+  };
+  const one = async (glob: string, query: Record<string, unknown>): Promise<Match> => {
+    const matches = await find(glob, query);
+    assert.ok(matches[0], `${JSON.stringify(query)} is in ${glob}`);
+    return matches[0];
+  };
+  /** The Swing fixture's own record of the last thing it saw. */
+  const swingStatus = async () => {
+    const result = await call("snapshot", {
+      target: { kind: "title", glob: TITLES.swing },
+      maxDepth: 40,
+      maxNodes: 2000,
+      format: "json",
+    });
+    assert.ok(result.ok);
+    return result.data.elements.find((e: { name: string }) => e.name === "Status").description as string;
+  };
+  const invoke = async (name: string) => {
+    const button = await one(TITLES.swing, { role: "push button", name });
+    const result = await call("act", { ref: button.ref, action: { kind: "invoke" } });
+    assert.ok(result.ok, JSON.stringify(result.error));
+  };
+
+  it("types é 日本 ✓ into the Swing Name field and a GTK3 entry, re-read through AT-SPI", async () => {
+    const text = "é 日本 ✓";
+    const name = await one(TITLES.swing, { role: "text", name: "Name" });
+    const typed = await call("type_text", {
+      ref: name.ref,
+      text,
+      clear: true,
+      intent: "Fill the name field",
+    });
+    assert.equal(typed.data.status, "done", typed.text);
+    assert.ok(typed.data.result.remapped_keys >= 3, "the characters missing from the keymap were remapped");
+    assert.equal((await one(TITLES.swing, { role: "text", name: "Name" })).value, text);
+
+    const entries = await find(TITLES.gtk3, { role: "text", states: ["editable", "showing"] });
+    const entry = entries.find((e) => e.value === "");
+    assert.ok(entry, "an empty GTK3 entry");
+    const gtk = await call("type_text", { ref: entry.ref, text, intent: "Fill a GTK entry" });
+    assert.equal(gtk.data.status, "done", gtk.text);
+    assert.equal(gtk.data.result.after.value, text, "the receipt re-read it");
+    const reread = (await find(TITLES.gtk3, { role: "text", states: ["editable", "showing"] })).find(
+      (e) => e.bounds?.y === entry.bounds.y,
+    );
+    assert.equal(reread?.value, text);
+    // Leave the entry as it was for the other tests.
+    await call("type_text", { ref: reread!.ref, text: "x", clear: true, intent: "Empty the entry again" });
+    await call("key", { key: "Backspace", intent: "Empty the entry" });
+  });
+
+  it("a chord opens a Swing menu through its mnemonic, and an accelerator runs its action", async () => {
+    const swing = await call("windows", {});
+    const window = swing.data.windows.find((w: { title: string }) => w.title === TITLES.swing);
+    const opened = await call("key", {
+      key: "alt+f",
+      window: { id: window.id },
+      intent: "Open the File menu",
+    });
+    assert.equal(opened.data.status, "done", opened.text);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const file = await one(TITLES.swing, { role: "menu", name: "File" });
+    assert.ok(file.states?.includes("selected"), `File is open: ${file.states}`);
+    const quit = await one(TITLES.swing, { role: "menu item", name: "Open" });
+    assert.ok(quit.states?.includes("showing"), "its items are on screen");
+    await call("key", { key: "Escape", window: { id: window.id }, intent: "Close the menu" });
+    await call("key", { key: "Escape", window: { id: window.id }, intent: "Close the menu bar" });
+
+    const accelerated = await call("key", {
+      key: "ctrl+n",
+      window: { id: window.id },
+      intent: "New document",
+    });
+    assert.equal(accelerated.data.status, "done");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await swingStatus(), "New document");
+  });
+
+  it("a drag moves a GTK3 scale", async () => {
+    const slider = (await find(TITLES.gtk3, { role: "slider", states: ["showing"] })).find(
+      (s) => s.bounds && s.bounds.width > s.bounds.height,
+    );
+    assert.ok(slider);
+    const before = Number(slider.value);
+    const b = slider.bounds;
+    const y = Math.round(b.y + b.height / 2);
+    const dragged = await call("drag", {
+      from: { at: { space: "global", x: Math.round(b.x + b.width / 2), y } },
+      to: { at: { space: "global", x: Math.round(b.x + b.width * 0.9), y } },
+      window: { title: TITLES.gtk3 },
+      intent: "Move the scale to the right",
+    });
+    assert.equal(dragged.data.status, "done", dragged.text);
+    const after = (await find(TITLES.gtk3, { role: "slider", states: ["showing"] })).find(
+      (s) => s.bounds?.y === b.y,
+    );
+    assert.ok(Number(after?.value) > before + 15, `the scale moved from ${before} to ${after?.value}`);
+    await call("act", { ref: after!.ref, action: { kind: "set_range", value: before } });
+  });
+
+  it("the wheel scrolls the Swing table", async () => {
+    const tabs = await one(TITLES.swing, { role: "page tab list" });
+    assert.ok((await call("act", { ref: tabs.ref, action: { kind: "select", option: "Table" } })).ok);
+    try {
+      const bar = async () =>
+        (await find(TITLES.swing, { role: "scroll bar", states: ["showing"] })).find((s) => s.bounds.height > 100);
+      const before = await bar();
+      assert.equal(Number(before?.value), 0);
+      // The table is 200 rows tall, its centre far off screen: the wheel goes over its visible rows.
+      const at = { space: "global", x: before!.bounds.x - 150, y: before!.bounds.y + 60 };
+      const wheel = await call("wheel", { at, direction: "down", notches: 5, intent: "Scroll the table" });
+      assert.equal(wheel.data?.status, "done", wheel.text ?? JSON.stringify(wheel.error));
+      assert.equal(wheel.data.target.window.title, TITLES.swing, "the probe found the window under the point");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.ok(Number((await bar())?.value) > 0, "the table's scroll bar moved");
+    } finally {
+      const again = await one(TITLES.swing, { role: "page tab list" });
+      await call("act", { ref: again.ref, action: { kind: "select", option: "Form" } });
+    }
+  });
+
+  it("an element's screenshot decodes to the element's size and is not blank", async () => {
+    const alpha = await one(TITLES.swing, { role: "push button", name: "Alpha" });
+    const result = await callTool(context, findTool("screenshot")!, {
+      of: { kind: "element", ref: alpha.ref },
+    });
+    assert.ok(result.ok);
+    const image = decodePng(result.output.image!.data);
+    assert.equal(image.width, alpha.bounds.width);
+    assert.equal(image.height, alpha.bounds.height);
+    assert.ok(distinctColours(image) > 4, "the button is drawn, not a flat colour");
+  });
+
+  it("an image-space click lands on the right button, as the app's state shows", async () => {
+    const windows = await call("windows", {});
+    const window = windows.data.windows.find((w: { title: string }) => w.title === TITLES.swing);
+    const shot = await call("screenshot", {
+      of: { kind: "window", window: { id: window.id } },
+      max_width: 400,
+    });
+    const space = shot.data.image_space;
+    assert.ok(shot.data.scale < 1, "the image was shrunk, so the mapping matters");
+    const beta = await one(TITLES.swing, { role: "push button", name: "Beta" });
+    const pixel = {
+      x: Math.round((beta.bounds.x + beta.bounds.width / 2 - space.region.x) * shot.data.scale),
+      y: Math.round((beta.bounds.y + beta.bounds.height / 2 - space.region.y) * shot.data.scale),
+    };
+    const clicked = await call("click", { at: { space: "image", ...pixel, ...space }, intent: "Press Beta" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    assert.equal(clicked.data.target.name, "Beta", "the probe saw the button under the point");
+    const global = clicked.data.result.point;
+    assert.ok(Math.abs(global.x - (beta.bounds.x + beta.bounds.width / 2)) < 4, "the global point is echoed");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await swingStatus(), "Pressed Beta");
+  });
+
+  it("an L3 press without confirmation is refused and the app shows nothing happened; pre-approved, it lands", async () => {
+    await invoke("Alpha");
+    assert.equal(await swingStatus(), "Pressed Alpha");
+    const save = await one(TITLES.swing, { role: "push button", name: "Save" });
+    const clicked = await call("click", { ref: save.ref, intent: "Save the document" });
+    assert.equal(clicked.data.status, "refused");
+    assert.equal(clicked.data.level, "L3");
+    assert.match(clicked.data.reason, /confirmation/);
+    const invoked = await call("act", { ref: save.ref, action: { kind: "invoke" } });
+    assert.equal(invoked.error?.code, "refused", "act is gated the same way");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await swingStatus(), "Pressed Alpha", "nothing happened");
+
+    const approved = contextWith({ config: { preapprove: [{ reason: "validation", window: "Deskhand*" }] } });
+    try {
+      const ref = (
+        await toolCaller(approved)("find", {
+          target: { kind: "title", glob: TITLES.swing },
+          role: "push button",
+          name: "Save",
+        })
+      ).data.matches[0].ref;
+      const done = await call("click", { ref, intent: "Save the document" }, approved);
+      assert.equal(done.data.status, "done", done.text);
+      assert.equal(done.data.confirmed_by, "preapproval");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(await swingStatus(), "Saved from tool bar");
+    } finally {
+      await approved.close();
+    }
+  });
+
+  it("with the ceiling at L1 a click is refused and nothing happens", async () => {
+    await invoke("Beta");
+    const low = contextWith({ ceiling: "L1" });
+    try {
+      const alpha = (
+        await toolCaller(low)("find", {
+          target: { kind: "title", glob: TITLES.swing },
+          role: "push button",
+          name: "Alpha",
+        })
+      ).data.matches[0];
+      const refused = await call("click", { ref: alpha.ref, intent: "Press Alpha" }, low);
+      assert.equal(refused.data.status, "refused");
+      assert.match(refused.data.reason, /above the ceiling L1 \(set by flag\)/);
+      const hovered = await call("hover", { ref: alpha.ref, intent: "Point at Alpha" }, low);
+      assert.equal(hovered.data.status, "done", "L1 actions still pass");
+    } finally {
+      await low.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await swingStatus(), "Pressed Beta");
+  });
+
+  it("a held button and key are released after 10 s, as the X server shows", {
+    timeout: 30_000,
+  }, async () => {
+    const refused = await call("raw_input", {
+      primitive: { kind: "key_down", key: "shift" },
+      intent: "Hold shift",
+    });
+    assert.equal(refused.data.status, "refused", "L4 is above the default ceiling");
+    const autonomous = contextWith({ ceiling: "L4" });
+    try {
+      const status = await one(TITLES.swing, { role: "label", name: "Status" });
+      const at = { space: "global", x: status.bounds.x + 5, y: status.bounds.y + 5 };
+      const started = Date.now();
+      const down = await call(
+        "raw_input",
+        { primitive: { kind: "mouse_down", at }, intent: "Hold the button" },
+        autonomous,
+      );
+      assert.equal(down.data.status, "done", down.text);
+      assert.equal(down.data.result.auto_release_ms, 10_000);
+      await call(
+        "raw_input",
+        { primitive: { kind: "key_down", key: "shift" }, intent: "Hold shift" },
+        autonomous,
+      );
+      const held = await probe.serverHeld();
+      assert.deepEqual(held.buttons, ["left"], "the server holds the left button");
+      assert.ok(held.keycodes.length > 0, "the server holds a key");
+      await new Promise((resolve) => setTimeout(resolve, 9_000 - (Date.now() - started)));
+      assert.deepEqual((await probe.serverHeld()).buttons, ["left"], "still held before 10 s");
+      await new Promise((resolve) => setTimeout(resolve, 11_500 - (Date.now() - started)));
+      const released = await probe.serverHeld();
+      assert.deepEqual(released, { buttons: [], keycodes: [] }, "released with no further call");
+    } finally {
+      await autonomous.close();
+    }
+  });
+
+  it("focus, minimize and show read the truth back from the window manager", async () => {
+    const windows = await call("windows", {});
+    const gtk4 = windows.data.windows.find((w: { title: string }) => w.title === TITLES.gtk4);
+    const minimized = await call("window", {
+      action: "minimize",
+      window: { id: gtk4.id },
+      intent: "Get it out of the way",
+    });
+    assert.equal(minimized.data.result.minimized, true, minimized.text);
+    const shown = await call("window", { action: "show", window: { id: gtk4.id }, intent: "Bring it back" });
+    assert.equal(shown.data.result.focus, "is now in front", shown.text);
+    assert.equal(await probe.activeWindow(), gtk4.id);
+    const swing = windows.data.windows.find((w: { title: string }) => w.title === TITLES.swing);
+    const focused = await call("window", {
+      action: "focus",
+      window: { title: TITLES.swing },
+      intent: "Work in Swing",
+    });
+    assert.equal(focused.data.result.focus, "is now in front");
+    assert.equal(await probe.activeWindow(), swing.id);
+    const close = await call("window", { action: "close", window: { id: gtk4.id }, intent: "Close it" });
+    assert.equal(close.data.status, "refused", "closing needs a person");
+  });
+
+  it("an unknown key name is an error naming it, and nothing is sent", async () => {
+    const before = journal().length;
+    const bad = await call("key", { key: "ctrl+shfit+p", intent: "Open the palette" });
+    assert.equal(bad.error.code, "invalid_params");
+    assert.match(bad.error.message, /unknown key name "shfit"/);
+    assert.equal(journal().length, before, "nothing was attempted");
+  });
+
+  it("the journal has one line per attempt, and typed text never appears in it", async () => {
+    const secret = "s3cr3t-Ω-pass";
+    const before = journal().length;
+    const password = await one(TITLES.swing, { role: "password text" });
+    const typed = await call("type_text", {
+      ref: password.ref,
+      text: secret,
+      clear: true,
+      intent: `Type ${secret} as the password`,
+    });
+    assert.equal(typed.data.status, "done", typed.text);
+    assert.notEqual(typed.data.result.after.value, secret, "the password is not read back either");
+    const save = await one(TITLES.swing, { role: "push button", name: "Save" });
+    await call("click", { ref: save.ref, intent: "Save it" });
+    await call("key", { key: "Tab", intent: "Move on" });
+    const name = await one(TITLES.swing, { role: "text", name: "Name" });
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: secret }, intent: "Set the name" });
+    const lines = journal().slice(before);
+    assert.deepEqual(
+      lines.map((l) => [l.tool, l.decision]),
+      [
+        ["type_text", "done"],
+        ["click", "refused"],
+        ["key", "done"],
+        ["act.set_value", "done"],
+      ],
+    );
+    for (const line of lines)
+      for (const field of ["time", "tool", "level", "intent", "reversible", "target", "decision"])
+        assert.ok(field in line, `${field} in ${JSON.stringify(line)}`);
+    assert.equal(lines[0].text_length, [...secret].length);
+    assert.ok(!readFileSync(journalPath, "utf8").includes(secret), "the secret is nowhere in the journal");
+    assert.match(lines[0].intent, /Type \[typed text\] as the password/);
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
+  });
+});
