@@ -1,7 +1,9 @@
 // The test command: unit tests first (no desktop), then the desktop tests inside a sandbox with the
 // real apps they drive already registered on the accessibility bus.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const files = (dir) =>
   readdirSync(dir)
@@ -15,8 +17,18 @@ export const SWING_FIXTURE =
   "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
   "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
 
+// The tests' input actions go to a journal of their own, under a config nobody wrote: a developer's
+// ceiling or pre-approvals must not change what the tests see.
+const testRoot = mkdtempSync(join(tmpdir(), "deskhand-tests-"));
+const testEnv = {
+  ...process.env,
+  DESKHAND_AUDIT: join(testRoot, "audit.jsonl"),
+  DESKHAND_CONFIG: join(testRoot, "no-config.json"),
+};
+delete testEnv.DESKHAND_CEILING;
+
 function run(command, args) {
-  const result = spawnSync(command, args, { stdio: "inherit" });
+  const result = spawnSync(command, args, { stdio: "inherit", env: testEnv });
   return result.status ?? 1;
 }
 

@@ -47,9 +47,10 @@ export async function pyatspiWalk(pid: number, frameIndex: number, extra: string
 export async function cli(
   args: string[],
   input?: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

@@ -65,6 +65,9 @@ describe("ndjson protocol", () => {
       "collapse",
       "scroll_into_view",
       "scroll",
+      "click",
+      "type_text",
+      "key",
       "shutdown",
     ]);
     assert.equal(responses[1]!.result!.truncated, true);

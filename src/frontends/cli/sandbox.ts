@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { launchApp } from "../../platform/sandbox/apps.js";
 import { Desktop } from "../../platform/sandbox/desktop.js";
+import { configPath, defaultAuditPath } from "../../safety/policy.js";
 import { UsageError } from "./usage.js";
 
 interface SandboxState {
@@ -48,6 +49,18 @@ function parse(args: string[]) {
 }
 
 /** The variables a shell must export to use the desktop (those that differ from ours). */
+/**
+ * The sandbox's XDG folders are private and go away with it; the user's safety config and audit
+ * journal must not. Commands inside keep the ones the user has outside.
+ */
+function withUserSafety(env: Record<string, string>): Record<string, string> {
+  return {
+    ...env,
+    DESKHAND_CONFIG: process.env.DESKHAND_CONFIG ?? configPath(process.env),
+    DESKHAND_AUDIT: process.env.DESKHAND_AUDIT ?? defaultAuditPath(process.env),
+  };
+}
+
 function exportsOf(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter(([key, value]) => process.env[key] !== value && key !== "HOME"),
@@ -87,7 +100,7 @@ export async function sandboxRun(args: string[]): Promise<number> {
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));
   try {
-    child = spawn(command, commandArgs, { env: desktop.info.env, stdio: "inherit" });
+    child = spawn(command, commandArgs, { env: withUserSafety(desktop.info.env), stdio: "inherit" });
     return await new Promise<number>((resolve) => {
       child!.on("error", (error) => {
         process.stderr.write(`deskhand sandbox run: cannot run ${command}: ${error.message}\n`);
@@ -109,8 +122,8 @@ export async function sandboxSupervise(args: string[]): Promise<number> {
   const state: SandboxState = {
     supervisorPid: process.pid,
     root: desktop.root,
-    env: desktop.info.env,
-    exports: exportsOf(desktop.info.env),
+    env: withUserSafety(desktop.info.env),
+    exports: exportsOf(withUserSafety(desktop.info.env)),
     apps,
   };
   await writeFile(file, JSON.stringify(state), { mode: 0o600 });

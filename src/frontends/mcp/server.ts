@@ -83,7 +83,7 @@ const CONFIRM_TIMEOUT_MS = 120_000;
 export function elicitationConfirmer(server: () => Server | undefined): Confirmer {
   return async (request) => {
     const current = server();
-    if (!current?.getClientCapabilities()?.elicitation) return "unavailable";
+    if (!current?.getClientCapabilities()?.elicitation?.form) return "unavailable";
     const target = request.target?.name
       ? ` on ${request.target.role ?? "element"} "${request.target.name}"`
       : "";

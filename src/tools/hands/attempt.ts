@@ -35,6 +35,8 @@ export interface FocusReport {
   result: "is now in front" | "is not" | "cannot say";
 }
 
+const AFTER_ACTIVATION_MS = 200;
+
 const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
 
 async function windowTitle(context: ToolContext, id: number | undefined): Promise<string | undefined> {
@@ -106,6 +108,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   if (attempt.ensureFocus && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
     const truth = await hands.activate(windowId);
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
+    // Java dropped a click that came right after its window was activated, before it had handled
+    // the focus change; a short pause after activation lets the app catch up.
+    if (truth === "front") await new Promise((resolve) => setTimeout(resolve, AFTER_ACTIVATION_MS));
     if (truth !== "front") {
       const reason = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`;
       record({ level: decision.level, decision: "refused", reason, ...confirmed });

@@ -13,6 +13,7 @@ import {
   placeShape,
   pointSchema,
   reversibleSchema,
+  windowSchema,
   windowShape,
 } from "./schemas.js";
 
@@ -166,18 +167,22 @@ export const hoverTool = defineTool({
     "Move the mouse pointer to a ref's centre or a point without clicking (to reveal a tooltip or menu). L1.",
   level: "L1",
   annotations: GENTLE,
-  input: z.object({ ...placeShape, intent: intentSchema }).refine(...placeRule),
+  input: z
+    .object({ ...placeShape, intent: intentSchema, window: windowSchema.optional() })
+    .refine(...placeRule),
   async handler(context, input) {
     const hands = await context.hands();
-    const place = await resolvePlace(context, hands, input);
+    const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
+    const place = await resolvePlace(context, hands, input, named);
     return attemptInput(context, {
       tool: "hover",
       nominal: "L1",
       intent: input.intent,
       reversible: true,
       place,
-      // A ref's window comes to the front, so the pointer lands on that element and not on a cover.
-      ensureFocus: place.ref !== undefined,
+      // A ref's (or the named) window comes to the front, so the pointer lands there and not on a cover.
+      windowId: named ?? place.windowId,
+      ensureFocus: place.ref !== undefined || named !== undefined,
       async execute(h) {
         await h.move(place.point);
         return { point: place.point };
@@ -202,6 +207,9 @@ export const wheelTool = defineTool({
       direction: z.enum(["up", "down", "left", "right"]),
       notches: z.number().int().min(1).max(100).default(3),
       intent: intentSchema,
+      window: windowSchema
+        .optional()
+        .describe("Bring this window to the front first; the point must then be on it"),
       settleMs: settleSchema,
     })
     .refine((w) => w.ref === undefined || w.at === undefined, {
@@ -210,9 +218,10 @@ export const wheelTool = defineTool({
     }),
   async handler(context, input) {
     const hands = await context.hands();
+    const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
     const place =
       input.ref !== undefined || input.at !== undefined
-        ? await resolvePlace(context, hands, input)
+        ? await resolvePlace(context, hands, input, named)
         : undefined;
     return attemptInput(context, {
       tool: "wheel",
@@ -220,7 +229,8 @@ export const wheelTool = defineTool({
       intent: input.intent,
       reversible: true,
       place,
-      ensureFocus: place?.ref !== undefined,
+      windowId: named ?? place?.windowId,
+      ensureFocus: place?.ref !== undefined || named !== undefined,
       async execute(h) {
         await h.wheel(place?.point, input.direction, input.notches);
         return {

@@ -1,0 +1,176 @@
+// The hands through each front end: MCP (image blocks, confirmation by elicitation), NDJSON (click,
+// type_text, key) and the CLI (exit statuses, the screenshot file, the journal).
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { decodePng, distinctColours } from "../../src/core/image.js";
+import { CLI, cli, NdjsonClient, TITLES } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-frontends-"));
+const env = {
+  ...(Object.fromEntries(Object.entries(process.env).filter((e) => e[1] !== undefined)) as Record<
+    string,
+    string
+  >),
+  DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+  DESKHAND_CONFIG: join(dir, "none.json"),
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text?: string; data?: string }[];
+  structuredContent?: any;
+};
+
+describe("hands over MCP", () => {
+  let client: Client;
+  let answer: "approve" | "decline" = "decline";
+  const asked: string[] = [];
+  before(async () => {
+    client = new Client({ name: "deskhand-test", version: "0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return answer === "approve" ? { action: "accept", content: { allow: true } } : { action: "decline" };
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp"], env }));
+  });
+  after(() => client.close());
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
+  const status = async () => {
+    const found = await call("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      role: "label",
+      name: "Status",
+    });
+    const ref = found.structuredContent.matches[0].ref;
+    return (await call("element_info", { ref })).structuredContent.description as string;
+  };
+
+  it("a screenshot is an image content block that decodes", async () => {
+    const shot = await call("screenshot", {
+      of: { kind: "window", window: { title: TITLES.swing } },
+      max_width: 300,
+    });
+    const image = shot.content.find((c) => c.type === "image");
+    assert.ok(image?.data, "an image block");
+    const decoded = decodePng(Buffer.from(image.data, "base64"));
+    assert.equal(decoded.width, 300);
+    assert.ok(distinctColours(decoded) > 4);
+  });
+
+  it("an L3 click asks the person through elicitation: declined, nothing happens; approved, it lands", async () => {
+    const alpha = await call("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      role: "push button",
+      name_contains: "Alpha",
+    });
+    await call("act", { ref: alpha.structuredContent.matches[0].ref, action: { kind: "invoke" } });
+    const found = await call("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      role: "push button",
+      name: "Save",
+    });
+    const ref = found.structuredContent.matches[0].ref;
+    const declined = await call("click", { ref, intent: "Save the document" });
+    assert.equal(declined.isError, true);
+    assert.equal(declined.structuredContent.status, "refused");
+    assert.match(declined.structuredContent.reason, /a person declined/);
+    assert.match(asked[0]!, /Save.*The agent says: Save the document/);
+    await sleep(300);
+    assert.match(await status(), /^Pressed Alpha/);
+    answer = "approve";
+    const approved = await call("click", { ref, intent: "Save the document" });
+    assert.equal(approved.structuredContent.status, "done", approved.content[0]!.text);
+    assert.equal(approved.structuredContent.confirmed_by, "human");
+    await sleep(300);
+    assert.equal(await status(), "Saved from tool bar");
+  });
+});
+
+describe("hands over NDJSON", () => {
+  let client: NdjsonClient;
+  before(() => {
+    client = new NdjsonClient(env);
+  });
+  after(async () => {
+    client.end();
+    await client.exited;
+  });
+
+  it("type_text, key and click, with intent required and refusals as input_failed", async () => {
+    const windows = await client.request(1, "windows");
+    const hwnd = windows.result.windows.find((w: { title: string }) => w.title === TITLES.swing).hwnd;
+    const snap = await client.request(2, "snapshot", { scope: "hwnd", hwnd, maxDepth: 40, maxNodes: 2000 });
+    const elements = snap.result.elements as { ref: string; role: string; name: string }[];
+    const name = elements.find((e) => e.role === "text" && e.name === "Name")!;
+    const save = elements.find((e) => e.role === "push button" && e.name === "Save")!;
+
+    const missing = await client.request(3, "type_text", { ref: name.ref, text: "x" });
+    assert.equal(missing.error.code, "invalid_params");
+    assert.match(missing.error.message, /intent/);
+    const typed = await client.request(4, "type_text", {
+      ref: name.ref,
+      text: "Grace ✓",
+      clear: true,
+      intent: "Fill the name",
+    });
+    assert.equal(typed.result?.status, "done", JSON.stringify(typed));
+    assert.equal(typed.result.result.after.value, "Grace ✓");
+    const key = await client.request(5, "key", {
+      ref: name.ref,
+      key: "End",
+      focus: true,
+      intent: "Go to the end",
+    });
+    assert.equal(key.result?.status, "done", JSON.stringify(key));
+    const bad = await client.request(6, "key", { key: "ctrl+shfit+p", intent: "Open the palette" });
+    assert.equal(bad.error.code, "invalid_params");
+    const refused = await client.request(7, "click", {
+      ref: save.ref,
+      button: "left",
+      count: 1,
+      intent: "Save",
+    });
+    assert.equal(refused.error.code, "input_failed");
+    assert.equal(refused.error.reason, "refused");
+    assert.equal(refused.error.level, "L3");
+  });
+});
+
+describe("hands from the CLI", () => {
+  it("screenshot writes a PNG; a bad key name is exit 2; a refused click is exit 3; audit lists it", async () => {
+    const out = join(dir, "swing.png");
+    const run = (args: string[]) => cli(args, "", env);
+    const shot = await run(["screenshot", "--title", TITLES.swing, "--out", out, "--max-width", "200"]);
+    assert.equal(shot.code, 0, shot.stderr);
+    assert.equal(decodePng(readFileSync(out)).width, 200);
+    const bad = await run(["key", "--key", "ctrl+shfit+p", "--intent", "Open the palette"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown key name "shfit"/);
+    const refused = await run([
+      "click",
+      "--title",
+      TITLES.swing,
+      "--role",
+      "push button",
+      "--name",
+      "Save",
+      "--intent",
+      "Save it",
+    ]);
+    assert.equal(refused.code, 3, refused.stderr + refused.stdout);
+    assert.match(refused.stdout, /refused: .*confirmation/);
+    const audit = await run(["audit", "--json", "--tail", "1"]);
+    const last = JSON.parse(audit.stdout).entries[0];
+    assert.equal(last.tool, "click");
+    assert.equal(last.decision, "refused");
+    assert.equal(last.intent, "Save it");
+  });
+});

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { chordText, KeyNameError, parseChord } from "../../src/platform/keys.js";
+
+it("parses chords case-insensitively, with aliases, in a fixed modifier order", () => {
+  assert.equal(chordText(parseChord("Shift+CTRL+p")), "ctrl+shift+p");
+  assert.equal(chordText(parseChord("alt+f4")), "alt+F4");
+  assert.equal(chordText(parseChord("Return")), "Enter");
+  assert.equal(chordText(parseChord("esc")), "Escape");
+  assert.equal(chordText(parseChord("win+l")), "super+l");
+  assert.equal(chordText(parseChord("ctrl+plus")), "ctrl++");
+  assert.equal(chordText(parseChord("s", ["ctrl"])), "ctrl+s");
+  assert.equal(chordText(parseChord("A")), "a", "a capital is the letter key; shift is a modifier");
+  assert.equal(chordText(parseChord("shift")), "shift", "a modifier alone");
+  assert.equal(chordText(parseChord("é")), "é");
+});
+
+it("names the first unknown part, and refuses what is not a key", () => {
+  for (const [chord, unknown] of [
+    ["ctrl+shfit+p", "shfit"],
+    ["F13", "F13"],
+    ["ctrl+", ""],
+    ["hyper+a", "hyper"],
+    ["ab", "ab"],
+    ["a+ctrl+b", "a"],
+  ] as const) {
+    assert.throws(
+      () => parseChord(chord),
+      (error: unknown) => error instanceof KeyNameError && error.unknown === unknown,
+      chord,
+    );
+  }
+  assert.throws(() => parseChord("a", ["cmd"]), /unknown key name "cmd"/);
+});

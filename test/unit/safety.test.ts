@@ -1,0 +1,174 @@
+// The gate and the journal without a desktop: levels, ceiling, confirmation, pre-approval, scrubbing.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { imageToGlobal, scaleFor } from "../../src/core/image.js";
+import { parseChord } from "../../src/platform/keys.js";
+import { AuditJournal } from "../../src/safety/audit.js";
+import { commitReason } from "../../src/safety/classify.js";
+import { type ConfirmationRequest, decide, type GateRequest } from "../../src/safety/gate.js";
+import { loadPolicy, type SafetyPolicy } from "../../src/safety/policy.js";
+
+const policy = (over: Partial<SafetyPolicy> = {}): SafetyPolicy => ({
+  ceiling: "L3",
+  ceilingSource: "default",
+  preapprovals: [],
+  auditPath: "/dev/null",
+  configPath: "/nonexistent/config.json",
+  ...over,
+});
+const click = (over: Partial<GateRequest> = {}): GateRequest => ({
+  tool: "click",
+  nominal: "L2",
+  intent: "Press it",
+  reversible: true,
+  ...over,
+});
+
+describe("the gate", () => {
+  it("lets an ordinary click through and raises a committing one to L3", async () => {
+    assert.deepEqual(
+      await decide(click({ target: { role: "push button", name: "Alpha" } }), policy(), undefined),
+      {
+        allowed: true,
+        level: "L2",
+      },
+    );
+    const save = await decide(click({ target: { role: "push button", name: "_Save" } }), policy(), undefined);
+    assert.equal(save.allowed, false);
+    assert.equal(save.level, "L3");
+    assert.match((save as { reason: string }).reason, /needs a person's confirmation.*"Save" commits/);
+  });
+
+  it("refuses above the ceiling, saying where the ceiling came from", async () => {
+    const decision = await decide(
+      click(),
+      policy({ ceiling: "L1", ceilingSource: "environment" }),
+      undefined,
+    );
+    assert.equal(decision.allowed, false);
+    assert.match(
+      (decision as { reason: string }).reason,
+      /L2 input.*above the ceiling L1 \(set by environment\)/,
+    );
+  });
+
+  it("asks a person for L3, irreversible and dangerous chords, and obeys the answer", async () => {
+    const asked: ConfirmationRequest[] = [];
+    const yes = async (request: ConfirmationRequest) => {
+      asked.push(request);
+      return "approved" as const;
+    };
+    const no = async () => "declined" as const;
+    const alt = await decide(click({ tool: "key", chord: parseChord("alt+F4") }), policy(), yes);
+    assert.deepEqual(alt, { allowed: true, level: "L2", confirmed_by: "human" });
+    assert.match(asked[0]!.reasons[0]!, /alt\+F4/);
+    const irreversible = await decide(click({ reversible: false }), policy(), no);
+    assert.equal(irreversible.allowed, false);
+    assert.match(
+      (irreversible as { reason: string }).reason,
+      /a person declined: it is declared not reversible/,
+    );
+    const plain = await decide(click({ tool: "key", chord: parseChord("ctrl+c") }), policy(), no);
+    assert.equal(plain.allowed, true, "an ordinary chord needs no one");
+  });
+
+  it("L4 under an L4 ceiling needs no confirmation, but a committing target still does", async () => {
+    const raw = await decide(
+      click({ tool: "raw_input", nominal: "L4" }),
+      policy({ ceiling: "L4" }),
+      undefined,
+    );
+    assert.equal(raw.allowed, true);
+    const commit = await decide(
+      click({ nominal: "L4", target: { role: "push button", name: "Delete" } }),
+      policy({ ceiling: "L4" }),
+      undefined,
+    );
+    assert.equal(commit.allowed, false);
+  });
+
+  it("a pre-approval covers only its reason, tool and window", async () => {
+    const approvals = policy({ preapprovals: [{ reason: "validation", tool: "click", window: "Editor*" }] });
+    const save = (windowTitle: string, tool = "click") =>
+      decide(
+        click({ tool, target: { role: "push button", name: "Save", windowTitle } }),
+        approvals,
+        undefined,
+      );
+    assert.deepEqual(await save("Editor — notes"), {
+      allowed: true,
+      level: "L3",
+      confirmed_by: "preapproval",
+    });
+    assert.equal((await save("Mail")).allowed, false);
+    assert.equal((await save("Editor", "act")).allowed, false);
+    const both = await decide(
+      click({ reversible: false, target: { role: "push button", name: "Save", windowTitle: "Editor" } }),
+      approvals,
+      undefined,
+    );
+    assert.equal(both.allowed, false, "irreversible is a second reason the approval does not cover");
+  });
+
+  it("classifies by role and whole words", () => {
+    assert.ok(commitReason({ role: "push button", name: "OK" }));
+    assert.ok(commitReason({ role: "menu item", name: "Delete file" }));
+    assert.equal(commitReason({ role: "push button", name: "Okapi" }), undefined);
+    assert.equal(commitReason({ role: "label", name: "Save" }), undefined);
+    assert.equal(commitReason({ role: "push button", name: "Cancel" }), undefined);
+  });
+});
+
+describe("the policy and the journal", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-safety-"));
+
+  it("reads config, then environment, then flag; a wrong file is a named error", () => {
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ ceiling: "L2", preapprove: [{ reason: "irreversible" }] }));
+    const env = { DESKHAND_CONFIG: config, XDG_STATE_HOME: dir };
+    assert.equal(loadPolicy(env).ceiling, "L2");
+    assert.equal(loadPolicy(env).auditPath, join(dir, "deskhand", "audit.jsonl"));
+    assert.equal(loadPolicy({ ...env, DESKHAND_CEILING: "L1" }).ceilingSource, "environment");
+    assert.equal(loadPolicy({ ...env, DESKHAND_CEILING: "L1" }, { ceiling: "L4" }).ceiling, "L4");
+    assert.equal(loadPolicy({}).ceiling, "L3", "the default is L3");
+    assert.throws(() => loadPolicy({ ...env, DESKHAND_CEILING: "L9" }), /DESKHAND_CEILING=L9/);
+    writeFileSync(config, JSON.stringify({ ceiling: "high" }));
+    assert.throws(() => loadPolicy(env), /ceiling/);
+  });
+
+  it("appends one line per record and never writes the secret", () => {
+    const path = join(dir, "nested", "audit.jsonl");
+    const journal = new AuditJournal(path);
+    const base = {
+      time: "t",
+      tool: "type_text",
+      level: "L2" as const,
+      reversible: true,
+      decision: "done" as const,
+    };
+    journal.record(
+      { ...base, intent: "type hunter22 here", target: { name: "hunter22?" }, text_length: 8 },
+      "hunter22",
+    );
+    journal.record({ ...base, intent: "a short one: ab", target: null }, "ab");
+    const text = readFileSync(path, "utf8");
+    assert.equal(text.split("\n").length, 3);
+    assert.ok(!text.includes("hunter22"));
+    assert.match(text, /type \[typed text\] here/);
+    assert.match(text, /a short one: \[typed text\]/, "even a short secret is kept out of the intent");
+    assert.equal(journal.tail(1)[0]!.tool, "type_text");
+  });
+});
+
+it("image pixels map back to global points through the same scale the screenshot used", () => {
+  const region = { x: 100, y: 50, width: 1000, height: 500 };
+  assert.equal(scaleFor(1000, 500), 0.5);
+  assert.equal(scaleFor(400, 500), 1, "never grown");
+  assert.deepEqual(imageToGlobal({ x: 10, y: 20 }, { display: 0, max_width: 500, region }), {
+    x: 120,
+    y: 90,
+  });
+});
