@@ -1,0 +1,114 @@
+// bench/input: the latency of a click, the time to type 200 characters and the time of a full-screen
+// screenshot, through the registry tools, against xdotool (the usual peer) in the same run. Every
+// typed text is read back from the app, so a fast wrong answer cannot pass. `npm run bench -- input`.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { callTool } from "../src/tools/call.js";
+import { createContext } from "../src/tools/context.js";
+import { findTool } from "../src/tools/registry.js";
+import { median } from "./stats.js";
+
+const run = promisify(execFile);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
+const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
+
+async function xdotool(args: string[]): Promise<number | null> {
+  const start = performance.now();
+  try {
+    await run("xdotool", args, { timeout: 60_000 });
+    return performance.now() - start;
+  } catch {
+    return null;
+  }
+}
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const context = createContext({
+    refLifetime: "while-verified",
+    env: { ...process.env, DESKHAND_AUDIT: "/dev/null" },
+  });
+  const call = async (name: string, input: Record<string, unknown>) => {
+    const result = await callTool(context, findTool(name)!, input);
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+    return result.output.data as Record<string, any>;
+  };
+  const find = async (query: Record<string, unknown>) =>
+    (await call("find", { target: { kind: "title", glob: "Deskhand Fixture" }, ...query })).matches[0];
+  const windowId = (await call("windows", {})).windows.find((w: any) => w.title === "Deskhand Fixture").id;
+  await call("window", { action: "focus", window: { id: windowId }, intent: "Bench in the fixture" });
+  const rows: string[] = [];
+
+  // A click on a verified ref: verify, probe, gate, journal, XTEST, no re-read.
+  const alpha = await find({ role: "push button", name_contains: "Alpha" });
+  const clicks: number[] = [];
+  for (let i = 0; i < RUNS + 1; i++) {
+    const start = performance.now();
+    const done = await call("click", { ref: alpha.ref, intent: "Bench a click", settleMs: 0 });
+    if (done.status !== "done") throw new Error(`click: ${done.reason}`);
+    if (i > 0) clicks.push(performance.now() - start);
+  }
+  const b = alpha.bounds;
+  const peerClicks: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const took = await xdotool(["mousemove", String(b.x + 5), String(b.y + 5), "click", "1"]);
+    if (took !== null) peerClicks.push(took);
+  }
+  rows.push(
+    `| click a verified ref | ${ms(median(clicks))} | ${peerClicks.length ? ms(median(peerClicks)) : "xdotool not installed"} | – |`,
+  );
+
+  // Typing 200 characters into the Name field, read back each time.
+  const name = await find({ role: "text", name: "Name" });
+  for (const [label, text] of [
+    ["type 200 ASCII characters", TEXT_ASCII],
+    ["type 200 characters, 24 distinct ones missing from the keymap", TEXT_UNICODE],
+  ] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < Math.min(RUNS, 5); i++) {
+      await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
+      const done = await call("type_text", { ref: name.ref, text, intent: "Bench typing", settleMs: 0 });
+      if (done.status !== "done") throw new Error(`type_text: ${done.reason}`);
+      times.push(done.result.typing_ms as number);
+      const value = (await find({ role: "text", name: "Name" })).value;
+      if (value !== text)
+        throw new Error(`typed text did not read back: ${JSON.stringify(value?.slice(0, 60))}`);
+    }
+    let peer = "xdotool not installed";
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
+    const took = await xdotool(["type", "--delay", "0", text]);
+    if (took !== null) {
+      const value = (await find({ role: "text", name: "Name" })).value ?? "";
+      peer = `${ms(took)} (${(200 / (took / 1000)).toFixed(0)} chars/s; read back ${value === text ? "exact" : `WRONG: ${[...value].length} chars`})`;
+    }
+    const median200 = median(times);
+    rows.push(
+      `| ${label} | ${ms(median200)} (${(200 / (median200 / 1000)).toFixed(0)} chars/s, read back exact) | ${peer} | ≥ 200 chars/s |`,
+    );
+  }
+  await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
+
+  // A full-screen screenshot: capture, convert, PNG-encode.
+  const shots: number[] = [];
+  let size = "";
+  for (let i = 0; i < RUNS + 1; i++) {
+    const start = performance.now();
+    const shot = await call("screenshot", { of: { kind: "screen" }, max_width: 4096 });
+    if (i > 0) shots.push(performance.now() - start);
+    size = `${shot.width}×${shot.height}, ${(shot.png_bytes / 1024).toFixed(0)} KB`;
+  }
+  rows.push(`| full-screen screenshot (${size}) | ${ms(median(shots))} | – | ≤ 150 ms |`);
+
+  console.log(`# bench/input · medians of ${RUNS} (typing: 5) · node ${process.versions.node}`);
+  console.log("| what | deskhand | xdotool | target |");
+  console.log("|---|---|---|---|");
+  for (const row of rows) console.log(row);
+  await context.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
