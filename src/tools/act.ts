@@ -3,6 +3,7 @@ import { DeskhandError } from "../core/errors.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
 import { verifyRef } from "../core/verify.js";
 import type { SemanticAction } from "../platform/types.js";
+import { commitReason } from "../safety/classify.js";
 import { decide } from "../safety/gate.js";
 import type { ToolContext } from "./context.js";
 import { findQuerySchema, searchUntil } from "./find.js";
@@ -65,7 +66,12 @@ const actionFields = {
     .max(500)
     .optional()
     .describe("What this is for, in one sentence; it goes into the audit journal"),
-  reversible: z.boolean().default(true).describe("Declared false, it needs a person's confirmation"),
+  reversible: z
+    .boolean()
+    .optional()
+    .describe(
+      "Can this be undone? Default: true, except invoking a committing button (OK, Save, Delete...). Declared false, it needs a person's confirmation",
+    ),
   waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before re-reading the element"),
   timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Bound on the action call itself"),
 };
@@ -151,11 +157,13 @@ export async function runAction(
       : {}),
   };
   const secret = input.action.kind === "set_value" ? input.action.text : undefined;
+  const presses = input.action.kind === "invoke" && commitReason(node) !== undefined;
+  const reversible = input.reversible ?? !presses;
   const journalBase = {
     time: new Date().toISOString(),
     tool: `act.${input.action.kind}`,
     intent: input.intent ?? null,
-    reversible: input.reversible,
+    reversible,
     target,
     ...(secret !== undefined ? { text_length: [...secret].length } : {}),
   };
@@ -164,7 +172,7 @@ export async function runAction(
       tool: "act",
       nominal: "L2",
       intent: input.intent ?? null,
-      reversible: input.reversible,
+      reversible,
       // Only pressing commits; setting a field named "Delete after" does not.
       target:
         input.action.kind === "invoke" ? { role: node.role, name: node.name, windowTitle } : { windowTitle },

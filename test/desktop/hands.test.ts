@@ -194,6 +194,7 @@ describe("hands on real apps", () => {
     } finally {
       const again = await one(TITLES.swing, { role: "page tab list" });
       await call("act", { ref: again.ref, action: { kind: "select", option: "Form" } });
+      await new Promise((resolve) => setTimeout(resolve, 300)); // let the form repaint
     }
   });
 
@@ -245,7 +246,14 @@ describe("hands on real apps", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.match(await swingStatus(), /^Pressed Alpha/, "nothing happened");
 
-    const approved = contextWith({ config: { preapprove: [{ reason: "validation", window: "Deskhand*" }] } });
+    const approved = contextWith({
+      config: {
+        preapprove: [
+          { reason: "validation", window: "Deskhand*" },
+          { reason: "irreversible", tool: "click", window: "Deskhand*" },
+        ],
+      },
+    });
     try {
       const ref = (
         await toolCaller(approved)("find", {
@@ -388,6 +396,8 @@ describe("hands on real apps", () => {
       for (const field of ["time", "tool", "level", "intent", "reversible", "target", "decision"])
         assert.ok(field in line, `${field} in ${JSON.stringify(line)}`);
     assert.equal(lines[0].text_length, [...secret].length);
+    assert.equal(lines[1].reversible, false, "a press on a committing button defaults to not reversible");
+    assert.equal(lines[2].reversible, true);
     assert.ok(!readFileSync(journalPath, "utf8").includes(secret), "the secret is nowhere in the journal");
     assert.match(lines[0].intent, /Type \[typed text\] as the password/);
     await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });

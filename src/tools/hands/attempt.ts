@@ -15,7 +15,8 @@ export interface InputAttempt {
   tool: string;
   nominal: SafetyLevel;
   intent: string;
-  reversible: boolean;
+  /** Undefined: true, except a press on a committing target, which defaults to not reversible. */
+  reversible: boolean | undefined;
   place?: ResolvedPlace | undefined;
   /** The window to bring in front first; defaults to the place's window. */
   windowId?: number | undefined;
@@ -62,6 +63,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   // The target may raise the level, never lower it: whichever of what we saw and what the caller
   // declared commits, counts.
   const facts = [element, declared].find((f) => f && commitReason(f)) ?? element ?? declared;
+  const reversible = attempt.reversible ?? !(facts && commitReason(facts));
   const target: AuditTarget = {
     ...(element
       ? { role: element.role, name: element.name }
@@ -76,7 +78,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     time: new Date().toISOString(),
     tool: attempt.tool,
     intent: attempt.intent,
-    reversible: attempt.reversible,
+    reversible,
     target: Object.keys(target).length > 0 ? target : null,
     ...(attempt.secret !== undefined ? { text_length: [...attempt.secret].length } : {}),
   };
@@ -88,7 +90,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       tool: attempt.tool,
       nominal: attempt.nominal,
       intent: attempt.intent,
-      reversible: attempt.reversible,
+      reversible,
       target: facts ? { ...facts, windowTitle: title } : title ? { windowTitle: title } : undefined,
       chord: attempt.chord,
     },

@@ -12,7 +12,9 @@ export const intentSchema = z
 
 export const reversibleSchema = z
   .boolean()
-  .describe("Can this be undone? Declared false, it needs a person's confirmation");
+  .describe(
+    "Can this be undone? Default: true, except a press on a committing button (OK, Save, Delete...). Declared false, it needs a person's confirmation",
+  );
 
 const coordinate = z.number().int().min(-32768).max(32767);
 

@@ -19,6 +19,8 @@ function clip(rect: Rect, screen: { width: number; height: number }): Rect | und
   return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }
 
+const REPAINT_MS = 200;
+
 export const screenshotTool = defineTool({
   name: "screenshot",
   title: "Screenshot",
@@ -65,6 +67,8 @@ export const screenshotTool = defineTool({
     let focus: FocusReport | undefined;
     if (input.raise && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
       const truth = await hands.activate(windowId);
+      // A window just raised paints its newly exposed parts after the Expose events reach it.
+      if (truth === "front") await new Promise((resolve) => setTimeout(resolve, REPAINT_MS));
       focus = {
         window: windowId,
         result: truth === "front" ? "is now in front" : truth === "not_front" ? "is not" : "cannot say",
