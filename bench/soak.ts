@@ -4,6 +4,35 @@
 // Run with `npm run bench -- soak` (BENCH_CYCLES changes the count).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { connectionPid, getAccessibilityBusAddress, openSessionBus } from "../src/platform/atspi/bus.js";
+import { DBusConnection } from "../src/platform/atspi/dbus.js";
+
+/**
+ * The server's connections to the accessibility bus and their match rules, from the bus daemon's own
+ * statistics (org.freedesktop.DBus.Debug.Stats.GetAllMatchRules): what deskhand holds, not what it says.
+ */
+async function busFootprint(
+  a11y: DBusConnection,
+  pid: number,
+): Promise<{ connections: number; matchRules: number }> {
+  const [all] = await a11y.call(
+    {
+      destination: "org.freedesktop.DBus",
+      path: "/org/freedesktop/DBus",
+      iface: "org.freedesktop.DBus.Debug.Stats",
+      member: "GetAllMatchRules",
+    },
+    3000,
+  );
+  let connections = 0;
+  let matchRules = 0;
+  for (const [name, rules] of all as [string, string[]][]) {
+    if ((await connectionPid(a11y, name, 3000).catch(() => -1)) !== pid) continue;
+    connections++;
+    matchRules += rules.length;
+  }
+  return { connections, matchRules };
+}
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 1000);
 /** The node flags in the `deskhand` bin's first line: the server runs as users run it. */
@@ -52,6 +81,12 @@ async function main(): Promise<void> {
     });
   const windows = await request("windows", {});
   const hwnd = windows.windows.find((w: { title: string }) => w.title === "Deskhand Fixture").hwnd;
+  const session = await openSessionBus(process.env.DBUS_SESSION_BUS_ADDRESS, 3000);
+  const a11y = await DBusConnection.open(await getAccessibilityBusAddress(session, 3000), {
+    timeoutMs: 3000,
+  });
+  session.close();
+  let footprintAtWarmup = { connections: 0, matchRules: 0 };
   const rss: number[] = [];
   const started = Date.now();
   for (let cycle = 0; cycle < CYCLES; cycle++) {
@@ -64,7 +99,10 @@ async function main(): Promise<void> {
     if (reread.elements[0].value !== `cycle ${cycle}`)
       throw new Error(`cycle ${cycle}: read back ${reread.elements[0].value}`);
     rss.push(rssOf(server.pid!));
+    if (cycle === WARMUP) footprintAtWarmup = await busFootprint(a11y, server.pid!);
   }
+  const footprintAtEnd = await busFootprint(a11y, server.pid!);
+  a11y.close();
   server.stdin.end();
   const tail = rss.slice(WARMUP);
   const n = tail.length;
@@ -85,6 +123,11 @@ async function main(): Promise<void> {
   );
   console.log(
     `slope after warm-up: ${(slope * 1000).toFixed(2)} MB per 1,000 cycles (target: RSS ≤ 100 MB and flat)`,
+  );
+  console.log(
+    `the server on the accessibility bus, by the bus daemon's statistics: at warm-up ${footprintAtWarmup.connections} connection(s), ` +
+      `${footprintAtWarmup.matchRules} match rule(s); at the end ${footprintAtEnd.connections}, ${footprintAtEnd.matchRules} ` +
+      `(target: no growth)`,
   );
 }
 

@@ -113,6 +113,12 @@ export function asDeskhandError(error: unknown): DeskhandError {
         message,
         "Use one of the key names listed; nothing was sent.",
       );
+    case "DBusClosedError":
+      return new DeskhandError(
+        "backend_unavailable",
+        `${message}: the accessibility bus stopped or restarted`,
+        "Call again: the next call connects to the accessibility bus anew. Apps started before the restart may need restarting to appear.",
+      );
     case "BackendUnavailable":
     case "X11Error":
       return new DeskhandError(

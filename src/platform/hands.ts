@@ -71,6 +71,8 @@ export interface WindowControl {
 
 export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCapture, WindowControl {
   readonly name: string;
+  /** True once the display connection is gone; the caller opens new hands. */
+  readonly closed: boolean;
   close(): Promise<void>;
 }
 

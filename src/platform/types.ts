@@ -133,6 +133,8 @@ export interface AccessibilityBackend
     ElementActor,
     CandidateMatcher {
   readonly name: string;
+  /** True once the connection under it is gone; the caller connects a new backend. */
+  readonly closed: boolean;
   close(): Promise<void>;
 }
 

@@ -41,19 +41,34 @@ export interface ContextOptions {
   confirm?: Confirmer;
 }
 
-/** Connects on first use; a failed connection is not cached, so the next call tries again. */
-function lazily<T>(connect: () => Promise<T>): {
-  get: () => Promise<T>;
-  current: () => Promise<T> | undefined;
-} {
+/**
+ * Connects on first use; a failed connection is not cached, so the next call tries again. A connection
+ * that has since closed (the accessibility bus restarted, the X server went away) is dropped and a new
+ * one made on the next call.
+ */
+function lazily<T extends { readonly closed: boolean; close(): Promise<void> }>(
+  connect: () => Promise<T>,
+): { get: () => Promise<T>; current: () => Promise<T> | undefined } {
   let pending: Promise<T> | undefined;
+  let resolved: T | undefined;
   return {
     get() {
+      if (resolved?.closed) {
+        void resolved.close().catch(() => undefined);
+        resolved = undefined;
+        pending = undefined;
+      }
       if (!pending) {
-        pending = connect();
-        pending.catch(() => {
-          pending = undefined;
-        });
+        const attempt = connect();
+        pending = attempt;
+        attempt.then(
+          (value) => {
+            if (pending === attempt) resolved = value;
+          },
+          () => {
+            if (pending === attempt) pending = undefined;
+          },
+        );
       }
       return pending;
     },

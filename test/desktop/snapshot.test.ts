@@ -277,6 +277,10 @@ describe("a dying or restarting app", () => {
   it("killed during reads: clean answers, never a crash; a restarted app is seen anew", async () => {
     const backend = await connect();
     const snapshots = new SnapshotStore(async () => backend, new RefStore("latest-snapshot"));
+    // What deskhand holds on the bus, by the bus daemon's own count, before any app dies.
+    await backend.listWindows();
+    const footprint = await backend.busFootprint();
+    assert.ok(footprint, "the accessibility bus daemon keeps statistics");
     try {
       const first = await startExtraSwingApp(backend);
       const limits = { ...SNAPSHOT_DEFAULTS, maxDepth: 64, maxNodes: 5000, walkTables: true };
@@ -309,6 +313,15 @@ describe("a dying or restarting app", () => {
       } finally {
         second.kill();
       }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await backend.listWindows(); // lets the backend drop the dead apps' connections
+      const afterwards = await backend.busFootprint();
+      assert.equal(afterwards?.matchRules, footprint.matchRules, "no match rules leaked");
+      assert.ok(
+        afterwards!.listeners <= footprint.listeners,
+        `no socket listeners leaked: ${JSON.stringify({ footprint, afterwards })}`,
+      );
+      assert.ok(afterwards!.apps <= footprint.apps, "the dead apps' connections are gone");
     } finally {
       await backend.close();
     }

@@ -51,6 +51,11 @@ export class AtspiApp {
     private direct: DBusConnection | undefined,
   ) {}
 
+  /** The app's own connections (its direct socket, if any), for the footprint checks. */
+  connections(): DBusConnection[] {
+    return this.direct ? [this.direct] : [];
+  }
+
   get route(): "direct" | "bus" {
     return this.direct && !this.direct.closed ? "direct" : "bus";
   }

@@ -110,7 +110,14 @@ export class AtspiBackend implements AccessibilityBackend {
   }
 
   /** The applications on the bus now; connections to apps that left are closed. */
+  #busGone(): BackendUnavailable {
+    return new BackendUnavailable(
+      "the connection to the accessibility bus closed: the bus stopped or restarted; the next call connects anew",
+    );
+  }
+
   async applications(): Promise<AtspiApp[]> {
+    if (this.closed) throw this.#busGone();
     const registered = await registeredApplications(this.a11y, this.callTimeoutMs);
     const live = new Set(registered.map((r) => r.bus));
     for (const [bus, app] of this.#apps) {
@@ -249,6 +256,7 @@ export class AtspiBackend implements AccessibilityBackend {
       read = await readStructure(app, path, options, this.#eagerEnricher(app, options, windowId));
     } catch (error) {
       // An app that died during the read: say the window is gone, not that something broke.
+      if (this.closed) throw this.#busGone();
       const live = (await this.applications().catch(() => [])).some((a) => a.busName === app.busName);
       if (!live)
         throw new WindowNotFound(windowId, "its application left the accessibility bus during the read");
@@ -271,6 +279,7 @@ export class AtspiBackend implements AccessibilityBackend {
       read.root.indexInParent = Number(index);
       return read;
     } catch (error) {
+      if (this.closed) throw this.#busGone();
       const stillRegistered = (await this.applications().catch(() => [])).some((a) => a.busName === bus);
       const detail = stillRegistered
         ? `it no longer answers (${(error as Error).message})`
@@ -422,6 +431,42 @@ export class AtspiBackend implements AccessibilityBackend {
       action,
       options.timeoutMs,
     );
+  }
+
+  /**
+   * What deskhand holds on the accessibility bus, from the bus daemon's own statistics
+   * (org.freedesktop.DBus.Debug.Stats): its match rules, and listeners on its sockets. `undefined`
+   * where the daemon was built without statistics.
+   */
+  async busFootprint(): Promise<{ matchRules: number; listeners: number; apps: number } | undefined> {
+    const name = this.a11y.uniqueName;
+    if (!name) return undefined;
+    try {
+      const [stats] = await this.a11y.call(
+        {
+          destination: "org.freedesktop.DBus",
+          path: "/org/freedesktop/DBus",
+          iface: "org.freedesktop.DBus.Debug.Stats",
+          member: "GetConnectionStats",
+          signature: "s",
+          body: [name],
+        },
+        this.callTimeoutMs,
+      );
+      const entry = (stats as [string, [unknown, unknown[]]][]).find(([key]) => key === "MatchRules");
+      const listeners = [this.a11y, ...[...this.#apps.values()].flatMap((a) => a.connections())].reduce(
+        (n, c) => n + c.socketListeners,
+        0,
+      );
+      return { matchRules: Number(entry?.[1][1][0] ?? Number.NaN), listeners, apps: this.#apps.size };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The accessibility bus or the X display went away (restarted or stopped): this backend is done. */
+  get closed(): boolean {
+    return this.a11y.closed || this.x.closed;
   }
 
   async close(): Promise<void> {

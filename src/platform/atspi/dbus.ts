@@ -27,6 +27,8 @@ interface NativeConnection {
 
 interface NativeBus {
   connection: NativeConnection;
+  /** The unique name the bus gave us at Hello. */
+  name?: string | null;
   cookies: Record<number, unknown>;
   invoke(
     message: NativeMessage,
@@ -140,6 +142,16 @@ export class DBusConnection {
           );
       });
     });
+  }
+
+  get uniqueName(): string | undefined {
+    return this.bus.name ?? undefined;
+  }
+
+  /** Listeners this connection holds on its socket: the soak checks they do not grow. */
+  get socketListeners(): number {
+    const stream = this.bus.connection as unknown as { listenerCount?(event: string): number };
+    return ["data", "end", "error", "message"].reduce((n, e) => n + (stream.listenerCount?.(e) ?? 0), 0);
   }
 
   get closed(): boolean {

@@ -28,6 +28,9 @@ export async function openX11Hands(options: X11HandsOptions): Promise<Hands> {
     const windows = new X11WindowControl(x);
     const hands: Hands = {
       name: "x11",
+      get closed() {
+        return x.closed;
+      },
       autoReleaseMs: input.autoReleaseMs,
       move: (to) => input.move(to),
       click: (at, o) => input.click(at, o),
