@@ -60,6 +60,14 @@ export class AtspiApp {
     return this.direct && !this.direct.closed ? "direct" : "bus";
   }
 
+  /**
+   * Qt 5.15 crashes on Properties.GetAll (the app disconnects from the bus without replying, as
+   * measured with qtbase5-examples' "styles"): for Qt every property is asked for on its own.
+   */
+  get getAllIsSafe(): boolean {
+    return this.toolkit.name !== "Qt";
+  }
+
   get isGtk4(): boolean {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }

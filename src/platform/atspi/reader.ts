@@ -125,7 +125,9 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
     app.call(path, IFACE.accessible, "GetRole", timeout),
     app.call(path, IFACE.accessible, "GetState", timeout),
     app.call(path, IFACE.accessible, "GetInterfaces", timeout),
-    app.call(path, IFACE.properties, "GetAll", timeout, "s", [IFACE.accessible]),
+    app.getAllIsSafe
+      ? app.call(path, IFACE.properties, "GetAll", timeout, "s", [IFACE.accessible])
+      : Promise.reject(new Error("GetAll is not asked of this toolkit")),
   ]);
   const node: RawNode = {
     handle: handleOf(app.busName, path),
