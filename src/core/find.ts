@@ -2,6 +2,7 @@
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
 import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platform/types.js";
+import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { type CutName, READ_CEILING } from "./limits.js";
@@ -32,6 +33,8 @@ export interface FindResult {
   cuts: CutName[];
   unreadable_candidates: (FoundElement & { unread: string[] })[];
   windows: Pick<WindowInfo, "id" | "title">[];
+  /** Windows whose tree is known to be incomplete: "no match" there proves nothing. */
+  tree_incomplete?: TreeIncomplete[];
   /** How the scope was searched: the app's own Collection.GetMatches, or a read of the tree. */
   method: "collection" | "tree";
 }
@@ -131,9 +134,15 @@ export async function findElements(
       method = "collection";
     }
   }
+  const incomplete: TreeIncomplete[] = [];
   if (!entries) {
     roots = await readRoots();
     entries = flatten(roots, { visibleOnly: false, onlyInteractive: false }).entries;
+    for (const root of roots) {
+      const window = windows.find((w) => w.id === root.windowId);
+      const known = window ? treeIncomplete(window, root.node) : undefined;
+      if (known) incomplete.push(known);
+    }
   }
   const cuts = new Set<CutName>();
   for (const { node } of entries) {
@@ -200,8 +209,9 @@ export async function findElements(
     matches: shown.map(describe),
     total: hits.length,
     truncated: hits.length > shown.length,
-    searched_whole_window: cuts.size === 0,
+    searched_whole_window: cuts.size === 0 && incomplete.length === 0,
     cuts: [...cuts],
+    ...(incomplete.length > 0 ? { tree_incomplete: incomplete } : {}),
     unreadable_candidates: unreadable.map((e) => ({ ...describe(e), unread: [...new Set(e.node.unread)] })),
     windows: windows.map(({ id, title }) => ({ id, title })),
     method,

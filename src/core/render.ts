@@ -86,6 +86,8 @@ export function renderSnapshot(page: SnapshotPage, options: { bounds?: boolean }
     `# snapshot ${page.snapshotId} · ${where} · elements ${counts.before + 1}–${counts.before + counts.shown} of ${counts.inScope}`,
   ];
   if (page.truncatedBy.length > 0) header.push(`# truncated_by: ${page.truncatedBy.join(", ")}`);
+  for (const known of page.treeIncomplete ?? [])
+    header.push(`# tree_incomplete: window ${known.window}: ${known.reason}. Fix: ${known.fix}`);
   if (page.cursor) header.push(`# more: ${counts.after} elements; continue with cursor ${page.cursor}`);
   const lines = page.elements.map((e) => renderElement(e, options));
   return [...header, ...lines].join("\n");

@@ -9,6 +9,7 @@ import {
   type Rect,
   type WindowInfo,
 } from "../platform/types.js";
+import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { globMatch } from "./glob.js";
@@ -33,8 +34,12 @@ export const PASSWORD_MARKER = "<hidden: password field>";
 export function shownValue(node: RawNode, skipNameEcho = false): string | undefined {
   if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
   if (node.value !== undefined) return node.value;
-  if (node.text !== undefined && !(skipNameEcho && node.text === node.name)) return node.text;
-  return undefined;
+  if (node.text === undefined) return undefined;
+  // Web engines and LibreOffice put U+FFFC where a child object sits in a container's text; a text
+  // made only of those says nothing the children do not.
+  if (/^[\s\uFFFC]*\uFFFC[\s\uFFFC]*$/u.test(node.text)) return undefined;
+  if (skipNameEcho && node.text === node.name) return undefined;
+  return node.text;
 }
 
 export interface SnapshotElement {
@@ -66,6 +71,8 @@ export interface SnapshotPage {
   method: string;
   elements: SnapshotElement[];
   truncatedBy: CutName[];
+  /** Windows whose tree is known to be incomplete, with why and the fix. Absent when none is. */
+  treeIncomplete?: TreeIncomplete[];
   cursor: string | null;
   counts: {
     read: number;
@@ -86,6 +93,7 @@ interface StoredSnapshot {
   windows: SnapshotPage["windows"];
   method: string;
   readCuts: Set<CutName>;
+  incomplete: TreeIncomplete[];
   read: number;
   hidden: number;
   structural: number;
@@ -188,6 +196,7 @@ export class SnapshotStore {
     const roots: { node: RawNode; windowId: number | null }[] = [];
     const methods = new Set<string>();
     const readCuts = new Set<CutName>();
+    const incomplete: TreeIncomplete[] = [];
     let windows: WindowInfo[] = [];
     if (target.kind === "element") {
       const entry = this.refs.lookup(target.ref);
@@ -201,6 +210,8 @@ export class SnapshotStore {
         roots.push({ node: read.root, windowId: window.id });
         methods.add(read.method);
         if (read.timedOut) readCuts.add("timeout");
+        const known = treeIncomplete(window, read.root);
+        if (known) incomplete.push(known);
       }
     }
     const { entries, droppedHidden, droppedStructural } = flatten(roots, limits);
@@ -211,6 +222,7 @@ export class SnapshotStore {
       windows: windows.map(({ id, title, pid, app }) => ({ id, title, pid, app })),
       method: [...methods].join("; "),
       readCuts,
+      incomplete,
       read: roots.reduce((n, r) => n + countNodes(r.node), 0),
       hidden: droppedHidden,
       structural: droppedStructural,
@@ -269,6 +281,7 @@ export class SnapshotStore {
       method: stored.method,
       elements,
       truncatedBy: [...truncatedBy],
+      ...(stored.incomplete.length > 0 ? { treeIncomplete: stored.incomplete } : {}),
       cursor: after > 0 ? `${stored.id}@${offset + page.length}` : null,
       counts: {
         read: stored.read,

@@ -146,7 +146,12 @@ export function renderFind(
       ? `Nothing was searched: ${result.reason}.`
       : result.searched_whole_window
         ? "The whole scope was read."
-        : `The search did not cover everything: ${result.cuts.map((c) => why[c] ?? c).join("; ")}.`,
+        : `The search did not cover everything: ${[
+            ...result.cuts.map((c) => why[c] ?? c),
+            ...(result.tree_incomplete ?? []).map(
+              (t) => `window ${t.window}'s tree is incomplete (${t.reason}; fix: ${t.fix})`,
+            ),
+          ].join("; ")}.`,
   );
   for (const c of result.unreadable_candidates) {
     lines.push(

@@ -21,8 +21,12 @@ export async function runSnapshot(context: ToolContext, input: SnapshotInput): P
 }
 
 export function snapshotData(page: SnapshotPage): Record<string, unknown> {
-  const { truncatedBy, ...rest } = page;
-  return { ...rest, truncated_by: truncatedBy };
+  const { truncatedBy, treeIncomplete, ...rest } = page;
+  return {
+    ...rest,
+    truncated_by: truncatedBy,
+    ...(treeIncomplete ? { tree_incomplete: treeIncomplete } : {}),
+  };
 }
 
 export const snapshotTool = defineTool({
