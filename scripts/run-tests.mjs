@@ -52,4 +52,45 @@ if (desktop.length) {
   ];
   status = run(process.execPath, sandbox) || status;
 }
+
+// The toolkit contract suite: one sandbox per toolkit app, so a heavy browser or office suite never
+// shares a desktop (or a CPU budget) with another. DESKHAND_TOOLKITS=qt,firefox picks some.
+const TOOLKIT_APPS = {
+  gtk3: "gtk3-widget-factory",
+  gtk4: "gtk4-widget-factory",
+  swing: SWING_FIXTURE,
+  qt: "/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/styles/styles",
+  firefox: "test/fixtures/web/firefox",
+  chromium: "test/fixtures/web/chromium",
+  calc: "soffice --calc --norestore --nologo",
+};
+const toolkits = (process.env.DESKHAND_TOOLKITS ?? Object.keys(TOOLKIT_APPS).join(","))
+  .split(",")
+  .filter(Boolean);
+const contract = files("test/toolkits");
+if (contract.length && toolkits.length) {
+  const ledgerDir = mkdtempSync(join(tmpdir(), "deskhand-ledger-"));
+  for (const toolkit of toolkits) {
+    const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "90000"];
+    args.push("--app", TOOLKIT_APPS[toolkit], "--", process.execPath, ...nodeTest(contract));
+    testEnv.DESKHAND_TOOLKIT = toolkit;
+    testEnv.DESKHAND_LEDGER_DIR = ledgerDir;
+    status = run(process.execPath, args) || status;
+  }
+  // The ledger is regenerated from what the suite just saw.
+  status = run(process.execPath, ["scripts/toolkit-ledger.mjs", ledgerDir, "docs/toolkits.md"]) || status;
+}
+// Chromium without renderer accessibility: the tree is known to be incomplete, and must say so.
+const incomplete = files("test/incomplete");
+if (toolkits.includes("chromium") && incomplete.length) {
+  const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "90000"];
+  args.push(
+    "--app",
+    `${TOOLKIT_APPS.chromium} --no-renderer-accessibility`,
+    "--",
+    process.execPath,
+    ...nodeTest(incomplete),
+  );
+  status = run(process.execPath, args) || status;
+}
 process.exit(status);

@@ -18,6 +18,11 @@ export interface Receipt {
   action_outcome: ActionReport["outcome"];
   returned?: unknown;
   detail?: string;
+  /**
+   * For set_value and set_range: whether the value read back afterwards is the one asked for.
+   * `not_seen` is the mark of a toolkit that accepts the call and changes nothing.
+   */
+  effect?: "seen" | "not_seen" | "unknown";
   after: ElementState | null;
   after_read: "complete" | "partial" | "unavailable";
   unread?: string[];
@@ -73,6 +78,10 @@ export function renderReceipt(receipt: Receipt): string {
     `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${receipt.action_outcome === "completed" ? "the call returned" : "outcome unknown: the call did not return in time"}${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
   ];
   if (receipt.detail) lines.push(receipt.detail);
+  if (receipt.effect === "not_seen")
+    lines.push(
+      `The value read back is ${JSON.stringify(receipt.after?.value ?? null)}, not what was asked: the toolkit accepted the call and did not apply it. type_text (real keys) is the route that works here.`,
+    );
   if (receipt.after) {
     const a = receipt.after;
     lines.push(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
+import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
 import type { SemanticAction } from "../platform/types.js";
 import { commitReason } from "../safety/classify.js";
@@ -232,6 +233,18 @@ export async function runAction(
     ...(await afterRead(backend, entry.handle, entry.fingerprint.windowId)),
     ...windowChanges(before, after),
   };
+  // Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
+  // Value): the re-read says whether the value took.
+  if (input.action.kind === "set_value" || input.action.kind === "set_range") {
+    const wanted = input.action.kind === "set_value" ? input.action.text : input.action.value;
+    const got = receipt.after?.value;
+    receipt.effect =
+      got === undefined || got === PASSWORD_MARKER
+        ? "unknown"
+        : got === String(wanted) || (typeof wanted === "number" && Number(got) === wanted)
+          ? "seen"
+          : "not_seen";
+  }
   return receipt;
 }
 

@@ -218,6 +218,12 @@ describe("a blocked or stopped app", () => {
       return result.data;
     };
     try {
+      // An extra fixture killed by an earlier test can take a moment to leave the window list.
+      for (let i = 0; i < 50; i++) {
+        const listed = (await call("windows", {})).windows as { title: string }[];
+        if (listed.filter((w) => w.title === TITLES.swing).length === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const swing = { kind: "title", glob: TITLES.swing };
       const blocked = await call("act", {
         find: { target: swing, role: "push button", name: "Block" },

@@ -10,7 +10,8 @@ import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
 const INVOKE_NAMES = /^(click|press|activate|jump|open|invoke|doDefault|push)$/i;
-const TOGGLE_NAMES = /^(toggle|click|press|activate)$/i;
+// Web engines name a check box's action for what it will do next: "check" or "uncheck".
+const TOGGLE_NAMES = /^(toggle|click|press|activate|check|uncheck|cycle)$/i;
 const EXPAND_NAMES = /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate)$/i;
 const COLLAPSE_NAMES =
   /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|collapse|activate)$/i;

@@ -79,8 +79,10 @@ async function readActions(context: EnrichContext, path: string): Promise<string
   const { app } = context;
   const [actions] = await app.call(path, IFACE.action, "GetActions", remaining(context));
   const names = (actions as [string, string, string][]).map(([name]) => name);
-  if (names.length === 0 || names.some((name) => name !== "")) return names;
-  // Firefox answers GetActions with empty names (";;"); GetName per index has them.
+  // Firefox answers GetActions with empty names, or with ";;" (name, description and key binding run
+  // together, all empty); GetName per index has the real names.
+  const blank = (name: string) => /^;*$/.test(name);
+  if (names.length === 0 || names.some((name) => !blank(name))) return names;
   const named = await Promise.all(
     names.map((_, index) => app.call(path, IFACE.action, "GetName", remaining(context), "i", [index])),
   );

@@ -212,7 +212,7 @@ async function childPaths(context: ReadContext, node: RawNode): Promise<string[]
 async function tableRows(
   context: ReadContext,
   node: RawNode,
-): Promise<{ paths: string[]; cut: ChildrenCut }> {
+): Promise<{ paths: string[]; indexes: number[]; cut: ChildrenCut }> {
   const { path } = parseHandle(node.handle);
   const { app } = context;
   const [rows, columns] = await Promise.all([
@@ -223,15 +223,27 @@ async function tableRows(
   const columnCount = Number(columns);
   const rowsRead = Math.min(rowCount, context.options.tableRows);
   const columnsRead = Math.min(columnCount, MAX_TABLE_COLUMNS);
-  const cells: Promise<unknown[]>[] = [];
+  const cells: Promise<[unknown[], number]>[] = [];
   for (let row = 0; row < rowsRead; row++) {
     for (let column = 0; column < columnsRead; column++) {
-      cells.push(app.call(path, IFACE.table, "GetAccessibleAt", remaining(context), "ii", [row, column]));
+      // A cell's index among the table's children is the table's to say (GTK3 counts its column
+      // headers first; Calc has 16,384 columns a row): a ref records it and verification checks it.
+      const at = [row, column];
+      cells.push(
+        Promise.all([
+          app.call(path, IFACE.table, "GetAccessibleAt", remaining(context), "ii", at),
+          app.call(path, IFACE.table, "GetIndexAt", remaining(context), "ii", at).then(
+            ([index]) => Number(index),
+            () => row * columnCount + column,
+          ),
+        ]),
+      );
     }
   }
-  const refs = await Promise.all(cells);
+  const read = (await Promise.all(cells)).filter(([[ref]]) => (ref as [string, string])[1] !== NULL_PATH);
   return {
-    paths: refs.map(([ref]) => (ref as [string, string])[1]).filter((p) => p !== NULL_PATH),
+    paths: read.map(([[ref]]) => (ref as [string, string])[1]),
+    indexes: read.map(([, index]) => index),
     cut: { reason: "table", rows: rowCount, columns: columnCount, rowsRead, columnsRead },
   };
 }
@@ -254,10 +266,12 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
   }
   try {
     let paths: string[];
+    let indexes: number[] | undefined;
     const isTable = TABLE_ROLES.has(node.role) && (node.interfaces ?? []).includes("Table");
     if (isTable && !context.options.walkTables) {
       const table = await tableRows(context, node);
       paths = table.paths;
+      indexes = table.indexes;
       node.childrenCut = table.cut;
     } else if (childCount > HUGE_CHILD_COUNT) {
       node.childrenCut = { reason: "hugeChildCount", childCount };
@@ -272,7 +286,9 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       paths = paths.slice(0, Math.max(0, budget));
     }
     context.count += paths.length;
-    node.children = await Promise.all(paths.map((childPath, index) => readNode(context, childPath, index)));
+    node.children = await Promise.all(
+      paths.map((childPath, index) => readNode(context, childPath, indexes?.[index] ?? index)),
+    );
     const nodePath = parseHandle(node.handle).path;
     const strays = node.children.filter((child) => {
       const parent = context.reportedParent.get(parseHandle(child.handle).path);

@@ -122,6 +122,37 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       };
     }
   }
+  // Bringing a window to the front can move what is in it (LibreOffice's sheet shifts 25 px when its
+  // window becomes active). A verified element is re-read: the same element (role, name) is acted on
+  // at its new centre, and the move is reported; a different one is refused.
+  let moved: { from: { x: number; y: number }; to: { x: number; y: number } } | undefined;
+  if (focus && attempt.place?.handle) {
+    const place = attempt.place;
+    const node = await (await context.backend())
+      .describe(place.handle!, { maxText: 0, ...(windowId === undefined ? {} : { windowId }) })
+      .catch(() => undefined);
+    const b = node?.bounds;
+    if (
+      !node ||
+      node.role !== place.element?.role ||
+      node.name !== place.element?.name ||
+      !b ||
+      b.width <= 0
+    ) {
+      const reason = `${place.ref} changed when its window came to the front; nothing was sent. Take a new snapshot`;
+      record({ level: decision.level, decision: "refused", reason, ...confirmed });
+      return {
+        data: { status: "refused", reason, level: decision.level, focus, target },
+        text: `refused: ${reason}`,
+      };
+    }
+    const centre = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    if (centre.x !== place.point.x || centre.y !== place.point.y) {
+      moved = { from: place.point, to: centre };
+      place.point.x = centre.x;
+      place.point.y = centre.y;
+    }
+  }
   // A point another window covers would land on that window, not on the element observed.
   if (attempt.place && windowId !== undefined) {
     const top = await hands.windowAt(attempt.place.point);
@@ -151,6 +182,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     level: decision.level,
     result,
     ...(focus ? { focus } : {}),
+    ...(moved ? { moved_on_focus: moved } : {}),
     ...confirmed,
     target,
   };

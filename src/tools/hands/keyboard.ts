@@ -43,6 +43,7 @@ export const chordSchema = z
 async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPlace): Promise<string> {
   if (place.element && CLICK_TO_FOCUS_ROLES.has(place.element.role)) {
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
+    if (place.element.role === "table cell" && place.handle) await ensureCurrent(context, place);
     return "clicked";
   }
   const backend = await context.backend();
@@ -57,6 +58,28 @@ async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPla
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A clicked cell must now be the current one before anything is typed: LibreOffice reports cell
+ * extents about a row too high, so a click at a cell's centre makes the cell above current, and
+ * typing would fill the wrong cell.
+ */
+async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promise<void> {
+  const backend = await context.backend();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await sleep(60);
+    const node = await backend.describe(place.handle!, {
+      maxText: 0,
+      ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
+    });
+    if (node.states?.includes("focused") || node.states?.includes("selected")) return;
+  }
+  throw new Error(
+    `the click at (${place.point.x}, ${place.point.y}) did not make ${place.ref} the current cell (its reported ` +
+      "bounds are off: LibreOffice reports cells about a row too high); nothing was typed. Move to the cell " +
+      "with keys (ctrl+Home, arrows) and type without a ref",
+  );
+}
 
 export const typeTextTool = defineTool({
   name: "type_text",

@@ -1,0 +1,355 @@
+// The toolkit contract suite: the same capabilities, proven on each toolkit's real app, each effect
+// re-read from the app. Run once per toolkit by scripts/run-tests.mjs, inside a sandbox with that app,
+// with DESKHAND_TOOLKIT naming the profile; each outcome is written for the ledger (docs/toolkits.md).
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { decodePng, distinctColours } from "../../src/core/image.js";
+import { callTool } from "../../src/tools/call.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { findTool } from "../../src/tools/registry.js";
+import { toolCaller } from "../desktop/helpers.js";
+import { CAPABILITIES, type Capability, PROFILES, type Query, SET_TEXT, TYPED_KEYS } from "./profiles.js";
+
+const name = process.env.DESKHAND_TOOLKIT ?? "";
+const profile = PROFILES[name];
+if (!profile) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.keys(PROFILES).join(", ")}`);
+
+type Outcome = { outcome: "works" | "refused" | "not supported"; detail: string };
+const results: Partial<Record<Capability, Outcome>> = {};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe(`toolkit contract: ${profile.label}`, () => {
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(async () => {
+    context = createContext({ refLifetime: "while-verified" });
+    call = toolCaller(context);
+    if (profile.settleMs) await sleep(profile.settleMs);
+  });
+  after(async () => {
+    await context.close();
+    const dir = process.env.DESKHAND_LEDGER_DIR ?? "build/ledger";
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `${name}.json`),
+      `${JSON.stringify({ toolkit: name, label: profile.label, results }, null, 2)}\n`,
+    );
+  });
+
+  const all = async (query: Query) => {
+    const { pick, ...selector } = query;
+    const found = await call("find", {
+      target: { kind: "title", glob: profile.title },
+      ...selector,
+      limit: 200,
+      timeout_ms: 5000,
+    });
+    assert.ok(found.ok, JSON.stringify(found.error));
+    return (
+      found.data.matches as {
+        ref: string;
+        name: string | null;
+        value?: string;
+        states: string[] | null;
+        bounds: any;
+      }[]
+    ).filter((m) => !pick || pick(m));
+  };
+  /** Table cells are not searched by find (read_table pages them): they come from a snapshot. */
+  const cell = async (name: string) => {
+    const snap = await call("snapshot", {
+      target: { kind: "title", glob: profile.title },
+      maxDepth: 60,
+      maxNodes: 2000,
+      tableRows: 10,
+      format: "json",
+    });
+    assert.ok(snap.ok, JSON.stringify(snap.error));
+    const found = snap.data.elements.find(
+      (e: { role: string; name: string }) => e.role === "table cell" && e.name === name,
+    );
+    assert.ok(found, `cell ${name} is in the snapshot`);
+    return found as { ref: string; states: string[] | null };
+  };
+  const one = async (query: Query) => {
+    if (query.role === "table cell" && query.name)
+      return { ...(await cell(query.name)), name: query.name, bounds: null };
+    const [match] = await all(query);
+    assert.ok(match, `${JSON.stringify(query)} is in ${profile.title}`);
+    return match;
+  };
+  const record = (capability: Capability, outcome: Outcome["outcome"], detail: string) => {
+    results[capability] = { outcome, detail };
+  };
+  const skip = (capability: Capability, why: string, t: { skip(message: string): void }) => {
+    record(capability, "not supported", why);
+    t.skip(why);
+  };
+
+  const checks: Record<Capability, (t: { skip(message: string): void }) => Promise<void>> = {
+    async snapshot() {
+      const snap = await call("snapshot", {
+        target: { kind: "title", glob: profile.title },
+        maxDepth: 60,
+        maxNodes: 500,
+        format: "json",
+      });
+      assert.ok(snap.ok, JSON.stringify(snap.error));
+      assert.equal(snap.data.tree_incomplete, undefined, JSON.stringify(snap.data.tree_incomplete));
+      assert.ok(snap.data.elements.length >= 10, `${snap.data.elements.length} elements`);
+      record("snapshot", "works", `${snap.data.counts.read} elements read (${snap.data.method})`);
+    },
+    async find() {
+      const matches = await all(profile.find);
+      assert.ok(matches.length >= 1);
+      const { pick: _pick, ...selector } = profile.find;
+      record("find", "works", `${matches.length} match(es) for ${JSON.stringify(selector)}`);
+    },
+    async read_text(t) {
+      if ("skip" in profile.readText) return skip("read_text", profile.readText.skip, t);
+      const target = await one(profile.readText.target);
+      const read = await call("read_text", { ref: target.ref });
+      assert.ok(read.ok, JSON.stringify(read.error));
+      assert.ok(
+        String(read.data.text).includes(profile.readText.contains),
+        `read ${JSON.stringify(read.data.text)}`,
+      );
+      record("read_text", "works", `${read.data.length} characters`);
+    },
+    async invoke(t) {
+      if ("skip" in profile.invoke) return skip("invoke", profile.invoke.skip, t);
+      const target = await one(profile.invoke.target);
+      const acted = await call("act", {
+        ref: target.ref,
+        action: { kind: "invoke" },
+        intent: "Contract suite: invoke",
+      });
+      assert.ok(acted.ok, JSON.stringify(acted.error));
+      let seen = false;
+      for (let i = 0; i < 20 && !seen; i++) {
+        seen = (await all(profile.invoke.effect)).length > 0;
+        if (!seen) await sleep(100);
+      }
+      assert.ok(seen, `after invoke, ${JSON.stringify(profile.invoke.effect)} holds`);
+      if (profile.invoke.undo) {
+        await call("act", {
+          ref: target.ref,
+          action: { kind: "invoke" },
+          intent: "Contract suite: undo the invoke",
+        });
+        await sleep(300);
+      }
+      record("invoke", "works", `${acted.data.route}; the effect was re-read`);
+    },
+    async set_value(t) {
+      if ("skip" in profile.text) return skip("set_value", profile.text.skip, t);
+      const field = await one(profile.text);
+      const set = await call("act", {
+        ref: field.ref,
+        action: { kind: "set_value", text: SET_TEXT },
+        intent: "Contract suite: set a value",
+      });
+      if (profile.setValueRefused) {
+        assert.equal(set.ok, false);
+        assert.equal(set.error.code, "unsupported_pattern", JSON.stringify(set.error));
+        record("set_value", "refused", profile.setValueRefused);
+        return;
+      }
+      assert.ok(set.ok, JSON.stringify(set.error));
+      if (set.data.effect === "not_seen") {
+        // deskhand must say so itself: the receipt names the silent no-op and the route that works.
+        assert.notEqual(set.data.after.value, SET_TEXT);
+        record(
+          "set_value",
+          "not supported",
+          `${set.data.route} returns ${JSON.stringify(set.data.returned)} and changes nothing; the receipt says effect "not_seen" and points to type_text`,
+        );
+        return;
+      }
+      assert.equal(set.data.effect, "seen");
+      const reread = await call("element_info", { ref: field.ref });
+      assert.equal(reread.data.value, SET_TEXT);
+      record("set_value", "works", `${set.data.route}; read back`);
+    },
+    async toggle_select() {
+      const toggle = profile.toggle;
+      if (toggle.kind === "refused") {
+        const target = await one(toggle.target);
+        const refused = await call("act", { ref: target.ref, action: { kind: "toggle" } });
+        assert.equal(refused.ok, false);
+        assert.equal(refused.error.code, "unsupported_pattern", JSON.stringify(refused.error));
+        // The route the refusal points to, proven: a real click flips it.
+        const was = target.states?.includes("checked") ?? false;
+        const clicked = await call("click", {
+          ref: target.ref,
+          intent: "Contract suite: toggle by clicking",
+        });
+        assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+        let now = was;
+        for (let i = 0; i < 20 && now === was; i++) {
+          await sleep(100);
+          now = (await call("element_info", { ref: target.ref })).data.states?.includes("checked") ?? false;
+        }
+        assert.notEqual(now, was, "the click flipped it");
+        record("toggle_select", "refused", `${toggle.why} (proven: checked ${was} → ${now} by click)`);
+        return;
+      }
+      if (toggle.kind === "select_option") {
+        const target = await one(toggle.target);
+        const selected = await call("act", {
+          ref: target.ref,
+          action: { kind: "select", option: toggle.option },
+        });
+        assert.ok(selected.ok, JSON.stringify(selected.error));
+        let seen = false;
+        for (let i = 0; i < 20 && !seen; i++) {
+          seen = (await all(toggle.effect)).length > 0;
+          if (!seen) await sleep(100);
+        }
+        assert.ok(seen, `${toggle.option} is selected`);
+        record(
+          "toggle_select",
+          "works",
+          `select ${JSON.stringify(toggle.option)}: ${selected.data.route}; re-read as selected`,
+        );
+        return;
+      }
+      if (toggle.kind === "select_cell") {
+        const table = await one(toggle.target);
+        const selected = await call("act", {
+          ref: table.ref,
+          action: { kind: "select", row: toggle.row, column: toggle.column },
+        });
+        assert.ok(selected.ok, JSON.stringify(selected.error));
+        const selectedCell = await cell(toggle.cell);
+        assert.ok(
+          selectedCell.states?.includes("selected"),
+          `${toggle.cell} is selected: ${selectedCell.states}`,
+        );
+        record("toggle_select", "works", `select a cell: ${selected.data.route}; re-read as selected`);
+        return;
+      }
+      const target = await one(toggle.target);
+      const was = target.states?.includes("checked") ?? false;
+      const toggled = await call("act", {
+        ref: target.ref,
+        action: { kind: "toggle" },
+        intent: "Contract suite: toggle",
+      });
+      assert.ok(toggled.ok, JSON.stringify(toggled.error));
+      let now = was;
+      for (let i = 0; i < 20 && now === was; i++) {
+        await sleep(100);
+        now = (await call("element_info", { ref: target.ref })).data.states?.includes("checked") ?? false;
+      }
+      assert.notEqual(now, was, "the checked state flipped");
+      record("toggle_select", "works", `${toggled.data.route}; checked ${was} → ${now}`);
+    },
+    async typing(t) {
+      if (profile.typingCell) {
+        const { table, cell: cellQuery, row, column } = profile.typingCell;
+        const cellText = async (r: number, c: number) => {
+          const sheet = await one(table);
+          const read = await call("read_table", { ref: sheet.ref, row_start: r, row_count: 1 });
+          assert.ok(read.ok, JSON.stringify(read.error));
+          return (read.data.cells as { values: string[] }[])[0]?.values[c];
+        };
+        // By ref, the click must make the cell current before a key is sent, or nothing is typed.
+        const target = await one(cellQuery);
+        const byRef = await call("type_text", {
+          ref: target.ref,
+          text: TYPED_KEYS,
+          intent: "Contract suite: type into a cell",
+        });
+        assert.ok(byRef.data, JSON.stringify(byRef.error));
+        const viaRef = byRef.data.status === "done";
+        if (!viaRef) {
+          assert.equal(byRef.data.status, "error");
+          assert.match(byRef.data.reason, /nothing was typed/);
+          assert.notEqual(await cellText(row, column), TYPED_KEYS);
+          assert.notEqual(
+            await cellText(row - 1, column),
+            TYPED_KEYS,
+            "nothing landed in the cell above either",
+          );
+        }
+        // The route that always works: keys to the cell, then type without a ref.
+        if (!viaRef) {
+          await call("key", {
+            key: "ctrl+Home",
+            window: { title: profile.title },
+            intent: "Contract suite: go to A1",
+          });
+          await call("key", { key: "Down", count: row, intent: "Contract suite: move down" });
+          await call("key", { key: "Right", count: column, intent: "Contract suite: move right" });
+          const typed = await call("type_text", {
+            text: TYPED_KEYS,
+            intent: "Contract suite: type into the current cell",
+          });
+          assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+        }
+        const enter = await call("key", { key: "Enter", intent: "Contract suite: commit the cell" });
+        assert.equal(enter.data?.status, "done");
+        await sleep(300);
+        assert.equal(
+          await cellText(row, column),
+          TYPED_KEYS,
+          "the cell reads back through the Table interface",
+        );
+        record(
+          "typing",
+          "works",
+          viaRef
+            ? "click the cell, type, Enter; read back with read_table"
+            : "by keys (ctrl+Home, arrows), type, Enter; read back with read_table. By ref, the click at the cell's reported centre did not make it current, so type_text stopped with nothing typed (checked: neither it nor the cell above changed)",
+        );
+        return;
+      }
+      if ("skip" in profile.text) return skip("typing", profile.text.skip, t);
+      if (profile.beforeTyping) {
+        const tab = await one(profile.beforeTyping);
+        const clicked = await call("click", { ref: tab.ref, intent: "Contract suite: show the field" });
+        assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+        await sleep(300);
+      }
+      const field = await one(profile.text);
+      const typed = await call("type_text", {
+        ref: field.ref,
+        text: TYPED_KEYS,
+        clear: true,
+        intent: "Contract suite: type",
+      });
+      assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+      await sleep(200);
+      const reread = await call("element_info", { ref: field.ref });
+      assert.equal(reread.data.value, TYPED_KEYS);
+      record("typing", "works", `XTEST keys, ${typed.data.result.remapped_keys} remapped; read back`);
+    },
+    async screenshot() {
+      const shot = await callTool(context, findTool("screenshot")!, {
+        of: { kind: "window", window: { title: profile.title } },
+      });
+      assert.ok(shot.ok, shot.ok ? "" : JSON.stringify(shot.error.toJSON()));
+      const image = decodePng(shot.output.image!.data);
+      assert.ok(image.width > 100 && image.height > 100);
+      assert.ok(distinctColours(image) > 8, "the window is drawn");
+      record("screenshot", "works", `${image.width}×${image.height}`);
+    },
+  };
+
+  for (const capability of CAPABILITIES) {
+    it(capability, async (t) => {
+      try {
+        await checks[capability](t);
+      } catch (error) {
+        results[capability] = {
+          outcome: "not supported",
+          detail: `FAILED: ${(error as Error).message.split("\n")[0]}`,
+        };
+        throw error;
+      }
+    });
+  }
+});
