@@ -8,6 +8,7 @@ import { commitReason } from "../safety/classify.js";
 import { decide } from "../safety/gate.js";
 import type { ToolContext } from "./context.js";
 import { findQuerySchema, searchUntil } from "./find.js";
+import { intentSchema } from "./hands/schemas.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
@@ -60,13 +61,7 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
 
 const actionFields = {
   action: semanticActionSchema,
-  intent: z
-    .string()
-    .trim()
-    .min(3)
-    .max(500)
-    .optional()
-    .describe("What this is for, in one sentence; it goes into the audit journal"),
+  intent: intentSchema.optional(),
   reversible: z
     .boolean()
     .optional()

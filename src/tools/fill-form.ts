@@ -2,6 +2,7 @@ import { z } from "zod";
 import { asDeskhandError } from "../core/errors.js";
 import { renderReceipt } from "../core/receipt.js";
 import { runAction } from "./act.js";
+import { intentSchema } from "./hands/schemas.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
@@ -19,13 +20,7 @@ export const fillFormTool = defineTool({
       .array(z.object({ ref: refSchema, value: z.union([z.string(), z.number().finite()]) }))
       .min(1)
       .max(100),
-    intent: z
-      .string()
-      .trim()
-      .min(3)
-      .max(500)
-      .optional()
-      .describe("What this is for; it goes into the audit journal"),
+    intent: intentSchema.optional(),
   }),
   async handler(context, input) {
     const results = [];

@@ -21,7 +21,10 @@ describe("Chromium without renderer accessibility", () => {
     assert.match(known.reason, /exposes nothing|has no children/);
     assert.match(known.fix, /--force-renderer-accessibility/);
     const text = await call("snapshot", { target, maxDepth: 60 });
-    assert.match(text.text, /^# tree_incomplete: .*Fix: start it with --force-renderer-accessibility/m);
+    assert.match(
+      String(text.text),
+      /^# tree_incomplete: .*Fix: start it with --force-renderer-accessibility/m,
+    );
   });
 
   it("find does not call the search complete", async () => {

@@ -1,6 +1,7 @@
 // Pointer tools: click, drag, hover and the wheel, each through the gate in attempt.ts.
 import { z } from "zod";
 import { afterRead } from "../../core/receipt.js";
+import type { Hands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
 import type { ToolContext } from "../context.js";
 import { defineTool, type ToolAnnotations } from "../tool.js";
@@ -9,6 +10,7 @@ import { type ResolvedPlace, resolvePlace, resolveWindowSpec } from "./place.js"
 import {
   declaredShape,
   intentSchema,
+  type PointInput,
   placeRule,
   placeShape,
   pointSchema,
@@ -63,6 +65,20 @@ export async function readBack(
   return afterRead(backend, place.handle, windowId) as Promise<Record<string, unknown>>;
 }
 
+/** The window the caller named (if any), and the place resolved in it. */
+async function placeInWindow(
+  context: ToolContext,
+  hands: Hands,
+  input: {
+    ref?: string | undefined;
+    at?: PointInput | undefined;
+    window?: { id: number } | { title: string } | { pid: number } | undefined;
+  },
+): Promise<{ named: number | undefined; place: ResolvedPlace }> {
+  const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
+  return { named, place: await resolvePlace(context, hands, input, named) };
+}
+
 const at = (place: ResolvedPlace) => `(${place.point.x}, ${place.point.y})`;
 
 export const clickTool = defineTool({
@@ -93,8 +109,7 @@ export const clickTool = defineTool({
     .refine(...placeRule),
   async handler(context, input) {
     const hands = await context.hands();
-    const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
-    const place = await resolvePlace(context, hands, input, named);
+    const { named, place } = await placeInWindow(context, hands, input);
     return attemptInput(context, {
       tool: "click",
       nominal: "L2",
@@ -172,8 +187,7 @@ export const hoverTool = defineTool({
     .refine(...placeRule),
   async handler(context, input) {
     const hands = await context.hands();
-    const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
-    const place = await resolvePlace(context, hands, input, named);
+    const { named, place } = await placeInWindow(context, hands, input);
     return attemptInput(context, {
       tool: "hover",
       nominal: "L1",
