@@ -9,7 +9,7 @@ import {
   type Rect,
   type WindowInfo,
 } from "../platform/types.js";
-import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
+import { fixFor, type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
 import { globMatch } from "./glob.js";
@@ -164,6 +164,22 @@ export async function resolveWindows(
   }
 }
 
+/** A window no application on the bus owns: its tree is not empty, it is unknown; say why and the fix. */
+function notRegistered(window: WindowInfo): DeskhandError {
+  const known: TreeIncomplete = {
+    window: window.id,
+    reason:
+      "no application on the accessibility bus owns this window: it has not registered yet, or its accessibility is off",
+    fix: fixFor(window.app, window.title),
+  };
+  return new DeskhandError(
+    "not_accessible",
+    `window ${window.id} ${JSON.stringify(window.title)} has no accessible tree: ${known.reason}`,
+    `Wait a moment and read again; if it stays so, ${known.fix}.`,
+    { tree_incomplete: [known] },
+  );
+}
+
 export class SnapshotStore {
   #kept: StoredSnapshot[] = [];
 
@@ -206,6 +222,7 @@ export class SnapshotStore {
     } else {
       windows = await resolveWindows(backend, target);
       for (const window of windows) {
+        if (!window.accessible) throw notRegistered(window);
         const read = await backend.readWindow(window.id, structure);
         roots.push({ node: read.root, windowId: window.id });
         methods.add(read.method);

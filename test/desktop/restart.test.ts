@@ -48,6 +48,12 @@ describe("the accessibility bus restarts", () => {
       JSON.stringify(down.error),
     );
     assert.match(down.error.message, /accessibility bus/);
+    if (down.error.code === "not_accessible")
+      assert.match(
+        down.error.tree_incomplete?.[0]?.reason ?? "",
+        /has not registered yet/,
+        "the unknown tree is named as such",
+      );
 
     // The next calls connect anew: GetAddress bus-activates a new launcher and bus. An app started
     // now registers there.

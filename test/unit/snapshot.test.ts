@@ -121,9 +121,14 @@ describe("snapshot", () => {
       snapshots.take({ kind: "window", id: 42 }, SNAPSHOT_DEFAULTS),
       (e: Error & { code?: string }) => e.code === "window_not_found",
     );
-    await assert.rejects(snapshots.take({ kind: "window", id: 3 }, SNAPSHOT_DEFAULTS), {
-      name: "WindowNotAccessible",
-    });
+    await assert.rejects(
+      snapshots.take({ kind: "window", id: 3 }, SNAPSHOT_DEFAULTS),
+      (e: Error & { code?: string; details?: { tree_incomplete?: { reason: string; fix: string }[] } }) =>
+        e.code === "not_accessible" &&
+        /has not registered yet/.test(e.details?.tree_incomplete?.[0]?.reason ?? "") &&
+        /deskhand doctor/.test(e.details?.tree_incomplete?.[0]?.fix ?? ""),
+      "a window without a tree is an unknown tree, named with the fix, never an empty one",
+    );
   });
 
   it("renders one line per element, indented, with the cut spelled out", async () => {
