@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { type Check, diagnose } from "../platform/diagnostics.js";
 import type { ToolContext } from "./context.js";
@@ -57,12 +59,62 @@ async function probe(context: ToolContext): Promise<Check[]> {
   }
 }
 
+/** The safety policy in force: where the ceiling came from, the config, the journal. Reads only. */
+function safety(context: ToolContext): Check[] {
+  const section = "safety";
+  let policy: ReturnType<ToolContext["policy"]>;
+  try {
+    policy = context.policy();
+  } catch (error) {
+    return [
+      {
+        section,
+        name: "config",
+        status: "fail",
+        value: error instanceof Error ? error.message : String(error),
+        hint: "input tools refuse to run until it is fixed",
+      },
+    ];
+  }
+  const journalDir = dirname(policy.auditPath);
+  let journal: Check;
+  try {
+    accessSync(
+      existsSync(policy.auditPath)
+        ? policy.auditPath
+        : existsSync(journalDir)
+          ? journalDir
+          : dirname(journalDir),
+      constants.W_OK,
+    );
+    journal = { section, name: "audit journal", status: "ok", value: policy.auditPath };
+  } catch {
+    journal = {
+      section,
+      name: "audit journal",
+      status: "fail",
+      value: `${policy.auditPath} is not writable`,
+      hint: 'set DESKHAND_AUDIT or "audit_path" in the config to a writable file',
+    };
+  }
+  return [
+    { section, name: "ceiling", status: "ok", value: `${policy.ceiling} (set by ${policy.ceilingSource})` },
+    {
+      section,
+      name: "config",
+      status: "ok",
+      value: `${existsSync(policy.configPath) ? policy.configPath : `${policy.configPath} (none: defaults)`}; ${policy.preapprovals.length} pre-approval(s)`,
+    },
+    journal,
+  ];
+}
+
 export const doctorTool = defineTool({
   name: "doctor",
   title: "Diagnose this machine",
   description:
     "Report whether deskhand can work here: platform, display, XTEST, the session and AT-SPI buses, the registry, " +
-    "missing system packages by name, and per-toolkit environment hints. Read-only: it starts and changes nothing. " +
+    "missing system packages by name, per-toolkit environment hints, and the safety ceiling, config and audit journal. Read-only: it starts and changes nothing. " +
     "A value it could not measure says UNAVAILABLE (reason). Set probe for an end-to-end read of one window.",
   level: "L1",
   annotations: READ_ONLY,
@@ -73,7 +125,7 @@ export const doctorTool = defineTool({
       .describe("Also list windows and read one (connects to the accessibility bus)"),
   }),
   async handler(context, input) {
-    const checks = await diagnose(context.env);
+    const checks = [...(await diagnose(context.env)), ...safety(context)];
     if (input.probe) checks.push(...(await probe(context)));
     const failed = checks.filter((c) => c.status === "fail").length;
     const lines = checks.map(

@@ -126,10 +126,22 @@ describe("cli", () => {
       "packages/at-spi2-core",
       "toolkits/Java",
       "probe/read",
+      "safety/ceiling",
+      "safety/audit journal",
     ]) {
       assert.ok(names.includes(expected), expected);
     }
     assert.ok(checks.every((c) => c.status !== "fail"));
+  });
+
+  it("doctor names a broken safety config as a failure, and what it stops", async () => {
+    const { code, stdout } = await cli(["doctor", "--json"], "", { ...process.env, DESKHAND_CEILING: "L9" });
+    assert.equal(code, 1);
+    const config = (
+      JSON.parse(stdout).checks as { section: string; name: string; status: string; value: string }[]
+    ).find((c) => c.section === "safety" && c.name === "config");
+    assert.equal(config?.status, "fail");
+    assert.match(config!.value, /DESKHAND_CEILING=L9/);
   });
 
   it("doctor without a desktop says what could not be measured, never zero", async () => {
