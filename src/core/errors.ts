@@ -105,6 +105,12 @@ export function asDeskhandError(error: unknown): DeskhandError {
         message,
         "Run inside `deskhand sandbox run`, or on an X11 desktop with XTEST; `deskhand doctor` shows what is missing.",
       );
+    case "AuditUnwritable":
+      return new DeskhandError(
+        "invalid_config",
+        message,
+        'Point DESKHAND_AUDIT (or "audit_path" in the config) at a writable file; deskhand takes no action it cannot journal.',
+      );
     case "ConfigError":
       return new DeskhandError("invalid_config", message, "Fix the config file or the variable it names.");
     case "KeyNameError":

@@ -45,6 +45,16 @@ function scrub(entry: AuditEntry, secret: string | undefined): AuditEntry {
   return secret.length >= 3 ? { ...(deep(entry) as AuditEntry), intent } : { ...entry, intent };
 }
 
+export class AuditUnwritable extends Error {
+  override readonly name = "AuditUnwritable";
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`the audit journal ${path} cannot be written (${detail}); nothing was done`);
+  }
+}
+
 export class AuditJournal {
   constructor(readonly path: string) {}
 
@@ -52,6 +62,19 @@ export class AuditJournal {
    * Appends synchronously: the line is on disk before the reply goes out, and lines from one process
    * never interleave. `secret` is typed text to keep out of every field.
    */
+  /**
+   * Proves the journal can be written before anything is done: an action that could not be journaled
+   * is not taken. Throws AuditUnwritable naming the path and the reason.
+   */
+  ensureWritable(): void {
+    try {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      appendFileSync(this.path, "", { mode: 0o600 });
+    } catch (error) {
+      throw new AuditUnwritable(this.path, error instanceof Error ? error.message : String(error));
+    }
+  }
+
   record(entry: AuditEntry, secret?: string): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     appendFileSync(this.path, `${JSON.stringify(scrub(entry, secret))}\n`, { mode: 0o600 });

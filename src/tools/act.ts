@@ -137,6 +137,7 @@ export async function runAction(
   context: ToolContext,
   input: z.output<typeof actOnRefInput>,
 ): Promise<Receipt> {
+  context.audit().ensureWritable();
   const backend = await context.backend();
   const [{ entry, node }, before] = await Promise.all([
     verifyRef(backend, context.refs, input.ref),

@@ -139,6 +139,18 @@ describe("the policy and the journal", () => {
     assert.throws(() => loadPolicy(env), /ceiling/);
   });
 
+  it("a journal that cannot be written stops the action before it starts, naming the path", () => {
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    // Under a regular file no folder can be made: ENOTDIR.
+    const journal = new AuditJournal(join(file, "deskhand", "audit.jsonl"));
+    assert.throws(
+      () => journal.ensureWritable(),
+      /audit journal .*a-file\/deskhand\/audit.jsonl cannot be written.*nothing was done/,
+    );
+    new AuditJournal(join(dir, "ok", "audit.jsonl")).ensureWritable();
+  });
+
   it("appends one line per record and never writes the secret", () => {
     const path = join(dir, "nested", "audit.jsonl");
     const journal = new AuditJournal(path);

@@ -52,6 +52,7 @@ async function windowTitle(context: ToolContext, id: number | undefined): Promis
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
   const policy = context.policy();
   const journal = context.audit();
+  journal.ensureWritable();
   const hands = await context.hands();
   const windowId = attempt.windowId ?? attempt.place?.windowId;
   const title = await windowTitle(context, windowId);
