@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
@@ -129,8 +130,6 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
   }
   return chosen.ref;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Verify, act, wait, re-read: the one path every semantic action takes. */
 export async function runAction(

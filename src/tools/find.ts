@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { type FindQuery, type FindResult, findElements } from "../core/find.js";
@@ -60,8 +61,6 @@ export function queryOf(input: FindQueryInput): FindQuery {
     if (input[field] !== undefined) (selector as Record<string, unknown>)[field] = input[field];
   return { selector };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Searches now, or until the first match when timeout_ms is positive: a timeout is a result. */
 export async function searchUntil(

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { globMatch } from "../core/glob.js";
 import { verifyRef } from "../core/verify.js";
@@ -32,8 +33,6 @@ const conditionSchema = z.discriminatedUnion("kind", [
 
 type Condition = z.output<typeof conditionSchema>;
 type Observation = { met: boolean; seen: unknown };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function textOf(context: ToolContext, ref: string): Promise<string | null> {
   const { node } = await verifyRef(await context.backend(), context.refs, ref);

@@ -342,6 +342,16 @@ describe("hands on real apps", () => {
       intent: "Get it out of the way",
     });
     assert.equal(minimized.data.result.minimized, true, minimized.text);
+    const restored = await call("window", {
+      action: "show",
+      window: { id: gtk4.id },
+      intent: "Bring it back",
+    });
+    assert.equal(restored.data.result.focus, "is now in front", restored.text);
+    // hide: every window of the app, as the window manager's WM_STATE shows.
+    const hidden = await call("window", { action: "hide", window: { id: gtk4.id }, intent: "Hide the app" });
+    assert.equal(hidden.data.result.hidden, true, hidden.text);
+    assert.deepEqual(hidden.data.result.windows, [gtk4.id]);
     const shown = await call("window", { action: "show", window: { id: gtk4.id }, intent: "Bring it back" });
     assert.equal(shown.data.result.focus, "is now in front", shown.text);
     assert.equal(await probe.activeWindow(), gtk4.id);

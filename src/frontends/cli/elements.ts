@@ -1,6 +1,7 @@
 // CLI commands that name an element. A CLI process keeps no refs between runs, so the element is named
 // by selector or locator and found in the same process; several matches need --nth.
 import { parseArgs } from "node:util";
+import type { DeskhandError } from "../../core/errors.js";
 import { callTool } from "../../tools/call.js";
 import { type ContextOptions, createContext, type ToolContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
@@ -83,6 +84,18 @@ function query(values: Values): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
+/** Prints a failed call (with any candidates to pick among) and returns its exit status. */
+export function reportFailure(error: DeskhandError, json: boolean): number {
+  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: error.toJSON() })}\n`);
+  else {
+    const candidates =
+      (error.details.candidates as { ref: string; role: string; name: string }[] | undefined) ?? [];
+    const listed = candidates.map((c, i) => `  --nth ${i}: ${c.role} ${JSON.stringify(c.name)}`).join("\n");
+    process.stderr.write(`deskhand: ${error.message}\n${listed ? `${listed}\n` : ""}Next: ${error.next}\n`);
+  }
+  return error.code === "invalid_params" ? 2 : 1;
+}
+
 export async function run(
   context: ToolContext,
   tool: string,
@@ -90,18 +103,7 @@ export async function run(
   json: boolean,
 ): Promise<number> {
   const result = await callTool(context, findTool(tool)!, input);
-  if (!result.ok) {
-    if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: result.error.toJSON() })}\n`);
-    else {
-      const candidates =
-        (result.error.details.candidates as { ref: string; role: string; name: string }[] | undefined) ?? [];
-      const listed = candidates.map((c, i) => `  --nth ${i}: ${c.role} ${JSON.stringify(c.name)}`).join("\n");
-      process.stderr.write(
-        `deskhand: ${result.error.message}\n${listed ? `${listed}\n` : ""}Next: ${result.error.next}\n`,
-      );
-    }
-    return result.error.code === "invalid_params" ? 2 : 1;
-  }
+  if (!result.ok) return reportFailure(result.error, json);
   process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
   return 0;
 }

@@ -10,7 +10,7 @@ import { loadPolicy } from "../../safety/policy.js";
 import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
-import { parse, resolve, type Values, whole, withContext } from "./elements.js";
+import { parse, reportFailure, resolve, type Values, whole, withContext } from "./elements.js";
 import { UsageError } from "./usage.js";
 
 const SELECTOR_KEYS = [
@@ -74,11 +74,7 @@ async function runHands(
 ): Promise<number> {
   const result = await callTool(context, findTool(tool)!, input);
   const json = Boolean(values.json);
-  if (!result.ok) {
-    if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: result.error.toJSON() })}\n`);
-    else process.stderr.write(`deskhand: ${result.error.message}\nNext: ${result.error.next}\n`);
-    return result.error.code === "invalid_params" ? 2 : 1;
-  }
+  if (!result.ok) return reportFailure(result.error, json);
   const { data, text, image } = result.output;
   if (image && typeof values.out === "string") writeFileSync(values.out, image.data);
   process.stdout.write(
@@ -91,6 +87,22 @@ async function runHands(
 function requireIntent(values: Values): string {
   if (typeof values.intent !== "string") throw new UsageError('--intent "what this is for" is required');
   return values.intent;
+}
+
+/** The window the target flags name (--window ID in decimal or 0x hex, --title GLOB, --pid PID). */
+function windowSpec(values: Values): { id: number } | { title: string } | { pid: number } | undefined {
+  if (values.window !== undefined) {
+    const raw = String(values.window);
+    return { id: whole("window", raw.startsWith("0x") ? Number.parseInt(raw, 16) : raw)! };
+  }
+  if (typeof values.title === "string") return { title: values.title };
+  if (values.pid !== undefined) return { pid: whole("pid", values.pid)! };
+  return undefined;
+}
+
+/** The element a selector names, if one was given (a number is the exit status of a failed find). */
+function optionalRef(context: ToolContext, values: Values): Promise<string | number | undefined> {
+  return hasSelector(values) ? resolve(context, values) : Promise.resolve(undefined);
 }
 
 /** The element (by selector) or the point (--at) an input command acts on. */
@@ -162,7 +174,7 @@ export const typeCommand = handsCommand(
   { text: { type: "string" }, clear: { type: "boolean" } },
   async (context, values) => {
     if (typeof values.text !== "string") throw new UsageError("--text is required");
-    const where = hasSelector(values) ? await resolve(context, values) : undefined;
+    const where = await optionalRef(context, values);
     if (typeof where === "number") return where;
     return {
       text: values.text,
@@ -178,7 +190,7 @@ export const keyCommand = handsCommand(
   { key: { type: "string" }, count: { type: "string" } },
   async (context, values) => {
     if (typeof values.key !== "string") throw new UsageError("--key is required, like --key ctrl+s");
-    const where = hasSelector(values) ? await resolve(context, values) : undefined;
+    const where = await optionalRef(context, values);
     if (typeof where === "number") return where;
     const count = whole("count", values.count);
     return {
@@ -233,11 +245,9 @@ export const screenshotCommand = handsCommand(
       ? await resolve(context, values).then((ref) =>
           typeof ref === "number" ? ref : { kind: "element", ref },
         )
-      : values.window !== undefined
-        ? { kind: "window", window: { id: whole("window", values.window) } }
-        : values.title !== undefined
-          ? { kind: "window", window: { title: values.title } }
-          : { kind: "screen" };
+      : windowSpec(values)
+        ? { kind: "window", window: windowSpec(values) }
+        : { kind: "screen" };
     if (typeof of === "number") return of;
     return { of, ...(maxWidth ? { max_width: maxWidth } : {}), raise: !values["no-raise"] };
   },
@@ -250,14 +260,7 @@ export async function windowCommand(args: string[]): Promise<number> {
   if (!action || !WINDOW_ACTIONS.includes(action))
     throw new UsageError(`window needs one of ${WINDOW_ACTIONS.join(", ")}`);
   return handsCommand("window", {}, async (_context, values) => {
-    const window =
-      values.window !== undefined
-        ? { id: whole("window", values.window) }
-        : values.title !== undefined
-          ? { title: values.title }
-          : values.pid !== undefined
-            ? { pid: whole("pid", values.pid) }
-            : undefined;
+    const window = windowSpec(values);
     if (!window) throw new UsageError("name the window: --window ID, --title GLOB or --pid PID");
     return { action, window, intent: requireIntent(values) };
   })(rest);

@@ -1,9 +1,11 @@
 // `deskhand sandbox run|start|stop`: process management around platform/sandbox, no tools involved.
+
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { launchApp } from "../../platform/sandbox/apps.js";
 import { Desktop } from "../../platform/sandbox/desktop.js";
@@ -184,7 +186,7 @@ export async function sandboxStart(args: string[]): Promise<number> {
       return 0;
     }
     if (supervisor.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   const output = await readFile(log, "utf8").catch(() => "");
   process.stderr.write(`deskhand sandbox start: the desktop did not come up.\n${output}`);
@@ -218,7 +220,7 @@ export async function sandboxStop(args: string[]): Promise<number> {
     }
   };
   while ((existsSync(file) || !exited()) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   if (existsSync(file) || !exited()) {
     process.stderr.write(

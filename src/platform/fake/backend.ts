@@ -1,6 +1,7 @@
 // An in-memory backend: the same contract as atspi, over a tree given as data. It exists for core logic
 // tests (paging, filters, refs, unread fields, slow apps) and runs the same contract suite as the real
 // backend; it never stands in for a real application.
+import { setTimeout as sleep } from "node:timers/promises";
 import type {
   AccessibilityBackend,
   ActionReport,
@@ -61,8 +62,6 @@ export interface FakeDesktop {
   /** Names of the elements invoked, in order: the fake app's record of what was done to it. */
   invoked?: string[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class FakeBackend implements AccessibilityBackend {
   readonly name = "fake";

@@ -233,10 +233,8 @@ export class X11Connection {
   }
 
   async pointer(): Promise<{ x: number; y: number }> {
-    const reply = await this.#request<{ rootX: number; rootY: number }>("QueryPointer", (cb) =>
-      this.client.QueryPointer(this.root, cb),
-    );
-    return { x: reply.rootX, y: reply.rootY };
+    const { x, y } = await this.pointerState();
+    return { x, y };
   }
 
   /** The first screen's size in pixels. */

@@ -1,5 +1,6 @@
 // Synthetic input through XTEST. Every batch of fake events ends with a round trip, so when a call
 // resolves the server has delivered its events; what the app then does with them is re-read by callers.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { HeldInput, KeyboardInput, MouseButton, Point, PointerInput, WheelDirection } from "../hands.js";
 import { type Chord, chordText, type Modifier } from "../keys.js";
 import type { RawXTest, X11Connection } from "./connection.js";
@@ -21,8 +22,6 @@ const TYPE_CHUNK = 64;
 const LINGER_MS = 1000;
 const DRAG_STEPS = 12;
 const DRAG_STEP_MS = 8;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   readonly autoReleaseMs: number;

@@ -1,16 +1,15 @@
 // Window management through the window manager (EWMH client messages), each answer read back from the
 // window manager's own properties: what we asked for is not reported as what happened.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FocusTruth, Point, WindowControl } from "../hands.js";
 import type { X11Connection } from "./connection.js";
-import { activeWindow, clientWindows } from "./windows.js";
+import { activeWindow, clientWindows, windowsAtPoint } from "./windows.js";
 
 // The window manager acts on its own time; these bound how long we watch for the result.
 const SETTLE_MS = 1500;
 const POLL_MS = 25;
 const SOURCE_PAGER = 2; // EWMH source indication: a pager or taskbar, which WMs obey without focus-stealing rules.
 const ICONIC_STATE = 3;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + SETTLE_MS;
@@ -30,15 +29,7 @@ export class X11WindowControl implements WindowControl {
   }
 
   async windowAt(point: Point): Promise<number | undefined> {
-    const hits = (await clientWindows(this.x)).filter(
-      (w) =>
-        w.rect &&
-        point.x >= w.rect.x &&
-        point.y >= w.rect.y &&
-        point.x < w.rect.x + w.rect.width &&
-        point.y < w.rect.y + w.rect.height,
-    );
-    hits.sort((a, b) => b.stackIndex - a.stackIndex);
+    const hits = windowsAtPoint(await clientWindows(this.x), point);
     // A minimized window keeps its geometry but is not on screen.
     for (const hit of hits) if (!(await this.#minimized(hit.id).catch(() => false))) return hit.id;
     return undefined;

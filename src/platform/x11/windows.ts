@@ -52,19 +52,22 @@ export async function activeWindow(x: X11Connection): Promise<number | undefined
   return id ? id : undefined;
 }
 
+/** The windows holding a point, front-most first. */
+export function windowsAtPoint(windows: ClientWindow[], point: { x: number; y: number }): ClientWindow[] {
+  const hits = windows.filter(
+    (w) =>
+      w.rect &&
+      point.x >= w.rect.x &&
+      point.y >= w.rect.y &&
+      point.x < w.rect.x + w.rect.width &&
+      point.y < w.rect.y + w.rect.height,
+  );
+  return hits.sort((a, b) => b.stackIndex - a.stackIndex);
+}
+
 export async function windowAtPointer(
   x: X11Connection,
   windows: ClientWindow[],
 ): Promise<number | undefined> {
-  const { x: px, y: py } = await x.pointer();
-  const hits = windows.filter(
-    (w) =>
-      w.rect &&
-      px >= w.rect.x &&
-      py >= w.rect.y &&
-      px < w.rect.x + w.rect.width &&
-      py < w.rect.y + w.rect.height,
-  );
-  hits.sort((a, b) => b.stackIndex - a.stackIndex);
-  return hits[0]?.id;
+  return windowsAtPoint(windows, await x.pointer())[0]?.id;
 }

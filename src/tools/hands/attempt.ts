@@ -1,6 +1,7 @@
 // The chain every input action takes: target probed (by the caller, into `place`), gate (level,
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import type { AuditEntry, AuditTarget } from "../../safety/audit.js";
@@ -113,7 +114,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
     // Java dropped a click that came right after its window was activated, before it had handled
     // the focus change; a short pause after activation lets the app catch up.
-    if (truth === "front") await new Promise((resolve) => setTimeout(resolve, AFTER_ACTIVATION_MS));
+    if (truth === "front") await sleep(AFTER_ACTIVATION_MS);
     if (truth !== "front") {
       const reason = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`;
       record({ level: decision.level, decision: "refused", reason, ...confirmed });

@@ -1,9 +1,9 @@
 // Keyboard tools: type_text (full Unicode, through a temporary keymap remap where needed) and key
 // (validated chords). Text goes where the focus is; a ref moves the focus there first.
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { DeskhandError } from "../../core/errors.js";
 import type { Hands } from "../../platform/hands.js";
-import { parseChord } from "../../platform/keys.js";
+import { chordText, parseChord } from "../../platform/keys.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
 import { defineTool } from "../tool.js";
@@ -13,6 +13,29 @@ import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 
 // Clicking these puts the caret in them; clicking anything else might press it.
+/** What type_text and key share: the ref's place (if any), its window, the declared intent. */
+async function keyboardTarget(
+  context: ToolContext,
+  input: {
+    ref?: string | undefined;
+    intent: string;
+    reversible: boolean;
+    ensure_focus: boolean;
+    window?: { id: number } | { title: string } | { pid: number } | undefined;
+  },
+) {
+  const hands = await context.hands();
+  const place = input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+  return {
+    nominal: "L2" as const,
+    intent: input.intent,
+    reversible: input.reversible,
+    place,
+    windowId: await targetWindow(context, input, place),
+    ensureFocus: input.ensure_focus,
+  };
+}
+
 const CLICK_TO_FOCUS_ROLES = new Set([
   "text",
   "entry",
@@ -57,8 +80,6 @@ async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPla
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * A clicked cell must now be the current one before anything is typed: LibreOffice reports cell
  * extents about a row too high, so a click at a cell's centre makes the cell above current, and
@@ -100,17 +121,11 @@ export const typeTextTool = defineTool({
     settleMs: z.number().int().min(0).max(5000).default(150),
   }),
   async handler(context, input) {
-    const hands = await context.hands();
-    const place =
-      input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+    const { place, ...target } = await keyboardTarget(context, input);
     return attemptInput(context, {
       tool: "type_text",
-      nominal: "L2",
-      intent: input.intent,
-      reversible: input.reversible,
+      ...target,
       place,
-      windowId: await targetWindow(context, input, place),
-      ensureFocus: input.ensure_focus,
       secret: input.text,
       async execute(h) {
         const focused = place ? await focusPlace(context, h, place) : undefined;
@@ -156,29 +171,18 @@ export const keyTool = defineTool({
   }),
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
-    if (!chord.key && chord.modifiers.length === 0)
-      throw new DeskhandError("invalid_params", "no key given", "Name a key.", { fields: ["key"] });
-    const hands = await context.hands();
-    const place =
-      input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+    const { place, ...target } = await keyboardTarget(context, input);
     return attemptInput(context, {
       tool: "key",
-      nominal: "L2",
-      intent: input.intent,
-      reversible: input.reversible,
+      ...target,
       place,
-      windowId: await targetWindow(context, input, place),
-      ensureFocus: input.ensure_focus,
       chord,
       async execute(h) {
         const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;
         if (focused) await sleep(50);
         await h.chord(chord, input.count);
         return {
-          key: [
-            ...chord.modifiers,
-            ...(chord.key ? [chord.key.kind === "named" ? chord.key.name : chord.key.char] : []),
-          ].join("+"),
+          key: chordText(chord),
           count: input.count,
           ...(focused ? { focused_by: focused } : {}),
           ...(await readBack(context, place, input.settleMs)),

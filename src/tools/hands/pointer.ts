@@ -1,4 +1,5 @@
 // Pointer tools: click, drag, hover and the wheel, each through the gate in attempt.ts.
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { afterRead } from "../../core/receipt.js";
 import type { Hands } from "../../platform/hands.js";
@@ -40,8 +41,6 @@ const settleSchema = z
   .max(5000)
   .default(150)
   .describe("Pause before re-reading the element");
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The target window: the one named, or the place's own. */
 export async function targetWindow(

@@ -1,5 +1,6 @@
 // Screenshots of the screen, a window or a verified element: PNG, shrunk to max_width, with the
 // image_space block that maps its pixels back to global points for `at: {space: "image"}`.
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { distinctColours, downscale, encodePng, type ImageSpace, scaleFor } from "../../core/image.js";
@@ -68,7 +69,7 @@ export const screenshotTool = defineTool({
     if (input.raise && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
       const truth = await hands.activate(windowId);
       // A window just raised paints its newly exposed parts after the Expose events reach it.
-      if (truth === "front") await new Promise((resolve) => setTimeout(resolve, REPAINT_MS));
+      if (truth === "front") await sleep(REPAINT_MS);
       focus = {
         window: windowId,
         result: truth === "front" ? "is now in front" : truth === "not_front" ? "is not" : "cannot say",
