@@ -245,7 +245,9 @@ export class SnapshotStore {
       structural: droppedStructural,
     };
     this.#kept.push(stored);
-    if (this.#kept.length > KEPT_SNAPSHOTS) this.#kept.shift();
+    // Where a new snapshot retires the last one's refs, its cursors die with them: keep only it.
+    const keep = this.refs.lifetime === "latest-snapshot" ? 1 : KEPT_SNAPSHOTS;
+    while (this.#kept.length > keep) this.#kept.shift();
     // The first page's details share the snapshot's time budget with the read.
     return this.#page(stored, 0, Math.max(100, limits.timeoutMs - (Date.now() - started)));
   }
@@ -253,15 +255,16 @@ export class SnapshotStore {
   async continue(cursor: string): Promise<SnapshotPage> {
     const match = /^(s\d+)@(\d+)$/.exec(cursor);
     if (!match) throw invalidCursor(cursor, "cursors look like s3@250");
-    const stored = this.#kept.find((s) => s.id === match[1]);
-    if (!stored)
-      throw invalidCursor(
-        cursor,
-        `snapshot ${match[1]} is no longer kept (only the last ${KEPT_SNAPSHOTS} are)`,
-      );
-    if (this.refs.lifetime === "latest-snapshot" && this.refs.currentSnapshotId !== stored.id) {
-      throw invalidCursor(cursor, `snapshot ${stored.id} was replaced by ${this.refs.currentSnapshotId}`);
+    const id = match[1] as string;
+    const current = this.refs.currentSnapshotId;
+    const replaced = () => invalidCursor(cursor, `snapshot ${id} was replaced by ${current}`);
+    const stored = this.#kept.find((s) => s.id === id);
+    if (!stored) {
+      const older = current !== null && Number(id.slice(1)) < Number(current.slice(1));
+      if (this.refs.lifetime === "latest-snapshot" && older) throw replaced();
+      throw invalidCursor(cursor, `snapshot ${id} is not kept (only the last ${KEPT_SNAPSHOTS} are)`);
     }
+    if (this.refs.lifetime === "latest-snapshot" && current !== stored.id) throw replaced();
     const offset = Number(match[2]);
     if (offset >= stored.entries.length)
       throw invalidCursor(cursor, "it points past the end of the snapshot");

@@ -59,8 +59,11 @@ describe("snapshot", () => {
     await snapshots.take({ kind: "window", id: 2 }, SNAPSHOT_DEFAULTS);
     await assert.rejects(
       snapshots.continue(first.cursor!),
-      (e: Error & { code?: string }) => e.code === "invalid_cursor",
+      (e: Error & { code?: string }) =>
+        e.code === "invalid_cursor" && /s1 was replaced by s2/.test(e.message),
     );
+    // Only the current snapshot is kept under this rule; one never taken is not "replaced".
+    await assert.rejects(snapshots.continue("s9@3"), /s9 is not kept/);
     await assert.rejects(snapshots.continue("nonsense"), /cursors look like/);
   });
 

@@ -37,6 +37,11 @@ export class AtspiApp {
    * undefined until known (then every element is taken to be on screen when in doubt).
    */
   reportsShowing: boolean | undefined = undefined;
+  /**
+   * Elements that had an area when their bounds were last read, where on-screen state is inferred
+   * from ancestors (see enrich.ts): their extents are asked for without waiting for the ancestors'.
+   */
+  readonly hadArea = new Set<string>();
   /** The frames this app had when it last answered, for listing it while it does not. */
   lastFrames: unknown[] | undefined = undefined;
   /** Until then, listing does not ask this app again: it just failed to answer. */
@@ -50,6 +55,12 @@ export class AtspiApp {
     private readonly a11y: DBusConnection,
     private direct: DBusConnection | undefined,
   ) {}
+
+  rememberArea(handle: string): void {
+    // Handles of destroyed elements are never removed one by one: the set is bounded instead.
+    if (this.hadArea.size >= 20_000) this.hadArea.clear();
+    this.hadArea.add(handle);
+  }
 
   /** The app's own connections (its direct socket, if any), for the footprint checks. */
   connections(): DBusConnection[] {

@@ -3,7 +3,7 @@
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
-import { parseHandle } from "./reader.js";
+import { parentOf, parseHandle } from "./reader.js";
 
 const INT_MIN = -2147483648;
 /** Roles whose text is the document itself: too big to be "cheap", read with read_text instead. */
@@ -75,6 +75,31 @@ function onScreen(app: AtspiApp, node: RawNode): boolean {
   return app.reportsShowing === false && states.includes("visible");
 }
 
+/** Each enriched node's bounds read, awaited by its descendants where on-screen state comes from ancestors. */
+const boundsReads = new WeakMap<RawNode, Promise<void>>();
+
+function hasArea(bounds: Rect | null): boolean {
+  return bounds !== null && bounds.width > 0 && bounds.height > 0;
+}
+
+/**
+ * For a toolkit that never reports `showing` (GTK 4.8), whether the nearest ancestor whose bounds were
+ * read has an area. GTK keeps the pages of a stack it never showed at 0×0, and everything in them too
+ * (measured on gtk4-widget-factory: 623 of the 905 elements with a Component sit below a 0×0 one, and
+ * each of them is 0×0 itself), so what lies below an element with no area is not on screen and its
+ * extents are not asked for: two thirds of the calls of a full snapshot.
+ */
+async function ancestorHasArea(node: RawNode): Promise<boolean> {
+  for (let up = parentOf(node); up !== undefined; up = parentOf(up)) {
+    const read = boundsReads.get(up);
+    if (read === undefined) continue; // No Component, or never enriched: ask further up.
+    await read;
+    // An ancestor whose bounds could not be read says nothing either way.
+    return up.bounds === undefined || hasArea(up.bounds);
+  }
+  return true;
+}
+
 async function readActions(context: EnrichContext, path: string): Promise<string[]> {
   const { app } = context;
   const [actions] = await app.call(path, IFACE.action, "GetActions", remaining(context));
@@ -131,16 +156,35 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
     );
   }
   if (interfaces.includes("Component") && onScreen(app, node)) {
-    reads.push(
-      attempt(node, "bounds", async () => {
-        const [extents] = await app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [
-          COORD_SCREEN,
-        ]);
-        node.bounds = toRect(extents, context.boundsOffset);
-      }),
-    );
+    const inferred = app.reportsShowing === false;
+    const extents = () =>
+      app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [COORD_SCREEN]);
+    const bounds = attempt(node, "bounds", async () => {
+      if (!inferred) {
+        node.bounds = toRect((await extents())[0], context.boundsOffset);
+        return;
+      }
+      // Waiting for each ancestor makes the read one round trip per level: an element that had an
+      // area in the last read is asked at once, and the answer is kept only if its ancestors agree.
+      const early = app.hadArea.has(node.handle) ? extents() : undefined;
+      if (!(await ancestorHasArea(node))) {
+        early?.catch(() => undefined);
+        node.bounds = null;
+        app.hadArea.delete(node.handle);
+        return;
+      }
+      const rect = toRect((await (early ?? extents()))[0], context.boundsOffset);
+      // Without `showing`, an element with no area is taken as not on screen, like its descendants.
+      node.bounds = rect !== null && hasArea(rect) ? rect : null;
+      if (node.bounds) app.rememberArea(node.handle);
+      else app.hadArea.delete(node.handle);
+    });
+    boundsReads.set(node, bounds);
+    reads.push(bounds);
   } else {
     node.bounds = null;
+    // Not on screen: neither is anything below it. Without a Component it says nothing about that.
+    if (interfaces.includes("Component")) boundsReads.set(node, Promise.resolve());
   }
   if (!interfaces.includes("Action")) node.actions = [];
   else if (context.actions) {

@@ -40,6 +40,13 @@ type RawCacheItem = [
   number[],
 ];
 
+/** Each node's parent in the tree it was read in: enrichment asks an ancestor whether it is on screen. */
+const parents = new WeakMap<RawNode, RawNode>();
+
+export function parentOf(node: RawNode): RawNode | undefined {
+  return parents.get(node);
+}
+
 export function handleOf(bus: string, path: string): string {
   return `${bus}${path}`;
 }
@@ -171,16 +178,35 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
   return node;
 }
 
-async function readNode(context: ReadContext, path: string, indexInParent: number): Promise<RawNode> {
+async function readChildCount(context: ReadContext, node: RawNode, path: string): Promise<void> {
+  try {
+    node.childCount = Number(
+      await context.app.property(path, IFACE.accessible, "ChildCount", remaining(context)),
+    );
+  } catch {
+    node.childCount = undefined;
+    node.unread.push("childCount");
+  }
+}
+
+async function readNode(
+  context: ReadContext,
+  path: string,
+  indexInParent: number,
+  parent: RawNode | undefined,
+): Promise<RawNode> {
   const cached = context.cache?.get(path);
   let node: RawNode;
-  // GTK3 caches -1 as the child count of menus it has not built yet: ask the node itself.
-  if (cached && cached.childCount >= 0) {
+  if (cached) {
     context.usedCache++;
     node = nodeFromCache(context.app, cached, indexInParent);
+    // GTK3 caches -1 as the child count of menus it has not built yet, LibreOffice for 155 of its
+    // 1,850 nodes: the rest of the item holds, so only the count is asked of the node itself.
+    if (cached.childCount < 0) await readChildCount(context, node, path);
   } else {
     node = await nodeFromCalls(context, path, indexInParent);
   }
+  if (parent) parents.set(node, parent);
   if (context.onNode) context.pending.push(context.onNode(node));
   return node;
 }
@@ -287,7 +313,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     }
     context.count += paths.length;
     node.children = await Promise.all(
-      paths.map((childPath, index) => readNode(context, childPath, indexes?.[index] ?? index)),
+      paths.map((childPath, index) => readNode(context, childPath, indexes?.[index] ?? index, node)),
     );
     const nodePath = parseHandle(node.handle).path;
     const strays = node.children.filter((child) => {
@@ -303,7 +329,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
         ),
       );
       node.children = await Promise.all(
-        byIndex.map(([ref], index) => readNode(context, (ref as [string, string])[1], index)),
+        byIndex.map(([ref], index) => readNode(context, (ref as [string, string])[1], index, node)),
       );
     }
     return node.children;
@@ -357,7 +383,7 @@ export async function readStructure(
     pending: [],
     reportedParent: new Map(),
   };
-  const root = await readNode(context, rootPath, 0);
+  const root = await readNode(context, rootPath, 0, undefined);
   if (root.unread.includes("role") && root.unread.includes("name")) {
     if (Date.now() < deadline) throw new Error(`the application did not answer for ${rootPath}`);
     // A hung app: what could be read is the answer, with the reason named, not an error.
