@@ -90,7 +90,7 @@ export class DBusClosedError extends Error {
  * is never held here.
  */
 export class MessageTemplates {
-  static readonly MAX_ENTRIES = 20_000;
+  static readonly MAX_ENTRIES = 2_000;
   #byKey = new Map<string, Buffer>();
 
   get size(): number {

@@ -302,6 +302,11 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     } else if (childCount > HUGE_CHILD_COUNT) {
       node.childrenCut = { reason: "hugeChildCount", childCount };
       return [];
+    } else if (node.childCount === undefined) {
+      // A table whose count did not come back may be LibreOffice's sheet: GetChildren on it builds
+      // every one of its 2^34 cells and brings the app down.
+      node.childrenCut = { reason: "unreadable", error: "its child count could not be read" };
+      return [];
     } else {
       paths = await childPaths(context, node);
     }
