@@ -102,6 +102,8 @@ interface ReadContext {
   pending: Promise<void>[];
   /** The Parent each node read with calls reported, to catch children lists that skip a level. */
   reportedParent: Map<string, string>;
+  /** Children lists already read while counting a node's children. */
+  childrenRead: Map<string, string[]>;
 }
 
 function remaining(context: ReadContext): number {
@@ -180,6 +182,16 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
 
 async function readChildCount(context: ReadContext, node: RawNode, path: string): Promise<void> {
   try {
+    // A menu's children are asked for at once: one call gives the count and the list, and a menu is
+    // never huge. Anything else is counted first: it may be LibreOffice's sheet, whose GetChildren
+    // builds 2^34 cells and brings the app down.
+    if (node.role === "menu") {
+      const [children] = await context.app.call(path, IFACE.accessible, "GetChildren", remaining(context));
+      const paths = (children as [string, string][]).map(([, childPath]) => childPath);
+      node.childCount = paths.length;
+      context.childrenRead.set(path, paths);
+      return;
+    }
     node.childCount = Number(
       await context.app.property(path, IFACE.accessible, "ChildCount", remaining(context)),
     );
@@ -213,6 +225,8 @@ async function readNode(
 
 async function childPaths(context: ReadContext, node: RawNode): Promise<string[]> {
   const { path } = parseHandle(node.handle);
+  const read = context.childrenRead.get(path);
+  if (read) return read;
   const cached = context.cacheChildren.get(path);
   // The cache is trusted for a node only when it holds every child the node reports, in a known order.
   // A lone child needs no order: GTK 4.8 caches page wrappers' only child with index 1.
@@ -387,6 +401,7 @@ export async function readStructure(
     onNode,
     pending: [],
     reportedParent: new Map(),
+    childrenRead: new Map(),
   };
   const root = await readNode(context, rootPath, 0, undefined);
   if (root.unread.includes("role") && root.unread.includes("name")) {
