@@ -174,3 +174,107 @@ describe("hands from the CLI", () => {
     assert.equal(last.intent, "Save it");
   });
 });
+
+describe("the other input commands from the CLI", () => {
+  const run = (args: string[]) => cli(args, "", env);
+  const find = async (title: string, selector: string[]) => {
+    const found = await run(["find", "--title", title, ...selector, "--json"]);
+    assert.equal(found.code, 0, found.stderr);
+    return JSON.parse(found.stdout).matches as {
+      name: string;
+      value?: string;
+      bounds: { x: number; y: number; width: number; height: number };
+    }[];
+  };
+  const windowUnderPointer = async () => {
+    const shot = await run(["snapshot", "--pointer", "--max-depth", "0", "--json"]);
+    assert.equal(shot.code, 0, shot.stderr);
+    return JSON.parse(shot.stdout).windows[0]?.title;
+  };
+
+  it("type fills a field; drag moves a scale; hover and wheel move the pointer; window focuses", async () => {
+    const text = "cli typé ✓";
+    const typed = await run([
+      "type",
+      "--title",
+      TITLES.swing,
+      "--role",
+      "text",
+      "--name",
+      "Name",
+      "--text",
+      text,
+      "--clear",
+      "--intent",
+      "Fill in the name",
+    ]);
+    assert.equal(typed.code, 0, typed.stderr + typed.stdout);
+    assert.equal((await find(TITLES.swing, ["--role", "text", "--name", "Name"]))[0]?.value, text);
+
+    const sliders = () => find(TITLES.gtk3, ["--role", "slider", "--state", "showing"]);
+    const all = await sliders();
+    const slider = all.find((s) => s.bounds && s.bounds.width > s.bounds.height)!;
+    const nth = String(all.indexOf(slider));
+    const b = slider.bounds;
+    const y = Math.round(b.y + b.height / 2);
+    try {
+      const dragged = await run([
+        "drag",
+        "--from",
+        `${Math.round(b.x + b.width / 2)},${y}`,
+        "--to",
+        `${Math.round(b.x + b.width * 0.9)},${y}`,
+        ...["--title", TITLES.gtk3],
+        "--intent",
+        "Move the scale to the right",
+      ]);
+      assert.equal(dragged.code, 0, dragged.stderr + dragged.stdout);
+      const moved = (await sliders()).find((s) => s.bounds?.y === b.y);
+      assert.ok(Number(moved?.value) > Number(slider.value) + 15, `${slider.value} → ${moved?.value}`);
+
+      const hovered = await run([
+        "hover",
+        "--title",
+        TITLES.swing,
+        "--role",
+        "push button",
+        "--name",
+        "Open dialog",
+        "--intent",
+        "Point at the dialog button",
+      ]);
+      assert.equal(hovered.code, 0, hovered.stderr + hovered.stdout);
+      assert.equal(await windowUnderPointer(), TITLES.swing);
+      const wheeled = await run([
+        "wheel",
+        "--at",
+        `${Math.round(b.x + b.width / 2)},${y}`,
+        "--direction",
+        "up",
+        ...["--title", TITLES.gtk3],
+        "--intent",
+        "Scroll over the scale",
+        "--json",
+      ]);
+      assert.equal(wheeled.code, 0, wheeled.stderr + wheeled.stdout);
+      assert.equal(JSON.parse(wheeled.stdout).target.window.title, TITLES.gtk3, "the probe saw GTK3 there");
+      assert.equal(await windowUnderPointer(), TITLES.gtk3);
+    } finally {
+      // The later tests drag this scale from where it was.
+      const restored = await run([
+        "act",
+        ...["--title", TITLES.gtk3, "--role", "slider", "--state", "showing", "--nth", nth],
+        ...["--action", "set_range", "--value", String(slider.value)],
+      ]);
+      assert.equal(restored.code, 0, restored.stderr);
+    }
+
+    const focused = await run(["window", "focus", "--title", TITLES.swing, "--intent", "Work in Swing"]);
+    assert.equal(focused.code, 0, focused.stderr + focused.stdout);
+    const windows = JSON.parse((await run(["windows", "--json"])).stdout).windows as {
+      title: string;
+      focused: boolean;
+    }[];
+    assert.equal(windows.find((w) => w.focused)?.title, TITLES.swing);
+  });
+});

@@ -113,7 +113,9 @@ async function place(
 ): Promise<Record<string, unknown> | number> {
   if (values[flag] !== undefined) {
     if (hasSelector(values)) throw new UsageError(`give --${flag} or a selector, not both`);
-    return { at: point(flag, values[flag]) };
+    // At a point, --window/--title/--pid name the window to bring forward before acting.
+    const window = windowSpec(values);
+    return { at: point(flag, values[flag]), ...(window ? { window } : {}) };
   }
   if (!hasSelector(values)) throw new UsageError(`name the element with a selector, or give --${flag} X,Y`);
   const ref = await resolve(context, values);
@@ -205,12 +207,16 @@ export const keyCommand = handsCommand(
 export const dragCommand = handsCommand(
   "drag",
   { from: { type: "string" }, to: { type: "string" }, button: { type: "string" } },
-  async (_context, values) => ({
-    from: { at: point("from", values.from) },
-    to: { at: point("to", values.to) },
-    ...(values.button ? { button: values.button } : {}),
-    ...intentAndFlags(values),
-  }),
+  async (_context, values) => {
+    const window = windowSpec(values);
+    return {
+      from: { at: point("from", values.from) },
+      to: { at: point("to", values.to) },
+      ...(window ? { window } : {}),
+      ...(values.button ? { button: values.button } : {}),
+      ...intentAndFlags(values),
+    };
+  },
 );
 
 export const hoverCommand = handsCommand("hover", { at: { type: "string" } }, async (context, values) => {

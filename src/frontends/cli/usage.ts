@@ -114,8 +114,10 @@ ${ELEMENT}`,
 A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
   mcp: "Usage: deskhand mcp [--ceiling L1..L4]\n\nServe the Model Context Protocol over stdio. Refs live while they verify.\nConfirmations are asked through elicitation when the client supports it.",
-  click: `Usage: deskhand click ([target] selector [--nth N] | --at X,Y) --intent S [--button left|middle|right]
+  click: `Usage: deskhand click ([target] selector [--nth N] | --at X,Y [target]) --intent S [--button left|middle|right]
        [--double] [--modifiers ctrl,shift] [--not-reversible] [--no-focus] [--ceiling L1..L4] [--json]
+
+With --at, a target (--window, --title, --pid) names the window to bring to the front first.
 
 ${SAFETY}`,
   type: `Usage: deskhand type --text S [[target] selector] [--clear] --intent S [--ceiling L] [--json]
@@ -131,9 +133,11 @@ PageUp, PageDown, Up, Down, Left, Right, F1-F12; one letter, digit or character.
 an error and nothing is sent. alt+F4, ctrl+q, ctrl+w, ctrl+alt+Delete, super+l... need confirmation.
 
 ${SAFETY}`,
-  drag: `Usage: deskhand drag --from X,Y --to X,Y --intent S [--button B] [--ceiling L] [--json]`,
-  hover: `Usage: deskhand hover ([target] selector | --at X,Y) --intent S [--json]`,
-  wheel: `Usage: deskhand wheel [[target] selector | --at X,Y] [--direction up|down|left|right] [--notches N] --intent S`,
+  drag: `Usage: deskhand drag --from X,Y --to X,Y [target] --intent S [--button B] [--ceiling L] [--json]
+
+A target (--window, --title, --pid) names the window to bring to the front first.`,
+  hover: `Usage: deskhand hover ([target] selector | --at X,Y [target]) --intent S [--json]`,
+  wheel: `Usage: deskhand wheel [[target] selector | --at X,Y [target]] [--direction up|down|left|right] [--notches N] --intent S`,
   screenshot: `Usage: deskhand screenshot --out FILE.png [--window ID | --title GLOB | [target] selector]
        [--max-width N] [--no-raise] [--json]
 
