@@ -18,6 +18,7 @@ export interface NativeMessage {
   body?: unknown[];
   serial?: number;
   type?: number;
+  flags?: number;
 }
 
 interface NativeConnection {
@@ -115,7 +116,7 @@ export class MessageTemplates {
   }
 
   static keyOf(message: NativeMessage): string | undefined {
-    if (message.type !== 1 || !message.member.startsWith("Get")) return undefined;
+    if (message.type !== 1 || message.flags || !message.member.startsWith("Get")) return undefined;
     let key = `${message.destination ?? ""} ${message.path} ${message.interface} ${message.member} ${message.signature ?? ""}`;
     for (const value of message.body ?? []) {
       if (typeof value === "number") key += ` ${value}`;
