@@ -6,9 +6,9 @@ import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
 import type { SemanticAction } from "../platform/types.js";
 import { commitReason } from "../safety/classify.js";
-import { decide } from "../safety/gate.js";
 import type { ToolContext } from "./context.js";
 import { findQuerySchema, searchUntil } from "./find.js";
+import { guard } from "./guard.js";
 import { intentSchema } from "./hands/schemas.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
@@ -136,6 +136,7 @@ export async function runAction(
   context: ToolContext,
   input: z.output<typeof actOnRefInput>,
 ): Promise<Receipt> {
+  // An unwritable journal stops everything before the app is even read.
   context.audit().ensureWritable();
   const backend = await context.backend();
   const [{ entry, node }, before] = await Promise.all([
@@ -154,37 +155,23 @@ export async function runAction(
   };
   const secret = input.action.kind === "set_value" ? input.action.text : undefined;
   const presses = input.action.kind === "invoke" && commitReason(node) !== undefined;
-  const reversible = input.reversible ?? !presses;
-  const journalBase = {
-    time: new Date().toISOString(),
-    tool: `act.${input.action.kind}`,
-    intent: input.intent ?? null,
-    reversible,
-    target,
-    ...(secret !== undefined ? { text_length: [...secret].length } : {}),
-  };
-  const decision = await decide(
-    {
+  const guarded = await guard(context, {
+    journalTool: `act.${input.action.kind}`,
+    gate: {
       tool: "act",
       nominal: "L2",
       intent: input.intent ?? null,
-      reversible,
+      reversible: input.reversible ?? !presses,
       // Only pressing commits; setting a field named "Delete after" does not.
       target:
         input.action.kind === "invoke" ? { role: node.role, name: node.name, windowTitle } : { windowTitle },
     },
-    context.policy(),
-    context.confirm,
-  );
-  if (!decision.allowed) {
-    context
-      .audit()
-      .record(
-        { ...journalBase, level: decision.level, decision: "refused", reason: decision.reason },
-        secret,
-      );
-    throw new DeskhandError("refused", decision.reason, "Ask a person to confirm, or leave this to them.", {
-      level: decision.level,
+    target,
+    secret,
+  });
+  if (!guarded.allowed) {
+    throw new DeskhandError("refused", guarded.reason, "Ask a person to confirm, or leave this to them.", {
+      level: guarded.level,
       target,
     });
   }
@@ -195,27 +182,10 @@ export async function runAction(
       node,
     });
   } catch (error) {
-    context.audit().record(
-      {
-        ...journalBase,
-        level: decision.level,
-        decision: "error",
-        reason: error instanceof Error ? error.message : String(error),
-      },
-      secret,
-    );
+    guarded.end({ decision: "error", reason: error instanceof Error ? error.message : String(error) });
     throw error;
   }
-  context.audit().record(
-    {
-      ...journalBase,
-      level: decision.level,
-      decision: "done",
-      outcome: { route: report.route, action_outcome: report.outcome },
-      ...(decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {}),
-    },
-    secret,
-  );
+  guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
   const after = await backend.listWindows();
   const receipt: Receipt = {

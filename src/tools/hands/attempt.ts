@@ -4,11 +4,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
-import type { AuditEntry, AuditTarget } from "../../safety/audit.js";
+import type { AuditTarget } from "../../safety/audit.js";
 import { commitReason } from "../../safety/classify.js";
-import { decide } from "../../safety/gate.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import type { ToolContext } from "../context.js";
+import { guard } from "../guard.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -51,9 +51,6 @@ async function windowTitle(context: ToolContext, id: number | undefined): Promis
 }
 
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
-  const policy = context.policy();
-  const journal = context.audit();
-  journal.ensureWritable();
   const hands = await context.hands();
   const windowId = attempt.windowId ?? attempt.place?.windowId;
   const title = await windowTitle(context, windowId);
@@ -76,19 +73,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ...(attempt.place ? { point: attempt.place.point } : {}),
     ...(attempt.place?.ref ? { ref: attempt.place.ref } : {}),
   };
-  const base = {
-    time: new Date().toISOString(),
-    tool: attempt.tool,
-    intent: attempt.intent,
-    reversible,
-    target: Object.keys(target).length > 0 ? target : null,
-    ...(attempt.secret !== undefined ? { text_length: [...attempt.secret].length } : {}),
-  };
-  const record = (entry: Omit<AuditEntry, keyof typeof base>) =>
-    journal.record({ ...base, ...entry } as AuditEntry, attempt.secret);
-
-  const decision = await decide(
-    {
+  const guarded = await guard(context, {
+    journalTool: attempt.tool,
+    gate: {
       tool: attempt.tool,
       nominal: attempt.nominal,
       intent: attempt.intent,
@@ -96,17 +83,20 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       target: facts ? { ...facts, windowTitle: title } : title ? { windowTitle: title } : undefined,
       chord: attempt.chord,
     },
-    policy,
-    context.confirm,
-  );
-  if (!decision.allowed) {
-    record({ level: decision.level, decision: "refused", reason: decision.reason });
+    target: Object.keys(target).length > 0 ? target : null,
+    secret: attempt.secret,
+  });
+  if (!guarded.allowed) {
     return {
-      data: { status: "refused", reason: decision.reason, level: decision.level, target },
-      text: `refused: ${decision.reason}`,
+      data: { status: "refused", reason: guarded.reason, level: guarded.level, target },
+      text: `refused: ${guarded.reason}`,
     };
   }
-  const confirmed = decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {};
+  const { level, confirmed } = guarded;
+  const refuse = (reason: string, extra: Record<string, unknown> = {}): ToolOutput => {
+    guarded.end({ decision: "refused", reason });
+    return { data: { status: "refused", reason, level, ...extra, target }, text: `refused: ${reason}` };
+  };
 
   let focus: FocusReport | undefined;
   if (attempt.ensureFocus && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
@@ -116,12 +106,10 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     // the focus change; a short pause after activation lets the app catch up.
     if (truth === "front") await sleep(AFTER_ACTIVATION_MS);
     if (truth !== "front") {
-      const reason = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`;
-      record({ level: decision.level, decision: "refused", reason, ...confirmed });
-      return {
-        data: { status: "refused", reason, level: decision.level, focus, target },
-        text: `refused: ${reason}`,
-      };
+      return refuse(
+        `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`,
+        { focus },
+      );
     }
   }
   // Bringing a window to the front can move what is in it (LibreOffice's sheet shifts 25 px when its
@@ -141,12 +129,10 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       !b ||
       b.width <= 0
     ) {
-      const reason = `${place.ref} changed when its window came to the front; nothing was sent. Take a new snapshot`;
-      record({ level: decision.level, decision: "refused", reason, ...confirmed });
-      return {
-        data: { status: "refused", reason, level: decision.level, focus, target },
-        text: `refused: ${reason}`,
-      };
+      return refuse(
+        `${place.ref} changed when its window came to the front; nothing was sent. Take a new snapshot`,
+        { focus },
+      );
     }
     const centre = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
     if (centre.x !== place.point.x || centre.y !== place.point.y) {
@@ -159,12 +145,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   if (attempt.place && windowId !== undefined) {
     const top = await hands.windowAt(attempt.place.point);
     if (top !== undefined && top !== windowId) {
-      const reason = `(${attempt.place.point.x}, ${attempt.place.point.y}) is covered by window ${top}; nothing was sent`;
-      record({ level: decision.level, decision: "refused", reason, ...confirmed });
-      return {
-        data: { status: "refused", reason, level: decision.level, target },
-        text: `refused: ${reason}`,
-      };
+      return refuse(
+        `(${attempt.place.point.x}, ${attempt.place.point.y}) is covered by window ${top}; nothing was sent`,
+      );
     }
   }
 
@@ -173,15 +156,15 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     result = await attempt.execute(hands);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    record({ level: decision.level, decision: "error", reason, ...confirmed });
-    return { data: { status: "error", reason, level: decision.level, target }, text: `error: ${reason}` };
+    guarded.end({ decision: "error", reason });
+    return { data: { status: "error", reason, level, target }, text: `error: ${reason}` };
   }
   // The journal keeps what was done, not the element's whole re-read state.
   const { after: _after, after_read: _read, unread: _unread, ...outcome } = result;
-  record({ level: decision.level, decision: "done", outcome, ...confirmed });
+  guarded.end({ decision: "done", outcome });
   const data = {
     status: "done",
-    level: decision.level,
+    level,
     result,
     ...(focus ? { focus } : {}),
     ...(moved ? { moved_on_focus: moved } : {}),

@@ -1,0 +1,59 @@
+// One gate and one journal line per attempt, for every tool that changes an app (act, fill_form, the
+// input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
+// confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
+// typed text replaced by its length.
+import type { AuditEntry, AuditTarget } from "../safety/audit.js";
+import { decide, type GateRequest } from "../safety/gate.js";
+import type { SafetyLevel } from "../safety/levels.js";
+import type { ToolContext } from "./context.js";
+
+export interface GuardSpec {
+  /** The journal's name for it, like "click" or "act.invoke". */
+  journalTool: string;
+  gate: GateRequest;
+  target: AuditTarget | null;
+  /** Typed or written text: kept out of the journal, which records its length. */
+  secret?: string | undefined;
+}
+
+/** How an allowed attempt ended, for its journal line. */
+export type GuardedEnd =
+  | { decision: "done"; outcome: Record<string, unknown> }
+  | { decision: "refused" | "error"; reason: string };
+
+export type Guarded =
+  | { allowed: false; level: SafetyLevel; reason: string }
+  | {
+      allowed: true;
+      level: SafetyLevel;
+      confirmed: { confirmed_by?: "human" | "preapproval" };
+      /** Journals how the attempt ended; call it once. */
+      end(how: GuardedEnd): void;
+    };
+
+export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guarded> {
+  const journal = context.audit();
+  journal.ensureWritable();
+  const base = {
+    time: new Date().toISOString(),
+    tool: spec.journalTool,
+    intent: spec.gate.intent,
+    reversible: spec.gate.reversible,
+    target: spec.target,
+    ...(spec.secret !== undefined ? { text_length: [...spec.secret].length } : {}),
+  };
+  const record = (entry: Pick<AuditEntry, "level" | "decision"> & Partial<AuditEntry>) =>
+    journal.record({ ...base, ...entry }, spec.secret);
+  const decision = await decide(spec.gate, context.policy(), context.confirm);
+  if (!decision.allowed) {
+    record({ level: decision.level, decision: "refused", reason: decision.reason });
+    return { allowed: false, level: decision.level, reason: decision.reason };
+  }
+  const confirmed = decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {};
+  return {
+    allowed: true,
+    level: decision.level,
+    confirmed,
+    end: (how) => record({ level: decision.level, ...how, ...confirmed }),
+  };
+}
