@@ -256,40 +256,17 @@ describe(`toolkit contract: ${profile.label}`, () => {
           assert.ok(read.ok, JSON.stringify(read.error));
           return (read.data.cells as { values: string[] }[])[0]?.values[c];
         };
-        // By ref, the click must make the cell current before a key is sent, or nothing is typed.
+        // By ref: the click must make the cell current before a key is sent, or nothing is typed.
+        // LibreOffice shows its menu bar when the pointer first enters its window, moving the sheet
+        // 25 px: the cell is re-read once the pointer is there and clicked at its new centre.
         const target = await one(cellQuery);
         const byRef = await call("type_text", {
           ref: target.ref,
           text: TYPED_KEYS,
           intent: "Contract suite: type into a cell",
         });
-        assert.ok(byRef.data, JSON.stringify(byRef.error));
-        const viaRef = byRef.data.status === "done";
-        if (!viaRef) {
-          assert.equal(byRef.data.status, "error");
-          assert.match(byRef.data.reason, /nothing was typed/);
-          assert.notEqual(await cellText(row, column), TYPED_KEYS);
-          assert.notEqual(
-            await cellText(row - 1, column),
-            TYPED_KEYS,
-            "nothing landed in the cell above either",
-          );
-        }
-        // The route that always works: keys to the cell, then type without a ref.
-        if (!viaRef) {
-          await call("key", {
-            key: "ctrl+Home",
-            window: { title: profile.title },
-            intent: "Contract suite: go to A1",
-          });
-          await call("key", { key: "Down", count: row, intent: "Contract suite: move down" });
-          await call("key", { key: "Right", count: column, intent: "Contract suite: move right" });
-          const typed = await call("type_text", {
-            text: TYPED_KEYS,
-            intent: "Contract suite: type into the current cell",
-          });
-          assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
-        }
+        assert.equal(byRef.data?.status, "done", byRef.text ?? JSON.stringify(byRef.error));
+        const moved = byRef.data.moved as { when: string } | undefined;
         const enter = await call("key", { key: "Enter", intent: "Contract suite: commit the cell" });
         assert.equal(enter.data?.status, "done");
         await sleep(300);
@@ -301,9 +278,7 @@ describe(`toolkit contract: ${profile.label}`, () => {
         record(
           "typing",
           "works",
-          viaRef
-            ? "click the cell, type, Enter; read back with read_table"
-            : "by keys (ctrl+Home, arrows), type, Enter; read back with read_table. By ref, the click at the cell's reported centre did not make it current, so type_text stopped with nothing typed (checked: neither it nor the cell above changed)",
+          `type_text by ref clicks the cell, checks it is current, types; Enter; read back with read_table${moved ? ` (the cell moved when ${moved.when}: clicked at its new centre)` : ""}`,
         );
         return;
       }

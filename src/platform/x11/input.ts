@@ -22,6 +22,8 @@ const TYPE_CHUNK = 64;
 const LINGER_MS = 1000;
 const DRAG_STEPS = 12;
 const DRAG_STEP_MS = 8;
+/** Between the pointer's arrival at a drag's start and the press. */
+const DRAG_ARRIVAL_MS = 50;
 
 export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   readonly autoReleaseMs: number;
@@ -102,6 +104,11 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     return this.#serial(async () => {
       const modifiers = this.#modifierStrokes(options.modifiers);
       this.#moveNow(from);
+      await this.x.sync();
+      // The pointer arrives first, then presses: a press that comes with the pointer's jump from
+      // another window can reach the toolkit before the pointer's entry (a GTK3 scale ignored one
+      // such drag in a few runs).
+      await sleep(DRAG_ARRIVAL_MS);
       this.#press(modifiers, true);
       this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
       await this.x.sync();

@@ -2,7 +2,7 @@
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Hands } from "../../platform/hands.js";
+import type { Hands, Point } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import type { AuditTarget } from "../../safety/audit.js";
 import { commitReason } from "../../safety/classify.js";
@@ -22,6 +22,11 @@ export interface InputAttempt {
   /** The window to bring in front first; defaults to the place's window. */
   windowId?: number | undefined;
   ensureFocus: boolean;
+  /**
+   * The pointer goes to the place: it is moved there first and a ref'd element re-read before
+   * anything is pressed, because a window can change its layout when the pointer enters it.
+   */
+  approach?: boolean;
   declared?: { role?: string | undefined; label?: string | undefined };
   chord?: Chord;
   /** Typed text: kept out of the journal, which records its length. */
@@ -112,14 +117,16 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       );
     }
   }
-  // Bringing a window to the front can move what is in it (LibreOffice's sheet shifts 25 px when its
-  // window becomes active). A verified element is re-read: the same element (role, name) is acted on
-  // at its new centre, and the move is reported; a different one is refused.
-  let moved: { from: { x: number; y: number }; to: { x: number; y: number } } | undefined;
-  if (focus && attempt.place?.handle) {
-    const place = attempt.place;
+  // Bringing a window to the front can move what is in it, and so can the pointer entering it:
+  // LibreOffice shows its menu bar then, and everything below moves down 25 px, between the
+  // pointer's arrival and the press. A verified element is re-read after both: the same element
+  // (role, name) is acted on at its new centre, and the move is reported; a different one is refused.
+  let moved: { from: Point; to: Point; when: string } | undefined;
+  const place = attempt.place;
+  if (place?.handle && (focus || attempt.approach)) {
+    if (attempt.approach) await hands.move(place.point);
     const node = await (await context.backend())
-      .describe(place.handle!, { maxText: 0, ...(windowId === undefined ? {} : { windowId }) })
+      .describe(place.handle, { maxText: 0, ...(windowId === undefined ? {} : { windowId }) })
       .catch(() => undefined);
     const b = node?.bounds;
     if (
@@ -129,16 +136,23 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       !b ||
       b.width <= 0
     ) {
-      return refuse(
-        `${place.ref} changed when its window came to the front; nothing was sent. Take a new snapshot`,
-        { focus },
-      );
+      const when = focus ? "when its window came to the front" : "when the pointer reached it";
+      return refuse(`${place.ref} changed ${when}; nothing was sent. Take a new snapshot`, {
+        ...(focus ? { focus } : {}),
+      });
     }
     const centre = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
     if (centre.x !== place.point.x || centre.y !== place.point.y) {
-      moved = { from: place.point, to: centre };
+      moved = {
+        from: { ...place.point },
+        to: centre,
+        when: [focus && "its window came to the front", attempt.approach && "the pointer reached it"]
+          .filter(Boolean)
+          .join(" and "),
+      };
       place.point.x = centre.x;
       place.point.y = centre.y;
+      if (attempt.approach) await hands.move(place.point);
     }
   }
   // A point another window covers would land on that window, not on the element observed.
@@ -167,7 +181,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     level,
     result,
     ...(focus ? { focus } : {}),
-    ...(moved ? { moved_on_focus: moved } : {}),
+    ...(moved ? { moved } : {}),
     ...confirmed,
     target,
   };

@@ -62,11 +62,16 @@ export const chordSchema = z
   })
   .describe('A key or chord: "Enter", "ctrl+shift+p", "alt+F4", "a"; modifiers ctrl, shift, alt, super');
 
+/** Whether giving the ref the keyboard focus takes a click (text fields and cells do). */
+function clicksToFocus(place: ResolvedPlace | undefined): boolean {
+  return place?.element !== undefined && CLICK_TO_FOCUS_ROLES.has(place.element.role);
+}
+
 /** Moves the keyboard focus to a ref: a click for text fields, the accessibility focus otherwise. */
 async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPlace): Promise<string> {
-  if (place.element && CLICK_TO_FOCUS_ROLES.has(place.element.role)) {
+  if (clicksToFocus(place)) {
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
-    if (place.element.role === "table cell" && place.handle) await ensureCurrent(context, place);
+    if (place.element?.role === "table cell" && place.handle) await ensureCurrent(context, place);
     return "clicked";
   }
   const backend = await context.backend();
@@ -81,9 +86,8 @@ async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPla
 }
 
 /**
- * A clicked cell must now be the current one before anything is typed: LibreOffice reports cell
- * extents about a row too high, so a click at a cell's centre makes the cell above current, and
- * typing would fill the wrong cell.
+ * A clicked cell must now be the current one before anything is typed: if the click landed on
+ * another cell (the sheet moved under it), typing would fill the wrong cell.
  */
 async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promise<void> {
   const backend = await context.backend();
@@ -96,9 +100,8 @@ async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promis
     if (node.states?.includes("focused") || node.states?.includes("selected")) return;
   }
   throw new Error(
-    `the click at (${place.point.x}, ${place.point.y}) did not make ${place.ref} the current cell (its reported ` +
-      "bounds are off: LibreOffice reports cells about a row too high); nothing was typed. Move to the cell " +
-      "with keys (ctrl+Home, arrows) and type without a ref",
+    `the click at (${place.point.x}, ${place.point.y}) did not make ${place.ref} the current cell; nothing was ` +
+      "typed. Move to the cell with keys (ctrl+Home, arrows) and type without a ref",
   );
 }
 
@@ -126,6 +129,7 @@ export const typeTextTool = defineTool({
       tool: "type_text",
       ...target,
       place,
+      approach: clicksToFocus(place),
       secret: input.text,
       async execute(h) {
         const focused = place ? await focusPlace(context, h, place) : undefined;
@@ -176,6 +180,7 @@ export const keyTool = defineTool({
       tool: "key",
       ...target,
       place,
+      approach: input.focus && clicksToFocus(place),
       chord,
       async execute(h) {
         const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;

@@ -117,6 +117,7 @@ export const clickTool = defineTool({
       place,
       windowId: named ?? place.windowId,
       ensureFocus: input.ensure_focus,
+      approach: true,
       declared: { role: input.role, label: input.label },
       async execute(h) {
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
@@ -196,6 +197,7 @@ export const hoverTool = defineTool({
       // A ref's (or the named) window comes to the front, so the pointer lands there and not on a cover.
       windowId: named ?? place.windowId,
       ensureFocus: place.ref !== undefined || named !== undefined,
+      approach: true,
       async execute(h) {
         await h.move(place.point);
         return { point: place.point };
@@ -244,6 +246,7 @@ export const wheelTool = defineTool({
       place,
       windowId: named ?? place?.windowId,
       ensureFocus: place?.ref !== undefined || named !== undefined,
+      approach: true,
       async execute(h) {
         await h.wheel(place?.point, input.direction, input.notches);
         return {
