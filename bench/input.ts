@@ -73,8 +73,14 @@ async function main(): Promise<void> {
       if (done.status !== "done") throw new Error(`type_text: ${done.reason}`);
       times.push(done.result.typing_ms as number);
       const value = (await find({ role: "text", name: "Name" })).value;
-      if (value !== text)
-        throw new Error(`typed text did not read back: ${JSON.stringify(value?.slice(0, 60))}`);
+      if (value !== text) {
+        const got = [...(value ?? "")];
+        const at = [...text].findIndex((c, i) => got[i] !== c);
+        throw new Error(
+          `typed text did not read back: ${got.length} of ${[...text].length} characters; from character ${at} ` +
+            `${JSON.stringify([...text].slice(at, at + 20).join(""))} was wanted, ${JSON.stringify(got.slice(at, at + 20).join(""))} came`,
+        );
+      }
     }
     let peer = "xdotool not installed";
     await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });

@@ -20,6 +20,8 @@ const AFTER_CLICK_MS = 200;
 const TYPE_CHUNK = 64;
 // Borrowed keycodes are given back this long after their last use (see #borrow).
 const LINGER_MS = 1000;
+/** A borrowed keycode is given to another character no sooner than this after its last use. */
+const RECYCLE_AFTER_MS = 250;
 const DRAG_STEPS = 12;
 const DRAG_STEP_MS = 8;
 /** Between the pointer's arrival at a drag's start and the press. */
@@ -31,6 +33,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   #heldKeys = new Map<string, { strokes: KeyStroke[]; keysyms: number[]; timer: NodeJS.Timeout }>();
   #borrowed = new Map<number, number>(); // keysym → borrowed keycode
+  #lastUsed = new Map<number, number>(); // keycode → when a key was last sent with it
   #restoreTimer: NodeJS.Timeout | undefined;
   #remapped = 0;
   // Input calls run one at a time: interleaved chords or remaps would garble each other.
@@ -154,7 +157,16 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     if (missing.length === 0) return;
     let spare = this.keymap.spareKeycodes();
     if (spare.length < missing.length) {
-      const free = [...this.#borrowed].filter(([keysym]) => !pinned.has(keysym));
+      // Reuse the keycodes used longest ago, and only once a slow client has had time to translate
+      // the keys already sent with them: Java translates a key when it dispatches it, with the
+      // mapping of that moment, and dropped characters whose keycode had been remapped 30 ms on.
+      const free = [...this.#borrowed]
+        .filter(([keysym]) => !pinned.has(keysym))
+        .sort(([, a], [, b]) => (this.#lastUsed.get(a) ?? 0) - (this.#lastUsed.get(b) ?? 0))
+        .slice(0, missing.length - spare.length);
+      const lastUse = Math.max(0, ...free.map(([, keycode]) => this.#lastUsed.get(keycode) ?? 0));
+      const wait = lastUse + RECYCLE_AFTER_MS - Date.now();
+      if (wait > 0) await sleep(wait);
       await this.#giveBack(free.map(([, keycode]) => keycode));
       for (const [keysym] of free) this.#borrowed.delete(keysym);
       spare = this.keymap.spareKeycodes();
@@ -186,12 +198,23 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     ).unref();
   }
 
-  async #restoreBorrowed(): Promise<void> {
+  /** `closing`: everything not held goes back now, after a shorter wait for recent keys. */
+  async #restoreBorrowed(closing = false): Promise<void> {
     clearTimeout(this.#restoreTimer);
     const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
-    const free = [...this.#borrowed].filter(([keysym]) => !held.has(keysym));
+    // A restore queued behind typing runs as soon as it ends: keycodes that typing just used keep
+    // their symbols for LINGER_MS more (Java, still dispatching, lost the last chunk's characters).
+    const unheld = [...this.#borrowed].filter(([keysym]) => !held.has(keysym));
+    const lastUse = Math.max(0, ...unheld.map(([, keycode]) => this.#lastUsed.get(keycode) ?? 0));
+    if (closing && lastUse + RECYCLE_AFTER_MS > Date.now())
+      await sleep(lastUse + RECYCLE_AFTER_MS - Date.now());
+    const now = Date.now();
+    const free = closing
+      ? unheld
+      : unheld.filter(([, keycode]) => now - (this.#lastUsed.get(keycode) ?? 0) >= LINGER_MS);
     await this.#giveBack(free.map(([, keycode]) => keycode));
     for (const [keysym] of free) this.#borrowed.delete(keysym);
+    if (free.length < unheld.length) this.#lingerThenRestore();
   }
 
   /** The strokes for a chord: modifiers, shift when the symbol sits in the shifted column, the key. */
@@ -217,6 +240,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
         this.#press(strokes, true);
         this.#press(strokes, false);
       }
+      for (const stroke of strokes) this.#lastUsed.set(stroke.keycode, Date.now());
       await this.x.sync();
       this.#lingerThenRestore();
     });
@@ -248,6 +272,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
               const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
               this.#press(strokes, true);
               this.#press(strokes, false);
+              this.#lastUsed.set(stroke.keycode, Date.now());
             }
             piece = end;
           }
@@ -349,6 +374,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   async releaseAll(): Promise<void> {
     for (const button of [...this.#heldButtons.keys()]) await this.#releaseButton(button);
     for (const name of [...this.#heldKeys.keys()]) await this.#releaseKey(name);
-    await this.#serial(() => this.#restoreBorrowed());
+    await this.#serial(() => this.#restoreBorrowed(true));
   }
 }
