@@ -24,14 +24,15 @@ const LINGER_MS = 1000;
 const RECYCLE_AFTER_MS = 250;
 const DRAG_STEPS = 12;
 const DRAG_STEP_MS = 8;
-/** Between the pointer's arrival at a drag's start and the press. */
-const DRAG_ARRIVAL_MS = 50;
+/** Between the pointer's arrival where a press will happen and the press. */
+const ARRIVAL_MS = 50;
 
 export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   readonly autoReleaseMs: number;
   #lastClickAt = 0;
   #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   #heldKeys = new Map<string, { strokes: KeyStroke[]; keysyms: number[]; timer: NodeJS.Timeout }>();
+  #pointerAt: Point | undefined;
   #borrowed = new Map<number, number>(); // keysym → borrowed keycode
   #lastUsed = new Map<number, number>(); // keycode → when a key was last sent with it
   #restoreTimer: NodeJS.Timeout | undefined;
@@ -65,6 +66,19 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
 
   #moveNow(to: Point): void {
     this.#fake(this.xtest.MotionNotify, 0, to);
+    this.#pointerAt = { x: to.x, y: to.y };
+  }
+
+  /**
+   * Moves the pointer to where a press will happen and lets it arrive first: a press that comes
+   * with the pointer's jump from elsewhere can reach a toolkit before the pointer's entry (a GTK3
+   * scale ignored such a drag; a Swing button, such a click, now and then).
+   */
+  async #arrive(at: Point): Promise<void> {
+    if (this.#pointerAt?.x === at.x && this.#pointerAt?.y === at.y) return;
+    this.#moveNow(at);
+    await this.x.sync();
+    await sleep(ARRIVAL_MS);
   }
 
   #modifierStrokes(modifiers: Modifier[]): KeyStroke[] {
@@ -91,7 +105,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
     return this.#serial(async () => {
       const modifiers = this.#modifierStrokes(options.modifiers);
-      this.#moveNow(at);
+      await this.#arrive(at);
       this.#press(modifiers, true);
       for (let i = 0; i < options.count; i++) {
         this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
@@ -106,12 +120,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
     return this.#serial(async () => {
       const modifiers = this.#modifierStrokes(options.modifiers);
-      this.#moveNow(from);
-      await this.x.sync();
-      // The pointer arrives first, then presses: a press that comes with the pointer's jump from
-      // another window can reach the toolkit before the pointer's entry (a GTK3 scale ignored one
-      // such drag in a few runs).
-      await sleep(DRAG_ARRIVAL_MS);
+      await this.#arrive(from);
       this.#press(modifiers, true);
       this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
       await this.x.sync();
