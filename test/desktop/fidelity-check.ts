@@ -1,0 +1,62 @@
+// What the fidelity tests share: a full snapshot of a window, every page of it, and a node-for-node
+// comparison with a pyatspi walk of the same window (depth, role, name, child count).
+import assert from "node:assert/strict";
+import type { CutName } from "../../src/core/limits.js";
+import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS } from "../../src/core/limits.js";
+import type {
+  SnapshotElement,
+  SnapshotPage,
+  SnapshotStore,
+  SnapshotTarget,
+} from "../../src/core/snapshot.js";
+import { roleNumber } from "../../src/platform/atspi/roles.js";
+import type { PeerWalk } from "./helpers.js";
+
+/** Every element of the target's tree, all pages; `allowed` names the only cuts it may have. */
+export async function fullSnapshot(
+  store: SnapshotStore,
+  target: SnapshotTarget,
+  allowed: CutName[] = ["maxText"],
+): Promise<{ elements: SnapshotElement[]; windows: SnapshotPage["windows"] }> {
+  const limits = {
+    ...SNAPSHOT_DEFAULTS,
+    maxDepth: SNAPSHOT_CEILINGS.maxDepth,
+    maxNodes: SNAPSHOT_CEILINGS.maxNodes,
+    walkTables: true,
+    timeoutMs: 30_000,
+  };
+  let page = await store.take(target, limits);
+  const { windows } = page;
+  const elements = [...page.elements];
+  while (page.cursor) {
+    page = await store.continue(page.cursor);
+    elements.push(...page.elements);
+  }
+  const structural = page.truncatedBy.filter((cut) => !allowed.includes(cut));
+  assert.deepEqual(structural, [], "a full snapshot leaves nothing out but what is allowed");
+  return { elements, windows };
+}
+
+/** The first ten nodes where deskhand and pyatspi disagree; empty when they agree throughout. */
+export function treeDifferences(ours: SnapshotElement[], peer: PeerWalk): string[] {
+  const differences: string[] = [];
+  const count = Math.max(ours.length, peer.nodes.length);
+  for (let i = 0; i < count && differences.length < 10; i++) {
+    const mine = ours[i];
+    const theirs = peer.nodes[i];
+    if (!mine || !theirs) {
+      differences.push(`#${i}: only ${mine ? "deskhand" : "pyatspi"} has a node here`);
+      continue;
+    }
+    const [depth, role, name, childCount] = theirs;
+    const expected = JSON.stringify({ depth, role, name, childCount });
+    const actual = JSON.stringify({
+      depth: mine.depth,
+      role: roleNumber(mine.role),
+      name: mine.name,
+      childCount: mine.childCount,
+    });
+    if (expected !== actual) differences.push(`#${i}: pyatspi ${expected} deskhand ${actual}`);
+  }
+  return differences;
+}
