@@ -214,8 +214,7 @@ describe("the other input commands from the CLI", () => {
     const query = ["--role", "slider", "--state", "showing", "--state", "enabled"];
     const sliders = () => find(TITLES.gtk3, query);
     const all = await sliders();
-    // A vertical scale: the horizontal one is the tool tests' (after a drag and a reset there, GTK3
-    // ignored the next drag in some runs).
+    // A vertical scale: the horizontal one is the tool tests'.
     const slider = all.find((s) => s.bounds && s.bounds.height > s.bounds.width)!;
     const nth = String(all.indexOf(slider));
     const b = slider.bounds;

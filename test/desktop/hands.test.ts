@@ -143,24 +143,71 @@ describe("hands on real apps", () => {
     );
     assert.ok(slider);
     const original = Number(slider.value);
-    // The knob goes to the middle first, so the drag starts on it: a press on the trough beside it
-    // pages or warps by GTK's settings, and in some runs did neither.
+    // The knob goes to the middle first, where the scale's centre is, so the drag starts on it: a
+    // press on the trough beside it pages or warps by GTK's settings.
     await call("act", { ref: slider.ref, action: { kind: "set_range", value: 50 } });
-    const before = 50;
     const b = slider.bounds;
-    const y = Math.round(b.y + b.height / 2);
     const dragged = await call("drag", {
-      from: { at: { space: "global", x: Math.round(b.x + b.width / 2), y } },
-      to: { at: { space: "global", x: Math.round(b.x + b.width * 0.9), y } },
+      from: { ref: slider.ref },
+      to: { at: { space: "global", x: Math.round(b.x + b.width * 0.9), y: Math.round(b.y + b.height / 2) } },
       window: { title: TITLES.gtk3 },
       intent: "Move the scale to the right",
     });
     assert.equal(dragged.data.status, "done", dragged.text);
+    assert.ok(Number(dragged.data.result.after.value) > 65, `the receipt re-read ${dragged.text}`);
     const after = (await find(TITLES.gtk3, { role: "slider", states: ["showing"] })).find(
       (s) => s.bounds?.y === b.y,
     );
-    assert.ok(Number(after?.value) > before + 15, `the scale moved from ${before} to ${after?.value}`);
+    assert.ok(Number(after?.value) > 65, `the scale moved from 50 to ${after?.value}`);
     await call("act", { ref: after!.ref, action: { kind: "set_range", value: original } });
+  });
+
+  it("a drag or click on a point another window covers is refused, and nothing moves", async () => {
+    const windows = (await call("windows", {})).data.windows as Array<{
+      id: number;
+      title: string;
+      rect: any;
+    }>;
+    const swing = windows.find((w) => w.title === TITLES.swing)!;
+    const slider = (await find(TITLES.gtk3, { role: "slider", states: ["showing"] })).find(
+      (s) => s.bounds && s.bounds.width > s.bounds.height,
+    )!;
+    const b = slider.bounds;
+    const r = swing.rect;
+    const from = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    const to = { x: r.x + r.width + 20, y: from.y };
+    assert.ok(from.x > r.x && from.x < r.x + r.width && from.y > r.y && from.y < r.y + r.height);
+    assert.ok(to.x < b.x + b.width, "the drop point is on the scale, beside the Swing window");
+    assert.equal(await probe.activate(swing.id), "front");
+    const status = await swingStatus();
+
+    const dragged = await call("drag", {
+      from: { at: { space: "global", ...from } },
+      to: { at: { space: "global", ...to } },
+      window: { title: TITLES.gtk3 },
+      ensure_focus: false,
+      intent: "Move the scale to the right",
+    });
+    assert.equal(dragged.data.status, "refused", dragged.text);
+    assert.match(
+      dragged.data.reason,
+      new RegExp(`\\(${from.x}, ${from.y}\\) is covered by window ${swing.id}`),
+    );
+    const clicked = await call("click", {
+      at: { space: "global", ...from },
+      window: { title: TITLES.gtk3 },
+      ensure_focus: false,
+      intent: "Press the scale",
+    });
+    assert.equal(clicked.data.status, "refused", clicked.text);
+    assert.match(clicked.data.reason, /is covered by window/);
+
+    const again = (await find(TITLES.gtk3, { role: "slider", states: ["showing"] })).find(
+      (s) => s.bounds?.y === b.y,
+    );
+    assert.equal(again?.value, slider.value, "the scale did not move");
+    assert.equal(await swingStatus(), status, "the Swing window saw nothing");
+    assert.equal(await probe.activeWindow(), swing.id, "nothing was brought forward");
   });
 
   it("the wheel scrolls the Swing table", async () => {

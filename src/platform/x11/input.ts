@@ -184,11 +184,10 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       throw new Error(
         `${missing.length} characters need remapping at once; only ${spare.length} spare keycodes`,
       );
-    for (const [i, keysym] of missing.entries()) {
-      await this.keymap.assign(this.x, spare[i]!, keysym);
-      this.#borrowed.set(keysym, spare[i]!);
-      this.#remapped++;
-    }
+    const assignments = missing.map((keysym, i) => ({ keycode: spare[i]!, keysym }));
+    await this.keymap.assign(this.x, assignments);
+    for (const { keycode, keysym } of assignments) this.#borrowed.set(keysym, keycode);
+    this.#remapped += assignments.length;
     await sleep(REMAP_SETTLE_MS);
   }
 

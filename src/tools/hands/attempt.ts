@@ -19,6 +19,8 @@ export interface InputAttempt {
   /** Undefined: true, except a press on a committing target, which defaults to not reversible. */
   reversible: boolean | undefined;
   place?: ResolvedPlace | undefined;
+  /** Where else the pointer presses (a drag's start): it must not be covered either. */
+  pressAt?: Point | undefined;
   /** The window to bring in front first; defaults to the place's window. */
   windowId?: number | undefined;
   ensureFocus: boolean;
@@ -156,12 +158,12 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     }
   }
   // A point another window covers would land on that window, not on the element observed.
-  if (attempt.place && windowId !== undefined) {
-    const top = await hands.windowAt(attempt.place.point);
-    if (top !== undefined && top !== windowId) {
-      return refuse(
-        `(${attempt.place.point.x}, ${attempt.place.point.y}) is covered by window ${top}; nothing was sent`,
-      );
+  if (windowId !== undefined) {
+    for (const point of [attempt.pressAt, attempt.place?.point]) {
+      if (!point) continue;
+      const top = await hands.windowAt(point);
+      if (top !== undefined && top !== windowId)
+        return refuse(`(${point.x}, ${point.y}) is covered by window ${top}; nothing was sent`);
     }
   }
 

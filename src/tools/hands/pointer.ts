@@ -164,6 +164,7 @@ export const dragTool = defineTool({
       intent: input.intent,
       reversible: input.reversible,
       place: to,
+      pressAt: from.point,
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
       async execute(h) {
