@@ -19,8 +19,11 @@ export interface InputAttempt {
   /** Undefined: true, except a press on a committing target, which defaults to not reversible. */
   reversible: boolean | undefined;
   place?: ResolvedPlace | undefined;
-  /** Where else the pointer presses (a drag's start): it must not be covered either. */
-  pressAt?: Point | undefined;
+  /**
+   * Where the pointer presses first when that is not the place (a drag's start): it is approached
+   * instead of the place, re-read like it, and must not be covered either.
+   */
+  pressAt?: ResolvedPlace | undefined;
   /** The window to bring in front first; defaults to the place's window. */
   windowId?: number | undefined;
   ensureFocus: boolean;
@@ -55,6 +58,50 @@ async function windowTitle(context: ToolContext, id: number | undefined): Promis
   } catch {
     return undefined;
   }
+}
+
+type Move = { from: Point; to: Point; when: string };
+
+/**
+ * Bringing a window to the front can move what is in it, and so can the pointer entering it:
+ * LibreOffice shows its menu bar then, and everything below moves down 25 px, between the pointer's
+ * arrival and the press. Each verified element is re-read after both: the same element (role, name)
+ * is acted on at its new centre, and the move is reported; a different one is refused.
+ */
+async function recentre(
+  context: ToolContext,
+  hands: Hands,
+  attempt: InputAttempt,
+  focused: boolean,
+  windowId: number | undefined,
+): Promise<{ moved?: Move; startMoved?: Move } | { changed: string; when: string }> {
+  const first = attempt.pressAt ?? attempt.place;
+  const verified = [attempt.pressAt, attempt.place].filter((p): p is ResolvedPlace => !!p?.handle);
+  if (verified.length === 0 || !(focused || attempt.approach)) return {};
+  if (attempt.approach && first) await hands.move(first.point);
+  const when = [focused && "its window came to the front", attempt.approach && "the pointer reached it"]
+    .filter(Boolean)
+    .join(" and ");
+  const backend = await context.backend();
+  const moves = new Map<ResolvedPlace, Move>();
+  for (const place of verified) {
+    const node = await backend
+      .describe(place.handle!, { maxText: 0, ...(windowId === undefined ? {} : { windowId }) })
+      .catch(() => undefined);
+    const b = node?.bounds;
+    if (!node || node.role !== place.element?.role || node.name !== place.element?.name || !b || b.width <= 0)
+      return { changed: place.ref ?? "the element", when };
+    const centre = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    if (centre.x === place.point.x && centre.y === place.point.y) continue;
+    moves.set(place, { from: { ...place.point }, to: centre, when });
+    place.point.x = centre.x;
+    place.point.y = centre.y;
+  }
+  if (attempt.approach && first && moves.has(first)) await hands.move(first.point);
+  return {
+    ...(attempt.place && moves.has(attempt.place) ? { moved: moves.get(attempt.place)! } : {}),
+    ...(attempt.pressAt && moves.has(attempt.pressAt) ? { startMoved: moves.get(attempt.pressAt)! } : {}),
+  };
 }
 
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
@@ -119,47 +166,16 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       );
     }
   }
-  // Bringing a window to the front can move what is in it, and so can the pointer entering it:
-  // LibreOffice shows its menu bar then, and everything below moves down 25 px, between the
-  // pointer's arrival and the press. A verified element is re-read after both: the same element
-  // (role, name) is acted on at its new centre, and the move is reported; a different one is refused.
-  let moved: { from: Point; to: Point; when: string } | undefined;
-  const place = attempt.place;
-  if (place?.handle && (focus || attempt.approach)) {
-    if (attempt.approach) await hands.move(place.point);
-    const node = await (await context.backend())
-      .describe(place.handle, { maxText: 0, ...(windowId === undefined ? {} : { windowId }) })
-      .catch(() => undefined);
-    const b = node?.bounds;
-    if (
-      !node ||
-      node.role !== place.element?.role ||
-      node.name !== place.element?.name ||
-      !b ||
-      b.width <= 0
-    ) {
-      const when = focus ? "when its window came to the front" : "when the pointer reached it";
-      return refuse(`${place.ref} changed ${when}; nothing was sent. Take a new snapshot`, {
-        ...(focus ? { focus } : {}),
-      });
-    }
-    const centre = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
-    if (centre.x !== place.point.x || centre.y !== place.point.y) {
-      moved = {
-        from: { ...place.point },
-        to: centre,
-        when: [focus && "its window came to the front", attempt.approach && "the pointer reached it"]
-          .filter(Boolean)
-          .join(" and "),
-      };
-      place.point.x = centre.x;
-      place.point.y = centre.y;
-      if (attempt.approach) await hands.move(place.point);
-    }
+  const recentred = await recentre(context, hands, attempt, focus !== undefined, windowId);
+  if ("changed" in recentred) {
+    return refuse(`${recentred.changed} changed ${recentred.when}; nothing was sent. Take a new snapshot`, {
+      ...(focus ? { focus } : {}),
+    });
   }
+  const { moved, startMoved } = recentred;
   // A point another window covers would land on that window, not on the element observed.
   if (windowId !== undefined) {
-    for (const point of [attempt.pressAt, attempt.place?.point]) {
+    for (const point of [attempt.pressAt?.point, attempt.place?.point]) {
       if (!point) continue;
       const top = await hands.windowAt(point);
       if (top !== undefined && top !== windowId)
@@ -184,6 +200,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     result,
     ...(focus ? { focus } : {}),
     ...(moved ? { moved } : {}),
+    ...(startMoved ? { start_moved: startMoved } : {}),
     ...confirmed,
     target,
   };

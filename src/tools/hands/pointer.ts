@@ -164,9 +164,10 @@ export const dragTool = defineTool({
       intent: input.intent,
       reversible: input.reversible,
       place: to,
-      pressAt: from.point,
+      pressAt: from,
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
+      approach: true,
       async execute(h) {
         await h.drag(from.point, to.point, { button: input.button, modifiers: input.modifiers });
         return { from: from.point, to: to.point, ...(await readBack(context, from, input.settleMs)) };
