@@ -5,9 +5,11 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+// In name order: test/toolkits/calc-drag.test.ts must meet LibreOffice before contract.test.ts does.
 const files = (dir) =>
   readdirSync(dir)
     .filter((f) => f.endsWith(".test.ts"))
+    .sort()
     .map((f) => `${dir}/${f}`)
     .filter((f) => !process.env.DESKHAND_TEST_FILTER || f.includes(process.env.DESKHAND_TEST_FILTER));
 

@@ -140,7 +140,8 @@ export const dragTool = defineTool({
   title: "Drag",
   description:
     "Press a mouse button at `from`, move in steps to `to` and release. Each end is a ref (verified) or a point. " +
-    "The drop target is what the gate classifies.",
+    "The drop target is what the gate classifies. Ref'd ends are re-read once the pointer is at the start " +
+    "(pressed at their new centres, reported as start_moved/moved); a covered end is refused.",
   level: "L2",
   annotations: INPUT,
   input: z.object({
