@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { toolCaller } from "../desktop/helpers.js";
+import { tableCells } from "./cells.js";
 import { PROFILES } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
@@ -24,21 +25,7 @@ describe("a drag across LibreOffice Calc cells", {
   });
   after(() => context.close());
 
-  const cells = async () => {
-    const snap = await call("snapshot", {
-      target: { kind: "title", glob: profile.title },
-      maxDepth: 60,
-      maxNodes: 2000,
-      tableRows: 10,
-      format: "json",
-    });
-    assert.ok(snap.ok, JSON.stringify(snap.error));
-    return snap.data.elements.filter((e: { role: string }) => e.role === "table cell") as {
-      ref: string;
-      name: string;
-      states: string[] | null;
-    }[];
-  };
+  const cells = () => tableCells(call, profile.title);
 
   it("selects exactly B2:D4, pressing where the cells are once the pointer is there", async () => {
     const before = await cells();

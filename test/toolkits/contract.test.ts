@@ -10,6 +10,7 @@ import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
 import { toolCaller } from "../desktop/helpers.js";
+import { tableCells } from "./cells.js";
 import { CAPABILITIES, type Capability, PROFILES, type Query, SET_TEXT, TYPED_KEYS } from "./profiles.js";
 
 const name = process.env.DESKHAND_TOOLKIT ?? "";
@@ -59,20 +60,11 @@ describe(`toolkit contract: ${profile.label}`, () => {
   };
   /** Table cells are not searched by find (read_table pages them): they come from a snapshot. */
   const cell = async (name: string) => {
-    const snap = await call("snapshot", {
-      target: { kind: "title", glob: profile.title },
-      maxDepth: 60,
-      maxNodes: 2000,
-      tableRows: 10,
-      format: "json",
-    });
-    assert.ok(snap.ok, JSON.stringify(snap.error));
-    const found = snap.data.elements.find(
-      (e: { role: string; name: string }) => e.role === "table cell" && e.name === name,
-    );
+    const found = (await tableCells(call, profile.title)).find((e) => e.name === name);
     assert.ok(found, `cell ${name} is in the snapshot`);
-    return found as { ref: string; states: string[] | null };
+    return found;
   };
+
   const one = async (query: Query) => {
     if (query.role === "table cell" && query.name)
       return { ...(await cell(query.name)), name: query.name, bounds: null };
