@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { launchApp } from "../../platform/sandbox/apps.js";
-import { Desktop } from "../../platform/sandbox/desktop.js";
+import { Desktop, SANDBOX_VARIABLES, toolkitEnvironment } from "../../platform/sandbox/desktop.js";
 import { configPath, defaultAuditPath } from "../../safety/policy.js";
 import { UsageError } from "./usage.js";
 
@@ -63,9 +63,22 @@ function withUserSafety(env: Record<string, string>): Record<string, string> {
   };
 }
 
+/**
+ * What a shell needs to use this sandbox: every variable the sandbox sets, even where the caller's
+ * value is the same (the lines are often saved and sourced in another shell, where a DISPLAY that
+ * happened to match here would be missing), and any inherited one it changed.
+ */
 function exportsOf(env: Record<string, string>): Record<string, string> {
+  const own = new Set<string>([
+    ...Object.keys(toolkitEnvironment()),
+    ...SANDBOX_VARIABLES,
+    "DESKHAND_CONFIG",
+    "DESKHAND_AUDIT",
+  ]);
   return Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => process.env[key] !== value && key !== "HOME"),
+    Object.entries(env).filter(
+      ([key, value]) => key !== "HOME" && (own.has(key) || process.env[key] !== value),
+    ),
   );
 }
 

@@ -38,6 +38,18 @@ export interface DesktopInfo {
   pids: Record<string, number>;
 }
 
+/** What the sandbox itself sets, besides the toolkit variables: its display, bus and folders. */
+export const SANDBOX_VARIABLES = [
+  "DISPLAY",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "XDG_RUNTIME_DIR",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_SESSION_TYPE",
+] as const;
+
 /** Variables that make each toolkit expose its tree under Xvfb. */
 export function toolkitEnvironment(): Record<string, string> {
   const env: Record<string, string> = {
