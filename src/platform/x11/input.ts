@@ -18,8 +18,6 @@ const REMAP_SETTLE_MS = 30;
 const AFTER_CLICK_MS = 200;
 // Keys are flushed in chunks, so a long text does not flood a slow client's queue in one burst.
 const TYPE_CHUNK = 64;
-// Borrowed keycodes are given back this long after their last use (see #borrow).
-const LINGER_MS = 1000;
 /** A borrowed keycode is given to another character no sooner than this after its last use. */
 const RECYCLE_AFTER_MS = 250;
 const DRAG_STEPS = 12;
@@ -35,7 +33,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   #pointerAt: Point | undefined;
   #borrowed = new Map<number, number>(); // keysym → borrowed keycode
   #lastUsed = new Map<number, number>(); // keycode → when a key was last sent with it
-  #restoreTimer: NodeJS.Timeout | undefined;
   #remapped = 0;
   // Input calls run one at a time: interleaved chords or remaps would garble each other.
   #queue: Promise<unknown> = Promise.resolve();
@@ -156,10 +153,12 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   }
 
   /**
-   * A keycode for a keysym the keymap lacks: a spare one, remapped. Borrowed keycodes stay mapped
-   * until LINGER_MS after the last use, so a toolkit still working through its event queue translates
-   * them right, and text typed again soon needs no new remap. `pinned` keysyms are not given back to
-   * make room (they are in use by the current chunk or a held key).
+   * A keycode for a keysym the keymap lacks: a spare one, remapped. Borrowed keycodes keep their
+   * symbols until deskhand closes, or until another character needs the keycode: every keymap change
+   * makes each client reload its keymap, and GTK3 held back input sent after it while it did (a
+   * give-back one second after typing delayed the next drag's effect by up to 400 ms). Text typed
+   * again needs no new remap. `pinned` keysyms are not given up to make room (they are in use by
+   * the current chunk or a held key).
    */
   async #borrow(keysyms: number[], pinned: Set<number>): Promise<void> {
     const missing = [...new Set(keysyms)].filter((keysym) => !this.keymap.find(keysym));
@@ -176,9 +175,9 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       const lastUse = Math.max(0, ...free.map(([, keycode]) => this.#lastUsed.get(keycode) ?? 0));
       const wait = lastUse + RECYCLE_AFTER_MS - Date.now();
       if (wait > 0) await sleep(wait);
-      await this.#giveBack(free.map(([, keycode]) => keycode));
+      // Remapped straight to the new character: clearing first would be one more keymap change.
       for (const [keysym] of free) this.#borrowed.delete(keysym);
-      spare = this.keymap.spareKeycodes();
+      spare = [...spare, ...free.map(([, keycode]) => keycode)];
     }
     if (spare.length < missing.length)
       throw new Error(
@@ -198,31 +197,14 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     await this.keymap.clear(this.x, keycodes);
   }
 
-  #lingerThenRestore(): void {
-    clearTimeout(this.#restoreTimer);
-    this.#restoreTimer = setTimeout(
-      () => void this.#serial(() => this.#restoreBorrowed()).catch(() => undefined),
-      LINGER_MS,
-    ).unref();
-  }
-
-  /** `closing`: everything not held goes back now, after a shorter wait for recent keys. */
-  async #restoreBorrowed(closing = false): Promise<void> {
-    clearTimeout(this.#restoreTimer);
+  /** On closing: everything not held goes back, once recent keys have had time to be translated. */
+  async #restoreBorrowed(): Promise<void> {
     const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
-    // A restore queued behind typing runs as soon as it ends: keycodes that typing just used keep
-    // their symbols for LINGER_MS more (Java, still dispatching, lost the last chunk's characters).
     const unheld = [...this.#borrowed].filter(([keysym]) => !held.has(keysym));
     const lastUse = Math.max(0, ...unheld.map(([, keycode]) => this.#lastUsed.get(keycode) ?? 0));
-    if (closing && lastUse + RECYCLE_AFTER_MS > Date.now())
-      await sleep(lastUse + RECYCLE_AFTER_MS - Date.now());
-    const now = Date.now();
-    const free = closing
-      ? unheld
-      : unheld.filter(([, keycode]) => now - (this.#lastUsed.get(keycode) ?? 0) >= LINGER_MS);
-    await this.#giveBack(free.map(([, keycode]) => keycode));
-    for (const [keysym] of free) this.#borrowed.delete(keysym);
-    if (free.length < unheld.length) this.#lingerThenRestore();
+    if (lastUse + RECYCLE_AFTER_MS > Date.now()) await sleep(lastUse + RECYCLE_AFTER_MS - Date.now());
+    await this.#giveBack(unheld.map(([, keycode]) => keycode));
+    for (const [keysym] of unheld) this.#borrowed.delete(keysym);
   }
 
   /** The strokes for a chord: modifiers, shift when the symbol sits in the shifted column, the key. */
@@ -250,7 +232,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       }
       for (const stroke of strokes) this.#lastUsed.set(stroke.keycode, Date.now());
       await this.x.sync();
-      this.#lingerThenRestore();
     });
   }
 
@@ -260,34 +241,30 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       const shift = this.#modifierStrokes(["shift"]);
       const before = this.#remapped;
       const chars = [...text];
-      try {
-        for (let start = 0; start < chars.length; start += TYPE_CHUNK) {
-          const chunk = chars.slice(start, start + TYPE_CHUNK).map(charKeysym);
-          // Several distinct missing characters are borrowed in one settle, not one per character;
-          // a chunk with more of them than spare keycodes goes in smaller pieces.
-          for (let piece = 0; piece < chunk.length; ) {
-            let end = chunk.length;
-            while (
-              end > piece + 1 &&
-              new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size > this.#capacity()
-            )
-              end = piece + Math.ceil((end - piece) / 2);
-            const keysyms = chunk.slice(piece, end);
-            if (piece > 0) await this.x.sync();
-            await this.#borrow(keysyms, new Set(keysyms));
-            for (const keysym of keysyms) {
-              const stroke = this.keymap.find(keysym)!;
-              const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
-              this.#press(strokes, true);
-              this.#press(strokes, false);
-              this.#lastUsed.set(stroke.keycode, Date.now());
-            }
-            piece = end;
+      for (let start = 0; start < chars.length; start += TYPE_CHUNK) {
+        const chunk = chars.slice(start, start + TYPE_CHUNK).map(charKeysym);
+        // Several distinct missing characters are borrowed in one settle, not one per character;
+        // a chunk with more of them than spare keycodes goes in smaller pieces.
+        for (let piece = 0; piece < chunk.length; ) {
+          let end = chunk.length;
+          while (
+            end > piece + 1 &&
+            new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size > this.#capacity()
+          )
+            end = piece + Math.ceil((end - piece) / 2);
+          const keysyms = chunk.slice(piece, end);
+          if (piece > 0) await this.x.sync();
+          await this.#borrow(keysyms, new Set(keysyms));
+          for (const keysym of keysyms) {
+            const stroke = this.keymap.find(keysym)!;
+            const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
+            this.#press(strokes, true);
+            this.#press(strokes, false);
+            this.#lastUsed.set(stroke.keycode, Date.now());
           }
-          await this.x.sync();
+          piece = end;
         }
-      } finally {
-        this.#lingerThenRestore();
+        await this.x.sync();
       }
       return { remapped: this.#remapped - before };
     });
@@ -350,7 +327,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       this.#heldKeys.delete(name);
       this.#press(held.strokes, false);
       await this.x.sync();
-      this.#lingerThenRestore();
     });
   }
 
@@ -362,7 +338,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       const { strokes } = await this.#keyStrokes(chord, new Set());
       this.#press(strokes, false);
       await this.x.sync();
-      this.#lingerThenRestore();
     });
   }
 
@@ -382,6 +357,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   async releaseAll(): Promise<void> {
     for (const button of [...this.#heldButtons.keys()]) await this.#releaseButton(button);
     for (const name of [...this.#heldKeys.keys()]) await this.#releaseKey(name);
-    await this.#serial(() => this.#restoreBorrowed(true));
+    await this.#serial(() => this.#restoreBorrowed());
   }
 }

@@ -103,24 +103,26 @@ export class Keymap {
   }
 
   /**
-   * All changes in one request over the keycodes' span. Each ChangeKeyboardMapping makes every client
-   * reload its keymap, and GTK3 held back input sent after it while it did: eight single-keycode
-   * changes delayed a drag's effect by 600–860 ms, where one change over the span delayed it by no
-   * more than 50 ms. The keycodes in between keep what the server has now, read just before.
+   * One request per run of consecutive keycodes. Each ChangeKeyboardMapping makes every client reload
+   * its keymap, and GTK3 held back input sent after it while it did (eight single-keycode changes
+   * delayed a drag's effect by 600–860 ms), so neighbours go together. Keys between them are never
+   * rewritten to save a request: through the core protocol the server re-derives their XKB types and
+   * groups, which changed the F-keys and keypad of a stock keymap.
    */
   async #change(x: X11Connection, rows: Map<number, number[]>): Promise<void> {
-    if (rows.size === 0) return;
-    const low = Math.min(...rows.keys());
-    const high = Math.max(...rows.keys());
-    const current = await x.keyboardMapping(low, high - low + 1);
-    const span: number[][] = [];
-    for (let keycode = low; keycode <= high; keycode++) {
-      const row = rows.get(keycode) ?? current[keycode - low] ?? [];
-      span.push(Array.from({ length: this.width }, (_, i) => row[i] ?? 0));
+    const keycodes = [...rows.keys()].sort((a, b) => a - b);
+    let start = 0;
+    while (start < keycodes.length) {
+      let end = start + 1;
+      while (end < keycodes.length && keycodes[end] === keycodes[end - 1]! + 1) end++;
+      const run = keycodes.slice(start, end);
+      await x.changeKeyboardMapping(
+        run[0]!,
+        this.width,
+        run.flatMap((keycode) => rows.get(keycode)!),
+      );
+      for (const keycode of run) this.rows[keycode - this.first] = rows.get(keycode)!;
+      start = end;
     }
-    await x.changeKeyboardMapping(low, this.width, span.flat());
-    span.forEach((row, i) => {
-      this.rows[low + i - this.first] = row;
-    });
   }
 }
