@@ -132,18 +132,21 @@ describe("sandbox", () => {
       GSK_RENDERER: "cairo",
       XDG_SESSION_TYPE: "x11",
     });
-    assert.equal(text.status, 0);
-    assert.match(text.stdout, /^export DISPLAY=':\d+'$/m);
-    assert.match(text.stdout, /^export GSK_RENDERER='cairo'$/m);
-    assert.match(text.stdout, /^export XDG_SESSION_TYPE='x11'$/m);
-    assert.match(text.stdout, /^export DBUS_SESSION_BUS_ADDRESS='unix:path=/m);
-    assert.doesNotMatch(
-      text.stdout,
-      /^export (PATH|HOME)=/m,
-      "inherited variables it does not change stay out",
-    );
-    assert.match(text.stdout, /^unset AT_SPI_BUS_ADDRESS$/m);
-    assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 0);
+    try {
+      assert.equal(text.status, 0);
+      assert.match(text.stdout, /^export DISPLAY=':\d+'$/m);
+      assert.match(text.stdout, /^export GSK_RENDERER='cairo'$/m);
+      assert.match(text.stdout, /^export XDG_SESSION_TYPE='x11'$/m);
+      assert.match(text.stdout, /^export DBUS_SESSION_BUS_ADDRESS='unix:path=/m);
+      assert.doesNotMatch(
+        text.stdout,
+        /^export (PATH|HOME)=/m,
+        "inherited variables it does not change stay out",
+      );
+      assert.match(text.stdout, /^unset AT_SPI_BUS_ADDRESS$/m);
+    } finally {
+      assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 0);
+    }
     assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 1, "stopping twice says nothing runs");
   });
 });
