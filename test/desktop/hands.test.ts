@@ -295,6 +295,30 @@ describe("hands on real apps", () => {
     assert.match(await statusBecomes(/^Pressed Beta/), /^Pressed Beta/);
   });
 
+  it("a click at a point lands there even after someone else moved the pointer away", async () => {
+    const beta = await one(TITLES.swing, { role: "push button", name_contains: "Beta" });
+    const alpha = await one(TITLES.swing, { role: "push button", name_contains: "Alpha" });
+    const at = {
+      space: "global",
+      x: Math.round(beta.bounds.x + beta.bounds.width / 2),
+      y: Math.round(beta.bounds.y + beta.bounds.height / 2),
+    };
+    const first = await call("click", { at, intent: "Press Beta" });
+    assert.equal(first.data.status, "done", first.text);
+    assert.match(await statusBecomes(/^Pressed Beta/), /^Pressed Beta/);
+    // Someone else (here, another X connection) puts the pointer on Alpha; the status then says
+    // Alpha through its accessibility action, so only a press on Beta can make it say Beta again.
+    await invoke("Alpha");
+    assert.match(await statusBecomes(/^Pressed Alpha/), /^Pressed Alpha/);
+    await probe.move({
+      x: Math.round(alpha.bounds.x + alpha.bounds.width / 2),
+      y: Math.round(alpha.bounds.y + alpha.bounds.height / 2),
+    });
+    const second = await call("click", { at, intent: "Press Beta again" });
+    assert.equal(second.data.status, "done", second.text);
+    assert.match(await statusBecomes(/^Pressed Beta/), /^Pressed Beta/, "the press went to Beta, not Alpha");
+  });
+
   it("an L3 press without confirmation is refused and the app shows nothing happened; pre-approved, it lands", async () => {
     await invoke("Alpha");
     assert.match(await statusBecomes(/^Pressed Alpha/), /^Pressed Alpha/);

@@ -30,7 +30,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   #lastClickAt = 0;
   #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   #heldKeys = new Map<string, { strokes: KeyStroke[]; keysyms: number[]; timer: NodeJS.Timeout }>();
-  #pointerAt: Point | undefined;
   #borrowed = new Map<number, number>(); // keysym → borrowed keycode
   #lastUsed = new Map<number, number>(); // keycode → when a key was last sent with it
   #remapped = 0;
@@ -63,16 +62,17 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
 
   #moveNow(to: Point): void {
     this.#fake(this.xtest.MotionNotify, 0, to);
-    this.#pointerAt = { x: to.x, y: to.y };
   }
 
   /**
    * Moves the pointer to where a press will happen and lets it arrive first: a press that comes
    * with the pointer's jump from elsewhere can reach a toolkit before the pointer's entry (a GTK3
-   * scale ignored such a drag; a Swing button, such a click, now and then).
+   * scale ignored such a drag; a Swing button, such a click, now and then). Where the pointer is
+   * comes from the server: a person or another client may have moved it since deskhand last did.
    */
   async #arrive(at: Point): Promise<void> {
-    if (this.#pointerAt?.x === at.x && this.#pointerAt?.y === at.y) return;
+    const now = await this.x.pointerState();
+    if (now.x === at.x && now.y === at.y) return;
     this.#moveNow(at);
     await this.x.sync();
     await sleep(ARRIVAL_MS);
@@ -190,20 +190,16 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     await sleep(REMAP_SETTLE_MS);
   }
 
-  async #giveBack(keycodes: number[]): Promise<void> {
-    if (keycodes.length === 0) return;
-    // Let clients translate the keys already sent before the symbols change back.
-    await sleep(REMAP_SETTLE_MS);
-    await this.keymap.clear(this.x, keycodes);
-  }
-
   /** On closing: everything not held goes back, once recent keys have had time to be translated. */
   async #restoreBorrowed(): Promise<void> {
     const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
     const unheld = [...this.#borrowed].filter(([keysym]) => !held.has(keysym));
     const lastUse = Math.max(0, ...unheld.map(([, keycode]) => this.#lastUsed.get(keycode) ?? 0));
     if (lastUse + RECYCLE_AFTER_MS > Date.now()) await sleep(lastUse + RECYCLE_AFTER_MS - Date.now());
-    await this.#giveBack(unheld.map(([, keycode]) => keycode));
+    await this.keymap.clear(
+      this.x,
+      unheld.map(([, keycode]) => keycode),
+    );
     for (const [keysym] of unheld) this.#borrowed.delete(keysym);
   }
 
