@@ -213,6 +213,7 @@ describe("hands on real apps", () => {
     });
     assert.equal(clicked.data.status, "refused", clicked.text);
     assert.match(clicked.data.reason, /is covered by window/);
+    assert.match(clicked.data.reason, /bring it to the front first/, "the reason names what to do next");
 
     const again = (await find(TITLES.gtk3, { role: "slider", states: ["showing"] })).find(
       (s) => s.bounds?.y === b.y,

@@ -179,7 +179,10 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       if (!point) continue;
       const top = await hands.windowAt(point);
       if (top !== undefined && top !== windowId)
-        return refuse(`(${point.x}, ${point.y}) is covered by window ${top}; nothing was sent`);
+        return refuse(
+          `(${point.x}, ${point.y}) is covered by window ${top}; nothing was sent. Name the target window ` +
+            "(window, with ensure_focus) to bring it to the front first, or act on the element through act",
+        );
     }
   }
 
