@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodePng, distinctColours } from "../../src/core/image.js";
 import type { Hands } from "../../src/platform/hands.js";
+import { X11Connection } from "../../src/platform/x11/connection.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
+import { charKeysym, Keymap } from "../../src/platform/x11/keymap.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
@@ -121,6 +123,79 @@ describe("hands on real apps", () => {
     // Leave the entry as it was for the other tests.
     await call("type_text", { ref: reread!.ref, text: "x", clear: true, intent: "Empty the entry again" });
     await call("key", { key: "Backspace", intent: "Empty the entry" });
+  });
+
+  it("borrowed keycodes stay mapped between calls and go back when deskhand closes", async () => {
+    const x = await X11Connection.open(process.env.DISPLAY!, 2000);
+    const server = async () => Keymap.load(x);
+    const text = "ŧ ŋ";
+    const keysyms = [...text].filter((c) => c !== " ").map(charKeysym);
+    const spareBefore = (await server()).spareKeycodes();
+    for (const keysym of keysyms)
+      assert.equal((await server()).find(keysym), undefined, "not in the keymap yet");
+    const own = contextWith();
+    try {
+      const caller = toolCaller(own);
+      // Refs belong to the context that handed them out: each deskhand finds the entry itself.
+      const entryIn = async (by: typeof call) =>
+        (
+          (
+            await by("find", {
+              target: { kind: "title", glob: TITLES.gtk3 },
+              role: "text",
+              states: ["editable", "showing"],
+              limit: 50,
+            })
+          ).data.matches as Match[]
+        ).find((e) => e.value === "");
+      const entry = await entryIn(caller);
+      assert.ok(entry, "an empty GTK3 entry");
+      const first = await caller("type_text", { ref: entry.ref, text, intent: "Fill a GTK entry" });
+      assert.equal(first.data.status, "done", first.text);
+      assert.equal(first.data.result.after.value, text);
+      assert.equal(first.data.result.remapped_keys, 2);
+      const during = await server();
+      for (const keysym of keysyms) assert.ok(during.find(keysym), `keysym ${keysym} is on a spare keycode`);
+      const again = await caller("type_text", {
+        ref: entry.ref,
+        text,
+        intent: "Fill a GTK entry",
+        clear: true,
+      });
+      assert.equal(again.data.result.remapped_keys, 0, "the second call reuses the borrowed keycodes");
+      assert.equal(again.data.result.after.value, text);
+      // Another deskhand (the suite's own context) reads the server's keymap, not a stale copy: it
+      // types with the keycodes this one borrowed and remaps nothing.
+      await caller("type_text", { ref: entry.ref, text: "x", clear: true, intent: "Empty the entry again" });
+      await caller("key", { key: "Backspace", intent: "Empty the entry" });
+      const theirs = await entryIn(call);
+      assert.ok(theirs);
+      const shared = await call("type_text", {
+        ref: theirs.ref,
+        text: "ŧ",
+        clear: true,
+        intent: "Fill a GTK entry",
+      });
+      assert.equal(shared.data.result.remapped_keys, 0, shared.text);
+      assert.equal(shared.data.result.after.value, "ŧ");
+      await caller("type_text", { ref: entry.ref, text: "x", clear: true, intent: "Empty the entry again" });
+      await caller("key", { key: "Backspace", intent: "Empty the entry" });
+    } finally {
+      await own.close();
+    }
+    const afterClose = await server();
+    for (const keysym of keysyms) assert.equal(afterClose.find(keysym), undefined, "given back on close");
+    assert.deepEqual(afterClose.spareKeycodes(), spareBefore, "every spare keycode is spare again");
+    // The other deskhand borrows for itself now that the keycode went back.
+    const entry = (await find(TITLES.gtk3, { role: "text", states: ["editable", "showing"] })).find(
+      (e) => e.value === "",
+    )!;
+    const alone = await call("type_text", { ref: entry.ref, text: "ŧ", intent: "Fill a GTK entry" });
+    assert.equal(alone.data.result.remapped_keys, 1, alone.text);
+    assert.equal(alone.data.result.after.value, "ŧ");
+    await call("type_text", { ref: entry.ref, text: "x", clear: true, intent: "Empty the entry again" });
+    await call("key", { key: "Backspace", intent: "Empty the entry" });
+    x.close();
   });
 
   it("a chord opens a Swing menu through its mnemonic, and an accelerator runs its action", async () => {

@@ -39,7 +39,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   private constructor(
     private readonly x: X11Connection,
     private readonly xtest: RawXTest,
-    private readonly keymap: Keymap,
+    private keymap: Keymap,
     autoReleaseMs: number,
   ) {
     this.autoReleaseMs = autoReleaseMs;
@@ -190,8 +190,20 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     await sleep(REMAP_SETTLE_MS);
   }
 
+  /**
+   * The keymap as the server has it now, before keys are chosen: the layout may have changed since
+   * (setxkbmap), and another deskhand may have borrowed or given back spare keycodes. A keycode this
+   * one borrowed that no longer holds its character is forgotten, never cleared or typed with.
+   */
+  async #refreshKeymap(): Promise<void> {
+    this.keymap = await Keymap.load(this.x);
+    for (const [keysym, keycode] of this.#borrowed)
+      if (this.keymap.find(keysym)?.keycode !== keycode) this.#borrowed.delete(keysym);
+  }
+
   /** On closing: everything not held goes back, once recent keys have had time to be translated. */
   async #restoreBorrowed(): Promise<void> {
+    await this.#refreshKeymap();
     const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
     const unheld = [...this.#borrowed].filter(([keysym]) => !held.has(keysym));
     const lastUse = Math.max(0, ...unheld.map(([, keycode]) => this.#lastUsed.get(keycode) ?? 0));
@@ -205,6 +217,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
 
   /** The strokes for a chord: modifiers, shift when the symbol sits in the shifted column, the key. */
   async #keyStrokes(chord: Chord, pinned: Set<number>): Promise<{ strokes: KeyStroke[]; keysyms: number[] }> {
+    await this.#refreshKeymap();
     const strokes = this.#modifierStrokes(chord.modifiers);
     if (!chord.key) return { strokes, keysyms: [] };
     const keysym = keyKeysym(chord.key);
@@ -234,6 +247,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   type(text: string): Promise<{ remapped: number }> {
     return this.#serial(async () => {
       await this.#waitAfterClick();
+      await this.#refreshKeymap();
       const shift = this.#modifierStrokes(["shift"]);
       const before = this.#remapped;
       const chars = [...text];
