@@ -127,3 +127,52 @@ export function chordText(chord: Chord): string {
   const key = chord.key ? (chord.key.kind === "named" ? chord.key.name : chord.key.char) : undefined;
   return [...chord.modifiers, ...(key ? [key] : [])].join("+");
 }
+
+const BINDING_MODIFIERS: Record<string, Modifier> = {
+  control: "ctrl",
+  ctrl: "ctrl",
+  primary: "ctrl",
+  shift: "shift",
+  alt: "alt",
+  mod1: "alt",
+  meta: "alt",
+  super: "super",
+};
+
+/**
+ * The chords in an accessible action's key binding, as ATK and the Java wrapper give it:
+ * "mnemonic;sequence;shortcut" parts such as "s;<Alt>f:s;<Control>s", or "<Alt>d" alone.
+ * A sequence through menus ("<Alt>f:s") is no single chord and is skipped. `bare` marks a key
+ * with no modifier: a mnemonic that works only while its menu or dialog shows.
+ */
+export function bindingChords(binding: string): { chord: Chord; bare: boolean }[] {
+  const chords: { chord: Chord; bare: boolean }[] = [];
+  for (const part of binding.split(";")) {
+    const text = part.trim();
+    if (!text || text.includes(":")) continue;
+    const modifiers = new Set<Modifier>();
+    let rest = text.replace(/<([^>]+)>/g, (_, name: string) => {
+      const modifier = BINDING_MODIFIERS[name.toLowerCase()];
+      if (modifier) modifiers.add(modifier);
+      return "";
+    });
+    // The Java wrapper's "ctrl S", "alt shift D".
+    const words = rest.split(/[\s+]+/).filter(Boolean);
+    while (words.length > 1 && BINDING_MODIFIERS[words[0]!.toLowerCase()]) {
+      modifiers.add(BINDING_MODIFIERS[words.shift()!.toLowerCase()]!);
+    }
+    rest = words.join("");
+    const key = parseKey(rest) ?? parseKey(rest.toLowerCase());
+    if (!key) continue;
+    chords.push({
+      chord: { modifiers: MODIFIERS.filter((m) => modifiers.has(m)), key },
+      bare: modifiers.size === 0,
+    });
+  }
+  return chords;
+}
+
+/** Whether two chords press the same keys (shift folded into upper-case letters is not modelled). */
+export function sameChord(a: Chord, b: Chord): boolean {
+  return chordText(a).toLowerCase() === chordText(b).toLowerCase();
+}

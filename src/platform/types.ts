@@ -52,6 +52,8 @@ export interface RawNode {
   bounds?: Rect | null;
   accessibleId?: string | undefined;
   actions?: string[] | undefined;
+  /** The actions' key bindings as the toolkit gives them ("<Control>s"), read with the actions. */
+  keyBindings?: string[] | undefined;
   value?: string | undefined;
   text?: string | undefined;
   /** Full length of `text`/`value` before maxText cut it. */

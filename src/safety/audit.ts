@@ -1,7 +1,7 @@
 // The audit journal: one JSON line per attempted action, appended, never rewritten. Typed text and any
 // value written into a field never appear: only their length. An intent that quotes the typed text has
 // the quote replaced, so the journal can be shared.
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SafetyLevel } from "./levels.js";
 
@@ -29,10 +29,44 @@ export interface AuditEntry {
   text_length?: number;
 }
 
-/** Replaces the secret in every string of the entry (in the intent even when it is one character). */
-function scrub(entry: AuditEntry, secret: string | undefined): AuditEntry {
-  if (!secret) return entry;
-  const replace = (text: string) => text.split(secret).join("[typed text]");
+/** A value of the call to keep out of the journal; a password's every run of 4+ characters too. */
+export interface Secret {
+  text: string;
+  password?: boolean;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// Past this length a password's substrings are too many to list; its whole forms still go.
+const PASSWORD_RUNS_UP_TO = 128;
+
+/**
+ * Every form a secret can take in a line: as given, trimmed of surrounding whitespace and newlines,
+ * any case; for a password, also each run of 4 or more of its characters.
+ */
+function needles(secrets: Secret[]): { all: string[]; short: string[] } {
+  const all = new Set<string>();
+  const short = new Set<string>();
+  for (const { text, password } of secrets) {
+    for (const form of [text, text.trim(), text.replace(/[\r\n]+$/, ""), text.replace(/^[\r\n]+/, "")]) {
+      // Short values ("a", "ok") would shred ordinary words: they leave the intent only, as written.
+      if ([...form].length >= 3) all.add(form);
+      else if (form.length > 0) short.add(form);
+    }
+    if (password && text.length <= PASSWORD_RUNS_UP_TO) {
+      for (let start = 0; start + 4 <= text.length; start++)
+        for (let end = start + 4; end <= text.length; end++) all.add(text.slice(start, end));
+    }
+  }
+  const longestFirst = (set: Set<string>) => [...set].sort((a, b) => b.length - a.length);
+  return { all: longestFirst(all), short: longestFirst(short) };
+}
+
+/** Replaces every secret, in any case, in every string of the entry. */
+export function scrub(entry: AuditEntry, secrets: Secret[]): AuditEntry {
+  const { all, short } = needles(secrets);
+  if (all.length === 0 && short.length === 0) return entry;
+  const pattern = all.length > 0 ? new RegExp(all.map(escapeRegExp).join("|"), "giu") : undefined;
+  const replace = (text: string) => (pattern ? text.replace(pattern, "[typed text]") : text);
   const deep = (value: unknown): unknown => {
     if (typeof value === "string") return replace(value);
     if (Array.isArray(value)) return value.map(deep);
@@ -40,9 +74,10 @@ function scrub(entry: AuditEntry, secret: string | undefined): AuditEntry {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v)]));
     return value;
   };
-  const intent = entry.intent === null ? null : replace(entry.intent);
-  // Short secrets ("a", "ok") would shred ordinary words elsewhere; they are kept out by construction.
-  return secret.length >= 3 ? { ...(deep(entry) as AuditEntry), intent } : { ...entry, intent };
+  const cleaned = deep(entry) as AuditEntry;
+  const intent =
+    cleaned.intent === null ? null : short.reduce((t, s) => t.split(s).join("[typed text]"), cleaned.intent);
+  return { ...cleaned, intent };
 }
 
 export class AuditUnwritable extends Error {
@@ -55,29 +90,61 @@ export class AuditUnwritable extends Error {
   }
 }
 
+/**
+ * Appends synchronously: the line is on disk before the reply goes out, and lines from one process
+ * never interleave.
+ */
 export class AuditJournal {
   constructor(readonly path: string) {}
 
-  /**
-   * Appends synchronously: the line is on disk before the reply goes out, and lines from one process
-   * never interleave. `secret` is typed text to keep out of every field.
-   */
   /**
    * Proves the journal can be written before anything is done: an action that could not be journaled
    * is not taken. Throws AuditUnwritable naming the path and the reason.
    */
   ensureWritable(): void {
+    this.#append("");
+  }
+
+  /**
+   * Opened afresh for each line, never through a symlink (O_NOFOLLOW: a link planted at the path
+   * would send the lines elsewhere), and refused when others can read it: the journal names what
+   * was done where, and must stay the user's own.
+   */
+  #append(text: string): void {
+    let fd: number;
     try {
       mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      appendFileSync(this.path, "", { mode: 0o600 });
+      fd = openSync(
+        this.path,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
     } catch (error) {
-      throw new AuditUnwritable(this.path, error instanceof Error ? error.message : String(error));
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new AuditUnwritable(
+        this.path,
+        code === "ELOOP"
+          ? "it is a symbolic link; point DESKHAND_AUDIT at a regular file"
+          : (error as Error).message,
+      );
+    }
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw new AuditUnwritable(this.path, "it is not a regular file");
+      if ((stat.mode & 0o077) !== 0)
+        throw new AuditUnwritable(
+          this.path,
+          `others can read or write it (mode ${(stat.mode & 0o777).toString(8)}); run chmod 600 on it`,
+        );
+      if (text) writeSync(fd, text);
+    } finally {
+      closeSync(fd);
     }
   }
 
-  record(entry: AuditEntry, secret?: string): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    appendFileSync(this.path, `${JSON.stringify(scrub(entry, secret))}\n`, { mode: 0o600 });
+  /** `secrets`: every value of the call (typed text, field values), kept out of every field. */
+  record(entry: AuditEntry, secrets: Secret[] = []): void {
+    this.#append(`${JSON.stringify(scrub(entry, secrets))}\n`);
   }
 
   /** The last `count` entries; lines that do not parse are returned as `{ unreadable: line }`. */

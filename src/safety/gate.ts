@@ -65,11 +65,11 @@ export async function decide(
   if (commits || level === "L3")
     needs.push({
       reason: "validation",
-      why: commits ? `it presses ${commits}` : `${request.tool} is ${level}`,
+      why: commits ?? `${request.tool} is ${level}`,
     });
   if (!request.reversible) needs.push({ reason: "irreversible", why: "it is declared not reversible" });
   const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
-  if (dangerous) needs.push({ reason: "dangerous_chord", why: `${dangerous} can close or end things` });
+  if (dangerous) needs.push({ reason: "dangerous_chord", why: dangerous });
   if (needs.length === 0) return { allowed: true, level };
   if (needs.every((n) => covered(policy, request, n.reason)))
     return { allowed: true, level, confirmed_by: "preapproval" };

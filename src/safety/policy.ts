@@ -53,8 +53,13 @@ function readConfig(path: string): z.output<typeof configSchema> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch {
-    return { preapprove: [] };
+  } catch (error) {
+    // Only "no such file" means no config; one that exists but cannot be read must not quietly
+    // fall back to the default ceiling and no pre-approvals.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { preapprove: [] };
+    throw new ConfigError(
+      `${path} exists but cannot be read (${(error as Error).message}); fix or remove it, or point DESKHAND_CONFIG elsewhere`,
+    );
   }
   let json: unknown;
   try {

@@ -5,10 +5,13 @@ import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/r
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
 import type { SemanticAction } from "../platform/types.js";
+import { PASSWORD_ROLE } from "../platform/types.js";
+import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
 import type { ToolContext } from "./context.js";
 import { findQuerySchema, searchUntil } from "./find.js";
 import { guard } from "./guard.js";
+import { pressFacts } from "./hands/facts.js";
 import { intentSchema } from "./hands/schemas.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
@@ -135,6 +138,8 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
 export async function runAction(
   context: ToolContext,
   input: z.output<typeof actOnRefInput>,
+  /** The call's other values (fill_form's other fields), kept out of this action's journal line. */
+  otherSecrets: Secret[] = [],
 ): Promise<Receipt> {
   // An unwritable journal stops everything before the app is even read.
   context.audit().ensureWritable();
@@ -154,7 +159,13 @@ export async function runAction(
       : {}),
   };
   const secret = input.action.kind === "set_value" ? input.action.text : undefined;
-  const presses = input.action.kind === "invoke" && commitReason(node) !== undefined;
+  // Only pressing commits (invoke, or toggling a pressable element); setting a field named "Delete
+  // after" does not. The press is judged with its window's facts, like a click.
+  const pressing = input.action.kind === "invoke" || input.action.kind === "toggle";
+  const facts = pressing
+    ? await pressFacts(context, node, entry.fingerprint.windowId ?? undefined)
+    : undefined;
+  const presses = facts !== undefined && commitReason(facts) !== undefined;
   const guarded = await guard(context, {
     journalTool: `act.${input.action.kind}`,
     gate: {
@@ -162,12 +173,12 @@ export async function runAction(
       nominal: "L2",
       intent: input.intent ?? null,
       reversible: input.reversible ?? !presses,
-      // Only pressing commits; setting a field named "Delete after" does not.
-      target:
-        input.action.kind === "invoke" ? { role: node.role, name: node.name, windowTitle } : { windowTitle },
+      target: facts ? { ...facts, windowTitle } : { windowTitle },
     },
     target,
     secret,
+    otherSecrets,
+    password: node.role === PASSWORD_ROLE,
   });
   if (!guarded.allowed) {
     throw new DeskhandError("refused", guarded.reason, "Ask a person to confirm, or leave this to them.", {

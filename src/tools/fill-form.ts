@@ -1,10 +1,21 @@
 import { z } from "zod";
 import { asDeskhandError } from "../core/errors.js";
 import { renderReceipt } from "../core/receipt.js";
+import { PASSWORD_ROLE } from "../platform/types.js";
 import { runAction } from "./act.js";
+import type { ToolContext } from "./context.js";
 import { intentSchema } from "./hands/schemas.js";
 import { refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
+
+/** The role the ref was handed out with, if the ref is known (its action verifies it anyway). */
+function fieldRole(context: ToolContext, ref: string): string | undefined {
+  try {
+    return context.refs.lookup(ref).fingerprint.role;
+  } catch {
+    return undefined;
+  }
+}
 
 export const fillFormTool = defineTool({
   name: "fill_form",
@@ -24,20 +35,29 @@ export const fillFormTool = defineTool({
   }),
   async handler(context, input) {
     const results = [];
+    // One intent covers every field, so every line keeps every field's value out, not just its own.
+    const secrets = input.fields.map((f) => ({
+      text: String(f.value),
+      password: fieldRole(context, f.ref) === PASSWORD_ROLE,
+    }));
     for (const field of input.fields) {
       const action =
         typeof field.value === "number"
           ? { kind: "set_range" as const, value: field.value }
           : { kind: "set_value" as const, text: field.value };
       try {
-        const receipt = await runAction(context, {
-          ref: field.ref,
-          action,
-          waitMs: 50,
-          timeoutMs: 2000,
-          reversible: true,
-          ...(input.intent ? { intent: input.intent } : {}),
-        });
+        const receipt = await runAction(
+          context,
+          {
+            ref: field.ref,
+            action,
+            waitMs: 50,
+            timeoutMs: 2000,
+            reversible: true,
+            ...(input.intent ? { intent: input.intent } : {}),
+          },
+          secrets,
+        );
         const after = receipt.after?.value;
         const expected = typeof field.value === "number" ? String(field.value) : field.value;
         const matches = after !== undefined && (after === expected || Number(after) === Number(expected));

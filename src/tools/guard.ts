@@ -2,7 +2,7 @@
 // input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
 // confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
 // typed text replaced by its length.
-import type { AuditEntry, AuditTarget } from "../safety/audit.js";
+import type { AuditEntry, AuditTarget, Secret } from "../safety/audit.js";
 import { decide, type GateRequest } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
 import type { ToolContext } from "./context.js";
@@ -14,6 +14,10 @@ export interface GuardSpec {
   target: AuditTarget | null;
   /** Typed or written text: kept out of the journal, which records its length. */
   secret?: string | undefined;
+  /** Every other value of the call (fill_form's other fields), kept out of this line too. */
+  otherSecrets?: Secret[] | undefined;
+  /** Whether `secret` goes into a password field: its substrings are kept out too. */
+  password?: boolean | undefined;
 }
 
 /** How an allowed attempt ended, for its journal line. */
@@ -42,8 +46,12 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     target: spec.target,
     ...(spec.secret !== undefined ? { text_length: [...spec.secret].length } : {}),
   };
+  const secrets: Secret[] = [
+    ...(spec.secret !== undefined ? [{ text: spec.secret, password: spec.password ?? false }] : []),
+    ...(spec.otherSecrets ?? []),
+  ];
   const record = (entry: Pick<AuditEntry, "level" | "decision"> & Partial<AuditEntry>) =>
-    journal.record({ ...base, ...entry }, spec.secret);
+    journal.record({ ...base, ...entry }, secrets);
   const decision = await decide(spec.gate, context.policy(), context.confirm);
   if (!decision.allowed) {
     record({ level: decision.level, decision: "refused", reason: decision.reason });

@@ -39,7 +39,7 @@ describe("the gate", () => {
     const save = await decide(click({ target: { role: "push button", name: "_Save" } }), policy(), undefined);
     assert.equal(save.allowed, false);
     assert.equal(save.level, "L3");
-    assert.match((save as { reason: string }).reason, /needs a person's confirmation.*"Save" commits/);
+    assert.match((save as { reason: string }).reason, /needs a person's confirmation.*"save" commits/i);
   });
 
   it("refuses above the ceiling, saying where the ceiling came from", async () => {
@@ -161,11 +161,10 @@ describe("the policy and the journal", () => {
       reversible: true,
       decision: "done" as const,
     };
-    journal.record(
-      { ...base, intent: "type hunter22 here", target: { name: "hunter22?" }, text_length: 8 },
-      "hunter22",
-    );
-    journal.record({ ...base, intent: "a short one: ab", target: null }, "ab");
+    journal.record({ ...base, intent: "type hunter22 here", target: { name: "hunter22?" }, text_length: 8 }, [
+      { text: "hunter22" },
+    ]);
+    journal.record({ ...base, intent: "a short one: ab", target: null }, [{ text: "ab" }]);
     const text = readFileSync(path, "utf8");
     assert.equal(text.split("\n").length, 3);
     assert.ok(!text.includes("hunter22"));

@@ -105,6 +105,13 @@ function optionalRef(context: ToolContext, values: Values): Promise<string | num
   return hasSelector(values) ? resolve(context, values) : Promise.resolve(undefined);
 }
 
+/** Keys go to the element a selector names, or else to the window the flags name (brought forward). */
+function refOrWindow(ref: string | undefined, values: Values): Record<string, unknown> {
+  if (ref) return { ref };
+  const window = windowSpec(values);
+  return window ? { window } : {};
+}
+
 /** The element (by selector) or the point (--at) an input command acts on. */
 async function place(
   context: ToolContext,
@@ -181,7 +188,7 @@ export const typeCommand = handsCommand(
     return {
       text: values.text,
       clear: Boolean(values.clear),
-      ...(where ? { ref: where } : {}),
+      ...refOrWindow(where, values),
       ...intentAndFlags(values),
     };
   },
@@ -198,7 +205,7 @@ export const keyCommand = handsCommand(
     return {
       key: values.key,
       ...(count ? { count } : {}),
-      ...(where ? { ref: where } : {}),
+      ...refOrWindow(where, values),
       ...intentAndFlags(values),
     };
   },

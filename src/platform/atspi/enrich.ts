@@ -100,10 +100,15 @@ async function ancestorHasArea(node: RawNode): Promise<boolean> {
   return true;
 }
 
-async function readActions(context: EnrichContext, path: string): Promise<string[]> {
+async function readActions(context: EnrichContext, node: RawNode, path: string): Promise<string[]> {
   const { app } = context;
   const [actions] = await app.call(path, IFACE.action, "GetActions", remaining(context));
-  const names = (actions as [string, string, string][]).map(([name]) => name);
+  const triples = actions as [string, string, string][];
+  const names = triples.map(([name]) => name);
+  // The third field is the key binding ("<Control>s", "<Alt>d", "s;<Alt>f:s;<Control>s"): what a
+  // chord will press, for the gate.
+  const bindings = triples.map(([, , binding]) => binding).filter((b) => b && !/^;*$/.test(b));
+  if (bindings.length > 0) node.keyBindings = bindings;
   // Firefox answers GetActions with empty names, or with ";;" (name, description and key binding run
   // together, all empty); GetName per index has the real names.
   const blank = (name: string) => /^;*$/.test(name);
@@ -190,7 +195,7 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
   else if (context.actions) {
     reads.push(
       attempt(node, "actions", async () => {
-        node.actions = await readActions(context, path);
+        node.actions = await readActions(context, node, path);
       }),
     );
   }

@@ -31,6 +31,7 @@ export interface FakeElement {
   states?: string[];
   bounds?: Rect | null;
   actions?: string[];
+  keyBindings?: string[];
   interfaces?: string[];
   text?: string;
   value?: string;
@@ -196,7 +197,10 @@ export class FakeBackend implements AccessibilityBackend {
       if (!options.actions) {
         // Not asked for: left unset, which is neither empty nor unread.
       } else if (unreadable.has("actions")) node.unread.push("actions");
-      else node.actions = element.actions ?? [];
+      else {
+        node.actions = element.actions ?? [];
+        if (element.keyBindings) node.keyBindings = element.keyBindings;
+      }
       if (options.accessibleIds) node.accessibleId = element.accessibleId;
       if (element.role !== PASSWORD_ROLE) {
         if (element.value !== undefined) node.value = element.value;

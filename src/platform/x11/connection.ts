@@ -83,6 +83,24 @@ interface RawClient {
   ): void;
   SendEvent(destination: number, propagate: number, eventMask: number, event: Buffer): void;
   MapWindow(window: number): void;
+  AllocID(): number;
+  CreateWindow(
+    id: number,
+    parent: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    borderWidth: number,
+    depth: number,
+    windowClass: number,
+    visual: number,
+    values: Record<string, number>,
+  ): void;
+  GrabServer(): void;
+  UngrabServer(): void;
+  SetSelectionOwner(owner: number, selection: number, time: number): void;
+  GetSelectionOwner(selection: number, callback: Callback<number>): void;
   RaiseWindow(window: number): void;
   require(name: "xtest", callback: Callback<RawXTest>): void;
   terminate(): void;
@@ -305,6 +323,52 @@ export class X11Connection {
     const SUBSTRUCTURE_NOTIFY_AND_REDIRECT = 0x00080000 | 0x00100000;
     this.client.SendEvent(this.root, 0, SUBSTRUCTURE_NOTIFY_AND_REDIRECT, event);
     await this.sync();
+  }
+
+  #lockWindow: number | undefined;
+
+  /**
+   * Takes the selection `name` as a lock shared by every client of this display, the way ICCCM
+   * manager selections are claimed: the check and the claim run under a server grab, so two
+   * processes cannot both see it free. The X server drops it if this connection dies. True: taken.
+   */
+  async tryLock(name: string): Promise<boolean> {
+    const selection = await this.atom(name);
+    if (this.#lockWindow === undefined) {
+      const id = this.client.AllocID();
+      const INPUT_ONLY = 2;
+      this.client.CreateWindow(id, this.root, -1, -1, 1, 1, 0, 0, INPUT_ONLY, 0, {});
+      this.#lockWindow = id;
+    }
+    const mine = this.#lockWindow;
+    this.client.GrabServer();
+    try {
+      const owner = await this.#request<number>("GetSelectionOwner", (cb) =>
+        this.client.GetSelectionOwner(selection, cb),
+      );
+      if (owner !== 0 && owner !== mine) return false;
+      this.client.SetSelectionOwner(mine, selection, 0);
+      return true;
+    } finally {
+      this.client.UngrabServer();
+      await this.sync();
+    }
+  }
+
+  /** Gives the selection back, if this connection still holds it. */
+  async unlock(name: string): Promise<void> {
+    if (this.#lockWindow === undefined) return;
+    const selection = await this.atom(name);
+    this.client.GrabServer();
+    try {
+      const owner = await this.#request<number>("GetSelectionOwner", (cb) =>
+        this.client.GetSelectionOwner(selection, cb),
+      );
+      if (owner === this.#lockWindow) this.client.SetSelectionOwner(0, selection, 0);
+    } finally {
+      this.client.UngrabServer();
+      await this.sync();
+    }
   }
 
   async mapWindow(window: number): Promise<void> {

@@ -24,6 +24,13 @@ const DRAG_STEPS = 12;
 const DRAG_STEP_MS = 8;
 /** Between the pointer's arrival where a press will happen and the press. */
 const ARRIVAL_MS = 50;
+/**
+ * The selection every deskhand on a display takes while it remaps and types: two processes choosing
+ * the same spare keycode at once typed each other's letters (2 runs in 7).
+ */
+const KEYBOARD_LOCK = "_DESKHAND_KEYBOARD";
+const LOCK_WAIT_MS = 15_000;
+const LOCK_POLL_MS = 5;
 
 export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   readonly autoReleaseMs: number;
@@ -54,6 +61,23 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     const run = this.#queue.then(work, work);
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Runs `work` holding the display's keyboard lock; waits for another deskhand to finish first. */
+  async #withKeyboard<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    while (!(await this.x.tryLock(KEYBOARD_LOCK))) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `another program has held the keyboard lock on ${this.x.display} for ${LOCK_WAIT_MS / 1000} s; nothing more was typed`,
+        );
+      await sleep(LOCK_POLL_MS);
+    }
+    try {
+      return await work();
+    } finally {
+      await this.x.unlock(KEYBOARD_LOCK).catch(() => undefined);
+    }
   }
 
   #fake(type: number, detail: number, at?: Point): void {
@@ -234,50 +258,57 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   chord(chord: Chord, count: number): Promise<void> {
     return this.#serial(async () => {
       await this.#waitAfterClick();
-      const { strokes } = await this.#keyStrokes(chord, new Set());
-      for (let i = 0; i < count; i++) {
-        this.#press(strokes, true);
-        this.#press(strokes, false);
-      }
-      for (const stroke of strokes) this.#lastUsed.set(stroke.keycode, Date.now());
-      await this.x.sync();
+      await this.#withKeyboard(async () => {
+        const { strokes } = await this.#keyStrokes(chord, new Set());
+        for (let i = 0; i < count; i++) {
+          this.#press(strokes, true);
+          this.#press(strokes, false);
+        }
+        for (const stroke of strokes) this.#lastUsed.set(stroke.keycode, Date.now());
+        await this.x.sync();
+      });
     });
   }
 
   type(text: string): Promise<{ remapped: number }> {
     return this.#serial(async () => {
       await this.#waitAfterClick();
-      await this.#refreshKeymap();
       const shift = this.#modifierStrokes(["shift"]);
       const before = this.#remapped;
       const chars = [...text];
       for (let start = 0; start < chars.length; start += TYPE_CHUNK) {
-        const chunk = chars.slice(start, start + TYPE_CHUNK).map(charKeysym);
-        // Several distinct missing characters are borrowed in one settle, not one per character;
-        // a chunk with more of them than spare keycodes goes in smaller pieces.
-        for (let piece = 0; piece < chunk.length; ) {
-          let end = chunk.length;
-          while (
-            end > piece + 1 &&
-            new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size > this.#capacity()
-          )
-            end = piece + Math.ceil((end - piece) / 2);
-          const keysyms = chunk.slice(piece, end);
-          if (piece > 0) await this.x.sync();
-          await this.#borrow(keysyms, new Set(keysyms));
-          for (const keysym of keysyms) {
-            const stroke = this.keymap.find(keysym)!;
-            const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
-            this.#press(strokes, true);
-            this.#press(strokes, false);
-            this.#lastUsed.set(stroke.keycode, Date.now());
-          }
-          piece = end;
-        }
-        await this.x.sync();
+        await this.#withKeyboard(() => this.#typeChunk(chars.slice(start, start + TYPE_CHUNK), shift));
       }
       return { remapped: this.#remapped - before };
     });
+  }
+
+  /** One chunk, under the keyboard lock: the keymap re-read, what is missing borrowed, the keys sent. */
+  async #typeChunk(chars: string[], shift: KeyStroke[]): Promise<void> {
+    await this.#refreshKeymap();
+    const chunk = chars.map(charKeysym);
+    // Several distinct missing characters are borrowed in one settle, not one per character;
+    // a chunk with more of them than spare keycodes goes in smaller pieces.
+    for (let piece = 0; piece < chunk.length; ) {
+      let end = chunk.length;
+      while (
+        end > piece + 1 &&
+        new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size > this.#capacity()
+      )
+        end = piece + Math.ceil((end - piece) / 2);
+      const keysyms = chunk.slice(piece, end);
+      if (piece > 0) await this.x.sync();
+      await this.#borrow(keysyms, new Set(keysyms));
+      for (const keysym of keysyms) {
+        const stroke = this.keymap.find(keysym)!;
+        const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
+        this.#press(strokes, true);
+        this.#press(strokes, false);
+        this.#lastUsed.set(stroke.keycode, Date.now());
+      }
+      piece = end;
+    }
+    await this.x.sync();
   }
 
   /** How many keycodes could be borrowed now: spare ones plus those borrowed and not held. */
@@ -316,9 +347,12 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   keyDown(chord: Chord): Promise<void> {
     return this.#serial(async () => {
       const name = chordText(chord);
-      const { strokes, keysyms } = await this.#keyStrokes(chord, new Set());
-      this.#press(strokes, true);
-      await this.x.sync();
+      const { strokes, keysyms } = await this.#withKeyboard(async () => {
+        const found = await this.#keyStrokes(chord, new Set());
+        this.#press(found.strokes, true);
+        await this.x.sync();
+        return found;
+      });
       const previous = this.#heldKeys.get(name);
       if (previous) clearTimeout(previous.timer);
       const timer = setTimeout(
@@ -367,6 +401,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   async releaseAll(): Promise<void> {
     for (const button of [...this.#heldButtons.keys()]) await this.#releaseButton(button);
     for (const name of [...this.#heldKeys.keys()]) await this.#releaseKey(name);
-    await this.#serial(() => this.#restoreBorrowed());
+    await this.#serial(() => this.#withKeyboard(() => this.#restoreBorrowed()));
   }
 }

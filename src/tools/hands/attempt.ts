@@ -4,8 +4,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands, Point } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
+import { PASSWORD_ROLE } from "../../platform/types.js";
 import type { AuditTarget } from "../../safety/audit.js";
-import { commitReason } from "../../safety/classify.js";
+import { commitReason, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import type { ToolContext } from "../context.js";
 import { guard } from "../guard.js";
@@ -33,6 +34,14 @@ export interface InputAttempt {
    */
   approach?: boolean;
   declared?: { role?: string | undefined; label?: string | undefined };
+  /**
+   * What the input will press, as read just before (facts.ts): the element under a click with its
+   * window, or what a key reaches. Judged instead of the bare place element; an unreadable one
+   * counts as committing.
+   */
+  presses?: TargetFacts[];
+  /** How each press was found, for the reply ("the default button"). */
+  pressedVia?: string[];
   chord?: Chord;
   /** Typed text: kept out of the journal, which records its length. */
   secret?: string;
@@ -113,10 +122,15 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       ? { role: attempt.declared.role, name: attempt.declared.label }
       : undefined;
   const element = attempt.place?.element;
-  // The target may raise the level, never lower it: whichever of what we saw and what the caller
-  // declared commits, counts.
-  const facts = [element, declared].find((f) => f && commitReason(f)) ?? element ?? declared;
-  const reversible = attempt.reversible ?? !(facts && commitReason(facts));
+  // The target may raise the level, never lower it: whichever of what the input presses and what the
+  // caller declared commits, counts.
+  const judged: TargetFacts[] = [
+    ...(attempt.presses ?? (element ? [element] : [])),
+    ...(declared ? [declared] : []),
+  ];
+  const committing = judged.findIndex((f) => commitReason(f));
+  const facts = judged[committing] ?? judged[0];
+  const reversible = attempt.reversible ?? committing < 0;
   const target: AuditTarget = {
     ...(element
       ? { role: element.role, name: element.name }
@@ -139,10 +153,18 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     },
     target: Object.keys(target).length > 0 ? target : null,
     secret: attempt.secret,
+    password: element?.role === PASSWORD_ROLE,
   });
+  const via = committing >= 0 ? attempt.pressedVia?.[committing] : undefined;
   if (!guarded.allowed) {
     return {
-      data: { status: "refused", reason: guarded.reason, level: guarded.level, target },
+      data: {
+        status: "refused",
+        reason: guarded.reason,
+        level: guarded.level,
+        target,
+        ...(via ? { presses: { via, role: facts?.role, name: facts?.name } } : {}),
+      },
       text: `refused: ${guarded.reason}`,
     };
   }

@@ -3,11 +3,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Hands } from "../../platform/hands.js";
-import { chordText, parseChord } from "../../platform/keys.js";
+import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
 import { defineTool } from "../tool.js";
 import { attemptInput } from "./attempt.js";
+import { keyEffect, pressFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -22,17 +23,38 @@ async function keyboardTarget(
     reversible: boolean;
     ensure_focus: boolean;
     window?: { id: number } | { title: string } | { pid: number } | undefined;
+    /** key: the chord, judged by what it activates. */
+    chord?: Chord;
+    /** type_text: the text, whose spaces and newlines press what has the focus. */
+    text?: string;
+    /** key: whether the ref gets the focus first. */
+    focus?: boolean;
   },
 ) {
   const hands = await context.hands();
   const place = input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+  const windowId = await targetWindow(context, input, place);
+  // Keys land in the window that will be in front: the one named (brought forward first) or the active one.
+  const keysGoTo = windowId !== undefined && input.ensure_focus ? windowId : await hands.activeWindow();
+  const focused =
+    place?.element && input.focus !== false
+      ? await pressFacts(context, place.element, place.windowId)
+      : undefined;
+  const effect = await keyEffect(context, {
+    windowId: keysGoTo,
+    ...(input.chord ? { chord: input.chord } : {}),
+    ...(input.text !== undefined ? { text: input.text } : {}),
+    ...(focused ? { focused } : {}),
+  });
   return {
     nominal: "L2" as const,
     intent: input.intent,
     reversible: input.reversible,
     place,
-    windowId: await targetWindow(context, input, place),
+    windowId,
     ensureFocus: input.ensure_focus,
+    presses: effect.presses,
+    pressedVia: effect.via,
   };
 }
 
@@ -175,7 +197,7 @@ export const keyTool = defineTool({
   }),
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
-    const { place, ...target } = await keyboardTarget(context, input);
+    const { place, ...target } = await keyboardTarget(context, { ...input, chord });
     return attemptInput(context, {
       tool: "key",
       ...target,

@@ -10,14 +10,32 @@ import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import type { PointInput } from "./schemas.js";
 
+export interface PlacedElement {
+  role: string;
+  name: string | undefined;
+  description?: string | undefined;
+  states?: string[] | undefined;
+}
+
+const placed = (node: RawNode): PlacedElement => ({
+  role: node.role,
+  name: node.name,
+  description: node.description,
+  states: node.states,
+});
+
 export interface ResolvedPlace {
   point: Point;
   ref?: string;
   /** The verified element's handle, to re-read it afterwards. */
   handle?: string;
   /** What is there: verified (from the ref), probed (hit-test), or unknown (could not be read). */
-  element: { role: string; name: string | undefined } | undefined;
+  element: PlacedElement | undefined;
+  /** For a probed point: the elements holding the hit, nearest first (a button around its icon). */
+  ancestors?: PlacedElement[];
   how: "verified" | "probed" | "unknown";
+  /** Why a point could not be probed. */
+  unknownBecause?: string;
   windowId: number | undefined;
 }
 
@@ -88,8 +106,15 @@ export function toGlobal(at: PointInput, screen: { width: number; height: number
   return imageToGlobal({ x: at.x, y: at.y }, { display: 0, max_width: at.max_width, region });
 }
 
-/** The deepest element whose bounds hold the point, preferring ones with a name. */
-async function hitTest(context: ToolContext, windowId: number, point: Point): Promise<RawNode | undefined> {
+/**
+ * The deepest element whose bounds hold the point, preferring ones with a name, and the elements
+ * around it, nearest first.
+ */
+async function hitTest(
+  context: ToolContext,
+  windowId: number,
+  point: Point,
+): Promise<{ hit: RawNode; ancestors: RawNode[] } | undefined> {
   const backend = await context.backend();
   const read = await backend.readWindow(windowId, {
     maxDepth: 40,
@@ -98,12 +123,14 @@ async function hitTest(context: ToolContext, windowId: number, point: Point): Pr
     nodeCeiling: 3000,
     timeoutMs: 1500,
   });
-  const nodes: { node: RawNode; depth: number }[] = [];
-  const walk = (node: RawNode, depth: number) => {
-    nodes.push({ node, depth });
-    for (const child of node.children) walk(child, depth + 1);
+  // A tree cut short by the deadline or the ceiling may miss the very element under the point.
+  if (read.timedOut || read.ceilingHit) throw new Error("the window's tree could not be read in time");
+  const nodes: { node: RawNode; depth: number; up: RawNode[] }[] = [];
+  const walk = (node: RawNode, depth: number, up: RawNode[]) => {
+    nodes.push({ node, depth, up });
+    for (const child of node.children) walk(child, depth + 1, [node, ...up]);
   };
-  walk(read.root, 0);
+  walk(read.root, 0, []);
   await backend.enrich(
     nodes.map((n) => n.node),
     { maxText: 0, actions: false, accessibleIds: false, timeoutMs: 1500, windowId },
@@ -117,7 +144,8 @@ async function hitTest(context: ToolContext, windowId: number, point: Point): Pr
       (!reportsShowing || n.node.states?.includes("showing")),
   );
   hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
-  return hits[0]?.node;
+  const best = hits[0];
+  return best ? { hit: best.node, ancestors: best.up } : undefined;
 }
 
 export async function resolvePlace(
@@ -142,19 +170,29 @@ export async function resolvePlace(
       point,
       ref: place.ref,
       handle: entry.handle,
-      element: { role: node.role, name: node.name },
+      element: placed(node),
       how: "verified",
       windowId: entry.fingerprint.windowId ?? (await hands.windowAt(point)),
     };
   }
   const point = toGlobal(place.at!, hands.screenSize());
   const windowId = windowHint ?? (await hands.windowAt(point));
-  let element: RawNode | undefined;
-  if (windowId !== undefined) element = await hitTest(context, windowId, point).catch(() => undefined);
+  let found: Awaited<ReturnType<typeof hitTest>>;
+  let unknownBecause: string | undefined;
+  if (windowId === undefined) unknownBecause = "no window is under the point";
+  else
+    found = await hitTest(context, windowId, point).catch((error: Error) => {
+      unknownBecause = `the window's tree did not answer the hit-test: ${error.message}`;
+      return undefined;
+    });
+  if (windowId !== undefined && !found && !unknownBecause)
+    unknownBecause = "no element of the window holds the point";
   return {
     point,
-    element: element ? { role: element.role, name: element.name } : undefined,
-    how: element ? "probed" : "unknown",
+    element: found ? placed(found.hit) : undefined,
+    ...(found ? { ancestors: found.ancestors.map(placed) } : {}),
+    how: found ? "probed" : "unknown",
+    ...(unknownBecause ? { unknownBecause } : {}),
     windowId,
   };
 }

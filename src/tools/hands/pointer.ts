@@ -4,9 +4,11 @@ import { z } from "zod";
 import { afterRead } from "../../core/receipt.js";
 import type { Hands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
+import { wheelChangesValue } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { defineTool, type ToolAnnotations } from "../tool.js";
 import { attemptInput } from "./attempt.js";
+import { placeFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace, resolveWindowSpec } from "./place.js";
 import {
   declaredShape,
@@ -118,6 +120,7 @@ export const clickTool = defineTool({
       windowId: named ?? place.windowId,
       ensureFocus: input.ensure_focus,
       approach: true,
+      presses: await placeFacts(context, place),
       declared: { role: input.role, label: input.label },
       async execute(h) {
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
@@ -166,6 +169,8 @@ export const dragTool = defineTool({
       reversible: input.reversible,
       place: to,
       pressAt: from,
+      // The drop is what a drag does: dropping on Trash deletes.
+      presses: await placeFacts(context, to),
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
       approach: true,
@@ -241,9 +246,13 @@ export const wheelTool = defineTool({
       input.ref !== undefined || input.at !== undefined
         ? await resolvePlace(context, hands, input, named)
         : undefined;
+    // The wheel changes a slider's, spin button's or combo box's value; elsewhere it only scrolls.
+    const under = place ? [place.element, ...(place.ancestors ?? [])] : [];
+    const changesValue = under.some((e) => wheelChangesValue(e?.role));
+    const nominal = !place || place.how === "unknown" || changesValue ? "L2" : "L1";
     return attemptInput(context, {
       tool: "wheel",
-      nominal: "L1",
+      nominal,
       intent: input.intent,
       reversible: true,
       place,

@@ -1,0 +1,13 @@
+import { createContext } from "./src/tools/context.js";
+import { keyEffect } from "./src/tools/hands/facts.js";
+import { parseChord } from "./src/platform/keys.js";
+import { commitReason } from "./src/safety/classify.js";
+const c = createContext({ refLifetime: "while-verified" });
+const b = await c.backend();
+const w = (await b.listWindows()).find(w => w.title === "Question")!;
+const e = await keyEffect(c, { windowId: w.id, chord: parseChord("Enter") });
+console.log(JSON.stringify(e), e.presses.map(p => commitReason(p)));
+const r = await b.readWindow(w.id, { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 });
+const walk = (n: any, d=0) => { console.log(" ".repeat(d), n.role, n.name, n.states?.join(","), n.childrenCut); n.children.forEach((c: any) => walk(c, d+1)); };
+walk(r.root);
+await c.close();

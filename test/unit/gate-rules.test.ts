@@ -1,0 +1,240 @@
+// The gate's rules without a desktop: what commits in any language and behind any disguise, what
+// commits nothing, which chords are dangerous, key bindings, and a journal that keeps no secret.
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { bindingChords, chordText, parseChord } from "../../src/platform/keys.js";
+import { readStockTranslations } from "../../src/platform/translations.js";
+import { AuditJournal, AuditUnwritable, type Secret } from "../../src/safety/audit.js";
+import {
+  commitReason,
+  dangerousChord,
+  type TargetFacts,
+  wheelChangesValue,
+} from "../../src/safety/classify.js";
+import { loadPolicy } from "../../src/safety/policy.js";
+import { buildVocabulary, endsInEllipsis, matchLabel, normalizeLabel } from "../../src/safety/vocabulary.js";
+
+const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
+  role: "push button",
+  name,
+  ...extra,
+});
+const dialog = (extra: Partial<NonNullable<TargetFacts["window"]>> = {}) => ({
+  role: "dialog",
+  states: [],
+  ...extra,
+});
+
+describe("what commits", () => {
+  it("reads labels through disguises: compatibility forms, mnemonics, invisibles, look-alikes", () => {
+    for (const label of [
+      "ＯＫ",
+      "Oк",
+      "Sa\u200bve",
+      "Sa\u00adve",
+      "_Save",
+      "&Delete",
+      "De&&lete it",
+      "SAVE",
+      "Send now",
+    ])
+      assert.ok(commitReason(button(label)), `${JSON.stringify(label)} commits`);
+    assert.equal(normalizeLabel("削除(_D)"), "削除");
+    assert.equal(normalizeLabel("いいえ(N)"), "いいえ");
+    assert.equal(normalizeLabel("Tom && Jerry"), "Tom & Jerry");
+  });
+
+  it("knows the words beyond the old English list, and only whole words", () => {
+    for (const label of ["Move to Trash", "Proceed", "Continue", "Approve", "Revoke access", "Empty Trash"])
+      assert.ok(commitReason(button(label)), label);
+    for (const label of ["Okapi", "Bookmark", "Saved searches", "Alpha", "Sign in"])
+      assert.equal(commitReason(button(label)), undefined, label);
+  });
+
+  it("takes other languages from the toolkits' own catalogs", () => {
+    const vocabulary = buildVocabulary(
+      new Map([
+        ["\u0004_Delete", ["_Löschen", "削除(_D)", "_Supprimer"]],
+        ["\u0004_OK", ["_Aceptar", "确定(_O)"]],
+        ["\u0004_Cancel", ["_Abbrechen"]],
+      ]),
+      3,
+    );
+    for (const label of ["Löschen", "削除(D)", "Supprimer", "Aceptar", "确定"])
+      assert.ok(matchLabel(label, vocabulary).commits, label);
+    assert.equal(matchLabel("Abbrechen", vocabulary).commits, undefined);
+    assert.ok(matchLabel("Abbrechen", vocabulary).cancels);
+  });
+
+  it("reads those catalogs from the system, when GTK's are installed", (t) => {
+    const read = readStockTranslations([{ context: "", id: "_Delete" }], {
+      roots: ["/usr/share/locale"],
+      domains: ["gtk30"],
+    });
+    if (read.catalogs === 0) return t.skip("no gtk30 catalogs on this machine");
+    const delete_ = read.translations.get("\u0004_Delete") ?? [];
+    assert.ok(delete_.includes("_Löschen"), "German");
+    assert.ok(
+      delete_.some((d) => d.startsWith("削除")),
+      "Japanese",
+    );
+    for (const label of ["Löschen", "削除(D)", "Supprimer"]) assert.ok(commitReason(button(label)), label);
+  });
+
+  it("counts other pressable roles, and what cannot be read", () => {
+    assert.ok(commitReason({ role: "check box", name: "Delete my account" }));
+    assert.ok(commitReason({ role: "list item", name: "Löschen" }));
+    assert.ok(commitReason({ role: "icon", name: "Move to Trash" }));
+    assert.equal(commitReason({ role: "label", name: "Save" }), undefined);
+    assert.match(commitReason({ unreadable: "the hit-test timed out" }) ?? "", /cannot tell.*timed out/);
+    assert.ok(commitReason(button("", { window: dialog() })), "an unnamed button in a dialog");
+    assert.equal(commitReason(button("", { window: { role: "frame" } })), undefined, "a toolbar icon");
+  });
+
+  it("judges by what the press does: alerts, default buttons of modal dialogs", () => {
+    assert.ok(commitReason(button("Frobnicate", { window: { role: "alert" } })), "any answer to an alert");
+    assert.equal(commitReason(button("Cancel", { window: { role: "alert" } })), undefined);
+    const defaultModal = button("Frobnicate", {
+      states: ["is default"],
+      window: dialog({ states: ["modal"] }),
+    });
+    assert.ok(commitReason(defaultModal));
+    const defaultModeless = button("Find", { states: ["is default"], window: dialog() });
+    assert.equal(commitReason(defaultModeless), undefined, "a find dialog's default");
+  });
+});
+
+describe("what commits nothing", () => {
+  it("an ellipsis opens a further step", () => {
+    assert.ok(endsInEllipsis("Save As…"));
+    assert.ok(endsInEllipsis("Find/Replace..."));
+    assert.equal(commitReason({ role: "menu item", name: "Save As…" }), undefined);
+    assert.equal(commitReason({ role: "menu item", name: "Find/Replace…" }), undefined);
+    assert.equal(commitReason({ role: "menu item", name: "名前を付けて保存(_A)…" }), undefined);
+  });
+
+  it("an edit the app's undo reverts, outside an alert", () => {
+    assert.equal(commitReason(button("Replace All", { window: { role: "frame" } })), undefined);
+    assert.equal(commitReason(button("Replace", { window: dialog() })), undefined);
+    assert.ok(commitReason(button("Replace", { window: { role: "alert" } })), "a file-exists alert");
+  });
+
+  it("closing a dialog that holds no input; one that holds some, or may, commits", () => {
+    assert.equal(commitReason(button("Close", { window: dialog({ holdsInput: false }) })), undefined);
+    assert.match(
+      commitReason(button("Close", { window: dialog({ holdsInput: true }) })) ?? "",
+      /holding input/,
+    );
+    assert.match(commitReason(button("Close", { window: dialog() })) ?? "", /could not be read/);
+    assert.match(commitReason(button("Close", { window: { role: "frame" } })) ?? "", /unsaved work/);
+  });
+});
+
+describe("keys and the wheel", () => {
+  it("finds the chords in a key binding, skipping menu paths", () => {
+    const chords = bindingChords("s;<Alt>f:s;<Control>s").map(
+      (b) => `${chordText(b.chord)}${b.bare ? " bare" : ""}`,
+    );
+    assert.deepEqual(chords, ["s bare", "ctrl+s"]);
+    assert.deepEqual(
+      bindingChords("<Alt>d").map((b) => chordText(b.chord)),
+      ["alt+d"],
+    );
+    assert.deepEqual(
+      bindingChords("ctrl shift S").map((b) => chordText(b.chord)),
+      ["ctrl+shift+s"],
+    );
+  });
+
+  it("names the chords that reach the window manager or close things", () => {
+    for (const chord of ["alt+space", "ctrl+F4", "alt+F4", "ctrl+w", "super+e", "ctrl+alt+F3"])
+      assert.ok(dangerousChord(parseChord(chord)), chord);
+    for (const chord of ["ctrl+c", "alt+f", "F5", "space"])
+      assert.equal(dangerousChord(parseChord(chord)), undefined);
+  });
+
+  it("the wheel changes a value only over value-bearing roles", () => {
+    assert.ok(wheelChangesValue("slider"));
+    assert.ok(wheelChangesValue("spin button"));
+    assert.equal(wheelChangesValue("scroll pane"), false);
+  });
+});
+
+describe("the journal keeps no secret", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-secrets-"));
+  const base = {
+    time: "t",
+    tool: "fill_form",
+    level: "L2" as const,
+    reversible: true,
+    decision: "done" as const,
+  };
+
+  it("leaves out every value of the call, in any case and form, and a password's runs", () => {
+    const cases: { secrets: Secret[]; intent: string; target?: string; absent: RegExp }[] = [
+      { secrets: [{ text: "Hx9pass" }], intent: "log in as alice with password Hx9pass", absent: /Hx9pass/i },
+      { secrets: [{ text: "Hx9pass" }], intent: "the code is hx9PASS", absent: /hx9pass/i },
+      {
+        secrets: [{ text: "secret words\n" }],
+        intent: "type 'secret words' then Enter",
+        absent: /secret words/i,
+      },
+      { secrets: [{ text: "  padded value  " }], intent: "put padded value in", absent: /padded value/i },
+      {
+        secrets: [{ text: "alice" }, { text: "Hx9pass", password: true }],
+        intent: "log in as alice",
+        target: "the field said Hx9p",
+        absent: /alice|Hx9p/i,
+      },
+      { secrets: [{ text: "Tr0ub4dor&3", password: true }], intent: "the middle is ub4do", absent: /ub4d/i },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const path = join(dir, `case-${i}.jsonl`);
+      new AuditJournal(path).record(
+        { ...base, intent: c.intent, target: c.target ? { name: c.target } : null },
+        c.secrets,
+      );
+      const text = readFileSync(path, "utf8");
+      assert.doesNotMatch(text, c.absent, `case ${i}: ${text}`);
+      assert.match(text, /\[typed text\]/, `case ${i} says where`);
+    }
+  });
+
+  it("never follows a symlink, and refuses a journal others can read", () => {
+    const target = join(dir, "elsewhere.txt");
+    writeFileSync(target, "");
+    const link = join(dir, "link.jsonl");
+    symlinkSync(target, link);
+    assert.throws(
+      () => new AuditJournal(link).ensureWritable(),
+      (e: Error) => {
+        assert.ok(e instanceof AuditUnwritable);
+        assert.match(e.message, /symbolic link/);
+        return true;
+      },
+    );
+    assert.equal(readFileSync(target, "utf8"), "", "nothing reached the link's target");
+    const open = join(dir, "open.jsonl");
+    writeFileSync(open, "");
+    chmodSync(open, 0o644);
+    assert.throws(() => new AuditJournal(open).ensureWritable(), /others can read.*644.*chmod 600/);
+    const mine = join(dir, "mine.jsonl");
+    new AuditJournal(mine).ensureWritable();
+  });
+
+  it("a config that exists but cannot be read stops deskhand, naming the file", () => {
+    const configDir = join(dir, "config-is-a-dir");
+    mkdirSync(configDir);
+    assert.throws(
+      () => loadPolicy({ DESKHAND_CONFIG: configDir }),
+      (e: Error) => {
+        assert.match(e.message, new RegExp(`${configDir}.*cannot be read`));
+        return true;
+      },
+    );
+    assert.equal(loadPolicy({ DESKHAND_CONFIG: join(dir, "absent.json") }).ceilingSource, "default");
+  });
+});
