@@ -195,7 +195,8 @@ export function buildVocabulary(translations: Map<string, string[]>, catalogs: n
     for (const word of words) add(word, kind, false);
   for (const label of STOCK) {
     add(label.id, label.kind, false);
-    for (const text of translations.get(`${label.context}\u0004${label.id}`) ?? []) add(text, label.kind, true);
+    for (const text of translations.get(`${label.context}\u0004${label.id}`) ?? [])
+      add(text, label.kind, true);
   }
   return { phrases, catalogs };
 }
