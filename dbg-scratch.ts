@@ -4,10 +4,9 @@ import { parseChord } from "./src/platform/keys.js";
 import { commitReason } from "./src/safety/classify.js";
 const c = createContext({ refLifetime: "while-verified" });
 const b = await c.backend();
-const w = (await b.listWindows()).find(w => w.title === "Question")!;
-const e = await keyEffect(c, { windowId: w.id, chord: parseChord("Enter") });
-console.log(JSON.stringify(e), e.presses.map(p => commitReason(p)));
-const r = await b.readWindow(w.id, { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 });
-const walk = (n: any, d=0) => { console.log(" ".repeat(d), n.role, n.name, n.states?.join(","), n.childrenCut); n.children.forEach((c: any) => walk(c, d+1)); };
-walk(r.root);
+const w = (await b.listWindows()).find(w => w.title === process.argv[2])!;
+for (const k of process.argv.slice(3)) {
+  const e = await keyEffect(c, { windowId: w.id, chord: parseChord(k) });
+  console.log(k, JSON.stringify(e.via), e.presses.map(p => `${p.role}:${p.name}:${commitReason(p)}`));
+}
 await c.close();

@@ -140,6 +140,8 @@ export function normalizeLabel(label: string): string {
       .join("&")
       .replace(/\s+/g, " ")
       .trim()
+      // GTK 4.8 names a button by its mnemonic text and its label: "_Löschen Löschen".
+      .replace(/^(.+) \1$/u, "$1")
   );
 }
 

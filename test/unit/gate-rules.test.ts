@@ -45,6 +45,7 @@ describe("what commits", () => {
     assert.equal(normalizeLabel("削除(_D)"), "削除");
     assert.equal(normalizeLabel("いいえ(N)"), "いいえ");
     assert.equal(normalizeLabel("Tom && Jerry"), "Tom & Jerry");
+    assert.equal(normalizeLabel("_Löschen Löschen"), "Löschen", "GTK 4.8 names a button twice");
   });
 
   it("knows the words beyond the old English list, and only whole words", () => {

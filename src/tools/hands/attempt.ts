@@ -165,7 +165,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
         target,
         ...(via ? { presses: { via, role: facts?.role, name: facts?.name } } : {}),
       },
-      text: `refused: ${guarded.reason}`,
+      text: `refused: ${guarded.reason}${via ? ` (What it presses: ${via}.)` : ""}`,
     };
   }
   const { level, confirmed } = guarded;

@@ -2,9 +2,10 @@
 // facts, its window's role and modality, whether a dialog holds input, and, for keys, what they will
 // activate (the focused element, the default button, the element whose key binding the chord is).
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
-import { bindingChords, type Chord, sameChord } from "../../platform/keys.js";
+import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { RawNode } from "../../platform/types.js";
 import { needsInputCheck, type TargetFacts } from "../../safety/classify.js";
+import { normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -35,6 +36,9 @@ const PRESSABLE = new Set([
   "icon",
   "page tab",
 ]);
+
+const BUTTON_ROLES = new Set(["push button", "button", "toggle button", "default button"]);
+const DIALOG_ROLES = new Set(["dialog", "alert", "file chooser"]);
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 
@@ -179,17 +183,22 @@ export async function keyEffect(
         : undefined;
     const pressable = focused?.role !== undefined && PRESSABLE.has(focused.role);
     const editable = focused?.role !== undefined && EDITABLE_ROLES.has(focused.role);
-    if (pressable) await add(focused!, "the focused element");
-    else if (enter) {
+    if (!focused)
+      return unreadable(
+        "no element of the window reports the keyboard focus; bring the window to the front (window focus) and try again",
+      );
+    if (pressable) await add(focused, "the focused element");
+    else if (enter && !(editable && focused.states?.includes("multi line"))) {
       const defaults = read.nodes.filter(
         (n) => n.states?.includes("is default") && n.states.includes("showing"),
       );
       for (const node of defaults) await add(withWindow(node), "the default button");
-      // Nothing focused that we could see, and no default: cannot tell what Enter reaches.
-      if (!focused && defaults.length === 0 && !read.complete)
-        return unreadable("the focused element cannot be read and the window was not read whole");
-    } else if (!focused && !editable) {
-      return unreadable("no element reports the keyboard focus");
+      // GTK 4.8 reports no default button: in a dialog, Enter may press any of its buttons.
+      if (defaults.length === 0 && DIALOG_ROLES.has(window.role ?? ""))
+        for (const node of read.nodes.filter(
+          (n) => BUTTON_ROLES.has(n.role) && n.states?.includes("showing"),
+        ))
+          await add(withWindow(node), "a possible default button (the toolkit reports none)");
     }
   }
 
@@ -212,6 +221,27 @@ export async function keyEffect(
           await add(withWindow(node), `the key binding ${binding}`);
           break;
         }
+      }
+    }
+    // The Java wrapper (and GTK4) report no accelerators at all: then a ctrl or alt chord is taken to
+    // press each menu item whose label starts with its letter, the usual accelerator (ctrl+s, Save).
+    const reportsAccelerators = pressables.some((n) =>
+      (n.keyBindings ?? []).some((b) =>
+        bindingChords(b).some((c) => !c.bare && c.chord.modifiers.length > 0),
+      ),
+    );
+    const key = input.chord.key;
+    const commands = input.chord.modifiers.some((m) => m === "ctrl" || m === "alt");
+    if (!reportsAccelerators && commands && key?.kind === "char" && effect.presses.length === 0) {
+      for (const node of pressables.filter((n) => n.role.endsWith("menu item"))) {
+        const first = normalizeLabel(node.name ?? "")
+          .charAt(0)
+          .toLowerCase();
+        if (first && first === key.char.toLowerCase())
+          await add(
+            withWindow(node),
+            `a guess: the app reports no accelerators, and ${chordText(input.chord)} usually presses "${node.name}"`,
+          );
       }
     }
     if (!read.complete && effect.presses.length === 0 && input.chord.modifiers.some((m) => m !== "shift"))

@@ -13,6 +13,9 @@ import { type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 
+// A toolkit updates its focused element's state after the window becomes active.
+const AFTER_ACTIVATION_MS = 200;
+
 // Clicking these puts the caret in them; clicking anything else might press it.
 /** What type_text and key share: the ref's place (if any), its window, the declared intent. */
 async function keyboardTarget(
@@ -34,8 +37,12 @@ async function keyboardTarget(
   const hands = await context.hands();
   const place = input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
   const windowId = await targetWindow(context, input, place);
-  // Keys land in the window that will be in front: the one named (brought forward first) or the active one.
-  const keysGoTo = windowId !== undefined && input.ensure_focus ? windowId : await hands.activeWindow();
+  // Keys land in the window in front. The one named comes forward first (an L1 step), so that the
+  // element that will receive them reports its focus and can be judged.
+  if (windowId !== undefined && input.ensure_focus && (await hands.activeWindow()) !== windowId) {
+    if ((await hands.activate(windowId)) === "front") await sleep(AFTER_ACTIVATION_MS);
+  }
+  const keysGoTo = await hands.activeWindow();
   const focused =
     place?.element && input.focus !== false
       ? await pressFacts(context, place.element, place.windowId)
