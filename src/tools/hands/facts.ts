@@ -128,6 +128,11 @@ export interface KeyEffect {
   via: string[];
 }
 
+/** Space and Enter press whatever has the focus; GTK 4 gives them as every button's "binding". */
+function activationKey(chord: Chord): boolean {
+  return chord.key?.kind === "named" && (chord.key.name === "Space" || chord.key.name === "Enter");
+}
+
 function activates(chord: Chord | undefined, text: string | undefined): { enter: boolean; space: boolean } {
   if (text !== undefined) return { enter: /[\n\r]/.test(text), space: text.includes(" ") };
   const key = chord?.key;
@@ -214,8 +219,13 @@ export async function keyEffect(
     });
     for (const node of pressables) {
       for (const binding of node.keyBindings ?? []) {
+        // A bare mnemonic works unmodified while its menu shows (GTK), and with alt (the Java
+        // wrapper's "F;;" is alt+f): both count.
         const hit = bindingChords(binding).find(
-          (b) => sameChord(b.chord, input.chord!) && (!b.bare || node.states?.includes("showing")),
+          (b) =>
+            !activationKey(b.chord) &&
+            ((sameChord(b.chord, input.chord!) && (!b.bare || node.states?.includes("showing"))) ||
+              (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, input.chord!))),
         );
         if (hit) {
           await add(withWindow(node), `the key binding ${binding}`);
@@ -241,6 +251,24 @@ export async function keyEffect(
           await add(
             withWindow(node),
             `a guess: the app reports no accelerators, and ${chordText(input.chord)} usually presses "${node.name}"`,
+          );
+      }
+    }
+    // GTK 4.8 reports no key bindings at all, mnemonics included: alt+letter is taken to press each
+    // element whose label marks that letter ("_Delete"), or, unmarked, contains it.
+    const reportsBindings = pressables.some((n) =>
+      (n.keyBindings ?? []).some((b) => bindingChords(b).some((c) => c.chord.key?.kind === "char")),
+    );
+    if (!reportsBindings && input.chord.modifiers.includes("alt") && key?.kind === "char") {
+      const letter = key.char.toLowerCase();
+      for (const node of pressables) {
+        const name = node.name ?? "";
+        const marked = /(?:^|[^_&])[_&]([\p{L}\p{N}])/u.exec(name)?.[1]?.toLowerCase();
+        const possible = marked ? marked === letter : normalizeLabel(name).toLowerCase().includes(letter);
+        if (possible && !effect.presses.some((p) => p.name === node.name && p.role === node.role))
+          await add(
+            withWindow(node),
+            `a possible mnemonic (the app reports no key bindings): ${chordText(input.chord)}`,
           );
       }
     }
