@@ -23,6 +23,12 @@ export interface KeyboardInput {
   chord(chord: Chord, count: number): Promise<void>;
   /** Types text as key presses; characters missing from the keymap go through a temporary remap. */
   type(text: string): Promise<{ remapped: number }>;
+  /**
+   * Runs `work` (a focus click and the typing after it, say) as the only deskhand sending input on
+   * the display: no other one moves, clicks, remaps or types until it ends. Calls inside it take the
+   * lock again freely.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**

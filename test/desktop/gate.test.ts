@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller } from "./helpers.js";
+import { NdjsonClient, TITLES, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -234,4 +234,146 @@ describe("the gate on real dialogs", () => {
       }
     });
   }
+});
+
+describe("the gate on an editor: what commits nothing passes, accelerators are judged", () => {
+  let context: ToolContext;
+  let editor: Dialog;
+  const TITLE = `Gate Editor ${process.pid}`;
+  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  before(() => {
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+    editor = startDialog(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", TITLE], "en");
+  });
+  after(async () => {
+    editor.kill();
+    await context.close();
+  });
+
+  const element = async (title: string, query: Record<string, unknown>) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
+      const found = result.ok ? result.data.matches[0] : undefined;
+      if (found) return found as { ref: string; value?: string; description?: string };
+      if (Date.now() > deadline)
+        throw new Error(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
+      await sleep(150);
+    }
+  };
+  const status = async () => {
+    const result = await call("snapshot", {
+      target: { kind: "title", glob: TITLE },
+      format: "json",
+      maxDepth: 30,
+    });
+    return result.data.elements.find((e: { name: string }) => e.name === "Status").description as string;
+  };
+  const invoke = async (title: string, query: Record<string, unknown>) => {
+    const { ref } = await element(title, query);
+    return call("act", { ref, action: { kind: "invoke" }, intent: "Do the next step of the task" });
+  };
+
+  it("Save As…, Find/Replace… and Replace All pass at L2 with no person, and take effect", async () => {
+    for (const [name, effect] of [
+      ["Save As…", "Save As asked"],
+      ["Find/Replace…", "Find/Replace asked"],
+    ] as const) {
+      const done = await invoke(TITLE, { role: "menu item", name });
+      assert.ok(done.ok, `${name}: ${JSON.stringify(done.error)}`);
+      assert.equal(await status(), effect);
+    }
+    const replaceAll = await element(TITLE, { role: "push button", name: "Replace All" });
+    const clicked = await call("click", { ref: replaceAll.ref, intent: "Replace every cat with dog" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    assert.equal(clicked.data.level, "L2", "an edit the app's undo reverts");
+    assert.equal(await status(), "Replaced 3");
+    assert.equal((await element(TITLE, { name: "Document" })).value, "dog and dog and dog");
+  });
+
+  it("a search dialog's Close passes while it holds no input, and is refused once it does", async () => {
+    assert.ok((await invoke(TITLE, { role: "menu item", name: "Search…" })).ok);
+    assert.equal(await status(), "Search open");
+    const field = await element("Search", { role: "text", name: "Search for" });
+    const typed = await call("act", {
+      ref: field.ref,
+      action: { kind: "set_value", text: "cats" },
+      intent: "Search",
+    });
+    assert.ok(typed.ok);
+    const kept = await invoke("Search", { role: "push button", name: "Close" });
+    assert.equal(kept.error?.code, "refused", "closing would lose what was typed");
+    assert.match(kept.error.message, /holding input/);
+    assert.equal(await status(), "Search open");
+    await call("act", { ref: field.ref, action: { kind: "set_value", text: "" }, intent: "Clear it" });
+    const closed = await invoke("Search", { role: "push button", name: "Close" });
+    assert.ok(closed.ok, JSON.stringify(closed.error));
+    assert.equal(await status(), "Search closed");
+  });
+
+  it("ctrl+s is judged as the Save menu item it is bound to, like pressing Save", async () => {
+    const before = await status();
+    const window = await call("windows", {});
+    const id = window.data.windows.find((w: { title: string }) => w.title === TITLE).id;
+    const chord = await call("key", { key: "ctrl+s", intent: "Save", window: { id } });
+    assert.equal(chord.data.status, "refused", chord.text);
+    assert.match(chord.data.presses.via, /key binding.*<(Primary|Control)>s/);
+    const menu = await invoke(TITLE, { role: "menu item", name: "Save" });
+    assert.equal(menu.error?.code, "refused");
+    await sleep(300);
+    assert.equal(await status(), before, "nothing was saved");
+  });
+
+  it("two deskhand servers typing scripts outside the keymap into two fields at once get every character right", async () => {
+    const greek = "αβγδεζηθικλμνξοπρστυφχψωΑΒΓΔΕΖΗΘ";
+    const cyrillic = "абвгдежзийклмнопрстуфхцчшщъыьэюя";
+    await element(TITLE, { name: "First" });
+    const clients = [new NdjsonClient(), new NdjsonClient()];
+    try {
+      const window = (await call("windows", {})).data.windows.find(
+        (w: { title: string }) => w.title === TITLE,
+      );
+      const refs = await Promise.all(
+        clients.map(async (client, i) => {
+          const snap = await client.request(`s${i}`, "snapshot", {
+            scope: "hwnd",
+            hwnd: window.id,
+            maxDepth: 30,
+          });
+          return snap.result.elements.find((e: { name: string }) => e.name === (i === 0 ? "First" : "Second"))
+            .ref;
+        }),
+      );
+      const runs = Number(process.env.DESKHAND_TYPIST_RUNS ?? 20);
+      for (let run = 0; run < runs; run++) {
+        const replies = await Promise.all(
+          clients.map((client, i) =>
+            client.request(`t${run}-${i}`, "type_text", {
+              ref: refs[i],
+              text: i === 0 ? greek : cyrillic,
+              clear: true,
+              intent: "Type the text",
+            }),
+          ),
+        );
+        for (const reply of replies) assert.ok(reply.ok, JSON.stringify(reply));
+        const [first, second] = [
+          await element(TITLE, { name: "First" }),
+          await element(TITLE, { name: "Second" }),
+        ];
+        assert.equal(first.value, greek, `run ${run}: the Greek field`);
+        assert.equal(second.value, cyrillic, `run ${run}: the Cyrillic field`);
+      }
+    } finally {
+      for (const client of clients) client.end();
+      await Promise.all(clients.map((c) => c.exited));
+    }
+  });
 });

@@ -224,6 +224,16 @@ export class X11Connection {
     return reply.data.toString(reply.type === utf8 ? "utf8" : "latin1");
   }
 
+  /** Replaces a 32-bit CARDINAL property; an empty list deletes nothing but leaves it empty. */
+  async setCardinals(window: number, name: string, values: number[]): Promise<void> {
+    const atom = await this.atom(name);
+    const data = Buffer.alloc(values.length * 4);
+    values.forEach((value, i) => data.writeUInt32LE(value >>> 0, i * 4));
+    const CARDINAL = 6;
+    this.client.ChangeProperty(PROP_MODE_REPLACE, window, atom, CARDINAL, 32, data);
+    await this.sync();
+  }
+
   async setStringProperty(window: number, name: string, value: string): Promise<void> {
     const atom = await this.atom(name);
     this.client.ChangeProperty(PROP_MODE_REPLACE, window, atom, ATOM_STRING, 8, Buffer.from(value, "latin1"));

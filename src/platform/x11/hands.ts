@@ -38,6 +38,7 @@ export async function openX11Hands(options: X11HandsOptions): Promise<Hands> {
       wheel: (at, direction, notches) => input.wheel(at, direction, notches),
       chord: (chord, count) => input.chord(chord, count),
       type: (text) => input.type(text),
+      exclusive: (work) => input.exclusive(work),
       buttonDown: (at, button) => input.buttonDown(at, button),
       buttonUp: (at, button) => input.buttonUp(at, button),
       keyDown: (chord) => input.keyDown(chord),

@@ -25,10 +25,17 @@ const DRAG_STEP_MS = 8;
 /** Between the pointer's arrival where a press will happen and the press. */
 const ARRIVAL_MS = 50;
 /**
- * The selection every deskhand on a display takes while it remaps and types: two processes choosing
- * the same spare keycode at once typed each other's letters (2 runs in 7).
+ * The selection every deskhand on a display takes while it sends input: two processes choosing the
+ * same spare keycode at once typed each other's letters (2 runs in 7), and another's pointer move
+ * during a click's 50 ms arrival pause made the press land on the other's field.
  */
-const KEYBOARD_LOCK = "_DESKHAND_KEYBOARD";
+const INPUT_LOCK = "_DESKHAND_INPUT";
+/**
+ * Every deskhand's borrowed keycodes, on the root window as pairs (keycode, last use in ms, low 32
+ * bits), read and written under the lock: a process that finds no spare keycode takes the one any
+ * deskhand used longest ago, instead of failing while another keeps them all until it closes.
+ */
+const SHARED_KEYCODES = "_DESKHAND_BORROWED_KEYCODES";
 const LOCK_WAIT_MS = 15_000;
 const LOCK_POLL_MS = 5;
 
@@ -63,20 +70,40 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     return run;
   }
 
-  /** Runs `work` holding the display's keyboard lock; waits for another deskhand to finish first. */
-  async #withKeyboard<T>(work: () => Promise<T>): Promise<T> {
+  #lockDepth = 0;
+
+  /** Holds the keyboard lock across several calls (a focus click, then the typing). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.#withInput(work);
+  }
+
+  /**
+   * Runs `work` holding the display's keyboard lock; waits for another deskhand to finish first.
+   * Re-entrant: a call inside `exclusive` finds the lock held and leaves it held.
+   */
+  async #withInput<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#lockDepth > 0) {
+      this.#lockDepth++;
+      try {
+        return await work();
+      } finally {
+        this.#lockDepth--;
+      }
+    }
     const deadline = Date.now() + LOCK_WAIT_MS;
-    while (!(await this.x.tryLock(KEYBOARD_LOCK))) {
+    while (!(await this.x.tryLock(INPUT_LOCK))) {
       if (Date.now() > deadline)
         throw new Error(
           `another program has held the keyboard lock on ${this.x.display} for ${LOCK_WAIT_MS / 1000} s; nothing more was typed`,
         );
       await sleep(LOCK_POLL_MS);
     }
+    this.#lockDepth = 1;
     try {
       return await work();
     } finally {
-      await this.x.unlock(KEYBOARD_LOCK).catch(() => undefined);
+      this.#lockDepth = 0;
+      await this.x.unlock(INPUT_LOCK).catch(() => undefined);
     }
   }
 
@@ -117,58 +144,66 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   }
 
   move(to: Point): Promise<void> {
-    return this.#serial(async () => {
-      this.#moveNow(to);
-      await this.x.sync();
-    });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        this.#moveNow(to);
+        await this.x.sync();
+      }),
+    );
   }
 
   click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
-    return this.#serial(async () => {
-      const modifiers = this.#modifierStrokes(options.modifiers);
-      await this.#arrive(at);
-      this.#press(modifiers, true);
-      for (let i = 0; i < options.count; i++) {
-        this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
-        this.#fake(this.xtest.ButtonRelease, BUTTONS[options.button]);
-      }
-      this.#press(modifiers, false);
-      await this.x.sync();
-      this.#lastClickAt = Date.now();
-    });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        const modifiers = this.#modifierStrokes(options.modifiers);
+        await this.#arrive(at);
+        this.#press(modifiers, true);
+        for (let i = 0; i < options.count; i++) {
+          this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
+          this.#fake(this.xtest.ButtonRelease, BUTTONS[options.button]);
+        }
+        this.#press(modifiers, false);
+        await this.x.sync();
+        this.#lastClickAt = Date.now();
+      }),
+    );
   }
 
   drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    return this.#serial(async () => {
-      const modifiers = this.#modifierStrokes(options.modifiers);
-      await this.#arrive(from);
-      this.#press(modifiers, true);
-      this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
-      await this.x.sync();
-      // Intermediate motion: toolkits start a drag only after the pointer travels with the button held.
-      for (let step = 1; step <= DRAG_STEPS; step++) {
-        await sleep(DRAG_STEP_MS);
-        this.#moveNow({
-          x: Math.round(from.x + ((to.x - from.x) * step) / DRAG_STEPS),
-          y: Math.round(from.y + ((to.y - from.y) * step) / DRAG_STEPS),
-        });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        const modifiers = this.#modifierStrokes(options.modifiers);
+        await this.#arrive(from);
+        this.#press(modifiers, true);
+        this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
         await this.x.sync();
-      }
-      this.#fake(this.xtest.ButtonRelease, BUTTONS[options.button]);
-      this.#press(modifiers, false);
-      await this.x.sync();
-    });
+        // Intermediate motion: toolkits start a drag only after the pointer travels with the button held.
+        for (let step = 1; step <= DRAG_STEPS; step++) {
+          await sleep(DRAG_STEP_MS);
+          this.#moveNow({
+            x: Math.round(from.x + ((to.x - from.x) * step) / DRAG_STEPS),
+            y: Math.round(from.y + ((to.y - from.y) * step) / DRAG_STEPS),
+          });
+          await this.x.sync();
+        }
+        this.#fake(this.xtest.ButtonRelease, BUTTONS[options.button]);
+        this.#press(modifiers, false);
+        await this.x.sync();
+      }),
+    );
   }
 
   wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    return this.#serial(async () => {
-      if (at) this.#moveNow(at);
-      for (let i = 0; i < notches; i++) {
-        this.#fake(this.xtest.ButtonPress, WHEEL_BUTTONS[direction]);
-        this.#fake(this.xtest.ButtonRelease, WHEEL_BUTTONS[direction]);
-      }
-      await this.x.sync();
-    });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        if (at) this.#moveNow(at);
+        for (let i = 0; i < notches; i++) {
+          this.#fake(this.xtest.ButtonPress, WHEEL_BUTTONS[direction]);
+          this.#fake(this.xtest.ButtonRelease, WHEEL_BUTTONS[direction]);
+        }
+        await this.x.sync();
+      }),
+    );
   }
 
   async #waitAfterClick(): Promise<void> {
@@ -203,6 +238,20 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       for (const [keysym] of free) this.#borrowed.delete(keysym);
       spare = [...spare, ...free.map(([, keycode]) => keycode)];
     }
+    if (spare.length < missing.length) {
+      // Another deskhand's borrowed keycodes, the least recently used first, once its keys with them
+      // have had time to be translated.
+      const ours = new Set(this.#borrowed.values());
+      const now = Date.now() >>> 0;
+      const others = [...(await this.#sharedKeycodes())]
+        .filter(([keycode]) => !ours.has(keycode) && !spare.includes(keycode))
+        .map(([keycode, used]) => ({ keycode, age: (now - used) >>> 0 }))
+        .sort((a, b) => b.age - a.age)
+        .slice(0, missing.length - spare.length);
+      const wait = Math.max(0, ...others.map((o) => RECYCLE_AFTER_MS - o.age));
+      if (wait > 0) await sleep(wait);
+      spare = [...spare, ...others.map((o) => o.keycode)];
+    }
     if (spare.length < missing.length)
       throw new Error(
         `${missing.length} characters need remapping at once; only ${spare.length} spare keycodes`,
@@ -210,6 +259,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     const assignments = missing.map((keysym, i) => ({ keycode: spare[i]!, keysym }));
     await this.keymap.assign(this.x, assignments);
     for (const { keycode, keysym } of assignments) this.#borrowed.set(keysym, keycode);
+    await this.#publishKeycodes();
     this.#remapped += assignments.length;
     await sleep(REMAP_SETTLE_MS);
   }
@@ -225,6 +275,24 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       if (this.keymap.find(keysym)?.keycode !== keycode) this.#borrowed.delete(keysym);
   }
 
+  async #sharedKeycodes(): Promise<Map<number, number>> {
+    const values = (await this.x.cardinals(this.x.root, SHARED_KEYCODES).catch(() => undefined)) ?? [];
+    const shared = new Map<number, number>();
+    for (let i = 0; i + 1 < values.length; i += 2) shared.set(values[i]!, values[i + 1]!);
+    return shared;
+  }
+
+  /** Writes this process's borrowed keycodes and their last use into the shared list (under the lock). */
+  async #publishKeycodes(): Promise<void> {
+    const shared = await this.#sharedKeycodes();
+    const ours = new Set(this.#borrowed.values());
+    // A keycode another process took from this one is no longer ours; one given back leaves the list.
+    for (const keycode of shared.keys())
+      if (this.keymap.spareKeycodes().includes(keycode)) shared.delete(keycode);
+    for (const keycode of ours) shared.set(keycode, (this.#lastUsed.get(keycode) ?? Date.now()) >>> 0);
+    await this.x.setCardinals(this.x.root, SHARED_KEYCODES, [...shared].flat());
+  }
+
   /** On closing: everything not held goes back, once recent keys have had time to be translated. */
   async #restoreBorrowed(): Promise<void> {
     await this.#refreshKeymap();
@@ -237,6 +305,8 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       unheld.map(([, keycode]) => keycode),
     );
     for (const [keysym] of unheld) this.#borrowed.delete(keysym);
+    this.keymap = await Keymap.load(this.x);
+    await this.#publishKeycodes().catch(() => undefined);
   }
 
   /** The strokes for a chord: modifiers, shift when the symbol sits in the shifted column, the key. */
@@ -258,7 +328,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   chord(chord: Chord, count: number): Promise<void> {
     return this.#serial(async () => {
       await this.#waitAfterClick();
-      await this.#withKeyboard(async () => {
+      await this.#withInput(async () => {
         const { strokes } = await this.#keyStrokes(chord, new Set());
         for (let i = 0; i < count; i++) {
           this.#press(strokes, true);
@@ -277,7 +347,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       const before = this.#remapped;
       const chars = [...text];
       for (let start = 0; start < chars.length; start += TYPE_CHUNK) {
-        await this.#withKeyboard(() => this.#typeChunk(chars.slice(start, start + TYPE_CHUNK), shift));
+        await this.#withInput(() => this.#typeChunk(chars.slice(start, start + TYPE_CHUNK), shift));
       }
       return { remapped: this.#remapped - before };
     });
@@ -286,6 +356,11 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   /** One chunk, under the keyboard lock: the keymap re-read, what is missing borrowed, the keys sent. */
   async #typeChunk(chars: string[], shift: KeyStroke[]): Promise<void> {
     await this.#refreshKeymap();
+    const ours = new Set(this.#borrowed.values());
+    const spare = new Set(this.keymap.spareKeycodes());
+    const othersHeld = [...(await this.#sharedKeycodes()).keys()].filter(
+      (k) => !ours.has(k) && !spare.has(k),
+    ).length;
     const chunk = chars.map(charKeysym);
     // Several distinct missing characters are borrowed in one settle, not one per character;
     // a chunk with more of them than spare keycodes goes in smaller pieces.
@@ -293,7 +368,8 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       let end = chunk.length;
       while (
         end > piece + 1 &&
-        new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size > this.#capacity()
+        new Set(chunk.slice(piece, end).filter((k) => !this.keymap.find(k))).size >
+          this.#capacity(new Set(chunk.slice(piece, end)), othersHeld)
       )
         end = piece + Math.ceil((end - piece) / 2);
       const keysyms = chunk.slice(piece, end);
@@ -309,25 +385,36 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       piece = end;
     }
     await this.x.sync();
+    // Others read when this process last used its borrowed keycodes before taking one.
+    if (this.#borrowed.size > 0) await this.#publishKeycodes();
   }
 
-  /** How many keycodes could be borrowed now: spare ones plus those borrowed and not held. */
-  #capacity(): number {
+  /**
+   * How many keycodes a piece typing `piece` could borrow: spare ones, this process's borrowed ones
+   * that neither a held key nor the piece itself uses, and other deskhands' borrowed ones.
+   */
+  #capacity(piece: Set<number>, othersHeld: number): number {
     const held = new Set([...this.#heldKeys.values()].flatMap((h) => h.keysyms));
-    return this.keymap.spareKeycodes().length + [...this.#borrowed.keys()].filter((k) => !held.has(k)).length;
+    const reusable = [...this.#borrowed.keys()].filter((k) => !held.has(k) && !piece.has(k));
+    return this.keymap.spareKeycodes().length + reusable.length + othersHeld;
   }
 
   buttonDown(at: Point, button: MouseButton): Promise<void> {
-    return this.#serial(async () => {
-      this.#moveNow(at);
-      this.#fake(this.xtest.ButtonPress, BUTTONS[button]);
-      await this.x.sync();
-      clearTimeout(this.#heldButtons.get(button));
-      this.#heldButtons.set(
-        button,
-        setTimeout(() => void this.#releaseButton(button).catch(() => undefined), this.autoReleaseMs).unref(),
-      );
-    });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        this.#moveNow(at);
+        this.#fake(this.xtest.ButtonPress, BUTTONS[button]);
+        await this.x.sync();
+        clearTimeout(this.#heldButtons.get(button));
+        this.#heldButtons.set(
+          button,
+          setTimeout(
+            () => void this.#releaseButton(button).catch(() => undefined),
+            this.autoReleaseMs,
+          ).unref(),
+        );
+      }),
+    );
   }
 
   #releaseButton(button: MouseButton, at?: Point): Promise<void> {
@@ -347,7 +434,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   keyDown(chord: Chord): Promise<void> {
     return this.#serial(async () => {
       const name = chordText(chord);
-      const { strokes, keysyms } = await this.#withKeyboard(async () => {
+      const { strokes, keysyms } = await this.#withInput(async () => {
         const found = await this.#keyStrokes(chord, new Set());
         this.#press(found.strokes, true);
         await this.x.sync();
@@ -401,6 +488,6 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   async releaseAll(): Promise<void> {
     for (const button of [...this.#heldButtons.keys()]) await this.#releaseButton(button);
     for (const name of [...this.#heldKeys.keys()]) await this.#releaseKey(name);
-    await this.#serial(() => this.#withKeyboard(() => this.#restoreBorrowed()));
+    await this.#serial(() => this.#withInput(() => this.#restoreBorrowed()));
   }
 }

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
+import { PASSWORD_ROLE } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
 import { defineTool } from "../tool.js";
@@ -101,6 +102,7 @@ async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPla
   if (clicksToFocus(place)) {
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
     if (place.element?.role === "table cell" && place.handle) await ensureCurrent(context, place);
+    else await untilFocused(context, place);
     return "clicked";
   }
   const backend = await context.backend();
@@ -134,6 +136,58 @@ async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promis
   );
 }
 
+// GTK 3 took over 1.5 s to handle a click while it reloaded keymaps another deskhand kept changing.
+const FOCUSED_WITHIN_MS = 5000;
+
+/**
+ * Waits until the clicked field reports the focus: keys sent before the app has handled the click
+ * go to the field that had it. A focusable field that never reports it is an error, and nothing is
+ * typed; an element that does not report focusability at all is typed into after the click.
+ */
+async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise<void> {
+  if (!place.handle) return;
+  const backend = await context.backend();
+  const deadline = Date.now() + FOCUSED_WITHIN_MS;
+  let focusable = false;
+  while (Date.now() < deadline) {
+    const node = await backend
+      .describe(place.handle, {
+        maxText: 0,
+        ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
+      })
+      .catch(() => undefined);
+    if (node?.states?.includes("focused")) return;
+    focusable ||= node?.states?.includes("focusable") ?? false;
+    if (node?.states && !focusable) return;
+    await sleep(30);
+  }
+  if (focusable)
+    throw new Error(
+      `${place.ref ?? "the field"} did not take the keyboard focus within ${FOCUSED_WITHIN_MS / 1000} s of the click; nothing was typed. Read it again and retry`,
+    );
+}
+
+const SHOWN_WITHIN_MS = 2000;
+
+/** Waits until the field's text ends with what was typed (a password field is never read). */
+async function untilShown(context: ToolContext, place: ResolvedPlace, text: string): Promise<void> {
+  if (!place.handle || place.element?.role === PASSWORD_ROLE) return;
+  const backend = await context.backend();
+  const tail = [...text.replace(/[\r\n]+$/, "")].slice(-16).join("");
+  const deadline = Date.now() + SHOWN_WITHIN_MS;
+  while (Date.now() < deadline) {
+    const node = await backend
+      .describe(place.handle, {
+        maxText: 100_000,
+        ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
+      })
+      .catch(() => undefined);
+    const shown = node?.text ?? node?.value;
+    if (shown === undefined || shown.endsWith(tail)) return;
+    await sleep(30);
+  }
+}
+
 export const typeTextTool = defineTool({
   name: "type_text",
   title: "Type text",
@@ -161,13 +215,22 @@ export const typeTextTool = defineTool({
       approach: clicksToFocus(place),
       secret: input.text,
       async execute(h) {
-        const focused = place ? await focusPlace(context, h, place) : undefined;
-        if (input.clear) {
-          await h.chord(parseChord("ctrl+a"), 1);
-          await h.chord(parseChord("Backspace"), 1);
-        }
-        const started = Date.now();
-        const { remapped } = await h.type(input.text);
+        // The focus click and the typing go as one: another deskhand's click in between would send
+        // this text into its field.
+        const { focused, remapped, started } = await h.exclusive(async () => {
+          const focused = place ? await focusPlace(context, h, place) : undefined;
+          if (input.clear) {
+            await h.chord(parseChord("ctrl+a"), 1);
+            await h.chord(parseChord("Backspace"), 1);
+          }
+          const started = Date.now();
+          const { remapped } = await h.type(input.text);
+          // Remapped keys are turned into characters when the app reads them, with the keymap of that
+          // moment: another deskhand remapping the same keycodes before then changes what arrives.
+          // The lock is held until the field shows the text (or 2 s pass).
+          if (remapped > 0 && place) await untilShown(context, place, input.text);
+          return { focused, remapped, started };
+        });
         return {
           characters: [...input.text].length,
           ...(focused ? { focused_by: focused } : {}),
@@ -212,9 +275,12 @@ export const keyTool = defineTool({
       approach: input.focus && clicksToFocus(place),
       chord,
       async execute(h) {
-        const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;
-        if (focused) await sleep(50);
-        await h.chord(chord, input.count);
+        const focused = await h.exclusive(async () => {
+          const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;
+          if (focused) await sleep(50);
+          await h.chord(chord, input.count);
+          return focused;
+        });
         return {
           key: chordText(chord),
           count: input.count,
