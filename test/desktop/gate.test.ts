@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { NdjsonClient, TITLES, toolCaller } from "./helpers.js";
+import { NdjsonClient, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -228,7 +228,7 @@ export class X11Connection {
   async setCardinals(window: number, name: string, values: number[]): Promise<void> {
     const atom = await this.atom(name);
     const data = Buffer.alloc(values.length * 4);
-    values.forEach((value, i) => data.writeUInt32LE(value >>> 0, i * 4));
+    for (const [i, value] of values.entries()) data.writeUInt32LE(value >>> 0, i * 4);
     const CARDINAL = 6;
     this.client.ChangeProperty(PROP_MODE_REPLACE, window, atom, CARDINAL, 32, data);
     await this.sync();
