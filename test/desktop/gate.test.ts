@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { NdjsonClient, toolCaller } from "./helpers.js";
+import { NdjsonClient, TITLES, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -375,5 +375,95 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
       for (const client of clients) client.end();
       await Promise.all(clients.map((c) => c.exited));
     }
+  });
+});
+
+describe("the gate on the Swing fixture's modal dialog and menu", () => {
+  let context: ToolContext;
+  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  before(() => {
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+  });
+  after(async () => context.close());
+
+  const one = async (title: string, query: Record<string, unknown>) => {
+    const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
+    assert.ok(result.ok && result.data.matches[0], `${JSON.stringify(query)} in ${title}`);
+    return result.data.matches[0] as Element;
+  };
+  const status = async () => {
+    const result = await call("snapshot", {
+      target: { kind: "title", glob: TITLES.swing },
+      format: "json",
+      maxDepth: 40,
+      maxNodes: 2000,
+    });
+    return result.data.elements.find((e: { name: string }) => e.name === "Status").description as string;
+  };
+  const windowId = async (title: string) =>
+    (await call("windows", {})).data.windows.find((w: { title: string }) => w.title === title).id as number;
+  const refusedInput = (result: Awaited<ReturnType<ReturnType<typeof toolCaller>>>, route: string) => {
+    if (result.ok) assert.equal(result.data.status, "refused", `${route}: ${result.text}`);
+    else assert.equal(result.error.code, "refused", `${route}: ${JSON.stringify(result.error)}`);
+  };
+
+  it("ctrl+s, which the Java wrapper does not report, is judged as the Save menu item it usually presses", async () => {
+    const before = await status();
+    const saved = await call("key", {
+      key: "ctrl+s",
+      intent: "Save",
+      window: { id: await windowId(TITLES.swing) },
+    });
+    refusedInput(saved, "ctrl+s");
+    assert.match(saved.data.presses.via, /a guess/, saved.text);
+    await sleep(300);
+    assert.equal(await status(), before, "nothing was saved");
+  });
+
+  it("no route presses the modal dialog's OK; Cancel passes", async () => {
+    const open = await one(TITLES.swing, { role: "push button", name: "Open dialog" });
+    const opened = await call("act", {
+      ref: open.ref,
+      action: { kind: "invoke" },
+      intent: "Open it",
+      waitMs: 500,
+    });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    const ok = await one("Confirm", { role: "push button", name: "OK" });
+    const cancel = await one("Confirm", { role: "push button", name: "Cancel" });
+    const win = { id: await windowId("Confirm") };
+    const at = {
+      space: "global",
+      x: Math.round(ok.bounds.x + ok.bounds.width / 2),
+      y: Math.round(ok.bounds.y + ok.bounds.height / 2),
+    };
+    const intent = "Answer the dialog";
+    refusedInput(await call("act", { ref: ok.ref, action: { kind: "invoke" }, intent }), "act invoke");
+    refusedInput(await call("click", { ref: ok.ref, intent }), "click by ref");
+    refusedInput(await call("click", { at, intent, window: win }), "click by point");
+    refusedInput(await call("key", { key: "space", ref: ok.ref, intent }), "space with a ref");
+    assert.ok((await call("act", { ref: ok.ref, action: { kind: "focus" }, intent: "Focus it" })).ok);
+    refusedInput(await call("key", { key: "space", intent, window: win }), "focus, then space");
+    refusedInput(await call("key", { key: "Enter", intent, window: win }), "focus, then Enter");
+    refusedInput(await call("type_text", { text: " ", intent, window: win }), 'type " "');
+    refusedInput(await call("type_text", { text: "\n", intent, window: win }), 'type "\\n"');
+    refusedInput(await call("key", { key: "alt+space", intent, window: win }), "the window menu");
+    await sleep(300);
+    assert.equal(await status(), "Dialog open", "the dialog was not answered");
+    const cancelled = await call("act", {
+      ref: cancel.ref,
+      action: { kind: "invoke" },
+      intent: "Cancel",
+      waitMs: 300,
+    });
+    assert.ok(cancelled.ok, JSON.stringify(cancelled.error));
+    assert.equal(await status(), "Cancelled");
   });
 });

@@ -43,7 +43,9 @@ async function keyboardTarget(
   if (windowId !== undefined && input.ensure_focus && (await hands.activeWindow()) !== windowId) {
     if ((await hands.activate(windowId)) === "front") await sleep(AFTER_ACTIVATION_MS);
   }
-  const keysGoTo = await hands.activeWindow();
+  // Without a window named, the keys go where the focus is now (attemptInput refuses later if the
+  // named window did not come forward).
+  const keysGoTo = windowId !== undefined && input.ensure_focus ? windowId : await hands.activeWindow();
   const focused =
     place?.element && input.focus !== false
       ? await pressFacts(context, place.element, place.windowId)
