@@ -69,8 +69,6 @@ const ENGLISH: Record<WordKind, string[]> = {
     "grant",
     "unsubscribe",
     "archive",
-    "block",
-    "ban",
     "restore",
     "revert",
     "forget",
