@@ -195,8 +195,9 @@ export const typeTextTool = defineTool({
   title: "Type text",
   description:
     "Type Unicode text with the real keyboard into the focused field, or into a ref (a text field is clicked to " +
-    "focus it; anything else gets the accessibility focus). `clear` sends ctrl+a then Backspace first. The typed " +
-    "text never enters the audit journal, only its length.",
+    'focus it; anything else gets the accessibility focus). `clear` sends ctrl+a then Backspace first. A "\\n" or ' +
+    '" " that would press a committing button (the focused one, or the default) needs a person. The typed text ' +
+    "never enters the audit journal, only its length.",
   level: "L2",
   annotations: INPUT,
   input: z.object({
@@ -252,8 +253,9 @@ export const keyTool = defineTool({
   title: "Press a key or chord",
   description:
     "Press a key or chord with the real keyboard: names are checked first and an unknown one is an error that " +
-    "names it, with nothing sent. Chords that close or end things (alt+F4, ctrl+q, ctrl+w, ctrl+alt+Delete, " +
-    "super+l...) need a person's confirmation. With a ref and focus, the element gets the focus first.",
+    "names it, with nothing sent. A key is judged by what it presses: Enter and space the focused element or the " +
+    "default button, a chord the menu item or button it is bound to; pressing what commits, and chords that close " +
+    "or end things (alt+F4, ctrl+w, alt+space...), need a person. With a ref and focus, the element gets the focus first.",
   level: "L2",
   annotations: INPUT,
   input: z.object({

@@ -88,7 +88,7 @@ export const clickTool = defineTool({
   description:
     "Click with the real mouse at a verified element's centre (ref) or at a point (`at`: global screen points, or " +
     "pixels of a screenshot with its image_space block). The window is brought to the front first (ensure_focus) and " +
-    "the point must not be covered. A click on a committing button (OK, Save, Send, Delete...) is L3 and needs a " +
+    "the point must not be covered. A click that presses what commits (OK, Save, Delete..., in any language) is L3 and needs a " +
     "person's confirmation. The reply echoes the global point used.",
   level: "L2",
   annotations: INPUT,
