@@ -1,0 +1,127 @@
+// What a key will press, judged on the fake backend (the same contract as AT-SPI): the focused
+// element, the default button, a key binding, the guessed accelerator, and "cannot tell".
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
+import { parseChord } from "../../src/platform/keys.js";
+import { commitReason } from "../../src/safety/classify.js";
+import { createContext } from "../../src/tools/context.js";
+import { keyEffect } from "../../src/tools/hands/facts.js";
+
+const showing = ["enabled", "sensitive", "showing", "visible", "focusable"];
+const button = (name: string, extra: Partial<FakeElement> = {}): FakeElement => ({
+  role: "push button",
+  name,
+  actions: ["click"],
+  interfaces: ["Accessible", "Component", "Action"],
+  states: showing,
+  ...extra,
+});
+
+function contextWith(root: FakeElement) {
+  const backend = new FakeBackend({
+    windows: [
+      {
+        id: 7,
+        title: "W",
+        pid: 1,
+        app: "fake",
+        rect: { x: 0, y: 0, width: 400, height: 300 },
+        focused: true,
+        root,
+      },
+    ],
+  });
+  return createContext({ refLifetime: "while-verified", connect: async () => backend });
+}
+
+const judged = async (root: FakeElement, key: { chord?: string; text?: string }) => {
+  const context = contextWith(root);
+  const effect = await keyEffect(context, {
+    windowId: 7,
+    ...(key.chord ? { chord: parseChord(key.chord) } : {}),
+    ...(key.text !== undefined ? { text: key.text } : {}),
+  });
+  await context.close();
+  return effect.presses.map((p, i) => ({ name: p.name, via: effect.via[i], commits: !!commitReason(p) }));
+};
+
+describe("what a key presses", () => {
+  const dialog = (children: FakeElement[]): FakeElement => ({
+    role: "dialog",
+    name: "D",
+    states: [...showing, "modal"],
+    children,
+  });
+
+  it("Enter and space press the focused button; typed text without them presses nothing", async () => {
+    const root = dialog([button("No"), button("Delete", { states: [...showing, "focused"] })]);
+    assert.deepEqual(await judged(root, { chord: "Enter" }), [
+      { name: "Delete", via: "the focused element", commits: true },
+    ]);
+    assert.deepEqual(await judged(root, { text: " " }), [
+      { name: "Delete", via: "the focused element", commits: true },
+    ]);
+    assert.deepEqual(await judged(root, { text: "abc" }), []);
+  });
+
+  it("Enter in a field presses the default button; in a multi-line text it presses nothing", async () => {
+    const field: FakeElement = { role: "text", name: "Name", states: [...showing, "editable", "focused"] };
+    const root = dialog([field, button("Save", { states: [...showing, "is default"] })]);
+    assert.deepEqual(await judged(root, { chord: "Enter" }), [
+      { name: "Save", via: "the default button", commits: true },
+    ]);
+    assert.deepEqual(await judged(root, { chord: "space" }), []);
+    const notes: FakeElement = {
+      role: "text",
+      name: "Notes",
+      states: [...showing, "editable", "focused", "multi line"],
+    };
+    assert.deepEqual(
+      await judged(dialog([notes, button("Save", { states: [...showing, "is default"] })]), { text: "\n" }),
+      [],
+    );
+  });
+
+  it("with no default reported, Enter in a dialog may press any of its buttons", async () => {
+    const field: FakeElement = { role: "text", name: "Name", states: [...showing, "editable", "focused"] };
+    const pressed = await judged(dialog([field, button("Cancel"), button("OK")]), { chord: "Enter" });
+    assert.deepEqual(
+      pressed.map((p) => p.name),
+      ["Cancel", "OK"],
+    );
+    assert.ok(pressed.some((p) => p.commits));
+  });
+
+  it("no element reporting the focus is 'cannot tell'", async () => {
+    const [only] = await judged(dialog([button("OK")]), { chord: "space" });
+    assert.equal(only?.via, "unknown");
+    assert.equal(only?.commits, true);
+  });
+
+  it("a chord presses what it is bound to, and a guess stands in where no accelerator is reported", async () => {
+    const frame = (items: FakeElement[]): FakeElement => ({
+      role: "frame",
+      name: "F",
+      states: showing,
+      children: items,
+    });
+    const save = {
+      role: "menu item",
+      name: "Save",
+      actions: ["click"],
+      interfaces: ["Accessible", "Action"],
+      states: showing,
+    };
+    const bound = await judged(frame([{ ...save, keyBindings: ["s;<Alt>f:s;<Control>s"] }]), {
+      chord: "ctrl+s",
+    });
+    assert.deepEqual(bound, [{ name: "Save", via: "the key binding s;<Alt>f:s;<Control>s", commits: true }]);
+    const guessed = await judged(frame([save]), { chord: "ctrl+s" });
+    assert.match(guessed[0]?.via ?? "", /a guess/);
+    assert.deepEqual(
+      await judged(frame([{ ...save, keyBindings: ["<Control>s"] }]), { chord: "ctrl+c" }),
+      [],
+    );
+  });
+});
