@@ -236,6 +236,47 @@ describe("the gate on real dialogs", () => {
   }
 });
 
+describe("the gate lets through what commits nothing", () => {
+  let context: ToolContext;
+  before(() => {
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+  });
+  after(async () => context.close());
+
+  it("Enter on a zenity question whose answer ends in an ellipsis presses it, with no person", async () => {
+    const title = "Gate zenity further step";
+    const dialog = startDialog(
+      ["zenity", "--question", "--title", title, "--ok-label", "Details…", "--text", "More?"],
+      "en",
+    );
+    try {
+      const call = toolCaller(context);
+      const deadline = Date.now() + 20_000;
+      let id: number | undefined;
+      while (id === undefined && Date.now() < deadline) {
+        const windows = (await call("windows", {})).data.windows as { id: number; title: string }[];
+        id = windows.find((w) => w.title === title)?.id;
+        if (id === undefined) await sleep(150);
+      }
+      assert.ok(id !== undefined, "the dialog opened");
+      const pressed = await call("key", { key: "Enter", intent: "Ask for the details", window: { id } });
+      assert.equal(pressed.data.status, "done", pressed.text);
+      assert.equal(pressed.data.level, "L2");
+      const code = await Promise.race([dialog.exited, sleep(5000).then(() => "still open")]);
+      assert.equal(code, 0, "zenity says its OK button was pressed");
+    } finally {
+      dialog.kill();
+    }
+  });
+});
+
 describe("the gate on an editor: what commits nothing passes, accelerators are judged", () => {
   let context: ToolContext;
   let editor: Dialog;
