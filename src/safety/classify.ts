@@ -8,7 +8,7 @@ import type { SafetyLevel } from "./levels.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel } from "./vocabulary.js";
 
 /** Roles a press (click, Enter, space, an action) activates. */
-const PRESSABLE_ROLES = new Set([
+export const PRESSABLE_ROLES = new Set([
   "push button",
   "button",
   "toggle button",
@@ -25,8 +25,8 @@ const PRESSABLE_ROLES = new Set([
   "page tab",
   "table cell",
 ]);
-const BUTTON_ROLES = new Set(["push button", "button", "toggle button", "default button"]);
-const DIALOG_ROLES = new Set(["dialog", "alert", "file chooser", "color chooser", "font chooser"]);
+export const BUTTON_ROLES = new Set(["push button", "button", "toggle button", "default button"]);
+export const DIALOG_ROLES = new Set(["dialog", "alert", "file chooser", "color chooser", "font chooser"]);
 
 export interface TargetFacts {
   role?: string | undefined;

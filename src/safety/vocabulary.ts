@@ -82,40 +82,17 @@ const ENGLISH: Record<WordKind, string[]> = {
 };
 
 // The toolkits' stock labels, by kind; their translations come from the installed catalogs.
+const stock = (context: string, kind: WordKind, ids: string[]) => ids.map((id) => ({ context, id, kind }));
 const STOCK: (StockLabel & { kind: WordKind })[] = [
-  ...[
-    "_OK",
-    "_Save",
-    "_Delete",
-    "_Apply",
-    "_Yes",
-    "_Remove",
-    "_Finish",
-    "_Move to Trash",
-    "_End Process",
-    "_Print",
-  ].map((id) => ({ context: "", id, kind: "commits" as const })),
-  { context: "", id: "Yes", kind: "commits" },
-  ...[
-    "_OK",
-    "_Save",
-    "_Delete",
-    "_Apply",
-    "_Yes",
-    "_Remove",
-    "_Discard",
-    "_Quit",
-    "_Revert",
-    "_Execute",
-    "_Clear",
-  ].map((id) => ({ context: "Stock label", id, kind: "commits" as const })),
-  { context: "", id: "_Close", kind: "closes" },
-  { context: "Stock label", id: "_Close", kind: "closes" },
-  { context: "", id: "_Replace", kind: "edits" },
-  { context: "", id: "_Cancel", kind: "cancels" },
-  { context: "Stock label", id: "_Cancel", kind: "cancels" },
-  { context: "", id: "_Help", kind: "cancels" },
-  { context: "", id: "_Back", kind: "cancels" },
+  ...stock("", "commits", ["_OK", "_Save", "_Delete", "_Apply", "_Yes", "Yes", "_Remove", "_Finish"]),
+  ...stock("", "commits", ["_Move to Trash", "_End Process", "_Print"]),
+  ...stock("Stock label", "commits", ["_OK", "_Save", "_Delete", "_Apply", "_Yes", "_Remove", "_Discard"]),
+  ...stock("Stock label", "commits", ["_Quit", "_Revert", "_Execute", "_Clear"]),
+  ...stock("", "closes", ["_Close"]),
+  ...stock("Stock label", "closes", ["_Close"]),
+  ...stock("", "edits", ["_Replace"]),
+  ...stock("", "cancels", ["_Cancel", "_Help", "_Back"]),
+  ...stock("Stock label", "cancels", ["_Cancel"]),
 ];
 
 // Format characters (zero-width space, soft hyphen, joiners, bidi marks) and the grapheme joiner.

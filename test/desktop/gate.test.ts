@@ -15,6 +15,23 @@ import { NdjsonClient, TITLES, toolCaller } from "./helpers.js";
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A context under the default policy (ceiling L3, no pre-approval) with no way to ask a person. */
+const gatedContext = () =>
+  createContext({
+    refLifetime: "while-verified",
+    env: {
+      ...process.env,
+      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+      DESKHAND_CONFIG: join(dir, "none.json"),
+    },
+  });
+
+/** An input refused by the gate: a refused reply (input tools) or a refused error (act). */
+function refused(result: Awaited<ReturnType<ReturnType<typeof toolCaller>>>, route: string): void {
+  if (result.ok) assert.equal(result.data.status, "refused", `${route}: ${result.text}`);
+  else assert.equal(result.error.code, "refused", `${route}: ${JSON.stringify(result.error)}`);
+}
+
 interface Dialog {
   child: ChildProcess;
   exited: Promise<number>;
@@ -135,14 +152,7 @@ describe("the gate on real dialogs", () => {
   let context: ToolContext;
   const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext();
   });
   after(async () => context.close());
 
@@ -166,10 +176,6 @@ describe("the gate on real dialogs", () => {
     });
     assert.ok(result.ok, JSON.stringify(result.error));
     return result.data.matches;
-  };
-  const refused = (result: Awaited<ReturnType<ReturnType<typeof toolCaller>>>, route: string) => {
-    if (result.ok) assert.equal(result.data.status, "refused", `${route}: ${result.text}`);
-    else assert.equal(result.error.code, "refused", `${route}: ${JSON.stringify(result.error)}`);
   };
 
   for (const c of CASES) {
@@ -239,14 +245,7 @@ describe("the gate on real dialogs", () => {
 describe("the gate lets through what commits nothing", () => {
   let context: ToolContext;
   before(() => {
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext();
   });
   after(async () => context.close());
 
@@ -283,14 +282,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
   const TITLE = `Gate Editor ${process.pid}`;
   const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext();
     editor = startDialog(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", TITLE], "en");
   });
   after(async () => {
@@ -423,14 +415,7 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   let context: ToolContext;
   const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext();
   });
   after(async () => context.close());
 
@@ -450,10 +435,6 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   };
   const windowId = async (title: string) =>
     (await call("windows", {})).data.windows.find((w: { title: string }) => w.title === title).id as number;
-  const refusedInput = (result: Awaited<ReturnType<ReturnType<typeof toolCaller>>>, route: string) => {
-    if (result.ok) assert.equal(result.data.status, "refused", `${route}: ${result.text}`);
-    else assert.equal(result.error.code, "refused", `${route}: ${JSON.stringify(result.error)}`);
-  };
 
   it("ctrl+s, which the Java wrapper does not report, is judged as the Save menu item it usually presses", async () => {
     const before = await status();
@@ -462,7 +443,7 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
       intent: "Save",
       window: { id: await windowId(TITLES.swing) },
     });
-    refusedInput(saved, "ctrl+s");
+    refused(saved, "ctrl+s");
     assert.match(saved.data.presses.via, /a guess/, saved.text);
     await sleep(300);
     assert.equal(await status(), before, "nothing was saved");
@@ -486,16 +467,16 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
       y: Math.round(ok.bounds.y + ok.bounds.height / 2),
     };
     const intent = "Answer the dialog";
-    refusedInput(await call("act", { ref: ok.ref, action: { kind: "invoke" }, intent }), "act invoke");
-    refusedInput(await call("click", { ref: ok.ref, intent }), "click by ref");
-    refusedInput(await call("click", { at, intent, window: win }), "click by point");
-    refusedInput(await call("key", { key: "space", ref: ok.ref, intent }), "space with a ref");
+    refused(await call("act", { ref: ok.ref, action: { kind: "invoke" }, intent }), "act invoke");
+    refused(await call("click", { ref: ok.ref, intent }), "click by ref");
+    refused(await call("click", { at, intent, window: win }), "click by point");
+    refused(await call("key", { key: "space", ref: ok.ref, intent }), "space with a ref");
     assert.ok((await call("act", { ref: ok.ref, action: { kind: "focus" }, intent: "Focus it" })).ok);
-    refusedInput(await call("key", { key: "space", intent, window: win }), "focus, then space");
-    refusedInput(await call("key", { key: "Enter", intent, window: win }), "focus, then Enter");
-    refusedInput(await call("type_text", { text: " ", intent, window: win }), 'type " "');
-    refusedInput(await call("type_text", { text: "\n", intent, window: win }), 'type "\\n"');
-    refusedInput(await call("key", { key: "alt+space", intent, window: win }), "the window menu");
+    refused(await call("key", { key: "space", intent, window: win }), "focus, then space");
+    refused(await call("key", { key: "Enter", intent, window: win }), "focus, then Enter");
+    refused(await call("type_text", { text: " ", intent, window: win }), 'type " "');
+    refused(await call("type_text", { text: "\n", intent, window: win }), 'type "\\n"');
+    refused(await call("key", { key: "alt+space", intent, window: win }), "the window menu");
     await sleep(300);
     assert.equal(await status(), "Dialog open", "the dialog was not answered");
     const cancelled = await call("act", {

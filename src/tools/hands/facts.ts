@@ -4,7 +4,13 @@
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { RawNode } from "../../platform/types.js";
-import { needsInputCheck, type TargetFacts } from "../../safety/classify.js";
+import {
+  BUTTON_ROLES,
+  DIALOG_ROLES,
+  needsInputCheck,
+  PRESSABLE_ROLES,
+  type TargetFacts,
+} from "../../safety/classify.js";
 import { normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import type { ResolvedPlace } from "./place.js";
@@ -20,26 +26,6 @@ const EDITABLE_ROLES = new Set([
 ]);
 /** Fields whose content is what a person typed (a spin button always holds a number). */
 const TYPED_ROLES = new Set(["text", "entry", "password text", "document text", "paragraph"]);
-const PRESSABLE = new Set([
-  "push button",
-  "button",
-  "toggle button",
-  "default button",
-  "menu item",
-  "check menu item",
-  "radio menu item",
-  "link",
-  "check box",
-  "radio button",
-  "list item",
-  "tree item",
-  "icon",
-  "page tab",
-]);
-
-const BUTTON_ROLES = new Set(["push button", "button", "toggle button", "default button"]);
-const DIALOG_ROLES = new Set(["dialog", "alert", "file chooser"]);
-
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 
 interface WindowRead {
@@ -186,7 +172,7 @@ export async function keyEffect(
       : focusedNode
         ? withWindow(focusedNode)
         : undefined;
-    const pressable = focused?.role !== undefined && PRESSABLE.has(focused.role);
+    const pressable = focused?.role !== undefined && PRESSABLE_ROLES.has(focused.role);
     const editable = focused?.role !== undefined && EDITABLE_ROLES.has(focused.role);
     if (!focused)
       return unreadable(
@@ -208,7 +194,7 @@ export async function keyEffect(
   }
 
   if (bindings && input.chord) {
-    const pressables = read.nodes.filter((n) => PRESSABLE.has(n.role));
+    const pressables = read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
     const backend = await context.backend();
     await backend.enrich(pressables, {
       maxText: 0,
@@ -289,6 +275,6 @@ export async function placeFacts(context: ToolContext, place: ResolvedPlace): Pr
   if (place.how === "unknown")
     return [{ unreadable: place.unknownBecause ?? "the point could not be probed" }];
   if (!place.element) return [];
-  const holders = (place.ancestors ?? []).filter((a) => PRESSABLE.has(a.role));
+  const holders = (place.ancestors ?? []).filter((a) => PRESSABLE_ROLES.has(a.role));
   return Promise.all([place.element, ...holders].map((e) => pressFacts(context, e, place.windowId)));
 }
