@@ -1,6 +1,7 @@
 // Semantic actions through AT-SPI: the element's own Action, EditableText, Value, Selection, Table
 // and Component interfaces. Every call is bounded; a call that does not answer in time (an action that
-// opened a modal dialog, say) is reported as an unknown outcome, never waited on.
+// opened a modal dialog, say) is reported as an unknown outcome, never waited on. Every call that makes
+// the app do something goes through `app.act` (the bus, never the direct socket): see app.ts.
 import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
 import { ActionRejected, ReadOnlyElement, UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
@@ -84,7 +85,7 @@ async function doAction(
   if (index < 0) throw unsupported(target, what);
   const name = target.actions[index]!;
   return bounded(`Action.DoAction(${JSON.stringify(name)})`, () =>
-    target.app.call(target.path, IFACE.action, "DoAction", timeoutMs, "i", [index]),
+    target.app.act(target.path, IFACE.action, "DoAction", timeoutMs, "i", [index]),
   );
 }
 
@@ -97,7 +98,7 @@ async function setValue(target: ActionTarget, text: string, timeoutMs: number): 
   }
   requireEnabled(target);
   return bounded("EditableText.SetTextContents", () =>
-    target.app.call(target.path, IFACE.editableText, "SetTextContents", timeoutMs, "s", [text]),
+    target.app.act(target.path, IFACE.editableText, "SetTextContents", timeoutMs, "s", [text]),
   );
 }
 
@@ -113,7 +114,7 @@ async function setRange(target: ActionTarget, value: number, timeoutMs: number):
     throw new ActionRejected(`${value} is outside the element's range ${minimum}–${maximum}`);
   }
   return bounded("Value.CurrentValue", () =>
-    target.app.call(target.path, IFACE.properties, "Set", timeoutMs, "ssv", [
+    target.app.act(target.path, IFACE.properties, "Set", timeoutMs, "ssv", [
       IFACE.value,
       "CurrentValue",
       ["d", value],
@@ -143,7 +144,7 @@ async function selectChild(
   what: string,
 ) {
   return bounded(`Selection.SelectChild(${index}) ${what}`, () =>
-    app.call(containerPath, IFACE.selection, "SelectChild", timeoutMs, "i", [index]),
+    app.act(containerPath, IFACE.selection, "SelectChild", timeoutMs, "i", [index]),
   );
 }
 
@@ -162,7 +163,7 @@ async function select(
       return selectChild(app, path, Number(index), timeoutMs, `of cell ${row},${action.column}`);
     }
     const report = await bounded(`Table.AddRowSelection(${row})`, () =>
-      app.call(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]),
+      app.act(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]),
     );
     if (report.returned !== false) return report;
     // Java refuses AddRowSelection; selecting the row's first cell through Selection selects the row.
@@ -236,7 +237,7 @@ async function scroll(
     ]);
     const unit = increment > 0 ? increment : (maximum - minimum) / 100;
     const next = Math.max(minimum, Math.min(maximum, current + step * unit));
-    await app.call(bar.path, IFACE.properties, "Set", timeoutMs, "ssv", [
+    await app.act(bar.path, IFACE.properties, "Set", timeoutMs, "ssv", [
       IFACE.value,
       "CurrentValue",
       ["d", next],
@@ -273,12 +274,12 @@ export async function performAction(
       return setRange(target, action.value, timeoutMs);
     case "focus":
       if (!(node.interfaces ?? []).includes("Component")) throw unsupported(target, "focus (Component)");
-      return bounded("Component.GrabFocus", () => app.call(path, IFACE.component, "GrabFocus", timeoutMs));
+      return bounded("Component.GrabFocus", () => app.act(path, IFACE.component, "GrabFocus", timeoutMs));
     case "scroll_into_view":
       if (!(node.interfaces ?? []).includes("Component"))
         throw unsupported(target, "scroll_into_view (Component)");
       return bounded("Component.ScrollTo", () =>
-        app.call(path, IFACE.component, "ScrollTo", timeoutMs, "u", [SCROLL_ANYWHERE]),
+        app.act(path, IFACE.component, "ScrollTo", timeoutMs, "u", [SCROLL_ANYWHERE]),
       );
     case "select":
       return select(target, action, timeoutMs);

@@ -27,6 +27,12 @@ export interface Toolkit {
   version: string | undefined;
 }
 
+/**
+ * Action connections kept open per app: one may still be inside an app handler (a modal dialog),
+ * where closing it would freeze the app; after this many later actions, that is taken to be over.
+ */
+const ACTION_CONNECTIONS = 64;
+
 export class AtspiApp {
   toolkit: Toolkit = { name: undefined, version: undefined };
   name = "";
@@ -95,6 +101,45 @@ export class AtspiApp {
     });
   }
 
+  /**
+   * A call that makes the app act (DoAction, SetTextContents, SelectChild...), on a direct connection
+   * of its own that nothing else is ever sent on. GTK 3's bridge answers DoAction first and then runs
+   * the action inside the handler of the message: a menu item whose handler runs gtk_dialog_run keeps
+   * that connection inside dispatch until the dialog closes, and libdbus, asked to dispatch the same
+   * connection again from the nested loop, waits for itself: any later message on that connection
+   * (a read, a ping), or closing it, froze the whole app. Sent on the shared direct socket, the next
+   * read froze it; sent on the bus, any client's next call through the bus would. So each action gets
+   * a fresh connection, left open (a handler may still be running) until the app goes or deskhand
+   * closes, the oldest beyond ACTION_CONNECTIONS closed first. Apps without a direct socket (Qt) are
+   * asked on the bus.
+   */
+  async act(
+    path: string,
+    iface: string,
+    member: string,
+    timeoutMs: number,
+    signature?: string,
+    body?: unknown[],
+  ) {
+    const message: DBusMethodCall = { path, iface, member };
+    if (signature) {
+      message.signature = signature;
+      message.body = body ?? [];
+    }
+    if (!this.#directAddress)
+      return this.limiter.run(() => this.a11y.call({ ...message, destination: this.busName }, timeoutMs));
+    const started = Date.now();
+    const connection = await DBusConnection.open(this.#directAddress, { direct: true, timeoutMs });
+    this.#acted.push(connection);
+    while (this.#acted.length > ACTION_CONNECTIONS) this.#acted.shift()?.close();
+    return connection.call(message, Math.max(1, timeoutMs - (Date.now() - started)));
+  }
+
+  /** The app's direct socket address, for the connections `act` opens. */
+  #directAddress: string | undefined;
+  /** One connection per action, oldest first. */
+  readonly #acted: DBusConnection[] = [];
+
   async property(path: string, iface: string, property: string, timeoutMs: number): Promise<unknown> {
     const [value] = await this.call(path, IFACE.properties, "Get", timeoutMs, "ss", [iface, property]);
     return Array.isArray(value) && value.length === 2 && Array.isArray(value[1]) ? value[1][0] : value;
@@ -113,6 +158,7 @@ export class AtspiApp {
       // Abstract-namespace sockets would need a native module; path sockets are what 2.46 creates.
       if (typeof address === "string" && address.startsWith("unix:path=")) {
         app.direct = await DBusConnection.open(address, { direct: true, timeoutMs });
+        app.#directAddress = address;
       }
     } catch {
       // Qt and some toolkits have no peer-to-peer socket: the bus route works for them.
@@ -132,6 +178,7 @@ export class AtspiApp {
 
   close(): void {
     this.direct?.close();
+    for (const connection of this.#acted.splice(0)) connection.close();
   }
 }
 

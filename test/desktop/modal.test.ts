@@ -1,0 +1,116 @@
+// A modal dialog opened by an accessibility action stays usable: a GTK 3 menu item whose handler runs
+// a file chooser with gtk_dialog_run (a nested main loop inside the action's D-Bus handler) is
+// invoked through `act`, and the dialog is read, typed into, confirmed (the file is written) and
+// cancelled, each effect read back from the app or the disk.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { toolCaller } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-modal-"));
+const folder = mkdtempSync(join(tmpdir(), "deskhand-saved-"));
+const TITLE = `GTK3 Saver ${process.pid}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a modal dialog opened by act", () => {
+  let app: ChildProcess;
+  let context: ToolContext;
+  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  before(() => {
+    const config = join(dir, "config.json");
+    // Saving is a committing press; this test's person has approved it for the Save As dialog.
+    writeFileSync(config, JSON.stringify({ preapprove: [{ reason: "any", window: "Save As" }] }));
+    context = createContext({
+      refLifetime: "while-verified",
+      env: { ...process.env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
+    });
+    app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk3_save.py", TITLE, folder], {
+      stdio: "ignore",
+      detached: true,
+    });
+  });
+  after(async () => {
+    await context.close();
+    try {
+      process.kill(-app.pid!, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  });
+
+  const find = async (title: string, query: Record<string, unknown>) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const result = await call("find", { target: { kind: "title", glob: title }, limit: 20, ...query });
+      if (result.ok && result.data.matches.length > 0)
+        return result.data.matches as { ref: string; value?: string; name: string }[];
+      if (Date.now() > deadline)
+        throw new Error(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
+      await sleep(150);
+    }
+  };
+  const status = async () => (await find(TITLE, { name: "Status" }))[0]!;
+  const statusText = async () => {
+    const result = await call("element_info", { ref: (await status()).ref });
+    return result.data.description as string;
+  };
+  const openSaveAs = async () => {
+    const [item] = await find(TITLE, { role: "menu item", name: "Save As…" });
+    const started = Date.now();
+    const opened = await call("act", {
+      ref: item!.ref,
+      action: { kind: "invoke" },
+      intent: "Open Save As",
+      waitMs: 500,
+    });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    assert.ok(Date.now() - started < 3000, `act returned in ${Date.now() - started} ms`);
+    assert.equal(opened.data.action_outcome, "completed");
+    assert.notEqual(opened.data.after_read, "unavailable", "the menu item is still readable");
+  };
+
+  it("opens the dialog, reads it, types a name and saves: the file is on disk", async () => {
+    await openSaveAs();
+    const [name] = await find("Save As", { role: "text", value_contains: "untitled" });
+    const started = Date.now();
+    const typed = await call("type_text", {
+      ref: name!.ref,
+      text: "report.txt",
+      clear: true,
+      intent: "Name the file",
+    });
+    assert.equal(typed.data.status, "done", typed.text);
+    assert.ok(Date.now() - started < 5000, "the dialog answers while it is open");
+    assert.equal(typed.data.result.after.value, "report.txt");
+    const [save] = await find("Save As", { role: "push button", name: "Save" });
+    const saved = await call("act", {
+      ref: save!.ref,
+      action: { kind: "invoke" },
+      intent: "Save the report",
+    });
+    assert.ok(saved.ok, JSON.stringify(saved.error));
+    const path = join(folder, "report.txt");
+    const deadline = Date.now() + 5000;
+    while (!existsSync(path) && Date.now() < deadline) await sleep(100);
+    assert.equal(readFileSync(path, "utf8"), "the document");
+    assert.equal(await statusText(), `Saved ${path}`);
+  });
+
+  it("opens it again and cancels: nothing more is written, and the app still reads fast", async () => {
+    await openSaveAs();
+    const [cancel] = await find("Save As", { role: "push button", name: "Cancel" });
+    const cancelled = await call("act", { ref: cancel!.ref, action: { kind: "invoke" }, intent: "Cancel" });
+    assert.ok(cancelled.ok, JSON.stringify(cancelled.error));
+    await sleep(300);
+    assert.equal(await statusText(), "Save As cancelled");
+    assert.ok(!existsSync(join(folder, "untitled.txt")), "nothing else was saved");
+    const started = Date.now();
+    const snap = await call("snapshot", { target: { kind: "title", glob: TITLE } });
+    assert.ok(snap.ok);
+    assert.ok(Date.now() - started < 2000, `the main window reads in ${Date.now() - started} ms`);
+  });
+});
