@@ -114,3 +114,69 @@ describe("a modal dialog opened by act", () => {
     assert.ok(Date.now() - started < 2000, `the main window reads in ${Date.now() - started} ms`);
   });
 });
+
+describe("a GTK 4 file dialog", () => {
+  const title = `GTK4 Saver ${process.pid}`;
+  let app: ChildProcess;
+  let context: ToolContext;
+  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  before(() => {
+    const config = join(dir, "config4.json");
+    writeFileSync(config, JSON.stringify({ preapprove: [{ reason: "any", window: "Save As" }] }));
+    context = createContext({
+      refLifetime: "while-verified",
+      env: { ...process.env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
+    });
+    app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk4_save.py", title, folder], {
+      stdio: "ignore",
+      detached: true,
+    });
+  });
+  after(async () => {
+    await context.close();
+    try {
+      process.kill(-app.pid!, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  });
+
+  it("is paired with its window (its top-level says filler), read, named and confirmed: the file is on disk", async () => {
+    const find = async (glob: string, query: Record<string, unknown>) => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const result = await call("find", { target: { kind: "title", glob }, limit: 20, ...query });
+        if (result.ok && result.data.matches.length > 0) return result.data.matches[0] as { ref: string };
+        if (Date.now() > deadline)
+          throw new Error(`${JSON.stringify(query)} in ${glob}: ${JSON.stringify(result)}`);
+        await sleep(150);
+      }
+    };
+    const button = await find(title, { role: "push button", name_contains: "Save As" });
+    assert.ok(
+      (await call("act", { ref: button.ref, action: { kind: "invoke" }, intent: "Open Save As" })).ok,
+    );
+    let windows: { title: string; accessible: boolean }[] = [];
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(150)) {
+      windows = (await call("windows", {})).data.windows;
+      if (windows.some((w) => w.title === "Save As")) break;
+    }
+    const dialog = windows.find((w) => w.title === "Save As");
+    assert.ok(dialog?.accessible, `the dialog has a tree: ${JSON.stringify(windows)}`);
+    const name = await find("Save As", { role: "text", value_contains: "untitled" });
+    const typed = await call("type_text", {
+      ref: name.ref,
+      text: "gtk4.txt",
+      clear: true,
+      intent: "Name the file",
+    });
+    assert.equal(typed.data.status, "done", typed.text);
+    const save = await find("Save As", { role: "push button", name_contains: "Save" });
+    const saved = await call("act", { ref: save.ref, action: { kind: "invoke" }, intent: "Save" });
+    assert.ok(saved.ok, JSON.stringify(saved.error));
+    const path = join(folder, "gtk4.txt");
+    const deadline = Date.now() + 5000;
+    while (!existsSync(path) && Date.now() < deadline) await sleep(100);
+    assert.equal(readFileSync(path, "utf8"), "the document");
+  });
+});

@@ -184,7 +184,9 @@ export class AtspiBackend implements AccessibilityBackend {
         }
       }),
     );
-    return frames.filter((f): f is Frame => f !== undefined && FRAME_ROLES.has(f.role));
+    // Every top-level accessible counts, not only frames and dialogs: GTK 4.8 gives its file chooser
+    // dialog the role "filler". Pairing (below) asks such a one to carry the window's title.
+    return frames.filter((f): f is Frame => f !== undefined);
   }
 
   /** Pairs each X11 client window with the accessible frame that draws it: same pid, then same title. */
@@ -196,6 +198,7 @@ export class AtspiBackend implements AccessibilityBackend {
     for (const window of windows) {
       const score = (frame: Frame): number => {
         if (taken.has(frame)) return -1;
+        if (!FRAME_ROLES.has(frame.role) && frame.name !== window.title) return -1;
         const samePid = window.pid !== null && frame.app.pid === window.pid;
         if (window.pid !== null && frame.app.pid !== null && !samePid) return -1;
         let total = samePid ? 2 : 0;

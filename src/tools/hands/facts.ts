@@ -73,8 +73,14 @@ async function holdsInput(
   return false;
 }
 
+/** A modal top-level is a dialog, whatever its role (GTK 4.8's file chooser says "filler"). */
+function windowFacts(root: RawNode): WindowFacts {
+  const modal = root.states?.includes("modal") && !DIALOG_ROLES.has(root.role);
+  return { role: modal ? "dialog" : root.role, states: root.states };
+}
+
 function windowOf(read: WindowRead): WindowFacts {
-  return { role: read.root.role, states: read.root.states };
+  return windowFacts(read.root);
 }
 
 /**
@@ -96,7 +102,7 @@ export async function pressFacts(
   const backend = await context.backend();
   try {
     const top = await backend.readWindow(windowId, { ...READ, maxDepth: 0, nodeCeiling: 1 });
-    facts.window = { role: top.root.role, states: top.root.states };
+    facts.window = windowFacts(top.root);
     if (needsInputCheck(facts)) {
       const read = await readWhole(context, windowId);
       facts.window.holdsInput = await holdsInput(context, read, windowId);
