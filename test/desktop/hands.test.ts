@@ -395,6 +395,33 @@ describe("hands on real apps", () => {
     assert.match(await statusBecomes(/^Pressed Beta/), /^Pressed Beta/, "the press went to Beta, not Alpha");
   });
 
+  it("a window that is active but covered is brought forward and clicked, not refused as covered", async (t) => {
+    const windows = (await call("windows", {})).data.windows as Array<{ id: number; title: string }>;
+    const swing = windows.find((w) => w.title === TITLES.swing)!;
+    const gtk3 = windows.find((w) => w.title === TITLES.gtk3)!;
+    const alpha = await one(TITLES.swing, { role: "push button", name_contains: "Alpha" });
+    const centre = {
+      x: Math.round(alpha.bounds.x + alpha.bounds.width / 2),
+      y: Math.round(alpha.bounds.y + alpha.bounds.height / 2),
+    };
+    assert.equal(await probe.activate(swing.id), "front");
+    // The GTK 3 window goes on top without taking the focus, as a window of another app can.
+    const x = await X11Connection.open(process.env.DISPLAY!);
+    try {
+      await x.clientMessage(gtk3.id, "_NET_RESTACK_WINDOW", [2, 0, 0]);
+    } finally {
+      x.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await probe.activeWindow(), swing.id, "Swing is still the active window");
+    if ((await probe.windowAt(centre)) !== gtk3.id)
+      return t.skip("the GTK 3 window does not cover Alpha here");
+    await invoke("Beta");
+    const clicked = await call("click", { ref: alpha.ref, intent: "Press Alpha" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    assert.match(await statusBecomes(/^Pressed Alpha/), /^Pressed Alpha/);
+  });
+
   it("an L3 press without confirmation is refused and the app shows nothing happened; pre-approved, it lands", async () => {
     await invoke("Alpha");
     assert.match(await statusBecomes(/^Pressed Alpha/), /^Pressed Alpha/);

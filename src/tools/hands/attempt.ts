@@ -175,7 +175,16 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   };
 
   let focus: FocusReport | undefined;
-  if (attempt.ensureFocus && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
+  // An active window can still be covered (act focus made it active, another window stays on top):
+  // it is brought forward too, or a click at its element would be refused as covered for good.
+  const presses = [attempt.pressAt?.point, attempt.place?.point].filter((p): p is Point => p !== undefined);
+  const covered = async () =>
+    (await Promise.all(presses.map((p) => hands.windowAt(p)))).some((top) => top !== undefined && top !== windowId);
+  if (
+    attempt.ensureFocus &&
+    windowId !== undefined &&
+    ((await hands.activeWindow()) !== windowId || (await covered()))
+  ) {
     const truth = await hands.activate(windowId);
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
     // Java dropped a click that came right after its window was activated, before it had handled
