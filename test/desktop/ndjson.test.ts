@@ -130,6 +130,22 @@ describe("ndjson on real apps", () => {
     assert.notEqual(scrolled.error?.code, "internal_error", JSON.stringify(scrolled));
   });
 
+  it("focus_window brings a window to the front, read back from the window manager (deskhand's addition)", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const front = await client.request("f1", "focus_window", {
+      hwnd: swing.id,
+      intent: "Bring the fixture forward",
+    });
+    assert.equal(front.ok, true, JSON.stringify(front));
+    assert.equal(front.result.result.focus, "is now in front");
+    assert.equal((await windowTitled(backend, TITLES.swing)).focused, true);
+    const missing = await client.request("f2", "focus_window", { hwnd: 1, intent: "Bring nothing forward" });
+    assert.equal(missing.ok, false);
+    assert.notEqual(missing.error.code, "internal_error", JSON.stringify(missing));
+    const noIntent = await client.request("f3", "focus_window", { hwnd: swing.id });
+    assert.equal(noIntent.error.code, "invalid_params");
+  });
+
   it("an element whose app died is stale_element", async () => {
     const extra = await startExtraSwingApp(backend);
     try {

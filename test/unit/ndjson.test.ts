@@ -68,6 +68,7 @@ describe("ndjson protocol", () => {
       "click",
       "type_text",
       "key",
+      "focus_window",
       "shutdown",
     ]);
     assert.equal(responses[1]!.result!.truncated, true);

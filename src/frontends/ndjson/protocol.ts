@@ -146,6 +146,8 @@ const ACTION_METHODS = [
 ] as const;
 
 const INPUT_METHODS = ["click", "type_text", "key"] as const;
+// deskhand's addition: the only way out of a window that is covered, over this protocol.
+const WINDOW_METHODS = ["focus_window"] as const;
 
 export const METHODS = [
   "ping",
@@ -154,6 +156,7 @@ export const METHODS = [
   "observe",
   ...ACTION_METHODS,
   ...INPUT_METHODS,
+  ...WINDOW_METHODS,
   "shutdown",
 ] as const;
 
@@ -194,6 +197,7 @@ const inputParams = {
       reversible: z.boolean().optional(),
     })
     .strict(),
+  focus_window: z.object({ hwnd: z.number().int().nonnegative(), intent: z.string() }).strict(),
 } as const;
 
 /** Input replies: done is the result; refused and error are the protocol's input_failed, with why. */
@@ -309,6 +313,10 @@ export async function dispatch(context: ToolContext, method: string, params: unk
       const p = parseParams(inputParams[method], params) as Record<string, unknown>;
       const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
       return runInput(context, method, defined);
+    }
+    case "focus_window": {
+      const p = parseParams(inputParams.focus_window, params) as { hwnd: number; intent: string };
+      return runInput(context, "window", { action: "focus", window: { id: p.hwnd }, intent: p.intent });
     }
     default:
       throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {

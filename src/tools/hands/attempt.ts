@@ -179,7 +179,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   // it is brought forward too, or a click at its element would be refused as covered for good.
   const presses = [attempt.pressAt?.point, attempt.place?.point].filter((p): p is Point => p !== undefined);
   const covered = async () =>
-    (await Promise.all(presses.map((p) => hands.windowAt(p)))).some((top) => top !== undefined && top !== windowId);
+    (await Promise.all(presses.map((p) => hands.windowAt(p)))).some(
+      (top) => top !== undefined && top !== windowId,
+    );
   if (
     attempt.ensureFocus &&
     windowId !== undefined &&
