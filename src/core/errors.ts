@@ -97,6 +97,12 @@ export function asDeskhandError(error: unknown): DeskhandError {
         message,
         "Re-read the element; the action did not apply as asked.",
       );
+    case "OutOfRange":
+      return new DeskhandError(
+        "index_out_of_range",
+        message,
+        "Read the element's size (read_table) and ask within it.",
+      );
     case "UnsupportedPlatform":
       return new DeskhandError("unsupported_platform", message, "Use deskhand on Linux (X11) for now.");
     case "HandsUnavailable":

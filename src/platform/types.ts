@@ -256,3 +256,8 @@ export class ReadOnlyElement extends Error {
 export class ActionRejected extends Error {
   override readonly name = "ActionRejected";
 }
+
+/** A row, column or index past what the element has; nothing was done. */
+export class OutOfRange extends Error {
+  override readonly name = "OutOfRange";
+}

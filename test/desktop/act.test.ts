@@ -114,6 +114,32 @@ describe("acting on real apps", () => {
     );
   });
 
+  it("never improvises: toggle on a button, select on a radio button or past the table, read_table on a button", async () => {
+    const form = await snapshot(TITLES.swing);
+    const before = await swingStatus();
+    const alpha = pick(form, (e) => e.role === "push button" && /^Alpha/.test(e.name ?? ""), "Alpha");
+    const toggled = await act(alpha.ref, { kind: "toggle" });
+    assert.equal(toggled.error?.code, "unsupported_pattern", JSON.stringify(toggled));
+    assert.match(toggled.error.message, /push button .* does not support toggle.*use invoke/);
+    const radio = pick(form, (e) => e.role === "radio button", "a radio button");
+    const selected = await act(radio.ref, { kind: "select" });
+    assert.equal(selected.error?.code, "unsupported_pattern", JSON.stringify(selected));
+    assert.match(selected.error.message, /use toggle/);
+    const table = pick(form, (e) => e.role === "table", "the table");
+    const past = await act(table.ref, { kind: "select", row: 999 });
+    assert.equal(past.error?.code, "index_out_of_range", JSON.stringify(past));
+    assert.match(past.error.message, /200 rows/);
+    const notTable = await call("read_table", { ref: alpha.ref });
+    assert.equal(notTable.error?.code, "unsupported_pattern", JSON.stringify(notTable));
+    for (const reply of [toggled, selected, past, notTable])
+      assert.doesNotMatch(
+        JSON.stringify(reply.error),
+        /org\.freedesktop|org\.a11y/,
+        "no D-Bus text reaches a reply",
+      );
+    assert.equal(await swingStatus(), before, "nothing was pressed");
+  });
+
   it("a changed element is reported, never acted on", async () => {
     const form = await snapshot(TITLES.swing);
     const alpha = pick(form, (e) => e.name === "Alpha", "the Alpha button");

@@ -3,7 +3,7 @@
 // opened a modal dialog, say) is reported as an unknown outcome, never waited on. Every call that makes
 // the app do something goes through `app.act` (the bus, never the direct socket): see app.ts.
 import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
-import { ActionRejected, ReadOnlyElement, UnsupportedAction } from "../types.js";
+import { ActionRejected, OutOfRange, ReadOnlyElement, UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
@@ -13,6 +13,14 @@ import { statesFromBitset } from "./states.js";
 const INVOKE_NAMES = /^(click|press|activate|jump|open|invoke|doDefault|push)$/i;
 // Web engines name a check box's action for what it will do next: "check" or "uncheck".
 const TOGGLE_NAMES = /^(toggle|click|press|activate|check|uncheck|cycle)$/i;
+const TOGGLE_ROLES = new Set([
+  "check box",
+  "toggle button",
+  "radio button",
+  "check menu item",
+  "radio menu item",
+  "switch",
+]);
 const EXPAND_NAMES = /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate)$/i;
 const COLLAPSE_NAMES =
   /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|collapse|activate)$/i;
@@ -47,7 +55,11 @@ function unsupported(target: ActionTarget, what: string): UnsupportedAction {
   );
 }
 
-async function bounded(route: string, call: () => Promise<unknown[]>): Promise<ActionReport> {
+async function bounded(
+  route: string,
+  call: () => Promise<unknown[]>,
+  target?: ActionTarget,
+): Promise<ActionReport> {
   try {
     const [returned] = await call();
     return { route, outcome: "completed", returned };
@@ -59,8 +71,14 @@ async function bounded(route: string, call: () => Promise<unknown[]>): Promise<A
         detail: "the call did not return in time: the app may be showing a modal dialog, or hung",
       };
     }
-    if (isNotImplemented(error))
-      throw new ActionRejected(`${route} is not implemented by this element: ${(error as Error).message}`);
+    // The toolkit's own D-Bus error text says nothing an agent can use: name the element instead.
+    if (isNotImplemented(error)) {
+      const what = target ? `${target.node.role} ${JSON.stringify(target.node.name ?? "")}` : "the element";
+      throw new UnsupportedAction(
+        `${what} does not implement ${route}`,
+        target ? supportedActions(target) : [],
+      );
+    }
     throw error;
   }
 }
@@ -84,8 +102,10 @@ async function doAction(
   if (index < 0 && target.actions.length === 1 && what === "invoke") index = 0;
   if (index < 0) throw unsupported(target, what);
   const name = target.actions[index]!;
-  return bounded(`Action.DoAction(${JSON.stringify(name)})`, () =>
-    target.app.act(target.path, IFACE.action, "DoAction", timeoutMs, "i", [index]),
+  return bounded(
+    `Action.DoAction(${JSON.stringify(name)})`,
+    () => target.app.act(target.path, IFACE.action, "DoAction", timeoutMs, "i", [index]),
+    target,
   );
 }
 
@@ -158,6 +178,20 @@ async function select(
   if (action.row !== undefined) {
     if (!interfaces.includes("Table")) throw unsupported(target, "select by row (Table)");
     const row = action.row;
+    const [rows, columns] = (
+      await Promise.all([
+        app.property(path, IFACE.table, "NRows", timeoutMs),
+        app.property(path, IFACE.table, "NColumns", timeoutMs),
+      ])
+    ).map(Number) as [number, number];
+    if (row >= rows)
+      throw new OutOfRange(
+        `row ${row} is past the table's ${rows} rows (0–${rows - 1}); nothing was selected`,
+      );
+    if (action.column !== undefined && action.column >= columns)
+      throw new OutOfRange(
+        `column ${action.column} is past the table's ${columns} columns; nothing was selected`,
+      );
     if (action.column !== undefined) {
       const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, action.column]);
       return selectChild(app, path, Number(index), timeoutMs, `of cell ${row},${action.column}`);
@@ -187,8 +221,19 @@ async function select(
       interfaces.includes("Selection") && node.role === "combo box" ? path : found.option.parent;
     return selectChild(app, container, found.option.index, timeoutMs, `of ${JSON.stringify(action.option)}`);
   }
-  // No option: select this element within its parent (a list item, a page tab).
-  if (!target.parentPath) throw unsupported(target, "select");
+  // No option: select this element within its parent (a list item, a page tab), which must be a
+  // selection container; a radio button is chosen with toggle.
+  const selectable = node.states === undefined || node.states.includes("selectable");
+  const parentInterfaces = target.parentPath
+    ? ((
+        await app.call(target.parentPath, IFACE.accessible, "GetInterfaces", timeoutMs).catch(() => [[]])
+      )[0] as string[])
+    : [];
+  if (!target.parentPath || !selectable || !parentInterfaces.some((i) => i.endsWith(".Selection")))
+    throw unsupported(
+      target,
+      `select without option or row (it is not a selectable item of a list or tab list${node.role === "radio button" ? "; use toggle" : ""})`,
+    );
   return selectChild(app, target.parentPath, node.indexInParent, timeoutMs, "of this element in its parent");
 }
 
@@ -258,6 +303,12 @@ export async function performAction(
     case "invoke":
       return doAction(target, INVOKE_NAMES, "invoke", timeoutMs);
     case "toggle":
+      // A push button's "click" would press it: toggle is only for what has two states.
+      if (!TOGGLE_ROLES.has(node.role) && !states.includes("checkable"))
+        throw unsupported(
+          target,
+          "toggle (it is not a check box, toggle button or radio button; use invoke to press it)",
+        );
       return doAction(target, TOGGLE_NAMES, "toggle", timeoutMs);
     case "expand":
       if (states.includes("expanded")) return { route: "none: already expanded", outcome: "completed" };

@@ -1,7 +1,7 @@
 // Reading one element closely: its text in slices, and tables a page of rows at a time through the
 // Table interface, never the whole table.
 import type { TableCell, TableRead } from "../types.js";
-import { ActionRejected } from "../types.js";
+import { UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { IFACE, NULL_PATH } from "./names.js";
 
@@ -50,7 +50,9 @@ export async function readTable(
       ])
     ).map(Number) as [number, number];
   } catch (error) {
-    if (isNotImplemented(error)) throw new ActionRejected("the element has no Table interface");
+    // GTK and Java answer a Table property on a non-table with "Failed" or "UnknownProperty".
+    if (isNotImplemented(error) || (error instanceof Error && /Error\.Failed/.test(error.message)))
+      throw new UnsupportedAction("the element has no Table interface: it is not a table", []);
     throw error;
   }
   // One header at a time: Java mints the header object per call, and concurrent calls were all
