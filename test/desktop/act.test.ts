@@ -224,9 +224,10 @@ describe("acting on real apps", () => {
     });
     assert.ok(filled.ok, JSON.stringify(filled));
     assert.deepEqual(
-      filled.data.fields.map((f: { ok: boolean }) => f.ok),
+      filled.data.fields.map((f: { set: boolean }) => f.set),
       [true, false, true],
     );
+    assert.equal(filled.data.set, 2, "counted as set only where the field reads back");
     assert.equal(filled.data.fields[1].error.code, "read_only");
     const after = await snapshot(TITLES.swing);
     assert.equal(pick(after, (e) => e.role === "text" && e.name === "Name", "Name").value, "Grace");

@@ -13,6 +13,9 @@ import { toolCaller } from "../desktop/helpers.js";
 import { tableCells } from "./cells.js";
 import { CAPABILITIES, type Capability, PROFILES, type Query, SET_TEXT, TYPED_KEYS } from "./profiles.js";
 
+/** What fill_form writes where set_value does not take. */
+const FILLED_TEXT = "Filled by typing";
+
 const name = process.env.DESKHAND_TOOLKIT ?? "";
 const profile = PROFILES[name];
 if (!profile) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.keys(PROFILES).join(", ")}`);
@@ -143,10 +146,23 @@ describe(`toolkit contract: ${profile.label}`, () => {
         action: { kind: "set_value", text: SET_TEXT },
         intent: "Contract suite: set a value",
       });
+      // Where the accessibility route does not take, fill_form types the value instead, and counts
+      // the field as set only once it reads back.
+      const fillTakes = async () => {
+        const filled = await call("fill_form", {
+          fields: [{ ref: field.ref, value: FILLED_TEXT }],
+          intent: "Contract suite: fill the field",
+        });
+        assert.ok(filled.ok, JSON.stringify(filled.error));
+        assert.equal(filled.data.set, 1, filled.text);
+        assert.equal(filled.data.fields[0].route, "typed");
+        assert.equal((await call("element_info", { ref: field.ref })).data.value, FILLED_TEXT);
+        return "; fill_form types it instead and it reads back";
+      };
       if (profile.setValueRefused) {
         assert.equal(set.ok, false);
         assert.equal(set.error.code, "unsupported_pattern", JSON.stringify(set.error));
-        record("set_value", "refused", profile.setValueRefused);
+        record("set_value", "refused", `${profile.setValueRefused}${await fillTakes()}`);
         return;
       }
       assert.ok(set.ok, JSON.stringify(set.error));
@@ -156,7 +172,7 @@ describe(`toolkit contract: ${profile.label}`, () => {
         record(
           "set_value",
           "not supported",
-          `${set.data.route} returns ${JSON.stringify(set.data.returned)} and changes nothing; the receipt says effect "not_seen" and points to type_text`,
+          `${set.data.route} returns ${JSON.stringify(set.data.returned)} and changes nothing; the receipt says effect "not_seen" and points to type_text${await fillTakes()}`,
         );
         return;
       }

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands, Point } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE } from "../../platform/types.js";
-import type { AuditTarget } from "../../safety/audit.js";
+import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { commitReason, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import type { ToolContext } from "../context.js";
@@ -45,6 +45,8 @@ export interface InputAttempt {
   chord?: Chord;
   /** Typed text: kept out of the journal, which records its length. */
   secret?: string;
+  /** The call's other values (fill_form's other fields): kept out of this line too. */
+  otherSecrets?: Secret[];
   execute(hands: Hands): Promise<Record<string, unknown>>;
   /** One line for a person: what was done, without typed text. */
   describe(result: Record<string, unknown>): string;
@@ -153,6 +155,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     },
     target: Object.keys(target).length > 0 ? target : null,
     secret: attempt.secret,
+    otherSecrets: attempt.otherSecrets,
     password: element?.role === PASSWORD_ROLE,
   });
   const via = committing >= 0 ? attempt.pressedVia?.[committing] : undefined;

@@ -5,9 +5,10 @@ import { z } from "zod";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE } from "../../platform/types.js";
+import type { Secret } from "../../safety/audit.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
-import { defineTool } from "../tool.js";
+import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput } from "./attempt.js";
 import { keyEffect, pressFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace } from "./place.js";
@@ -170,14 +171,36 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
 }
 
 const SHOWN_WITHIN_MS = 2000;
+/** Fields whose own text is what was typed into them, as soon as the app has taken it. */
+const SHOWS_TYPED_TEXT = new Set([
+  "text",
+  "entry",
+  "password text",
+  "spin button",
+  "document text",
+  "terminal",
+]);
 
-/** Waits until the field's text ends with what was typed (a password field is never read). */
-async function untilShown(context: ToolContext, place: ResolvedPlace, text: string): Promise<void> {
-  if (!place.handle || place.element?.role === PASSWORD_ROLE) return;
+/** Whether the field shows what was typed: exact, differs (after 2 s), or unreadable. */
+export type ReadBack = "exact" | "differs" | "unreadable";
+
+/**
+ * Waits until the field shows what was typed (the whole text after a clear, else its end), bounded:
+ * "done" means the app has taken the text, not only that the keys were sent. A password field is
+ * never read.
+ */
+async function untilShown(
+  context: ToolContext,
+  place: ResolvedPlace,
+  text: string,
+  cleared: boolean,
+): Promise<ReadBack> {
+  if (!place.handle || place.element?.role === PASSWORD_ROLE) return "unreadable";
   const backend = await context.backend();
-  const tail = [...text.replace(/[\r\n]+$/, "")].slice(-16).join("");
+  // A single-line field does not keep a trailing newline: Enter was a key, not text.
+  const wanted = text.replace(/[\r\n]+$/, "");
   const deadline = Date.now() + SHOWN_WITHIN_MS;
-  while (Date.now() < deadline) {
+  for (;;) {
     const node = await backend
       .describe(place.handle, {
         maxText: 100_000,
@@ -185,10 +208,23 @@ async function untilShown(context: ToolContext, place: ResolvedPlace, text: stri
       })
       .catch(() => undefined);
     const shown = node?.text ?? node?.value;
-    if (shown === undefined || shown.endsWith(tail)) return;
+    if (shown === undefined) return "unreadable";
+    const normal = shown.replace(/[\r\n]+$/, "");
+    if (cleared ? normal === wanted : normal.endsWith(wanted)) return "exact";
+    if (Date.now() > deadline) return "differs";
     await sleep(30);
   }
 }
+
+const typeTextInput = z.object({
+  text: z.string().min(1).max(20_000),
+  ref: refSchema.optional().describe("The field to type into; without it, the focused one"),
+  clear: z.boolean().default(false),
+  intent: intentSchema,
+  reversible: reversibleSchema.default(true),
+  ...windowShape,
+  settleMs: z.number().int().min(0).max(5000).default(150),
+});
 
 export const typeTextTool = defineTool({
   name: "type_text",
@@ -200,16 +236,20 @@ export const typeTextTool = defineTool({
     "never enters the audit journal, only its length.",
   level: "L2",
   annotations: INPUT,
-  input: z.object({
-    text: z.string().min(1).max(20_000),
-    ref: refSchema.optional().describe("The field to type into; without it, the focused one"),
-    clear: z.boolean().default(false),
-    intent: intentSchema,
-    reversible: reversibleSchema.default(true),
-    ...windowShape,
-    settleMs: z.number().int().min(0).max(5000).default(150),
-  }),
-  async handler(context, input) {
+  input: typeTextInput,
+  handler: (context, input) => typeText(context, input),
+});
+
+/**
+ * type_text's work, also fill_form's typed route: `otherSecrets` are the call's other values, kept
+ * out of this journal line too.
+ */
+export async function typeText(
+  context: ToolContext,
+  input: z.output<typeof typeTextInput>,
+  otherSecrets: Secret[] = [],
+): Promise<ToolOutput> {
+  {
     const { place, ...target } = await keyboardTarget(context, input);
     return attemptInput(context, {
       tool: "type_text",
@@ -217,10 +257,11 @@ export const typeTextTool = defineTool({
       place,
       approach: clicksToFocus(place),
       secret: input.text,
+      otherSecrets,
       async execute(h) {
         // The focus click and the typing go as one: another deskhand's click in between would send
         // this text into its field.
-        const { focused, remapped, started } = await h.exclusive(async () => {
+        const { focused, remapped, started, shown } = await h.exclusive(async () => {
           const focused = place ? await focusPlace(context, h, place) : undefined;
           if (input.clear) {
             await h.chord(parseChord("ctrl+a"), 1);
@@ -228,11 +269,15 @@ export const typeTextTool = defineTool({
           }
           const started = Date.now();
           const { remapped } = await h.type(input.text);
-          // Remapped keys are turned into characters when the app reads them, with the keymap of that
-          // moment: another deskhand remapping the same keycodes before then changes what arrives.
-          // The lock is held until the field shows the text (or 2 s pass).
-          if (remapped > 0 && place) await untilShown(context, place, input.text);
-          return { focused, remapped, started };
+          // The lock is held until the field shows the text (or 2 s pass): remapped keys become
+          // characters when the app reads them, with the keymap of that moment, and another deskhand
+          // remapping the same keycodes before then would change what arrives.
+          // A cell takes typed text into an editor of its own, seen only once committed: no wait there.
+          const shown =
+            place && SHOWS_TYPED_TEXT.has(place.element?.role ?? "")
+              ? await untilShown(context, place, input.text, input.clear)
+              : undefined;
+          return { focused, remapped, started, shown };
         });
         return {
           characters: [...input.text].length,
@@ -240,13 +285,15 @@ export const typeTextTool = defineTool({
           cleared: input.clear,
           remapped_keys: remapped,
           typing_ms: Date.now() - started,
-          ...(await readBack(context, place, input.settleMs)),
+          ...(shown ? { read_back: shown } : {}),
+          ...(await readBack(context, place, shown ? 0 : input.settleMs)),
         };
       },
-      describe: (r) => `typed ${r.characters} character(s)${input.clear ? " after clearing" : ""}`,
+      describe: (r) =>
+        `typed ${r.characters} character(s)${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`,
     });
-  },
-});
+  }
+}
 
 export const keyTool = defineTool({
   name: "key",
