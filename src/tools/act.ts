@@ -93,6 +93,8 @@ export const actInput = z
     path: ["ref"],
   });
 
+const CANDIDATES_IN_TEXT = 10;
+
 /** Resolves `find` to exactly one element's ref, or refuses, listing the candidates. */
 async function resolveTarget(context: ToolContext, input: z.output<typeof actInput>): Promise<string> {
   if (input.ref !== undefined) return input.ref;
@@ -115,10 +117,17 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
     );
   }
   if (input.nth === undefined && result.total > 1) {
+    // The candidates go in the message too: a client that shows only the text must see them.
+    const listed = candidates
+      .slice(0, CANDIDATES_IN_TEXT)
+      .map((c, i) => `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}`)
+      .join("");
+    const more =
+      candidates.length > CANDIDATES_IN_TEXT ? `\n  … ${candidates.length - CANDIDATES_IN_TEXT} more` : "";
     throw new DeskhandError(
       "ambiguous",
-      `${result.total} elements match and no nth was given; nothing was done`,
-      "Pass nth (0-based) or a narrower selector; the candidates are listed with their refs.",
+      `${result.total} elements match and no nth was given; nothing was done:${listed}${more}`,
+      "Pass nth (0-based) or a narrower selector.",
       { candidates },
     );
   }
