@@ -19,8 +19,9 @@ export interface Receipt {
   returned?: unknown;
   detail?: string;
   /**
-   * For set_value and set_range: whether the value read back afterwards is the one asked for.
-   * `not_seen` is the mark of a toolkit that accepts the call and changes nothing.
+   * For set_value and set_range: whether the value read back afterwards is the one asked for; for
+   * select with an option, whether the option reads selected. `not_seen` is the mark of a toolkit
+   * that accepts the call and changes nothing.
    */
   effect?: "seen" | "not_seen" | "unknown";
   after: ElementState | null;
@@ -78,7 +79,11 @@ export function renderReceipt(receipt: Receipt): string {
     `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${receipt.action_outcome === "completed" ? "the call returned" : "outcome unknown: the call did not return in time"}${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
   ];
   if (receipt.detail) lines.push(receipt.detail);
-  if (receipt.effect === "not_seen")
+  if (receipt.effect === "not_seen" && receipt.action === "select")
+    lines.push(
+      "The option does not read as selected afterwards: the toolkit accepted the call and did not apply it. A click on the element, then on the option, is the route left.",
+    );
+  else if (receipt.effect === "not_seen")
     lines.push(
       `The value read back is ${JSON.stringify(receipt.after?.value ?? null)}, not what was asked: the toolkit accepted the call and did not apply it. type_text (real keys) is the route that works here.`,
     );

@@ -202,6 +202,8 @@ export interface ActionReport {
   outcome: "completed" | "unknown";
   /** What the toolkit returned, when it returned something (some return true and do nothing). */
   returned?: unknown;
+  /** Whether the effect was read back (a selected option reads selected); absent when not checked. */
+  seen?: boolean;
   detail?: string;
 }
 

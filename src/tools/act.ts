@@ -218,6 +218,7 @@ export async function runAction(
     ...(await afterRead(backend, entry.handle, entry.fingerprint.windowId)),
     ...windowChanges(before, after),
   };
+  if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
   // Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
   // Value): the re-read says whether the value took.
   if (input.action.kind === "set_value" || input.action.kind === "set_range") {

@@ -67,6 +67,7 @@ describe("acting on real apps", () => {
     const color = pick(form, (e) => e.role === "combo box", "the Color combo box");
     const selected = await act(color.ref, { kind: "select", option: "Blue" });
     assert.ok(selected.ok, JSON.stringify(selected));
+    assert.equal(selected.data.effect, "seen", "the receipt says the option took");
     assert.equal(await swingStatus(), "Color Blue");
     // The combo box is now named "Blue": the old ref is stale, so take the new one.
     const recolored = pick(

@@ -13,6 +13,8 @@ import { statesFromBitset } from "./states.js";
 const INVOKE_NAMES = /^(click|press|activate|jump|open|invoke|doDefault|push)$/i;
 // Web engines name a check box's action for what it will do next: "check" or "uncheck".
 const TOGGLE_NAMES = /^(toggle|click|press|activate|check|uncheck|cycle)$/i;
+/** Between selecting an option and reading whether it took. */
+const SELECT_SETTLE_MS = 100;
 const TOGGLE_ROLES = new Set([
   "check box",
   "toggle button",
@@ -219,7 +221,24 @@ async function select(
     // option's own list does.
     const container =
       interfaces.includes("Selection") && node.role === "combo box" ? path : found.option.parent;
-    return selectChild(app, container, found.option.index, timeoutMs, `of ${JSON.stringify(action.option)}`);
+    const report = await selectChild(
+      app,
+      container,
+      found.option.index,
+      timeoutMs,
+      `of ${JSON.stringify(action.option)}`,
+    );
+    // Some toolkits return true and select nothing: the option itself, or the combo showing it, says.
+    await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+    const [optionStates, shown] = await Promise.all([
+      app.call(found.option.path, IFACE.accessible, "GetState", timeoutMs).then(
+        ([bits]) => statesFromBitset(bits as number[]),
+        () => undefined,
+      ),
+      app.property(path, IFACE.accessible, "Name", timeoutMs).then(String, () => undefined),
+    ]);
+    const seen = optionStates?.includes("selected") || shown === action.option;
+    return optionStates === undefined && shown === undefined ? report : { ...report, seen };
   }
   // No option: select this element within its parent (a list item, a page tab), which must be a
   // selection container; a radio button is chosen with toggle.
@@ -348,7 +367,7 @@ async function findOption(
   root: string,
   option: string,
   timeoutMs: number,
-): Promise<{ option?: { parent: string; index: number }; seen: string[] }> {
+): Promise<{ option?: { parent: string; index: number; path: string }; seen: string[] }> {
   const seen: string[] = [];
   let level = [root];
   for (let depth = 0; depth < 6 && level.length > 0 && seen.length < 500; depth++) {
@@ -356,7 +375,7 @@ async function findOption(
     for (const parent of level) {
       const kids = await children(app, parent, timeoutMs).catch(() => []);
       const index = kids.findIndex((kid) => kid.name === option);
-      if (index >= 0) return { option: { parent, index }, seen };
+      if (index >= 0) return { option: { parent, index, path: kids[index]!.path }, seen };
       for (const kid of kids) {
         if (kid.name) seen.push(kid.name);
         next.push(kid.path);
