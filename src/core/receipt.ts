@@ -79,7 +79,9 @@ export function renderReceipt(receipt: Receipt): string {
     `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${receipt.action_outcome === "completed" ? "the call returned" : "outcome unknown: the call did not return in time"}${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
   ];
   if (receipt.detail) lines.push(receipt.detail);
-  if (receipt.effect === "not_seen" && receipt.action === "select")
+  if (receipt.effect === "seen" && receipt.action === "select")
+    lines.push("The option reads selected afterwards (a web page sees no change event from this route).");
+  else if (receipt.effect === "not_seen" && receipt.action === "select")
     lines.push(
       "The option does not read as selected afterwards: the toolkit accepted the call and did not apply it. A click on the element, then on the option, is the route left.",
     );

@@ -27,8 +27,15 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
   if (node.name !== seen.name) found.push({ field: "name", was: seen.name ?? null, now: node.name ?? null });
   if (node.indexInParent !== seen.indexInParent)
     found.push({ field: "index", was: seen.indexInParent, now: node.indexInParent });
-  // Bounds are compared only when both reads had them: an unread field is unknown, not a change.
-  if (seen.bounds !== undefined && !node.unread.includes("bounds") && !sameRect(seen.bounds, node.bounds)) {
+  // Bounds are compared only when both reads had them: an unread field is unknown, not a change, and
+  // neither is an element that had no place on screen then (null: a page still loading, a hidden
+  // tab) and has one now.
+  if (
+    seen.bounds !== undefined &&
+    seen.bounds !== null &&
+    !node.unread.includes("bounds") &&
+    !sameRect(seen.bounds, node.bounds)
+  ) {
     found.push({ field: "bounds", was: seen.bounds, now: node.bounds ?? null });
   }
   return found;

@@ -48,3 +48,29 @@ describe("refs", () => {
     assert.equal(refs.lookup(made[3]!).handle, "h4");
   });
 });
+
+describe("verification", () => {
+  it("an element with no place on screen when seen, and one now, is the same element; a move is not", async () => {
+    const { differences } = await import("../../src/core/verify.js");
+    const entry = { handle: "h", fingerprint: { ...print, bounds: null } };
+    const node = {
+      handle: "h",
+      role: "push button",
+      name: "OK",
+      description: undefined,
+      states: [],
+      interfaces: [],
+      childCount: 0,
+      indexInParent: 0,
+      children: [],
+      unread: [],
+      bounds: { x: 5, y: 5, width: 10, height: 10 },
+    };
+    assert.deepEqual(differences(entry as never, node), []);
+    const placed = { handle: "h", fingerprint: { ...print, bounds: { x: 1, y: 1, width: 10, height: 10 } } };
+    assert.deepEqual(
+      differences(placed as never, node).map((d) => d.field),
+      ["bounds"],
+    );
+  });
+});
