@@ -80,7 +80,7 @@ export function renderReceipt(receipt: Receipt): string {
   ];
   if (receipt.detail) lines.push(receipt.detail);
   if (receipt.effect === "seen" && receipt.action === "select")
-    lines.push("The option reads selected afterwards (a web page sees no change event from this route).");
+    lines.push("The option reads selected afterwards.");
   else if (receipt.effect === "not_seen" && receipt.action === "select")
     lines.push(
       "The option does not read as selected afterwards: the toolkit accepted the call and did not apply it. A click on the element, then on the option, is the route left.",
