@@ -85,7 +85,9 @@ export function renderReceipt(receipt: Receipt): string {
     lines.push(
       "The option does not read as selected afterwards: the toolkit accepted the call and did not apply it. A click on the element, then on the option, is the route left.",
     );
-  else if (receipt.effect === "not_seen")
+  else if (receipt.effect === "not_seen" && receipt.action === "scroll") {
+    // The route's detail says it.
+  } else if (receipt.effect === "not_seen")
     lines.push(
       `The value read back is ${JSON.stringify(receipt.after?.value ?? null)}, not what was asked: the toolkit accepted the call and did not apply it. type_text (real keys) is the route that works here.`,
     );

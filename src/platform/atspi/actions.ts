@@ -271,19 +271,31 @@ async function scroll(
 ): Promise<ActionReport> {
   const { app, path } = target;
   // A container scrolls through its scroll bars' Value: small steps are the bar's minimum increment,
-  // large ones ten of those.
-  const [refs] = await app.call(path, IFACE.accessible, "GetChildren", timeoutMs);
-  const bars: { path: string; vertical: boolean }[] = [];
-  for (const [, child] of refs as [string, string][]) {
-    const [[role], [states]] = await Promise.all([
-      app.call(child, IFACE.accessible, "GetRole", timeoutMs),
-      app.call(child, IFACE.accessible, "GetState", timeoutMs),
-    ]);
-    if (roleName(Number(role)) !== "scroll bar") continue;
-    bars.push({ path: child, vertical: statesFromBitset(states as number[]).includes("vertical") });
+  // large ones ten of those. A Swing table's bars belong to the scroll pane around it (two levels up,
+  // past the viewport): the element's own come first, then its ancestors'.
+  const barsOf = async (container: string) => {
+    const [refs] = await app.call(container, IFACE.accessible, "GetChildren", timeoutMs);
+    const found: { path: string; vertical: boolean }[] = [];
+    for (const [, child] of refs as [string, string][]) {
+      const [[role], [states]] = await Promise.all([
+        app.call(child, IFACE.accessible, "GetRole", timeoutMs),
+        app.call(child, IFACE.accessible, "GetState", timeoutMs),
+      ]);
+      if (roleName(Number(role)) !== "scroll bar") continue;
+      found.push({ path: child, vertical: statesFromBitset(states as number[]).includes("vertical") });
+    }
+    return found;
+  };
+  let bars = await barsOf(path);
+  for (let up = target.parentPath, level = 0; bars.length === 0 && up && level < 2; level++) {
+    bars = await barsOf(up);
+    const parent = await app.property(up, IFACE.accessible, "Parent", timeoutMs).catch(() => undefined);
+    up = Array.isArray(parent) ? String(parent[1]) : undefined;
   }
-  if (bars.length === 0) throw unsupported(target, "scroll (it has no scroll bars)");
+  if (bars.length === 0)
+    throw unsupported(target, "scroll (neither it nor the two elements around it have scroll bars)");
   const routes: string[] = [];
+  const moved: (boolean | undefined)[] = [];
   for (const [axis, amount] of [
     ["horizontal", action.horizontal],
     ["vertical", action.vertical],
@@ -306,9 +318,25 @@ async function scroll(
       "CurrentValue",
       ["d", next],
     ]);
-    routes.push(`${axis} scroll bar Value ${current} → ${next}`);
+    // The Java wrapper accepts the Set and leaves the bar where it was: the bar is read again.
+    const after = await read("CurrentValue").catch(() => undefined);
+    moved.push(after === undefined ? undefined : next === current || Math.abs(after - next) <= unit / 2);
+    routes.push(
+      `${axis} scroll bar Value ${current} → ${next}${after !== undefined && after !== next ? ` (reads ${after})` : ""}`,
+    );
   }
-  return { route: routes.join("; ") || "nothing to scroll (no_amount on both axes)", outcome: "completed" };
+  const seen = moved.length === 0 || moved.some((m) => m === undefined) ? undefined : moved.every(Boolean);
+  return {
+    route: routes.join("; ") || "nothing to scroll (no_amount on both axes)",
+    outcome: "completed",
+    ...(seen === undefined ? {} : { seen }),
+    ...(seen === false
+      ? {
+          detail:
+            "the scroll bar did not move: the toolkit accepted the value and ignored it. wheel over the element is the route that works",
+        }
+      : {}),
+  };
 }
 
 export async function performAction(
