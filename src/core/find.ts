@@ -4,7 +4,7 @@
 import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platform/types.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
-import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
+import { type FlatEntry, fingerprintOf, flatten, reportsShowing } from "./flatten.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import type { RefStore } from "./refs.js";
@@ -172,9 +172,32 @@ export async function findElements(
     hits = entries.filter((e) => found.has(e.node));
   } else {
     const selector = (query as { selector: Selector }).selector;
-    const verdicts = entries.map((e) => ({ e, verdict: matches(e.node, selector) }));
+    // GTK 4.8 reports no `showing` below its windows: there "showing" means visible and on screen,
+    // which the bounds read tells (deskhand reads none for what sits below a 0×0 element).
+    const inferShowing =
+      selector.states?.includes("showing") && roots.length > 0 && !roots.some((r) => reportsShowing(r.node));
+    const asked = inferShowing
+      ? { ...selector, states: [...selector.states!.filter((s) => s !== "showing"), "visible"] }
+      : selector;
+    const verdicts = entries.map((e) => ({ e, verdict: matches(e.node, asked) }));
     hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
     unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
+    if (inferShowing) {
+      for (const windowId of new Set(hits.map((e) => e.windowId))) {
+        const nodes = hits.filter((e) => e.windowId === windowId).map((e) => e.node);
+        await backend.enrich(nodes, {
+          maxText: 200,
+          timeoutMs: options.timeoutMs,
+          actions: false,
+          accessibleIds: false,
+          ...(windowId === null ? {} : { windowId }),
+        });
+      }
+      hits = hits.filter((e) => {
+        const b = e.node.bounds;
+        return !!b && b.width > 0 && b.height > 0;
+      });
+    }
   }
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.

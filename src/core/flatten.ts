@@ -109,7 +109,8 @@ function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean {
   return !toolkitReportsShowing && states.includes("visible");
 }
 
-function reportsShowing(root: RawNode): boolean {
+/** Whether any element below the root reports `showing` (GTK 4.8 never does). */
+export function reportsShowing(root: RawNode): boolean {
   return root.children.some((child) => child.states?.includes("showing") || reportsShowing(child));
 }
 

@@ -407,6 +407,19 @@ describe("acting on real apps", () => {
     const slider = await call("find", sliderQuery);
     assert.equal(slider.data.matches[0].value, "25", "GTK3 re-reads the slider at 25");
 
+    // GTK 4.8 reports no `showing`: find infers it from what is visible and on screen.
+    const target4 = { kind: "title", glob: TITLES.gtk4 };
+    const showing = await call("find", {
+      target: target4,
+      role: "push button",
+      states: ["showing"],
+      limit: 500,
+    });
+    const all = await call("find", { target: target4, role: "push button", limit: 500 });
+    assert.ok(showing.ok && all.ok);
+    assert.ok(showing.data.total > 0, "some GTK4 buttons are on screen");
+    assert.ok(showing.data.total < all.data.total, "the hidden pages' buttons are not");
+    for (const m of showing.data.matches) assert.ok(m.bounds && m.bounds.width > 0, JSON.stringify(m));
     const gtk4 = await snapshot(TITLES.gtk4);
     const entry = pick(
       gtk4,
