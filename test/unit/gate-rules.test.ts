@@ -224,6 +224,7 @@ describe("the journal keeps no secret", () => {
     assert.throws(() => new AuditJournal(open).ensureWritable(), /others can read.*644.*chmod 600/);
     const mine = join(dir, "mine.jsonl");
     new AuditJournal(mine).ensureWritable();
+    new AuditJournal("/dev/null").ensureWritable(); // a person's explicit choice to keep none
   });
 
   it("a config that exists but cannot be read stops deskhand, naming the file", () => {
