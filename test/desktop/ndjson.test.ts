@@ -128,9 +128,11 @@ describe("ndjson on real apps", () => {
     const table = find((e) => e.role === "table");
     const scrolled = await client.request("a10", "scroll", { ref: table.ref, vertical: "large_increment" });
     assert.notEqual(scrolled.error?.code, "internal_error", JSON.stringify(scrolled));
-    // The Java wrapper accepts a scroll bar's new value and ignores it: the receipt must say so.
-    assert.equal(scrolled.result?.effect, "not_seen", JSON.stringify(scrolled));
-    assert.match(scrolled.result.detail, /did not move.*wheel/);
+    // The Java wrapper sometimes accepts a scroll bar's new value and ignores it (seen when the table's
+    // tab was not the one showing): the receipt must say which, from the bar read again.
+    assert.ok(["seen", "not_seen"].includes(scrolled.result?.effect), JSON.stringify(scrolled));
+    if (scrolled.result.effect === "not_seen") assert.match(scrolled.result.detail, /did not move.*wheel/);
+    else assert.doesNotMatch(scrolled.result.route, /\(reads/, "a bar that moved reads what was set");
   });
 
   it("focus_window brings a window to the front, read back from the window manager (deskhand's addition)", async () => {
