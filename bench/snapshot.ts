@@ -55,6 +55,14 @@ const CASES: Case[] = [
     peer: ["--extents", "--skip-tables"],
     target: "≤ 150 ms",
   },
+  // A real Swing editor's shape (issue 12): a menu bar of 300 items, nested panels, a text area.
+  {
+    label: "Swing editor (300 menu items, nested panels), full snapshot with bounds",
+    title: /^Deskhand Editor$/,
+    limits: FULL,
+    peer: ["--extents"],
+    target: "faster than pyatspi",
+  },
   {
     label: "Swing fixture, full snapshot with bounds (all 800 cells)",
     title: /^Deskhand Fixture$/,
@@ -83,7 +91,10 @@ async function main(): Promise<void> {
   const windows = await backend.listWindows();
   const rows: string[] = [];
   console.log(`# bench/snapshot · ${RUNS} runs each, medians · node ${process.versions.node}`);
-  for (const c of CASES) {
+  // BENCH_ONLY=editor runs the cases whose label contains it.
+  for (const c of CASES.filter(
+    (k) => !process.env.BENCH_ONLY || k.label.toLowerCase().includes(process.env.BENCH_ONLY),
+  )) {
     const window = windows.find((w) => c.title.test(w.title));
     if (!window?.pid) {
       console.log(`${c.label}: SKIPPED (no window matching ${c.title})`);

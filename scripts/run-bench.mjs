@@ -4,7 +4,8 @@ import { spawnSync } from "node:child_process";
 const SWING =
   "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
   "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
-const ALL = ["gtk4-widget-factory", SWING, "soffice --calc --norestore --nologo"];
+const EDITOR = SWING.replace("DeskhandFixture", "DeskhandEditor");
+const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore --nologo"];
 // Each bench gets the apps it measures; input needs only the Swing fixture.
 const APPS = { input: [SWING] };
 const benches = (process.argv[2] ?? "snapshot,act,input").split(",");
