@@ -114,7 +114,17 @@ export const fillFormTool = defineTool({
         others,
       ).catch((error) => ({ data: { status: "error", reason: asDeskhandError(error).message } }));
       const data = typed.data as { status: string; reason?: string; result?: Record<string, unknown> };
-      const readBack = data.result?.read_back;
+      // The same test as the accessibility route's: the element's value as re-read (a spinner's text
+      // can show the digits while its value waits for Enter).
+      const after = (data.result?.after as { value?: string } | undefined)?.value;
+      const readBack =
+        data.status !== "done"
+          ? undefined
+          : after === undefined
+            ? "unreadable"
+            : after === expected || Number(after) === Number(expected)
+              ? "exact"
+              : "differs";
       const typedSummary = {
         status: data.status,
         ...(data.reason ? { reason: data.reason } : {}),

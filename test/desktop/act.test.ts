@@ -236,6 +236,22 @@ describe("acting on real apps", () => {
       pick(after, (e) => e.role === "text" && e.name === "Notes", "Notes").value,
       "Line one\nLine two",
     );
+    // The Java wrapper ignores a spinner's new Value: fill_form types it instead, and counts it as set
+    // only if the spinner's value then reads 7 (its text can show 7 while the value waits for Enter).
+    const quantity = pick(after, (e) => e.role === "spin button" && e.name === "Quantity", "Quantity");
+    const spun = await call("fill_form", {
+      fields: [{ ref: quantity.ref, value: 7 }],
+      intent: "Set the quantity",
+    });
+    assert.ok(spun.ok, JSON.stringify(spun));
+    assert.ok(spun.data.fields[0].typed, "the typed route was tried");
+    const reread = await snapshot(TITLES.swing);
+    const value = pick(reread, (e) => e.role === "spin button" && e.name === "Quantity", "Quantity").value;
+    assert.equal(
+      spun.data.set,
+      value === "7" ? 1 : 0,
+      `counted as set only if it reads 7 (${value}): ${spun.text}`,
+    );
     const bad = await call("fill_form", { fields: [] });
     assert.equal(bad.ok, false);
     assert.equal(bad.error.code, "invalid_params");

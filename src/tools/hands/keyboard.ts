@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
-import { PASSWORD_ROLE } from "../../platform/types.js";
+import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import type { Secret } from "../../safety/audit.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
@@ -160,6 +160,20 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
       })
       .catch(() => undefined);
     if (node?.states?.includes("focused")) return;
+    // A spinner or an editable combo box gives the focus to its own text field inside.
+    if (node && node.childCount) {
+      const inside = await backend
+        .readSubtree(place.handle, {
+          maxDepth: 3,
+          tableRows: 0,
+          walkTables: false,
+          nodeCeiling: 50,
+          timeoutMs: 1000,
+        })
+        .catch(() => undefined);
+      const walk = (n: RawNode): boolean => !!n.states?.includes("focused") || n.children.some(walk);
+      if (inside && walk(inside.root)) return;
+    }
     focusable ||= node?.states?.includes("focusable") ?? false;
     if (node?.states && !focusable) return;
     await sleep(30);
