@@ -1,15 +1,8 @@
 // What an element offers to an agent, in the protocol's action names, derived from what the element
 // itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
+import { TOGGLE_ROLES } from "../platform/types.js";
 import type { SnapshotElement } from "./snapshot.js";
 
-const TOGGLE_ROLES = new Set([
-  "check box",
-  "toggle button",
-  "radio button",
-  "check menu item",
-  "radio menu item",
-  "switch",
-]);
 const SELECT_ROLES = new Set([
   "list item",
   "page tab",

@@ -53,6 +53,18 @@ function cutOf(node: RawNode): CutName | undefined {
   return cut.reason;
 }
 
+/** Enriches entries window by window (GTK 4 extents are relative to their window). */
+async function enrichEntries(
+  backend: AccessibilityBackend,
+  entries: FlatEntry[],
+  options: { maxText: number; timeoutMs: number; accessibleIds: boolean },
+): Promise<void> {
+  for (const windowId of new Set(entries.map((e) => e.windowId))) {
+    const nodes = entries.filter((e) => e.windowId === windowId).map((e) => e.node);
+    await backend.enrich(nodes, { ...options, actions: false, ...(windowId === null ? {} : { windowId }) });
+  }
+}
+
 export async function findElements(
   backend: AccessibilityBackend,
   refs: RefStore,
@@ -153,18 +165,12 @@ export async function findElements(
     ? { value: locator.needsValue, accessibleId: locator.needsId }
     : needsDetails((query as { selector: Selector }).selector);
   // Details cost a call or two per element: read them for every element only when the query needs them.
-  if (wanted.value || wanted.accessibleId) {
-    for (const windowId of new Set(entries.map((e) => e.windowId))) {
-      const nodes = entries.filter((e) => e.windowId === windowId).map((e) => e.node);
-      await backend.enrich(nodes, {
-        maxText: 10_000,
-        timeoutMs: options.timeoutMs,
-        actions: false,
-        accessibleIds: wanted.accessibleId,
-        ...(windowId === null ? {} : { windowId }),
-      });
-    }
-  }
+  if (wanted.value || wanted.accessibleId)
+    await enrichEntries(backend, entries, {
+      maxText: 10_000,
+      timeoutMs: options.timeoutMs,
+      accessibleIds: wanted.accessibleId,
+    });
   let hits: FlatEntry[];
   let unreadable: FlatEntry[] = [];
   if (locator) {
@@ -183,16 +189,11 @@ export async function findElements(
     hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
     unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
     if (inferShowing) {
-      for (const windowId of new Set(hits.map((e) => e.windowId))) {
-        const nodes = hits.filter((e) => e.windowId === windowId).map((e) => e.node);
-        await backend.enrich(nodes, {
-          maxText: 200,
-          timeoutMs: options.timeoutMs,
-          actions: false,
-          accessibleIds: false,
-          ...(windowId === null ? {} : { windowId }),
-        });
-      }
+      await enrichEntries(backend, hits, {
+        maxText: 200,
+        timeoutMs: options.timeoutMs,
+        accessibleIds: false,
+      });
       hits = hits.filter((e) => {
         const b = e.node.bounds;
         return !!b && b.width > 0 && b.height > 0;
@@ -201,16 +202,11 @@ export async function findElements(
   }
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.
-  for (const windowId of new Set([...shown, ...unreadable].map((e) => e.windowId))) {
-    const nodes = [...shown, ...unreadable].filter((e) => e.windowId === windowId).map((e) => e.node);
-    await backend.enrich(nodes, {
-      maxText: 200,
-      timeoutMs: options.timeoutMs,
-      actions: false,
-      accessibleIds: false,
-      ...(windowId === null ? {} : { windowId }),
-    });
-  }
+  await enrichEntries(backend, [...shown, ...unreadable], {
+    maxText: 200,
+    timeoutMs: options.timeoutMs,
+    accessibleIds: false,
+  });
   const snapshotId = refs.newSnapshot();
   const describe = (entry: FlatEntry): FoundElement => {
     const { node } = entry;

@@ -4,6 +4,16 @@
 /** The role whose text never leaves deskhand: it is not read, and a marker stands in its place. */
 export const PASSWORD_ROLE = "password text";
 
+/** Roles with two states that a toggle flips (a push button's "click" is a press, not a toggle). */
+export const TOGGLE_ROLES: ReadonlySet<string> = new Set([
+  "check box",
+  "toggle button",
+  "radio button",
+  "check menu item",
+  "radio menu item",
+  "switch",
+]);
+
 export interface Rect {
   x: number;
   y: number;

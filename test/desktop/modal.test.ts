@@ -16,31 +16,37 @@ const folder = mkdtempSync(join(tmpdir(), "deskhand-saved-"));
 const TITLE = `GTK3 Saver ${process.pid}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("a modal dialog opened by act", () => {
-  let app: ChildProcess;
-  let context: ToolContext;
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+/**
+ * A context whose person has approved saving in the Save As dialog (a committing press), and the
+ * fixture app under test, killed with its process group afterwards.
+ */
+function withSaver(fixture: string, title: string) {
+  const state: { app?: ChildProcess; context?: ToolContext } = {};
   before(() => {
-    const config = join(dir, "config.json");
-    // Saving is a committing press; this test's person has approved it for the Save As dialog.
+    const config = join(dir, `${fixture}.json`);
     writeFileSync(config, JSON.stringify({ preapprove: [{ reason: "any", window: "Save As" }] }));
-    context = createContext({
+    state.context = createContext({
       refLifetime: "while-verified",
       env: { ...process.env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
     });
-    app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk3_save.py", TITLE, folder], {
+    state.app = spawn("/usr/bin/python3", [`test/fixtures/dialogs/${fixture}.py`, title, folder], {
       stdio: "ignore",
       detached: true,
     });
   });
   after(async () => {
-    await context.close();
+    await state.context?.close();
     try {
-      process.kill(-app.pid!, "SIGKILL");
+      process.kill(-state.app!.pid!, "SIGKILL");
     } catch {
       // Gone already.
     }
   });
+  return (tool: string, input: Record<string, unknown>) => toolCaller(state.context!)(tool, input);
+}
+
+describe("a modal dialog opened by act", () => {
+  const call = withSaver("gtk3_save", TITLE);
 
   const find = async (title: string, query: Record<string, unknown>) => {
     const deadline = Date.now() + 20_000;
@@ -117,29 +123,7 @@ describe("a modal dialog opened by act", () => {
 
 describe("a GTK 4 file dialog", () => {
   const title = `GTK4 Saver ${process.pid}`;
-  let app: ChildProcess;
-  let context: ToolContext;
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
-  before(() => {
-    const config = join(dir, "config4.json");
-    writeFileSync(config, JSON.stringify({ preapprove: [{ reason: "any", window: "Save As" }] }));
-    context = createContext({
-      refLifetime: "while-verified",
-      env: { ...process.env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
-    });
-    app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk4_save.py", title, folder], {
-      stdio: "ignore",
-      detached: true,
-    });
-  });
-  after(async () => {
-    await context.close();
-    try {
-      process.kill(-app.pid!, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  });
+  const call = withSaver("gtk4_save", title);
 
   it("is paired with its window (its top-level says filler), read, named and confirmed: the file is on disk", async () => {
     const find = async (glob: string, query: Record<string, unknown>) => {

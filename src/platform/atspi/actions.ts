@@ -3,7 +3,7 @@
 // opened a modal dialog, say) is reported as an unknown outcome, never waited on. Every call that makes
 // the app do something goes through `app.act` (the bus, never the direct socket): see app.ts.
 import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
-import { ActionRejected, OutOfRange, ReadOnlyElement, UnsupportedAction } from "../types.js";
+import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
@@ -15,14 +15,6 @@ const INVOKE_NAMES = /^(click|press|activate|jump|open|invoke|doDefault|push)$/i
 const TOGGLE_NAMES = /^(toggle|click|press|activate|check|uncheck|cycle)$/i;
 /** Between selecting an option and reading whether it took. */
 const SELECT_SETTLE_MS = 100;
-const TOGGLE_ROLES = new Set([
-  "check box",
-  "toggle button",
-  "radio button",
-  "check menu item",
-  "radio menu item",
-  "switch",
-]);
 const EXPAND_NAMES = /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate)$/i;
 const COLLAPSE_NAMES =
   /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|collapse|activate)$/i;

@@ -161,7 +161,7 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
       .catch(() => undefined);
     if (node?.states?.includes("focused")) return;
     // A spinner or an editable combo box gives the focus to its own text field inside.
-    if (node && node.childCount) {
+    if (node?.childCount) {
       const inside = await backend
         .readSubtree(place.handle, {
           maxDepth: 3,
