@@ -46,20 +46,15 @@ export interface TargetFacts {
   unreadable?: string | undefined;
 }
 
-/** Whether judging the target needs to know if its window holds input (a dialog's "Close"). */
+/**
+ * Whether judging the target needs to know if its window holds input (a dialog's "Close"): asked of
+ * the rules themselves, so that the answer cannot drift from them.
+ */
 export function needsInputCheck(target: TargetFacts): boolean {
-  const role = target.role?.toLowerCase();
-  const label = normalizeLabel(target.name || target.description || "");
-  return (
-    !!role &&
-    PRESSABLE_ROLES.has(role) &&
-    DIALOG_ROLES.has(target.window?.role ?? "") &&
-    target.window?.holdsInput === undefined &&
-    !!label &&
-    !endsInEllipsis(label) &&
-    !matchLabel(label).commits &&
-    !!matchLabel(label).closes
-  );
+  const window = target.window;
+  if (!window || window.holdsInput !== undefined || !DIALOG_ROLES.has(window.role ?? "")) return false;
+  const judged = (holdsInput: boolean) => pressReason({ ...target, window: { ...window, holdsInput } });
+  return judged(true) !== judged(false);
 }
 
 /** Why pressing the target commits, as a clause ("it presses …"), or undefined when it does not. */

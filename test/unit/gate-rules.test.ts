@@ -11,6 +11,7 @@ import { AuditJournal, AuditUnwritable, type Secret } from "../../src/safety/aud
 import {
   commitReason,
   dangerousChord,
+  needsInputCheck,
   type TargetFacts,
   wheelChangesValue,
 } from "../../src/safety/classify.js";
@@ -131,6 +132,9 @@ describe("what commits nothing", () => {
     );
     assert.match(commitReason(button("Close", { window: dialog() })) ?? "", /could not be read/);
     assert.match(commitReason(button("Close", { window: { role: "frame" } })) ?? "", /unsaved work/);
+    assert.ok(needsInputCheck(button("Close", { window: dialog() })), "only a dialog's Close asks");
+    assert.ok(!needsInputCheck(button("Save", { window: dialog() })));
+    assert.ok(!needsInputCheck(button("Close", { window: dialog({ holdsInput: false }) })), "once known");
   });
 });
 

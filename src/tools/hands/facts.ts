@@ -79,10 +79,6 @@ function windowFacts(root: RawNode): WindowFacts {
   return { role: modal ? "dialog" : root.role, states: root.states };
 }
 
-function windowOf(read: WindowRead): WindowFacts {
-  return windowFacts(read.root);
-}
-
 /**
  * The facts of an element about to be pressed: its window's role and states, and whether the window
  * holds input when the label's rule asks. A window that cannot be read leaves those unknown.
@@ -156,7 +152,7 @@ export async function keyEffect(
   } catch (error) {
     return unreadable(`the window's tree did not answer: ${(error as Error).message}`);
   }
-  const window = windowOf(read);
+  const window = windowFacts(read.root);
   const withWindow = (node: RawNode): TargetFacts => ({
     role: node.role,
     name: node.name,

@@ -263,50 +263,48 @@ export async function typeText(
   input: z.output<typeof typeTextInput>,
   otherSecrets: Secret[] = [],
 ): Promise<ToolOutput> {
-  {
-    const { place, ...target } = await keyboardTarget(context, input);
-    return attemptInput(context, {
-      tool: "type_text",
-      ...target,
-      place,
-      approach: clicksToFocus(place),
-      secret: input.text,
-      otherSecrets,
-      async execute(h) {
-        // The focus click and the typing go as one: another deskhand's click in between would send
-        // this text into its field.
-        const { focused, remapped, started, shown } = await h.exclusive(async () => {
-          const focused = place ? await focusPlace(context, h, place) : undefined;
-          if (input.clear) {
-            await h.chord(parseChord("ctrl+a"), 1);
-            await h.chord(parseChord("Backspace"), 1);
-          }
-          const started = Date.now();
-          const { remapped } = await h.type(input.text);
-          // The lock is held until the field shows the text (or 2 s pass): remapped keys become
-          // characters when the app reads them, with the keymap of that moment, and another deskhand
-          // remapping the same keycodes before then would change what arrives.
-          // A cell takes typed text into an editor of its own, seen only once committed: no wait there.
-          const shown =
-            place && SHOWS_TYPED_TEXT.has(place.element?.role ?? "")
-              ? await untilShown(context, place, input.text, input.clear)
-              : undefined;
-          return { focused, remapped, started, shown };
-        });
-        return {
-          characters: [...input.text].length,
-          ...(focused ? { focused_by: focused } : {}),
-          cleared: input.clear,
-          remapped_keys: remapped,
-          typing_ms: Date.now() - started,
-          ...(shown ? { read_back: shown } : {}),
-          ...(await readBack(context, place, shown ? 0 : input.settleMs)),
-        };
-      },
-      describe: (r) =>
-        `typed ${r.characters} character(s)${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`,
-    });
-  }
+  const { place, ...target } = await keyboardTarget(context, input);
+  return attemptInput(context, {
+    tool: "type_text",
+    ...target,
+    place,
+    approach: clicksToFocus(place),
+    secret: input.text,
+    otherSecrets,
+    async execute(h) {
+      // The focus click and the typing go as one: another deskhand's click in between would send
+      // this text into its field.
+      const { focused, remapped, started, shown } = await h.exclusive(async () => {
+        const focused = place ? await focusPlace(context, h, place) : undefined;
+        if (input.clear) {
+          await h.chord(parseChord("ctrl+a"), 1);
+          await h.chord(parseChord("Backspace"), 1);
+        }
+        const started = Date.now();
+        const { remapped } = await h.type(input.text);
+        // The lock is held until the field shows the text (or 2 s pass): remapped keys become
+        // characters when the app reads them, with the keymap of that moment, and another deskhand
+        // remapping the same keycodes before then would change what arrives.
+        // A cell takes typed text into an editor of its own, seen only once committed: no wait there.
+        const shown =
+          place && SHOWS_TYPED_TEXT.has(place.element?.role ?? "")
+            ? await untilShown(context, place, input.text, input.clear)
+            : undefined;
+        return { focused, remapped, started, shown };
+      });
+      return {
+        characters: [...input.text].length,
+        ...(focused ? { focused_by: focused } : {}),
+        cleared: input.clear,
+        remapped_keys: remapped,
+        typing_ms: Date.now() - started,
+        ...(shown ? { read_back: shown } : {}),
+        ...(await readBack(context, place, shown ? 0 : input.settleMs)),
+      };
+    },
+    describe: (r) =>
+      `typed ${r.characters} character(s)${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`,
+  });
 }
 
 export const keyTool = defineTool({
