@@ -2,6 +2,7 @@
 // label records what the app saw; GTK states are re-read in a fresh snapshot.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { TITLES, toolCaller } from "./helpers.js";
 
@@ -12,6 +13,9 @@ type Element = {
   states: string[] | null;
   value?: string;
   description?: string;
+  actions?: string[];
+  bounds?: { x: number; y: number; width: number; height: number } | null;
+  depth: number;
 };
 
 describe("acting on real apps", () => {
@@ -453,5 +457,41 @@ describe("acting on real apps", () => {
     const refused = await act(check.ref, { kind: "toggle" });
     assert.equal(refused.ok, false, "GTK 4.8 check boxes expose no actions");
     assert.equal(refused.error.code, "unsupported_pattern");
+  });
+
+  it("GTK4: a menu button's wrapper, which has no actions, is pressed through its twin: the menu opens and closes", async () => {
+    const isWrapper = (elements: Element[], e: Element) => {
+      const next = elements[elements.indexOf(e) + 1];
+      return (
+        e.role === "push button" &&
+        e.name === "GtkMenuButton" &&
+        (e.actions ?? []).length === 0 &&
+        !!e.bounds &&
+        e.bounds.width > 0 &&
+        next?.depth === e.depth + 1 &&
+        next.role === e.role &&
+        next.name === e.name
+      );
+    };
+    const gtk4 = await snapshot(TITLES.gtk4);
+    const wrapper = pick(gtk4, (e) => isWrapper(gtk4, e), "a GTK4 menu button's wrapper on screen");
+    const index = gtk4.indexOf(wrapper);
+    // GTK 4.8 reports `expanded` on the wrapper a little after the popover maps.
+    const expandedSoon = async (want: boolean) => {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const states = (await snapshot(TITLES.gtk4))[index]!.states ?? [];
+        if (states.includes("expanded") === want || Date.now() > deadline) return states.includes("expanded");
+        await sleep(200);
+      }
+    };
+    assert.equal(await expandedSoon(false), false, "its menu starts closed");
+    const opened = await act(wrapper.ref, { kind: "invoke" });
+    assert.ok(opened.ok, JSON.stringify(opened));
+    assert.match(opened.data.route, /twin child/);
+    assert.equal(await expandedSoon(true), true, "the menu opened");
+    const closed = await act(wrapper.ref, { kind: "collapse" });
+    assert.ok(closed.ok, JSON.stringify(closed));
+    assert.equal(await expandedSoon(false), false, "the menu closed");
   });
 });

@@ -7,6 +7,7 @@ import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedA
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
+import { shortInterface } from "./reader.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
@@ -94,13 +95,69 @@ async function doAction(
   requireEnabled(target);
   let index = target.actions.findIndex((a) => names.test(a));
   if (index < 0 && target.actions.length === 1 && what === "invoke") index = 0;
-  if (index < 0) throw unsupported(target, what);
+  if (index < 0) {
+    const inner = await twin(target, timeoutMs);
+    if (!inner) throw unsupported(target, what);
+    // The twin is pressed: its own action toggles what the wrapper reports (expanded, say).
+    const report = await doAction(
+      inner,
+      what === "toggle" ? TOGGLE_NAMES : INVOKE_NAMES,
+      "invoke",
+      timeoutMs,
+    );
+    return { ...report, route: `${report.route} on its twin child (same role and name)` };
+  }
   const name = target.actions[index]!;
   return bounded(
     `Action.DoAction(${JSON.stringify(name)})`,
     () => target.app.act(target.path, IFACE.action, "DoAction", timeoutMs, "i", [index]),
     target,
   );
+}
+
+/**
+ * GTK 4 wraps some controls in an accessible of the same role and name that has no actions of its own:
+ * a GtkMenuButton is a push button holding its own toggle button. A person clicking the wrapper presses
+ * the inner one, so an action asked of the wrapper goes to that only child, and the route says so.
+ */
+async function twin(target: ActionTarget, timeoutMs: number): Promise<ActionTarget | undefined> {
+  if (target.actions.length > 0) return undefined;
+  const { app, path, node } = target;
+  const [refs] = await app.call(path, IFACE.accessible, "GetChildren", timeoutMs).catch(() => [[]]);
+  // An open menu button also holds its popover: the twin is the one child of the same role and name.
+  const kids = (refs as [string, string][]).slice(0, 4).map(([, child]) => child);
+  const described = await Promise.all(
+    kids.map(async (child, indexInParent) => {
+      const [role, name] = await Promise.all([
+        app.call(child, IFACE.accessible, "GetRole", timeoutMs).then(([r]) => roleName(Number(r))),
+        app.property(child, IFACE.accessible, "Name", timeoutMs).then(String),
+      ]).catch(() => []);
+      return { child, indexInParent, role, name };
+    }),
+  );
+  const twins = described.filter((kid) => kid.role === node.role && kid.name === (node.name ?? ""));
+  if (twins.length !== 1) return undefined;
+  const { child, indexInParent, role, name } = twins[0]!;
+  const [states, actions, interfaces] = await Promise.all([
+    app
+      .call(child, IFACE.accessible, "GetState", timeoutMs)
+      .then(([bits]) => statesFromBitset(bits as number[])),
+    app.call(child, IFACE.action, "GetActions", timeoutMs).then(
+      ([triples]) => (triples as [string, string, string][]).map(([n]) => n),
+      () => [],
+    ),
+    app
+      .call(child, IFACE.accessible, "GetInterfaces", timeoutMs)
+      .then(([i]) => (i as string[]).map(shortInterface)),
+  ]).catch(() => []);
+  if (!actions || actions.length === 0) return undefined;
+  return {
+    app,
+    path: child,
+    node: { ...node, role: role!, name: name!, states, interfaces, indexInParent },
+    actions,
+    parentPath: path,
+  };
 }
 
 async function setValue(target: ActionTarget, text: string, timeoutMs: number): Promise<ActionReport> {

@@ -56,7 +56,7 @@ export function parseHandle(handle: string): { bus: string; path: string } {
   return { bus: handle.slice(0, slash), path: handle.slice(slash) };
 }
 
-function shortInterface(name: string): string {
+export function shortInterface(name: string): string {
   return name.replace(/^org\.a11y\.atspi\./, "");
 }
 
