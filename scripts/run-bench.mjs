@@ -8,9 +8,42 @@ const EDITOR = SWING.replace("DeskhandFixture", "DeskhandEditor");
 const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore --nologo"];
 // Each bench gets the apps it measures; input needs only the Swing fixture.
 const APPS = { input: [SWING] };
-const benches = (process.argv[2] ?? "snapshot,act,input").split(",");
+const benches = (process.argv[2] ?? "snapshot,act,input,tokens").split(",");
+// bench/tokens: one sandbox per app of the toolkit contract suite, like the tests.
+const TOOLKIT_APPS = {
+  gtk3: "gtk3-widget-factory",
+  gtk4: "gtk4-widget-factory",
+  swing: SWING,
+  qt: "/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/styles/styles",
+  firefox: "test/fixtures/web/firefox",
+  chromium: "test/fixtures/web/chromium",
+  calc: "soffice --calc --norestore --nologo",
+};
 let status = 0;
 for (const bench of benches) {
+  if (bench === "tokens") {
+    console.log("# bench/tokens · characters an agent reads");
+    console.log(
+      "| app | default snapshot | format full | OSWorld-style | default ÷ OSWorld (target ≤ 2×) | since, after typing | of full (target ≤ 10%) | since, after a press |",
+    );
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const [toolkit, app] of Object.entries(TOOLKIT_APPS)) {
+      if (process.env.BENCH_ONLY && !toolkit.includes(process.env.BENCH_ONLY)) continue;
+      const args = [
+        "dist/frontends/cli/main.js",
+        "sandbox",
+        "run",
+        "--app-timeout-ms",
+        "90000",
+        "--app",
+        app,
+      ];
+      args.push("--", process.execPath, "--import", "tsx", "bench/tokens.ts");
+      const env = { ...process.env, DESKHAND_TOOLKIT: toolkit };
+      status ||= spawnSync(process.execPath, args, { stdio: "inherit", env }).status ?? 1;
+    }
+    continue;
+  }
   const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "60000"];
   for (const app of APPS[bench] ?? ALL) args.push("--app", app);
   args.push("--", process.execPath, "--import", "tsx", `bench/${bench}.ts`);

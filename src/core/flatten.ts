@@ -4,11 +4,28 @@ import type { Fingerprint } from "./refs.js";
 
 export interface FlatEntry {
   node: RawNode;
-  /** Depth among the entries kept: a node dropped by onlyInteractive lifts its children. */
+  /** Depth among the entries kept: a node dropped by onlyInteractive or merged lifts its children. */
   depth: number;
   /** Child indices from the window's root to this node. */
   path: number[];
   windowId: number | null;
+  /** In the screen view: what of this element is folded because it is not on screen. */
+  fold?: Fold;
+}
+
+/**
+ * A folded subtree: one line stands for it. `self`: the element itself is not on screen (a hidden
+ * page); otherwise it is, and only its children are not (a closed menu in its menu bar).
+ */
+export interface Fold {
+  self: boolean;
+  /** Elements read below the line's element, none of them shown. */
+  elements: number;
+  /** For a closed menu or combo box: the items in it. */
+  items?: number;
+  /** Whether the read stopped inside the fold (maxDepth and the like): there are more than counted. */
+  cut: boolean;
+  why: "closed menu" | "not showing";
 }
 
 /** Roles that only arrange other elements; an Action interface on them (GTK4 puts one everywhere) does not make them targets. */
@@ -100,13 +117,15 @@ export function isInteractive(node: RawNode): boolean {
 
 /**
  * Whether the element is on screen. AT-SPI's `showing` says so; GTK 4.8 leaves it off most containers
- * it does draw, so for a node whose toolkit never reports `showing` below the window, `visible` stands in.
+ * it does draw, so for a node whose toolkit never reports `showing` below the window, `visible` stands
+ * in, and an element read with a Component but no area (a stack page never shown) is not on screen.
  */
-function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean {
+export function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean {
   const states = node.states;
   if (states === undefined) return true; // Unread states: keep it, and its `unread` says why.
   if (states.includes("showing")) return true;
-  return !toolkitReportsShowing && states.includes("visible");
+  if (toolkitReportsShowing || !states.includes("visible")) return false;
+  return !(node.enriched && node.bounds === null && (node.interfaces ?? []).includes("Component"));
 }
 
 /** Whether any element below the root reports `showing` (GTK 4.8 never does). */
@@ -117,37 +136,171 @@ export function reportsShowing(root: RawNode): boolean {
 export interface FlattenOptions {
   visibleOnly: boolean;
   onlyInteractive: boolean;
+  /**
+   * "screen" reads like the screen: what is not on screen is folded into one line per subtree,
+   * layout-only wrappers and labels that repeat their control's name are merged, separators dropped.
+   * "full" keeps every element read.
+   */
+  view?: "screen" | "full";
+  /** Fold nothing for being off screen (a folded subtree asked for by its ref). */
+  unfold?: boolean;
 }
 
 export interface FlattenResult {
   entries: FlatEntry[];
   droppedHidden: number;
   droppedStructural: number;
+  /** The screen view's economies, each counted. */
+  folds: number;
+  foldedElements: number;
+  mergedWrappers: number;
+  mergedEchoes: number;
+  separators: number;
 }
+
+/** Roles that only arrange: unnamed and with one child, such an element says nothing its child does not. */
+const WRAPPER_ROLES = new Set([
+  "panel",
+  "filler",
+  "section",
+  "grouping",
+  "layered pane",
+  "root pane",
+  "glass pane",
+  "redundant object",
+  "unknown",
+  "invalid",
+  "viewport",
+]);
+const WRAPPER_INTERFACES = ["EditableText", "Value", "Selection", "Table", "Hypertext"];
+/** Roles of a child that can only repeat its parent's name: a button's own label. */
+const ECHO_ROLES = new Set(["label", "static", "text", "caption", "icon", "image"]);
+
+function isWrapper(node: RawNode): boolean {
+  return (
+    WRAPPER_ROLES.has(node.role) &&
+    !node.name &&
+    !node.description &&
+    node.children.length === 1 &&
+    node.childrenCut === undefined &&
+    !(node.states ?? []).includes("focusable") &&
+    !(node.interfaces ?? []).some((i) => WRAPPER_INTERFACES.includes(i))
+  );
+}
+
+function isEmptyBox(node: RawNode): boolean {
+  return (
+    WRAPPER_ROLES.has(node.role) &&
+    !node.name &&
+    !node.description &&
+    node.children.length === 0 &&
+    (node.childCount ?? 0) === 0 &&
+    !(node.states ?? []).includes("focusable") &&
+    !(node.interfaces ?? []).some((i) => i === "Text" || WRAPPER_INTERFACES.includes(i))
+  );
+}
+
+/** A leaf label whose name is its parent's name, or a word-for-word part of it ("4" in a "4" button). */
+function isEcho(child: RawNode, parentName: string): boolean {
+  const name = child.name ?? "";
+  if (!name || !parentName || child.children.length > 0 || !ECHO_ROLES.has(child.role)) return false;
+  const states = child.states ?? [];
+  if (states.includes("editable") || states.includes("focusable")) return false;
+  if (
+    child.role === "text" &&
+    !states.includes("read only") &&
+    (child.interfaces ?? []).includes("EditableText")
+  )
+    return false;
+  return name === parentName || ` ${parentName} `.includes(` ${name} `);
+}
+
+const ITEM_ROLES = /menu item|^option$|^list item$/;
+const isMenuish = (node: RawNode) => node.role === "menu" || ITEM_ROLES.test(node.role);
+/** The items a closed menu or combo box holds, at any depth (GTK3: combo → menu → item). */
+const countItems = (node: RawNode): number =>
+  node.children.reduce((n, c) => n + (ITEM_ROLES.test(c.role) ? 1 : 0) + countItems(c), 0);
+const countSubtree = (node: RawNode): number => 1 + node.children.reduce((n, c) => n + countSubtree(c), 0);
+const hasCut = (node: RawNode): boolean => node.childrenCut !== undefined || node.children.some(hasCut);
 
 export function flatten(
   roots: { node: RawNode; windowId: number | null }[],
   options: FlattenOptions,
 ): FlattenResult {
-  const entries: FlatEntry[] = [];
-  let droppedHidden = 0;
-  let droppedStructural = 0;
-  const countSubtree = (node: RawNode): number => 1 + node.children.reduce((n, c) => n + countSubtree(c), 0);
+  const result: FlattenResult = {
+    entries: [],
+    droppedHidden: 0,
+    droppedStructural: 0,
+    folds: 0,
+    foldedElements: 0,
+    mergedWrappers: 0,
+    mergedEchoes: 0,
+    separators: 0,
+  };
+  const screen = options.view === "screen";
+  const foldHidden = screen && !options.unfold && !options.visibleOnly;
   for (const { node: root, windowId } of roots) {
     const showingKnown = reportsShowing(root);
-    const visit = (node: RawNode, depth: number, path: number[], isRoot: boolean) => {
-      if (options.visibleOnly && !isRoot && !isShown(node, showingKnown)) {
-        droppedHidden += countSubtree(node);
+    const shown = (node: RawNode) => isShown(node, showingKnown);
+    const foldOf = (node: RawNode, self: boolean): Fold => {
+      const elements = countSubtree(node) - 1;
+      result.folds++;
+      result.foldedElements += elements + (self ? 1 : 0);
+      const menu =
+        node.role === "menu" ||
+        node.role === "combo box" ||
+        (node.children.length > 0 && node.children.every(isMenuish));
+      return {
+        self,
+        elements,
+        // A menu off screen is a closed one; a combo box or menu bar item on screen may hold one.
+        ...(menu && (!self || node.role === "menu") ? { items: countItems(node) } : {}),
+        cut: hasCut(node),
+        why: menu && (!self || node.role === "menu") ? "closed menu" : "not showing",
+      };
+    };
+    const visit = (node: RawNode, depth: number, path: number[], isRoot: boolean, parentName: string) => {
+      if (!isRoot && (options.visibleOnly || foldHidden) && !shown(node)) {
+        if (options.visibleOnly) {
+          result.droppedHidden += countSubtree(node);
+          return;
+        }
+        result.entries.push({ node, depth, path, windowId, fold: foldOf(node, true) });
         return;
       }
+      if (screen && !isRoot) {
+        // A separator, or an empty unnamed layout box (a tab page with nothing in it), shows nothing.
+        if (node.role === "separator" || isEmptyBox(node)) {
+          if (node.children.length === 0) {
+            result.separators++;
+            return;
+          }
+        }
+        if (isEcho(node, parentName)) {
+          result.mergedEchoes++;
+          return;
+        }
+        if (isWrapper(node)) {
+          result.mergedWrappers++;
+          const child = node.children[0]!;
+          visit(child, depth, [...path, child.indexInParent], false, parentName);
+          return;
+        }
+      }
       const keep = isRoot || !options.onlyInteractive || isInteractive(node);
-      if (keep) entries.push({ node, depth, path, windowId });
-      else droppedStructural++;
+      const entry: FlatEntry = { node, depth, path, windowId };
+      if (keep) result.entries.push(entry);
+      else result.droppedStructural++;
+      // A shown element whose children are all off screen (a closed menu in its bar) is one line.
+      if (foldHidden && keep && !isRoot && node.children.length > 0 && !node.children.some(shown)) {
+        entry.fold = foldOf(node, false);
+        return;
+      }
       for (const child of node.children) {
-        visit(child, keep ? depth + 1 : depth, [...path, child.indexInParent], false);
+        visit(child, keep ? depth + 1 : depth, [...path, child.indexInParent], false, node.name ?? "");
       }
     };
-    visit(root, 0, [], true);
+    visit(root, 0, [], true, "");
   }
-  return { entries, droppedHidden, droppedStructural };
+  return result;
 }

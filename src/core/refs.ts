@@ -90,6 +90,12 @@ export class RefStore {
     return ref;
   }
 
+  /** The ref last handed out for an element, if it is still held. */
+  refOf(handle: string): string | undefined {
+    const ref = this.#byHandle.get(handle);
+    return ref !== undefined && this.#entries.has(ref) ? ref : undefined;
+  }
+
   lookup(ref: string): RefEntry {
     const match = REF_PATTERN.exec(ref);
     if (!match) throw unknownRef(ref, "refs look like s3:e12");

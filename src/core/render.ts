@@ -1,6 +1,7 @@
 // Compact text for agents: one line per element, indented by depth, with role, quoted name, ref, the
 // states that matter for acting, and the value. Every cut is spelled out where it happened.
 import type { ChildrenCut, WindowInfo } from "../platform/types.js";
+import type { Fold } from "./flatten.js";
 import type { SnapshotElement, SnapshotPage } from "./snapshot.js";
 
 /** States worth tokens: the ones that change what an action would do. */
@@ -52,8 +53,23 @@ export function describeCut(cut: ChildrenCut, childCount: number | null): string
   }
 }
 
-export function renderElement(element: SnapshotElement, options: { bounds?: boolean } = {}): string {
-  const parts = [`${"  ".repeat(element.depth)}- ${element.role}`];
+/** A fold's line: what it holds, and that it is not on screen. How to unfold is said once, in the header. */
+export function describeFold(fold: Fold): string {
+  const more = fold.cut ? "+" : "";
+  if (fold.why === "closed menu") return `closed, ${fold.items ?? fold.elements}${more} items`;
+  if (!fold.self) return `${fold.elements}${more} inside, hidden`;
+  return fold.elements > 0 ? `hidden, ${fold.elements}${more} inside` : "hidden";
+}
+
+export interface RenderOptions {
+  bounds?: boolean;
+  /** Spaces per level: the screen view spends one, the full tree two. */
+  indent?: number;
+}
+
+export function renderElement(element: SnapshotElement, options: RenderOptions = {}): string {
+  const indent = " ".repeat(options.indent ?? 2);
+  const parts = [`${indent.repeat(element.depth)}- ${element.role}`];
   if (element.name === null) parts.push("(name unread)");
   else if (element.name !== "") parts.push(quote(element.name));
   parts.push(`[ref=${element.ref}]`);
@@ -68,13 +84,14 @@ export function renderElement(element: SnapshotElement, options: { bounds?: bool
     parts.push(`@${b.x},${b.y} ${b.width}x${b.height}`);
   }
   if (element.unread) parts.push(`{unread: ${element.unread.join(", ")}}`);
+  if (element.fold) parts.push(`· ${describeFold(element.fold)}`);
   let line = parts.join(" ");
   if (element.cut)
-    line += `\n${"  ".repeat(element.depth + 1)}… ${describeCut(element.cut, element.childCount)}`;
+    line += `\n${indent.repeat(element.depth + 1)}… ${describeCut(element.cut, element.childCount)}`;
   return line;
 }
 
-export function renderSnapshot(page: SnapshotPage, options: { bounds?: boolean } = {}): string {
+export function renderSnapshot(page: SnapshotPage, options: RenderOptions = {}): string {
   const where =
     page.windows.length === 1
       ? `window ${page.windows[0]!.id} ${quote(page.windows[0]!.title)}`
@@ -86,10 +103,23 @@ export function renderSnapshot(page: SnapshotPage, options: { bounds?: boolean }
     `# snapshot ${page.snapshotId} · ${where} · elements ${counts.before + 1}–${counts.before + counts.shown} of ${counts.inScope}`,
   ];
   if (page.truncatedBy.length > 0) header.push(`# truncated_by: ${page.truncatedBy.join(", ")}`);
+  if (page.view === "screen") {
+    const economies = [
+      counts.folds > 0
+        ? `${counts.folded} elements not on screen folded into ${counts.folds} lines marked "closed" or "hidden" (snapshot such a ref to read inside)`
+        : "",
+      counts.merged > 0 ? `${counts.merged} wrappers and repeated labels merged` : "",
+      counts.separators > 0 ? `${counts.separators} separators and empty boxes dropped` : "",
+    ].filter(Boolean);
+    if (economies.length > 0)
+      header.push(`# screen view: ${economies.join("; ")}; format "full" shows every element`);
+  }
   for (const known of page.treeIncomplete ?? [])
     header.push(`# tree_incomplete: window ${known.window}: ${known.reason}. Fix: ${known.fix}`);
   if (page.cursor) header.push(`# more: ${counts.after} elements; continue with cursor ${page.cursor}`);
-  const lines = page.elements.map((e) => renderElement(e, options));
+  const lines = page.elements.map((e) =>
+    renderElement(e, { indent: page.view === "screen" ? 1 : 2, ...options }),
+  );
   return [...header, ...lines].join("\n");
 }
 

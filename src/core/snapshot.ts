@@ -11,7 +11,14 @@ import {
 } from "../platform/types.js";
 import { fixFor, type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
-import { type FlatEntry, fingerprintOf, flatten } from "./flatten.js";
+import {
+  type FlatEntry,
+  type FlattenResult,
+  type Fold,
+  fingerprintOf,
+  flatten,
+  reportsShowing,
+} from "./flatten.js";
 import { globMatch } from "./glob.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
 import type { RefStore } from "./refs.js";
@@ -63,6 +70,8 @@ export interface SnapshotElement {
   unread?: string[];
   /** Length of the whole text when maxText cut `value`. */
   textLength?: number;
+  /** In the screen view, what this line stands for that is not on screen: `snapshot` its ref to read it. */
+  fold?: Fold;
 }
 
 export interface SnapshotPage {
@@ -82,12 +91,22 @@ export interface SnapshotPage {
     after: number;
     hidden: number;
     structural: number;
+    /** The screen view's economies: subtrees folded and the elements in them, merges, separators. */
+    folds: number;
+    folded: number;
+    merged: number;
+    separators: number;
   };
+  /** "screen": folded and merged to read like the screen; "full": every element read. */
+  view: SnapshotView;
   limits: { inForce: SnapshotLimits; ceilings: typeof SNAPSHOT_CEILINGS };
 }
 
-interface StoredSnapshot {
-  id: string;
+export type SnapshotView = "screen" | "full";
+
+/** One read of a scope, laid out, before it is given an id and refs. */
+export interface Reading {
+  target: SnapshotTarget;
   entries: FlatEntry[];
   limits: SnapshotLimits;
   windows: SnapshotPage["windows"];
@@ -95,8 +114,23 @@ interface StoredSnapshot {
   readCuts: Set<CutName>;
   incomplete: TreeIncomplete[];
   read: number;
+  view: SnapshotView;
+  economies: Pick<
+    FlattenResult,
+    "folds" | "foldedElements" | "mergedWrappers" | "mergedEchoes" | "separators"
+  >;
   hidden: number;
   structural: number;
+  /** When the read began, for the time budget of what follows it. */
+  started: number;
+  /** Every element read, lines or not: an element that leaves the view but not the app is not "removed". */
+  handles: Set<string>;
+}
+
+export interface StoredSnapshot extends Reading {
+  id: string;
+  /** The refs handed out for its elements, by handle: what a later diff names a removed element by. */
+  refs: Map<string, string>;
 }
 
 const KEPT_SNAPSHOTS = 4;
@@ -110,6 +144,10 @@ function cutName(cut: ChildrenCut): CutName {
     default:
       return cut.reason;
   }
+}
+
+function allNodes(node: RawNode): RawNode[] {
+  return [node, ...node.children.flatMap(allNodes)];
 }
 
 function countNodes(node: RawNode): number {
@@ -188,7 +226,16 @@ export class SnapshotStore {
     readonly refs: RefStore,
   ) {}
 
-  async take(target: SnapshotTarget, limits: SnapshotLimits): Promise<SnapshotPage> {
+  async take(
+    target: SnapshotTarget,
+    limits: SnapshotLimits,
+    view: SnapshotView = "full",
+  ): Promise<SnapshotPage> {
+    return (await this.publish(await this.read(target, limits, view))).page;
+  }
+
+  /** Reads and lays out a scope without giving it an id or refs (a baseline to compare with later). */
+  async read(target: SnapshotTarget, limits: SnapshotLimits, view: SnapshotView): Promise<Reading> {
     const started = Date.now();
     const backend = await this.backend();
     const structure = {
@@ -231,25 +278,75 @@ export class SnapshotStore {
         if (known) incomplete.push(known);
       }
     }
-    const { entries, droppedHidden, droppedStructural } = flatten(roots, limits);
-    const stored: StoredSnapshot = {
-      id: this.refs.newSnapshot(),
-      entries,
+    // Where the toolkit never reports `showing` (GTK 4.8), what is on screen is known from the
+    // elements' areas: read them before deciding what to fold or leave out.
+    const screen = view === "screen" && target.kind !== "element";
+    if (screen || limits.visibleOnly) {
+      for (const { node, windowId } of roots) {
+        if (reportsShowing(node)) continue;
+        await backend.enrich(allNodes(node), {
+          maxText: limits.maxText,
+          actions: limits.actions,
+          accessibleIds: limits.accessibleIds,
+          timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
+          ...(windowId === null ? {} : { windowId }),
+        });
+      }
+    }
+    const flat = flatten(roots, { ...limits, view, unfold: target.kind === "element" });
+    return {
+      target,
+      entries: flat.entries,
       limits,
       windows: windows.map(({ id, title, pid, app }) => ({ id, title, pid, app })),
       method: [...methods].join("; "),
       readCuts,
       incomplete,
       read: roots.reduce((n, r) => n + countNodes(r.node), 0),
-      hidden: droppedHidden,
-      structural: droppedStructural,
+      view,
+      economies: flat,
+      hidden: flat.droppedHidden,
+      structural: flat.droppedStructural,
+      started,
+      handles: new Set(roots.flatMap((r) => allNodes(r.node).map((n) => n.handle))),
     };
+  }
+
+  /** Gives a read its snapshot id, keeps it for cursors and diffs, and answers its first page. */
+  async publish(reading: Reading): Promise<{ stored: StoredSnapshot; page: SnapshotPage }> {
+    const stored: StoredSnapshot = { ...reading, id: this.refs.newSnapshot(), refs: new Map() };
     this.#kept.push(stored);
     // Where a new snapshot retires the last one's refs, its cursors die with them: keep only it.
     const keep = this.refs.lifetime === "latest-snapshot" ? 1 : KEPT_SNAPSHOTS;
     while (this.#kept.length > keep) this.#kept.shift();
     // The first page's details share the snapshot's time budget with the read.
-    return this.#page(stored, 0, Math.max(100, limits.timeoutMs - (Date.now() - started)));
+    const timeoutMs = Math.max(100, reading.limits.timeoutMs - (Date.now() - reading.started));
+    return { stored, page: await this.#page(stored, 0, timeoutMs) };
+  }
+
+  /** A kept snapshot by id, for `since`. */
+  kept(id: string): StoredSnapshot | undefined {
+    return this.#kept.find((s) => s.id === id);
+  }
+
+  /** Reads every element's details (value, text, bounds) of a read, window by window. */
+  async enrichAll(reading: Reading, timeoutMs: number): Promise<void> {
+    const backend = await this.backend();
+    for (const windowId of new Set(reading.entries.map((e) => e.windowId))) {
+      const nodes = reading.entries.filter((e) => e.windowId === windowId).map((e) => e.node);
+      await backend.enrich(nodes, {
+        maxText: reading.limits.maxText,
+        actions: reading.limits.actions,
+        accessibleIds: reading.limits.accessibleIds,
+        timeoutMs,
+        ...(windowId === null ? {} : { windowId }),
+      });
+    }
+  }
+
+  /** The element of a kept snapshot's entry, with its ref. */
+  elementOf(stored: StoredSnapshot, entry: FlatEntry): SnapshotElement {
+    return this.#element(stored, entry, new Set());
   }
 
   async continue(cursor: string): Promise<SnapshotPage> {
@@ -311,7 +408,12 @@ export class SnapshotStore {
         after,
         hidden: stored.hidden,
         structural: stored.structural,
+        folds: stored.economies.folds,
+        folded: stored.economies.foldedElements,
+        merged: stored.economies.mergedWrappers + stored.economies.mergedEchoes,
+        separators: stored.economies.separators,
       },
+      view: stored.view,
       limits: { inForce: limits, ceilings: SNAPSHOT_CEILINGS },
     };
   }
@@ -319,6 +421,7 @@ export class SnapshotStore {
   #element(stored: StoredSnapshot, entry: FlatEntry, truncatedBy: Set<CutName>): SnapshotElement {
     const { node } = entry;
     const ref = this.refs.assign(stored.id, node.handle, fingerprintOf(entry));
+    stored.refs.set(node.handle, ref);
     const element: SnapshotElement = {
       ref,
       role: node.role,
@@ -349,6 +452,7 @@ export class SnapshotStore {
       truncatedBy.add(cutName(node.childrenCut));
     }
     if (node.unread.length > 0) element.unread = [...new Set(node.unread)];
+    if (entry.fold) element.fold = entry.fold;
     return element;
   }
 }

@@ -8,12 +8,13 @@ import type { SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
+import { watchChanges } from "./changes.js";
 import type { ToolContext } from "./context.js";
 import { findQuerySchema, searchUntil } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { intentSchema } from "./hands/schemas.js";
-import { refSchema } from "./schemas.js";
+import { includeChangesSchema, refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
 export const scrollAmountSchema = z.enum([
@@ -87,6 +88,7 @@ export const actInput = z
       .describe("Instead of a ref: find the element now; several matches need nth"),
     nth: z.number().int().min(0).optional().describe("With find: which match, 0-based"),
     ...actionFields,
+    include_changes: includeChangesSchema,
   })
   .refine((a) => (a.ref === undefined) !== (a.find === undefined), {
     message: "give a ref or a find, one of the two",
@@ -250,7 +252,13 @@ export const actTool = defineTool({
   input: actInput,
   async handler(context, input) {
     const ref = await resolveTarget(context, input);
+    const windowId = context.refs.lookup(ref).fingerprint.windowId;
+    const watch =
+      input.include_changes && windowId !== null ? await watchChanges(context, windowId) : undefined;
     const receipt = await runAction(context, { ...input, ref });
-    return { data: receipt as unknown as Record<string, unknown>, text: renderReceipt(receipt) };
+    const data = receipt as unknown as Record<string, unknown>;
+    if (!watch) return { data, text: renderReceipt(receipt) };
+    const changes = await watch.finish();
+    return { data: { ...data, ...changes.data }, text: `${renderReceipt(receipt)}\n${changes.text}` };
   },
 });

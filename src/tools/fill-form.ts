@@ -109,6 +109,7 @@ export const fillFormTool = defineTool({
           intent: input.intent ?? "Fill a form field",
           reversible: true,
           ensure_focus: true,
+          include_changes: false,
           settleMs: 50,
         },
         others,

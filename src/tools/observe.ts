@@ -42,7 +42,7 @@ export const observeTool = defineTool({
         "Pass a window target, or use `snapshot` with the cursor.",
       );
     }
-    const page = await context.snapshots.take(target as SnapshotTarget, limits);
+    const page = await context.snapshots.take(target as SnapshotTarget, limits, "screen");
     const all = page.elements.filter(isTarget);
     const targets = all.slice(0, maxTargets).map((element, index) => {
       const actions = affordances(element);

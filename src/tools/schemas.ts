@@ -71,3 +71,11 @@ export const limitsShape = {
   actions: z.boolean().default(D.actions).describe("Also read each element's action names"),
   accessibleIds: z.boolean().default(D.accessibleIds).describe("Also read each element's accessible id"),
 };
+
+export const includeChangesSchema = z
+  .boolean()
+  .default(false)
+  .describe(
+    "Read the window before and after, and append what the action changed (added, removed, changed, with refs) " +
+      "to the receipt, as snapshot {since} would",
+  );

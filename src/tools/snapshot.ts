@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { snapshotSince } from "../core/changes.js";
 import { renderSnapshot } from "../core/render.js";
 import type { SnapshotPage, SnapshotTarget } from "../core/snapshot.js";
 import type { ToolContext } from "./context.js";
@@ -8,16 +9,32 @@ import { defineTool, READ_ONLY } from "./tool.js";
 export const snapshotInput = z.object({
   target: targetSchema,
   ...limitsShape,
-  format: z.enum(["text", "json"]).default("text").describe("Text is compact; json carries every field"),
+  format: z
+    .enum(["text", "full", "json"])
+    .default("text")
+    .describe(
+      "text reads like the screen: what is not on screen is folded into one line per subtree (snapshot its ref to " +
+        "read it), wrappers and labels that repeat their control's name merged, separators dropped. full: every " +
+        "element read, as text. json: every element and field.",
+    ),
   bounds: z.boolean().default(false).describe("Show bounds in the text format"),
+  since: z
+    .string()
+    .regex(/^s\d+$/, "a snapshot id looks like s7")
+    .optional()
+    .describe(
+      "Answer with what changed since this earlier snapshot (added, removed, changed, with refs), reading its " +
+        "scope with its limits again; the whole snapshot comes instead, with the reason, when that one is no " +
+        "longer kept or the changes would not be shorter",
+    ),
 });
 
 export type SnapshotInput = z.output<typeof snapshotInput>;
 
 export async function runSnapshot(context: ToolContext, input: SnapshotInput): Promise<SnapshotPage> {
-  const { target, format: _format, bounds: _bounds, ...limits } = input;
+  const { target, format, bounds: _bounds, since: _since, ...limits } = input;
   if (target.kind === "cursor") return context.snapshots.continue(target.cursor);
-  return context.snapshots.take(target as SnapshotTarget, limits);
+  return context.snapshots.take(target as SnapshotTarget, limits, format === "text" ? "screen" : "full");
 }
 
 export function snapshotData(page: SnapshotPage): Record<string, unknown> {
@@ -41,6 +58,17 @@ export const snapshotTool = defineTool({
   annotations: READ_ONLY,
   input: snapshotInput,
   async handler(context, input) {
+    if (input.since !== undefined) {
+      const reply = await snapshotSince(context.snapshots, input.since, () => runSnapshot(context, input));
+      if (reply.kind === "changes") {
+        const { text, ...report } = reply.report;
+        return { data: report as unknown as Record<string, unknown>, text };
+      }
+      return {
+        data: { ...snapshotData(reply.page), since_fallback: reply.fallback },
+        text: `# since ${input.since}: ${reply.fallback}\n${renderSnapshot(reply.page, { bounds: input.bounds })}`,
+      };
+    }
     const page = await runSnapshot(context, input);
     const data = snapshotData(page);
     const text =

@@ -18,6 +18,7 @@ describe("cli", () => {
       "Deskhand*",
       "--max-nodes",
       "30",
+      "--full",
       "--all-pages",
     ]);
     assert.equal(code, 0);

@@ -49,7 +49,13 @@ export function treeDifferences(ours: SnapshotElement[], peer: PeerWalk): string
       continue;
     }
     const [depth, role, name, childCount] = theirs;
-    const expected = JSON.stringify({ depth, role, name, childCount });
+    // deskhand trims names (toolkits pad them: "File ", GTK4's " "); pyatspi gives them as they come.
+    const expected = JSON.stringify({
+      depth,
+      role,
+      name: typeof name === "string" ? name.trim() : name,
+      childCount,
+    });
     const actual = JSON.stringify({
       depth: mine.depth,
       role: roleNumber(mine.role),

@@ -130,13 +130,14 @@ export async function snapshotCommand(args: string[]): Promise<number> {
     ...WINDOW_TARGET_FLAGS,
     ...limitFlags,
     bounds: { type: "boolean" },
+    full: { type: "boolean" },
     "all-pages": { type: "boolean" },
   });
   const input = {
     target: targetFrom(values),
     ...limitsFrom(values),
     bounds: Boolean(values.bounds),
-    format: values.json ? "json" : "text",
+    format: values.json ? "json" : values.full ? "full" : "text",
   };
   return runTool("snapshot", input, Boolean(values.json), Boolean(values["all-pages"]));
 }

@@ -68,14 +68,17 @@ Every command takes --help. Exit status: 0 done, 1 failed, 2 bad command line.`,
 List the top-level windows on screen, front to back.
   --limit N            at most N windows (default 100, ceiling 500)
   --json               print the structured result`,
-  snapshot: `Usage: deskhand snapshot [target] [limits] [--bounds] [--all-pages] [--json]
+  snapshot: `Usage: deskhand snapshot [target] [limits] [--full] [--bounds] [--all-pages] [--json]
 
-Read a window as text: one line per element with role, name, ref, key states and value.
+Read a window as text: one line per element with role, name, ref, key states and value. What is not
+on screen is folded into one line per subtree (snapshot its ref to read it); wrappers and labels that
+repeat their control's name are merged; separators are dropped. The header counts each.
 
 ${TARGETS}
 
 ${LIMITS}
 
+  --full               every element read, nothing folded or merged
   --bounds             show each element's bounds
   --all-pages          follow the cursor until the whole tree is printed
   --json               print the structured result`,

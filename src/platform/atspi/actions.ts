@@ -7,7 +7,7 @@ import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedA
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
-import { shortInterface } from "./reader.js";
+import { cleanName, shortInterface } from "./reader.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
@@ -130,7 +130,7 @@ async function twin(target: ActionTarget, timeoutMs: number): Promise<ActionTarg
     kids.map(async (child, indexInParent) => {
       const [role, name] = await Promise.all([
         app.call(child, IFACE.accessible, "GetRole", timeoutMs).then(([r]) => roleName(Number(r))),
-        app.property(child, IFACE.accessible, "Name", timeoutMs).then(String),
+        app.property(child, IFACE.accessible, "Name", timeoutMs).then((n) => cleanName(String(n))),
       ]).catch(() => []);
       return { child, indexInParent, role, name };
     }),
@@ -202,7 +202,7 @@ async function children(
   return Promise.all(
     (refs as [string, string][]).map(async ([, child]) => ({
       path: child,
-      name: String(await app.property(child, IFACE.accessible, "Name", timeoutMs).catch(() => "")),
+      name: cleanName(String(await app.property(child, IFACE.accessible, "Name", timeoutMs).catch(() => ""))),
     })),
   );
 }
@@ -260,7 +260,7 @@ async function select(
     };
   }
   if (action.option !== undefined) {
-    const found = await findOption(app, path, action.option, timeoutMs);
+    const found = await findOption(app, path, cleanName(action.option), timeoutMs);
     if (!found.option) {
       throw new ActionRejected(
         `no option named ${JSON.stringify(action.option)}; the options are ${JSON.stringify(found.seen.slice(0, 30))}`,
@@ -284,9 +284,12 @@ async function select(
         ([bits]) => statesFromBitset(bits as number[]),
         () => undefined,
       ),
-      app.property(path, IFACE.accessible, "Name", timeoutMs).then(String, () => undefined),
+      app.property(path, IFACE.accessible, "Name", timeoutMs).then(
+        (n) => cleanName(String(n)),
+        () => undefined,
+      ),
     ]);
-    const seen = optionStates?.includes("selected") || shown === action.option;
+    const seen = optionStates?.includes("selected") || shown === cleanName(action.option);
     return optionStates === undefined && shown === undefined ? report : { ...report, seen };
   }
   // No option: select this element within its parent (a list item, a page tab), which must be a

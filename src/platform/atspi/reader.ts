@@ -56,6 +56,11 @@ export function parseHandle(handle: string): { bus: string; path: string } {
   return { bus: handle.slice(0, slash), path: handle.slice(slash) };
 }
 
+/** Toolkits pad names ("File ", Java menu items with trailing spaces): a name is what it says, trimmed. */
+export function cleanName(name: string): string {
+  return name.trim();
+}
+
 export function shortInterface(name: string): string {
   return name.replace(/^org\.a11y\.atspi\./, "");
 }
@@ -74,7 +79,7 @@ export async function readCache(
         index: raw[3],
         childCount: raw[4],
         interfaces: raw[5].map(shortInterface),
-        name: raw[6],
+        name: cleanName(raw[6]),
         role: raw[7],
         description: raw[8],
         states: raw[9],
@@ -157,7 +162,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
   if (properties.status === "fulfilled") {
     const pairs = properties.value[0] as [string, [unknown, unknown[]]][];
     const props = new Map(pairs.map(([key, variant]) => [key, variant[1][0]]));
-    node.name = props.has("Name") ? String(props.get("Name")) : undefined;
+    node.name = props.has("Name") ? cleanName(String(props.get("Name"))) : undefined;
     node.description = props.has("Description") ? String(props.get("Description")) : undefined;
     node.childCount = props.has("ChildCount") ? Number(props.get("ChildCount")) : undefined;
     const parent = props.get("Parent") as [string, string] | undefined;
@@ -170,7 +175,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
       read("Description"),
       read("ChildCount"),
     ]);
-    if (name.status === "fulfilled") node.name = String(name.value);
+    if (name.status === "fulfilled") node.name = cleanName(String(name.value));
     if (description.status === "fulfilled") node.description = String(description.value);
     if (childCount.status === "fulfilled") node.childCount = Number(childCount.value);
   }

@@ -8,6 +8,7 @@ import { PASSWORD_ROLE } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { commitReason, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
+import { watchChanges } from "../changes.js";
 import type { ToolContext } from "../context.js";
 import { guard } from "../guard.js";
 import type { ToolOutput } from "../tool.js";
@@ -43,6 +44,10 @@ export interface InputAttempt {
   /** How each press was found, for the reply ("the default button"). */
   pressedVia?: string[];
   chord?: Chord;
+  /** Read the window before and after, and answer what changed (`include_changes`). */
+  includeChanges?: boolean;
+  /** The window whose changes to read; defaults to the target window, else the active one. */
+  changesWindow?: number | undefined;
   /** Typed text: kept out of the journal, which records its length. */
   secret?: string;
   /** The call's other values (fill_form's other fields): kept out of this line too. */
@@ -222,6 +227,10 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     }
   }
 
+  const watchOn = attempt.includeChanges
+    ? (attempt.changesWindow ?? windowId ?? (await hands.activeWindow()))
+    : undefined;
+  const watch = watchOn !== undefined ? await watchChanges(context, watchOn) : undefined;
   let result: Record<string, unknown>;
   try {
     result = await attempt.execute(hands);
@@ -245,5 +254,8 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   };
   const where = element ? ` on ${element.role} ${JSON.stringify(element.name ?? "")}` : "";
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
-  return { data, text: `done: ${attempt.describe(result)}${where}${focusText}` };
+  const text = `done: ${attempt.describe(result)}${where}${focusText}`;
+  if (!watch) return { data, text };
+  const changes = await watch.finish();
+  return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };
 }

@@ -27,6 +27,7 @@ async function keyboardTarget(
     intent: string;
     reversible: boolean;
     ensure_focus: boolean;
+    include_changes?: boolean;
     window?: { id: number } | { title: string } | { pid: number } | undefined;
     /** key: the chord, judged by what it activates. */
     chord?: Chord;
@@ -66,6 +67,8 @@ async function keyboardTarget(
     ensureFocus: input.ensure_focus,
     presses: effect.presses,
     pressedVia: effect.via,
+    includeChanges: input.include_changes ?? false,
+    changesWindow: keysGoTo,
   };
 }
 

@@ -119,6 +119,7 @@ export const clickTool = defineTool({
       place,
       windowId: named ?? place.windowId,
       ensureFocus: input.ensure_focus,
+      includeChanges: input.include_changes,
       approach: true,
       presses: await placeFacts(context, place),
       declared: { role: input.role, label: input.label },
@@ -173,6 +174,7 @@ export const dragTool = defineTool({
       presses: await placeFacts(context, to),
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
+      includeChanges: input.include_changes,
       approach: true,
       async execute(h) {
         await h.drag(from.point, to.point, { button: input.button, modifiers: input.modifiers });

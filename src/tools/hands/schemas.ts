@@ -1,7 +1,7 @@
 // Input pieces every hands tool shares: intent, reversibility, where to act (a ref, a global point or
 // a pixel of a screenshot) and which window must be in front first.
 import { z } from "zod";
-import { refSchema } from "../schemas.js";
+import { includeChangesSchema, refSchema } from "../schemas.js";
 
 export const intentSchema = z
   .string()
@@ -67,6 +67,7 @@ export const windowSchema = z
   .describe("The window that must be in front; by default, the window of the ref or under the point");
 
 export const windowShape = {
+  include_changes: includeChangesSchema,
   window: windowSchema.optional(),
   ensure_focus: z
     .boolean()

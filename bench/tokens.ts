@@ -1,0 +1,113 @@
+// bench/tokens: what an agent pays, in characters, to see one window of each toolkit app: deskhand's
+// default snapshot (every page), `format: "full"`, and an OSWorld-style linearization of the same
+// window (test/peers/osworld_linearize.py, under Debian's own python3); then the `since` reply after
+// typing into a field and after pressing something. Run by `npm run bench`, one sandbox per app, with
+// DESKHAND_TOOLKIT naming the profile (test/toolkits/profiles.ts).
+import { execFile } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { callTool } from "../src/tools/call.js";
+import { createContext } from "../src/tools/context.js";
+import { findTool } from "../src/tools/registry.js";
+import { PROFILES, type Query } from "../test/toolkits/profiles.js";
+
+const run = promisify(execFile);
+const name = process.env.DESKHAND_TOOLKIT ?? "";
+const chosen = PROFILES[name];
+if (!chosen) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.keys(PROFILES).join(", ")}`);
+const profile = chosen;
+
+const context = createContext({ refLifetime: "while-verified" });
+const target = { kind: "title", glob: profile.title };
+
+async function call(tool: string, input: Record<string, unknown>) {
+  const result = await callTool(context, findTool(tool)!, input);
+  if (!result.ok) throw new Error(`${tool}: ${result.error.message}`);
+  return { data: result.output.data as Record<string, any>, text: result.output.text };
+}
+
+/** Every page of a snapshot, as the agent would read them. */
+async function pages(format: "text" | "full"): Promise<{ chars: number; id: string; frameIndex: number }> {
+  let reply = await call("snapshot", { target, format });
+  const id = String(reply.data.snapshotId);
+  const frameIndex = Number(reply.data.elements?.[0]?.index ?? 0);
+  let chars = reply.text.length;
+  while (typeof reply.data.cursor === "string") {
+    reply = await call("snapshot", { target: { kind: "cursor", cursor: reply.data.cursor } });
+    chars += reply.text.length + 1;
+  }
+  return { chars, id, frameIndex };
+}
+
+async function first(query: Query): Promise<string | undefined> {
+  const { pick, ...selector } = query;
+  const found = await call("find", { target, ...selector, limit: 50 });
+  const match = (found.data.matches as any[]).find((m) => !pick || pick(m));
+  return match?.ref;
+}
+
+/** The characters of a `since` reply after an action; "–" where the profile has no such action. */
+async function since(act: () => Promise<boolean>): Promise<number | undefined> {
+  const before = await call("snapshot", { target });
+  if (!(await act())) return undefined;
+  await sleep(300);
+  return (await call("snapshot", { target, since: before.data.snapshotId })).text.length;
+}
+
+async function main(): Promise<void> {
+  if (profile.settleMs) await sleep(profile.settleMs);
+  const windows = (await call("windows", {})).data.windows as { title: string; pid: number }[];
+  const pattern = new RegExp(`^${profile.title.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+  const window = windows.find((w) => pattern.test(w.title));
+  if (!window) throw new Error(`no window titled ${profile.title}`);
+  const screen = await pages("text");
+  const full = await pages("full");
+  const { stdout } = await run(
+    "/usr/bin/python3",
+    [
+      "test/peers/osworld_linearize.py",
+      "--pid",
+      String(window.pid),
+      "--frame-index",
+      String(screen.frameIndex),
+    ],
+    { maxBuffer: 64 << 20, timeout: 120_000 },
+  );
+  const osworld = (JSON.parse(stdout) as { chars: number }).chars;
+  const typing = await since(async () => {
+    if ("skip" in profile.text) return false;
+    if (profile.beforeTyping) {
+      const tab = await first(profile.beforeTyping);
+      if (tab) await call("click", { ref: tab, intent: "Show the text field for the bench" });
+    }
+    const field = await first(profile.text);
+    if (!field) return false;
+    await call("type_text", {
+      ref: field,
+      text: "tokens",
+      clear: true,
+      intent: "Type into a field for the bench",
+    });
+    return true;
+  });
+  const pressing = await since(async () => {
+    if ("skip" in profile.invoke) return false;
+    const button = await first(profile.invoke.target);
+    if (!button) return false;
+    await call("act", { ref: button, action: { kind: "invoke" } });
+    if (profile.invoke.undo) {
+      await sleep(300);
+      await call("act", { ref: button, action: { kind: "invoke" } });
+    }
+    return true;
+  });
+  const ratio = screen.chars / osworld;
+  const fmt = (n: number | undefined) => (n === undefined ? "–" : String(n));
+  const share = typing === undefined ? "–" : `${((100 * typing) / full.chars).toFixed(1)}%`;
+  console.log(
+    `| ${profile.label} | ${screen.chars} | ${full.chars} | ${osworld} | ${ratio.toFixed(2)}× ${ratio <= 2 ? "(met)" : "(NOT met)"} | ${fmt(typing)} | ${share} ${typing !== undefined && typing <= full.chars / 10 ? "(met)" : typing === undefined ? "" : "(NOT met)"} | ${fmt(pressing)} |`,
+  );
+  await context.close();
+}
+
+await main();

@@ -1,0 +1,85 @@
+// What changed between two reads of the same scope, element by element. Elements are matched by their
+// handle (the same live object in the app); an element is compared on what a line of the screen view
+// shows: name, value, description, the states that matter, and its fold.
+import type { FlatEntry } from "./flatten.js";
+import { describeFold, keyStates } from "./render.js";
+import { shownValue } from "./snapshot.js";
+
+/** One element as a line of the view shows it, for comparing. */
+interface Seen {
+  entry: FlatEntry;
+  name: string;
+  /** Undefined where the element's value was not read in that snapshot: not compared. */
+  value: string | undefined;
+  description: string;
+  states: string[];
+  fold: string | undefined;
+}
+
+export interface FieldChange {
+  field: "name" | "value" | "description" | "states" | "fold";
+  before: string;
+  after: string;
+}
+
+export interface Changes {
+  added: FlatEntry[];
+  removed: FlatEntry[];
+  changed: { entry: FlatEntry; fields: FieldChange[] }[];
+}
+
+function seen(entry: FlatEntry): Seen {
+  const { node } = entry;
+  return {
+    entry,
+    name: node.name ?? "",
+    value: node.enriched ? (shownValue(node, true) ?? "") : undefined,
+    description: node.description ?? "",
+    states: keyStates({ states: node.states ?? null }),
+    fold: entry.fold ? describeFold(entry.fold) : undefined,
+  };
+}
+
+function compare(before: Seen, after: Seen): FieldChange[] {
+  const fields: FieldChange[] = [];
+  if (before.name !== after.name) fields.push({ field: "name", before: before.name, after: after.name });
+  if (before.value !== undefined && after.value !== undefined && before.value !== after.value)
+    fields.push({ field: "value", before: before.value, after: after.value });
+  if (before.description !== after.description)
+    fields.push({ field: "description", before: before.description, after: after.description });
+  const lost = before.states.filter((s) => !after.states.includes(s));
+  const gained = after.states.filter((s) => !before.states.includes(s));
+  if (lost.length + gained.length > 0)
+    fields.push({ field: "states", before: lost.join(", "), after: gained.join(", ") });
+  if (before.fold !== after.fold)
+    fields.push({ field: "fold", before: before.fold ?? "open", after: after.fold ?? "open" });
+  return fields;
+}
+
+/**
+ * The changes from one read's lines to another's. A changed role is a removal and an addition. A line
+ * whose element is still in the app (`stillThere`: now folded, or merged) is not a removal: the line
+ * that now stands for it says so.
+ */
+export function diffEntries(before: FlatEntry[], after: FlatEntry[], stillThere: Set<string>): Changes {
+  const old = new Map(before.map((e) => [e.node.handle, seen(e)]));
+  const changes: Changes = { added: [], removed: [], changed: [] };
+  const matched = new Set<string>();
+  for (const entry of after) {
+    const was = old.get(entry.node.handle);
+    if (!was || was.entry.node.role !== entry.node.role) {
+      changes.added.push(entry);
+      continue;
+    }
+    matched.add(entry.node.handle);
+    const fields = compare(was, seen(entry));
+    if (fields.length > 0) changes.changed.push({ entry, fields });
+  }
+  for (const entry of before) {
+    const handle = entry.node.handle;
+    if (matched.has(handle)) continue;
+    if (stillThere.has(handle) && !changes.added.some((e) => e.node.handle === handle)) continue;
+    changes.removed.push(entry);
+  }
+  return changes;
+}
