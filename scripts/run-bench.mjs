@@ -40,7 +40,8 @@ for (const bench of benches) {
       ];
       args.push("--", process.execPath, "--import", "tsx", "bench/tokens.ts");
       const env = { ...process.env, DESKHAND_TOOLKIT: toolkit };
-      status ||= spawnSync(process.execPath, args, { stdio: "inherit", env }).status ?? 1;
+      // Every app is measured, whichever failed before it.
+      status = (spawnSync(process.execPath, args, { stdio: "inherit", env }).status ?? 1) || status;
     }
     continue;
   }

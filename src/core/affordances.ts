@@ -1,6 +1,7 @@
 // What an element offers to an agent, in the protocol's action names, derived from what the element
 // itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
 import { TOGGLE_ROLES } from "../platform/types.js";
+import { isInteractiveRole } from "./flatten.js";
 import type { SnapshotElement } from "./snapshot.js";
 
 const SELECT_ROLES = new Set([
@@ -32,9 +33,15 @@ export function affordances(element: SnapshotElement): string[] {
   return [...actions];
 }
 
-/** Targets are elements with something to do besides being clicked at. */
+/**
+ * Targets are elements with something to do besides being clicked at, and controls that can only be
+ * clicked (GTK 4.8's check boxes expose no actions).
+ */
 export function isTarget(element: SnapshotElement): boolean {
+  const offered = affordances(element);
   return (
-    affordances(element).some((a) => a !== "click" && a !== "focus") || (element.actions?.length ?? 0) > 0
+    offered.some((a) => a !== "click" && a !== "focus") ||
+    (element.actions?.length ?? 0) > 0 ||
+    (offered.includes("click") && isInteractiveRole(element.role))
   );
 }

@@ -4,7 +4,7 @@
 import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platform/types.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
-import { type FlatEntry, fingerprintOf, flatten, reportsShowing } from "./flatten.js";
+import { type FlatEntry, fingerprintOf, flatten, isEcho, isShown, reportsShowing } from "./flatten.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import type { RefStore } from "./refs.js";
@@ -37,12 +37,19 @@ export interface FindResult {
   tree_incomplete?: TreeIncomplete[];
   /** How the scope was searched: the app's own Collection.GetMatches, or a read of the tree. */
   method: "collection" | "tree";
+  /** Matches left out: not on screen (a closed menu, a hidden page), or a label repeating its match's name. */
+  left_out?: { off_screen: number; repeats: number };
 }
 
 export interface FindOptions {
   maxDepth: number;
   timeoutMs: number;
   limit: number;
+  /**
+   * "include": matches off screen count like any (acting through accessibility does not need them on
+   * screen); "leave_out": they are left out and counted, like a label that repeats its control's name.
+   */
+  offScreen?: "include" | "leave_out";
 }
 
 function cutOf(node: RawNode): CutName | undefined {
@@ -200,6 +207,9 @@ export async function findElements(
       });
     }
   }
+  const leftOut =
+    options.offScreen === "leave_out" ? await leaveOut(backend, roots, hits, options.timeoutMs) : undefined;
+  if (leftOut) hits = leftOut.kept;
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.
   await enrichEntries(backend, [...shown, ...unreadable], {
@@ -234,5 +244,52 @@ export async function findElements(
     unreadable_candidates: unreadable.map((e) => ({ ...describe(e), unread: [...new Set(e.node.unread)] })),
     windows: windows.map(({ id, title }) => ({ id, title })),
     method,
+    ...(leftOut && leftOut.offScreen + leftOut.repeats > 0
+      ? { left_out: { off_screen: leftOut.offScreen, repeats: leftOut.repeats } }
+      : {}),
   };
+}
+
+/**
+ * The find tool's economy: matches not on screen, and labels that repeat the name of a match they sit
+ * in, are left out and counted. Where it cannot be told whether the app reports `showing` (an app
+ * searched through Collection before any read of it), nothing is taken to be off screen.
+ */
+async function leaveOut(
+  backend: AccessibilityBackend,
+  roots: { node: RawNode }[],
+  hits: FlatEntry[],
+  timeoutMs: number,
+): Promise<{ kept: FlatEntry[]; offScreen: number; repeats: number }> {
+  const parents = new Map<RawNode, RawNode>();
+  const walk = (node: RawNode) => {
+    for (const child of node.children) {
+      parents.set(child, node);
+      walk(child);
+    }
+  };
+  for (const root of roots) walk(root.node);
+  const matched = new Set(hits.map((e) => e.node));
+  const reports = (e: FlatEntry) =>
+    roots.length > 0 ? roots.some((r) => reportsShowing(r.node)) : backend.reportsShowing?.(e.node.handle);
+  // GTK 4.8: on screen is visible with an area, which the bounds read tells.
+  const inferred = hits.filter((e) => reports(e) === false);
+  if (inferred.length > 0)
+    await enrichEntries(backend, inferred, { maxText: 200, timeoutMs, accessibleIds: false });
+  let offScreen = 0;
+  let repeats = 0;
+  const kept = hits.filter((e) => {
+    const showing = reports(e);
+    if (showing !== undefined && !isShown(e.node, showing)) {
+      offScreen++;
+      return false;
+    }
+    const parent = parents.get(e.node);
+    if (parent && matched.has(parent) && isEcho(e.node, parent.name ?? "")) {
+      repeats++;
+      return false;
+    }
+    return true;
+  });
+  return { kept, offScreen, repeats };
 }

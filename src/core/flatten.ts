@@ -23,6 +23,8 @@ export interface Fold {
   elements: number;
   /** For a closed menu or combo box: the items in it. */
   items?: number;
+  /** For a closed combo box: the item it shows (selected, or the one the toolkit says is showing). */
+  selected?: string;
   /** Whether the read stopped inside the fold (maxDepth and the like): there are more than counted. */
   cut: boolean;
   why: "closed menu" | "not showing";
@@ -105,6 +107,10 @@ export function fingerprintOf(entry: FlatEntry): Fingerprint {
     path: entry.path,
     windowId: entry.windowId,
   };
+}
+
+export function isInteractiveRole(role: string): boolean {
+  return INTERACTIVE_ROLES.has(role);
 }
 
 export function isInteractive(node: RawNode): boolean {
@@ -201,7 +207,7 @@ function isEmptyBox(node: RawNode): boolean {
 }
 
 /** A leaf label whose name is its parent's name, or a word-for-word part of it ("4" in a "4" button). */
-function isEcho(child: RawNode, parentName: string): boolean {
+export function isEcho(child: RawNode, parentName: string): boolean {
   const name = child.name ?? "";
   if (!name || !parentName || child.children.length > 0 || !ECHO_ROLES.has(child.role)) return false;
   const states = child.states ?? [];
@@ -220,6 +226,21 @@ const isMenuish = (node: RawNode) => node.role === "menu" || ITEM_ROLES.test(nod
 /** The items a closed menu or combo box holds, at any depth (GTK3: combo → menu → item). */
 const countItems = (node: RawNode): number =>
   node.children.reduce((n, c) => n + (ITEM_ROLES.test(c.role) ? 1 : 0) + countItems(c), 0);
+/** The item a closed combo box shows: the selected one, else the one reported showing (Chromium). */
+function chosenItem(node: RawNode): string | undefined {
+  const items: RawNode[] = [];
+  const walk = (n: RawNode) => {
+    for (const c of n.children) {
+      if (ITEM_ROLES.test(c.role)) items.push(c);
+      walk(c);
+    }
+  };
+  walk(node);
+  const pick =
+    items.find((i) => i.states?.includes("selected")) ?? items.find((i) => i.states?.includes("showing"));
+  return pick?.name || undefined;
+}
+
 const countSubtree = (node: RawNode): number => 1 + node.children.reduce((n, c) => n + countSubtree(c), 0);
 const hasCut = (node: RawNode): boolean => node.childrenCut !== undefined || node.children.some(hasCut);
 
@@ -255,6 +276,7 @@ export function flatten(
         elements,
         // A menu off screen is a closed one; a combo box or menu bar item on screen may hold one.
         ...(menu && (!self || node.role === "menu") ? { items: countItems(node) } : {}),
+        ...(node.role === "combo box" && !self && chosenItem(node) ? { selected: chosenItem(node)! } : {}),
         cut: hasCut(node),
         why: menu && (!self || node.role === "menu") ? "closed menu" : "not showing",
       };

@@ -79,6 +79,8 @@ export function renderElement(element: SnapshotElement, options: RenderOptions =
     const cut = element.textLength !== undefined ? ` (${element.textLength} chars, cut)` : "";
     parts.push(`= ${quote(element.value, 200)}${cut}`);
   }
+  if (element.value === undefined && element.fold?.selected !== undefined)
+    parts.push(`= ${quote(element.fold.selected, 200)}`);
   if (options.bounds && element.bounds) {
     const b = element.bounds;
     parts.push(`@${b.x},${b.y} ${b.width}x${b.height}`);

@@ -135,6 +135,11 @@ export interface CandidateMatcher {
     filter: { roles: string[]; states: string[] },
     timeoutMs: number,
   ): Promise<string[] | undefined>;
+  /**
+   * Whether the app of an element reports `showing` (GTK 4.8 does not), as its last read showed;
+   * `undefined` when not known yet.
+   */
+  reportsShowing?(handle: string): boolean | undefined;
 }
 
 export interface AccessibilityBackend

@@ -68,6 +68,8 @@ export async function searchUntil(
   input: FindQueryInput,
   limit: number,
   timeoutMs: number,
+  /** Acting and waiting count what is off screen; the find tool leaves it out unless asked. */
+  offScreen: "include" | "leave_out" = "include",
 ): Promise<FindResult & { waited_ms: number; timed_out: boolean; reason?: string }> {
   if (input.target.kind === "cursor") {
     throw new DeskhandError(
@@ -83,6 +85,7 @@ export async function searchUntil(
       maxDepth: input.maxDepth,
       timeoutMs: input.timeoutMsRead,
       limit,
+      offScreen,
     }).catch((error) => {
       // While waiting, a window that is not there yet is "not found yet", not a failure.
       if (timeoutMs > 0 && error?.code === "window_not_found") return undefined;
@@ -152,6 +155,16 @@ export function renderFind(
             ),
           ].join("; ")}.`,
   );
+  const out = result.left_out;
+  if (out) {
+    const parts = [
+      out.off_screen > 0
+        ? `${out.off_screen} not on screen (closed menus, hidden pages): include_off_screen lists them`
+        : "",
+      out.repeats > 0 ? `${out.repeats} labels repeating the name of a match they are part of` : "",
+    ].filter(Boolean);
+    lines.push(`Left out: ${parts.join("; ")}.`);
+  }
   for (const c of result.unreadable_candidates) {
     lines.push(
       `? ${c.role} ${JSON.stringify(c.name)} [ref=${c.ref}] could not be checked: ${c.unread.join(", ")} unread`,
@@ -176,6 +189,12 @@ export const findElementsTool = defineTool({
       ...findShape,
       limit: z.number().int().min(1).max(500).default(20),
       timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait this long for a first match"),
+      include_off_screen: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Also list matches that are not on screen (items of closed menus, hidden pages); by default they are counted in left_out",
+        ),
       nth: z
         .number()
         .int()
@@ -186,7 +205,13 @@ export const findElementsTool = defineTool({
   ),
   async handler(context, input) {
     const limit = input.nth === undefined ? input.limit : Math.max(input.limit, input.nth + 1);
-    const result = await searchUntil(context, input, limit, input.timeout_ms);
+    const result = await searchUntil(
+      context,
+      input,
+      limit,
+      input.timeout_ms,
+      input.include_off_screen ? "include" : "leave_out",
+    );
     if (input.nth === undefined)
       return { data: result as unknown as Record<string, unknown>, text: renderFind(result) };
     const chosen = result.matches[input.nth];

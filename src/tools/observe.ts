@@ -51,6 +51,11 @@ export const observeTool = defineTool({
     const context_ = page.elements
       .filter((e) => TEXT_ROLES.has(e.role) && (e.name || e.value))
       .map((e) => `${e.role} ${JSON.stringify(e.name || e.value)}`);
+    const leftOut = {
+      off_screen: page.counts.hidden + page.counts.folded,
+      merged: page.counts.merged,
+      separators: page.counts.separators,
+    };
     const truncatedBy: string[] = [...page.truncatedBy];
     if (all.length > targets.length) truncatedBy.push("maxTargets");
     const data: Record<string, unknown> = {
@@ -61,11 +66,17 @@ export const observeTool = defineTool({
       context: context_,
       targets,
       truncated_by: truncatedBy,
+      left_out: leftOut,
     };
     if (includeTree) data.tree = snapshotData(page);
     const lines = [
       `# observe ${page.snapshotId} · ${targets.length} targets${all.length > targets.length ? ` of ${all.length}` : ""}`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
+      ...(leftOut.off_screen + leftOut.merged > 0
+        ? [
+            `# left out: ${leftOut.off_screen} elements not on screen (visibleOnly: false folds them in instead), ${leftOut.merged} wrappers and labels repeating their control's name`,
+          ]
+        : []),
       ...targets.map((t) => `${t.index}. ${t.label}`),
       ...(context_.length ? ["# context", ...context_] : []),
       ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),

@@ -142,14 +142,23 @@ export async function withContext(
 }
 
 export async function findCommand(args: string[]): Promise<number> {
-  const values = parse(args, { limit: { type: "string" }, "timeout-ms": { type: "string" } });
+  const values = parse(args, {
+    limit: { type: "string" },
+    "timeout-ms": { type: "string" },
+    "include-off-screen": { type: "boolean" },
+  });
   const limit = whole("limit", values.limit);
   const timeout = whole("timeout-ms", values["timeout-ms"]);
   return withContext((context) =>
     run(
       context,
       "find",
-      { ...query(values), ...(limit ? { limit } : {}), ...(timeout ? { timeout_ms: timeout } : {}) },
+      {
+        ...query(values),
+        ...(limit ? { limit } : {}),
+        ...(timeout ? { timeout_ms: timeout } : {}),
+        ...(values["include-off-screen"] ? { include_off_screen: true } : {}),
+      },
       Boolean(values.json),
     ),
   );

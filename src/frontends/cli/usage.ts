@@ -94,7 +94,11 @@ ${LIMITS}`,
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system
 packages and per-toolkit hints. Read-only. Exit status 1 when a check fails.
   --probe              also list windows and read one, end to end`,
-  find: `Usage: deskhand find [target] (selector | --locator L) [--limit N] [--timeout-ms N] [--json]
+  find: `Usage: deskhand find [target] (selector | --locator L) [--limit N] [--timeout-ms N]
+       [--include-off-screen] [--json]
+
+Matches not on screen (items of closed menus, hidden pages) and labels repeating the name of a match
+they sit in are left out and counted; --include-off-screen lists what is off screen too.
 
 ${ELEMENT}`,
   act: `Usage: deskhand act [target] (selector | --locator L) [--nth N] --action A [--value V] [--option O] [--row N] [--wait-ms N] [--json]

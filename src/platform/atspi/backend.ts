@@ -359,6 +359,10 @@ export class AtspiBackend implements AccessibilityBackend {
     return undefined;
   }
 
+  reportsShowing(handle: string): boolean | undefined {
+    return this.#apps.get(parseHandle(handle).bus)?.reportsShowing;
+  }
+
   #app(handle: string): { app: AtspiApp; path: string } {
     const { bus, path } = parseHandle(handle);
     const app = this.#apps.get(bus);

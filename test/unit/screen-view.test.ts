@@ -1,0 +1,187 @@
+// The screen view and `since`, on the fake backend: what is folded, merged and dropped, that the counts
+// add up to the whole tree, and that a diff names what was added, removed and changed.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { snapshotSince } from "../../src/core/changes.js";
+import { SNAPSHOT_DEFAULTS } from "../../src/core/limits.js";
+import { RefStore } from "../../src/core/refs.js";
+import { renderSnapshot } from "../../src/core/render.js";
+import { SnapshotStore } from "../../src/core/snapshot.js";
+import { FakeBackend, type FakeDesktop, type FakeElement } from "../../src/platform/fake/backend.js";
+
+const SHOWN = ["enabled", "visible", "showing"];
+const HIDDEN = ["enabled", "visible"];
+
+function desktop(): { desktop: FakeDesktop; bold: FakeElement; field: FakeElement; notes: FakeElement } {
+  const item = (name: string): FakeElement => ({ role: "menu item", name, states: HIDDEN });
+  const bold: FakeElement = { role: "check box", name: "Bold", states: SHOWN };
+  const field: FakeElement = {
+    role: "text",
+    name: "Name",
+    text: "Ada",
+    states: [...SHOWN, "editable"],
+    interfaces: ["Accessible", "Component", "Text", "EditableText"],
+  };
+  const notes: FakeElement = { role: "panel", name: "Notes", states: SHOWN, children: [] };
+  const root: FakeElement = {
+    role: "frame",
+    name: "Editor",
+    states: SHOWN,
+    children: [
+      {
+        role: "menu bar",
+        states: SHOWN,
+        children: [
+          { role: "menu", name: "File", states: SHOWN, children: [item("New"), item("Open"), item("Save")] },
+        ],
+      },
+      // A wrapper: unnamed, one child.
+      {
+        role: "filler",
+        states: SHOWN,
+        children: [
+          {
+            role: "push button",
+            name: "4",
+            states: SHOWN,
+            children: [{ role: "label", name: "4", states: SHOWN }],
+          },
+        ],
+      },
+      { role: "separator", states: SHOWN },
+      bold,
+      field,
+      notes,
+      // A hidden page with three elements inside.
+      {
+        role: "panel",
+        name: "Page 2",
+        states: HIDDEN,
+        children: [{ role: "panel", states: HIDDEN, children: [item("a"), item("b")] }],
+      },
+    ],
+  };
+  return {
+    desktop: {
+      windows: [
+        {
+          id: 1,
+          title: "Editor",
+          pid: 1,
+          app: "fake",
+          rect: { x: 0, y: 0, width: 800, height: 600 },
+          focused: true,
+          root,
+        },
+      ],
+    },
+    bold,
+    field,
+    notes,
+  };
+}
+
+function store(lifetime: "latest-snapshot" | "while-verified" = "while-verified") {
+  const made = desktop();
+  const backend = new FakeBackend(made.desktop);
+  return { ...made, backend, snapshots: new SnapshotStore(async () => backend, new RefStore(lifetime)) };
+}
+
+describe("the screen view", () => {
+  it("folds what is not on screen, merges wrappers and echoes, drops separators, and the counts add up", async () => {
+    const { snapshots } = store();
+    const page = await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen");
+    const text = renderSnapshot(page);
+    assert.match(text, /- menu "File" \[ref=s1:e\d+\] · closed, 3 items/, "a closed menu is one line");
+    assert.match(text, /- panel "Page 2" \[ref=s1:e\d+\] · hidden, 3 inside/, "a hidden page is one line");
+    assert.doesNotMatch(text, /menu item/, "no item of a closed menu is a line");
+    const lines = text.split("\n").filter((l) => !l.startsWith("#"));
+    assert.ok(
+      !lines.some((l) => /label "4"|filler|separator/.test(l)),
+      "echo, wrapper and separator are not lines",
+    );
+    assert.match(text, /^ - push button "4"/m, "the wrapper's child takes its place, one level up");
+    const full = await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "full");
+    const { counts } = page;
+    const inFolds = page.elements.reduce((n, e) => n + (e.fold?.elements ?? 0), 0);
+    assert.equal(
+      counts.inScope + inFolds + counts.merged + counts.separators,
+      full.counts.inScope,
+      "every element of the full tree is a line, inside a fold, merged, or a dropped separator",
+    );
+    assert.match(text, /7 elements not on screen folded into 2 lines/);
+  });
+
+  it("a folded ref, snapshotted, is read whole", async () => {
+    const { snapshots } = store();
+    const page = await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen");
+    const menu = page.elements.find((e) => e.role === "menu")!;
+    const inside = await snapshots.take({ kind: "element", ref: menu.ref }, SNAPSHOT_DEFAULTS, "screen");
+    assert.deepEqual(
+      inside.elements.filter((e) => e.role === "menu item").map((e) => e.name),
+      ["New", "Open", "Save"],
+    );
+  });
+});
+
+describe("since", () => {
+  it("names what was added, removed and changed, and keeps unchanged refs", async () => {
+    const { snapshots, backend, bold, field, notes } = store();
+    const first = await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen");
+    const boldRef = first.elements.find((e) => e.name === "Bold")!.ref;
+    bold.states = [...SHOWN, "checked"];
+    field.text = "Grace";
+    backend.replace("w1/5", {
+      ...notes,
+      children: [{ role: "label", name: "Saved at noon", states: SHOWN }],
+    });
+    const reply = await snapshotSince(snapshots, first.snapshotId, async () => {
+      throw new Error("no fallback expected");
+    });
+    assert.equal(reply.kind, "changes");
+    if (reply.kind !== "changes") return;
+    const { report } = reply;
+    assert.deepEqual(
+      report.added.map((e) => e.name),
+      ["Saved at noon"],
+    );
+    const changed = Object.fromEntries(report.changed.map((c) => [c.name, c.fields]));
+    assert.deepEqual(changed.Bold, [{ field: "states", before: "", after: "checked" }]);
+    assert.deepEqual(changed.Name, [{ field: "value", before: "Ada", after: "Grace" }]);
+    assert.equal(
+      report.changed.find((c) => c.name === "Bold")!.ref,
+      boldRef,
+      "an unchanged element keeps its ref",
+    );
+    assert.match(report.text, /^~ check box "Bold" \[ref=s1:e\d+\] states \+checked$/m);
+    assert.match(report.text, /^\+ label "Saved at noon" \[ref=s2:e\d+\]$/m);
+
+    backend.replace("w1/5", { ...notes, children: [] });
+    const again = await snapshotSince(snapshots, report.snapshotId, async () => {
+      throw new Error("no fallback expected");
+    });
+    assert.equal(again.kind, "changes");
+    if (again.kind === "changes") {
+      assert.deepEqual(
+        again.report.removed.map((e) => e.name),
+        ["Saved at noon"],
+      );
+      assert.match(again.report.text, /^- label "Saved at noon" \[ref=s2:e\d+\]$/m);
+    }
+  });
+
+  it("falls back to the whole snapshot, saying why, when the earlier one is gone or refs do not outlive it", async () => {
+    const { snapshots } = store();
+    const fallback = () => snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen");
+    const gone = await snapshotSince(snapshots, "s9", fallback);
+    assert.equal(gone.kind, "snapshot");
+    if (gone.kind === "snapshot") assert.match(gone.fallback, /s9 is not kept/);
+    const latest = store("latest-snapshot");
+    const first = await latest.snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen");
+    const reply = await snapshotSince(latest.snapshots, first.snapshotId, () =>
+      latest.snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen"),
+    );
+    assert.equal(reply.kind, "snapshot");
+    if (reply.kind === "snapshot") assert.match(reply.fallback, /only the newest snapshot's refs/);
+  });
+});
