@@ -270,8 +270,13 @@ async function leaveOut(
   };
   for (const root of roots) walk(root.node);
   const matched = new Set(hits.map((e) => e.node));
+  // Found through Collection, with no tree read: the app's last read says, else the candidates
+  // themselves (any of them `showing` means the toolkit reports it).
+  const anyShowing = hits.some((e) => e.node.states?.includes("showing")) ? true : undefined;
   const reports = (e: FlatEntry) =>
-    roots.length > 0 ? roots.some((r) => reportsShowing(r.node)) : backend.reportsShowing?.(e.node.handle);
+    roots.length > 0
+      ? roots.some((r) => reportsShowing(r.node))
+      : (backend.reportsShowing?.(e.node.handle) ?? anyShowing);
   // GTK 4.8: on screen is visible with an area, which the bounds read tells.
   const inferred = hits.filter((e) => reports(e) === false);
   if (inferred.length > 0)

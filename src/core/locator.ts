@@ -62,12 +62,53 @@ function parseTest(source: string): Test {
     return { kind: "position", n };
   }
   const match = /^@([a-z]+)\s*=\s*(?:contains\(\s*(['"])(.*)\2\s*\)|(['"])(.*)\4)$/s.exec(text);
-  if (!match) throw new LocatorSyntaxError(`cannot read the predicate [${text}]`);
+  if (!match)
+    throw new LocatorSyntaxError(
+      `cannot read the predicate [${text.length > 60 ? `${text.slice(0, 60)}…` : text}]`,
+    );
   const attribute = match[1] as Attribute;
   if (!ATTRIBUTES.has(attribute)) throw new LocatorSyntaxError(`unknown attribute @${attribute}`);
   return match[3] !== undefined
     ? { kind: "attribute", attribute, op: "contains", text: match[3] }
     : { kind: "attribute", attribute, op: "equals", text: match[5] ?? "" };
+}
+
+/** `[…][…]` from `start`, in one pass: each predicate's text is cut out once, never re-scanned. */
+function parsePredicates(source: string, start: number): Test[][] {
+  const predicates: Test[][] = [];
+  let i = start;
+  while (i < source.length) {
+    while (i < source.length && /\s/.test(source[i]!)) i++;
+    if (i >= source.length) break;
+    if (source[i] !== "[") {
+      const shown = source.slice(i, i + 30);
+      throw new LocatorSyntaxError(`unexpected ${JSON.stringify(shown)} at position ${i}`);
+    }
+    let quote: string | null = null;
+    let depth = 0;
+    let end = i + 1;
+    for (; end < source.length; end++) {
+      const c = source[end]!;
+      if (quote) {
+        if (c === quote) quote = null;
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === "[" || c === "(") depth++;
+      else if (c === ")") depth--;
+      else if (c === "]") {
+        if (depth === 0) break;
+        depth--;
+      }
+    }
+    if (end >= source.length) throw new LocatorSyntaxError(`unclosed [ at position ${i}`);
+    predicates.push(
+      source
+        .slice(i + 1, end)
+        .split(/\s+and\s+/)
+        .map(parseTest),
+    );
+    i = end + 1;
+  }
+  return predicates;
 }
 
 function parsePath(source: string): Step[] {
@@ -94,22 +135,19 @@ function parsePath(source: string): Step[] {
     const bracket = stepSource.indexOf("[");
     const role = (bracket < 0 ? stepSource : stepSource.slice(0, bracket)).trim();
     if (role === "") throw new LocatorSyntaxError("a step needs a role, or * for any");
-    const predicates: Test[][] = [];
-    let predicateSource = bracket < 0 ? "" : stepSource.slice(bracket);
-    while (predicateSource.length > 0) {
-      if (!predicateSource.startsWith("["))
-        throw new LocatorSyntaxError(`unexpected ${JSON.stringify(predicateSource)}`);
-      const [inner] = splitTopLevel(predicateSource.slice(1), "]");
-      predicateSource = predicateSource.slice((inner ?? "").length + 2).trim();
-      predicates.push((inner ?? "").split(/\s+and\s+/).map(parseTest));
-    }
+    const predicates = bracket < 0 ? [] : parsePredicates(stepSource, bracket);
     steps.push({ axis, role, predicates });
   }
   return steps;
 }
 
+/** Locators longer than this are refused: parsing and matching stay bounded whatever the text. */
+export const LOCATOR_MAX = 4096;
+
 export function parseLocator(source: string): Locator {
   if (source.trim() === "") throw new LocatorSyntaxError("the locator is empty");
+  if (source.length > LOCATOR_MAX)
+    throw new LocatorSyntaxError(`it is ${source.length} characters long; at most ${LOCATOR_MAX} are read`);
   const paths = splitTopLevel(source, "|").map(parsePath);
   const attributes = paths
     .flat()
@@ -145,10 +183,19 @@ function attributeHolds(node: RawNode, test: Extract<Test, { kind: "attribute" }
 
 function applyStep(context: RawNode[], step: Step): RawNode[] {
   const out: RawNode[] = [];
+  const seen = new Set<RawNode>();
+  // Without a position, a descendant step may share one walk between all its origins: every node is
+  // visited once per step, however many origins contain it (`//*//*//*` stays linear in the tree).
+  const positional = step.predicates.some((p) => p.some((t) => t.kind === "position"));
+  const walked = new Set<RawNode>();
   for (const origin of context) {
     const pool: RawNode[] = [];
     const collect = (node: RawNode) => {
       for (const child of node.children) {
+        if (!positional && step.axis === "descendant") {
+          if (walked.has(child)) continue;
+          walked.add(child);
+        }
         pool.push(child);
         if (step.axis === "descendant") collect(child);
       }
@@ -160,7 +207,11 @@ function applyStep(context: RawNode[], step: Step): RawNode[] {
         predicate.every((test) => (test.kind === "position" ? i + 1 === test.n : attributeHolds(node, test))),
       );
     }
-    for (const node of selected) if (!out.includes(node)) out.push(node);
+    for (const node of selected) {
+      if (seen.has(node)) continue;
+      seen.add(node);
+      out.push(node);
+    }
   }
   return out;
 }

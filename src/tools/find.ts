@@ -120,10 +120,11 @@ export function renderFind(
 ): string {
   const lines: string[] = [];
   if (result.total === 0) {
+    const where = (result.left_out?.off_screen ?? 0) > 0 ? " on screen" : "";
     lines.push(
       result.timed_out
-        ? `No match after waiting ${result.waited_ms} ms (a timeout is an answer, not an error).`
-        : "No match.",
+        ? `No match${where} after waiting ${result.waited_ms} ms (a timeout is an answer, not an error).`
+        : `No match${where}.`,
     );
   } else {
     lines.push(

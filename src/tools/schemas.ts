@@ -1,6 +1,7 @@
 // Input pieces shared by several tools. Bounds live in the schema, so a bad value is refused with the
 // field named before any handler runs.
 import { z } from "zod";
+import { GLOB_MAX } from "../core/glob.js";
 import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS } from "../core/limits.js";
 
 export const refSchema = z
@@ -8,15 +9,16 @@ export const refSchema = z
   .regex(/^s\d+:e\d+$/, "a ref looks like s3:e12, from a snapshot")
   .describe("An element ref from a snapshot, like s3:e12");
 
+/** A window title glob: fnmatch, bounded so that matching stays cheap (core/glob.ts). */
+export const globSchema = z.string().min(1).max(GLOB_MAX).describe("fnmatch glob");
+
 export const targetSchema = z
   .discriminatedUnion("kind", [
     z.object({ kind: z.literal("focused") }).describe("The focused window"),
     z
       .object({ kind: z.literal("window"), id: z.number().int().positive() })
       .describe("A window by id (from `windows`)"),
-    z
-      .object({ kind: z.literal("title"), glob: z.string().min(1) })
-      .describe("A window by title, fnmatch glob"),
+    z.object({ kind: z.literal("title"), glob: globSchema }).describe("A window by title, fnmatch glob"),
     z.object({ kind: z.literal("pointer") }).describe("The window under the mouse pointer"),
     z
       .object({ kind: z.literal("process"), pid: z.number().int().positive() })

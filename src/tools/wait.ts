@@ -4,14 +4,14 @@ import { globMatch } from "../core/glob.js";
 import { verifyRef } from "../core/verify.js";
 import type { ToolContext } from "./context.js";
 import { findQueryShape, oneQuery, searchUntil } from "./find.js";
-import { refSchema } from "./schemas.js";
+import { globSchema, refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 const conditionSchema = z.discriminatedUnion("kind", [
   z
     .object({
       kind: z.literal("window"),
-      title: z.string().min(1).describe("fnmatch glob"),
+      title: globSchema,
       state: z.enum(["appears", "disappears"]).default("appears"),
     })
     .describe("A window with this title appears or disappears"),

@@ -316,8 +316,9 @@ describe("acting on real apps", () => {
 
   it("find asks GTK3 itself (Collection) and agrees with a read of the tree", async () => {
     const target = { kind: "title", glob: TITLES.gtk3 };
-    const byCollection = await call("find", { target, role: "push button", limit: 500 });
-    const byTree = await call("find", { target, locator: "//push button", limit: 500 });
+    const everything = { limit: 500, include_off_screen: true };
+    const byCollection = await call("find", { target, role: "push button", ...everything });
+    const byTree = await call("find", { target, locator: "//push button", ...everything });
     assert.equal(byCollection.data.method, "collection");
     assert.equal(byTree.data.method, "tree");
     assert.ok(byCollection.data.total > 10);
@@ -326,6 +327,15 @@ describe("acting on real apps", () => {
       byTree.data.matches.map((m: Element) => m.name),
     );
     assert.equal(byCollection.data.searched_whole_window, true);
+    // By default both leave out the same buttons off screen (a hidden popover's, the other pages').
+    const shown = await call("find", { target, role: "push button", limit: 500 });
+    const shownByTree = await call("find", { target, locator: "//push button", limit: 500 });
+    assert.ok(shown.data.left_out.off_screen > 0);
+    assert.equal(shown.data.total + shown.data.left_out.off_screen, byCollection.data.total);
+    assert.deepEqual(
+      shown.data.matches.map((m: Element) => m.name),
+      shownByTree.data.matches.map((m: Element) => m.name),
+    );
     const swing = await call("find", { target: { kind: "title", glob: TITLES.swing }, role: "push button" });
     assert.equal(swing.data.method, "tree", "Java answers Collection slower than its tree is read");
   });
@@ -435,7 +445,12 @@ describe("acting on real apps", () => {
       states: ["showing"],
       limit: 500,
     });
-    const all = await call("find", { target: target4, role: "push button", limit: 500 });
+    const all = await call("find", {
+      target: target4,
+      role: "push button",
+      limit: 500,
+      include_off_screen: true,
+    });
     assert.ok(showing.ok && all.ok);
     assert.ok(showing.data.total > 0, "some GTK4 buttons are on screen");
     assert.ok(showing.data.total < all.data.total, "the hidden pages' buttons are not");

@@ -293,7 +293,12 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
   const element = async (title: string, query: Record<string, unknown>) => {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
+      const result = await call("find", {
+        target: { kind: "title", glob: title },
+        limit: 5,
+        include_off_screen: true,
+        ...query,
+      });
       const found = result.ok ? result.data.matches[0] : undefined;
       if (found) return found as { ref: string; value?: string; description?: string };
       if (Date.now() > deadline)
@@ -420,7 +425,12 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   after(async () => context.close());
 
   const one = async (title: string, query: Record<string, unknown>) => {
-    const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
+    const result = await call("find", {
+      target: { kind: "title", glob: title },
+      limit: 5,
+      include_off_screen: true,
+      ...query,
+    });
     assert.ok(result.ok && result.data.matches[0], `${JSON.stringify(query)} in ${title}`);
     return result.data.matches[0] as Element;
   };

@@ -57,7 +57,12 @@ describe("hands on real apps", () => {
 
   const call = (tool: string, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
   const find = async (glob: string, query: Record<string, unknown>): Promise<Match[]> => {
-    const result = await call("find", { target: { kind: "title", glob }, limit: 50, ...query });
+    const result = await call("find", {
+      target: { kind: "title", glob },
+      limit: 50,
+      include_off_screen: true,
+      ...query,
+    });
     assert.ok(result.ok, JSON.stringify(result.error));
     return result.data.matches;
   };

@@ -51,7 +51,12 @@ describe("a modal dialog opened by act", () => {
   const find = async (title: string, query: Record<string, unknown>) => {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const result = await call("find", { target: { kind: "title", glob: title }, limit: 20, ...query });
+      const result = await call("find", {
+        target: { kind: "title", glob: title },
+        limit: 20,
+        include_off_screen: true,
+        ...query,
+      });
       if (result.ok && result.data.matches.length > 0)
         return result.data.matches as { ref: string; value?: string; name: string }[];
       if (Date.now() > deadline)
@@ -129,7 +134,12 @@ describe("a GTK 4 file dialog", () => {
     const find = async (glob: string, query: Record<string, unknown>) => {
       const deadline = Date.now() + 20_000;
       for (;;) {
-        const result = await call("find", { target: { kind: "title", glob }, limit: 20, ...query });
+        const result = await call("find", {
+          target: { kind: "title", glob },
+          limit: 20,
+          include_off_screen: true,
+          ...query,
+        });
         if (result.ok && result.data.matches.length > 0) return result.data.matches[0] as { ref: string };
         if (Date.now() > deadline)
           throw new Error(`${JSON.stringify(query)} in ${glob}: ${JSON.stringify(result)}`);

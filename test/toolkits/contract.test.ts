@@ -48,6 +48,7 @@ describe(`toolkit contract: ${profile.label}`, () => {
       target: { kind: "title", glob: profile.title },
       ...selector,
       limit: 200,
+      include_off_screen: true,
       timeout_ms: 5000,
     });
     assert.ok(found.ok, JSON.stringify(found.error));

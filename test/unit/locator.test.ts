@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { evaluateLocator, LocatorSyntaxError, parseLocator } from "../../src/core/locator.js";
+import { evaluateLocator, LOCATOR_MAX, LocatorSyntaxError, parseLocator } from "../../src/core/locator.js";
 import { fold, matches } from "../../src/core/selector.js";
 import type { RawNode } from "../../src/platform/types.js";
 
@@ -78,6 +78,19 @@ describe("selectors", () => {
       matches(node("text", "Id", [], { accessibleId: "field-1" }), { accessible_id: "Field-1" }),
       "no",
       "ids are case-sensitive",
+    );
+  });
+});
+
+describe("hostile locators", () => {
+  it("parse in bounded time, and an over-long one is refused without being echoed", () => {
+    const many = `//push button${"[@name=contains('a')]".repeat(Math.floor((LOCATOR_MAX - 20) / 21))}`;
+    const started = performance.now();
+    assert.equal(parseLocator(many).paths[0]![0]!.predicates.length > 150, true);
+    assert.ok(performance.now() - started < 100, `${performance.now() - started} ms`);
+    assert.throws(
+      () => parseLocator(`//push button${"[@name=contains('a')]".repeat(20_000)}`),
+      (e: Error) => /at most 4096/.test(e.message) && e.message.length < 200,
     );
   });
 });

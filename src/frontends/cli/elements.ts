@@ -110,8 +110,10 @@ export async function run(
 
 /** Finds exactly one element (or the --nth) and returns its ref in this process's context. */
 export async function resolve(context: ToolContext, values: Values): Promise<string | number> {
-  const result = await callTool(context, findTool("find")!, { ...query(values), limit: 50 });
-  if (!result.ok) return run(context, "find", { ...query(values), limit: 50 }, Boolean(values.json));
+  // Acting and reading through accessibility need no element on screen (a table on another tab).
+  const input = { ...query(values), limit: 50, include_off_screen: true };
+  const result = await callTool(context, findTool("find")!, input);
+  if (!result.ok) return run(context, "find", input, Boolean(values.json));
   const matches = result.output.data.matches as { ref: string; role: string; name: string }[];
   const nth = whole("nth", values.nth);
   if (matches.length === 0) {

@@ -1,7 +1,7 @@
 // Input pieces every hands tool shares: intent, reversibility, where to act (a ref, a global point or
 // a pixel of a screenshot) and which window must be in front first.
 import { z } from "zod";
-import { includeChangesSchema, refSchema } from "../schemas.js";
+import { globSchema, includeChangesSchema, refSchema } from "../schemas.js";
 
 export const intentSchema = z
   .string()
@@ -61,7 +61,7 @@ export const placeRule: [
 export const windowSchema = z
   .union([
     z.object({ id: z.number().int().positive() }).strict(),
-    z.object({ title: z.string().min(1).describe("fnmatch glob") }).strict(),
+    z.object({ title: globSchema }).strict(),
     z.object({ pid: z.number().int().positive() }).strict(),
   ])
   .describe("The window that must be in front; by default, the window of the ref or under the point");
