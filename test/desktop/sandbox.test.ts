@@ -1,9 +1,12 @@
 // `deskhand sandbox` itself, nested inside the test desktop: its own display and buses, the app wait
 // with a named failure, COMMAND's exit status, and teardown of exactly what it started.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { CLI } from "./helpers.js";
 
 function deskhand(args: string[], env: NodeJS.ProcessEnv = process.env) {
@@ -35,7 +38,72 @@ function processState(pid: number): string | undefined {
   }
 }
 
+/** The pid and every live descendant of it, from /proc. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const p of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      parents.set(Number(p), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found = [root];
+  for (let i = 0; i < found.length; i++)
+    for (const [pid, parent] of parents) if (parent === found[i]) found.push(pid);
+  return found;
+}
+
+const alive = (pid: number) => {
+  const state = processState(pid);
+  return state !== undefined && state !== "Z";
+};
+
 describe("sandbox", () => {
+  it("dies with its owner: after kill -9 of sandbox run, nothing it started is alive and its folder is gone", async () => {
+    const owner = spawn(
+      process.execPath,
+      [
+        ...CLI,
+        "sandbox",
+        "run",
+        "--app",
+        "gtk3-widget-factory",
+        "--",
+        "sh",
+        "-c",
+        'echo "$XDG_RUNTIME_DIR"; exec sleep 600',
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    let output = "";
+    owner.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const deadline = Date.now() + 60_000;
+    while (!output.includes("\n") && Date.now() < deadline) await sleep(100);
+    const runtime = output.trim();
+    assert.match(runtime, /deskhand-sandbox-.*\/runtime$/, "the command ran in the sandbox");
+    const root = runtime.replace(/\/runtime$/, "");
+    const started = descendants(owner.pid!).filter((pid) => pid !== owner.pid);
+    assert.ok(
+      started.length >= 6,
+      `Xvfb, buses, openbox, AT-SPI, the app and the command: ${started.length}`,
+    );
+    owner.kill("SIGKILL");
+    const gone = Date.now() + 5000;
+    while ((started.some(alive) || existsSync(root)) && Date.now() < gone) await sleep(100);
+    assert.deepEqual(
+      started
+        .filter(alive)
+        .map((pid) => `${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ")}`),
+      [],
+      "every process the sandbox started is gone",
+    );
+    assert.equal(existsSync(root), false, "its folder is gone");
+  });
+
   it("run gives COMMAND a private desktop with the app registered, and exits with its status", () => {
     const script =
       'test "$DISPLAY" != "$OUTER_DISPLAY" || exit 90; ' +
@@ -120,6 +188,12 @@ describe("sandbox", () => {
       const stopped = deskhand(["sandbox", "stop", "--name", name]);
       assert.equal(stopped.status, 0, stopped.stderr);
     }
+    const files = join(tmpdir(), `deskhand-${process.getuid?.() ?? "user"}`);
+    assert.deepEqual(
+      readdirSync(files).filter((f) => f.includes(`sandbox-${name}`)),
+      [],
+      "stop leaves neither the state file nor its log",
+    );
     // Gone, or a zombie: the supervisor outlived its parent, and PID 1 on these machines never reaps.
     assert.ok(
       processState(supervisorPid) === undefined || processState(supervisorPid) === "Z",

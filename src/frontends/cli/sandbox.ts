@@ -115,7 +115,15 @@ export async function sandboxRun(args: string[]): Promise<number> {
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));
   try {
-    child = spawn(command, commandArgs, { env: withUserSafety(desktop.info.env), stdio: "inherit" });
+    // In a group of its own, so that if this process is killed the watchdog ends the command and what
+    // it started too; at a terminal it stays in the foreground group, which alone may read the terminal.
+    const ownGroup = !process.stdin.isTTY;
+    child = spawn(command, commandArgs, {
+      env: withUserSafety(desktop.info.env),
+      stdio: "inherit",
+      detached: ownGroup,
+    });
+    if (ownGroup && child.pid !== undefined) desktop.watchGroup(child.pid);
     return await new Promise<number>((resolve) => {
       child!.on("error", (error) => {
         process.stderr.write(`deskhand sandbox run: cannot run ${command}: ${error.message}\n`);
@@ -134,6 +142,9 @@ export async function sandboxSupervise(args: string[]): Promise<number> {
   const file = values.state;
   if (!file) throw new UsageError("internal: --state is required");
   const { desktop, apps } = await startWithApps(values);
+  // If this supervisor is killed, the watchdog removes its state file and log with the desktop.
+  desktop.watchPath(file);
+  desktop.watchPath(`${file}.log`);
   const state: SandboxState = {
     supervisorPid: process.pid,
     root: desktop.root,
@@ -219,6 +230,7 @@ export async function sandboxStop(args: string[]): Promise<number> {
     process.kill(state.supervisorPid, "SIGTERM");
   } catch {
     await rm(file, { force: true });
+    await rm(`${file}.log`, { force: true });
     return 0;
   }
   const deadline = Date.now() + 15_000;
@@ -241,5 +253,7 @@ export async function sandboxStop(args: string[]): Promise<number> {
     );
     return 1;
   }
+  // The supervisor's output went to this log: nothing of the sandbox is left behind.
+  await rm(`${file}.log`, { force: true });
   return 0;
 }

@@ -1,7 +1,6 @@
 // MCP over stdio. The tool list and schemas come from the registry; a failed call is an isError result
 // whose text names what went wrong and the next step, so an agent can act on it.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
@@ -10,6 +9,7 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { callTool } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { findTool, TOOLS } from "../../tools/registry.js";
+import { GuardedStdioTransport } from "./stdio.js";
 
 export function createMcpServer(context: ToolContext): Server {
   const server = new Server(
@@ -116,18 +116,23 @@ export async function runMcpServer(options: { ceiling?: SafetyLevel } = {}): Pro
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
   server = createMcpServer(context);
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioTransport();
   let closing = false;
-  const close = async () => {
+  // Status 0 only when the input really ended or a signal asked for it; a failure is never 0.
+  const close = async (status: number) => {
     if (closing) return;
     closing = true;
     await context.close().catch(() => undefined);
     await server.close().catch(() => undefined);
-    process.exit(0);
+    process.exit(status);
   };
-  transport.onclose = () => void close();
-  process.stdin.on("end", () => void close());
-  process.on("SIGTERM", () => void close());
-  process.on("SIGINT", () => void close());
+  transport.onclose = () => void close(0);
+  transport.onerror = (error) => process.stderr.write(`deskhand mcp: ${error.message}\n`);
+  process.stdout.on("error", (error) => {
+    process.stderr.write(`deskhand mcp: cannot write replies: ${error.message}\n`);
+    void close(1);
+  });
+  process.on("SIGTERM", () => void close(0));
+  process.on("SIGINT", () => void close(0));
   await server.connect(transport);
 }

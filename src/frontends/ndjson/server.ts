@@ -3,7 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, type ToolContext } from "../../tools/context.js";
-import { LineSplitter } from "./lines.js";
+import { LineSplitter } from "../lines.js";
 import { dispatch, ProtocolError } from "./protocol.js";
 
 export const MAX_LINE_BYTES = 1 << 20;

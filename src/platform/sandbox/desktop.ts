@@ -16,6 +16,7 @@ import { DBusConnection } from "../atspi/dbus.js";
 import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
 import { X11Connection } from "../x11/connection.js";
 import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
+import { Watchdog } from "./watchdog.js";
 
 export const ATK_WRAPPER_JAR = "/usr/share/java/java-atk-wrapper.jar";
 const A11Y_BUS_SERVICE_FILE = "/usr/share/dbus-1/services/org.a11y.Bus.service";
@@ -118,8 +119,27 @@ export class Desktop {
   readonly #spawned: StartedProcess[] = [];
   #info: DesktopInfo | undefined;
   #stopped = false;
+  /** Ends everything and removes the folder if this process dies without stopping the desktop. */
+  readonly #watchdog = Watchdog.start();
 
-  private constructor(readonly root: string) {}
+  private constructor(readonly root: string) {
+    this.#watchdog.watchPath(root);
+  }
+
+  /** A file outside the folder to remove if the owner dies (`sandbox start`'s state and log). */
+  watchPath(path: string): void {
+    this.#watchdog.watchPath(path);
+  }
+
+  /** A process started in the desktop some other way (the command of `sandbox run`), in its own group. */
+  watchGroup(pid: number): void {
+    this.#watchdog.watchGroup(pid);
+  }
+
+  #service(started: StartedProcess): void {
+    this.#processes.push(started);
+    this.#watchdog.watchGroup(started.pid);
+  }
 
   get info(): DesktopInfo {
     if (!this.#info) throw new Error("the desktop is not started");
@@ -149,6 +169,7 @@ export class Desktop {
       logFile: join(this.logDir, `${label.replace(/[^\w.-]+/g, "_").slice(0, 60)}.log`),
     });
     this.#spawned.push(started);
+    this.#watchdog.watchGroup(started.pid);
     return started;
   }
 
@@ -197,7 +218,7 @@ export class Desktop {
       ],
       { env: daemonEnv(), logFile: log("xvfb"), extraPipes: 1 },
     );
-    this.#processes.push(xvfb);
+    this.#service(xvfb);
     const displayNumber = await readLineFrom(xvfb, 3, step);
     env.DISPLAY = `:${displayNumber}`;
 
@@ -214,11 +235,11 @@ export class Desktop {
       [`--config-file=${configFile}`, "--nofork", "--nopidfile", "--print-address=3"],
       { env: daemonEnv(), logFile: log("dbus-daemon"), extraPipes: 1 },
     );
-    this.#processes.push(busDaemon);
+    this.#service(busDaemon);
     env.DBUS_SESSION_BUS_ADDRESS = await readLineFrom(busDaemon, 3, step);
 
     // 4. A window manager: focus, _NET_ACTIVE_WINDOW and raising windows need one.
-    this.#processes.push(
+    this.#service(
       startDetached("openbox", "openbox", ["--sm-disable"], { env: daemonEnv(), logFile: log("openbox") }),
     );
     const x = await until("X display", step, () => X11Connection.open(env.DISPLAY!, 1000));
@@ -229,7 +250,7 @@ export class Desktop {
 
       // 5. The bus launcher, started by us so it gets our environment. Calling GetAddress before it owns
       // org.a11y.Bus would bus-activate a second launcher with the daemon's environment.
-      this.#processes.push(
+      this.#service(
         startDetached("at-spi-bus-launcher", BUS_LAUNCHER, ["--launch-immediately"], {
           env: daemonEnv(),
           logFile: log("at-spi-bus-launcher"),
@@ -245,7 +266,7 @@ export class Desktop {
         // 7. The registry, started by us rather than bus-activated: an activated registry is double-forked
         // to PID 1, which on these machines never reaps it.
         const a11yAddress = await getAccessibilityBusAddress(session, step);
-        this.#processes.push(
+        this.#service(
           startDetached("at-spi2-registryd", REGISTRY_DAEMON, [], {
             env: { ...daemonEnv(), AT_SPI_BUS_ADDRESS: a11yAddress },
             logFile: log("at-spi2-registryd"),
@@ -288,5 +309,6 @@ export class Desktop {
     // own bus daemon, or it exits first and the daemon is orphaned.
     for (const service of [...this.#processes].reverse()) await stopGroups([service]);
     if (!options.keepFiles) await rm(this.root, { recursive: true, force: true });
+    this.#watchdog.done();
   }
 }

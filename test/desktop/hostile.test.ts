@@ -1,0 +1,129 @@
+// Hostile input never blocks the server: patterns built to make a matcher backtrack, locators of
+// thousands of predicates and request lines of 50 MiB each get a clear answer, while pings sent every
+// 50 ms on the same server keep being answered within 100 ms.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, TITLES } from "./helpers.js";
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
+
+const env = () =>
+  Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+
+describe("hostile input", () => {
+  let client: Client;
+  before(async () => {
+    client = new Client({ name: "deskhand-hostile", version: "0" });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp"], env: env() }),
+    );
+  });
+  after(() => client.close());
+
+  /** A tool result, or a protocol error as an isError result carrying its message. */
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+    try {
+      return (await client.callTool({ name, arguments: args })) as ToolResult;
+    } catch (error) {
+      return {
+        isError: true,
+        content: [{ type: "text", text: `protocol error: ${(error as Error).message}` }],
+      };
+    }
+  };
+
+  /** Runs `work` while pinging every 50 ms; answers each ping's round trip in ms. */
+  const pingingDuring = async (work: () => Promise<unknown>): Promise<number[]> => {
+    const trips: number[] = [];
+    let done = false;
+    const pinger = (async () => {
+      while (!done) {
+        const started = performance.now();
+        await client.ping();
+        trips.push(performance.now() - started);
+        await sleep(50);
+      }
+    })();
+    await work();
+    done = true;
+    await pinger;
+    return trips;
+  };
+
+  it("globs and locators ten times the sizes that froze it: clear answers, and pings within 100 ms", async () => {
+    const answers: ToolResult[] = [];
+    const trips = await pingingDuring(async () => {
+      const hostile = [
+        // 160 stars then Z, over every title: no window, and the matcher never backtracks.
+        call("snapshot", { target: { kind: "title", glob: `${"*".repeat(160)}Z` } }),
+        call("find", { target: { kind: "title", glob: `${"*a".repeat(240)}Z` }, role: "push button" }),
+        call("wait", { condition: { kind: "window", title: `${"*?".repeat(400)}Z` }, timeout_ms: 300 }),
+        // Bad globs: a backwards range, and 100,000 characters.
+        call("snapshot", { target: { kind: "title", glob: "[z-a]" } }),
+        call("snapshot", { target: { kind: "title", glob: "x".repeat(100_000) } }),
+        // 80,000 predicates (1.7 MB): the request line itself is over the limit, refused by its id.
+        call("find", {
+          target: { kind: "title", glob: TITLES.swing },
+          locator: `//push button${"[@name=contains('a')]".repeat(80_000)}`,
+        }),
+        // The longest locator accepted, all predicates.
+        call("find", {
+          target: { kind: "title", glob: TITLES.swing },
+          locator: `//push button${"[@name=contains('a')]".repeat(190)}`,
+        }),
+      ];
+      answers.push(...(await Promise.all(hostile)));
+    });
+    assert.ok(trips.length >= 3, `${trips.length} pings`);
+    assert.ok(Math.max(...trips) < 100, `ping round trips: ${trips.map((t) => t.toFixed(0)).join(", ")} ms`);
+    const texts = answers.map((a) => a.content[0]?.text ?? "");
+    assert.match(texts[0]!, /no open window matches title/);
+    assert.match(texts[1]!, /no open window matches title/);
+    assert.match(texts[2]!, /"met":\s*false|not met|timed out|timeout/i);
+    assert.match(texts[3]!, /range z-a runs backwards at position 1/);
+    assert.ok(answers[3]!.isError && answers[4]!.isError && answers[5]!.isError);
+    assert.match(texts[4]!, /target.glob: Too big: expected string to have <=1024 characters/);
+    assert.match(texts[5]!, /protocol error: .*bytes; requests are at most 1048576/);
+    for (const text of [texts[4]!, texts[5]!])
+      assert.ok(text.length < 600, `a short answer, not an echo: ${text.length} characters`);
+    assert.ok(!answers[6]!.isError, texts[6]);
+  });
+
+  it("a 50 MiB line to deskhand mcp gets an error reply, and the next request its answer", async () => {
+    const server = spawn(process.execPath, [...CLI, "mcp"], {
+      env: env(),
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const replies: string[] = [];
+    let buffered = "";
+    server.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      replies.push(...lines.filter(Boolean));
+    });
+    const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
+    const chunk = Buffer.alloc(1 << 20, 0x61);
+    for (let i = 0; i < 50; i++) {
+      if (!server.stdin.write(chunk)) await new Promise((resolve) => server.stdin.once("drain", resolve));
+    }
+    server.stdin.write("\n");
+    server.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`,
+    );
+    const deadline = Date.now() + 10_000;
+    while (replies.length < 2 && Date.now() < deadline) await sleep(50);
+    const [refusal, answer] = replies.map((r) => JSON.parse(r));
+    assert.equal(refusal.id, null);
+    assert.equal(refusal.error.code, -32600);
+    assert.match(refusal.error.message, /52428800 bytes; requests are at most 1048576/);
+    assert.equal(answer.id, 7);
+    assert.ok(answer.result?.serverInfo, JSON.stringify(answer));
+    server.stdin.end();
+    assert.equal(await exited, 0, "it ends when its input ends, with status 0");
+  });
+});
