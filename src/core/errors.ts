@@ -22,6 +22,7 @@ export type ErrorCode =
   | "index_out_of_range"
   | "hands_unavailable"
   | "invalid_config"
+  | "timeout"
   | "internal_error";
 
 export class DeskhandError extends Error {
@@ -80,6 +81,12 @@ export function asDeskhandError(error: unknown): DeskhandError {
       return new DeskhandError("not_accessible", message, "Run `deskhand doctor` for the toolkit's switch.");
     case "ElementGone":
       return new DeskhandError("element_gone", message, "Take a new snapshot.");
+    case "AppNotResponding":
+      return new DeskhandError(
+        "timeout",
+        `${message}; nothing was done`,
+        "Wait and call again; if it stays so, the app is hung (or stopped): a new snapshot will not help.",
+      );
     case "UnsupportedAction":
       return new DeskhandError(
         "unsupported_pattern",

@@ -204,6 +204,13 @@ export async function resolveWindows(
 
 /** A window no application on the bus owns: its tree is not empty, it is unknown; say why and the fix. */
 function notRegistered(window: WindowInfo): DeskhandError {
+  if (window.unanswered) {
+    return new DeskhandError(
+      "timeout",
+      `window ${window.id} ${JSON.stringify(window.title)}: its application did not answer in time (busy, or hung); nothing was read`,
+      "Wait and call again; if it stays so, the app is hung (or stopped).",
+    );
+  }
   const known: TreeIncomplete = {
     window: window.id,
     reason:

@@ -31,6 +31,11 @@ export interface WindowInfo {
   focused: boolean;
   /** Whether an accessible frame was matched to this window; false means its tree cannot be read. */
   accessible: boolean;
+  /**
+   * Not matched because an application that may own it did not answer in time (busy or hung), rather
+   * than because none owns it.
+   */
+  unanswered?: boolean;
 }
 
 /** Why a node's children were not all read. */
@@ -182,6 +187,17 @@ export class ElementGone extends Error {
     readonly detail: string,
   ) {
     super(`the element is gone: ${detail}`);
+  }
+}
+
+/** The element's application did not answer in time: busy or hung (a stopped process answers nothing). */
+export class AppNotResponding extends Error {
+  override readonly name = "AppNotResponding";
+  constructor(
+    readonly app: string,
+    readonly waitedMs: number,
+  ) {
+    super(`${app} did not answer within ${waitedMs} ms: it is busy or hung`);
   }
 }
 

@@ -7,7 +7,8 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, TITLES } from "./helpers.js";
+import { createContext } from "../../src/tools/context.js";
+import { CLI, connect, startExtraSwingApp, TITLES, toolCaller } from "./helpers.js";
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
 
@@ -125,5 +126,60 @@ describe("hostile input", () => {
     assert.ok(answer.result?.serverInfo, JSON.stringify(answer));
     server.stdin.end();
     assert.equal(await exited, 0, "it ends when its input ends, with status 0");
+  });
+
+  it("400 concurrent requests: a registered app is never called unregistered; busy says timeout", async () => {
+    const target = { kind: "title", glob: TITLES.gtk3 };
+    const results = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        i % 2 === 0
+          ? call("snapshot", { target, maxDepth: 2 })
+          : call("find", { target, role: "push button" }),
+      ),
+    );
+    const texts = results.map((r) => r.content[0]?.text ?? "");
+    const unregistered = texts.filter((t) => /not registered|has no accessible tree/.test(t));
+    assert.deepEqual(
+      unregistered.slice(0, 3),
+      [],
+      `${unregistered.length} of 400 called the app unregistered`,
+    );
+    for (const [i, r] of results.entries())
+      if (r.isError) assert.match(texts[i]!, /did not answer|timeout/, texts[i]);
+    assert.ok(results.filter((r) => !r.isError).length > 300, "most are answered");
+  });
+
+  it("a stopped app: act, type_text and click by ref say it is not answering, in time, not that it is gone", async () => {
+    const backend = await connect();
+    const extra = await startExtraSwingApp(backend);
+    const context = createContext({ refLifetime: "while-verified" });
+    const local = toolCaller(context);
+    try {
+      const target = { kind: "window", id: extra.windowId };
+      const button = (await local("find", { target, role: "push button", name: "Alpha" })).data.matches[0];
+      const field = (await local("find", { target, role: "text", name: "Name" })).data.matches[0];
+      assert.ok(button && field, "the extra fixture's button and field are found");
+      process.kill(extra.pid, "SIGSTOP");
+      const attempts = [
+        () => local("act", { ref: button.ref, action: { kind: "invoke" } }),
+        () => local("type_text", { ref: field.ref, text: "x", intent: "Type into a stopped app" }),
+        () => local("click", { ref: button.ref, intent: "Click in a stopped app" }),
+      ];
+      for (const attempt of attempts) {
+        const started = Date.now();
+        const result = await attempt();
+        const took = Date.now() - started;
+        assert.equal(result.ok, false, JSON.stringify(result.data));
+        assert.equal(result.error.code, "timeout", JSON.stringify(result.error));
+        assert.match(result.error.message, /did not answer within \d+ ms: it is busy or hung/);
+        assert.doesNotMatch(result.error.next, /new snapshot\.?$/);
+        assert.ok(took < 5000, `answered in ${took} ms`);
+      }
+    } finally {
+      process.kill(extra.pid, "SIGCONT");
+      extra.kill();
+      await context.close();
+      await backend.close();
+    }
   });
 });

@@ -45,6 +45,7 @@ const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
   not_accessible: "internal_error",
   backend_unavailable: "internal_error",
   unsupported_platform: "internal_error",
+  timeout: "internal_error",
   internal_error: "internal_error",
 };
 

@@ -9,14 +9,20 @@ import type {
   StructureRead,
   WindowInfo,
 } from "../types.js";
-import { BackendUnavailable, ElementGone, WindowNotAccessible, WindowNotFound } from "../types.js";
+import {
+  AppNotResponding,
+  BackendUnavailable,
+  ElementGone,
+  WindowNotAccessible,
+  WindowNotFound,
+} from "../types.js";
 import { X11Connection } from "../x11/connection.js";
 import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from "../x11/windows.js";
 import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
-import { DBusConnection } from "./dbus.js";
+import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
 import { IFACE, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
@@ -42,11 +48,15 @@ interface Frame {
 interface WindowMatch {
   window: ClientWindow;
   frame: Frame | undefined;
+  /** No frame, and an app of the window's process did not answer in time: busy, not absent. */
+  unanswered: boolean;
 }
 
 /** Bound on asking one app for its windows while listing: a hung app is then listed as last seen. */
 const FRAME_LIST_TIMEOUT_MS = 1000;
 const QUIET_AFTER_TIMEOUT_MS = 5000;
+/** Whether an app answers at all, when one of its elements answered nothing. */
+const LIVENESS_TIMEOUT_MS = 1000;
 const FRAME_ROLES = new Set([
   "frame",
   "window",
@@ -135,7 +145,12 @@ export class AtspiBackend implements AccessibilityBackend {
           app.pid = await connectionPid(this.a11y, bus, this.callTimeoutMs).catch(() => null);
           this.#apps.set(bus, app);
           return app;
-        } catch {
+        } catch (error) {
+          // Registered but not answering (busy, or hung): its windows are "not answering", not "no app".
+          if (error instanceof DBusTimeoutError) {
+            const pid = await connectionPid(this.a11y, bus, this.callTimeoutMs).catch(() => null);
+            if (pid !== null) this.#unanswered.add(pid);
+          }
           return undefined;
         }
       }),
@@ -157,6 +172,7 @@ export class AtspiBackend implements AccessibilityBackend {
       return frames;
     } catch {
       app.quietUntil = Date.now() + QUIET_AFTER_TIMEOUT_MS;
+      if (app.pid !== null) this.#unanswered.add(app.pid);
       return last;
     }
   }
@@ -179,7 +195,10 @@ export class AtspiBackend implements AccessibilityBackend {
             role: roleName(Number(role)),
             states: statesFromBitset(states as number[]),
           };
-        } catch {
+        } catch (error) {
+          // A frame that did not answer in time is not a frame that is gone: the listing fails, and
+          // the frames this app had last time stand in (see #framesOf).
+          if (error instanceof DBusTimeoutError) throw error;
           return undefined;
         }
       }),
@@ -189,8 +208,25 @@ export class AtspiBackend implements AccessibilityBackend {
     return frames.filter((f): f is Frame => f !== undefined);
   }
 
+  /**
+   * Pairs windows with frames once for every caller that asks meanwhile: 400 concurrent requests make
+   * one listing, not 400 that flood each app until it cannot answer anyone in time.
+   */
+  #match(): Promise<Map<number, WindowMatch>> {
+    this.#matching ??= this.#matchNow().finally(() => {
+      this.#matching = undefined;
+    });
+    return this.#matching;
+  }
+
+  #matching: Promise<Map<number, WindowMatch>> | undefined;
+
   /** Pairs each X11 client window with the accessible frame that draws it: same pid, then same title. */
-  async #match(): Promise<Map<number, WindowMatch>> {
+  /** Pids of apps that did not answer during the listing under way. */
+  readonly #unanswered = new Set<number>();
+
+  async #matchNow(): Promise<Map<number, WindowMatch>> {
+    this.#unanswered.clear();
     const [windows, apps] = await Promise.all([clientWindows(this.x), this.applications()]);
     const frames = (await Promise.all(apps.map((app) => this.#framesOf(app)))).flat();
     const taken = new Set<Frame>();
@@ -216,7 +252,8 @@ export class AtspiBackend implements AccessibilityBackend {
         }
       }
       if (best) taken.add(best);
-      this.#matches.set(window.id, { window, frame: best });
+      const unanswered = !best && window.pid !== null && this.#unanswered.has(window.pid);
+      this.#matches.set(window.id, { window, frame: best, unanswered });
     }
     return this.#matches;
   }
@@ -233,6 +270,7 @@ export class AtspiBackend implements AccessibilityBackend {
         rect: window.rect,
         focused: window.id === active,
         accessible: frame !== undefined,
+        ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
       }));
   }
 
@@ -246,6 +284,12 @@ export class AtspiBackend implements AccessibilityBackend {
       ? this.#matches.get(windowId)
       : (await this.#match()).get(windowId);
     if (!match) throw new WindowNotFound(windowId);
+    if (!match.frame && match.unanswered) {
+      throw new AppNotResponding(
+        `the application of window ${windowId} (pid ${match.window.pid})`,
+        FRAME_LIST_TIMEOUT_MS,
+      );
+    }
     if (!match.frame) {
       throw new WindowNotAccessible(
         windowId,
@@ -274,15 +318,20 @@ export class AtspiBackend implements AccessibilityBackend {
     const { bus, path } = parseHandle(handle);
     const app = this.#apps.get(bus);
     if (!app) throw new ElementGone(handle, "its application is no longer on the accessibility bus");
+    // The first call tells a hung app from a gone element: one bound, not one per call that follows.
     const [index] = await app
       .call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs)
-      .catch(() => [0]);
+      .catch((error) => {
+        if (error instanceof DBusTimeoutError) throw this.#notResponding(app);
+        return [0];
+      });
     try {
       const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, undefined));
       read.root.indexInParent = Number(index);
       return read;
     } catch (error) {
       if (this.closed) throw this.#busGone();
+      if (error instanceof DBusTimeoutError) throw this.#notResponding(app);
       const stillRegistered = (await this.applications().catch(() => [])).some((a) => a.busName === bus);
       const detail = stillRegistered
         ? `it no longer answers (${(error as Error).message})`
@@ -363,6 +412,13 @@ export class AtspiBackend implements AccessibilityBackend {
     return this.#apps.get(parseHandle(handle).bus)?.reportsShowing;
   }
 
+  #notResponding(app: AtspiApp): AppNotResponding {
+    return new AppNotResponding(
+      `the application ${JSON.stringify(app.name || app.busName)}${app.pid ? ` (pid ${app.pid})` : ""}`,
+      this.callTimeoutMs,
+    );
+  }
+
   #app(handle: string): { app: AtspiApp; path: string } {
     const { bus, path } = parseHandle(handle);
     const app = this.#apps.get(bus);
@@ -405,8 +461,14 @@ export class AtspiBackend implements AccessibilityBackend {
       accessibleIds: true,
       ...(options.windowId === undefined ? {} : { windowId: options.windowId }),
     });
-    // A node that answered nothing at all is gone, whatever its app says.
+    // A node that answered nothing at all is gone, unless its app answers nothing either (busy, hung).
     if (node.unread.includes("role") && node.unread.includes("states")) {
+      const { app } = this.#app(handle);
+      const alive = await app
+        .call(app.rootPath, IFACE.accessible, "GetRole", LIVENESS_TIMEOUT_MS)
+        .then(() => true)
+        .catch((error) => !(error instanceof DBusTimeoutError));
+      if (!alive) throw this.#notResponding(app);
       throw new ElementGone(handle, "it no longer answers");
     }
     return node;
