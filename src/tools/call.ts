@@ -21,12 +21,64 @@ export function invalidParams(toolName: string, error: z.ZodError): DeskhandErro
   );
 }
 
+/** What clients written for other tools send, and what deskhand calls it. */
+const KNOWN_AS: Record<string, string> = {
+  depth: "maxDepth",
+  max_depth: "maxDepth",
+  max_nodes: "maxNodes",
+  max_results: "limit",
+  click: "count",
+  double: "count",
+  timeout: "timeoutMs",
+  timeout_ms: "timeoutMs",
+};
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Arguments the tool does not have are refused, never dropped: `click {click: "double"}` would
+ * otherwise do a single click. Each is named with the nearest argument the tool has.
+ */
+function unknownArguments(tool: ToolDefinition, rawInput: unknown): DeskhandError | undefined {
+  if (typeof rawInput !== "object" || rawInput === null || Array.isArray(rawInput)) return undefined;
+  const known = Object.keys(tool.input.shape);
+  const unknown = Object.keys(rawInput).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return undefined;
+  const hints = unknown.map((key) => {
+    const alias = KNOWN_AS[key] ?? KNOWN_AS[key.toLowerCase()];
+    const near = [...known].sort((a, b) => distance(key, a) - distance(key, b))[0];
+    const guess =
+      alias && known.includes(alias) ? alias : near && distance(key, near) <= 3 ? near : undefined;
+    return `${key}${guess ? ` (did you mean ${guess}?)` : ""}`;
+  });
+  return new DeskhandError(
+    "invalid_params",
+    `${tool.name} has no argument ${hints.join(", ")}; nothing was done`,
+    `Use the tool's own arguments: ${known.join(", ")}.`,
+    { fields: unknown },
+  );
+}
+
 export async function callTool(
   context: ToolContext,
   tool: ToolDefinition,
   rawInput: unknown,
   signal?: AbortSignal,
 ): Promise<CallResult> {
+  const unknown = unknownArguments(tool, rawInput);
+  if (unknown) return { ok: false, error: unknown };
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) return { ok: false, error: invalidParams(tool.name, parsed.error) };
   try {

@@ -122,4 +122,21 @@ describe("mcp on real apps", () => {
     assert.equal(unknown.isError, true);
     assert.match(unknown.content[0]!.text, /no tool named "fly"/);
   });
+
+  it("an argument the tool does not have is refused, named with the one meant, and nothing is done", async () => {
+    const target = { kind: "title", glob: TITLES.swing };
+    const depth = await call("snapshot", { target, depth: 2 });
+    assert.equal(depth.isError, true);
+    assert.match(depth.content[0]!.text, /snapshot has no argument depth \(did you mean maxDepth\?\)/);
+    const results = await call("find", { target, role: "push button", max_results: 1 });
+    assert.match(results.content[0]!.text, /max_results \(did you mean limit\?\)/);
+    const found = await call("find", { target, role: "push button", name: "Beta" });
+    const ref = found.structuredContent?.matches?.[0]?.ref ?? "s1:e1";
+    const double = await call("click", { ref, click: "double", intent: "Double-click the Beta button" });
+    assert.equal(double.isError, true);
+    assert.match(
+      double.content[0]!.text,
+      /click has no argument click \(did you mean count\?\); nothing was done/,
+    );
+  });
 });
