@@ -27,7 +27,9 @@ export interface Fold {
   selected?: string;
   /** Whether the read stopped inside the fold (maxDepth and the like): there are more than counted. */
   cut: boolean;
-  why: "closed menu" | "not showing";
+  why: "closed menu" | "not showing" | "empty";
+  /** Several hidden siblings on one line: what they are; their parent's ref reads them. */
+  group?: { count: number; roles: string; parentHandle: string; members: RawNode[] };
 }
 
 /** Roles that only arrange other elements; an Action interface on them (GTK4 puts one everywhere) does not make them targets. */
@@ -162,6 +164,8 @@ export interface FlattenResult {
   mergedWrappers: number;
   mergedEchoes: number;
   separators: number;
+  /** Empty cells on screen, shown as runs rather than a line each. */
+  emptyCells: number;
 }
 
 /** Roles that only arrange: unnamed and with one child, such an element says nothing its child does not. */
@@ -194,7 +198,25 @@ function isWrapper(node: RawNode): boolean {
   );
 }
 
+/** Consecutive empty cells folded into one line: fewer read as well one by one. */
+const EMPTY_RUN = 3;
+
+/** A table cell on screen with nothing in it, as read (its text known and empty, no children). */
+function isEmptyCell(node: RawNode): boolean {
+  return (
+    node.role === "table cell" &&
+    node.children.length === 0 &&
+    node.enriched === true &&
+    !node.value &&
+    !(node.text ?? "").trim() &&
+    !(node.states ?? []).some((s) => s === "focused" || s === "selected" || s === "checked")
+  );
+}
+
 function isEmptyBox(node: RawNode): boolean {
+  const interfaces = node.interfaces ?? [];
+  // Text that was read and is empty (web engines give every box a Text interface) holds nothing.
+  const textless = !interfaces.includes("Text") || (node.enriched === true && !labelOf(node));
   return (
     WRAPPER_ROLES.has(node.role) &&
     !node.name &&
@@ -202,13 +224,14 @@ function isEmptyBox(node: RawNode): boolean {
     node.children.length === 0 &&
     (node.childCount ?? 0) === 0 &&
     !(node.states ?? []).includes("focusable") &&
-    !(node.interfaces ?? []).some((i) => i === "Text" || WRAPPER_INTERFACES.includes(i))
+    textless &&
+    !interfaces.some((i) => WRAPPER_INTERFACES.includes(i))
   );
 }
 
 /** A leaf label whose name is its parent's name, or a word-for-word part of it ("4" in a "4" button). */
 export function isEcho(child: RawNode, parentName: string): boolean {
-  const name = child.name ?? "";
+  const name = (child.name ?? "").trim();
   if (!name || !parentName || child.children.length > 0 || !ECHO_ROLES.has(child.role)) return false;
   const states = child.states ?? [];
   if (states.includes("editable") || states.includes("focusable")) return false;
@@ -241,6 +264,13 @@ function chosenItem(node: RawNode): string | undefined {
   return pick?.name || undefined;
 }
 
+/** What a parent shows as its own words, for telling which child only repeats them. */
+function labelOf(node: RawNode): string {
+  if (node.name) return node.name.trim();
+  const text = (node.value ?? node.text ?? "").replace(/\s*\uFFFC/gu, "").trim();
+  return text;
+}
+
 const countSubtree = (node: RawNode): number => 1 + node.children.reduce((n, c) => n + countSubtree(c), 0);
 const hasCut = (node: RawNode): boolean => node.childrenCut !== undefined || node.children.some(hasCut);
 
@@ -257,6 +287,7 @@ export function flatten(
     mergedWrappers: 0,
     mergedEchoes: 0,
     separators: 0,
+    emptyCells: 0,
   };
   const screen = options.view === "screen";
   const foldHidden = screen && !options.unfold && !options.visibleOnly;
@@ -282,6 +313,11 @@ export function flatten(
       };
     };
     const visit = (node: RawNode, depth: number, path: number[], isRoot: boolean, parentName: string) => {
+      // A separator shows nothing, on screen or off.
+      if (screen && !isRoot && node.role === "separator" && node.children.length === 0) {
+        result.separators++;
+        return;
+      }
       if (!isRoot && (options.visibleOnly || foldHidden) && !shown(node)) {
         if (options.visibleOnly) {
           result.droppedHidden += countSubtree(node);
@@ -291,12 +327,10 @@ export function flatten(
         return;
       }
       if (screen && !isRoot) {
-        // A separator, or an empty unnamed layout box (a tab page with nothing in it), shows nothing.
-        if (node.role === "separator" || isEmptyBox(node)) {
-          if (node.children.length === 0) {
-            result.separators++;
-            return;
-          }
+        // An empty unnamed layout box (a tab page with nothing in it) shows nothing.
+        if (isEmptyBox(node)) {
+          result.separators++;
+          return;
         }
         if (isEcho(node, parentName)) {
           result.mergedEchoes++;
@@ -318,9 +352,76 @@ export function flatten(
         entry.fold = foldOf(node, false);
         return;
       }
+      const childDepth = keep ? depth + 1 : depth;
+      // Children off screen (a toolbar's overflow buttons, a sheet's columns out of view), when there
+      // are several, are one line after the others: what they are, and the parent's ref reads them.
+      const off = (child: RawNode) =>
+        foldHidden && !shown(child) && !(child.role === "separator" && child.children.length === 0);
+      const hidden = node.children.filter(off);
+      const grouped = hidden.length > 1;
+      // Runs of empty cells on screen (a spreadsheet's blank grid) are one line each, with their refs.
+      let blanks: RawNode[] = [];
+      const flushBlanks = () => {
+        if (blanks.length >= EMPTY_RUN) result.entries.push(emptyRunOf(blanks, node, childDepth, path));
+        else for (const b of blanks) visit(b, childDepth, [...path, b.indexInParent], false, labelOf(node));
+        blanks = [];
+      };
       for (const child of node.children) {
-        visit(child, keep ? depth + 1 : depth, [...path, child.indexInParent], false, node.name ?? "");
+        if (grouped && off(child)) continue;
+        if (screen && isEmptyCell(child)) {
+          blanks.push(child);
+          continue;
+        }
+        flushBlanks();
+        visit(child, childDepth, [...path, child.indexInParent], false, labelOf(node));
       }
+      flushBlanks();
+      if (grouped) result.entries.push(groupOf(hidden, node, childDepth, path));
+    };
+    /** One line for a run of empty cells: the first and last cell's names, and every cell's ref. */
+    const emptyRunOf = (cells: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
+      result.emptyCells += cells.length;
+      const first = cells[0]!;
+      return {
+        node: first,
+        depth,
+        path: [...path, first.indexInParent],
+        windowId,
+        fold: {
+          self: false,
+          elements: cells.length,
+          cut: false,
+          why: "empty",
+          group: { count: cells.length, roles: "table cell", parentHandle: parent.handle, members: cells },
+        },
+      };
+    };
+    /** One line for several hidden siblings, with what they are and how many elements they hold. */
+    const groupOf = (members: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
+      const roles = new Map<string, number>();
+      for (const m of members) roles.set(m.role, (roles.get(m.role) ?? 0) + 1);
+      const elements = members.reduce((n, m) => n + countSubtree(m), 0);
+      result.folds++;
+      result.foldedElements += elements;
+      const first = members[0]!;
+      return {
+        node: first,
+        depth,
+        path: [...path, first.indexInParent],
+        windowId,
+        fold: {
+          self: true,
+          elements,
+          cut: members.some(hasCut),
+          why: "not showing",
+          group: {
+            count: members.length,
+            roles: [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", "),
+            parentHandle: parent.handle,
+            members,
+          },
+        },
+      };
     };
     visit(root, 0, [], true, "");
   }

@@ -54,9 +54,13 @@ export function describeCut(cut: ChildrenCut, childCount: number | null): string
 }
 
 /** A fold's line: what it holds, and that it is not on screen. How to unfold is said once, in the header. */
-export function describeFold(fold: Fold): string {
+export function describeFold(
+  fold: Pick<Fold, "self" | "elements" | "items" | "cut" | "why"> & { group?: { count: number } },
+): string {
   const more = fold.cut ? "+" : "";
+  if (fold.why === "empty") return `${fold.elements} empty`;
   if (fold.why === "closed menu") return `closed, ${fold.items ?? fold.elements}${more} items`;
+  if (fold.group) return `${fold.elements}${more} elements`;
   if (!fold.self) return `${fold.elements}${more} inside, hidden`;
   return fold.elements > 0 ? `hidden, ${fold.elements}${more} inside` : "hidden";
 }
@@ -69,6 +73,19 @@ export interface RenderOptions {
 
 export function renderElement(element: SnapshotElement, options: RenderOptions = {}): string {
   const indent = " ".repeat(options.indent ?? 2);
+  const group = element.fold?.group;
+  if (group && element.fold!.why === "empty") {
+    const numbers = group.refs.map((r) => Number(r.slice(r.lastIndexOf("e") + 1)));
+    const contiguous = numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1);
+    const refs = contiguous ? `${group.refs[0]}…${group.refs.at(-1)}` : group.refs.join(",");
+    return `${indent.repeat(element.depth)}- ${group.count} empty cells ${quote(group.first ?? "")} … ${quote(group.last ?? "")} [refs=${refs}]`;
+  }
+  if (group) {
+    // Several hidden siblings, one line: what they are, and the ref that reads them.
+    const more = element.fold!.cut ? "+" : "";
+    const reader = group.parent ? `snapshot ${group.parent} reads them` : `refs ${group.refs.join(", ")}`;
+    return `${indent.repeat(element.depth)}- ${group.count} hidden: ${group.roles} · ${element.fold!.elements}${more} elements; ${reader}`;
+  }
   const parts = [`${indent.repeat(element.depth)}- ${element.role}`];
   if (element.name === null) parts.push("(name unread)");
   else if (element.name !== "") parts.push(quote(element.name));
@@ -112,6 +129,7 @@ export function renderSnapshot(page: SnapshotPage, options: RenderOptions = {}):
         : "",
       counts.merged > 0 ? `${counts.merged} wrappers and repeated labels merged` : "",
       counts.separators > 0 ? `${counts.separators} separators and empty boxes dropped` : "",
+      counts.emptyCells > 0 ? `${counts.emptyCells} empty cells in runs` : "",
     ].filter(Boolean);
     if (economies.length > 0)
       header.push(`# screen view: ${economies.join("; ")}; format "full" shows every element`);

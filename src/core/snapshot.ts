@@ -45,8 +45,9 @@ export function shownValue(node: RawNode, skipNameEcho = false): string | undefi
   // Web engines and LibreOffice put U+FFFC where a child object sits in a container's text; a text
   // made only of those says nothing the children do not.
   if (/^[\s\uFFFC]*\uFFFC[\s\uFFFC]*$/u.test(node.text)) return undefined;
-  if (skipNameEcho && node.text === node.name) return undefined;
-  return node.text;
+  if (skipNameEcho && node.text.trim() === (node.name ?? "").trim()) return undefined;
+  // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
+  return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
 }
 
 export interface SnapshotElement {
@@ -71,8 +72,20 @@ export interface SnapshotElement {
   /** Length of the whole text when maxText cut `value`. */
   textLength?: number;
   /** In the screen view, what this line stands for that is not on screen: `snapshot` its ref to read it. */
-  fold?: Fold;
+  fold?: ShownFold;
 }
+
+/** A fold as a reply shows it: a group of hidden siblings names its parent's ref and its members' refs. */
+export type ShownFold = Omit<Fold, "group"> & {
+  group?: {
+    count: number;
+    roles: string;
+    parent: string | null;
+    refs: string[];
+    first?: string;
+    last?: string;
+  };
+};
 
 export interface SnapshotPage {
   snapshotId: string;
@@ -96,6 +109,7 @@ export interface SnapshotPage {
     folded: number;
     merged: number;
     separators: number;
+    emptyCells: number;
   };
   /** "screen": folded and merged to read like the screen; "full": every element read. */
   view: SnapshotView;
@@ -117,7 +131,7 @@ export interface Reading {
   view: SnapshotView;
   economies: Pick<
     FlattenResult,
-    "folds" | "foldedElements" | "mergedWrappers" | "mergedEchoes" | "separators"
+    "folds" | "foldedElements" | "mergedWrappers" | "mergedEchoes" | "separators" | "emptyCells"
   >;
   hidden: number;
   structural: number;
@@ -300,6 +314,20 @@ export class SnapshotStore {
         });
       }
     }
+    // Whether a cell on screen is empty decides whether it is a line of its own: read the cells' text.
+    if (view === "screen") {
+      for (const { node, windowId } of roots) {
+        const cells = allNodes(node).filter((n) => n.role === "table cell" && !n.enriched);
+        if (cells.length === 0) continue;
+        await backend.enrich(cells, {
+          maxText: limits.maxText,
+          actions: limits.actions,
+          accessibleIds: limits.accessibleIds,
+          timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
+          ...(windowId === null ? {} : { windowId }),
+        });
+      }
+    }
     const flat = flatten(roots, { ...limits, view, unfold: target.kind === "element" });
     return {
       target,
@@ -419,6 +447,7 @@ export class SnapshotStore {
         folded: stored.economies.foldedElements,
         merged: stored.economies.mergedWrappers + stored.economies.mergedEchoes,
         separators: stored.economies.separators,
+        emptyCells: stored.economies.emptyCells,
       },
       view: stored.view,
       limits: { inForce: limits, ceilings: SNAPSHOT_CEILINGS },
@@ -459,7 +488,33 @@ export class SnapshotStore {
       truncatedBy.add(cutName(node.childrenCut));
     }
     if (node.unread.length > 0) element.unread = [...new Set(node.unread)];
-    if (entry.fold) element.fold = entry.fold;
+    if (entry.fold) {
+      const { group, ...fold } = entry.fold;
+      element.fold = fold;
+      if (group) {
+        // Each member gets a ref of its own, so that any of them can be acted on or read.
+        const refs = group.members.map((member) =>
+          this.refs.assign(
+            stored.id,
+            member.handle,
+            fingerprintOf({
+              ...entry,
+              node: member,
+              path: [...entry.path.slice(0, -1), member.indexInParent],
+            }),
+          ),
+        );
+        element.fold.group = {
+          count: group.count,
+          roles: group.roles,
+          parent: this.refs.refOf(group.parentHandle) ?? null,
+          refs,
+          ...(fold.why === "empty"
+            ? { first: group.members[0]!.name ?? "", last: group.members.at(-1)!.name ?? "" }
+            : {}),
+        };
+      }
+    }
     return element;
   }
 }
