@@ -18,6 +18,12 @@ export const snapshotInput = z.object({
         "element read, as text. json: every element and field.",
     ),
   bounds: z.boolean().default(false).describe("Show bounds in the text format"),
+  view: z
+    .enum(["screen", "full"])
+    .optional()
+    .describe(
+      "Override the view the format implies (text: screen; full and json: full), e.g. json of the screen view",
+    ),
   since: z
     .string()
     .regex(/^s\d+$/, "a snapshot id looks like s7")
@@ -32,9 +38,13 @@ export const snapshotInput = z.object({
 export type SnapshotInput = z.output<typeof snapshotInput>;
 
 export async function runSnapshot(context: ToolContext, input: SnapshotInput): Promise<SnapshotPage> {
-  const { target, format, bounds: _bounds, since: _since, ...limits } = input;
+  const { target, format, bounds: _bounds, since: _since, view, ...limits } = input;
   if (target.kind === "cursor") return context.snapshots.continue(target.cursor);
-  return context.snapshots.take(target as SnapshotTarget, limits, format === "text" ? "screen" : "full");
+  return context.snapshots.take(
+    target as SnapshotTarget,
+    limits,
+    view ?? (format === "text" ? "screen" : "full"),
+  );
 }
 
 export function snapshotData(page: SnapshotPage): Record<string, unknown> {

@@ -1,5 +1,6 @@
 // `deskhand serve` against real apps: every method of the protocol and every error code it can produce.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import { connect, NdjsonClient, startExtraSwingApp, TITLES, windowTitled } from "./helpers.js";
@@ -84,11 +85,13 @@ describe("ndjson on real apps", () => {
 
   it("acts through the protocol's action methods, with the protocol's error codes", async () => {
     const swing = await windowTitled(backend, TITLES.swing);
+    // raw: every element, the table on its tab that is not showing too.
     const snap = await client.request("a1", "snapshot", {
       scope: "hwnd",
       hwnd: swing.id,
       maxDepth: 30,
       maxNodes: 1000,
+      view: "raw",
     });
     const find = (predicate: (e: { role: string; name: string }) => boolean) =>
       snap.result.elements.find(predicate);
@@ -149,6 +152,44 @@ describe("ndjson on real apps", () => {
     assert.notEqual(missing.error.code, "internal_error", JSON.stringify(missing));
     const noIntent = await client.request("f3", "focus_window", { hwnd: swing.id });
     assert.equal(noIntent.error.code, "invalid_params");
+  });
+
+  it("the document's views: raw is every element, control the screen, content what carries text", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const read = (id: string, view: string) =>
+      client.request(id, "snapshot", { scope: "hwnd", hwnd: swing.id, maxDepth: 30, maxNodes: 1000, view });
+    const [raw, control, content] = [
+      await read("v1", "raw"),
+      await read("v2", "control"),
+      await read("v3", "content"),
+    ];
+    assert.equal(raw.result.view, "raw");
+    assert.ok(
+      control.result.elements.length < raw.result.elements.length,
+      "control folds what is off screen",
+    );
+    assert.ok(
+      control.result.elements.some((e: { fold?: unknown }) => e.fold),
+      "with the folds marked",
+    );
+    assert.ok(content.result.elements.length < control.result.elements.length);
+    for (const e of content.result.elements as { name?: string; value?: string }[])
+      assert.ok(e.name?.trim() || e.value?.trim(), JSON.stringify(e));
+  });
+
+  it("type_text without intent, as the document writes it: done, and journaled as given none", async () => {
+    const swing = await windowTitled(backend, TITLES.swing);
+    const snap = await client.request("t1", "snapshot", { scope: "hwnd", hwnd: swing.id, maxDepth: 30 });
+    const notes = snap.result.elements.find(
+      (e: { role: string; name: string }) => e.name === "Name" && e.role === "text",
+    );
+    const typed = await client.request("t2", "type_text", { ref: notes.ref, text: "w2t", clear: true });
+    assert.equal(typed.ok, true, JSON.stringify(typed));
+    const journal = readFileSync(process.env.DESKHAND_AUDIT!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.equal(journal.at(-1).intent, "(none given: a windows2text client)");
   });
 
   it("an element whose app died is stale_element", async () => {

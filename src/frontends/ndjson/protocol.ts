@@ -167,8 +167,9 @@ const actionBase = {
   intent: z.string().optional(),
 };
 
-// deskhand requires an intent on every input method (the windows2text document has none): it goes
-// into the audit journal. Everything else is as the document writes it.
+// The windows2text document has no intent: a client that gives none is journaled as having given
+// none; levels, the ceiling and confirmation apply as always. Everything else is as the document writes it.
+export const NO_INTENT = "(none given: a windows2text client)";
 const inputParams = {
   click: z
     .object({
@@ -176,7 +177,7 @@ const inputParams = {
       button: z.enum(["left", "middle", "right"]).optional(),
       count: z.number().int().optional(),
       modifiers: z.array(z.string()).optional(),
-      intent: z.string(),
+      intent: z.string().optional(),
       reversible: z.boolean().optional(),
     })
     .strict(),
@@ -185,7 +186,7 @@ const inputParams = {
       ref: z.string().optional(),
       text: z.string(),
       clear: z.boolean().optional(),
-      intent: z.string(),
+      intent: z.string().optional(),
       reversible: z.boolean().optional(),
     })
     .strict(),
@@ -194,7 +195,7 @@ const inputParams = {
       ref: z.string().optional(),
       key: z.string(),
       focus: z.boolean().optional(),
-      intent: z.string(),
+      intent: z.string().optional(),
       reversible: z.boolean().optional(),
     })
     .strict(),
@@ -278,7 +279,19 @@ export async function dispatch(context: ToolContext, method: string, params: unk
         return run(context, "snapshot", { target: { kind: "cursor", cursor }, format: "json" });
       // deskhand's extension: `ref` reads the subtree under an element of the latest snapshot.
       const target = ref !== undefined ? { kind: "element", ref } : toTarget(scope);
-      return run(context, "snapshot", { target, ...limitsOf(scope), format: "json" });
+      // The document's views: raw is every element; control what a person sees of the controls (the
+      // screen view: off screen folded, layout merged); content the elements of it that carry text.
+      const read = await run(context, "snapshot", {
+        target,
+        ...limitsOf(scope),
+        format: "json",
+        view: scope.view === "raw" ? "full" : "screen",
+      });
+      if (scope.view !== "content") return { ...read, view: scope.view };
+      const elements = (read.elements as { name?: string | null; value?: string }[]).filter(
+        (e) => !!e.name?.trim() || !!e.value?.trim(),
+      );
+      return { ...read, view: "content", elements };
     }
     case "observe": {
       const p = parseParams(observeParams, params);
@@ -313,7 +326,7 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     case "key": {
       const p = parseParams(inputParams[method], params) as Record<string, unknown>;
       const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
-      return runInput(context, method, defined);
+      return runInput(context, method, { intent: NO_INTENT, ...defined });
     }
     case "focus_window": {
       const p = parseParams(inputParams.focus_window, params) as { hwnd: number; intent: string };
