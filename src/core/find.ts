@@ -13,11 +13,16 @@ import { resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
 
 export type FindQuery = { selector: Selector } | { locator: string };
 
+/** Characters of a match's value shown; `value_length` says when there were more. */
+const FOUND_VALUE_CHARS = 200;
+
 export interface FoundElement {
   ref: string;
   role: string;
   name: string | null;
   value?: string;
+  /** The whole value's length, when `value` was cut at 200 characters: read_text reads the rest. */
+  value_length?: number;
   states: string[] | null;
   bounds: Rect | null;
   window: number | null;
@@ -230,7 +235,11 @@ export async function findElements(
       window: entry.windowId,
     };
     const value = shownValue(node);
-    if (value !== undefined) found.value = value;
+    if (value !== undefined) {
+      const whole = Math.max(value.length, node.textLength ?? 0);
+      found.value = value.slice(0, FOUND_VALUE_CHARS);
+      if (whole > found.value.length) found.value_length = whole;
+    }
     return found;
   };
   return {

@@ -8,6 +8,8 @@ export interface ElementState {
   name: string | null;
   states: string[] | null;
   value?: string;
+  /** The whole value's length, when `value` was cut: read_text reads the rest. */
+  value_length?: number;
   bounds: RawNode["bounds"] | null;
 }
 
@@ -40,6 +42,8 @@ export function elementState(node: RawNode): ElementState {
   };
   const value = shownValue(node);
   if (value !== undefined) state.value = value;
+  if (value !== undefined && node.textLength !== undefined && node.textLength > value.length)
+    state.value_length = node.textLength;
   return state;
 }
 
@@ -94,7 +98,7 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.after) {
     const a = receipt.after;
     lines.push(
-      `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""} (${(a.states ?? []).join(", ")})`,
+      `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})`,
     );
   }
   if (receipt.after_read !== "complete")

@@ -115,6 +115,13 @@ export async function searchUntil(
   }
 }
 
+/** A match's value in a line: cut at 80 characters, and saying so with the whole length. */
+function shortValue(value: string, whole: number | undefined): string {
+  const length = Math.max(value.length, whole ?? 0);
+  if (length <= 80) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, 80))}… (${length} characters: read_text reads them)`;
+}
+
 export function renderFind(
   result: FindResult & { waited_ms: number; timed_out: boolean; reason?: string },
 ): string {
@@ -133,7 +140,7 @@ export function renderFind(
   }
   for (const m of result.matches) {
     lines.push(
-      `- ${m.role} ${JSON.stringify(m.name)}${m.value !== undefined ? ` = ${JSON.stringify(m.value.slice(0, 80))}` : ""} [ref=${m.ref}]`,
+      `- ${m.role} ${JSON.stringify(m.name)}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""} [ref=${m.ref}]`,
     );
   }
   const why: Record<string, string> = {

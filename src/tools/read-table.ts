@@ -32,6 +32,13 @@ export const readTableTool = defineTool({
     }
     const rowsRead = [...rows.keys()];
     const last = rowsRead.length ? Math.max(...rowsRead) : input.row_start - 1;
+    // max_cells may stop inside a row: that row is named, with what of it is shown, and read again next.
+    const lastCells = rows.get(last)?.filter((v) => v !== undefined).length ?? 0;
+    const cutRow =
+      table.cells.length >= input.max_cells && lastCells < table.columns
+        ? { row: last, cells_shown: lastCells, cells: table.columns }
+        : undefined;
+    const next = cutRow ? last : last + 1;
     const data = {
       ref: input.ref,
       rows: table.rows,
@@ -41,14 +48,19 @@ export const readTableTool = defineTool({
       row_end: last + 1,
       cells: [...rows.entries()].map(([row, values]) => ({ row, values })),
       unreadable_cells: unreadable,
-      more_rows: Math.max(0, table.rows - (last + 1)),
+      more_rows: Math.max(0, table.rows - next),
+      ...(cutRow ? { cut_row: { ...cutRow, by: "max_cells" } } : {}),
     };
     const lines = [
       `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
       `| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`,
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
-    if (data.more_rows > 0) lines.push(`${data.more_rows} more rows: row_start ${last + 1} continues`);
+    if (cutRow)
+      lines.push(
+        `row ${cutRow.row}: only ${cutRow.cells_shown} of its ${cutRow.cells} cells shown (max_cells ${input.max_cells}); row_start ${cutRow.row} reads it again whole`,
+      );
+    if (data.more_rows > 0) lines.push(`${data.more_rows} more rows: row_start ${next} continues`);
     return { data, text: lines.join("\n") };
   },
 });

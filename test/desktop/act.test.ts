@@ -205,6 +205,37 @@ describe("acting on real apps", () => {
     assert.equal(none.error.code, "no_text");
   });
 
+  it("every cut is disclosed: a receipt's long value, a match's value, a row cut by max_cells", async () => {
+    const form = await snapshot(TITLES.swing);
+    const field = pick(form, (e) => e.role === "text" && e.name === "Name", "the Name field");
+    const long = `${"0123456789".repeat(501)}xy`;
+    try {
+      const set = await act(field.ref, { kind: "set_value", text: long });
+      assert.ok(set.ok, JSON.stringify(set.error));
+      assert.equal(set.data.after.value.length, 200);
+      assert.equal(set.data.after.value_length, 5012);
+      assert.match(set.text ?? "", /first 200 of 5012 characters: read_text reads the rest/);
+      const found = await call("find", {
+        target: { kind: "title", glob: TITLES.swing },
+        value_contains: "789xy",
+      });
+      assert.ok(found.ok, JSON.stringify(found.error));
+      assert.equal(found.data.matches[0].value.length, 200);
+      assert.equal(found.data.matches[0].value_length, 5012);
+      assert.match(found.text ?? "", /… \(5012 characters: read_text reads them\)/);
+    } finally {
+      await act(field.ref, { kind: "set_value", text: "" });
+    }
+    const table = pick(form, (e) => e.role === "table", "the table");
+    const page = await call("read_table", { ref: table.ref, row_start: 12, row_count: 3, max_cells: 9 });
+    assert.deepEqual(page.data.cut_row, { row: 14, cells_shown: 1, cells: 4, by: "max_cells" });
+    assert.match(
+      page.text ?? "",
+      /row 14: only 1 of its 4 cells shown \(max_cells 9\); row_start 14 reads it again whole/,
+    );
+    assert.match(page.text ?? "", /186 more rows: row_start 14 continues/);
+  });
+
   it("element_info re-reads an element and says whether it still verifies", async () => {
     const form = await snapshot(TITLES.swing);
     const open = pick(form, (e) => e.name === "Open dialog", "Open dialog");
