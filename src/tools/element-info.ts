@@ -60,7 +60,11 @@ export const elementInfoTool = defineTool({
       `index ${node.indexInParent} · ${node.childCount ?? "?"} children · id ${node.accessibleId ?? "none"}`,
       `interfaces: ${(node.interfaces ?? []).join(", ")}`,
       `actions: ${(node.actions ?? []).join(", ") || "none"}`,
-      ...(data.value !== undefined ? [`value: ${JSON.stringify(data.value)}`] : []),
+      ...(data.value !== undefined
+        ? [
+            `value: ${JSON.stringify(data.value)}${data.value_length !== undefined ? ` (first ${data.value.length} of ${data.value_length} characters: read_text reads the rest)` : ""}`,
+          ]
+        : []),
       ...(node.description ? [`description: ${JSON.stringify(node.description)}`] : []),
     ];
     return { data, text: lines.join("\n") };
