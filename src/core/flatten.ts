@@ -169,7 +169,7 @@ export interface FlattenResult {
 }
 
 /** Roles that only arrange: unnamed and with one child, such an element says nothing its child does not. */
-const WRAPPER_ROLES = new Set([
+export const WRAPPER_ROLES = new Set([
   "panel",
   "filler",
   "section",
@@ -378,23 +378,29 @@ export function flatten(
       flushBlanks();
       if (grouped) result.entries.push(groupOf(hidden, node, childDepth, path));
     };
-    /** One line for a run of empty cells: the first and last cell's names, and every cell's ref. */
-    const emptyRunOf = (cells: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
-      result.emptyCells += cells.length;
-      const first = cells[0]!;
+    /** One line standing for several siblings: on it, the first of them, and the parent that reads them. */
+    const lineFor = (
+      members: RawNode[],
+      parent: RawNode,
+      depth: number,
+      path: number[],
+      fold: Omit<Fold, "group">,
+      roles: string,
+    ): FlatEntry => {
+      const first = members[0]!;
       return {
         node: first,
         depth,
         path: [...path, first.indexInParent],
         windowId,
-        fold: {
-          self: false,
-          elements: cells.length,
-          cut: false,
-          why: "empty",
-          group: { count: cells.length, roles: "table cell", parentHandle: parent.handle, members: cells },
-        },
+        fold: { ...fold, group: { count: members.length, roles, parentHandle: parent.handle, members } },
       };
+    };
+    /** One line for a run of empty cells: the first and last cell's names, and every cell's ref. */
+    const emptyRunOf = (cells: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
+      result.emptyCells += cells.length;
+      const fold = { self: false, elements: cells.length, cut: false, why: "empty" as const };
+      return lineFor(cells, parent, depth, path, fold, "table cell");
     };
     /** One line for several hidden siblings, with what they are and how many elements they hold. */
     const groupOf = (members: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
@@ -403,25 +409,9 @@ export function flatten(
       const elements = members.reduce((n, m) => n + countSubtree(m), 0);
       result.folds++;
       result.foldedElements += elements;
-      const first = members[0]!;
-      return {
-        node: first,
-        depth,
-        path: [...path, first.indexInParent],
-        windowId,
-        fold: {
-          self: true,
-          elements,
-          cut: members.some(hasCut),
-          why: "not showing",
-          group: {
-            count: members.length,
-            roles: [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", "),
-            parentHandle: parent.handle,
-            members,
-          },
-        },
-      };
+      const fold = { self: true, elements, cut: members.some(hasCut), why: "not showing" as const };
+      const named = [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", ");
+      return lineFor(members, parent, depth, path, fold, named);
     };
     visit(root, 0, [], true, "");
   }

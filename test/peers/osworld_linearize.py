@@ -16,6 +16,7 @@ import argparse
 import json
 
 import pyatspi
+from peer_common import find_app
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--pid", type=int, required=True)
@@ -24,12 +25,6 @@ parser.add_argument("--huge", type=int, default=5000)
 args = parser.parse_args()
 
 
-def find_app():
-    desktop = pyatspi.Registry.getDesktop(0)
-    for app in desktop:
-        if app is not None and app.get_process_id() == args.pid:
-            return app
-    raise SystemExit(f"no application with pid {args.pid} on the accessibility bus")
 
 
 def text_of(acc):
@@ -48,7 +43,7 @@ def extents(acc):
         return None
 
 
-app = find_app()
+app = find_app(args.pid)
 frame = app.getChildAtIndex(args.frame_index)
 lines = ["role\tname\ttext\tposition (top-left x&y)\tsize (w&h)"]
 kept = []

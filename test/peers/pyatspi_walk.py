@@ -10,6 +10,7 @@ import json
 import time
 
 import pyatspi
+from peer_common import find_app
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--pid", type=int, required=True)
@@ -21,12 +22,6 @@ parser.add_argument("--huge", type=int, default=5000, help="do not walk children
 args = parser.parse_args()
 
 
-def find_app():
-    desktop = pyatspi.Registry.getDesktop(0)
-    for app in desktop:
-        if app is not None and app.get_process_id() == args.pid:
-            return app
-    raise SystemExit(f"no application with pid {args.pid} on the accessibility bus")
 
 
 def walk(acc, depth, out):
@@ -50,7 +45,7 @@ def walk(acc, depth, out):
             walk(child, depth + 1, out)
 
 
-app = find_app()
+app = find_app(args.pid)
 frame = app.getChildAtIndex(args.frame_index)
 times = []
 nodes = []

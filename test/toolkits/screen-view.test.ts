@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { WRAPPER_ROLES } from "../../src/core/flatten.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { toolCaller } from "../desktop/helpers.js";
 import { PROFILES } from "./profiles.js";
@@ -26,21 +27,6 @@ type Element = {
   fold?: { self: boolean; elements: number; selected?: string; group?: { refs: string[] } };
   cut?: unknown;
 };
-
-/** Roles an unnamed element may have and still be merged or dropped as layout (flatten.ts). */
-const LAYOUT = new Set([
-  "panel",
-  "filler",
-  "section",
-  "grouping",
-  "layered pane",
-  "root pane",
-  "glass pane",
-  "redundant object",
-  "unknown",
-  "invalid",
-  "viewport",
-]);
 
 describe(`the screen view loses nothing: ${profile.label}`, () => {
   let context: ToolContext;
@@ -83,7 +69,7 @@ describe(`the screen view loses nothing: ${profile.label}`, () => {
       const said = `${parent?.name ?? ""} ${parent?.value ?? ""}`.trim();
       return !!element.name && !!said && ` ${said} `.includes(` ${element.name.trim()} `);
     };
-    const layout = (element: Element) => !element.name && LAYOUT.has(element.role);
+    const layout = (element: Element) => !element.name && WRAPPER_ROLES.has(element.role);
     const nearestLine = (p: string) =>
       ancestors(p)
         .map((a) => lines.get(a))
