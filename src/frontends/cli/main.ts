@@ -5,6 +5,7 @@
 import { DESKHAND_VERSION } from "../../tools/context.js";
 import { runMcpServer } from "../mcp/server.js";
 import { runNdjsonServer } from "../ndjson/server.js";
+import { PROFILES } from "../profiles/index.js";
 import {
   actCommand,
   elementInfoCommand,
@@ -31,12 +32,30 @@ import { HELP, UsageError } from "./usage.js";
 
 type Command = (args: string[]) => Promise<number>;
 
-/** `mcp` and `serve` take one flag: --ceiling L1..L4. */
+/** `mcp` and `serve` take --ceiling L1..L4; `mcp` also --profile NAME (a seed's own tools). */
+function serverFlags(args: string[], allowProfile: boolean) {
+  const flags: { ceiling?: ReturnType<typeof ceilingFlag>; profile?: string } = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    if (flag === "--ceiling" && value !== undefined) flags.ceiling = ceilingFlag(value);
+    else if (flag === "--profile" && value !== undefined && allowProfile) {
+      if (!PROFILES[value])
+        throw new UsageError(
+          `unknown profile ${JSON.stringify(value)}; profiles: ${Object.keys(PROFILES).join(", ")}`,
+        );
+      flags.profile = value;
+    } else
+      throw new UsageError(
+        allowProfile
+          ? "the options are --ceiling L1|L2|L3|L4 and --profile NAME"
+          : "the only option is --ceiling L1|L2|L3|L4",
+      );
+  }
+  return flags;
+}
+
 function serverCeiling(args: string[]) {
-  if (args.length === 0) return undefined;
-  if (args.length !== 2 || args[0] !== "--ceiling")
-    throw new UsageError("the only option is --ceiling L1|L2|L3|L4");
-  return ceilingFlag(args[1]);
+  return serverFlags(args, false).ceiling;
 }
 
 const SANDBOX: Record<string, Command> = {
@@ -68,8 +87,11 @@ const COMMANDS: Record<string, Command> = {
   window: windowCommand,
   audit: auditCommand,
   mcp: async (args) => {
-    const ceiling = serverCeiling(args);
-    await runMcpServer(ceiling ? { ceiling } : {});
+    const { ceiling, profile } = serverFlags(args, true);
+    await runMcpServer({
+      ...(ceiling ? { ceiling } : {}),
+      ...(profile ? { tools: PROFILES[profile]! } : {}),
+    });
     return new Promise<number>(() => {}); // Runs until stdin closes.
   },
   serve: async (args) => {

@@ -8,10 +8,12 @@ import type { Confirmer } from "../../safety/gate.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { callTool } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
-import { findTool, TOOLS } from "../../tools/registry.js";
+import { TOOLS } from "../../tools/registry.js";
+import type { ToolDefinition } from "../../tools/tool.js";
 import { GuardedStdioTransport } from "./stdio.js";
 
-export function createMcpServer(context: ToolContext): Server {
+export function createMcpServer(context: ToolContext, tools: readonly ToolDefinition[] = TOOLS): Server {
+  const find = (name: string) => tools.find((t) => t.name === name);
   const server = new Server(
     { name: "deskhand", version: DESKHAND_VERSION },
     {
@@ -25,7 +27,7 @@ export function createMcpServer(context: ToolContext): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((tool) => ({
+    tools: tools.map((tool) => ({
       name: tool.name,
       title: tool.title,
       description: `${tool.description} (safety level ${tool.level})`,
@@ -34,7 +36,7 @@ export function createMcpServer(context: ToolContext): Server {
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = findTool(request.params.name);
+    const tool = find(request.params.name);
     const result = tool
       ? await callTool(context, tool, request.params.arguments ?? {}, extra.signal)
       : {
@@ -42,7 +44,7 @@ export function createMcpServer(context: ToolContext): Server {
           error: new DeskhandError(
             "invalid_params",
             `there is no tool named ${JSON.stringify(request.params.name)}`,
-            `Use one of: ${TOOLS.map((t) => t.name).join(", ")}.`,
+            `Use one of: ${tools.map((t) => t.name).join(", ")}.`,
           ),
         };
     if (result.ok) {
@@ -108,14 +110,16 @@ export function elicitationConfirmer(server: () => Server | undefined): Confirme
   };
 }
 
-export async function runMcpServer(options: { ceiling?: SafetyLevel } = {}): Promise<void> {
+export async function runMcpServer(
+  options: { ceiling?: SafetyLevel; tools?: readonly ToolDefinition[] } = {},
+): Promise<void> {
   let server: Server | undefined;
   const context = createContext({
     refLifetime: "while-verified",
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
-  server = createMcpServer(context);
+  server = createMcpServer(context, options.tools);
   const transport = new GuardedStdioTransport();
   let closing = false;
   // Status 0 only when the input really ended or a signal asked for it; a failure is never 0.

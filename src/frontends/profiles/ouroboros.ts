@@ -1,0 +1,331 @@
+// The Ouroboros `windows_computer_use` profile: its four tools, with its argument spellings, defaults and
+// reply shapes, each a translation onto deskhand's own tools (windows, snapshot, find, act). Windows
+// mechanics map to Linux: an `hwnd` is the X window id; `automation_id` is the AT-SPI accessible id;
+// `class` is the application's accessible name (X11's WM_CLASS is not read).
+import { z } from "zod";
+import { DeskhandError } from "../../core/errors.js";
+import { TOGGLE_ROLES } from "../../platform/types.js";
+import { callTool } from "../../tools/call.js";
+import type { ToolContext } from "../../tools/context.js";
+import { findTool } from "../../tools/registry.js";
+import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
+
+/** Text in receipts and candidates shows this many UTF-16 units, `text_truncated` when longer. */
+const TEXT_UNITS = 4000;
+
+type Data = Record<string, any>;
+
+async function run(context: ToolContext, tool: string, input: Record<string, unknown>): Promise<Data> {
+  const result = await callTool(context, findTool(tool)!, input);
+  if (!result.ok) throw result.error;
+  return result.output.data;
+}
+
+const text = z.string().refine((s) => s.trim() !== "", "must be a non-blank string");
+
+const selector = {
+  hwnd: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("The window (X window id); default: the foreground one"),
+  automation_id: text.optional().describe("The accessible id, exact and case-sensitive"),
+  role: text.optional(),
+  name: text.optional(),
+  name_contains: text.optional(),
+  value_contains: text.optional(),
+};
+
+function targetOf(hwnd: number | undefined) {
+  return hwnd === undefined ? { kind: "focused" } : { kind: "window", id: hwnd };
+}
+
+function selectorOf(input: {
+  automation_id?: string | undefined;
+  role?: string | undefined;
+  name?: string | undefined;
+  name_contains?: string | undefined;
+  value_contains?: string | undefined;
+}): Record<string, unknown> {
+  const picked = {
+    accessible_id: input.automation_id,
+    role: input.role,
+    name: input.name,
+    name_contains: input.name_contains,
+    value_contains: input.value_contains,
+  };
+  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined));
+}
+
+type Rect = { x: number; y: number; width: number; height: number } | null;
+
+function rectOf(bounds: Rect) {
+  if (!bounds) return null;
+  const center = { x: bounds.x + Math.floor(bounds.width / 2), y: bounds.y + Math.floor(bounds.height / 2) };
+  return { ...bounds, center };
+}
+
+/** A state block: a key is there only where the element exposes that state; missing is not false. */
+function stateOf(role: string, states: string[] | null): Record<string, boolean> | null {
+  if (states === null) return null;
+  const has = (s: string) => states.includes(s);
+  const block: Record<string, boolean> = {
+    enabled: has("enabled") || has("sensitive"),
+    visible: has("visible"),
+    showing: has("showing"),
+  };
+  if (has("focusable")) block.focused = has("focused");
+  if (TOGGLE_ROLES.has(role) || has("checkable") || has("checked")) block.checked = has("checked");
+  if (has("expandable")) block.expanded = has("expanded");
+  if (has("selectable")) block.selected = has("selected");
+  if (has("editable") || has("read only")) block.read_only = has("read only") || !has("editable");
+  return block;
+}
+
+function clip(value: string | undefined): { value?: string; text_truncated?: boolean } {
+  if (value === undefined) return {};
+  return value.length > TEXT_UNITS ? { value: value.slice(0, TEXT_UNITS), text_truncated: true } : { value };
+}
+
+function element(e: Data) {
+  return {
+    id: e.ref,
+    role: e.role,
+    name: e.name,
+    ...clip(e.value),
+    automation_id: e.accessibleId ?? null,
+    class: null,
+    rect: rectOf(e.bounds ?? null),
+    state: stateOf(e.role, e.states ?? null),
+    ...(e.unread ? { unread: e.unread } : {}),
+  };
+}
+
+const windowList = defineTool({
+  name: "window_list",
+  title: "List windows",
+  description:
+    "Visible top-level windows that have a title (hwnd: the X window id, title, class: the app's accessible " +
+    "name, pid, rect, foreground), front to back. Stops at limit (echoed back); a cut says truncated_by [limit] " +
+    "and total_known false.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({ limit: z.number().int().min(1).max(500).default(100) }),
+  async handler(context, input) {
+    const data = await run(context, "windows", { limit: 500 });
+    const titled = (data.windows as Data[]).filter((w) => w.title);
+    const shown = titled.slice(0, input.limit);
+    const cut = titled.length > shown.length || data.truncated === true;
+    const windows = shown.map((w) => ({
+      hwnd: w.id,
+      title: w.title,
+      class: w.app,
+      pid: w.pid,
+      rect: w.rect,
+      foreground: w.focused,
+    }));
+    const reply = {
+      windows,
+      limit: { value: input.limit, ceiling: 500 },
+      truncated_by: cut ? ["limit"] : [],
+      total_known: !cut,
+    };
+    return { data: reply, text: JSON.stringify(reply) };
+  },
+});
+
+const windowRead = defineTool({
+  name: "window_read",
+  title: "Read a window",
+  description:
+    "The window (the foreground one, or hwnd) as a flat list of elements: role, name, value, automation_id, class, " +
+    "rect with center, and a state block whose missing keys mean the element does not expose them, not false. " +
+    "Limits come back with their ceilings; every cut is named in truncated_by and notes. backend: auto or " +
+    "atspi (the Linux reader; win32 has no Linux counterpart and is refused).",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    hwnd: z.number().int().positive().optional(),
+    max_nodes: z.number().int().min(1).max(5000).default(2000),
+    max_depth: z.number().int().min(0).max(256).default(40),
+    max_children_per_node: z.number().int().min(1).max(5000).default(500),
+    max_text_chars: z.number().int().min(0).max(10_000).default(TEXT_UNITS),
+    timeout_ms: z.number().int().min(100).max(60_000).default(10_000),
+    backend: z.enum(["auto", "atspi", "win32"]).default("auto"),
+  }),
+  async handler(context, input) {
+    if (input.backend === "win32")
+      throw new DeskhandError(
+        "invalid_params",
+        "backend win32 reads classic Win32 child windows; Linux has no such reader",
+        "Use backend auto (AT-SPI).",
+      );
+    const data = await run(context, "snapshot", {
+      target: targetOf(input.hwnd),
+      format: "json",
+      view: "full",
+      maxNodes: input.max_nodes,
+      maxDepth: input.max_depth,
+      maxText: input.max_text_chars,
+      timeoutMs: input.timeout_ms,
+    });
+    // max_children_per_node: past that many children of one element, the rest are left out and named.
+    const notes: string[] = [];
+    const kept: Data[] = [];
+    const seen = new Map<string, number>();
+    let skipBelow: number | undefined;
+    let parents: string[] = [];
+    for (const e of data.elements as Data[]) {
+      if (skipBelow !== undefined && e.depth > skipBelow) continue;
+      skipBelow = undefined;
+      parents = parents.slice(0, e.depth);
+      const parent = parents.at(-1) ?? "(root)";
+      const count = (seen.get(parent) ?? 0) + 1;
+      seen.set(parent, count);
+      parents.push(e.ref);
+      if (e.depth > 0 && count > input.max_children_per_node) {
+        skipBelow = e.depth;
+        continue;
+      }
+      kept.push(e);
+    }
+    const truncatedBy = [...(data.truncated_by as string[])];
+    const over = [...seen].filter(([, n]) => n > input.max_children_per_node);
+    if (over.length > 0) {
+      truncatedBy.push("max_children_per_node");
+      for (const [ref, n] of over)
+        notes.push(
+          `${ref}: ${n - input.max_children_per_node} of its ${n} children left out (max_children_per_node)`,
+        );
+    }
+    if (data.cursor) notes.push(`${data.counts.after} more elements past max_nodes`);
+    const reply = {
+      hwnd: data.windows[0]?.id ?? null,
+      title: data.windows[0]?.title ?? null,
+      backend: "atspi",
+      elements: kept.map((e) => ({ ...element(e), depth: e.depth })),
+      limits: {
+        max_nodes: { value: input.max_nodes, ceiling: 5000 },
+        max_depth: { value: input.max_depth, ceiling: 256 },
+        max_children_per_node: { value: input.max_children_per_node, ceiling: 5000 },
+        max_text_chars: { value: input.max_text_chars, ceiling: 10_000 },
+        timeout_ms: { value: input.timeout_ms, ceiling: 60_000 },
+      },
+      truncated_by: truncatedBy,
+      notes,
+    };
+    return { data: reply, text: JSON.stringify(reply) };
+  },
+});
+
+const elementFind = defineTool({
+  name: "element_find",
+  title: "Find elements",
+  description:
+    "Search the window by selector (automation_id exact; role, name, name_contains, value_contains case-folded; " +
+    "all must hold), every match up to limit. timeout_ms 0 looks now; positive waits for the first match. " +
+    "'Not found', 'did not finish reading' and 'a candidate did not answer' are different answers.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z
+    .object({
+      ...selector,
+      limit: z.number().int().min(1).max(500).default(20),
+      timeout_ms: z.number().int().min(0).max(60_000).default(0),
+    })
+    .refine((s) => Object.keys(selectorOf(s)).length > 0, { message: "give at least one selector field" }),
+  async handler(context, input) {
+    const data = await run(context, "find", {
+      target: targetOf(input.hwnd),
+      ...selectorOf(input),
+      limit: input.limit,
+      timeout_ms: input.timeout_ms,
+      include_off_screen: true,
+    });
+    const reply = {
+      matches: (data.matches as Data[]).map(element),
+      total: data.total,
+      searched_whole_window: data.searched_whole_window,
+      ...(data.searched_whole_window ? {} : { reason: data.cuts.join(", ") || "the tree is incomplete" }),
+      unreadable_candidates: (data.unreadable_candidates as Data[]).map((c) => ({
+        ...element(c),
+        unread: c.unread,
+      })),
+      waited_ms: data.waited_ms,
+    };
+    return { data: reply, text: JSON.stringify(reply) };
+  },
+});
+
+const ACTIONS = [
+  "invoke",
+  "set_value",
+  "toggle",
+  "expand",
+  "collapse",
+  "select",
+  "scroll_into_view",
+  "focus",
+] as const;
+
+const elementAct = defineTool({
+  name: "element_act",
+  title: "Act on the element a selector names",
+  description:
+    "Do something to the element a selector names, through its accessibility interface: invoke | set_value | " +
+    "toggle | expand | collapse | select | scroll_into_view | focus. No fallback to clicking; a refusal lists what " +
+    "the element supports. Two matches without select.nth is a refusal listing the candidates. set_value needs " +
+    'text as a string ("" clears). The receipt says what was done and the element after; not whether the goal was met.',
+  level: "L2",
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: z
+    .object({
+      ...selector,
+      select: z
+        .object({ nth: z.number().int().min(0) })
+        .strict()
+        .optional(),
+      action: z.enum(ACTIONS),
+      text: z.string().optional().describe('For set_value: the new text; "" clears'),
+      option: text.optional().describe("For select: the option's text"),
+      timeout_ms: z.number().int().min(0).max(60_000).default(0),
+    })
+    .refine((a) => a.action !== "set_value" || typeof a.text === "string", {
+      message: 'set_value needs text as a string ("" clears the field)',
+      path: ["text"],
+    }),
+  async handler(context, input) {
+    const started = Date.now();
+    const action =
+      input.action === "set_value"
+        ? { kind: "set_value", text: input.text }
+        : input.action === "select"
+          ? { kind: "select", ...(input.option ? { option: input.option } : {}) }
+          : { kind: input.action };
+    const data = await run(context, "act", {
+      find: { target: targetOf(input.hwnd), ...selectorOf(input) },
+      ...(input.select ? { nth: input.select.nth } : {}),
+      action,
+    });
+    const reply = {
+      action: input.action,
+      route: data.route,
+      action_outcome: data.action_outcome,
+      action_call_made: data.action_outcome === "unknown" ? "unknown" : true,
+      after: data.after ? element({ ...data.after, ref: data.ref }) : null,
+      after_read: data.after_read,
+      ...(data.unread ? { unread: data.unread } : {}),
+      ...(data.effect ? { effect: data.effect } : {}),
+      last_walk_ms: Date.now() - started,
+    };
+    return { data: reply, text: JSON.stringify(reply) };
+  },
+});
+
+export const OUROBOROS: ToolDefinition[] = [
+  windowList,
+  windowRead,
+  elementFind,
+  elementAct,
+] as ToolDefinition[];

@@ -1,0 +1,122 @@
+// The Ouroboros seed replayed: `deskhand mcp --profile ouroboros` answers the calls its SKILL.md
+// describes, in its own spelling (window_list, window_read, element_find, element_act), with the reply
+// shapes it states, against the Swing fixture and gtk3-widget-factory.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, TITLES } from "./helpers.js";
+
+type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+
+describe("the Ouroboros profile, replayed", () => {
+  let client: Client;
+  before(async () => {
+    client = new Client({ name: "ouroboros-replay", version: "0" });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI, "mcp", "--profile", "ouroboros"],
+        env,
+      }),
+    );
+  });
+  after(() => client.close());
+
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Result;
+  const hwndOf = async (title: string) => {
+    const list = await call("window_list");
+    return list.structuredContent.windows.find((w: { title: string }) => w.title === title).hwnd as number;
+  };
+
+  it("serves exactly its four tools", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["window_list", "window_read", "element_find", "element_act"],
+    );
+  });
+
+  it("window_list: hwnd, title, class, pid, rect, foreground; limit echoed, a cut named", async () => {
+    const list = await call("window_list", { limit: 1 });
+    const reply = list.structuredContent;
+    assert.equal(reply.windows.length, 1);
+    for (const key of ["hwnd", "title", "class", "pid", "rect", "foreground"])
+      assert.ok(key in reply.windows[0]);
+    assert.deepEqual(reply.limit, { value: 1, ceiling: 500 });
+    assert.deepEqual(reply.truncated_by, ["limit"]);
+    assert.equal(reply.total_known, false);
+    const whole = (await call("window_list")).structuredContent;
+    assert.equal(whole.total_known, true);
+    assert.ok(whole.windows.some((w: { title: string }) => w.title === TITLES.swing));
+  });
+
+  it("window_read: elements with rect and center and a state block; limits with ceilings; cuts named", async () => {
+    const hwnd = await hwndOf(TITLES.swing);
+    const cut = (await call("window_read", { hwnd, max_children_per_node: 3, max_depth: 30 }))
+      .structuredContent;
+    assert.deepEqual(cut.limits.max_children_per_node, { value: 3, ceiling: 5000 });
+    assert.ok(cut.truncated_by.includes("max_children_per_node"));
+    assert.ok(cut.notes.some((n: string) => /children left out \(max_children_per_node\)/.test(n)));
+    const read = (await call("window_read", { hwnd, max_depth: 30 })).structuredContent;
+    assert.equal(read.hwnd, hwnd);
+    assert.ok(read.elements.length > cut.elements.length);
+    const check = read.elements.find((e: { role: string }) => e.role === "check box");
+    assert.ok(check && typeof check.state.checked === "boolean", "a check box exposes checked");
+    const label = read.elements.find((e: { role: string }) => e.role === "label");
+    assert.equal(
+      "checked" in label.state,
+      false,
+      "a label does not expose checked: the key is missing, not false",
+    );
+    const placed = read.elements.find((e: { rect: unknown }) => e.rect);
+    assert.deepEqual(Object.keys(placed.rect.center), ["x", "y"]);
+    const win32 = await call("window_read", { hwnd, backend: "win32" });
+    assert.equal(win32.isError, true);
+  });
+
+  it("element_find and element_act: AND selectors, two matches need nth, receipts without claims", async () => {
+    const hwnd = await hwndOf(TITLES.swing);
+    const found = (await call("element_find", { hwnd, role: "push button", name_contains: "pha" }))
+      .structuredContent;
+    assert.equal(found.total, 1);
+    // The fixture's table cells are paged, not searched: the reply says the read was not whole, and why.
+    assert.equal(found.searched_whole_window, false);
+    assert.match(found.reason, /tableRows/);
+    const two = await call("element_act", { hwnd, role: "radio button", action: "toggle" });
+    assert.equal(two.isError, true);
+    assert.match(two.content[0]!.text, /ambiguous|candidates/);
+    const acted = (
+      await call("element_act", { hwnd, role: "check box", name: "Subscribe", action: "toggle" })
+    ).structuredContent;
+    assert.equal(acted.action_outcome, "completed");
+    assert.ok(["partial", "complete", "unavailable"].includes(acted.after_read));
+    assert.equal(typeof acted.after.state.checked, "boolean");
+    const cleared = (
+      await call("element_act", { hwnd, role: "text", name: "Name", action: "set_value", text: "" })
+    ).structuredContent;
+    assert.equal(cleared.after.value, "");
+    const nullText = await call("element_act", {
+      hwnd,
+      role: "text",
+      name: "Name",
+      action: "set_value",
+      text: null,
+    });
+    assert.equal(nullText.isError, true);
+    const noPattern = await call("element_act", { hwnd, role: "label", name: "Status", action: "invoke" });
+    assert.equal(noPattern.isError, true);
+    assert.match(noPattern.content[0]!.text, /supports/);
+    const gtk = await hwndOf(TITLES.gtk3);
+    const none = (await call("element_find", { hwnd: gtk, name: "No such element anywhere" }))
+      .structuredContent;
+    assert.equal(none.total, 0);
+    assert.equal(typeof none.searched_whole_window, "boolean");
+    const blank = await call("element_find", { hwnd: gtk, name: "  " });
+    assert.equal(blank.isError, true, "a blank selector field is rejected, not dropped");
+  });
+});
