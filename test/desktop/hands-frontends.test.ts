@@ -104,7 +104,7 @@ describe("hands over NDJSON", () => {
     await client.exited;
   });
 
-  it("type_text, key and click, with intent required and refusals as input_failed", async () => {
+  it("type_text, key and click, with intent optional as the document has it, and refusals as input_failed", async () => {
     const windows = await client.request(1, "windows");
     const hwnd = windows.result.windows.find((w: { title: string }) => w.title === TITLES.swing).hwnd;
     const snap = await client.request(2, "snapshot", { scope: "hwnd", hwnd, maxDepth: 40, maxNodes: 2000 });
@@ -112,9 +112,9 @@ describe("hands over NDJSON", () => {
     const name = elements.find((e) => e.role === "text" && e.name === "Name")!;
     const save = elements.find((e) => e.role === "push button" && e.name === "Save")!;
 
+    // windows2text has no intent: the call is done, and journaled as given none.
     const missing = await client.request(3, "type_text", { ref: name.ref, text: "x" });
-    assert.equal(missing.error.code, "invalid_params");
-    assert.match(missing.error.message, /intent/);
+    assert.equal(missing.result?.status, "done", JSON.stringify(missing));
     const typed = await client.request(4, "type_text", {
       ref: name.ref,
       text: "Grace ✓",
