@@ -27,16 +27,16 @@ export const scrollAmountSchema = z.enum([
 
 export const semanticActionSchema = z.discriminatedUnion("kind", [
   z
-    .object({ kind: z.literal("invoke") })
+    .strictObject({ kind: z.literal("invoke") })
     .describe("Press, click or activate, through the element's own action"),
-  z.object({ kind: z.literal("toggle") }).describe("Flip a check box, toggle button or radio"),
-  z.object({ kind: z.literal("set_value"), text: z.string().describe('The new text; "" clears it') }),
+  z.strictObject({ kind: z.literal("toggle") }).describe("Flip a check box, toggle button or radio"),
+  z.strictObject({ kind: z.literal("set_value"), text: z.string().describe('The new text; "" clears it') }),
   z
-    .object({ kind: z.literal("set_range"), value: z.number().finite() })
+    .strictObject({ kind: z.literal("set_range"), value: z.number().finite() })
     .describe("A slider's or spinner's value"),
-  z.object({ kind: z.literal("focus") }),
+  z.strictObject({ kind: z.literal("focus") }),
   z
-    .object({
+    .strictObject({
       kind: z.literal("select"),
       option: z
         .string()
@@ -54,10 +54,10 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
       message: "give option or row, not both",
       path: ["option"],
     }),
-  z.object({ kind: z.literal("expand") }),
-  z.object({ kind: z.literal("collapse") }),
-  z.object({ kind: z.literal("scroll_into_view") }),
-  z.object({
+  z.strictObject({ kind: z.literal("expand") }),
+  z.strictObject({ kind: z.literal("collapse") }),
+  z.strictObject({ kind: z.literal("scroll_into_view") }),
+  z.strictObject({
     kind: z.literal("scroll"),
     horizontal: scrollAmountSchema.default("no_amount"),
     vertical: scrollAmountSchema.default("no_amount"),

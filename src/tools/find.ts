@@ -50,7 +50,7 @@ export function oneQuery<S extends z.ZodObject<typeof findShape & z.ZodRawShape>
 }
 
 export const findQueryShape = findShape;
-export const findQuerySchema = oneQuery(z.object(findShape));
+export const findQuerySchema = oneQuery(z.strictObject(findShape));
 
 export type FindQueryInput = z.output<typeof findQuerySchema>;
 

@@ -14,19 +14,21 @@ export const globSchema = z.string().min(1).max(GLOB_MAX).describe("fnmatch glob
 
 export const targetSchema = z
   .discriminatedUnion("kind", [
-    z.object({ kind: z.literal("focused") }).describe("The focused window"),
+    z.strictObject({ kind: z.literal("focused") }).describe("The focused window"),
     z
-      .object({ kind: z.literal("window"), id: z.number().int().positive() })
+      .strictObject({ kind: z.literal("window"), id: z.number().int().positive() })
       .describe("A window by id (from `windows`)"),
-    z.object({ kind: z.literal("title"), glob: globSchema }).describe("A window by title, fnmatch glob"),
-    z.object({ kind: z.literal("pointer") }).describe("The window under the mouse pointer"),
     z
-      .object({ kind: z.literal("process"), pid: z.number().int().positive() })
+      .strictObject({ kind: z.literal("title"), glob: globSchema })
+      .describe("A window by title, fnmatch glob"),
+    z.strictObject({ kind: z.literal("pointer") }).describe("The window under the mouse pointer"),
+    z
+      .strictObject({ kind: z.literal("process"), pid: z.number().int().positive() })
       .describe("Every window of a process"),
-    z.object({ kind: z.literal("desktop") }).describe("Every accessible window"),
-    z.object({ kind: z.literal("element"), ref: refSchema }).describe("The subtree under a ref"),
+    z.strictObject({ kind: z.literal("desktop") }).describe("Every accessible window"),
+    z.strictObject({ kind: z.literal("element"), ref: refSchema }).describe("The subtree under a ref"),
     z
-      .object({
+      .strictObject({
         kind: z.literal("cursor"),
         cursor: z.string().regex(/^s\d+@\d+$/, "a cursor looks like s3@250"),
       })

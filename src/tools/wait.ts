@@ -9,21 +9,21 @@ import { defineTool, READ_ONLY } from "./tool.js";
 
 const conditionSchema = z.discriminatedUnion("kind", [
   z
-    .object({
+    .strictObject({
       kind: z.literal("window"),
       title: globSchema,
       state: z.enum(["appears", "disappears"]).default("appears"),
     })
     .describe("A window with this title appears or disappears"),
   z
-    .object({
+    .strictObject({
       kind: z.literal("text"),
       ref: refSchema,
       equals: z.string().optional().describe("Omit to wait for any change"),
     })
     .describe("An element's text (or value) equals this, or changes"),
   oneQuery(
-    z.object({
+    z.strictObject({
       kind: z.literal("element"),
       ...findQueryShape,
       state: z.enum(["appears", "enabled"]).default("appears"),

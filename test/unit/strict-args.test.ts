@@ -27,3 +27,30 @@ it("every tool refuses a misspelled argument, naming it and its nearest real one
     await context.close();
   }
 });
+
+it("unknown keys inside a target, an action, a wait condition or a find are refused too", async () => {
+  const context = createContext({ refLifetime: "while-verified" });
+  const byName = (name: string) => TOOLS.find((t) => t.name === name)!;
+  try {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["snapshot", { target: { kind: "title", glob: "x", depth: 2 } }, /target\b.*depth/],
+      ["act", { ref: "s1:e1", action: { kind: "invoke", force: true } }, /action\b.*force/],
+      ["wait", { condition: { kind: "window", title: "x", within: 5 } }, /condition\b.*within/],
+      [
+        "act",
+        { find: { role: "push button", max_results: 1 }, action: { kind: "invoke" } },
+        /find\b.*max_results/,
+      ],
+    ];
+    for (const [tool, input, named] of cases) {
+      const result = await callTool(context, byName(tool), input);
+      assert.equal(result.ok, false, `${tool} accepted ${JSON.stringify(input)}`);
+      if (!result.ok) {
+        assert.equal(result.error.code, "invalid_params");
+        assert.match(result.error.message, named);
+      }
+    }
+  } finally {
+    await context.close();
+  }
+});
