@@ -90,7 +90,7 @@ const COMMANDS: Record<string, Command> = {
     const { ceiling, profile } = serverFlags(args, true);
     await runMcpServer({
       ...(ceiling ? { ceiling } : {}),
-      ...(profile ? { tools: PROFILES[profile]! } : {}),
+      ...(profile ? { profile: PROFILES[profile]! } : {}),
     });
     return new Promise<number>(() => {}); // Runs until stdin closes.
   },

@@ -9,10 +9,11 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { callTool } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { TOOLS } from "../../tools/registry.js";
-import type { ToolDefinition } from "../../tools/tool.js";
+import type { Profile } from "../profiles/index.js";
 import { GuardedStdioTransport } from "./stdio.js";
 
-export function createMcpServer(context: ToolContext, tools: readonly ToolDefinition[] = TOOLS): Server {
+export function createMcpServer(context: ToolContext, profile: Profile = { tools: TOOLS }): Server {
+  const { tools } = profile;
   const find = (name: string) => tools.find((t) => t.name === name);
   const server = new Server(
     { name: "deskhand", version: DESKHAND_VERSION },
@@ -72,7 +73,7 @@ export function createMcpServer(context: ToolContext, tools: readonly ToolDefini
     return {
       isError: true,
       content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
-      structuredContent: { error: error.toJSON() },
+      structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
     };
   });
   return server;
@@ -111,7 +112,7 @@ export function elicitationConfirmer(server: () => Server | undefined): Confirme
 }
 
 export async function runMcpServer(
-  options: { ceiling?: SafetyLevel; tools?: readonly ToolDefinition[] } = {},
+  options: { ceiling?: SafetyLevel; profile?: Profile } = {},
 ): Promise<void> {
   let server: Server | undefined;
   const context = createContext({
@@ -119,7 +120,7 @@ export async function runMcpServer(
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
-  server = createMcpServer(context, options.tools);
+  server = createMcpServer(context, options.profile);
   const transport = new GuardedStdioTransport();
   let closing = false;
   // Status 0 only when the input really ended or a signal asked for it; a failure is never 0.

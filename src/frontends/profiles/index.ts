@@ -1,8 +1,17 @@
 // Profiles: a seed document's own tool names, argument spellings and reply shapes, served by
 // `deskhand mcp --profile NAME`, each tool a translation onto deskhand's registry (tools stay declared once).
+import type { DeskhandError } from "../../core/errors.js";
 import type { ToolDefinition } from "../../tools/tool.js";
+import { DAIMON, daimonError } from "./daimon.js";
 import { OUROBOROS } from "./ouroboros.js";
 
-export const PROFILES: Record<string, readonly ToolDefinition[]> = {
-  ouroboros: OUROBOROS,
+export interface Profile {
+  tools: readonly ToolDefinition[];
+  /** The structured content of a failed call, where the document gives it a shape of its own. */
+  error?: (error: DeskhandError) => Record<string, unknown>;
+}
+
+export const PROFILES: Record<string, Profile> = {
+  ouroboros: { tools: OUROBOROS },
+  daimon: { tools: DAIMON, error: daimonError },
 };

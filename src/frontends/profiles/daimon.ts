@@ -1,0 +1,365 @@
+// The Daimon "Mains" profile: its `main_*` tools, flat arguments (`x`, `y`, `space`, `display`,
+// `max_width` 720, `region`; `window_title`/`window_pid`), and its reply shapes (`refused` / `done` /
+// `error`), each a translation onto deskhand's input tools, which keep the one gate and journal.
+// macOS and Windows mechanics map to Linux: `win` is the Super key; `cmd` and `fn` are refused, as the
+// document has them on Windows; a bundle id has no X11 counterpart and is refused when given.
+import { z } from "zod";
+import { DeskhandError } from "../../core/errors.js";
+import { callTool } from "../../tools/call.js";
+import type { ToolContext } from "../../tools/context.js";
+import { findTool } from "../../tools/registry.js";
+import { defineTool, type ToolDefinition, type ToolOutput } from "../../tools/tool.js";
+
+const INPUT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+const VIEW_ONLY = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+async function run(context: ToolContext, tool: string, input: Record<string, unknown>): Promise<ToolOutput> {
+  const result = await callTool(context, findTool(tool)!, input);
+  if (!result.ok) throw result.error;
+  return result.output;
+}
+
+const intent = z
+  .string()
+  .min(1)
+  .describe("What you mean to do, in one sentence; it goes into the audit journal");
+const coordinate = z.number().int();
+
+/** The document's Positionnement block. */
+const position = {
+  space: z.enum(["global", "image"]).default("global"),
+  display: z.number().int().min(0).optional(),
+  max_width: z.number().int().min(16).default(720),
+  region: z
+    .object({
+      x: z.number().int(),
+      y: z.number().int(),
+      width: z.number().int().min(1),
+      height: z.number().int().min(1),
+    })
+    .strict()
+    .optional(),
+};
+
+/** The document's Fenêtre cible block: "" and 0 mean "not given". */
+const targetWindow = {
+  window_bundle: z.string().default(""),
+  window_title: z.string().default(""),
+  window_pid: z.number().int().min(0).default(0),
+  ensure_focus: z.boolean().default(true),
+};
+
+type Position = { space: "global" | "image"; display?: number | undefined; max_width: number; region?: any };
+
+function at(p: Position, x: number, y: number): Record<string, unknown> {
+  if (p.space === "global") return { space: "global", x, y };
+  if (p.display === undefined || p.region === undefined)
+    throw new DeskhandError(
+      "invalid_params",
+      'space="image" needs display and region, as the snapshot gave them',
+      "Pass the display, max_width and region of the snapshot whose pixels these are.",
+    );
+  return { space: "image", x, y, display: p.display, max_width: p.max_width, region: p.region };
+}
+
+function windowOf(w: { window_bundle: string; window_title: string; window_pid: number }) {
+  if (w.window_bundle)
+    throw new DeskhandError(
+      "invalid_params",
+      "window_bundle names a macOS bundle; X11 windows have none",
+      "Name the window by window_title or window_pid.",
+    );
+  if (w.window_pid) return { window: { pid: w.window_pid } };
+  if (w.window_title) return { window: { title: w.window_title } };
+  return {};
+}
+
+function windowSpec(w: { bundle: string; title: string; pid: number }) {
+  return windowOf({ window_bundle: w.bundle, window_title: w.title, window_pid: w.pid }).window;
+}
+
+const MODIFIERS: Record<string, string> = {
+  ctrl: "ctrl",
+  shift: "shift",
+  alt: "alt",
+  win: "super",
+  opt: "alt",
+};
+
+function modifiersOf(list: string[]): string[] {
+  return list.map((m) => {
+    const mapped = MODIFIERS[m.toLowerCase()];
+    if (!mapped)
+      throw new DeskhandError(
+        "invalid_params",
+        `modifier ${JSON.stringify(m)} is not one of ctrl, shift, alt, win (cmd and fn are refused here, as on Windows)`,
+        "Use ctrl, shift, alt or win.",
+      );
+    return mapped;
+  });
+}
+
+const mainClick = defineTool({
+  name: "main_click",
+  title: "Click",
+  description:
+    "Click at (x, y): global points, or image pixels of a snapshot (space, display, max_width, region). L2, raised " +
+    "by what the point presses. role and label, as you saw them, can only raise the level. window_title or " +
+    "window_pid names the window that must be in front (window_bundle has no X11 counterpart).",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    x: coordinate,
+    y: coordinate,
+    intent,
+    reversible: z.boolean().optional(),
+    button: z.enum(["left", "right", "middle"]).default("left"),
+    count: z.union([z.literal(1), z.literal(2)]).default(1),
+    modifiers: z.array(z.string()).default([]),
+    role: z.string().default(""),
+    label: z.string().default(""),
+    ...position,
+    ...targetWindow,
+  }),
+  async handler(context, input) {
+    return run(context, "click", {
+      at: at(input, input.x, input.y),
+      intent: input.intent,
+      ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
+      button: input.button,
+      count: input.count,
+      modifiers: modifiersOf(input.modifiers),
+      ...(input.role ? { role: input.role } : {}),
+      ...(input.label ? { label: input.label } : {}),
+      ...windowOf(input),
+      ensure_focus: input.ensure_focus,
+    });
+  },
+});
+
+const mainPress = defineTool({
+  name: "main_press",
+  title: "Press a committing button",
+  description:
+    "Press the button at (x, y). L3: a target that is not a way back needs a person. reversible defaults to " +
+    "false. On Linux this is a real click at the point, judged by what it presses (there is no AXPress by point).",
+  level: "L3",
+  annotations: INPUT,
+  input: z.object({
+    x: coordinate,
+    y: coordinate,
+    intent,
+    reversible: z.boolean().default(false),
+    role: z.string().default(""),
+    label: z.string().default(""),
+    ...position,
+    ...targetWindow,
+  }),
+  async handler(context, input) {
+    return run(context, "click", {
+      at: at(input, input.x, input.y),
+      intent: input.intent,
+      reversible: input.reversible,
+      ...(input.role ? { role: input.role } : {}),
+      ...(input.label ? { label: input.label } : {}),
+      ...windowOf(input),
+      ensure_focus: input.ensure_focus,
+    });
+  },
+});
+
+const mainType = defineTool({
+  name: "main_type",
+  title: "Type text",
+  description:
+    "Type text into the field that has the focus (click it first). L2. The text never reaches the journal.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    text: z.string().min(1),
+    intent,
+    reversible: z.boolean().default(true),
+    role: z.string().default(""),
+    label: z.string().default(""),
+  }),
+  async handler(context, input) {
+    return run(context, "type_text", {
+      text: input.text,
+      intent: input.intent,
+      reversible: input.reversible,
+    });
+  },
+});
+
+const mainKey = defineTool({
+  name: "main_key",
+  title: "Press a key or chord",
+  description:
+    "A key or chord (Return, Tab, Escape, arrows, F-keys, ctrl+shift+r). L2; dangerous chords need a person.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    key: z.string().min(1),
+    intent,
+    modifiers: z.array(z.string()).default([]),
+    count: z.number().int().min(1).max(50).default(1),
+    reversible: z.boolean().default(true),
+  }),
+  async handler(context, input) {
+    return run(context, "key", {
+      key: input.key,
+      modifiers: modifiersOf(input.modifiers),
+      count: input.count,
+      intent: input.intent,
+      reversible: input.reversible,
+    });
+  },
+});
+
+const mainDrag = defineTool({
+  name: "main_drag",
+  title: "Drag",
+  description: "Drag from (from_x, from_y) to (to_x, to_y). L2; the drop target is what the gate judges.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    from_x: coordinate,
+    from_y: coordinate,
+    to_x: coordinate,
+    to_y: coordinate,
+    intent,
+    button: z.enum(["left", "right", "middle"]).default("left"),
+    reversible: z.boolean().optional(),
+    ...position,
+    ...targetWindow,
+  }),
+  async handler(context, input) {
+    return run(context, "drag", {
+      from: { at: at(input, input.from_x, input.from_y) },
+      to: { at: at(input, input.to_x, input.to_y) },
+      button: input.button,
+      intent: input.intent,
+      ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
+      ...windowOf(input),
+      ensure_focus: input.ensure_focus,
+    });
+  },
+});
+
+const mainHover = defineTool({
+  name: "main_hover",
+  title: "Move the pointer",
+  description: "Move the pointer to (x, y) without clicking. L1.",
+  level: "L1",
+  annotations: VIEW_ONLY,
+  input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
+  async handler(context, input) {
+    return run(context, "hover", { at: at(input, input.x, input.y), intent: input.intent });
+  },
+});
+
+/** A wheel notch is 120 units on Windows; pixels on macOS are taken at the same rate here. */
+const UNITS_PER_NOTCH = 120;
+
+const mainNavigate = defineTool({
+  name: "main_navigate",
+  title: "Scroll",
+  description:
+    "Scroll by scroll_y (positive is up; 120 is one wheel notch), at (x, y) or where the pointer is. L1, or L2 over " +
+    "a slider, spin button or combo box (the wheel changes their value).",
+  level: "L1",
+  annotations: VIEW_ONLY,
+  input: z.object({
+    intent,
+    scroll_y: z.number().int().default(0),
+    x: coordinate.optional(),
+    y: coordinate.optional(),
+    ...position,
+  }),
+  async handler(context, input) {
+    const notches = Math.max(1, Math.round(Math.abs(input.scroll_y) / UNITS_PER_NOTCH));
+    if (input.scroll_y === 0)
+      return { data: { status: "done", result: { notches: 0 } }, text: "done: nothing to scroll" };
+    return run(context, "wheel", {
+      direction: input.scroll_y > 0 ? "up" : "down",
+      notches,
+      intent: input.intent,
+      ...(input.x !== undefined && input.y !== undefined ? { at: at(input, input.x, input.y) } : {}),
+    });
+  },
+});
+
+const appWindow = {
+  intent,
+  bundle: z.string().default(""),
+  title: z.string().default(""),
+  pid: z.number().int().min(0).default(0),
+};
+
+function windowTool(name: string, action: "focus" | "minimize" | "hide" | "show", description: string) {
+  return defineTool({
+    name,
+    title: description,
+    description: `${description}. L1. bundle has no X11 counterpart: name the window by title or pid.`,
+    level: "L1",
+    annotations: VIEW_ONLY,
+    input: z.object(appWindow),
+    async handler(context, input) {
+      const window = windowSpec(input);
+      if (!window)
+        throw new DeskhandError("invalid_params", "give title or pid", "Name the window by title or pid.");
+      return run(context, "window", { action, window, intent: input.intent });
+    },
+  });
+}
+
+function rawTool(name: string, kind: "mouse_down" | "mouse_up" | "key_down" | "key_up") {
+  const pointer = kind === "mouse_down" || kind === "mouse_up";
+  return defineTool({
+    name,
+    title: kind.replace("_", " "),
+    description: `Low-level ${kind.replace("_", " ")}. L4 only; what is left held is released after 10 s.`,
+    level: "L4",
+    annotations: INPUT,
+    input: pointer
+      ? z.object({ x: coordinate, y: coordinate, intent, ...position })
+      : z.object({ key: z.string().min(1), intent }),
+    async handler(context, input: any) {
+      const primitive = pointer
+        ? { kind, at: at(input, input.x, input.y), button: "left" }
+        : { kind, key: input.key };
+      return run(context, "raw_input", { primitive, intent: input.intent });
+    },
+  });
+}
+
+export const DAIMON: ToolDefinition[] = [
+  mainNavigate,
+  mainHover,
+  windowTool("main_activate", "focus", "Bring a window to the front"),
+  windowTool("main_window_minimize", "minimize", "Minimize a window"),
+  windowTool("main_window_hide", "hide", "Hide an application's windows"),
+  windowTool("main_window_show", "show", "Show, restore and raise an application's windows"),
+  mainClick,
+  mainType,
+  mainDrag,
+  mainKey,
+  mainPress,
+  rawTool("main_mouse_down", "mouse_down"),
+  rawTool("main_mouse_up", "mouse_up"),
+  rawTool("main_key_down", "key_down"),
+  rawTool("main_key_up", "key_up"),
+] as ToolDefinition[];
+
+/** The document's error codes for preparation errors: `{"error": "<code>", "message"}`. */
+export function daimonError(error: DeskhandError): { error: string; message: string } {
+  const code =
+    error.code === "invalid_params"
+      ? "invalid_arguments"
+      : error.code === "hands_unavailable"
+        ? "motor_unavailable"
+        : error.code === "index_out_of_range"
+          ? "index_out_of_range"
+          : error.code;
+  return { error: code, message: error.message };
+}

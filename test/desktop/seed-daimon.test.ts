@@ -1,0 +1,96 @@
+// The Daimon "Mains" seed replayed: `deskhand mcp --profile daimon` answers the calls its document shows,
+// in its own spelling (main_click {x, y, intent}, main_type, main_key, ...), with its reply shapes
+// (refused / done / error) and error codes, against the Swing fixture; each effect is re-read from the app.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { CLI, TITLES, toolCaller } from "./helpers.js";
+
+type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+
+describe("the Daimon profile, replayed", () => {
+  let client: Client;
+  let context: ToolContext;
+  let local: ReturnType<typeof toolCaller>;
+  before(async () => {
+    client = new Client({ name: "daimon-replay", version: "0" });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI, "mcp", "--profile", "daimon"],
+        env,
+      }),
+    );
+    context = createContext({ refLifetime: "while-verified" });
+    local = toolCaller(context);
+  });
+  after(async () => {
+    await client.close();
+    await context.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as Result;
+  /** The centre of an element of the Swing fixture, in global points, as vue_find would give it. */
+  const centre = async (query: Record<string, unknown>) => {
+    const found = await local("find", { target: { kind: "title", glob: TITLES.swing }, ...query });
+    const b = found.data.matches[0].bounds;
+    return { x: b.x + Math.floor(b.width / 2), y: b.y + Math.floor(b.height / 2) };
+  };
+  const status = async () => {
+    const read = await local("snapshot", {
+      target: { kind: "title", glob: TITLES.swing },
+      format: "json",
+      maxDepth: 40,
+    });
+    return read.data.elements.find((e: { name: string }) => e.name === "Status")?.description;
+  };
+
+  it("serves its fifteen main_* tools", async () => {
+    const { tools } = await client.listTools();
+    assert.equal(tools.length, 15);
+    assert.ok(tools.every((t) => t.name.startsWith("main_")));
+  });
+
+  it("main_activate, main_click, main_type and main_key: done, and the app shows it", async () => {
+    const front = await call("main_activate", { intent: "Bring the fixture forward", title: TITLES.swing });
+    assert.equal(front.structuredContent.status, "done", front.content[0]!.text);
+    const alpha = await centre({ role: "push button", name_contains: "Alpha" });
+    const clicked = await call("main_click", { ...alpha, intent: "Press Alpha", window_title: TITLES.swing });
+    assert.equal(clicked.structuredContent.status, "done", clicked.content[0]!.text);
+    await sleep(200);
+    assert.match((await status()) ?? "", /^Pressed Alpha/);
+    const field = await centre({ role: "text", name: "Name" });
+    assert.equal(
+      (await call("main_click", { ...field, intent: "Focus the name field" })).structuredContent.status,
+      "done",
+    );
+    const typed = await call("main_type", { text: "Daimon", intent: "Fill the name field" });
+    assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
+    const key = await call("main_key", { key: "End", intent: "Go to the end of the field" });
+    assert.equal(key.structuredContent.status, "done", key.content[0]!.text);
+    const value = (
+      await local("find", { target: { kind: "title", glob: TITLES.swing }, role: "text", name: "Name" })
+    ).data.matches[0].value;
+    assert.match(value, /Daimon$/);
+  });
+
+  it("its error codes and refusals: invalid_arguments, and L4 primitives above the ceiling refused", async () => {
+    const cmd = await call("main_click", { x: 10, y: 10, intent: "Click with cmd", modifiers: ["cmd"] });
+    assert.equal(cmd.isError, true);
+    assert.equal(cmd.structuredContent.error, "invalid_arguments");
+    const image = await call("main_click", { x: 10, y: 10, intent: "Click in image space", space: "image" });
+    assert.equal(image.structuredContent.error, "invalid_arguments");
+    assert.match(image.structuredContent.message, /display and region/);
+    const down = await call("main_mouse_down", { x: 10, y: 10, intent: "Hold the button" });
+    assert.equal(down.structuredContent.status, "refused", down.content[0]!.text);
+    const bundle = await call("main_window_hide", { intent: "Hide Finder", bundle: "com.apple.finder" });
+    assert.equal(bundle.structuredContent.error, "invalid_arguments");
+  });
+});
