@@ -48,6 +48,7 @@ export type NamedKey = (typeof NAMED_KEYS)[number];
 const KEY_ALIASES: Record<string, NamedKey> = {
   return: "Enter",
   esc: "Escape",
+  spacebar: "Space",
   del: "Delete",
   ins: "Insert",
   pgup: "PageUp",

@@ -17,7 +17,20 @@ export const selectorShape = {
   value_contains: text.optional().describe("Part of the value or text, case-folded"),
   description: text.optional().describe("Whole accessible description, case-folded"),
   accessible_id: text.optional().describe("Accessible id, exact and case-sensitive"),
-  states: z.array(text).min(1).optional().describe("States that must all hold, e.g. ['enabled','showing']"),
+  states: z
+    .preprocess(
+      // pyjab writes states comma-joined ("enabled,showing"): the same list.
+      (v) =>
+        typeof v === "string"
+          ? v
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : v,
+      z.array(text).min(1),
+    )
+    .optional()
+    .describe("States that must all hold, e.g. ['enabled','showing'] or \"enabled,showing\""),
   locator: text
     .optional()
     .describe("Instead of the fields: //push button[@name=contains('Save')]; unions with |"),
@@ -122,16 +135,26 @@ function shortValue(value: string, whole: number | undefined): string {
   return `${JSON.stringify(value.slice(0, 80))}… (${length} characters: read_text reads them)`;
 }
 
+/** The query as the caller wrote it, for a "no match" that says what found nothing. */
+function queryText(input: FindQueryInput): string {
+  if (input.locator !== undefined) return `locator ${JSON.stringify(input.locator)}`;
+  return SELECTOR_FIELDS.filter((f) => input[f] !== undefined)
+    .map((f) => `${f} ${JSON.stringify(input[f])}`)
+    .join(", ");
+}
+
 export function renderFind(
   result: FindResult & { waited_ms: number; timed_out: boolean; reason?: string },
+  input?: FindQueryInput,
 ): string {
   const lines: string[] = [];
   if (result.total === 0) {
     const where = (result.left_out?.off_screen ?? 0) > 0 ? " on screen" : "";
+    const what = input ? ` for ${queryText(input)}` : "";
     lines.push(
       result.timed_out
-        ? `No match${where} after waiting ${result.waited_ms} ms (a timeout is an answer, not an error).`
-        : `No match${where}.`,
+        ? `No match${what}${where} after waiting ${result.waited_ms} ms (a timeout is an answer, not an error).`
+        : `No match${what}${where}.`,
     );
   } else {
     lines.push(
@@ -221,11 +244,11 @@ export const findElementsTool = defineTool({
       input.include_off_screen ? "include" : "leave_out",
     );
     if (input.nth === undefined)
-      return { data: result as unknown as Record<string, unknown>, text: renderFind(result) };
+      return { data: result as unknown as Record<string, unknown>, text: renderFind(result, input) };
     const chosen = result.matches[input.nth];
     const picked = { ...result, matches: chosen ? [chosen] : [], nth: input.nth };
     const text = chosen
-      ? renderFind({ ...picked, total: 1, truncated: false })
+      ? renderFind({ ...picked, total: 1, truncated: false }, input)
       : `Only ${result.total} match${result.total === 1 ? "" : "es"}: there is no nth ${input.nth}.`;
     return { data: picked as unknown as Record<string, unknown>, text };
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DeskhandError } from "../core/errors.js";
 import { verifyRef } from "../core/verify.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
@@ -20,7 +21,14 @@ export const readTableTool = defineTool({
   }),
   async handler(context, input) {
     const backend = await context.backend();
-    const { entry } = await verifyRef(backend, context.refs, input.ref);
+    const { entry, node } = await verifyRef(backend, context.refs, input.ref);
+    // A wrong ref and a stale one must not look the same: say what the element is.
+    if (node.interfaces !== undefined && !node.interfaces.includes("Table"))
+      throw new DeskhandError(
+        "unsupported_pattern",
+        `${input.ref} is a ${node.role} ${JSON.stringify(node.name ?? "")}, not a table: it has no Table interface`,
+        "Pass the ref of the table itself (find role table), or read_text for text.",
+      );
     const table = await backend.readTable(entry.handle, input.row_start, input.row_count, input.max_cells);
     const rows = new Map<number, string[]>();
     let unreadable = 0;

@@ -136,6 +136,7 @@ describe("acting on real apps", () => {
     assert.match(past.error.message, /200 rows/);
     const notTable = await call("read_table", { ref: alpha.ref });
     assert.equal(notTable.error?.code, "unsupported_pattern", JSON.stringify(notTable));
+    assert.match(notTable.error.message, /is a push button ".*", not a table/);
     for (const reply of [toggled, selected, past, notTable])
       assert.doesNotMatch(
         JSON.stringify(reply.error),
@@ -323,7 +324,12 @@ describe("acting on real apps", () => {
     );
     const none = await call("find", { target, role: "push button", name: "Launch rockets" });
     assert.equal(none.data.total, 0);
-    assert.match(none.text ?? "", /^No match\./);
+    // The answer repeats what found nothing, so the next try can be narrower rather than the same.
+    assert.match(none.text ?? "", /^No match for role "push button", name "Launch rockets"\./);
+    const joined = await call("find", { target, role: "push button", states: "enabled,showing" });
+    const listed = await call("find", { target, role: "push button", states: ["enabled", "showing"] });
+    assert.ok(joined.ok && joined.data.total > 0, "states comma-joined, as pyjab writes them");
+    assert.equal(joined.data.total, listed.data.total);
     const sizes = pick(
       await snapshot(TITLES.swing),
       (e) => e.role === "panel" && e.name === "Size",

@@ -6,6 +6,7 @@ it("parses chords case-insensitively, with aliases, in a fixed modifier order", 
   assert.equal(chordText(parseChord("Shift+CTRL+p")), "ctrl+shift+p");
   assert.equal(chordText(parseChord("alt+f4")), "alt+F4");
   assert.equal(chordText(parseChord("Return")), "Enter");
+  assert.equal(chordText(parseChord("alt+spacebar")), "alt+Space", "pyjab's spacebar");
   assert.equal(chordText(parseChord("esc")), "Escape");
   assert.equal(chordText(parseChord("win+l")), "super+l");
   assert.equal(chordText(parseChord("ctrl+plus")), "ctrl++");
