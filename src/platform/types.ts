@@ -36,6 +36,8 @@ export interface WindowInfo {
    * than because none owns it.
    */
   unanswered?: boolean;
+  /** The toolkit its application reports ("GTK", "Qt", "J2SE-access-bridge" for Java), when known. */
+  toolkit?: string;
 }
 
 /** Why a node's children were not all read. */

@@ -120,7 +120,7 @@ ${ELEMENT}`,
 
 A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
-  mcp: "Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon]\n\nServe the Model Context Protocol over stdio. Refs live while they verify.\nConfirmations are asked through elicitation when the client supports it.\n--profile serves a seed document's own tools (names, arguments, replies), each mapped onto deskhand's.",
+  mcp: "Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab]\n\nServe the Model Context Protocol over stdio. Refs live while they verify.\nConfirmations are asked through elicitation when the client supports it.\n--profile serves a seed document's own tools (names, arguments, replies), each mapped onto deskhand's.",
   click: `Usage: deskhand click ([target] selector [--nth N] | --at X,Y [target]) --intent S [--button left|middle|right]
        [--double] [--modifiers ctrl,shift] [--not-reversible] [--no-focus] [--ceiling L1..L4] [--json]
 

@@ -4,6 +4,7 @@ import type { DeskhandError } from "../../core/errors.js";
 import type { ToolDefinition } from "../../tools/tool.js";
 import { DAIMON, daimonError } from "./daimon.js";
 import { OUROBOROS } from "./ouroboros.js";
+import { PYJAB } from "./pyjab.js";
 
 export interface Profile {
   tools: readonly ToolDefinition[];
@@ -14,4 +15,5 @@ export interface Profile {
 export const PROFILES: Record<string, Profile> = {
   ouroboros: { tools: OUROBOROS },
   daimon: { tools: DAIMON, error: daimonError },
+  pyjab: { tools: PYJAB },
 };

@@ -271,6 +271,7 @@ export class AtspiBackend implements AccessibilityBackend {
         focused: window.id === active,
         accessible: frame !== undefined,
         ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
+        ...(frame?.app.toolkit.name ? { toolkit: frame.app.toolkit.name } : {}),
       }));
   }
 

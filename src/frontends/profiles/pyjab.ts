@@ -1,0 +1,535 @@
+// The pyjab-mcp profile: its `java_*` tools, sessions bound to one window, `e:` handles, comma-joined
+// states, `simulate`, and its replies, each a translation onto deskhand's registry. Java Access Bridge
+// maps to the Java ATK wrapper on AT-SPI: a "Java window" is one whose application reports the
+// wrapper's toolkit. Handles are deskhand refs behind `e:`; they are verified before every use.
+import { z } from "zod";
+import { DeskhandError } from "../../core/errors.js";
+import { globMatch } from "../../core/glob.js";
+import { callTool } from "../../tools/call.js";
+import type { ToolContext } from "../../tools/context.js";
+import { findTool } from "../../tools/registry.js";
+import { defineTool, READ_ONLY, type ToolDefinition, type ToolOutput } from "../../tools/tool.js";
+
+/** The toolkit name the Java ATK wrapper reports. */
+const JAVA_TOOLKIT = "J2SE-access-bridge";
+/** pyjab has no intent: input is journaled as given none, under the same gate. */
+const NO_INTENT = "(none given: a pyjab client)";
+const INPUT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+async function run(context: ToolContext, tool: string, input: Record<string, unknown>): Promise<ToolOutput> {
+  const result = await callTool(context, findTool(tool)!, input);
+  if (!result.ok) throw result.error;
+  return result.output;
+}
+
+/** Sessions: each bound to one window, with the handles it gave out. Per server process. */
+const sessions = new Map<string, { windowId: number; title: string; handles: Set<string> }>();
+let counter = 0;
+
+function session(id: string) {
+  const found = sessions.get(id);
+  if (!found)
+    throw new DeskhandError(
+      "invalid_params",
+      `unknown session_id ${JSON.stringify(id)}; live sessions: ${[...sessions.keys()].join(", ") || "none"}`,
+      "Call java_attach_window first, and pass the session id it returns.",
+    );
+  return found;
+}
+
+const handleOf = (ref: string) => `e:${ref}`;
+
+/** The ref behind a handle of this session; a handle of another session is refused. */
+function refOf(id: string, handle: string): string {
+  const owner = session(id);
+  if (!owner.handles.has(handle))
+    throw new DeskhandError(
+      "unknown_ref",
+      `handle ${JSON.stringify(handle)} was not handed out by session ${id}`,
+      "Take a fresh java_snapshot or java_find in this session and use its handles.",
+    );
+  return handle.slice(2);
+}
+
+function give(id: string, ref: string): string {
+  const handle = handleOf(ref);
+  session(id).handles.add(handle);
+  return handle;
+}
+
+/** A locator that finds the element again: its role and, where it has one, its name. */
+function locatorOf(role: string, name: string | null): string {
+  return name ? `//${role}[@name='${name.replace(/'/g, "\\'")}']` : `//${role}`;
+}
+
+const sessionId = z.string().min(1).describe("From java_attach_window");
+const handle = z
+  .string()
+  .regex(/^e:s\d+:e\d+$/, "a handle looks like e:s3:e12, from java_snapshot or java_find");
+
+const listWindows = defineTool({
+  name: "java_list_windows",
+  title: "List Java windows",
+  description:
+    "The windows of Java applications on the accessibility bus (the Java ATK wrapper, Linux's Java Access Bridge): " +
+    "hwnd (the X window id), pid and title. 'No Java windows are visible' is a measurement.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({}),
+  async handler(context) {
+    const { data } = await run(context, "windows", { limit: 500 });
+    const java = (data.windows as { id: number; pid: number; title: string; toolkit?: string }[]).filter(
+      (w) => w.toolkit === JAVA_TOOLKIT,
+    );
+    const windows = java.map((w) => ({ hwnd: w.id, pid: w.pid, title: w.title }));
+    const text = windows.length
+      ? windows.map((w) => `hwnd=${w.hwnd} pid=${w.pid} ${JSON.stringify(w.title)}`).join("\n")
+      : "No Java windows are visible.";
+    return { data: { windows }, text };
+  },
+});
+
+const attachWindow = defineTool({
+  name: "java_attach_window",
+  title: "Bind to a Java window",
+  description:
+    "Bind to one Java window and get a session id for the other tools: an exact hwnd, or a title (fnmatch). " +
+    "Nothing is done to the application.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({ title: z.string().min(1).optional(), hwnd: z.number().int().positive().optional() }),
+  async handler(context, input) {
+    const { data } = await run(context, "windows", { limit: 500 });
+    const windows = data.windows as { id: number; title: string; toolkit?: string }[];
+    const found =
+      input.hwnd !== undefined
+        ? windows.filter((w) => w.id === input.hwnd)
+        : windows.filter((w) => input.title !== undefined && globMatch(input.title, w.title));
+    const java = found.filter((w) => w.toolkit === JAVA_TOOLKIT);
+    if (java.length !== 1)
+      throw new DeskhandError(
+        "window_not_found",
+        `${java.length === 0 ? "no Java window" : `${java.length} Java windows`} for ${input.hwnd !== undefined ? `hwnd ${input.hwnd}` : `title ${JSON.stringify(input.title)}`}${found.length > java.length ? ` (${found.length - java.length} other windows match, not Java)` : ""}`,
+        java.length > 1
+          ? "Pass the hwnd of the one you mean."
+          : "Call java_list_windows to see what is there.",
+      );
+    const id = `session-${++counter}`;
+    sessions.set(id, { windowId: java[0]!.id, title: java[0]!.title, handles: new Set() });
+    return {
+      data: { session_id: id, hwnd: java[0]!.id, title: java[0]!.title },
+      text: `session_id ${id} bound to hwnd ${java[0]!.id} ${JSON.stringify(java[0]!.title)}`,
+    };
+  },
+});
+
+type Element = { ref: string; role: string; name: string | null; depth: number; [key: string]: any };
+
+const snapshot = defineTool({
+  name: "java_snapshot",
+  title: "Snapshot the bound window",
+  description:
+    "The bounded tree of the bound window, one line per element with a handle ([e:...]). Read in rings: depth 2 " +
+    "first. only_interactive drops layout scaffolding. fields adds states (default), bounds, description, " +
+    "children, index, depth.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    session_id: sessionId,
+    depth: z.number().int().min(0).max(256).default(2),
+    max_nodes: z.number().int().min(1).max(5000).default(500),
+    only_interactive: z.boolean().default(true),
+    fields: z
+      .array(z.enum(["states", "bounds", "description", "children", "index", "depth"]))
+      .default(["states"]),
+  }),
+  async handler(context, input) {
+    const bound = session(input.session_id);
+    const { data } = await run(context, "snapshot", {
+      target: { kind: "window", id: bound.windowId },
+      format: "json",
+      view: "full",
+      maxDepth: input.depth,
+      maxNodes: input.max_nodes,
+      onlyInteractive: input.only_interactive,
+    });
+    const lines = (data.elements as Element[]).map((e) => {
+      const extra: string[] = [];
+      if (input.fields.includes("states") && e.states) extra.push(`(${e.states.join(", ")})`);
+      if (input.fields.includes("bounds") && e.bounds)
+        extra.push(`@${e.bounds.x},${e.bounds.y} ${e.bounds.width}x${e.bounds.height}`);
+      if (input.fields.includes("description") && e.description)
+        extra.push(`desc=${JSON.stringify(e.description)}`);
+      if (input.fields.includes("children")) extra.push(`children=${e.childCount ?? "?"}`);
+      if (input.fields.includes("index")) extra.push(`index=${e.index}`);
+      if (input.fields.includes("depth")) extra.push(`depth=${e.depth}`);
+      return `${"  ".repeat(e.depth)}${e.role} ${JSON.stringify(e.name ?? "")} [${give(input.session_id, e.ref)}]${extra.length ? ` ${extra.join(" ")}` : ""}`;
+    });
+    if ((data.truncated_by as string[]).length)
+      lines.push(
+        `(cut by ${(data.truncated_by as string[]).join(", ")}: raise depth or max_nodes, or snapshot less of the window)`,
+      );
+    return {
+      data: { session_id: input.session_id, lines: lines.length, truncated_by: data.truncated_by },
+      text: lines.join("\n"),
+    };
+  },
+});
+
+const find = defineTool({
+  name: "java_find",
+  title: "Find in the bound window",
+  description:
+    "Give exactly one selector: name (exact), role, description (exact), states (comma-joined, e.g. " +
+    "\"enabled,showing\"), or xpath (a pyjab locator: //push button[@name=contains('Save')]). One line per match " +
+    "with its handle and a locator; a no-match repeats the selector.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z
+    .object({
+      session_id: sessionId,
+      name: z.string().min(1).optional(),
+      role: z.string().min(1).optional(),
+      description: z.string().min(1).optional(),
+      states: z.string().min(1).optional(),
+      xpath: z.string().min(1).optional(),
+      max_results: z.number().int().min(1).max(500).default(20),
+    })
+    .refine(
+      (q) =>
+        ["name", "role", "description", "states", "xpath"].filter((k) => q[k as "name"] !== undefined)
+          .length === 1,
+      {
+        message: "give exactly one selector: name, role, description, states or xpath",
+      },
+    ),
+  async handler(context, input) {
+    const bound = session(input.session_id);
+    const { data } = await run(context, "find", {
+      target: { kind: "window", id: bound.windowId },
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.role !== undefined ? { role: input.role } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.states !== undefined ? { states: input.states } : {}),
+      ...(input.xpath !== undefined ? { locator: input.xpath } : {}),
+      limit: input.max_results,
+      include_off_screen: true,
+    });
+    const matches = (data.matches as Element[]).map((m) => ({
+      handle: give(input.session_id, m.ref),
+      role: m.role,
+      name: m.name,
+      locator: locatorOf(m.role, m.name),
+    }));
+    const selector = ["name", "role", "description", "states", "xpath"]
+      .filter((k) => input[k as "name"] !== undefined)
+      .map((k) => `${k}=${JSON.stringify(input[k as "name"])}`)
+      .join("");
+    const text = matches.length
+      ? matches.map((m) => `[${m.handle}] ${m.role} ${JSON.stringify(m.name ?? "")} ${m.locator}`).join("\n")
+      : `Nothing matched ${selector}${data.searched_whole_window ? " (the whole window was read)" : " in what could be read"}.`;
+    return { data: { matches, total: data.total, searched_whole_window: data.searched_whole_window }, text };
+  },
+});
+
+const click = defineTool({
+  name: "java_click",
+  title: "Click an element",
+  description:
+    "Click an element through its accessibility action (no mouse, no focus change); simulate=True drives the real " +
+    "mouse instead (left, double or right), which brings the window to the front. The element is verified first.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    session_id: sessionId,
+    handle,
+    click: z.enum(["left", "double", "right"]).default("left"),
+    simulate: z.boolean().default(false),
+  }),
+  async handler(context, input) {
+    const ref = refOf(input.session_id, input.handle);
+    if (!input.simulate) {
+      if (input.click !== "left")
+        throw new DeskhandError(
+          "invalid_params",
+          `a ${input.click} click has no accessibility action`,
+          "Pass simulate=True for a real double or right click.",
+        );
+      return run(context, "act", { ref, action: { kind: "invoke" }, intent: NO_INTENT });
+    }
+    return run(context, "click", {
+      ref,
+      intent: NO_INTENT,
+      ...(input.click === "double" ? { count: 2 } : input.click === "right" ? { button: "right" } : {}),
+    });
+  },
+});
+
+const typeText = defineTool({
+  name: "java_type_text",
+  title: "Type into a field",
+  description:
+    "Set a text field's text (it replaces, and waits until the field reads it back); simulate=True types real keys. " +
+    "Re-read the field to confirm.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({ session_id: sessionId, handle, value: z.string(), simulate: z.boolean().default(false) }),
+  async handler(context, input) {
+    const ref = refOf(input.session_id, input.handle);
+    if (input.simulate)
+      return run(context, "type_text", { ref, text: input.value, clear: true, intent: NO_INTENT });
+    return run(context, "fill_form", { fields: [{ ref, value: input.value }], intent: NO_INTENT });
+  },
+});
+
+const fillForm = defineTool({
+  name: "java_fill_form",
+  title: "Fill several fields",
+  description:
+    "Fill [{handle, value}] in order; every field is attempted and reported; simulate=True types every value with " +
+    "real keys instead of the accessibility route.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    session_id: sessionId,
+    fields: z
+      .array(z.object({ handle, value: z.string() }).strict())
+      .min(1)
+      .max(100),
+    simulate: z.boolean().default(false),
+  }),
+  async handler(context, input) {
+    const fields = input.fields.map((f) => ({ ref: refOf(input.session_id, f.handle), value: f.value }));
+    if (!input.simulate) return run(context, "fill_form", { fields, intent: NO_INTENT });
+    const lines: string[] = [];
+    let set = 0;
+    for (const f of fields) {
+      const out = await run(context, "type_text", {
+        ref: f.ref,
+        text: f.value,
+        clear: true,
+        intent: NO_INTENT,
+      }).catch((error: Error) => ({
+        data: { status: "error", reason: error.message },
+        text: `error: ${error.message}`,
+      }));
+      if (out.data.status === "done") set++;
+      lines.push(`${handleOf(f.ref)}: ${out.text.split("\n")[0]}`);
+    }
+    return {
+      data: { set, of: fields.length },
+      text: [...lines, `${set} of ${fields.length} fields set`].join("\n"),
+    };
+  },
+});
+
+const select = defineTool({
+  name: "java_select",
+  title: "Select an option, a row or a cell",
+  description: "option selects by text in a combo box, list or tab set; row (and column) select in a table.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({
+    session_id: sessionId,
+    handle,
+    option: z.string().min(1).optional(),
+    row: z.number().int().min(0).optional(),
+    column: z.number().int().min(0).optional(),
+    simulate: z.boolean().default(false),
+  }),
+  async handler(context, input) {
+    const ref = refOf(input.session_id, input.handle);
+    const action =
+      input.row !== undefined
+        ? { kind: "select", row: input.row, ...(input.column !== undefined ? { column: input.column } : {}) }
+        : { kind: "select", ...(input.option !== undefined ? { option: input.option } : {}) };
+    return run(context, "act", { ref, action, intent: NO_INTENT });
+  },
+});
+
+const sendKeys = defineTool({
+  name: "java_send_keys",
+  title: "Send a keyboard shortcut",
+  description:
+    "A chord (alt+y, ctrl+shift+s; key names ctrl, alt, shift, tab, enter, escape, spacebar, arrows, letters) to " +
+    "whichever window has the keyboard focus: call java_focus_window first. Its effect has to be looked for.",
+  level: "L2",
+  annotations: INPUT,
+  input: z.object({ session_id: sessionId, keys: z.string().min(1) }),
+  async handler(context, input) {
+    session(input.session_id);
+    const out = await run(context, "key", { key: input.keys, intent: NO_INTENT });
+    return {
+      data: out.data,
+      text: `${out.text}\nA shortcut's effect is not seen by this call: look for it (java_snapshot, java_read_text).`,
+    };
+  },
+});
+
+const focusWindow = defineTool({
+  name: "java_focus_window",
+  title: "Bring the bound window to the front",
+  description:
+    "Bring the bound window to the front and say whether it came: it is, it is not, or cannot say.",
+  level: "L1",
+  annotations: { ...INPUT, destructiveHint: false },
+  input: z.object({ session_id: sessionId }),
+  async handler(context, input) {
+    const bound = session(input.session_id);
+    return run(context, "window", { action: "focus", window: { id: bound.windowId }, intent: NO_INTENT });
+  },
+});
+
+const elementInfo = defineTool({
+  name: "java_element_info",
+  title: "Everything about one element",
+  description:
+    "The element re-read and verified: role, name, description, states, bounds, index, depth, a locator.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({ session_id: sessionId, handle }),
+  async handler(context, input) {
+    const ref = refOf(input.session_id, input.handle);
+    const out = await run(context, "element_info", { ref });
+    const depth = Array.isArray(out.data.path) ? (out.data.path as unknown[]).length : null;
+    const locator = locatorOf(String(out.data.role), (out.data.name as string | null) ?? null);
+    return {
+      data: { ...out.data, handle: input.handle, depth, locator },
+      text: `${out.text}\ndepth ${depth ?? "?"} · locator ${locator}`,
+    };
+  },
+});
+
+const readTable = defineTool({
+  name: "java_read_table",
+  title: "Read a table, a page of rows",
+  description:
+    "Rows of a table: counts, headers, one line per row; - for no text, ? for unreadable, with a count.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    session_id: sessionId,
+    handle,
+    row_start: z.number().int().min(0).default(0),
+    row_count: z.number().int().min(1).max(1000).default(50),
+    max_cells: z.number().int().min(1).max(10_000).default(500),
+  }),
+  async handler(context, input) {
+    const ref = refOf(input.session_id, input.handle);
+    return run(context, "read_table", {
+      ref,
+      row_start: input.row_start,
+      row_count: input.row_count,
+      max_cells: input.max_cells,
+    });
+  },
+});
+
+const readText = defineTool({
+  name: "java_read_text",
+  title: "Read an element's text",
+  description: "A slice of an element's text, with the whole length and whether it was cut.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({
+    session_id: sessionId,
+    handle,
+    start: z.number().int().min(0).default(0),
+    length: z.number().int().min(1).max(100_000).default(4000),
+  }),
+  async handler(context, input) {
+    return run(context, "read_text", {
+      ref: refOf(input.session_id, input.handle),
+      start: input.start,
+      length: input.length,
+    });
+  },
+});
+
+const screenshot = defineTool({
+  name: "java_screenshot",
+  title: "A picture of the window or an element",
+  description: "A PNG of the bound window, or of one verified element. A picture is not readable structure.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({ session_id: sessionId, handle: handle.optional() }),
+  async handler(context, input) {
+    const bound = session(input.session_id);
+    const of =
+      input.handle !== undefined
+        ? { kind: "element", ref: refOf(input.session_id, input.handle) }
+        : { kind: "window", window: { id: bound.windowId } };
+    return run(context, "screenshot", { of });
+  },
+});
+
+const wait = defineTool({
+  name: "java_wait",
+  title: "Wait for something",
+  description:
+    "window_title (fnmatch) appears; or a handle's text equals text_equals; or a handle's text changes. A timeout " +
+    "is a result. timeout and poll_interval are in seconds.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z
+    .object({
+      session_id: sessionId,
+      window_title: z.string().min(1).optional(),
+      handle: handle.optional(),
+      text_equals: z.string().optional(),
+      timeout: z.number().min(0).max(120).default(10),
+      poll_interval: z.number().min(0.02).max(5).default(0.2),
+    })
+    .refine((w) => w.window_title !== undefined || w.handle !== undefined, {
+      message: "give window_title, or a handle (with text_equals or without)",
+    }),
+  async handler(context, input) {
+    session(input.session_id);
+    const condition =
+      input.window_title !== undefined
+        ? { kind: "window", title: input.window_title }
+        : {
+            kind: "text",
+            ref: refOf(input.session_id, input.handle!),
+            ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
+          };
+    return run(context, "wait", {
+      condition,
+      timeout_ms: Math.round(input.timeout * 1000),
+      poll_ms: Math.round(input.poll_interval * 1000),
+    });
+  },
+});
+
+const diagnostics = defineTool({
+  name: "java_diagnostics",
+  title: "Can this machine drive a Java application",
+  description:
+    "Read-only report: platform, display, buses, AT-SPI, the Java ATK wrapper and each check; what could not be " +
+    "measured says so. load_bridge also reads a window end to end.",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({ load_bridge: z.boolean().default(false) }),
+  async handler(context, input) {
+    return run(context, "doctor", { probe: input.load_bridge });
+  },
+});
+
+export const PYJAB: ToolDefinition[] = [
+  listWindows,
+  attachWindow,
+  snapshot,
+  find,
+  click,
+  typeText,
+  fillForm,
+  select,
+  sendKeys,
+  focusWindow,
+  elementInfo,
+  readTable,
+  readText,
+  screenshot,
+  wait,
+  diagnostics,
+] as ToolDefinition[];

@@ -1,0 +1,113 @@
+// The pyjab-mcp seed replayed: `deskhand mcp --profile pyjab` answers the calls its document describes,
+// in its own spelling (java_list_windows, java_attach_window, java_snapshot, java_find, java_click...),
+// against the Swing fixture; each effect is re-read from the app.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, TITLES } from "./helpers.js";
+
+type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+
+describe("the pyjab profile, replayed", () => {
+  let client: Client;
+  before(async () => {
+    client = new Client({ name: "pyjab-replay", version: "0" });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI, "mcp", "--profile", "pyjab"],
+        env,
+      }),
+    );
+  });
+  after(() => client.close());
+
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Result;
+  const text = (r: Result) => r.content[0]?.text ?? "";
+
+  it("lists Java windows only, binds a session, and reads in rings with handles", async () => {
+    const listed = await call("java_list_windows");
+    const titles = listed.structuredContent.windows.map((w: { title: string }) => w.title);
+    assert.ok(titles.includes(TITLES.swing));
+    assert.ok(!titles.includes(TITLES.gtk3), "a GTK window is not a Java window");
+    const gtk = await call("java_attach_window", { title: TITLES.gtk3 });
+    assert.equal(gtk.isError, true);
+    assert.match(text(gtk), /not Java/);
+    const bound = await call("java_attach_window", { title: "Deskhand Fix*" });
+    const session = bound.structuredContent.session_id;
+    assert.match(session, /^session-\d+$/);
+    const ring = await call("java_snapshot", {
+      session_id: session,
+      depth: 2,
+      only_interactive: false,
+      fields: ["states", "depth"],
+    });
+    assert.match(text(ring), /\[e:s\d+:e\d+\]/);
+    assert.match(text(ring), /depth=1/);
+    const unknown = await call("java_snapshot", { session_id: "session-999" });
+    assert.equal(unknown.isError, true);
+    assert.match(text(unknown), /live sessions: session-/);
+  });
+
+  it("finds with exactly one selector, acts, and verifies; a handle of another session is refused", async () => {
+    const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const two = await call("java_find", { session_id: session, name: "Alpha", role: "push button" });
+    assert.equal(two.isError, true);
+    const none = await call("java_find", { session_id: session, name: "Launch rockets" });
+    assert.match(text(none), /^Nothing matched name="Launch rockets"/);
+    const states = await call("java_find", { session_id: session, states: "enabled,showing" });
+    assert.ok(states.structuredContent.total > 0, "states comma-joined");
+    const xpath = await call("java_find", {
+      session_id: session,
+      xpath: "//push button[@name=contains('Note')]",
+    });
+    const note = xpath.structuredContent.matches[0];
+    assert.equal(note.locator, "//push button[@name='Note']");
+    const clicked = await call("java_click", { session_id: session, handle: note.handle });
+    assert.ok(!clicked.isError, text(clicked));
+    const status = (await call("java_find", { session_id: session, name: "Status" })).structuredContent
+      .matches[0];
+    const info = await call("java_element_info", { session_id: session, handle: status.handle });
+    assert.ok(info.structuredContent.depth > 0);
+    assert.equal(info.structuredContent.locator, "//label[@name='Status']");
+    await sleep(200);
+    assert.match(info.structuredContent.description ?? "", /Note (added|removed)/);
+    // Put the note back as it was.
+    await call("java_click", { session_id: session, handle: note.handle });
+    const field = (
+      await call("java_find", { session_id: session, name: "Name" })
+    ).structuredContent.matches.find((m: { role: string }) => m.role === "text");
+    const typed = await call("java_type_text", { session_id: session, handle: field.handle, value: "pyjab" });
+    assert.ok(!typed.isError, text(typed));
+    const read = await call("java_read_text", { session_id: session, handle: field.handle });
+    assert.equal(read.structuredContent.text, "pyjab");
+    const notTable = await call("java_read_table", { session_id: session, handle: note.handle });
+    assert.match(text(notTable), /is a push button "Note", not a table/);
+    const other = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const foreign = await call("java_read_text", { session_id: other, handle: field.handle });
+    assert.equal(foreign.isError, true);
+    assert.match(text(foreign), /was not handed out by session/);
+  });
+
+  it("send_keys after focus, with the reminder; a wait that times out is a result", async () => {
+    const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const front = await call("java_focus_window", { session_id: session });
+    assert.equal(front.structuredContent.status, "done", text(front));
+    assert.match(text(front), /in front|is not|cannot say/);
+    const keys = await call("java_send_keys", { session_id: session, keys: "End" });
+    assert.match(text(keys), /effect is not seen by this call/);
+    const waited = await call("java_wait", {
+      session_id: session,
+      window_title: "No such window*",
+      timeout: 0.3,
+    });
+    assert.ok(!waited.isError);
+    assert.equal(waited.structuredContent.met, false);
+  });
+});
