@@ -96,6 +96,19 @@ describe("the Ouroboros profile, replayed", () => {
     assert.equal(acted.action_outcome, "completed");
     assert.ok(["partial", "complete", "unavailable"].includes(acted.after_read));
     assert.equal(typeof acted.after.state.checked, "boolean");
+    const waited = (
+      await call("element_act", {
+        hwnd,
+        role: "check box",
+        name: "Subscribe",
+        action: "toggle",
+        timeout_ms: 3000,
+      })
+    ).structuredContent;
+    assert.ok(
+      waited.stopped_before_timeout_ms < 3000,
+      "the match was there: the wait stopped early, and says so",
+    );
     const cleared = (
       await call("element_act", { hwnd, role: "text", name: "Name", action: "set_value", text: "" })
     ).structuredContent;

@@ -297,6 +297,18 @@ const elementAct = defineTool({
     }),
   async handler(context, input) {
     const started = Date.now();
+    // timeout_ms waits for the selector to match first; a match before the end stops the wait early.
+    let stopped: number | undefined;
+    if (input.timeout_ms > 0) {
+      const waited = await run(context, "find", {
+        target: targetOf(input.hwnd),
+        ...selectorOf(input),
+        limit: 1,
+        timeout_ms: input.timeout_ms,
+        include_off_screen: true,
+      });
+      if (!waited.timed_out) stopped = waited.waited_ms;
+    }
     const action =
       input.action === "set_value"
         ? { kind: "set_value", text: input.text }
@@ -318,6 +330,7 @@ const elementAct = defineTool({
       ...(data.unread ? { unread: data.unread } : {}),
       ...(data.effect ? { effect: data.effect } : {}),
       last_walk_ms: Date.now() - started,
+      ...(stopped !== undefined ? { stopped_before_timeout_ms: stopped } : {}),
     };
     return { data: reply, text: JSON.stringify(reply) };
   },
