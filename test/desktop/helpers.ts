@@ -1,7 +1,10 @@
 // Shared by the desktop tests, which run inside `deskhand sandbox run` with the apps of
 // scripts/run-tests.mjs already registered on the accessibility bus.
+
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import type { WindowInfo } from "../../src/platform/types.js";
 import { callTool } from "../../src/tools/call.js";
@@ -160,4 +163,16 @@ export function toolCaller(context: ToolContext) {
         }
       : { ok: false as const, data: undefined as any, text: undefined, error: result.error.toJSON() as any };
   };
+}
+
+/** An MCP client of `deskhand mcp` (with its extra arguments: a profile), through the SDK's stdio transport. */
+export async function mcpClient(name: string, args: string[] = []): Promise<Client> {
+  const client = new Client({ name, version: "0" });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp", ...args], env }),
+  );
+  return client;
 }

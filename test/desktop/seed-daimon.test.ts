@@ -4,10 +4,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { CLI, TITLES, toolCaller } from "./helpers.js";
+import { mcpClient, TITLES, toolCaller } from "./helpers.js";
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
@@ -16,17 +15,7 @@ describe("the Daimon profile, replayed", () => {
   let context: ToolContext;
   let local: ReturnType<typeof toolCaller>;
   before(async () => {
-    client = new Client({ name: "daimon-replay", version: "0" });
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-    );
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, "mcp", "--profile", "daimon"],
-        env,
-      }),
-    );
+    client = await mcpClient("daimon-replay", ["--profile", "daimon"]);
     context = createContext({ refLifetime: "while-verified" });
     local = toolCaller(context);
   });

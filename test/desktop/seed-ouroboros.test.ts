@@ -3,26 +3,15 @@
 // shapes it states, against the Swing fixture and gtk3-widget-factory.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, TITLES } from "./helpers.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { mcpClient, TITLES } from "./helpers.js";
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
 describe("the Ouroboros profile, replayed", () => {
   let client: Client;
   before(async () => {
-    client = new Client({ name: "ouroboros-replay", version: "0" });
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-    );
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, "mcp", "--profile", "ouroboros"],
-        env,
-      }),
-    );
+    client = await mcpClient("ouroboros-replay", ["--profile", "ouroboros"]);
   });
   after(() => client.close());
 

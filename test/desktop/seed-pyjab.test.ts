@@ -4,26 +4,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, TITLES } from "./helpers.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { mcpClient, TITLES } from "./helpers.js";
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
 describe("the pyjab profile, replayed", () => {
   let client: Client;
   before(async () => {
-    client = new Client({ name: "pyjab-replay", version: "0" });
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-    );
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, "mcp", "--profile", "pyjab"],
-        env,
-      }),
-    );
+    client = await mcpClient("pyjab-replay", ["--profile", "pyjab"]);
   });
   after(() => client.close());
 

@@ -99,6 +99,33 @@ function modifiersOf(list: string[]): string[] {
   });
 }
 
+type ClickInput = Position & {
+  x: number;
+  y: number;
+  intent: string;
+  reversible?: boolean | undefined;
+  role: string;
+  label: string;
+  window_bundle: string;
+  window_title: string;
+  window_pid: number;
+  ensure_focus: boolean;
+};
+
+/** main_click and main_press: a click at the point, judged by what it presses, in the named window. */
+function clickAt(context: ToolContext, input: ClickInput, extra: Record<string, unknown>) {
+  return run(context, "click", {
+    at: at(input, input.x, input.y),
+    intent: input.intent,
+    ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
+    ...extra,
+    ...(input.role ? { role: input.role } : {}),
+    ...(input.label ? { label: input.label } : {}),
+    ...windowOf(input),
+    ensure_focus: input.ensure_focus,
+  });
+}
+
 const mainClick = defineTool({
   name: "main_click",
   title: "Click",
@@ -122,17 +149,10 @@ const mainClick = defineTool({
     ...targetWindow,
   }),
   async handler(context, input) {
-    return run(context, "click", {
-      at: at(input, input.x, input.y),
-      intent: input.intent,
-      ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
+    return clickAt(context, input, {
       button: input.button,
       count: input.count,
       modifiers: modifiersOf(input.modifiers),
-      ...(input.role ? { role: input.role } : {}),
-      ...(input.label ? { label: input.label } : {}),
-      ...windowOf(input),
-      ensure_focus: input.ensure_focus,
     });
   },
 });
@@ -156,15 +176,7 @@ const mainPress = defineTool({
     ...targetWindow,
   }),
   async handler(context, input) {
-    return run(context, "click", {
-      at: at(input, input.x, input.y),
-      intent: input.intent,
-      reversible: input.reversible,
-      ...(input.role ? { role: input.role } : {}),
-      ...(input.label ? { label: input.label } : {}),
-      ...windowOf(input),
-      ensure_focus: input.ensure_focus,
-    });
+    return clickAt(context, input, {});
   },
 });
 
