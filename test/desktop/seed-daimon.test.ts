@@ -53,8 +53,13 @@ describe("the Daimon profile, replayed", () => {
     const alpha = await centre({ role: "push button", name_contains: "Alpha" });
     const clicked = await call("main_click", { ...alpha, intent: "Press Alpha", window_title: TITLES.swing });
     assert.equal(clicked.structuredContent.status, "done", clicked.content[0]!.text);
-    await sleep(200);
-    assert.match((await status()) ?? "", /^Pressed Alpha/);
+    // Java handles the click on its event thread: read its status until it says so, for a while.
+    let seen = "";
+    for (const deadline = Date.now() + 3000; Date.now() < deadline; await sleep(100)) {
+      seen = (await status()) ?? "";
+      if (/^Pressed Alpha/.test(seen)) break;
+    }
+    assert.match(seen, /^Pressed Alpha/, JSON.stringify(clicked.structuredContent));
     const field = await centre({ role: "text", name: "Name" });
     assert.equal(
       (await call("main_click", { ...field, intent: "Focus the name field" })).structuredContent.status,

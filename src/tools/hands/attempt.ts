@@ -63,7 +63,8 @@ export interface FocusReport {
   result: "is now in front" | "is not" | "cannot say";
 }
 
-const AFTER_ACTIVATION_MS = 200;
+/** After a window is activated, before input: Java drops what comes sooner. */
+export const AFTER_ACTIVATION_MS = 200;
 
 const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
 

@@ -9,14 +9,11 @@ import type { Secret } from "../../safety/audit.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
-import { attemptInput } from "./attempt.js";
+import { AFTER_ACTIVATION_MS, attemptInput } from "./attempt.js";
 import { keyEffect, pressFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
-
-// A toolkit updates its focused element's state after the window becomes active.
-const AFTER_ACTIVATION_MS = 200;
 
 // Clicking these puts the caret in them; clicking anything else might press it.
 /** What type_text and key share: the ref's place (if any), its window, the declared intent. */
