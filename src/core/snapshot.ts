@@ -307,34 +307,25 @@ export class SnapshotStore {
         if (known) incomplete.push(known);
       }
     }
-    // Where the toolkit never reports `showing` (GTK 4.8), what is on screen is known from the
-    // elements' areas: read them before deciding what to fold or leave out.
+    // Read details the layout needs before laying out: where the toolkit never reports `showing`
+    // (GTK 4.8), what is on screen is known from the elements' areas, so every element's are read;
+    // in the screen view, whether a cell is empty decides whether it is a line of its own.
     const screen = view === "screen" && target.kind !== "element";
-    if (screen || limits.visibleOnly) {
-      for (const { node, windowId } of roots) {
-        if (reportsShowing(node)) continue;
-        await backend.enrich(allNodes(node), {
-          maxText: limits.maxText,
-          actions: limits.actions,
-          accessibleIds: limits.accessibleIds,
-          timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
-          ...(windowId === null ? {} : { windowId }),
-        });
-      }
-    }
-    // Whether a cell on screen is empty decides whether it is a line of its own: read the cells' text.
-    if (view === "screen") {
-      for (const { node, windowId } of roots) {
-        const cells = allNodes(node).filter((n) => n.role === "table cell" && !n.enriched);
-        if (cells.length === 0) continue;
-        await backend.enrich(cells, {
-          maxText: limits.maxText,
-          actions: limits.actions,
-          accessibleIds: limits.accessibleIds,
-          timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
-          ...(windowId === null ? {} : { windowId }),
-        });
-      }
+    for (const { node, windowId } of roots) {
+      const everything = (screen || limits.visibleOnly) && !reportsShowing(node);
+      const needed = everything
+        ? allNodes(node)
+        : view === "screen"
+          ? allNodes(node).filter((n) => n.role === "table cell" && !n.enriched)
+          : [];
+      if (needed.length === 0) continue;
+      await backend.enrich(needed, {
+        maxText: limits.maxText,
+        actions: limits.actions,
+        accessibleIds: limits.accessibleIds,
+        timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
+        ...(windowId === null ? {} : { windowId }),
+      });
     }
     const flat = flatten(roots, { ...limits, view, unfold: target.kind === "element" });
     return {

@@ -66,6 +66,7 @@ export interface WindowControl {
   activeWindow(): Promise<number | undefined>;
   /** The top-most managed window containing the point, by the window manager's stacking order. */
   windowAt(point: Point): Promise<number | undefined>;
+  /** Brings the window forward; "front" once the app has had time to take the focus as well. */
   activate(windowId: number): Promise<FocusTruth>;
   minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }>;
   /** Hides every window of the window's application (X11 has no app-level hide: they are minimized). */

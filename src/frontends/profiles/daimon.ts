@@ -5,19 +5,12 @@
 // document has them on Windows; a bundle id has no X11 counterpart and is refused when given.
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
-import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
-import { findTool } from "../../tools/registry.js";
-import { defineTool, type ToolDefinition, type ToolOutput } from "../../tools/tool.js";
+import { defineTool, type ToolDefinition } from "../../tools/tool.js";
+import { runTool } from "./run.js";
 
 const INPUT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 const VIEW_ONLY = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-async function run(context: ToolContext, tool: string, input: Record<string, unknown>): Promise<ToolOutput> {
-  const result = await callTool(context, findTool(tool)!, input);
-  if (!result.ok) throw result.error;
-  return result.output;
-}
 
 const intent = z
   .string()
@@ -49,7 +42,12 @@ const targetWindow = {
   ensure_focus: z.boolean().default(true),
 };
 
-type Position = { space: "global" | "image"; display?: number | undefined; max_width: number; region?: any };
+type Position = {
+  space: "global" | "image";
+  display?: number | undefined;
+  max_width: number;
+  region?: { x: number; y: number; width: number; height: number } | undefined;
+};
 
 function at(p: Position, x: number, y: number): Record<string, unknown> {
   if (p.space === "global") return { space: "global", x, y };
@@ -114,7 +112,7 @@ type ClickInput = Position & {
 
 /** main_click and main_press: a click at the point, judged by what it presses, in the named window. */
 function clickAt(context: ToolContext, input: ClickInput, extra: Record<string, unknown>) {
-  return run(context, "click", {
+  return runTool(context, "click", {
     at: at(input, input.x, input.y),
     intent: input.intent,
     ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
@@ -195,7 +193,7 @@ const mainType = defineTool({
     label: z.string().default(""),
   }),
   async handler(context, input) {
-    return run(context, "type_text", {
+    return runTool(context, "type_text", {
       text: input.text,
       intent: input.intent,
       reversible: input.reversible,
@@ -218,7 +216,7 @@ const mainKey = defineTool({
     reversible: z.boolean().default(true),
   }),
   async handler(context, input) {
-    return run(context, "key", {
+    return runTool(context, "key", {
       key: input.key,
       modifiers: modifiersOf(input.modifiers),
       count: input.count,
@@ -246,7 +244,7 @@ const mainDrag = defineTool({
     ...targetWindow,
   }),
   async handler(context, input) {
-    return run(context, "drag", {
+    return runTool(context, "drag", {
       from: { at: at(input, input.from_x, input.from_y) },
       to: { at: at(input, input.to_x, input.to_y) },
       button: input.button,
@@ -266,7 +264,7 @@ const mainHover = defineTool({
   annotations: VIEW_ONLY,
   input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
   async handler(context, input) {
-    return run(context, "hover", { at: at(input, input.x, input.y), intent: input.intent });
+    return runTool(context, "hover", { at: at(input, input.x, input.y), intent: input.intent });
   },
 });
 
@@ -292,7 +290,7 @@ const mainNavigate = defineTool({
     const notches = Math.max(1, Math.round(Math.abs(input.scroll_y) / UNITS_PER_NOTCH));
     if (input.scroll_y === 0)
       return { data: { status: "done", result: { notches: 0 } }, text: "done: nothing to scroll" };
-    return run(context, "wheel", {
+    return runTool(context, "wheel", {
       direction: input.scroll_y > 0 ? "up" : "down",
       notches,
       intent: input.intent,
@@ -320,27 +318,36 @@ function windowTool(name: string, action: "focus" | "minimize" | "hide" | "show"
       const window = windowSpec(input);
       if (!window)
         throw new DeskhandError("invalid_params", "give title or pid", "Name the window by title or pid.");
-      return run(context, "window", { action, window, intent: input.intent });
+      return runTool(context, "window", { action, window, intent: input.intent });
     },
   });
 }
 
-function rawTool(name: string, kind: "mouse_down" | "mouse_up" | "key_down" | "key_up") {
-  const pointer = kind === "mouse_down" || kind === "mouse_up";
+function rawPointerTool(name: string, kind: "mouse_down" | "mouse_up") {
   return defineTool({
     name,
     title: kind.replace("_", " "),
-    description: `Low-level ${kind.replace("_", " ")}. L4 only; what is left held is released after 10 s.`,
+    description: `Low-level ${kind.replace("_", " ")} of the left button. L4 only; a held button is released after 10 s.`,
     level: "L4",
     annotations: INPUT,
-    input: pointer
-      ? z.object({ x: coordinate, y: coordinate, intent, ...position })
-      : z.object({ key: z.string().min(1), intent }),
-    async handler(context, input: any) {
-      const primitive = pointer
-        ? { kind, at: at(input, input.x, input.y), button: "left" }
-        : { kind, key: input.key };
-      return run(context, "raw_input", { primitive, intent: input.intent });
+    input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
+    async handler(context, input) {
+      const primitive = { kind, at: at(input, input.x, input.y), button: "left" };
+      return runTool(context, "raw_input", { primitive, intent: input.intent });
+    },
+  });
+}
+
+function rawKeyTool(name: string, kind: "key_down" | "key_up") {
+  return defineTool({
+    name,
+    title: kind.replace("_", " "),
+    description: `Low-level ${kind.replace("_", " ")}. L4 only; a held key is released after 10 s.`,
+    level: "L4",
+    annotations: INPUT,
+    input: z.object({ key: z.string().min(1), intent }),
+    async handler(context, input) {
+      return runTool(context, "raw_input", { primitive: { kind, key: input.key }, intent: input.intent });
     },
   });
 }
@@ -357,10 +364,10 @@ export const DAIMON: ToolDefinition[] = [
   mainDrag,
   mainKey,
   mainPress,
-  rawTool("main_mouse_down", "mouse_down"),
-  rawTool("main_mouse_up", "mouse_up"),
-  rawTool("main_key_down", "key_down"),
-  rawTool("main_key_up", "key_up"),
+  rawPointerTool("main_mouse_down", "mouse_down"),
+  rawPointerTool("main_mouse_up", "mouse_up"),
+  rawKeyTool("main_key_down", "key_down"),
+  rawKeyTool("main_key_up", "key_up"),
 ] as ToolDefinition[];
 
 /** The document's error codes for preparation errors: `{"error": "<code>", "message"}`. */

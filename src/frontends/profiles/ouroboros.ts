@@ -4,22 +4,30 @@
 // `class` is the application's accessible name (X11's WM_CLASS is not read).
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
+import type { FindResult } from "../../core/find.js";
+import type { Receipt } from "../../core/receipt.js";
+import type { WindowInfo } from "../../platform/types.js";
 import { TOGGLE_ROLES } from "../../platform/types.js";
-import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
-import { findTool } from "../../tools/registry.js";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
+import { runData } from "./run.js";
 
 /** Text in receipts and candidates shows this many UTF-16 units, `text_truncated` when longer. */
 const TEXT_UNITS = 4000;
 
-type Data = Record<string, any>;
-
-async function run(context: ToolContext, tool: string, input: Record<string, unknown>): Promise<Data> {
-  const result = await callTool(context, findTool(tool)!, input);
-  if (!result.ok) throw result.error;
-  return result.output.data;
-}
+/** What a line of another tool's reply carries, as far as these replies use it. */
+type Line = {
+  ref: string;
+  role: string;
+  name: string | null;
+  value?: string;
+  accessibleId?: string;
+  bounds?: Rect;
+  states?: string[] | null;
+  unread?: string[];
+  depth?: number;
+};
+type FindReply = FindResult & { waited_ms: number; timed_out: boolean };
 
 const text = z.string().refine((s) => s.trim() !== "", "must be a non-blank string");
 
@@ -58,6 +66,22 @@ function selectorOf(input: {
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined));
 }
 
+/** The selector's matches in the window, off screen too (acting needs no element on screen). */
+function findBySelector(
+  context: ToolContext,
+  input: Parameters<typeof selectorOf>[0] & { hwnd?: number | undefined },
+  limit: number,
+  timeoutMs: number,
+): Promise<FindReply> {
+  return runData<FindReply>(context, "find", {
+    target: targetOf(input.hwnd),
+    ...selectorOf(input),
+    limit,
+    timeout_ms: timeoutMs,
+    include_off_screen: true,
+  });
+}
+
 type Rect = { x: number; y: number; width: number; height: number } | null;
 
 function rectOf(bounds: Rect) {
@@ -88,7 +112,7 @@ function clip(value: string | undefined): { value?: string; text_truncated?: boo
   return value.length > TEXT_UNITS ? { value: value.slice(0, TEXT_UNITS), text_truncated: true } : { value };
 }
 
-function element(e: Data) {
+function element(e: Line) {
   return {
     id: e.ref,
     role: e.role,
@@ -113,8 +137,10 @@ const windowList = defineTool({
   annotations: READ_ONLY,
   input: z.object({ limit: z.number().int().min(1).max(500).default(100) }),
   async handler(context, input) {
-    const data = await run(context, "windows", { limit: 500 });
-    const titled = (data.windows as Data[]).filter((w) => w.title);
+    const data = await runData<{ windows: WindowInfo[]; truncated: boolean }>(context, "windows", {
+      limit: 500,
+    });
+    const titled = data.windows.filter((w) => w.title);
     const shown = titled.slice(0, input.limit);
     const cut = titled.length > shown.length || data.truncated === true;
     const windows = shown.map((w) => ({
@@ -161,7 +187,13 @@ const windowRead = defineTool({
         "backend win32 reads classic Win32 child windows; Linux has no such reader",
         "Use backend auto (AT-SPI).",
       );
-    const data = await run(context, "snapshot", {
+    const data = await runData<{
+      windows: { id: number; title: string }[];
+      elements: (Line & { depth: number })[];
+      truncated_by: string[];
+      cursor: string | null;
+      counts: { after: number };
+    }>(context, "snapshot", {
       target: targetOf(input.hwnd),
       format: "json",
       view: "full",
@@ -172,11 +204,11 @@ const windowRead = defineTool({
     });
     // max_children_per_node: past that many children of one element, the rest are left out and named.
     const notes: string[] = [];
-    const kept: Data[] = [];
+    const kept: (Line & { depth: number })[] = [];
     const seen = new Map<string, number>();
     let skipBelow: number | undefined;
     let parents: string[] = [];
-    for (const e of data.elements as Data[]) {
+    for (const e of data.elements) {
       if (skipBelow !== undefined && e.depth > skipBelow) continue;
       skipBelow = undefined;
       parents = parents.slice(0, e.depth);
@@ -190,7 +222,7 @@ const windowRead = defineTool({
       }
       kept.push(e);
     }
-    const truncatedBy = [...(data.truncated_by as string[])];
+    const truncatedBy = [...data.truncated_by];
     const over = [...seen].filter(([, n]) => n > input.max_children_per_node);
     if (over.length > 0) {
       truncatedBy.push("max_children_per_node");
@@ -236,19 +268,13 @@ const elementFind = defineTool({
     })
     .refine((s) => Object.keys(selectorOf(s)).length > 0, { message: "give at least one selector field" }),
   async handler(context, input) {
-    const data = await run(context, "find", {
-      target: targetOf(input.hwnd),
-      ...selectorOf(input),
-      limit: input.limit,
-      timeout_ms: input.timeout_ms,
-      include_off_screen: true,
-    });
+    const data = await findBySelector(context, input, input.limit, input.timeout_ms);
     const reply = {
-      matches: (data.matches as Data[]).map(element),
+      matches: data.matches.map(element),
       total: data.total,
       searched_whole_window: data.searched_whole_window,
       ...(data.searched_whole_window ? {} : { reason: data.cuts.join(", ") || "the tree is incomplete" }),
-      unreadable_candidates: (data.unreadable_candidates as Data[]).map((c) => ({
+      unreadable_candidates: data.unreadable_candidates.map((c) => ({
         ...element(c),
         unread: c.unread,
       })),
@@ -300,13 +326,7 @@ const elementAct = defineTool({
     // timeout_ms waits for the selector to match first; a match before the end stops the wait early.
     let stopped: number | undefined;
     if (input.timeout_ms > 0) {
-      const waited = await run(context, "find", {
-        target: targetOf(input.hwnd),
-        ...selectorOf(input),
-        limit: 1,
-        timeout_ms: input.timeout_ms,
-        include_off_screen: true,
-      });
+      const waited = await findBySelector(context, input, 1, input.timeout_ms);
       if (!waited.timed_out) stopped = waited.waited_ms;
     }
     const action =
@@ -315,7 +335,7 @@ const elementAct = defineTool({
         : input.action === "select"
           ? { kind: "select", ...(input.option ? { option: input.option } : {}) }
           : { kind: input.action };
-    const data = await run(context, "act", {
+    const data = await runData<Receipt>(context, "act", {
       find: { target: targetOf(input.hwnd), ...selectorOf(input) },
       ...(input.select ? { nth: input.select.nth } : {}),
       action,

@@ -5,22 +5,17 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
-import { callTool } from "../../tools/call.js";
+import type { SnapshotElement } from "../../core/snapshot.js";
+import type { WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../../tools/context.js";
-import { findTool } from "../../tools/registry.js";
-import { defineTool, READ_ONLY, type ToolDefinition, type ToolOutput } from "../../tools/tool.js";
+import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
+import { runData, runTool } from "./run.js";
 
 /** The toolkit name the Java ATK wrapper reports. */
 const JAVA_TOOLKIT = "J2SE-access-bridge";
 /** pyjab has no intent: input is journaled as given none, under the same gate. */
 const NO_INTENT = "(none given: a pyjab client)";
 const INPUT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
-
-async function run(context: ToolContext, tool: string, input: Record<string, unknown>): Promise<ToolOutput> {
-  const result = await callTool(context, findTool(tool)!, input);
-  if (!result.ok) throw result.error;
-  return result.output;
-}
 
 /** Sessions: each bound to one window, with the handles it gave out. Per server process. */
 const sessions = new Map<string, { windowId: number; title: string; handles: Set<string> }>();
@@ -62,6 +57,10 @@ function locatorOf(role: string, name: string | null): string {
   return name ? `//${role}[@name='${name.replace(/'/g, "\\'")}']` : `//${role}`;
 }
 
+async function allWindows(context: ToolContext): Promise<WindowInfo[]> {
+  return (await runData<{ windows: WindowInfo[] }>(context, "windows", { limit: 500 })).windows;
+}
+
 const sessionId = z.string().min(1).describe("From java_attach_window");
 const handle = z
   .string()
@@ -77,10 +76,7 @@ const listWindows = defineTool({
   annotations: READ_ONLY,
   input: z.object({}),
   async handler(context) {
-    const { data } = await run(context, "windows", { limit: 500 });
-    const java = (data.windows as { id: number; pid: number; title: string; toolkit?: string }[]).filter(
-      (w) => w.toolkit === JAVA_TOOLKIT,
-    );
+    const java = (await allWindows(context)).filter((w) => w.toolkit === JAVA_TOOLKIT);
     const windows = java.map((w) => ({ hwnd: w.id, pid: w.pid, title: w.title }));
     const text = windows.length
       ? windows.map((w) => `hwnd=${w.hwnd} pid=${w.pid} ${JSON.stringify(w.title)}`).join("\n")
@@ -99,8 +95,7 @@ const attachWindow = defineTool({
   annotations: READ_ONLY,
   input: z.object({ title: z.string().min(1).optional(), hwnd: z.number().int().positive().optional() }),
   async handler(context, input) {
-    const { data } = await run(context, "windows", { limit: 500 });
-    const windows = data.windows as { id: number; title: string; toolkit?: string }[];
+    const windows = await allWindows(context);
     const found =
       input.hwnd !== undefined
         ? windows.filter((w) => w.id === input.hwnd)
@@ -123,8 +118,6 @@ const attachWindow = defineTool({
   },
 });
 
-type Element = { ref: string; role: string; name: string | null; depth: number; [key: string]: any };
-
 const snapshot = defineTool({
   name: "java_snapshot",
   title: "Snapshot the bound window",
@@ -145,7 +138,7 @@ const snapshot = defineTool({
   }),
   async handler(context, input) {
     const bound = session(input.session_id);
-    const { data } = await run(context, "snapshot", {
+    const { data } = await runTool(context, "snapshot", {
       target: { kind: "window", id: bound.windowId },
       format: "json",
       view: "full",
@@ -153,7 +146,7 @@ const snapshot = defineTool({
       maxNodes: input.max_nodes,
       onlyInteractive: input.only_interactive,
     });
-    const lines = (data.elements as Element[]).map((e) => {
+    const lines = (data.elements as SnapshotElement[]).map((e) => {
       const extra: string[] = [];
       if (input.fields.includes("states") && e.states) extra.push(`(${e.states.join(", ")})`);
       if (input.fields.includes("bounds") && e.bounds)
@@ -205,7 +198,7 @@ const find = defineTool({
     ),
   async handler(context, input) {
     const bound = session(input.session_id);
-    const { data } = await run(context, "find", {
+    const { data } = await runTool(context, "find", {
       target: { kind: "window", id: bound.windowId },
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.role !== undefined ? { role: input.role } : {}),
@@ -215,7 +208,7 @@ const find = defineTool({
       limit: input.max_results,
       include_off_screen: true,
     });
-    const matches = (data.matches as Element[]).map((m) => ({
+    const matches = (data.matches as SnapshotElement[]).map((m) => ({
       handle: give(input.session_id, m.ref),
       role: m.role,
       name: m.name,
@@ -255,9 +248,9 @@ const click = defineTool({
           `a ${input.click} click has no accessibility action`,
           "Pass simulate=True for a real double or right click.",
         );
-      return run(context, "act", { ref, action: { kind: "invoke" }, intent: NO_INTENT });
+      return runTool(context, "act", { ref, action: { kind: "invoke" }, intent: NO_INTENT });
     }
-    return run(context, "click", {
+    return runTool(context, "click", {
       ref,
       intent: NO_INTENT,
       ...(input.click === "double" ? { count: 2 } : input.click === "right" ? { button: "right" } : {}),
@@ -277,8 +270,8 @@ const typeText = defineTool({
   async handler(context, input) {
     const ref = refOf(input.session_id, input.handle);
     if (input.simulate)
-      return run(context, "type_text", { ref, text: input.value, clear: true, intent: NO_INTENT });
-    return run(context, "fill_form", { fields: [{ ref, value: input.value }], intent: NO_INTENT });
+      return runTool(context, "type_text", { ref, text: input.value, clear: true, intent: NO_INTENT });
+    return runTool(context, "fill_form", { fields: [{ ref, value: input.value }], intent: NO_INTENT });
   },
 });
 
@@ -300,11 +293,11 @@ const fillForm = defineTool({
   }),
   async handler(context, input) {
     const fields = input.fields.map((f) => ({ ref: refOf(input.session_id, f.handle), value: f.value }));
-    if (!input.simulate) return run(context, "fill_form", { fields, intent: NO_INTENT });
+    if (!input.simulate) return runTool(context, "fill_form", { fields, intent: NO_INTENT });
     const lines: string[] = [];
     let set = 0;
     for (const f of fields) {
-      const out = await run(context, "type_text", {
+      const out = await runTool(context, "type_text", {
         ref: f.ref,
         text: f.value,
         clear: true,
@@ -343,7 +336,7 @@ const select = defineTool({
       input.row !== undefined
         ? { kind: "select", row: input.row, ...(input.column !== undefined ? { column: input.column } : {}) }
         : { kind: "select", ...(input.option !== undefined ? { option: input.option } : {}) };
-    return run(context, "act", { ref, action, intent: NO_INTENT });
+    return runTool(context, "act", { ref, action, intent: NO_INTENT });
   },
 });
 
@@ -358,7 +351,7 @@ const sendKeys = defineTool({
   input: z.object({ session_id: sessionId, keys: z.string().min(1) }),
   async handler(context, input) {
     session(input.session_id);
-    const out = await run(context, "key", { key: input.keys, intent: NO_INTENT });
+    const out = await runTool(context, "key", { key: input.keys, intent: NO_INTENT });
     return {
       data: out.data,
       text: `${out.text}\nA shortcut's effect is not seen by this call: look for it (java_snapshot, java_read_text).`,
@@ -376,7 +369,7 @@ const focusWindow = defineTool({
   input: z.object({ session_id: sessionId }),
   async handler(context, input) {
     const bound = session(input.session_id);
-    return run(context, "window", { action: "focus", window: { id: bound.windowId }, intent: NO_INTENT });
+    return runTool(context, "window", { action: "focus", window: { id: bound.windowId }, intent: NO_INTENT });
   },
 });
 
@@ -390,7 +383,7 @@ const elementInfo = defineTool({
   input: z.object({ session_id: sessionId, handle }),
   async handler(context, input) {
     const ref = refOf(input.session_id, input.handle);
-    const out = await run(context, "element_info", { ref });
+    const out = await runTool(context, "element_info", { ref });
     const depth = Array.isArray(out.data.path) ? (out.data.path as unknown[]).length : null;
     const locator = locatorOf(String(out.data.role), (out.data.name as string | null) ?? null);
     return {
@@ -416,7 +409,7 @@ const readTable = defineTool({
   }),
   async handler(context, input) {
     const ref = refOf(input.session_id, input.handle);
-    return run(context, "read_table", {
+    return runTool(context, "read_table", {
       ref,
       row_start: input.row_start,
       row_count: input.row_count,
@@ -438,7 +431,7 @@ const readText = defineTool({
     length: z.number().int().min(1).max(100_000).default(4000),
   }),
   async handler(context, input) {
-    return run(context, "read_text", {
+    return runTool(context, "read_text", {
       ref: refOf(input.session_id, input.handle),
       start: input.start,
       length: input.length,
@@ -459,7 +452,7 @@ const screenshot = defineTool({
       input.handle !== undefined
         ? { kind: "element", ref: refOf(input.session_id, input.handle) }
         : { kind: "window", window: { id: bound.windowId } };
-    return run(context, "screenshot", { of });
+    return runTool(context, "screenshot", { of });
   },
 });
 
@@ -493,7 +486,7 @@ const wait = defineTool({
             ref: refOf(input.session_id, input.handle!),
             ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
           };
-    return run(context, "wait", {
+    return runTool(context, "wait", {
       condition,
       timeout_ms: Math.round(input.timeout * 1000),
       poll_ms: Math.round(input.poll_interval * 1000),
@@ -511,7 +504,7 @@ const diagnostics = defineTool({
   annotations: READ_ONLY,
   input: z.object({ load_bridge: z.boolean().default(false) }),
   async handler(context, input) {
-    return run(context, "doctor", { probe: input.load_bridge });
+    return runTool(context, "doctor", { probe: input.load_bridge });
   },
 });
 

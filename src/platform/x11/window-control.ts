@@ -21,6 +21,9 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): P
   return value;
 }
 
+/** After a window is activated, before input may follow. */
+export const AFTER_ACTIVATION_MS = 200;
+
 export class X11WindowControl implements WindowControl {
   constructor(private readonly x: X11Connection) {}
 
@@ -60,13 +63,19 @@ export class X11WindowControl implements WindowControl {
   async activate(windowId: number): Promise<FocusTruth> {
     if (!(await this.#supports("_NET_ACTIVE_WINDOW"))) return "unknown";
     try {
+      const wasActive = (await activeWindow(this.x)) === windowId;
       if (await this.#minimized(windowId)) await this.x.mapWindow(windowId);
+      // Sent even to the active window: one that another covers is raised by it.
       await this.x.clientMessage(windowId, "_NET_ACTIVE_WINDOW", [SOURCE_PAGER, 0, 0]);
       const active = await until(
         () => activeWindow(this.x),
         (id) => id === windowId,
       );
-      return active === windowId ? "front" : "not_front";
+      if (active !== windowId) return "not_front";
+      // The app learns of its activation on its own time: Java dropped a click and the first key
+      // that came right after. Whoever sends input next finds it ready.
+      if (!wasActive) await sleep(AFTER_ACTIVATION_MS);
+      return "front";
     } catch {
       return "unknown";
     }

@@ -1,7 +1,6 @@
 // The chain every input action takes: target probed (by the caller, into `place`), gate (level,
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands, Point } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE } from "../../platform/types.js";
@@ -62,9 +61,6 @@ export interface FocusReport {
   title?: string | undefined;
   result: "is now in front" | "is not" | "cannot say";
 }
-
-/** After a window is activated, before input: Java drops what comes sooner. */
-export const AFTER_ACTIVATION_MS = 200;
 
 const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
 
@@ -198,9 +194,6 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   ) {
     const truth = await hands.activate(windowId);
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
-    // Java dropped a click that came right after its window was activated, before it had handled
-    // the focus change; a short pause after activation lets the app catch up.
-    if (truth === "front") await sleep(AFTER_ACTIVATION_MS);
     if (truth !== "front") {
       return refuse(
         `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`,

@@ -9,7 +9,7 @@ import type { Secret } from "../../safety/audit.js";
 import type { ToolContext } from "../context.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
-import { AFTER_ACTIVATION_MS, attemptInput } from "./attempt.js";
+import { attemptInput } from "./attempt.js";
 import { keyEffect, pressFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
@@ -40,7 +40,7 @@ async function keyboardTarget(
   // Keys land in the window in front. The one named comes forward first (an L1 step), so that the
   // element that will receive them reports its focus and can be judged.
   if (windowId !== undefined && input.ensure_focus && (await hands.activeWindow()) !== windowId) {
-    if ((await hands.activate(windowId)) === "front") await sleep(AFTER_ACTIVATION_MS);
+    await hands.activate(windowId);
   }
   // Without a window named, the keys go where the focus is now (attemptInput refuses later if the
   // named window did not come forward).

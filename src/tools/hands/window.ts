@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
 // Window management: focus, minimize, hide (all the app's windows), show, close. Each answer is read
 // back from the window manager. Closing is L3 and not reversible: it needs a person.
 import { z } from "zod";
 import { defineTool } from "../tool.js";
-import { AFTER_ACTIVATION_MS, attemptInput } from "./attempt.js";
+import { attemptInput } from "./attempt.js";
 import { resolveWindowSpec } from "./place.js";
 import { INPUT } from "./pointer.js";
 import { intentSchema, windowSchema } from "./schemas.js";
@@ -43,9 +42,6 @@ export const windowTool = defineTool({
         switch (input.action) {
           case "focus": {
             const truth = await h.activate(window.id);
-            // Java drops input that comes right after its window was activated: the next call's
-            // input must not be the one that arrives too soon.
-            if (truth === "front") await sleep(AFTER_ACTIVATION_MS);
             return { window: window.id, focus: FOCUS_WORDS[truth] };
           }
           case "minimize":
@@ -54,7 +50,6 @@ export const windowTool = defineTool({
             return { window: window.id, ...(await h.hide(window.id)) };
           case "show": {
             const shown = await h.show(window.id);
-            if (shown.focus === "front") await sleep(AFTER_ACTIVATION_MS);
             return { window: window.id, windows: shown.windows, focus: FOCUS_WORDS[shown.focus] };
           }
           case "close":
