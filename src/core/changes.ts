@@ -65,7 +65,7 @@ function render(report: Omit<ChangeReport, "text">, positions: number[], label: 
     if (at !== previous + 1 || element.depth < base) base = element.depth;
     previous = at;
     const line = renderElement({ ...element, depth: element.depth - base }, { indent: 1 });
-    lines.push(`+ ${line.replace(/^(\s*)- /, "$1")}`);
+    lines.push(`+ ${line.replace(/^(\s*)- /, "$1").replace(/\n/g, "\n  ")}`);
   });
   for (const gone of report.removed) {
     const name = gone.name ? ` ${quote(gone.name)}` : "";

@@ -351,9 +351,7 @@ export const keyTool = defineTool({
           ...(await readBack(context, place, input.settleMs)),
         };
       },
-      // A key's effect is the app's business: this call cannot see it, and says so.
-      describe: (r) =>
-        `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""} (what it did is for a re-read to show)`,
+      describe: (r) => `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}`,
     });
   },
 });
