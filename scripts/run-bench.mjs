@@ -8,7 +8,7 @@ const EDITOR = SWING.replace("DeskhandFixture", "DeskhandEditor");
 const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore --nologo"];
 // Each bench gets the apps it measures; input needs only the Swing fixture.
 const APPS = { input: [SWING] };
-const benches = (process.argv[2] ?? "snapshot,act,input,tokens").split(",");
+const benches = (process.argv[2] ?? "snapshot,act,input,eventloop,tokens").split(",");
 // bench/tokens: one sandbox per app of the toolkit contract suite, like the tests.
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",

@@ -2,6 +2,7 @@
 // window again. A `since` reply reads the earlier snapshot's scope afresh, matches elements by handle,
 // and lists what was added, removed and changed, in the same compact text; it falls back to the whole
 // snapshot, and says why, when the earlier one is gone or the changes would not be shorter.
+import { yieldIfDue } from "../platform/slice.js";
 import { type Changes, diffEntries } from "./diff.js";
 import { renderElement, renderSnapshot } from "./render.js";
 import type {
@@ -92,11 +93,16 @@ export async function changesFrom(
   const reading = await store.read(earlier.target, earlier.limits, earlier.view);
   // Values are compared only where both reads have them: read them all in the new one.
   await store.enrichAll(reading, Math.max(100, earlier.limits.timeoutMs - (Date.now() - reading.started)));
-  const changes = diffEntries(earlier.entries, reading.entries, reading.handles);
+  const changes = await diffEntries(earlier.entries, reading.entries, reading.handles);
   const { stored, page } = await store.publish(reading);
   // Positions in the new read, so that runs of added elements keep their nesting.
   const position = new Map(reading.entries.map((e, i) => [e, i]));
-  const added = changes.added.map((entry) => store.elementOf(stored, entry));
+  const added: SnapshotElement[] = [];
+  for (const entry of changes.added) {
+    const turn = yieldIfDue();
+    if (turn) await turn;
+    added.push(store.elementOf(stored, entry));
+  }
   const positions = changes.added.map((entry) => position.get(entry) ?? 0);
   const report: Omit<ChangeReport, "text"> = {
     snapshotId: stored.id,
@@ -139,7 +145,7 @@ export async function snapshotSince(
     };
   }
   const { report, page } = await changesFrom(store, earlier, earlier.id, earlier.refs, `since ${since}`);
-  const whole = renderSnapshot(page);
+  const whole = await renderSnapshot(page);
   if (report.text.length >= whole.length) {
     return {
       kind: "snapshot",

@@ -1,6 +1,7 @@
 // What changed between two reads of the same scope, element by element. Elements are matched by their
 // handle (the same live object in the app); an element is compared on what a line of the screen view
 // shows: name, value, description, the states that matter, and its fold.
+import { yieldIfDue } from "../platform/slice.js";
 import type { FlatEntry } from "./flatten.js";
 import { describeFold, keyStates } from "./render.js";
 import { shownValue } from "./snapshot.js";
@@ -61,14 +62,22 @@ function compare(before: Seen, after: Seen): FieldChange[] {
  * whose element is still in the app (`stillThere`: now folded, or merged) is not a removal: the line
  * that now stands for it says so.
  */
-export function diffEntries(before: FlatEntry[], after: FlatEntry[], stillThere: Set<string>): Changes {
+export async function diffEntries(
+  before: FlatEntry[],
+  after: FlatEntry[],
+  stillThere: Set<string>,
+): Promise<Changes> {
   const old = new Map(before.map((e) => [e.node.handle, seen(e)]));
   const changes: Changes = { added: [], removed: [], changed: [] };
   const matched = new Set<string>();
+  const added = new Set<string>();
   for (const entry of after) {
+    const turn = yieldIfDue();
+    if (turn) await turn;
     const was = old.get(entry.node.handle);
     if (!was || was.entry.node.role !== entry.node.role) {
       changes.added.push(entry);
+      added.add(entry.node.handle);
       continue;
     }
     matched.add(entry.node.handle);
@@ -78,7 +87,7 @@ export function diffEntries(before: FlatEntry[], after: FlatEntry[], stillThere:
   for (const entry of before) {
     const handle = entry.node.handle;
     if (matched.has(handle)) continue;
-    if (stillThere.has(handle) && !changes.added.some((e) => e.node.handle === handle)) continue;
+    if (stillThere.has(handle) && !added.has(handle)) continue;
     changes.removed.push(entry);
   }
   return changes;

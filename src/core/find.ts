@@ -161,7 +161,7 @@ export async function findElements(
   const incomplete: TreeIncomplete[] = [];
   if (!entries) {
     roots = await readRoots();
-    entries = flatten(roots, { visibleOnly: false, onlyInteractive: false }).entries;
+    entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
     for (const root of roots) {
       const window = windows.find((w) => w.id === root.windowId);
       const known = window ? treeIncomplete(window, root.node) : undefined;

@@ -1,4 +1,6 @@
 // A read tree laid out in document order, with the filters (visibleOnly, onlyInteractive) applied.
+
+import { yieldIfDue } from "../platform/slice.js";
 import type { RawNode } from "../platform/types.js";
 import type { Fingerprint } from "./refs.js";
 
@@ -274,10 +276,11 @@ function labelOf(node: RawNode): string {
 const countSubtree = (node: RawNode): number => 1 + node.children.reduce((n, c) => n + countSubtree(c), 0);
 const hasCut = (node: RawNode): boolean => node.childrenCut !== undefined || node.children.some(hasCut);
 
-export function flatten(
+/** Lays out a read; a large one lets the event loop turn part way (see platform/slice.ts). */
+export async function flatten(
   roots: { node: RawNode; windowId: number | null }[],
   options: FlattenOptions,
-): FlattenResult {
+): Promise<FlattenResult> {
   const result: FlattenResult = {
     entries: [],
     droppedHidden: 0,
@@ -312,7 +315,15 @@ export function flatten(
         why: menu && (!self || node.role === "menu") ? "closed menu" : "not showing",
       };
     };
-    const visit = (node: RawNode, depth: number, path: number[], isRoot: boolean, parentName: string) => {
+    const visit = async (
+      node: RawNode,
+      depth: number,
+      path: number[],
+      isRoot: boolean,
+      parentName: string,
+    ): Promise<void> => {
+      const turn = yieldIfDue();
+      if (turn) await turn;
       // A separator shows nothing, on screen or off.
       if (screen && !isRoot && node.role === "separator" && node.children.length === 0) {
         result.separators++;
@@ -339,7 +350,7 @@ export function flatten(
         if (isWrapper(node)) {
           result.mergedWrappers++;
           const child = node.children[0]!;
-          visit(child, depth, [...path, child.indexInParent], false, parentName);
+          await visit(child, depth, [...path, child.indexInParent], false, parentName);
           return;
         }
       }
@@ -361,9 +372,11 @@ export function flatten(
       const grouped = hidden.length > 1;
       // Runs of empty cells on screen (a spreadsheet's blank grid) are one line each, with their refs.
       let blanks: RawNode[] = [];
-      const flushBlanks = () => {
+      const flushBlanks = async () => {
         if (blanks.length >= EMPTY_RUN) result.entries.push(emptyRunOf(blanks, node, childDepth, path));
-        else for (const b of blanks) visit(b, childDepth, [...path, b.indexInParent], false, labelOf(node));
+        else
+          for (const b of blanks)
+            await visit(b, childDepth, [...path, b.indexInParent], false, labelOf(node));
         blanks = [];
       };
       for (const child of node.children) {
@@ -372,10 +385,10 @@ export function flatten(
           blanks.push(child);
           continue;
         }
-        flushBlanks();
-        visit(child, childDepth, [...path, child.indexInParent], false, labelOf(node));
+        await flushBlanks();
+        await visit(child, childDepth, [...path, child.indexInParent], false, labelOf(node));
       }
-      flushBlanks();
+      await flushBlanks();
       if (grouped) result.entries.push(groupOf(hidden, node, childDepth, path));
     };
     /** One line standing for several siblings: on it, the first of them, and the parent that reads them. */
@@ -413,7 +426,7 @@ export function flatten(
       const named = [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", ");
       return lineFor(members, parent, depth, path, fold, named);
     };
-    visit(root, 0, [], true, "");
+    await visit(root, 0, [], true, "");
   }
   return result;
 }

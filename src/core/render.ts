@@ -1,5 +1,7 @@
 // Compact text for agents: one line per element, indented by depth, with role, quoted name, ref, the
 // states that matter for acting, and the value. Every cut is spelled out where it happened.
+
+import { yieldIfDue } from "../platform/slice.js";
 import type { ChildrenCut, WindowInfo } from "../platform/types.js";
 import type { Fold } from "./flatten.js";
 import type { SnapshotElement, SnapshotPage } from "./snapshot.js";
@@ -110,7 +112,8 @@ export function renderElement(element: SnapshotElement, options: RenderOptions =
   return line;
 }
 
-export function renderSnapshot(page: SnapshotPage, options: RenderOptions = {}): string {
+/** A page as text; thousands of lines let the event loop turn part way (see platform/slice.ts). */
+export async function renderSnapshot(page: SnapshotPage, options: RenderOptions = {}): Promise<string> {
   const where =
     page.windows.length === 1
       ? `window ${page.windows[0]!.id} ${quote(page.windows[0]!.title)}`
@@ -137,10 +140,14 @@ export function renderSnapshot(page: SnapshotPage, options: RenderOptions = {}):
   for (const known of page.treeIncomplete ?? [])
     header.push(`# tree_incomplete: window ${known.window}: ${known.reason}. Fix: ${known.fix}`);
   if (page.cursor) header.push(`# more: ${counts.after} elements; continue with cursor ${page.cursor}`);
-  const lines = page.elements.map((e) =>
-    renderElement(e, { indent: page.view === "screen" ? 1 : 2, ...options }),
-  );
-  return [...header, ...lines].join("\n");
+  const lineOptions = { indent: page.view === "screen" ? 1 : 2, ...options };
+  const lines = header;
+  for (const element of page.elements) {
+    const turn = yieldIfDue();
+    if (turn) await turn;
+    lines.push(renderElement(element, lineOptions));
+  }
+  return lines.join("\n");
 }
 
 export function renderWindows(windows: WindowInfo[], truncated: boolean, total: number): string {

@@ -1,6 +1,8 @@
 // Bounded snapshots. The tree is read once (bounded by depth, a read ceiling and a deadline), laid out
 // in document order, and served a page of `maxNodes` at a time: a cut by maxNodes hands back a cursor
 // for the next page of the same read, with the same snapshot id.
+
+import { yieldIfDue } from "../platform/slice.js";
 import {
   type AccessibilityBackend,
   type ChildrenCut,
@@ -172,10 +174,6 @@ function allNodes(root: RawNode): RawNode[] {
   return out;
 }
 
-function countNodes(node: RawNode): number {
-  return 1 + node.children.reduce((n, child) => n + countNodes(child), 0);
-}
-
 /** The windows a target names; an error says plainly when none (or, for a title, several) match. */
 export async function resolveWindows(
   backend: AccessibilityBackend,
@@ -327,7 +325,9 @@ export class SnapshotStore {
         ...(windowId === null ? {} : { windowId }),
       });
     }
-    const flat = flatten(roots, { ...limits, view, unfold: target.kind === "element" });
+    const flat = await flatten(roots, { ...limits, view, unfold: target.kind === "element" });
+    const handles = new Set<string>();
+    for (const root of roots) for (const node of allNodes(root.node)) handles.add(node.handle);
     return {
       target,
       entries: flat.entries,
@@ -336,13 +336,13 @@ export class SnapshotStore {
       method: [...methods].join("; "),
       readCuts,
       incomplete,
-      read: roots.reduce((n, r) => n + countNodes(r.node), 0),
+      read: handles.size,
       view,
       economies: flat,
       hidden: flat.droppedHidden,
       structural: flat.droppedStructural,
       started,
-      handles: new Set(roots.flatMap((r) => allNodes(r.node)).map((n) => n.handle)),
+      handles,
     };
   }
 
@@ -423,7 +423,12 @@ export class SnapshotStore {
       });
     }
     const truncatedBy = new Set<CutName>(stored.readCuts);
-    const elements = page.map((entry) => this.#element(stored, entry, truncatedBy));
+    const elements: SnapshotElement[] = [];
+    for (const entry of page) {
+      const turn = yieldIfDue();
+      if (turn) await turn;
+      elements.push(this.#element(stored, entry, truncatedBy));
+    }
     const after = stored.entries.length - offset - page.length;
     if (after > 0) truncatedBy.add("maxNodes");
     return {

@@ -76,13 +76,13 @@ export const snapshotTool = defineTool({
       }
       return {
         data: { ...snapshotData(reply.page), since_fallback: reply.fallback },
-        text: `# since ${input.since}: ${reply.fallback}\n${renderSnapshot(reply.page, { bounds: input.bounds })}`,
+        text: `# since ${input.since}: ${reply.fallback}\n${await renderSnapshot(reply.page, { bounds: input.bounds })}`,
       };
     }
     const page = await runSnapshot(context, input);
     const data = snapshotData(page);
     const text =
-      input.format === "json" ? JSON.stringify(data) : renderSnapshot(page, { bounds: input.bounds });
+      input.format === "json" ? JSON.stringify(data) : await renderSnapshot(page, { bounds: input.bounds });
     return { data, text };
   },
 });

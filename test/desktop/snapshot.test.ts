@@ -36,7 +36,7 @@ describe("snapshots of real apps", () => {
       ["1", "Item 1", "0", "1.00"],
     );
     assert.ok(page.counts.read < 200, `read ${page.counts.read} nodes, not the 876 of a full walk`);
-    assert.match(renderSnapshot(page), /… table 200×4, first 5 rows shown: read_table pages the rest/);
+    assert.match(await renderSnapshot(page), /… table 200×4, first 5 rows shown: read_table pages the rest/);
   });
 
   it("a password typed into the field never appears in a snapshot", async () => {
@@ -85,7 +85,7 @@ describe("snapshots of real apps", () => {
     );
     assert.equal(after.elements.find((e) => e.role === "password text")!.value, PASSWORD_MARKER);
     assert.ok(!JSON.stringify(after).includes(secret));
-    assert.ok(!renderSnapshot(after).includes(secret));
+    assert.ok(!(await renderSnapshot(after)).includes(secret));
   });
 
   it("visibleOnly leaves out the pages GTK3 is not showing; onlyInteractive leaves out scaffolding", async () => {

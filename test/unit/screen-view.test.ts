@@ -91,7 +91,7 @@ describe("the screen view", () => {
   it("folds what is not on screen, merges wrappers and echoes, drops separators, and the counts add up", async () => {
     const { snapshots } = store();
     const page = await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen");
-    const text = renderSnapshot(page);
+    const text = await renderSnapshot(page);
     assert.match(text, /- menu "File" \[ref=s1:e\d+\] · closed, 3 items/, "a closed menu is one line");
     assert.match(text, /- panel "Page 2" \[ref=s1:e\d+\] · hidden, 3 inside/, "a hidden page is one line");
     assert.doesNotMatch(text, /menu item/, "no item of a closed menu is a line");

@@ -73,7 +73,7 @@ describe("snapshot", () => {
     const password = page.elements.find((e) => e.role === "password text")!;
     assert.equal(password.value, PASSWORD_MARKER);
     assert.ok(!JSON.stringify(page).includes("hunter2"));
-    assert.ok(!renderSnapshot(page).includes("hunter2"));
+    assert.ok(!(await renderSnapshot(page)).includes("hunter2"));
   });
 
   it("lists a field the app failed to report as unread, never as empty or false", async () => {
@@ -82,7 +82,7 @@ describe("snapshot", () => {
     const checkbox = page.elements.find((e) => e.name === "Subscribe")!;
     assert.equal(checkbox.states, null);
     assert.deepEqual(checkbox.unread, ["states"]);
-    assert.match(renderSnapshot(page), /check box "Subscribe" \[ref=s1:e\d+\] \{unread: states\}/);
+    assert.match(await renderSnapshot(page), /check box "Subscribe" \[ref=s1:e\d+\] \{unread: states\}/);
   });
 
   it("visibleOnly drops what is not showing; onlyInteractive drops scaffolding but keeps its children", async () => {
@@ -137,7 +137,7 @@ describe("snapshot", () => {
   it("renders one line per element, indented, with the cut spelled out", async () => {
     const { snapshots } = store();
     const page = await snapshots.take({ kind: "window", id: 1 }, { ...SNAPSHOT_DEFAULTS, tableRows: 1 });
-    const text = renderSnapshot(page);
+    const text = await renderSnapshot(page);
     assert.match(text, /^# snapshot s1 · window 1 "Fake Fixture" · elements 1–\d+ of \d+/);
     assert.match(text, /\n- frame "Fake Fixture" \[ref=s1:e1\]/);
     assert.match(text, /\n {4}- push button "Open dialog" \[ref=s1:e3\]/);

@@ -1,4 +1,6 @@
 // The Linux backend: AT-SPI2 over D-Bus for trees, X11 (EWMH) for the windows on screen.
+
+import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
   ActionReport,
@@ -343,26 +345,24 @@ export class AtspiBackend implements AccessibilityBackend {
 
   async enrich(nodes: RawNode[], options: EnrichOptions): Promise<void> {
     const deadline = Date.now() + options.timeoutMs;
-    await Promise.all(
-      nodes.map((node) => {
-        const app = this.#apps.get(parseHandle(node.handle).bus);
-        if (!app) {
-          node.unread.push("bounds", "actions");
-          return undefined;
-        }
-        return enrichNode(
-          {
-            app,
-            maxText: options.maxText,
-            actions: options.actions,
-            accessibleIds: options.accessibleIds,
-            deadline,
-            boundsOffset: this.#boundsOffset(app, options.windowId),
-          },
-          node,
-        );
-      }),
-    );
+    await startAll(nodes, async (node) => {
+      const app = this.#apps.get(parseHandle(node.handle).bus);
+      if (!app) {
+        node.unread.push("bounds", "actions");
+        return;
+      }
+      await enrichNode(
+        {
+          app,
+          maxText: options.maxText,
+          actions: options.actions,
+          accessibleIds: options.accessibleIds,
+          deadline,
+          boundsOffset: this.#boundsOffset(app, options.windowId),
+        },
+        node,
+      );
+    });
     if (options.windowId !== undefined)
       for (const node of nodes) this.#frameBoundsFallback(node, options.windowId);
   }

@@ -2,6 +2,7 @@
 // callbacks are never settled when a peer dies, so every call here carries a deadline and a closed
 // connection rejects everything still in flight.
 import { createRequire } from "node:module";
+import { settleInSlices, sliceDue } from "../slice.js";
 
 const require = createRequire(import.meta.url);
 const dbusNative = require("@homebridge/dbus-native") as DBusNativeModule;
@@ -27,7 +28,14 @@ interface NativeConnection {
   on(event: "error", listener: (error: Error) => void): void;
   removeAllListeners(): void;
   end(): void;
-  stream: { destroy(): void; cork(): void; uncork(): void; write(data: Buffer): boolean };
+  stream: {
+    destroy(): void;
+    cork(): void;
+    uncork(): void;
+    write(data: Buffer): boolean;
+    read(size?: number): Buffer | null;
+    emit(event: "readable"): boolean;
+  };
 }
 
 interface NativeBus {
@@ -149,6 +157,29 @@ export class DBusConnection {
     bus.connection.message = (message) => {
       stream.write(templates.encode(message));
     };
+    DBusConnection.#decodeInSlices(stream);
+  }
+
+  /**
+   * The library decodes, in one loop, every message the socket has buffered: hundreds of replies in a
+   * large read. Each message is read with `stream.read`; when this turn's slice is spent, that read
+   * says "nothing yet" (the loop keeps its place) and decoding resumes on the next turn of the loop.
+   * Node emits "readable" again only once the buffer was drained, so the resumption emits it.
+   */
+  static #decodeInSlices(stream: NativeConnection["stream"]): void {
+    const read = stream.read.bind(stream);
+    let resuming = false;
+    stream.read = (size?: number) => {
+      if (!sliceDue()) return read(size);
+      if (!resuming) {
+        resuming = true;
+        setImmediate(() => {
+          resuming = false;
+          stream.emit("readable");
+        });
+      }
+      return null;
+    };
   }
 
   static open(address: string, options: OpenOptions = {}): Promise<DBusConnection> {
@@ -248,8 +279,10 @@ export class DBusConnection {
       try {
         this.bus.invoke(message, (error, ...body) => {
           settle();
-          if (error) reject(new DBusCallError(error.name, error.message, call));
-          else resolve(body);
+          settleInSlices(() => {
+            if (error) reject(new DBusCallError(error.name, error.message, call));
+            else resolve(body);
+          });
         });
       } catch (error) {
         // The marshaller asserts on a body that does not fit the signature, synchronously.

@@ -2,6 +2,8 @@
 // child count for a whole app in one call, but some toolkits fill it partly (Java, and the cells of GTK3
 // tables) or not at all (Qt). So the cache is used node by node only where it proves complete (its
 // children match the node's child count); everything else is read with concurrent per-node calls.
+
+import { startAll, yieldIfDue } from "../slice.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
 import type { AtspiApp } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
@@ -73,6 +75,8 @@ export async function readCache(
     const [items] = await app.call(CACHE_PATH, IFACE.cache, "GetItems", timeoutMs);
     const byPath = new Map<string, CacheItem>();
     for (const raw of items as RawCacheItem[]) {
+      const turn = yieldIfDue();
+      if (turn) await turn;
       byPath.set(raw[0][1], {
         path: raw[0][1],
         parentPath: raw[2][1],
@@ -268,24 +272,22 @@ async function tableRows(
   const columnCount = Number(columns);
   const rowsRead = Math.min(rowCount, context.options.tableRows);
   const columnsRead = Math.min(columnCount, MAX_TABLE_COLUMNS);
-  const cells: Promise<[unknown[], number]>[] = [];
-  for (let row = 0; row < rowsRead; row++) {
-    for (let column = 0; column < columnsRead; column++) {
-      // A cell's index among the table's children is the table's to say (GTK3 counts its column
-      // headers first; Calc has 16,384 columns a row): a ref records it and verification checks it.
-      const at = [row, column];
-      cells.push(
-        Promise.all([
-          app.call(path, IFACE.table, "GetAccessibleAt", remaining(context), "ii", at),
-          app.call(path, IFACE.table, "GetIndexAt", remaining(context), "ii", at).then(
-            ([index]) => Number(index),
-            () => row * columnCount + column,
-          ),
-        ]),
-      );
-    }
-  }
-  const read = (await Promise.all(cells)).filter(([[ref]]) => (ref as [string, string])[1] !== NULL_PATH);
+  const at = Array.from({ length: rowsRead * columnsRead }, (_, i) => [
+    Math.floor(i / columnsRead),
+    i % columnsRead,
+  ]);
+  // A cell's index among the table's children is the table's to say (GTK3 counts its column
+  // headers first; Calc has 16,384 columns a row): a ref records it and verification checks it.
+  const cells = await startAll(at, ([row, column]) =>
+    Promise.all([
+      app.call(path, IFACE.table, "GetAccessibleAt", remaining(context), "ii", [row, column]),
+      app.call(path, IFACE.table, "GetIndexAt", remaining(context), "ii", [row, column]).then(
+        ([index]) => Number(index),
+        () => row! * columnCount + column!,
+      ),
+    ]),
+  );
+  const read = cells.filter(([[ref]]) => (ref as [string, string])[1] !== NULL_PATH);
   return {
     paths: read.map(([[ref]]) => (ref as [string, string])[1]),
     indexes: read.map(([, index]) => index),
@@ -336,8 +338,8 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       paths = paths.slice(0, Math.max(0, budget));
     }
     context.count += paths.length;
-    node.children = await Promise.all(
-      paths.map((childPath, index) => readNode(context, childPath, indexes?.[index] ?? index, node)),
+    node.children = await startAll(paths, (childPath, index) =>
+      readNode(context, childPath, indexes?.[index] ?? index, node),
     );
     const nodePath = parseHandle(node.handle).path;
     const strays = node.children.filter((child) => {
@@ -352,8 +354,8 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
           context.app.call(nodePath, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [i]),
         ),
       );
-      node.children = await Promise.all(
-        byIndex.map(([ref], index) => readNode(context, (ref as [string, string])[1], index, node)),
+      node.children = await startAll(byIndex, ([ref], index) =>
+        readNode(context, (ref as [string, string])[1], index, node),
       );
     }
     return node.children;
@@ -381,12 +383,20 @@ export async function readStructure(
     options.maxDepth === 0 ? undefined : await readCache(app, Math.min(options.timeoutMs / 2, 5000));
   if (cache) {
     const frames = new Set(["frame", "window", "dialog"]);
-    app.reportsShowing = [...cache.values()].some(
-      (item) => !frames.has(roleName(item.role)) && statesFromBitset(item.states).includes("showing"),
-    );
+    app.reportsShowing = false;
+    for (const item of cache.values()) {
+      const turn = yieldIfDue();
+      if (turn) await turn;
+      if (!frames.has(roleName(item.role)) && statesFromBitset(item.states).includes("showing")) {
+        app.reportsShowing = true;
+        break;
+      }
+    }
   }
   const cacheChildren = new Map<string, CacheItem[]>();
   for (const item of cache?.values() ?? []) {
+    const turn = yieldIfDue();
+    if (turn) await turn;
     const siblings = cacheChildren.get(item.parentPath);
     if (siblings) siblings.push(item);
     else cacheChildren.set(item.parentPath, [item]);
@@ -423,6 +433,9 @@ export async function readStructure(
   // Each node is expanded as soon as it is read, with no wait for the rest of its level: every call
   // that can be in flight is, and a slow branch does not hold up the others.
   const visit = async (node: RawNode, depth: number): Promise<void> => {
+    // Children taken from the cache need no call, so nothing else would let the event loop turn.
+    const turn = yieldIfDue();
+    if (turn) await turn;
     const children = await expand(context, node, depth);
     await Promise.all(children.map((child) => visit(child, depth + 1)));
   };
