@@ -21,6 +21,7 @@ export type ErrorCode =
   | "refused"
   | "index_out_of_range"
   | "hands_unavailable"
+  | "ocr_unavailable"
   | "invalid_config"
   | "timeout"
   | "internal_error";
@@ -117,6 +118,19 @@ export function asDeskhandError(error: unknown): DeskhandError {
         "hands_unavailable",
         message,
         "Run inside `deskhand sandbox run`, or on an X11 desktop with XTEST; `deskhand doctor` shows what is missing.",
+      );
+    case "RecognizerUnavailable":
+      return new DeskhandError(
+        "ocr_unavailable",
+        message,
+        "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng); `deskhand doctor` shows what is there.",
+      );
+    case "LanguageMissing":
+      return new DeskhandError(
+        "invalid_params",
+        message,
+        "Ask for installed languages only, or install the one you need (apt-get install tesseract-ocr-<code>).",
+        { installed: (error as Error & { installed?: string[] }).installed ?? [] },
       );
     case "AuditUnwritable":
       return new DeskhandError(

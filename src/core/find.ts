@@ -7,6 +7,7 @@ import { DeskhandError } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten, isEcho, isShown, reportsShowing } from "./flatten.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
+import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
 import type { RefStore } from "./refs.js";
 import { fold, matches, needsDetails, type Selector } from "./selector.js";
 import { resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
@@ -44,6 +45,8 @@ export interface FindResult {
   method: "collection" | "tree";
   /** Matches left out: not on screen (a closed menu, a hidden page), or a label repeating its match's name. */
   left_out?: { off_screen: number; repeats: number };
+  /** With no match: large surfaces of the scope that only hold pixels (find_text reads them). */
+  pixels_only?: FoundElement[];
 }
 
 export interface FindOptions {
@@ -222,6 +225,17 @@ export async function findElements(
     timeoutMs: options.timeoutMs,
     accessibleIds: false,
   });
+  // Nothing found where part of the window is pixels only: the text may be painted there.
+  let surfaces: FlatEntry[] = [];
+  if (hits.length === 0 && method === "tree") {
+    surfaces = entries.filter((e) => mayBePixelsOnly(e.node));
+    await enrichEntries(backend, surfaces, {
+      maxText: 200,
+      timeoutMs: options.timeoutMs,
+      accessibleIds: false,
+    });
+    surfaces = surfaces.filter((e) => isPixelsOnly(e.node)).slice(0, 5);
+  }
   const snapshotId = refs.newSnapshot();
   const describe = (entry: FlatEntry): FoundElement => {
     const { node } = entry;
@@ -253,6 +267,7 @@ export async function findElements(
     unreadable_candidates: unreadable.map((e) => ({ ...describe(e), unread: [...new Set(e.node.unread)] })),
     windows: windows.map(({ id, title }) => ({ id, title })),
     method,
+    ...(surfaces.length > 0 ? { pixels_only: surfaces.map(describe) } : {}),
     ...(leftOut && leftOut.offScreen + leftOut.repeats > 0
       ? { left_out: { off_screen: leftOut.offScreen, repeats: leftOut.repeats } }
       : {}),

@@ -2,6 +2,7 @@
 
 import { yieldIfDue } from "../platform/slice.js";
 import type { RawNode } from "../platform/types.js";
+import { isPixelsOnly } from "./pixels.js";
 import type { Fingerprint } from "./refs.js";
 
 export interface FlatEntry {
@@ -216,6 +217,8 @@ function isEmptyCell(node: RawNode): boolean {
 }
 
 function isEmptyBox(node: RawNode): boolean {
+  // A large empty surface is where an app paints: it stays, marked pixels only.
+  if (isPixelsOnly(node)) return false;
   const interfaces = node.interfaces ?? [];
   // Text that was read and is empty (web engines give every box a Text interface) holds nothing.
   const textless = !interfaces.includes("Text") || (node.enriched === true && !labelOf(node));

@@ -106,6 +106,7 @@ export function renderElement(element: SnapshotElement, options: RenderOptions =
   }
   if (element.unread) parts.push(`{unread: ${element.unread.join(", ")}}`);
   if (element.fold) parts.push(`· ${describeFold(element.fold)}`);
+  if (element.pixelsOnly) parts.push("· pixels only: read_screen_text reads its text");
   let line = parts.join(" ");
   if (element.cut)
     line += `\n${indent.repeat(element.depth + 1)}… ${describeCut(element.cut, element.childCount)}`;

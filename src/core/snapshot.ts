@@ -23,6 +23,7 @@ import {
 } from "./flatten.js";
 import { globMatch } from "./glob.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
+import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
 import type { RefStore } from "./refs.js";
 
 export type SnapshotTarget =
@@ -75,6 +76,8 @@ export interface SnapshotElement {
   textLength?: number;
   /** In the screen view, what this line stands for that is not on screen: `snapshot` its ref to read it. */
   fold?: ShownFold;
+  /** A large surface with nothing in the tree: what it shows is pixels, for read_screen_text. */
+  pixelsOnly?: true;
 }
 
 /** A fold as a reply shows it: a group of hidden siblings names its parent's ref and its members' refs. */
@@ -314,7 +317,7 @@ export class SnapshotStore {
       const needed = everything
         ? allNodes(node)
         : view === "screen"
-          ? allNodes(node).filter((n) => n.role === "table cell" && !n.enriched)
+          ? allNodes(node).filter((n) => (n.role === "table cell" || mayBePixelsOnly(n)) && !n.enriched)
           : [];
       if (needed.length === 0) continue;
       await backend.enrich(needed, {
@@ -492,6 +495,7 @@ export class SnapshotStore {
       truncatedBy.add(cutName(node.childrenCut));
     }
     if (node.unread.length > 0) element.unread = [...new Set(node.unread)];
+    if (isPixelsOnly(node)) element.pixelsOnly = true;
     if (entry.fold) {
       const { group, ...fold } = entry.fold;
       element.fold = fold;

@@ -13,6 +13,7 @@ import {
 import { DBusConnection } from "./atspi/dbus.js";
 import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/names.js";
 import { platformSupport } from "./index.js";
+import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
 import { X11Connection } from "./x11/connection.js";
 
@@ -39,6 +40,7 @@ export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[
   { name: "python3-pyatspi", role: "the peer in tests and benchmarks", required: false },
   { name: "gtk-3-examples", role: "gtk3-widget-factory for the demo and tests", required: false },
   { name: "gtk-4-examples", role: "gtk4-widget-factory for tests", required: false },
+  { name: "tesseract-ocr", role: "text from pixels (read_screen_text, find_text)", required: false },
 ];
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -266,6 +268,29 @@ function toolkitHints(env: NodeJS.ProcessEnv): Check[] {
   ];
 }
 
+/** Text recognition: the engine, the languages installed, and those DESKHAND_OCR_LANGUAGES asks for. */
+async function ocrChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const info = await new TesseractRecognizer("tesseract", env).describe();
+  const section = "text from pixels";
+  if (!info.available)
+    return [{ section, name: "engine", status: "warn", value: `not available: ${info.detail}` }];
+  const checks: Check[] = [
+    { section, name: "engine", status: "ok", value: `${info.engine} ${info.version ?? "(version unknown)"}` },
+    { section, name: "languages", status: "ok", value: info.languages.join(", "), hint: info.detail },
+  ];
+  const asked = env.DESKHAND_OCR_LANGUAGES?.split(/[+,\s]+/).filter(Boolean) ?? [];
+  const missing = asked.filter((l) => !info.languages.includes(l));
+  if (missing.length > 0)
+    checks.push({
+      section,
+      name: "DESKHAND_OCR_LANGUAGES",
+      status: "warn",
+      value: `asks for ${missing.join(", ")}, not installed`,
+      hint: missing.map((l) => `apt-get install tesseract-ocr-${l.replace(/_/g, "-")}`).join("; "),
+    });
+  return checks;
+}
+
 export async function diagnose(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const support = platformSupport();
   const platform: Check[] = [
@@ -287,10 +312,11 @@ export async function diagnose(env: NodeJS.ProcessEnv): Promise<Check[]> {
     bounded(checks, ms, `${section} checks`).catch((error): Check[] => [
       { section, name: section, status: "unavailable", value: `UNAVAILABLE (${message(error)})` },
     ]);
-  const [display, bus, packages] = await Promise.all([
+  const [display, bus, packages, ocr] = await Promise.all([
     group("display", displayChecks(env), 8000),
     group("accessibility", busChecks(env), 10_000),
     group("packages", packageChecks(), 8000),
+    group("text from pixels", ocrChecks(env), 8000),
   ]);
-  return [...platform, ...display, ...bus, ...packages, ...toolkitHints(env)];
+  return [...platform, ...display, ...bus, ...packages, ...ocr, ...toolkitHints(env)];
 }

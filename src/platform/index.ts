@@ -1,6 +1,8 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
 import type { Hands } from "./hands.js";
+import { TesseractRecognizer } from "./ocr/tesseract.js";
+import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
 import { openX11Hands } from "./x11/hands.js";
 
@@ -30,4 +32,9 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
   return openX11Hands({ display: (options.env ?? process.env).DISPLAY });
+}
+
+/** Text recognition from pixels: Tesseract where it is installed (doctor and the tools say when not). */
+export function createRecognizer(options: { env?: NodeJS.ProcessEnv } = {}): TextRecognizer {
+  return new TesseractRecognizer("tesseract", options.env ?? process.env);
 }

@@ -3,7 +3,8 @@
 import { type RefLifetime, RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import type { Hands } from "../platform/hands.js";
-import { connectBackend, connectHands } from "../platform/index.js";
+import { connectBackend, connectHands, createRecognizer } from "../platform/index.js";
+import type { TextRecognizer } from "../platform/ocr/types.js";
 import type { AccessibilityBackend } from "../platform/types.js";
 import { AuditJournal } from "../safety/audit.js";
 import type { Confirmer } from "../safety/gate.js";
@@ -16,6 +17,8 @@ export interface ToolContext {
   backend(): Promise<AccessibilityBackend>;
   /** Input, pixels and window management; connected on first use, like the backend. */
   hands(): Promise<Hands>;
+  /** Text from pixels; made on first use. */
+  recognizer(): TextRecognizer;
   /** The safety policy, read once: throws ConfigError when the config file is wrong. */
   policy(): SafetyPolicy;
   audit(): AuditJournal;
@@ -36,6 +39,7 @@ export interface ContextOptions {
   /** Injected for tests and other backends; defaults to this platform's. */
   connect?: () => Promise<AccessibilityBackend>;
   connectHands?: () => Promise<Hands>;
+  recognizer?: TextRecognizer;
   /** The ceiling from a command-line flag: it wins over the environment and the config file. */
   ceiling?: SafetyLevel;
   confirm?: Confirmer;
@@ -82,6 +86,7 @@ export function createContext(options: ContextOptions): ToolContext {
   const hands = lazily(options.connectHands ?? (() => connectHands({ env })));
   let policy: SafetyPolicy | undefined;
   let audit: AuditJournal | undefined;
+  let recognizer = options.recognizer;
   const refs = new RefStore(options.refLifetime);
   const currentPolicy = () => {
     policy ??= loadPolicy(env, options.ceiling ? { ceiling: options.ceiling } : {});
@@ -90,6 +95,10 @@ export function createContext(options: ContextOptions): ToolContext {
   return {
     backend: backend.get,
     hands: hands.get,
+    recognizer() {
+      recognizer ??= createRecognizer({ env });
+      return recognizer;
+    },
     policy: currentPolicy,
     audit() {
       audit ??= new AuditJournal(currentPolicy().auditPath);

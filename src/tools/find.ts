@@ -186,6 +186,12 @@ export function renderFind(
             ),
           ].join("; ")}.`,
   );
+  if (result.pixels_only && result.pixels_only.length > 0) {
+    const surfaces = result.pixels_only.map((p) => `${p.role} [ref=${p.ref}]`).join(", ");
+    lines.push(
+      `Part of this scope is pixels only, with no text in the tree: ${surfaces}. find_text searches the text it shows.`,
+    );
+  }
   const out = result.left_out;
   if (out) {
     const parts = [

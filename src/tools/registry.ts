@@ -13,6 +13,7 @@ import { observeTool } from "./observe.js";
 import { pingTool } from "./ping.js";
 import { readTableTool } from "./read-table.js";
 import { readTextTool } from "./read-text.js";
+import { findTextTool, readScreenTextTool } from "./screen-text.js";
 import { snapshotTool } from "./snapshot.js";
 import type { ToolDefinition } from "./tool.js";
 import { waitTool } from "./wait.js";
@@ -31,6 +32,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   fillFormTool,
   waitTool,
   screenshotTool,
+  readScreenTextTool,
+  findTextTool,
   clickTool,
   typeTextTool,
   keyTool,

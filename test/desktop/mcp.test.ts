@@ -43,6 +43,8 @@ describe("mcp on real apps", () => {
         "fill_form",
         "wait",
         "screenshot",
+        "read_screen_text",
+        "find_text",
         "click",
         "type_text",
         "key",
@@ -65,6 +67,8 @@ describe("mcp on real apps", () => {
       "read_table",
       "wait",
       "screenshot",
+      "read_screen_text",
+      "find_text",
       "doctor",
     ];
     for (const tool of tools) {

@@ -266,6 +266,62 @@ export const screenshotCommand = handsCommand(
   },
 );
 
+/** What to capture: a selector's element, --region X,Y,W,H, a window, or the screen. */
+async function captureOf(context: ToolContext, values: Values): Promise<Record<string, unknown> | number> {
+  if (hasSelector(values)) {
+    const ref = await resolve(context, values);
+    return typeof ref === "number" ? ref : { kind: "element", ref };
+  }
+  if (values.region !== undefined) {
+    const match = /^(\d+),(\d+),(\d+),(\d+)$/.exec(String(values.region));
+    if (!match) throw new UsageError("--region takes X,Y,WIDTH,HEIGHT in screen points, like 0,0,300,100");
+    const [x, y, width, height] = match.slice(1).map(Number);
+    return { kind: "region", x, y, width, height };
+  }
+  const window = windowSpec(values);
+  return window ? { kind: "window", window } : { kind: "screen" };
+}
+
+const textFlags = {
+  region: { type: "string" },
+  languages: { type: "string" },
+  "no-raise": { type: "boolean" },
+} as const;
+
+const textInput = (values: Values) => ({
+  ...(typeof values.languages === "string" ? { languages: values.languages.split(/[+,]/) } : {}),
+  raise: !values["no-raise"],
+});
+
+export const readScreenTextCommand = handsCommand(
+  "read_screen_text",
+  { ...textFlags, "max-chars": { type: "string" } },
+  async (context, values) => {
+    const of = await captureOf(context, values);
+    if (typeof of === "number") return of;
+    const maxChars = whole("max-chars", values["max-chars"]);
+    return { of, ...textInput(values), ...(maxChars ? { maxChars } : {}) };
+  },
+);
+
+export const findTextCommand = handsCommand(
+  "find_text",
+  { ...textFlags, text: { type: "string" }, match: { type: "string" }, limit: { type: "string" } },
+  async (context, values) => {
+    if (typeof values.text !== "string") throw new UsageError("--text S is required: the text to look for");
+    const of = await captureOf(context, values);
+    if (typeof of === "number") return of;
+    const limit = whole("limit", values.limit);
+    return {
+      text: values.text,
+      ...(typeof values.match === "string" ? { match: values.match } : {}),
+      of,
+      ...textInput(values),
+      ...(limit ? { limit } : {}),
+    };
+  },
+);
+
 const WINDOW_ACTIONS = ["focus", "minimize", "hide", "show", "close"];
 
 export async function windowCommand(args: string[]): Promise<number> {

@@ -53,6 +53,8 @@ Commands:
   hover                move the pointer without clicking
   wheel                turn the mouse wheel
   screenshot           a PNG of the screen, a window or an element
+  read-screen-text     read text from pixels (OCR) where the tree has none
+  find-text            where a text appears on screen, read from pixels
   window               focus, minimize, hide, show or close a window
   audit                show the audit journal of input actions
   doctor               report whether deskhand can work here (read-only)
@@ -149,6 +151,16 @@ A target (--window, --title, --pid) names the window to bring to the front first
        [--max-width N] [--no-raise] [--json]
 
 The whole screen by default. A window is raised first unless --no-raise.`,
+  "read-screen-text": `Usage: deskhand read-screen-text [--window ID | --title GLOB | --region X,Y,W,H | [target] selector]
+       [--languages eng+deu] [--max-chars N] [--no-raise] [--json]
+
+Text read from the pixels (Tesseract), not from the application: lines with their boxes in screen
+points and a confidence each. The whole screen by default. Password fields are blanked first.`,
+  "find-text": `Usage: deskhand find-text --text S [--match exact|fold|contains] [--limit N]
+       [--window ID | --title GLOB | --region X,Y,W,H | [target] selector] [--languages eng+deu] [--json]
+
+Where a text appears on screen, read from pixels: each match's box and the centre to click
+(deskhand click --at X,Y). No match means not found in what was recognised.`,
   window: `Usage: deskhand window focus|minimize|hide|show|close (--window ID | --title GLOB | --pid PID) --intent S
 
 Each answer is read back from the window manager. close is L3 and needs confirmation.`,

@@ -41,6 +41,7 @@ const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
   refused: "action_failed",
   index_out_of_range: "invalid_params",
   hands_unavailable: "input_failed",
+  ocr_unavailable: "unsupported_pattern",
   invalid_config: "invalid_params",
   not_accessible: "internal_error",
   backend_unavailable: "internal_error",

@@ -1,0 +1,111 @@
+// A screen capture made ready for text recognition: grey, dark text on a light ground everywhere (light
+// on dark reads as nothing otherwise: a dark band's words were lost whole), password fields blanked,
+// and small images doubled (Swing's 13 px "Synced" read "synced" at its own size). Each step lets
+// the event loop turn (a 1280×800 window is four million pixels once doubled).
+import type { RgbaImage } from "../platform/hands.js";
+import type { GrayImage } from "../platform/ocr/types.js";
+import { yieldIfDue } from "../platform/slice.js";
+import type { Rect } from "../platform/types.js";
+
+/** Images up to this many pixels are doubled before recognition; larger ones are read as they are. */
+export const DOUBLE_UP_TO = 1_500_000;
+/** The tile whose neighbourhood decides a pixel's ground: 8 px, judged over 24×24. */
+const TILE = 8;
+
+async function rows(height: number, each: (y: number) => void): Promise<void> {
+  for (let y = 0; y < height; y++) {
+    if (y % 16 === 0) {
+      const turn = yieldIfDue();
+      if (turn) await turn;
+    }
+    each(y);
+  }
+}
+
+function luminance(image: RgbaImage): Promise<Uint8Array> {
+  const out = new Uint8Array(image.width * image.height);
+  const { data, width } = image;
+  return rows(image.height, (y) => {
+    for (let x = 0, i = y * width, p = i * 4; x < width; x++, i++, p += 4)
+      out[i] = (data[p]! * 299 + data[p + 1]! * 587 + data[p + 2]! * 114) / 1000;
+  }).then(() => out);
+}
+
+/**
+ * Tiles whose ground is dark: the most common brightness over the tile and its eight neighbours is in
+ * the lower half. The most common value, not the mean, is the ground: text is the lesser part.
+ */
+async function darkTiles(gray: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+  const columns = Math.ceil(width / TILE);
+  const tileRows = Math.ceil(height / TILE);
+  const dark = new Uint8Array(columns * tileRows);
+  const histogram = new Uint32Array(16);
+  await rows(tileRows, (ty) => {
+    for (let tx = 0; tx < columns; tx++) {
+      histogram.fill(0);
+      const y1 = Math.min(height, (ty + 2) * TILE);
+      const x0 = Math.max(0, (tx - 1) * TILE);
+      const x1 = Math.min(width, (tx + 2) * TILE);
+      for (let y = Math.max(0, (ty - 1) * TILE); y < y1; y++)
+        for (let x = x0; x < x1; x++) histogram[gray[y * width + x]! >> 4]!++;
+      let mode = 0;
+      for (let b = 1; b < 16; b++) if (histogram[b]! > histogram[mode]!) mode = b;
+      dark[ty * columns + tx] = mode < 8 ? 1 : 0;
+    }
+  });
+  return dark;
+}
+
+/** Doubles an image, bilinear. */
+async function double(image: GrayImage): Promise<GrayImage> {
+  const width = image.width * 2;
+  const height = image.height * 2;
+  const out = new Uint8Array(width * height);
+  const src = image.data;
+  const maxX = image.width - 1;
+  const maxY = image.height - 1;
+  await rows(height, (y) => {
+    const sy = Math.min(maxY, Math.max(0, (y + 0.5) / 2 - 0.5));
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(maxY, y0 + 1);
+    const fy = sy - y0;
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(maxX, Math.max(0, (x + 0.5) / 2 - 0.5));
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(maxX, x0 + 1);
+      const fx = sx - x0;
+      const top = src[y0 * image.width + x0]! * (1 - fx) + src[y0 * image.width + x1]! * fx;
+      const bottom = src[y1 * image.width + x0]! * (1 - fx) + src[y1 * image.width + x1]! * fx;
+      out[y * width + x] = top * (1 - fy) + bottom * fy;
+    }
+  });
+  return { width, height, data: out };
+}
+
+export interface PreparedImage {
+  image: GrayImage;
+  /** Prepared pixels per captured pixel. */
+  factor: number;
+}
+
+/** `blank` is in the capture's pixels: each area is painted ground-white before anything reads it. */
+export async function prepareForOcr(capture: RgbaImage, blank: Rect[]): Promise<PreparedImage> {
+  const { width, height } = capture;
+  const gray = await luminance(capture);
+  const dark = await darkTiles(gray, width, height);
+  const columns = Math.ceil(width / TILE);
+  await rows(height, (y) => {
+    const tileRow = Math.floor(y / TILE) * columns;
+    for (let x = 0, i = y * width; x < width; x++, i++)
+      if (dark[tileRow + Math.floor(x / TILE)]) gray[i] = 255 - gray[i]!;
+  });
+  for (const area of blank) {
+    const x0 = Math.max(0, Math.floor(area.x));
+    const x1 = Math.min(width, Math.ceil(area.x + area.width));
+    for (let y = Math.max(0, Math.floor(area.y)); y < Math.min(height, Math.ceil(area.y + area.height)); y++)
+      gray.fill(255, y * width + x0, y * width + Math.max(x0, x1));
+  }
+  const image = { width, height, data: gray };
+  if (width * height > DOUBLE_UP_TO) return { image, factor: 1 };
+  return { image: await double(image), factor: 2 };
+}
