@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { prepareForOcr } from "../../src/core/ocr-image.js";
 import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
+import { TesseractRecognizer } from "../../src/platform/ocr/tesseract.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { connect, SWING_COMMAND, toolCaller } from "./helpers.js";
@@ -204,6 +205,28 @@ describe("text from pixels", () => {
       assert.match(reply.text!, /password fields? blanked before reading/);
     }
     assert.equal(replies[2]!.data.total, 0);
+  });
+
+  it("a language not installed, or no engine at all, is a clear error that says what to install", async () => {
+    const missing = await call("read_screen_text", {
+      of: { kind: "window", window: { title: GTK.title } },
+      languages: ["eng", "fra"],
+    });
+    assert.equal(missing.error?.code, "invalid_params");
+    assert.match(missing.error.message, /OCR language "fra" is not installed \(installed: .*eng/);
+    assert.match(missing.error.next, /apt-get install tesseract-ocr-<code>/);
+    const bare = createContext({
+      refLifetime: "while-verified",
+      recognizer: new TesseractRecognizer("/nonexistent/tesseract"),
+    });
+    try {
+      const none = await toolCaller(bare)("find_text", { text: "Revenue" });
+      assert.equal(none.error?.code, "ocr_unavailable");
+      assert.match(none.error.message, /tesseract cannot be run/);
+      assert.match(none.error.next, /apt-get install tesseract-ocr/);
+    } finally {
+      await bare.close();
+    }
   });
 
   it("snapshots mark painted surfaces pixels only, and a find with no match there says so", async () => {
