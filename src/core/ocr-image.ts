@@ -11,6 +11,12 @@ import type { Rect } from "../platform/types.js";
 export const DOUBLE_UP_TO = 1_500_000;
 /** The tile whose neighbourhood decides a pixel's ground: 8 px, judged over 24×24. */
 const TILE = 8;
+/**
+ * Grounds darker than this (in sixteenths of white) are inverted: dark themes sit well below it; a
+ * selection's mid blue (Calc's column header) is above, since flipping it left black bars on the
+ * row beneath that broke "Kiwi 4711" into "Kiwr4a7il".
+ */
+const DARK_GROUND = 6;
 
 async function rows(height: number, each: (y: number) => void): Promise<void> {
   for (let y = 0; y < height; y++) {
@@ -32,13 +38,18 @@ function luminance(image: RgbaImage): Promise<Uint8Array> {
 }
 
 /**
- * Tiles whose ground is dark: the most common brightness over the tile and its eight neighbours is in
- * the lower half. The most common value, not the mean, is the ground: text is the lesser part.
+ * Tiles whose ground is dark: the most common brightness over the tile and its eight neighbours is
+ * below DARK_GROUND. The most common value, not the mean, is the ground: text is the lesser part.
  */
-async function darkTiles(gray: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+async function tileGrounds(
+  gray: Uint8Array,
+  width: number,
+  height: number,
+): Promise<{ dark: Uint8Array; ground: Uint8Array; columns: number }> {
   const columns = Math.ceil(width / TILE);
   const tileRows = Math.ceil(height / TILE);
   const dark = new Uint8Array(columns * tileRows);
+  const ground = new Uint8Array(columns * tileRows);
   const histogram = new Uint32Array(16);
   await rows(tileRows, (ty) => {
     for (let tx = 0; tx < columns; tx++) {
@@ -50,10 +61,14 @@ async function darkTiles(gray: Uint8Array, width: number, height: number): Promi
         for (let x = x0; x < x1; x++) histogram[gray[y * width + x]! >> 4]!++;
       let mode = 0;
       for (let b = 1; b < 16; b++) if (histogram[b]! > histogram[mode]!) mode = b;
-      dark[ty * columns + tx] = mode < 8 ? 1 : 0;
+      const isDark = mode < DARK_GROUND;
+      dark[ty * columns + tx] = isDark ? 1 : 0;
+      // The ground as it will be once dark tiles are inverted.
+      const value = mode * 16 + 8;
+      ground[ty * columns + tx] = isDark ? 255 - value : value;
     }
   });
-  return dark;
+  return { dark, ground, columns };
 }
 
 /** Doubles an image, bilinear. */
@@ -82,6 +97,53 @@ async function double(image: GrayImage): Promise<GrayImage> {
   return { width, height, data: out };
 }
 
+/** Longer than this, a straight run of ink is a rule (a grid line, a border), not part of a letter. */
+const RULE = 48;
+/** Ink, for finding rules: this much darker than its tile's ground (grid lines are light grey). */
+const INK_CONTRAST = 24;
+
+/**
+ * Rules painted over with paper: a spreadsheet's grid made Tesseract take the sheet for a picture,
+ * and "Kiwi 4711" in a cell was not read at all. Runs are found before any is erased, so a rule
+ * crossing another is erased whole.
+ */
+async function eraseRules(
+  gray: Uint8Array,
+  width: number,
+  height: number,
+  tiles: { ground: Uint8Array; columns: number },
+): Promise<void> {
+  const isInk = (x: number, y: number) =>
+    gray[y * width + x]! + INK_CONTRAST <
+    tiles.ground[Math.floor(y / TILE) * tiles.columns + Math.floor(x / TILE)]!;
+  const rule = new Uint8Array(width * height);
+  await rows(height, (y) => {
+    let start = -1;
+    for (let x = 0; x <= width; x++) {
+      const ink = x < width && isInk(x, y);
+      if (ink && start < 0) start = x;
+      if (!ink && start >= 0) {
+        if (x - start >= RULE) rule.fill(1, y * width + start, y * width + x);
+        start = -1;
+      }
+    }
+  });
+  const runStart = new Int32Array(width).fill(-1);
+  await rows(height + 1, (y) => {
+    for (let x = 0; x < width; x++) {
+      const ink = y < height && isInk(x, y);
+      if (ink && runStart[x]! < 0) runStart[x] = y;
+      if (!ink && runStart[x]! >= 0) {
+        if (y - runStart[x]! >= RULE) for (let r = runStart[x]!; r < y; r++) rule[r * width + x] = 1;
+        runStart[x] = -1;
+      }
+    }
+  });
+  for (let i = 0; i < rule.length; i++)
+    if (rule[i])
+      gray[i] = tiles.ground[Math.floor(i / width / TILE) * tiles.columns + Math.floor((i % width) / TILE)]!;
+}
+
 export interface PreparedImage {
   image: GrayImage;
   /** Prepared pixels per captured pixel. */
@@ -92,13 +154,37 @@ export interface PreparedImage {
 export async function prepareForOcr(capture: RgbaImage, blank: Rect[]): Promise<PreparedImage> {
   const { width, height } = capture;
   const gray = await luminance(capture);
-  const dark = await darkTiles(gray, width, height);
-  const columns = Math.ceil(width / TILE);
+  const tiles = await tileGrounds(gray, width, height);
+  const { dark, ground, columns } = tiles;
+  const tileRows = Math.ceil(height / TILE);
+  // A light tile at the edge of a dark area holds some of that dark ground: left as it is, it made a
+  // black bar touching the letters ("Night" was lost to one). There, pixels as dark as the dark
+  // ground beside are painted as the tile's own light ground.
+  const darkBeside = new Int16Array(dark.length).fill(-1);
+  for (let t = 0; t < dark.length; t++) {
+    if (dark[t]) continue;
+    const tx = t % columns;
+    const ty = Math.floor(t / columns);
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = tx + dx;
+        const ny = ty + dy;
+        if (nx < 0 || ny < 0 || nx >= columns || ny >= tileRows) continue;
+        const n = ny * columns + nx;
+        // Its ground as read, before inversion.
+        if (dark[n]) darkBeside[t] = Math.max(darkBeside[t]!, 255 - ground[n]!);
+      }
+  }
   await rows(height, (y) => {
     const tileRow = Math.floor(y / TILE) * columns;
-    for (let x = 0, i = y * width; x < width; x++, i++)
-      if (dark[tileRow + Math.floor(x / TILE)]) gray[i] = 255 - gray[i]!;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const t = tileRow + Math.floor(x / TILE);
+      if (dark[t]) gray[i] = 255 - gray[i]!;
+      else if (darkBeside[t]! >= 0 && Math.abs(gray[i]! - darkBeside[t]!) <= INK_CONTRAST / 2)
+        gray[i] = ground[t]!;
+    }
   });
+  await eraseRules(gray, width, height, tiles);
   for (const area of blank) {
     const x0 = Math.max(0, Math.floor(area.x));
     const x1 = Math.min(width, Math.ceil(area.x + area.width));

@@ -33,9 +33,13 @@ function union(boxes: Rect[]): Rect {
   return { x, y, width: right - x, height: bottom - y };
 }
 
-/** Punctuation alone at low confidence is the edge of a box or a frame read as "[" or "|". */
-function isNoise(word: RecognizedWord): boolean {
-  return word.confidence < LEAVE_OUT || (!/[\p{L}\p{N}]/u.test(word.text) && word.confidence < DOUBTFUL);
+/**
+ * Noise: what the engine is not sure of at all; punctuation alone at low confidence (the edge of a box
+ * or frame read as "[" or "|"); and "words" one or two pixels high, which are rules read as dashes.
+ */
+function isNoise(word: RecognizedWord, factor: number): boolean {
+  if (word.confidence < LEAVE_OUT || word.box.height < 3 * factor) return true;
+  return !/[\p{L}\p{N}]/u.test(word.text) && word.confidence < DOUBTFUL;
 }
 
 /**
@@ -51,7 +55,7 @@ export function toScreenLines(
   let key = "";
   let leftOut = 0;
   for (const word of words) {
-    if (isNoise(word)) {
+    if (isNoise(word, factor)) {
       leftOut++;
       continue;
     }
@@ -73,7 +77,39 @@ export function toScreenLines(
     line.box = union(line.words.map((w) => w.box));
     line.confidence = Math.min(...line.words.map((w) => w.confidence));
   }
-  return { lines, leftOut };
+  return { lines: readingOrder(lines), leftOut };
+}
+
+/**
+ * Top to bottom, and left to right within a row: sparse recognition finds text in no set order.
+ * A line joins a row when its middle is within half the row's first line's height of that one's.
+ */
+function readingOrder(lines: ScreenLine[]): ScreenLine[] {
+  const middle = (l: ScreenLine) => l.box.y + l.box.height / 2;
+  const byMiddle = [...lines].sort((a, b) => middle(a) - middle(b));
+  const ordered: ScreenLine[] = [];
+  let row: ScreenLine[] = [];
+  const flush = () => {
+    row.sort((a, b) => a.box.x - b.box.x);
+    // Pieces of one row close together are one line ("File Edit View" and "Insert Format Styles").
+    for (const line of row) {
+      const last = ordered.at(-1);
+      const gap = last ? line.box.x - (last.box.x + last.box.width) : Number.POSITIVE_INFINITY;
+      if (last && row.includes(last) && gap >= 0 && gap <= 1.5 * Math.max(last.box.height, line.box.height)) {
+        last.words.push(...line.words);
+        last.text = `${last.text} ${line.text}`;
+        last.box = union([last.box, line.box]);
+        last.confidence = Math.min(last.confidence, line.confidence);
+      } else ordered.push(line);
+    }
+    row = [];
+  };
+  for (const line of byMiddle) {
+    if (row.length > 0 && middle(line) - middle(row[0]!) > row[0]!.box.height / 2) flush();
+    row.push(line);
+  }
+  flush();
+  return ordered;
 }
 
 export function centre(box: Rect): { x: number; y: number } {

@@ -86,7 +86,9 @@ export class TesseractRecognizer implements TextRecognizer {
       // against 0.38 s measured), and leave the other CPU to the apps and the X server.
       const child = spawn(
         this.command,
-        ["stdin", "stdout", "-l", options.languages.join("+"), "--psm", "3", "tsv"],
+        // Sparse text (--psm 11): a screen is not a page. Automatic layout took a spreadsheet's
+        // first row for part of its column header and read nothing of "Kiwi 4711" in it.
+        ["stdin", "stdout", "-l", options.languages.join("+"), "--psm", "11", "tsv"],
         { stdio: ["pipe", "pipe", "pipe"], env: { ...this.env, OMP_THREAD_LIMIT: "1" } },
       );
       const out: Buffer[] = [];
