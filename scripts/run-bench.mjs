@@ -9,13 +9,14 @@ const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore -
 // Each bench gets the apps it measures; input needs only the Swing fixture.
 const APPS = {
   input: [SWING],
+  http: [SWING],
   ocr: [
     "/usr/bin/python3 test/fixtures/ocr/gtk3_canvas.py /tmp/deskhand-bench-gtk3-canvas.json",
     `${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-swing-canvas.json`,
     "soffice --calc --norestore --nologo",
   ],
 };
-const benches = (process.argv[2] ?? "snapshot,act,input,eventloop,ocr,tokens").split(",");
+const benches = (process.argv[2] ?? "snapshot,act,input,eventloop,ocr,http,tokens").split(",");
 // bench/tokens: one sandbox per app of the toolkit contract suite, like the tests.
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",

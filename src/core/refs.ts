@@ -40,6 +40,11 @@ export class RefStore {
     readonly lifetime: RefLifetime,
     /** Oldest refs are forgotten past this many; a forgotten ref answers unknown_ref. */
     readonly capacity = 50_000,
+    /**
+     * Snapshot numbers shared with other stores (the sessions of one HTTP server), so that a ref
+     * from one session is unknown in another rather than naming some other element there.
+     */
+    private readonly snapshotNumbers?: () => number,
   ) {}
 
   get currentSnapshotId(): string | null {
@@ -51,7 +56,7 @@ export class RefStore {
   }
 
   newSnapshot(): string {
-    this.#snapshotCounter++;
+    this.#snapshotCounter = this.snapshotNumbers ? this.snapshotNumbers() : this.#snapshotCounter + 1;
     if (this.lifetime === "latest-snapshot") {
       this.#entries.clear();
       this.#byHandle.clear();

@@ -27,6 +27,8 @@ export interface AuditEntry {
   /** What happened, in a few words, without any typed text. */
   outcome?: Record<string, unknown>;
   text_length?: number;
+  /** The MCP session that acted, where a server holds several. */
+  session?: string;
 }
 
 /** A value of the call to keep out of the journal; a password's every run of 4+ characters too. */

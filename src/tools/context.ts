@@ -30,7 +30,19 @@ export interface ToolContext {
   readonly version: string;
   /** Aborted when the caller cancels the request in flight (MCP cancellation). */
   readonly signal?: AbortSignal;
+  /** The MCP session acting, where a server holds several (HTTP): the journal records it. */
+  readonly session?: string;
+  /** What this process serves over the network, for doctor; absent when nothing is. */
+  readonly serving?: ServingInfo;
   close(): Promise<void>;
+}
+
+export interface ServingInfo {
+  transport: "http";
+  address: string;
+  loopbackOnly: boolean;
+  origins: string[];
+  hosts: string[] | "any";
 }
 
 export interface ContextOptions {
@@ -43,6 +55,12 @@ export interface ContextOptions {
   /** The ceiling from a command-line flag: it wins over the environment and the config file. */
   ceiling?: SafetyLevel;
   confirm?: Confirmer;
+  /** False when the backend and hands are shared with other contexts: close() leaves them open. */
+  ownsConnections?: boolean;
+  session?: string;
+  serving?: ServingInfo;
+  /** Snapshot numbers shared among sessions (see RefStore). */
+  snapshotNumbers?: () => number;
 }
 
 /**
@@ -87,7 +105,7 @@ export function createContext(options: ContextOptions): ToolContext {
   let policy: SafetyPolicy | undefined;
   let audit: AuditJournal | undefined;
   let recognizer = options.recognizer;
-  const refs = new RefStore(options.refLifetime);
+  const refs = new RefStore(options.refLifetime, undefined, options.snapshotNumbers);
   const currentPolicy = () => {
     policy ??= loadPolicy(env, options.ceiling ? { ceiling: options.ceiling } : {});
     return policy;
@@ -105,11 +123,14 @@ export function createContext(options: ContextOptions): ToolContext {
       return audit;
     },
     ...(options.confirm ? { confirm: options.confirm } : {}),
+    ...(options.session ? { session: options.session } : {}),
+    ...(options.serving ? { serving: options.serving } : {}),
     refs,
     snapshots: new SnapshotStore(backend.get, refs),
     env,
     version: DESKHAND_VERSION,
     async close() {
+      if (options.ownsConnections === false) return;
       await Promise.all(
         [backend.current(), hands.current()].map(async (p) => {
           if (p) await (await p.catch(() => undefined))?.close();

@@ -109,6 +109,26 @@ function safety(context: ToolContext): Check[] {
   ];
 }
 
+/** What this process serves over the network: who can reach it, and with what. */
+function exposure(context: ToolContext): Check {
+  const section = "exposure";
+  const serving = context.serving;
+  if (!serving)
+    return { section, name: "network", status: "ok", value: "nothing: this process serves no network port" };
+  const hosts = serving.hosts === "any" ? "any Host header" : `Host ${serving.hosts.join(", ")}`;
+  return {
+    section,
+    name: "mcp over http",
+    status: serving.loopbackOnly ? "ok" : "warn",
+    value:
+      `${serving.address}, ${serving.loopbackOnly ? "this machine only (loopback)" : "reachable from other machines"}; ` +
+      `bearer token required; ${hosts}; Origin ${serving.origins.join(", ")} (or none)`,
+    ...(serving.loopbackOnly
+      ? {}
+      : { hint: "bind to 127.0.0.1 unless another machine must drive this desktop" }),
+  };
+}
+
 export const doctorTool = defineTool({
   name: "doctor",
   title: "Diagnose this machine",
@@ -125,7 +145,7 @@ export const doctorTool = defineTool({
       .describe("Also list windows and read one (connects to the accessibility bus)"),
   }),
   async handler(context, input) {
-    const checks = [...(await diagnose(context.env)), ...safety(context)];
+    const checks = [...(await diagnose(context.env)), ...safety(context), exposure(context)];
     if (input.probe) checks.push(...(await probe(context)));
     const failed = checks.filter((c) => c.status === "fail").length;
     const lines = checks.map(

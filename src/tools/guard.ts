@@ -45,6 +45,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     reversible: spec.gate.reversible,
     target: spec.target,
     ...(spec.secret !== undefined ? { text_length: [...spec.secret].length } : {}),
+    ...(context.session ? { session: context.session } : {}),
   };
   const secrets: Secret[] = [
     ...(spec.secret !== undefined ? [{ text: spec.secret, password: spec.password ?? false }] : []),

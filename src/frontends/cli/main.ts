@@ -3,6 +3,7 @@
 // 2 bad command line. The heap limits in the first line keep a long-running server flat: without them
 // V8 grew the heap lazily to 145 MB over 1,000 soak cycles; with them it stayed at 92 MB.
 import { DESKHAND_VERSION } from "../../tools/context.js";
+import { HttpConfigError, parseListen, runMcpHttpServer } from "../mcp/http.js";
 import { runMcpServer } from "../mcp/server.js";
 import { runNdjsonServer } from "../ndjson/server.js";
 import { PROFILES } from "../profiles/index.js";
@@ -35,24 +36,47 @@ import { HELP, UsageError } from "./usage.js";
 type Command = (args: string[]) => Promise<number>;
 
 /** `mcp` and `serve` take --ceiling L1..L4; `mcp` also --profile NAME (a seed's own tools). */
-function serverFlags(args: string[], allowProfile: boolean) {
-  const flags: { ceiling?: ReturnType<typeof ceilingFlag>; profile?: string } = {};
-  for (let i = 0; i < args.length; i += 2) {
-    const [flag, value] = [args[i], args[i + 1]];
+interface ServerFlags {
+  ceiling?: ReturnType<typeof ceilingFlag>;
+  profile?: string;
+  http?: string;
+  tokenFile?: string;
+  allowRemote: boolean;
+  allowOrigins: string[];
+  allowHosts: string[];
+}
+
+const MCP_OPTIONS =
+  "the options are --ceiling L1|L2|L3|L4, --profile NAME, and --http [HOST:]PORT with --token-file FILE, --allow-origin ORIGIN, --allow-host HOST[:PORT] and --allow-remote";
+
+function serverFlags(args: string[], mcp: boolean): ServerFlags {
+  const flags: ServerFlags = { allowRemote: false, allowOrigins: [], allowHosts: [] };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (mcp && flag === "--allow-remote") {
+      flags.allowRemote = true;
+      continue;
+    }
+    const value = args[++i];
     if (flag === "--ceiling" && value !== undefined) flags.ceiling = ceilingFlag(value);
-    else if (flag === "--profile" && value !== undefined && allowProfile) {
+    else if (mcp && flag === "--profile" && value !== undefined) {
       if (!PROFILES[value])
         throw new UsageError(
           `unknown profile ${JSON.stringify(value)}; profiles: ${Object.keys(PROFILES).join(", ")}`,
         );
       flags.profile = value;
-    } else
-      throw new UsageError(
-        allowProfile
-          ? "the options are --ceiling L1|L2|L3|L4 and --profile NAME"
-          : "the only option is --ceiling L1|L2|L3|L4",
-      );
+    } else if (mcp && flag === "--http" && value !== undefined) flags.http = value;
+    else if (mcp && flag === "--token-file" && value !== undefined) flags.tokenFile = value;
+    else if (mcp && flag === "--allow-origin" && value !== undefined) flags.allowOrigins.push(value);
+    else if (mcp && flag === "--allow-host" && value !== undefined)
+      flags.allowHosts.push(value.toLowerCase());
+    else throw new UsageError(mcp ? MCP_OPTIONS : "the only option is --ceiling L1|L2|L3|L4");
   }
+  if (
+    !flags.http &&
+    (flags.tokenFile || flags.allowRemote || flags.allowOrigins.length || flags.allowHosts.length)
+  )
+    throw new UsageError("--token-file, --allow-origin, --allow-host and --allow-remote go with --http");
   return flags;
 }
 
@@ -91,11 +115,28 @@ const COMMANDS: Record<string, Command> = {
   window: windowCommand,
   audit: auditCommand,
   mcp: async (args) => {
-    const { ceiling, profile } = serverFlags(args, true);
-    await runMcpServer({
-      ...(ceiling ? { ceiling } : {}),
-      ...(profile ? { profile: PROFILES[profile]! } : {}),
-    });
+    const flags = serverFlags(args, true);
+    const common = {
+      ...(flags.ceiling ? { ceiling: flags.ceiling } : {}),
+      ...(flags.profile ? { profile: PROFILES[flags.profile]! } : {}),
+    };
+    if (flags.http) {
+      try {
+        await runMcpHttpServer({
+          ...parseListen(flags.http),
+          allowRemote: flags.allowRemote,
+          ...(flags.tokenFile ? { tokenFile: flags.tokenFile } : {}),
+          allowOrigins: flags.allowOrigins,
+          allowHosts: flags.allowHosts,
+          ...common,
+        });
+      } catch (error) {
+        if (error instanceof HttpConfigError) throw new UsageError(error.message);
+        throw error;
+      }
+      return new Promise<number>(() => {}); // Runs until SIGTERM.
+    }
+    await runMcpServer(common);
     return new Promise<number>(() => {}); // Runs until stdin closes.
   },
   serve: async (args) => {

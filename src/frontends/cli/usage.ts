@@ -59,7 +59,7 @@ Commands:
   audit                show the audit journal of input actions
   doctor               report whether deskhand can work here (read-only)
   ping                 print the version
-  mcp                  serve MCP over stdio
+  mcp                  serve MCP over stdio, or Streamable HTTP with --http
   serve                serve the NDJSON protocol over stdio
   sandbox run|start|stop
                        a private headless accessible desktop
@@ -122,7 +122,20 @@ ${ELEMENT}`,
 
 A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
-  mcp: "Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab]\n\nServe the Model Context Protocol over stdio. Refs live while they verify.\nConfirmations are asked through elicitation when the client supports it.\n--profile serves a seed document's own tools (names, arguments, replies), each mapped onto deskhand's.",
+  mcp: `Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab]
+       deskhand mcp --http [HOST:]PORT [--token-file FILE] [--allow-origin ORIGIN]...
+                   [--allow-host HOST[:PORT]]... [--allow-remote] [--ceiling L] [--profile P]
+
+Serve the Model Context Protocol over stdio (until stdin closes), or over Streamable HTTP at
+/mcp with --http (until SIGTERM, which lets calls in flight finish and releases held input).
+Refs live while they verify, per MCP session. Confirmations are asked through elicitation when
+the client supports it. --profile serves a seed document's own tools, each mapped onto deskhand's.
+
+Over HTTP every request needs "Authorization: Bearer TOKEN": the token is $DESKHAND_TOKEN, else
+the content of --token-file, else one made at start and printed once on stderr. HOST defaults to
+127.0.0.1; any other address needs --allow-remote. Host and Origin headers are checked against
+the loopback names (and --allow-host, --allow-origin): anything else gets 403. GET /health
+answers "ok" without a token.`,
   click: `Usage: deskhand click ([target] selector [--nth N] | --at X,Y [target]) --intent S [--button left|middle|right]
        [--double] [--modifiers ctrl,shift] [--not-reversible] [--no-focus] [--ceiling L1..L4] [--json]
 

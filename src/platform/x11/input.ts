@@ -1,5 +1,6 @@
 // Synthetic input through XTEST. Every batch of fake events ends with a round trip, so when a call
 // resolves the server has delivered its events; what the app then does with them is re-read by callers.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HeldInput, KeyboardInput, MouseButton, Point, PointerInput, WheelDirection } from "../hands.js";
 import { type Chord, chordText, type Modifier } from "../keys.js";
@@ -65,12 +66,18 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
+    // Inside the call chain that holds the keyboard, steps run in its own order: queued behind
+    // another call that waits for the keyboard, they would wait for themselves.
+    if (this.#holding.getStore()) return work();
     const run = this.#queue.then(work, work);
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  #lockDepth = 0;
+  /** Set inside the call chain that holds the keyboard: a nested `exclusive` there runs at once. */
+  readonly #holding = new AsyncLocalStorage<true>();
+  /** Calls of this process wait their turn here before asking the display's lock. */
+  #turn: Promise<void> = Promise.resolve();
 
   /** Holds the keyboard lock across several calls (a focus click, then the typing). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -79,31 +86,34 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
 
   /**
    * Runs `work` holding the display's keyboard lock; waits for another deskhand to finish first.
-   * Re-entrant: a call inside `exclusive` finds the lock held and leaves it held.
+   * Re-entrant within one call chain only: two calls of this process at once (two MCP sessions, or
+   * two requests of one) take turns, since the display's lock, taken by this same connection, would
+   * let both in and interleave their keys.
    */
   async #withInput<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#lockDepth > 0) {
-      this.#lockDepth++;
-      try {
-        return await work();
-      } finally {
-        this.#lockDepth--;
-      }
-    }
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    while (!(await this.x.tryLock(INPUT_LOCK))) {
-      if (Date.now() > deadline)
-        throw new Error(
-          `another program has held the keyboard lock on ${this.x.display} for ${LOCK_WAIT_MS / 1000} s; nothing more was typed`,
-        );
-      await sleep(LOCK_POLL_MS);
-    }
-    this.#lockDepth = 1;
+    if (this.#holding.getStore()) return work();
+    let release!: () => void;
+    const before = this.#turn;
+    this.#turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await before;
     try {
-      return await work();
+      const deadline = Date.now() + LOCK_WAIT_MS;
+      while (!(await this.x.tryLock(INPUT_LOCK))) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `another program has held the keyboard lock on ${this.x.display} for ${LOCK_WAIT_MS / 1000} s; nothing more was typed`,
+          );
+        await sleep(LOCK_POLL_MS);
+      }
+      try {
+        return await this.#holding.run(true, work);
+      } finally {
+        await this.x.unlock(INPUT_LOCK).catch(() => undefined);
+      }
     } finally {
-      this.#lockDepth = 0;
-      await this.x.unlock(INPUT_LOCK).catch(() => undefined);
+      release();
     }
   }
 

@@ -1,0 +1,315 @@
+// MCP over Streamable HTTP, for agents that run somewhere other than the desktop. The SDK's transport
+// speaks the protocol; this file decides who may speak at all:
+// - a bearer token on every request (never off: from DESKHAND_TOKEN, a file, or made at start);
+// - Host and Origin allow-lists against DNS rebinding, checked first;
+// - loopback unless `--allow-remote`;
+// - one MCP session a client: its own refs and snapshots, its own elicitation for confirmations;
+// - shared by every session: the accessibility connection, the hands (one typist at a time), the
+//   gate, the ceiling and the journal (which records the session that acted);
+// - SIGTERM lets calls in flight finish (within SHUTDOWN_MS), releases held input, exits 0;
+// - GET /health answers "ok" to anyone: it says nothing else.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { isIP } from "node:net";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Hands } from "../../platform/hands.js";
+import { connectBackend, connectHands } from "../../platform/index.js";
+import type { AccessibilityBackend } from "../../platform/types.js";
+import type { SafetyLevel } from "../../safety/levels.js";
+import { createContext, type ServingInfo, type ToolContext } from "../../tools/context.js";
+import type { Profile } from "../profiles/index.js";
+import { createMcpServer, elicitationConfirmer } from "./server.js";
+
+/** A request body larger than this is refused, as a stdio line is. */
+const MAX_BODY = 1024 * 1024;
+/** How long SIGTERM waits for calls in flight before it releases input and exits. */
+export const SHUTDOWN_MS = 10_000;
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Needed to bind anything but loopback. */
+  allowRemote: boolean;
+  tokenFile?: string;
+  allowOrigins: string[];
+  allowHosts: string[];
+  ceiling?: SafetyLevel;
+  profile?: Profile;
+  env?: NodeJS.ProcessEnv;
+  /** Where the token made at start is told, once. */
+  log?: (line: string) => void;
+}
+
+export class HttpConfigError extends Error {
+  override readonly name = "HttpConfigError";
+}
+
+/** "8765", "127.0.0.1:8765", "[::1]:8765", "0.0.0.0:8765" → host and port. */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  // Port 0 asks the system for a free one; the line on stderr names it.
+  if (!match || port > 65_535)
+    throw new HttpConfigError(
+      `--http takes [HOST:]PORT, like 8765 or 127.0.0.1:8765; got ${JSON.stringify(value)}`,
+    );
+  const host = match[1] ? match[1].replace(/^\[|\]$/g, "") : "127.0.0.1";
+  return { host, port };
+}
+
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The token: DESKHAND_TOKEN, else the file named, else a new one (told once, on stderr). */
+export function resolveToken(options: Pick<HttpOptions, "tokenFile" | "env" | "log">): string {
+  const env = options.env ?? process.env;
+  let token: string | undefined;
+  let from = "";
+  if (options.tokenFile) {
+    try {
+      token = readFileSync(options.tokenFile, "utf8").trim();
+      from = options.tokenFile;
+    } catch (error) {
+      throw new HttpConfigError(
+        `cannot read the token file ${options.tokenFile}: ${(error as Error).message}`,
+      );
+    }
+  } else if (env.DESKHAND_TOKEN) {
+    token = env.DESKHAND_TOKEN.trim();
+    from = "DESKHAND_TOKEN";
+  }
+  if (token !== undefined) {
+    if (token.length < 16) throw new HttpConfigError(`the token from ${from} is shorter than 16 characters`);
+    return token;
+  }
+  const made = randomBytes(32).toString("base64url");
+  (options.log ?? ((line) => process.stderr.write(`${line}\n`)))(
+    `deskhand mcp: no DESKHAND_TOKEN or --token-file, so this token was made for this run; send it as "Authorization: Bearer ${made}"`,
+  );
+  return made;
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
+  // Compared as digests, in constant time: neither the length nor a prefix leaks.
+  return given !== undefined && timingSafeEqual(digest(given), digest(token));
+}
+
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32_000, message } }));
+}
+
+async function readBody(req: IncomingMessage): Promise<{ body?: unknown; error?: [number, string] }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return { error: [413, `request body over ${MAX_BODY} bytes`] };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch {
+    return { error: [400, "the body is not JSON"] };
+  }
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  context: ToolContext;
+}
+
+/** Shares one connection among sessions: made on first use, made again once closed. */
+function shared<T extends { readonly closed: boolean }>(
+  connect: () => Promise<T>,
+): { get: () => Promise<T>; made: () => Promise<T | undefined> } {
+  let current: Promise<T> | undefined;
+  return {
+    async get() {
+      const value = await current?.catch(() => undefined);
+      if (!current || !value || value.closed) current = connect();
+      return current;
+    },
+    made: async () => current?.catch(() => undefined),
+  };
+}
+
+export interface RunningHttpServer {
+  address: string;
+  port: number;
+  token: string;
+  /** Stops as SIGTERM does: calls in flight finish, held input is released. */
+  shutdown(): Promise<void>;
+}
+
+export async function startMcpHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
+  const env = options.env ?? process.env;
+  if (!isLoopback(options.host) && !options.allowRemote)
+    throw new HttpConfigError(
+      `binding to ${options.host} would let other machines reach this desktop; pass --allow-remote to mean it, or bind 127.0.0.1`,
+    );
+  const token = resolveToken(options);
+  const backend = shared<AccessibilityBackend>(() => connectBackend({ env }));
+  const hands = shared<Hands>(() => connectHands({ env }));
+  const sessions = new Map<string, Session>();
+  let snapshots = 0;
+  const snapshotNumbers = () => ++snapshots;
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  let stopping = false;
+
+  const http = createServer((req, res) => {
+    void handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) refuse(res, 500, `internal error: ${error.message}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const bound = http.address();
+  const port = typeof bound === "object" && bound ? bound.port : options.port;
+  const shownHost = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
+  const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
+  const anyAddress = options.host === "0.0.0.0" || options.host === "::";
+  const hosts: string[] | "any" =
+    anyAddress && options.allowHosts.length === 0
+      ? "any"
+      : [...new Set([...loopbackNames, shownHost, ...options.allowHosts])].map((h) =>
+          h.includes(":") && !h.startsWith("[") ? h : `${h}:${port}`,
+        );
+  const origins = [...new Set([...loopbackNames.map((h) => `http://${h}:${port}`), ...options.allowOrigins])];
+  const serving: ServingInfo = {
+    transport: "http",
+    address: `${shownHost}:${port}`,
+    loopbackOnly: isLoopback(options.host),
+    origins,
+    hosts,
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/health" && req.method === "GET") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("ok");
+      return;
+    }
+    if (path !== "/mcp") return refuse(res, 404, "not found: MCP is served at /mcp, health at /health");
+    // DNS rebinding: a page elsewhere must not reach this server through a name it controls.
+    const host = (req.headers.host ?? "").toLowerCase();
+    if (hosts !== "any" && !hosts.includes(host))
+      return refuse(res, 403, `Host ${JSON.stringify(host)} is not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.includes(origin))
+      return refuse(res, 403, `Origin ${JSON.stringify(origin)} is not allowed`);
+    if (!tokenMatches(req.headers.authorization, token))
+      return refuse(res, 401, "a valid bearer token is required", {
+        "www-authenticate": 'Bearer realm="deskhand"',
+      });
+    if (stopping) return refuse(res, 503, "deskhand is shutting down", { connection: "close" });
+
+    const sessionId = req.headers["mcp-session-id"];
+    const known = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readBody(req);
+      if (read.error) return refuse(res, read.error[0], read.error[1]);
+      body = read.body;
+    }
+    // A POST is a call (or a reply to one): shutdown waits for it. A GET is a stream left open.
+    const handled = (session: Session) => session.transport.handleRequest(req, res, body);
+    if (known) return req.method === "POST" ? track(handled(known)) : handled(known);
+    if (sessionId !== undefined) return refuse(res, 404, "unknown session: initialize a new one");
+    if (req.method !== "POST" || !isInitializeRequest(body))
+      return refuse(res, 400, "no session: the first request must be initialize");
+    const session = openSession();
+    await session.server.connect(session.transport);
+    return track(handled(session));
+  }
+
+  function openSession(): Session {
+    let server: Server | undefined;
+    const id = randomUUID();
+    const context = createContext({
+      refLifetime: "while-verified",
+      env,
+      connect: backend.get,
+      connectHands: hands.get,
+      ownsConnections: false,
+      confirm: elicitationConfirmer(() => server),
+      session: id,
+      serving,
+      snapshotNumbers,
+      ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    });
+    server = createMcpServer(context, options.profile);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: () => {
+        sessions.set(id, session);
+      },
+    });
+    transport.onclose = () => {
+      sessions.delete(id);
+    };
+    const session: Session = { transport, server, context };
+    return session;
+  }
+
+  async function track(work: Promise<void>): Promise<void> {
+    inFlight++;
+    try {
+      await work;
+    } finally {
+      inFlight--;
+      if (inFlight === 0) idle?.();
+    }
+  }
+
+  async function shutdown(): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    http.close();
+    if (inFlight > 0)
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          idle = resolve;
+        }),
+        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS)),
+      ]);
+    for (const session of sessions.values()) await session.transport.close().catch(() => undefined);
+    // Closing the hands releases whatever is still held.
+    const [b, h] = await Promise.all([backend.made(), hands.made()]);
+    await h?.close().catch(() => undefined);
+    await b?.close().catch(() => undefined);
+    http.closeAllConnections();
+  }
+
+  return { address: serving.address, port, token, shutdown };
+}
+
+export async function runMcpHttpServer(options: HttpOptions): Promise<void> {
+  const running = await startMcpHttpServer(options);
+  process.stderr.write(`deskhand mcp: serving MCP at http://${running.address}/mcp (health: /health)\n`);
+  const stop = () =>
+    void running.shutdown().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}

@@ -1,0 +1,218 @@
+// MCP over Streamable HTTP, with the SDK's own client: authentication is never off, foreign Origin and
+// Host get 403, sessions keep their own refs, a confirmation goes to the acting session's client and
+// the journal names that session, SIGTERM during typing finishes it and leaves no key held, and eight
+// clients making 200 calls each are all answered correctly.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { openX11Hands } from "../../src/platform/x11/hands.js";
+import { TITLES } from "./helpers.js";
+import { call, type HttpServerProcess, httpClient, rssMb, runLoad, startHttpServer } from "./http-load.js";
+
+const TOKEN = "test-token-0123456789abcdef";
+const dir = mkdtempSync(join(tmpdir(), "deskhand-http-"));
+const journal = join(dir, "audit.jsonl");
+const env = {
+  ...process.env,
+  DESKHAND_TOKEN: TOKEN,
+  DESKHAND_AUDIT: journal,
+  DESKHAND_CONFIG: join(dir, "config.json"),
+};
+
+const post = (url: URL, headers: Record<string, string>, body: unknown = {}) =>
+  fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
+
+describe("MCP over Streamable HTTP", () => {
+  let server: HttpServerProcess;
+  before(async () => {
+    server = await startHttpServer(env);
+  });
+  after(async () => {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("no token or a wrong one is 401; a foreign Origin or Host is 403; /health is ok for anyone", async () => {
+    const none = await post(server.url, {}, INITIALIZE);
+    assert.equal(none.status, 401);
+    assert.match(none.headers.get("www-authenticate") ?? "", /^Bearer/);
+    assert.doesNotMatch(await none.text(), /protocolVersion/);
+    const wrong = await post(server.url, { authorization: `Bearer ${TOKEN}x` }, INITIALIZE);
+    assert.equal(wrong.status, 401);
+    const origin = await post(
+      server.url,
+      { authorization: `Bearer ${TOKEN}`, origin: "http://evil.example" },
+      INITIALIZE,
+    );
+    assert.equal(origin.status, 403);
+    // fetch sends its own Host: a request as a rebinding page's would be goes through node:http.
+    const rebound = await new Promise<{ status: number }>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: server.url.port,
+          path: "/mcp",
+          method: "POST",
+          headers: {
+            host: `evil.example:${server.url.port}`,
+            authorization: `Bearer ${TOKEN}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify(INITIALIZE));
+    });
+    assert.equal(rebound.status, 403);
+    const own = await post(
+      server.url,
+      { authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${server.url.port}` },
+      INITIALIZE,
+    );
+    assert.equal(own.status, 200);
+    const health = await fetch(new URL("/health", server.url));
+    assert.equal(health.status, 200);
+    assert.equal(await health.text(), "ok");
+    // The SDK client without the token cannot even start a session.
+    await assert.rejects(httpClient(server.url, "not-the-token-at-all"));
+  });
+
+  it("two sessions at once each have their own refs: one's ref is unknown_ref in the other", async () => {
+    const [a, b] = await Promise.all([httpClient(server.url, TOKEN), httpClient(server.url, TOKEN)]);
+    try {
+      const target = { kind: "title", glob: TITLES.swing };
+      const [fa, fb] = await Promise.all([
+        call(a, "find", { target, role: "push button", name: "Alpha" }),
+        call(b, "find", { target, role: "push button", name: "Beta" }),
+      ]);
+      const refA = fa.structuredContent.matches[0].ref as string;
+      assert.equal((await call(a, "element_info", { ref: refA })).isError, undefined);
+      const refB = fb.structuredContent.matches[0].ref as string;
+      assert.notEqual(refA, refB, "snapshot ids are never reused across sessions");
+      for (const [client, ref] of [
+        [b, refA],
+        [a, refB],
+      ] as const) {
+        const crossed = await call(client, "element_info", { ref });
+        assert.equal(crossed.isError, true);
+        assert.equal(crossed.structuredContent.error.code, "unknown_ref");
+      }
+      const doctor = await call(a, "doctor", {});
+      assert.match(
+        doctor.content[0]!.text!,
+        /exposure · mcp over http: 127\.0\.0\.1:\d+, this machine only \(loopback\); bearer token required/,
+      );
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("a confirmation goes to the acting session's client, and the journal names that session", async () => {
+    const asked: Record<string, number> = { a: 0, b: 0 };
+    const a = await httpClient(server.url, TOKEN, { elicitation: true });
+    const b = await httpClient(server.url, TOKEN, { elicitation: true });
+    a.setRequestHandler(ElicitRequestSchema, async () => {
+      asked.a!++;
+      return { action: "accept", content: { allow: true } };
+    });
+    b.setRequestHandler(ElicitRequestSchema, async () => {
+      asked.b!++;
+      return { action: "decline" };
+    });
+    try {
+      const target = { kind: "title", glob: TITLES.swing };
+      const name = await call(a, "find", { target, role: "text", name: "Name" });
+      const ref = name.structuredContent.matches[0].ref;
+      // Declared irreversible: a person must confirm, through this session's client only.
+      const typed = await call(a, "type_text", {
+        ref,
+        text: "Confirmed over HTTP",
+        clear: true,
+        reversible: false,
+        intent: "Type into the Name field, asking first",
+      });
+      assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
+      assert.equal(typed.structuredContent.confirmed_by, "human");
+      assert.deepEqual(asked, { a: 1, b: 0 });
+      const line = readFileSync(journal, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .findLast((e) => e.tool === "type_text");
+      const sessionA = (a.transport as { sessionId?: string }).sessionId;
+      assert.ok(sessionA);
+      assert.equal(line.session, sessionA);
+      assert.equal(line.confirmed_by, "human");
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("8 clients × 200 mixed calls are all answered correctly, no character lost, memory bounded", async () => {
+    const before = rssMb(server.child.pid!);
+    const load = await runLoad(server.url, TOKEN, TITLES.swing, 8, 200);
+    const afterLoad = rssMb(server.child.pid!);
+    console.log(
+      `# http load: ${load.calls} calls in ${(load.ms / 1000).toFixed(1)} s; medians ${Object.entries(
+        load.kinds,
+      )
+        .map(([k, v]) => `${k} ${v.median.toFixed(0)} ms (${v.count})`)
+        .join(", ")}; ${load.typed} characters typed; RSS ${before.toFixed(0)} → ${afterLoad.toFixed(0)} MB`,
+    );
+    assert.deepEqual(load.failures.slice(0, 5), []);
+    assert.equal(load.typed, load.attemptedTyping);
+    assert.ok(load.typed > 8 * 20 * 8, `${load.typed} characters typed`);
+    assert.ok(afterLoad < 400, `RSS ${afterLoad.toFixed(0)} MB`);
+  });
+
+  it("SIGTERM during typing: the typing completes, no key is left held, and the server exits 0", async () => {
+    const client = await httpClient(server.url, TOKEN);
+    const target = { kind: "title", glob: TITLES.swing };
+    const name = await call(client, "find", { target, role: "text", name: "Name" });
+    const text = "Shutting down politely while typing this line. ".repeat(4);
+    const typing = call(client, "type_text", {
+      ref: name.structuredContent.matches[0].ref,
+      text,
+      clear: true,
+      intent: "Type a long line while the server is asked to stop",
+    });
+    await sleep(400);
+    server.child.kill("SIGTERM");
+    const typed = await typing;
+    assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
+    assert.equal(typed.structuredContent.result.read_back, "exact");
+    assert.equal(await server.exited, 0);
+    const hands = await openX11Hands({ display: process.env.DISPLAY });
+    try {
+      assert.deepEqual(await hands.serverHeld(), { buttons: [], keycodes: [] });
+    } finally {
+      await hands.close();
+    }
+    await client.close().catch(() => undefined);
+  });
+});
