@@ -5,6 +5,7 @@ import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platfor
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten, isEcho, isShown, reportsShowing } from "./flatten.js";
+import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
@@ -27,6 +28,10 @@ export interface FoundElement {
   states: string[] | null;
   bounds: Rect | null;
   window: number | null;
+  /** In a table: the cell it is, or is inside. */
+  cell?: { row: number; column: number };
+  /** An unnamed field's label, inferred from where it sits: not the application's own name. */
+  inferred_label?: string;
 }
 
 export interface FindResult {
@@ -47,6 +52,8 @@ export interface FindResult {
   left_out?: { off_screen: number; repeats: number };
   /** With no match: large surfaces of the scope that only hold pixels (find_text reads them). */
   pixels_only?: FoundElement[];
+  /** Table cells: whether they were searched, how many, and whether the cap left some out. */
+  tables?: { searched: boolean; cells: number; capped: boolean; reason?: string };
 }
 
 export interface FindOptions {
@@ -58,12 +65,22 @@ export interface FindOptions {
    * screen); "leave_out": they are left out and counted, like a label that repeats its control's name.
    */
   offScreen?: "include" | "leave_out";
+  /**
+   * Table cells (read through the Table interface, up to FIND_TABLE_CELLS) are searched when nothing
+   * else matches; with true, always.
+   */
+  searchTables?: boolean;
 }
+
+/** Cells searched at most in one find, over every table of the scope. */
+export const FIND_TABLE_CELLS = 2_000;
+/** Columns of a table read for searching, as a snapshot reads them. */
+const TABLE_COLUMNS = 64;
 
 function cutOf(node: RawNode): CutName | undefined {
   const cut = node.childrenCut;
   if (!cut) return undefined;
-  if (cut.reason === "table") return "tableRows";
+  if (cut.reason === "table") return cut.rowsRead >= cut.rows ? undefined : "tableRows";
   if (cut.reason === "nodeCeiling") return "readCeiling";
   return cut.reason;
 }
@@ -78,6 +95,44 @@ async function enrichEntries(
     const nodes = entries.filter((e) => e.windowId === windowId).map((e) => e.node);
     await backend.enrich(nodes, { ...options, actions: false, ...(windowId === null ? {} : { windowId }) });
   }
+}
+
+/** Tables of a read whose rows were not read: their cells are read now, within FIND_TABLE_CELLS. */
+async function readTableCells(
+  backend: AccessibilityBackend,
+  roots: { node: RawNode }[],
+  timeoutMs: number,
+): Promise<{ cells: number; capped: boolean }> {
+  const tables: RawNode[] = [];
+  const stack = roots.map((r) => r.node);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const cut = node.childrenCut;
+    if (cut?.reason === "table" && cut.rowsRead < cut.rows) tables.push(node);
+    stack.push(...node.children);
+  }
+  let budget = FIND_TABLE_CELLS;
+  let cells = 0;
+  let capped = false;
+  for (const table of tables) {
+    const cut = table.childrenCut as Extract<RawNode["childrenCut"], { reason: "table" }>;
+    const columns = Math.max(1, Math.min(cut.columns, TABLE_COLUMNS));
+    const rows = Math.min(cut.rows, Math.floor(budget / columns));
+    if (rows < cut.rows) capped = true;
+    if (rows <= cut.rowsRead) continue;
+    const read = await backend.readSubtree(table.handle, {
+      maxDepth: 3,
+      tableRows: rows,
+      walkTables: false,
+      nodeCeiling: READ_CEILING,
+      timeoutMs,
+    });
+    table.children = read.root.children;
+    if (read.root.childrenCut) table.childrenCut = read.root.childrenCut;
+    budget -= rows * columns;
+    cells += rows * columns;
+  }
+  return { cells, capped };
 }
 
 export async function findElements(
@@ -144,6 +199,8 @@ export async function findElements(
   const selector = "selector" in query ? query.selector : undefined;
   if (
     selector &&
+    // An inferred label needs the fields' neighbours, which only a read of the tree has.
+    selector.label === undefined &&
     (selector.role !== undefined || selector.states !== undefined) &&
     scope &&
     backend.matchCandidates
@@ -164,6 +221,7 @@ export async function findElements(
   const incomplete: TreeIncomplete[] = [];
   if (!entries) {
     roots = await readRoots();
+    await inferLabelsOf(backend, roots, options.timeoutMs);
     entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
     for (const root of roots) {
       const window = windows.find((w) => w.id === root.windowId);
@@ -171,49 +229,76 @@ export async function findElements(
       if (known) incomplete.push(known);
     }
   }
-  const cuts = new Set<CutName>();
-  for (const { node } of entries) {
-    const cut = cutOf(node);
-    if (cut) cuts.add(cut);
+  let tables: FindResult["tables"];
+  if (options.searchTables && method === "tree") {
+    const read = await readTableCells(backend, roots, options.timeoutMs);
+    tables = { searched: true, ...read };
+    entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
   }
-  const wanted = locator
-    ? { value: locator.needsValue, accessibleId: locator.needsId }
-    : needsDetails((query as { selector: Selector }).selector);
-  // Details cost a call or two per element: read them for every element only when the query needs them.
-  if (wanted.value || wanted.accessibleId)
-    await enrichEntries(backend, entries, {
-      maxText: 10_000,
-      timeoutMs: options.timeoutMs,
-      accessibleIds: wanted.accessibleId,
-    });
-  let hits: FlatEntry[];
-  let unreadable: FlatEntry[] = [];
-  if (locator) {
-    const found = new Set(roots.flatMap((r) => evaluateLocator(locator, r.node)));
-    hits = entries.filter((e) => found.has(e.node));
-  } else {
-    const selector = (query as { selector: Selector }).selector;
-    // GTK 4.8 reports no `showing` below its windows: there "showing" means visible and on screen,
-    // which the bounds read tells (deskhand reads none for what sits below a 0×0 element).
-    const inferShowing =
-      selector.states?.includes("showing") && roots.length > 0 && !roots.some((r) => reportsShowing(r.node));
-    const asked = inferShowing
-      ? { ...selector, states: [...selector.states!.filter((s) => s !== "showing"), "visible"] }
-      : selector;
-    const verdicts = entries.map((e) => ({ e, verdict: matches(e.node, asked) }));
-    hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
-    unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
-    if (inferShowing) {
-      await enrichEntries(backend, hits, {
-        maxText: 200,
-        timeoutMs: options.timeoutMs,
-        accessibleIds: false,
-      });
-      hits = hits.filter((e) => {
-        const b = e.node.bounds;
-        return !!b && b.width > 0 && b.height > 0;
-      });
+  const search = async (scope: FlatEntry[]) => {
+    const cuts = new Set<CutName>();
+    for (const { node } of scope) {
+      const cut = cutOf(node);
+      if (cut) cuts.add(cut);
     }
+    const wanted = locator
+      ? { value: locator.needsValue, accessibleId: locator.needsId }
+      : needsDetails((query as { selector: Selector }).selector);
+    // Details cost a call or two per element: read them for every element only when the query needs them.
+    if (wanted.value || wanted.accessibleId)
+      await enrichEntries(backend, scope, {
+        maxText: 10_000,
+        timeoutMs: options.timeoutMs,
+        accessibleIds: wanted.accessibleId,
+      });
+    let hits: FlatEntry[];
+    let unreadable: FlatEntry[] = [];
+    if (locator) {
+      const found = new Set(roots.flatMap((r) => evaluateLocator(locator, r.node)));
+      hits = scope.filter((e) => found.has(e.node));
+    } else {
+      const selector = (query as { selector: Selector }).selector;
+      // GTK 4.8 reports no `showing` below its windows: there "showing" means visible and on screen,
+      // which the bounds read tells (deskhand reads none for what sits below a 0×0 element).
+      const inferShowing =
+        selector.states?.includes("showing") &&
+        roots.length > 0 &&
+        !roots.some((r) => reportsShowing(r.node));
+      const asked = inferShowing
+        ? { ...selector, states: [...selector.states!.filter((s) => s !== "showing"), "visible"] }
+        : selector;
+      const verdicts = scope.map((e) => ({ e, verdict: matches(e.node, asked) }));
+      hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
+      unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
+      if (inferShowing) {
+        await enrichEntries(backend, hits, {
+          maxText: 200,
+          timeoutMs: options.timeoutMs,
+          accessibleIds: false,
+        });
+        hits = hits.filter((e) => {
+          const b = e.node.bounds;
+          return !!b && b.width > 0 && b.height > 0;
+        });
+      }
+    }
+    return { cuts, hits, unreadable };
+  };
+  let { cuts, hits, unreadable } = await search(entries);
+  if (method === "tree" && !tables && cuts.has("tableRows")) {
+    if (hits.length === 0) {
+      // Nothing outside the tables: their cells, read through the Table interface, are searched.
+      const read = await readTableCells(backend, roots, options.timeoutMs);
+      tables = { searched: true, ...read };
+      entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
+      ({ cuts, hits, unreadable } = await search(entries));
+    } else
+      tables = {
+        searched: false,
+        cells: 0,
+        capped: false,
+        reason: "matches were found outside them; search_tables searches them too",
+      };
   }
   const leftOut =
     options.offScreen === "leave_out" ? await leaveOut(backend, roots, hits, options.timeoutMs) : undefined;
@@ -247,6 +332,8 @@ export async function findElements(
       states: node.states ?? null,
       bounds: node.bounds ?? null,
       window: entry.windowId,
+      ...(node.cell ? { cell: node.cell } : {}),
+      ...(node.inferredLabel ? { inferred_label: node.inferredLabel } : {}),
     };
     const value = shownValue(node);
     if (value !== undefined) {
@@ -268,6 +355,7 @@ export async function findElements(
     windows: windows.map(({ id, title }) => ({ id, title })),
     method,
     ...(surfaces.length > 0 ? { pixels_only: surfaces.map(describe) } : {}),
+    ...(tables ? { tables } : {}),
     ...(leftOut && leftOut.offScreen + leftOut.repeats > 0
       ? { left_out: { off_screen: leftOut.offScreen, repeats: leftOut.repeats } }
       : {}),

@@ -26,6 +26,8 @@ export interface Receipt {
    * that accepts the call and changes nothing.
    */
   effect?: "seen" | "not_seen" | "unknown";
+  /** After selecting a row: the rows the table reports selected (the first 20), and how many in all. */
+  selection?: { rows: number[]; total: number };
   after: ElementState | null;
   after_read: "complete" | "partial" | "unavailable";
   unread?: string[];
@@ -83,9 +85,18 @@ export function renderReceipt(receipt: Receipt): string {
     `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${receipt.action_outcome === "completed" ? "the call returned" : "outcome unknown: the call did not return in time"}${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
   ];
   if (receipt.detail) lines.push(receipt.detail);
-  if (receipt.effect === "seen" && receipt.action === "select")
+  if (receipt.selection) {
+    const { rows, total } = receipt.selection;
+    const listed =
+      total === 0
+        ? "none"
+        : `${rows.join(", ")}${total > rows.length ? ` and ${total - rows.length} more` : ""}`;
+    lines.push(
+      `Selected rows now: ${listed}${receipt.effect === "not_seen" ? " — not what was asked: the table did not take the selection as asked" : ""}.`,
+    );
+  } else if (receipt.effect === "seen" && receipt.action === "select")
     lines.push("The option reads selected afterwards.");
-  else if (receipt.effect === "not_seen" && receipt.action === "select")
+  else if (receipt.effect === "not_seen" && receipt.action === "select" && !receipt.selection)
     lines.push(
       "The option does not read as selected afterwards: the toolkit accepted the call and did not apply it. A click on the element, then on the option, is the route left.",
     );

@@ -11,6 +11,8 @@ export interface Selector {
   description?: string | undefined;
   accessible_id?: string | undefined;
   states?: string[] | undefined;
+  /** The name, or for an unnamed field the label beside it (inferred by position). */
+  label?: string | undefined;
 }
 
 /** Case folding for matching: compatibility-normalised, then lower-cased without a locale. */
@@ -45,6 +47,14 @@ export function matches(node: RawNode, selector: Selector): MatchResult {
     !check(node.name, (v) => fold(v).includes(fold(selector.name_contains!)))
   ) {
     return "no";
+  }
+  if (selector.label !== undefined) {
+    // What a label names is the field beside it, not the label itself.
+    if (node.role === "label" || node.role === "static") return "no";
+    const wanted = fold(selector.label.trim());
+    const own = node.name?.trim() ? fold(node.name.trim()) : undefined;
+    const inferred = node.inferredLabel ? fold(node.inferredLabel) : undefined;
+    if (own !== wanted && inferred !== wanted) return "no";
   }
   if (
     selector.description !== undefined &&

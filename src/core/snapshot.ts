@@ -22,6 +22,7 @@ import {
   reportsShowing,
 } from "./flatten.js";
 import { globMatch } from "./glob.js";
+import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
 import type { RefStore } from "./refs.js";
@@ -78,6 +79,8 @@ export interface SnapshotElement {
   fold?: ShownFold;
   /** A large surface with nothing in the tree: what it shows is pixels, for read_screen_text. */
   pixelsOnly?: true;
+  /** An unnamed field's label, read from where it sits beside it: not the application's own name. */
+  inferredLabel?: string;
 }
 
 /** A fold as a reply shows it: a group of hidden siblings names its parent's ref and its members' refs. */
@@ -328,6 +331,8 @@ export class SnapshotStore {
         ...(windowId === null ? {} : { windowId }),
       });
     }
+    // Unnamed fields take the label beside them, marked inferred.
+    await inferLabelsOf(backend, roots, Math.max(100, limits.timeoutMs - (Date.now() - started)));
     const flat = await flatten(roots, { ...limits, view, unfold: target.kind === "element" });
     const handles = new Set<string>();
     for (const root of roots) for (const node of allNodes(root.node)) handles.add(node.handle);
@@ -496,6 +501,7 @@ export class SnapshotStore {
     }
     if (node.unread.length > 0) element.unread = [...new Set(node.unread)];
     if (isPixelsOnly(node)) element.pixelsOnly = true;
+    if (node.inferredLabel) element.inferredLabel = node.inferredLabel;
     if (entry.fold) {
       const { group, ...fold } = entry.fold;
       element.fold = fold;

@@ -65,6 +65,10 @@ export interface RawNode {
   indexInParent: number;
   children: RawNode[];
   childrenCut?: ChildrenCut;
+  /** A label beside this unnamed field, inferred by position (core/labels.ts); never the app's name. */
+  inferredLabel?: string;
+  /** Read through a table's Table interface: the row and column of the cell it is, or is inside. */
+  cell?: { row: number; column: number };
   /** Filled by enrich(). `null` bounds: the element has no geometry (no Component interface). */
   bounds?: Rect | null;
   accessibleId?: string | undefined;
@@ -222,7 +226,14 @@ export type SemanticAction =
   | { kind: "set_value"; text: string }
   | { kind: "set_range"; value: number }
   | { kind: "focus" }
-  | { kind: "select"; option?: string | undefined; row?: number | undefined; column?: number | undefined }
+  | {
+      kind: "select";
+      option?: string | undefined;
+      row?: number | undefined;
+      column?: number | undefined;
+      /** For a row: replace the selection (the default) or add to it. */
+      mode?: "replace" | "add" | undefined;
+    }
   | { kind: "expand" }
   | { kind: "collapse" }
   | { kind: "scroll_into_view" }
@@ -238,6 +249,8 @@ export interface ActionReport {
   /** Whether the effect was read back (a selected option reads selected); absent when not checked. */
   seen?: boolean;
   detail?: string;
+  /** After selecting a row: the table's selected rows, as it reports them (the first 20). */
+  selection?: { rows: number[]; total: number };
 }
 
 export interface TableCell {
@@ -246,12 +259,16 @@ export interface TableCell {
   /** null: the cell has no text interface. undefined with `unreadable`: it did not answer. */
   text: string | null;
   unreadable?: boolean;
+  /** The cell's own text was empty or held U+FFFC: its text was read from its children. */
+  fromChildren?: boolean;
 }
 
 export interface TableRead {
   rows: number;
   columns: number;
   headers: (string | null)[];
+  /** Columns whose header's text was read from its children (a sort button in the header). */
+  headersFromChildren?: number[];
   cells: TableCell[];
 }
 

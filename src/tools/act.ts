@@ -45,10 +45,18 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
         .describe("An option of a combo box, list or tab list, by its text"),
       row: z.number().int().min(0).optional().describe("A table row"),
       column: z.number().int().min(0).optional().describe("With row: one cell"),
+      mode: z
+        .enum(["replace", "add"])
+        .optional()
+        .describe("For a row: replace the selection (the default) or add this row to it"),
     })
     .refine((s) => s.column === undefined || s.row !== undefined, {
       message: "column needs row",
       path: ["column"],
+    })
+    .refine((s) => s.mode === undefined || (s.row !== undefined && s.column === undefined), {
+      message: "mode goes with row (a whole row is selected or added)",
+      path: ["mode"],
     })
     .refine((s) => s.option === undefined || s.row === undefined, {
       message: "give option or row, not both",
@@ -217,6 +225,7 @@ export async function runAction(
     action_outcome: report.outcome,
     ...(report.returned === undefined ? {} : { returned: report.returned }),
     ...(report.detail ? { detail: report.detail } : {}),
+    ...(report.selection ? { selection: report.selection } : {}),
     ...(await afterRead(backend, entry.handle, entry.fingerprint.windowId)),
     ...windowChanges(before, after),
   };

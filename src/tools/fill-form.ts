@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { asDeskhandError } from "../core/errors.js";
+import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { type Receipt, renderReceipt } from "../core/receipt.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import { runAction } from "./act.js";
 import type { ToolContext } from "./context.js";
+import { type FindQueryInput, searchUntil } from "./find.js";
 import { typeText } from "./hands/keyboard.js";
 import { intentSchema } from "./hands/schemas.js";
-import { refSchema } from "./schemas.js";
+import { refSchema, targetSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
 /** The role the ref was handed out with, if the ref is known (its action verifies it anyway). */
@@ -28,6 +29,38 @@ interface FieldResult {
   typed?: Record<string, unknown>;
 }
 
+/** The one field a label names in the target: its ref, or why there is none to fill. */
+async function resolveLabel(
+  context: ToolContext,
+  target: z.output<typeof targetSchema>,
+  label: string,
+): Promise<{ ref: string } | { error: Record<string, unknown> }> {
+  try {
+    const found = await searchUntil(
+      context,
+      { target, label, maxDepth: 64, timeoutMsRead: 10_000 } as FindQueryInput,
+      5,
+      0,
+    );
+    if (found.total === 1) return { ref: found.matches[0]!.ref };
+    const error =
+      found.total === 0
+        ? new DeskhandError(
+            "not_found",
+            `no field is named or labelled ${JSON.stringify(label)}`,
+            'Snapshot the window: fields show their inferred labels as ~"…".',
+          )
+        : new DeskhandError(
+            "ambiguous",
+            `${found.total} fields are named or labelled ${JSON.stringify(label)}: ${found.matches.map((m) => m.ref).join(", ")}`,
+            "Give the one you mean by ref.",
+          );
+    return { error: error.toJSON() };
+  } catch (error) {
+    return { error: asDeskhandError(error).toJSON() };
+  }
+}
+
 // Errors after which typing is worth a try: the field took the value through no interface it has.
 const TYPE_AFTER = new Set(["unsupported_pattern", "action_failed"]);
 
@@ -35,7 +68,7 @@ export const fillFormTool = defineTool({
   name: "fill_form",
   title: "Fill several fields",
   description:
-    "Set several fields in one call: [{ref, value}], in order. Text fields get set_value, sliders and spinners " +
+    "Set several fields in one call: [{ref, value}] or [{label, value}] with a target, in order; a label is the field's name or, for an unnamed field, the label beside it. Text fields get set_value, sliders and spinners " +
     "set_range with a numeric value; where that has no effect (Firefox, a Swing spinner) the field is focused and " +
     "the value typed instead (typed_fallback: false turns that off). A field counts as set only when it reads back " +
     "as asked. Every field is attempted, whatever happens to the others, and each gets its own line: the route " +
@@ -44,9 +77,30 @@ export const fillFormTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({
     fields: z
-      .array(z.object({ ref: refSchema, value: z.union([z.string(), z.number().finite()]) }))
+      .array(
+        z
+          .strictObject({
+            ref: refSchema.optional(),
+            label: z
+              .string()
+              .trim()
+              .min(1)
+              .optional()
+              .describe(
+                'Instead of ref: the field\'s name, or the label beside it (inferred, ~"…" in snapshots)',
+              ),
+            value: z.union([z.string(), z.number().finite()]),
+          })
+          .refine((f) => (f.ref === undefined) !== (f.label === undefined), {
+            message: "give ref or label, one of the two",
+            path: ["ref"],
+          }),
+      )
       .min(1)
       .max(100),
+    target: targetSchema
+      .optional()
+      .describe("The window whose fields `label` names (needed when any field is given by label)"),
     intent: intentSchema.optional(),
     typed_fallback: z
       .boolean()
@@ -55,12 +109,30 @@ export const fillFormTool = defineTool({
   }),
   async handler(context, input) {
     const results: FieldResult[] = [];
+    if (input.fields.some((f) => f.label !== undefined) && !input.target)
+      throw new DeskhandError(
+        "invalid_params",
+        "a field given by label needs a target: the window to find it in",
+        'Add target {kind: "title", glob: "…"} (or a window id), or give the field\'s ref.',
+      );
+    // Labels become refs first: a label that names no field, or several, is that field's failure.
+    const resolved = await Promise.all(
+      input.fields.map(async (f) =>
+        f.ref !== undefined ? { ref: f.ref } : resolveLabel(context, input.target!, f.label!),
+      ),
+    );
     // One intent covers every field, so every line keeps every field's value out, not just its own.
-    const secrets = input.fields.map((f) => ({
+    const secrets = input.fields.map((f, i) => ({
       text: String(f.value),
-      password: fieldRole(context, f.ref) === PASSWORD_ROLE,
+      password: "ref" in resolved[i]! && fieldRole(context, resolved[i]!.ref) === PASSWORD_ROLE,
     }));
-    for (const field of input.fields) {
+    for (const [i, given] of input.fields.entries()) {
+      const found = resolved[i]!;
+      if ("error" in found) {
+        results.push({ ref: `label ${JSON.stringify(given.label)}`, set: false, error: found.error });
+        continue;
+      }
+      const field = { ref: found.ref, value: given.value };
       const expected = String(field.value);
       const others = secrets.filter((s) => s.text !== expected);
       const action =

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
-import { type FindQuery, type FindResult, findElements } from "../core/find.js";
+import { FIND_TABLE_CELLS, type FindQuery, type FindResult, findElements } from "../core/find.js";
 import type { Selector } from "../core/selector.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
 import type { ToolContext } from "./context.js";
@@ -17,6 +17,11 @@ export const selectorShape = {
   value_contains: text.optional().describe("Part of the value or text, case-folded"),
   description: text.optional().describe("Whole accessible description, case-folded"),
   accessible_id: text.optional().describe("Accessible id, exact and case-sensitive"),
+  label: text
+    .optional()
+    .describe(
+      'The name, or for an unnamed field the label beside it (left or above, inferred by position, shown ~"…"); case-folded',
+    ),
   states: z
     .preprocess(
       // pyjab writes states comma-joined ("enabled,showing"): the same list.
@@ -44,6 +49,7 @@ const SELECTOR_FIELDS = [
   "description",
   "accessible_id",
   "states",
+  "label",
 ] as const;
 
 const findShape = {
@@ -83,6 +89,7 @@ export async function searchUntil(
   timeoutMs: number,
   /** Acting and waiting count what is off screen; the find tool leaves it out unless asked. */
   offScreen: "include" | "leave_out" = "include",
+  searchTables = false,
 ): Promise<FindResult & { waited_ms: number; timed_out: boolean; reason?: string }> {
   if (input.target.kind === "cursor") {
     throw new DeskhandError(
@@ -99,6 +106,7 @@ export async function searchUntil(
       timeoutMs: input.timeoutMsRead,
       limit,
       offScreen,
+      searchTables,
     }).catch((error) => {
       // While waiting, a window that is not there yet is "not found yet", not a failure.
       if (timeoutMs > 0 && error?.code === "window_not_found") return undefined;
@@ -162,12 +170,20 @@ export function renderFind(
     );
   }
   for (const m of result.matches) {
+    const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})` : "";
+    const named =
+      m.inferred_label && !m.name ? `~${JSON.stringify(m.inferred_label)}` : JSON.stringify(m.name);
     lines.push(
-      `- ${m.role} ${JSON.stringify(m.name)}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""} [ref=${m.ref}]`,
+      `- ${m.role} ${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""} [ref=${m.ref}]${cell}`,
     );
   }
+  const tables = result.tables;
   const why: Record<string, string> = {
-    tableRows: "table cells are not searched (read_table reads them)",
+    tableRows: !tables
+      ? "table cells are not searched (read_table reads them)"
+      : tables.searched
+        ? `table cells past the first ${FIND_TABLE_CELLS} (read_table reads them)`
+        : `table cells: ${tables.reason}`,
     maxDepth: "elements below maxDepth",
     timeout: "parts the app did not answer in time",
     readCeiling: "elements past the read ceiling",
@@ -238,6 +254,12 @@ export const findElementsTool = defineTool({
         .min(0)
         .optional()
         .describe("Only the nth match (0-based), as an acting call would pick"),
+      search_tables: z
+        .boolean()
+        .default(false)
+        .describe(
+          `Also search table cells (up to ${FIND_TABLE_CELLS}) when matches are found elsewhere; with no other match they are searched anyway`,
+        ),
     }),
   ),
   async handler(context, input) {
@@ -248,6 +270,7 @@ export const findElementsTool = defineTool({
       limit,
       input.timeout_ms,
       input.include_off_screen ? "include" : "leave_out",
+      input.search_tables,
     );
     if (input.nth === undefined)
       return { data: result as unknown as Record<string, unknown>, text: renderFind(result, input) };

@@ -10,7 +10,12 @@ import { defineTool, READ_ONLY } from "./tool.js";
 const TEXT_ROLES = new Set(["label", "static", "heading", "paragraph", "status bar", "alert", "caption"]);
 
 function label(element: SnapshotElement, actions: string[]): string {
-  const name = element.name ? ` ${JSON.stringify(element.name)}` : "";
+  // An unnamed field's label, inferred from its place: marked, since the app never said so.
+  const name = element.name
+    ? ` ${JSON.stringify(element.name)}`
+    : element.inferredLabel
+      ? ` ~${JSON.stringify(element.inferredLabel)}`
+      : "";
   const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
   return `${element.role}${name}${value} [ref=${element.ref}; actions=${actions.join(",")}]`;
 }

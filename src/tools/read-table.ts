@@ -32,7 +32,11 @@ export const readTableTool = defineTool({
     const table = await backend.readTable(entry.handle, input.row_start, input.row_count, input.max_cells);
     const rows = new Map<number, string[]>();
     let unreadable = 0;
+    // Cells whose text came from their children, by column: said once a column, not per cell.
+    const fromChildren = new Map<number, number[]>();
     for (const cell of table.cells) {
+      if (cell.fromChildren)
+        fromChildren.set(cell.column, [...(fromChildren.get(cell.column) ?? []), cell.row]);
       const row = rows.get(cell.row) ?? [];
       if (cell.unreadable) unreadable++;
       row[cell.column] = cell.unreadable ? "?" : cell.text === null ? "-" : cell.text;
@@ -57,6 +61,10 @@ export const readTableTool = defineTool({
       cells: [...rows.entries()].map(([row, values]) => ({ row, values })),
       unreadable_cells: unreadable,
       more_rows: Math.max(0, table.rows - next),
+      ...(fromChildren.size > 0
+        ? { from_children: [...fromChildren].map(([column, rowsOf]) => ({ column, rows: rowsOf })) }
+        : {}),
+      ...(table.headersFromChildren ? { headers_from_children: table.headersFromChildren } : {}),
       ...(cutRow ? { cut_row: { ...cutRow, by: "max_cells" } } : {}),
     };
     const lines = [
@@ -64,6 +72,18 @@ export const readTableTool = defineTool({
       `| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`,
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
+    const columnName = (column: number) => table.headers[column] ?? `column ${column}`;
+    const sources = [
+      ...[...fromChildren].map(([column, rowsOf]) => {
+        const all = rowsOf.length === rows.size;
+        return `${columnName(column)} (${all ? "every row shown" : `rows ${rowsOf.join(", ")}`})`;
+      }),
+      ...(table.headersFromChildren ?? []).map((c) => `the header of ${columnName(c)}`),
+    ];
+    if (sources.length > 0)
+      lines.push(
+        `text read from the elements inside the cell (an icon and a label, buttons, links): ${sources.join("; ")}`,
+      );
     if (cutRow)
       lines.push(
         `row ${cutRow.row}: only ${cutRow.cells_shown} of its ${cutRow.cells} cells shown (max_cells ${input.max_cells}); row_start ${cutRow.row} reads it again whole`,

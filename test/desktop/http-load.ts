@@ -106,7 +106,7 @@ export async function runLoad(
     sessions.map(async (client, c) => {
       const target = { kind: "title", glob: window };
       const field = await call(client, "find", { target, role: "text", name: "Name" });
-      const alpha = await call(client, "find", { target, role: "push button", name: "Alpha" });
+      const alpha = await call(client, "find", { target, role: "push button", name_contains: "Alpha" });
       const fieldRef = field.structuredContent?.matches?.[0]?.ref;
       const alphaRef = alpha.structuredContent?.matches?.[0]?.ref;
       if (!fieldRef || !alphaRef) {
@@ -122,7 +122,7 @@ export async function runLoad(
             if (r.isError || !/frame "Deskhand Fixture"/.test(r.content[0]?.text ?? ""))
               failures.push(`client ${c} call ${i}: snapshot: ${r.content[0]?.text?.slice(0, 200)}`);
           } else if (kind === "find") {
-            const r = await call(client, "find", { target, role: "push button", name: "Beta" });
+            const r = await call(client, "find", { target, role: "push button", name_contains: "Beta" });
             if (r.isError || r.structuredContent?.total !== 1)
               failures.push(`client ${c} call ${i}: find: ${r.content[0]?.text?.slice(0, 200)}`);
           } else if (kind === "act") {

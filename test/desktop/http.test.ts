@@ -107,8 +107,8 @@ describe("MCP over Streamable HTTP", () => {
     try {
       const target = { kind: "title", glob: TITLES.swing };
       const [fa, fb] = await Promise.all([
-        call(a, "find", { target, role: "push button", name: "Alpha" }),
-        call(b, "find", { target, role: "push button", name: "Beta" }),
+        call(a, "find", { target, role: "push button", name_contains: "Alpha" }),
+        call(b, "find", { target, role: "push button", name_contains: "Beta" }),
       ]);
       const refA = fa.structuredContent.matches[0].ref as string;
       assert.equal((await call(a, "element_info", { ref: refA })).isError, undefined);

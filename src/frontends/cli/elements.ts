@@ -22,6 +22,7 @@ const selectorFlags = {
   "value-contains": { type: "string" },
   description: { type: "string" },
   "accessible-id": { type: "string" },
+  label: { type: "string" },
   state: { type: "string", multiple: true },
   locator: { type: "string" },
   nth: { type: "string" },
@@ -78,6 +79,7 @@ function query(values: Values): Record<string, unknown> {
     value_contains: values["value-contains"],
     description: values.description,
     accessible_id: values["accessible-id"],
+    label: values.label,
     states: values.state,
     locator: values.locator,
   };

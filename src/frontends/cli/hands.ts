@@ -20,6 +20,7 @@ const SELECTOR_KEYS = [
   "value-contains",
   "description",
   "accessible-id",
+  "label",
   "state",
   "locator",
 ];

@@ -22,7 +22,7 @@ const LIMITS = `Limits (each reply echoes them with their ceilings):
   --walk-tables        walk every table cell (slow on big tables)`;
 
 const ELEMENT = `Target: --window ID | --title GLOB | --pid PID | --focused (default)
-Selector (all given must hold): --role R --name N --name-contains S --value-contains S
+Selector (all given must hold): --role R --name N --label L --name-contains S --value-contains S
   --description D --accessible-id ID --state S (repeatable); or --locator "//push button[@name='OK']"`;
 
 const SAFETY = `Safety: the action's level (L1 hover/wheel/focus, L2 input, L3 committing buttons and closing

@@ -207,6 +207,18 @@ async function children(
   );
 }
 
+/** Rows of a selection listed in a receipt at most. */
+const SELECTION_SHOWN = 20;
+
+async function selectedRows(app: AtspiApp, path: string, timeoutMs: number): Promise<number[] | undefined> {
+  try {
+    const [rows] = await app.call(path, IFACE.table, "GetSelectedRows", timeoutMs);
+    return (rows as number[]).map(Number).sort((a, b) => a - b);
+  } catch {
+    return undefined;
+  }
+}
+
 async function selectChild(
   app: AtspiApp,
   containerPath: string,
@@ -247,17 +259,40 @@ async function select(
       const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, action.column]);
       return selectChild(app, path, Number(index), timeoutMs, `of cell ${row},${action.column}`);
     }
-    const report = await bounded(`Table.AddRowSelection(${row})`, () =>
+    const mode = action.mode ?? "replace";
+    const before = await selectedRows(app, path, timeoutMs);
+    const steps: string[] = [];
+    if (mode === "replace" && before && before.some((r) => r !== row)) {
+      // A file list keeps its selection when another row is added: Enter then opened both files.
+      const others = before.filter((r) => r !== row);
+      const removed = await Promise.all(
+        others.map((r) =>
+          app.act(path, IFACE.table, "RemoveRowSelection", timeoutMs, "i", [r]).catch(() => undefined),
+        ),
+      );
+      if (removed.some((r) => r?.[0] !== true) && interfaces.includes("Selection")) {
+        await app.act(path, IFACE.selection, "ClearSelection", timeoutMs).catch(() => undefined);
+        steps.push("Selection.ClearSelection");
+      } else steps.push(`Table.RemoveRowSelection(${others.join(", ")})`);
+    }
+    let report = await bounded(`Table.AddRowSelection(${row})`, () =>
       app.act(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]),
     );
-    if (report.returned !== false) return report;
-    // Java refuses AddRowSelection; selecting the row's first cell through Selection selects the row.
-    const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, 0]);
-    const viaCell = await selectChild(app, path, Number(index), timeoutMs, `of row ${row}'s first cell`);
-    return {
-      ...viaCell,
-      detail: "Table.AddRowSelection returned false; selected through the row's first cell",
-    };
+    if (report.returned === false) {
+      // Java refuses AddRowSelection; selecting the row's first cell through Selection selects the row.
+      const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, 0]);
+      report = {
+        ...(await selectChild(app, path, Number(index), timeoutMs, `of row ${row}'s first cell`)),
+        detail: "Table.AddRowSelection returned false; selected through the row's first cell",
+      };
+    }
+    if (steps.length > 0) report = { ...report, route: `${steps.join(", then ")}, then ${report.route}` };
+    // The selection as the table now says it is: what the next Enter or Delete acts on.
+    await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+    const after = await selectedRows(app, path, timeoutMs);
+    if (!after) return report;
+    const seen = after.includes(row) && (mode === "add" || after.length === 1);
+    return { ...report, seen, selection: { rows: after.slice(0, SELECTION_SHOWN), total: after.length } };
   }
   if (action.option !== undefined) {
     const found = await findOption(app, path, cleanName(action.option), timeoutMs);

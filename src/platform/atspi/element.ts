@@ -24,12 +24,62 @@ export async function readText(
   return { text: String(text), length: total };
 }
 
-async function cellText(app: AtspiApp, cellPath: string, timeoutMs: number): Promise<string | null> {
-  const text = await readText(app, cellPath, 0, 1000, timeoutMs);
-  if (text !== null && text.text !== "") return text.text;
+/** What a cell or header says, and whether it had to be read from its children. */
+interface CellContent {
+  text: string | null;
+  fromChildren: boolean;
+}
+
+/** Children read for a cell's content at most: a cell is an icon and a label, or a few links. */
+const CELL_CHILDREN = 8;
+
+async function ownText(app: AtspiApp, path: string, timeoutMs: number): Promise<string | null> {
+  const text = await readText(app, path, 0, 1000, timeoutMs);
+  if (text !== null && text.text.trim() !== "") return text.text;
   // Cells without a Text interface (Qt) still carry their content as the accessible name.
-  const name = await app.property(cellPath, IFACE.accessible, "Name", timeoutMs);
-  return name === "" ? null : String(name);
+  const name = String(await app.property(path, IFACE.accessible, "Name", timeoutMs));
+  return name.trim() === "" ? null : name;
+}
+
+async function childPaths(app: AtspiApp, path: string, timeoutMs: number): Promise<string[]> {
+  const count = Math.min(
+    CELL_CHILDREN,
+    Number(await app.property(path, IFACE.accessible, "ChildCount", timeoutMs)),
+  );
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const [ref] = await app.call(path, IFACE.accessible, "GetChildAtIndex", timeoutMs, "i", [i]);
+    const child = (ref as [string, string])[1];
+    if (child !== NULL_PATH) paths.push(child);
+  }
+  return paths;
+}
+
+/**
+ * A cell's content: its own text or name; where that is empty, its children's (GTK 3 packs an icon
+ * and the file name as two child cells of one); where its text holds U+FFFC (web engines put one
+ * where a child object sits, a header's sort button, a cell's link), each of those is the child's
+ * own words. No U+FFFC is ever returned.
+ */
+async function cellContent(app: AtspiApp, path: string, timeoutMs: number, depth = 0): Promise<CellContent> {
+  const own = await ownText(app, path, timeoutMs);
+  if (own !== null && !own.includes("\uFFFC")) return { text: own, fromChildren: false };
+  if (depth >= 2) return { text: own?.replace(/\uFFFC/g, "").trim() || null, fromChildren: false };
+  const children = await childPaths(app, path, timeoutMs).catch(() => []);
+  const words: string[] = [];
+  for (const child of children) {
+    const content = await cellContent(app, child, timeoutMs, depth + 1).catch(() => ({ text: null }));
+    if (content.text) words.push(content.text);
+  }
+  if (own === null)
+    return { text: words.length > 0 ? words.join(" ") : null, fromChildren: words.length > 0 };
+  // Each placeholder takes the next child's words, in order; extra placeholders say nothing.
+  let next = 0;
+  const text = own
+    .replace(/\uFFFC/g, () => words[next++] ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return { text: text || null, fromChildren: true };
 }
 
 export async function readTable(
@@ -58,8 +108,11 @@ export async function readTable(
   // One header at a time: Java mints the header object per call, and concurrent calls were all
   // answered with the last column's.
   const headers: (string | null)[] = [];
+  const headersFromChildren: number[] = [];
   for (let column = 0; column < Math.min(columns, maxCells); column++) {
-    headers.push(await columnHeader(app, path, column, timeoutMs));
+    const header = await columnHeader(app, path, column, timeoutMs);
+    headers.push(header.text);
+    if (header.fromChildren) headersFromChildren.push(column);
   }
   const cells: Promise<TableCell>[] = [];
   const lastRow = Math.min(rows, rowStart + rowCount);
@@ -74,7 +127,13 @@ export async function readTable(
             ]);
             const cellPath = (ref as [string, string])[1];
             if (cellPath === NULL_PATH) return { row, column, text: null };
-            return { row, column, text: await cellText(app, cellPath, timeoutMs) };
+            const content = await cellContent(app, cellPath, timeoutMs);
+            return {
+              row,
+              column,
+              text: content.text,
+              ...(content.fromChildren ? { fromChildren: true } : {}),
+            };
           } catch {
             return { row, column, text: null, unreadable: true };
           }
@@ -82,7 +141,13 @@ export async function readTable(
       );
     }
   }
-  return { rows, columns, headers, cells: await Promise.all(cells) };
+  return {
+    rows,
+    columns,
+    headers,
+    ...(headersFromChildren.length > 0 ? { headersFromChildren } : {}),
+    cells: await Promise.all(cells),
+  };
 }
 
 async function columnHeader(
@@ -90,17 +155,25 @@ async function columnHeader(
   path: string,
   column: number,
   timeoutMs: number,
-): Promise<string | null> {
+): Promise<CellContent> {
   try {
     const [header] = await app.call(path, IFACE.table, "GetColumnHeader", timeoutMs, "i", [column]);
     const headerPath = (header as [string, string])[1];
     if (headerPath !== NULL_PATH) {
-      const text = await cellText(app, headerPath, timeoutMs);
-      if (text !== null) return text;
+      const content = await cellContent(app, headerPath, timeoutMs);
+      if (content.text !== null) return content;
     }
     const [description] = await app.call(path, IFACE.table, "GetColumnDescription", timeoutMs, "i", [column]);
-    return description === "" ? null : String(description);
+    return {
+      text:
+        description === ""
+          ? null
+          : String(description)
+              .replace(/\uFFFC/g, "")
+              .trim() || null,
+      fromChildren: false,
+    };
   } catch {
-    return null;
+    return { text: null, fromChildren: false };
   }
 }

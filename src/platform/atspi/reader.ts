@@ -261,7 +261,12 @@ async function childPaths(context: ReadContext, node: RawNode): Promise<string[]
 async function tableRows(
   context: ReadContext,
   node: RawNode,
-): Promise<{ paths: string[]; indexes: number[]; cut: ChildrenCut }> {
+): Promise<{
+  paths: string[];
+  indexes: number[];
+  cells: { row: number; column: number }[];
+  cut: ChildrenCut;
+}> {
   const { path } = parseHandle(node.handle);
   const { app } = context;
   const [rows, columns] = await Promise.all([
@@ -287,10 +292,14 @@ async function tableRows(
       ),
     ]),
   );
+  const kept = cells
+    .map((cell, i) => ({ cell, at: at[i]! }))
+    .filter(({ cell: [[ref]] }) => (ref as [string, string])[1] !== NULL_PATH);
   const read = cells.filter(([[ref]]) => (ref as [string, string])[1] !== NULL_PATH);
   return {
     paths: read.map(([[ref]]) => (ref as [string, string])[1]),
     indexes: read.map(([, index]) => index),
+    cells: kept.map(({ at: [row, column] }) => ({ row: row!, column: column! })),
     cut: { reason: "table", rows: rowCount, columns: columnCount, rowsRead, columnsRead },
   };
 }
@@ -314,11 +323,13 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
   try {
     let paths: string[];
     let indexes: number[] | undefined;
+    let cells: { row: number; column: number }[] | undefined;
     const isTable = TABLE_ROLES.has(node.role) && (node.interfaces ?? []).includes("Table");
     if (isTable && !context.options.walkTables) {
       const table = await tableRows(context, node);
       paths = table.paths;
       indexes = table.indexes;
+      cells = table.cells;
       node.childrenCut = table.cut;
     } else if (childCount > HUGE_CHILD_COUNT) {
       node.childrenCut = { reason: "hugeChildCount", childCount };
@@ -341,6 +352,9 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     node.children = await startAll(paths, (childPath, index) =>
       readNode(context, childPath, indexes?.[index] ?? index, node),
     );
+    if (cells) node.children.forEach((child, i) => (child.cell = cells[i]));
+    // What sits inside a cell (a link, a button, a label) is in that cell too.
+    else if (node.cell) for (const child of node.children) child.cell = node.cell;
     const nodePath = parseHandle(node.handle).path;
     const strays = node.children.filter((child) => {
       const parent = context.reportedParent.get(parseHandle(child.handle).path);

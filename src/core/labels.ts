@@ -1,0 +1,105 @@
+// Labels a person reads beside a field the application never linked to it. A field with no name and
+// no relation (a GTK 3 find-and-replace form: its labels come after its entries in the tree) takes the
+// nearest label to its left, on its line, or above it, within the same container. Shown marked as
+// inferred (~"Search for"), never as the application's own name; `find {label}` and fill_form's
+// `label` use it. Taking fields in tree order had typed a search into the replace field.
+import type { AccessibilityBackend, RawNode, Rect } from "../platform/types.js";
+
+/** Fields that take a value and are named by a label beside them. */
+const FIELD_ROLES = new Set([
+  "text",
+  "entry",
+  "password text",
+  "combo box",
+  "spin button",
+  "slider",
+  "editbar",
+]);
+const LABEL_ROLES = new Set(["label", "static"]);
+/** A label farther than this from its field is not taken as its label. */
+const MAX_GAP = 240;
+/** Slack for a label that overlaps its field's edge by a pixel or two. */
+const SLACK = 4;
+
+export const isUnnamedField = (node: RawNode): boolean =>
+  FIELD_ROLES.has(node.role) && !(node.name ?? "").trim();
+
+const isLabel = (node: RawNode): boolean => LABEL_ROLES.has(node.role) && !!(node.name ?? "").trim();
+
+/** Parents with an unnamed field among their children, and the nodes whose areas inference needs. */
+export function labelCandidates(roots: RawNode[]): RawNode[] {
+  const needed: RawNode[] = [];
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.children.some(isUnnamedField))
+      for (const child of node.children) if (isUnnamedField(child) || isLabel(child)) needed.push(child);
+    stack.push(...node.children);
+  }
+  return needed;
+}
+
+function gapToField(label: Rect, field: Rect): { gap: number; left: boolean } | undefined {
+  const verticalOverlap =
+    Math.min(label.y + label.height, field.y + field.height) - Math.max(label.y, field.y);
+  const horizontalOverlap =
+    Math.min(label.x + label.width, field.x + field.width) - Math.max(label.x, field.x);
+  // On the field's line, ending before it starts.
+  if (verticalOverlap >= Math.min(label.height, field.height) / 2 && label.x + label.width <= field.x + SLACK)
+    return { gap: field.x - (label.x + label.width), left: true };
+  // Above it, over part of its width.
+  if (horizontalOverlap > 0 && label.y + label.height <= field.y + SLACK)
+    return { gap: field.y - (label.y + label.height), left: false };
+  return undefined;
+}
+
+/**
+ * Sets `inferredLabel` on each unnamed field whose container holds a label to its left or above;
+ * areas must have been read (`labelCandidates` says which).
+ */
+export function inferLabels(roots: RawNode[]): number {
+  let inferred = 0;
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    stack.push(...node.children);
+    const labels = node.children.filter((c) => isLabel(c) && c.bounds);
+    if (labels.length === 0) continue;
+    for (const field of node.children) {
+      if (!isUnnamedField(field) || !field.bounds) continue;
+      let best: { label: RawNode; gap: number; left: boolean } | undefined;
+      for (const label of labels) {
+        const at = gapToField(label.bounds!, field.bounds);
+        if (!at || at.gap > MAX_GAP) continue;
+        // The nearer wins; at the same distance, the one on the field's line.
+        if (!best || at.gap < best.gap || (at.gap === best.gap && at.left && !best.left))
+          best = { label, ...at };
+      }
+      if (best) {
+        field.inferredLabel = best.label.name!.trim().replace(/:$/, "");
+        inferred++;
+      }
+    }
+  }
+  return inferred;
+}
+
+/** Reads the areas inference needs and infers; cheap where no field is unnamed (nothing is read). */
+export async function inferLabelsOf(
+  backend: AccessibilityBackend,
+  roots: { node: RawNode; windowId: number | null }[],
+  timeoutMs: number,
+): Promise<void> {
+  for (const { node, windowId } of roots) {
+    const needed = labelCandidates([node]).filter((n) => !n.enriched);
+    if (needed.length > 0)
+      await backend.enrich(needed, {
+        maxText: 200,
+        actions: false,
+        accessibleIds: false,
+        timeoutMs,
+        ...(windowId === null ? {} : { windowId }),
+      });
+    inferLabels([node]);
+  }
+}
