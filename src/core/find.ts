@@ -321,6 +321,16 @@ export async function findElements(
     });
     surfaces = surfaces.filter((e) => isPixelsOnly(e.node)).slice(0, 5);
   }
+  // Found by the app itself (Collection), a match carries no read of the table around it: the
+  // toolkit says which cell it is in.
+  if (method === "collection" && backend.cellPosition)
+    await Promise.all(
+      hits.slice(0, options.limit).map(async (e) => {
+        if (e.node.cell) return;
+        const cell = await backend.cellPosition!(e.node.handle).catch(() => undefined);
+        if (cell) e.node.cell = cell;
+      }),
+    );
   const snapshotId = refs.newSnapshot();
   const describe = (entry: FlatEntry): FoundElement => {
     const { node } = entry;

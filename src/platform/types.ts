@@ -147,6 +147,11 @@ export interface CandidateMatcher {
     timeoutMs: number,
   ): Promise<string[] | undefined>;
   /**
+   * The row and column of the table cell an element is, or sits in (a link in a cell), where the
+   * toolkit says (the TableCell interface); undefined otherwise.
+   */
+  cellPosition?(handle: string): Promise<{ row: number; column: number } | undefined>;
+  /**
    * Whether the app of an element reports `showing` (GTK 4.8 does not), as its last read showed;
    * `undefined` when not known yet.
    */

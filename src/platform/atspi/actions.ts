@@ -207,6 +207,30 @@ async function children(
   );
 }
 
+/** The index of an element's action of this name, if it has one. */
+async function optionAction(
+  app: AtspiApp,
+  path: string,
+  name: string,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  try {
+    const [actions] = await app.call(path, IFACE.action, "GetActions", timeoutMs);
+    let names = (actions as [string, string, string][]).map(([n]) => n);
+    // Web engines answer GetActions with empty names; GetName per index has them.
+    if (names.every((n) => /^;*$/.test(n)))
+      names = await Promise.all(
+        names.map(async (_, i) =>
+          String((await app.call(path, IFACE.action, "GetName", timeoutMs, "i", [i]))[0]),
+        ),
+      );
+    const index = names.indexOf(name);
+    return index >= 0 ? index : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rows of a selection listed in a receipt at most. */
 const SELECTION_SHOWN = 20;
 
@@ -301,31 +325,48 @@ async function select(
         `no option named ${JSON.stringify(action.option)}; the options are ${JSON.stringify(found.seen.slice(0, 30))}`,
       );
     }
+    const option = found.option;
+    /** Whether the option now reads selected, or the combo shows it. */
+    const check = async (): Promise<boolean | undefined> => {
+      await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+      const [optionStates, shown] = await Promise.all([
+        app.call(option.path, IFACE.accessible, "GetState", timeoutMs).then(
+          ([bits]) => statesFromBitset(bits as number[]),
+          () => undefined,
+        ),
+        app.property(path, IFACE.accessible, "Name", timeoutMs).then(
+          (n) => cleanName(String(n)),
+          () => undefined,
+        ),
+      ]);
+      if (optionStates === undefined && shown === undefined) return undefined;
+      return optionStates?.includes("selected") || shown === cleanName(action.option!);
+    };
+    // Web engines give an option an action named "select", which chooses it as a click does: the
+    // page gets its change event. Firefox's SelectChild changed the value with no event; Chromium's
+    // returned false and changed nothing.
+    const byAction = await optionAction(app, option.path, "select", timeoutMs);
+    if (byAction !== undefined) {
+      const report = await bounded(
+        `Action.DoAction("select") on the option ${JSON.stringify(action.option)}`,
+        () => app.act(option.path, IFACE.action, "DoAction", timeoutMs, "i", [byAction]),
+      );
+      const seen = await check();
+      if (seen !== false) return seen === undefined ? report : { ...report, seen };
+    }
     // A combo box that implements Selection selects its n-th item itself (Java, GTK3); otherwise the
     // option's own list does.
-    const container =
-      interfaces.includes("Selection") && node.role === "combo box" ? path : found.option.parent;
+    const container = interfaces.includes("Selection") && node.role === "combo box" ? path : option.parent;
     const report = await selectChild(
       app,
       container,
-      found.option.index,
+      option.index,
       timeoutMs,
       `of ${JSON.stringify(action.option)}`,
     );
     // Some toolkits return true and select nothing: the option itself, or the combo showing it, says.
-    await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
-    const [optionStates, shown] = await Promise.all([
-      app.call(found.option.path, IFACE.accessible, "GetState", timeoutMs).then(
-        ([bits]) => statesFromBitset(bits as number[]),
-        () => undefined,
-      ),
-      app.property(path, IFACE.accessible, "Name", timeoutMs).then(
-        (n) => cleanName(String(n)),
-        () => undefined,
-      ),
-    ]);
-    const seen = optionStates?.includes("selected") || shown === cleanName(action.option);
-    return optionStates === undefined && shown === undefined ? report : { ...report, seen };
+    const seen = await check();
+    return seen === undefined ? report : { ...report, seen };
   }
   // No option: select this element within its parent (a list item, a page tab), which must be a
   // selection container; a radio button is chosen with toggle.

@@ -27,7 +27,7 @@ import { collectionMatches, collectionWorthwhile } from "./collection.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
-import { IFACE, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
+import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
 import { handleOf, parseHandle, readStructure } from "./reader.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
@@ -472,7 +472,49 @@ export class AtspiBackend implements AccessibilityBackend {
       if (!alive) throw this.#notResponding(app);
       throw new ElementGone(handle, "it no longer answers");
     }
+    // A combo box that reports no value of its own (Chromium's <select>) shows its selected item.
+    if (node.role === "combo box" && node.value === undefined && !node.text) {
+      const shown = await this.#selectedItem(handle).catch(() => undefined);
+      if (shown !== undefined) node.value = shown;
+    }
     return node;
+  }
+
+  async cellPosition(handle: string): Promise<{ row: number; column: number } | undefined> {
+    const { app } = this.#app(handle);
+    let { path } = this.#app(handle);
+    // The element itself, or one of the few ancestors between it and its cell (a link in a cell).
+    for (let level = 0; level < 4 && path !== NULL_PATH; level++) {
+      const [interfaces] = await app.call(path, IFACE.accessible, "GetInterfaces", this.callTimeoutMs);
+      if ((interfaces as string[]).includes(IFACE.tableCell)) {
+        const position = (await app.property(
+          path,
+          IFACE.tableCell,
+          "Position",
+          this.callTimeoutMs,
+        )) as number[];
+        return { row: Number(position[0]), column: Number(position[1]) };
+      }
+      const parent = (await app.property(path, IFACE.accessible, "Parent", this.callTimeoutMs)) as [
+        string,
+        string,
+      ];
+      path = parent[1];
+    }
+    return undefined;
+  }
+
+  /** The name of the item a combo box's list (child or grandchild) reports selected. */
+  async #selectedItem(handle: string): Promise<string | undefined> {
+    const read = await this.readSubtree(handle, {
+      maxDepth: 2,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 500,
+      timeoutMs: this.callTimeoutMs,
+    });
+    const items = read.root.children.flatMap((c) => (c.children.length > 0 ? c.children : [c]));
+    return items.find((i) => i.states?.includes("selected"))?.name;
   }
 
   async readText(handle: string, start: number, length: number) {

@@ -22,6 +22,7 @@ export const IFACE = {
   editableText: "org.a11y.atspi.EditableText",
   value: "org.a11y.atspi.Value",
   table: "org.a11y.atspi.Table",
+  tableCell: "org.a11y.atspi.TableCell",
   selection: "org.a11y.atspi.Selection",
   collection: "org.a11y.atspi.Collection",
   properties: "org.freedesktop.DBus.Properties",

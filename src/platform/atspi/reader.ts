@@ -352,9 +352,12 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     node.children = await startAll(paths, (childPath, index) =>
       readNode(context, childPath, indexes?.[index] ?? index, node),
     );
-    if (cells) node.children.forEach((child, i) => (child.cell = cells[i]));
-    // What sits inside a cell (a link, a button, a label) is in that cell too.
-    else if (node.cell) for (const child of node.children) child.cell = node.cell;
+    // A cell read through the Table interface knows its row and column; what sits inside a cell (a
+    // link, a button, a label) is in that cell too.
+    for (const [i, child] of node.children.entries()) {
+      const cell = cells ? cells[i] : node.cell;
+      if (cell) child.cell = cell;
+    }
     const nodePath = parseHandle(node.handle).path;
     const strays = node.children.filter((child) => {
       const parent = context.reportedParent.get(parseHandle(child.handle).path);
