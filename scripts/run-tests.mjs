@@ -81,7 +81,9 @@ if (contract.length && toolkits.length) {
   }
   // The ledger is regenerated from what the suite just saw.
   // A run of some toolkits only (DESKHAND_TOOLKITS) writes its ledger beside the build, not over the doc.
-  const everyToolkit = toolkits.length === Object.keys(TOOLKIT_APPS).length;
+  // Only a whole run (every toolkit, no filter) rewrites the doc; a filtered one had emptied it.
+  const everyToolkit =
+    toolkits.length === Object.keys(TOOLKIT_APPS).length && !process.env.DESKHAND_TEST_FILTER;
   const ledger = everyToolkit ? "docs/toolkits.md" : "build/toolkits.partial.md";
   status = run(process.execPath, ["scripts/toolkit-ledger.mjs", ledgerDir, ledger]) || status;
 }

@@ -84,7 +84,7 @@ describe(`toolkit contract: ${profile.label}`, () => {
     t.skip(why);
   };
 
-  const checks: Record<Capability, (t: { skip(message: string): void }) => Promise<void>> = {
+  const checks: Partial<Record<Capability, (t: { skip(message: string): void }) => Promise<void>>> = {
     async snapshot() {
       const snap = await call("snapshot", {
         target: { kind: "title", glob: profile.title },
@@ -323,10 +323,58 @@ describe(`toolkit contract: ${profile.label}`, () => {
     },
   };
 
+  Object.assign(checks, {
+    async table_cells(t: { skip(message: string): void }) {
+      if (!profile.table)
+        return skip(
+          "table_cells",
+          "no table in this app; GTK 3's icon + text cells: test/desktop/tables-forms.test.ts",
+          t,
+        );
+      const table = await one(profile.table);
+      const read = await call("read_table", { ref: table.ref, row_count: 3, max_cells: 60 });
+      assert.ok(read.ok, JSON.stringify(read.error));
+      assert.ok(!JSON.stringify(read.data).includes("\uFFFC"), "no U+FFFC");
+      const fromChildren = (read.data.from_children ?? []) as { column: number }[];
+      const headers = (read.data.headers as (string | null)[]).filter(Boolean).length;
+      const source =
+        fromChildren.length > 0
+          ? `cells of column ${fromChildren.map((c) => c.column).join(", ")} from the elements inside them`
+          : "each cell's own text or name";
+      const headerSource =
+        (read.data.headers_from_children ?? []).length > 0 ? " (some from their buttons)" : "";
+      record(
+        "table_cells",
+        "works",
+        `${read.data.rows} × ${read.data.columns}; ${source}; ${headers} column headers${headerSource}`,
+      );
+    },
+    async field_labels() {
+      const snap = await call("snapshot", {
+        target: { kind: "title", glob: profile.title },
+        maxDepth: 60,
+        maxNodes: 2000,
+        format: "json",
+      });
+      assert.ok(snap.ok, JSON.stringify(snap.error));
+      const FIELDS = new Set(["text", "entry", "password text", "combo box", "spin button", "slider"]);
+      const fields = (
+        snap.data.elements as { role: string; name: string | null; inferredLabel?: string }[]
+      ).filter((e) => FIELDS.has(e.role));
+      const named = fields.filter((f) => f.name).length;
+      const inferred = fields.filter((f) => !f.name && f.inferredLabel).length;
+      record(
+        "field_labels",
+        "works",
+        `${fields.length} fields: ${named} named by the app, ${inferred} by the label beside them (inferred), ${fields.length - named - inferred} with neither`,
+      );
+    },
+  });
+
   for (const capability of CAPABILITIES) {
     it(capability, async (t) => {
       try {
-        await checks[capability](t);
+        await checks[capability]!(t);
       } catch (error) {
         results[capability] = {
           outcome: "not supported",

@@ -9,7 +9,9 @@ export type Capability =
   | "toggle_select"
   | "read_text"
   | "typing"
-  | "screenshot";
+  | "screenshot"
+  | "table_cells"
+  | "field_labels";
 
 // In the order they run: read_text before set_value and typing change the text it reads.
 export const CAPABILITIES: Capability[] = [
@@ -21,6 +23,8 @@ export const CAPABILITIES: Capability[] = [
   "toggle_select",
   "typing",
   "screenshot",
+  "table_cells",
+  "field_labels",
 ];
 
 export interface Query {
@@ -70,6 +74,8 @@ export interface Profile {
   readText: { target: Query; contains: string } | { skip: string };
   /** Typing into a table cell (LibreOffice): typed, then Enter, then read back through the Table. */
   typingCell?: { table: Query; cell: Query; row: number; column: number };
+  /** A table whose first rows read_table reads, to say where its cells' text comes from. */
+  table?: Query;
 }
 
 const web = (label: string, app: string, title: string): Profile => ({
@@ -86,6 +92,7 @@ const web = (label: string, app: string, title: string): Profile => ({
   text: { role: "entry", name: "Name" },
   toggle: { kind: "toggle", target: { role: "check box", name: "Subscribe" } },
   readText: { target: { role: "paragraph" }, contains: "web fixture of the toolkit contract suite" },
+  table: { role: "table", name: "Stock" },
 });
 
 export const PROFILES: Record<string, Profile> = {
@@ -131,6 +138,7 @@ export const PROFILES: Record<string, Profile> = {
   },
   swing: {
     label: "Java Swing",
+    table: { role: "table" },
     app:
       "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
       "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture",
@@ -171,6 +179,7 @@ export const PROFILES: Record<string, Profile> = {
     app: "soffice --calc --norestore --nologo",
     title: "*LibreOffice Calc",
     settleMs: 1000,
+    table: { role: "table", name_contains: "Sheet1" },
     find: { role: "table", name_contains: "Sheet1" },
     invoke: {
       skip: "Calc's cells and sheet have no invoke action; cells are selected (select) or typed into",
