@@ -123,6 +123,16 @@ function passwordNotes(r: Recognition): string[] {
   return notes;
 }
 
+/** What every reply's data says of where its text came from. */
+function provenance(r: Recognition) {
+  return {
+    source: "pixels",
+    engine: { name: r.engine.engine, version: r.engine.version, languages: r.languages },
+    of: r.subject,
+    region: r.region,
+  };
+}
+
 function passwordData(r: Recognition) {
   return { blanked: r.passwords.fields, unknown: r.passwords.unknown };
 }
@@ -173,10 +183,7 @@ export const readScreenTextTool = defineTool({
     ].join("\n");
     return {
       data: {
-        source: "pixels",
-        engine: { name: r.engine.engine, version: r.engine.version, languages: r.languages },
-        of: r.subject,
-        region: r.region,
+        ...provenance(r),
         lines: shown,
         counts: { lines: r.lines.length, words, shown: shown.length, left_out: r.leftOut },
         truncated_by: cut > 0 ? ["maxChars"] : [],
@@ -233,10 +240,7 @@ export const findTextTool = defineTool({
     ].join("\n");
     return {
       data: {
-        source: "pixels",
-        engine: { name: r.engine.engine, version: r.engine.version, languages: r.languages },
-        of: r.subject,
-        region: r.region,
+        ...provenance(r),
         matches,
         total: all.length,
         recognised: { lines: r.lines.length, words },

@@ -76,6 +76,14 @@ describe(`toolkit contract: ${profile.label}`, () => {
     assert.ok(match, `${JSON.stringify(query)} is in ${profile.title}`);
     return match;
   };
+  /** The whole window as JSON, every element. */
+  const windowJson = (maxNodes: number) =>
+    call("snapshot", {
+      target: { kind: "title", glob: profile.title },
+      maxDepth: 60,
+      maxNodes,
+      format: "json",
+    });
   const record = (capability: Capability, outcome: Outcome["outcome"], detail: string) => {
     results[capability] = { outcome, detail };
   };
@@ -86,12 +94,7 @@ describe(`toolkit contract: ${profile.label}`, () => {
 
   const checks: Partial<Record<Capability, (t: { skip(message: string): void }) => Promise<void>>> = {
     async snapshot() {
-      const snap = await call("snapshot", {
-        target: { kind: "title", glob: profile.title },
-        maxDepth: 60,
-        maxNodes: 500,
-        format: "json",
-      });
+      const snap = await windowJson(500);
       assert.ok(snap.ok, JSON.stringify(snap.error));
       assert.equal(snap.data.tree_incomplete, undefined, JSON.stringify(snap.data.tree_incomplete));
       assert.ok(snap.data.elements.length >= 10, `${snap.data.elements.length} elements`);
@@ -350,12 +353,7 @@ describe(`toolkit contract: ${profile.label}`, () => {
       );
     },
     async field_labels() {
-      const snap = await call("snapshot", {
-        target: { kind: "title", glob: profile.title },
-        maxDepth: 60,
-        maxNodes: 2000,
-        format: "json",
-      });
+      const snap = await windowJson(2000);
       assert.ok(snap.ok, JSON.stringify(snap.error));
       const FIELDS = new Set(["text", "entry", "password text", "combo box", "spin button", "slider"]);
       const fields = (
