@@ -3,6 +3,7 @@
 // the journal names that session, SIGTERM during typing finishes it and leaves no key held, and eight
 // clients making 200 calls each are all answered correctly.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -12,7 +13,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { TITLES } from "./helpers.js";
-import { call, type HttpServerProcess, httpClient, rssMb, runLoad, startHttpServer } from "./http-load.js";
+import {
+  CLI,
+  call,
+  type HttpServerProcess,
+  httpClient,
+  rssMb,
+  runLoad,
+  startHttpServer,
+} from "./http-load.js";
 
 const TOKEN = "test-token-0123456789abcdef";
 const dir = mkdtempSync(join(tmpdir(), "deskhand-http-"));
@@ -100,6 +109,31 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(await health.text(), "ok");
     // The SDK client without the token cannot even start a session.
     await assert.rejects(httpClient(server.url, "not-the-token-at-all"));
+  });
+
+  it("with no token given, one is made and told once on stderr; binding beyond loopback needs --allow-remote", async () => {
+    const { DESKHAND_TOKEN: _none, ...bare } = env;
+    const made = await startHttpServer(bare);
+    try {
+      const told = /Authorization: Bearer (\S+)"/.exec(made.stderr())?.[1];
+      assert.ok(told && told.length >= 32, made.stderr());
+      assert.equal(made.stderr().split(told).length - 1, 1, "the token is printed once");
+      const client = await httpClient(made.url, told);
+      assert.match((await call(client, "ping")).content[0]!.text!, /^deskhand /);
+      await client.close();
+    } finally {
+      made.child.kill("SIGTERM");
+      assert.equal(await made.exited, 0);
+    }
+    const remote = spawn(process.execPath, [...CLI, "mcp", "--http", "0.0.0.0:0"], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let said = "";
+    remote.stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => remote.on("exit", resolve));
+    assert.equal(status, 2);
+    assert.match(said, /would let other machines reach this desktop; pass --allow-remote/);
   });
 
   it("two sessions at once each have their own refs: one's ref is unknown_ref in the other", async () => {
