@@ -398,8 +398,7 @@ async function leaveOut(
   // Asked once: it walks the whole tree where nothing reports `showing` (GTK 4.8), and asked per
   // match it held the event loop 35 ms for a `//*` of gtk4-widget-factory.
   const treeReports = roots.length > 0 ? roots.some((r) => reportsShowing(r.node)) : undefined;
-  const reports = (e: FlatEntry) =>
-    treeReports ?? backend.reportsShowing?.(e.node.handle) ?? anyShowing;
+  const reports = (e: FlatEntry) => treeReports ?? backend.reportsShowing?.(e.node.handle) ?? anyShowing;
   // GTK 4.8: on screen is visible with an area, which the bounds read tells.
   const inferred = hits.filter((e) => reports(e) === false);
   if (inferred.length > 0)
