@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { type Receipt, renderReceipt } from "../core/receipt.js";
+import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import { runAction } from "./act.js";
 import type { ToolContext } from "./context.js";
@@ -21,6 +22,8 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
 
 interface FieldResult {
   ref: string;
+  /** A password field: its value never leaves the app, so whether it took cannot be read back. */
+  unverifiable?: true;
   /** Only when it reads back as asked. */
   set: boolean;
   route?: "accessibility" | "typed";
@@ -154,6 +157,11 @@ export const fillFormTool = defineTool({
           secrets,
         );
         const after = receipt.after?.value;
+        if (after === PASSWORD_MARKER) {
+          // Typing again would only type it twice: the call took, and nothing can say more.
+          results.push({ ref: field.ref, set: false, unverifiable: true, route: "accessibility", receipt });
+          continue;
+        }
         const matches = after !== undefined && (after === expected || Number(after) === Number(expected));
         if (matches) {
           results.push({ ref: field.ref, set: true, route: "accessibility", receipt });
@@ -209,6 +217,8 @@ export const fillFormTool = defineTool({
     }
     const done = results.filter((r) => r.set).length;
     const lines = results.map((r) => {
+      if (r.unverifiable)
+        return `${r.ref}: written by its accessibility interface (the call returned); a password field cannot be read back, so it is not verified`;
       if (r.set)
         return `${r.ref}: set by ${r.route === "typed" ? "typing" : "its accessibility interface"}; reads back as asked`;
       const typed = r.typed
@@ -218,7 +228,10 @@ export const fillFormTool = defineTool({
         return `${r.ref}: not set — ${renderReceipt(r.receipt).split("\n")[0]}, but it does NOT read back as asked${typed}`;
       return `${r.ref}: not set — ${String(r.error?.code)}: ${String(r.error?.message)}${typed}`;
     });
-    lines.push(`${done} of ${results.length} fields set.`);
+    const unverifiable = results.filter((r) => r.unverifiable).length;
+    lines.push(
+      `${done} of ${results.length} fields set and read back${unverifiable ? `; ${unverifiable} password field${unverifiable > 1 ? "s" : ""} written, not verifiable` : ""}.`,
+    );
     return { data: { fields: results, set: done, total: results.length }, text: lines.join("\n") };
   },
 });

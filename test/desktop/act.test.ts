@@ -288,6 +288,16 @@ describe("acting on real apps", () => {
       value === "7" ? 1 : 0,
       `counted as set only if it reads 7 (${value}): ${spun.text}`,
     );
+    // A password field takes its value, but nothing can read it back: written, and said unverified.
+    const password = pick(reread, (e) => e.role === "password text", "Password");
+    const secret = await call("fill_form", { fields: [{ ref: password.ref, value: "s3cret-word" }] });
+    assert.deepEqual(
+      { set: secret.data.fields[0].set, unverifiable: secret.data.fields[0].unverifiable },
+      { set: false, unverifiable: true },
+      secret.text,
+    );
+    assert.match(secret.text!, /a password field cannot be read back, so it is not verified/);
+    assert.ok(!secret.text!.includes("s3cret"));
     const bad = await call("fill_form", { fields: [] });
     assert.equal(bad.ok, false);
     assert.equal(bad.error.code, "invalid_params");
