@@ -68,7 +68,7 @@ export interface ContextOptions {
  * that has since closed (the accessibility bus restarted, the X server went away) is dropped and a new
  * one made on the next call.
  */
-function lazily<T extends { readonly closed: boolean; close(): Promise<void> }>(
+export function lazily<T extends { readonly closed: boolean; close(): Promise<void> }>(
   connect: () => Promise<T>,
 ): { get: () => Promise<T>; current: () => Promise<T> | undefined } {
   let pending: Promise<T> | undefined;

@@ -4,6 +4,13 @@ import { verifyRef } from "../core/verify.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
+/** A page of a table's rows: shared with profiles that read tables under their own names. */
+export const tablePageShape = {
+  row_start: z.number().int().min(0).default(0),
+  row_count: z.number().int().min(1).max(1000).default(50),
+  max_cells: z.number().int().min(1).max(10_000).default(500),
+};
+
 export const readTableTool = defineTool({
   name: "read_table",
   title: "Read a table, a page of rows",
@@ -13,12 +20,7 @@ export const readTableTool = defineTool({
     "text shows as -, a cell that could not be read as ?, with a count: the two are never confused.",
   level: "L1",
   annotations: READ_ONLY,
-  input: z.object({
-    ref: refSchema,
-    row_start: z.number().int().min(0).default(0),
-    row_count: z.number().int().min(1).max(1000).default(50),
-    max_cells: z.number().int().min(1).max(10_000).default(500),
-  }),
+  input: z.object({ ref: refSchema, ...tablePageShape }),
   async handler(context, input) {
     const backend = await context.backend();
     const { entry, node } = await verifyRef(backend, context.refs, input.ref);

@@ -3,7 +3,6 @@
 // where a text appears, with a centre that click, hover and drag take as `at`. Every reply says the
 // text came from pixels; a password field's area is blanked before the engine sees anything.
 import { z } from "zod";
-import { DeskhandError } from "../core/errors.js";
 import {
   boundLines,
   findInLines,
@@ -16,7 +15,7 @@ import {
 } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
 import { type PasswordAreas, passwordAreas } from "../core/passwords.js";
-import type { RecognizerInfo } from "../platform/ocr/types.js";
+import { type RecognizerInfo, RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
 import type { FocusReport } from "./hands/attempt.js";
@@ -60,12 +59,8 @@ async function recognizeScreen(
 ): Promise<Recognition> {
   const started = Date.now();
   const engine = await context.recognizer().describe();
-  if (!engine.available)
-    throw new DeskhandError(
-      "ocr_unavailable",
-      `no text recognition here: ${engine.detail}`,
-      "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng); `deskhand doctor` shows what is there.",
-    );
+  // Said before anything is raised or captured; errors.ts words it, as for the engine's own refusal.
+  if (!engine.available) throw new RecognizerUnavailable(engine.detail);
   const languages = input.languages ?? languagesFrom(context.env, engine);
   const hands = await context.hands();
   const { region, subject, focus } = await resolveCapture(context, input.of, input.raise);

@@ -19,7 +19,7 @@ import type { Hands } from "../../platform/hands.js";
 import { connectBackend, connectHands } from "../../platform/index.js";
 import type { AccessibilityBackend } from "../../platform/types.js";
 import type { SafetyLevel } from "../../safety/levels.js";
-import { createContext, type ServingInfo, type ToolContext } from "../../tools/context.js";
+import { createContext, lazily, type ServingInfo, type ToolContext } from "../../tools/context.js";
 import type { Profile } from "../profiles/index.js";
 import { createMcpServer, elicitationConfirmer } from "./server.js";
 
@@ -132,21 +132,6 @@ interface Session {
   context: ToolContext;
 }
 
-/** Shares one connection among sessions: made on first use, made again once closed. */
-function shared<T extends { readonly closed: boolean }>(
-  connect: () => Promise<T>,
-): { get: () => Promise<T>; made: () => Promise<T | undefined> } {
-  let current: Promise<T> | undefined;
-  return {
-    async get() {
-      const value = await current?.catch(() => undefined);
-      if (!current || !value || value.closed) current = connect();
-      return current;
-    },
-    made: async () => current?.catch(() => undefined),
-  };
-}
-
 export interface RunningHttpServer {
   address: string;
   port: number;
@@ -162,8 +147,9 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       `binding to ${options.host} would let other machines reach this desktop; pass --allow-remote to mean it, or bind 127.0.0.1`,
     );
   const token = resolveToken(options);
-  const backend = shared<AccessibilityBackend>(() => connectBackend({ env }));
-  const hands = shared<Hands>(() => connectHands({ env }));
+  // One connection of each for every session, made on first use, made again once closed.
+  const backend = lazily<AccessibilityBackend>(() => connectBackend({ env }));
+  const hands = lazily<Hands>(() => connectHands({ env }));
   const sessions = new Map<string, Session>();
   let snapshots = 0;
   const snapshotNumbers = () => ++snapshots;
@@ -293,7 +279,9 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       ]);
     for (const session of sessions.values()) await session.transport.close().catch(() => undefined);
     // Closing the hands releases whatever is still held.
-    const [b, h] = await Promise.all([backend.made(), hands.made()]);
+    const [b, h] = await Promise.all(
+      [backend.current(), hands.current()].map((made) => made?.catch(() => undefined)),
+    );
     await h?.close().catch(() => undefined);
     await b?.close().catch(() => undefined);
     http.closeAllConnections();

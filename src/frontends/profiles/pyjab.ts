@@ -2,12 +2,14 @@
 // states, `simulate`, and its replies, each a translation onto deskhand's registry. Java Access Bridge
 // maps to the Java ATK wrapper on AT-SPI: a "Java window" is one whose application reports the
 // wrapper's toolkit. Handles are deskhand refs behind `e:`; they are verified before every use.
+
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
 import type { SnapshotElement } from "../../core/snapshot.js";
 import type { WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../../tools/context.js";
+import { tablePageShape } from "../../tools/read-table.js";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
 import { runData, runTool } from "./run.js";
 
@@ -403,9 +405,7 @@ const readTable = defineTool({
   input: z.object({
     session_id: sessionId,
     handle,
-    row_start: z.number().int().min(0).default(0),
-    row_count: z.number().int().min(1).max(1000).default(50),
-    max_cells: z.number().int().min(1).max(10_000).default(500),
+    ...tablePageShape,
   }),
   async handler(context, input) {
     const ref = refOf(input.session_id, input.handle);

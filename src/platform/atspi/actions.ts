@@ -214,21 +214,9 @@ async function optionAction(
   name: string,
   timeoutMs: number,
 ): Promise<number | undefined> {
-  try {
-    const [actions] = await app.call(path, IFACE.action, "GetActions", timeoutMs);
-    let names = (actions as [string, string, string][]).map(([n]) => n);
-    // Web engines answer GetActions with empty names; GetName per index has them.
-    if (names.every((n) => /^;*$/.test(n)))
-      names = await Promise.all(
-        names.map(async (_, i) =>
-          String((await app.call(path, IFACE.action, "GetName", timeoutMs, "i", [i]))[0]),
-        ),
-      );
-    const index = names.indexOf(name);
-    return index >= 0 ? index : undefined;
-  } catch {
-    return undefined;
-  }
+  const { names } = await app.actionNames(path, timeoutMs).catch(() => ({ names: [] as string[] }));
+  const index = names.indexOf(name);
+  return index >= 0 ? index : undefined;
 }
 
 /** Rows of a selection listed in a receipt at most. */

@@ -150,6 +150,24 @@ export class AtspiApp {
     return Array.isArray(value) && value.length === 2 && Array.isArray(value[1]) ? value[1][0] : value;
   }
 
+  /**
+   * An element's action names, and their key bindings ("<Control>s"): what a chord will press, for
+   * the gate. Firefox and Chromium answer GetActions with empty names, or with ";;" (name,
+   * description and key binding run together, all empty); GetName per index has the real names.
+   */
+  async actionNames(path: string, timeoutMs: number): Promise<{ names: string[]; bindings: string[] }> {
+    const [actions] = await this.call(path, IFACE.action, "GetActions", timeoutMs);
+    const triples = actions as [string, string, string][];
+    const blank = (text: string) => /^;*$/.test(text);
+    const bindings = triples.map(([, , binding]) => binding).filter((b) => b && !blank(b));
+    const names = triples.map(([name]) => name);
+    if (names.length === 0 || names.some((name) => !blank(name))) return { names, bindings };
+    const named = await Promise.all(
+      names.map((_, index) => this.call(path, IFACE.action, "GetName", timeoutMs, "i", [index])),
+    );
+    return { names: named.map(([name]) => String(name)), bindings };
+  }
+
   /** Opens the direct connection and reads the toolkit; a failure leaves the app on the bus route. */
   static async open(
     a11y: DBusConnection,

@@ -101,22 +101,9 @@ async function ancestorHasArea(node: RawNode): Promise<boolean> {
 }
 
 async function readActions(context: EnrichContext, node: RawNode, path: string): Promise<string[]> {
-  const { app } = context;
-  const [actions] = await app.call(path, IFACE.action, "GetActions", remaining(context));
-  const triples = actions as [string, string, string][];
-  const names = triples.map(([name]) => name);
-  // The third field is the key binding ("<Control>s", "<Alt>d", "s;<Alt>f:s;<Control>s"): what a
-  // chord will press, for the gate.
-  const bindings = triples.map(([, , binding]) => binding).filter((b) => b && !/^;*$/.test(b));
+  const { names, bindings } = await context.app.actionNames(path, remaining(context));
   if (bindings.length > 0) node.keyBindings = bindings;
-  // Firefox answers GetActions with empty names, or with ";;" (name, description and key binding run
-  // together, all empty); GetName per index has the real names.
-  const blank = (name: string) => /^;*$/.test(name);
-  if (names.length === 0 || names.some((name) => !blank(name))) return names;
-  const named = await Promise.all(
-    names.map((_, index) => app.call(path, IFACE.action, "GetName", remaining(context), "i", [index])),
-  );
-  return named.map(([name]) => String(name));
+  return names;
 }
 
 async function readText(context: EnrichContext, node: RawNode, path: string): Promise<void> {
