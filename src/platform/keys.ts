@@ -129,6 +129,54 @@ export function chordText(chord: Chord): string {
   return [...chord.modifiers, ...(key ? [key] : [])].join("+");
 }
 
+// X keysym names that accelerators use for characters (GTK's "<Control>plus"), and keypad keys,
+// which count as their main-keyboard twins ("<Control>KP_Enter" is judged as ctrl+Enter).
+const KEYSYM_CHARS: Record<string, string> = {
+  plus: "+",
+  minus: "-",
+  equal: "=",
+  comma: ",",
+  period: ".",
+  slash: "/",
+  backslash: "\\",
+  semicolon: ";",
+  colon: ":",
+  apostrophe: "'",
+  quotedbl: '"',
+  grave: "`",
+  bracketleft: "[",
+  bracketright: "]",
+  braceleft: "{",
+  braceright: "}",
+  question: "?",
+  exclam: "!",
+  numbersign: "#",
+  dollar: "$",
+  percent: "%",
+  asterisk: "*",
+  ampersand: "&",
+  underscore: "_",
+  less: "<",
+  greater: ">",
+  at: "@",
+  bar: "|",
+  asciitilde: "~",
+  asciicircum: "^",
+  add: "+",
+  subtract: "-",
+  multiply: "*",
+  divide: "/",
+  decimal: ".",
+};
+
+/** A key as an accelerator names it: GTK keysyms ("Page_Up", "KP_Enter"), Qt's ("PgUp", "Del"). */
+function bindingKey(text: string): Key | undefined {
+  const name = text.replace(/^(kp_|keypad\s*|num\s*)/i, "");
+  const char = KEYSYM_CHARS[name.toLowerCase()];
+  if (char) return { kind: "char", char };
+  return parseKey(name) ?? parseKey(name.toLowerCase()) ?? parseKey(name.replace(/_/g, "").toLowerCase());
+}
+
 const BINDING_MODIFIERS: Record<string, Modifier> = {
   control: "ctrl",
   ctrl: "ctrl",
@@ -143,8 +191,9 @@ const BINDING_MODIFIERS: Record<string, Modifier> = {
 /**
  * The chords in an accessible action's key binding, as ATK and the Java wrapper give it:
  * "mnemonic;sequence;shortcut" parts such as "s;<Alt>f:s;<Control>s", or "<Alt>d" alone.
- * A sequence through menus ("<Alt>f:s") is no single chord and is skipped. `bare` marks a key
- * with no modifier: a mnemonic that works only while its menu or dialog shows.
+ * A sequence through menus ("<Alt>f:s") is no single chord and is skipped. Qt gives "Ctrl+Shift+Del",
+ * GTK "<Primary>Delete", "F2", "<Control>KP_Enter". `bare` marks a character with no modifier: a
+ * mnemonic that works only while its menu or dialog shows (a bare F-key or Delete is an accelerator).
  */
 export function bindingChords(binding: string): { chord: Chord; bare: boolean }[] {
   const chords: { chord: Chord; bare: boolean }[] = [];
@@ -157,17 +206,20 @@ export function bindingChords(binding: string): { chord: Chord; bare: boolean }[
       if (modifier) modifiers.add(modifier);
       return "";
     });
-    // The Java wrapper's "ctrl S", "alt shift D".
-    const words = rest.split(/[\s+]+/).filter(Boolean);
+    // The Java wrapper's "ctrl S", "alt shift D"; Qt's "Ctrl+Shift+Del", "Num+Enter".
+    const words = rest
+      .replace(/\+\+$/, "+plus")
+      .split(/(?<=.)[\s+]+/)
+      .filter(Boolean);
     while (words.length > 1 && BINDING_MODIFIERS[words[0]!.toLowerCase()]) {
       modifiers.add(BINDING_MODIFIERS[words.shift()!.toLowerCase()]!);
     }
     rest = words.join("");
-    const key = parseKey(rest) ?? parseKey(rest.toLowerCase());
+    const key = bindingKey(rest);
     if (!key) continue;
     chords.push({
       chord: { modifiers: MODIFIERS.filter((m) => modifiers.has(m)), key },
-      bare: modifiers.size === 0,
+      bare: modifiers.size === 0 && key.kind === "char",
     });
   }
   return chords;

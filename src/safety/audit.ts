@@ -1,6 +1,7 @@
 // The audit journal: one JSON line per attempted action, appended, never rewritten. Typed text and any
-// value written into a field never appear: only their length. An intent that quotes the typed text has
-// the quote replaced, so the journal can be shared.
+// value written into a field never appear: only their length. A line that quotes a value typed in the
+// session (in any normal form or case, or split across calls) has the quote replaced, so the journal
+// can be shared.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SafetyLevel } from "./levels.js";
@@ -37,50 +38,141 @@ export interface Secret {
   password?: boolean;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-// Past this length a password's substrings are too many to list; its whole forms still go.
-const PASSWORD_RUNS_UP_TO = 128;
+/** Text typed by keys, and where: the runs typed into one place one after another join up. */
+export interface TypedInto {
+  place: string;
+  text: string;
+  password: boolean;
+}
 
 /**
- * Every form a secret can take in a line: as given, trimmed of surrounding whitespace and newlines,
- * any case; for a password, also each run of 4 or more of its characters.
+ * A text folded for matching, grapheme by grapheme: compatibility forms (full-width "ｓｅｃｒｅｔ"),
+ * composed and decomposed accents (NFC "é", NFD "e\u0301") and case all fold alike, and each folded
+ * unit remembers the original range it came from, so a match is replaced in the text as written.
  */
-function needles(secrets: Secret[]): { all: string[]; short: string[] } {
-  const all = new Set<string>();
-  const short = new Set<string>();
-  for (const { text, password } of secrets) {
-    for (const form of [text, text.trim(), text.replace(/[\r\n]+$/, ""), text.replace(/^[\r\n]+/, "")]) {
-      // Short values ("a", "ok") would shred ordinary words: they leave the intent only, as written.
-      if ([...form].length >= 3) all.add(form);
-      else if (form.length > 0) short.add(form);
-    }
-    if (password && text.length <= PASSWORD_RUNS_UP_TO) {
-      for (let start = 0; start + 4 <= text.length; start++)
-        for (let end = start + 4; end <= text.length; end++) all.add(text.slice(start, end));
-    }
-  }
-  const longestFirst = (set: Set<string>) => [...set].sort((a, b) => b.length - a.length);
-  return { all: longestFirst(all), short: longestFirst(short) };
+interface Folded {
+  text: string;
+  from: number[];
+  to: number[];
 }
 
-/** Replaces every secret, in any case, in every string of the entry. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC");
+
+function fold(text: string): Folded {
+  const folded: Folded = { text: "", from: [], to: [] };
+  for (const { segment, index } of graphemes.segment(text)) {
+    const f = foldOne(segment);
+    folded.text += f;
+    for (let i = 0; i < f.length; i++) {
+      folded.from.push(index);
+      folded.to.push(index + segment.length);
+    }
+  }
+  return folded;
+}
+
+const REPLACEMENT = "[typed text]";
+// A password's runs of this many characters or more are its pieces: each is kept out too.
+const PASSWORD_RUN = 4;
+// Values shorter than this (in folded units) would shred ordinary words: they leave the intent only,
+// and only where they stand as a word of their own.
+const SHORT = 3;
+
+/** The original ranges of `text` that hold a secret, merged. */
+function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
+  const folded = fold(text);
+  const marks: [number, number][] = [];
+  const mark = (start: number, length: number) =>
+    marks.push([folded.from[start]!, folded.to[start + length - 1]!]);
+  for (const { text: secret, password } of secrets) {
+    const needle = foldOne(secret).replace(/^\s+|\s+$/g, "");
+    if (!needle || !/[\p{L}\p{N}\p{S}\p{P}]/u.test(needle)) continue;
+    if (needle.length < SHORT) {
+      if (!shortToo) continue;
+      for (let at = folded.text.indexOf(needle); at >= 0; at = folded.text.indexOf(needle, at + 1)) {
+        const before = folded.text[at - 1] ?? " ";
+        const after = folded.text[at + needle.length] ?? " ";
+        if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) mark(at, needle.length);
+      }
+      continue;
+    }
+    for (let at = folded.text.indexOf(needle); at >= 0; at = folded.text.indexOf(needle, at + 1))
+      mark(at, needle.length);
+    if (!password) continue;
+    // Every run of the line that is a piece of the password, however it was split.
+    for (let start = 0; start + PASSWORD_RUN <= folded.text.length; start++) {
+      let length = PASSWORD_RUN;
+      if (!needle.includes(folded.text.slice(start, start + length))) continue;
+      while (
+        start + length < folded.text.length &&
+        needle.includes(folded.text.slice(start, start + length + 1))
+      )
+        length++;
+      mark(start, length);
+    }
+  }
+  marks.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const range of marks) {
+    const last = merged.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push([...range]);
+  }
+  return merged;
+}
+
+function replaceSecrets(text: string, secrets: Secret[], shortToo: boolean): string {
+  const ranges = secretRanges(text, secrets, shortToo);
+  if (ranges.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(at, start) + REPLACEMENT;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+// Fields that name what deskhand did, never what was typed: left as they are, so a journal stays
+// readable ("password text" stays a role even when the password holds "pass").
+const STRUCTURAL = new Set([
+  "time",
+  "tool",
+  "level",
+  "decision",
+  "role",
+  "session",
+  "confirmed_by",
+  "reversible",
+]);
+
+/**
+ * Replaces every secret, folded as above, in every free-text field of the entry (the intent, the
+ * reason, names, titles, outcomes); a short one only in the intent, where it stands as a word.
+ */
 export function scrub(entry: AuditEntry, secrets: Secret[]): AuditEntry {
-  const { all, short } = needles(secrets);
-  if (all.length === 0 && short.length === 0) return entry;
-  const pattern = all.length > 0 ? new RegExp(all.map(escapeRegExp).join("|"), "giu") : undefined;
-  const replace = (text: string) => (pattern ? text.replace(pattern, "[typed text]") : text);
-  const deep = (value: unknown): unknown => {
-    if (typeof value === "string") return replace(value);
-    if (Array.isArray(value)) return value.map(deep);
+  if (secrets.length === 0) return entry;
+  const deep = (value: unknown, key: string | undefined): unknown => {
+    if (key !== undefined && STRUCTURAL.has(key)) return value;
+    if (typeof value === "string") return replaceSecrets(value, secrets, key === "intent");
+    if (Array.isArray(value)) return value.map((v) => deep(v, undefined));
     if (value && typeof value === "object")
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v, k)]));
     return value;
   };
-  const cleaned = deep(entry) as AuditEntry;
-  const intent =
-    cleaned.intent === null ? null : short.reduce((t, s) => t.split(s).join("[typed text]"), cleaned.intent);
-  return { ...cleaned, intent };
+  return deep(entry, undefined) as AuditEntry;
 }
+
+/** What one session has typed: every value, and the runs typed one after another into one place. */
+interface Remembered {
+  secrets: Secret[];
+  stream?: { place: string; text: string; password: boolean };
+}
+// Bounds on what a journal remembers: values per session, and sessions.
+const REMEMBERED_VALUES = 500;
+const REMEMBERED_SESSIONS = 200;
+const STREAM_CHARS = 512;
 
 export class AuditUnwritable extends Error {
   override readonly name = "AuditUnwritable";
@@ -97,7 +189,49 @@ export class AuditUnwritable extends Error {
  * never interleave.
  */
 export class AuditJournal {
+  readonly #remembered = new Map<string, Remembered>();
+
   constructor(readonly path: string) {}
+
+  /**
+   * Every secret a line of this session must not show: the call's own, and all typed before in the
+   * session (an intent that repeats an earlier value), including what was typed into one place
+   * over several calls ("hun", "ter2") as one.
+   */
+  #secretsFor(session: string, secrets: Secret[], typed?: TypedInto): Secret[] {
+    let memory = this.#remembered.get(session);
+    if (!memory) {
+      memory = { secrets: [] };
+      if (this.#remembered.size >= REMEMBERED_SESSIONS) {
+        const oldest = this.#remembered.keys().next().value;
+        if (oldest !== undefined) this.#remembered.delete(oldest);
+      }
+      this.#remembered.set(session, memory);
+    }
+    memory.secrets.push(...secrets);
+    if (memory.secrets.length > REMEMBERED_VALUES)
+      memory.secrets.splice(0, memory.secrets.length - REMEMBERED_VALUES);
+    // A run typed into one place ends when something else is done: it stays a secret of the session.
+    const stream = memory.stream;
+    const continues = typed !== undefined && stream?.place === typed.place;
+    if (stream && !continues) {
+      memory.secrets.push({ text: stream.text, password: stream.password });
+      memory.stream = undefined;
+    }
+    if (typed)
+      memory.stream = continues
+        ? {
+            place: typed.place,
+            text: (stream!.text + typed.text).slice(-STREAM_CHARS),
+            password: stream!.password || typed.password,
+          }
+        : { place: typed.place, text: typed.text.slice(-STREAM_CHARS), password: typed.password };
+    if (memory.secrets.length > REMEMBERED_VALUES)
+      memory.secrets.splice(0, memory.secrets.length - REMEMBERED_VALUES);
+    const all = [...memory.secrets];
+    if (memory.stream) all.push({ text: memory.stream.text, password: memory.stream.password });
+    return all;
+  }
 
   /**
    * Proves the journal can be written before anything is done: an action that could not be journaled
@@ -147,9 +281,14 @@ export class AuditJournal {
     }
   }
 
-  /** `secrets`: every value of the call (typed text, field values), kept out of every field. */
-  record(entry: AuditEntry, secrets: Secret[] = []): void {
-    this.#append(`${JSON.stringify(scrub(entry, secrets))}\n`);
+  /**
+   * `secrets`: every value of the call (typed text, field values), kept out of every field of this
+   * line and of every later line of the session. `typed`: text typed by keys into one place, which
+   * joins what was typed there just before.
+   */
+  record(entry: AuditEntry, secrets: Secret[] = [], typed?: TypedInto): void {
+    const all = this.#secretsFor(entry.session ?? "", secrets, typed);
+    this.#append(`${JSON.stringify(scrub(entry, all))}\n`);
   }
 
   /** The last `count` entries; lines that do not parse are returned as `{ unreadable: line }`. */

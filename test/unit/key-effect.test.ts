@@ -117,8 +117,15 @@ describe("what a key presses", () => {
       chord: "ctrl+s",
     });
     assert.deepEqual(bound, [{ name: "Save", via: "the key binding s;<Alt>f:s;<Control>s", commits: true }]);
+    // Where the app reports no accelerator, nothing tells what the chord runs: it counts as
+    // committing, and the usual menu item is named as a guess beside it.
     const guessed = await judged(frame([save]), { chord: "ctrl+s" });
-    assert.match(guessed[0]?.via ?? "", /a guess/);
+    assert.equal(guessed[0]?.via, "unknown");
+    assert.match(guessed[1]?.via ?? "", /a guess/);
+    assert.equal((await judged(frame([save]), { chord: "ctrl+shift+d" }))[0]?.via, "unknown");
+    assert.equal((await judged(frame([save]), { chord: "F8" }))[0]?.via, "unknown");
+    assert.deepEqual(await judged(frame([save]), { chord: "ctrl+c" }), [], "copying never commits");
+    assert.deepEqual(await judged(frame([save]), { chord: "ctrl+Left" }), [], "nor moving");
     assert.deepEqual(
       await judged(frame([{ ...save, keyBindings: ["<Control>s"] }]), { chord: "ctrl+c" }),
       [],

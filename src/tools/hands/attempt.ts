@@ -49,6 +49,10 @@ export interface InputAttempt {
   changesWindow?: number | undefined;
   /** Typed text: kept out of the journal, which records its length. */
   secret?: string;
+  /** Whether `secret` is typed by keys (type_text, a printable key), rather than set as a value. */
+  typed?: boolean;
+  /** What the journal keeps of the result, when not all of it (a printable key's character). */
+  journalOutcome?: (outcome: Record<string, unknown>) => Record<string, unknown>;
   /** The call's other values (fill_form's other fields): kept out of this line too. */
   otherSecrets?: Secret[];
   execute(hands: Hands): Promise<Record<string, unknown>>;
@@ -159,6 +163,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     secret: attempt.secret,
     otherSecrets: attempt.otherSecrets,
     password: element?.role === PASSWORD_ROLE,
+    ...(attempt.typed
+      ? { typedInto: attempt.place?.ref ?? (windowId !== undefined ? `window ${windowId}` : "the focus") }
+      : {}),
   });
   const via = committing >= 0 ? attempt.pressedVia?.[committing] : undefined;
   if (!guarded.allowed) {
@@ -235,7 +242,10 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   }
   // The journal keeps what was done, not the element's whole re-read state.
   const { after: _after, after_read: _read, unread: _unread, ...outcome } = result;
-  guarded.end({ decision: "done", outcome });
+  guarded.end({
+    decision: "done",
+    outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome,
+  });
   const data = {
     status: "done",
     level,

@@ -7,11 +7,12 @@ import type { RawNode } from "../../platform/types.js";
 import {
   BUTTON_ROLES,
   DIALOG_ROLES,
-  needsInputCheck,
   PRESSABLE_ROLES,
   type TargetFacts,
+  type WindowQuestion,
+  windowQuestions,
 } from "../../safety/classify.js";
-import { normalizeLabel } from "../../safety/vocabulary.js";
+import { matchLabel, normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -56,8 +57,17 @@ async function holdsInput(
   read: WindowRead,
   windowId: number,
 ): Promise<boolean | undefined> {
+  // A modeless dialog titled for searching ("Search", "Find and Replace") holds only what was typed
+  // to search, and so does a field named for it: closing loses nothing a person wrote.
+  const modeless = !read.root.states?.includes("modal");
+  const searching = (name: string | undefined) => !!name && !!matchLabel(name).searches;
+  const searchOnly = modeless && searching(read.root.name);
   const editable = read.nodes.filter(
-    (n) => TYPED_ROLES.has(n.role) && n.states?.includes("editable") && n.states.includes("showing"),
+    (n) =>
+      TYPED_ROLES.has(n.role) &&
+      n.states?.includes("editable") &&
+      n.states.includes("showing") &&
+      !(searchOnly || (modeless && searching(n.name ?? n.inferredLabel))),
   );
   if (editable.some((n) => n.role === "password text")) return true;
   const backend = await context.backend();
@@ -79,6 +89,80 @@ function windowFacts(root: RawNode): WindowFacts {
   return { role: modal ? "dialog" : root.role, states: root.states };
 }
 
+/** Where a window holds a file chooser: its own role, or a chooser inside (GTK 4, Qt). */
+const holdsChooser = (read: WindowRead) => read.nodes.some((n) => n.role === "file chooser");
+
+const SHOWN_READ = { maxDepth: 2, tableRows: 0, walkTables: false, nodeCeiling: 24, timeoutMs: 800 };
+
+/** The texts a node's children show (a web button's text leaf, a GTK button's label). */
+function childTexts(node: RawNode): string[] {
+  const texts: string[] = [];
+  const walk = (n: RawNode) => {
+    for (const child of n.children) {
+      if (child.name) texts.push(child.name);
+      if (child.text && child.text !== "\ufffc") texts.push(child.text);
+      walk(child);
+    }
+  };
+  walk(node);
+  return texts;
+}
+
+/**
+ * The text an element shows besides its name: its own text (a web button whose aria-label says one
+ * thing and whose text another) and its children's. What cannot be read is left out: the name and
+ * the structural rules still judge it.
+ */
+async function shownTexts(context: ToolContext, handle: string, windowId: number | undefined) {
+  const backend = await context.backend();
+  const scope = windowId === undefined ? {} : { windowId };
+  const [own, inside] = await Promise.all([
+    backend.describe(handle, { maxText: 200, ...scope }).catch(() => undefined),
+    backend.readSubtree(handle, SHOWN_READ).catch(() => undefined),
+  ]);
+  const texts = inside ? childTexts(inside.root) : [];
+  const text = own?.text?.replace(/\ufffc/g, "").trim();
+  if (text) texts.unshift(text);
+  return texts;
+}
+
+/** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
+async function appShowsTerminal(context: ToolContext, windowId: number): Promise<boolean | undefined> {
+  const backend = await context.backend();
+  const windows = await backend.listWindows();
+  const pid = windows.find((w) => w.id === windowId)?.pid;
+  if (pid === undefined) return undefined;
+  let unknown = false;
+  for (const window of windows.filter((w) => w.pid === pid)) {
+    try {
+      const read = await readWhole(context, window.id);
+      if (read.nodes.some((n) => n.role === "terminal")) return true;
+      if (!read.complete) unknown = true;
+    } catch {
+      unknown = true;
+    }
+  }
+  return unknown ? undefined : false;
+}
+
+/** Answers the window questions the rules asked, from one read of the window. */
+async function answer(
+  context: ToolContext,
+  facts: TargetFacts,
+  questions: WindowQuestion[],
+  windowId: number,
+  known?: WindowRead,
+): Promise<void> {
+  if (questions.length === 0 || !facts.window) return;
+  const read = known ?? (await readWhole(context, windowId));
+  const window = { ...facts.window };
+  if (questions.includes("holdsInput")) window.holdsInput = await holdsInput(context, read, windowId);
+  if (questions.includes("chooser"))
+    window.chooser = holdsChooser(read) || (read.complete ? false : undefined);
+  if (questions.includes("terminalApp")) window.terminalApp = await appShowsTerminal(context, windowId);
+  facts.window = window;
+}
+
 /**
  * The facts of an element about to be pressed: its window's role and states, and whether the window
  * holds input when the label's rule asks. A window that cannot be read leaves those unknown.
@@ -90,19 +174,22 @@ export async function pressFacts(
     name: string | undefined;
     states?: string[] | undefined;
     description?: string | undefined;
+    handle?: string | undefined;
   },
   windowId: number | undefined,
 ): Promise<TargetFacts> {
-  const facts: TargetFacts = { ...element };
+  const { handle, ...own } = element;
+  const facts: TargetFacts = { ...own };
+  if (handle && PRESSABLE_ROLES.has(element.role)) {
+    const shown = await shownTexts(context, handle, windowId);
+    if (shown.length > 0) facts.shown = shown;
+  }
   if (windowId === undefined) return facts;
   const backend = await context.backend();
   try {
     const top = await backend.readWindow(windowId, { ...READ, maxDepth: 0, nodeCeiling: 1 });
     facts.window = windowFacts(top.root);
-    if (needsInputCheck(facts)) {
-      const read = await readWhole(context, windowId);
-      facts.window.holdsInput = await holdsInput(context, read, windowId);
-    }
+    await answer(context, facts, windowQuestions(facts), windowId);
   } catch {
     // The window could not be read: the rules that need it assume the worst.
   }
@@ -126,14 +213,96 @@ function activates(chord: Chord | undefined, text: string | undefined): { enter:
   const key = chord?.key;
   const named = key?.kind === "named" ? key.name : undefined;
   const plain = chord?.modifiers.every((m) => m === "shift") ?? false;
-  return { enter: named === "Enter", space: named === "Space" && plain };
+  // ctrl+j and ctrl+m are a line feed and a carriage return to most programs.
+  const controlEnter =
+    key?.kind === "char" && chord?.modifiers.join("+") === "ctrl" && (key.char === "j" || key.char === "m");
+  return { enter: named === "Enter" || controlEnter, space: named === "Space" && plain };
+}
+
+/**
+ * Chords that commit nothing in any app: moving, selecting, copying, finding, undoing, zooming,
+ * help and menus. In an app that reports no key bindings every other chord counts as committing.
+ */
+const HARMLESS_CHORDS = new Set(
+  [
+    "ctrl+c",
+    "ctrl+shift+c",
+    "ctrl+Insert",
+    "ctrl+a",
+    "ctrl+shift+a",
+    "ctrl+f",
+    "ctrl+g",
+    "ctrl+shift+g",
+    "ctrl+z",
+    "ctrl+shift+z",
+    "ctrl+x",
+    "ctrl+v",
+    "shift+Insert",
+    "shift+Delete",
+    "ctrl++",
+    "ctrl+=",
+    "ctrl+-",
+    "ctrl+0",
+    "F1",
+    "F3",
+    "shift+F3",
+    "F6",
+    "shift+F6",
+    "F10",
+    "shift+F10",
+    "F7",
+    "ctrl+Tab",
+    "ctrl+shift+Tab",
+    "alt+Tab",
+    "ctrl+PageUp",
+    "ctrl+PageDown",
+    "ctrl+Home",
+    "ctrl+End",
+    "ctrl+shift+Home",
+    "ctrl+shift+End",
+  ].map((c) => c.toLowerCase()),
+);
+const MOVES = new Set(["Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown", "Tab"]);
+
+function harmlessChord(chord: Chord): boolean {
+  const key = chord.key;
+  if (key?.kind === "named" && MOVES.has(key.name) && !chord.modifiers.includes("super")) return true;
+  return HARMLESS_CHORDS.has(chordText(chord).toLowerCase());
+}
+
+/** A chord a toolkit binds to commands: a modifier other than shift, or an F-key. */
+function commandChord(chord: Chord): boolean {
+  const fKey = chord.key?.kind === "named" && /^F\d+$/.test(chord.key.name);
+  return fKey || chord.modifiers.some((m) => m !== "shift");
+}
+
+/** A terminal runs its command line on Enter, and a paste's line breaks run as commands too. */
+const PASTE_CHORDS = new Set(["ctrl+shift+v", "shift+insert", "ctrl+shift+insert"]);
+// Keys a shell takes as a command of its own, beyond Enter: end of input, interrupt, suspend, run.
+const SHELL_CHORDS = new Set(["ctrl+d", "ctrl+c", "ctrl+z", "ctrl+o", "ctrl+\\"]);
+
+function terminalEffect(
+  chord: Chord | undefined,
+  text: string | undefined,
+  enter: boolean,
+): string | undefined {
+  if (enter)
+    return `sends ${text === undefined ? "Enter" : "a line break"} to a terminal, which runs the command line typed there`;
+  if (!chord) return undefined;
+  const name = chordText(chord).toLowerCase();
+  if (PASTE_CHORDS.has(name))
+    return `pastes into a terminal (${name}), where a pasted line break runs a command`;
+  if (SHELL_CHORDS.has(name))
+    return `sends ${name} to a terminal, which its shell or program takes as a command`;
+  return undefined;
 }
 
 /**
  * What a key, chord or typed text will press in the window: Enter and "\n" press the focused
- * pressable element, or else the default button; space presses the focused pressable element; a
- * chord presses whatever element carries it as a key binding (an accelerator or a mnemonic).
- * `focused` is the element the caller is about to focus (a ref), when there is one.
+ * pressable element, or else the default button, and run a terminal's command line; space presses
+ * the focused pressable element; a chord presses whatever element carries it as a key binding (an
+ * accelerator or a mnemonic), and in an app that reports none, counts as committing unless it is
+ * one that never commits. `focused` is the element the caller is about to focus (a ref).
  */
 export async function keyEffect(
   context: ToolContext,
@@ -153,32 +322,42 @@ export async function keyEffect(
     return unreadable(`the window's tree did not answer: ${(error as Error).message}`);
   }
   const window = windowFacts(read.root);
-  const withWindow = (node: RawNode): TargetFacts => ({
-    role: node.role,
-    name: node.name,
-    description: node.description,
-    states: node.states,
-    window,
-  });
+  const withWindow = (node: RawNode): TargetFacts => {
+    const shown = childTexts(node);
+    return {
+      role: node.role,
+      name: node.name,
+      description: node.description,
+      states: node.states,
+      ...(shown.length > 0 ? { shown } : {}),
+      window,
+    };
+  };
   const add = async (facts: TargetFacts, via: string) => {
-    if (needsInputCheck(facts))
-      facts.window = { ...window, holdsInput: await holdsInput(context, read, input.windowId!) };
+    await answer(context, facts, windowQuestions(facts), input.windowId!, read);
     effect.presses.push(facts);
     effect.via.push(via);
   };
+  const focusedNode = read.nodes.filter((n) => n.states?.includes("focused")).at(-1);
+  const focused = input.focused
+    ? { ...input.focused, window }
+    : focusedNode
+      ? withWindow(focusedNode)
+      : undefined;
+
+  // A terminal takes Enter, a pasted line and its shell's own keys as commands, whatever its label.
+  if (focused?.role === "terminal") {
+    const runs = terminalEffect(input.chord, input.text, enter);
+    if (runs) await add({ ...focused, runs }, "the focused terminal");
+    if (runs || !bindings) return effect;
+  }
 
   if (enter || space) {
-    const focusedNode = read.nodes.filter((n) => n.states?.includes("focused")).at(-1);
-    const focused = input.focused
-      ? { ...input.focused, window }
-      : focusedNode
-        ? withWindow(focusedNode)
-        : undefined;
     const pressable = focused?.role !== undefined && PRESSABLE_ROLES.has(focused.role);
     const editable = focused?.role !== undefined && EDITABLE_ROLES.has(focused.role);
     if (!focused)
       return unreadable(
-        "no element of the window reports the keyboard focus; bring the window to the front (window focus) and try again",
+        "no element of the window reports the keyboard focus; name the element with a ref (key and type_text take one), or bring the window to the front (window focus), and try again",
       );
     if (pressable) await add(focused, "the focused element");
     else if (enter && !(editable && focused.states?.includes("multi line"))) {
@@ -196,6 +375,7 @@ export async function keyEffect(
   }
 
   if (bindings && input.chord) {
+    const chord = input.chord;
     const pressables = read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
     const backend = await context.backend();
     await backend.enrich(pressables, {
@@ -212,8 +392,8 @@ export async function keyEffect(
         const hit = bindingChords(binding).find(
           (b) =>
             !activationKey(b.chord) &&
-            ((sameChord(b.chord, input.chord!) && (!b.bare || node.states?.includes("showing"))) ||
-              (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, input.chord!))),
+            ((sameChord(b.chord, chord) && (!b.bare || node.states?.includes("showing"))) ||
+              (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, chord))),
         );
         if (hit) {
           await add(withWindow(node), `the key binding ${binding}`);
@@ -221,33 +401,28 @@ export async function keyEffect(
         }
       }
     }
-    // The Java wrapper (and GTK4) report no accelerators at all: then a ctrl or alt chord is taken to
-    // press each menu item whose label starts with its letter, the usual accelerator (ctrl+s, Save).
-    const reportsAccelerators = pressables.some((n) =>
-      (n.keyBindings ?? []).some((b) =>
-        bindingChords(b).some((c) => !c.bare && c.chord.modifiers.length > 0),
-      ),
-    );
-    const key = input.chord.key;
-    const commands = input.chord.modifiers.some((m) => m === "ctrl" || m === "alt");
-    if (!reportsAccelerators && commands && key?.kind === "char" && effect.presses.length === 0) {
+    const reported = pressables.flatMap((n) => (n.keyBindings ?? []).flatMap((b) => bindingChords(b)));
+    // Accelerators (ctrl+s, F2, Delete) and mnemonics (alt+d, or a bare letter) are reported apart:
+    // the Java wrapper and GTK 4 report no accelerators, GTK 4.8 no mnemonics either.
+    const reportsAccelerators = reported.some((c) => !c.bare && !activationKey(c.chord));
+    const reportsMnemonics = reported.some((c) => c.chord.key?.kind === "char");
+    const key = chord.key;
+    const mnemonicLike = chord.modifiers.length === 1 && chord.modifiers[0] === "alt" && key?.kind === "char";
+    if (!reportsAccelerators && !mnemonicLike && key?.kind === "char" && effect.presses.length === 0) {
       for (const node of pressables.filter((n) => n.role.endsWith("menu item"))) {
         const first = normalizeLabel(node.name ?? "")
           .charAt(0)
           .toLowerCase();
-        if (first && first === key.char.toLowerCase())
+        if (first && first === key.char.toLowerCase() && chord.modifiers.includes("ctrl"))
           await add(
             withWindow(node),
-            `a guess: the app reports no accelerators, and ${chordText(input.chord)} usually presses "${node.name}"`,
+            `a guess: the app reports no accelerators, and ${chordText(chord)} usually presses "${node.name}"`,
           );
       }
     }
     // GTK 4.8 reports no key bindings at all, mnemonics included: alt+letter is taken to press each
     // element whose label marks that letter ("_Delete"), or, unmarked, contains it.
-    const reportsBindings = pressables.some((n) =>
-      (n.keyBindings ?? []).some((b) => bindingChords(b).some((c) => c.chord.key?.kind === "char")),
-    );
-    if (!reportsBindings && input.chord.modifiers.includes("alt") && key?.kind === "char") {
+    if (!reportsMnemonics && mnemonicLike && key?.kind === "char") {
       const letter = key.char.toLowerCase();
       for (const node of pressables) {
         const name = node.name ?? "";
@@ -256,14 +431,24 @@ export async function keyEffect(
         if (possible && !effect.presses.some((p) => p.name === node.name && p.role === node.role))
           await add(
             withWindow(node),
-            `a possible mnemonic (the app reports no key bindings): ${chordText(input.chord)}`,
+            `a possible mnemonic (the app reports no key bindings): ${chordText(chord)}`,
           );
       }
     }
-    if (!read.complete && effect.presses.length === 0 && input.chord.modifiers.some((m) => m !== "shift"))
-      return unreadable("the window was not read whole, so the chord's key binding cannot be ruled out");
-    if (pressables.some((n) => n.unread.includes("actions")) && effect.presses.length === 0)
-      return unreadable("some elements did not answer for their key bindings");
+    const decided = harmlessChord(chord) || !commandChord(chord);
+    // Without the app's accelerators nothing tells what the chord runs, a guess included.
+    if (!decided && !reportsAccelerators && !mnemonicLike) {
+      effect.presses.unshift({
+        unreadable: `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
+      });
+      effect.via.unshift("unknown");
+    }
+    if (effect.presses.length === 0 && !decided) {
+      if (!read.complete)
+        return unreadable("the window was not read whole, so the chord's key binding cannot be ruled out");
+      if (pressables.some((n) => n.unread.includes("actions")))
+        return unreadable("some elements did not answer for their key bindings");
+    }
   }
   return effect;
 }
@@ -273,10 +458,24 @@ export async function keyEffect(
  * holding it (a click on a button's icon presses the button). A point whose element could not be
  * read is judged as unreadable, never as nothing.
  */
-export async function placeFacts(context: ToolContext, place: ResolvedPlace): Promise<TargetFacts[]> {
+export async function placeFacts(
+  context: ToolContext,
+  place: ResolvedPlace,
+  button?: "left" | "right" | "middle",
+): Promise<TargetFacts[]> {
   if (place.how === "unknown")
     return [{ unreadable: place.unknownBecause ?? "the point could not be probed" }];
   if (!place.element) return [];
   const holders = (place.ancestors ?? []).filter((a) => PRESSABLE_ROLES.has(a.role));
-  return Promise.all([place.element, ...holders].map((e) => pressFacts(context, e, place.windowId)));
+  const facts = await Promise.all(
+    [place.element, ...holders].map((e) => pressFacts(context, e, place.windowId)),
+  );
+  // A middle click pastes the selection where it lands; in a terminal, its line breaks run.
+  const terminal = [place.element, ...(place.ancestors ?? [])].find((e) => e.role === "terminal");
+  if (button === "middle" && terminal)
+    facts.unshift({
+      ...terminal,
+      runs: "pastes the selection into a terminal, where a line break in it runs a command",
+    });
+  return facts;
 }

@@ -270,6 +270,7 @@ export async function typeText(
     place,
     approach: clicksToFocus(place),
     secret: input.text,
+    typed: true,
     otherSecrets,
     async execute(h) {
       // The focus click and the typing go as one: another deskhand's click in between would send
@@ -331,12 +332,28 @@ export const keyTool = defineTool({
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
     const { place, ...target } = await keyboardTarget(context, { ...input, chord });
+    // A printable key pressed alone types its character: the journal keeps it out like typed text
+    // (a password typed one key at a time), and says only "a printable key".
+    const printable = chord.key?.kind === "char" && chord.modifiers.every((m) => m === "shift");
+    const typedChar =
+      printable && chord.key?.kind === "char"
+        ? (chord.modifiers.includes("shift") ? chord.key.char.toUpperCase() : chord.key.char).repeat(
+            input.count,
+          )
+        : undefined;
     return attemptInput(context, {
       tool: "key",
       ...target,
       place,
       approach: input.focus && clicksToFocus(place),
       chord,
+      ...(typedChar !== undefined
+        ? {
+            secret: typedChar,
+            typed: true,
+            journalOutcome: (outcome: Record<string, unknown>) => ({ ...outcome, key: "a printable key" }),
+          }
+        : {}),
       async execute(h) {
         const focused = await h.exclusive(async () => {
           const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;

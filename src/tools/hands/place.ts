@@ -15,6 +15,8 @@ export interface PlacedElement {
   name: string | undefined;
   description?: string | undefined;
   states?: string[] | undefined;
+  /** To read what it shows besides its name (facts.ts). */
+  handle?: string | undefined;
 }
 
 const placed = (node: RawNode): PlacedElement => ({
@@ -22,6 +24,7 @@ const placed = (node: RawNode): PlacedElement => ({
   name: node.name,
   description: node.description,
   states: node.states,
+  handle: node.handle,
 });
 
 export interface ResolvedPlace {

@@ -121,7 +121,7 @@ export const clickTool = defineTool({
       ensureFocus: input.ensure_focus,
       includeChanges: input.include_changes,
       approach: true,
-      presses: await placeFacts(context, place),
+      presses: await placeFacts(context, place, input.button),
       declared: { role: input.role, label: input.label },
       async execute(h) {
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
@@ -144,7 +144,7 @@ export const dragTool = defineTool({
   title: "Drag",
   description:
     "Press a mouse button at `from`, move in steps to `to` and release. Each end is a ref (verified) or a point. " +
-    "The drop target is what the gate classifies. Ref'd ends are re-read once the pointer is at the start " +
+    "Both ends are judged by the gate, the press at the start like a click. Ref'd ends are re-read once the pointer is at the start " +
     "(pressed at their new centres, reported as start_moved/moved); a covered end is refused.",
   level: "L2",
   annotations: INPUT,
@@ -170,8 +170,12 @@ export const dragTool = defineTool({
       reversible: input.reversible,
       place: to,
       pressAt: from,
-      // The drop is what a drag does: dropping on Trash deletes.
-      presses: await placeFacts(context, to),
+      // Both ends press: the button pressed at the start can run its action (a committing button
+      // dragged off still fires in some toolkits), and dropping on Trash deletes.
+      presses: [
+        ...(await placeFacts(context, to, input.button)),
+        ...(await placeFacts(context, from, input.button)),
+      ],
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
       includeChanges: input.include_changes,

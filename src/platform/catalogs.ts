@@ -1,0 +1,108 @@
+// A fast reader of gettext catalogs (.mo): it walks the table of original strings and decodes only
+// those a caller's filter keeps (short labels), so that the thousands of catalogs a desktop installs
+// can be searched in about a second instead of the 25 s that parsing all of them whole takes.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** One translated message: its context ("" for none), its msgid and its first msgstr. */
+export interface CatalogMessage {
+  context: string;
+  id: string;
+  text: string;
+}
+
+const decoder = new TextDecoder("utf-8");
+
+/**
+ * The messages of one .mo file whose msgid is at most `maxIdBytes` long and passes `keep` (and whose
+ * first byte passes `first`, a test that costs no decoding). A file that is not a catalog (bad magic,
+ * tables past its end) yields nothing and throws nothing.
+ */
+export function scanCatalog(
+  buffer: Buffer,
+  keep: (id: string) => boolean,
+  maxIdBytes = 64,
+  first?: (byte: number) => boolean,
+): CatalogMessage[] {
+  if (buffer.length < 28) return [];
+  const magic = buffer.readUInt32LE(0);
+  const little = magic === 0x950412de;
+  if (!little && magic !== 0xde120495) return [];
+  const u32 = (at: number) => (little ? buffer.readUInt32LE(at) : buffer.readUInt32BE(at));
+  const count = u32(8);
+  const originals = u32(12);
+  const translations = u32(16);
+  if (originals + count * 8 > buffer.length || translations + count * 8 > buffer.length) return [];
+  const found: CatalogMessage[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = u32(originals + i * 8);
+    const offset = u32(originals + i * 8 + 4);
+    if (length === 0 || length > maxIdBytes || offset + length > buffer.length) continue;
+    if (first && !first(buffer[offset]!)) continue;
+    const raw = decoder.decode(buffer.subarray(offset, offset + length));
+    // "context\u0004id", and "id\u0000plural" for plural forms (the singular is what a label shows).
+    const eot = raw.indexOf("\u0004");
+    const context = eot >= 0 ? raw.slice(0, eot) : "";
+    const id = (eot >= 0 ? raw.slice(eot + 1) : raw).split("\u0000")[0]!;
+    if (!keep(id)) continue;
+    const textLength = u32(translations + i * 8);
+    const textOffset = u32(translations + i * 8 + 4);
+    if (textLength === 0 || textOffset + textLength > buffer.length) continue;
+    const text = decoder.decode(buffer.subarray(textOffset, textOffset + textLength)).split("\u0000")[0]!;
+    if (text) found.push({ context, id, text });
+  }
+  return found;
+}
+
+/** A catalog file, its language (the folder name: "de", "pt_BR", "sr@latin") and a change stamp. */
+export interface CatalogFile {
+  path: string;
+  language: string;
+  stamp: string;
+}
+
+/** Every `<root>/<lang>/LC_MESSAGES/*.mo`, in a stable order. */
+export function listCatalogs(roots: string[]): CatalogFile[] {
+  const found: CatalogFile[] = [];
+  for (const root of roots) {
+    let languages: string[];
+    try {
+      languages = readdirSync(root).sort();
+    } catch {
+      continue;
+    }
+    for (const language of languages) {
+      const folder = join(root, language, "LC_MESSAGES");
+      let names: string[];
+      try {
+        names = readdirSync(folder).filter((n) => n.endsWith(".mo"));
+      } catch {
+        continue;
+      }
+      for (const name of names.sort()) {
+        const path = join(folder, name);
+        try {
+          const stat = statSync(path);
+          found.push({ path, language, stamp: `${path}:${stat.size}:${stat.mtimeMs}` });
+        } catch {
+          // Gone between the listing and the look.
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The messages of a catalog file, or none when it cannot be read. */
+export function readCatalog(
+  path: string,
+  keep: (id: string) => boolean,
+  maxIdBytes?: number,
+  first?: (byte: number) => boolean,
+) {
+  try {
+    return scanCatalog(readFileSync(path), keep, maxIdBytes, first);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,227 @@
+// The gate where its word lists end: committing verbs in many languages come from catalogs (the
+// shipped table and this machine's), a command labelled in a language deskhand cannot read counts as
+// committing, every label an element shows is judged, a chooser's Open and "Save As" commit nothing,
+// accelerators of every form are read, and the journal keeps a secret out in every form it can take.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { bindingChords, chordText } from "../../src/platform/keys.js";
+import { AuditJournal } from "../../src/safety/audit.js";
+import { commitReason, type TargetFacts, windowQuestions } from "../../src/safety/classify.js";
+import { systemVocabulary } from "../../src/safety/vocabulary.js";
+
+const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
+  role: "push button",
+  name,
+  window: { role: "frame", states: [] },
+  ...extra,
+});
+const modalDialog = (extra: Partial<NonNullable<TargetFacts["window"]>> = {}) => ({
+  role: "dialog",
+  states: ["modal"],
+  ...extra,
+});
+
+describe("committing words in many languages, from data", () => {
+  it("knows sending, paying and emptying in European and Asian languages and scripts", () => {
+    for (const label of [
+      "Odeslat",
+      "Zaplatit",
+      "Vysypat koš",
+      "Envoyer",
+      "Payer maintenant",
+      "Vider la corbeille",
+      "Enviar ahora",
+      "Invia",
+      "Wyślij",
+      "Zapłać",
+      "Gönder",
+      "Maksa nyt",
+      "Lähetä",
+      "Отправить",
+      "Оплатить",
+      "Очистить корзину",
+      "立即发送",
+      "付款",
+      "送信",
+      "ごみ箱を空にする",
+      "보내기",
+      "ส่ง",
+      "ارسال",
+      "भेजें",
+      "Gửi",
+      "Kirim",
+      "Bayar",
+    ]) {
+      const reason = commitReason(button(label));
+      assert.ok(reason && !/cannot judge/.test(reason), `${label}: ${reason}`);
+    }
+  });
+
+  it("says which languages it covers", () => {
+    const vocabulary = systemVocabulary();
+    for (const language of ["de", "fr", "cs", "ja", "zh_CN", "ru", "th", "ar", "hi"])
+      assert.ok(vocabulary.languages.includes(language), language);
+    assert.ok(vocabulary.languages.length >= 100, `${vocabulary.languages.length} languages`);
+  });
+
+  it("counts a command in a language it cannot read as committing, and says why", () => {
+    for (const label of ["Magbayad", "Ipadala na", "Frobnicate", "ᏗᏓᏅᏍᏗ"]) {
+      const reason = commitReason(button(label)) ?? "";
+      assert.match(reason, /cannot judge labels in this language/, label);
+    }
+    // Structure still decides where it can: a cancel word, an ellipsis.
+    assert.equal(commitReason(button("Magbayad…")), undefined);
+    // A selection shows data, not a command: a file name in a list is no command.
+    assert.equal(commitReason({ role: "list item", name: "Kiwi-4711.txt" }), undefined);
+    assert.equal(commitReason({ role: "table cell", name: "Magbayad" }), undefined);
+  });
+
+  it("lets harmless labels in covered languages through", () => {
+    for (const label of [
+      "Einstellungen",
+      "Hilfe",
+      "Öffnen",
+      "Paramètres",
+      "Настройки",
+      "設定",
+      "Alpha",
+      "Next page",
+    ])
+      assert.equal(commitReason(button(label)), undefined, label);
+  });
+});
+
+describe("every label, and what commits nothing", () => {
+  it("judges the text an element shows besides its name; the strictest wins", () => {
+    assert.match(commitReason(button("Show details", { shown: ["Buy now"] })) ?? "", /Buy now/);
+    assert.match(commitReason(button("Cancel", { shown: ["Delete"] })) ?? "", /Delete/);
+    assert.equal(commitReason(button("Show details", { shown: ["Show details"] })), undefined);
+  });
+
+  it("Save As, Save a Copy and Export As open a chooser, whatever their punctuation", () => {
+    for (const label of ["Save As", "Save a Copy", "Export As", "Save _As", "Speichern unter"])
+      assert.equal(
+        commitReason({ role: "menu item", name: label, window: { role: "frame" } }),
+        undefined,
+        label,
+      );
+  });
+
+  it("a chooser's Open or Select only names a file; elsewhere the modal default still commits", () => {
+    const open = (chooser: boolean | undefined) =>
+      commitReason(button("Open", { states: ["is default"], window: modalDialog({ chooser }) }));
+    assert.equal(open(true), undefined);
+    assert.ok(open(false), "a modal dialog's default that is no chooser");
+    assert.deepEqual(windowQuestions(button("Select", { states: ["is default"], window: modalDialog() })), [
+      "chooser",
+    ]);
+    assert.equal(
+      commitReason(button("Select", { states: ["is default"], window: modalDialog({ chooser: true }) })),
+      undefined,
+    );
+    assert.ok(commitReason(button("Save", { window: modalDialog({ chooser: true }) })), "Save still saves");
+  });
+
+  it("a terminal's paste warning: its Paste runs what is pasted", () => {
+    const paste = (terminalApp: boolean | undefined) =>
+      commitReason(button("Paste", { window: modalDialog({ terminalApp }) }));
+    assert.match(paste(true) ?? "", /paste warning/);
+    assert.match(paste(undefined) ?? "", /could not be read/);
+    assert.equal(paste(false), undefined);
+  });
+
+  it("what the input runs, read from the target, commits", () => {
+    assert.match(commitReason({ role: "terminal", runs: "sends Enter to a terminal" }) ?? "", /terminal/);
+  });
+});
+
+describe("accelerators of every form", () => {
+  it("reads Qt's and GTK's spellings, bare F-keys and Delete, keypad keys", () => {
+    const read = (binding: string) =>
+      bindingChords(binding).map((b) => `${chordText(b.chord)}${b.bare ? " bare" : ""}`);
+    assert.deepEqual(read("Ctrl+Shift+Del"), ["ctrl+shift+Delete"]);
+    assert.deepEqual(read("Del"), ["Delete"], "a bare Delete is an accelerator, not a mnemonic");
+    assert.deepEqual(read("F8"), ["F8"]);
+    assert.deepEqual(read("<Primary>Delete"), ["ctrl+Delete"]);
+    assert.deepEqual(read("<Control>KP_Enter"), ["ctrl+Enter"]);
+    assert.deepEqual(read("<Control>plus"), ["ctrl++"]);
+    assert.deepEqual(read("Ctrl++"), ["ctrl++"]);
+    assert.deepEqual(read("<Alt>Page_Up"), ["alt+PageUp"]);
+    assert.deepEqual(read("<Control><Shift>BackSpace"), ["ctrl+shift+Backspace"]);
+    assert.deepEqual(read("s;<Alt>f:s;<Control>s"), ["s bare", "ctrl+s"]);
+  });
+});
+
+describe("the journal keeps no secret in any form", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-secrets-forms-"));
+  const base = {
+    time: "t",
+    tool: "type_text",
+    level: "L2" as const,
+    reversible: true,
+    decision: "done" as const,
+    target: { role: "password text", name: "Password" },
+  };
+  const journal = (name: string) => {
+    const path = join(dir, `${name}.jsonl`);
+    return { journal: new AuditJournal(path), text: () => readFileSync(path, "utf8") };
+  };
+
+  it("matches a secret in NFC, NFD, NFKC, full-width and any case", () => {
+    const secret = "Crème42";
+    for (const [i, form] of [
+      "Crème42",
+      "Cre\u0300me42",
+      "ＣＲＥ\u0300ＭＥ４２",
+      "crÈme42",
+      "CRÈME42",
+    ].entries()) {
+      const { journal: j, text } = journal(`form-${i}`);
+      j.record({ ...base, intent: `type ${form} into it` }, [{ text: secret }]);
+      assert.doesNotMatch(text(), /cr[eè]/i, `form ${i}: ${text()}`);
+      assert.match(text(), /\[typed text\]/);
+    }
+  });
+
+  it("keeps what was typed out of every later line of the session, split or not", () => {
+    const { journal: j, text } = journal("session");
+    const line = (intent: string, secrets: { text: string; password?: boolean }[], place?: string) =>
+      j.record(
+        { ...base, intent, session: "s1" },
+        secrets,
+        place ? { place, text: secrets[0]!.text, password: true } : undefined,
+      );
+    line("type the first part", [{ text: "hu", password: true }], "ref-1");
+    line("type the second part", [{ text: "nt", password: true }], "ref-1");
+    line("type the rest", [{ text: "er2!", password: true }], "ref-1");
+    line("check that hunter2! was accepted and hunt worked", []);
+    j.record({ ...base, intent: "log in with Kx7secret", session: "s1" }, [{ text: "Kx7secret" }]);
+    j.record({ ...base, intent: "did Kx7secret work?", session: "s1" }, []);
+    const all = text();
+    assert.doesNotMatch(all, /hunter|hunt|nter|Kx7secret/i, all);
+    assert.match(all, /"role":"password text"/, "the role stays readable");
+    // Another session's lines are not its business.
+    j.record({ ...base, intent: "Kx7secret in another session", session: "s2" }, []);
+    assert.match(text(), /Kx7secret in another session/);
+  });
+
+  it("a one-character value shreds nothing: spaces and words stay", () => {
+    const { journal: j, text } = journal("short");
+    j.record({ ...base, intent: "press space to tick a box" }, [{ text: " " }]);
+    j.record({ ...base, intent: "type a into the a field" }, [{ text: "a" }]);
+    assert.match(text(), /press space to tick a box/);
+    assert.match(text(), /type \[typed text\] into the \[typed text\] field/);
+    assert.match(text(), /"role":"password text"/);
+  });
+
+  it("a password's pieces go wherever they stand, however it was split", () => {
+    const { journal: j, text } = journal("pieces");
+    j.record({ ...base, intent: "the middle is ub4do, the end dor&3" }, [
+      { text: "Tr0ub4dor&3", password: true },
+    ]);
+    assert.doesNotMatch(text(), /ub4d|dor&3/i, text());
+  });
+});
