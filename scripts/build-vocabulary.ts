@@ -9,7 +9,7 @@
 // It downloads the packages below with `apt-get download` (as root, after `apt-get update`) into a
 // temporary folder, unpacks them with `dpkg-deb -x`, and reads their catalogs. Nothing is installed.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
@@ -50,6 +50,8 @@ const PACKAGES = [
   "dolphin",
   "xfce4-terminal",
   "gnome-terminal-data",
+  // English beyond the apps' own labels: the words a fixture or an app names things with.
+  "wamerican",
 ];
 // A language counts as covered when its catalogs translate at least this many committing phrases.
 const COVERED_AT = 12;
@@ -155,6 +157,16 @@ for (const [key, labels] of verbLabels) {
   }
 }
 
+// Debian's English word list, for the lexicon only (a word list says nothing of what commits).
+for (const [into] of owner) {
+  try {
+    for (const line of readFileSync(join(into, "usr/share/dict/american-english"), "utf8").split("\n"))
+      for (const word of labelWords(line)) english.add(word);
+  } catch {
+    // Not the word list's package.
+  }
+}
+
 const covered = [...perLanguage]
   .filter(([, set]) => set.size >= COVERED_AT)
   .map(([language]) => language)
@@ -177,7 +189,7 @@ const out = {
     "`covered`: languages whose catalogs translate at least 12 committing phrases, with that count. A verb's own " +
     "translation is also derived from its '<verb> <object>' labels. data/words.txt: the words of short labels in " +
     "English and in the covered languages (seen in two labels or more), which tell whether a label's language can be read.",
-  packages: versions.filter((v) => sources.includes(v.split(" ")[0]!)),
+  packages: versions.filter((v) => sources.includes(v.split(" ")[0]!) || v.startsWith("wamerican ")),
   covered: Object.fromEntries(covered.map((l) => [l, perLanguage.get(l)!.size])),
   phrases: [] as unknown[],
 };

@@ -41,6 +41,24 @@ function covered(policy: SafetyPolicy, request: GateRequest, reason: Confirmatio
   );
 }
 
+/** A title as a glob that matches only itself: each pattern character in a class of its own. */
+const literalGlob = (title: string) => title.replace(/[*?[]/g, "[$&]");
+
+/**
+ * Where deskhand could not read what the input hits (a window with no accessible tree), failing
+ * closed is right; the person who trusts that one window can say so, and the rule is spelled out.
+ */
+function scopedRule(request: GateRequest, needs: { reason: ConfirmationReason }[]): string {
+  const title = request.target?.windowTitle;
+  if (!request.target?.unreadable || !title) return "";
+  const rule = {
+    reason: needs.length === 1 ? needs[0]!.reason : "any",
+    tool: request.tool,
+    window: literalGlob(title),
+  };
+  return ` The rule that would allow this in that window only: ${JSON.stringify(rule)}.`;
+}
+
 export async function decide(
   request: GateRequest,
   policy: SafetyPolicy,
@@ -86,6 +104,7 @@ export async function decide(
       answer === "declined"
         ? `a person declined: ${because}; nothing was done.`
         : `this needs a person's confirmation (${because}), and this channel cannot ask one; nothing was ` +
-          `done. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.`,
+          `done. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
+          scopedRule(request, needs),
   };
 }

@@ -10,7 +10,14 @@
 import { readFileSync } from "node:fs";
 import confusables from "unicode-confusables";
 import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
-import { catalogPhrase, ENGLISH, labelWords, mayBePhrase, type WordKind } from "./phrases.js";
+import {
+  CATALOG_PHRASES,
+  catalogPhrase,
+  ENGLISH,
+  labelWords,
+  mayBePhrase,
+  type WordKind,
+} from "./phrases.js";
 
 export type { WordKind };
 
@@ -125,6 +132,16 @@ interface Shipped {
 let system: Vocabulary | undefined;
 
 /**
+ * The languages with a committing vocabulary, for doctor: those of the vocabulary in use, or, before
+ * one was built, the shipped table's (reading no catalog and writing no cache).
+ */
+export function coveredLanguages(): { languages: string[]; catalogs: number | undefined } {
+  if (system) return { languages: system.languages, catalogs: system.catalogs };
+  const shipped = JSON.parse(readFileSync(new URL("vocabulary.json", DATA), "utf8")) as Shipped;
+  return { languages: Object.keys(shipped.covered).sort(), catalogs: undefined };
+}
+
+/**
  * The vocabulary deskhand judges labels by: English, the shipped table and this machine's catalogs,
  * read once (the machine's cached on disk between processes).
  */
@@ -133,7 +150,8 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   const shipped = JSON.parse(readFileSync(new URL("vocabulary.json", DATA), "utf8")) as Shipped;
   const installed = readInstalledTranslations(
     SYSTEM_CATALOGS(env),
-    "phrases-1",
+    // The rules' own words: a change of them is not answered from an old cache.
+    JSON.stringify(CATALOG_PHRASES),
     mayBePhrase,
     (id, text) => {
       const found = catalogPhrase(id, text);
@@ -194,29 +212,48 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 // The longest CJK word tried when cutting a run of CJK characters into known words.
 const CJK_LONGEST = 8;
 
-/** Whether a run of CJK characters (written without spaces) can be cut into known words. */
-function knownRun(run: string, words: Set<string>): boolean {
+/**
+ * Whether a run written without spaces can be cut into known words: CJK text, and compounds
+ * ("togglebutton", "Dateimanager"), whose pieces must then be four letters or more.
+ */
+function knownRun(run: string, words: Set<string>, shortest: number, longest: number): boolean {
   const chars = [...run];
   const reach = new Array<boolean>(chars.length + 1).fill(false);
   reach[0] = true;
   for (let start = 0; start < chars.length; start++) {
     if (!reach[start]) continue;
-    for (let end = start + 1; end <= Math.min(chars.length, start + CJK_LONGEST); end++)
+    for (let end = start + shortest; end <= Math.min(chars.length, start + longest); end++)
       if (words.has(chars.slice(start, end).join(""))) reach[end] = true;
   }
   return reach[chars.length]!;
 }
 
+const COMPOUND_LONGEST = 40;
+
 /**
- * The words of a label that no vocabulary deskhand has knows: a label with any is in a language
- * deskhand cannot judge. Numbers, symbols and single letters carry no meaning to judge.
+ * The words of a label that no vocabulary deskhand has knows, when they make it unreadable: a label
+ * is taken to be in a language deskhand reads when more than half of its letters stand in words it
+ * knows ("Price (EUR)", "Open Müller's profile"); otherwise ("Magbayad", "Ipadala na") the words it
+ * does not know are returned. Numbers, symbols and single letters carry no meaning to judge.
  */
 export function unknownWords(label: string, vocabulary: Vocabulary = systemVocabulary()): string[] {
   const words = vocabulary.words;
   if (!words) return [];
-  return labelWords(normalizeLabel(label)).filter((word) => {
-    if (words.has(word)) return false;
-    if (CJK_RUN.test(word)) return !knownRun(word, words);
-    return [...word].length > 1;
-  });
+  let known = 0;
+  let total = 0;
+  const unknown: string[] = [];
+  // "SaveButton", "GtkToggleButton": words run together in camel case are read one by one.
+  const spaced = normalizeLabel(label).replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
+  for (const word of labelWords(spaced)) {
+    const letters = [...word].length;
+    const cjk = CJK_RUN.test(word);
+    if (!cjk && letters < 2) continue;
+    total += letters;
+    const read = cjk
+      ? knownRun(word, words, 1, CJK_LONGEST)
+      : letters >= 8 && knownRun(word, words, 4, COMPOUND_LONGEST);
+    if (words.has(word) || read) known += letters;
+    else unknown.push(word);
+  }
+  return known * 2 > total ? [] : unknown;
 }

@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { type Check, diagnose } from "../platform/diagnostics.js";
+import { coveredLanguages } from "../safety/vocabulary.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -97,8 +98,21 @@ function safety(context: ToolContext): Check[] {
       hint: 'set DESKHAND_AUDIT or "audit_path" in the config to a writable file',
     };
   }
+  const covered = coveredLanguages();
+  const vocabulary: Check = {
+    section,
+    name: "gate vocabulary",
+    status: "ok",
+    value:
+      `committing words in ${covered.languages.length} languages (${covered.languages.join(" ")})` +
+      (covered.catalogs === undefined
+        ? ", from the shipped table; this machine's catalogs are added when the gate first judges a label"
+        : `, from the shipped table and ${covered.catalogs} catalogs on this machine`),
+    hint: "a command labelled in another language counts as committing and needs a person",
+  };
   return [
     { section, name: "ceiling", status: "ok", value: `${policy.ceiling} (set by ${policy.ceilingSource})` },
+    vocabulary,
     {
       section,
       name: "config",

@@ -20,6 +20,7 @@ import { connectBackend, connectHands } from "../../platform/index.js";
 import type { AccessibilityBackend } from "../../platform/types.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, lazily, type ServingInfo, type ToolContext } from "../../tools/context.js";
+import { prepareGate } from "../../tools/guard.js";
 import type { Profile } from "../profiles/index.js";
 import { createMcpServer, elicitationConfirmer } from "./server.js";
 
@@ -146,6 +147,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     throw new HttpConfigError(
       `binding to ${options.host} would let other machines reach this desktop; pass --allow-remote to mean it, or bind 127.0.0.1`,
     );
+  prepareGate();
   const token = resolveToken(options);
   // One connection of each for every session, made on first use, made again once closed.
   const backend = lazily<AccessibilityBackend>(() => connectBackend({ env }));

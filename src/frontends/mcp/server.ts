@@ -8,6 +8,7 @@ import type { Confirmer } from "../../safety/gate.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { callTool } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
+import { prepareGate } from "../../tools/guard.js";
 import { TOOLS } from "../../tools/registry.js";
 import type { Profile } from "../profiles/index.js";
 import { GuardedStdioTransport } from "./stdio.js";
@@ -120,6 +121,7 @@ export async function runMcpServer(
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
+  prepareGate();
   server = createMcpServer(context, options.profile);
   const transport = new GuardedStdioTransport();
   let closing = false;

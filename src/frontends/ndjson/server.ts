@@ -3,6 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, type ToolContext } from "../../tools/context.js";
+import { prepareGate } from "../../tools/guard.js";
 import { LineSplitter } from "../lines.js";
 import { dispatch, ProtocolError } from "./protocol.js";
 
@@ -188,6 +189,7 @@ export async function runNdjsonServer(options: { ceiling?: SafetyLevel } = {}): 
     refLifetime: "latest-snapshot",
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
+  prepareGate();
   await serve({ input: process.stdin, output: process.stdout, context });
   process.exit(0);
 }

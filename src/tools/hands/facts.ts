@@ -221,7 +221,7 @@ function activates(chord: Chord | undefined, text: string | undefined): { enter:
 
 /**
  * Chords that commit nothing in any app: moving, selecting, copying, finding, undoing, zooming,
- * help and menus. In an app that reports no key bindings every other chord counts as committing.
+ * help and menus, and the common ones that only open something (New, Open, a tab, Save As). In an app that reports no key bindings every other chord counts as committing.
  */
 const HARMLESS_CHORDS = new Set(
   [
@@ -231,6 +231,10 @@ const HARMLESS_CHORDS = new Set(
     "ctrl+a",
     "ctrl+shift+a",
     "ctrl+f",
+    "ctrl+n",
+    "ctrl+o",
+    "ctrl+t",
+    "ctrl+shift+s",
     "ctrl+g",
     "ctrl+shift+g",
     "ctrl+z",
@@ -238,7 +242,6 @@ const HARMLESS_CHORDS = new Set(
     "ctrl+x",
     "ctrl+v",
     "shift+Insert",
-    "shift+Delete",
     "ctrl++",
     "ctrl+=",
     "ctrl+-",
@@ -270,10 +273,15 @@ function harmlessChord(chord: Chord): boolean {
   return HARMLESS_CHORDS.has(chordText(chord).toLowerCase());
 }
 
-/** A chord a toolkit binds to commands: a modifier other than shift, or an F-key. */
-function commandChord(chord: Chord): boolean {
-  const fKey = chord.key?.kind === "named" && /^F\d+$/.test(chord.key.name);
-  return fKey || chord.modifiers.some((m) => m !== "shift");
+/**
+ * A chord a toolkit binds to commands: a modifier other than shift, or an F-key; outside a text
+ * field also Delete, Backspace and Insert (a file manager's Delete moves the selection to the trash).
+ */
+function commandChord(chord: Chord, inTextField: boolean): boolean {
+  const named = chord.key?.kind === "named" ? chord.key.name : undefined;
+  if (named && /^F\d+$/.test(named)) return true;
+  if (!inTextField && (named === "Delete" || named === "Backspace" || named === "Insert")) return true;
+  return chord.modifiers.some((m) => m !== "shift");
 }
 
 /** A terminal runs its command line on Enter, and a paste's line breaks run as commands too. */
@@ -435,7 +443,12 @@ export async function keyEffect(
           );
       }
     }
-    const decided = harmlessChord(chord) || !commandChord(chord);
+    const inTextField =
+      focused?.role === "terminal" ||
+      (focused?.role !== undefined &&
+        EDITABLE_ROLES.has(focused.role) &&
+        !!focused.states?.includes("editable"));
+    const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
     // Without the app's accelerators nothing tells what the chord runs, a guess included.
     if (!decided && !reportsAccelerators && !mnemonicLike) {
       effect.presses.unshift({
