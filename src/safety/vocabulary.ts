@@ -26,7 +26,10 @@ const INVISIBLE = /\p{Cf}|\u034f|\u115f|\u1160|\u3164|\uffa0/gu;
 // A CJK mnemonic in brackets, "削除(_D)", or as the toolkit shows it, "いいえ(N)"; then the marker
 // itself, "_Save", "&Save".
 const BRACKET_MNEMONIC = /\s*[(（][_&]?[A-Za-z0-9][)）](?=\s*(\.\.\.)?\s*$)/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+// Scripts written without spaces between words (and Hangul, whose words take endings): a phrase in
+// them matches as a substring ("ส่ง" in "ส่งเลย", "発送" in "立即发送").
+const CJK =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** The label as a person reads it: compatibility forms folded, invisibles and mnemonics gone. */
 export function normalizeLabel(label: string): string {
@@ -208,7 +211,8 @@ export function labelIs(label: string, kind: WordKind, vocabulary: Vocabulary = 
   );
 }
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const CJK_RUN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 // The longest CJK word tried when cutting a run of CJK characters into known words.
 const CJK_LONGEST = 8;
 

@@ -163,7 +163,11 @@ for (const kit of ["gtk3", "qt"] as const) {
         // A reported accelerator on a harmless item, and "Save As" without an ellipsis, pass.
         const reload = await call("key", { key: "F5", intent: "Reload", window: { id } });
         assert.equal(reload.data.status, "done", reload.text);
-        const saveAs = await one(call, title, { role: "menu item", name: "Save As" });
+        const saveAs = await one(call, title, {
+          role: "menu item",
+          name: "Save As",
+          include_off_screen: true,
+        });
         const asked = await call("act", {
           ref: saveAs.ref,
           action: { kind: "invoke" },

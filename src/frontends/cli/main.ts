@@ -35,6 +35,20 @@ import { HELP, UsageError } from "./usage.js";
 
 type Command = (args: string[]) => Promise<number>;
 
+/**
+ * A server outlives a failure nobody awaited (an app's bus connection dropping under a read in
+ * flight): it is logged on stderr, never the end of every session. Each call still answers for
+ * itself, through its own error handling.
+ */
+function keepServing(): void {
+  process.on("unhandledRejection", (reason) => {
+    const what = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+    process.stderr.write(
+      `deskhand: a failure nobody awaited was caught; the server keeps serving (${what.slice(0, 300)})\n`,
+    );
+  });
+}
+
 /** `mcp` and `serve` take --ceiling L1..L4; `mcp` also --profile NAME (a seed's own tools). */
 interface ServerFlags {
   ceiling?: ReturnType<typeof ceilingFlag>;
@@ -115,6 +129,7 @@ const COMMANDS: Record<string, Command> = {
   window: windowCommand,
   audit: auditCommand,
   mcp: async (args) => {
+    keepServing();
     const flags = serverFlags(args, true);
     const common = {
       ...(flags.ceiling ? { ceiling: flags.ceiling } : {}),
@@ -140,6 +155,7 @@ const COMMANDS: Record<string, Command> = {
     return new Promise<number>(() => {}); // Runs until stdin closes.
   },
   serve: async (args) => {
+    keepServing();
     const ceiling = serverCeiling(args);
     await runNdjsonServer(ceiling ? { ceiling } : {});
     return 0;

@@ -159,8 +159,10 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
       // Waiting for each ancestor makes the read one round trip per level: an element that had an
       // area in the last read is asked at once, and the answer is kept only if its ancestors agree.
       const early = app.hadArea.has(node.handle) ? extents() : undefined;
+      // Marked handled at once: if the ancestors' read fails (the app died), nobody awaits it, and an
+      // unhandled rejection would end the process.
+      early?.catch(() => undefined);
       if (!(await ancestorHasArea(node))) {
-        early?.catch(() => undefined);
         node.bounds = null;
         app.hadArea.delete(node.handle);
         return;

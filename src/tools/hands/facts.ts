@@ -93,6 +93,8 @@ function windowFacts(root: RawNode): WindowFacts {
 const holdsChooser = (read: WindowRead) => read.nodes.some((n) => n.role === "file chooser");
 
 const SHOWN_READ = { maxDepth: 2, tableRows: 0, walkTables: false, nodeCeiling: 24, timeoutMs: 800 };
+// The unnamed children whose text is read, at most.
+const SHOWN_CHILDREN = 8;
 
 /** The texts a node's children show (a web button's text leaf, a GTK button's label). */
 function childTexts(node: RawNode): string[] {
@@ -116,13 +118,31 @@ function childTexts(node: RawNode): string[] {
 async function shownTexts(context: ToolContext, handle: string, windowId: number | undefined) {
   const backend = await context.backend();
   const scope = windowId === undefined ? {} : { windowId };
+  // Its own text is read through the Text interface, named or not (Chromium's button holds its
+  // visible text there, with no child).
   const [own, inside] = await Promise.all([
-    backend.describe(handle, { maxText: 200, ...scope }).catch(() => undefined),
+    backend.readText(handle, 0, 200).catch(() => null),
     backend.readSubtree(handle, SHOWN_READ).catch(() => undefined),
   ]);
   const texts = inside ? childTexts(inside.root) : [];
   const text = own?.text?.replace(/\ufffc/g, "").trim();
   if (text) texts.unshift(text);
+  // A child with no name shows its text through the Text interface (Chromium's static text).
+  const unnamed: RawNode[] = [];
+  const walk = (n: RawNode) => {
+    for (const child of n.children) {
+      if (!child.name && unnamed.length < SHOWN_CHILDREN) unnamed.push(child);
+      walk(child);
+    }
+  };
+  if (inside) walk(inside.root);
+  const read = await Promise.all(
+    unnamed.map((child) => backend.describe(child.handle, { maxText: 200, ...scope }).catch(() => undefined)),
+  );
+  for (const child of read) {
+    const shown = child?.text?.replace(/\ufffc/g, "").trim();
+    if (shown) texts.push(shown);
+  }
   return texts;
 }
 

@@ -1,0 +1,65 @@
+// The gate on a web page, in Firefox and Chromium: a button whose accessible name ("Show details")
+// differs from the text it shows ("Buy now") is judged by both, the strictest winning, so no route
+// presses it without a person; the page's status line shows nothing was bought.
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { toolCaller } from "../desktop/helpers.js";
+import { PROFILES } from "./profiles.js";
+
+const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
+const web = toolkit === "firefox" || toolkit === "chromium";
+
+describe("a web button named one thing and showing another", {
+  skip: web ? false : "web engines only",
+}, () => {
+  const profile = PROFILES[toolkit]!;
+  const target = { kind: "title", glob: profile?.title ?? "" };
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-web-gate-"));
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(async () => {
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+    call = toolCaller(context);
+    await sleep(profile.settleMs ?? 0);
+  });
+  after(() => context.close());
+
+  const status = async () => {
+    const found = await call("find", {
+      target,
+      role: "status bar",
+      name: "Status",
+      include_off_screen: true,
+    });
+    const snapshot = await call("snapshot", {
+      target: { kind: "element", ref: found.data.matches[0].ref },
+      format: "full",
+    });
+    return snapshot.text ?? "";
+  };
+
+  it("is judged by the text it shows: act and click are refused, and nothing is bought", async () => {
+    const found = await call("find", { target, role: "push button", name: "Show details" });
+    assert.equal(found.data?.total, 1, found.text);
+    const ref = found.data.matches[0].ref;
+    const acted = await call("act", { ref, action: { kind: "invoke" }, intent: "Show the details" });
+    assert.equal(acted.error?.code, "refused", JSON.stringify(acted));
+    assert.match(acted.error.message, /Buy now/, "the refusal names what the button shows");
+    const clicked = await call("click", { ref, intent: "Show the details" });
+    assert.equal(clicked.data?.status, "refused", clicked.text);
+    await sleep(300);
+    assert.doesNotMatch(await status(), /Bought/);
+  });
+});
