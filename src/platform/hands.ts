@@ -78,6 +78,11 @@ export interface WindowControl {
 
 export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCapture, WindowControl {
   readonly name: string;
+  /**
+   * What a deskhand that is gone had left held or borrowed on the display, released and given back
+   * when these hands opened; undefined when nothing was.
+   */
+  readonly recovered?: string | undefined;
   /** True once the display connection is gone; the caller opens new hands. */
   readonly closed: boolean;
   close(): Promise<void>;

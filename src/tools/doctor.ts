@@ -143,12 +143,31 @@ function exposure(context: ToolContext): Check {
   };
 }
 
+/**
+ * Input a deskhand that is gone left held (a shift key, a button) or borrowed (keycodes remapped to
+ * Greek): opening the hands releases and gives back all of it, as every deskhand does first.
+ */
+async function leftovers(context: ToolContext): Promise<Check> {
+  const section = "input";
+  const name = "left by a deskhand that is gone";
+  if (!context.env.DISPLAY) return { section, name, status: "ok", value: "UNAVAILABLE (no DISPLAY)" };
+  try {
+    const hands = await context.hands();
+    return hands.recovered
+      ? { section, name, status: "warn", value: hands.recovered }
+      : { section, name, status: "ok", value: "nothing held or borrowed" };
+  } catch (error) {
+    return { section, name, status: "ok", value: `UNAVAILABLE (${(error as Error).message})` };
+  }
+}
+
 export const doctorTool = defineTool({
   name: "doctor",
   title: "Diagnose this machine",
   description:
     "Report whether deskhand can work here: platform, display, XTEST, the session and AT-SPI buses, the registry, " +
-    "missing system packages by name, per-toolkit environment hints, and the safety ceiling, config and audit journal. Read-only: it starts and changes nothing. " +
+    "missing system packages by name, per-toolkit environment hints, and the safety ceiling, config and audit journal. Read-only: it starts nothing and changes nothing, but releases " +
+    "keys and buttons a deskhand that was killed left held, and gives back the keycodes it borrowed. " +
     "A value it could not measure says UNAVAILABLE (reason). Set probe for an end-to-end read of one window.",
   level: "L1",
   annotations: READ_ONLY,
@@ -159,7 +178,12 @@ export const doctorTool = defineTool({
       .describe("Also list windows and read one (connects to the accessibility bus)"),
   }),
   async handler(context, input) {
-    const checks = [...(await diagnose(context.env)), ...safety(context), exposure(context)];
+    const checks = [
+      ...(await diagnose(context.env)),
+      ...safety(context),
+      exposure(context),
+      await leftovers(context),
+    ];
     if (input.probe) checks.push(...(await probe(context)));
     const failed = checks.filter((c) => c.status === "fail").length;
     const lines = checks.map(

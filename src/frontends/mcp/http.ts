@@ -22,6 +22,7 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, lazily, type ServingInfo, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
 import type { Profile } from "../profiles/index.js";
+import { CallsInFlight } from "./calls.js";
 import { createMcpServer, elicitationConfirmer } from "./server.js";
 
 /** A request body larger than this is refused, as a stdio line is. */
@@ -156,6 +157,8 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
   let snapshots = 0;
   const snapshotNumbers = () => ++snapshots;
   let inFlight = 0;
+  // Every session's tool calls: SIGTERM answers each, finished or not, before the sessions close.
+  const calls = new CallsInFlight();
   let idle: (() => void) | undefined;
   let stopping = false;
 
@@ -244,7 +247,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       snapshotNumbers,
       ...(options.ceiling ? { ceiling: options.ceiling } : {}),
     });
-    server = createMcpServer(context, options.profile);
+    server = createMcpServer(context, options.profile, calls);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
@@ -272,12 +275,14 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     if (stopping) return;
     stopping = true;
     http.close();
+    await calls.drain(SHUTDOWN_MS);
     if (inFlight > 0)
       await Promise.race([
         new Promise<void>((resolve) => {
           idle = resolve;
         }),
-        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS)),
+        // The calls are answered by now; what is left is their replies on the wire.
+        new Promise((resolve) => setTimeout(resolve, 1000)),
       ]);
     for (const session of sessions.values()) await session.transport.close().catch(() => undefined);
     // Closing the hands releases whatever is still held.

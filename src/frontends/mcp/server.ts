@@ -11,9 +11,33 @@ import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/c
 import { prepareGate } from "../../tools/guard.js";
 import { TOOLS } from "../../tools/registry.js";
 import type { Profile } from "../profiles/index.js";
+import { CallsInFlight, DRAIN_MS } from "./calls.js";
 import { GuardedStdioTransport } from "./stdio.js";
 
-export function createMcpServer(context: ToolContext, profile: Profile = { tools: TOOLS }): Server {
+/** The answer to a call the server could not finish, or would not start, because it is stopping. */
+function stoppingResult(tool: string, started: boolean, profile: Profile) {
+  const error = new DeskhandError(
+    "internal_error",
+    started
+      ? `the server is stopping and ${tool} was still running after ${DRAIN_MS / 1000} s; it had started, so it may have taken effect in part`
+      : `the server is stopping; ${tool} was not started and nothing was done`,
+    started
+      ? "Re-read the app (snapshot, read_text) before going on, from a new session."
+      : "Call it again once the server is back.",
+    { stopping: true },
+  );
+  return {
+    isError: true,
+    content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
+    structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
+  };
+}
+
+export function createMcpServer(
+  context: ToolContext,
+  profile: Profile = { tools: TOOLS },
+  calls: CallsInFlight = new CallsInFlight(),
+): Server {
   const { tools } = profile;
   const find = (name: string) => tools.find((t) => t.name === name);
   const server = new Server(
@@ -38,9 +62,17 @@ export function createMcpServer(context: ToolContext, profile: Profile = { tools
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    if (calls.stopping) return stoppingResult(name, false, profile);
+    return calls.run(
+      () => answer(request, extra.signal),
+      () => stoppingResult(name, true, profile),
+    );
+  });
+  async function answer(request: z.infer<typeof CallToolRequestSchema>, signal: AbortSignal) {
     const tool = find(request.params.name);
     const result = tool
-      ? await callTool(context, tool, request.params.arguments ?? {}, extra.signal)
+      ? await callTool(context, tool, request.params.arguments ?? {}, signal)
       : {
           ok: false as const,
           error: new DeskhandError(
@@ -76,7 +108,7 @@ export function createMcpServer(context: ToolContext, profile: Profile = { tools
       content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
       structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
     };
-  });
+  }
   return server;
 }
 
@@ -122,13 +154,16 @@ export async function runMcpServer(
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
   prepareGate();
-  server = createMcpServer(context, options.profile);
+  const calls = new CallsInFlight();
+  server = createMcpServer(context, options.profile, calls);
   const transport = new GuardedStdioTransport();
   let closing = false;
-  // Status 0 only when the input really ended or a signal asked for it; a failure is never 0.
+  // Status 0 only when the input really ended or a signal asked for it; a failure is never 0. Every
+  // call in flight is answered first: its own result within the drain, else that the server stopped.
   const close = async (status: number) => {
     if (closing) return;
     closing = true;
+    await calls.drain();
     await context.close().catch(() => undefined);
     await server.close().catch(() => undefined);
     process.exit(status);

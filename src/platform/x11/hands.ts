@@ -4,6 +4,7 @@ import { type Hands, HandsUnavailable } from "../hands.js";
 import { X11Capture } from "./capture.js";
 import { X11Connection } from "./connection.js";
 import { X11Input } from "./input.js";
+import { describeRecovered } from "./owners.js";
 import { X11WindowControl } from "./window-control.js";
 
 export interface X11HandsOptions {
@@ -24,10 +25,13 @@ export async function openX11Hands(options: X11HandsOptions): Promise<Hands> {
         `X display ${options.display} has no XTEST extension; start Xvfb with +extension XTEST.`,
       );
     const input = await X11Input.open(x, options.autoReleaseMs);
+    const recovered = input.recovered ? describeRecovered(input.recovered) : undefined;
+    if (recovered) process.stderr.write(`deskhand: on ${options.display}: ${recovered}\n`);
     const capture = new X11Capture(x);
     const windows = new X11WindowControl(x);
     const hands: Hands = {
       name: "x11",
+      recovered,
       get closed() {
         return x.closed;
       },

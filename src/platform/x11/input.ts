@@ -6,6 +6,15 @@ import type { HeldInput, KeyboardInput, MouseButton, Point, PointerInput, WheelD
 import { type Chord, chordText, type Modifier } from "../keys.js";
 import type { RawXTest, X11Connection } from "./connection.js";
 import { charKeysym, Keymap, type KeyStroke, keyKeysym, MODIFIER_KEYSYMS } from "./keymap.js";
+import {
+  formatOwners,
+  OWNERS_PROPERTY,
+  type OwnerRecord,
+  ownerGone,
+  parseOwners,
+  type Recovered,
+  selfRecord,
+} from "./owners.js";
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL_BUTTONS: Record<WheelDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
@@ -48,6 +57,11 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   #borrowed = new Map<number, number>(); // keysym → borrowed keycode
   #lastUsed = new Map<number, number>(); // keycode → when a key was last sent with it
   #remapped = 0;
+  /** The keycodes of the chunk being typed: down for a moment, so on record while it goes. */
+  #typingKeys: number[] = [];
+  readonly #self = selfRecord();
+  /** What a deskhand that is gone had left held or borrowed, given back when this one opened. */
+  recovered: Recovered | undefined;
   // Input calls run one at a time: interleaved chords or remaps would garble each other.
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -60,9 +74,68 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     this.autoReleaseMs = autoReleaseMs;
   }
 
+  /**
+   * Opens input on the display; first, under the lock, whatever a deskhand that is gone left held is
+   * released and what it borrowed is given back (`recovered` says what), so that its shift key or
+   * its Greek keycodes do not change what this one types.
+   */
   static async open(x: X11Connection, autoReleaseMs = 10_000): Promise<X11Input> {
     const [xtest, keymap] = await Promise.all([x.xtest(), Keymap.load(x)]);
-    return new X11Input(x, xtest, keymap, autoReleaseMs);
+    const input = new X11Input(x, xtest, keymap, autoReleaseMs);
+    await input.#withInput(() => input.#recover());
+    return input;
+  }
+
+  async #owners(): Promise<OwnerRecord[]> {
+    return parseOwners((await this.x.cardinals(this.x.root, OWNERS_PROPERTY).catch(() => undefined)) ?? []);
+  }
+
+  async #recover(): Promise<void> {
+    const records = await this.#owners();
+    const gone = records.filter(ownerGone);
+    if (gone.length === 0) return;
+    const live = records.filter((r) => !gone.includes(r));
+    const liveBorrowed = new Set(live.flatMap((r) => r.borrowed));
+    let buttons = 0;
+    const keys = new Set<number>();
+    const keycodes = new Set<number>();
+    for (const record of gone) {
+      buttons |= record.buttons;
+      for (const key of record.keys) keys.add(key);
+      for (const keycode of record.borrowed) if (!liveBorrowed.has(keycode)) keycodes.add(keycode);
+    }
+    for (const key of keys) this.#fake(this.xtest.KeyRelease, key);
+    for (const [i, button] of [1, 2, 3].entries())
+      if (buttons & (1 << i)) this.#fake(this.xtest.ButtonRelease, button);
+    await this.x.sync();
+    if (keycodes.size > 0) {
+      await this.keymap.clear(this.x, [...keycodes]);
+      this.keymap = await Keymap.load(this.x);
+      const shared = await this.#sharedKeycodes();
+      for (const keycode of keycodes) shared.delete(keycode);
+      await this.x.setCardinals(this.x.root, SHARED_KEYCODES, [...shared].flat());
+    }
+    await this.x.setCardinals(this.x.root, OWNERS_PROPERTY, formatOwners(live));
+    this.recovered = { owners: gone.map((r) => r.pid), buttons, keys: [...keys], keycodes: [...keycodes] };
+  }
+
+  /** This process's record on the display: what it holds and borrowed now (under the lock). */
+  async #publishState(): Promise<void> {
+    const others = (await this.#owners()).filter(
+      (r) => !(r.host === this.#self.host && r.pid === this.#self.pid),
+    );
+    const mask = { left: 1, middle: 2, right: 4 } as const;
+    const buttons = [...this.#heldButtons.keys()].reduce((m, b) => m | mask[b], 0);
+    const keys = [
+      ...new Set([
+        ...[...this.#heldKeys.values()].flatMap((h) => h.strokes.map((s) => s.keycode)),
+        ...this.#typingKeys,
+      ]),
+    ];
+    const borrowed = [...new Set(this.#borrowed.values())];
+    const mine =
+      buttons || keys.length || borrowed.length ? [{ ...this.#self, buttons, keys, borrowed }] : [];
+    await this.x.setCardinals(this.x.root, OWNERS_PROPERTY, formatOwners([...others, ...mine]));
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -252,9 +325,14 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       // Another deskhand's borrowed keycodes, the least recently used first, once its keys with them
       // have had time to be translated.
       const ours = new Set(this.#borrowed.values());
+      // A keycode that now holds a character this piece types is in use, whoever borrowed it (one
+      // left behind by a deskhand that died): taking it would take the character away.
+      const inUse = new Set(
+        [...pinned].map((keysym) => this.keymap.find(keysym)?.keycode).filter((k) => k !== undefined),
+      );
       const now = Date.now() >>> 0;
       const others = [...(await this.#sharedKeycodes())]
-        .filter(([keycode]) => !ours.has(keycode) && !spare.includes(keycode))
+        .filter(([keycode]) => !ours.has(keycode) && !spare.includes(keycode) && !inUse.has(keycode))
         .map(([keycode, used]) => ({ keycode, age: (now - used) >>> 0 }))
         .sort((a, b) => b.age - a.age)
         .slice(0, missing.length - spare.length);
@@ -270,6 +348,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     await this.keymap.assign(this.x, assignments);
     for (const { keycode, keysym } of assignments) this.#borrowed.set(keysym, keycode);
     await this.#publishKeycodes();
+    await this.#publishState();
     this.#remapped += assignments.length;
     await sleep(REMAP_SETTLE_MS);
   }
@@ -317,6 +396,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
     for (const [keysym] of unheld) this.#borrowed.delete(keysym);
     this.keymap = await Keymap.load(this.x);
     await this.#publishKeycodes().catch(() => undefined);
+    await this.#publishState().catch(() => undefined);
   }
 
   /** The strokes for a chord: modifiers, shift when the symbol sits in the shifted column, the key. */
@@ -385,6 +465,16 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       const keysyms = chunk.slice(piece, end);
       if (piece > 0) await this.x.sync();
       await this.#borrow(keysyms, new Set(keysyms));
+      const strokes = keysyms.map((keysym) => this.keymap.find(keysym));
+      const lost = keysyms.find((_, i) => !strokes[i]);
+      if (lost !== undefined)
+        throw new Error(
+          `the keymap changed under the typing (keysym 0x${lost.toString(16)} is no longer mapped); nothing more was typed`,
+        );
+      // On record while its keys go: a deskhand killed between a press and its release leaves the
+      // key down, and the next one releases it.
+      this.#typingKeys = [...new Set([...shift, ...(strokes as KeyStroke[])].map((s) => s.keycode))];
+      await this.#publishState();
       for (const keysym of keysyms) {
         const stroke = this.keymap.find(keysym)!;
         const strokes = stroke.shifted ? [...shift, stroke] : [stroke];
@@ -395,6 +485,8 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       piece = end;
     }
     await this.x.sync();
+    this.#typingKeys = [];
+    await this.#publishState();
     // Others read when this process last used its borrowed keycodes before taking one.
     if (this.#borrowed.size > 0) await this.#publishKeycodes();
   }
@@ -423,18 +515,22 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
             this.autoReleaseMs,
           ).unref(),
         );
+        await this.#publishState();
       }),
     );
   }
 
   #releaseButton(button: MouseButton, at?: Point): Promise<void> {
-    return this.#serial(async () => {
-      clearTimeout(this.#heldButtons.get(button));
-      this.#heldButtons.delete(button);
-      if (at) this.#moveNow(at);
-      this.#fake(this.xtest.ButtonRelease, BUTTONS[button]);
-      await this.x.sync();
-    });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        clearTimeout(this.#heldButtons.get(button));
+        this.#heldButtons.delete(button);
+        if (at) this.#moveNow(at);
+        this.#fake(this.xtest.ButtonRelease, BUTTONS[button]);
+        await this.x.sync();
+        await this.#publishState();
+      }),
+    );
   }
 
   buttonUp(at: Point, button: MouseButton): Promise<void> {
@@ -444,31 +540,34 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   keyDown(chord: Chord): Promise<void> {
     return this.#serial(async () => {
       const name = chordText(chord);
-      const { strokes, keysyms } = await this.#withInput(async () => {
-        const found = await this.#keyStrokes(chord, new Set());
-        this.#press(found.strokes, true);
+      await this.#withInput(async () => {
+        const { strokes, keysyms } = await this.#keyStrokes(chord, new Set());
+        this.#press(strokes, true);
         await this.x.sync();
-        return found;
+        const previous = this.#heldKeys.get(name);
+        if (previous) clearTimeout(previous.timer);
+        const timer = setTimeout(
+          () => void this.#releaseKey(name).catch(() => undefined),
+          this.autoReleaseMs,
+        ).unref();
+        this.#heldKeys.set(name, { strokes, keysyms, timer });
+        await this.#publishState();
       });
-      const previous = this.#heldKeys.get(name);
-      if (previous) clearTimeout(previous.timer);
-      const timer = setTimeout(
-        () => void this.#releaseKey(name).catch(() => undefined),
-        this.autoReleaseMs,
-      ).unref();
-      this.#heldKeys.set(name, { strokes, keysyms, timer });
     });
   }
 
   #releaseKey(name: string): Promise<void> {
-    return this.#serial(async () => {
-      const held = this.#heldKeys.get(name);
-      if (!held) return;
-      clearTimeout(held.timer);
-      this.#heldKeys.delete(name);
-      this.#press(held.strokes, false);
-      await this.x.sync();
-    });
+    return this.#serial(() =>
+      this.#withInput(async () => {
+        const held = this.#heldKeys.get(name);
+        if (!held) return;
+        clearTimeout(held.timer);
+        this.#heldKeys.delete(name);
+        this.#press(held.strokes, false);
+        await this.x.sync();
+        await this.#publishState();
+      }),
+    );
   }
 
   /** Releasing a key that is not held is not an error: the release is sent, in case it is held elsewhere. */
