@@ -144,3 +144,95 @@ describe("a deskhand killed with input held or keys borrowed breaks no later typ
     assert.equal((await field("First")).value, "abc");
   });
 });
+
+describe("SIGTERM answers every call in flight", () => {
+  it("a call that finishes within the drain gets its result; one that would not, an error saying so", async () => {
+    const { client, pid } = await server();
+    const started = Date.now();
+    const long = client.callTool(
+      {
+        name: "wait",
+        arguments: { condition: { kind: "window", title: "never-there-*" }, timeout_ms: 30_000 },
+      },
+      undefined,
+      { timeout: 60_000 },
+    ) as Promise<{
+      isError?: boolean;
+      structuredContent?: { error?: { message: string; stopping?: boolean } };
+    }>;
+    const short = client.callTool(
+      {
+        name: "wait",
+        arguments: { condition: { kind: "window", title: "never-there-*" }, timeout_ms: 2000 },
+      },
+      undefined,
+      { timeout: 60_000 },
+    ) as Promise<{ isError?: boolean; structuredContent?: { met?: boolean } }>;
+    await sleep(500);
+    process.kill(pid, "SIGTERM");
+    const [longAnswer, shortAnswer] = await Promise.all([long, short]);
+    assert.equal(shortAnswer.isError, undefined, "the short wait ran to its own end");
+    assert.equal(shortAnswer.structuredContent?.met, false);
+    assert.equal(longAnswer.isError, true);
+    assert.equal(longAnswer.structuredContent?.error?.stopping, true, JSON.stringify(longAnswer));
+    assert.match(
+      longAnswer.structuredContent!.error!.message,
+      /server is stopping and wait was still running/,
+    );
+    assert.ok(Date.now() - started < 20_000, "answered within the drain, not at the client's own timeout");
+  });
+});
+
+describe("an app that dies while deskhand reads it ends no server", () => {
+  it("gtk4-widget-factory killed at points of a full snapshot, a find and an act: every call is answered", {
+    timeout: 240_000,
+  }, async () => {
+    const { client, pid } = await server();
+    try {
+      for (const [i, delay] of [40, 90, 150, 220, 300, 60, 120, 180].entries()) {
+        const title = `Faults factory ${process.pid}-${i}`;
+        const app = spawn("gtk4-widget-factory", [], { stdio: "ignore", detached: true });
+        let id: number | undefined;
+        const deadline = Date.now() + 30_000;
+        while (id === undefined && Date.now() < deadline) {
+          const listed = (await client.callTool({ name: "windows", arguments: {} })) as {
+            structuredContent?: { windows: { id: number; pid: number; accessible: boolean }[] };
+          };
+          id = listed.structuredContent?.windows.find((w) => w.pid === app.pid && w.accessible)?.id;
+          if (id === undefined) await sleep(200);
+        }
+        assert.ok(id !== undefined, `${title} opened`);
+        // A first whole read, so that the next ones ask known elements' extents early (GTK 4.8).
+        await client.callTool({
+          name: "snapshot",
+          arguments: { target: { kind: "window", id }, format: "full", maxNodes: 5000 },
+        });
+        const calls = [
+          client.callTool({
+            name: "snapshot",
+            arguments: { target: { kind: "window", id }, format: "full", maxNodes: 5000 },
+          }),
+          client.callTool({
+            name: "find",
+            arguments: { target: { kind: "window", id }, role: "push button", limit: 200 },
+          }),
+          client.callTool({ name: "observe", arguments: { target: { kind: "window", id } } }),
+        ];
+        await sleep(delay);
+        process.kill(-app.pid!, "SIGKILL");
+        const answers = await Promise.allSettled(calls);
+        for (const answer of answers)
+          assert.equal(answer.status, "fulfilled", `answered: ${JSON.stringify(answer)}`);
+        const alive = (await client.callTool({ name: "ping", arguments: {} })) as { isError?: boolean };
+        assert.notEqual(alive.isError, true, "the server still serves");
+      }
+    } finally {
+      await client.close().catch(() => undefined);
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Gone.
+      }
+    }
+  });
+});
