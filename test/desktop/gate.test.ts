@@ -420,15 +420,21 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   });
   after(async () => context.close());
 
+  // A dialog the app opens takes its time to appear on a busy machine: its elements are waited for.
   const one = async (title: string, query: Record<string, unknown>) => {
-    const result = await call("find", {
-      target: { kind: "title", glob: title },
-      limit: 5,
-      include_off_screen: true,
-      ...query,
-    });
-    assert.ok(result.ok && result.data.matches[0], `${JSON.stringify(query)} in ${title}`);
-    return result.data.matches[0] as Element;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const result = await call("find", {
+        target: { kind: "title", glob: title },
+        limit: 5,
+        include_off_screen: true,
+        ...query,
+      });
+      if (result.ok && result.data.matches[0]) return result.data.matches[0] as Element;
+      if (Date.now() > deadline)
+        assert.fail(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
+      await sleep(200);
+    }
   };
   const status = async () => {
     const result = await call("snapshot", {

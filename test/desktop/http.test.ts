@@ -250,3 +250,73 @@ describe("MCP over Streamable HTTP", () => {
     await client.close().catch(() => undefined);
   });
 });
+
+describe("MCP over HTTP: idle sessions expire, their number is capped, a browser at an allowed origin works", () => {
+  let server: HttpServerProcess;
+  const ORIGIN = "http://app.example:3000";
+  before(async () => {
+    server = await startHttpServer({ ...env, DESKHAND_SESSION_IDLE_MS: "1500", DESKHAND_MAX_SESSIONS: "2" }, [
+      "--http",
+      "127.0.0.1:0",
+      "--allow-origin",
+      ORIGIN,
+    ]);
+  });
+  after(() => {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  });
+
+  const open = async () => {
+    const reply = await post(server.url, { authorization: `Bearer ${TOKEN}` }, INITIALIZE);
+    assert.equal(reply.status, 200);
+    await reply.text();
+    return reply.headers.get("mcp-session-id")!;
+  };
+  const ping = (id: string) =>
+    post(
+      server.url,
+      { authorization: `Bearer ${TOKEN}`, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ping", arguments: {} } },
+    );
+
+  it("a CORS preflight from the allowed origin is answered without a token, and replies name the origin", async () => {
+    const preflight = await fetch(server.url, {
+      method: "OPTIONS",
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, mcp-session-id",
+      },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), ORIGIN);
+    assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /authorization/);
+    assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /mcp-session-id/);
+    const foreign = await fetch(server.url, {
+      method: "OPTIONS",
+      headers: { origin: "http://evil.example" },
+    });
+    assert.equal(foreign.status, 403, "a foreign origin's preflight is refused");
+    const reply = await post(server.url, { authorization: `Bearer ${TOKEN}`, origin: ORIGIN }, INITIALIZE);
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers.get("access-control-allow-origin"), ORIGIN);
+    assert.match(reply.headers.get("access-control-expose-headers") ?? "", /mcp-session-id/);
+    await reply.text();
+    const unauthorized = await post(server.url, { origin: ORIGIN }, INITIALIZE);
+    assert.equal(unauthorized.status, 401, "the token is still needed for everything but the preflight");
+  });
+
+  it("an idle session expires with its refs; past the cap, the session used longest ago makes room", async () => {
+    const idle = await open();
+    assert.equal((await ping(idle)).status, 200);
+    await sleep(3500);
+    assert.equal((await ping(idle)).status, 404, "the idle session is gone");
+    const first = await open();
+    const second = await open();
+    assert.equal((await ping(second)).status, 200);
+    const third = await open();
+    assert.equal((await ping(first)).status, 404, "the oldest made room");
+    assert.equal((await ping(second)).status, 200);
+    assert.equal((await ping(third)).status, 200);
+  });
+});

@@ -132,6 +132,19 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   context: ToolContext;
+  /** When a request last named it: an idle session expires, and with it its refs. */
+  lastUsed: number;
+  /** Its requests being handled now: a busy session is never expired or evicted. */
+  busy: number;
+}
+
+/** An idle session lives this long (DESKHAND_SESSION_IDLE_MS), and this many at most (DESKHAND_MAX_SESSIONS). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const MAX_SESSIONS = 64;
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 export interface RunningHttpServer {
@@ -154,6 +167,22 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
   const backend = lazily<AccessibilityBackend>(() => connectBackend({ env }));
   const hands = lazily<Hands>(() => connectHands({ env }));
   const sessions = new Map<string, Session>();
+  const idleMs = positive(env.DESKHAND_SESSION_IDLE_MS, SESSION_IDLE_MS);
+  const maxSessions = positive(env.DESKHAND_MAX_SESSIONS, MAX_SESSIONS);
+  const closeSession = (id: string, session: Session) => {
+    sessions.delete(id);
+    void session.transport.close().catch(() => undefined);
+    void session.context.close().catch(() => undefined);
+  };
+  // Abandoned sessions (a client that never said DELETE) go once idle, refs and all.
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions)
+        if (session.busy === 0 && now - session.lastUsed > idleMs) closeSession(id, session);
+    },
+    Math.min(60_000, Math.max(250, Math.floor(idleMs / 4))),
+  ).unref();
   let snapshots = 0;
   const snapshotNumbers = () => ++snapshots;
   let inFlight = 0;
@@ -207,6 +236,23 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.includes(origin))
       return refuse(res, 403, `Origin ${JSON.stringify(origin)} is not allowed`);
+    // A browser client at an allowed origin: its preflight carries no token (browsers send none), and
+    // every answer names the origin so the page may read it.
+    if (origin !== undefined) {
+      res.setHeader("access-control-allow-origin", origin);
+      res.setHeader("access-control-expose-headers", "mcp-session-id, www-authenticate");
+      res.setHeader("vary", "Origin");
+    }
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, {
+        "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+        "access-control-allow-headers":
+          "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+        "access-control-max-age": "600",
+      });
+      res.end();
+      return;
+    }
     if (!tokenMatches(req.headers.authorization, token))
       return refuse(res, 401, "a valid bearer token is required", {
         "www-authenticate": 'Bearer realm="deskhand"',
@@ -222,11 +268,33 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       body = read.body;
     }
     // A POST is a call (or a reply to one): shutdown waits for it. A GET is a stream left open.
-    const handled = (session: Session) => session.transport.handleRequest(req, res, body);
+    const handled = async (session: Session) => {
+      session.lastUsed = Date.now();
+      session.busy++;
+      try {
+        await session.transport.handleRequest(req, res, body);
+      } finally {
+        session.busy--;
+        session.lastUsed = Date.now();
+      }
+    };
     if (known) return req.method === "POST" ? track(handled(known)) : handled(known);
     if (sessionId !== undefined) return refuse(res, 404, "unknown session: initialize a new one");
     if (req.method !== "POST" || !isInitializeRequest(body))
       return refuse(res, 400, "no session: the first request must be initialize");
+    if (sessions.size >= maxSessions) {
+      // The session used longest ago that is doing nothing makes room; if all are busy, none is opened.
+      const oldest = [...sessions]
+        .filter(([, s]) => s.busy === 0)
+        .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      if (!oldest)
+        return refuse(
+          res,
+          503,
+          `${maxSessions} sessions are open and busy (DESKHAND_MAX_SESSIONS); try again shortly`,
+        );
+      closeSession(...oldest);
+    }
     const session = openSession();
     await session.server.connect(session.transport);
     return track(handled(session));
@@ -257,7 +325,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     transport.onclose = () => {
       sessions.delete(id);
     };
-    const session: Session = { transport, server, context };
+    const session: Session = { transport, server, context, lastUsed: Date.now(), busy: 0 };
     return session;
   }
 
@@ -274,6 +342,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
+    clearInterval(sweeper);
     http.close();
     await calls.drain(SHUTDOWN_MS);
     if (inFlight > 0)
