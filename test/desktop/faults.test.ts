@@ -4,9 +4,6 @@
 // sends anything, and says so; "abc" and Greek typed afterwards arrive exactly, re-read over AT-SPI.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,7 +11,6 @@ import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { CLI, toolCaller } from "./helpers.js";
 
-const dir = mkdtempSync(join(tmpdir(), "deskhand-faults-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TITLE = `Faults Editor ${process.pid}`;
 const GREEK = "αβγδεζηθικλμνξοπρστυφχψω";

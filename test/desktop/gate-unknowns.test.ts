@@ -5,48 +5,19 @@
 // commits nothing passing without a person (harmless labels, "Save As", a chooser's Select). Each
 // effect is read from the app: its log of presses, a file it deletes, its exit status.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller } from "./helpers.js";
+import type { ToolContext } from "../../src/tools/context.js";
+import { gatedContext, type StartedApp, startApp, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-unknowns-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const gatedContext = () =>
-  createContext({
-    refLifetime: "while-verified",
-    env: {
-      ...process.env,
-      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-      DESKHAND_CONFIG: join(dir, "none.json"),
-    },
-  });
-
-interface App {
-  child: ChildProcess;
-  exited: Promise<number>;
-  kill(): void;
-}
-
-function start(command: string[]): App {
-  const child = spawn(command[0]!, command.slice(1), { stdio: "ignore", detached: true });
-  const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
-  return {
-    child,
-    exited,
-    kill: () => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
+const gated = () => gatedContext(dir);
+type App = StartedApp;
+const start = (command: string[]) => startApp(command);
 
 type Call = ReturnType<typeof toolCaller>;
 type Element = { ref: string; name: string; bounds: { x: number; y: number; width: number; height: number } };
@@ -100,7 +71,7 @@ for (const kit of ["gtk3", "qt"] as const) {
     const presses = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
     before(async () => {
       writeFileSync(victim, "precious");
-      context = gatedContext();
+      context = gated();
       call = toolCaller(context);
       app = start(["/usr/bin/python3", `test/fixtures/dialogs/${kit}_buttons.py`, title, log, victim]);
       id = await windowId(call, title);
@@ -213,7 +184,7 @@ describe("the gate on a VTE terminal: what it is given runs", () => {
   let id: number;
   before(async () => {
     writeFileSync(victim, "precious");
-    context = gatedContext();
+    context = gated();
     call = toolCaller(context);
     app = start(["/usr/bin/python3", "test/fixtures/dialogs/vte_terminal.py", title, folder]);
     id = await windowId(call, title);
@@ -255,7 +226,7 @@ describe("a chooser's Select, and a window with no accessible tree", () => {
   let context: ToolContext;
   let call: Call;
   before(() => {
-    context = gatedContext();
+    context = gated();
     call = toolCaller(context);
   });
   after(async () => context.close());

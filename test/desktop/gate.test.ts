@@ -4,27 +4,17 @@
 // refused without a person, and the app shows nothing happened: the dialog is still open, and when
 // it is finally cancelled (an L2 press the gate lets through) its exit status says "cancelled".
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { NdjsonClient, TITLES, toolCaller } from "./helpers.js";
+import type { ToolContext } from "../../src/tools/context.js";
+import { gatedContext, NdjsonClient, type StartedApp, startApp, TITLES, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A context under the default policy (ceiling L3, no pre-approval) with no way to ask a person. */
-const gatedContext = () =>
-  createContext({
-    refLifetime: "while-verified",
-    env: {
-      ...process.env,
-      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-      DESKHAND_CONFIG: join(dir, "none.json"),
-    },
-  });
+const gated = () => gatedContext(dir);
 
 /** An input refused by the gate: a refused reply (input tools) or a refused error (act). */
 function refused(result: Awaited<ReturnType<ReturnType<typeof toolCaller>>>, route: string): void {
@@ -32,32 +22,11 @@ function refused(result: Awaited<ReturnType<ReturnType<typeof toolCaller>>>, rou
   else assert.equal(result.error.code, "refused", `${route}: ${JSON.stringify(result.error)}`);
 }
 
-interface Dialog {
-  child: ChildProcess;
-  exited: Promise<number>;
-  kill(): void;
-}
+type Dialog = StartedApp;
 
 /** Starts a dialog in a language; its process group is killed afterwards, whatever happened. */
-function startDialog(command: string[], language: string): Dialog {
-  const child = spawn(command[0]!, command.slice(1), {
-    stdio: "ignore",
-    detached: true,
-    env: { ...process.env, LANGUAGE: language, LANG: "C.UTF-8", LC_ALL: "" },
-  });
-  const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
-  return {
-    child,
-    exited,
-    kill: () => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
+const startDialog = (command: string[], language: string): Dialog =>
+  startApp(command, { ...process.env, LANGUAGE: language, LANG: "C.UTF-8", LC_ALL: "" });
 
 type Element = {
   ref: string;
@@ -152,7 +121,7 @@ describe("the gate on real dialogs", () => {
   let context: ToolContext;
   const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
-    context = gatedContext();
+    context = gated();
   });
   after(async () => context.close());
 
@@ -245,7 +214,7 @@ describe("the gate on real dialogs", () => {
 describe("the gate lets through what commits nothing", () => {
   let context: ToolContext;
   before(() => {
-    context = gatedContext();
+    context = gated();
   });
   after(async () => context.close());
 
@@ -282,7 +251,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
   const TITLE = `Gate Editor ${process.pid}`;
   const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
-    context = gatedContext();
+    context = gated();
     editor = startDialog(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", TITLE], "en");
   });
   after(async () => {
@@ -416,7 +385,7 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   let context: ToolContext;
   const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
-    context = gatedContext();
+    context = gated();
   });
   after(async () => context.close());
 

@@ -1,14 +1,15 @@
 // Shared by the desktop tests, which run inside `deskhand sandbox run` with the apps of
 // scripts/run-tests.mjs already registered on the accessibility bus.
 
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import type { WindowInfo } from "../../src/platform/types.js";
 import { callTool } from "../../src/tools/call.js";
-import type { ToolContext } from "../../src/tools/context.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
 
 const run = promisify(execFile);
@@ -175,4 +176,41 @@ export async function mcpClient(name: string, args: string[] = []): Promise<Clie
     new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp", ...args], env }),
   );
   return client;
+}
+
+/**
+ * A context under the default policy (ceiling L3, no pre-approval) with no way to ask a person, its
+ * journal in `dir`: what the gate must refuse, it refuses.
+ */
+export const gatedContext = (dir: string) =>
+  createContext({
+    refLifetime: "while-verified",
+    env: {
+      ...process.env,
+      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+      DESKHAND_CONFIG: join(dir, "none.json"),
+    },
+  });
+
+export interface StartedApp {
+  child: ChildProcess;
+  exited: Promise<number>;
+  kill(): void;
+}
+
+/** Starts an app in a process group of its own, killed afterwards whatever happened. */
+export function startApp(command: string[], env: NodeJS.ProcessEnv = process.env): StartedApp {
+  const child = spawn(command[0]!, command.slice(1), { stdio: "ignore", detached: true, env });
+  const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
+  return {
+    child,
+    exited,
+    kill: () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
 }
