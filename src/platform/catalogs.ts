@@ -33,13 +33,31 @@ export function scanCatalog(
   const originals = u32(12);
   const translations = u32(16);
   if (originals + count * 8 > buffer.length || translations + count * 8 > buffer.length) return [];
+  // The header (the translation of "") names the catalog's charset; most are UTF-8, a few older
+  // ones ISO-8859 or KOI8, which read as UTF-8 would turn letters into U+FFFD.
+  let decode = decoder;
+  if (count > 0 && u32(originals) === 0) {
+    const length = u32(translations);
+    const offset = u32(translations + 4);
+    if (offset + length <= buffer.length) {
+      const header = buffer.subarray(offset, offset + length).toString("latin1");
+      const charset = /charset=([\w.-]+)/i.exec(header)?.[1]?.toLowerCase();
+      if (charset && charset !== "utf-8" && charset !== "utf8") {
+        try {
+          decode = new TextDecoder(charset);
+        } catch {
+          return [];
+        }
+      }
+    }
+  }
   const found: CatalogMessage[] = [];
   for (let i = 0; i < count; i++) {
     const length = u32(originals + i * 8);
     const offset = u32(originals + i * 8 + 4);
     if (length === 0 || length > maxIdBytes || offset + length > buffer.length) continue;
     if (first && !first(buffer[offset]!)) continue;
-    const raw = decoder.decode(buffer.subarray(offset, offset + length));
+    const raw = decode.decode(buffer.subarray(offset, offset + length));
     // "context\u0004id", and "id\u0000plural" for plural forms (the singular is what a label shows).
     const eot = raw.indexOf("\u0004");
     const context = eot >= 0 ? raw.slice(0, eot) : "";
@@ -48,7 +66,7 @@ export function scanCatalog(
     const textLength = u32(translations + i * 8);
     const textOffset = u32(translations + i * 8 + 4);
     if (textLength === 0 || textOffset + textLength > buffer.length) continue;
-    const text = decoder.decode(buffer.subarray(textOffset, textOffset + textLength)).split("\u0000")[0]!;
+    const text = decode.decode(buffer.subarray(textOffset, textOffset + textLength)).split("\u0000")[0]!;
     if (text) found.push({ context, id, text });
   }
   return found;

