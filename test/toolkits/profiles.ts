@@ -201,3 +201,16 @@ export const PROFILES: Record<string, Profile> = {
     },
   },
 };
+
+type Call = (
+  tool: string,
+  input: Record<string, unknown>,
+) => Promise<{ data: any; text?: string | undefined }>;
+
+/** The web fixture's status line, as the page set it last. */
+export async function webStatus(call: Call, target: { kind: string; glob: string }): Promise<string> {
+  const found = await call("find", { target, role: "status bar", name: "Status", include_off_screen: true });
+  const ref = found.data.matches[0].ref;
+  const snapshot = await call("snapshot", { target: { kind: "element", ref }, format: "full" });
+  return snapshot.text ?? "";
+}

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { toolCaller } from "../desktop/helpers.js";
-import { PROFILES } from "./profiles.js";
+import { PROFILES, webStatus } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
 const web = toolkit === "firefox" || toolkit === "chromium";
@@ -36,19 +36,7 @@ describe("a web button named one thing and showing another", {
   });
   after(() => context.close());
 
-  const status = async () => {
-    const found = await call("find", {
-      target,
-      role: "status bar",
-      name: "Status",
-      include_off_screen: true,
-    });
-    const snapshot = await call("snapshot", {
-      target: { kind: "element", ref: found.data.matches[0].ref },
-      format: "full",
-    });
-    return snapshot.text ?? "";
-  };
+  const status = () => webStatus(call, target);
 
   it("is judged by the text it shows: act and click are refused, and nothing is bought", async () => {
     const found = await call("find", { target, role: "push button", name: "Show details" });

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { toolCaller } from "../desktop/helpers.js";
-import { PROFILES } from "./profiles.js";
+import { PROFILES, webStatus } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
 const web = toolkit === "firefox" || toolkit === "chromium";
@@ -25,18 +25,7 @@ describe("a web table and a select, read and acted on", { skip: web ? false : "w
   });
   after(() => context.close());
 
-  /** The status line's text, as the page set it. */
-  const status = async () => {
-    const found = await call("find", {
-      target,
-      role: "status bar",
-      name: "Status",
-      include_off_screen: true,
-    });
-    const ref = found.data.matches[0].ref;
-    const snapshot = await call("snapshot", { target: { kind: "element", ref }, format: "full" });
-    return snapshot.text ?? "";
-  };
+  const status = () => webStatus(call, target);
 
   it("read_table takes header buttons' and cell links' names, and no U+FFFC reaches the reply", async () => {
     const found = await call("find", { target, role: "table", name: "Stock", include_off_screen: true });
