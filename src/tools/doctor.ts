@@ -60,6 +60,30 @@ async function probe(context: ToolContext): Promise<Check[]> {
   }
 }
 
+const COMMON_LANGUAGES = [
+  "ar",
+  "de",
+  "es",
+  "fr",
+  "hi",
+  "it",
+  "ja",
+  "ko",
+  "pl",
+  "pt_BR",
+  "ru",
+  "th",
+  "tr",
+  "zh_CN",
+];
+
+/** A few well-known codes of the covered languages, and how many more: the whole list is 700 characters. */
+function sampleLanguages(languages: string[]): string {
+  const shown = COMMON_LANGUAGES.filter((l) => languages.includes(l));
+  const more = languages.length - shown.length;
+  return `${shown.join(" ")}${more > 0 ? ` and ${more} more, listed in data/vocabulary.json` : ""}`;
+}
+
 /** The safety policy in force: where the ceiling came from, the config, the journal. Reads only. */
 function safety(context: ToolContext): Check[] {
   const section = "safety";
@@ -104,7 +128,7 @@ function safety(context: ToolContext): Check[] {
     name: "gate vocabulary",
     status: "ok",
     value:
-      `committing words in ${covered.languages.length} languages (${covered.languages.join(" ")})` +
+      `committing words in ${covered.languages.length} languages (${sampleLanguages(covered.languages)})` +
       (covered.catalogs === undefined
         ? ", from the shipped table; this machine's catalogs are added when the gate first judges a label"
         : `, from the shipped table and ${covered.catalogs} catalogs on this machine`),
