@@ -225,8 +225,11 @@ const json = JSON.stringify(out, null, 0)
   .replace(/"phrases":\[\[/, '"phrases":[\n[')
   .replace(/","/g, '",\n"');
 writeFileSync("data/vocabulary.json", `${json}\n`);
-writeFileSync("data/words.txt", `${[...lexicon].sort().join("\n")}\n`);
-writeFileSync("data/english.txt", `${[...english].sort().join("\n")}\n`);
+// In UTF-8 byte order: deskhand searches the files as bytes, off its heap (src/safety/lexicon.ts).
+const byteOrder = (words: Iterable<string>) =>
+  [...words].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).join("\n");
+writeFileSync("data/words.txt", `${byteOrder(lexicon)}\n`);
+writeFileSync("data/english.txt", `${byteOrder(english)}\n`);
 console.log(
   `data/vocabulary.json, words.txt and english.txt: ${entries.length} phrases in ${covered.length} covered languages, ${lexicon.size} words and ${english.size} English ones, from ${out.packages.length} packages`,
 );

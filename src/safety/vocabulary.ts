@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import confusables from "unicode-confusables";
 import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
+import { Lexicon, Lexicons } from "./lexicon.js";
 import {
   CATALOG_PHRASES,
   catalogPhrase,
@@ -73,6 +74,12 @@ interface Phrase {
   wholeOnly: boolean;
 }
 
+/** What the vocabulary asks of a word list: a Set in tests, the shipped files' Lexicons in use. */
+export interface WordList {
+  has(word: string): boolean;
+  add(word: string): unknown;
+}
+
 export interface Vocabulary {
   phrases: Phrase[];
   /** How many catalogs were searched on this machine, for doctor and the docs. */
@@ -80,7 +87,7 @@ export interface Vocabulary {
   /** Languages with a committing vocabulary: at least 12 committing phrases translated. */
   languages: string[];
   /** The words deskhand can read (lower case, NFC); undefined: every word counts as read. */
-  words?: Set<string> | undefined;
+  words?: WordList | undefined;
 }
 
 /** A translated label and what pressing it does. */
@@ -91,7 +98,7 @@ export interface Translated {
 
 export function buildVocabulary(
   translated: Translated[],
-  options: { catalogs?: number; languages?: string[]; words?: Set<string>; englishLabels?: Set<string> } = {},
+  options: { catalogs?: number; languages?: string[]; words?: WordList; englishLabels?: Set<string> } = {},
 ): Vocabulary {
   const seen = new Set<string>();
   const phrases: Phrase[] = [];
@@ -181,9 +188,7 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   }
   const languages = new Set(Object.keys(shipped.covered));
   for (const [language, set] of committing) if (set.size >= COVERED_AT) languages.add(language);
-  const lines = (file: string) => readFileSync(new URL(file, DATA), "utf8").split("\n").filter(Boolean);
-  const words = new Set(lines("words.txt"));
-  for (const word of lines("english.txt")) words.add(word);
+  const words = new Lexicons(Lexicon.read([new URL("english.txt", DATA), new URL("words.txt", DATA)]));
   system = buildVocabulary(translated, {
     catalogs: installed.catalogs,
     languages: [...languages].sort(),
@@ -229,7 +234,7 @@ const CJK_LONGEST = 8;
  * Whether a run written without spaces can be cut into known words: CJK text, and compounds
  * ("togglebutton", "Dateimanager"), whose pieces must then be four letters or more.
  */
-function knownRun(run: string, words: Set<string>, shortest: number, longest: number): boolean {
+function knownRun(run: string, words: WordList, shortest: number, longest: number): boolean {
   const chars = [...run];
   const reach = new Array<boolean>(chars.length + 1).fill(false);
   reach[0] = true;
