@@ -9,7 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ToolContext } from "../../src/tools/context.js";
-import { gatedContext, NdjsonClient, type StartedApp, startApp, TITLES, toolCaller } from "./helpers.js";
+import {
+  findWaiting,
+  gatedContext,
+  NdjsonClient,
+  type StartedApp,
+  startApp,
+  TITLES,
+  toolCaller,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -259,22 +267,8 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
     await context.close();
   });
 
-  const element = async (title: string, query: Record<string, unknown>) => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const result = await call("find", {
-        target: { kind: "title", glob: title },
-        limit: 5,
-        include_off_screen: true,
-        ...query,
-      });
-      const found = result.ok ? result.data.matches[0] : undefined;
-      if (found) return found as { ref: string; value?: string; description?: string };
-      if (Date.now() > deadline)
-        throw new Error(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
-      await sleep(150);
-    }
-  };
+  const element = (title: string, query: Record<string, unknown>) =>
+    findWaiting(call, title, query, 20_000) as Promise<{ ref: string; value?: string; description?: string }>;
   const status = async () => {
     const result = await call("snapshot", {
       target: { kind: "title", glob: TITLE },
@@ -390,21 +384,8 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
   after(async () => context.close());
 
   // A dialog the app opens takes its time to appear on a busy machine: its elements are waited for.
-  const one = async (title: string, query: Record<string, unknown>) => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const result = await call("find", {
-        target: { kind: "title", glob: title },
-        limit: 5,
-        include_off_screen: true,
-        ...query,
-      });
-      if (result.ok && result.data.matches[0]) return result.data.matches[0] as Element;
-      if (Date.now() > deadline)
-        assert.fail(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
-      await sleep(200);
-    }
-  };
+  const one = (title: string, query: Record<string, unknown>) =>
+    findWaiting(call, title, query, 10_000) as Promise<Element>;
   const status = async () => {
     const result = await call("snapshot", {
       target: { kind: "title", glob: TITLES.swing },

@@ -214,3 +214,28 @@ export function startApp(command: string[], env: NodeJS.ProcessEnv = process.env
     },
   };
 }
+
+/**
+ * The first element a find in the titled window matches (off screen too), asked again until one is
+ * there or `timeoutMs` passes: an app's dialog takes its time to appear on a busy machine.
+ */
+export async function findWaiting(
+  call: ReturnType<typeof toolCaller>,
+  title: string,
+  query: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await call("find", {
+      target: { kind: "title", glob: title },
+      limit: 5,
+      include_off_screen: true,
+      ...query,
+    });
+    if (result.ok && result.data.matches[0]) return result.data.matches[0];
+    if (Date.now() > deadline)
+      throw new Error(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
