@@ -30,6 +30,8 @@ export interface AuditEntry {
   text_length?: number;
   /** The MCP session that acted, where a server holds several. */
   session?: string;
+  /** The HTTP client (its token's name) whose session it was. */
+  client?: string;
 }
 
 /** A value of the call to keep out of the journal; a password's every run of 4+ characters too. */
@@ -143,6 +145,7 @@ const STRUCTURAL = new Set([
   "decision",
   "role",
   "session",
+  "client",
   "confirmed_by",
   "reversible",
 ]);

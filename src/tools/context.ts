@@ -32,6 +32,8 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   /** The MCP session acting, where a server holds several (HTTP): the journal records it. */
   readonly session?: string;
+  /** The HTTP client that opened the session (its token's name): the journal records it. */
+  readonly client?: string;
   /** What this process serves over the network, for doctor; absent when nothing is. */
   readonly serving?: ServingInfo;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export interface ContextOptions {
   /** False when the backend and hands are shared with other contexts: close() leaves them open. */
   ownsConnections?: boolean;
   session?: string;
+  client?: string;
   serving?: ServingInfo;
   /** Snapshot numbers shared among sessions (see RefStore). */
   snapshotNumbers?: () => number;
@@ -124,6 +127,7 @@ export function createContext(options: ContextOptions): ToolContext {
     },
     ...(options.confirm ? { confirm: options.confirm } : {}),
     ...(options.session ? { session: options.session } : {}),
+    ...(options.client ? { client: options.client } : {}),
     ...(options.serving ? { serving: options.serving } : {}),
     refs,
     snapshots: new SnapshotStore(backend.get, refs),

@@ -49,6 +49,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     target: spec.target,
     ...(spec.secret !== undefined ? { text_length: [...spec.secret].length } : {}),
     ...(context.session ? { session: context.session } : {}),
+    ...(context.client ? { client: context.client } : {}),
   };
   const secrets: Secret[] = [
     ...(spec.secret !== undefined ? [{ text: spec.secret, password: spec.password ?? false }] : []),

@@ -4,7 +4,7 @@
 // clients making 200 calls each are all answered correctly.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +51,8 @@ const INITIALIZE = {
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
 };
 
+after(() => rmSync(dir, { recursive: true, force: true }));
+
 describe("MCP over Streamable HTTP", () => {
   let server: HttpServerProcess;
   before(async () => {
@@ -58,7 +60,6 @@ describe("MCP over Streamable HTTP", () => {
   });
   after(async () => {
     if (server.child.exitCode === null) server.child.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("no token or a wrong one is 401; a foreign Origin or Host is 403; /health is ok for anyone", async () => {
@@ -318,5 +319,115 @@ describe("MCP over HTTP: idle sessions expire, their number is capped, a browser
     assert.equal((await ping(first)).status, 404, "the oldest made room");
     assert.equal((await ping(second)).status, 200);
     assert.equal((await ping(third)).status, 200);
+  });
+});
+
+describe("MCP over HTTP: a session belongs to the client that opened it", () => {
+  let server: HttpServerProcess;
+  const ALICE = "alice-token-0123456789abcdef";
+  const BOB = "bob-token-0123456789abcdefgh";
+  const tokens = join(dir, "clients.tokens");
+  before(async () => {
+    writeFileSync(tokens, `# one token a client\nalice ${ALICE}\n\nbob ${BOB}\n`);
+    const { DESKHAND_TOKEN: _one, ...rest } = env;
+    server = await startHttpServer(rest, ["--http", "127.0.0.1:0", "--token-file", tokens]);
+  });
+  after(() => {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  });
+
+  /** A request from a chosen local address: 127.0.0.2 is loopback too, but another client's. */
+  const send = (
+    method: string,
+    token: string,
+    session: string | undefined,
+    body?: unknown,
+    localAddress = "127.0.0.1",
+  ) =>
+    new Promise<{ status: number; text: string; session?: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: server.url.port,
+          path: "/mcp",
+          method,
+          localAddress,
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-06-18",
+            ...(session ? { "mcp-session-id": session } : {}),
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => {
+            text += d;
+            // A GET stream stays open: its status is the answer.
+            if (method === "GET") res.destroy();
+          });
+          res.on("close", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              text,
+              session: res.headers["mcp-session-id"] as string | undefined,
+            }),
+          );
+          if (method === "GET" && res.statusCode === 200) res.destroy();
+        },
+      );
+      req.on("error", reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  const focusGtk3 = {
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: {
+      name: "window",
+      arguments: { action: "focus", window: { title: TITLES.gtk3 }, intent: "bring it forward" },
+    },
+  };
+
+  it("another token or another address naming the session is refused (calls, its stream, DELETE); its own client goes on", async () => {
+    const opened = await send("POST", ALICE, undefined, INITIALIZE);
+    assert.equal(opened.status, 200, opened.text);
+    const id = opened.session!;
+    assert.ok(id);
+    await send("POST", ALICE, id, { jsonrpc: "2.0", method: "notifications/initialized" });
+
+    const borrowed = await send("POST", BOB, id, focusGtk3);
+    assert.equal(borrowed.status, 403, borrowed.text);
+    assert.match(borrowed.text, /opened by another client/);
+    assert.equal((await send("GET", BOB, id)).status, 403, "nor may Bob listen to Alice's stream");
+    assert.equal((await send("DELETE", BOB, id)).status, 403, "nor close it");
+    const elsewhere = await send("POST", ALICE, id, focusGtk3, "127.0.0.2");
+    assert.equal(elsewhere.status, 403, "Alice's token from another address is not Alice's session");
+    const before = readFileSync(journal, "utf8");
+    assert.doesNotMatch(before.slice(-2000), /bring it forward/, "nothing refused was done");
+
+    const own = await send("POST", ALICE, id, focusGtk3);
+    assert.equal(own.status, 200, own.text);
+    assert.match(own.text, /is now in front/);
+    const line = readFileSync(journal, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { intent?: string; client?: string; session?: string })
+      .findLast((e) => e.intent === "bring it forward");
+    assert.equal(line?.client, "alice", "the journal names the client");
+    assert.equal(line?.session, id);
+    assert.equal((await send("DELETE", ALICE, id)).status, 200);
+  });
+
+  it("a token file that is malformed stops the server at start, naming the line", async () => {
+    const bad = join(dir, "bad.tokens");
+    writeFileSync(bad, `alice ${ALICE}\nbob short\n`);
+    const { DESKHAND_TOKEN: _one, ...rest } = env;
+    await assert.rejects(
+      startHttpServer(rest, ["--http", "127.0.0.1:0", "--token-file", bad]),
+      /bad\.tokens line 2: the token is shorter than 16 characters/,
+    );
   });
 });

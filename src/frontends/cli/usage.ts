@@ -131,8 +131,11 @@ Serve the Model Context Protocol over stdio (until stdin closes), or over Stream
 Refs live while they verify, per MCP session. Confirmations are asked through elicitation when
 the client supports it. --profile serves a seed document's own tools, each mapped onto deskhand's.
 
-Over HTTP every request needs "Authorization: Bearer TOKEN": the token is $DESKHAND_TOKEN, else
-the content of --token-file, else one made at start and printed once on stderr. HOST defaults to
+Over HTTP every request needs "Authorization: Bearer TOKEN": the tokens are --token-file's (one a
+line, "NAME TOKEN" or "TOKEN": one a client; a session is usable only with the token and from the
+address that opened it), else $DESKHAND_TOKEN, else one made at start and printed once on stderr.
+Idle sessions close after $DESKHAND_SESSION_IDLE_MS (30 min), at most $DESKHAND_MAX_SESSIONS (64)
+are open. HOST defaults to
 127.0.0.1; any other address needs --allow-remote. Host and Origin headers are checked against
 the loopback names (and --allow-host, --allow-origin): anything else gets 403. GET /health
 answers "ok" without a token.`,

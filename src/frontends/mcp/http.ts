@@ -1,9 +1,11 @@
 // MCP over Streamable HTTP, for agents that run somewhere other than the desktop. The SDK's transport
 // speaks the protocol; this file decides who may speak at all:
-// - a bearer token on every request (never off: from DESKHAND_TOKEN, a file, or made at start);
+// - a bearer token on every request (never off: from DESKHAND_TOKEN, a file of one a client, or made
+//   at start);
 // - Host and Origin allow-lists against DNS rebinding, checked first;
 // - loopback unless `--allow-remote`;
-// - one MCP session a client: its own refs and snapshots, its own elicitation for confirmations;
+// - one MCP session a client: its own refs and snapshots, its own elicitation for confirmations, usable
+//   only with the token and from the address that opened it (a session id is not a credential);
 // - shared by every session: the accessibility connection, the hands (one typist at a time), the
 //   gate, the ceiling and the journal (which records the session that acted);
 // - SIGTERM lets calls in flight finish (within SHUTDOWN_MS), releases held input, exits 0;
@@ -66,41 +68,90 @@ export function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The token: DESKHAND_TOKEN, else the file named, else a new one (told once, on stderr). */
-export function resolveToken(options: Pick<HttpOptions, "tokenFile" | "env" | "log">): string {
+/** Who may speak: one token a client, so that a session can be tied to the client that opened it. */
+export interface HttpClient {
+  /** Named in the journal and in refusals: the token file's name for it, or where it came from. */
+  name: string;
+  digest: Buffer;
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * A token file holds one token a line, alone or after a client's name (`NAME TOKEN`); blank lines
+ * and `#` comments are skipped. Each client's sessions are its own: another token cannot use them.
+ */
+export function parseTokenFile(text: string, from: string): { name: string; token: string }[] {
+  const clients: { name: string; token: string }[] = [];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const parts = line.split(/\s+/);
+    const token = parts.at(-1) ?? "";
+    const name = parts.length === 2 ? (parts[0] ?? "") : `client ${clients.length + 1}`;
+    if (parts.length > 2)
+      throw new HttpConfigError(
+        `${from} line ${index + 1}: expected TOKEN or NAME TOKEN, got ${parts.length} words`,
+      );
+    if (token.length < 16)
+      throw new HttpConfigError(`${from} line ${index + 1}: the token is shorter than 16 characters`);
+    if (clients.some((c) => c.name === name))
+      throw new HttpConfigError(`${from} line ${index + 1}: the name ${JSON.stringify(name)} is used twice`);
+    if (clients.some((c) => c.token === token))
+      throw new HttpConfigError(`${from} line ${index + 1}: the same token is given twice`);
+    clients.push({ name, token });
+  }
+  if (clients.length === 0) throw new HttpConfigError(`${from} holds no token`);
+  return clients;
+}
+
+/**
+ * The clients: the token file's, else DESKHAND_TOKEN's one, else one made for this run (told once,
+ * on stderr). The first token is returned too, for the caller that made it.
+ */
+export function resolveClients(options: Pick<HttpOptions, "tokenFile" | "env" | "log">): {
+  clients: HttpClient[];
+  token: string;
+} {
   const env = options.env ?? process.env;
-  let token: string | undefined;
-  let from = "";
+  let given: { name: string; token: string }[];
   if (options.tokenFile) {
+    let text: string;
     try {
-      token = readFileSync(options.tokenFile, "utf8").trim();
-      from = options.tokenFile;
+      text = readFileSync(options.tokenFile, "utf8");
     } catch (error) {
       throw new HttpConfigError(
         `cannot read the token file ${options.tokenFile}: ${(error as Error).message}`,
       );
     }
-  } else if (env.DESKHAND_TOKEN) {
-    token = env.DESKHAND_TOKEN.trim();
-    from = "DESKHAND_TOKEN";
+    given = parseTokenFile(text, options.tokenFile);
+  } else if (env.DESKHAND_TOKEN?.trim()) {
+    const token = env.DESKHAND_TOKEN.trim();
+    if (token.length < 16)
+      throw new HttpConfigError("the token from DESKHAND_TOKEN is shorter than 16 characters");
+    given = [{ name: "DESKHAND_TOKEN", token }];
+  } else {
+    const made = randomBytes(32).toString("base64url");
+    (options.log ?? ((line) => process.stderr.write(`${line}\n`)))(
+      `deskhand mcp: no DESKHAND_TOKEN or --token-file, so this token was made for this run; send it as "Authorization: Bearer ${made}"`,
+    );
+    given = [{ name: "the token made at start", token: made }];
   }
-  if (token !== undefined) {
-    if (token.length < 16) throw new HttpConfigError(`the token from ${from} is shorter than 16 characters`);
-    return token;
-  }
-  const made = randomBytes(32).toString("base64url");
-  (options.log ?? ((line) => process.stderr.write(`${line}\n`)))(
-    `deskhand mcp: no DESKHAND_TOKEN or --token-file, so this token was made for this run; send it as "Authorization: Bearer ${made}"`,
-  );
-  return made;
+  return {
+    clients: given.map((c) => ({ name: c.name, digest: digest(c.token) })),
+    token: given[0]?.token ?? "",
+  };
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
-function tokenMatches(header: string | undefined, token: string): boolean {
+/** The client whose token the request bears, compared as digests in constant time (neither length nor prefix leaks). */
+function clientOf(header: string | undefined, clients: HttpClient[]): HttpClient | undefined {
   const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
-  // Compared as digests, in constant time: neither the length nor a prefix leaks.
-  return given !== undefined && timingSafeEqual(digest(given), digest(token));
+  if (given === undefined) return undefined;
+  const presented = digest(given);
+  let found: HttpClient | undefined;
+  // Every token is compared, so the time taken does not say which one matched.
+  for (const client of clients) if (timingSafeEqual(presented, client.digest)) found ??= client;
+  return found;
 }
 
 function refuse(
@@ -129,6 +180,9 @@ async function readBody(req: IncomingMessage): Promise<{ body?: unknown; error?:
 }
 
 interface Session {
+  /** Whose it is: the token that opened it and the address it came from; nobody else may use it. */
+  client: HttpClient;
+  address: string;
   transport: StreamableHTTPServerTransport;
   server: Server;
   context: ToolContext;
@@ -162,7 +216,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       `binding to ${options.host} would let other machines reach this desktop; pass --allow-remote to mean it, or bind 127.0.0.1`,
     );
   prepareGate();
-  const token = resolveToken(options);
+  const { clients, token } = resolveClients(options);
   // One connection of each for every session, made on first use, made again once closed.
   const backend = lazily<AccessibilityBackend>(() => connectBackend({ env }));
   const hands = lazily<Hands>(() => connectHands({ env }));
@@ -253,12 +307,14 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       res.end();
       return;
     }
-    if (!tokenMatches(req.headers.authorization, token))
+    const client = clientOf(req.headers.authorization, clients);
+    if (!client)
       return refuse(res, 401, "a valid bearer token is required", {
         "www-authenticate": 'Bearer realm="deskhand"',
       });
     if (stopping) return refuse(res, 503, "deskhand is shutting down", { connection: "close" });
 
+    const remote = req.socket.remoteAddress ?? "";
     const sessionId = req.headers["mcp-session-id"];
     const known = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     let body: unknown;
@@ -278,6 +334,12 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
         session.lastUsed = Date.now();
       }
     };
+    if (known && (known.client !== client || known.address !== remote))
+      return refuse(
+        res,
+        403,
+        "this session was opened by another client (another token, or another address); initialize a session of your own",
+      );
     if (known) return req.method === "POST" ? track(handled(known)) : handled(known);
     if (sessionId !== undefined) return refuse(res, 404, "unknown session: initialize a new one");
     if (req.method !== "POST" || !isInitializeRequest(body))
@@ -295,12 +357,12 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
         );
       closeSession(...oldest);
     }
-    const session = openSession();
+    const session = openSession(client, remote);
     await session.server.connect(session.transport);
     return track(handled(session));
   }
 
-  function openSession(): Session {
+  function openSession(client: HttpClient, address: string): Session {
     let server: Server | undefined;
     const id = randomUUID();
     const context = createContext({
@@ -311,6 +373,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       ownsConnections: false,
       confirm: elicitationConfirmer(() => server),
       session: id,
+      client: client.name,
       serving,
       snapshotNumbers,
       ...(options.ceiling ? { ceiling: options.ceiling } : {}),
@@ -325,7 +388,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     transport.onclose = () => {
       sessions.delete(id);
     };
-    const session: Session = { transport, server, context, lastUsed: Date.now(), busy: 0 };
+    const session: Session = { client, address, transport, server, context, lastUsed: Date.now(), busy: 0 };
     return session;
   }
 
