@@ -59,8 +59,19 @@ export interface ScreenCapture {
   capture(region: Rect): Promise<RgbaImage>;
 }
 
-/** "front": the window manager now reports it active. "not_front": it reports another. "unknown": cannot say. */
+/**
+ * "front": the window manager now reports it active. "not_front": it has handled the request and
+ * reports another. "unknown": cannot say (no window manager, or none answered within
+ * WINDOW_MANAGER_ANSWER_MS).
+ */
 export type FocusTruth = "front" | "not_front" | "unknown";
+
+/**
+ * How long a window manager may take to handle a request before deskhand says it cannot tell. A busy
+ * one is not saying no: openbox reloads its key bindings on every keymap change (two typists
+ * borrowing keycodes), and on a loaded machine that backlog took it past a fixed 1.5 s.
+ */
+export const WINDOW_MANAGER_ANSWER_MS = 20_000;
 
 export interface WindowControl {
   activeWindow(): Promise<number | undefined>;

@@ -336,6 +336,21 @@ export class X11Connection {
   }
 
   #lockWindow: number | undefined;
+  #markerWindow: number | undefined;
+
+  /**
+   * An unmapped 1×1 window of this connection's own, never shown: the window manager is asked about
+   * it (`_NET_REQUEST_FRAME_EXTENTS`) to learn when it has handled every request sent before.
+   */
+  markerWindow(): number {
+    if (this.#markerWindow === undefined) {
+      const id = this.client.AllocID();
+      const INPUT_OUTPUT = 1;
+      this.client.CreateWindow(id, this.root, -10, -10, 1, 1, 0, 0, INPUT_OUTPUT, 0, {});
+      this.#markerWindow = id;
+    }
+    return this.#markerWindow;
+  }
 
   /**
    * Takes the selection `name` as a lock shared by every client of this display, the way ICCCM

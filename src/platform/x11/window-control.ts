@@ -1,13 +1,15 @@
 // Window management through the window manager (EWMH client messages), each answer read back from the
 // window manager's own properties: what we asked for is not reported as what happened.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FocusTruth, Point, WindowControl } from "../hands.js";
+import { type FocusTruth, type Point, WINDOW_MANAGER_ANSWER_MS, type WindowControl } from "../hands.js";
 import type { X11Connection } from "./connection.js";
 import { activeWindow, clientWindows, windowsAtPoint } from "./windows.js";
 
 // The window manager acts on its own time; these bound how long we watch for the result.
 const SETTLE_MS = 1500;
 const POLL_MS = 25;
+/** Written on the marker window, then overwritten by the window manager's answer. */
+const UNANSWERED = [0xfffffff1, 0xfffffff2, 0xfffffff3, 0xfffffff4];
 const SOURCE_PAGER = 2; // EWMH source indication: a pager or taskbar, which WMs obey without focus-stealing rules.
 const ICONIC_STATE = 3;
 
@@ -60,6 +62,25 @@ export class X11WindowControl implements WindowControl {
     return windows.filter((w) => w.pid === pid).map((w) => w.id);
   }
 
+  /**
+   * A round trip through the window manager's queue: it handles requests in the order they came, so
+   * once it has answered a frame-extents request for our marker window, it has handled every request
+   * sent before. "unsupported": it offers no such request; false: no answer within WINDOW_MANAGER_ANSWER_MS.
+   */
+  async #windowManagerCaughtUp(): Promise<boolean | "unsupported"> {
+    if (!(await this.#supports("_NET_REQUEST_FRAME_EXTENTS"))) return "unsupported";
+    const marker = this.x.markerWindow();
+    await this.x.setCardinals(marker, "_NET_FRAME_EXTENTS", UNANSWERED);
+    await this.x.clientMessage(marker, "_NET_REQUEST_FRAME_EXTENTS", []);
+    const deadline = Date.now() + WINDOW_MANAGER_ANSWER_MS;
+    while (Date.now() < deadline) {
+      const extents = await this.x.cardinals(marker, "_NET_FRAME_EXTENTS");
+      if (extents && extents[0] !== UNANSWERED[0]) return true;
+      await sleep(POLL_MS);
+    }
+    return false;
+  }
+
   async activate(windowId: number): Promise<FocusTruth> {
     if (!(await this.#supports("_NET_ACTIVE_WINDOW"))) return "unknown";
     try {
@@ -67,6 +88,15 @@ export class X11WindowControl implements WindowControl {
       if (await this.#minimized(windowId)) await this.x.mapWindow(windowId);
       // Sent even to the active window: one that another covers is raised by it.
       await this.x.clientMessage(windowId, "_NET_ACTIVE_WINDOW", [SOURCE_PAGER, 0, 0]);
+      // Wait for the window manager's answer, however busy it is: once to know it has handled the
+      // request (and set the focus), once more to know it has seen the focus arrive and said so.
+      // What is left after that is the app's own time, which SETTLE_MS bounds.
+      for (let round = 0; round < 2; round++) {
+        const caughtUp = await this.#windowManagerCaughtUp();
+        if (caughtUp === "unsupported") break;
+        if (!caughtUp) return (await activeWindow(this.x)) === windowId ? "front" : "unknown";
+        if (round === 0 && (await activeWindow(this.x)) === windowId) break;
+      }
       const active = await until(
         () => activeWindow(this.x),
         (id) => id === windowId,
@@ -84,6 +114,7 @@ export class X11WindowControl implements WindowControl {
   async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
     await this.x.clientMessage(windowId, "WM_CHANGE_STATE", [ICONIC_STATE]);
     try {
+      await this.#windowManagerCaughtUp();
       return {
         minimized: await until(
           () => this.#minimized(windowId),
@@ -112,6 +143,8 @@ export class X11WindowControl implements WindowControl {
   async closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
     if (!(await this.#supports("_NET_CLOSE_WINDOW"))) return { closed: "unknown" };
     await this.x.clientMessage(windowId, "_NET_CLOSE_WINDOW", [0, SOURCE_PAGER]);
+    // The window manager passes the request on; then the app takes its own time (SETTLE_MS).
+    await this.#windowManagerCaughtUp().catch(() => undefined);
     const gone = await until(
       async () => !(await clientWindows(this.x)).some((w) => w.id === windowId),
       (v) => v,

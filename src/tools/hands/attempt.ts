@@ -1,7 +1,7 @@
 // The chain every input action takes: target probed (by the caller, into `place`), gate (level,
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
-import type { Hands, Point } from "../../platform/hands.js";
+import { type Hands, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
@@ -202,10 +202,23 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     const truth = await hands.activate(windowId);
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
     if (truth !== "front") {
-      return refuse(
-        `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""} ${focus.result} in front after asking the window manager; nothing was sent`,
-        { focus },
-      );
+      const named = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""}`;
+      if (truth === "unknown")
+        return refuse(
+          `cannot tell whether ${named} is in front: the window manager did not answer within ${WINDOW_MANAGER_ANSWER_MS / 1000} s; nothing was sent`,
+          { focus },
+        );
+      // Who has it instead: often a dialog of the same app that must be answered first.
+      const instead = await hands.activeWindow().catch(() => undefined);
+      const insteadTitle = await windowTitle(context, instead);
+      const other =
+        instead !== undefined && instead !== windowId
+          ? `; window ${instead}${insteadTitle ? ` (${JSON.stringify(insteadTitle)})` : ""} is`
+          : "";
+      return refuse(`${named} is not in front after asking the window manager${other}; nothing was sent`, {
+        focus,
+        ...(other ? { in_front: { window: instead, title: insteadTitle } } : {}),
+      });
     }
   }
   const recentred = await recentre(context, hands, attempt, focus !== undefined, windowId);

@@ -140,8 +140,12 @@ async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promis
 }
 
 // GTK 3 took over 1.5 s to handle a click while it reloaded keymaps another deskhand kept changing,
-// and up to 4.7 s on a slower machine (two typists, 64 borrowed keysyms each turn).
-const FOCUSED_WITHIN_MS = 10_000;
+// up to 4.7 s on a slower machine (two typists, 64 borrowed keysyms each turn), and past 10 s once
+// with a package install and two CPU burners beside it (scripts/load.mjs): the app is busy, not
+// saying no.
+const FOCUSED_WITHIN_MS = 20_000;
+/** Polls start quick and slow down: each read is work for an app that is already behind. */
+const FOCUS_POLL_MS = [30, 60, 120, 250];
 
 /**
  * Waits until the clicked field reports the focus: keys sent before the app has handled the click
@@ -153,7 +157,7 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
   const backend = await context.backend();
   const deadline = Date.now() + FOCUSED_WITHIN_MS;
   let focusable = false;
-  while (Date.now() < deadline) {
+  for (let poll = 0; Date.now() < deadline; poll++) {
     const node = await backend
       .describe(place.handle, {
         maxText: 0,
@@ -177,7 +181,7 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
     }
     focusable ||= node?.states?.includes("focusable") ?? false;
     if (node?.states && !focusable) return;
-    await sleep(30);
+    await sleep(FOCUS_POLL_MS[Math.min(poll, FOCUS_POLL_MS.length - 1)] ?? 250);
   }
   if (focusable)
     throw new Error(

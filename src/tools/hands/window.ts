@@ -10,7 +10,7 @@ import { intentSchema, windowSchema } from "./schemas.js";
 const FOCUS_WORDS = {
   front: "is now in front",
   not_front: "is not in front",
-  unknown: "cannot say",
+  unknown: "cannot say whether it is in front",
 } as const;
 
 export const windowTool = defineTool({
