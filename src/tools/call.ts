@@ -5,7 +5,26 @@ import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
 
-export type CallResult = { ok: true; output: ToolOutput } | { ok: false; error: DeskhandError };
+/**
+ * What became of a call, the one thing every front end switches on: MCP's isError, NDJSON's code,
+ * the CLI's exit status (0 done, 1 error, 3 refused), a profile's reply. A refusal is one outcome
+ * however a tool reports it (`act` by a `refused` error, the input tools by a `refused` result).
+ */
+export type Outcome = "done" | "refused" | "error";
+
+export type CallResult =
+  | { ok: true; outcome: Outcome; output: ToolOutput }
+  | { ok: false; outcome: Exclude<Outcome, "done">; error: DeskhandError };
+
+/** The outcome of a tool's reply: its `status` where it has one ("done", "refused", "error"). */
+export function outcomeOf(output: ToolOutput): Outcome {
+  const status = output.data.status;
+  return status === "refused" ? "refused" : status === "error" ? "error" : "done";
+}
+
+export function failed(error: DeskhandError): CallResult {
+  return { ok: false, outcome: error.code === "refused" ? "refused" : "error", error };
+}
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.length === 0 ? "(the arguments)" : path.map(String).join(".");
@@ -78,16 +97,17 @@ export async function callTool(
   signal?: AbortSignal,
 ): Promise<CallResult> {
   const unknown = unknownArguments(tool, rawInput);
-  if (unknown) return { ok: false, error: unknown };
+  if (unknown) return failed(unknown);
   const parsed = tool.input.safeParse(rawInput ?? {});
-  if (!parsed.success) return { ok: false, error: invalidParams(tool.name, parsed.error) };
+  if (!parsed.success) return failed(invalidParams(tool.name, parsed.error));
   try {
     // The signal belongs to this call only: a view of the shared context that carries it.
     const scoped: ToolContext = signal
       ? Object.assign(Object.create(context) as ToolContext, { signal })
       : context;
-    return { ok: true, output: await tool.handler(scoped, parsed.data) };
+    const output = await tool.handler(scoped, parsed.data);
+    return { ok: true, outcome: outcomeOf(output), output };
   } catch (error) {
-    return { ok: false, error: asDeskhandError(error) };
+    return failed(asDeskhandError(error));
   }
 }

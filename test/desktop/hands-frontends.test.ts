@@ -104,7 +104,7 @@ describe("hands over NDJSON", () => {
     await client.exited;
   });
 
-  it("type_text, key and click, with intent optional as the document has it, and refusals as input_failed", async () => {
+  it("type_text, key and click, with intent optional as the document has it, and refusals as action_failed (reason refused), as act's are", async () => {
     const windows = await client.request(1, "windows");
     const hwnd = windows.result.windows.find((w: { title: string }) => w.title === TITLES.swing).hwnd;
     const snap = await client.request(2, "snapshot", { scope: "hwnd", hwnd, maxDepth: 40, maxNodes: 2000 });
@@ -138,7 +138,7 @@ describe("hands over NDJSON", () => {
       count: 1,
       intent: "Save",
     });
-    assert.equal(refused.error.code, "input_failed");
+    assert.equal(refused.error.code, "action_failed", "a refusal is one code, whichever tool refused");
     assert.equal(refused.error.reason, "refused");
     assert.equal(refused.error.level, "L3");
   });

@@ -2,9 +2,10 @@
 // by selector or locator and found in the same process; several matches need --nth.
 import { parseArgs } from "node:util";
 import type { DeskhandError } from "../../core/errors.js";
-import { callTool } from "../../tools/call.js";
+import { callTool, failed } from "../../tools/call.js";
 import { type ContextOptions, createContext, type ToolContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
+import { exitStatus } from "./exit.js";
 import { WINDOW_TARGET_FLAGS } from "./tools.js";
 import { UsageError } from "./usage.js";
 
@@ -87,6 +88,7 @@ function query(values: Values): Record<string, unknown> {
 }
 
 /** Prints a failed call (with any candidates to pick among) and returns its exit status. */
+/** Prints a failed call; returns its exit status. */
 export function reportFailure(error: DeskhandError, json: boolean): number {
   if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: error.toJSON() })}\n`);
   else {
@@ -95,7 +97,7 @@ export function reportFailure(error: DeskhandError, json: boolean): number {
     const listed = candidates.map((c, i) => `  --nth ${i}: ${c.role} ${JSON.stringify(c.name)}`).join("\n");
     process.stderr.write(`deskhand: ${error.message}\n${listed ? `${listed}\n` : ""}Next: ${error.next}\n`);
   }
-  return error.code === "invalid_params" ? 2 : 1;
+  return exitStatus(failed(error));
 }
 
 export async function run(
@@ -107,7 +109,7 @@ export async function run(
   const result = await callTool(context, findTool(tool)!, input);
   if (!result.ok) return reportFailure(result.error, json);
   process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
-  return 0;
+  return exitStatus(result);
 }
 
 /** Finds exactly one element (or the --nth) and returns its ref in this process's context. */

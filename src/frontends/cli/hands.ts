@@ -11,6 +11,7 @@ import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
 import { parse, reportFailure, resolve, type Values, whole, withContext } from "./elements.js";
+import { exitStatus } from "./exit.js";
 import { UsageError } from "./usage.js";
 
 const SELECTOR_KEYS = [
@@ -82,7 +83,7 @@ async function runHands(
     `${json ? JSON.stringify(data) : text}${image && values.out ? `\nwritten to ${values.out}` : ""}\n`,
   );
   // 0 done, 1 error, 3 refused: a script can tell "not allowed" from "went wrong".
-  return data.status === "refused" ? 3 : data.status === "error" ? 1 : 0;
+  return exitStatus(result);
 }
 
 function requireIntent(values: Values): string {

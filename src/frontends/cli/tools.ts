@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { callTool } from "../../tools/call.js";
 import { createContext } from "../../tools/context.js";
 import { findTool } from "../../tools/registry.js";
+import { exitStatus } from "./exit.js";
 import { UsageError } from "./usage.js";
 
 export const WINDOW_TARGET_FLAGS = {
@@ -95,7 +96,7 @@ async function runTool(
       const { error } = result;
       if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: error.toJSON() })}\n`);
       else process.stderr.write(`deskhand ${name}: ${error.message}\nNext: ${error.next}\n`);
-      return error.code === "invalid_params" ? 2 : 1;
+      return exitStatus(result);
     }
     process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
     if (!pages && !json && typeof result.output.data.cursor === "string") {
@@ -113,7 +114,7 @@ async function runTool(
       process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
     }
     if (name === "doctor" && Number(result.ok && result.output.data.failures) > 0) return 1;
-    return 0;
+    return exitStatus(result);
   } finally {
     await context.close();
   }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { Confirmer } from "../../safety/gate.js";
 import type { SafetyLevel } from "../../safety/levels.js";
-import { callTool } from "../../tools/call.js";
+import { type CallResult, callTool, failed } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
 import { TOOLS } from "../../tools/registry.js";
@@ -73,43 +73,46 @@ export function createMcpServer(
     const tool = find(request.params.name);
     const result = tool
       ? await callTool(context, tool, request.params.arguments ?? {}, signal)
-      : {
-          ok: false as const,
-          error: new DeskhandError(
+      : failed(
+          new DeskhandError(
             "invalid_params",
             `there is no tool named ${JSON.stringify(request.params.name)}`,
             `Use one of: ${tools.map((t) => t.name).join(", ")}.`,
           ),
-        };
-    if (result.ok) {
-      const { output } = result;
-      const status = output.data.status;
-      return {
-        // A refused or failed input action is a result the agent must notice: isError, with the reason.
-        ...(status === "refused" || status === "error" ? { isError: true } : {}),
-        content: [
-          { type: "text" as const, text: output.text },
-          ...(output.image
-            ? [
-                {
-                  type: "image" as const,
-                  data: output.image.data.toString("base64"),
-                  mimeType: output.image.mimeType,
-                },
-              ]
-            : []),
-        ],
-        structuredContent: output.data,
-      };
-    }
-    const { error } = result;
-    return {
-      isError: true,
-      content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
-      structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
-    };
+        );
+    return mcpResult(result, profile);
   }
   return server;
+}
+
+/** A call's MCP result: isError for every outcome but done, the text and the structured reply. */
+export function mcpResult(result: CallResult, profile: Pick<Profile, "error"> = {}) {
+  if (result.ok) {
+    const { output } = result;
+    return {
+      // A refused or failed action is a result the agent must notice: isError, with the reason.
+      ...(result.outcome !== "done" ? { isError: true } : {}),
+      content: [
+        { type: "text" as const, text: output.text },
+        ...(output.image
+          ? [
+              {
+                type: "image" as const,
+                data: output.image.data.toString("base64"),
+                mimeType: output.image.mimeType,
+              },
+            ]
+          : []),
+      ],
+      structuredContent: output.data,
+    };
+  }
+  const { error } = result;
+  return {
+    isError: true,
+    content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
+    structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
+  };
 }
 
 // A person has this long to answer a confirmation; no answer is a refusal.

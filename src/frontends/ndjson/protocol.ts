@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { DeskhandError, ErrorCode } from "../../core/errors.js";
 import { scrollAmountSchema } from "../../tools/act.js";
-import { callTool } from "../../tools/call.js";
+import { type CallResult, callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
 import { findTool } from "../../tools/registry.js";
@@ -38,6 +38,7 @@ const CODE_FOR: Record<ErrorCode, ProtocolErrorCode> = {
   ambiguous: "invalid_params",
   not_found: "invalid_params",
   not_clickable: "not_clickable",
+  // A refusal is one code, whichever tool refused: the action was not performed (why: `reason`).
   refused: "action_failed",
   index_out_of_range: "invalid_params",
   hands_unavailable: "input_failed",
@@ -129,9 +130,24 @@ function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<
 }
 
 async function run(context: ToolContext, toolName: string, input: unknown): Promise<Record<string, unknown>> {
-  const result = await callTool(context, findTool(toolName)!, input);
+  return protocolResult(await callTool(context, findTool(toolName)!, input));
+}
+
+/** A tool's result, or the protocol error its outcome maps to (CODE_FOR, the one table). */
+export function protocolResult(result: CallResult): Record<string, unknown> {
   if (!result.ok) throw fromDeskhand(result.error);
-  return result.output.data;
+  const data = result.output.data;
+  if (result.outcome === "done") return data;
+  // An input tool's refusal or failure comes as a result: a refusal is the same outcome as a thrown
+  // one; a failure (only input tools report one this way) is input that went wrong.
+  throw new ProtocolError(
+    result.outcome === "refused" ? CODE_FOR.refused : "input_failed",
+    String(data.reason),
+    {
+      reason: result.outcome === "refused" ? "refused" : "input_error",
+      ...(data.level ? { level: data.level } : {}),
+    },
+  );
 }
 
 const ACTION_METHODS = [
@@ -203,15 +219,6 @@ const inputParams = {
   focus_window: z.object({ hwnd: z.number().int().nonnegative(), intent: z.string() }).strict(),
 } as const;
 
-/** Input replies: done is the result; refused and error are the protocol's input_failed, with why. */
-async function runInput(context: ToolContext, tool: string, input: Record<string, unknown>) {
-  const data = await run(context, tool, input);
-  if (data.status === "done") return data;
-  throw new ProtocolError("input_failed", String(data.reason), {
-    reason: data.status === "refused" ? "refused" : "input_error",
-    ...(data.level ? { level: data.level } : {}),
-  });
-}
 const actionParams = {
   invoke: z.object(actionBase).strict(),
   focus: z.object(actionBase).strict(),
@@ -327,11 +334,11 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     case "key": {
       const p = parseParams(inputParams[method], params) as Record<string, unknown>;
       const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
-      return runInput(context, method, { intent: NO_INTENT, ...defined });
+      return run(context, method, { intent: NO_INTENT, ...defined });
     }
     case "focus_window": {
       const p = parseParams(inputParams.focus_window, params) as { hwnd: number; intent: string };
-      return runInput(context, "window", { action: "focus", window: { id: p.hwnd }, intent: p.intent });
+      return run(context, "window", { action: "focus", window: { id: p.hwnd }, intent: p.intent });
     }
     default:
       throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {
