@@ -257,7 +257,8 @@ export const actTool = defineTool({
     "Instead of a ref, `find` names the element by selector or locator; several matches without nth are refused, " +
     "listed with their refs.",
   level: "L2",
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  highest: "L3",
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: actInput,
   async handler(context, input) {
     const ref = await resolveTarget(context, input);

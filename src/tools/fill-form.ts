@@ -77,7 +77,8 @@ export const fillFormTool = defineTool({
     "as asked. Every field is attempted, whatever happens to the others, and each gets its own line: the route " +
     "that set it, or why not. Only malformed input is an error.",
   level: "L2",
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  highest: "L3",
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   input: z.object({
     fields: z
       .array(

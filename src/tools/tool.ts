@@ -11,6 +11,9 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** What a tool declares; destructiveHint follows from its highest level (see annotationsOf). */
+export type DeclaredAnnotations = Omit<ToolAnnotations, "destructiveHint">;
+
 export interface ToolOutput {
   /** Structured result: what NDJSON and `--json` return. */
   data: Record<string, unknown>;
@@ -24,8 +27,14 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
+  /** The level it runs at when nothing raises it. */
   level: SafetyLevel;
-  annotations: ToolAnnotations;
+  /**
+   * The highest the gate can raise it to (a committing target, a change that cannot be undone, a
+   * `window close`); the same as `level` when nothing can. The listing shows both.
+   */
+  highest?: SafetyLevel;
+  annotations: DeclaredAnnotations;
   input: Input;
   handler(context: ToolContext, input: z.output<Input>): Promise<ToolOutput>;
 }
@@ -34,9 +43,21 @@ export function defineTool<Input extends z.ZodObject>(tool: ToolDefinition<Input
   return tool;
 }
 
-export const READ_ONLY: ToolAnnotations = {
+/** "L2" or "L2–L3": the levels a tool can run at, as the listing shows them. */
+export function levelRange(tool: Pick<ToolDefinition, "level" | "highest">): string {
+  return tool.highest && tool.highest !== tool.level ? `${tool.level}–${tool.highest}` : tool.level;
+}
+
+/** The MCP annotations: destructive exactly when the tool can reach L3 (a person must confirm). */
+export function annotationsOf(
+  tool: Pick<ToolDefinition, "level" | "highest" | "annotations">,
+): ToolAnnotations {
+  const highest = tool.highest ?? tool.level;
+  return { ...tool.annotations, destructiveHint: highest === "L3" || highest === "L4" };
+}
+
+export const READ_ONLY: DeclaredAnnotations = {
   readOnlyHint: true,
-  destructiveHint: false,
   idempotentHint: true,
   openWorldHint: false,
 };

@@ -14,10 +14,10 @@ import { startLoad } from "../../scripts/load.mjs";
 import { X11Connection } from "../../src/platform/x11/connection.js";
 import { Keymap } from "../../src/platform/x11/keymap.js";
 import type { ToolContext } from "../../src/tools/context.js";
-import { findWaiting, gatedContext, startApp, TITLES, toolCaller } from "./helpers.js";
+import { findWaiting, gatedContext, startApp, TITLES, toolCaller, within } from "./helpers.js";
 
 /** Remaps one spare keycode back and forth every CHURN_MS until stopped, then gives it back empty. */
-const CHURN_MS = Number(process.env.CHURN_MS ?? 100);
+const CHURN_MS = Number(process.env.CHURN_MS ?? 250);
 /** Keymap changes sent at once, as fast as the X server takes them. */
 const BURST = Number(process.env.BURST ?? 20);
 async function churnKeymap(): Promise<{ changes: () => number; stop: () => Promise<void> }> {
@@ -161,7 +161,7 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
         return listed.data.windows.find(
           (w: { title: string; focused?: boolean }) => w.title === "Save As" && w.focused,
         );
-      }, 30_000);
+      }, within(30_000));
       assert.ok(dialog, "the window manager put the dialog in front");
       const refused = await call("key", { key: "Tab", intent: "Move on", window: { title } });
       assert.equal(refused.data.status, "refused", refused.text);

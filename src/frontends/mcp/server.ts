@@ -10,6 +10,7 @@ import { type CallResult, callTool, failed } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
 import { TOOLS } from "../../tools/registry.js";
+import { annotationsOf, levelRange } from "../../tools/tool.js";
 import type { Profile } from "../profiles/index.js";
 import { CallsInFlight, DRAIN_MS } from "./calls.js";
 import { GuardedStdioTransport } from "./stdio.js";
@@ -56,9 +57,9 @@ export function createMcpServer(
     tools: tools.map((tool) => ({
       name: tool.name,
       title: tool.title,
-      description: `${tool.description} (safety level ${tool.level})`,
+      description: `${tool.description} (safety level ${levelRange(tool)})`,
       inputSchema: z.toJSONSchema(tool.input, { io: "input" }) as { type: "object" },
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: { title: tool.title, ...annotationsOf(tool) },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

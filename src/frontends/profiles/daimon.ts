@@ -9,8 +9,8 @@ import type { ToolContext } from "../../tools/context.js";
 import { defineTool, type ToolDefinition } from "../../tools/tool.js";
 import { runTool } from "./run.js";
 
-const INPUT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
-const VIEW_ONLY = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const INPUT = { readOnlyHint: false, idempotentHint: false, openWorldHint: false };
+const VIEW_ONLY = { readOnlyHint: false, idempotentHint: true, openWorldHint: false };
 
 const intent = z
   .string()
@@ -132,6 +132,7 @@ const mainClick = defineTool({
     "by what the point presses. role and label, as you saw them, can only raise the level. window_title or " +
     "window_pid names the window that must be in front (window_bundle has no X11 counterpart).",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     x: coordinate,
@@ -184,6 +185,7 @@ const mainType = defineTool({
   description:
     "Type text into the field that has the focus (click it first). L2. The text never reaches the journal.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     text: z.string().min(1),
@@ -207,6 +209,7 @@ const mainKey = defineTool({
   description:
     "A key or chord (Return, Tab, Escape, arrows, F-keys, ctrl+shift+r). L2; dangerous chords need a person.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     key: z.string().min(1),
@@ -231,6 +234,7 @@ const mainDrag = defineTool({
   title: "Drag",
   description: "Drag from (from_x, from_y) to (to_x, to_y). L2; the drop target is what the gate judges.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     from_x: coordinate,
@@ -261,6 +265,7 @@ const mainHover = defineTool({
   title: "Move the pointer",
   description: "Move the pointer to (x, y) without clicking. L1.",
   level: "L1",
+  highest: "L3",
   annotations: VIEW_ONLY,
   input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
   async handler(context, input) {
@@ -278,6 +283,7 @@ const mainNavigate = defineTool({
     "Scroll by scroll_y (positive is up; 120 is one wheel notch), at (x, y) or where the pointer is. L1, or L2 over " +
     "a slider, spin button or combo box (the wheel changes their value).",
   level: "L1",
+  highest: "L3",
   annotations: VIEW_ONLY,
   input: z.object({
     intent,

@@ -304,7 +304,8 @@ const elementAct = defineTool({
     "the element supports. Two matches without select.nth is a refusal listing the candidates. set_value needs " +
     'text as a string ("" clears). The receipt says what was done and the element after; not whether the goal was met.',
   level: "L2",
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  highest: "L3",
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z
     .object({
       ...selector,

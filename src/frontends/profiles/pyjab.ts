@@ -17,7 +17,7 @@ import { runData, runTool } from "./run.js";
 const JAVA_TOOLKIT = "J2SE-access-bridge";
 /** pyjab has no intent: input is journaled as given none, under the same gate. */
 const NO_INTENT = "(none given: a pyjab client)";
-const INPUT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+const INPUT = { readOnlyHint: false, idempotentHint: false, openWorldHint: false };
 
 /** Sessions: each bound to one window, with the handles it gave out. Per server process. */
 const sessions = new Map<string, { windowId: number; title: string; handles: Set<string> }>();
@@ -234,6 +234,7 @@ const click = defineTool({
     "Click an element through its accessibility action (no mouse, no focus change); simulate=True drives the real " +
     "mouse instead (left, double or right), which brings the window to the front. The element is verified first.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     session_id: sessionId,
@@ -267,6 +268,7 @@ const typeText = defineTool({
     "Set a text field's text (it replaces, and waits until the field reads it back); simulate=True types real keys. " +
     "Re-read the field to confirm.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({ session_id: sessionId, handle, value: z.string(), simulate: z.boolean().default(false) }),
   async handler(context, input) {
@@ -284,6 +286,7 @@ const fillForm = defineTool({
     "Fill [{handle, value}] in order; every field is attempted and reported; simulate=True types every value with " +
     "real keys instead of the accessibility route.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     session_id: sessionId,
@@ -323,6 +326,7 @@ const select = defineTool({
   title: "Select an option, a row or a cell",
   description: "option selects by text in a combo box, list or tab set; row (and column) select in a table.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     session_id: sessionId,
@@ -349,6 +353,7 @@ const sendKeys = defineTool({
     "A chord (alt+y, ctrl+shift+s; key names ctrl, alt, shift, tab, enter, escape, spacebar, arrows, letters) to " +
     "whichever window has the keyboard focus: call java_focus_window first. Its effect has to be looked for.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({ session_id: sessionId, keys: z.string().min(1) }),
   async handler(context, input) {
@@ -367,7 +372,7 @@ const focusWindow = defineTool({
   description:
     "Bring the bound window to the front and say whether it came: it is, it is not, or cannot say.",
   level: "L1",
-  annotations: { ...INPUT, destructiveHint: false },
+  annotations: INPUT,
   input: z.object({ session_id: sessionId }),
   async handler(context, input) {
     const bound = session(input.session_id);

@@ -13,8 +13,18 @@ const UNANSWERED = [0xfffffff1, 0xfffffff2, 0xfffffff3, 0xfffffff4];
 const SOURCE_PAGER = 2; // EWMH source indication: a pager or taskbar, which WMs obey without focus-stealing rules.
 const ICONIC_STATE = 3;
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + SETTLE_MS;
+/**
+ * How long an app that takes the focus itself (WM_TAKE_FOCUS: Java, GTK) may take to do so once the
+ * window manager has asked it: the Swing fixture on a loaded machine took over SETTLE_MS.
+ */
+const APP_TAKES_FOCUS_MS = 10_000;
+
+async function until<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  boundMs = SETTLE_MS,
+): Promise<T> {
+  const deadline = Date.now() + boundMs;
   let value = await probe();
   while (!done(value) && Date.now() < deadline) {
     await sleep(POLL_MS);
@@ -81,6 +91,18 @@ export class X11WindowControl implements WindowControl {
     return false;
   }
 
+  async #transientFor(windowId: number): Promise<number | undefined> {
+    return (await this.x.cardinals(windowId, "WM_TRANSIENT_FOR").catch(() => undefined))?.[0];
+  }
+
+  async #takesFocusItself(windowId: number): Promise<boolean> {
+    const [protocols, takeFocus] = await Promise.all([
+      this.x.cardinals(windowId, "WM_PROTOCOLS").catch(() => undefined),
+      this.x.atom("WM_TAKE_FOCUS"),
+    ]);
+    return protocols?.includes(takeFocus) ?? false;
+  }
+
   async activate(windowId: number): Promise<FocusTruth> {
     if (!(await this.#supports("_NET_ACTIVE_WINDOW"))) return "unknown";
     try {
@@ -97,9 +119,16 @@ export class X11WindowControl implements WindowControl {
         if (!caughtUp) return (await activeWindow(this.x)) === windowId ? "front" : "unknown";
         if (round === 0 && (await activeWindow(this.x)) === windowId) break;
       }
+      // The window manager has answered. A dialog of this window in front is its decision (a modal
+      // dialog keeps the focus): said at once. Otherwise an app that takes the focus itself is given
+      // its time, one that does not only SETTLE_MS.
+      const now = await activeWindow(this.x);
+      if (now !== windowId && now !== undefined && (await this.#transientFor(now)) === windowId)
+        return "not_front";
       const active = await until(
         () => activeWindow(this.x),
         (id) => id === windowId,
+        (await this.#takesFocusItself(windowId)) ? APP_TAKES_FOCUS_MS : SETTLE_MS,
       );
       if (active !== windowId) return "not_front";
       // The app learns of its activation on its own time: Java dropped a click and the first key

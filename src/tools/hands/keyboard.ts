@@ -255,6 +255,7 @@ export const typeTextTool = defineTool({
     '" " that would press a committing button (the focused one, or the default) needs a person. The typed text ' +
     "never enters the audit journal, only its length.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: typeTextInput,
   handler: (context, input) => typeText(context, input),
@@ -323,6 +324,7 @@ export const keyTool = defineTool({
     "default button, a chord the menu item or button it is bound to; pressing what commits, and chords that close " +
     "or end things (alt+F4, ctrl+w, alt+space...), need a person. With a ref and focus, the element gets the focus first.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     key: chordSchema,

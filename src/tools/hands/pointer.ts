@@ -6,7 +6,7 @@ import type { Hands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
 import { wheelChangesValue } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
-import { defineTool, type ToolAnnotations } from "../tool.js";
+import { type DeclaredAnnotations, defineTool } from "../tool.js";
 import { attemptInput } from "./attempt.js";
 import { placeFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace, resolveWindowSpec } from "./place.js";
@@ -22,13 +22,11 @@ import {
   windowShape,
 } from "./schemas.js";
 
-export const INPUT: ToolAnnotations = {
+export const INPUT: DeclaredAnnotations = {
   readOnlyHint: false,
-  destructiveHint: true,
   idempotentHint: false,
   openWorldHint: false,
 };
-const GENTLE: ToolAnnotations = { ...INPUT, destructiveHint: false };
 
 export const buttonSchema = z.enum(["left", "middle", "right"]).default("left");
 export const modifiersSchema = z
@@ -91,6 +89,7 @@ export const clickTool = defineTool({
     "the point must not be covered. A click that presses what commits (OK, Save, Delete..., in any language) is L3 and needs a " +
     "person's confirmation. The reply echoes the global point used.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z
     .object({
@@ -147,6 +146,7 @@ export const dragTool = defineTool({
     "Both ends are judged by the gate, the press at the start like a click. Ref'd ends are re-read once the pointer is at the start " +
     "(pressed at their new centres, reported as start_moved/moved); a covered end is refused.",
   level: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z.object({
     from: endSchema,
@@ -195,7 +195,8 @@ export const hoverTool = defineTool({
   description:
     "Move the mouse pointer to a ref's centre or a point without clicking (to reveal a tooltip or menu). L1.",
   level: "L1",
-  annotations: GENTLE,
+  highest: "L3",
+  annotations: INPUT,
   input: z
     .object({ ...placeShape, intent: intentSchema, window: windowSchema.optional() })
     .refine(...placeRule),
@@ -228,7 +229,8 @@ export const wheelTool = defineTool({
     "Turn the mouse wheel by `notches` over a ref, a point, or wherever the pointer is. L1. For a scroll through " +
     "the element's own interface, use act with scroll.",
   level: "L1",
-  annotations: GENTLE,
+  highest: "L3",
+  annotations: INPUT,
   input: z
     .object({
       ref: placeShape.ref,

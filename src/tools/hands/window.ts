@@ -13,6 +13,10 @@ const FOCUS_WORDS = {
   unknown: "cannot say whether it is in front",
 } as const;
 
+type WindowAction = "focus" | "minimize" | "hide" | "show" | "close";
+/** The level of each action, declared once: the listing's range and the gate both read it. */
+const levelOf = (action: WindowAction) => (action === "close" ? "L3" : "L1");
+
 export const windowTool = defineTool({
   name: "window",
   title: "Focus, minimize, hide, show or close a window",
@@ -21,8 +25,9 @@ export const windowTool = defineTool({
     "is not / cannot say). minimize: this window. hide: every window of its application. show: restore and raise " +
     "them, then focus this one. close: ask the window manager to close it (L3, needs a person; the app may ask " +
     "first, and the reply says whether it went).",
-  level: "L1",
-  annotations: { ...INPUT, destructiveHint: false },
+  level: levelOf("focus"),
+  highest: levelOf("close"),
+  annotations: INPUT,
   input: z.object({
     action: z.enum(["focus", "minimize", "hide", "show", "close"]),
     window: windowSchema,
@@ -33,7 +38,7 @@ export const windowTool = defineTool({
     const closing = input.action === "close";
     return attemptInput(context, {
       tool: `window.${input.action}`,
-      nominal: closing ? "L3" : "L1",
+      nominal: levelOf(input.action),
       intent: input.intent,
       reversible: !closing,
       windowId: window.id,

@@ -1,0 +1,57 @@
+// The MCP listing of every tool, the registry's and each profile's, says the levels it can run at and
+// marks it destructive exactly when it can reach L3 (where a person must confirm): `window` is L1 to
+// focus and L3 to close, and says so.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createMcpServer } from "../../src/frontends/mcp/server.js";
+import { PROFILES, type Profile } from "../../src/frontends/profiles/index.js";
+import { createContext } from "../../src/tools/context.js";
+import { TOOLS } from "../../src/tools/registry.js";
+
+async function listing(profile: Profile) {
+  const context = createContext({ refLifetime: "while-verified" });
+  const server = createMcpServer(context, profile);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "listing", version: "0" });
+  await client.connect(clientSide);
+  const { tools } = await client.listTools();
+  await client.close();
+  await context.close();
+  return tools;
+}
+
+const RANK = { L1: 1, L2: 2, L3: 3, L4: 4 } as const;
+
+describe("the listing's levels and annotations follow each tool's one declaration", () => {
+  for (const [name, profile] of [["deskhand", { tools: TOOLS }] as const, ...Object.entries(PROFILES)]) {
+    it(`${name}: every tool lists its levels; destructive exactly when it can reach L3`, async () => {
+      const listed = await listing(profile);
+      assert.equal(listed.length, profile.tools.length);
+      for (const tool of profile.tools) {
+        const shown = listed.find((t) => t.name === tool.name)!;
+        const highest = tool.highest ?? tool.level;
+        const range = highest === tool.level ? tool.level : `${tool.level}–${highest}`;
+        assert.ok(
+          shown.description?.endsWith(`(safety level ${range})`),
+          `${tool.name}: ${shown.description}`,
+        );
+        assert.equal(shown.annotations?.destructiveHint, RANK[highest] >= 3, `${tool.name} destructiveHint`);
+        // What presses, types or scrolls can meet a committing target, so the gate can take it to L3;
+        // only bringing a window forward stays where it is.
+        if (
+          !tool.annotations.readOnlyHint &&
+          !/focus_window|activate|window_(minimize|hide|show)|^app_/.test(tool.name)
+        )
+          assert.ok(RANK[highest] >= 3, `${tool.name} changes things but lists no level above ${highest}`);
+      }
+    });
+  }
+  it("window: L1 to focus, L3 to close", async () => {
+    const window = (await listing({ tools: TOOLS })).find((t) => t.name === "window")!;
+    assert.match(window.description ?? "", /\(safety level L1–L3\)$/);
+    assert.equal(window.annotations?.destructiveHint, true);
+  });
+});
