@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
+import { readsBackAs } from "../core/readback.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
@@ -238,7 +239,7 @@ export async function runAction(
     receipt.effect =
       got === undefined || got === PASSWORD_MARKER
         ? "unknown"
-        : got === String(wanted) || (typeof wanted === "number" && Number(got) === wanted)
+        : readsBackAs(got, wanted)
           ? "seen"
           : "not_seen";
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
+import { readsBackAs } from "../core/readback.js";
 import { type Receipt, renderReceipt } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
@@ -163,7 +164,7 @@ export const fillFormTool = defineTool({
           results.push({ ref: field.ref, set: false, unverifiable: true, route: "accessibility", receipt });
           continue;
         }
-        const matches = after !== undefined && (after === expected || Number(after) === Number(expected));
+        const matches = readsBackAs(after, expected) === true;
         if (matches) {
           results.push({ ref: field.ref, set: true, route: "accessibility", receipt });
           continue;
@@ -204,7 +205,7 @@ export const fillFormTool = defineTool({
           ? undefined
           : after === undefined
             ? "unreadable"
-            : after === expected || Number(after) === Number(expected)
+            : readsBackAs(after, expected)
               ? "exact"
               : "differs";
       const typedSummary = {
