@@ -26,6 +26,11 @@ export interface ToolContext {
   readonly confirm?: Confirmer;
   readonly refs: RefStore;
   readonly snapshots: SnapshotStore;
+  /**
+   * What a front end keeps for this context's session (a profile's own sessions and handles): one
+   * slot per key, gone with the context, never shared with another HTTP session.
+   */
+  readonly sessionState: Map<symbol, unknown>;
   readonly env: NodeJS.ProcessEnv;
   readonly version: string;
   /** Aborted when the caller cancels the request in flight (MCP cancellation). */
@@ -131,6 +136,7 @@ export function createContext(options: ContextOptions): ToolContext {
     ...(options.serving ? { serving: options.serving } : {}),
     refs,
     snapshots: new SnapshotStore(backend.get, refs),
+    sessionState: new Map(),
     env,
     version: DESKHAND_VERSION,
     async close() {

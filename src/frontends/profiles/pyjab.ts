@@ -19,11 +19,26 @@ const JAVA_TOOLKIT = "J2SE-access-bridge";
 const NO_INTENT = "(none given: a pyjab client)";
 const INPUT = { readOnlyHint: false, idempotentHint: false, openWorldHint: false };
 
-/** Sessions: each bound to one window, with the handles it gave out. Per server process. */
-const sessions = new Map<string, { windowId: number; title: string; handles: Set<string> }>();
+interface BoundSession {
+  windowId: number;
+  title: string;
+  handles: Set<string>;
+}
+const SESSIONS = Symbol("pyjab sessions");
 let counter = 0;
 
-function session(id: string) {
+/** Sessions: each bound to one window, with the handles it gave out. Per MCP session, gone with it. */
+function sessionsOf(context: ToolContext): Map<string, BoundSession> {
+  let sessions = context.sessionState.get(SESSIONS) as Map<string, BoundSession> | undefined;
+  if (!sessions) {
+    sessions = new Map();
+    context.sessionState.set(SESSIONS, sessions);
+  }
+  return sessions;
+}
+
+function session(context: ToolContext, id: string) {
+  const sessions = sessionsOf(context);
   const found = sessions.get(id);
   if (!found)
     throw new DeskhandError(
@@ -37,8 +52,8 @@ function session(id: string) {
 const handleOf = (ref: string) => `e:${ref}`;
 
 /** The ref behind a handle of this session; a handle of another session is refused. */
-function refOf(id: string, handle: string): string {
-  const owner = session(id);
+function refOf(context: ToolContext, id: string, handle: string): string {
+  const owner = session(context, id);
   if (!owner.handles.has(handle))
     throw new DeskhandError(
       "unknown_ref",
@@ -48,9 +63,9 @@ function refOf(id: string, handle: string): string {
   return handle.slice(2);
 }
 
-function give(id: string, ref: string): string {
+function give(context: ToolContext, id: string, ref: string): string {
   const handle = handleOf(ref);
-  session(id).handles.add(handle);
+  session(context, id).handles.add(handle);
   return handle;
 }
 
@@ -112,7 +127,7 @@ const attachWindow = defineTool({
           : "Call java_list_windows to see what is there.",
       );
     const id = `session-${++counter}`;
-    sessions.set(id, { windowId: java[0]!.id, title: java[0]!.title, handles: new Set() });
+    sessionsOf(context).set(id, { windowId: java[0]!.id, title: java[0]!.title, handles: new Set() });
     return {
       data: { session_id: id, hwnd: java[0]!.id, title: java[0]!.title },
       text: `session_id ${id} bound to hwnd ${java[0]!.id} ${JSON.stringify(java[0]!.title)}`,
@@ -139,7 +154,7 @@ const snapshot = defineTool({
       .default(["states"]),
   }),
   async handler(context, input) {
-    const bound = session(input.session_id);
+    const bound = session(context, input.session_id);
     const { data } = await runTool(context, "snapshot", {
       target: { kind: "window", id: bound.windowId },
       format: "json",
@@ -158,7 +173,7 @@ const snapshot = defineTool({
       if (input.fields.includes("children")) extra.push(`children=${e.childCount ?? "?"}`);
       if (input.fields.includes("index")) extra.push(`index=${e.index}`);
       if (input.fields.includes("depth")) extra.push(`depth=${e.depth}`);
-      return `${"  ".repeat(e.depth)}${e.role} ${JSON.stringify(e.name ?? "")} [${give(input.session_id, e.ref)}]${extra.length ? ` ${extra.join(" ")}` : ""}`;
+      return `${"  ".repeat(e.depth)}${e.role} ${JSON.stringify(e.name ?? "")} [${give(context, input.session_id, e.ref)}]${extra.length ? ` ${extra.join(" ")}` : ""}`;
     });
     if ((data.truncated_by as string[]).length)
       lines.push(
@@ -199,7 +214,7 @@ const find = defineTool({
       },
     ),
   async handler(context, input) {
-    const bound = session(input.session_id);
+    const bound = session(context, input.session_id);
     const { data } = await runTool(context, "find", {
       target: { kind: "window", id: bound.windowId },
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -211,7 +226,7 @@ const find = defineTool({
       include_off_screen: true,
     });
     const matches = (data.matches as SnapshotElement[]).map((m) => ({
-      handle: give(input.session_id, m.ref),
+      handle: give(context, input.session_id, m.ref),
       role: m.role,
       name: m.name,
       locator: locatorOf(m.role, m.name),
@@ -243,7 +258,7 @@ const click = defineTool({
     simulate: z.boolean().default(false),
   }),
   async handler(context, input) {
-    const ref = refOf(input.session_id, input.handle);
+    const ref = refOf(context, input.session_id, input.handle);
     if (!input.simulate) {
       if (input.click !== "left")
         throw new DeskhandError(
@@ -272,7 +287,7 @@ const typeText = defineTool({
   annotations: INPUT,
   input: z.object({ session_id: sessionId, handle, value: z.string(), simulate: z.boolean().default(false) }),
   async handler(context, input) {
-    const ref = refOf(input.session_id, input.handle);
+    const ref = refOf(context, input.session_id, input.handle);
     if (input.simulate)
       return runTool(context, "type_text", { ref, text: input.value, clear: true, intent: NO_INTENT });
     return runTool(context, "fill_form", { fields: [{ ref, value: input.value }], intent: NO_INTENT });
@@ -297,7 +312,10 @@ const fillForm = defineTool({
     simulate: z.boolean().default(false),
   }),
   async handler(context, input) {
-    const fields = input.fields.map((f) => ({ ref: refOf(input.session_id, f.handle), value: f.value }));
+    const fields = input.fields.map((f) => ({
+      ref: refOf(context, input.session_id, f.handle),
+      value: f.value,
+    }));
     if (!input.simulate) return runTool(context, "fill_form", { fields, intent: NO_INTENT });
     const lines: string[] = [];
     let set = 0;
@@ -337,7 +355,7 @@ const select = defineTool({
     simulate: z.boolean().default(false),
   }),
   async handler(context, input) {
-    const ref = refOf(input.session_id, input.handle);
+    const ref = refOf(context, input.session_id, input.handle);
     const action =
       input.row !== undefined
         ? { kind: "select", row: input.row, ...(input.column !== undefined ? { column: input.column } : {}) }
@@ -357,7 +375,7 @@ const sendKeys = defineTool({
   annotations: INPUT,
   input: z.object({ session_id: sessionId, keys: z.string().min(1) }),
   async handler(context, input) {
-    session(input.session_id);
+    session(context, input.session_id);
     const out = await runTool(context, "key", { key: input.keys, intent: NO_INTENT });
     return {
       data: out.data,
@@ -375,7 +393,7 @@ const focusWindow = defineTool({
   annotations: INPUT,
   input: z.object({ session_id: sessionId }),
   async handler(context, input) {
-    const bound = session(input.session_id);
+    const bound = session(context, input.session_id);
     return runTool(context, "window", { action: "focus", window: { id: bound.windowId }, intent: NO_INTENT });
   },
 });
@@ -389,7 +407,7 @@ const elementInfo = defineTool({
   annotations: READ_ONLY,
   input: z.object({ session_id: sessionId, handle }),
   async handler(context, input) {
-    const ref = refOf(input.session_id, input.handle);
+    const ref = refOf(context, input.session_id, input.handle);
     const out = await runTool(context, "element_info", { ref });
     const depth = Array.isArray(out.data.path) ? (out.data.path as unknown[]).length : null;
     const locator = locatorOf(String(out.data.role), (out.data.name as string | null) ?? null);
@@ -413,7 +431,7 @@ const readTable = defineTool({
     ...tablePageShape,
   }),
   async handler(context, input) {
-    const ref = refOf(input.session_id, input.handle);
+    const ref = refOf(context, input.session_id, input.handle);
     return runTool(context, "read_table", {
       ref,
       row_start: input.row_start,
@@ -437,7 +455,7 @@ const readText = defineTool({
   }),
   async handler(context, input) {
     return runTool(context, "read_text", {
-      ref: refOf(input.session_id, input.handle),
+      ref: refOf(context, input.session_id, input.handle),
       start: input.start,
       length: input.length,
     });
@@ -452,10 +470,10 @@ const screenshot = defineTool({
   annotations: READ_ONLY,
   input: z.object({ session_id: sessionId, handle: handle.optional() }),
   async handler(context, input) {
-    const bound = session(input.session_id);
+    const bound = session(context, input.session_id);
     const of =
       input.handle !== undefined
-        ? { kind: "element", ref: refOf(input.session_id, input.handle) }
+        ? { kind: "element", ref: refOf(context, input.session_id, input.handle) }
         : { kind: "window", window: { id: bound.windowId } };
     return runTool(context, "screenshot", { of });
   },
@@ -482,13 +500,13 @@ const wait = defineTool({
       message: "give window_title, or a handle (with text_equals or without)",
     }),
   async handler(context, input) {
-    session(input.session_id);
+    session(context, input.session_id);
     const condition =
       input.window_title !== undefined
         ? { kind: "window", title: input.window_title }
         : {
             kind: "text",
-            ref: refOf(input.session_id, input.handle!),
+            ref: refOf(context, input.session_id, input.handle!),
             ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
           };
     return runTool(context, "wait", {
