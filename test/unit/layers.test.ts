@@ -36,6 +36,46 @@ function layerViolations(root = SRC): string[] {
   return violations;
 }
 
+// A backend's own folder is its business: above platform/ only the platform's public modules are
+// imported (its interfaces, vocabulary and index), so a new backend changes nothing above it.
+const BACKENDS = [
+  "platform/atspi/",
+  "platform/x11/",
+  "platform/fake/",
+  "platform/wayland/",
+  "platform/ocr/tesseract",
+];
+
+function backendImports(root = SRC): string[] {
+  const found: string[] = [];
+  for (const file of files(root)) {
+    if (layerOf(file, root) <= 0) continue;
+    const source = readFileSync(file, "utf8");
+    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = relative(root, resolve(dirname(file), match[1]!));
+      if (BACKENDS.some((b) => target.startsWith(b)))
+        found.push(`${relative(root, file)} imports ${match[1]} (a backend's own module)`);
+    }
+  }
+  return found;
+}
+
+it("above platform/, only the platform's public modules are imported, never a backend's own", () => {
+  assert.deepEqual(backendImports(), []);
+});
+
+it("the check catches an import of a backend's own module", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  mkdirSync(join(root, "platform", "x11"), { recursive: true });
+  mkdirSync(join(root, "tools"));
+  writeFileSync(join(root, "platform", "x11", "input.ts"), "export const x = 1;\n");
+  writeFileSync(join(root, "tools", "click.ts"), 'import { x } from "../platform/x11/input.js";\n');
+  assert.deepEqual(backendImports(root), [
+    "tools/click.ts imports ../platform/x11/input.js (a backend's own module)",
+  ]);
+  rmSync(root, { recursive: true });
+});
+
 it("every source file is in a known layer", () => {
   const stray = files(SRC).filter((f) => layerOf(f) < 0);
   assert.deepEqual(stray, []);
