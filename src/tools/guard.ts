@@ -2,6 +2,7 @@
 // input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
 // confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
 // typed text replaced by its length.
+import type { FocusTruth, Hands } from "../platform/hands.js";
 import type { AuditEntry, AuditTarget, Secret, TypedInto } from "../safety/audit.js";
 import { decide, type GateRequest } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
@@ -74,6 +75,37 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     confirmed,
     end: (how) => record({ level: decision.level, ...how, ...confirmed }),
   };
+}
+
+const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
+
+/**
+ * Brings a window forward as a step of another call (before input is judged or sent, before a
+ * capture) through the one gate, journaled as `window focus` is: a line of its own, L1, with the
+ * answer read back from the window manager and the call it was part of. Every such activation
+ * comes here, so the journal shows each time a window was raised.
+ */
+export async function activateWindow(
+  context: ToolContext,
+  hands: Pick<Hands, "activate">,
+  window: { id: number; title?: string | undefined },
+  partOf: string,
+  intent: string | null,
+): Promise<FocusTruth> {
+  const guarded = await guard(context, {
+    journalTool: "window.focus",
+    gate: { tool: "window.focus", nominal: "L1", intent, reversible: true },
+    target: { window },
+  });
+  if (!guarded.allowed) return "unknown";
+  try {
+    const truth = await hands.activate(window.id);
+    guarded.end({ decision: "done", outcome: { focus: FOCUS_WORDS[truth], part_of: partOf } });
+    return truth;
+  } catch (error) {
+    guarded.end({ decision: "error", reason: (error as Error).message });
+    throw error;
+  }
 }
 
 /**

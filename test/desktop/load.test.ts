@@ -4,7 +4,7 @@
 // not a fixed wait; a click and typing still read back exact; a window whose modal dialog is open is
 // refused with the dialog named, since the window manager gives the focus to the dialog.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -143,6 +143,14 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
       };
       assert.equal(reread.value, text, `round ${round}`);
     }
+    // Each time the field's window was brought forward, the journal says so, as `window focus` would.
+    const raised = readFileSync(join(dir, "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { tool: string; outcome?: { part_of?: string; focus?: string } })
+      .filter((e) => e.tool === "window.focus" && e.outcome?.part_of === "type_text");
+    assert.ok(raised.length >= 4, `${raised.length} activations journaled`);
+    assert.ok(raised.every((e) => e.outcome?.focus === "is now in front"));
   });
 
   it("a window whose modal dialog is open: refused, naming the dialog the window manager put in front", async () => {

@@ -9,7 +9,7 @@ import { commitReason, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { watchChanges } from "../changes.js";
 import type { ToolContext } from "../context.js";
-import { guard } from "../guard.js";
+import { activateWindow, guard } from "../guard.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -199,7 +199,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     windowId !== undefined &&
     ((await hands.activeWindow()) !== windowId || (await covered()))
   ) {
-    const truth = await hands.activate(windowId);
+    const truth = await activateWindow(context, hands, { id: windowId, title }, attempt.tool, attempt.intent);
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
     if (truth !== "front") {
       const named = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""}`;

@@ -8,6 +8,7 @@ import { imageToGlobal } from "../../core/image.js";
 import { verifyRef } from "../../core/verify.js";
 import type { Rect } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
+import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import type { FocusReport } from "./attempt.js";
 import { resolveWindowSpec } from "./place.js";
@@ -92,7 +93,7 @@ export async function resolveCapture(
     );
   let focus: FocusReport | undefined;
   if (raise && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
-    const truth = await hands.activate(windowId);
+    const truth = await activateWindow(context, hands, { id: windowId }, "screenshot", null);
     // A window just raised paints its newly exposed parts after the Expose events reach it.
     if (truth === "front") await sleep(REPAINT_MS);
     focus = {

@@ -7,6 +7,7 @@ import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import type { Secret } from "../../safety/audit.js";
 import type { ToolContext } from "../context.js";
+import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput } from "./attempt.js";
@@ -40,7 +41,7 @@ async function keyboardTarget(
   // Keys land in the window in front. The one named comes forward first (an L1 step), so that the
   // element that will receive them reports its focus and can be judged.
   if (windowId !== undefined && input.ensure_focus && (await hands.activeWindow()) !== windowId) {
-    await hands.activate(windowId);
+    await activateWindow(context, hands, { id: windowId }, input.chord ? "key" : "type_text", input.intent);
   }
   // Without a window named, the keys go where the focus is now (attemptInput refuses later if the
   // named window did not come forward).
