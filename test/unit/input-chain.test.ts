@@ -1,0 +1,173 @@
+// The input chain's refusals on fake hands and a fake backend (the same contracts as X11 and AT-SPI):
+// a window that will not come forward, a point another window covers, an element that changed since
+// it was seen. Each is refused with its reason and sends nothing; the journal has the line.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
+import { FakeHands, type FakeHandsDesktop } from "../../src/platform/fake/hands.js";
+import { callTool } from "../../src/tools/call.js";
+import { createContext } from "../../src/tools/context.js";
+import { findTool } from "../../src/tools/registry.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-chain-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const showing = ["enabled", "sensitive", "showing", "visible", "focusable"];
+const field: FakeElement = {
+  role: "text",
+  name: "Notes",
+  states: [...showing, "editable"],
+  interfaces: ["Accessible", "Component", "Text", "EditableText"],
+  bounds: { x: 20, y: 40, width: 200, height: 24 },
+};
+const root = (): FakeElement => ({
+  role: "frame",
+  name: "Editor",
+  bounds: { x: 0, y: 0, width: 400, height: 300 },
+  children: [{ role: "panel", bounds: { x: 0, y: 0, width: 400, height: 300 }, children: [{ ...field }] }],
+});
+
+function desktop(hands: FakeHandsDesktop) {
+  const backend = new FakeBackend({
+    windows: [
+      {
+        id: 7,
+        title: "Editor",
+        pid: 11,
+        app: "fake",
+        rect: { x: 0, y: 0, width: 400, height: 300 },
+        root: root(),
+      },
+      {
+        id: 9,
+        title: "Other",
+        pid: 12,
+        app: "fake",
+        rect: { x: 0, y: 0, width: 400, height: 300 },
+        root: root(),
+      },
+    ],
+  });
+  const fakeHands = new FakeHands(hands);
+  const context = createContext({
+    refLifetime: "while-verified",
+    connect: async () => backend,
+    connectHands: async () => fakeHands,
+    env: {
+      ...process.env,
+      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+      DESKHAND_CONFIG: join(dir, "none.json"),
+    },
+  });
+  const call = async (tool: string, input: Record<string, unknown>) => {
+    const result = await callTool(context, findTool(tool)!, input);
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
+    return result;
+  };
+  return { backend, hands: fakeHands, context, call };
+}
+
+const journalLast = () => {
+  const lines = readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n");
+  return JSON.parse(lines.at(-1)!) as { tool: string; decision: string; reason?: string };
+};
+
+describe("the input chain on fake hands", () => {
+  it("a window the window manager will not bring forward: refused, nothing sent", async () => {
+    const { hands, context, call } = desktop({
+      windows: [
+        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 }, activates: "not_front" },
+        { id: 9, rect: { x: 0, y: 0, width: 400, height: 300 } },
+      ],
+      active: 9,
+    });
+    const result = await call("click", {
+      at: { space: "global", x: 50, y: 50 },
+      window: { id: 7 },
+      intent: "Click in the editor",
+    });
+    assert.equal(result.outcome, "refused");
+    assert.match(result.ok ? String(result.output.data.reason) : "", /window 7 \("Editor"\) is not in front/);
+    assert.deepEqual(hands.sent, [], "nothing was sent");
+    assert.deepEqual(hands.activations, [7]);
+    assert.equal(journalLast().decision, "refused");
+    await context.close();
+  });
+
+  it("the window manager gives no answer: cannot tell, refused, nothing sent", async () => {
+    const { hands, context, call } = desktop({
+      windows: [
+        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 }, activates: "unknown" },
+        { id: 9, rect: { x: 0, y: 0, width: 400, height: 300 } },
+      ],
+      active: 9,
+    });
+    const result = await call("key", { key: "Tab", window: { id: 7 }, intent: "Next field" });
+    assert.equal(result.outcome, "refused");
+    assert.match(result.ok ? String(result.output.data.reason) : "", /cannot tell whether window 7/);
+    assert.deepEqual(hands.sent, []);
+    await context.close();
+  });
+
+  it("a point another window covers: refused naming it, nothing sent, nothing raised", async () => {
+    const { hands, context, call } = desktop({
+      windows: [
+        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } },
+        { id: 9, rect: { x: 0, y: 0, width: 100, height: 100 } },
+      ],
+      active: 7,
+    });
+    const result = await call("click", {
+      at: { space: "global", x: 50, y: 50 },
+      window: { id: 7 },
+      ensure_focus: false,
+      intent: "Click in the editor",
+    });
+    assert.equal(result.outcome, "refused");
+    assert.match(result.ok ? String(result.output.data.reason) : "", /is covered by window 9/);
+    assert.deepEqual(hands.sent, []);
+    assert.deepEqual(hands.activations, []);
+    await context.close();
+  });
+
+  it("an element renamed since it was seen: not acted on", async () => {
+    const { backend, hands, context, call } = desktop({
+      windows: [{ id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } }],
+      active: 7,
+    });
+    const found = await call("find", {
+      target: { kind: "title", glob: "Editor" },
+      role: "text",
+      name: "Notes",
+    });
+    const ref = (found.ok && (found.output.data.matches as { ref: string }[])[0]?.ref) || "";
+    assert.ok(ref);
+    backend.replace("w7/0/0", { ...field, name: "Password" });
+    const result = await callTool(context, findTool("click")!, { ref, intent: "Click the notes" });
+    assert.notEqual(result.outcome, "done", JSON.stringify(result));
+    assert.deepEqual(hands.sent, [], "nothing was sent to the changed element");
+    await context.close();
+  });
+
+  it("all well: the click is sent once, at the point, and journaled done", async () => {
+    const { hands, context, call } = desktop({
+      windows: [
+        { id: 9, rect: { x: 0, y: 0, width: 400, height: 300 } },
+        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } },
+      ],
+      active: 9,
+    });
+    const result = await call("click", {
+      at: { space: "global", x: 300, y: 200 },
+      window: { id: 7 },
+      intent: "Click in the editor",
+    });
+    assert.equal(result.outcome, "done", JSON.stringify(result.ok && result.output.data));
+    assert.deepEqual(hands.sent, ["click left 1 at 300,200"]);
+    assert.equal(journalLast().decision, "done");
+    await context.close();
+  });
+});
