@@ -1,6 +1,8 @@
 // Checked by the typecheck step (`npm run typecheck`), never run: each `@ts-expect-error` below must
 // meet a compile error, or the typecheck fails. What cannot be written is the proof.
 import { z } from "zod";
+import { runTool } from "../../src/frontends/profiles/run.js";
+import type { ToolContext } from "../../src/tools/context.js";
 import { defineTool, READ_ONLY } from "../../src/tools/tool.js";
 
 const handler = async () => ({ data: {}, text: "" });
@@ -52,3 +54,12 @@ defineTool({
   // @ts-expect-error: text is required
   handler: async () => ({ data: {} }),
 });
+
+// One tool run from another is named and given its input under the compiler's eye.
+declare const context: ToolContext;
+// @ts-expect-error: no tool is named "clik"
+void runTool(context, "clik", {});
+// @ts-expect-error: click has no argument button_name
+void runTool(context, "click", { intent: "Press it", button_name: "left" });
+// @ts-expect-error: window's action is one of focus, minimize, hide, show, close
+void runTool(context, "window", { action: "maximise", window: { id: 1 }, intent: "Bigger" });

@@ -5,6 +5,8 @@
 // document has them on Windows; a bundle id has no X11 counterpart and is refused when given.
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
+import type { Modifier } from "../../platform/keys.js";
+import type { PointInput } from "../../tools/hands/schemas.js";
 import type { ToolContext } from "../../tools/context.js";
 import { defineTool, type ToolDefinition } from "../../tools/tool.js";
 import { runTool } from "./run.js";
@@ -49,7 +51,7 @@ type Position = {
   region?: { x: number; y: number; width: number; height: number } | undefined;
 };
 
-function at(p: Position, x: number, y: number): Record<string, unknown> {
+function at(p: Position, x: number, y: number): PointInput {
   if (p.space === "global") return { space: "global", x, y };
   if (p.display === undefined || p.region === undefined)
     throw new DeskhandError(
@@ -76,7 +78,7 @@ function windowSpec(w: { bundle: string; title: string; pid: number }) {
   return windowOf({ window_bundle: w.bundle, window_title: w.title, window_pid: w.pid }).window;
 }
 
-const MODIFIERS: Record<string, string> = {
+const MODIFIERS: Record<string, Modifier> = {
   ctrl: "ctrl",
   shift: "shift",
   alt: "alt",
@@ -84,7 +86,7 @@ const MODIFIERS: Record<string, string> = {
   opt: "alt",
 };
 
-function modifiersOf(list: string[]): string[] {
+function modifiersOf(list: string[]): Modifier[] {
   return list.map((m) => {
     const mapped = MODIFIERS[m.toLowerCase()];
     if (!mapped)
@@ -338,7 +340,7 @@ function rawPointerTool(name: string, kind: "mouse_down" | "mouse_up") {
     annotations: INPUT,
     input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
     async handler(context, input) {
-      const primitive = { kind, at: at(input, input.x, input.y), button: "left" };
+      const primitive = { kind, at: at(input, input.x, input.y), button: "left" as const };
       return runTool(context, "raw_input", { primitive, intent: input.intent });
     },
   });

@@ -46,7 +46,7 @@ const selector = {
 };
 
 function targetOf(hwnd: number | undefined) {
-  return hwnd === undefined ? { kind: "focused" } : { kind: "window", id: hwnd };
+  return hwnd === undefined ? { kind: "focused" as const } : { kind: "window" as const, id: hwnd };
 }
 
 function selectorOf(input: {
@@ -73,7 +73,7 @@ function findBySelector(
   limit: number,
   timeoutMs: number,
 ): Promise<FindReply> {
-  return runData<FindReply>(context, "find", {
+  return runData<FindReply, "find">(context, "find", {
     target: targetOf(input.hwnd),
     ...selectorOf(input),
     limit,
@@ -137,7 +137,7 @@ const windowList = defineTool({
   annotations: READ_ONLY,
   input: z.object({ limit: z.number().int().min(1).max(500).default(100) }),
   async handler(context, input) {
-    const data = await runData<{ windows: WindowInfo[]; truncated: boolean }>(context, "windows", {
+    const data = await runData<{ windows: WindowInfo[]; truncated: boolean }, "windows">(context, "windows", {
       limit: 500,
     });
     const titled = data.windows.filter((w) => w.title);
@@ -193,7 +193,7 @@ const windowRead = defineTool({
       truncated_by: string[];
       cursor: string | null;
       counts: { after: number };
-    }>(context, "snapshot", {
+    }, "snapshot">(context, "snapshot", {
       target: targetOf(input.hwnd),
       format: "json",
       view: "full",
@@ -332,11 +332,12 @@ const elementAct = defineTool({
     }
     const action =
       input.action === "set_value"
-        ? { kind: "set_value", text: input.text }
+        ? // Without text the call is refused by act's own schema, as before.
+          { kind: "set_value" as const, text: input.text as string }
         : input.action === "select"
-          ? { kind: "select", ...(input.option ? { option: input.option } : {}) }
+          ? { kind: "select" as const, ...(input.option ? { option: input.option } : {}) }
           : { kind: input.action };
-    const data = await runData<Receipt>(context, "act", {
+    const data = await runData<Receipt, "act">(context, "act", {
       find: { target: targetOf(input.hwnd), ...selectorOf(input) },
       ...(input.select ? { nth: input.select.nth } : {}),
       action,

@@ -75,7 +75,7 @@ function locatorOf(role: string, name: string | null): string {
 }
 
 async function allWindows(context: ToolContext): Promise<WindowInfo[]> {
-  return (await runData<{ windows: WindowInfo[] }>(context, "windows", { limit: 500 })).windows;
+  return (await runData<{ windows: WindowInfo[] }, "windows">(context, "windows", { limit: 500 })).windows;
 }
 
 const sessionId = z.string().min(1).describe("From java_attach_window");
@@ -358,8 +358,8 @@ const select = defineTool({
     const ref = refOf(context, input.session_id, input.handle);
     const action =
       input.row !== undefined
-        ? { kind: "select", row: input.row, ...(input.column !== undefined ? { column: input.column } : {}) }
-        : { kind: "select", ...(input.option !== undefined ? { option: input.option } : {}) };
+        ? { kind: "select" as const, row: input.row, ...(input.column !== undefined ? { column: input.column } : {}) }
+        : { kind: "select" as const, ...(input.option !== undefined ? { option: input.option } : {}) };
     return runTool(context, "act", { ref, action, intent: NO_INTENT });
   },
 });
@@ -473,8 +473,8 @@ const screenshot = defineTool({
     const bound = session(context, input.session_id);
     const of =
       input.handle !== undefined
-        ? { kind: "element", ref: refOf(context, input.session_id, input.handle) }
-        : { kind: "window", window: { id: bound.windowId } };
+        ? { kind: "element" as const, ref: refOf(context, input.session_id, input.handle) }
+        : { kind: "window" as const, window: { id: bound.windowId } };
     return runTool(context, "screenshot", { of });
   },
 });
@@ -503,9 +503,9 @@ const wait = defineTool({
     session(context, input.session_id);
     const condition =
       input.window_title !== undefined
-        ? { kind: "window", title: input.window_title }
+        ? { kind: "window" as const, title: input.window_title }
         : {
-            kind: "text",
+            kind: "text" as const,
             ref: refOf(context, input.session_id, input.handle!),
             ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
           };
