@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { Modifier } from "../../platform/keys.js";
-import type { PointInput } from "../../tools/hands/schemas.js";
 import type { ToolContext } from "../../tools/context.js";
+import type { PointInput } from "../../tools/hands/schemas.js";
 import { defineTool, type ToolDefinition } from "../../tools/tool.js";
 import { runTool } from "./run.js";
 

@@ -187,13 +187,16 @@ const windowRead = defineTool({
         "backend win32 reads classic Win32 child windows; Linux has no such reader",
         "Use backend auto (AT-SPI).",
       );
-    const data = await runData<{
-      windows: { id: number; title: string }[];
-      elements: (Line & { depth: number })[];
-      truncated_by: string[];
-      cursor: string | null;
-      counts: { after: number };
-    }, "snapshot">(context, "snapshot", {
+    const data = await runData<
+      {
+        windows: { id: number; title: string }[];
+        elements: (Line & { depth: number })[];
+        truncated_by: string[];
+        cursor: string | null;
+        counts: { after: number };
+      },
+      "snapshot"
+    >(context, "snapshot", {
       target: targetOf(input.hwnd),
       format: "json",
       view: "full",

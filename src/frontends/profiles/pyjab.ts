@@ -358,7 +358,11 @@ const select = defineTool({
     const ref = refOf(context, input.session_id, input.handle);
     const action =
       input.row !== undefined
-        ? { kind: "select" as const, row: input.row, ...(input.column !== undefined ? { column: input.column } : {}) }
+        ? {
+            kind: "select" as const,
+            row: input.row,
+            ...(input.column !== undefined ? { column: input.column } : {}),
+          }
         : { kind: "select" as const, ...(input.option !== undefined ? { option: input.option } : {}) };
     return runTool(context, "act", { ref, action, intent: NO_INTENT });
   },
