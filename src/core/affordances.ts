@@ -1,19 +1,13 @@
 // What an element offers to an agent, in the protocol's action names, derived from what the element
 // itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
+
 import { TOGGLE_ROLES } from "../platform/types.js";
+import { roleSet } from "../platform/vocabulary.js";
 import { isInteractiveRole } from "./flatten.js";
 import type { SnapshotElement } from "./snapshot.js";
 
-const SELECT_ROLES = new Set([
-  "list item",
-  "page tab",
-  "tree item",
-  "table cell",
-  "option",
-  "menu item",
-  "combo box",
-]);
-const SCROLL_ROLES = new Set(["scroll pane", "scroll bar", "viewport"]);
+const SELECT_ROLES = roleSet("list item", "page tab", "tree item", "table cell", "menu item", "combo box");
+const SCROLL_ROLES = roleSet("scroll pane", "scroll bar", "viewport");
 
 export function affordances(element: SnapshotElement): string[] {
   const actions = new Set<string>();

@@ -2,6 +2,7 @@
 
 import { yieldIfDue } from "../platform/slice.js";
 import type { RawNode } from "../platform/types.js";
+import { roleSet } from "../platform/vocabulary.js";
 import { isPixelsOnly } from "./pixels.js";
 import type { Fingerprint } from "./refs.js";
 
@@ -36,7 +37,7 @@ export interface Fold {
 }
 
 /** Roles that only arrange other elements; an Action interface on them (GTK4 puts one everywhere) does not make them targets. */
-const STRUCTURAL_ROLES = new Set([
+const STRUCTURAL_ROLES = roleSet(
   "panel",
   "filler",
   "frame",
@@ -67,9 +68,9 @@ const STRUCTURAL_ROLES = new Set([
   "landmark",
   "redundant object",
   "unknown",
-]);
+);
 
-const INTERACTIVE_ROLES = new Set([
+const INTERACTIVE_ROLES = roleSet(
   "push button",
   "toggle button",
   "check box",
@@ -90,7 +91,6 @@ const INTERACTIVE_ROLES = new Set([
   "spin button",
   "slider",
   "scroll bar",
-  "switch",
   "push button menu",
   "tree table",
   "table",
@@ -99,7 +99,7 @@ const INTERACTIVE_ROLES = new Set([
   "tree",
   "page tab list",
   "editbar",
-]);
+);
 
 /** What a ref records of the element it names. */
 export function fingerprintOf(entry: FlatEntry): Fingerprint {
@@ -172,7 +172,7 @@ export interface FlattenResult {
 }
 
 /** Roles that only arrange: unnamed and with one child, such an element says nothing its child does not. */
-export const WRAPPER_ROLES = new Set([
+export const WRAPPER_ROLES = roleSet(
   "panel",
   "filler",
   "section",
@@ -184,10 +184,10 @@ export const WRAPPER_ROLES = new Set([
   "unknown",
   "invalid",
   "viewport",
-]);
+);
 const WRAPPER_INTERFACES = ["EditableText", "Value", "Selection", "Table", "Hypertext"];
 /** Roles of a child that can only repeat its parent's name: a button's own label. */
-const ECHO_ROLES = new Set(["label", "static", "text", "caption", "icon", "image"]);
+const ECHO_ROLES = roleSet("label", "static", "text", "caption", "icon", "image");
 
 function isWrapper(node: RawNode): boolean {
   return (

@@ -3,10 +3,12 @@
 // nearest label to its left, on its line, or above it, within the same container. Shown marked as
 // inferred (~"Search for"), never as the application's own name; `find {label}` and fill_form's
 // `label` use it. Taking fields in tree order had typed a search into the replace field.
+
 import type { AccessibilityBackend, RawNode, Rect } from "../platform/types.js";
+import { roleSet } from "../platform/vocabulary.js";
 
 /** Fields that take a value and are named by a label beside them. */
-const FIELD_ROLES = new Set([
+const FIELD_ROLES = roleSet(
   "text",
   "entry",
   "password text",
@@ -14,8 +16,8 @@ const FIELD_ROLES = new Set([
   "spin button",
   "slider",
   "editbar",
-]);
-const LABEL_ROLES = new Set(["label", "static"]);
+);
+const LABEL_ROLES = roleSet("label", "static");
 /** A label farther than this from its field is not taken as its label. */
 const MAX_GAP = 240;
 /** Slack for a label that overlaps its field's edge by a pixel or two. */

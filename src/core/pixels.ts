@@ -1,10 +1,12 @@
 // Elements whose content is only pixels: a large area with no children and nothing to say (a drawing
 // area, a canvas, a custom-painted panel). The tree cannot tell what they show; read_screen_text can.
 // Snapshots mark them, and a `find` that finds nothing in a window that has them says so.
+
 import type { RawNode } from "../platform/types.js";
+import { roleSet } from "../platform/vocabulary.js";
 
 /** Roles that hold what they draw, not elements: where painted text lives. */
-const PIXEL_ROLES = new Set([
+const PIXEL_ROLES = roleSet(
   "drawing area",
   "canvas",
   "panel",
@@ -16,7 +18,7 @@ const PIXEL_ROLES = new Set([
   "embedded",
   "viewport",
   "scroll pane",
-]);
+);
 /** Smaller than this is an icon or a gap, not a surface worth reading. */
 const MIN_WIDTH = 64;
 const MIN_HEIGHT = 32;

@@ -1,3 +1,4 @@
+import { roleSet } from "./vocabulary.js";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 
@@ -5,14 +6,13 @@
 export const PASSWORD_ROLE = "password text";
 
 /** Roles with two states that a toggle flips (a push button's "click" is a press, not a toggle). */
-export const TOGGLE_ROLES: ReadonlySet<string> = new Set([
+export const TOGGLE_ROLES = roleSet(
   "check box",
   "toggle button",
   "radio button",
   "check menu item",
   "radio menu item",
-  "switch",
-]);
+);
 
 export interface Rect {
   x: number;

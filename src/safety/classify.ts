@@ -3,16 +3,16 @@
 // the app, or closes a window holding unsaved work. Each rule is one row of docs/safety.md.
 // A false alarm costs a confirmation; a miss costs the user's work: what cannot be read counts as
 // committing.
+
 import { type Chord, chordText } from "../platform/keys.js";
+import { ROLES, type Role, roleSet } from "../platform/vocabulary.js";
 import type { SafetyLevel } from "./levels.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
 
 /** Roles a press (click, Enter, space, an action) activates. */
-export const PRESSABLE_ROLES = new Set([
+export const PRESSABLE_ROLES = roleSet(
   "push button",
-  "button",
   "toggle button",
-  "default button",
   "menu item",
   "check menu item",
   "radio menu item",
@@ -24,19 +24,43 @@ export const PRESSABLE_ROLES = new Set([
   "icon",
   "page tab",
   "table cell",
-]);
-export const BUTTON_ROLES = new Set(["push button", "button", "toggle button", "default button"]);
-export const DIALOG_ROLES = new Set(["dialog", "alert", "file chooser", "color chooser", "font chooser"]);
+);
+export const BUTTON_ROLES = roleSet("push button", "toggle button");
+export const DIALOG_ROLES = roleSet("dialog", "alert", "file chooser", "color chooser", "font chooser");
 
 /** Roles whose press runs a command: their label is all that says what it does. */
-export const COMMAND_ROLES = new Set([
-  "push button",
-  "button",
-  "toggle button",
-  "default button",
-  "menu item",
-  "link",
-]);
+export const COMMAND_ROLES = roleSet("push button", "toggle button", "menu item", "link");
+
+/** Other systems' spellings of a role (a seed's `AXButton`, a web `button`), in the vocabulary's words. */
+const SPELLINGS: Record<string, Role> = {
+  button: "push button",
+  defaultbutton: "push button",
+  pushbutton: "push button",
+  switch: "toggle button",
+  togglebutton: "toggle button",
+  checkbox: "check box",
+  radiobutton: "radio button",
+  menuitem: "menu item",
+  link: "link",
+  hyperlink: "link",
+  option: "list item",
+  tab: "page tab",
+  textfield: "text",
+  textarea: "text",
+  combobox: "combo box",
+};
+
+/**
+ * The role a caller declared (it may only raise the level), as the vocabulary names it. One the
+ * vocabulary cannot place, declared with a label, is judged as a command whose label is all that
+ * says what it does: a spelling deskhand does not know must not lower the bar.
+ */
+export function declaredRole(role: string, labelled: boolean): Role {
+  const lower = role.trim().toLowerCase();
+  if ((ROLES as readonly string[]).includes(lower)) return lower as Role;
+  const squashed = lower.replace(/^ax/, "").replace(/[\s_-]+/g, "");
+  return SPELLINGS[squashed] ?? (labelled ? "push button" : "unknown");
+}
 
 export interface TargetFacts {
   role?: string | undefined;
@@ -188,7 +212,7 @@ export function targetLevel(target: TargetFacts | undefined): SafetyLevel {
 }
 
 /** Roles whose value a wheel turn changes: the wheel over them is input (L2), not a scroll. */
-const VALUE_ROLES = new Set(["slider", "spin button", "combo box", "dial"]);
+const VALUE_ROLES = roleSet("slider", "spin button", "combo box", "dial");
 
 export function wheelChangesValue(role: string | undefined): boolean {
   return role !== undefined && VALUE_ROLES.has(role.toLowerCase());

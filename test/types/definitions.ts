@@ -2,6 +2,8 @@
 // meet a compile error, or the typecheck fails. What cannot be written is the proof.
 import { z } from "zod";
 import { runTool } from "../../src/frontends/profiles/run.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
+import { roleSet } from "../../src/platform/vocabulary.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { defineTool, READ_ONLY } from "../../src/tools/tool.js";
 
@@ -63,3 +65,12 @@ void runTool(context, "clik", {});
 void runTool(context, "click", { intent: "Press it", button_name: "left" });
 // @ts-expect-error: window's action is one of focus, minimize, hide, show, close
 void runTool(context, "window", { action: "maximise", window: { id: 1 }, intent: "Bigger" });
+
+// Roles are the platform's vocabulary: a misspelled one, or one no backend sends, does not compile.
+// @ts-expect-error: "push buton" is no role
+roleSet("push button", "push buton");
+// @ts-expect-error: AT-SPI has no "default button" role (a default button is a push button)
+roleSet("default button");
+// @ts-expect-error: a fake desktop's elements take the vocabulary's roles too
+const element: FakeElement = { role: "buton" };
+void element;

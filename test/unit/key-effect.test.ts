@@ -106,7 +106,7 @@ describe("what a key presses", () => {
       states: showing,
       children: items,
     });
-    const save = {
+    const save: FakeElement = {
       role: "menu item",
       name: "Save",
       actions: ["click"],

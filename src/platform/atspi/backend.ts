@@ -18,6 +18,7 @@ import {
   WindowNotAccessible,
   WindowNotFound,
 } from "../types.js";
+import { roleSet } from "../vocabulary.js";
 import { X11Connection } from "../x11/connection.js";
 import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from "../x11/windows.js";
 import { performAction } from "./actions.js";
@@ -59,7 +60,7 @@ const FRAME_LIST_TIMEOUT_MS = 1000;
 const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
-const FRAME_ROLES = new Set([
+const FRAME_ROLES = roleSet(
   "frame",
   "window",
   "dialog",
@@ -67,7 +68,7 @@ const FRAME_ROLES = new Set([
   "file chooser",
   "color chooser",
   "font chooser",
-]);
+);
 
 export class AtspiBackend implements AccessibilityBackend {
   readonly name = "atspi+x11";

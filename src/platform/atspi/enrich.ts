@@ -1,18 +1,20 @@
 // The fields the bulk cache does not carry: bounds, accessible id, action names, value and text. Read
 // only for the nodes a reply will show, all calls of a page in flight together.
+
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
+import { roleSet } from "../vocabulary.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
 import { parentOf, parseHandle } from "./reader.js";
 
 const INT_MIN = -2147483648;
 /** Roles whose text is the document itself: too big to be "cheap", read with read_text instead. */
-const DOCUMENT_ROLES = new Set(["document frame", "document web", "document text", "document spreadsheet"]);
+const DOCUMENT_ROLES = roleSet("document frame", "document web", "document text", "document spreadsheet");
 
 export { PASSWORD_ROLE };
 
 /** Roles whose Value is a real quantity. Java puts Value on every button (0 or 1): noise, and a call each. */
-const VALUE_ROLES = new Set([
+const VALUE_ROLES = roleSet(
   "slider",
   "spin button",
   "scroll bar",
@@ -20,7 +22,7 @@ const VALUE_ROLES = new Set([
   "dial",
   "level bar",
   "split pane",
-]);
+);
 /** After this many empty AccessibleId answers from one app, it is taken not to set ids at all. */
 const ACCESSIBLE_ID_PROBES = 64;
 
@@ -46,7 +48,7 @@ function toRect(raw: unknown, offset: { x: number; y: number } | undefined): Rec
 }
 
 /** Roles whose text is their content. A named label's text is its name: reading it again is waste. */
-const TEXT_ROLES = new Set([
+const TEXT_ROLES = roleSet(
   "text",
   "entry",
   "paragraph",
@@ -55,7 +57,7 @@ const TEXT_ROLES = new Set([
   "editbar",
   "caption",
   "static",
-]);
+);
 
 function carriesText(node: RawNode): boolean {
   if (DOCUMENT_ROLES.has(node.role)) return false;

@@ -1,6 +1,8 @@
 // AT-SPI role numbers (AtspiRole in at-spi2-core 2.46) mapped to the names pyatspi and Orca use.
 // Index = the number GetRole returns. Generated once from Atspi.Role value nicks, "-" read as " ".
-const atspiRoleNames: readonly string[] = [
+import type { Role } from "../vocabulary.js";
+
+const atspiRoleNames: readonly Role[] = [
   "invalid",
   "accelerator label",
   "alert",
@@ -139,6 +141,6 @@ export function roleName(role: number): string {
 }
 
 export function roleNumber(name: string): number | undefined {
-  const index = atspiRoleNames.indexOf(name);
+  const index = (atspiRoleNames as readonly string[]).indexOf(name);
   return index < 0 ? undefined : index;
 }

@@ -23,9 +23,11 @@ import {
   WindowNotAccessible,
   WindowNotFound,
 } from "../types.js";
+import type { Role } from "../vocabulary.js";
 
 export interface FakeElement {
-  role: string;
+  /** A role of the vocabulary: a fake desktop with a misspelled role does not compile. */
+  role: Role;
   name?: string;
   description?: string;
   states?: string[];

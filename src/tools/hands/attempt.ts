@@ -5,7 +5,7 @@ import { type Hands, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
-import { commitReason, type TargetFacts } from "../../safety/classify.js";
+import { commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { watchChanges } from "../changes.js";
 import type { ToolContext } from "../context.js";
@@ -127,7 +127,12 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   const title = await windowTitle(context, windowId);
   const declared =
     attempt.declared?.role || attempt.declared?.label
-      ? { role: attempt.declared.role, name: attempt.declared.label }
+      ? {
+          ...(attempt.declared.role
+            ? { role: declaredRole(attempt.declared.role, Boolean(attempt.declared.label)) }
+            : {}),
+          name: attempt.declared.label,
+        }
       : undefined;
   const element = attempt.place?.element;
   // The target may raise the level, never lower it: whichever of what the input presses and what the

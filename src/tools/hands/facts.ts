@@ -2,8 +2,10 @@
 // facts, its window's role and modality, whether a dialog holds input, and, for keys, what they will
 // activate (the focused element, the default button, the element whose key binding the chord is).
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
+
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { RawNode } from "../../platform/types.js";
+import { roleSet } from "../../platform/vocabulary.js";
 import {
   BUTTON_ROLES,
   DIALOG_ROLES,
@@ -17,16 +19,9 @@ import type { ToolContext } from "../context.js";
 import type { ResolvedPlace } from "./place.js";
 
 const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
-const EDITABLE_ROLES = new Set([
-  "text",
-  "entry",
-  "password text",
-  "spin button",
-  "document text",
-  "paragraph",
-]);
+const EDITABLE_ROLES = roleSet("text", "entry", "password text", "spin button", "document text", "paragraph");
 /** Fields whose content is what a person typed (a spin button always holds a number). */
-const TYPED_ROLES = new Set(["text", "entry", "password text", "document text", "paragraph"]);
+const TYPED_ROLES = roleSet("text", "entry", "password text", "document text", "paragraph");
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 
 interface WindowRead {

@@ -1,10 +1,12 @@
 // Keyboard tools: type_text (full Unicode, through a temporary keymap remap where needed) and key
 // (validated chords). Text goes where the focus is; a ref moves the focus there first.
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
+import { roleSet } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
@@ -70,7 +72,7 @@ async function keyboardTarget(
   };
 }
 
-const CLICK_TO_FOCUS_ROLES = new Set([
+const CLICK_TO_FOCUS_ROLES = roleSet(
   "text",
   "entry",
   "password text",
@@ -81,7 +83,7 @@ const CLICK_TO_FOCUS_ROLES = new Set([
   "paragraph",
   "table cell",
   "combo box",
-]);
+);
 
 export const chordSchema = z
   .string()
@@ -193,14 +195,14 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
 // The Swing fixture under eight HTTP clients took over 2 s to show 8 typed characters, once in 320.
 const SHOWN_WITHIN_MS = 5000;
 /** Fields whose own text is what was typed into them, as soon as the app has taken it. */
-const SHOWS_TYPED_TEXT = new Set([
+const SHOWS_TYPED_TEXT = roleSet(
   "text",
   "entry",
   "password text",
   "spin button",
   "document text",
   "terminal",
-]);
+);
 
 /** Whether the field shows what was typed: exact, differs (after 5 s), or unreadable. */
 export type ReadBack = "exact" | "differs" | "unreadable";
