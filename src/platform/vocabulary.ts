@@ -2,6 +2,8 @@
 // them (at-spi2-core 2.46, the names pyatspi and Orca use). A backend maps its own into these inside
 // its own folder (atspi/roles.ts); code above names roles only through `roleSet`, so a misspelled
 // role, or one no backend ever sends, is a compile error.
+// In AT-SPI's own order (AtspiRole, "invalid" = 0 to "last defined"): atspi/roles.ts reads a role
+// number as an index here.
 export const ROLES = [
   "invalid",
   "accelerator label",
@@ -134,7 +136,6 @@ export const ROLES = [
   "suggestion",
   "push button menu",
   "last defined",
-  "unknown",
 ] as const;
 
 export type Role = (typeof ROLES)[number];
