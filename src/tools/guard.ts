@@ -77,7 +77,8 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
   };
 }
 
-const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
+/** How a reply and the journal word the window manager's answer to an activation. */
+export const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
 
 /**
  * Brings a window forward as a step of another call (before input is judged or sent, before a

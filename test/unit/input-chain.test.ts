@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
-import { FakeHands, type FakeHandsDesktop } from "../../src/platform/fake/hands.js";
+import { FakeHands, type FakeHandsDesktop, type FakeHandsWindow } from "../../src/platform/fake/hands.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
@@ -70,6 +70,13 @@ function desktop(hands: FakeHandsDesktop) {
   return { backend, hands: fakeHands, context, call };
 }
 
+/** A window of the fake hands' desktop, filling the screen's corner as the editor does. */
+const win = (id: number, extra: Partial<FakeHandsWindow> = {}): FakeHandsWindow => ({
+  id,
+  rect: { x: 0, y: 0, width: 400, height: 300 },
+  ...extra,
+});
+
 const journalLast = () => {
   const lines = readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n");
   return JSON.parse(lines.at(-1)!) as { tool: string; decision: string; reason?: string };
@@ -78,10 +85,7 @@ const journalLast = () => {
 describe("the input chain on fake hands", () => {
   it("a window the window manager will not bring forward: refused, nothing sent", async () => {
     const { hands, context, call } = desktop({
-      windows: [
-        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 }, activates: "not_front" },
-        { id: 9, rect: { x: 0, y: 0, width: 400, height: 300 } },
-      ],
+      windows: [win(7, { activates: "not_front" }), win(9)],
       active: 9,
     });
     const result = await call("click", {
@@ -99,10 +103,7 @@ describe("the input chain on fake hands", () => {
 
   it("the window manager gives no answer: cannot tell, refused, nothing sent", async () => {
     const { hands, context, call } = desktop({
-      windows: [
-        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 }, activates: "unknown" },
-        { id: 9, rect: { x: 0, y: 0, width: 400, height: 300 } },
-      ],
+      windows: [win(7, { activates: "unknown" }), win(9)],
       active: 9,
     });
     const result = await call("key", { key: "Tab", window: { id: 7 }, intent: "Next field" });
@@ -114,10 +115,7 @@ describe("the input chain on fake hands", () => {
 
   it("a point another window covers: refused naming it, nothing sent, nothing raised", async () => {
     const { hands, context, call } = desktop({
-      windows: [
-        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } },
-        { id: 9, rect: { x: 0, y: 0, width: 100, height: 100 } },
-      ],
+      windows: [win(7), { id: 9, rect: { x: 0, y: 0, width: 100, height: 100 } }],
       active: 7,
     });
     const result = await call("click", {
@@ -135,7 +133,7 @@ describe("the input chain on fake hands", () => {
 
   it("an element renamed since it was seen: not acted on", async () => {
     const { backend, hands, context, call } = desktop({
-      windows: [{ id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } }],
+      windows: [win(7)],
       active: 7,
     });
     const found = await call("find", {
@@ -154,10 +152,7 @@ describe("the input chain on fake hands", () => {
 
   it("all well: the click is sent once, at the point, and journaled done", async () => {
     const { hands, context, call } = desktop({
-      windows: [
-        { id: 9, rect: { x: 0, y: 0, width: 400, height: 300 } },
-        { id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } },
-      ],
+      windows: [win(9), win(7)],
       active: 9,
     });
     const result = await call("click", {

@@ -9,7 +9,7 @@ import { commitReason, declaredRole, type TargetFacts } from "../../safety/class
 import type { SafetyLevel } from "../../safety/levels.js";
 import { watchChanges } from "../changes.js";
 import type { ToolContext } from "../context.js";
-import { activateWindow, guard } from "../guard.js";
+import { activateWindow, FOCUS_WORDS, guard } from "../guard.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -65,8 +65,6 @@ export interface FocusReport {
   title?: string | undefined;
   result: "is now in front" | "is not" | "cannot say";
 }
-
-const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unknown: "cannot say" } as const;
 
 async function windowTitle(context: ToolContext, id: number | undefined): Promise<string | undefined> {
   if (id === undefined) return undefined;

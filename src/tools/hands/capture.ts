@@ -8,7 +8,7 @@ import { imageToGlobal } from "../../core/image.js";
 import { verifyRef } from "../../core/verify.js";
 import type { Rect } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
-import { activateWindow } from "../guard.js";
+import { activateWindow, FOCUS_WORDS } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import type { FocusReport } from "./attempt.js";
 import { resolveWindowSpec } from "./place.js";
@@ -98,7 +98,7 @@ export async function resolveCapture(
     if (truth === "front") await sleep(REPAINT_MS);
     focus = {
       window: windowId,
-      result: truth === "front" ? "is now in front" : truth === "not_front" ? "is not" : "cannot say",
+      result: FOCUS_WORDS[truth],
     };
   }
   return { region, subject, ...(windowId === undefined ? {} : { windowId }), ...(focus ? { focus } : {}) };
