@@ -1,7 +1,7 @@
 // Searching a window (or the subtree under a ref) by selector or locator. Three answers are kept apart:
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
-import type { AccessibilityBackend, RawNode, Rect, WindowInfo } from "../platform/types.js";
+import type { AccessibilityReader, RawNode, Rect, StructureOptions, WindowInfo } from "../platform/types.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
 import { type FlatEntry, fingerprintOf, flatten, isEcho, isShown, reportsShowing } from "./flatten.js";
@@ -87,7 +87,7 @@ function cutOf(node: RawNode): CutName | undefined {
 
 /** Enriches entries window by window (GTK 4 extents are relative to their window). */
 async function enrichEntries(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   entries: FlatEntry[],
   options: { maxText: number; timeoutMs: number; accessibleIds: boolean },
 ): Promise<void> {
@@ -99,7 +99,7 @@ async function enrichEntries(
 
 /** Tables of a read whose rows were not read: their cells are read now, within FIND_TABLE_CELLS. */
 async function readTableCells(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   roots: { node: RawNode }[],
   timeoutMs: number,
 ): Promise<{ cells: number; capped: boolean }> {
@@ -135,173 +135,261 @@ async function readTableCells(
   return { cells, capped };
 }
 
+type Root = { node: RawNode; windowId: number | null };
+type Parsed = { locator: ReturnType<typeof parseLocator> } | { selector: Selector };
+
+/** Step 1: the query, with a locator parsed (its syntax errors named). */
+function parseQuery(query: FindQuery): Parsed {
+  if (!("locator" in query)) return query;
+  try {
+    return { locator: parseLocator(query.locator) };
+  } catch (error) {
+    if (error instanceof LocatorSyntaxError)
+      throw new DeskhandError(
+        "invalid_params",
+        `locator: ${error.message}`,
+        "Write it like //push button[@name=contains('Save')].",
+      );
+    throw error;
+  }
+}
+
+/** What is searched: the windows a target names, or the subtree under a ref. */
+interface Scope {
+  windows: WindowInfo[];
+  /** Where the app itself can be asked (Collection): one window, or one element. */
+  single: { windowId: number } | { handle: string } | undefined;
+  windowId: number | null;
+  readRoots(): Promise<Root[]>;
+}
+
+/** Step 2: the scope of a target. */
+async function scopeOf(
+  backend: AccessibilityReader,
+  refs: RefStore,
+  target: SnapshotTarget,
+  structure: StructureOptions,
+): Promise<Scope> {
+  if (target.kind === "element") {
+    const entry = refs.lookup(target.ref);
+    const windowId = entry.fingerprint.windowId;
+    return {
+      windows: [],
+      single: { handle: entry.handle },
+      windowId,
+      readRoots: async () => [{ node: (await backend.readSubtree(entry.handle, structure)).root, windowId }],
+    };
+  }
+  const windows = await resolveWindows(backend, target);
+  const only = windows.length === 1 ? windows[0]!.id : undefined;
+  return {
+    windows,
+    single: only === undefined ? undefined : { windowId: only },
+    windowId: only ?? null,
+    readRoots: async () => {
+      const roots: Root[] = [];
+      for (const window of windows)
+        roots.push({ node: (await backend.readWindow(window.id, structure)).root, windowId: window.id });
+      return roots;
+    },
+  };
+}
+
+/** The elements searched, and how they were read. */
+interface Candidates {
+  roots: Root[];
+  entries: FlatEntry[];
+  method: FindResult["method"];
+  incomplete: TreeIncomplete[];
+}
+
+/**
+ * Step 3a: a selector that names a role or states can be answered by the app itself (Collection),
+ * where the backend judges that safe and faster: only the candidates are then read. Undefined where
+ * it cannot.
+ */
+async function askTheApp(
+  backend: AccessibilityReader,
+  parsed: Parsed,
+  scope: Scope,
+  structure: StructureOptions,
+  timeoutMs: number,
+): Promise<Candidates | undefined> {
+  if (!("selector" in parsed) || !scope.single || !backend.matchCandidates) return undefined;
+  const { selector } = parsed;
+  // An inferred label needs the fields' neighbours, which only a read of the tree has.
+  if (selector.label !== undefined || (selector.role === undefined && selector.states === undefined))
+    return undefined;
+  const handles = await backend.matchCandidates(
+    scope.single,
+    { roles: selector.role === undefined ? [] : [fold(selector.role)], states: selector.states ?? [] },
+    timeoutMs,
+  );
+  if (!handles) return undefined;
+  const single = { ...structure, maxDepth: 0, nodeCeiling: 1 };
+  const nodes = await Promise.all(handles.map((h) => backend.readSubtree(h, single).then((r) => r.root)));
+  // Found by the app: no path from the window was walked, so refs record none.
+  const entries = nodes.map((node) => ({ node, depth: 0, path: [], windowId: scope.windowId }));
+  return { roots: [], entries, method: "collection", incomplete: [] };
+}
+
+/** Step 3b: a read of the tree, labels inferred, with what is known to be missing from it. */
+async function readTree(backend: AccessibilityReader, scope: Scope, timeoutMs: number): Promise<Candidates> {
+  const roots = await scope.readRoots();
+  await inferLabelsOf(backend, roots, timeoutMs);
+  const incomplete: TreeIncomplete[] = [];
+  for (const root of roots) {
+    const window = scope.windows.find((w) => w.id === root.windowId);
+    const known = window ? treeIncomplete(window, root.node) : undefined;
+    if (known) incomplete.push(known);
+  }
+  return { roots, entries: await flatAll(roots), method: "tree", incomplete };
+}
+
+const flatAll = async (roots: Root[]) =>
+  (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
+
+interface Verdicts {
+  cuts: Set<CutName>;
+  hits: FlatEntry[];
+  unreadable: FlatEntry[];
+}
+
+/** Step 4: the candidates judged: matches, those that could not be read, and the cuts met. */
+async function judge(
+  backend: AccessibilityReader,
+  parsed: Parsed,
+  candidates: Candidates,
+  timeoutMs: number,
+): Promise<Verdicts> {
+  const { entries, roots } = candidates;
+  const cuts = new Set<CutName>();
+  for (const { node } of entries) {
+    const cut = cutOf(node);
+    if (cut) cuts.add(cut);
+  }
+  const wanted =
+    "locator" in parsed
+      ? { value: parsed.locator.needsValue, accessibleId: parsed.locator.needsId }
+      : needsDetails(parsed.selector);
+  // Details cost a call or two per element: read them for every element only when the query needs them.
+  if (wanted.value || wanted.accessibleId)
+    await enrichEntries(backend, entries, { maxText: 10_000, timeoutMs, accessibleIds: wanted.accessibleId });
+  if ("locator" in parsed) {
+    const found = new Set(roots.flatMap((r) => evaluateLocator(parsed.locator, r.node)));
+    return { cuts, hits: entries.filter((e) => found.has(e.node)), unreadable: [] };
+  }
+  const { selector } = parsed;
+  // "showing" where the toolkit never reports it (GTK 4.8) is judged as isShown judges it: visible,
+  // then an area once the bounds of the matches are read.
+  const inferShowing =
+    selector.states?.includes("showing") && roots.length > 0 && !roots.some((r) => reportsShowing(r.node));
+  const asked = inferShowing
+    ? { ...selector, states: [...selector.states!.filter((s) => s !== "showing"), "visible" as const] }
+    : selector;
+  const verdicts = entries.map((e) => ({ e, verdict: matches(e.node, asked) }));
+  let hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
+  const unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
+  if (inferShowing) {
+    await enrichEntries(backend, hits, { maxText: 200, timeoutMs, accessibleIds: false });
+    hits = hits.filter((e) => isShown(e.node, false));
+  }
+  return { cuts, hits, unreadable };
+}
+
+/**
+ * Step 5: table cells, read through the Table interface, are searched when asked, or when nothing
+ * outside the tables matched; otherwise the reply says they were not.
+ */
+async function searchTables(
+  backend: AccessibilityReader,
+  parsed: Parsed,
+  candidates: Candidates,
+  verdicts: Verdicts,
+  options: FindOptions,
+): Promise<{ verdicts: Verdicts; tables: FindResult["tables"] }> {
+  if (candidates.method !== "tree") return { verdicts, tables: undefined };
+  if (!options.searchTables && !verdicts.cuts.has("tableRows")) return { verdicts, tables: undefined };
+  if (!options.searchTables && verdicts.hits.length > 0)
+    return {
+      verdicts,
+      tables: {
+        searched: false,
+        cells: 0,
+        capped: false,
+        reason: "matches were found outside them; search_tables searches them too",
+      },
+    };
+  const read = await readTableCells(backend, candidates.roots, options.timeoutMs);
+  candidates.entries = await flatAll(candidates.roots);
+  return {
+    verdicts: await judge(backend, parsed, candidates, options.timeoutMs),
+    tables: { searched: true, ...read },
+  };
+}
+
+/** Step 6: with no match where part of the scope is pixels only, the text may be painted there. */
+async function pixelsOnlySurfaces(
+  backend: AccessibilityReader,
+  candidates: Candidates,
+  timeoutMs: number,
+): Promise<FlatEntry[]> {
+  if (candidates.method !== "tree") return [];
+  const surfaces = candidates.entries.filter((e) => mayBePixelsOnly(e.node));
+  await enrichEntries(backend, surfaces, { maxText: 200, timeoutMs, accessibleIds: false });
+  return surfaces.filter((e) => isPixelsOnly(e.node)).slice(0, 5);
+}
+
+/** One match as the reply shows it, with a ref for it. */
+function describeFound(refs: RefStore, snapshotId: string, entry: FlatEntry): FoundElement {
+  const { node } = entry;
+  const ref = refs.assign(snapshotId, node.handle, fingerprintOf(entry));
+  const found: FoundElement = {
+    ref,
+    role: node.role,
+    name: node.name ?? null,
+    states: node.states ?? null,
+    bounds: node.bounds ?? null,
+    window: entry.windowId,
+    ...(node.cell ? { cell: node.cell } : {}),
+    ...(node.inferredLabel ? { inferred_label: node.inferredLabel } : {}),
+  };
+  const value = shownValue(node);
+  if (value !== undefined) {
+    const whole = Math.max(value.length, node.textLength ?? 0);
+    found.value = value.slice(0, FOUND_VALUE_CHARS);
+    if (whole > found.value.length) found.value_length = whole;
+  }
+  return found;
+}
+
 export async function findElements(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   refs: RefStore,
   target: SnapshotTarget,
   query: FindQuery,
   options: FindOptions,
 ): Promise<FindResult> {
-  let locator: ReturnType<typeof parseLocator> | undefined;
-  if ("locator" in query) {
-    try {
-      locator = parseLocator(query.locator);
-    } catch (error) {
-      if (error instanceof LocatorSyntaxError) {
-        throw new DeskhandError(
-          "invalid_params",
-          `locator: ${error.message}`,
-          "Write it like //push button[@name=contains('Save')].",
-        );
-      }
-      throw error;
-    }
-  }
-  const structure = {
+  const parsed = parseQuery(query);
+  const structure: StructureOptions = {
     maxDepth: options.maxDepth,
     tableRows: 0,
     walkTables: false,
     nodeCeiling: READ_CEILING,
     timeoutMs: options.timeoutMs,
   };
-  let windows: WindowInfo[] = [];
-  let scope: { windowId: number } | { handle: string } | undefined;
-  let scopeWindow: number | null = null;
-  let readRoots: () => Promise<{ node: RawNode; windowId: number | null }[]>;
-  if (target.kind === "element") {
-    const entry = refs.lookup(target.ref);
-    scope = { handle: entry.handle };
-    scopeWindow = entry.fingerprint.windowId;
-    readRoots = async () => [
-      {
-        node: (await backend.readSubtree(entry.handle, structure)).root,
-        windowId: entry.fingerprint.windowId,
-      },
-    ];
-  } else {
-    windows = await resolveWindows(backend, target);
-    if (windows.length === 1) {
-      scope = { windowId: windows[0]!.id };
-      scopeWindow = windows[0]!.id;
-    }
-    readRoots = async () => {
-      const roots = [];
-      for (const window of windows)
-        roots.push({ node: (await backend.readWindow(window.id, structure)).root, windowId: window.id });
-      return roots;
-    };
-  }
-  let roots: { node: RawNode; windowId: number | null }[] = [];
-  let entries: FlatEntry[] | undefined;
-  let method: FindResult["method"] = "tree";
-  // A selector that names a role or states can be answered by the app itself (Collection), where the
-  // backend judges that safe and faster: only the candidates are then read.
-  const selector = "selector" in query ? query.selector : undefined;
-  if (
-    selector &&
-    // An inferred label needs the fields' neighbours, which only a read of the tree has.
-    selector.label === undefined &&
-    (selector.role !== undefined || selector.states !== undefined) &&
-    scope &&
-    backend.matchCandidates
-  ) {
-    const handles = await backend.matchCandidates(
-      scope,
-      { roles: selector.role === undefined ? [] : [fold(selector.role)], states: selector.states ?? [] },
-      options.timeoutMs,
-    );
-    if (handles) {
-      const single = { ...structure, maxDepth: 0, nodeCeiling: 1 };
-      const nodes = await Promise.all(handles.map((h) => backend.readSubtree(h, single).then((r) => r.root)));
-      // Found by the app: no path from the window was walked, so refs record none.
-      entries = nodes.map((node) => ({ node, depth: 0, path: [], windowId: scopeWindow }));
-      method = "collection";
-    }
-  }
-  const incomplete: TreeIncomplete[] = [];
-  if (!entries) {
-    roots = await readRoots();
-    await inferLabelsOf(backend, roots, options.timeoutMs);
-    entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
-    for (const root of roots) {
-      const window = windows.find((w) => w.id === root.windowId);
-      const known = window ? treeIncomplete(window, root.node) : undefined;
-      if (known) incomplete.push(known);
-    }
-  }
-  let tables: FindResult["tables"];
-  if (options.searchTables && method === "tree") {
-    const read = await readTableCells(backend, roots, options.timeoutMs);
-    tables = { searched: true, ...read };
-    entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
-  }
-  const search = async (scope: FlatEntry[]) => {
-    const cuts = new Set<CutName>();
-    for (const { node } of scope) {
-      const cut = cutOf(node);
-      if (cut) cuts.add(cut);
-    }
-    const wanted = locator
-      ? { value: locator.needsValue, accessibleId: locator.needsId }
-      : needsDetails((query as { selector: Selector }).selector);
-    // Details cost a call or two per element: read them for every element only when the query needs them.
-    if (wanted.value || wanted.accessibleId)
-      await enrichEntries(backend, scope, {
-        maxText: 10_000,
-        timeoutMs: options.timeoutMs,
-        accessibleIds: wanted.accessibleId,
-      });
-    let hits: FlatEntry[];
-    let unreadable: FlatEntry[] = [];
-    if (locator) {
-      const found = new Set(roots.flatMap((r) => evaluateLocator(locator, r.node)));
-      hits = scope.filter((e) => found.has(e.node));
-    } else {
-      const selector = (query as { selector: Selector }).selector;
-      // GTK 4.8 reports no `showing` below its windows: there "showing" means visible and on screen,
-      // which the bounds read tells (deskhand reads none for what sits below a 0×0 element).
-      const inferShowing =
-        selector.states?.includes("showing") &&
-        roots.length > 0 &&
-        !roots.some((r) => reportsShowing(r.node));
-      const asked = inferShowing
-        ? { ...selector, states: [...selector.states!.filter((s) => s !== "showing"), "visible"] }
-        : selector;
-      const verdicts = scope.map((e) => ({ e, verdict: matches(e.node, asked) }));
-      hits = verdicts.filter((v) => v.verdict === "match").map((v) => v.e);
-      unreadable = verdicts.filter((v) => v.verdict === "unreadable").map((v) => v.e);
-      if (inferShowing) {
-        await enrichEntries(backend, hits, {
-          maxText: 200,
-          timeoutMs: options.timeoutMs,
-          accessibleIds: false,
-        });
-        hits = hits.filter((e) => {
-          const b = e.node.bounds;
-          return !!b && b.width > 0 && b.height > 0;
-        });
-      }
-    }
-    return { cuts, hits, unreadable };
-  };
-  let { cuts, hits, unreadable } = await search(entries);
-  if (method === "tree" && !tables && cuts.has("tableRows")) {
-    if (hits.length === 0) {
-      // Nothing outside the tables: their cells, read through the Table interface, are searched.
-      const read = await readTableCells(backend, roots, options.timeoutMs);
-      tables = { searched: true, ...read };
-      entries = (await flatten(roots, { visibleOnly: false, onlyInteractive: false })).entries;
-      ({ cuts, hits, unreadable } = await search(entries));
-    } else
-      tables = {
-        searched: false,
-        cells: 0,
-        capped: false,
-        reason: "matches were found outside them; search_tables searches them too",
-      };
-  }
+  const scope = await scopeOf(backend, refs, target, structure);
+  const candidates =
+    (await askTheApp(backend, parsed, scope, structure, options.timeoutMs)) ??
+    (await readTree(backend, scope, options.timeoutMs));
+  const first = await judge(backend, parsed, candidates, options.timeoutMs);
+  const { verdicts, tables } = await searchTables(backend, parsed, candidates, first, options);
+  const { cuts, unreadable } = verdicts;
+  let { hits } = verdicts;
   const leftOut =
-    options.offScreen === "leave_out" ? await leaveOut(backend, roots, hits, options.timeoutMs) : undefined;
+    options.offScreen === "leave_out"
+      ? await leaveOut(backend, candidates.roots, hits, options.timeoutMs)
+      : undefined;
   if (leftOut) hits = leftOut.kept;
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.
@@ -310,49 +398,20 @@ export async function findElements(
     timeoutMs: options.timeoutMs,
     accessibleIds: false,
   });
-  // Nothing found where part of the window is pixels only: the text may be painted there.
-  let surfaces: FlatEntry[] = [];
-  if (hits.length === 0 && method === "tree") {
-    surfaces = entries.filter((e) => mayBePixelsOnly(e.node));
-    await enrichEntries(backend, surfaces, {
-      maxText: 200,
-      timeoutMs: options.timeoutMs,
-      accessibleIds: false,
-    });
-    surfaces = surfaces.filter((e) => isPixelsOnly(e.node)).slice(0, 5);
-  }
+  const surfaces = hits.length === 0 ? await pixelsOnlySurfaces(backend, candidates, options.timeoutMs) : [];
   // Found by the app itself (Collection), a match carries no read of the table around it: the
   // toolkit says which cell it is in.
-  if (method === "collection" && backend.cellPosition)
+  if (candidates.method === "collection" && backend.cellPosition)
     await Promise.all(
-      hits.slice(0, options.limit).map(async (e) => {
+      shown.map(async (e) => {
         if (e.node.cell) return;
         const cell = await backend.cellPosition!(e.node.handle).catch(() => undefined);
         if (cell) e.node.cell = cell;
       }),
     );
   const snapshotId = refs.newSnapshot();
-  const describe = (entry: FlatEntry): FoundElement => {
-    const { node } = entry;
-    const ref = refs.assign(snapshotId, node.handle, fingerprintOf(entry));
-    const found: FoundElement = {
-      ref,
-      role: node.role,
-      name: node.name ?? null,
-      states: node.states ?? null,
-      bounds: node.bounds ?? null,
-      window: entry.windowId,
-      ...(node.cell ? { cell: node.cell } : {}),
-      ...(node.inferredLabel ? { inferred_label: node.inferredLabel } : {}),
-    };
-    const value = shownValue(node);
-    if (value !== undefined) {
-      const whole = Math.max(value.length, node.textLength ?? 0);
-      found.value = value.slice(0, FOUND_VALUE_CHARS);
-      if (whole > found.value.length) found.value_length = whole;
-    }
-    return found;
-  };
+  const describe = (entry: FlatEntry) => describeFound(refs, snapshotId, entry);
+  const { incomplete, method } = candidates;
   return {
     snapshotId,
     matches: shown.map(describe),
@@ -362,7 +421,7 @@ export async function findElements(
     cuts: [...cuts],
     ...(incomplete.length > 0 ? { tree_incomplete: incomplete } : {}),
     unreadable_candidates: unreadable.map((e) => ({ ...describe(e), unread: [...new Set(e.node.unread)] })),
-    windows: windows.map(({ id, title }) => ({ id, title })),
+    windows: scope.windows.map(({ id, title }) => ({ id, title })),
     method,
     ...(surfaces.length > 0 ? { pixels_only: surfaces.map(describe) } : {}),
     ...(tables ? { tables } : {}),
@@ -378,7 +437,7 @@ export async function findElements(
  * searched through Collection before any read of it), nothing is taken to be off screen.
  */
 async function leaveOut(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   roots: { node: RawNode }[],
   hits: FlatEntry[],
   timeoutMs: number,

@@ -127,16 +127,21 @@ export function isInteractive(node: RawNode): boolean {
 }
 
 /**
- * Whether the element is on screen. AT-SPI's `showing` says so; GTK 4.8 leaves it off most containers
- * it does draw, so for a node whose toolkit never reports `showing` below the window, `visible` stands
- * in, and an element read with a Component but no area (a stack page never shown) is not on screen.
+ * Whether the element is on screen: the one home of this judgement (snapshots, find, the element under
+ * a point). AT-SPI's `showing` says so. GTK 4.8 leaves it off most elements it does draw, so where the
+ * toolkit never reports `showing` below the window, `visible` stands in, and where the bounds were read
+ * an element must have an area: a stack page never shown is read with a Component but no extent, and
+ * what sits below a 0×0 element has none either.
  */
 export function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean {
   const states = node.states;
   if (states === undefined) return true; // Unread states: keep it, and its `unread` says why.
   if (states.includes("showing")) return true;
   if (toolkitReportsShowing || !states.includes("visible")) return false;
-  return !(node.enriched && node.bounds === null && (node.interfaces ?? []).includes("Component"));
+  if (!node.enriched) return true; // Bounds not read yet: cannot tell, so it is kept.
+  const b = node.bounds;
+  if (!b) return !(node.interfaces ?? []).includes("Component");
+  return b.width > 0 && b.height > 0;
 }
 
 /** Whether any element below the root reports `showing` (GTK 4.8 never does). */

@@ -4,7 +4,7 @@
 // inferred (~"Search for"), never as the application's own name; `find {label}` and fill_form's
 // `label` use it. Taking fields in tree order had typed a search into the replace field.
 
-import type { AccessibilityBackend, RawNode, Rect } from "../platform/types.js";
+import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
 
 /** Fields that take a value and are named by a label beside them. */
@@ -88,7 +88,7 @@ export function inferLabels(roots: RawNode[]): number {
 
 /** Reads the areas inference needs and infers; cheap where no field is unnamed (nothing is read). */
 export async function inferLabelsOf(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   roots: { node: RawNode; windowId: number | null }[],
   timeoutMs: number,
 ): Promise<void> {

@@ -6,6 +6,7 @@
 //   union      path | path
 // Text comparisons fold case like selectors; @id is exact.
 import type { RawNode } from "../platform/types.js";
+import { isState } from "../platform/vocabulary.js";
 import { fold } from "./selector.js";
 
 type Attribute = "name" | "description" | "id" | "value" | "states" | "role";
@@ -68,6 +69,17 @@ function parseTest(source: string): Test {
     );
   const attribute = match[1] as Attribute;
   if (!ATTRIBUTES.has(attribute)) throw new LocatorSyntaxError(`unknown attribute @${attribute}`);
+  const unknownState =
+    attribute !== "states"
+      ? undefined
+      : (match[3] ?? match[5] ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .find((s) => !isState(s));
+  if (unknownState !== undefined)
+    throw new LocatorSyntaxError(
+      `no state ${JSON.stringify(unknownState)} (AT-SPI's names: enabled, showing, focused…)`,
+    );
   return match[3] !== undefined
     ? { kind: "attribute", attribute, op: "contains", text: match[3] }
     : { kind: "attribute", attribute, op: "equals", text: match[5] ?? "" };
@@ -163,7 +175,7 @@ export function parseLocator(source: string): Locator {
 function attributeHolds(node: RawNode, test: Extract<Test, { kind: "attribute" }>): boolean {
   if (test.attribute === "states") {
     const wanted = test.text.split(",").map((s) => s.trim());
-    return wanted.every((s) => node.states?.includes(s));
+    return wanted.every((s) => isState(s) && node.states?.includes(s));
   }
   if (test.attribute === "id") {
     const id = node.accessibleId ?? "";

@@ -3,7 +3,7 @@
 // toggle keeps the role) is blanked all the same. A window whose tree cannot be read may hold one:
 // the reply says so, since nothing can be blanked there.
 import {
-  type AccessibilityBackend,
+  type AccessibilityReader,
   PASSWORD_ROLE,
   type RawNode,
   type Rect,
@@ -62,7 +62,7 @@ function passwordNodes(root: RawNode): RawNode[] {
 
 /** The password fields of every window that overlaps `region`, with their areas in global points. */
 export async function passwordAreas(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   region: Rect,
   timeoutMs: number,
 ): Promise<PasswordAreas> {
@@ -123,7 +123,7 @@ export async function passwordAreas(
 }
 
 async function fieldsOf(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   windowId: number,
   timeoutMs: number,
 ): Promise<{ fields: RawNode[]; complete: boolean }> {

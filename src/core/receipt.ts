@@ -1,6 +1,6 @@
 // Receipts say what was done, by which route, and what the element looks like afterwards, re-read from
 // the app. They never claim the goal was reached: that stays the caller's judgement.
-import type { AccessibilityBackend, ActionReport, RawNode, WindowInfo } from "../platform/types.js";
+import type { AccessibilityReader, ActionReport, RawNode, WindowInfo } from "../platform/types.js";
 import { shownValue } from "./snapshot.js";
 
 export interface ElementState {
@@ -61,7 +61,7 @@ export function windowChanges(before: WindowInfo[], after: WindowInfo[]) {
 
 /** Re-reads the element after an action; a failed re-read keeps the action's outcome and says why. */
 export async function afterRead(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   handle: string,
   windowId: number | null,
 ): Promise<Pick<Receipt, "after" | "after_read" | "unread">> {

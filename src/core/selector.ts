@@ -2,6 +2,7 @@
 // `_contains` fields fold case (Unicode-aware); accessible_id is exact and case-sensitive; every state
 // given must be present.
 import type { RawNode } from "../platform/types.js";
+import type { State } from "../platform/vocabulary.js";
 
 export interface Selector {
   role?: string | undefined;
@@ -10,7 +11,7 @@ export interface Selector {
   value_contains?: string | undefined;
   description?: string | undefined;
   accessible_id?: string | undefined;
-  states?: string[] | undefined;
+  states?: State[] | undefined;
   /** The name, or for an unnamed field the label beside it (inferred by position). */
   label?: string | undefined;
 }

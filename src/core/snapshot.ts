@@ -4,7 +4,7 @@
 
 import { yieldIfDue } from "../platform/slice.js";
 import {
-  type AccessibilityBackend,
+  type AccessibilityReader,
   type ChildrenCut,
   PASSWORD_ROLE,
   type RawNode,
@@ -182,7 +182,7 @@ function allNodes(root: RawNode): RawNode[] {
 
 /** The windows a target names; an error says plainly when none (or, for a title, several) match. */
 export async function resolveWindows(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   target: SnapshotTarget,
 ): Promise<WindowInfo[]> {
   const windows = await backend.listWindows();
@@ -255,7 +255,7 @@ export class SnapshotStore {
   #kept: StoredSnapshot[] = [];
 
   constructor(
-    private readonly backend: () => Promise<AccessibilityBackend>,
+    private readonly backend: () => Promise<AccessibilityReader>,
     readonly refs: RefStore,
   ) {}
 

@@ -1,6 +1,6 @@
 // Before any use, a ref is re-resolved and compared with what was seen: role, name, index among
 // siblings and bounds. On any difference nothing is done, and the differences are the answer.
-import type { AccessibilityBackend, RawNode, Rect } from "../platform/types.js";
+import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { DeskhandError } from "./errors.js";
 import type { RefEntry, RefStore } from "./refs.js";
 
@@ -55,7 +55,7 @@ export function staleElement(ref: string, found: Difference[] | string): Deskhan
 }
 
 export async function verifyRef(
-  backend: AccessibilityBackend,
+  backend: AccessibilityReader,
   refs: RefStore,
   ref: string,
 ): Promise<Verified> {

@@ -99,6 +99,25 @@ export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCap
   close(): Promise<void>;
 }
 
+/**
+ * What code above the platform looks with: pixels, which window is where, what is held. Named one by
+ * one, so a capability added to Hands is hidden here until someone decides it only reads. Input and
+ * window changes come only from the gate (tools/guard.ts), once a call is allowed.
+ */
+export type SeeingHands = Pick<
+  Hands,
+  | "name"
+  | "recovered"
+  | "closed"
+  | "screenSize"
+  | "capture"
+  | "activeWindow"
+  | "windowAt"
+  | "held"
+  | "serverHeld"
+  | "autoReleaseMs"
+>;
+
 /** The hands cannot reach the display: no DISPLAY, no XTEST, or no window manager. */
 export class HandsUnavailable extends Error {
   override readonly name = "HandsUnavailable";

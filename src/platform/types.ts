@@ -1,4 +1,4 @@
-import { roleSet } from "./vocabulary.js";
+import { type Interface, type Role, roleSet, type State } from "./vocabulary.js";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 
@@ -56,11 +56,11 @@ export type ChildrenCut =
 export interface RawNode {
   /** Opaque, backend-specific; resolves to the same live object while it exists. */
   handle: string;
-  role: string;
+  role: Role;
   name: string | undefined;
   description: string | undefined;
-  states: string[] | undefined;
-  interfaces: string[] | undefined;
+  states: State[] | undefined;
+  interfaces: Interface[] | undefined;
   childCount: number | undefined;
   indexInParent: number;
   children: RawNode[];
@@ -170,6 +170,12 @@ export interface AccessibilityBackend
   readonly closed: boolean;
   close(): Promise<void>;
 }
+
+/**
+ * What code above the platform reads with: the backend without its acting capability. The acting
+ * one (ElementActor) comes only from the gate (tools/guard.ts), once a call is allowed.
+ */
+export type AccessibilityReader = Omit<AccessibilityBackend, keyof ElementActor>;
 
 export class WindowNotFound extends Error {
   override readonly name = "WindowNotFound";

@@ -144,3 +144,90 @@ export type Role = (typeof ROLES)[number];
 export function roleSet(...roles: Role[]): ReadonlySet<string> {
   return new Set(roles);
 }
+
+/** The states a backend reports, as AT-SPI names them (AtspiStateType order: atspi/states.ts reads bits). */
+export const STATES = [
+  "invalid",
+  "active",
+  "armed",
+  "busy",
+  "checked",
+  "collapsed",
+  "defunct",
+  "editable",
+  "enabled",
+  "expandable",
+  "expanded",
+  "focusable",
+  "focused",
+  "has tooltip",
+  "horizontal",
+  "iconified",
+  "modal",
+  "multi line",
+  "multiselectable",
+  "opaque",
+  "pressed",
+  "resizable",
+  "selectable",
+  "selected",
+  "sensitive",
+  "showing",
+  "single line",
+  "stale",
+  "transient",
+  "vertical",
+  "visible",
+  "manages descendants",
+  "indeterminate",
+  "required",
+  "truncated",
+  "animated",
+  "invalid entry",
+  "supports autocompletion",
+  "selectable text",
+  "is default",
+  "visited",
+  "checkable",
+  "has popup",
+  "read only",
+  "last defined",
+] as const;
+
+export type State = (typeof STATES)[number];
+
+/**
+ * The interfaces an element offers, by AT-SPI's short names (org.a11y.atspi.Text is "Text"). A
+ * backend maps its own (UIA patterns, AX attributes) onto what they let deskhand do.
+ */
+export const INTERFACES = [
+  "Accessible",
+  "Action",
+  "Application",
+  "Collection",
+  "Component",
+  "Document",
+  "EditableText",
+  "Hyperlink",
+  "Hypertext",
+  "Image",
+  "Selection",
+  "Table",
+  "TableCell",
+  "Text",
+  "Value",
+] as const;
+
+export type Interface = (typeof INTERFACES)[number];
+
+const STATE_NAMES: ReadonlySet<string> = new Set(STATES);
+
+/** Whether a name (a caller's, say) is one of the vocabulary's states. */
+export function isState(name: string): name is State {
+  return STATE_NAMES.has(name);
+}
+
+/** A group of states, checked like a role group. */
+export function stateSet(...states: State[]): ReadonlySet<string> {
+  return new Set(states);
+}

@@ -5,7 +5,7 @@ import { readsBackAs } from "../core/readback.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
-import type { SemanticAction } from "../platform/types.js";
+import type { ActionReport, SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
@@ -206,9 +206,9 @@ export async function runAction(
       target,
     });
   }
-  let report: Awaited<ReturnType<typeof backend.perform>>;
+  let report: ActionReport;
   try {
-    report = await backend.perform(entry.handle, input.action as SemanticAction, {
+    report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
       timeoutMs: input.timeoutMs,
       node,
     });
@@ -267,9 +267,8 @@ export const actTool = defineTool({
     const watch =
       input.include_changes && windowId !== null ? await watchChanges(context, windowId) : undefined;
     const receipt = await runAction(context, { ...input, ref });
-    const data = receipt as unknown as Record<string, unknown>;
-    if (!watch) return { data, text: renderReceipt(receipt) };
+    if (!watch) return { data: receipt, text: renderReceipt(receipt) };
     const changes = await watch.finish();
-    return { data: { ...data, ...changes.data }, text: `${renderReceipt(receipt)}\n${changes.text}` };
+    return { data: { ...receipt, ...changes.data }, text: `${renderReceipt(receipt)}\n${changes.text}` };
   },
 });

@@ -101,10 +101,12 @@ export async function callTool(
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) return failed(invalidParams(tool.name, parsed.error));
   try {
-    // The signal belongs to this call only: a view of the shared context that carries it.
-    const scoped: ToolContext = signal
-      ? Object.assign(Object.create(context) as ToolContext, { signal })
-      : context;
+    // The signal and the running tool belong to this call only: a view of the shared context.
+    const running = { name: tool.name, level: tool.level, highest: tool.highest };
+    const scoped: ToolContext = Object.assign(Object.create(context) as ToolContext, {
+      running,
+      ...(signal ? { signal } : {}),
+    });
     const output = await tool.handler(scoped, parsed.data);
     return { ok: true, outcome: outcomeOf(output), output };
   } catch (error) {

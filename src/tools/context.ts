@@ -2,21 +2,28 @@
 // there is no desktop), the ref store and the snapshots it serves.
 import { type RefLifetime, RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
-import type { Hands } from "../platform/hands.js";
+import type { Hands, SeeingHands } from "../platform/hands.js";
 import { connectBackend, connectHands, createRecognizer } from "../platform/index.js";
 import type { TextRecognizer } from "../platform/ocr/types.js";
-import type { AccessibilityBackend } from "../platform/types.js";
+import type { AccessibilityBackend, AccessibilityReader } from "../platform/types.js";
 import { AuditJournal } from "../safety/audit.js";
 import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
 import { loadPolicy, type SafetyPolicy } from "../safety/policy.js";
+import { ACTING, type ActingSurfaces } from "./acting.js";
+import type { ToolDefinition } from "./tool.js";
 
 export const DESKHAND_VERSION = "0.1.0";
 
 export interface ToolContext {
-  backend(): Promise<AccessibilityBackend>;
-  /** Input, pixels and window management; connected on first use, like the backend. */
-  hands(): Promise<Hands>;
+  /** Reads the accessibility tree; acting on it goes through the gate (guard.ts). */
+  backend(): Promise<AccessibilityReader>;
+  /** Pixels and where windows are; connected on first use. Input goes through the gate (guard.ts). */
+  hands(): Promise<SeeingHands>;
+  /** The acting backend and hands, reached only through guard() (see acting.ts). */
+  readonly [ACTING]: ActingSurfaces;
+  /** The tool this call runs (set by callTool): the gate holds its levels to what it declares. */
+  readonly running?: Pick<ToolDefinition, "name" | "level" | "highest">;
   /** Text from pixels; made on first use. */
   recognizer(): TextRecognizer;
   /** The safety policy, read once: throws ConfigError when the config file is wrong. */
@@ -121,6 +128,7 @@ export function createContext(options: ContextOptions): ToolContext {
   return {
     backend: backend.get,
     hands: hands.get,
+    [ACTING]: { backend: backend.get, hands: hands.get },
     recognizer() {
       recognizer ??= createRecognizer({ env });
       return recognizer;

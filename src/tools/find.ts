@@ -4,6 +4,7 @@ import { DeskhandError } from "../core/errors.js";
 import { FIND_TABLE_CELLS, type FindQuery, type FindResult, findElements } from "../core/find.js";
 import type { Selector } from "../core/selector.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
+import { isState } from "../platform/vocabulary.js";
 import type { ToolContext } from "./context.js";
 import { targetSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
@@ -32,7 +33,14 @@ export const selectorShape = {
               .map((s) => s.trim())
               .filter(Boolean)
           : v,
-      z.array(text).min(1),
+      z
+        .array(
+          text.refine(isState, {
+            error: (issue) =>
+              `no state ${JSON.stringify(issue.input)}; states are named as AT-SPI names them: enabled, showing, focused, checked, selected, expanded, editable…`,
+          }),
+        )
+        .min(1),
     )
     .optional()
     .describe("States that must all hold, e.g. ['enabled','showing'] or \"enabled,showing\""),
@@ -272,13 +280,12 @@ export const findElementsTool = defineTool({
       input.include_off_screen ? "include" : "leave_out",
       input.search_tables,
     );
-    if (input.nth === undefined)
-      return { data: result as unknown as Record<string, unknown>, text: renderFind(result, input) };
+    if (input.nth === undefined) return { data: result, text: renderFind(result, input) };
     const chosen = result.matches[input.nth];
     const picked = { ...result, matches: chosen ? [chosen] : [], nth: input.nth };
     const text = chosen
       ? renderFind({ ...picked, total: 1, truncated: false }, input)
       : `Only ${result.total} match${result.total === 1 ? "" : "es"}: there is no nth ${input.nth}.`;
-    return { data: picked as unknown as Record<string, unknown>, text };
+    return { data: picked, text };
   },
 });

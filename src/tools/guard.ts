@@ -2,11 +2,12 @@
 // input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
 // confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
 // typed text replaced by its length.
-import type { FocusTruth, Hands } from "../platform/hands.js";
+import type { FocusTruth } from "../platform/hands.js";
 import type { AuditEntry, AuditTarget, Secret, TypedInto } from "../safety/audit.js";
 import { decide, type GateRequest } from "../safety/gate.js";
-import type { SafetyLevel } from "../safety/levels.js";
+import { levelRank, type SafetyLevel } from "../safety/levels.js";
 import { systemVocabulary } from "../safety/vocabulary.js";
+import { ACTING, type ActingSurfaces } from "./acting.js";
 import type { ToolContext } from "./context.js";
 
 export interface GuardSpec {
@@ -37,7 +38,26 @@ export type Guarded =
       confirmed: { confirmed_by?: "human" | "preapproval" };
       /** Journals how the attempt ended; call it once. */
       end(how: GuardedEnd): void;
+      /** The acting backend and hands: given out here, once the gate allowed the call, and nowhere else. */
+      acting: ActingSurfaces;
     };
+
+/**
+ * A tool's levels are declared once, in its definition: the gate never runs a call above the highest
+ * its tool declares (the listing and MCP annotations say that level), nor below its least. A sub-step
+ * journaled as its own tool (a window brought forward for a click) is judged on its own.
+ */
+function outsideDeclaration(context: ToolContext, spec: GuardSpec, level: SafetyLevel): string | undefined {
+  const running = context.running;
+  if (!running || (spec.gate.tool !== running.name && !spec.gate.tool.startsWith(`${running.name}.`)))
+    return undefined;
+  const highest = running.highest ?? running.level;
+  if (levelRank(spec.gate.nominal) < levelRank(running.level))
+    return `${running.name} declares ${running.level} at least, and was asked to run at ${spec.gate.nominal}`;
+  if (levelRank(level) > levelRank(highest))
+    return `${running.name} declares ${highest} at most, and its gate decided ${level}`;
+  return undefined;
+}
 
 export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guarded> {
   const journal = context.audit();
@@ -64,6 +84,12 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
   const record = (entry: Pick<AuditEntry, "level" | "decision"> & Partial<AuditEntry>) =>
     journal.record({ ...base, ...entry }, secrets, typed);
   const decision = await decide(spec.gate, context.policy(), context.confirm);
+  const undeclared = outsideDeclaration(context, spec, decision.level);
+  if (undeclared) {
+    // A defect of deskhand's own, never a way past the gate: refused, journaled, reported as internal.
+    record({ level: decision.level, decision: "refused", reason: undeclared });
+    throw new Error(`${undeclared}; nothing was done (a defect in deskhand: please report it)`);
+  }
   if (!decision.allowed) {
     record({ level: decision.level, decision: "refused", reason: decision.reason });
     return { allowed: false, level: decision.level, reason: decision.reason };
@@ -74,6 +100,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     level: decision.level,
     confirmed,
     end: (how) => record({ level: decision.level, ...how, ...confirmed }),
+    acting: context[ACTING],
   };
 }
 
@@ -88,7 +115,6 @@ export const FOCUS_WORDS = { front: "is now in front", not_front: "is not", unkn
  */
 export async function activateWindow(
   context: ToolContext,
-  hands: Pick<Hands, "activate">,
   window: { id: number; title?: string | undefined },
   partOf: string,
   intent: string | null,
@@ -100,7 +126,7 @@ export async function activateWindow(
   });
   if (!guarded.allowed) return "unknown";
   try {
-    const truth = await hands.activate(window.id);
+    const truth = await (await guarded.acting.hands()).activate(window.id);
     guarded.end({ decision: "done", outcome: { focus: FOCUS_WORDS[truth], part_of: partOf } });
     return truth;
   } catch (error) {

@@ -4,7 +4,7 @@ import { renderSnapshot } from "../core/render.js";
 import type { SnapshotPage, SnapshotTarget } from "../core/snapshot.js";
 import type { ToolContext } from "./context.js";
 import { limitsShape, targetSchema } from "./schemas.js";
-import { defineTool, READ_ONLY } from "./tool.js";
+import { type DataOf, defineTool, READ_ONLY } from "./tool.js";
 
 export const snapshotInput = z.object({
   target: targetSchema,
@@ -47,7 +47,7 @@ export async function runSnapshot(context: ToolContext, input: SnapshotInput): P
   );
 }
 
-export function snapshotData(page: SnapshotPage): Record<string, unknown> {
+export function snapshotData(page: SnapshotPage) {
   const { truncatedBy, treeIncomplete, ...rest } = page;
   return {
     ...rest,
@@ -72,7 +72,7 @@ export const snapshotTool = defineTool({
       const reply = await snapshotSince(context.snapshots, input.since, () => runSnapshot(context, input));
       if (reply.kind === "changes") {
         const { text, ...report } = reply.report;
-        return { data: report as unknown as Record<string, unknown>, text };
+        return { data: report, text };
       }
       return {
         data: { ...snapshotData(reply.page), since_fallback: reply.fallback },
@@ -86,3 +86,9 @@ export const snapshotTool = defineTool({
     return { data, text };
   },
 });
+
+/** A snapshot's reply read as a page of elements: what every call without `since` answers. */
+export function pageOf(data: DataOf<typeof snapshotTool>): ReturnType<typeof snapshotData> {
+  if (!("elements" in data)) throw new Error("snapshot answered with changes where a page was asked");
+  return data;
+}

@@ -14,16 +14,22 @@ export interface ToolAnnotations {
 /** What a tool declares; destructiveHint follows from its highest level (see annotationsOf). */
 export type DeclaredAnnotations = Omit<ToolAnnotations, "destructiveHint">;
 
-export interface ToolOutput {
+/** A tool's structured reply: each tool's own shape, inferred from its handler. */
+export type ToolData = Record<string, unknown>;
+
+export interface ToolOutput<Data extends object = ToolData> {
   /** Structured result: what NDJSON and `--json` return. */
-  data: Record<string, unknown>;
+  data: Data;
   /** Compact text: what an agent reads over MCP and a person reads in the CLI. */
   text: string;
   /** A picture: an image content block over MCP, base64 in NDJSON, a file from the CLI. */
   image?: { mimeType: "image/png"; data: Buffer };
 }
 
-export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends ToolOutput<object> = ToolOutput,
+> {
   name: string;
   title: string;
   description: string;
@@ -36,12 +42,20 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   highest?: SafetyLevel;
   annotations: DeclaredAnnotations;
   input: Input;
-  handler(context: ToolContext, input: z.output<Input>): Promise<ToolOutput>;
+  /** Its reply's type is inferred from what it returns: that is the tool's typed reply (DataOf). */
+  handler(context: ToolContext, input: z.output<Input>): Promise<Output>;
 }
 
-export function defineTool<Input extends z.ZodObject>(tool: ToolDefinition<Input>): ToolDefinition<Input> {
+export function defineTool<Input extends z.ZodObject, Output extends ToolOutput<object>>(
+  tool: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
   return tool;
 }
+
+/** What a tool takes, as a caller writes it (defaults may be left out). */
+export type InputOf<T> = T extends ToolDefinition<infer Input, ToolOutput<object>> ? z.input<Input> : never;
+/** The reply a tool gives, as its handler builds it. */
+export type DataOf<T> = T extends ToolDefinition<z.ZodObject, infer Output> ? Output["data"] : never;
 
 /** "L2" or "L2–L3": the levels a tool can run at, as the listing shows them. */
 export function levelRange(tool: Pick<ToolDefinition, "level" | "highest">): string {

@@ -1,11 +1,16 @@
 // Checked by the typecheck step (`npm run typecheck`), never run: each `@ts-expect-error` below must
 // meet a compile error, or the typecheck fails. What cannot be written is the proof.
 import { z } from "zod";
-import { runTool } from "../../src/frontends/profiles/run.js";
+import { runData, runTool } from "../../src/frontends/profiles/run.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
+import type { RawNode } from "../../src/platform/types.js";
 import { roleSet } from "../../src/platform/vocabulary.js";
 import type { ToolContext } from "../../src/tools/context.js";
+import { findElementsTool } from "../../src/tools/find.js";
+import { clickTool } from "../../src/tools/hands/pointer.js";
+import { windowTool } from "../../src/tools/hands/window.js";
 import { defineTool, READ_ONLY } from "../../src/tools/tool.js";
+import { windowsTool } from "../../src/tools/windows.js";
 
 const handler = async () => ({ data: {}, text: "" });
 
@@ -57,14 +62,25 @@ defineTool({
   handler: async () => ({ data: {} }),
 });
 
-// One tool run from another is named and given its input under the compiler's eye.
+// One tool run from another is the tool itself, its input and its reply typed by the compiler.
 declare const context: ToolContext;
-// @ts-expect-error: no tool is named "clik"
-void runTool(context, "clik", {});
 // @ts-expect-error: click has no argument button_name
-void runTool(context, "click", { intent: "Press it", button_name: "left" });
+void runTool(context, clickTool, { intent: "Press it", button_name: "left" });
 // @ts-expect-error: window's action is one of focus, minimize, hide, show, close
-void runTool(context, "window", { action: "maximise", window: { id: 1 }, intent: "Bigger" });
+void runTool(context, windowTool, { action: "maximise", window: { id: 1 }, intent: "Bigger" });
+// @ts-expect-error: a tool is run by object; a name is not one
+void runTool(context, "click", { intent: "Press it" });
+async function typedReplies() {
+  const listed = await runData(context, windowsTool, {});
+  void listed.windows[0]?.title;
+  // @ts-expect-error: the windows reply has no "windowz"
+  void listed.windowz;
+  const found = await runData(context, findElementsTool, { role: "push button" });
+  // @ts-expect-error: a match's ref is a string, not a number
+  const ref: number = found.matches[0]!.ref;
+  void ref;
+}
+void typedReplies;
 
 // Roles are the platform's vocabulary: a misspelled one, or one no backend sends, does not compile.
 // @ts-expect-error: "push buton" is no role
@@ -74,3 +90,23 @@ roleSet("default button");
 // @ts-expect-error: a fake desktop's elements take the vocabulary's roles too
 const element: FakeElement = { role: "buton" };
 void element;
+
+// A tool's context reads; acting comes only from the gate (guard.ts): these do not compile.
+async function actsAroundTheGate() {
+  // @ts-expect-error: the context's backend has no perform (an accessibility action needs the gate)
+  await (await context.backend()).perform("h", { kind: "invoke" }, { timeoutMs: 1 });
+  // @ts-expect-error: the context's hands send no input (a click needs the gate)
+  await (await context.hands()).click({ x: 1, y: 1 }, { button: "left", count: 1, modifiers: [] });
+  // @ts-expect-error: nor change windows
+  await (await context.hands()).closeWindow(1);
+}
+void actsAroundTheGate;
+
+// States and single role comparisons are typed too: a misspelling is a compile error.
+declare const node: RawNode;
+// @ts-expect-error: "push buton" is no role, so the comparison can never hold
+void (node.role === "push buton");
+// @ts-expect-error: "focussed" is no state
+void node.states?.includes("focussed");
+// @ts-expect-error: "Texts" is no interface
+void node.interfaces?.includes("Texts");

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import { treeIncomplete } from "../../src/core/completeness.js";
 import type { RawNode, WindowInfo } from "../../src/platform/types.js";
+import type { Role } from "../../src/platform/vocabulary.js";
 
-const node = (role: string, children: RawNode[] = [], extra: Partial<RawNode> = {}): RawNode => ({
+const node = (role: Role, children: RawNode[] = [], extra: Partial<RawNode> = {}): RawNode => ({
   handle: role,
   role,
   name: "",

@@ -6,16 +6,21 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { z } from "zod";
 import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
 import { FakeHands, type FakeHandsDesktop, type FakeHandsWindow } from "../../src/platform/fake/hands.js";
+import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext } from "../../src/tools/context.js";
+import { attemptInput } from "../../src/tools/hands/attempt.js";
+import { INPUT } from "../../src/tools/hands/pointer.js";
 import { findTool } from "../../src/tools/registry.js";
+import { defineTool } from "../../src/tools/tool.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-chain-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const showing = ["enabled", "sensitive", "showing", "visible", "focusable"];
+const showing: State[] = ["enabled", "sensitive", "showing", "visible", "focusable"];
 const field: FakeElement = {
   role: "text",
   name: "Notes",
@@ -163,6 +168,38 @@ describe("the input chain on fake hands", () => {
     assert.equal(result.outcome, "done", JSON.stringify(result.ok && result.output.data));
     assert.deepEqual(hands.sent, ["click left 1 at 300,200"]);
     assert.equal(journalLast().decision, "done");
+    await context.close();
+  });
+
+  it("a tool whose gate goes past the levels it declares: an internal error, nothing sent", async () => {
+    const { hands, context } = desktop({ windows: [win(7)], active: 7 });
+    // Listed as L1, yet it asks the gate for L2: the listing would lie, so the call stops.
+    const misdeclared = defineTool({
+      name: "poke",
+      title: "Poke",
+      description: "A tool declared L1 that sends input.",
+      level: "L1",
+      annotations: INPUT,
+      input: z.object({}),
+      handler: (ctx) =>
+        attemptInput(ctx, {
+          tool: "poke",
+          nominal: "L2",
+          intent: "Poke",
+          reversible: true,
+          ensureFocus: false,
+          execute: async (h) => {
+            await h.click({ x: 1, y: 1 }, { button: "left", count: 1, modifiers: [] });
+            return {};
+          },
+          describe: () => "poked",
+        }),
+    });
+    const result = await callTool(context, misdeclared, {});
+    assert.equal(result.outcome, "error");
+    assert.match(result.ok ? "" : result.error.message, /poke declares L1 at least|poke declares L1 at most/);
+    assert.deepEqual(hands.sent, []);
+    assert.equal(journalLast().decision, "refused");
     await context.close();
   });
 });

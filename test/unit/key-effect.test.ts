@@ -4,11 +4,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
 import { parseChord } from "../../src/platform/keys.js";
+import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { createContext } from "../../src/tools/context.js";
 import { keyEffect } from "../../src/tools/hands/facts.js";
 
-const showing = ["enabled", "sensitive", "showing", "visible", "focusable"];
+const showing: State[] = ["enabled", "sensitive", "showing", "visible", "focusable"];
 const button = (name: string, extra: Partial<FakeElement> = {}): FakeElement => ({
   role: "push button",
   name,

@@ -76,6 +76,31 @@ it("the check catches an import of a backend's own module", () => {
   rmSync(root, { recursive: true });
 });
 
+// The acting backend and hands sit behind one key (tools/acting.ts): the context that holds them and
+// the gate that gives them out are the only code that may name it, so acting without the gate does
+// not compile (the context's own backend() and hands() read only) and cannot be reached around it.
+const MAY_NAME_ACTING = ["tools/acting.ts", "tools/context.ts", "tools/guard.ts"];
+
+function actingKeyUses(root = SRC): string[] {
+  return files(root)
+    .filter((file) => !MAY_NAME_ACTING.includes(relative(root, file)))
+    .filter((file) => /\bACTING\b/.test(readFileSync(file, "utf8")))
+    .map((file) => `${relative(root, file)} names ACTING`);
+}
+
+it("only the context and the gate reach the acting surfaces", () => {
+  assert.deepEqual(actingKeyUses(), []);
+});
+
+it("the check catches a tool that reaches for them", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  mkdirSync(join(root, "tools"));
+  writeFileSync(join(root, "tools", "acting.ts"), "export const ACTING = Symbol();\n");
+  writeFileSync(join(root, "tools", "sneak.ts"), 'import { ACTING } from "./acting.js";\nvoid ACTING;\n');
+  assert.deepEqual(actingKeyUses(root), ["tools/sneak.ts names ACTING"]);
+  rmSync(root, { recursive: true });
+});
+
 it("every source file is in a known layer", () => {
   const stray = files(SRC).filter((f) => layerOf(f) < 0);
   assert.deepEqual(stray, []);

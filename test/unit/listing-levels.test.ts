@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createMcpServer } from "../../src/frontends/mcp/server.js";
 import { PROFILES, type Profile } from "../../src/frontends/profiles/index.js";
 import { createContext } from "../../src/tools/context.js";
-import { TOOLS, TOOLS_BY_NAME } from "../../src/tools/registry.js";
+import { TOOLS } from "../../src/tools/registry.js";
 
 async function listing(profile: Profile) {
   const context = createContext({ refLifetime: "while-verified" });
@@ -54,12 +54,4 @@ describe("the listing's levels and annotations follow each tool's one declaratio
     assert.match(window.description ?? "", /\(safety level L1–L3\)$/);
     assert.equal(window.annotations?.destructiveHint, true);
   });
-});
-
-it("TOOLS_BY_NAME names every tool of the registry by its own name", () => {
-  assert.deepEqual(
-    Object.entries(TOOLS_BY_NAME).map(([key, tool]) => [key, tool.name]),
-    Object.keys(TOOLS_BY_NAME).map((key) => [key, key]),
-  );
-  assert.deepEqual(Object.keys(TOOLS_BY_NAME).sort(), TOOLS.map((t) => t.name).sort());
 });

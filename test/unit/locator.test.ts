@@ -3,8 +3,9 @@ import { describe, it } from "node:test";
 import { evaluateLocator, LOCATOR_MAX, LocatorSyntaxError, parseLocator } from "../../src/core/locator.js";
 import { fold, matches } from "../../src/core/selector.js";
 import type { RawNode } from "../../src/platform/types.js";
+import type { Role } from "../../src/platform/vocabulary.js";
 
-function node(role: string, name: string, children: RawNode[] = [], extra: Partial<RawNode> = {}): RawNode {
+function node(role: Role, name: string, children: RawNode[] = [], extra: Partial<RawNode> = {}): RawNode {
   return {
     handle: `${role}:${name}`,
     role,
@@ -50,6 +51,7 @@ describe("locators", () => {
       "//[@name='x']",
       "//x[@colour='red']",
       "//x[0]",
+      "//check box[@states=contains('chekced')]",
       "",
     ]) {
       assert.throws(() => parseLocator(bad), LocatorSyntaxError, bad);

@@ -55,7 +55,7 @@ describe("verification", () => {
     const entry = { handle: "h", fingerprint: { ...print, bounds: null } };
     const node = {
       handle: "h",
-      role: "push button",
+      role: "push button" as const,
       name: "OK",
       description: undefined,
       states: [],

@@ -8,9 +8,10 @@ import { RefStore } from "../../src/core/refs.js";
 import { renderSnapshot } from "../../src/core/render.js";
 import { SnapshotStore } from "../../src/core/snapshot.js";
 import { FakeBackend, type FakeDesktop, type FakeElement } from "../../src/platform/fake/backend.js";
+import type { State } from "../../src/platform/vocabulary.js";
 
-const SHOWN = ["enabled", "visible", "showing"];
-const HIDDEN = ["enabled", "visible"];
+const SHOWN: State[] = ["enabled", "visible", "showing"];
+const HIDDEN: State[] = ["enabled", "visible"];
 
 function desktop(): { desktop: FakeDesktop; bold: FakeElement; field: FakeElement; notes: FakeElement } {
   const item = (name: string): FakeElement => ({ role: "menu item", name, states: HIDDEN });

@@ -41,6 +41,8 @@ it("unknown keys inside a target, an action, a wait condition or a find are refu
         { find: { role: "push button", max_results: 1 }, action: { kind: "invoke" } },
         /find\b.*max_results/,
       ],
+      // A state no backend reports would match nothing, silently: refused instead, naming it.
+      ["find", { role: "check box", states: "enabled,chekced" }, /no state "chekced"/],
     ];
     for (const [tool, input, named] of cases) {
       const result = await callTool(context, byName(tool), input);

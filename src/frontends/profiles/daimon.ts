@@ -7,7 +7,11 @@ import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { Modifier } from "../../platform/keys.js";
 import type { ToolContext } from "../../tools/context.js";
+import { keyTool, typeTextTool } from "../../tools/hands/keyboard.js";
+import { clickTool, dragTool, hoverTool, wheelTool } from "../../tools/hands/pointer.js";
+import { rawInputTool } from "../../tools/hands/raw.js";
 import type { PointInput } from "../../tools/hands/schemas.js";
+import { windowTool as deskhandWindowTool } from "../../tools/hands/window.js";
 import { defineTool, type ToolDefinition } from "../../tools/tool.js";
 import { runTool } from "./run.js";
 
@@ -114,7 +118,7 @@ type ClickInput = Position & {
 
 /** main_click and main_press: a click at the point, judged by what it presses, in the named window. */
 function clickAt(context: ToolContext, input: ClickInput, extra: Record<string, unknown>) {
-  return runTool(context, "click", {
+  return runTool(context, clickTool, {
     at: at(input, input.x, input.y),
     intent: input.intent,
     ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
@@ -197,7 +201,7 @@ const mainType = defineTool({
     label: z.string().default(""),
   }),
   async handler(context, input) {
-    return runTool(context, "type_text", {
+    return runTool(context, typeTextTool, {
       text: input.text,
       intent: input.intent,
       reversible: input.reversible,
@@ -221,7 +225,7 @@ const mainKey = defineTool({
     reversible: z.boolean().default(true),
   }),
   async handler(context, input) {
-    return runTool(context, "key", {
+    return runTool(context, keyTool, {
       key: input.key,
       modifiers: modifiersOf(input.modifiers),
       count: input.count,
@@ -250,7 +254,7 @@ const mainDrag = defineTool({
     ...targetWindow,
   }),
   async handler(context, input) {
-    return runTool(context, "drag", {
+    return runTool(context, dragTool, {
       from: { at: at(input, input.from_x, input.from_y) },
       to: { at: at(input, input.to_x, input.to_y) },
       button: input.button,
@@ -271,7 +275,7 @@ const mainHover = defineTool({
   annotations: VIEW_ONLY,
   input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
   async handler(context, input) {
-    return runTool(context, "hover", { at: at(input, input.x, input.y), intent: input.intent });
+    return runTool(context, hoverTool, { at: at(input, input.x, input.y), intent: input.intent });
   },
 });
 
@@ -298,7 +302,7 @@ const mainNavigate = defineTool({
     const notches = Math.max(1, Math.round(Math.abs(input.scroll_y) / UNITS_PER_NOTCH));
     if (input.scroll_y === 0)
       return { data: { status: "done", result: { notches: 0 } }, text: "done: nothing to scroll" };
-    return runTool(context, "wheel", {
+    return runTool(context, wheelTool, {
       direction: input.scroll_y > 0 ? "up" : "down",
       notches,
       intent: input.intent,
@@ -326,7 +330,7 @@ function windowTool(name: string, action: "focus" | "minimize" | "hide" | "show"
       const window = windowSpec(input);
       if (!window)
         throw new DeskhandError("invalid_params", "give title or pid", "Name the window by title or pid.");
-      return runTool(context, "window", { action, window, intent: input.intent });
+      return runTool(context, deskhandWindowTool, { action, window, intent: input.intent });
     },
   });
 }
@@ -341,7 +345,7 @@ function rawPointerTool(name: string, kind: "mouse_down" | "mouse_up") {
     input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
     async handler(context, input) {
       const primitive = { kind, at: at(input, input.x, input.y), button: "left" as const };
-      return runTool(context, "raw_input", { primitive, intent: input.intent });
+      return runTool(context, rawInputTool, { primitive, intent: input.intent });
     },
   });
 }
@@ -355,7 +359,7 @@ function rawKeyTool(name: string, kind: "key_down" | "key_up") {
     annotations: INPUT,
     input: z.object({ key: z.string().min(1), intent }),
     async handler(context, input) {
-      return runTool(context, "raw_input", { primitive: { kind, key: input.key }, intent: input.intent });
+      return runTool(context, rawInputTool, { primitive: { kind, key: input.key }, intent: input.intent });
     },
   });
 }

@@ -5,11 +5,13 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { FindResult } from "../../core/find.js";
-import type { Receipt } from "../../core/receipt.js";
-import type { WindowInfo } from "../../platform/types.js";
 import { TOGGLE_ROLES } from "../../platform/types.js";
+import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
+import { findElementsTool } from "../../tools/find.js";
+import { pageOf, snapshotTool } from "../../tools/snapshot.js";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
+import { windowsTool } from "../../tools/windows.js";
 import { runData } from "./run.js";
 
 /** Text in receipts and candidates shows this many UTF-16 units, `text_truncated` when longer. */
@@ -73,7 +75,7 @@ function findBySelector(
   limit: number,
   timeoutMs: number,
 ): Promise<FindReply> {
-  return runData<FindReply, "find">(context, "find", {
+  return runData(context, findElementsTool, {
     target: targetOf(input.hwnd),
     ...selectorOf(input),
     limit,
@@ -137,7 +139,7 @@ const windowList = defineTool({
   annotations: READ_ONLY,
   input: z.object({ limit: z.number().int().min(1).max(500).default(100) }),
   async handler(context, input) {
-    const data = await runData<{ windows: WindowInfo[]; truncated: boolean }, "windows">(context, "windows", {
+    const data = await runData(context, windowsTool, {
       limit: 500,
     });
     const titled = data.windows.filter((w) => w.title);
@@ -187,24 +189,17 @@ const windowRead = defineTool({
         "backend win32 reads classic Win32 child windows; Linux has no such reader",
         "Use backend auto (AT-SPI).",
       );
-    const data = await runData<
-      {
-        windows: { id: number; title: string }[];
-        elements: (Line & { depth: number })[];
-        truncated_by: string[];
-        cursor: string | null;
-        counts: { after: number };
-      },
-      "snapshot"
-    >(context, "snapshot", {
-      target: targetOf(input.hwnd),
-      format: "json",
-      view: "full",
-      maxNodes: input.max_nodes,
-      maxDepth: input.max_depth,
-      maxText: input.max_text_chars,
-      timeoutMs: input.timeout_ms,
-    });
+    const data = pageOf(
+      await runData(context, snapshotTool, {
+        target: targetOf(input.hwnd),
+        format: "json",
+        view: "full",
+        maxNodes: input.max_nodes,
+        maxDepth: input.max_depth,
+        maxText: input.max_text_chars,
+        timeoutMs: input.timeout_ms,
+      }),
+    );
     // max_children_per_node: past that many children of one element, the rest are left out and named.
     const notes: string[] = [];
     const kept: (Line & { depth: number })[] = [];
@@ -225,7 +220,7 @@ const windowRead = defineTool({
       }
       kept.push(e);
     }
-    const truncatedBy = [...data.truncated_by];
+    const truncatedBy: string[] = [...data.truncated_by];
     const over = [...seen].filter(([, n]) => n > input.max_children_per_node);
     if (over.length > 0) {
       truncatedBy.push("max_children_per_node");
@@ -340,7 +335,7 @@ const elementAct = defineTool({
         : input.action === "select"
           ? { kind: "select" as const, ...(input.option ? { option: input.option } : {}) }
           : { kind: input.action };
-    const data = await runData<Receipt, "act">(context, "act", {
+    const data = await runData(context, actTool, {
       find: { target: targetOf(input.hwnd), ...selectorOf(input) },
       ...(input.select ? { nth: input.select.nth } : {}),
       action,

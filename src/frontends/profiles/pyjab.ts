@@ -6,11 +6,23 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
-import type { SnapshotElement } from "../../core/snapshot.js";
 import type { WindowInfo } from "../../platform/types.js";
+import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
-import { tablePageShape } from "../../tools/read-table.js";
+import { doctorTool } from "../../tools/doctor.js";
+import { elementInfoTool } from "../../tools/element-info.js";
+import { fillFormTool } from "../../tools/fill-form.js";
+import { findElementsTool } from "../../tools/find.js";
+import { keyTool, typeTextTool } from "../../tools/hands/keyboard.js";
+import { clickTool } from "../../tools/hands/pointer.js";
+import { screenshotTool } from "../../tools/hands/screenshot.js";
+import { windowTool } from "../../tools/hands/window.js";
+import { readTableTool, tablePageShape } from "../../tools/read-table.js";
+import { readTextTool } from "../../tools/read-text.js";
+import { pageOf, snapshotTool } from "../../tools/snapshot.js";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
+import { waitTool } from "../../tools/wait.js";
+import { windowsTool } from "../../tools/windows.js";
 import { runData, runTool } from "./run.js";
 
 /** The toolkit name the Java ATK wrapper reports. */
@@ -75,7 +87,7 @@ function locatorOf(role: string, name: string | null): string {
 }
 
 async function allWindows(context: ToolContext): Promise<WindowInfo[]> {
-  return (await runData<{ windows: WindowInfo[] }, "windows">(context, "windows", { limit: 500 })).windows;
+  return (await runData(context, windowsTool, { limit: 500 })).windows;
 }
 
 const sessionId = z.string().min(1).describe("From java_attach_window");
@@ -155,15 +167,17 @@ const snapshot = defineTool({
   }),
   async handler(context, input) {
     const bound = session(context, input.session_id);
-    const { data } = await runTool(context, "snapshot", {
-      target: { kind: "window", id: bound.windowId },
-      format: "json",
-      view: "full",
-      maxDepth: input.depth,
-      maxNodes: input.max_nodes,
-      onlyInteractive: input.only_interactive,
-    });
-    const lines = (data.elements as SnapshotElement[]).map((e) => {
+    const data = pageOf(
+      await runData(context, snapshotTool, {
+        target: { kind: "window", id: bound.windowId },
+        format: "json",
+        view: "full",
+        maxDepth: input.depth,
+        maxNodes: input.max_nodes,
+        onlyInteractive: input.only_interactive,
+      }),
+    );
+    const lines = data.elements.map((e) => {
       const extra: string[] = [];
       if (input.fields.includes("states") && e.states) extra.push(`(${e.states.join(", ")})`);
       if (input.fields.includes("bounds") && e.bounds)
@@ -215,7 +229,7 @@ const find = defineTool({
     ),
   async handler(context, input) {
     const bound = session(context, input.session_id);
-    const { data } = await runTool(context, "find", {
+    const { data } = await runTool(context, findElementsTool, {
       target: { kind: "window", id: bound.windowId },
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.role !== undefined ? { role: input.role } : {}),
@@ -225,7 +239,7 @@ const find = defineTool({
       limit: input.max_results,
       include_off_screen: true,
     });
-    const matches = (data.matches as SnapshotElement[]).map((m) => ({
+    const matches = data.matches.map((m) => ({
       handle: give(context, input.session_id, m.ref),
       role: m.role,
       name: m.name,
@@ -266,9 +280,9 @@ const click = defineTool({
           `a ${input.click} click has no accessibility action`,
           "Pass simulate=True for a real double or right click.",
         );
-      return runTool(context, "act", { ref, action: { kind: "invoke" }, intent: NO_INTENT });
+      return runTool(context, actTool, { ref, action: { kind: "invoke" }, intent: NO_INTENT });
     }
-    return runTool(context, "click", {
+    return runTool(context, clickTool, {
       ref,
       intent: NO_INTENT,
       ...(input.click === "double" ? { count: 2 } : input.click === "right" ? { button: "right" } : {}),
@@ -289,8 +303,8 @@ const typeText = defineTool({
   async handler(context, input) {
     const ref = refOf(context, input.session_id, input.handle);
     if (input.simulate)
-      return runTool(context, "type_text", { ref, text: input.value, clear: true, intent: NO_INTENT });
-    return runTool(context, "fill_form", { fields: [{ ref, value: input.value }], intent: NO_INTENT });
+      return runTool(context, typeTextTool, { ref, text: input.value, clear: true, intent: NO_INTENT });
+    return runTool(context, fillFormTool, { fields: [{ ref, value: input.value }], intent: NO_INTENT });
   },
 });
 
@@ -316,11 +330,11 @@ const fillForm = defineTool({
       ref: refOf(context, input.session_id, f.handle),
       value: f.value,
     }));
-    if (!input.simulate) return runTool(context, "fill_form", { fields, intent: NO_INTENT });
+    if (!input.simulate) return runTool(context, fillFormTool, { fields, intent: NO_INTENT });
     const lines: string[] = [];
     let set = 0;
     for (const f of fields) {
-      const out = await runTool(context, "type_text", {
+      const out = await runTool(context, typeTextTool, {
         ref: f.ref,
         text: f.value,
         clear: true,
@@ -364,7 +378,7 @@ const select = defineTool({
             ...(input.column !== undefined ? { column: input.column } : {}),
           }
         : { kind: "select" as const, ...(input.option !== undefined ? { option: input.option } : {}) };
-    return runTool(context, "act", { ref, action, intent: NO_INTENT });
+    return runTool(context, actTool, { ref, action, intent: NO_INTENT });
   },
 });
 
@@ -380,7 +394,7 @@ const sendKeys = defineTool({
   input: z.object({ session_id: sessionId, keys: z.string().min(1) }),
   async handler(context, input) {
     session(context, input.session_id);
-    const out = await runTool(context, "key", { key: input.keys, intent: NO_INTENT });
+    const out = await runTool(context, keyTool, { key: input.keys, intent: NO_INTENT });
     return {
       data: out.data,
       text: `${out.text}\nA shortcut's effect is not seen by this call: look for it (java_snapshot, java_read_text).`,
@@ -398,7 +412,11 @@ const focusWindow = defineTool({
   input: z.object({ session_id: sessionId }),
   async handler(context, input) {
     const bound = session(context, input.session_id);
-    return runTool(context, "window", { action: "focus", window: { id: bound.windowId }, intent: NO_INTENT });
+    return runTool(context, windowTool, {
+      action: "focus",
+      window: { id: bound.windowId },
+      intent: NO_INTENT,
+    });
   },
 });
 
@@ -412,9 +430,10 @@ const elementInfo = defineTool({
   input: z.object({ session_id: sessionId, handle }),
   async handler(context, input) {
     const ref = refOf(context, input.session_id, input.handle);
-    const out = await runTool(context, "element_info", { ref });
-    const depth = Array.isArray(out.data.path) ? (out.data.path as unknown[]).length : null;
-    const locator = locatorOf(String(out.data.role), (out.data.name as string | null) ?? null);
+    const out = await runTool(context, elementInfoTool, { ref });
+    const known = "path" in out.data ? out.data : undefined;
+    const depth = known ? known.path.length : null;
+    const locator = known ? locatorOf(known.role, known.name) : null;
     return {
       data: { ...out.data, handle: input.handle, depth, locator },
       text: `${out.text}\ndepth ${depth ?? "?"} · locator ${locator}`,
@@ -436,7 +455,7 @@ const readTable = defineTool({
   }),
   async handler(context, input) {
     const ref = refOf(context, input.session_id, input.handle);
-    return runTool(context, "read_table", {
+    return runTool(context, readTableTool, {
       ref,
       row_start: input.row_start,
       row_count: input.row_count,
@@ -458,7 +477,7 @@ const readText = defineTool({
     length: z.number().int().min(1).max(100_000).default(4000),
   }),
   async handler(context, input) {
-    return runTool(context, "read_text", {
+    return runTool(context, readTextTool, {
       ref: refOf(context, input.session_id, input.handle),
       start: input.start,
       length: input.length,
@@ -479,7 +498,7 @@ const screenshot = defineTool({
       input.handle !== undefined
         ? { kind: "element" as const, ref: refOf(context, input.session_id, input.handle) }
         : { kind: "window" as const, window: { id: bound.windowId } };
-    return runTool(context, "screenshot", { of });
+    return runTool(context, screenshotTool, { of });
   },
 });
 
@@ -513,7 +532,7 @@ const wait = defineTool({
             ref: refOf(context, input.session_id, input.handle!),
             ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
           };
-    return runTool(context, "wait", {
+    return runTool(context, waitTool, {
       condition,
       timeout_ms: Math.round(input.timeout * 1000),
       poll_ms: Math.round(input.poll_interval * 1000),
@@ -531,7 +550,7 @@ const diagnostics = defineTool({
   annotations: READ_ONLY,
   input: z.object({ load_bridge: z.boolean().default(false) }),
   async handler(context, input) {
-    return runTool(context, "doctor", { probe: input.load_bridge });
+    return runTool(context, doctorTool, { probe: input.load_bridge });
   },
 });
 

@@ -7,7 +7,7 @@ import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedA
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
-import { cleanName, shortInterface } from "./reader.js";
+import { cleanName, shortInterfaces } from "./reader.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
@@ -148,7 +148,7 @@ async function twin(target: ActionTarget, timeoutMs: number): Promise<ActionTarg
     ),
     app
       .call(child, IFACE.accessible, "GetInterfaces", timeoutMs)
-      .then(([i]) => (i as string[]).map(shortInterface)),
+      .then(([i]) => shortInterfaces(i as string[])),
   ]).catch(() => []);
   if (!actions || actions.length === 0) return undefined;
   return {

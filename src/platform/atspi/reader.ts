@@ -5,6 +5,7 @@
 
 import { startAll, yieldIfDue } from "../slice.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
+import { INTERFACES, type Interface } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { CACHE_PATH, IFACE, NULL_PATH } from "./names.js";
@@ -22,7 +23,7 @@ interface CacheItem {
   parentPath: string;
   index: number;
   childCount: number;
-  interfaces: string[];
+  interfaces: Interface[];
   name: string;
   role: number;
   description: string;
@@ -63,8 +64,13 @@ export function cleanName(name: string): string {
   return name.trim();
 }
 
-export function shortInterface(name: string): string {
-  return name.replace(/^org\.a11y\.atspi\./, "");
+const KNOWN_INTERFACES: ReadonlySet<string> = new Set(INTERFACES);
+
+/** AT-SPI's interface names as the vocabulary's short ones; one the vocabulary lacks is left out. */
+export function shortInterfaces(names: readonly string[]): Interface[] {
+  return names
+    .map((name) => name.replace(/^org\.a11y\.atspi\./, ""))
+    .filter((name): name is Interface => KNOWN_INTERFACES.has(name));
 }
 
 export async function readCache(
@@ -82,7 +88,7 @@ export async function readCache(
         parentPath: raw[2][1],
         index: raw[3],
         childCount: raw[4],
-        interfaces: raw[5].map(shortInterface),
+        interfaces: shortInterfaces(raw[5]),
         name: cleanName(raw[6]),
         role: raw[7],
         description: raw[8],
@@ -154,7 +160,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
     description: undefined,
     states: states.status === "fulfilled" ? statesFromBitset(states.value[0] as number[]) : undefined,
     interfaces:
-      interfaces.status === "fulfilled" ? (interfaces.value[0] as string[]).map(shortInterface) : undefined,
+      interfaces.status === "fulfilled" ? shortInterfaces(interfaces.value[0] as string[]) : undefined,
     childCount: undefined,
     indexInParent,
     children: [],

@@ -5,8 +5,9 @@ import { ROLES, type Role } from "../vocabulary.js";
 // The vocabulary lists AT-SPI's names in AT-SPI's order, so its index is the role number.
 const atspiRoleNames: readonly Role[] = ROLES;
 
-export function roleName(role: number): string {
-  return atspiRoleNames[role] ?? `unknown role ${role}`;
+/** A number past the vocabulary (a newer at-spi2-core) is "unknown", as AT-SPI's own fallback. */
+export function roleName(role: number): Role {
+  return atspiRoleNames[role] ?? "unknown";
 }
 
 export function roleNumber(name: string): number | undefined {

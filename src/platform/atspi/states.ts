@@ -1,55 +1,13 @@
 // AT-SPI state numbers (AtspiStateType in at-spi2-core 2.46). GetState returns them as a bitset in two
 // uint32 words: bit n of word n/32 is state n.
-const atspiStateNames: readonly string[] = [
-  "invalid",
-  "active",
-  "armed",
-  "busy",
-  "checked",
-  "collapsed",
-  "defunct",
-  "editable",
-  "enabled",
-  "expandable",
-  "expanded",
-  "focusable",
-  "focused",
-  "has tooltip",
-  "horizontal",
-  "iconified",
-  "modal",
-  "multi line",
-  "multiselectable",
-  "opaque",
-  "pressed",
-  "resizable",
-  "selectable",
-  "selected",
-  "sensitive",
-  "showing",
-  "single line",
-  "stale",
-  "transient",
-  "vertical",
-  "visible",
-  "manages descendants",
-  "indeterminate",
-  "required",
-  "truncated",
-  "animated",
-  "invalid entry",
-  "supports autocompletion",
-  "selectable text",
-  "is default",
-  "visited",
-  "checkable",
-  "has popup",
-  "read only",
-  "last defined",
-];
 
-export function statesFromBitset(words: readonly number[]): string[] {
-  const names: string[] = [];
+// The vocabulary lists AT-SPI's states in AT-SPI's order, so its index is the state's bit.
+import { STATES, type State } from "../vocabulary.js";
+
+const atspiStateNames: readonly State[] = STATES;
+
+export function statesFromBitset(words: readonly number[]): State[] {
+  const names: State[] = [];
   words.forEach((word, wordIndex) => {
     for (let bit = 0; bit < 32; bit++) {
       if ((word >>> bit) & 1) {
@@ -62,6 +20,6 @@ export function statesFromBitset(words: readonly number[]): string[] {
 }
 
 export function stateNumber(name: string): number | undefined {
-  const index = atspiStateNames.indexOf(name);
+  const index = (atspiStateNames as readonly string[]).indexOf(name);
   return index < 0 ? undefined : index;
 }

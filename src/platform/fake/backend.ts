@@ -23,18 +23,18 @@ import {
   WindowNotAccessible,
   WindowNotFound,
 } from "../types.js";
-import type { Role } from "../vocabulary.js";
+import type { Interface, Role, State } from "../vocabulary.js";
 
 export interface FakeElement {
   /** A role of the vocabulary: a fake desktop with a misspelled role does not compile. */
   role: Role;
   name?: string;
   description?: string;
-  states?: string[];
+  states?: State[];
   bounds?: Rect | null;
   actions?: string[];
   keyBindings?: string[];
-  interfaces?: string[];
+  interfaces?: Interface[];
   text?: string;
   value?: string;
   accessibleId?: string;
@@ -255,8 +255,8 @@ export class FakeBackend implements AccessibilityBackend {
   /** Effects are applied to the fake tree, so tests re-read them as they would from a real app. */
   async perform(handle: string, action: SemanticAction): Promise<ActionReport> {
     const element = this.#element(handle);
-    const states = new Set(element.states ?? ["enabled", "visible", "showing"]);
-    const has = (name: string) => (element.interfaces ?? []).includes(name);
+    const states = new Set<State>(element.states ?? ["enabled", "visible", "showing"]);
+    const has = (name: Interface) => (element.interfaces ?? []).includes(name);
     switch (action.kind) {
       case "invoke":
       case "toggle":

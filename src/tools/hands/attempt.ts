@@ -7,6 +7,7 @@ import { PASSWORD_ROLE } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
+import type { ActingSurfaces } from "../acting.js";
 import { watchChanges } from "../changes.js";
 import type { ToolContext } from "../context.js";
 import { activateWindow, FOCUS_WORDS, guard } from "../guard.js";
@@ -55,7 +56,8 @@ export interface InputAttempt {
   journalOutcome?: (outcome: Record<string, unknown>) => Record<string, unknown>;
   /** The call's other values (fill_form's other fields): kept out of this line too. */
   otherSecrets?: Secret[];
-  execute(hands: Hands): Promise<Record<string, unknown>>;
+  /** Sends the input: `hands` and `acting` are what the gate gave out for this call. */
+  execute(hands: Hands, acting: ActingSurfaces): Promise<Record<string, unknown>>;
   /** One line for a person: what was done, without typed text. */
   describe(result: Record<string, unknown>): string;
 }
@@ -120,7 +122,8 @@ async function recentre(
 }
 
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
-  const hands = await context.hands();
+  // The display is reached before anything is judged: no hands, no attempt to journal.
+  await context.hands();
   const windowId = attempt.windowId ?? attempt.place?.windowId;
   const title = await windowTitle(context, windowId);
   const declared =
@@ -184,6 +187,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     };
   }
   const { level, confirmed } = guarded;
+  const hands = await guarded.acting.hands();
   const refuse = (reason: string, extra: Record<string, unknown> = {}): ToolOutput => {
     guarded.end({ decision: "refused", reason });
     return { data: { status: "refused", reason, level, ...extra, target }, text: `refused: ${reason}` };
@@ -202,7 +206,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     windowId !== undefined &&
     ((await hands.activeWindow()) !== windowId || (await covered()))
   ) {
-    const truth = await activateWindow(context, hands, { id: windowId, title }, attempt.tool, attempt.intent);
+    const truth = await activateWindow(context, { id: windowId, title }, attempt.tool, attempt.intent);
     focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
     if (truth !== "front") {
       const named = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""}`;
@@ -250,7 +254,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   const watch = watchOn !== undefined ? await watchChanges(context, watchOn) : undefined;
   let result: Record<string, unknown>;
   try {
-    result = await attempt.execute(hands);
+    result = await attempt.execute(hands, guarded.acting);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     guarded.end({ decision: "error", reason });

@@ -93,7 +93,7 @@ export async function resolveCapture(
     );
   let focus: FocusReport | undefined;
   if (raise && windowId !== undefined && (await hands.activeWindow()) !== windowId) {
-    const truth = await activateWindow(context, hands, { id: windowId }, "screenshot", null);
+    const truth = await activateWindow(context, { id: windowId }, "screenshot", null);
     // A window just raised paints its newly exposed parts after the Expose events reach it.
     if (truth === "front") await sleep(REPAINT_MS);
     focus = {

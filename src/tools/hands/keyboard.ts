@@ -8,6 +8,7 @@ import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import { roleSet } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
+import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
@@ -43,7 +44,7 @@ async function keyboardTarget(
   // Keys land in the window in front. The one named comes forward first (an L1 step), so that the
   // element that will receive them reports its focus and can be judged.
   if (windowId !== undefined && input.ensure_focus && (await hands.activeWindow()) !== windowId) {
-    await activateWindow(context, hands, { id: windowId }, input.chord ? "key" : "type_text", input.intent);
+    await activateWindow(context, { id: windowId }, input.chord ? "key" : "type_text", input.intent);
   }
   // Without a window named, the keys go where the focus is now (attemptInput refuses later if the
   // named window did not come forward).
@@ -104,14 +105,19 @@ function clicksToFocus(place: ResolvedPlace | undefined): boolean {
 }
 
 /** Moves the keyboard focus to a ref: a click for text fields, the accessibility focus otherwise. */
-async function focusPlace(context: ToolContext, hands: Hands, place: ResolvedPlace): Promise<string> {
+async function focusPlace(
+  context: ToolContext,
+  hands: Hands,
+  acting: ActingSurfaces,
+  place: ResolvedPlace,
+): Promise<string> {
   if (clicksToFocus(place)) {
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
     if (place.element?.role === "table cell" && place.handle) await ensureCurrent(context, place);
     else await untilFocused(context, place);
     return "clicked";
   }
-  const backend = await context.backend();
+  const backend = await acting.backend();
   try {
     await backend.perform(place.handle!, { kind: "focus" }, { timeoutMs: 2000 });
     return "accessibility focus";
@@ -282,11 +288,11 @@ export async function typeText(
     secret: input.text,
     typed: true,
     otherSecrets,
-    async execute(h) {
+    async execute(h, acting) {
       // The focus click and the typing go as one: another deskhand's click in between would send
       // this text into its field.
       const { focused, remapped, started, shown } = await h.exclusive(async () => {
-        const focused = place ? await focusPlace(context, h, place) : undefined;
+        const focused = place ? await focusPlace(context, h, acting, place) : undefined;
         if (input.clear) {
           await h.chord(parseChord("ctrl+a"), 1);
           await h.chord(parseChord("Backspace"), 1);
@@ -365,9 +371,9 @@ export const keyTool = defineTool({
             journalOutcome: (outcome: Record<string, unknown>) => ({ ...outcome, key: "a printable key" }),
           }
         : {}),
-      async execute(h) {
+      async execute(h, acting) {
         const focused = await h.exclusive(async () => {
-          const focused = place && input.focus ? await focusPlace(context, h, place) : undefined;
+          const focused = place && input.focus ? await focusPlace(context, h, acting, place) : undefined;
           if (focused) await sleep(50);
           await h.chord(chord, input.count);
           return focused;

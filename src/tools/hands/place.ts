@@ -2,10 +2,11 @@
 // centre; a point (global, or a screenshot pixel mapped back to global) is probed by hit-testing the
 // accessible tree of the window under it, so the gate knows what it is about to press.
 import { DeskhandError } from "../../core/errors.js";
+import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { verifyRef } from "../../core/verify.js";
-import type { Hands, Point } from "../../platform/hands.js";
+import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import type { PointInput } from "./schemas.js";
@@ -138,13 +139,11 @@ async function hitTest(
     nodes.map((n) => n.node),
     { maxText: 0, actions: false, accessibleIds: false, timeoutMs: 1500, windowId },
   );
-  // A hidden tab's widgets keep their bounds; where the toolkit reports `showing`, only those count.
-  const reportsShowing = nodes.some((n) => n.node.states?.includes("showing"));
+  // A hidden tab's widgets keep their bounds: only what is on screen counts.
+  const showingKnown = reportsShowing(read.root);
   const hits = nodes.filter(
     (n) =>
-      usableBounds(n.node.bounds) &&
-      inside(point, n.node.bounds as Rect) &&
-      (!reportsShowing || n.node.states?.includes("showing")),
+      usableBounds(n.node.bounds) && inside(point, n.node.bounds as Rect) && isShown(n.node, showingKnown),
   );
   hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
   const best = hits[0];
@@ -153,7 +152,7 @@ async function hitTest(
 
 export async function resolvePlace(
   context: ToolContext,
-  hands: Hands,
+  hands: SeeingHands,
   place: { ref?: string | undefined; at?: PointInput | undefined },
   /** For a point: the window the caller named, probed instead of whatever is on top right now. */
   windowHint?: number,

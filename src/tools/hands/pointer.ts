@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { afterRead } from "../../core/receipt.js";
-import type { Hands } from "../../platform/hands.js";
+import type { SeeingHands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
 import { wheelChangesValue } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
@@ -67,7 +67,7 @@ export async function readBack(
 /** The window the caller named (if any), and the place resolved in it. */
 async function placeInWindow(
   context: ToolContext,
-  hands: Hands,
+  hands: SeeingHands,
   input: {
     ref?: string | undefined;
     at?: PointInput | undefined;
