@@ -234,6 +234,26 @@ export const fillFormTool = defineTool({
     lines.push(
       `${done} of ${results.length} fields set and read back${unverifiable ? `; ${unverifiable} password field${unverifiable > 1 ? "s" : ""} written, not verifiable` : ""}.`,
     );
-    return { data: { fields: results, set: done, total: results.length }, text: lines.join("\n") };
+    // The call's outcome: done when any field was set; refused when every field was refused (the
+    // gate, a person); an error when nothing was set for any other reason.
+    const written = done + unverifiable;
+    const refused = results.every((r) => r.error?.code === "refused" || r.typed?.status === "refused");
+    const status = written > 0 ? "done" : refused ? "refused" : "error";
+    const text = lines.join("\n");
+    const first = results[0];
+    const reason =
+      status === "done"
+        ? undefined
+        : (first?.error?.message ?? first?.typed?.reason ?? "no field reads back as asked");
+    return {
+      data: {
+        status,
+        ...(reason ? { reason: String(reason) } : {}),
+        fields: results,
+        set: done,
+        total: results.length,
+      },
+      text: status === "done" ? text : `${status}: no field was set\n${text}`,
+    };
   },
 });
