@@ -30,7 +30,9 @@ const TOOLKIT_APPS = {
 let status = 0;
 for (const bench of benches) {
   if (bench === "tokens") {
-    console.log("# bench/tokens · characters an agent reads");
+    status ||=
+      spawnSync(process.execPath, ["--import", "tsx", "bench/catalog.ts"], { stdio: "inherit" }).status ?? 1;
+    console.log("\n# bench/tokens · characters an agent reads");
     console.log(
       "| app | default snapshot | format full | OSWorld-style | default ÷ OSWorld (target ≤ 2×) | since, after typing | of full (target ≤ 10%) | since, after a press |",
     );

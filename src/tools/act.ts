@@ -27,29 +27,18 @@ export const scrollAmountSchema = z.enum([
 ]);
 
 export const semanticActionSchema = z.discriminatedUnion("kind", [
-  z
-    .strictObject({ kind: z.literal("invoke") })
-    .describe("Press, click or activate, through the element's own action"),
-  z.strictObject({ kind: z.literal("toggle") }).describe("Flip a check box, toggle button or radio"),
-  z.strictObject({ kind: z.literal("set_value"), text: z.string().describe('The new text; "" clears it') }),
-  z
-    .strictObject({ kind: z.literal("set_range"), value: z.number().finite() })
-    .describe("A slider's or spinner's value"),
+  z.strictObject({ kind: z.literal("invoke") }).describe("press or activate"),
+  z.strictObject({ kind: z.literal("toggle") }),
+  z.strictObject({ kind: z.literal("set_value"), text: z.string() }).describe('"" clears'),
+  z.strictObject({ kind: z.literal("set_range"), value: z.number().finite() }).describe("slider, spinner"),
   z.strictObject({ kind: z.literal("focus") }),
   z
     .strictObject({
       kind: z.literal("select"),
-      option: z
-        .string()
-        .min(1)
-        .optional()
-        .describe("An option of a combo box, list or tab list, by its text"),
-      row: z.number().int().min(0).optional().describe("A table row"),
-      column: z.number().int().min(0).optional().describe("With row: one cell"),
-      mode: z
-        .enum(["replace", "add"])
-        .optional()
-        .describe("For a row: replace the selection (the default) or add this row to it"),
+      option: z.string().min(1).optional().describe("An option, by its text"),
+      row: z.number().int().min(0).optional(),
+      column: z.number().int().min(0).optional(),
+      mode: z.enum(["replace", "add"]).optional(),
     })
     .refine((s) => s.column === undefined || s.row !== undefined, {
       message: "column needs row",
@@ -76,14 +65,9 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
 const actionFields = {
   action: semanticActionSchema,
   intent: intentSchema.optional(),
-  reversible: z
-    .boolean()
-    .optional()
-    .describe(
-      "Can this be undone? Default: true, except invoking a committing button (OK, Save, Delete...). Declared false, it needs a person's confirmation",
-    ),
-  waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before re-reading the element"),
-  timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Bound on the action call itself"),
+  reversible: z.boolean().optional().describe("false needs a person (default: true unless it commits)"),
+  waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before the re-read"),
+  timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Action call bound"),
 };
 
 /** Acting on a ref: what fill_form and the NDJSON methods use. */
@@ -92,10 +76,8 @@ export const actOnRefInput = z.object({ ref: refSchema, ...actionFields });
 export const actInput = z
   .object({
     ref: refSchema.optional(),
-    find: findQuerySchema
-      .optional()
-      .describe("Instead of a ref: find the element now; several matches need nth"),
-    nth: z.number().int().min(0).optional().describe("With find: which match, 0-based"),
+    find: findQuerySchema.optional().describe("Instead of ref: find's arguments; several matches need nth"),
+    nth: z.number().int().min(0).optional().describe("Which match of find, 0-based"),
     ...actionFields,
     include_changes: includeChangesSchema,
   })
@@ -250,16 +232,10 @@ export const actTool = defineTool({
   name: "act",
   title: "Act on an element",
   description:
-    "Act on the element a ref names, through its own accessibility interfaces: invoke, toggle, set_value, " +
-    "set_range, focus, select (option, table row or cell), expand, collapse, scroll_into_view, scroll. The ref is " +
-    "verified first (role, name, index, bounds); if the element changed, nothing is done and the differences come " +
-    "back. The receipt says which route carried the action, whether the call returned, the element as re-read " +
-    "afterwards, and which windows appeared or went. It never claims the goal was reached. No mouse or keyboard input. " +
-    "Instead of a ref, `find` names the element by selector or locator; several matches without nth are refused, " +
-    "listed with their refs.",
+    "Act through an element's own accessibility actions (no mouse or keyboard). The ref is verified first: a changed element is not acted on. The receipt: route, element re-read, windows that came or went.",
   level: "L2",
   highest: "L3",
-  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
   input: actInput,
   async handler(context, input) {
     const ref = await resolveTarget(context, input);

@@ -189,17 +189,11 @@ export const doctorTool = defineTool({
   name: "doctor",
   title: "Diagnose this machine",
   description:
-    "Report whether deskhand can work here: platform, display, XTEST, the session and AT-SPI buses, the registry, " +
-    "missing system packages by name, per-toolkit environment hints, and the safety ceiling, config and audit journal. Read-only: it starts nothing and changes nothing, but releases " +
-    "keys and buttons a deskhand that was killed left held, and gives back the keycodes it borrowed. " +
-    "A value it could not measure says UNAVAILABLE (reason). Set probe for an end-to-end read of one window.",
+    "Can deskhand work here: display, input, buses, toolkits, missing packages, ceiling, journal. Read-only; probe reads a window.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({
-    probe: z
-      .boolean()
-      .default(false)
-      .describe("Also list windows and read one (connects to the accessibility bus)"),
+    probe: z.boolean().default(false).describe("Also read one window"),
   }),
   async handler(context, input) {
     const checks = [

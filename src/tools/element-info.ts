@@ -6,11 +6,8 @@ import { defineTool, READ_ONLY } from "./tool.js";
 
 export const elementInfoTool = defineTool({
   name: "element_info",
-  title: "Everything about one element",
-  description:
-    "Everything known about the element a ref names (role, name, description, states, bounds, index, accessible " +
-    "id, interfaces, actions, value), re-read now, with the result of verifying it against what the snapshot saw. " +
-    "A changed element is reported with its differences rather than presented as if nothing happened.",
+  title: "Element info",
+  description: "A ref's element re-read in full and verified; a changed one comes with its differences.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({ ref: refSchema }),

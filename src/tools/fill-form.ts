@@ -72,28 +72,17 @@ export const fillFormTool = defineTool({
   name: "fill_form",
   title: "Fill several fields",
   description:
-    "Set several fields in one call: [{ref, value}] or [{label, value}] with a target, in order; a label is the field's name or, for an unnamed field, the label beside it. Text fields get set_value, sliders and spinners " +
-    "set_range with a numeric value; where that has no effect (Firefox, a Swing spinner) the field is focused and " +
-    "the value typed instead (typed_fallback: false turns that off). A field counts as set only when it reads back " +
-    "as asked. Every field is attempted, whatever happens to the others, and each gets its own line: the route " +
-    "that set it, or why not. Only malformed input is an error.",
+    "Set fields in order, [{ref|label, value}]: by accessibility, typed where that has no effect. A field counts as set only when it reads back; each gets a line.",
   level: "L2",
   highest: "L3",
-  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   input: z.object({
     fields: z
       .array(
         z
           .strictObject({
             ref: refSchema.optional(),
-            label: z
-              .string()
-              .trim()
-              .min(1)
-              .optional()
-              .describe(
-                'Instead of ref: the field\'s name, or the label beside it (inferred, ~"…" in snapshots)',
-              ),
+            label: z.string().trim().min(1).optional().describe("Instead of ref: its name or label"),
             value: z.union([z.string(), z.number().finite()]),
           })
           .refine((f) => (f.ref === undefined) !== (f.label === undefined), {
@@ -103,14 +92,9 @@ export const fillFormTool = defineTool({
       )
       .min(1)
       .max(100),
-    target: targetSchema
-      .optional()
-      .describe("The window whose fields `label` names (needed when any field is given by label)"),
+    target: targetSchema.optional().describe("The window of fields given by label"),
     intent: intentSchema.optional(),
-    typed_fallback: z
-      .boolean()
-      .default(true)
-      .describe("Type the value with the real keyboard where the accessibility route has no effect"),
+    typed_fallback: z.boolean().default(true).describe("Type where accessibility has no effect"),
   }),
   async handler(context, input) {
     const results: FieldResult[] = [];

@@ -12,17 +12,13 @@ import { defineTool, READ_ONLY } from "./tool.js";
 const text = z.string().refine((s) => s.trim() !== "", "must not be blank");
 
 export const selectorShape = {
-  role: text.optional().describe("Role, as AT-SPI names it: 'push button', 'check box'; case-folded"),
-  name: text.optional().describe("Whole accessible name, case-folded"),
-  name_contains: text.optional().describe("Part of the accessible name, case-folded"),
-  value_contains: text.optional().describe("Part of the value or text, case-folded"),
-  description: text.optional().describe("Whole accessible description, case-folded"),
-  accessible_id: text.optional().describe("Accessible id, exact and case-sensitive"),
-  label: text
-    .optional()
-    .describe(
-      'The name, or for an unnamed field the label beside it (left or above, inferred by position, shown ~"…"); case-folded',
-    ),
+  role: text.optional().describe("AT-SPI role: 'push button', 'check box'"),
+  name: text.optional(),
+  name_contains: text.optional(),
+  value_contains: text.optional().describe("Part of the value or text"),
+  description: text.optional(),
+  accessible_id: text.optional().describe("Accessible id, exact"),
+  label: text.optional().describe('Name, or an unnamed field\'s label beside it (~"…")'),
   states: z
     .preprocess(
       // pyjab writes states comma-joined ("enabled,showing"): the same list.
@@ -43,10 +39,8 @@ export const selectorShape = {
         .min(1),
     )
     .optional()
-    .describe("States that must all hold, e.g. ['enabled','showing'] or \"enabled,showing\""),
-  locator: text
-    .optional()
-    .describe("Instead of the fields: //push button[@name=contains('Save')]; unions with |"),
+    .describe("States that all hold: ['enabled','showing']"),
+  locator: text.optional().describe("Instead of fields: //push button[@name=contains('Save')]"),
 };
 
 const SELECTOR_FIELDS = [
@@ -63,7 +57,7 @@ const SELECTOR_FIELDS = [
 const findShape = {
   target: targetSchema,
   ...selectorShape,
-  maxDepth: z.number().int().min(0).max(256).default(64).describe("Levels below the root to search"),
+  maxDepth: z.number().int().min(0).max(256).default(64).describe("Levels to search"),
   timeoutMsRead: z.number().int().min(100).max(60_000).default(10_000).describe("Bound on each read"),
 };
 
@@ -238,36 +232,23 @@ export const findElementsTool = defineTool({
   name: "find",
   title: "Find elements",
   description:
-    "Search a window (or the subtree under a ref) and get a ref for every match, up to limit. Either selector " +
-    "fields, all of which must hold (role, name, name_contains, value_contains, description: case-folded; " +
-    "accessible_id: exact; states: all present), or a locator like //push button[@name=contains('Save')]. " +
-    "'No match', 'the read did not cover everything' and 'a candidate could not be read' are different answers. " +
-    "A positive timeout_ms waits for the first match; running out of time is an answer, not an error.",
+    "Refs for elements matching selector fields (all must hold) or a locator. No match, an incomplete read and an unreadable candidate are told apart.",
   level: "L1",
   annotations: READ_ONLY,
   input: oneQuery(
     z.object({
       ...findShape,
       limit: z.number().int().min(1).max(500).default(20),
-      timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait this long for a first match"),
+      timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait for a first match"),
       include_off_screen: z
         .boolean()
         .default(false)
-        .describe(
-          "Also list matches that are not on screen (items of closed menus, hidden pages); by default they are counted in left_out",
-        ),
-      nth: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe("Only the nth match (0-based), as an acting call would pick"),
+        .describe("Also matches not on screen (else counted in left_out)"),
+      nth: z.number().int().min(0).optional().describe("Only the nth match, 0-based"),
       search_tables: z
         .boolean()
         .default(false)
-        .describe(
-          `Also search table cells (up to ${FIND_TABLE_CELLS}) when matches are found elsewhere; with no other match they are searched anyway`,
-        ),
+        .describe(`Search table cells (up to ${FIND_TABLE_CELLS}) even with other matches`),
     }),
   ),
   async handler(context, input) {

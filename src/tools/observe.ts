@@ -22,11 +22,9 @@ function label(element: SnapshotElement, actions: string[]): string {
 
 export const observeTool = defineTool({
   name: "observe",
-  title: "Observe actionable targets",
+  title: "Observe targets",
   description:
-    "Snapshot a window and list what can be acted on, in on-screen document order: each target has an index, a " +
-    "ref, a label and the actions it offers. `context` carries visible text (labels, headings, status). Set " +
-    "includeTree for the full snapshot as well.",
+    "What can be acted on in a window, in screen order: index, ref, label, actions; `context` has the visible text.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({
@@ -35,8 +33,8 @@ export const observeTool = defineTool({
     maxNodes: limitsShape.maxNodes.default(1000),
     visibleOnly: limitsShape.visibleOnly.default(true),
     actions: limitsShape.actions.default(true),
-    maxTargets: z.number().int().min(1).max(1000).default(100).describe("Targets to list at most"),
-    includeTree: z.boolean().default(false).describe("Also return the snapshot the targets came from"),
+    maxTargets: z.number().int().min(1).max(1000).default(100),
+    includeTree: z.boolean().default(false).describe("Also the snapshot"),
   }),
   async handler(context, input) {
     const { target, maxTargets, includeTree, ...limits } = input;

@@ -6,8 +6,7 @@ export const PROTOCOL_VERSION = 1;
 export const pingTool = defineTool({
   name: "ping",
   title: "Ping",
-  description:
-    "Check that deskhand answers. Returns its version, the protocol version and the current snapshot id.",
+  description: "Check that deskhand answers: version, protocol, current snapshot id.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({}),

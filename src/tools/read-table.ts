@@ -13,11 +13,9 @@ export const tablePageShape = {
 
 export const readTableTool = defineTool({
   name: "read_table",
-  title: "Read a table, a page of rows",
+  title: "Read a table",
   description:
-    "Rows of the table a ref names, through its Table interface: row and column counts, column headers, then one " +
-    "line per row. Never the whole table: paged by row_start and row_count, bounded by max_cells. A cell with no " +
-    "text shows as -, a cell that could not be read as ?, with a count: the two are never confused.",
+    "Rows of a ref's table, paged: counts, headers, a line per row. Empty cells show -, unreadable ones ?.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({ ref: refSchema, ...tablePageShape }),

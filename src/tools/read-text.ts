@@ -9,15 +9,13 @@ export const readTextTool = defineTool({
   name: "read_text",
   title: "Read an element's text",
   description:
-    "A slice of the text of the element a ref names: a label, a field, a document. The ref is verified first. The " +
-    "reply gives the slice, the whole text's length and whether it was cut. An element with no text interface is " +
-    "an error that says so; an empty one is a result with length 0. A password field's text is never read.",
+    "A slice of a ref's text (label, field, document), with the whole length. Never a password field's text.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({
     ref: refSchema,
-    start: z.number().int().min(0).default(0).describe("First character, 0-based"),
-    length: z.number().int().min(1).max(100_000).default(4000).describe("Characters to return at most"),
+    start: z.number().int().min(0).default(0),
+    length: z.number().int().min(1).max(100_000).default(4000),
   }),
   async handler(context, input) {
     const backend = await context.backend();

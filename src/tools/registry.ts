@@ -49,3 +49,50 @@ export const TOOLS: readonly ToolDefinition[] = [
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((tool) => tool.name === name);
 }
+
+/**
+ * The groups `deskhand mcp --tools` serves, for clients that want fewer tools in their catalog:
+ * reading, accessibility actions, real input, pixels, raw primitives. Every tool is in one group.
+ */
+export const TOOL_GROUPS: Record<string, readonly string[]> = {
+  read: [
+    "ping",
+    "windows",
+    "snapshot",
+    "observe",
+    "find",
+    "element_info",
+    "read_text",
+    "read_table",
+    "wait",
+    "doctor",
+  ],
+  act: ["act", "fill_form"],
+  hands: ["click", "type_text", "key", "drag", "hover", "wheel", "window"],
+  pixels: ["screenshot", "read_screen_text", "find_text"],
+  raw: ["raw_input"],
+};
+
+/**
+ * The tools named by a `--tools` list: groups and tool names, comma-separated, in registry order.
+ * Throws with what was not understood and what is.
+ */
+export function selectTools(list: string): readonly ToolDefinition[] {
+  const names = new Set<string>();
+  const unknown: string[] = [];
+  for (const item of list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const group = TOOL_GROUPS[item];
+    if (group) for (const name of group) names.add(name);
+    else if (findTool(item)) names.add(item);
+    else unknown.push(item);
+  }
+  if (unknown.length > 0 || names.size === 0)
+    throw new Error(
+      `${unknown.length > 0 ? `unknown in --tools: ${unknown.join(", ")}` : "--tools names nothing"}; ` +
+        `groups: ${Object.keys(TOOL_GROUPS).join(", ")}, or tool names`,
+    );
+  return TOOLS.filter((tool) => names.has(tool.name));
+}

@@ -27,16 +27,9 @@ const LANGUAGE = z
   .regex(/^[a-z]{3}(_[a-z]+)?$/, "a Tesseract language code, such as eng, deu or chi_sim");
 
 const common = {
-  of: captureSchema
-    .default({ kind: "screen" })
-    .describe("What to read: the screen, a window, a verified element, or a region"),
-  languages: z
-    .array(LANGUAGE)
-    .min(1)
-    .max(8)
-    .optional()
-    .describe("Languages to read, by Tesseract code; default: every one installed (doctor lists them)"),
-  raise: z.boolean().default(true).describe("Bring a window (or an element's window) to the front first"),
+  of: captureSchema.default({ kind: "screen" }),
+  languages: z.array(LANGUAGE).min(1).max(8).optional().describe("Tesseract codes; default: all installed"),
+  raise: z.boolean().default(true).describe("Raise the window first"),
   timeoutMs: z.number().int().min(1000).max(120_000).default(30_000),
 };
 
@@ -136,21 +129,12 @@ export const readScreenTextTool = defineTool({
   name: "read_screen_text",
   title: "Read text from pixels",
   description:
-    "Read the text of the screen, a window, a verified element or a region from its pixels (OCR), for what the " +
-    "accessibility tree does not expose: a canvas, a drawing area, a remote desktop. Lines and words in reading " +
-    "order, each with its box in global points and a confidence; doubtful words are marked (?). Text from pixels " +
-    "can be misread: prefer snapshot where the tree has the text. Password fields are blanked before reading.",
+    "Text from pixels (OCR) where the tree has none (canvas, terminal): lines and words in reading order, boxes in global points, doubtful words marked (?).",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({
     ...common,
-    maxChars: z
-      .number()
-      .int()
-      .min(200)
-      .max(100_000)
-      .default(4000)
-      .describe("Characters of lines shown at most"),
+    maxChars: z.number().int().min(200).max(100_000).default(4000).describe("Characters shown at most"),
   }),
   async handler(context, input) {
     const r = await recognizeScreen(context, input);
@@ -195,10 +179,7 @@ export const findTextTool = defineTool({
   name: "find_text",
   title: "Find text on screen",
   description:
-    "Where a text appears on screen, read from pixels (OCR): each match's box in global points and its centre, " +
-    'which click, hover and drag take as `at: {space: "global", x, y}`. match: exact words, fold (the same words, ' +
-    "any case; the default) or contains (any part of a line). No match means not found in what was recognised, not " +
-    "absent; read_screen_text shows what was recognised.",
+    'Where a text appears on screen, by OCR: each match\'s box and centre, for `at: {space: "global", x, y}`. No match means not recognised, not absent.',
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({

@@ -13,26 +13,18 @@ export const snapshotInput = z.object({
     .enum(["text", "full", "json"])
     .default("text")
     .describe(
-      "text reads like the screen: what is not on screen is folded into one line per subtree (snapshot its ref to " +
-        "read it), wrappers and labels that repeat their control's name merged, separators dropped. full: every " +
-        "element read, as text. json: every element and field.",
+      "text: as on screen, the rest folded (snapshot a fold's ref); full: every element; json: every field",
     ),
-  bounds: z.boolean().default(false).describe("Show bounds in the text format"),
+  bounds: z.boolean().default(false).describe("Show bounds in text"),
   view: z
     .enum(["screen", "full"])
     .optional()
-    .describe(
-      "Override the view the format implies (text: screen; full and json: full), e.g. json of the screen view",
-    ),
+    .describe("Override the format's view (text: screen; full, json: full)"),
   since: z
     .string()
     .regex(/^s\d+$/, "a snapshot id looks like s7")
     .optional()
-    .describe(
-      "Answer with what changed since this earlier snapshot (added, removed, changed, with refs), reading its " +
-        "scope with its limits again; the whole snapshot comes instead, with the reason, when that one is no " +
-        "longer kept or the changes would not be shorter",
-    ),
+    .describe("Only what changed since this snapshot id (added, removed, changed)"),
 });
 
 export type SnapshotInput = z.output<typeof snapshotInput>;
@@ -60,10 +52,7 @@ export const snapshotTool = defineTool({
   name: "snapshot",
   title: "Snapshot a window",
   description:
-    "Read a window (or the subtree under a ref) as text: one line per element with role, name, ref, key states " +
-    "and value. Bounded: limits come back with their ceilings and every cut is named in truncated_by. When " +
-    "maxNodes cuts the answer, pass the returned cursor as target {kind:'cursor'} for the next page. Read in " +
-    "rings: a shallow snapshot first, then snapshot a ref to go deeper.",
+    "A window or a ref's subtree as text, a line per element: role, name, ref, states, value. Cuts are named; a cursor pages on. Read shallow, then snapshot a ref.",
   level: "L1",
   annotations: READ_ONLY,
   input: snapshotInput,

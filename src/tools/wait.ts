@@ -8,27 +8,25 @@ import { globSchema, refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 const conditionSchema = z.discriminatedUnion("kind", [
-  z
-    .strictObject({
-      kind: z.literal("window"),
-      title: globSchema,
-      state: z.enum(["appears", "disappears"]).default("appears"),
-    })
-    .describe("A window with this title appears or disappears"),
+  z.strictObject({
+    kind: z.literal("window"),
+    title: globSchema,
+    state: z.enum(["appears", "disappears"]).default("appears"),
+  }),
   z
     .strictObject({
       kind: z.literal("text"),
       ref: refSchema,
-      equals: z.string().optional().describe("Omit to wait for any change"),
+      equals: z.string().optional().describe("omit: any change"),
     })
-    .describe("An element's text (or value) equals this, or changes"),
+    .describe("text or value"),
   oneQuery(
     z.strictObject({
       kind: z.literal("element"),
       ...findQueryShape,
       state: z.enum(["appears", "enabled"]).default("appears"),
     }),
-  ).describe("An element matching a selector or locator appears, or becomes enabled"),
+  ).describe("find's arguments"),
 ]);
 
 type Condition = z.output<typeof conditionSchema>;
@@ -67,11 +65,9 @@ async function observe(
 
 export const waitTool = defineTool({
   name: "wait",
-  title: "Wait for something to happen",
+  title: "Wait",
   description:
-    "Wait for one condition instead of asking too early: a window title (glob) appears or disappears; an element's " +
-    "text equals a value or changes (before and after are reported); an element matching a selector appears or " +
-    "becomes enabled. It polls between reads. A timeout is a result that says what was seen, not an error.",
+    "Wait until a window title appears or goes, an element's text changes or equals a value, or a selector's element appears or is enabled. A timeout is a result.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({

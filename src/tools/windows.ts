@@ -7,19 +7,11 @@ export const windowsTool = defineTool({
   name: "windows",
   title: "List windows",
   description:
-    "List the top-level windows on screen, front to back: id, title, app, pid, rect, and whether it has focus. " +
-    "Use an id with `snapshot` to read a window. A window marked 'no accessible tree' is on screen but its app " +
-    "exposes nothing: run `doctor`.",
+    "Top-level windows, front to back: id, title, app, pid, rect, focus. 'no accessible tree': use read_screen_text.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(WINDOWS_CEILING)
-      .default(WINDOWS_DEFAULT_LIMIT)
-      .describe("Windows to list at most"),
+    limit: z.number().int().min(1).max(WINDOWS_CEILING).default(WINDOWS_DEFAULT_LIMIT),
   }),
   async handler(context, input) {
     const all = await (await context.backend()).listWindows();

@@ -34,11 +34,15 @@ describe("the listing's levels and annotations follow each tool's one declaratio
         const shown = listed.find((t) => t.name === tool.name)!;
         const highest = tool.highest ?? tool.level;
         const range = highest === tool.level ? tool.level : `${tool.level}–${highest}`;
-        assert.ok(
-          shown.description?.endsWith(`(safety level ${range})`),
-          `${tool.name}: ${shown.description}`,
-        );
-        assert.equal(shown.annotations?.destructiveHint, RANK[highest] >= 3, `${tool.name} destructiveHint`);
+        assert.ok(shown.description?.endsWith(`(level ${range})`), `${tool.name}: ${shown.description}`);
+        // MCP reads destructiveHint only where a tool does not just read; there it is always said.
+        if (shown.annotations?.readOnlyHint) assert.equal(highest, "L1", `${tool.name} reads only`);
+        else
+          assert.equal(
+            shown.annotations?.destructiveHint,
+            RANK[highest] >= 3,
+            `${tool.name} destructiveHint`,
+          );
         // What presses, types or scrolls can meet a committing target, so the gate can take it to L3;
         // only bringing a window forward stays where it is.
         if (
@@ -51,7 +55,7 @@ describe("the listing's levels and annotations follow each tool's one declaratio
   }
   it("window: L1 to focus, L3 to close", async () => {
     const window = (await listing({ tools: TOOLS })).find((t) => t.name === "window")!;
-    assert.match(window.description ?? "", /\(safety level L1–L3\)$/);
+    assert.match(window.description ?? "", /\(level L1–L3\)$/);
     assert.equal(window.annotations?.destructiveHint, true);
   });
 });

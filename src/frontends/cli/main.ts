@@ -3,6 +3,7 @@
 // 2 bad command line. The heap limits in the first line keep a long-running server flat: without them
 // V8 grew the heap lazily to 145 MB over 1,000 soak cycles; with them it stayed at 92 MB.
 import { DESKHAND_VERSION } from "../../tools/context.js";
+import { selectTools } from "../../tools/registry.js";
 import { HttpConfigError, parseListen, runMcpHttpServer } from "../mcp/http.js";
 import { runMcpServer } from "../mcp/server.js";
 import { runNdjsonServer } from "../ndjson/server.js";
@@ -53,6 +54,8 @@ function keepServing(): void {
 interface ServerFlags {
   ceiling?: ReturnType<typeof ceilingFlag>;
   profile?: string;
+  /** `--tools read,act`: the groups or tools served, from the registry (not with a profile). */
+  tools?: string;
   http?: string;
   tokenFile?: string;
   allowRemote: boolean;
@@ -61,7 +64,7 @@ interface ServerFlags {
 }
 
 const MCP_OPTIONS =
-  "the options are --ceiling L1|L2|L3|L4, --profile NAME, and --http [HOST:]PORT with --token-file FILE, --allow-origin ORIGIN, --allow-host HOST[:PORT] and --allow-remote";
+  "the options are --ceiling L1|L2|L3|L4, --profile NAME, --tools GROUP,..., and --http [HOST:]PORT with --token-file FILE, --allow-origin ORIGIN, --allow-host HOST[:PORT] and --allow-remote";
 
 function serverFlags(args: string[], mcp: boolean): ServerFlags {
   const flags: ServerFlags = { allowRemote: false, allowOrigins: [], allowHosts: [] };
@@ -79,6 +82,13 @@ function serverFlags(args: string[], mcp: boolean): ServerFlags {
           `unknown profile ${JSON.stringify(value)}; profiles: ${Object.keys(PROFILES).join(", ")}`,
         );
       flags.profile = value;
+    } else if (mcp && flag === "--tools" && value !== undefined) {
+      try {
+        selectTools(value);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      flags.tools = value;
     } else if (mcp && flag === "--http" && value !== undefined) flags.http = value;
     else if (mcp && flag === "--token-file" && value !== undefined) flags.tokenFile = value;
     else if (mcp && flag === "--allow-origin" && value !== undefined) flags.allowOrigins.push(value);
@@ -91,6 +101,8 @@ function serverFlags(args: string[], mcp: boolean): ServerFlags {
     (flags.tokenFile || flags.allowRemote || flags.allowOrigins.length || flags.allowHosts.length)
   )
     throw new UsageError("--token-file, --allow-origin, --allow-host and --allow-remote go with --http");
+  if (flags.tools && flags.profile)
+    throw new UsageError("--tools chooses among deskhand's own tools; a --profile keeps its seed's list");
   return flags;
 }
 
@@ -134,6 +146,7 @@ const COMMANDS: Record<string, Command> = {
     const common = {
       ...(flags.ceiling ? { ceiling: flags.ceiling } : {}),
       ...(flags.profile ? { profile: PROFILES[flags.profile]! } : {}),
+      ...(flags.tools ? { profile: { tools: selectTools(flags.tools) } } : {}),
     };
     if (flags.http) {
       try {

@@ -122,7 +122,7 @@ ${ELEMENT}`,
 
 A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
-  mcp: `Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab]
+  mcp: `Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab | --tools GROUP,...]
        deskhand mcp --http [HOST:]PORT [--token-file FILE] [--allow-origin ORIGIN]...
                    [--allow-host HOST[:PORT]]... [--allow-remote] [--ceiling L] [--profile P]
 
@@ -130,6 +130,7 @@ Serve the Model Context Protocol over stdio (until stdin closes), or over Stream
 /mcp with --http (until SIGTERM, which lets calls in flight finish and releases held input).
 Refs live while they verify, per MCP session. Confirmations are asked through elicitation when
 the client supports it. --profile serves a seed document's own tools, each mapped onto deskhand's.
+--tools serves fewer of deskhand's own: groups read, act, hands, pixels, raw, or tool names.
 
 Over HTTP every request needs "Authorization: Bearer TOKEN": the tokens are --token-file's (one a
 line, "NAME TOKEN" or "TOKEN": one a client; a session is usable only with the token and from the

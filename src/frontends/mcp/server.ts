@@ -2,7 +2,7 @@
 // whose text names what went wrong and the next step, so an agent can act on it.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { Confirmer } from "../../safety/gate.js";
 import type { SafetyLevel } from "../../safety/levels.js";
@@ -10,9 +10,9 @@ import { type CallResult, callTool, failed } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
 import { TOOLS } from "../../tools/registry.js";
-import { annotationsOf, levelRange } from "../../tools/tool.js";
 import type { Profile } from "../profiles/index.js";
 import { CallsInFlight, DRAIN_MS } from "./calls.js";
+import { catalog } from "./catalog.js";
 import { GuardedStdioTransport } from "./stdio.js";
 
 /** The answer to a call the server could not finish, or would not start, because it is stopping. */
@@ -54,13 +54,7 @@ export function createMcpServer(
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: `${tool.description} (safety level ${levelRange(tool)})`,
-      inputSchema: z.toJSONSchema(tool.input, { io: "input" }) as { type: "object" },
-      annotations: { title: tool.title, ...annotationsOf(tool) },
-    })),
+    tools: catalog(tools, profile.asDeclared),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;

@@ -10,10 +10,12 @@ export interface Profile {
   tools: readonly ToolDefinition[];
   /** The structured content of a failed call, where the document gives it a shape of its own. */
   error?: (error: DeskhandError) => Record<string, unknown>;
+  /** Its tools reproduce a seed's own list: their schemas are listed as declared, not compacted. */
+  asDeclared?: boolean;
 }
 
 export const PROFILES: Record<string, Profile> = {
-  ouroboros: { tools: OUROBOROS },
-  daimon: { tools: DAIMON, error: daimonError },
-  pyjab: { tools: PYJAB },
+  ouroboros: { tools: OUROBOROS, asDeclared: true },
+  daimon: { tools: DAIMON, error: daimonError, asDeclared: true },
+  pyjab: { tools: PYJAB, asDeclared: true },
 };

@@ -30,10 +30,10 @@ export const captureSchema = z.discriminatedUnion("kind", [
         })
         .strict()
         .optional()
-        .describe("When the region is in a screenshot's pixels: the image_space block its reply gave"),
+        .describe("For screenshot pixels: its image_space"),
     })
     .strict()
-    .describe("An area in global points, or in a screenshot's pixels with its image_space"),
+    .describe("global points, or pixels with image_space"),
 ]);
 export type CaptureInput = z.output<typeof captureSchema>;
 

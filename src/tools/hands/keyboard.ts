@@ -97,7 +97,7 @@ export const chordSchema = z
       ctx.addIssue({ code: "custom", message: (error as Error).message });
     }
   })
-  .describe('A key or chord: "Enter", "ctrl+shift+p", "alt+F4", "a"; modifiers ctrl, shift, alt, super');
+  .describe('"Enter", "ctrl+shift+p", "alt+F4", "a"');
 
 /** Whether giving the ref the keyboard focus takes a click (text fields and cells do). */
 function clicksToFocus(place: ResolvedPlace | undefined): boolean {
@@ -247,7 +247,7 @@ async function untilShown(
 
 const typeTextInput = z.object({
   text: z.string().min(1).max(20_000),
-  ref: refSchema.optional().describe("The field to type into; without it, the focused one"),
+  ref: refSchema.optional().describe("Field to type into (default: the focused one)"),
   clear: z.boolean().default(false),
   intent: intentSchema,
   reversible: reversibleSchema.default(true),
@@ -259,10 +259,7 @@ export const typeTextTool = defineTool({
   name: "type_text",
   title: "Type text",
   description:
-    "Type Unicode text with the real keyboard into the focused field, or into a ref (a text field is clicked to " +
-    'focus it; anything else gets the accessibility focus). `clear` sends ctrl+a then Backspace first. A "\\n" or ' +
-    '" " that would press a committing button (the focused one, or the default) needs a person. The typed text ' +
-    "never enters the audit journal, only its length.",
+    "Type with the real keyboard into the focused field or a ref. A newline or space that would press a committing button needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -328,10 +325,7 @@ export const keyTool = defineTool({
   name: "key",
   title: "Press a key or chord",
   description:
-    "Press a key or chord with the real keyboard: names are checked first and an unknown one is an error that " +
-    "names it, with nothing sent. A key is judged by what it presses: Enter and space the focused element or the " +
-    "default button, a chord the menu item or button it is bound to; pressing what commits, and chords that close " +
-    "or end things (alt+F4, ctrl+w, alt+space...), need a person. With a ref and focus, the element gets the focus first.",
+    "Press a key or chord (Enter, ctrl+s, alt+F4). It is judged by what it presses; what commits, and chords that close or end things, need a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -340,7 +334,7 @@ export const keyTool = defineTool({
     modifiers: modifiersSchema,
     count: z.number().int().min(1).max(100).default(1),
     ref: refSchema.optional(),
-    focus: z.boolean().default(true).describe("With ref: give the element the focus first"),
+    focus: z.boolean().default(true).describe("Focus the ref first"),
     intent: intentSchema,
     reversible: reversibleSchema.default(true),
     ...windowShape,

@@ -25,7 +25,8 @@ import {
 export const INPUT: DeclaredAnnotations = {
   readOnlyHint: false,
   idempotentHint: false,
-  openWorldHint: false,
+  // What an app is made to do can reach past the desktop (a browser posts the form it was given).
+  openWorldHint: true,
 };
 
 export const buttonSchema = z.enum(["left", "middle", "right"]).default("left");
@@ -34,13 +35,7 @@ export const modifiersSchema = z
   .max(4)
   .default([])
   .describe("Held during the action");
-const settleSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(5000)
-  .default(150)
-  .describe("Pause before re-reading the element");
+const settleSchema = z.number().int().min(0).max(5000).default(150).describe("Pause before the re-read");
 
 /** The target window: the one named, or the place's own. */
 export async function targetWindow(
@@ -84,10 +79,7 @@ export const clickTool = defineTool({
   name: "click",
   title: "Click",
   description:
-    "Click with the real mouse at a verified element's centre (ref) or at a point (`at`: global screen points, or " +
-    "pixels of a screenshot with its image_space block). The window is brought to the front first (ensure_focus) and " +
-    "the point must not be covered. A click that presses what commits (OK, Save, Delete..., in any language) is L3 and needs a " +
-    "person's confirmation. The reply echoes the global point used.",
+    "Click with the real mouse at a ref or a point, its window in front; a covered point is refused. A committing press (OK, Save, Delete…, any language) needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -142,9 +134,7 @@ export const dragTool = defineTool({
   name: "drag",
   title: "Drag",
   description:
-    "Press a mouse button at `from`, move in steps to `to` and release. Each end is a ref (verified) or a point. " +
-    "Both ends are judged by the gate, the press at the start like a click. Ref'd ends are re-read once the pointer is at the start " +
-    "(pressed at their new centres, reported as start_moved/moved); a covered end is refused.",
+    "Press at `from`, move to `to`, release. Each end a ref or a point; both ends judged like a click.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -192,8 +182,7 @@ export const dragTool = defineTool({
 export const hoverTool = defineTool({
   name: "hover",
   title: "Hover",
-  description:
-    "Move the mouse pointer to a ref's centre or a point without clicking (to reveal a tooltip or menu). L1.",
+  description: "Move the pointer to a ref or a point without clicking (tooltips, menus).",
   level: "L1",
   highest: "L3",
   annotations: INPUT,
@@ -226,8 +215,7 @@ export const wheelTool = defineTool({
   name: "wheel",
   title: "Scroll with the wheel",
   description:
-    "Turn the mouse wheel by `notches` over a ref, a point, or wherever the pointer is. L1. For a scroll through " +
-    "the element's own interface, use act with scroll.",
+    "Turn the mouse wheel over a ref, a point or where the pointer is. To scroll by accessibility, act scroll.",
   level: "L1",
   highest: "L3",
   annotations: INPUT,
@@ -238,9 +226,7 @@ export const wheelTool = defineTool({
       direction: z.enum(["up", "down", "left", "right"]),
       notches: z.number().int().min(1).max(100).default(3),
       intent: intentSchema,
-      window: windowSchema
-        .optional()
-        .describe("Bring this window to the front first; the point must then be on it"),
+      window: windowSchema.optional().describe("Bring this window to the front first"),
       settleMs: settleSchema,
     })
     .refine((w) => w.ref === undefined || w.at === undefined, {

@@ -13,10 +13,9 @@ const pointerFields = { ...placeShape, button: buttonSchema };
 
 export const rawInputTool = defineTool({
   name: "raw_input",
-  title: "Raw input primitive",
+  title: "Raw input",
   description:
-    "Low-level: mouse_down / mouse_up at a ref or point, key_down / key_up of a key or chord. L4: refused unless " +
-    "the ceiling is L4. A button or key left down is released automatically after 10 s.",
+    "mouse_down/mouse_up at a ref or point, key_down/key_up. L4 only; what is held is released after 10 s.",
   level: "L4",
   annotations: INPUT,
   input: z.object({

@@ -8,13 +8,11 @@ export const intentSchema = z
   .trim()
   .min(3, "say in a sentence what this is for")
   .max(500)
-  .describe("What you mean to do, in one sentence; it goes into the audit journal");
+  .describe("Why (journaled)");
 
 export const reversibleSchema = z
   .boolean()
-  .describe(
-    "Can this be undone? Default: true, except a press on a committing button (OK, Save, Delete...). Declared false, it needs a person's confirmation",
-  );
+  .describe("false needs a person (default: true unless it commits)");
 
 const coordinate = z.number().int().min(-32768).max(32767);
 
@@ -25,28 +23,24 @@ export const regionSchema = z.object({
   height: z.number().int().min(1),
 });
 
-export const pointSchema = z
-  .discriminatedUnion("space", [
-    z
-      .object({ space: z.literal("global"), x: coordinate, y: coordinate })
-      .describe("Screen points, the unit of element bounds"),
-    z
-      .object({
-        space: z.literal("image"),
-        x: z.number().int().min(0),
-        y: z.number().int().min(0),
-        display: z.number().int().min(0).describe("The screenshot's display index"),
-        max_width: z.number().int().min(16).describe("The screenshot's max_width"),
-        region: regionSchema.describe("The screenshot's region, in global points"),
-      })
-      .describe("Pixels of a screenshot; pass back the image_space block its reply gave"),
-  ])
-  .describe("A point: global screen coordinates, or pixels of a screenshot");
+export const pointSchema = z.discriminatedUnion("space", [
+  z.object({ space: z.literal("global"), x: coordinate, y: coordinate }),
+  z
+    .object({
+      space: z.literal("image"),
+      x: z.number().int().min(0),
+      y: z.number().int().min(0),
+      display: z.number().int().min(0).describe("The screenshot's display index"),
+      max_width: z.number().int().min(16).describe("The screenshot's max_width"),
+      region: regionSchema.describe("The screenshot's region, in global points"),
+    })
+    .describe("a screenshot's pixels, with its image_space"),
+]);
 export type PointInput = z.output<typeof pointSchema>;
 
 /** Where a pointer action lands: a verified element, or a point. */
 export const placeShape = {
-  ref: refSchema.optional().describe("An element: verified first, then acted on at its centre"),
+  ref: refSchema.optional().describe("Element (verified)"),
   at: pointSchema.optional(),
 };
 
@@ -64,26 +58,15 @@ export const windowSchema = z
     z.object({ title: globSchema }).strict(),
     z.object({ pid: z.number().int().positive() }).strict(),
   ])
-  .describe("The window that must be in front; by default, the window of the ref or under the point");
+  .describe("Window to act in (default: the ref's or the point's)");
 
 export const windowShape = {
   include_changes: includeChangesSchema,
   window: windowSchema.optional(),
-  ensure_focus: z
-    .boolean()
-    .default(true)
-    .describe("Bring the target window to the front first, and refuse if it will not come"),
+  ensure_focus: z.boolean().default(true).describe("Bring it to the front first"),
 };
 
 export const declaredShape = {
-  role: z
-    .string()
-    .max(100)
-    .optional()
-    .describe("The target's role as you saw it; it can only raise the level"),
-  label: z
-    .string()
-    .max(300)
-    .optional()
-    .describe("The target's label as you saw it; it can only raise the level"),
+  role: z.string().max(100).optional().describe("Role you saw (can raise the level)"),
+  label: z.string().max(300).optional().describe("Label you saw (can raise the level)"),
 };

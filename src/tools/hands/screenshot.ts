@@ -9,15 +9,13 @@ export const screenshotTool = defineTool({
   name: "screenshot",
   title: "Screenshot",
   description:
-    "A PNG of the whole screen, a window, a verified element or a region, shrunk to max_width (the scale is reported). A " +
-    "window is raised first, since a covered window shows what covers it. The reply's image_space block, passed " +
-    'back as `at: {space: "image", ...}` with a pixel, clicks that pixel.',
+    "A PNG of the screen, a window, an element or a region. Its image_space, passed back in `at`, clicks a pixel.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({
     of: captureSchema.default({ kind: "screen" }),
     max_width: z.number().int().min(16).max(8192).default(1280),
-    raise: z.boolean().default(true).describe("Bring a window (or an element's window) to the front first"),
+    raise: z.boolean().default(true).describe("Raise the window first"),
   }),
   async handler(context, input) {
     const hands = await context.hands();

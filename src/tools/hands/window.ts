@@ -19,18 +19,15 @@ const levelOf = (action: WindowAction) => (action === "close" ? "L3" : "L1");
 
 export const windowTool = defineTool({
   name: "window",
-  title: "Focus, minimize, hide, show or close a window",
+  title: "Manage a window",
   description:
-    "focus: bring a window to the front and report the truth read back from the window manager (is now in front / " +
-    "is not / cannot say). minimize: this window. hide: every window of its application. show: restore and raise " +
-    "them, then focus this one. close: ask the window manager to close it (L3, needs a person; the app may ask " +
-    "first, and the reply says whether it went).",
+    "focus, minimize, hide (the app's windows), show (restore them) or close a window, read back from the window manager.",
   level: levelOf("focus"),
   highest: levelOf("close"),
   annotations: INPUT,
   input: z.object({
     action: z.enum(["focus", "minimize", "hide", "show", "close"]),
-    window: windowSchema,
+    window: windowSchema.describe("The window"),
     intent: intentSchema,
   }),
   async handler(context, input) {

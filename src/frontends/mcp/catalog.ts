@@ -1,0 +1,245 @@
+// The tool catalog an MCP client lists: what every conversation pays for before its first call. The
+// schemas are the registry's zod schemas as JSON Schema, made compact: bounds, lengths and patterns
+// are left to the server (every call is validated against the full zod schema, and a refusal names
+// the field and what to do), and a union of objects told apart by one constant field (a target's
+// `kind`, a point's `space`) is listed as one object whose description says which fields go with
+// which kind. What a model needs to choose and call a tool stays: types, enums, defaults, required
+// fields and descriptions.
+import { z } from "zod";
+import { annotationsOf, levelRange, type ToolDefinition } from "../../tools/tool.js";
+
+type Schema = Record<string, unknown>;
+
+/** Keywords that only bound what the server checks anyway. */
+const LEFT_TO_THE_SERVER = new Set([
+  "$schema",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+]);
+
+const isSchema = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A field as a description names it: `id`, `state?`, `button?: left|middle|right`. */
+function field(key: string, schema: unknown, required: boolean): string {
+  // A short choice is spelled out; a long one (scroll amounts) is in the server's refusal if wrong.
+  const values =
+    isSchema(schema) && Array.isArray(schema.enum) && schema.enum.length <= 4
+      ? `: ${schema.enum.join("|")}`
+      : "";
+  return `${key}${required ? "" : "?"}${values}`;
+}
+
+/**
+ * A union of objects told apart by one field holding a constant: one object with that field as an
+ * enum, and a description that says, kind by kind, which fields go with it and of what type.
+ */
+function mergeTagged(variants: unknown[]): Schema | undefined {
+  if (variants.length < 2 || !variants.every((v) => isSchema(v) && isSchema(v.properties))) return undefined;
+  const objects = variants as (Schema & { properties: Record<string, Schema>; required?: string[] })[];
+  const tag = Object.keys(objects[0]!.properties).find((key) =>
+    objects.every((o) => isSchema(o.properties[key]) && "const" in o.properties[key]),
+  );
+  if (!tag) return undefined;
+  const kinds = objects.map((o) => {
+    const required = new Set(o.required ?? []);
+    const fields = Object.entries(o.properties)
+      .filter(([key]) => key !== tag)
+      .map(([key, value]) => field(key, value, required.has(key)));
+    const with_ = fields.length > 0 ? ` {${fields.join(", ")}}` : "";
+    return `${String(o.properties[tag]!.const)}${with_}${o.description ? ` (${String(o.description)})` : ""}`;
+  });
+  return {
+    type: "object",
+    properties: { [tag]: { enum: objects.map((o) => o.properties[tag]!.const) } },
+    required: [tag],
+    description: kinds.join("; "),
+  };
+}
+
+/** A union of constants (`1 | 2`) as an enum. */
+function constants(variants: unknown[]): Schema | undefined {
+  if (!variants.every((v) => isSchema(v) && "const" in v && Object.keys(v).length === 1)) return undefined;
+  return { enum: variants.map((v) => (v as Schema).const) };
+}
+
+/** A union of objects that each need one field of their own (`{id} | {title} | {pid}`): one object. */
+function oneFieldOf(variants: unknown[]): Schema | undefined {
+  const objects = variants.filter(isSchema);
+  if (objects.length !== variants.length || objects.length < 2) return undefined;
+  const fields = objects.map((o) => {
+    const required = o.required as string[] | undefined;
+    const properties = o.properties as Record<string, Schema> | undefined;
+    return required?.length === 1 && properties && Object.keys(properties).length === 1
+      ? { key: required[0]!, schema: properties[required[0]!]! }
+      : undefined;
+  });
+  if (fields.some((f) => !f) || new Set(fields.map((f) => f!.key)).size !== fields.length) return undefined;
+  const keys = fields.map((f) => `{${f!.key}}`);
+  return { type: "object", description: `${keys.slice(0, -1).join(", ")} or ${keys.at(-1)}` };
+}
+
+/** Past this many fields, a nested object is listed by its field names (its tool lists their meaning). */
+const NESTED_FIELDS_LISTED = 8;
+
+/** An object inside an argument with many fields of its own (act's `find`): its field names only. */
+function namesOnly(schema: Schema): Schema | undefined {
+  const properties = isSchema(schema.properties) ? Object.keys(schema.properties) : [];
+  if (properties.length <= NESTED_FIELDS_LISTED) return undefined;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const names = properties.map((k) => (required.has(k) ? k : `${k}?`)).join(", ");
+  const said = typeof schema.description === "string" ? `${schema.description}. ` : "";
+  return { type: "object", description: `${said}Fields: ${names}` };
+}
+
+export function compactSchema(node: unknown, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => compactSchema(n, depth));
+  if (!isSchema(node)) return node;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (LEFT_TO_THE_SERVER.has(key) || (key === "additionalProperties" && value === false)) continue;
+    out[key] =
+      key === "properties" && isSchema(value)
+        ? Object.fromEntries(
+            Object.entries(value).map(([k, v]) => {
+              const field = compactSchema(v, depth + 1);
+              return [k, (isSchema(field) && namesOnly(field)) || field];
+            }),
+          )
+        : compactSchema(value, depth);
+  }
+  if ("const" in out || "enum" in out) delete out.type;
+  // An optional switch left out is off, and an optional list left out is empty: saying so adds nothing.
+  if (out.default === false || (Array.isArray(out.default) && out.default.length === 0)) delete out.default;
+  const union = out.oneOf ?? out.anyOf;
+  const merged = Array.isArray(union)
+    ? (constants(union) ?? mergeTagged(union) ?? oneFieldOf(union))
+    : undefined;
+  if (merged) {
+    const { description, ...rest } = out;
+    delete rest.oneOf;
+    delete rest.anyOf;
+    const said = [description, merged.description].filter(Boolean).join(". ");
+    return { ...rest, ...merged, ...(said ? { description: said } : {}) };
+  }
+  return out;
+}
+
+/**
+ * Arguments that tune how a call reads or waits, never what it does: listed by name and default in
+ * the tool's description, not as schema, and still validated in full when given.
+ */
+const TUNING = new Set([
+  "maxDepth",
+  "maxText",
+  "tableRows",
+  "timeoutMs",
+  "timeoutMsRead",
+  "timeout_ms",
+  "waitMs",
+  "settleMs",
+  "poll_ms",
+  "walkTables",
+  "actions",
+  "accessibleIds",
+  "bounds",
+  "ensure_focus",
+  "raise",
+  "maxChars",
+  "maxTargets",
+  "max_cells",
+  "max_width",
+]);
+
+/** An argument whose object schema repeats an earlier one's (drag's `to` after `from`): "as from". */
+function foldRepeats(schema: Schema): Schema {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const seen = new Map<string, string>();
+  const kept: Schema = {};
+  for (const [key, value] of Object.entries(properties)) {
+    const json = JSON.stringify(value);
+    const first =
+      isSchema(value) && value.type === "object" && json.length > 100 ? seen.get(json) : undefined;
+    kept[key] = first ? { type: "object", description: `As ${first}` } : value;
+    if (!first) seen.set(json, key);
+  }
+  return { ...schema, properties: kept };
+}
+
+/** A tool's input schema with its tuning arguments taken out, and those arguments as `name=default`. */
+function foldTuning(schema: Schema): { schema: Schema; folded: string[] } {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const folded: string[] = [];
+  const kept: Schema = {};
+  for (const [key, value] of Object.entries(properties)) {
+    if (!TUNING.has(key) || (Array.isArray(schema.required) && schema.required.includes(key)))
+      kept[key] = value;
+    else if (isSchema(value) && "default" in value) folded.push(`${key}=${JSON.stringify(value.default)}`);
+    else folded.push(isSchema(value) && value.type === "boolean" ? `${key}=false` : key);
+  }
+  return { schema: { ...schema, properties: kept }, folded };
+}
+
+/** MCP's defaults for the hints (a tool may change things, destructively, not idempotently, in an open world). */
+const HINT_DEFAULTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/**
+ * The hints: whether it reads only is always said, and for a tool that does not, whether it can
+ * destroy (a client that does not apply MCP's defaults must not take a missing one as "safe"); the
+ * other two only where they differ from the defaults.
+ */
+function hints(tool: ToolDefinition): Partial<typeof HINT_DEFAULTS> {
+  const all = annotationsOf(tool);
+  return Object.fromEntries(
+    Object.entries(all).filter(([key, value]) =>
+      key === "readOnlyHint"
+        ? true
+        : key === "destructiveHint"
+          ? !all.readOnlyHint
+          : value !== HINT_DEFAULTS[key as keyof typeof HINT_DEFAULTS],
+    ),
+  );
+}
+
+/**
+ * One tool as tools/list shows it. `asDeclared`: the schema exactly as declared, for a seed
+ * profile, whose tools reproduce another system's own list.
+ */
+export function catalogEntry(tool: ToolDefinition, asDeclared = false) {
+  const declared = z.toJSONSchema(tool.input, { io: "input" }) as Schema;
+  if (asDeclared)
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: `${tool.description} (level ${levelRange(tool)})`,
+      inputSchema: declared as { type: "object" },
+      annotations: annotationsOf(tool),
+    };
+  const { schema, folded } = foldTuning(foldRepeats(compactSchema(declared) as Schema));
+  const off = folded.filter((f) => f.endsWith("=false")).map((f) => f.slice(0, -"=false".length));
+  const rest = folded.filter((f) => !f.endsWith("=false"));
+  const said = [...rest, ...(off.length > 0 ? [`off: ${off.join(", ")}`] : [])];
+  const tuning = said.length > 0 ? ` Tuning: ${said.join(", ")}.` : "";
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: `${tool.description}${tuning} (level ${levelRange(tool)})`,
+    inputSchema: schema as { type: "object" },
+    annotations: hints(tool),
+  };
+}
+
+export function catalog(tools: readonly ToolDefinition[], asDeclared = false) {
+  return tools.map((tool) => catalogEntry(tool, asDeclared));
+}
