@@ -13,6 +13,24 @@ export interface ElementState {
   bounds: RawNode["bounds"] | null;
 }
 
+/** The gate in a reply, where it had a say (L3 and up, or a confirmation): the level and who allowed it. */
+export interface GateNote {
+  level: string;
+  allowed_by: "a person" | { preapproved: object[] } | { ceiling: string };
+}
+
+/** "gate: L3, confirmed by a person". */
+export function gateLine(note: GateNote): string {
+  const by = note.allowed_by;
+  const said =
+    by === "a person"
+      ? "confirmed by a person"
+      : "ceiling" in by
+        ? `within the ceiling ${by.ceiling}, no confirmation needed`
+        : `pre-approved by ${by.preapproved.map((r) => JSON.stringify(r)).join(" and ")}`;
+  return `gate: ${note.level}, ${said}`;
+}
+
 export interface Receipt {
   ref: string;
   action: string;
@@ -33,6 +51,14 @@ export interface Receipt {
   unread?: string[];
   windows_appeared: Pick<WindowInfo, "id" | "title" | "app">[];
   windows_disappeared: Pick<WindowInfo, "id" | "title" | "app">[];
+  /**
+   * The call did not return, and a window appeared meanwhile: a modal dialog the action opened holds
+   * the call until it closes (Qt runs the dialog inside the action call).
+   */
+  held_by?: Pick<WindowInfo, "id" | "title">;
+  /** The app of the element acted on is gone since: its windows went and its process ended. */
+  app_exited?: { pid: number; app: string };
+  gate?: GateNote;
 }
 
 export function elementState(node: RawNode): ElementState {
@@ -82,8 +108,18 @@ export async function afterRead(
 
 export function renderReceipt(receipt: Receipt): string {
   const lines = [
-    `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${receipt.action_outcome === "completed" ? "the call returned" : "outcome unknown: the call did not return in time"}${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
+    `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${
+      receipt.action_outcome === "completed"
+        ? "the call returned"
+        : receipt.held_by
+          ? `it opened window ${receipt.held_by.id} ${JSON.stringify(receipt.held_by.title)}, which holds the call until it closes (a modal dialog)`
+          : "outcome unknown: the call did not return in time"
+    }${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
   ];
+  if (receipt.app_exited)
+    lines.push(
+      `the app exited: ${receipt.app_exited.app} (pid ${receipt.app_exited.pid}) has no window and no process left`,
+    );
   if (receipt.detail) lines.push(receipt.detail);
   if (receipt.selection) {
     const { rows, total } = receipt.selection;
@@ -112,11 +148,12 @@ export function renderReceipt(receipt: Receipt): string {
       `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})`,
     );
   }
-  if (receipt.after_read !== "complete")
+  if (receipt.after_read !== "complete" && !receipt.app_exited)
     lines.push(`after_read: ${receipt.after_read}${receipt.unread ? ` (${receipt.unread.join("; ")})` : ""}`);
   for (const w of receipt.windows_appeared) lines.push(`window appeared: ${w.id} ${JSON.stringify(w.title)}`);
   for (const w of receipt.windows_disappeared)
     lines.push(`window disappeared: ${w.id} ${JSON.stringify(w.title)}`);
+  if (receipt.gate) lines.push(gateLine(receipt.gate));
   lines.push("Whether this achieved the goal is for you to judge: re-read what matters.");
   return lines.join("\n");
 }

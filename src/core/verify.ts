@@ -24,7 +24,11 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
   const seen = entry.fingerprint;
   const found: Difference[] = [];
   if (node.role !== seen.role) found.push({ field: "role", was: seen.role, now: node.role });
-  if (node.name !== seen.name) found.push({ field: "name", was: seen.name ?? null, now: node.name ?? null });
+  // A name filled in since (a web page names its buttons after they are drawn: "" → "Next page") is
+  // the same element where role, index and bounds still hold; the gate judges it by its name now.
+  const namedSince = !seen.name && !!node.name;
+  if (node.name !== seen.name && !namedSince)
+    found.push({ field: "name", was: seen.name ?? null, now: node.name ?? null });
   if (node.indexInParent !== seen.indexInParent)
     found.push({ field: "index", was: seen.indexInParent, now: node.indexInParent });
   // Bounds are compared only when both reads had them: an unread field is unknown, not a change, and

@@ -4,13 +4,15 @@ import { globMatch } from "../core/glob.js";
 import type { Chord } from "../platform/keys.js";
 import { commitReason, dangerousChord, type TargetFacts } from "./classify.js";
 import { LEVEL_NAMES, raiseLevel, type SafetyLevel, withinCeiling } from "./levels.js";
-import type { ConfirmationReason, SafetyPolicy } from "./policy.js";
+import type { ConfirmationReason, Preapproval, SafetyPolicy } from "./policy.js";
 
 export interface GateRequest {
   tool: string;
   nominal: SafetyLevel;
   intent: string | null;
   reversible: boolean;
+  /** Whether the caller said `reversible` (else it was inferred: a committing press is taken as not). */
+  reversibleDeclared?: boolean;
   target?: (TargetFacts & { windowTitle?: string | undefined }) | undefined;
   chord?: Chord | undefined;
 }
@@ -28,11 +30,21 @@ export type ConfirmationAnswer = "approved" | "declined" | "unavailable";
 export type Confirmer = (request: ConfirmationRequest) => Promise<ConfirmationAnswer>;
 
 export type GateDecision =
-  | { allowed: true; level: SafetyLevel; confirmed_by?: "human" | "preapproval" }
+  | {
+      allowed: true;
+      level: SafetyLevel;
+      confirmed_by?: "human" | "preapproval";
+      /** With a pre-approval: the rules of the config that allowed it, one per need they covered. */
+      rules?: Preapproval[];
+    }
   | { allowed: false; level: SafetyLevel; reason: string };
 
-function covered(policy: SafetyPolicy, request: GateRequest, reason: ConfirmationReason): boolean {
-  return policy.preapprovals.some(
+function covering(
+  policy: SafetyPolicy,
+  request: GateRequest,
+  reason: ConfirmationReason,
+): Preapproval | undefined {
+  return policy.preapprovals.find(
     (p) =>
       (p.reason === "any" || p.reason === reason) &&
       (p.tool === undefined || p.tool === request.tool) &&
@@ -45,18 +57,20 @@ function covered(policy: SafetyPolicy, request: GateRequest, reason: Confirmatio
 const literalGlob = (title: string) => title.replace(/[*?[]/g, "[$&]");
 
 /**
- * Where deskhand could not read what the input hits (a window with no accessible tree), failing
- * closed is right; the person who trusts that one window can say so, and the rule is spelled out.
+ * The pre-approval rule that would allow this one step: its reason, this tool, this window's title
+ * as a literal. Where deskhand could not read what the input hits (a window with no accessible
+ * tree), failing closed is right, and the person who trusts that one window can say so.
  */
-function scopedRule(request: GateRequest, needs: { reason: ConfirmationReason }[]): string {
+function ruleThatAllows(request: GateRequest, needs: { reason: ConfirmationReason }[]): string {
   const title = request.target?.windowTitle;
-  if (!request.target?.unreadable || !title) return "";
   const rule = {
     reason: needs.length === 1 ? needs[0]!.reason : "any",
     tool: request.tool,
-    window: literalGlob(title),
+    ...(title ? { window: literalGlob(title) } : {}),
   };
-  return ` The rule that would allow this in that window only: ${JSON.stringify(rule)}.`;
+  if (request.target?.unreadable && title)
+    return ` The rule that would allow this in that window only: ${JSON.stringify(rule)}.`;
+  return ` The rule that would allow it${title ? " in this window" : ""}: ${JSON.stringify(rule)}.`;
 }
 
 export async function decide(
@@ -85,12 +99,20 @@ export async function decide(
       reason: "validation",
       why: commits ?? `${request.tool} is ${level}`,
     });
-  if (!request.reversible) needs.push({ reason: "irreversible", why: "it is declared not reversible" });
+  if (!request.reversible)
+    needs.push({
+      reason: "irreversible",
+      // Say only what the caller said: an undeclared press that commits is taken as not reversible.
+      why: request.reversibleDeclared
+        ? "it is declared not reversible"
+        : "it commits, so it is taken as not reversible (reversible: true says it can be undone)",
+    });
   const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
   if (dangerous) needs.push({ reason: "dangerous_chord", why: dangerous });
   if (needs.length === 0) return { allowed: true, level };
-  if (needs.every((n) => covered(policy, request, n.reason)))
-    return { allowed: true, level, confirmed_by: "preapproval" };
+  const rules = needs.map((n) => covering(policy, request, n.reason));
+  if (rules.every((r) => r !== undefined))
+    return { allowed: true, level, confirmed_by: "preapproval", rules: [...new Set(rules)] };
   const reasons = needs.map((n) => n.why);
   const answer = confirm
     ? await confirm({ tool: request.tool, level, intent: request.intent, reasons, target: request.target })
@@ -105,6 +127,6 @@ export async function decide(
         ? `a person declined: ${because}; nothing was done.`
         : `this needs a person's confirmation (${because}), and this channel cannot ask one; nothing was ` +
           `done. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
-          scopedRule(request, needs),
+          ruleThatAllows(request, needs),
   };
 }

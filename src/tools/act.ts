@@ -5,13 +5,14 @@ import { readsBackAs } from "../core/readback.js";
 import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
+import { processAlive } from "../platform/index.js";
 import type { ActionReport, SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
 import { watchChanges } from "./changes.js";
 import type { ToolContext } from "./context.js";
-import { findQuerySchema, searchUntil } from "./find.js";
+import { findToolSchema, searchUntil } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { intentSchema } from "./hands/schemas.js";
@@ -76,7 +77,7 @@ export const actOnRefInput = z.object({ ref: refSchema, ...actionFields });
 export const actInput = z
   .object({
     ref: refSchema.optional(),
-    find: findQuerySchema.optional().describe("Instead of ref: find's arguments; several matches need nth"),
+    find: findToolSchema.optional().describe("Instead of ref: find's arguments; several matches need nth"),
     nth: z.number().int().min(0).optional().describe("Which match of find, 0-based"),
     ...actionFields,
     include_changes: includeChangesSchema,
@@ -91,7 +92,17 @@ const CANDIDATES_IN_TEXT = 10;
 /** Resolves `find` to exactly one element's ref, or refuses, listing the candidates. */
 async function resolveTarget(context: ToolContext, input: z.output<typeof actInput>): Promise<string> {
   if (input.ref !== undefined) return input.ref;
-  const result = await searchUntil(context, input.find!, 50, 0);
+  const find = input.find!;
+  // find's own nth names the match as the top-level nth does; off screen counts unless said otherwise.
+  const nth = input.nth ?? find.nth;
+  const result = await searchUntil(
+    context,
+    find,
+    Math.max(50, find.limit, (nth ?? 0) + 1),
+    find.timeout_ms,
+    find.include_off_screen === false ? "leave_out" : "include",
+    find.search_tables,
+  );
   const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));
   if (result.unreadable_candidates.length > 0) {
     throw new DeskhandError(
@@ -109,7 +120,7 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
       { searched_whole_window: result.searched_whole_window },
     );
   }
-  if (input.nth === undefined && result.total > 1) {
+  if (nth === undefined && result.total > 1) {
     // The candidates go in the message too: a client that shows only the text must see them.
     const listed = candidates
       .slice(0, CANDIDATES_IN_TEXT)
@@ -124,11 +135,11 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
       { candidates },
     );
   }
-  const chosen = result.matches[input.nth ?? 0];
+  const chosen = result.matches[nth ?? 0];
   if (!chosen) {
     throw new DeskhandError(
       "invalid_params",
-      `nth ${input.nth} is past the ${result.total} matches`,
+      `nth ${nth} is past the ${result.total} matches`,
       "Pass a smaller nth.",
       { candidates },
     );
@@ -175,6 +186,7 @@ export async function runAction(
       nominal: "L2",
       intent: input.intent ?? null,
       reversible: input.reversible ?? !presses,
+      reversibleDeclared: input.reversible !== undefined,
       target: facts ? { ...facts, windowTitle } : { windowTitle },
     },
     target,
@@ -200,7 +212,33 @@ export async function runAction(
   }
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
-  const after = await backend.listWindows();
+  let after = await backend.listWindows();
+  const reread = await afterRead(backend, entry.handle, entry.fingerprint.windowId);
+  // The element gone: the app may be exiting (a Quit button). Its process is watched for a moment,
+  // and it is reported as exited only once the process has ended. Where the app goes on (a dialog
+  // closed by its own button, a page that removed the button) this ends at once, or after 300 ms
+  // while the window stays.
+  let exited: Receipt["app_exited"];
+  const actedIn = before.find((w) => w.id === entry.fingerprint.windowId);
+  const pid = actedIn?.pid;
+  if (reread.after_read === "unavailable" && pid != null) {
+    const started = Date.now();
+    for (;;) {
+      if (!processAlive(pid)) {
+        exited = { pid, app: actedIn?.app ?? "its app" };
+        break;
+      }
+      const goesOn = after.some((w) => w.pid === pid);
+      const windowStays = after.some((w) => w.id === actedIn?.id);
+      const elapsed = Date.now() - started;
+      if ((goesOn && (!windowStays || elapsed > 300)) || elapsed > 1500) break;
+      await sleep(100);
+      after = await backend.listWindows();
+    }
+  }
+  const changes = windowChanges(before, after);
+  // Not returned, and a window came meanwhile: the modal dialog the action opened is holding it.
+  const holder = report.outcome === "unknown" ? changes.windows_appeared[0] : undefined;
   const receipt: Receipt = {
     ref: input.ref,
     action: input.action.kind,
@@ -209,8 +247,11 @@ export async function runAction(
     ...(report.returned === undefined ? {} : { returned: report.returned }),
     ...(report.detail ? { detail: report.detail } : {}),
     ...(report.selection ? { selection: report.selection } : {}),
-    ...(await afterRead(backend, entry.handle, entry.fingerprint.windowId)),
-    ...windowChanges(before, after),
+    ...reread,
+    ...changes,
+    ...(holder ? { held_by: { id: holder.id, title: holder.title } } : {}),
+    ...(exited ? { app_exited: exited } : {}),
+    ...(guarded.gate ? { gate: guarded.gate } : {}),
   };
   if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
   // Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's

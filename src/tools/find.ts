@@ -228,6 +228,28 @@ export function renderFind(
   return lines.join("\n");
 }
 
+/**
+ * Everything `find` takes, which `act`'s inline find takes too. Where the two differ is the default
+ * for what is off screen: find leaves it out (and counts it), act counts it (acting through
+ * accessibility needs no element on screen); so it has no default here.
+ */
+export const findToolShape = {
+  ...findShape,
+  limit: z.number().int().min(1).max(500).default(20),
+  timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait for a first match"),
+  include_off_screen: z
+    .boolean()
+    .optional()
+    .describe("Also matches not on screen (find: else counted in left_out)"),
+  nth: z.number().int().min(0).optional().describe("Only the nth match, 0-based"),
+  search_tables: z
+    .boolean()
+    .default(false)
+    .describe(`Search table cells (up to ${FIND_TABLE_CELLS}) even with other matches`),
+};
+
+export const findToolSchema = oneQuery(z.strictObject(findToolShape));
+
 export const findElementsTool = defineTool({
   name: "find",
   title: "Find elements",
@@ -235,22 +257,7 @@ export const findElementsTool = defineTool({
     "Refs for elements matching selector fields (all must hold) or a locator. No match, an incomplete read and an unreadable candidate are told apart.",
   level: "L1",
   annotations: READ_ONLY,
-  input: oneQuery(
-    z.object({
-      ...findShape,
-      limit: z.number().int().min(1).max(500).default(20),
-      timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait for a first match"),
-      include_off_screen: z
-        .boolean()
-        .default(false)
-        .describe("Also matches not on screen (else counted in left_out)"),
-      nth: z.number().int().min(0).optional().describe("Only the nth match, 0-based"),
-      search_tables: z
-        .boolean()
-        .default(false)
-        .describe(`Search table cells (up to ${FIND_TABLE_CELLS}) even with other matches`),
-    }),
-  ),
+  input: oneQuery(z.object(findToolShape)),
   async handler(context, input) {
     const limit = input.nth === undefined ? input.limit : Math.max(input.limit, input.nth + 1);
     const result = await searchUntil(

@@ -2,9 +2,10 @@
 // input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
 // confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
 // typed text replaced by its length.
+import type { GateNote } from "../core/receipt.js";
 import type { FocusTruth } from "../platform/hands.js";
 import type { AuditEntry, AuditTarget, Secret, TypedInto } from "../safety/audit.js";
-import { decide, type GateRequest } from "../safety/gate.js";
+import { decide, type GateDecision, type GateRequest } from "../safety/gate.js";
 import { levelRank, type SafetyLevel } from "../safety/levels.js";
 import { systemVocabulary } from "../safety/vocabulary.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
@@ -36,6 +37,8 @@ export type Guarded =
       allowed: true;
       level: SafetyLevel;
       confirmed: { confirmed_by?: "human" | "preapproval" };
+      /** What the reply says of the gate where it had a say (L3 and up, or a confirmation). */
+      gate: GateNote | undefined;
       /** Journals how the attempt ended; call it once. */
       end(how: GuardedEnd): void;
       /** The acting backend and hands: given out here, once the gate allowed the call, and nowhere else. */
@@ -56,6 +59,17 @@ function outsideDeclaration(context: ToolContext, spec: GuardSpec, level: Safety
     return `${running.name} declares ${running.level} at least, and was asked to run at ${spec.gate.nominal}`;
   if (levelRank(level) > levelRank(highest))
     return `${running.name} declares ${highest} at most, and its gate decided ${level}`;
+  return undefined;
+}
+
+function gateNote(
+  decision: Extract<GateDecision, { allowed: true }>,
+  ceiling: SafetyLevel,
+): GateNote | undefined {
+  if (decision.confirmed_by === "human") return { level: decision.level, allowed_by: "a person" };
+  if (decision.confirmed_by === "preapproval")
+    return { level: decision.level, allowed_by: { preapproved: decision.rules ?? [] } };
+  if (levelRank(decision.level) >= 3) return { level: decision.level, allowed_by: { ceiling } };
   return undefined;
 }
 
@@ -99,6 +113,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     allowed: true,
     level: decision.level,
     confirmed,
+    gate: gateNote(decision, context.policy().ceiling),
     end: (how) => record({ level: decision.level, ...how, ...confirmed }),
     acting: context[ACTING],
   };

@@ -435,6 +435,13 @@ describe("hands on real apps", () => {
     assert.equal(clicked.data.status, "refused");
     assert.equal(clicked.data.level, "L3");
     assert.match(clicked.data.reason, /confirmation/);
+    // What would allow it, and only what the caller said (nothing about reversibility was declared).
+    assert.match(
+      clicked.data.reason,
+      /The rule that would allow it in this window: \{"reason":"any","tool":"click","window":"Deskhand/,
+    );
+    assert.match(clicked.data.reason, /it commits, so it is taken as not reversible/);
+    assert.doesNotMatch(clicked.data.reason, /declared/);
     const invoked = await call("act", { ref: save.ref, action: { kind: "invoke" } });
     assert.equal(invoked.error?.code, "refused", "act is gated the same way");
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -459,6 +466,11 @@ describe("hands on real apps", () => {
       const done = await call("click", { ref, intent: "Save the document" }, approved);
       assert.equal(done.data.status, "done", done.text);
       assert.equal(done.data.confirmed_by, "preapproval");
+      // The gate shows in the reply: the level, and the rules that allowed it, as the config has them.
+      assert.match(
+        done.text ?? "",
+        /\ngate: L3, pre-approved by \{"reason":"validation","window":"Deskhand\*"\} and \{"reason":"irreversible","tool":"click","window":"Deskhand\*"\}/,
+      );
       assert.equal(await statusBecomes(/^Saved from tool bar$/), "Saved from tool bar");
     } finally {
       await approved.close();

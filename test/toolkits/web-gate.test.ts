@@ -50,4 +50,30 @@ describe("a web button named one thing and showing another", {
     await sleep(300);
     assert.doesNotMatch(await status(), /Bought/);
   });
+
+  it("a button the page names after it was seen is the same element: acted on, not refused", async () => {
+    const buttons = await call("find", { target, role: "push button", limit: 50 });
+    const unnamed = buttons.data.matches.filter((m: { name: string | null }) => !m.name);
+    const nameIt = buttons.data.matches.find((m: { name: string | null }) => m.name === "Name it");
+    assert.ok(nameIt, buttons.text);
+    // The unnamed one that comes right after "Name it" in the page.
+    const later = unnamed.find(
+      (m: { bounds: { y: number } | null }) => (m.bounds?.y ?? -1) >= nameIt.bounds.y,
+    );
+    assert.ok(later, buttons.text);
+    const named = await call("act", {
+      ref: nameIt.ref,
+      action: { kind: "invoke" },
+      intent: "Name the button",
+    });
+    assert.equal(named.error, undefined, JSON.stringify(named));
+    const shown = await call("find", { target, role: "push button", name: "Show more", timeout_ms: 5000 });
+    assert.equal(shown.data.total, 1, shown.text);
+    const acted = await call("act", { ref: later.ref, action: { kind: "invoke" }, intent: "Show more" });
+    assert.equal(acted.error, undefined, JSON.stringify(acted.error));
+    assert.equal(acted.data.after?.name, "Show more");
+    for (const deadline = Date.now() + 3000; Date.now() < deadline && !/More shown/.test(await status()); )
+      await sleep(100);
+    assert.match(await status(), /More shown/);
+  });
 });

@@ -73,4 +73,34 @@ describe("verification", () => {
       ["bounds"],
     );
   });
+
+  it('a name filled in since ("" then "Next page") is the same element; a name changed is not', async () => {
+    const { differences } = await import("../../src/core/verify.js");
+    const bounds = { x: 5, y: 5, width: 10, height: 10 };
+    const node = (name: string) => ({
+      handle: "h",
+      role: "push button" as const,
+      name,
+      description: undefined,
+      states: [],
+      interfaces: [],
+      childCount: 0,
+      indexInParent: 0,
+      children: [],
+      unread: [],
+      bounds,
+    });
+    const unnamed = { handle: "h", fingerprint: { ...print, name: "", bounds } };
+    assert.deepEqual(differences(unnamed as never, node("Next page")), []);
+    const named = { handle: "h", fingerprint: { ...print, name: "Back", bounds } };
+    assert.deepEqual(
+      differences(named as never, node("Next page")).map((d) => d.field),
+      ["name"],
+    );
+    const moved = { handle: "h", fingerprint: { ...print, name: "", bounds: { ...bounds, x: 50 } } };
+    assert.deepEqual(
+      differences(moved as never, node("Next page")).map((d) => d.field),
+      ["bounds"],
+    );
+  });
 });

@@ -65,12 +65,16 @@ describe("the gate", () => {
     const alt = await decide(click({ tool: "key", chord: parseChord("alt+F4") }), policy(), yes);
     assert.deepEqual(alt, { allowed: true, level: "L2", confirmed_by: "human" });
     assert.match(asked[0]!.reasons[0]!, /alt\+F4/);
-    const irreversible = await decide(click({ reversible: false }), policy(), no);
+    const irreversible = await decide(click({ reversible: false, reversibleDeclared: true }), policy(), no);
     assert.equal(irreversible.allowed, false);
     assert.match(
       (irreversible as { reason: string }).reason,
       /a person declined: it is declared not reversible/,
     );
+    // A refusal says only what the caller said: undeclared, a press is taken as not reversible.
+    const taken = await decide(click({ reversible: false }), policy(), no);
+    assert.match((taken as { reason: string }).reason, /it commits, so it is taken as not reversible/);
+    assert.doesNotMatch((taken as { reason: string }).reason, /declared/);
     const plain = await decide(click({ tool: "key", chord: parseChord("ctrl+c") }), policy(), no);
     assert.equal(plain.allowed, true, "an ordinary chord needs no one");
   });
@@ -102,6 +106,7 @@ describe("the gate", () => {
       allowed: true,
       level: "L3",
       confirmed_by: "preapproval",
+      rules: [{ reason: "validation", tool: "click", window: "Editor*" }],
     });
     assert.equal((await save("Mail")).allowed, false);
     assert.equal((await save("Editor", "act")).allowed, false);

@@ -1,6 +1,8 @@
 // The chain every input action takes: target probed (by the caller, into `place`), gate (level,
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
+
+import { gateLine } from "../../core/receipt.js";
 import { type Hands, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE } from "../../platform/types.js";
@@ -162,6 +164,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       nominal: attempt.nominal,
       intent: attempt.intent,
       reversible,
+      reversibleDeclared: attempt.reversible !== undefined,
       target: facts ? { ...facts, windowTitle: title } : title ? { windowTitle: title } : undefined,
       chord: attempt.chord,
     },
@@ -274,11 +277,13 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ...(moved ? { moved } : {}),
     ...(startMoved ? { start_moved: startMoved } : {}),
     ...confirmed,
+    ...(guarded.gate ? { gate: guarded.gate } : {}),
     target,
   };
   const where = element ? ` on ${element.role} ${JSON.stringify(element.name ?? "")}` : "";
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
-  const text = `done: ${attempt.describe(result)}${where}${focusText}`;
+  const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
+  const text = `done: ${attempt.describe(result)}${where}${focusText}${gateText}`;
   if (!watch) return { data, text };
   const changes = await watch.finish();
   return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };

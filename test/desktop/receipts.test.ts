@@ -1,0 +1,90 @@
+// Receipts that read true, on a real Qt app: an action that opens a modal dialog names the dialog
+// (where the call is held by it, that it opened it: test/unit/receipt.test.ts), never "outcome
+// unknown"; the dialog's own button closing it is reported as a window gone; an action after which
+// the app exits says the app exited.
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { findWaiting, type StartedApp, startApp, toolCaller, within } from "./helpers.js";
+
+const TITLE = "Deskhand receipts";
+
+describe("receipts on a Qt app", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-receipts-"));
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(() => {
+    // Leaving the app is the person's call; this test's person allowed it in this window.
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({ preapprove: [{ reason: "any", tool: "act", window: TITLE }] }),
+    );
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "config.json"),
+      },
+    });
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_modal.py", TITLE]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("an act that opens a modal dialog says it opened it; its Close is reported as the window gone", async () => {
+    const settings = (await findWaiting(call, TITLE, { role: "push button", name: "Settings…" }, 20_000)) as {
+      ref: string;
+    };
+    const opened = await call("act", {
+      ref: settings.ref,
+      action: { kind: "invoke" },
+      intent: "Open the settings",
+      timeoutMs: 1500,
+      waitMs: 500,
+    });
+    assert.equal(opened.error, undefined, JSON.stringify(opened.error));
+    // PyQt's Press returns before exec_() runs the dialog; an app whose action call runs it holds
+    // the call instead, and the receipt says the dialog holds it. Either way the dialog is named.
+    assert.match(
+      opened.text ?? "",
+      /window appeared: \d+ "Settings"|it opened window \d+ "Settings", which holds the call until it closes/,
+    );
+    assert.doesNotMatch(opened.text ?? "", /outcome unknown/);
+    const close = (await findWaiting(call, "Settings", { role: "push button", name: "Close" }, 10_000)) as {
+      ref: string;
+    };
+    const closed = await call("act", {
+      ref: close.ref,
+      action: { kind: "invoke" },
+      intent: "Close the settings",
+    });
+    assert.equal(closed.error, undefined, JSON.stringify(closed.error));
+    assert.ok(
+      closed.data.windows_disappeared.some((w: { title: string }) => w.title === "Settings"),
+      closed.text,
+    );
+    assert.match(closed.text ?? "", /window disappeared: \d+ "Settings"/);
+  });
+
+  it("an act after which the app exits says the app exited", async () => {
+    const leave = (await findWaiting(call, TITLE, { role: "push button", name: "Leave" }, 10_000)) as {
+      ref: string;
+    };
+    const left = await call("act", { ref: leave.ref, action: { kind: "invoke" }, intent: "Leave the app" });
+    assert.equal(left.error, undefined, JSON.stringify(left.error));
+    const code = await Promise.race([app.exited, sleep(within(5000)).then(() => "still running")]);
+    assert.equal(code, 0, "the app really exited");
+    assert.ok(left.data.app_exited, left.text);
+    assert.match(left.text ?? "", /the app exited: .*has no window and no process left/);
+    assert.doesNotMatch(left.text ?? "", /after_read: unavailable/);
+  });
+});
