@@ -237,15 +237,9 @@ export const findToolShape = {
   ...findShape,
   limit: z.number().int().min(1).max(500).default(20),
   timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait for a first match"),
-  include_off_screen: z
-    .boolean()
-    .optional()
-    .describe("Also matches not on screen (find: else counted in left_out)"),
+  include_off_screen: z.boolean().optional().describe("Also what is off screen"),
   nth: z.number().int().min(0).optional().describe("Only the nth match, 0-based"),
-  search_tables: z
-    .boolean()
-    .default(false)
-    .describe(`Search table cells (up to ${FIND_TABLE_CELLS}) even with other matches`),
+  search_tables: z.boolean().default(false).describe(`Also table cells (up to ${FIND_TABLE_CELLS})`),
 };
 
 export const findToolSchema = oneQuery(z.strictObject(findToolShape));

@@ -1,24 +1,14 @@
 import { z } from "zod";
-import { affordances, isTarget } from "../core/affordances.js";
 import { DeskhandError } from "../core/errors.js";
+import { observeTargets } from "../core/observe.js";
 import { renderElement } from "../core/render.js";
-import type { SnapshotElement, SnapshotTarget } from "../core/snapshot.js";
+import type { SnapshotTarget } from "../core/snapshot.js";
+import { roleSet } from "../platform/vocabulary.js";
 import { limitsShape, targetSchema } from "./schemas.js";
 import { snapshotData } from "./snapshot.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
-const TEXT_ROLES = new Set(["label", "static", "heading", "paragraph", "status bar", "alert", "caption"]);
-
-function label(element: SnapshotElement, actions: string[]): string {
-  // An unnamed field's label, inferred from its place: marked, since the app never said so.
-  const name = element.name
-    ? ` ${JSON.stringify(element.name)}`
-    : element.inferredLabel
-      ? ` ~${JSON.stringify(element.inferredLabel)}`
-      : "";
-  const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
-  return `${element.role}${name}${value} [ref=${element.ref}; actions=${actions.join(",")}]`;
-}
+const TEXT_ROLES = roleSet("label", "static", "heading", "paragraph", "status bar", "alert", "caption");
 
 export const observeTool = defineTool({
   name: "observe",
@@ -35,9 +25,10 @@ export const observeTool = defineTool({
     actions: limitsShape.actions.default(true),
     maxTargets: z.number().int().min(1).max(1000).default(100),
     includeTree: z.boolean().default(false).describe("Also the snapshot"),
+    items: z.boolean().default(false).describe("List table and list rows too"),
   }),
   async handler(context, input) {
-    const { target, maxTargets, includeTree, ...limits } = input;
+    const { target, maxTargets, includeTree, items, ...limits } = input;
     if (target.kind === "cursor") {
       throw new DeskhandError(
         "invalid_params",
@@ -45,12 +36,13 @@ export const observeTool = defineTool({
         "Pass a window target, or use `snapshot` with the cursor.",
       );
     }
-    const page = await context.snapshots.take(target as SnapshotTarget, limits, "screen");
-    const all = page.elements.filter(isTarget);
-    const targets = all.slice(0, maxTargets).map((element, index) => {
-      const actions = affordances(element);
-      return { index, ref: element.ref, label: label(element, actions), actions };
-    });
+    // Items asked for: a table's rows are read too, as many as its targets can show.
+    const read = items
+      ? { ...limits, tableRows: Math.max(limits.tableRows, Math.min(maxTargets, 200)) }
+      : limits;
+    const page = await context.snapshots.take(target as SnapshotTarget, read, "screen");
+    const observed = observeTargets(page.elements, { items, maxTargets });
+    const { targets } = observed;
     const context_ = page.elements
       .filter((e) => TEXT_ROLES.has(e.role) && (e.name || e.value))
       .map((e) => `${e.role} ${JSON.stringify(e.name || e.value)}`);
@@ -58,9 +50,10 @@ export const observeTool = defineTool({
       off_screen: page.counts.hidden + page.counts.folded,
       merged: page.counts.merged,
       separators: page.counts.separators,
+      ...observed.left_out,
     };
     const truncatedBy: string[] = [...page.truncatedBy];
-    if (all.length > targets.length) truncatedBy.push("maxTargets");
+    if (observed.total > targets.length) truncatedBy.push("maxTargets");
     const data: Record<string, unknown> = {
       snapshotId: page.snapshotId,
       app: page.windows[0]?.app ?? null,
@@ -68,16 +61,22 @@ export const observeTool = defineTool({
       visible: targets.map((t) => t.label),
       context: context_,
       targets,
+      ...(observed.focused ? { focused: observed.focused } : {}),
       truncated_by: truncatedBy,
       left_out: leftOut,
     };
     if (includeTree) data.tree = snapshotData(page);
     const lines = [
-      `# observe ${page.snapshotId} · ${targets.length} targets${all.length > targets.length ? ` of ${all.length}` : ""}`,
+      `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > targets.length ? ` of ${observed.total}` : ""}, in reading order`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
       ...(leftOut.off_screen + leftOut.merged > 0
         ? [
             `# left out: ${leftOut.off_screen} elements not on screen (visibleOnly: false folds them in instead), ${leftOut.merged} wrappers and labels repeating their control's name`,
+          ]
+        : []),
+      ...(leftOut.nothing_to_do + leftOut.in_tables > 0
+        ? [
+            `# left out: ${leftOut.nothing_to_do} with nothing to do (progress bars, split panes, unnamed elements that only take the focus), ${leftOut.in_tables} inside folded tables and lists`,
           ]
         : []),
       ...targets.map((t) => `${t.index}. ${t.label}`),

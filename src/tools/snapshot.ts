@@ -12,19 +12,14 @@ export const snapshotInput = z.object({
   format: z
     .enum(["text", "full", "json"])
     .default("text")
-    .describe(
-      "text: as on screen, the rest folded (snapshot a fold's ref); full: every element; json: every field",
-    ),
+    .describe("text: the screen, the rest folded; full: all; json: all fields"),
   bounds: z.boolean().default(false).describe("Show bounds in text"),
-  view: z
-    .enum(["screen", "full"])
-    .optional()
-    .describe("Override the format's view (text: screen; full, json: full)"),
+  view: z.enum(["screen", "full"]).optional().describe("Override the format's view"),
   since: z
     .string()
     .regex(/^s\d+$/, "a snapshot id looks like s7")
     .optional()
-    .describe("Only what changed since this snapshot id (added, removed, changed)"),
+    .describe("Only changes since this snapshot id"),
 });
 
 export type SnapshotInput = z.output<typeof snapshotInput>;

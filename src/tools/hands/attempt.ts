@@ -280,7 +280,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ...(guarded.gate ? { gate: guarded.gate } : {}),
     target,
   };
-  const where = element ? ` on ${element.role} ${JSON.stringify(element.name ?? "")}` : "";
+  // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
+  const called = element?.name ? JSON.stringify(element.name) : (attempt.place?.ref ?? "(unnamed)");
+  const where = element ? ` on ${element.role} ${called}` : "";
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
   const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
   const text = `done: ${attempt.describe(result)}${where}${focusText}${gateText}`;

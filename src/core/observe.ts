@@ -1,0 +1,152 @@
+// What `observe` lists: the elements of a snapshot page a person would act on, in reading order on
+// screen, each with what it offers and the states a person sees. The surface the work happens on is
+// listed too: a table or list as one target with its row count (unless its items are asked for), a
+// surface that holds only pixels with the tools that read it. What has nothing to do (a progress bar,
+// a split pane, an unnamed element that can only take the focus) is left out and counted.
+import { roleSet } from "../platform/vocabulary.js";
+import { affordances, isTarget } from "./affordances.js";
+import type { SnapshotElement } from "./snapshot.js";
+
+export interface ObservedTarget {
+  index: number;
+  ref: string;
+  label: string;
+  actions: string[];
+  /** A table or list folded to this one line: its rows, read with read_table or searched with find. */
+  rows?: number;
+}
+
+export interface Observation {
+  targets: ObservedTarget[];
+  /** Elements left out, by why: nothing to do, or inside a folded table or list. */
+  left_out: { nothing_to_do: number; in_tables: number };
+  /** The ref of the element with the keyboard focus, where one reports it. */
+  focused?: string;
+}
+
+/** Roles whose items fold into one target (a file list, a table of cells). */
+const COLLECTIONS = roleSet("table", "tree table", "tree", "list", "list box");
+/** Fewer items than this and the list is shown item by item: a short list is a choice, not data. */
+const FOLD_AT = 8;
+/** Roles nobody acts on from a listing: they report, or they lay out. */
+const NOTHING_TO_DO = roleSet("progress bar", "split pane", "separator", "scroll bar", "level bar");
+/** What an element offers that is no reason to list it when it has no name: anything may be focused or clicked. */
+const INCIDENTAL = new Set(["focus", "click", "scroll"]);
+
+/** The name a person would read: the app's, else one inferred (marked ~): a label beside it, its tooltip. */
+export function shownName(element: SnapshotElement): string {
+  if (element.name) return ` ${JSON.stringify(element.name)}`;
+  if (element.inferredLabel) return ` ~${JSON.stringify(element.inferredLabel)}`;
+  if (element.description) return ` ~${JSON.stringify(element.description)}`;
+  return "";
+}
+
+/** The states a person sees on screen, as words beside the element. */
+export function seenStates(element: SnapshotElement): string[] {
+  const states = element.states;
+  if (!states) return [];
+  const seen: string[] = [];
+  if (states.includes("focused")) seen.push("focused");
+  if (states.includes("checked")) seen.push("checked");
+  else if (states.includes("indeterminate")) seen.push("mixed");
+  if (states.includes("pressed")) seen.push("pressed");
+  if (states.includes("selected")) seen.push("selected");
+  if (states.includes("expandable")) seen.push(states.includes("expanded") ? "expanded" : "collapsed");
+  if (!states.includes("enabled") && !states.includes("sensitive")) seen.push("disabled");
+  return seen;
+}
+
+function rowsOf(element: SnapshotElement): number | undefined {
+  if (element.cut?.reason === "table") return element.cut.rows;
+  return element.childCount ?? undefined;
+}
+
+/**
+ * Reading order: rows top to bottom, then left to right. Two elements are on one row when each one's
+ * vertical centre lies within the other's height; elements with no place on screen keep their tree
+ * order, after those that have one.
+ */
+function readingOrder<T extends { element: SnapshotElement; order: number }>(items: T[]): T[] {
+  const placed = items.filter((i) => i.element.bounds && i.element.bounds.height > 0);
+  const unplaced = items.filter((i) => !placed.includes(i));
+  const centre = (i: T) => i.element.bounds!.y + i.element.bounds!.height / 2;
+  placed.sort((a, b) => centre(a) - centre(b) || a.order - b.order);
+  const rows: T[][] = [];
+  for (const item of placed) {
+    const row = rows.at(-1);
+    const first = row?.[0]?.element.bounds;
+    const b = item.element.bounds!;
+    const sameRow =
+      first &&
+      centre(item) >= first.y &&
+      centre(item) <= first.y + first.height &&
+      centre(row![0]!) >= b.y &&
+      centre(row![0]!) <= b.y + b.height;
+    if (row && sameRow) row.push(item);
+    else rows.push([item]);
+  }
+  return [
+    ...rows.flatMap((row) =>
+      row.sort((a, b) => a.element.bounds!.x - b.element.bounds!.x || a.order - b.order),
+    ),
+    ...unplaced,
+  ];
+}
+
+export function observeTargets(
+  elements: SnapshotElement[],
+  options: { items: boolean; maxTargets: number },
+): Observation & { total: number } {
+  const picked: { element: SnapshotElement; order: number; actions: string[]; rows?: number }[] = [];
+  let nothingToDo = 0;
+  let inTables = 0;
+  let foldedBelow: number | undefined;
+  let focused: string | undefined;
+  elements.forEach((element, order) => {
+    if (foldedBelow !== undefined && element.depth > foldedBelow) {
+      inTables++;
+      if (element.states?.includes("focused")) focused ??= element.ref;
+      return;
+    }
+    foldedBelow = undefined;
+    if (element.states?.includes("focused")) focused = element.ref;
+    const rows = rowsOf(element);
+    if (!options.items && COLLECTIONS.has(element.role) && rows !== undefined && rows >= FOLD_AT) {
+      foldedBelow = element.depth;
+      const reads = element.interfaces?.includes("Table") ? ["read_table", "find"] : ["find", "snapshot"];
+      picked.push({ element, order, actions: [...reads, ...affordances(element)], rows });
+      return;
+    }
+    if (element.pixelsOnly) {
+      picked.push({ element, order, actions: ["read_screen_text", "find_text", "click"] });
+      return;
+    }
+    if (!isTarget(element)) return;
+    const actions = affordances(element);
+    const unnamed = !shownName(element);
+    if (NOTHING_TO_DO.has(element.role) || (unnamed && actions.every((a) => INCIDENTAL.has(a)))) {
+      nothingToDo++;
+      return;
+    }
+    picked.push({ element, order, actions });
+  });
+  const ordered = readingOrder(picked);
+  const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows }, index) => {
+    const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
+    const states = seenStates(element);
+    const what =
+      rows !== undefined
+        ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows: read_table or find in it" : "items: find in it, or snapshot its ref"}; items: true lists them)`
+        : element.pixelsOnly
+          ? " (pixels only: read_screen_text, find_text, click at a point)"
+          : "";
+    const label = `${element.role}${shownName(element)}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}; actions=${actions.join(",")}]`;
+    return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
+  });
+  return {
+    targets,
+    total: ordered.length,
+    left_out: { nothing_to_do: nothingToDo, in_tables: inTables },
+    ...(focused ? { focused } : {}),
+  };
+}

@@ -1,0 +1,137 @@
+// observe's model on plain snapshot elements: reading order by place, the work surface listed (a
+// table as one target with its rows, a pixels-only surface with what reads it), what has nothing to
+// do left out and counted, inferred names marked, states a person sees on the line, never a "" name.
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { observeTargets } from "../../src/core/observe.js";
+import type { SnapshotElement } from "../../src/core/snapshot.js";
+
+let n = 0;
+const el = (role: string, extra: Partial<SnapshotElement> = {}): SnapshotElement => ({
+  ref: `s1:e${++n}`,
+  role,
+  name: null,
+  states: ["enabled", "sensitive", "showing", "visible", "focusable"],
+  bounds: null,
+  index: 0,
+  depth: 1,
+  childCount: 0,
+  actions: [],
+  interfaces: ["Accessible", "Component"],
+  ...extra,
+});
+const box = (x: number, y: number, width = 120, height = 24) => ({ x, y, width, height });
+const field = (label: string, y: number) =>
+  el("text", {
+    inferredLabel: label,
+    bounds: box(100, y),
+    interfaces: ["Accessible", "Component", "Text", "EditableText"],
+    states: ["enabled", "sensitive", "showing", "visible", "focusable", "editable"],
+  });
+
+it("lists a form's fields in reading order, whatever the tree's order", () => {
+  // The tree gives them bottom-up, as a GTK grid did: Plan, Email, Name; Name is on top.
+  const plan = el("combo box", { inferredLabel: "Plan", bounds: box(100, 120), actions: ["press"] });
+  const email = field("Email", 80);
+  const name = field("Name", 40);
+  const ok = el("push button", { name: "OK", bounds: box(300, 160, 60), actions: ["click"] });
+  const cancel = el("push button", { name: "Cancel", bounds: box(200, 160, 60), actions: ["click"] });
+  const { targets } = observeTargets([plan, email, name, ok, cancel], { items: false, maxTargets: 50 });
+  assert.deepEqual(
+    targets.map((t) => t.label.split(" [")[0]),
+    ['text ~"Name"', 'text ~"Email"', 'combo box ~"Plan"', 'push button "Cancel"', 'push button "OK"'],
+  );
+});
+
+it("folds a table to one target with its rows, and names a pixels-only surface with what reads it", () => {
+  const table = el("table", {
+    name: "Files",
+    childCount: 40,
+    bounds: box(0, 0, 400, 300),
+    interfaces: ["Accessible", "Component", "Table", "Selection"],
+  });
+  const cells = Array.from({ length: 40 }, (_, i) =>
+    el("table cell", { name: `file ${i}`, depth: 2, bounds: box(0, 20 * i), actions: ["activate"] }),
+  );
+  const canvas = el("drawing area", { pixelsOnly: true, bounds: box(0, 320, 400, 200), depth: 1 });
+  const observed = observeTargets([table, ...cells, canvas], { items: false, maxTargets: 50 });
+  assert.equal(observed.targets.length, 2);
+  assert.match(
+    observed.targets[0]!.label,
+    /^table "Files" \(40 rows: read_table or find in it; items: true lists them\)/,
+  );
+  assert.equal(observed.targets[0]!.rows, 40);
+  assert.match(
+    observed.targets[1]!.label,
+    /^drawing area \(pixels only: read_screen_text, find_text, click at a point\)/,
+  );
+  assert.equal(observed.left_out.in_tables, 40);
+  const unfolded = observeTargets([table, ...cells], { items: true, maxTargets: 100 });
+  assert.ok(unfolded.targets.some((t) => t.label.startsWith('table cell "file 39"')));
+});
+
+it("leaves out and counts what has nothing to do; an unnamed button takes its tooltip, marked inferred", () => {
+  const progress = el("progress bar", {
+    value: "0",
+    bounds: box(0, 0),
+    interfaces: ["Accessible", "Component", "Value"],
+  });
+  const split = el("split pane", {
+    value: "2147483647",
+    bounds: box(0, 30),
+    interfaces: ["Accessible", "Component", "Value"],
+  });
+  const bare = el("push button", { bounds: box(0, 60), actions: [] });
+  const tooltip = el("push button", { description: "Open a file", bounds: box(0, 90), actions: ["click"] });
+  const nameless = el("push button", { bounds: box(0, 120), actions: ["click"] });
+  const observed = observeTargets([progress, split, bare, tooltip, nameless], {
+    items: false,
+    maxTargets: 50,
+  });
+  assert.equal(
+    observed.left_out.nothing_to_do,
+    2 + (observed.targets.some((t) => t.ref === bare.ref) ? 0 : 1),
+  );
+  const labels = observed.targets.map((t) => t.label);
+  assert.ok(
+    labels.some((l) => l.startsWith('push button ~"Open a file" [')),
+    labels.join("\n"),
+  );
+  assert.ok(
+    labels.every((l) => !l.includes('""')),
+    labels.join("\n"),
+  );
+  assert.ok(
+    labels.some((l) => l.startsWith(`push button [ref=${nameless.ref}`)),
+    labels.join("\n"),
+  );
+});
+
+it("shows the states a person sees, and marks the focused element", () => {
+  const radio = el("radio button", {
+    name: "Large",
+    bounds: box(0, 0),
+    actions: ["click"],
+    states: ["enabled", "sensitive", "showing", "visible", "focusable", "checked", "focused"],
+  });
+  const expander = el("toggle button", {
+    name: "Details",
+    bounds: box(0, 40),
+    actions: ["click"],
+    states: ["enabled", "sensitive", "showing", "visible", "expandable"],
+  });
+  const off = el("push button", {
+    name: "Apply",
+    bounds: box(0, 80),
+    actions: ["click"],
+    states: ["showing", "visible"],
+  });
+  const observed = observeTargets([radio, expander, off], { items: false, maxTargets: 50 });
+  const labels = observed.targets.map((t) => t.label.split(" [")[0]);
+  assert.deepEqual(labels, [
+    'radio button "Large" (focused, checked)',
+    'toggle button "Details" (collapsed)',
+    'push button "Apply" (disabled)',
+  ]);
+  assert.equal(observed.focused, radio.ref);
+});
