@@ -51,6 +51,7 @@ export interface Receipt {
   unread?: string[];
   windows_appeared: Pick<WindowInfo, "id" | "title" | "app">[];
   windows_disappeared: Pick<WindowInfo, "id" | "title" | "app">[];
+  windows_retitled?: { id: number; was: string; now: string }[];
   /**
    * The call did not return, and a window appeared meanwhile: a modal dialog the action opened holds
    * the call until it closes (Qt runs the dialog inside the action call).
@@ -77,12 +78,30 @@ export function elementState(node: RawNode): ElementState {
 
 export function windowChanges(before: WindowInfo[], after: WindowInfo[]) {
   const pick = ({ id, title, app }: WindowInfo) => ({ id, title, app });
-  const had = new Set(before.map((w) => w.id));
+  const had = new Map(before.map((w) => [w.id, w]));
   const has = new Set(after.map((w) => w.id));
+  const retitled = after.flatMap((w) => {
+    const was = had.get(w.id);
+    return was && was.title !== w.title ? [{ id: w.id, was: was.title, now: w.title }] : [];
+  });
   return {
     windows_appeared: after.filter((w) => !had.has(w.id)).map(pick),
     windows_disappeared: before.filter((w) => !has.has(w.id)).map(pick),
+    ...(retitled.length > 0 ? { windows_retitled: retitled } : {}),
   };
+}
+
+export type WindowChanges = ReturnType<typeof windowChanges>;
+
+/** The lines a reply gives for windows that came, went or changed their title (an editor's "*"). */
+export function windowChangeLines(changes: WindowChanges): string[] {
+  return [
+    ...changes.windows_appeared.map((w) => `window appeared: ${w.id} ${JSON.stringify(w.title)}`),
+    ...changes.windows_disappeared.map((w) => `window disappeared: ${w.id} ${JSON.stringify(w.title)}`),
+    ...(changes.windows_retitled ?? []).map(
+      (w) => `window retitled: ${w.id} ${JSON.stringify(w.was)} → ${JSON.stringify(w.now)}`,
+    ),
+  ];
 }
 
 /** Re-reads the element after an action; a failed re-read keeps the action's outcome and says why. */
@@ -150,9 +169,7 @@ export function renderReceipt(receipt: Receipt): string {
   }
   if (receipt.after_read !== "complete" && !receipt.app_exited)
     lines.push(`after_read: ${receipt.after_read}${receipt.unread ? ` (${receipt.unread.join("; ")})` : ""}`);
-  for (const w of receipt.windows_appeared) lines.push(`window appeared: ${w.id} ${JSON.stringify(w.title)}`);
-  for (const w of receipt.windows_disappeared)
-    lines.push(`window disappeared: ${w.id} ${JSON.stringify(w.title)}`);
+  lines.push(...windowChangeLines(receipt));
   if (receipt.gate) lines.push(gateLine(receipt.gate));
   lines.push("Whether this achieved the goal is for you to judge: re-read what matters.");
   return lines.join("\n");

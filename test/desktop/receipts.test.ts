@@ -1,4 +1,4 @@
-// Receipts that read true, on a real Qt app: an action that opens a modal dialog names the dialog
+// Receipts that read true. On a real Qt app: an action that opens a modal dialog names the dialog
 // (where the call is held by it, that it opened it: test/unit/receipt.test.ts), never "outcome
 // unknown"; the dialog's own button closing it is reported as a window gone; an action after which
 // the app exits says the app exited.
@@ -86,5 +86,83 @@ describe("receipts on a Qt app", () => {
     assert.ok(left.data.app_exited, left.text);
     assert.match(left.text ?? "", /the app exited: .*has no window and no process left/);
     assert.doesNotMatch(left.text ?? "", /after_read: unavailable/);
+  });
+});
+
+describe("what an input changed, on a GTK 3 editor", () => {
+  const title = "Deskhand marks";
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-changes-"));
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(() => {
+    // Saving is the person's call; this test's person allowed it in this window.
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({
+        preapprove: [
+          { reason: "any", window: `${title}*` },
+          { reason: "any", window: "Search" },
+        ],
+      }),
+    );
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "config.json"),
+      },
+    });
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", title, "--marks"]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("type_text and key ctrl+s say the title changed; act and click say a dialog came and went", async () => {
+    const doc = (await findWaiting(call, title, { role: "text", name: "Document" }, 20_000)) as {
+      ref: string;
+    };
+    const typed = await call("type_text", { ref: doc.ref, text: " and more", intent: "Add to the document" });
+    assert.equal(typed.data.status, "done", typed.text);
+    assert.match(
+      typed.text ?? "",
+      new RegExp(`window retitled: \\d+ "${title}" → "${title} \\*"`),
+      typed.text,
+    );
+    const saved = await call("key", {
+      key: "ctrl+s",
+      window: { title: `${title} *` },
+      intent: "Save the document",
+    });
+    assert.equal(saved.data.status, "done", saved.text);
+    assert.match(
+      saved.text ?? "",
+      new RegExp(`window retitled: \\d+ "${title} \\*" → "${title}"`),
+      saved.text,
+    );
+    assert.match(saved.text ?? "", /\ngate: L3, pre-approved by/, saved.text);
+
+    const search = (await findWaiting(call, title, { role: "menu item", name: "Search…" }, 10_000)) as {
+      ref: string;
+    };
+    const opened = await call("act", {
+      ref: search.ref,
+      action: { kind: "invoke" },
+      intent: "Open the search",
+      waitMs: 500,
+    });
+    assert.equal(opened.error, undefined, JSON.stringify(opened.error));
+    assert.match(opened.text ?? "", /window appeared: \d+ "Search"/, opened.text);
+    const close = (await findWaiting(call, "Search", { role: "push button", name: "Close" }, 10_000)) as {
+      ref: string;
+    };
+    const clicked = await call("click", { ref: close.ref, intent: "Close the search" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    assert.match(clicked.text ?? "", /window disappeared: \d+ "Search"/, clicked.text);
+    assert.ok(clicked.data.windows_disappeared.some((w: { title: string }) => w.title === "Search"));
   });
 });

@@ -1,11 +1,11 @@
 // The chain every input action takes: target probed (by the caller, into `place`), gate (level,
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
-
-import { gateLine } from "../../core/receipt.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { gateLine, windowChangeLines, windowChanges } from "../../core/receipt.js";
 import { type Hands, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
-import { PASSWORD_ROLE } from "../../platform/types.js";
+import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
@@ -121,6 +121,59 @@ async function recentre(
     ...(attempt.place && moves.has(attempt.place) ? { moved: moves.get(attempt.place)! } : {}),
     ...(attempt.pressAt && moves.has(attempt.pressAt) ? { startMoved: moves.get(attempt.pressAt)! } : {}),
   };
+}
+
+/** The windows and the front one before an input, to say afterwards what it changed; raw primitives skip it. */
+async function seeWindows(
+  context: ToolContext,
+  hands: Hands,
+  attempt: InputAttempt,
+): Promise<{ windows: WindowInfo[]; front: number | undefined } | undefined> {
+  if (attempt.tool === "raw_input") return undefined;
+  try {
+    const windows = await (await context.backend()).listWindows();
+    return { windows, front: await hands.activeWindow() };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long an input's effect on windows is given to show when nothing was re-read after it. */
+const WINDOWS_SETTLE_MS = 150;
+
+/**
+ * What the input changed in the windows: those that came, went or were retitled, and the front one
+ * when another came forward. Every input reply says it, in a line each.
+ */
+async function windowsChanged(
+  context: ToolContext,
+  hands: Hands,
+  before: { windows: WindowInfo[]; front: number | undefined },
+  result: Record<string, unknown>,
+): Promise<{ data: Record<string, unknown>; lines: string[] } | undefined> {
+  try {
+    // A re-read of the element has waited already; otherwise the app is given a moment.
+    if (result.after === undefined && result.after_read === undefined) await sleep(WINDOWS_SETTLE_MS);
+    const windows = await (await context.backend()).listWindows();
+    const front = await hands.activeWindow();
+    const changes = windowChanges(before.windows, windows);
+    const lines = windowChangeLines(changes);
+    const moved = front !== undefined && front !== before.front;
+    const frontTitle = windows.find((w) => w.id === front)?.title;
+    if (moved)
+      lines.push(
+        `in front now: window ${front}${frontTitle !== undefined ? ` ${JSON.stringify(frontTitle)}` : ""}`,
+      );
+    const some = lines.length > 0;
+    return some
+      ? {
+          data: { ...changes, ...(moved ? { front: { id: front, title: frontTitle } } : {}) },
+          lines,
+        }
+      : { data: {}, lines };
+  } catch {
+    return undefined;
+  }
 }
 
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
@@ -255,6 +308,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ? (attempt.changesWindow ?? windowId ?? (await hands.activeWindow()))
     : undefined;
   const watch = watchOn !== undefined ? await watchChanges(context, watchOn) : undefined;
+  const windowsBefore = await seeWindows(context, hands, attempt);
   let result: Record<string, unknown>;
   try {
     result = await attempt.execute(hands, guarded.acting);
@@ -269,10 +323,12 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     decision: "done",
     outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome,
   });
+  const changed = windowsBefore ? await windowsChanged(context, hands, windowsBefore, result) : undefined;
   const data = {
     status: "done",
     level,
     result,
+    ...(changed?.data ?? {}),
     ...(focus ? { focus } : {}),
     ...(moved ? { moved } : {}),
     ...(startMoved ? { start_moved: startMoved } : {}),
@@ -285,7 +341,8 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   const where = element ? ` on ${element.role} ${called}` : "";
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
   const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
-  const text = `done: ${attempt.describe(result)}${where}${focusText}${gateText}`;
+  const changedText = changed?.lines.length ? `\n${changed.lines.join("\n")}` : "";
+  const text = `done: ${attempt.describe(result)}${where}${focusText}${changedText}${gateText}`;
   if (!watch) return { data, text };
   const changes = await watch.finish();
   return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };
