@@ -26,6 +26,10 @@ export type ErrorCode =
   | "timeout"
   | "internal_error";
 
+/** What every read of a window with no accessible tree says: it is pixels, and what reads pixels. */
+export const PIXELS_ONLY_WINDOW =
+  "Until then the window is pixels only: read_screen_text and find_text read it, and click, type_text and key act at a point (judged as committing, since deskhand cannot read what they hit).";
+
 export class DeskhandError extends Error {
   override readonly name = "DeskhandError";
   constructor(
@@ -79,7 +83,14 @@ export function asDeskhandError(error: unknown): DeskhandError {
     case "WindowNotFound":
       return new DeskhandError("window_not_found", message, "Call `windows` to see what is open.");
     case "WindowNotAccessible":
-      return new DeskhandError("not_accessible", message, "Run `deskhand doctor` for the toolkit's switch.");
+      return new DeskhandError(
+        "not_accessible",
+        message,
+        `${PIXELS_ONLY_WINDOW} Run \`deskhand doctor\` for the toolkit's switch.`,
+        {
+          pixels_only: true,
+        },
+      );
     case "ElementGone":
       return new DeskhandError("element_gone", message, "Take a new snapshot.");
     case "AppNotResponding":

@@ -12,7 +12,7 @@ import {
   type WindowInfo,
 } from "../platform/types.js";
 import { fixFor, type TreeIncomplete, treeIncomplete } from "./completeness.js";
-import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
+import { DeskhandError, invalidCursor, PIXELS_ONLY_WINDOW, windowNotFound } from "./errors.js";
 import {
   type FlatEntry,
   type FlattenResult,
@@ -246,8 +246,8 @@ function notRegistered(window: WindowInfo): DeskhandError {
   return new DeskhandError(
     "not_accessible",
     `window ${window.id} ${JSON.stringify(window.title)} has no accessible tree: ${known.reason}`,
-    `Wait a moment and read again; if it stays so, ${known.fix}.`,
-    { tree_incomplete: [known] },
+    `Wait a moment and read again; if it stays so, ${known.fix}. ${PIXELS_ONLY_WINDOW}`,
+    { tree_incomplete: [known], pixels_only: true },
   );
 }
 

@@ -9,6 +9,7 @@ import type {
   SnapshotStore,
   SnapshotTarget,
 } from "../../src/core/snapshot.js";
+import { cleanName } from "../../src/platform/atspi/reader.js";
 import { roleNumber } from "../../src/platform/atspi/roles.js";
 import type { PeerWalk } from "./helpers.js";
 
@@ -38,7 +39,12 @@ export async function fullSnapshot(
 }
 
 /** The first ten nodes where deskhand and pyatspi disagree; empty when they agree throughout. */
-export function treeDifferences(ours: SnapshotElement[], peer: PeerWalk): string[] {
+export function treeDifferences(
+  ours: SnapshotElement[],
+  peer: PeerWalk,
+  /** The toolkit is GTK 4, whose doubled names ("Save Save") deskhand says once. */
+  options: { gtk4?: boolean } = {},
+): string[] {
   const differences: string[] = [];
   const count = Math.max(ours.length, peer.nodes.length);
   for (let i = 0; i < count && differences.length < 10; i++) {
@@ -49,11 +55,12 @@ export function treeDifferences(ours: SnapshotElement[], peer: PeerWalk): string
       continue;
     }
     const [depth, role, name, childCount] = theirs;
-    // deskhand trims names (toolkits pad them: "File ", GTK4's " "); pyatspi gives them as they come.
+    // deskhand trims names (toolkits pad them: "File ", GTK4's " ") and says GTK 4.8's doubled names
+    // once (cleanName); pyatspi gives them as they come.
     const expected = JSON.stringify({
       depth,
       role,
-      name: typeof name === "string" ? name.trim() : name,
+      name: typeof name === "string" ? cleanName(name, { doublesNames: options.gtk4 ?? false }) : name,
       childCount,
     });
     const actual = JSON.stringify({

@@ -133,6 +133,19 @@ describe("what an input changed, on a GTK 3 editor", () => {
       new RegExp(`window retitled: \\d+ "${title}" → "${title} \\*"`),
       typed.text,
     );
+    // Without a ref the text goes to the focused element, which the reply names and reads back.
+    const more = await call("type_text", {
+      text: " again",
+      window: { title: `${title} *` },
+      intent: "Add more to the document",
+    });
+    assert.equal(more.data.status, "done", more.text);
+    assert.match(
+      more.text ?? "",
+      /typed 6 character\(s\) into the focused text "Document"; reads back contains/,
+      more.text,
+    );
+    assert.match(more.data.result.typed_into.value, /and more again/);
     const saved = await call("key", {
       key: "ctrl+s",
       window: { title: `${title} *` },

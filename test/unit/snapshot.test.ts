@@ -126,11 +126,19 @@ describe("snapshot", () => {
     );
     await assert.rejects(
       snapshots.take({ kind: "window", id: 3 }, SNAPSHOT_DEFAULTS),
-      (e: Error & { code?: string; details?: { tree_incomplete?: { reason: string; fix: string }[] } }) =>
+      (
+        e: Error & {
+          code?: string;
+          next?: string;
+          details?: { tree_incomplete?: { reason: string; fix: string }[] };
+        },
+      ) =>
         e.code === "not_accessible" &&
         /has not registered yet/.test(e.details?.tree_incomplete?.[0]?.reason ?? "") &&
-        /deskhand doctor/.test(e.details?.tree_incomplete?.[0]?.fix ?? ""),
-      "a window without a tree is an unknown tree, named with the fix, never an empty one",
+        /deskhand doctor/.test(e.details?.tree_incomplete?.[0]?.fix ?? "") &&
+        // Meanwhile it is a pixels-only surface, and the reply names what reads it.
+        /pixels only: read_screen_text and find_text read it/.test(e.next ?? ""),
+      "a window without a tree is an unknown tree, named with the fix and the pixel tools, never an empty one",
     );
   });
 

@@ -130,7 +130,7 @@ async function twin(target: ActionTarget, timeoutMs: number): Promise<ActionTarg
     kids.map(async (child, indexInParent) => {
       const [role, name] = await Promise.all([
         app.call(child, IFACE.accessible, "GetRole", timeoutMs).then(([r]) => roleName(Number(r))),
-        app.property(child, IFACE.accessible, "Name", timeoutMs).then((n) => cleanName(String(n))),
+        app.property(child, IFACE.accessible, "Name", timeoutMs).then((n) => cleanName(String(n), app)),
       ]).catch(() => []);
       return { child, indexInParent, role, name };
     }),
@@ -202,7 +202,10 @@ async function children(
   return Promise.all(
     (refs as [string, string][]).map(async ([, child]) => ({
       path: child,
-      name: cleanName(String(await app.property(child, IFACE.accessible, "Name", timeoutMs).catch(() => ""))),
+      name: cleanName(
+        String(await app.property(child, IFACE.accessible, "Name", timeoutMs).catch(() => "")),
+        app,
+      ),
     })),
   );
 }

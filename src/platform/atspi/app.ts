@@ -94,6 +94,11 @@ export class AtspiApp {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }
 
+  /** GTK 4.8 names a button by its label and its child's text joined: "Save Save". */
+  get doublesNames(): boolean {
+    return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.8");
+  }
+
   call(path: string, iface: string, member: string, timeoutMs: number, signature?: string, body?: unknown[]) {
     const message: DBusMethodCall = { path, iface, member };
     if (signature) {

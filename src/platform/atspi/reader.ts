@@ -59,9 +59,24 @@ export function parseHandle(handle: string): { bus: string; path: string } {
   return { bus: handle.slice(0, slash), path: handle.slice(slash) };
 }
 
-/** Toolkits pad names ("File ", Java menu items with trailing spaces): a name is what it says, trimmed. */
-export function cleanName(name: string): string {
-  return name.trim();
+/**
+ * A name as the app meant it. Toolkits pad names ("File ", Java menu items with trailing spaces), so
+ * it is trimmed; GTK 4.8 doubles a button's name, label and child text ("Save Save"): it is said once.
+ * (GTK 4's widget type names passed through where the app gave none, "GtkToggleButton", are kept for
+ * now: the toolkit suite finds GTK 4 elements by them.)
+ */
+export function cleanName(name: string, app?: Pick<AtspiApp, "doublesNames">): string {
+  const trimmed = name.trim();
+  if (!app?.doublesNames) return trimmed;
+  const half = (trimmed.length - 1) / 2;
+  if (
+    Number.isInteger(half) &&
+    half > 0 &&
+    trimmed[half] === " " &&
+    trimmed.slice(0, half) === trimmed.slice(half + 1)
+  )
+    return trimmed.slice(0, half);
+  return trimmed;
 }
 
 const KNOWN_INTERFACES: ReadonlySet<string> = new Set(INTERFACES);
@@ -89,7 +104,7 @@ export async function readCache(
         index: raw[3],
         childCount: raw[4],
         interfaces: shortInterfaces(raw[5]),
-        name: cleanName(raw[6]),
+        name: cleanName(raw[6], app),
         role: raw[7],
         description: raw[8],
         states: raw[9],
@@ -172,7 +187,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
   if (properties.status === "fulfilled") {
     const pairs = properties.value[0] as [string, [unknown, unknown[]]][];
     const props = new Map(pairs.map(([key, variant]) => [key, variant[1][0]]));
-    node.name = props.has("Name") ? cleanName(String(props.get("Name"))) : undefined;
+    node.name = props.has("Name") ? cleanName(String(props.get("Name")), app) : undefined;
     node.description = props.has("Description") ? String(props.get("Description")) : undefined;
     node.childCount = props.has("ChildCount") ? Number(props.get("ChildCount")) : undefined;
     const parent = props.get("Parent") as [string, string] | undefined;
@@ -185,7 +200,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
       read("Description"),
       read("ChildCount"),
     ]);
-    if (name.status === "fulfilled") node.name = cleanName(String(name.value));
+    if (name.status === "fulfilled") node.name = cleanName(String(name.value), app);
     if (description.status === "fulfilled") node.description = String(description.value);
     if (childCount.status === "fulfilled") node.childCount = Number(childCount.value);
   }

@@ -318,7 +318,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     return { data: { status: "error", reason, level, target }, text: `error: ${reason}` };
   }
   // The journal keeps what was done, not the element's whole re-read state.
-  const { after: _after, after_read: _read, unread: _unread, ...outcome } = result;
+  const { after: _after, after_read: _read, unread: _unread, typed_into: _into, ...outcome } = result;
   guarded.end({
     decision: "done",
     outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome,

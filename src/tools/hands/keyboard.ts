@@ -3,6 +3,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import { elementState } from "../../core/receipt.js";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
@@ -268,6 +269,51 @@ export const typeTextTool = defineTool({
 });
 
 /**
+ * Without a ref the text went to the focused element: it is found and read back, so the reply says
+ * where the text went and whether it shows there (`contains`), which an empty name never could.
+ */
+async function focusedReadBack(
+  context: ToolContext,
+  windowId: number | undefined,
+  text: string,
+  settleMs: number,
+): Promise<Record<string, unknown>> {
+  if (windowId === undefined) return {};
+  await sleep(settleMs);
+  try {
+    const backend = await context.backend();
+    const read = await backend.readWindow(windowId, {
+      maxDepth: 64,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 5000,
+      timeoutMs: 2000,
+    });
+    const focused: RawNode[] = [];
+    const walk = (n: RawNode) => {
+      if (n.states?.includes("focused")) focused.push(n);
+      for (const child of n.children) walk(child);
+    };
+    walk(read.root);
+    const node = focused.at(-1);
+    if (!node) return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
+    const now = await backend.describe(node.handle, { maxText: 10_000, windowId });
+    const shown = now.role === PASSWORD_ROLE ? undefined : (now.value ?? now.text);
+    const state = elementState(now);
+    return {
+      typed_into: {
+        role: state.role,
+        name: state.name,
+        ...(state.value !== undefined ? { value: state.value } : {}),
+      },
+      read_back: shown === undefined ? "unreadable" : shown.includes(text) ? "contains" : "differs",
+    };
+  } catch {
+    return { read_back: "unreadable" };
+  }
+}
+
+/**
  * type_text's work, also fill_form's typed route: `otherSecrets` are the call's other values, kept
  * out of this journal line too.
  */
@@ -313,11 +359,18 @@ export async function typeText(
         remapped_keys: remapped,
         typing_ms: Date.now() - started,
         ...(shown ? { read_back: shown } : {}),
-        ...(await readBack(context, place, shown ? 0 : input.settleMs)),
+        ...(place
+          ? await readBack(context, place, shown ? 0 : input.settleMs)
+          : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs)),
       };
     },
-    describe: (r) =>
-      `typed ${r.characters} character(s)${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`,
+    describe: (r) => {
+      const into = r.typed_into as { role: string; name: string | null } | undefined;
+      const where = into
+        ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}`
+        : "";
+      return `typed ${r.characters} character(s)${where}${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`;
+    },
   });
 }
 
