@@ -28,13 +28,22 @@ export const isUnnamedField = (node: RawNode): boolean =>
 
 const isLabel = (node: RawNode): boolean => LABEL_ROLES.has(node.role) && !!(node.name ?? "").trim();
 
+/** A label that names what follows it: "Producer:", "作成者：". */
+const KEY_END = /[:：]$/;
+const isKey = (node: RawNode): boolean => isLabel(node) && KEY_END.test((node.name ?? "").trim());
+/** A label that shows a value: named, not itself a key. */
+const isValue = (node: RawNode): boolean => isLabel(node) && !isKey(node);
+const keyWord = (node: RawNode): string => node.name!.trim().replace(KEY_END, "").trim();
+
 /** Parents with an unnamed field among their children, and the nodes whose areas inference needs. */
 export function labelCandidates(roots: RawNode[]): RawNode[] {
   const needed: RawNode[] = [];
   const stack = [...roots];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.children.some(isUnnamedField))
+    // A property pane: keys ("Producer:") beside the labels that show their values.
+    const pairs = node.children.some(isKey) && node.children.some(isValue);
+    if (node.children.some(isUnnamedField) || pairs)
       for (const child of node.children) if (isUnnamedField(child) || isLabel(child)) needed.push(child);
     stack.push(...node.children);
   }
@@ -79,6 +88,23 @@ export function inferLabels(roots: RawNode[]): number {
       }
       if (best) {
         field.inferredLabel = best.label.name!.trim().replace(/:$/, "");
+        inferred++;
+      }
+    }
+    // A value label takes the key on its line, to its left, as its inferred label: what it is the
+    // value of ("Producer" for "heldout-pdf 2.7"), which its own name does not say.
+    const keys = labels.filter(isKey);
+    if (keys.length === 0) continue;
+    for (const value of labels) {
+      if (!isValue(value)) continue;
+      let best: { key: RawNode; gap: number } | undefined;
+      for (const key of keys) {
+        const at = gapToField(key.bounds!, value.bounds!);
+        if (!at?.left || at.gap > MAX_GAP) continue;
+        if (!best || at.gap < best.gap) best = { key, gap: at.gap };
+      }
+      if (best) {
+        value.inferredLabel = keyWord(best.key);
         inferred++;
       }
     }

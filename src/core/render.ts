@@ -91,8 +91,9 @@ export function renderElement(element: SnapshotElement, options: RenderOptions =
   const parts = [`${indent.repeat(element.depth)}- ${element.role}`];
   if (element.name === null) parts.push("(name unread)");
   else if (element.name !== "") parts.push(quote(element.name));
-  // Inferred from the label beside it: marked, since the application never said so.
-  if (element.inferredLabel && !element.name) parts.push(`~${quote(element.inferredLabel)}`);
+  // An unnamed field's label, or the key a value label sits beside: inferred, marked ~, since the
+  // application never said so.
+  if (element.inferredLabel) parts.push(`~${quote(element.inferredLabel)}`);
   parts.push(`[ref=${element.ref}]`);
   const states = keyStates(element);
   if (states.length > 0) parts.push(`(${states.join(", ")})`);

@@ -45,7 +45,10 @@ export const observeTool = defineTool({
     const { targets } = observed;
     const context_ = page.elements
       .filter((e) => TEXT_ROLES.has(e.role) && (e.name || e.value))
-      .map((e) => `${e.role} ${JSON.stringify(e.name || e.value)}`);
+      .map(
+        (e) =>
+          `${e.role} ${JSON.stringify(e.name || e.value)}${e.inferredLabel ? ` ~${JSON.stringify(e.inferredLabel)}` : ""}`,
+      );
     const leftOut = {
       off_screen: page.counts.hidden + page.counts.folded,
       merged: page.counts.merged,
