@@ -43,8 +43,23 @@ export const observeTool = defineTool({
     const page = await context.snapshots.take(target as SnapshotTarget, read, "screen");
     const observed = observeTargets(page.elements, { items, maxTargets });
     const { targets } = observed;
+    // A label whose words a target already shows (a field's inferred label, a check box's own text)
+    // is said once, on the target.
+    const onTargets = new Set(targets.map((t) => t.ref));
+    const shownOnce = new Set(
+      page.elements
+        .filter((e) => onTargets.has(e.ref))
+        .flatMap((e) => [e.name, e.inferredLabel, e.description].filter((w): w is string => !!w))
+        .map((w) => w.trim().replace(/[:：]$/, "")),
+    );
+    // So is a key ("Producer:") whose value label carries it (~"Producer").
+    for (const e of page.elements)
+      if (TEXT_ROLES.has(e.role) && e.name && e.inferredLabel) shownOnce.add(e.inferredLabel);
     const context_ = page.elements
       .filter((e) => TEXT_ROLES.has(e.role) && (e.name || e.value))
+      .filter(
+        (e) => e.inferredLabel !== undefined || !shownOnce.has((e.name ?? "").trim().replace(/[:：]$/, "")),
+      )
       .map(
         (e) =>
           `${e.role} ${JSON.stringify(e.name || e.value)}${e.inferredLabel ? ` ~${JSON.stringify(e.inferredLabel)}` : ""}`,
