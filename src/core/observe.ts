@@ -5,6 +5,7 @@
 // a split pane, an unnamed element that can only take the focus) is left out and counted.
 import { roleSet } from "../platform/vocabulary.js";
 import { affordances, isTarget } from "./affordances.js";
+import { keyStates } from "./render.js";
 import type { SnapshotElement } from "./snapshot.js";
 
 export interface ObservedTarget {
@@ -39,21 +40,6 @@ export function shownName(element: SnapshotElement): string {
   if (element.inferredLabel) return ` ~${JSON.stringify(element.inferredLabel)}`;
   if (element.description) return ` ~${JSON.stringify(element.description)}`;
   return "";
-}
-
-/** The states a person sees on screen, as words beside the element. */
-export function seenStates(element: SnapshotElement): string[] {
-  const states = element.states;
-  if (!states) return [];
-  const seen: string[] = [];
-  if (states.includes("focused")) seen.push("focused");
-  if (states.includes("checked")) seen.push("checked");
-  else if (states.includes("indeterminate")) seen.push("mixed");
-  if (states.includes("pressed")) seen.push("pressed");
-  if (states.includes("selected")) seen.push("selected");
-  if (states.includes("expandable")) seen.push(states.includes("expanded") ? "expanded" : "collapsed");
-  if (!states.includes("enabled") && !states.includes("sensitive")) seen.push("disabled");
-  return seen;
 }
 
 function rowsOf(element: SnapshotElement): number | undefined {
@@ -133,7 +119,7 @@ export function observeTargets(
   const ordered = readingOrder(picked);
   const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows }, index) => {
     const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
-    const states = seenStates(element);
+    const states = keyStates(element);
     const what =
       rows !== undefined
         ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows: read_table or find in it" : "items: find in it, or snapshot its ref"}; items: true lists them)`

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { FIND_TABLE_CELLS, type FindQuery, type FindResult, findElements } from "../core/find.js";
+import { keyStates } from "../core/render.js";
 import type { Selector } from "../core/selector.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
 import { isState } from "../platform/vocabulary.js";
@@ -175,8 +176,10 @@ export function renderFind(
     const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})` : "";
     const named =
       m.inferred_label && !m.name ? `~${JSON.stringify(m.inferred_label)}` : JSON.stringify(m.name);
+    // The states a person sees, on every line that shows the element (observe's and snapshot's too).
+    const states = keyStates(m);
     lines.push(
-      `- ${m.role} ${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""} [ref=${m.ref}]${cell}`,
+      `- ${m.role} ${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""} [ref=${m.ref}]${cell}`,
     );
   }
   const tables = result.tables;
