@@ -1,25 +1,11 @@
 // bench/tokens, first part: what the tool catalog costs every conversation before its first call,
 // in characters of tools/list as a client receives it: each tool, the whole default catalog, each
 // `--tools` group, and each seed profile (listed as declared). No desktop needed.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createMcpServer } from "../src/frontends/mcp/server.js";
-import { PROFILES, type Profile } from "../src/frontends/profiles/index.js";
-import { createContext } from "../src/tools/context.js";
+import { PROFILES } from "../src/frontends/profiles/index.js";
 import { selectTools, TOOL_GROUPS, TOOLS } from "../src/tools/registry.js";
+import { listedTools } from "../test/mcp-listing.js";
 
-async function listed(profile: Profile) {
-  const context = createContext({ refLifetime: "while-verified" });
-  const server = createMcpServer(context, profile);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "bench", version: "0" });
-  await client.connect(clientSide);
-  const result = await client.listTools();
-  await client.close();
-  await context.close();
-  return result;
-}
+const listed = listedTools;
 
 const all = await listed({ tools: TOOLS });
 console.log("# bench/tokens · the tool catalog (characters of tools/list)");

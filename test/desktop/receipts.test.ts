@@ -13,6 +13,19 @@ import { findWaiting, type StartedApp, startApp, toolCaller, within } from "./he
 
 const TITLE = "Deskhand receipts";
 
+/** A context whose config pre-approves `rules`, its journal and config in `dir`. */
+function preapproved(dir: string, rules: Record<string, string>[]): ToolContext {
+  writeFileSync(join(dir, "config.json"), JSON.stringify({ preapprove: rules }));
+  return createContext({
+    refLifetime: "while-verified",
+    env: {
+      ...process.env,
+      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+      DESKHAND_CONFIG: join(dir, "config.json"),
+    },
+  });
+}
+
 describe("receipts on a Qt app", () => {
   const dir = mkdtempSync(join(tmpdir(), "deskhand-receipts-"));
   let app: StartedApp;
@@ -20,18 +33,7 @@ describe("receipts on a Qt app", () => {
   let call: ReturnType<typeof toolCaller>;
   before(() => {
     // Leaving the app is the person's call; this test's person allowed it in this window.
-    writeFileSync(
-      join(dir, "config.json"),
-      JSON.stringify({ preapprove: [{ reason: "any", tool: "act", window: TITLE }] }),
-    );
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "config.json"),
-      },
-    });
+    context = preapproved(dir, [{ reason: "any", tool: "act", window: TITLE }]);
     call = toolCaller(context);
     app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_modal.py", TITLE]);
   });
@@ -96,24 +98,11 @@ describe("what an input changed, on a GTK 3 editor", () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   before(() => {
-    // Saving is the person's call; this test's person allowed it in this window.
-    writeFileSync(
-      join(dir, "config.json"),
-      JSON.stringify({
-        preapprove: [
-          { reason: "any", window: `${title}*` },
-          { reason: "any", window: "Search" },
-        ],
-      }),
-    );
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "config.json"),
-      },
-    });
+    // Saving is the person's call; this test's person allowed it in these windows.
+    context = preapproved(dir, [
+      { reason: "any", window: `${title}*` },
+      { reason: "any", window: "Search" },
+    ]);
     call = toolCaller(context);
     app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", title, "--marks"]);
   });

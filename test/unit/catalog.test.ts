@@ -7,25 +7,12 @@ import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { z } from "zod";
-import { createMcpServer } from "../../src/frontends/mcp/server.js";
-import { PROFILES, type Profile } from "../../src/frontends/profiles/index.js";
-import { createContext } from "../../src/tools/context.js";
+import { PROFILES } from "../../src/frontends/profiles/index.js";
 import { selectTools, TOOL_GROUPS, TOOLS } from "../../src/tools/registry.js";
+import { listedTools } from "../mcp-listing.js";
 
-async function listed(profile: Profile) {
-  const context = createContext({ refLifetime: "while-verified" });
-  const server = createMcpServer(context, profile);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "catalog", version: "0" });
-  await client.connect(clientSide);
-  const result = await client.listTools();
-  await client.close();
-  await context.close();
-  return result;
-}
+const listed = listedTools;
 
 /** The catalog's ceiling; bench/tokens reports the figure and each tool's part. */
 const CATALOG_CHARS = 20_000;

@@ -3,25 +3,11 @@
 // focus and L3 to close, and says so.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createMcpServer } from "../../src/frontends/mcp/server.js";
 import { PROFILES, type Profile } from "../../src/frontends/profiles/index.js";
-import { createContext } from "../../src/tools/context.js";
 import { TOOLS } from "../../src/tools/registry.js";
+import { listedTools } from "../mcp-listing.js";
 
-async function listing(profile: Profile) {
-  const context = createContext({ refLifetime: "while-verified" });
-  const server = createMcpServer(context, profile);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "listing", version: "0" });
-  await client.connect(clientSide);
-  const { tools } = await client.listTools();
-  await client.close();
-  await context.close();
-  return tools;
-}
+const listing = async (profile: Profile) => (await listedTools(profile)).tools;
 
 const RANK = { L1: 1, L2: 2, L3: 3, L4: 4 } as const;
 
