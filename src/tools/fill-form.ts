@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { readsBackAs } from "../core/readback.js";
-import { type Receipt, renderReceipt } from "../core/receipt.js";
+import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import { runAction } from "./act.js";
@@ -104,6 +104,9 @@ export const fillFormTool = defineTool({
         "a field given by label needs a target: the window to find it in",
         'Add target {kind: "title", glob: "…"} (or a window id), or give the field\'s ref.',
       );
+    // What the whole form changed in the windows (a field that opens a popup, a form that closes):
+    // each field's own receipt has its part; the call says the sum, once.
+    const windowsBefore = await (await context.backend()).listWindows().catch(() => undefined);
     // Labels become refs first: a label that names no field, or several, is that field's failure.
     const resolved = await Promise.all(
       input.fields.map(async (f) =>
@@ -223,6 +226,10 @@ export const fillFormTool = defineTool({
     const written = done + unverifiable;
     const refused = results.every((r) => r.error?.code === "refused" || r.typed?.status === "refused");
     const status = written > 0 ? "done" : refused ? "refused" : "error";
+    const windowsAfter =
+      windowsBefore && (await (await context.backend()).listWindows().catch(() => undefined));
+    const changes = windowsBefore && windowsAfter ? windowChanges(windowsBefore, windowsAfter) : undefined;
+    if (changes) lines.push(...windowChangeLines(changes));
     const text = lines.join("\n");
     const first = results[0];
     const reason =
@@ -236,6 +243,7 @@ export const fillFormTool = defineTool({
         fields: results,
         set: done,
         total: results.length,
+        ...(changes ?? {}),
       },
       text: status === "done" ? text : `${status}: no field was set\n${text}`,
     };
