@@ -10,12 +10,11 @@ import { after, describe, it } from "node:test";
 import { exitStatus } from "../../src/frontends/cli/exit.js";
 import { mcpResult } from "../../src/frontends/mcp/server.js";
 import { ProtocolError, protocolResult } from "../../src/frontends/ndjson/protocol.js";
-import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
-import { FakeHands } from "../../src/platform/fake/hands.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { levelRank } from "../../src/safety/levels.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
-import { createContext } from "../../src/tools/context.js";
 import { findTool, TOOLS } from "../../src/tools/registry.js";
+import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-every-tool-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,29 +29,13 @@ const field: FakeElement = {
 
 function context() {
   const rect = { x: 0, y: 0, width: 400, height: 300 };
-  const backend = new FakeBackend({
-    windows: [
-      {
-        id: 7,
-        title: "Editor",
-        pid: 11,
-        app: "fake",
-        rect,
-        root: { role: "frame", name: "Editor", bounds: rect, children: [{ ...field }] },
-      },
-    ],
-  });
-  return createContext({
-    refLifetime: "while-verified",
-    connect: async () => backend,
-    connectHands: async () => new FakeHands({ windows: [{ id: 7, rect }], active: 7 }),
+  const root: FakeElement = { role: "frame", name: "Editor", bounds: rect, children: [{ ...field }] };
+  return fakeContext({
+    windows: [{ id: 7, title: "Editor", pid: 11, app: "fake", rect, root }],
+    hands: { windows: [{ id: 7, rect }], active: 7 },
+    dir,
     ceiling: "L1",
-    env: {
-      ...process.env,
-      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-      DESKHAND_CONFIG: join(dir, "none.json"),
-    },
-  });
+  }).context;
 }
 
 const point = { space: "global", x: 50, y: 50 };

@@ -1,5 +1,15 @@
-// A fake desktop shaped like the Swing fixture, for core tests that need no real app.
-import type { FakeDesktop, FakeElement } from "../../src/platform/fake/backend.js";
+// A fake desktop shaped like the Swing fixture, for core tests that need no real app; and a tool
+// context on fake windows and hands, for the input chain's tests.
+import { join } from "node:path";
+import {
+  FakeBackend,
+  type FakeDesktop,
+  type FakeElement,
+  type FakeWindow,
+} from "../../src/platform/fake/backend.js";
+import { FakeHands, type FakeHandsDesktop } from "../../src/platform/fake/hands.js";
+import type { SafetyLevel } from "../../src/safety/levels.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
 
 const button = (name: string): FakeElement => ({
   role: "push button",
@@ -75,4 +85,30 @@ export function fakeDesktop(): FakeDesktop {
       { id: 3, title: "Opaque", pid: 300, app: "canvas", rect: { x: 0, y: 0, width: 50, height: 50 } },
     ],
   };
+}
+
+/**
+ * A tool context on a fake desktop and fake hands (what the input chain's unit tests drive), its
+ * journal and (absent) config in `dir`.
+ */
+export function fakeContext(options: {
+  windows: FakeWindow[];
+  hands: FakeHandsDesktop;
+  dir: string;
+  ceiling?: SafetyLevel;
+}): { backend: FakeBackend; hands: FakeHands; context: ToolContext } {
+  const backend = new FakeBackend({ windows: options.windows });
+  const hands = new FakeHands(options.hands);
+  const context = createContext({
+    refLifetime: "while-verified",
+    connect: async () => backend,
+    connectHands: async () => hands,
+    ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    env: {
+      ...process.env,
+      DESKHAND_AUDIT: join(options.dir, "audit.jsonl"),
+      DESKHAND_CONFIG: join(options.dir, "none.json"),
+    },
+  });
+  return { backend, hands, context };
 }

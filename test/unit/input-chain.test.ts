@@ -7,15 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
-import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
-import { FakeHands, type FakeHandsDesktop, type FakeHandsWindow } from "../../src/platform/fake/hands.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
+import type { FakeHandsDesktop, FakeHandsWindow } from "../../src/platform/fake/hands.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
-import { createContext } from "../../src/tools/context.js";
 import { attemptInput } from "../../src/tools/hands/attempt.js";
 import { INPUT } from "../../src/tools/hands/pointer.js";
 import { findTool } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
+import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-chain-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,36 +36,22 @@ const root = (): FakeElement => ({
 });
 
 function desktop(hands: FakeHandsDesktop) {
-  const backend = new FakeBackend({
-    windows: [
-      {
-        id: 7,
-        title: "Editor",
-        pid: 11,
-        app: "fake",
-        rect: { x: 0, y: 0, width: 400, height: 300 },
-        root: root(),
-      },
-      {
-        id: 9,
-        title: "Other",
-        pid: 12,
-        app: "fake",
-        rect: { x: 0, y: 0, width: 400, height: 300 },
-        root: root(),
-      },
-    ],
+  const window = (id: number, title: string, pid: number) => ({
+    id,
+    title,
+    pid,
+    app: "fake",
+    rect: { x: 0, y: 0, width: 400, height: 300 },
+    root: root(),
   });
-  const fakeHands = new FakeHands(hands);
-  const context = createContext({
-    refLifetime: "while-verified",
-    connect: async () => backend,
-    connectHands: async () => fakeHands,
-    env: {
-      ...process.env,
-      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-      DESKHAND_CONFIG: join(dir, "none.json"),
-    },
+  const {
+    backend,
+    hands: fakeHands,
+    context,
+  } = fakeContext({
+    windows: [window(7, "Editor", 11), window(9, "Other", 12)],
+    hands,
+    dir,
   });
   const call = async (tool: string, input: Record<string, unknown>) => {
     const result = await callTool(context, findTool(tool)!, input);

@@ -49,23 +49,26 @@ describe("refs", () => {
   });
 });
 
+/** The push button `h` as it is read now, for comparing with what was seen. */
+const seenNow = (name: string, bounds: { x: number; y: number; width: number; height: number }) => ({
+  handle: "h",
+  role: "push button" as const,
+  name,
+  description: undefined,
+  states: [],
+  interfaces: [],
+  childCount: 0,
+  indexInParent: 0,
+  children: [],
+  unread: [],
+  bounds,
+});
+
 describe("verification", () => {
   it("an element with no place on screen when seen, and one now, is the same element; a move is not", async () => {
     const { differences } = await import("../../src/core/verify.js");
     const entry = { handle: "h", fingerprint: { ...print, bounds: null } };
-    const node = {
-      handle: "h",
-      role: "push button" as const,
-      name: "OK",
-      description: undefined,
-      states: [],
-      interfaces: [],
-      childCount: 0,
-      indexInParent: 0,
-      children: [],
-      unread: [],
-      bounds: { x: 5, y: 5, width: 10, height: 10 },
-    };
+    const node = seenNow("OK", { x: 5, y: 5, width: 10, height: 10 });
     assert.deepEqual(differences(entry as never, node), []);
     const placed = { handle: "h", fingerprint: { ...print, bounds: { x: 1, y: 1, width: 10, height: 10 } } };
     assert.deepEqual(
@@ -77,19 +80,7 @@ describe("verification", () => {
   it('a name filled in since ("" then "Next page") is the same element; a name changed is not', async () => {
     const { differences } = await import("../../src/core/verify.js");
     const bounds = { x: 5, y: 5, width: 10, height: 10 };
-    const node = (name: string) => ({
-      handle: "h",
-      role: "push button" as const,
-      name,
-      description: undefined,
-      states: [],
-      interfaces: [],
-      childCount: 0,
-      indexInParent: 0,
-      children: [],
-      unread: [],
-      bounds,
-    });
+    const node = (name: string) => seenNow(name, bounds);
     const unnamed = { handle: "h", fingerprint: { ...print, name: "", bounds } };
     assert.deepEqual(differences(unnamed as never, node("Next page")), []);
     const named = { handle: "h", fingerprint: { ...print, name: "Back", bounds } };

@@ -98,8 +98,8 @@ function namesOnly(schema: Schema): Schema | undefined {
   return { type: "object", description: `${said}Fields: ${names}` };
 }
 
-export function compactSchema(node: unknown, depth = 0): unknown {
-  if (Array.isArray(node)) return node.map((n) => compactSchema(n, depth));
+export function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
   if (!isSchema(node)) return node;
   const out: Schema = {};
   for (const [key, value] of Object.entries(node)) {
@@ -108,11 +108,11 @@ export function compactSchema(node: unknown, depth = 0): unknown {
       key === "properties" && isSchema(value)
         ? Object.fromEntries(
             Object.entries(value).map(([k, v]) => {
-              const field = compactSchema(v, depth + 1);
+              const field = compactSchema(v);
               return [k, (isSchema(field) && namesOnly(field)) || field];
             }),
           )
-        : compactSchema(value, depth);
+        : compactSchema(value);
   }
   if ("const" in out || "enum" in out) delete out.type;
   // An optional switch left out is off, and an optional list left out is empty: saying so adds nothing.

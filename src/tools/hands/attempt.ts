@@ -164,13 +164,10 @@ async function windowsChanged(
       lines.push(
         `in front now: window ${front}${frontTitle !== undefined ? ` ${JSON.stringify(frontTitle)}` : ""}`,
       );
-    const some = lines.length > 0;
-    return some
-      ? {
-          data: { ...changes, ...(moved ? { front: { id: front, title: frontTitle } } : {}) },
-          lines,
-        }
-      : { data: {}, lines };
+    // Nothing changed: nothing is said, in the text or the data.
+    const data =
+      lines.length > 0 ? { ...changes, ...(moved ? { front: { id: front, title: frontTitle } } : {}) } : {};
+    return { data, lines };
   } catch {
     return undefined;
   }

@@ -43,6 +43,15 @@ async function readWhole(context: ToolContext, windowId: number): Promise<Window
   return { root: read.root, nodes, complete: !read.timedOut && !read.ceilingHit && !cut };
 }
 
+/** The element with the keyboard focus: the deepest that reports it. */
+const focusedOf = (nodes: RawNode[]): RawNode | undefined =>
+  nodes.filter((n) => n.states?.includes("focused")).at(-1);
+
+/** The element with the keyboard focus in a window, read as the gate reads it; none, undefined. */
+export async function focusedElement(context: ToolContext, windowId: number): Promise<RawNode | undefined> {
+  return focusedOf((await readWhole(context, windowId)).nodes);
+}
+
 /**
  * Whether any editable field holds text. A password field is never read, so its presence counts as
  * input; a field that does not answer, or a window not read whole, leaves it unknown.
@@ -361,7 +370,7 @@ export async function keyEffect(
     effect.presses.push(facts);
     effect.via.push(via);
   };
-  const focusedNode = read.nodes.filter((n) => n.states?.includes("focused")).at(-1);
+  const focusedNode = focusedOf(read.nodes);
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode

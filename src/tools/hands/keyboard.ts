@@ -15,7 +15,7 @@ import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput } from "./attempt.js";
-import { keyEffect, pressFacts } from "./facts.js";
+import { focusedElement, keyEffect, pressFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -281,23 +281,9 @@ async function focusedReadBack(
   if (windowId === undefined) return {};
   await sleep(settleMs);
   try {
-    const backend = await context.backend();
-    const read = await backend.readWindow(windowId, {
-      maxDepth: 64,
-      tableRows: 0,
-      walkTables: false,
-      nodeCeiling: 5000,
-      timeoutMs: 2000,
-    });
-    const focused: RawNode[] = [];
-    const walk = (n: RawNode) => {
-      if (n.states?.includes("focused")) focused.push(n);
-      for (const child of n.children) walk(child);
-    };
-    walk(read.root);
-    const node = focused.at(-1);
+    const node = await focusedElement(context, windowId);
     if (!node) return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
-    const now = await backend.describe(node.handle, { maxText: 10_000, windowId });
+    const now = await (await context.backend()).describe(node.handle, { maxText: 10_000, windowId });
     const shown = now.role === PASSWORD_ROLE ? undefined : (now.value ?? now.text);
     const state = elementState(now);
     return {
