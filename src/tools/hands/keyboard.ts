@@ -199,8 +199,12 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
     );
 }
 
-// The Swing fixture under eight HTTP clients took over 2 s to show 8 typed characters, once in 320.
-const SHOWN_WITHIN_MS = 5000;
+// The Swing fixture under eight HTTP clients took over 2 s to show 8 typed characters, once in 320;
+// with every input reply also listing the windows around it (issue 26), it went past 5 s, twice in
+// six runs, on the first burst of remapped characters (each keymap change reloads every X client's
+// keymap). The wait ends as soon as the text shows: the bound only decides when a slow app is
+// called "differs", and a false "differs" is the worse answer.
+const SHOWN_WITHIN_MS = 10_000;
 /** Fields whose own text is what was typed into them, as soon as the app has taken it. */
 const SHOWS_TYPED_TEXT = roleSet(
   "text",
