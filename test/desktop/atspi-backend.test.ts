@@ -17,8 +17,9 @@ backendContract("atspi on gtk4-widget-factory", async () => {
   return {
     backend,
     title: TITLES.gtk4,
-    buttonName: "GtkToggleButton",
-    textFieldName: "GtkEntry",
+    buttonName: "togglebutton",
+    // GTK 4 names an unnamed entry "GtkEntry", its type: deskhand reads it as unnamed.
+    textFieldName: "",
     teardown: () => backend.close(),
   };
 });

@@ -55,12 +55,12 @@ export function treeDifferences(
       continue;
     }
     const [depth, role, name, childCount] = theirs;
-    // deskhand trims names (toolkits pad them: "File ", GTK4's " ") and says GTK 4.8's doubled names
-    // once (cleanName); pyatspi gives them as they come.
+    // deskhand trims names (toolkits pad them: "File ", GTK4's " "), says GTK 4.8's doubled names
+    // once and drops GTK 4's widget type names (cleanName); pyatspi gives them as they come.
     const expected = JSON.stringify({
       depth,
       role,
-      name: typeof name === "string" ? cleanName(name, { doublesNames: options.gtk4 ?? false }) : name,
+      name: typeof name === "string" ? cleanName(name, { doublesNames: options.gtk4 ?? false, namesByType: options.gtk4 ?? false }) : name,
       childCount,
     });
     const actual = JSON.stringify({

@@ -117,12 +117,13 @@ export const PROFILES: Record<string, Profile> = {
     label: "GTK4",
     app: "gtk4-widget-factory",
     title: "GTK Widget Factory",
-    find: { role: "push button", name: "GtkToggleButton" },
+    find: { role: "push button", name: "togglebutton" },
     invoke: {
       target: { role: "push button", name: "togglebutton" },
       effect: { role: "push button", name: "togglebutton", states: ["pressed"] },
     },
-    text: { role: "text", name: "GtkEntry", pick: emptyOrOurs },
+    // GTK 4's entries are unnamed (it passes "GtkEntry" through, which deskhand drops).
+    text: { role: "text", states: ["editable", "showing"], pick: emptyOrOurs },
     toggle: {
       kind: "refused",
       target: {
@@ -132,7 +133,7 @@ export const PROFILES: Record<string, Profile> = {
       why: "GTK 4.8 check boxes expose no actions: deskhand refuses toggle with unsupported_pattern; a click (synthetic input) works",
     },
     readText: {
-      target: { role: "text", name: "GtkEntry", pick: (m) => m.value === "entry" },
+      target: { role: "text", states: ["editable", "showing"], pick: (m) => m.value === "entry" },
       contains: "entry",
     },
   },

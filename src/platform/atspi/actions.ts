@@ -326,7 +326,7 @@ async function select(
           () => undefined,
         ),
         app.property(path, IFACE.accessible, "Name", timeoutMs).then(
-          (n) => cleanName(String(n)),
+          (n) => cleanName(String(n), app),
           () => undefined,
         ),
       ]);

@@ -94,6 +94,11 @@ export class AtspiApp {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }
 
+  /** GTK 4 names an unnamed element by its widget type: "GtkToggleButton". */
+  get namesByType(): boolean {
+    return this.isGtk4;
+  }
+
   /** GTK 4.8 names a button by its label and its child's text joined: "Save Save". */
   get doublesNames(): boolean {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.8");

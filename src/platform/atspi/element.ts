@@ -4,6 +4,7 @@ import type { TableCell, TableRead } from "../types.js";
 import { UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { IFACE, NULL_PATH } from "./names.js";
+import { cleanName } from "./reader.js";
 
 export async function readText(
   app: AtspiApp,
@@ -37,8 +38,8 @@ async function ownText(app: AtspiApp, path: string, timeoutMs: number): Promise<
   const text = await readText(app, path, 0, 1000, timeoutMs);
   if (text !== null && text.text.trim() !== "") return text.text;
   // Cells without a Text interface (Qt) still carry their content as the accessible name.
-  const name = String(await app.property(path, IFACE.accessible, "Name", timeoutMs));
-  return name.trim() === "" ? null : name;
+  const name = cleanName(String(await app.property(path, IFACE.accessible, "Name", timeoutMs)), app);
+  return name === "" ? null : name;
 }
 
 async function childPaths(app: AtspiApp, path: string, timeoutMs: number): Promise<string[]> {

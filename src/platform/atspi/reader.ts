@@ -59,14 +59,19 @@ export function parseHandle(handle: string): { bus: string; path: string } {
   return { bus: handle.slice(0, slash), path: handle.slice(slash) };
 }
 
+/** A GTK widget's type name ("GtkToggleButton", "GtkImage"): GTK 4 passes it through where the app gave no name. */
+const GTK_TYPE_NAME = /^Gtk[A-Z][A-Za-z0-9]*$/;
+
 /**
  * A name as the app meant it. Toolkits pad names ("File ", Java menu items with trailing spaces), so
  * it is trimmed; GTK 4.8 doubles a button's name, label and child text ("Save Save"): it is said once.
- * (GTK 4's widget type names passed through where the app gave none, "GtkToggleButton", are kept for
- * now: the toolkit suite finds GTK 4 elements by them.)
+ * GTK 4 names an element the app left unnamed by its widget type ("GtkToggleButton", and a button by
+ * its child's, "GtkImage"): that is the toolkit's word, not the app's, so the element is unnamed (and
+ * the gate does not read "toggle button" as what it does).
  */
-export function cleanName(name: string, app?: Pick<AtspiApp, "doublesNames">): string {
+export function cleanName(name: string, app?: Pick<AtspiApp, "doublesNames" | "namesByType">): string {
   const trimmed = name.trim();
+  if (app?.namesByType && GTK_TYPE_NAME.test(trimmed)) return "";
   if (!app?.doublesNames) return trimmed;
   const half = (trimmed.length - 1) / 2;
   if (
