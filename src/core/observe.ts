@@ -31,6 +31,10 @@ const COLLECTIONS = roleSet("table", "tree table", "tree", "list", "list box");
 const FOLD_AT = 8;
 /** Roles nobody acts on from a listing: they report, or they lay out. */
 const NOTHING_TO_DO = roleSet("progress bar", "split pane", "separator", "scroll bar", "level bar");
+/** Cells: an unnamed one holding named cells is a row (Thunar's side pane), named by its first. */
+const CELLS = roleSet("table cell", "tree item", "list item");
+/** How far up a pixels-only surface looks for the pane that names it ("Icon view"). */
+const NAMING_ANCESTORS = 3;
 /** What an element offers that is no reason to list it when it has no name: anything may be focused or clicked. */
 const INCIDENTAL = new Set(["focus", "click", "scroll"]);
 
@@ -55,7 +59,11 @@ function rowsOf(element: SnapshotElement): number | undefined {
 function readingOrder<T extends { element: SnapshotElement; order: number }>(items: T[]): T[] {
   const placed = items.filter((i) => i.element.bounds && i.element.bounds.height > 0);
   const unplaced = items.filter((i) => !placed.includes(i));
-  const centre = (i: T) => i.element.bounds!.y + i.element.bounds!.height / 2;
+  // A listed collection reads where it starts, before its items, not at its middle.
+  const centre = (i: T) => {
+    const b = i.element.bounds!;
+    return b.y + (COLLECTIONS.has(i.element.role) ? Math.min(b.height, 24) : b.height) / 2;
+  };
   placed.sort((a, b) => centre(a) - centre(b) || a.order - b.order);
   const rows: T[][] = [];
   for (const item of placed) {
@@ -83,12 +91,22 @@ export function observeTargets(
   elements: SnapshotElement[],
   options: { items: boolean; maxTargets: number },
 ): Observation & { total: number } {
-  const picked: { element: SnapshotElement; order: number; actions: string[]; rows?: number }[] = [];
+  const picked: {
+    element: SnapshotElement;
+    order: number;
+    actions: string[];
+    rows?: number;
+    named?: string;
+  }[] = [];
   let nothingToDo = 0;
   let inTables = 0;
   let foldedBelow: number | undefined;
   let focused: string | undefined;
+  /** The names of the current element's ancestors, by depth. */
+  const ancestors: (string | null | undefined)[] = [];
   elements.forEach((element, order) => {
+    ancestors.length = element.depth;
+    ancestors[element.depth] = element.name;
     if (foldedBelow !== undefined && element.depth > foldedBelow) {
       inTables++;
       if (element.states?.includes("focused")) focused ??= element.ref;
@@ -104,7 +122,25 @@ export function observeTargets(
       return;
     }
     if (element.pixelsOnly) {
-      picked.push({ element, order, actions: ["read_screen_text", "find_text", "click"] });
+      const pane = shownName(element)
+        ? undefined
+        : // Not the window's own title (depth 0): that names everything in it.
+          ancestors
+            .slice(Math.max(1, element.depth - NAMING_ANCESTORS), element.depth)
+            .findLast((name) => !!name);
+      picked.push({
+        element,
+        order,
+        actions: ["read_screen_text", "find_text", "click"],
+        ...(pane ? { named: pane } : {}),
+      });
+      return;
+    }
+    // A row drawn as an unnamed cell holding its named cells: one target, named by its first cell.
+    const rowName = CELLS.has(element.role) && !shownName(element) ? cellsName(elements, order) : undefined;
+    if (rowName) {
+      foldedBelow = element.depth;
+      picked.push({ element, order, actions: affordances(element), named: rowName });
       return;
     }
     if (!isTarget(element)) return;
@@ -117,7 +153,7 @@ export function observeTargets(
     picked.push({ element, order, actions });
   });
   const ordered = readingOrder(picked);
-  const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows }, index) => {
+  const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows, named }, index) => {
     const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
     const states = keyStates(element);
     const what =
@@ -126,7 +162,8 @@ export function observeTargets(
         : element.pixelsOnly
           ? " (pixels only: read_screen_text, find_text, click at a point)"
           : "";
-    const label = `${element.role}${shownName(element)}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}; actions=${actions.join(",")}]`;
+    const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
+    const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}; actions=${actions.join(",")}]`;
     return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
   });
   return {
@@ -135,4 +172,16 @@ export function observeTargets(
     left_out: { nothing_to_do: nothingToDo, in_tables: inTables },
     ...(focused ? { focused } : {}),
   };
+}
+
+/** The name of the first named cell directly inside the cell at `order`, if its children are cells. */
+function cellsName(elements: SnapshotElement[], order: number): string | undefined {
+  const row = elements[order]!;
+  for (let i = order + 1; i < elements.length && elements[i]!.depth > row.depth; i++) {
+    const child = elements[i]!;
+    if (child.depth !== row.depth + 1) continue;
+    if (!CELLS.has(child.role)) return undefined;
+    if (child.name) return child.name;
+  }
+  return undefined;
 }

@@ -60,7 +60,10 @@ export function treeDifferences(
     const expected = JSON.stringify({
       depth,
       role,
-      name: typeof name === "string" ? cleanName(name, { doublesNames: options.gtk4 ?? false, namesByType: options.gtk4 ?? false }) : name,
+      name:
+        typeof name === "string"
+          ? cleanName(name, { doublesNames: options.gtk4 ?? false, namesByType: options.gtk4 ?? false })
+          : name,
       childCount,
     });
     const actual = JSON.stringify({

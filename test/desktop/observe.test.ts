@@ -3,7 +3,7 @@
 // pixels-only surface with what reads it, icon-only tool bar buttons by their tooltips, never a ""
 // name.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -105,5 +105,36 @@ describe("observe shows the work surface", () => {
     assert.ok(reply.data.left_out.in_tables > 0, JSON.stringify(reply.data.left_out));
     const items = (await observe(title, { items: true, maxTargets: 500 })).text ?? "";
     assert.match(items, /folder 07/, items);
+  });
+
+  it("a file manager's icon view, which the tree leaves empty, is a pixels-only surface named by its pane", async () => {
+    // Thunar's icon view (ExoIconView) has no accessible children: the files are only pixels.
+    const folder = join(dir, "icons");
+    mkdirSync(folder, { recursive: true });
+    for (const name of ["quarterly.txt", "invoices.txt", "minutes.txt"])
+      writeFileSync(join(folder, name), `${name}\n`);
+    const thunar = startApp(["thunar", folder]);
+    apps.push(thunar);
+    const title = "icons - Thunar";
+    await findWaiting(call, title, { role: "push button", name: "Home" }, 30_000);
+    let reply = await observe(title);
+    for (let i = 0; i < 20 && !/pixels only/.test(reply.text ?? ""); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      reply = await observe(title);
+    }
+    const text: string = reply.text ?? "";
+    const surface = text.match(/^\d+\. panel ~"Icon view"[^\n]*\(pixels only[^\n]*\[ref=([^;]+);/m);
+    assert.ok(surface, text);
+    // What it points to reads the files: find_text sees a file's name in the surface's pixels.
+    const seen = await call("find_text", {
+      text: "quarterly",
+      match: "contains",
+      of: { kind: "element", ref: surface[1] },
+    });
+    assert.equal(seen.error, undefined, JSON.stringify(seen.error));
+    assert.ok(seen.data.matches.length >= 1, JSON.stringify(seen.data));
+    // The side pane's rows are one target each, named by their cell, not an unnamed cell and its twin.
+    assert.match(text, /table cell ~"File System"/, text);
+    assert.doesNotMatch(text, /table cell "File System"/, text);
   });
 });

@@ -135,3 +135,31 @@ it("shows the states a person sees, and marks the focused element", () => {
   ]);
   assert.equal(observed.focused, radio.ref);
 });
+
+it("names a pixels-only surface by the pane holding it, and lists a table before its items", () => {
+  const frame = el("frame", { name: "fmdir - Thunar", depth: 0, bounds: box(0, 0, 640, 480) });
+  const pane = el("directory pane", { name: "Icon view", depth: 1, bounds: box(200, 40, 440, 400) });
+  const surface = el("panel", { pixelsOnly: true, depth: 2, bounds: box(200, 40, 440, 400) });
+  const alone = el("drawing area", { pixelsOnly: true, depth: 1, bounds: box(0, 440, 200, 40) });
+  const table = el("tree table", {
+    depth: 1,
+    childCount: 2,
+    bounds: box(0, 40, 200, 300),
+    interfaces: ["Accessible", "Component", "Table", "Selection"],
+  });
+  // Thunar's side pane: each row an unnamed cell (the one with a place on screen) holding named cells.
+  const row = (name: string, y: number) => [
+    el("table cell", { depth: 2, bounds: box(0, y, 200, 20), actions: ["activate"] }),
+    el("table cell", { depth: 3, name, actions: ["activate"] }),
+    el("table cell", { depth: 3, actions: ["activate"] }),
+  ];
+  const { targets, left_out } = observeTargets(
+    [frame, table, ...row("Places", 40), ...row("File System", 60), pane, surface, alone],
+    { items: false, maxTargets: 50 },
+  );
+  assert.deepEqual(
+    targets.map((t) => t.label.split(" [")[0]!.replace(/ \(pixels.*/, "")),
+    ["tree table", 'table cell ~"Places"', 'table cell ~"File System"', 'panel ~"Icon view"', "drawing area"],
+  );
+  assert.equal(left_out.in_tables, 4, "the row's own cells are counted as inside it");
+});
