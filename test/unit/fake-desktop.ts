@@ -96,8 +96,12 @@ export function fakeContext(options: {
   hands: FakeHandsDesktop;
   dir: string;
   ceiling?: SafetyLevel;
+  react?: FakeDesktop["react"];
 }): { backend: FakeBackend; hands: FakeHands; context: ToolContext } {
-  const backend = new FakeBackend({ windows: options.windows });
+  const backend = new FakeBackend({
+    windows: options.windows,
+    ...(options.react ? { react: options.react } : {}),
+  });
   const hands = new FakeHands(options.hands);
   const context = createContext({
     refLifetime: "while-verified",

@@ -64,6 +64,8 @@ export interface FakeDesktop {
   delayMs?: number;
   /** Names of the elements invoked, in order: the fake app's record of what was done to it. */
   invoked?: string[];
+  /** What the fake app does after an action took (opens a window, say), as a real app would. */
+  react?: (element: FakeElement, action: SemanticAction, desktop: FakeDesktop) => void;
 }
 
 export class FakeBackend implements AccessibilityBackend {
@@ -287,6 +289,7 @@ export class FakeBackend implements AccessibilityBackend {
         throw new UnsupportedAction(`the fake backend does not ${action.kind}`, []);
     }
     element.states = [...states];
+    this.desktop.react?.(element, action, this.desktop);
     return { route: `fake ${action.kind}`, outcome: "completed", returned: true };
   }
 
