@@ -1,8 +1,10 @@
 // bench/tokens: what an agent pays, in characters, to see one window of each toolkit app: deskhand's
 // default snapshot (every page), `format: "full"`, and an OSWorld-style linearization of the same
 // window (test/peers/osworld_linearize.py, under Debian's own python3); then the `since` reply after
-// typing into a field and after pressing something. Run by `npm run bench`, one sandbox per app, with
-// DESKHAND_TOOLKIT naming the profile (test/toolkits/profiles.ts).
+// typing into a field and after pressing something, and `observe` (the targets a model acts on). Run by
+// `npm run bench`, one sandbox per app, with DESKHAND_TOOLKIT naming the profile
+// (test/toolkits/profiles.ts). DESKHAND_BASELINE_CLI, a path to another build's `dist/frontends/cli/main.js`,
+// measures that build's observe of the same window beside ours.
 import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
@@ -83,6 +85,18 @@ async function main(): Promise<void> {
     { maxBuffer: 64 << 20, timeout: 120_000 },
   );
   const osworld = (JSON.parse(stdout) as { chars: number }).chars;
+  // observe before any action, as a model's first look; the baseline build reads the same window.
+  const observe = (await call("observe", { target })).text.length;
+  const baselineCli = process.env.DESKHAND_BASELINE_CLI;
+  const baseline = baselineCli
+    ? await run(process.execPath, [baselineCli, "observe", "--title", profile.title], {
+        maxBuffer: 16 << 20,
+        timeout: 120_000,
+      }).then(
+        (r) => r.stdout.trimEnd().length,
+        (error: Error) => `error: ${error.message.split("\n")[0]}`,
+      )
+    : undefined;
   // The press first: in Qt it puts the text field's tab on screen, as in the contract suite.
   const pressing = await measured(async () => {
     if ("skip" in profile.invoke) return false;
@@ -115,7 +129,7 @@ async function main(): Promise<void> {
   const fmt = (n: number | string | undefined) => (n === undefined ? "–" : String(n));
   const share = typeof typing === "number" ? `${((100 * typing) / full.chars).toFixed(1)}%` : "–";
   console.log(
-    `| ${profile.label} | ${screen.chars} | ${full.chars} | ${osworld} | ${ratio.toFixed(2)}× ${ratio <= 2 ? "(met)" : "(NOT met)"} | ${fmt(typing)} | ${share} ${typeof typing !== "number" ? "" : typing <= full.chars / 10 ? "(met)" : "(NOT met)"} | ${fmt(pressing)} |`,
+    `| ${profile.label} | ${screen.chars} | ${full.chars} | ${osworld} | ${ratio.toFixed(2)}× ${ratio <= 2 ? "(met)" : "(NOT met)"} | ${fmt(typing)} | ${share} ${typeof typing !== "number" ? "" : typing <= full.chars / 10 ? "(met)" : "(NOT met)"} | ${fmt(pressing)} | ${observe}${baseline === undefined ? "" : ` (baseline ${baseline})`} |`,
   );
   await context.close();
 }

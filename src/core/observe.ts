@@ -156,14 +156,15 @@ export function observeTargets(
   const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows, named }, index) => {
     const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
     const states = keyStates(element);
+    // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
     const what =
       rows !== undefined
-        ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows: read_table or find in it" : "items: find in it, or snapshot its ref"}; items: true lists them)`
+        ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
         : element.pixelsOnly
-          ? " (pixels only: read_screen_text, find_text, click at a point)"
+          ? " (pixels only)"
           : "";
     const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
-    const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}; actions=${actions.join(",")}]`;
+    const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}] ${actions.join(",")}`;
     return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
   });
   return {

@@ -84,19 +84,18 @@ export const observeTool = defineTool({
       left_out: leftOut,
     };
     if (includeTree) data.tree = snapshotData(page);
+    const leftOutParts = [
+      leftOut.off_screen ? `${leftOut.off_screen} off screen (visibleOnly: false shows them)` : "",
+      leftOut.merged ? `${leftOut.merged} wrappers and repeated labels` : "",
+      leftOut.nothing_to_do
+        ? `${leftOut.nothing_to_do} with nothing to do (progress bars, split panes, unnamed and only focusable)`
+        : "",
+      leftOut.in_tables ? `${leftOut.in_tables} inside folded tables and lists` : "",
+    ].filter(Boolean);
     const lines = [
       `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > targets.length ? ` of ${observed.total}` : ""}, in reading order`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
-      ...(leftOut.off_screen + leftOut.merged > 0
-        ? [
-            `# left out: ${leftOut.off_screen} elements not on screen (visibleOnly: false folds them in instead), ${leftOut.merged} wrappers and labels repeating their control's name`,
-          ]
-        : []),
-      ...(leftOut.nothing_to_do + leftOut.in_tables > 0
-        ? [
-            `# left out: ${leftOut.nothing_to_do} with nothing to do (progress bars, split panes, unnamed elements that only take the focus), ${leftOut.in_tables} inside folded tables and lists`,
-          ]
-        : []),
+      ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
       ...targets.map((t) => `${t.index}. ${t.label}`),
       ...(context_.length ? ["# context", ...context_] : []),
       ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),

@@ -93,7 +93,7 @@ describe("mcp on real apps", () => {
       /password text "Password" \[ref=s1:e\d+\] = "<hidden: password field>"/,
     );
     const observe = await call("observe", { target: { kind: "window", id: swing.id } });
-    assert.match(observe.content[0]!.text, /\d+\. push button "Open dialog" \[ref=s\d+:e\d+; actions=invoke/);
+    assert.match(observe.content[0]!.text, /\d+\. push button "Open dialog" \[ref=s\d+:e\d+\] invoke/);
     const doctor = await call("doctor", { probe: true });
     assert.match(doctor.content[0]!.text, /ok +probe · read: "/);
     assert.equal(doctor.structuredContent!.failures, 0, doctor.content[0]!.text);

@@ -68,7 +68,7 @@ describe("observe shows the work surface", () => {
     assert.match(text, /push button ~"Replace in the document"/, text);
     assert.doesNotMatch(text, /^\d+\. [a-z ]+ "" /m, text);
     // The document is a target: its text is where the work happens.
-    assert.match(text, /text "Document"[^\n]*actions=[^\n]*set_value/, text);
+    assert.match(text, /text "Document"[^\n]*\] [^\n]*set_value/, text);
   });
 
   it("a canvas is listed as a pixels-only surface, with the tools that read it", async () => {
@@ -81,7 +81,7 @@ describe("observe shows the work surface", () => {
       text = (await observe(`${title}*`).catch(() => ({ text: "" }))).text ?? "";
       if (!/pixels only/.test(text)) await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    assert.match(text, /\(pixels only: read_screen_text, find_text, click at a point\)/, text);
+    assert.match(text, /\(pixels only\) \[ref=[^\]]+\] read_screen_text,find_text,click/, text);
   });
 
   it("a file chooser's table is one target with its rows, unless its items are asked for", async () => {
@@ -93,12 +93,12 @@ describe("observe shows the work surface", () => {
     apps.push(chooser);
     await findWaiting(call, title, { role: "push button", name: "Select" }, 30_000);
     let reply = await observe(title);
-    for (let i = 0; i < 20 && !/rows: read_table/.test(reply.text ?? ""); i++) {
+    for (let i = 0; i < 20 && !/ rows; items: true/.test(reply.text ?? ""); i++) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       reply = await observe(title);
     }
     const text: string = reply.text ?? "";
-    const folded = text.match(/table[^\n]*\((\d+) rows: read_table or find in it; items: true lists them\)/);
+    const folded = text.match(/table[^\n]*\((\d+) rows; items: true lists them\) \[ref=[^\]]+\] read_table,find/);
     assert.ok(folded, text);
     assert.ok(Number(folded[1]) >= 14, text);
     assert.doesNotMatch(text, /table cell "folder 07"/, "the rows are folded");
@@ -123,7 +123,7 @@ describe("observe shows the work surface", () => {
       reply = await observe(title);
     }
     const text: string = reply.text ?? "";
-    const surface = text.match(/^\d+\. panel ~"Icon view"[^\n]*\(pixels only[^\n]*\[ref=([^;]+);/m);
+    const surface = text.match(/^\d+\. panel ~"Icon view"[^\n]*\(pixels only\) \[ref=([^\]]+)\]/m);
     assert.ok(surface, text);
     // What it points to reads the files: find_text sees a file's name in the surface's pixels.
     const seen = await call("find_text", {

@@ -58,12 +58,12 @@ it("folds a table to one target with its rows, and names a pixels-only surface w
   assert.equal(observed.targets.length, 2);
   assert.match(
     observed.targets[0]!.label,
-    /^table "Files" \(40 rows: read_table or find in it; items: true lists them\)/,
+    /^table "Files" \(40 rows; items: true lists them\) \[ref=s1:e\d+\] read_table,find/,
   );
   assert.equal(observed.targets[0]!.rows, 40);
   assert.match(
     observed.targets[1]!.label,
-    /^drawing area \(pixels only: read_screen_text, find_text, click at a point\)/,
+    /^drawing area \(pixels only\) \[ref=s1:e\d+\] read_screen_text,find_text,click$/,
   );
   assert.equal(observed.left_out.in_tables, 40);
   const unfolded = observeTargets([table, ...cells], { items: true, maxTargets: 100 });
