@@ -98,7 +98,9 @@ describe("observe shows the work surface", () => {
       reply = await observe(title);
     }
     const text: string = reply.text ?? "";
-    const folded = text.match(/table[^\n]*\((\d+) rows; items: true lists them\) \[ref=[^\]]+\] read_table,find/);
+    const folded = text.match(
+      /table[^\n]*\((\d+) rows; items: true lists them\) \[ref=[^\]]+\] read_table,find/,
+    );
     assert.ok(folded, text);
     assert.ok(Number(folded[1]) >= 14, text);
     assert.doesNotMatch(text, /table cell "folder 07"/, "the rows are folded");
