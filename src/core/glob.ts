@@ -115,3 +115,8 @@ export function globMatch(glob: string, text: string): boolean {
   while (tokens[t]?.kind === "star") t++;
   return t === tokens.length;
 }
+
+/** A glob that matches exactly this title: `*`, `?` and `[` each stand in a class of their own. */
+export function globEscape(title: string): string {
+  return title.replace(/[*?[]/g, (c) => `[${c}]`);
+}

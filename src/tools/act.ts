@@ -12,7 +12,7 @@ import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
 import { watchChanges } from "./changes.js";
 import type { ToolContext } from "./context.js";
-import { findToolSchema, searchUntil } from "./find.js";
+import { findToolSchema, resolveOne } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { intentSchema } from "./hands/schemas.js";
@@ -87,64 +87,10 @@ export const actInput = z
     path: ["ref"],
   });
 
-const CANDIDATES_IN_TEXT = 10;
-
-/** Resolves `find` to exactly one element's ref, or refuses, listing the candidates. */
+/** `find` resolved to exactly one element's ref, or refused, listing the candidates. */
 async function resolveTarget(context: ToolContext, input: z.output<typeof actInput>): Promise<string> {
   if (input.ref !== undefined) return input.ref;
-  const find = input.find!;
-  // find's own nth names the match as the top-level nth does; off screen counts unless said otherwise.
-  const nth = input.nth ?? find.nth;
-  const result = await searchUntil(
-    context,
-    find,
-    Math.max(50, find.limit, (nth ?? 0) + 1),
-    find.timeout_ms,
-    find.include_off_screen === false ? "leave_out" : "include",
-    find.search_tables,
-  );
-  const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));
-  if (result.unreadable_candidates.length > 0) {
-    throw new DeskhandError(
-      "ambiguous",
-      `${result.unreadable_candidates.length} candidate(s) could not be read, so the match is not certain; nothing was done`,
-      "Narrow the selector, or act on a ref from a snapshot.",
-      { candidates, unreadable_candidates: result.unreadable_candidates },
-    );
-  }
-  if (result.total === 0) {
-    throw new DeskhandError(
-      "not_found",
-      `nothing matches${result.searched_whole_window ? "" : " in what could be read"}; nothing was done`,
-      "Check the selector with find, or take a snapshot.",
-      { searched_whole_window: result.searched_whole_window },
-    );
-  }
-  if (nth === undefined && result.total > 1) {
-    // The candidates go in the message too: a client that shows only the text must see them.
-    const listed = candidates
-      .slice(0, CANDIDATES_IN_TEXT)
-      .map((c, i) => `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}`)
-      .join("");
-    const more =
-      candidates.length > CANDIDATES_IN_TEXT ? `\n  … ${candidates.length - CANDIDATES_IN_TEXT} more` : "";
-    throw new DeskhandError(
-      "ambiguous",
-      `${result.total} elements match and no nth was given; nothing was done:${listed}${more}`,
-      "Pass nth (0-based) or a narrower selector.",
-      { candidates },
-    );
-  }
-  const chosen = result.matches[nth ?? 0];
-  if (!chosen) {
-    throw new DeskhandError(
-      "invalid_params",
-      `nth ${nth} is past the ${result.total} matches`,
-      "Pass a smaller nth.",
-      { candidates },
-    );
-  }
-  return chosen.ref;
+  return (await resolveOne(context, input.find!, input.nth)).ref;
 }
 
 /** Verify, act, wait, re-read: the one path every semantic action takes. */

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import type { ToolContext } from "./context.js";
+import { RECORDER, type Recorder } from "./recording.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
 
 /**
@@ -107,8 +108,15 @@ export async function callTool(
       running,
       ...(signal ? { signal } : {}),
     });
+    // A recording session's acting calls: the element is found again before the call can move it.
+    const recorder = context.sessionState.get(RECORDER) as Recorder | undefined;
+    const pending = recorder?.records(tool)
+      ? await recorder.before(scoped, tool, parsed.data as Record<string, unknown>)
+      : undefined;
     const output = await tool.handler(scoped, parsed.data);
-    return { ok: true, outcome: outcomeOf(output), output };
+    const outcome = outcomeOf(output);
+    if (pending && outcome === "done") recorder!.after(pending, output);
+    return { ok: true, outcome, output };
   } catch (error) {
     return failed(asDeskhandError(error));
   }

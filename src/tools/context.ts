@@ -11,6 +11,7 @@ import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
 import { loadPolicy, type SafetyPolicy } from "../safety/policy.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
+import { RECORDER, Recorder } from "./recording.js";
 import type { ToolDefinition } from "./tool.js";
 
 export const DESKHAND_VERSION = "0.1.0";
@@ -61,6 +62,8 @@ export interface ServingInfo {
 
 export interface ContextOptions {
   refLifetime: RefLifetime;
+  /** Record this session's acting calls to this file (`deskhand mcp --record FILE`). */
+  record?: string;
   env?: NodeJS.ProcessEnv;
   /** Injected for tests and other backends; defaults to this platform's. */
   connect?: () => Promise<AccessibilityBackend>;
@@ -125,6 +128,8 @@ export function createContext(options: ContextOptions): ToolContext {
     policy ??= loadPolicy(env, options.ceiling ? { ceiling: options.ceiling } : {});
     return policy;
   };
+  const sessionState = new Map<symbol, unknown>();
+  if (options.record) sessionState.set(RECORDER, new Recorder(options.record));
   return {
     backend: backend.get,
     hands: hands.get,
@@ -144,7 +149,7 @@ export function createContext(options: ContextOptions): ToolContext {
     ...(options.serving ? { serving: options.serving } : {}),
     refs,
     snapshots: new SnapshotStore(backend.get, refs),
-    sessionState: new Map(),
+    sessionState,
     env,
     version: DESKHAND_VERSION,
     async close() {

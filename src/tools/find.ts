@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
-import { FIND_TABLE_CELLS, type FindQuery, type FindResult, findElements } from "../core/find.js";
+import {
+  FIND_TABLE_CELLS,
+  type FindQuery,
+  type FindResult,
+  type FoundElement,
+  findElements,
+} from "../core/find.js";
 import { keyStates } from "../core/render.js";
 import type { Selector } from "../core/selector.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
@@ -246,6 +252,71 @@ export const findToolShape = {
 };
 
 export const findToolSchema = oneQuery(z.strictObject(findToolShape));
+
+const CANDIDATES_IN_TEXT = 10;
+
+/**
+ * `find` resolved to exactly one element, or refused listing the candidates: what `act`'s inline find
+ * and a `run` step's find do. Several matches need nth; off screen counts unless said otherwise.
+ */
+export async function resolveOne(
+  context: ToolContext,
+  find: z.output<typeof findToolSchema>,
+  outerNth?: number,
+): Promise<FoundElement> {
+  // find's own nth names the match as an outer nth does.
+  const nth = outerNth ?? find.nth;
+  const result = await searchUntil(
+    context,
+    find,
+    Math.max(50, find.limit, (nth ?? 0) + 1),
+    find.timeout_ms,
+    find.include_off_screen === false ? "leave_out" : "include",
+    find.search_tables,
+  );
+  const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));
+  if (result.unreadable_candidates.length > 0) {
+    throw new DeskhandError(
+      "ambiguous",
+      `${result.unreadable_candidates.length} candidate(s) could not be read, so the match is not certain; nothing was done`,
+      "Narrow the selector, or act on a ref from a snapshot.",
+      { candidates, unreadable_candidates: result.unreadable_candidates },
+    );
+  }
+  if (result.total === 0) {
+    throw new DeskhandError(
+      "not_found",
+      `nothing matches${result.searched_whole_window ? "" : " in what could be read"}; nothing was done`,
+      "Check the selector with find, or take a snapshot.",
+      { searched_whole_window: result.searched_whole_window },
+    );
+  }
+  if (nth === undefined && result.total > 1) {
+    // The candidates go in the message too: a client that shows only the text must see them.
+    const listed = candidates
+      .slice(0, CANDIDATES_IN_TEXT)
+      .map((c, i) => `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}`)
+      .join("");
+    const more =
+      candidates.length > CANDIDATES_IN_TEXT ? `\n  … ${candidates.length - CANDIDATES_IN_TEXT} more` : "";
+    throw new DeskhandError(
+      "ambiguous",
+      `${result.total} elements match and no nth was given; nothing was done:${listed}${more}`,
+      "Pass nth (0-based) or a narrower selector.",
+      { candidates },
+    );
+  }
+  const chosen = result.matches[nth ?? 0];
+  if (!chosen) {
+    throw new DeskhandError(
+      "invalid_params",
+      `nth ${nth} is past the ${result.total} matches`,
+      "Pass a smaller nth.",
+      { candidates },
+    );
+  }
+  return chosen;
+}
 
 export const findElementsTool = defineTool({
   name: "find",

@@ -14,6 +14,8 @@ import { observeTool } from "./observe.js";
 import { pingTool } from "./ping.js";
 import { readTableTool } from "./read-table.js";
 import { readTextTool } from "./read-text.js";
+import { recordTool } from "./record.js";
+import { runTool } from "./run.js";
 import { findTextTool, readScreenTextTool } from "./screen-text.js";
 import { snapshotTool } from "./snapshot.js";
 import type { ToolDefinition } from "./tool.js";
@@ -43,6 +45,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   wheelTool,
   windowTool,
   rawInputTool,
+  runTool,
+  recordTool,
   doctorTool,
 ] as unknown as readonly ToolDefinition[];
 
@@ -52,7 +56,8 @@ export function findTool(name: string): ToolDefinition | undefined {
 
 /**
  * The groups `deskhand mcp --tools` serves, for clients that want fewer tools in their catalog:
- * reading, accessibility actions, real input, pixels, raw primitives. Every tool is in one group.
+ * reading, accessibility actions, real input, pixels, raw primitives, runs of steps and their
+ * recording. Every tool is in one group.
  */
 export const TOOL_GROUPS: Record<string, readonly string[]> = {
   read: [
@@ -71,6 +76,7 @@ export const TOOL_GROUPS: Record<string, readonly string[]> = {
   hands: ["click", "type_text", "key", "drag", "hover", "wheel", "window"],
   pixels: ["screenshot", "read_screen_text", "find_text"],
   raw: ["raw_input"],
+  run: ["run", "record"],
 };
 
 /**

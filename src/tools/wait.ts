@@ -26,7 +26,7 @@ const conditionSchema = z.discriminatedUnion("kind", [
       ...findQueryShape,
       state: z.enum(["appears", "enabled"]).default("appears"),
     }),
-  ).describe("find's arguments"),
+  ),
 ]);
 
 type Condition = z.output<typeof conditionSchema>;

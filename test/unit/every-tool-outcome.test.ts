@@ -55,6 +55,8 @@ const RAISED_CALLS: Record<string, Record<string, unknown>> = {
   window: { action: "close", window: { id: 7 }, intent },
   // A wheel with no place: what it would scroll cannot be told, so it is input (L2).
   wheel: { direction: "down", intent },
+  // A run is refused where its step is: the step's own gate.
+  run: { steps: [{ tool: "act", args: { ref: "REF", action: { kind: "set_value", text: "x" }, intent } }] },
 };
 /** Starts at L1 and is raised only by a committing element under the pointer, which needs a real app. */
 const RAISED_ONLY_BY_A_TARGET = ["hover"];

@@ -40,7 +40,7 @@ function field(key: string, schema: unknown, required: boolean): string {
  * A union of objects told apart by one field holding a constant: one object with that field as an
  * enum, and a description that says, kind by kind, which fields go with it and of what type.
  */
-function mergeTagged(variants: unknown[]): Schema | undefined {
+function mergeTagged(variants: unknown[], siblings: Siblings): Schema | undefined {
   if (variants.length < 2 || !variants.every((v) => isSchema(v) && isSchema(v.properties))) return undefined;
   const objects = variants as (Schema & { properties: Record<string, Schema>; required?: string[] })[];
   const tag = Object.keys(objects[0]!.properties).find((key) =>
@@ -49,9 +49,20 @@ function mergeTagged(variants: unknown[]): Schema | undefined {
   if (!tag) return undefined;
   const kinds = objects.map((o) => {
     const required = new Set(o.required ?? []);
-    const fields = Object.entries(o.properties)
-      .filter(([key]) => key !== tag)
-      .map(([key, value]) => field(key, value, required.has(key)));
+    const own = Object.entries(o.properties).filter(([key]) => key !== tag);
+    // Many fields that are another tool's arguments (wait's element: find's) are named as that tool's.
+    const same =
+      own.length > NESTED_FIELDS_LISTED
+        ? siblings.find((t) => own.filter(([key]) => !t.fields.has(key)).length <= 2)
+        : undefined;
+    const fields = same
+      ? [
+          `${same.name}'s arguments`,
+          ...own
+            .filter(([key]) => !same.fields.has(key))
+            .map(([key, value]) => field(key, value, required.has(key))),
+        ]
+      : own.map(([key, value]) => field(key, value, required.has(key)));
     const with_ = fields.length > 0 ? ` {${fields.join(", ")}}` : "";
     return `${String(o.properties[tag]!.const)}${with_}${o.description ? ` (${String(o.description)})` : ""}`;
   });
@@ -88,18 +99,38 @@ function oneFieldOf(variants: unknown[]): Schema | undefined {
 /** Past this many fields, a nested object is listed by its field names (its tool lists their meaning). */
 const NESTED_FIELDS_LISTED = 8;
 
-/** An object inside an argument with many fields of its own (act's `find`): its field names only. */
-function namesOnly(schema: Schema): Schema | undefined {
+/** The tools of one catalog, by the names of their arguments: a nested object may be "as find's". */
+type Siblings = readonly { name: string; fields: ReadonlySet<string> }[];
+
+/**
+ * An object inside an argument with many fields of its own (act's `find`): "as find's arguments"
+ * when a tool of the same catalog takes them all, else its field names.
+ */
+function namesOnly(schema: Schema, siblings: Siblings): Schema | undefined {
   const properties = isSchema(schema.properties) ? Object.keys(schema.properties) : [];
   if (properties.length <= NESTED_FIELDS_LISTED) return undefined;
+  const said = typeof schema.description === "string" ? `${schema.description}. ` : "";
+  const same = siblings.find((t) => properties.every((p) => t.fields.has(p)));
+  if (same) return { type: "object", description: `${said}As ${same.name}'s arguments` };
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const names = properties.map((k) => (required.has(k) ? k : `${k}?`)).join(", ");
-  const said = typeof schema.description === "string" ? `${schema.description}. ` : "";
   return { type: "object", description: `${said}Fields: ${names}` };
 }
 
-export function compactSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(compactSchema);
+/** What a record's JSON Schema says that any JSON object is anyway: string keys, any values. */
+function plainRecord(out: Schema): void {
+  if (
+    isSchema(out.propertyNames) &&
+    out.propertyNames.type === "string" &&
+    Object.keys(out.propertyNames).length === 1
+  )
+    delete out.propertyNames;
+  if (isSchema(out.additionalProperties) && Object.keys(out.additionalProperties).length === 0)
+    delete out.additionalProperties;
+}
+
+export function compactSchema(node: unknown, siblings: Siblings = []): unknown {
+  if (Array.isArray(node)) return node.map((n) => compactSchema(n, siblings));
   if (!isSchema(node)) return node;
   const out: Schema = {};
   for (const [key, value] of Object.entries(node)) {
@@ -108,18 +139,19 @@ export function compactSchema(node: unknown): unknown {
       key === "properties" && isSchema(value)
         ? Object.fromEntries(
             Object.entries(value).map(([k, v]) => {
-              const field = compactSchema(v);
-              return [k, (isSchema(field) && namesOnly(field)) || field];
+              const field = compactSchema(v, siblings);
+              return [k, (isSchema(field) && namesOnly(field, siblings)) || field];
             }),
           )
-        : compactSchema(value);
+        : compactSchema(value, siblings);
   }
+  plainRecord(out);
   if ("const" in out || "enum" in out) delete out.type;
   // An optional switch left out is off, and an optional list left out is empty: saying so adds nothing.
   if (out.default === false || (Array.isArray(out.default) && out.default.length === 0)) delete out.default;
   const union = out.oneOf ?? out.anyOf;
   const merged = Array.isArray(union)
-    ? (constants(union) ?? mergeTagged(union) ?? oneFieldOf(union))
+    ? (constants(union) ?? mergeTagged(union, siblings) ?? oneFieldOf(union))
     : undefined;
   if (merged) {
     const { description, ...rest } = out;
@@ -157,17 +189,20 @@ const TUNING = new Set([
   "max_width",
 ]);
 
-/** An argument whose object schema repeats an earlier one's (drag's `to` after `from`): "as from". */
-function foldRepeats(schema: Schema): Schema {
+/**
+ * An argument whose object schema repeats one listed before it: "As from" in the same tool (drag's
+ * `to`), "As snapshot's target" in a later tool of the same catalog.
+ */
+function foldRepeats(schema: Schema, tool: string, earlier: Map<string, string>): Schema {
   const properties = isSchema(schema.properties) ? schema.properties : {};
-  const seen = new Map<string, string>();
   const kept: Schema = {};
   for (const [key, value] of Object.entries(properties)) {
     const json = JSON.stringify(value);
     const first =
-      isSchema(value) && value.type === "object" && json.length > 100 ? seen.get(json) : undefined;
-    kept[key] = first ? { type: "object", description: `As ${first}` } : value;
-    if (!first) seen.set(json, key);
+      isSchema(value) && value.type === "object" && json.length > 100 ? earlier.get(json) : undefined;
+    const said = first?.startsWith(`${tool}'s `) ? first.slice(tool.length + 3) : first;
+    kept[key] = said ? { type: "object", description: `As ${said}` } : value;
+    if (!first) earlier.set(json, `${tool}'s ${key}`);
   }
   return { ...schema, properties: kept };
 }
@@ -216,7 +251,13 @@ function hints(tool: ToolDefinition): Partial<typeof HINT_DEFAULTS> {
  * One tool as tools/list shows it. `asDeclared`: the schema exactly as declared, for a seed
  * profile, whose tools reproduce another system's own list.
  */
-export function catalogEntry(tool: ToolDefinition, asDeclared = false) {
+export function catalogEntry(
+  tool: ToolDefinition,
+  asDeclared = false,
+  siblings: Siblings = [],
+  /** Object schemas listed by earlier tools of the catalog, and where. */
+  earlier = new Map<string, string>(),
+) {
   const declared = z.toJSONSchema(tool.input, { io: "input" }) as Schema;
   if (asDeclared)
     return {
@@ -226,7 +267,10 @@ export function catalogEntry(tool: ToolDefinition, asDeclared = false) {
       inputSchema: declared as { type: "object" },
       annotations: annotationsOf(tool),
     };
-  const { schema, folded } = foldTuning(foldRepeats(compactSchema(declared) as Schema));
+  const others = siblings.filter((t) => t.name !== tool.name);
+  const { schema, folded } = foldTuning(
+    foldRepeats(compactSchema(declared, others) as Schema, tool.name, earlier),
+  );
   const off = folded.filter((f) => f.endsWith("=false")).map((f) => f.slice(0, -"=false".length));
   const rest = folded.filter((f) => !f.endsWith("=false"));
   const said = [...rest, ...(off.length > 0 ? [`off: ${off.join(", ")}`] : [])];
@@ -241,5 +285,7 @@ export function catalogEntry(tool: ToolDefinition, asDeclared = false) {
 }
 
 export function catalog(tools: readonly ToolDefinition[], asDeclared = false) {
-  return tools.map((tool) => catalogEntry(tool, asDeclared));
+  const siblings = tools.map((t) => ({ name: t.name, fields: new Set(Object.keys(t.input.shape)) }));
+  const earlier = new Map<string, string>();
+  return tools.map((tool) => catalogEntry(tool, asDeclared, siblings, earlier));
 }

@@ -1,0 +1,306 @@
+// Recording: every acting call that succeeded, written as a `run` step that finds its element again
+// (the window's title, role, name or accessible id, and which of the same-named it was), the values it
+// typed or set, and what was seen after it (a window that came or went, a value read back) as the
+// step's `expect`. Passwords are never written: a value typed into a password field (or into a focused
+// field whose role could not be read) becomes a parameter, asked for on replay. The file is JSON,
+// versioned, rewritten whole after each step so a server killed mid-task leaves a usable file.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { DeskhandError } from "../core/errors.js";
+import { globEscape } from "../core/glob.js";
+import { RefStore } from "../core/refs.js";
+import { SnapshotStore } from "../core/snapshot.js";
+import { verifyRef } from "../core/verify.js";
+import { PASSWORD_ROLE } from "../platform/types.js";
+import type { ToolContext } from "./context.js";
+import { findToolSchema, resolveOne, searchUntil } from "./find.js";
+import type { Step } from "./run.js";
+import type { ToolDefinition, ToolOutput } from "./tool.js";
+
+export const RECORDING_VERSION = 1;
+/** The session's recorder, where one runs: in the context's session state. */
+export const RECORDER = Symbol("recorder");
+/** How long a recorded expect waits on replay: an app is slower on some days. */
+const EXPECT_TIMEOUT_MS = 10_000;
+/** Tools whose calls are not steps: they run steps or switch recording. */
+const NOT_RECORDED = new Set(["run", "record"]);
+
+const paramSchema = z.strictObject({
+  secret: z.boolean().default(false),
+  default: z.string().optional().describe("Used when replay is given no value"),
+  note: z.string().optional(),
+});
+
+/** A recording as written; steps are run's steps (checked by run when they run). */
+export const recordingSchema = z.object({
+  version: z.literal(RECORDING_VERSION),
+  kind: z.literal("deskhand-run").optional(),
+  recorded: z.string().optional(),
+  params: z.record(z.string(), paramSchema).default({}),
+  steps: z.array(z.unknown()).min(1),
+});
+export type RecordingFile = {
+  version: typeof RECORDING_VERSION;
+  kind: "deskhand-run";
+  recorded: string;
+  params: Record<string, z.input<typeof paramSchema>>;
+  steps: Record<string, unknown>[];
+};
+
+/** Where the `record` tool keeps recordings by name: beside the audit journal. */
+export function recordingsDir(env: NodeJS.ProcessEnv): string {
+  return (
+    env.DESKHAND_RECORDINGS ??
+    join(env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "deskhand", "recordings")
+  );
+}
+
+/** A recording read from a file: its steps, and its parameters' defaults and which are secret. */
+export function readRecordingFile(path: string): z.output<typeof recordingSchema> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    const why =
+      (error as NodeJS.ErrnoException).code === "ENOENT" ? "there is no such file" : "it is not JSON";
+    throw new DeskhandError(
+      "invalid_params",
+      `cannot read the recording ${path}: ${why}`,
+      "Name a file that record or --record wrote.",
+    );
+  }
+  const parsed = recordingSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new DeskhandError(
+      "invalid_params",
+      `${path} is not a deskhand recording: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`)
+        .join("; ")}`,
+      `A recording is {"version": ${RECORDING_VERSION}, "params": {…}, "steps": [{tool, args, find, element, expect}…]}.`,
+    );
+  return parsed.data;
+}
+
+export function readRecording(dir: string, name: string) {
+  return readRecordingFile(join(dir, name.endsWith(".json") ? name : `${name}.json`));
+}
+
+/** The values a replay runs with: those given, else each parameter's default. Secrets have none. */
+export function paramValues(
+  recording: z.output<typeof recordingSchema>,
+  given: Record<string, string>,
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, param] of Object.entries(recording.params))
+    if (param.default !== undefined) values[name] = param.default;
+  return { ...values, ...given };
+}
+
+/** What is known of a call before it runs: its element, found again as a selector. */
+interface Pending {
+  tool: ToolDefinition;
+  input: Record<string, unknown>;
+  element?: { find: Record<string, unknown>; role: string; name: string; note?: string };
+}
+
+export class Recorder {
+  readonly steps: Record<string, unknown>[] = [];
+  readonly params: Record<string, z.input<typeof paramSchema>> = {};
+  readonly started = new Date().toISOString();
+
+  constructor(
+    readonly path: string,
+    /** "typed": every typed or set value becomes a parameter, with what was typed as its default. */
+    readonly parameters: "secrets" | "typed" = "secrets",
+  ) {
+    this.write();
+  }
+
+  records(tool: ToolDefinition): boolean {
+    return !tool.annotations.readOnlyHint && !NOT_RECORDED.has(tool.name);
+  }
+
+  /** Before the call: its element, while it is still there (a press may close its window). */
+  async before(context: ToolContext, tool: ToolDefinition, input: Record<string, unknown>): Promise<Pending> {
+    const pending: Pending = { tool, input };
+    try {
+      const element = await elementOf(context, input);
+      if (element) pending.element = element;
+    } catch {
+      // The call itself will say what is wrong with its element; the step is then not recorded.
+    }
+    return pending;
+  }
+
+  /** After a call that was done: the step, written at once. */
+  after(pending: Pending, output: ToolOutput): void {
+    const { tool, input, element } = pending;
+    const args: Record<string, unknown> = { ...input };
+    delete args.ref;
+    if (element) {
+      delete args.find;
+      delete args.nth;
+    }
+    const n = this.steps.length + 1;
+    const secret = element ? element.role === PASSWORD_ROLE : undefined;
+    this.#values(tool.name, args, output, secret, n, element);
+    const step: Record<string, unknown> = {
+      tool: tool.name,
+      args,
+      ...(element ? { find: element.find, element: { role: element.role, name: element.name } } : {}),
+    };
+    const expect = expectOf(output, element !== undefined, args);
+    if (expect) step.expect = expect;
+    if (element?.note) step.note = element.note;
+    this.steps.push(step);
+    this.write();
+  }
+
+  /** Typed and set values: a password's becomes a secret parameter; with "typed", every one is one. */
+  #values(
+    tool: string,
+    args: Record<string, unknown>,
+    output: ToolOutput,
+    secret: boolean | undefined,
+    n: number,
+    element: Pending["element"],
+  ): void {
+    const place = element ? `${element.role} ${JSON.stringify(element.name)}` : "the focused element";
+    const param = (value: string, name: string, isSecret: boolean, where: string) => {
+      if (!isSecret && this.parameters !== "typed") return value;
+      this.params[name] = isSecret
+        ? { secret: true, note: `typed into ${where} in step ${n}; never written` }
+        : { secret: false, default: value, note: `typed into ${where} in step ${n}` };
+      return { $param: name };
+    };
+    if (tool === "type_text" && typeof args.text === "string") {
+      // Typed into the focus: a password field, or one whose role was not read, keeps its secret.
+      const into = (output.data as { typed_into?: { role?: string } }).typed_into;
+      const isSecret = secret ?? (into?.role === undefined || into.role === PASSWORD_ROLE);
+      args.text = param(args.text, isSecret ? `password_${n}` : `text_${n}`, isSecret, place);
+    }
+    const action = args.action as { kind?: string; text?: unknown } | undefined;
+    if (tool === "act" && action?.kind === "set_value" && typeof action.text === "string")
+      args.action = {
+        ...action,
+        text: param(action.text, secret ? `password_${n}` : `value_${n}`, !!secret, place),
+      };
+    if (tool === "fill_form" && Array.isArray(args.fields)) {
+      const results = ((output.data as { fields?: { role?: string }[] }).fields ?? []) as { role?: string }[];
+      args.fields = (args.fields as Record<string, unknown>[]).map((field, i) => {
+        const isSecret = results[i]?.role === undefined || results[i]?.role === PASSWORD_ROLE;
+        const label = typeof field.label === "string" ? field.label : `field ${i + 1}`;
+        return typeof field.value === "string"
+          ? {
+              ...field,
+              value: param(
+                field.value,
+                `${isSecret ? "password" : "field"}_${n}_${i + 1}`,
+                isSecret,
+                JSON.stringify(label),
+              ),
+            }
+          : field;
+      });
+    }
+  }
+
+  file(): RecordingFile {
+    return {
+      version: RECORDING_VERSION,
+      kind: "deskhand-run",
+      recorded: this.started,
+      params: this.params,
+      steps: this.steps,
+    };
+  }
+
+  write(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(this.file(), null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, this.path);
+  }
+}
+
+/**
+ * The call's element as a selector that finds it again uniquely: the window's title, its role, and
+ * its name (else its accessible id), with nth among the same when there are several. Found on
+ * private refs, so a session whose refs last one snapshot (NDJSON) keeps the call's own ref.
+ */
+async function elementOf(context: ToolContext, input: Record<string, unknown>): Promise<Pending["element"]> {
+  const refs = new RefStore("while-verified");
+  const own = Object.assign(Object.create(context) as ToolContext, {
+    refs,
+    snapshots: new SnapshotStore(context.backend, refs),
+  });
+  // The element as the call will find it: its ref, or its find resolved as the tool will.
+  let seen: { refs: RefStore; ref: string };
+  if (typeof input.ref === "string") seen = { refs: context.refs, ref: input.ref };
+  else if (input.find && typeof input.find === "object") {
+    const match = await resolveOne(own, findToolSchema.parse(input.find), input.nth as number | undefined);
+    seen = { refs, ref: match.ref };
+  } else return undefined;
+  const backend = await context.backend();
+  const { entry, node } = await verifyRef(backend, seen.refs, seen.ref);
+  const handle = entry.handle;
+  const window = (await backend.listWindows()).find((w) => w.id === entry.fingerprint.windowId);
+  if (!window) return undefined;
+  const name = node.name ?? "";
+  const selector: Record<string, unknown> = {
+    target: { kind: "title", glob: globEscape(window.title) },
+    role: node.role,
+    ...(name ? { name } : node.accessibleId ? { accessible_id: node.accessibleId } : {}),
+  };
+  const query = findToolSchema.parse(selector);
+  const found = await searchUntil(own, query, 500, 0, "include");
+  const index = found.matches.findIndex((m) => refs.lookup(m.ref).handle === handle);
+  if (index < 0)
+    return {
+      find: selector,
+      role: node.role,
+      name,
+      note: "when recorded, this selector did not find the element again: replay may stop here",
+    };
+  return { find: found.total > 1 ? { ...selector, nth: index } : selector, role: node.role, name };
+}
+
+/** What was seen after the step, for replay to wait for: a window that came or went, a value read back. */
+function expectOf(
+  output: ToolOutput,
+  hasElement: boolean,
+  args: Record<string, unknown>,
+): Step["expect"] | undefined {
+  const data = output.data as {
+    windows_appeared?: { title: string }[];
+    windows_disappeared?: { title: string }[];
+    effect?: string;
+    after?: { value?: string } | null;
+  };
+  const window = (title: string, state: "appears" | "disappears") => ({
+    condition: { kind: "window" as const, title: globEscape(title), state },
+    timeout_ms: EXPECT_TIMEOUT_MS,
+    poll_ms: 200,
+  });
+  const appeared = data.windows_appeared?.find((w) => w.title);
+  if (appeared) return window(appeared.title, "appears");
+  const gone = data.windows_disappeared?.find((w) => w.title);
+  if (gone) return window(gone.title, "disappears");
+  // A value set and read back, unless it is a parameter (a secret, or a value chosen on replay).
+  const action = args.action as { kind?: string; text?: unknown } | undefined;
+  if (
+    hasElement &&
+    data.effect === "seen" &&
+    typeof data.after?.value === "string" &&
+    typeof action?.text === "string"
+  )
+    return {
+      condition: { kind: "text" as const, ref: "$ref", equals: data.after.value },
+      timeout_ms: EXPECT_TIMEOUT_MS,
+      poll_ms: 200,
+    };
+  return undefined;
+}

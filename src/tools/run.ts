@@ -1,0 +1,348 @@
+// `run`: many steps in one call. Each step is a tool call run exactly as if called alone (validated,
+// verified, gated, journaled: callTool), and the run stops at the first step that fails, is refused,
+// or whose `expect` is not met. A step may name its element by a `find` resolved when it runs, since
+// earlier steps change the window, and say what that element must be (its role and name, as a
+// recording does): a difference stops the run before the step does anything.
+import { z } from "zod";
+import { DeskhandError } from "../core/errors.js";
+import { windowChangeLines, windowChanges } from "../core/receipt.js";
+import type { WindowInfo } from "../platform/types.js";
+import { type CallResult, callTool } from "./call.js";
+import type { ToolContext } from "./context.js";
+import { findToolSchema, resolveOne } from "./find.js";
+import { paramValues, readRecording, recordingsDir } from "./recording.js";
+import { defineTool, type ToolDefinition } from "./tool.js";
+import { waitTool } from "./wait.js";
+
+export const MAX_STEPS = 50;
+/** What a step's reply is cut to in the run's line for it; the stopping step's is given whole. */
+const STEP_LINE_CHARS = 200;
+/** Tools a step may not call: a run within a run, and recording's own switch. */
+const NOT_A_STEP = new Set(["run", "record"]);
+
+export const stepSchema = z.strictObject({
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+  find: findToolSchema.optional().describe('Resolved as the step runs, into args.ref or "$ref"'),
+  element: z
+    .strictObject({ role: z.string(), name: z.string() })
+    .optional()
+    .describe("What find must find, else stop"),
+  // Checked as wait's arguments when the run starts, once "$ref" and parameters stand in.
+  expect: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("wait's arguments, met after the step, else stop"),
+  note: z.string().max(500).optional(),
+});
+export type Step = z.output<typeof stepSchema>;
+
+export const runInput = z
+  .object({
+    steps: z.array(stepSchema).min(1).max(MAX_STEPS).optional(),
+    recording: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,100}$/, "a recording's name, as record named it")
+      .optional()
+      .describe("Instead of steps"),
+    params: z.record(z.string(), z.string()).default({}).describe('Values for {"$param": NAME} in steps'),
+    include_changes: z.boolean().default(false).describe("Acting steps report what changed"),
+  })
+  .refine((r) => (r.steps === undefined) !== (r.recording === undefined), {
+    message: "give steps or a recording, one of the two",
+    path: ["steps"],
+  });
+
+/** Why a run stopped before its last step. */
+type Stop = "refused" | "error" | "expect_not_met" | "differs" | "cancelled";
+
+interface StepLine {
+  step: number;
+  tool: string;
+  outcome: "done" | Stop;
+  line: string;
+  ref?: string;
+}
+
+const PARAM_KEY = "$param";
+
+/** Every parameter a value names ({"$param": NAME}), however deep. */
+function paramsNamed(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) paramsNamed(v, into);
+  else if (value && typeof value === "object") {
+    const keys = Object.keys(value);
+    const named = (value as Record<string, unknown>)[PARAM_KEY];
+    if (keys.length === 1 && typeof named === "string") into.add(named);
+    else for (const v of Object.values(value)) paramsNamed(v, into);
+  }
+  return into;
+}
+
+/** The value with each {"$param": NAME} replaced by its value and each "$ref" by the step's ref. */
+function substitute(value: unknown, params: Record<string, string>, ref: string | undefined): unknown {
+  if (value === "$ref" && ref !== undefined) return ref;
+  if (Array.isArray(value)) return value.map((v) => substitute(v, params, ref));
+  if (value && typeof value === "object") {
+    const named = (value as Record<string, unknown>)[PARAM_KEY];
+    if (Object.keys(value).length === 1 && typeof named === "string") return params[named];
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, params, ref)]));
+  }
+  return value;
+}
+
+function mentionsRef(value: unknown): boolean {
+  if (value === "$ref") return true;
+  if (Array.isArray(value)) return value.some(mentionsRef);
+  if (value && typeof value === "object") return Object.values(value).some(mentionsRef);
+  return false;
+}
+
+/** The step's arguments as its tool will get them, with `ref` for its element. */
+function argsOf(step: Step, tool: ToolDefinition, params: Record<string, string>, ref?: string) {
+  const args = substitute(step.args, params, ref) as Record<string, unknown>;
+  if (ref !== undefined && !mentionsRef(step.args) && "ref" in tool.input.shape && args.ref === undefined)
+    args.ref = ref;
+  return args;
+}
+
+/** A recording's steps, checked as run's own: a file edited by hand is told what is wrong in it. */
+export function recordedSteps(steps: unknown[]): Step[] {
+  const parsed = z.array(stepSchema).max(MAX_STEPS).safeParse(steps);
+  if (!parsed.success)
+    throw new DeskhandError(
+      "invalid_params",
+      `the recording's steps are malformed; nothing was done: ${parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => `steps.${issue.path.join(".")}: ${issue.message}`)
+        .join("; ")}`,
+      "Fix the recording's file (each step: tool, args, and optional find, element, expect), or record it again.",
+    );
+  return parsed.data;
+}
+
+type Lookup = (name: string) => ToolDefinition | undefined;
+
+/** Every step checked before the first runs: a malformed one refuses the whole run, nothing done. */
+function checkSteps(
+  steps: Step[],
+  params: Record<string, string>,
+  includeChanges: boolean,
+  findTool: Lookup,
+) {
+  const problems: string[] = [];
+  const missing = new Set<string>();
+  steps.forEach((step, i) => {
+    const tool = findTool(step.tool);
+    if (!tool || NOT_A_STEP.has(step.tool)) {
+      problems.push(
+        `step ${i + 1}: ${JSON.stringify(step.tool)} is ${tool ? "not allowed in a run" : "no tool"}`,
+      );
+      return;
+    }
+    for (const name of paramsNamed([step.args, step.expect])) if (!(name in params)) missing.add(name);
+    // A stand-in ref lets the schema judge the rest before the step's element is found.
+    const args = argsOf(step, tool, params, step.find ? "s0:e0" : undefined);
+    if (includeChanges && "include_changes" in tool.input.shape) args.include_changes ??= true;
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success && missing.size === 0)
+      problems.push(
+        `step ${i + 1} (${step.tool}): ${parsed.error.issues
+          .slice(0, 3)
+          .map((issue) => `${issue.path.join(".") || "(args)"}: ${issue.message}`)
+          .join("; ")}`,
+      );
+    if (step.expect && missing.size === 0) {
+      const expect = waitTool.input.safeParse(substitute(step.expect, params, "s0:e0"));
+      if (!expect.success)
+        problems.push(
+          `step ${i + 1}'s expect: ${expect.error.issues
+            .slice(0, 2)
+            .map((issue) => `${issue.path.join(".") || "(expect)"}: ${issue.message}`)
+            .join("; ")}`,
+        );
+    }
+    if (mentionsRef([step.args, step.expect]) && !step.find)
+      problems.push(`step ${i + 1}: "$ref" needs the step's find`);
+  });
+  if (missing.size > 0)
+    throw new DeskhandError(
+      "invalid_params",
+      `the run needs parameter${missing.size > 1 ? "s" : ""} ${[...missing].join(", ")}; nothing was done`,
+      `Pass params {${[...missing].map((m) => `"${m}": "…"`).join(", ")}} (the CLI: --param NAME=VALUE).`,
+      { missing: [...missing] },
+    );
+  if (problems.length > 0)
+    throw new DeskhandError(
+      "invalid_params",
+      `the run has malformed steps; nothing was done: ${problems.slice(0, 5).join("; ")}`,
+      "Fix those steps and call again; each step's args are its tool's arguments.",
+      { problems },
+    );
+}
+
+function firstLines(text: string): string {
+  const lines = text.split("\n");
+  // The reply's first line, and the lines that say what it changed in the windows.
+  const changed = lines.filter((l) => /^(window (appeared|disappeared|retitled)|in front now):/.test(l));
+  const first = lines[0] ?? "";
+  return [first.length > STEP_LINE_CHARS ? `${first.slice(0, STEP_LINE_CHARS)}…` : first, ...changed].join(
+    "; ",
+  );
+}
+
+function replyOf(result: CallResult): { text: string; data: unknown } {
+  return result.ok
+    ? { text: result.output.text, data: result.output.data }
+    : {
+        text: `${result.error.code}: ${result.error.message}\n${result.error.next}`,
+        data: result.error.toJSON(),
+      };
+}
+
+/** The stopping step's reason in a line: its refusal's reason, its error's message, or its reply's first line. */
+function reasonOf(reply: { text: string; data: unknown }): string {
+  const data = reply.data as { reason?: unknown; message?: unknown } | null;
+  const said =
+    typeof data?.reason === "string"
+      ? data.reason
+      : typeof data?.message === "string"
+        ? data.message
+        : undefined;
+  const line = said ?? reply.text.split("\n")[0] ?? "";
+  return line.length > STEP_LINE_CHARS ? `${line.slice(0, STEP_LINE_CHARS)}…` : line;
+}
+
+async function windowsNow(context: ToolContext): Promise<WindowInfo[] | undefined> {
+  return (await context.backend()).listWindows().catch(() => undefined);
+}
+
+export const runTool = defineTool({
+  name: "run",
+  title: "Run steps",
+  description:
+    "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect (wait's arguments) is not met. A step's find is resolved when it runs (its ref goes to args.ref or \"$ref\"). Replays a recording.",
+  level: "L1",
+  highest: "L4",
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+  input: runInput,
+  async handler(context, input) {
+    // The registry lists run itself: it is reached when a run starts, not when this module loads.
+    const { findTool } = await import("./registry.js");
+    const recorded = input.recording ? readRecording(recordingsDir(context.env), input.recording) : undefined;
+    const steps = recorded ? recordedSteps(recorded.steps) : input.steps!;
+    const params = recorded ? paramValues(recorded, input.params) : input.params;
+    checkSteps(steps, params, input.include_changes, findTool);
+    const started = Date.now();
+    const before = await windowsNow(context);
+    const lines: StepLine[] = [];
+    let stopped:
+      | { step: number; tool: string; reason: Stop; reply: { text: string; data: unknown } }
+      | undefined;
+    for (const [i, step] of steps.entries()) {
+      const number = i + 1;
+      const tool = findTool(step.tool)!;
+      const stop = (reason: Stop, reply: { text: string; data: unknown }) => {
+        stopped = { step: number, tool: step.tool, reason, reply };
+        lines.push({ step: number, tool: step.tool, outcome: reason, line: firstLines(reply.text) });
+      };
+      if (context.signal?.aborted) {
+        stop("cancelled", { text: "the caller cancelled the run", data: null });
+        break;
+      }
+      let ref: string | undefined;
+      if (step.find) {
+        const found = await resolveOne(context, step.find).then(
+          (m) => m,
+          (error: unknown) => (error instanceof DeskhandError ? error : undefined),
+        );
+        if (!found || found instanceof DeskhandError) {
+          const error =
+            found ?? new DeskhandError("internal_error", "the step's find failed", "Try the find alone.");
+          stop(error.code === "not_found" || error.code === "ambiguous" ? "differs" : "error", {
+            text: `the step's find: ${error.code}: ${error.message}\n${error.next}`,
+            data: error.toJSON(),
+          });
+          break;
+        }
+        const want = step.element;
+        if (want && (found.role !== want.role || (found.name ?? "") !== want.name)) {
+          stop("differs", {
+            text: `the step's element differs from the recorded one; nothing was done: recorded ${want.role} ${JSON.stringify(want.name)}, now ${found.role} ${JSON.stringify(found.name ?? "")} [ref=${found.ref}]`,
+            data: { recorded: want, now: { ref: found.ref, role: found.role, name: found.name ?? "" } },
+          });
+          break;
+        }
+        ref = found.ref;
+      }
+      const args = argsOf(step, tool, params, ref);
+      if (input.include_changes && "include_changes" in tool.input.shape) args.include_changes ??= true;
+      const result = await callTool(context, tool, args, context.signal);
+      if (!result.ok || result.outcome !== "done") {
+        stop(result.outcome === "refused" ? "refused" : "error", replyOf(result));
+        break;
+      }
+      const line: StepLine = {
+        step: number,
+        tool: step.tool,
+        outcome: "done",
+        line: firstLines(result.output.text),
+        ...(ref ? { ref } : {}),
+      };
+      if (step.expect) {
+        const waited = await callTool(
+          context,
+          waitTool,
+          substitute(step.expect, params, ref),
+          context.signal,
+        );
+        const met = waited.ok && (waited.output.data as { met?: boolean }).met === true;
+        if (!met) {
+          lines.push(line);
+          stopped = {
+            step: number,
+            tool: step.tool,
+            reason: "expect_not_met",
+            reply: {
+              text: `the step was done, but its expect was not met: ${replyOf(waited).text}`,
+              data: replyOf(waited).data,
+            },
+          };
+          break;
+        }
+        line.line += ` · expect met`;
+      }
+      lines.push(line);
+    }
+    const after = await windowsNow(context);
+    const changes = before && after ? windowChanges(before, after) : undefined;
+    const done = lines.filter((l) => l.outcome === "done").length;
+    const notRun = steps.slice(lines.length).map((s, i) => ({ step: lines.length + i + 1, tool: s.tool }));
+    const status = !stopped ? "done" : stopped.reason === "refused" ? "refused" : "error";
+    const reason = stopped ? reasonOf(stopped.reply) : undefined;
+    const text = [
+      // The first word is the outcome, as every front end shows a refusal or a failure.
+      stopped
+        ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${Date.now() - started} ms`
+        : `done: ${steps.length} of ${steps.length} steps · ${Date.now() - started} ms`,
+      ...lines.map(
+        (l) => `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
+      ),
+      ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
+      ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
+      ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),
+    ].join("\n");
+    return {
+      data: {
+        status,
+        done,
+        total: steps.length,
+        steps: lines,
+        ...(stopped ? { stopped, reason } : {}),
+        not_run: notRun,
+        ...(changes ?? {}),
+        ms: Date.now() - started,
+      },
+      text,
+    };
+  },
+});

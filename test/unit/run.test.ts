@@ -1,0 +1,192 @@
+// run on a fake desktop: steps found as they run, each gated and re-read as if called alone; the run
+// stops at the first refusal, difference or unmet expect, and what follows is not done. And a
+// recording of acting calls: selectors that find the element again, passwords as parameters.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
+import type { State } from "../../src/platform/vocabulary.js";
+import { callTool } from "../../src/tools/call.js";
+import { RECORDER, Recorder } from "../../src/tools/recording.js";
+import { findTool } from "../../src/tools/registry.js";
+import { fakeContext } from "./fake-desktop.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-run-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const editable: State[] = ["enabled", "sensitive", "showing", "visible", "focusable", "editable"];
+const rect = { x: 0, y: 0, width: 400, height: 300 };
+const text = (name: string, y: number, role: "text" | "password text" = "text"): FakeElement => ({
+  role,
+  name,
+  text: "",
+  states: editable,
+  interfaces: ["Accessible", "Component", "Text", "EditableText"],
+  bounds: { x: 20, y, width: 200, height: 24 },
+});
+
+function desktop(ceiling?: "L1") {
+  const form: FakeWindow = {
+    id: 7,
+    title: "Sign up [beta]",
+    pid: 11,
+    app: "fake",
+    rect,
+    focused: true,
+    root: {
+      role: "frame",
+      name: "Sign up [beta]",
+      bounds: rect,
+      children: [text("Name", 40), text("Email", 80), text("Password", 120, "password text")],
+    },
+  };
+  const made = fakeContext({
+    windows: [form],
+    hands: { windows: [{ id: 7, rect }], active: 7 },
+    dir,
+    ...(ceiling ? { ceiling } : {}),
+  });
+  const field = (i: number) => form.root!.children![i]!;
+  return { ...made, field };
+}
+
+const target = { kind: "title", glob: "Sign up [[]beta]" };
+const set = (name: string, value: string) => ({
+  tool: "act",
+  find: { target, role: "text", name },
+  args: { action: { kind: "set_value", text: value }, intent: "Fill the sign-up form" },
+});
+
+describe("run", () => {
+  it("runs every step, each found as it runs, and each effect is in the app", async () => {
+    const { context, field } = desktop();
+    const result = await callTool(context, findTool("run")!, {
+      steps: [
+        set("Name", "Ada"),
+        {
+          ...set("Email", "ada@example.org"),
+          expect: { condition: { kind: "text", ref: "$ref", equals: "ada@example.org" } },
+        },
+        { tool: "find", args: { target, role: "text", name: "Name" } },
+      ],
+    });
+    assert.ok(result.ok && result.outcome === "done", JSON.stringify(result));
+    assert.equal(field(0).text, "Ada");
+    assert.equal(field(1).text, "ada@example.org");
+    assert.match(result.output.text, /^done: 3 of 3 steps/);
+    assert.match(result.output.text, /^2\. act: .*expect met/m);
+    await context.close();
+  });
+
+  it("stops at a refused step: the steps after it are not done", async () => {
+    const { context, field } = desktop("L1");
+    const result = await callTool(context, findTool("run")!, {
+      steps: [{ tool: "find", args: { target, role: "text" } }, set("Name", "Ada"), set("Email", "x@y.z")],
+    });
+    assert.ok(result.ok);
+    assert.equal(result.outcome, "refused");
+    assert.match(result.output.text, /^refused: the run stopped at step 2 of 3/);
+    assert.deepEqual(result.output.data.not_run, [{ step: 3, tool: "act" }]);
+    assert.equal(field(0).text, "", "the refused step did nothing");
+    assert.equal(field(1).text, "", "the step after it was not run");
+    await context.close();
+  });
+
+  it("stops before a step whose element differs from the recorded one, and at an unmet expect", async () => {
+    const { context, field } = desktop();
+    const differs = await callTool(context, findTool("run")!, {
+      steps: [{ ...set("Name", "Ada"), element: { role: "text", name: "Full name" } }, set("Email", "x@y.z")],
+    });
+    assert.ok(differs.ok && differs.outcome === "error");
+    assert.match(differs.output.text, /recorded text "Full name", now text "Name"/);
+    assert.equal(field(0).text, "", "nothing was done on that step");
+    assert.equal(field(1).text, "");
+    const unmet = await callTool(context, findTool("run")!, {
+      steps: [
+        {
+          ...set("Name", "Ada"),
+          expect: { condition: { kind: "window", title: "Welcome" }, timeout_ms: 300 },
+        },
+        set("Email", "x@y.z"),
+      ],
+    });
+    assert.ok(unmet.ok && unmet.outcome === "error");
+    assert.equal((unmet.output.data.stopped as { reason: string }).reason, "expect_not_met");
+    assert.equal(field(0).text, "Ada", "the step itself was done");
+    assert.equal(field(1).text, "", "the next was not");
+    await context.close();
+  });
+
+  it("refuses the whole run, nothing done, for a missing parameter or a malformed step", async () => {
+    const { context, field } = desktop();
+    const missing = await callTool(context, findTool("run")!, {
+      steps: [
+        set("Name", "Ada"),
+        { ...set("Password", ""), args: { action: { kind: "set_value", text: { $param: "pw" } } } },
+      ],
+    });
+    assert.ok(!missing.ok);
+    assert.match(missing.error.message, /needs parameter pw; nothing was done/);
+    const malformed = await callTool(context, findTool("run")!, {
+      steps: [
+        set("Name", "Ada"),
+        { tool: "click", args: { at: { space: "global", x: 1 } } },
+        { tool: "run" },
+      ],
+    });
+    assert.ok(!malformed.ok);
+    assert.match(malformed.error.message, /step 2 \(click\)/);
+    assert.match(malformed.error.message, /step 3: "run" is not allowed in a run/);
+    assert.equal(field(0).text, "", "no step ran");
+    await context.close();
+  });
+});
+
+describe("recording", () => {
+  it("writes each acting call as a step that finds its element again; a password is a parameter", async () => {
+    const { context } = desktop();
+    const path = join(dir, "signup.json");
+    context.sessionState.set(RECORDER, new Recorder(path));
+    const first = async (role: string) => {
+      const found = await callTool(context, findTool("find")!, { target, role });
+      assert.ok(found.ok);
+      return (found.output.data.matches as { ref: string }[])[0]!.ref;
+    };
+    for (const [ref, value] of [
+      [await first("text"), "Ada"],
+      [await first("password text"), "hunter2-secret"],
+    ]) {
+      const acted = await callTool(context, findTool("act")!, {
+        ref,
+        action: { kind: "set_value", text: value },
+      });
+      assert.ok(acted.ok, JSON.stringify(acted));
+    }
+    const written = readFileSync(path, "utf8");
+    assert.doesNotMatch(written, /hunter2/, "the password is not in the file");
+    const file = JSON.parse(written);
+    assert.equal(file.version, 1);
+    assert.equal(file.steps.length, 2, "the find is not a step");
+    assert.deepEqual(file.steps[0].find, { target, role: "text", name: "Name" });
+    assert.deepEqual(file.steps[0].element, { role: "text", name: "Name" });
+    assert.equal(file.steps[0].args.action.text, "Ada");
+    assert.deepEqual(file.steps[0].expect.condition, { kind: "text", ref: "$ref", equals: "Ada" });
+    assert.deepEqual(file.steps[1].args.action.text, { $param: "password_2" });
+    assert.equal(file.params.password_2.secret, true);
+    await context.close();
+
+    // Replayed on a fresh desktop: the same effect, the password given as a parameter.
+    const fresh = desktop();
+    context.sessionState.delete(RECORDER);
+    const replay = await callTool(fresh.context, findTool("run")!, {
+      steps: file.steps,
+      params: { password_2: "another-secret" },
+    });
+    assert.ok(replay.ok && replay.outcome === "done", JSON.stringify(replay));
+    assert.equal(fresh.field(0).text, "Ada");
+    assert.equal(fresh.field(2).text, "another-secret");
+    await fresh.context.close();
+  });
+});
