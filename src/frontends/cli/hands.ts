@@ -51,7 +51,7 @@ export function ceilingFlag(value: unknown): SafetyLevel | undefined {
 }
 
 /** Asks at the terminal when there is one; a script without a terminal cannot confirm. */
-const terminalConfirmer: Confirmer = async (request) => {
+export const terminalConfirmer: Confirmer = async (request) => {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return "unavailable";
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {

@@ -30,6 +30,7 @@ import {
   wheelCommand,
   windowCommand,
 } from "./hands.js";
+import { replayCommand, runCommand } from "./run.js";
 import { sandboxRun, sandboxStart, sandboxStop, sandboxSupervise } from "./sandbox.js";
 import { doctorCommand, observeCommand, pingCommand, snapshotCommand, windowsCommand } from "./tools.js";
 import { HELP, UsageError } from "./usage.js";
@@ -56,6 +57,8 @@ interface ServerFlags {
   profile?: string;
   /** `--tools read,act`: the groups or tools served, from the registry (not with a profile). */
   tools?: string;
+  /** `--record FILE`: the session's acting calls written as a replayable run. */
+  record?: string;
   http?: string;
   tokenFile?: string;
   allowRemote: boolean;
@@ -64,7 +67,7 @@ interface ServerFlags {
 }
 
 const MCP_OPTIONS =
-  "the options are --ceiling L1|L2|L3|L4, --profile NAME, --tools GROUP,..., and --http [HOST:]PORT with --token-file FILE, --allow-origin ORIGIN, --allow-host HOST[:PORT] and --allow-remote";
+  "the options are --ceiling L1|L2|L3|L4, --profile NAME, --tools GROUP,..., --record FILE, and --http [HOST:]PORT with --token-file FILE, --allow-origin ORIGIN, --allow-host HOST[:PORT] and --allow-remote";
 
 function serverFlags(args: string[], mcp: boolean): ServerFlags {
   const flags: ServerFlags = { allowRemote: false, allowOrigins: [], allowHosts: [] };
@@ -89,7 +92,8 @@ function serverFlags(args: string[], mcp: boolean): ServerFlags {
         throw new UsageError((error as Error).message);
       }
       flags.tools = value;
-    } else if (mcp && flag === "--http" && value !== undefined) flags.http = value;
+    } else if (mcp && flag === "--record" && value !== undefined) flags.record = value;
+    else if (mcp && flag === "--http" && value !== undefined) flags.http = value;
     else if (mcp && flag === "--token-file" && value !== undefined) flags.tokenFile = value;
     else if (mcp && flag === "--allow-origin" && value !== undefined) flags.allowOrigins.push(value);
     else if (mcp && flag === "--allow-host" && value !== undefined)
@@ -140,6 +144,8 @@ const COMMANDS: Record<string, Command> = {
   "find-text": findTextCommand,
   window: windowCommand,
   audit: auditCommand,
+  run: runCommand,
+  replay: replayCommand,
   mcp: async (args) => {
     keepServing();
     const flags = serverFlags(args, true);
@@ -147,6 +153,7 @@ const COMMANDS: Record<string, Command> = {
       ...(flags.ceiling ? { ceiling: flags.ceiling } : {}),
       ...(flags.profile ? { profile: PROFILES[flags.profile]! } : {}),
       ...(flags.tools ? { profile: { tools: selectTools(flags.tools) } } : {}),
+      ...(flags.record ? { record: flags.record } : {}),
     };
     if (flags.http) {
       try {

@@ -57,6 +57,8 @@ Commands:
   find-text            where a text appears on screen, read from pixels
   window               focus, minimize, hide, show or close a window
   audit                show the audit journal of input actions
+  run FILE             run a file of steps (or a recording) as one call
+  replay FILE          replay a recording, each step checked against what was recorded
   doctor               report whether deskhand can work here (read-only)
   ping                 print the version
   mcp                  serve MCP over stdio, or Streamable HTTP with --http
@@ -122,7 +124,7 @@ ${ELEMENT}`,
 
 A timeout is an answer (exit 0, "not met"), not a failure.`,
   ping: "Usage: deskhand ping [--json]\n\nPrint deskhand's version and protocol version.",
-  mcp: `Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab | --tools GROUP,...]
+  mcp: `Usage: deskhand mcp [--ceiling L1..L4] [--profile ouroboros|daimon|pyjab | --tools GROUP,...] [--record FILE]
        deskhand mcp --http [HOST:]PORT [--token-file FILE] [--allow-origin ORIGIN]...
                    [--allow-host HOST[:PORT]]... [--allow-remote] [--ceiling L] [--profile P]
 
@@ -130,7 +132,10 @@ Serve the Model Context Protocol over stdio (until stdin closes), or over Stream
 /mcp with --http (until SIGTERM, which lets calls in flight finish and releases held input).
 Refs live while they verify, per MCP session. Confirmations are asked through elicitation when
 the client supports it. --profile serves a seed document's own tools, each mapped onto deskhand's.
---tools serves fewer of deskhand's own: groups read, act, hands, pixels, raw, or tool names.
+--tools serves fewer of deskhand's own: groups read, act, hands, pixels, raw, run, or tool names.
+--record FILE writes each acting call that succeeds as a step of a replayable run (over HTTP, one
+file per session, its id before the extension); \`deskhand replay FILE\` replays it. Passwords are
+never written: they become parameters, asked for on replay.
 
 Over HTTP every request needs "Authorization: Bearer TOKEN": the tokens are --token-file's (one a
 line, "NAME TOKEN" or "TOKEN": one a client; a session is usable only with the token and from the
@@ -140,6 +145,24 @@ are open. HOST defaults to
 127.0.0.1; any other address needs --allow-remote. Host and Origin headers are checked against
 the loopback names (and --allow-host, --allow-origin): anything else gets 403. GET /health
 answers "ok" without a token.`,
+  run: `Usage: deskhand run FILE [--param NAME=VALUE]... [--include-changes] [--ceiling L1..L4] [--json]
+
+Runs FILE's steps as the run tool does: {"steps": [{"tool": "act", "find": {…}, "args": {…},
+"expect": {…}}, …]} (or a recording). Each step is validated, its element found as it runs,
+gated and journaled as if called alone; the run stops at the first step that fails, is refused,
+finds another element than the recorded one, or whose expect (wait's arguments) is not met, and
+says which and why. {"$param": "NAME"} in a step takes --param NAME=VALUE.
+
+${SAFETY}`,
+  replay: `Usage: deskhand replay FILE [--param NAME=VALUE]... [--include-changes] [--ceiling L1..L4] [--json]
+
+Replays a recording (deskhand mcp --record FILE, or the record tool) with no model involved. Before
+each step its selector must find exactly one element with the recorded role and name; after it,
+what was seen when it was recorded (a window that came or went, a value read back) must hold. At
+the first difference the replay stops, names the step and the difference, and does nothing on it.
+A parameter (a password typed while recording) needs --param NAME=VALUE; one with a default uses it.
+
+${SAFETY}`,
   click: `Usage: deskhand click ([target] selector [--nth N] | --at X,Y [target]) --intent S [--button left|middle|right]
        [--double] [--modifiers ctrl,shift] [--not-reversible] [--no-focus] [--ceiling L1..L4] [--json]
 

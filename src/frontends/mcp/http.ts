@@ -42,6 +42,8 @@ export interface HttpOptions {
   allowHosts: string[];
   ceiling?: SafetyLevel;
   profile?: Profile;
+  /** Each session records its acting calls to this file, its session id before the extension. */
+  record?: string;
   env?: NodeJS.ProcessEnv;
   /** Where the token made at start is told, once. */
   log?: (line: string) => void;
@@ -377,6 +379,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       serving,
       snapshotNumbers,
       ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+      ...(options.record ? { record: options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`) } : {}),
     });
     server = createMcpServer(context, options.profile, calls);
     const transport = new StreamableHTTPServerTransport({

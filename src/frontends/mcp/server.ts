@@ -143,11 +143,12 @@ export function elicitationConfirmer(server: () => Server | undefined): Confirme
 }
 
 export async function runMcpServer(
-  options: { ceiling?: SafetyLevel; profile?: Profile } = {},
+  options: { ceiling?: SafetyLevel; profile?: Profile; record?: string } = {},
 ): Promise<void> {
   let server: Server | undefined;
   const context = createContext({
     refLifetime: "while-verified",
+    ...(options.record ? { record: options.record } : {}),
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
   });
