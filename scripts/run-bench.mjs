@@ -10,13 +10,14 @@ const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore -
 const APPS = {
   input: [SWING],
   http: [SWING],
+  run: [SWING],
   ocr: [
     "/usr/bin/python3 test/fixtures/ocr/gtk3_canvas.py /tmp/deskhand-bench-gtk3-canvas.json",
     `${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-swing-canvas.json`,
     "soffice --calc --norestore --nologo",
   ],
 };
-const benches = (process.argv[2] ?? "snapshot,act,input,eventloop,ocr,http,tokens").split(",");
+const benches = (process.argv[2] ?? "snapshot,act,input,eventloop,ocr,http,run,tokens").split(",");
 // bench/tokens: one sandbox per app of the toolkit contract suite, like the tests.
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",
