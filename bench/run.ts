@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     let chars = 0;
     let calls = 0;
     for (const step of steps) {
-      const input = step.tool === "act" ? { find: step.find, ...step.args } : step.args;
+      const input = "find" in step ? { find: step.find, ...step.args } : step.args;
       chars += await call(step.tool, input);
       calls++;
       if ("expect" in step && step.expect) {

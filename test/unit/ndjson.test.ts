@@ -38,6 +38,26 @@ async function exchange(lines: (string | Buffer)[], maxLineBytes?: number): Prom
 }
 
 describe("ndjson protocol", () => {
+  it("runs steps with `run` (deskhand's addition); a run that stops keeps what it did in error.run", async () => {
+    const target = { kind: "title", glob: "Fake Fixture" };
+    const set = (text: string) => ({
+      tool: "act",
+      find: { target, role: "text", name: "Name" },
+      args: { action: { kind: "set_value", text } },
+    });
+    const [done, stopped] = await exchange([
+      `${JSON.stringify({ id: 1, method: "run", params: { steps: [set("Ada"), { tool: "find", args: { target, role: "text", value_contains: "Ada" } }] } })}\n`,
+      `${JSON.stringify({ id: 2, method: "run", params: { steps: [set("Grace"), { ...set("x"), element: { role: "text", name: "Email" } }] } })}\n`,
+    ]);
+    assert.equal(done!.ok, true, JSON.stringify(done));
+    assert.equal(done!.result!.done, 2);
+    assert.equal(stopped!.ok, false);
+    assert.equal(stopped!.error!.code, "input_failed");
+    const run = (stopped!.error as { run?: { done: number; stopped: { reason: string } } }).run;
+    assert.equal(run?.done, 1, JSON.stringify(stopped));
+    assert.equal(run?.stopped.reason, "differs");
+  });
+
   it("answers each method, one line per request, in order", async () => {
     const responses = await exchange([
       '{"id":1,"method":"ping"}\n',
@@ -69,6 +89,8 @@ describe("ndjson protocol", () => {
       "type_text",
       "key",
       "focus_window",
+      "run",
+      "record",
       "shutdown",
     ]);
     assert.equal(responses[1]!.result!.truncated, true);

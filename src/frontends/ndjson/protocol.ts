@@ -166,6 +166,8 @@ const ACTION_METHODS = [
 const INPUT_METHODS = ["click", "type_text", "key"] as const;
 // deskhand's addition: the only way out of a window that is covered, over this protocol.
 const WINDOW_METHODS = ["focus_window"] as const;
+// deskhand's additions: many steps in one call, and recording them (the tools' own params).
+const RUN_METHODS = ["run", "record"] as const;
 
 export const METHODS = [
   "ping",
@@ -175,6 +177,7 @@ export const METHODS = [
   ...ACTION_METHODS,
   ...INPUT_METHODS,
   ...WINDOW_METHODS,
+  ...RUN_METHODS,
   "shutdown",
 ] as const;
 
@@ -339,6 +342,20 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     case "focus_window": {
       const p = parseParams(inputParams.focus_window, params) as { hwnd: number; intent: string };
       return run(context, "window", { action: "focus", window: { id: p.hwnd }, intent: p.intent });
+    }
+    case "record":
+      return run(context, "record", params ?? {});
+    case "run": {
+      // A run that stopped keeps what it did: the steps done and the stopping step's reply go with
+      // the error, as `run`.
+      const result = await callTool(context, findTool("run")!, params ?? {});
+      if (!result.ok || result.outcome === "done") return protocolResult(result);
+      const data = result.output.data;
+      throw new ProtocolError(
+        result.outcome === "refused" ? CODE_FOR.refused : "input_failed",
+        String(data.reason),
+        { reason: result.outcome === "refused" ? "refused" : "input_error", run: data },
+      );
     }
     default:
       throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {
