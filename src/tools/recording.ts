@@ -125,7 +125,7 @@ export class Recorder {
 
   /** Before the call: its element, while it is still there (a press may close its window). */
   async before(context: ToolContext, tool: ToolDefinition, input: Record<string, unknown>): Promise<Pending> {
-    const pending: Pending = { tool, input };
+    const pending: Pending = { tool, input: await replayable(context, input) };
     try {
       const element = await elementOf(context, input);
       if (element) pending.element = element;
@@ -189,9 +189,12 @@ export class Recorder {
         text: param(action.text, secret ? `password_${n}` : `value_${n}`, !!secret, place),
       };
     if (tool === "fill_form" && Array.isArray(args.fields)) {
-      const results = ((output.data as { fields?: { role?: string }[] }).fields ?? []) as { role?: string }[];
+      // A field's role as re-read after it was set; a password field is not read back at all.
+      type FieldResult = { unverifiable?: boolean; receipt?: { after?: { role?: string } | null } };
+      const results = ((output.data as { fields?: FieldResult[] }).fields ?? []) as FieldResult[];
       args.fields = (args.fields as Record<string, unknown>[]).map((field, i) => {
-        const isSecret = results[i]?.role === undefined || results[i]?.role === PASSWORD_ROLE;
+        const role = results[i]?.unverifiable ? PASSWORD_ROLE : results[i]?.receipt?.after?.role;
+        const isSecret = role === undefined || role === PASSWORD_ROLE;
         const label = typeof field.label === "string" ? field.label : `field ${i + 1}`;
         return typeof field.value === "string"
           ? {
@@ -227,6 +230,49 @@ export class Recorder {
 }
 
 /**
+ * The call's arguments as another session can use them: a window named by its title, not its id
+ * (ids are the X server's of the day), and a form's fields by their names, not refs.
+ */
+async function replayable(
+  context: ToolContext,
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const out = { ...input };
+  const needsWindows =
+    (isObject(out.window) && typeof out.window.id === "number") || Array.isArray(out.fields);
+  if (!needsWindows) return out;
+  const windows = await (await context.backend()).listWindows().catch(() => []);
+  const titleOf = (id: unknown) => windows.find((w) => w.id === id)?.title;
+  if (isObject(out.window) && typeof out.window.id === "number") {
+    const title = titleOf(out.window.id);
+    if (title !== undefined) out.window = { title: globEscape(title) };
+  }
+  if (Array.isArray(out.fields)) {
+    let window: number | null | undefined;
+    out.fields = (out.fields as Record<string, unknown>[]).map((field) => {
+      if (typeof field.ref !== "string") return field;
+      try {
+        const seen = context.refs.lookup(field.ref).fingerprint;
+        if (!seen.name) return field;
+        window ??= seen.windowId;
+        const { ref: _ref, ...rest } = field;
+        return { ...rest, label: seen.name };
+      } catch {
+        return field;
+      }
+    });
+    // Fields given by ref name their window; "the focused window" (the default) may be another then.
+    const title = titleOf(window);
+    const target = out.target as { kind?: string } | undefined;
+    if (title !== undefined && (!target || target.kind === "focused"))
+      out.target = { kind: "title", glob: globEscape(title) };
+  }
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
  * The call's element as a selector that finds it again uniquely: the window's title, its role, and
  * its name (else its accessible id), with nth among the same when there are several. Found on
  * private refs, so a session whose refs last one snapshot (NDJSON) keeps the call's own ref.
@@ -250,14 +296,22 @@ async function elementOf(context: ToolContext, input: Record<string, unknown>): 
   const window = (await backend.listWindows()).find((w) => w.id === entry.fingerprint.windowId);
   if (!window) return undefined;
   const name = node.name ?? "";
-  const selector: Record<string, unknown> = {
-    target: { kind: "title", glob: globEscape(window.title) },
-    role: node.role,
+  const base = { target: { kind: "title", glob: globEscape(window.title) }, role: node.role };
+  let selector: Record<string, unknown> = {
+    ...base,
     ...(name ? { name } : node.accessibleId ? { accessible_id: node.accessibleId } : {}),
   };
-  const query = findToolSchema.parse(selector);
-  const found = await searchUntil(own, query, 500, 0, "include");
-  const index = found.matches.findIndex((m) => refs.lookup(m.ref).handle === handle);
+  const search = (query: Record<string, unknown>) =>
+    searchUntil(own, findToolSchema.parse(query), 500, 0, "include");
+  const ours = (m: { ref: string }) => refs.lookup(m.ref).handle === handle;
+  let found = await search(selector);
+  // An unnamed field is found again by the label beside it, as a person finds it.
+  const label = !name && !node.accessibleId ? found.matches.find(ours)?.inferred_label : undefined;
+  if (label) {
+    selector = { ...base, label };
+    found = await search(selector);
+  }
+  const index = found.matches.findIndex(ours);
   if (index < 0)
     return {
       find: selector,

@@ -258,9 +258,13 @@ export const runTool = defineTool({
         if (!found || found instanceof DeskhandError) {
           const error =
             found ?? new DeskhandError("internal_error", "the step's find failed", "Try the find alone.");
+          // What was recorded, beside what is there now: the difference is the reply.
+          const recordedAs = step.element
+            ? `recorded ${step.element.role} ${JSON.stringify(step.element.name)}; now `
+            : "";
           stop(error.code === "not_found" || error.code === "ambiguous" ? "differs" : "error", {
-            text: `the step's find: ${error.code}: ${error.message}\n${error.next}`,
-            data: error.toJSON(),
+            text: `the step's find: ${recordedAs}${error.code}: ${error.message}\n${error.next}`,
+            data: { ...error.toJSON(), ...(step.element ? { recorded: step.element } : {}) },
           });
           break;
         }

@@ -137,7 +137,7 @@ describe("record over MCP, replay by the CLI", () => {
     );
     const out = changed.stdout;
     assert.match(out, /^error: the run stopped at step 3 of 4 \(differs\)/m, out + changed.stderr);
-    assert.match(out, /nothing matches/, out);
+    assert.match(out, /recorded push button "Open dialog"; now not_found: nothing matches/, out);
     assert.match(out, /# not run: 4 act/, out);
     assert.match(out, /exit 1/);
     assert.match(out, /^status Dialog open: 0$/m, "the renamed button was not pressed");

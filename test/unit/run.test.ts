@@ -189,4 +189,32 @@ describe("recording", () => {
     assert.equal(fresh.field(2).text, "another-secret");
     await fresh.context.close();
   });
+
+  it("a form filled by refs is recorded by its fields' names in the window's title; its password is a parameter", async () => {
+    const { context } = desktop();
+    const path = join(dir, "form.json");
+    context.sessionState.set(RECORDER, new Recorder(path));
+    const refOf = async (role: string, name: string) => {
+      const found = await callTool(context, findTool("find")!, { target, role, name });
+      assert.ok(found.ok);
+      return (found.output.data.matches as { ref: string }[])[0]!.ref;
+    };
+    const refs = { Name: await refOf("text", "Name"), Password: await refOf("password text", "Password") };
+    const ref = (name: "Name" | "Password") => refs[name];
+    const filled = await callTool(context, findTool("fill_form")!, {
+      fields: [
+        { ref: ref("Name"), value: "Ada" },
+        { ref: ref("Password"), value: "hunter2-secret" },
+      ],
+    });
+    assert.ok(filled.ok && filled.outcome === "done", JSON.stringify(filled));
+    const written = readFileSync(path, "utf8");
+    assert.doesNotMatch(written, /hunter2/);
+    const step = JSON.parse(written).steps[0];
+    assert.deepEqual(step.args.target, target, "the window by its title, escaped as a glob");
+    assert.deepEqual(step.args.fields[0], { label: "Name", value: "Ada" });
+    assert.deepEqual(step.args.fields[1].label, "Password");
+    assert.ok(step.args.fields[1].value.$param, written);
+    await context.close();
+  });
 });
