@@ -53,6 +53,8 @@ describe("mcp on real apps", () => {
         "wheel",
         "window",
         "raw_input",
+        "run",
+        "record",
         "doctor",
       ],
     );
@@ -69,6 +71,7 @@ describe("mcp on real apps", () => {
       "screenshot",
       "read_screen_text",
       "find_text",
+      "record",
       "doctor",
     ];
     for (const tool of tools) {

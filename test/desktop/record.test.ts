@@ -1,5 +1,5 @@
 // Recording over MCP and replay by the CLI, with no model: a task (fields filled, a password typed, a
-// dialog opened and confirmed) recorded from `deskhand mcp --record FILE`, then replayed in a fresh
+// dialog opened from a menu and confirmed) recorded from `deskhand mcp --record FILE`, then replayed in a fresh
 // sandbox by `deskhand replay`, the effect re-read from the app there; the password is not in the
 // file and is asked for as a parameter; a changed app stops the replay before the step that differs.
 import assert from "node:assert/strict";
@@ -72,8 +72,9 @@ describe("record over MCP, replay by the CLI", () => {
       await call("act", { ref: name, action: { kind: "set_value", text: "Grace Hopper" }, intent });
       const password = (await call("find", { target, role: "password text" })).matches[0].ref;
       await call("type_text", { ref: password, text: PASSWORD, intent });
+      // The dialog is opened from a menu.
       await call("act", {
-        find: { target, role: "push button", name: "Open dialog" },
+        find: { target, role: "menu item", name: "Confirm…" },
         action: { kind: "invoke" },
         intent,
       });
@@ -95,7 +96,7 @@ describe("record over MCP, replay by the CLI", () => {
       recording.steps.map(
         (s: { tool: string; element?: { name: string } }) => `${s.tool} ${s.element?.name}`,
       ),
-      ["act Name", "type_text Password", "act Open dialog", "act OK"],
+      ["act Name", "type_text Password", "act Confirm…", "act OK"],
       written,
     );
     const typed = recording.steps[1].args.text;
@@ -137,10 +138,10 @@ describe("record over MCP, replay by the CLI", () => {
     );
     const out = changed.stdout;
     assert.match(out, /^error: the run stopped at step 3 of 4 \(differs\)/m, out + changed.stderr);
-    assert.match(out, /recorded push button "Open dialog"; now not_found: nothing matches/, out);
+    assert.match(out, /recorded menu item "Confirm…"; now not_found: nothing matches/, out);
     assert.match(out, /# not run: 4 act/, out);
     assert.match(out, /exit 1/);
-    assert.match(out, /^status Dialog open: 0$/m, "the renamed button was not pressed");
+    assert.match(out, /^status Dialog open: 0$/m, "the renamed menu item was not pressed");
     assert.match(out, /^status Confirmed: 0$/m, "nothing was confirmed");
     assert.doesNotMatch(out, /"Confirm"/, "no dialog opened");
   });
