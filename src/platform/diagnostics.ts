@@ -15,6 +15,7 @@ import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/
 import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
+import { SwayIpc, sessionKind, swayWindows } from "./wayland/sway.js";
 import { X11Connection } from "./x11/connection.js";
 
 const run = promisify(execFile);
@@ -41,9 +42,10 @@ export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[
   { name: "gtk-3-examples", role: "gtk3-widget-factory for the demo and tests", required: false },
   { name: "gtk-4-examples", role: "gtk4-widget-factory for tests", required: false },
   { name: "tesseract-ocr", role: "text from pixels (read_screen_text, find_text)", required: false },
+  { name: "sway", role: "a Wayland session (sway's IPC gives deskhand its windows there)", required: false },
 ];
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -88,6 +90,79 @@ async function packageChecks(): Promise<Check[]> {
       }
     }),
   );
+}
+
+/**
+ * Which session this is, and on Wayland what deskhand can do there: AT-SPI reads and actions work;
+ * sway's IPC is reached for its windows; input, window control and pixels over Wayland are not built
+ * yet, and this says so rather than letting an X11 route fail later.
+ */
+async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const section = "session";
+  const kind = sessionKind(env);
+  if (kind !== "wayland")
+    return [
+      {
+        section,
+        name: "session",
+        status: kind === "x11" ? "ok" : "fail",
+        value: kind === "x11" ? `X11 (DISPLAY=${env.DISPLAY})` : "no display server in this environment",
+      },
+    ];
+  const checks: Check[] = [
+    {
+      section,
+      name: "session",
+      status: "ok",
+      value: `Wayland (WAYLAND_DISPLAY=${env.WAYLAND_DISPLAY})${env.DISPLAY ? `, with an X display ${env.DISPLAY} (XWayland)` : ""}`,
+    },
+  ];
+  if (!env.SWAYSOCK)
+    checks.push({
+      section,
+      name: "sway IPC",
+      status: "unavailable",
+      value: "UNAVAILABLE (SWAYSOCK is not set: this is not sway, or not its session)",
+      hint: "deskhand's Wayland window list speaks sway's IPC; other compositors are not supported yet",
+    });
+  else {
+    let ipc: SwayIpc | undefined;
+    try {
+      ipc = await SwayIpc.open(env.SWAYSOCK, 2000);
+      const [version, tree] = await Promise.all([ipc.version(2000), ipc.tree(2000)]);
+      const windows = swayWindows(tree);
+      checks.push({
+        section,
+        name: "sway IPC",
+        status: "ok",
+        value: `sway ${version.human_readable}: ${windows.length} window${windows.length === 1 ? "" : "s"}${
+          windows.length
+            ? ` (${windows
+                .slice(0, 3)
+                .map((w) => JSON.stringify(w.title))
+                .join(", ")}${windows.length > 3 ? ", …" : ""})`
+            : ""
+        }`,
+      });
+    } catch (error) {
+      checks.push({
+        section,
+        name: "sway IPC",
+        status: "fail",
+        value: `cannot reach ${env.SWAYSOCK}: ${message(error)}`,
+      });
+    } finally {
+      ipc?.close();
+    }
+  }
+  checks.push({
+    section,
+    name: "input, window control and pixels",
+    status: "unavailable",
+    value: `UNAVAILABLE (not built for Wayland yet: deskhand's mouse, keyboard, window control and screenshots speak X11${env.DISPLAY ? ", so here they reach XWayland windows only" : ""})`,
+    hint: "reads and accessibility actions (snapshot, find, act, fill_form) work over AT-SPI; for real input use `deskhand sandbox` (X11)",
+  });
+  return checks;
 }
 
 async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
@@ -312,11 +387,12 @@ export async function diagnose(env: NodeJS.ProcessEnv): Promise<Check[]> {
     bounded(checks, ms, `${section} checks`).catch((error): Check[] => [
       { section, name: section, status: "unavailable", value: `UNAVAILABLE (${message(error)})` },
     ]);
-  const [display, bus, packages, ocr] = await Promise.all([
+  const [session, display, bus, packages, ocr] = await Promise.all([
+    group("session", sessionChecks(env), 5000),
     group("display", displayChecks(env), 8000),
     group("accessibility", busChecks(env), 10_000),
     group("packages", packageChecks(), 8000),
     group("text from pixels", ocrChecks(env), 8000),
   ]);
-  return [...platform, ...display, ...bus, ...packages, ...ocr, ...toolkitHints(env)];
+  return [...platform, ...session, ...display, ...bus, ...packages, ...ocr, ...toolkitHints(env)];
 }

@@ -1,0 +1,210 @@
+// Sway's IPC, spoken directly: the i3-ipc framing ("i3-ipc", u32 length, u32 type, JSON) over the
+// UNIX socket in SWAYSOCK. It gives every window's con_id, title, pid, rectangles and focus, and runs
+// commands (focus, move scratchpad, kill). Every request is bounded; a reply longer than the bound
+// is refused, not buffered. The first piece of deskhand's Wayland session (issue 28): windows and
+// their control; input and pixels over Wayland are not built yet, and doctor says so.
+import { connect, type Socket } from "node:net";
+
+const MAGIC = Buffer.from("i3-ipc");
+const HEADER = MAGIC.length + 8;
+/** No sway reply deskhand asks for is near this; a larger one is a fault, not a tree. */
+const MAX_REPLY = 16 << 20;
+
+export const IPC = { command: 0, getWorkspaces: 1, subscribe: 2, getTree: 4, getVersion: 7 } as const;
+
+/** One message in i3-ipc framing. */
+export function frame(type: number, payload = ""): Buffer {
+  const body = Buffer.from(payload, "utf8");
+  const header = Buffer.alloc(HEADER);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(body.length, MAGIC.length);
+  header.writeUInt32LE(type, MAGIC.length + 4);
+  return Buffer.concat([header, body]);
+}
+
+/** The first whole message in `buffer`, and what is left; undefined while it is incomplete. */
+export function unframe(buffer: Buffer): { type: number; payload: string; rest: Buffer } | undefined {
+  if (buffer.length < HEADER) return undefined;
+  if (!buffer.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error("not an i3-ipc message");
+  const length = buffer.readUInt32LE(MAGIC.length);
+  if (length > MAX_REPLY) throw new Error(`a reply of ${length} bytes is past the ${MAX_REPLY}-byte bound`);
+  if (buffer.length < HEADER + length) return undefined;
+  return {
+    type: buffer.readUInt32LE(MAGIC.length + 4),
+    payload: buffer.subarray(HEADER, HEADER + length).toString("utf8"),
+    rest: buffer.subarray(HEADER + length),
+  };
+}
+
+export interface SwayRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A node of sway's tree, as much of it as deskhand reads. */
+export interface SwayNode {
+  id: number;
+  name?: string | null;
+  type?: string;
+  pid?: number;
+  app_id?: string | null;
+  shell?: string;
+  focused?: boolean;
+  visible?: boolean;
+  rect: SwayRect;
+  window_rect?: SwayRect;
+  nodes?: SwayNode[];
+  floating_nodes?: SwayNode[];
+  focus?: number[];
+}
+
+export interface SwayWindow {
+  /** Sway's con_id. */
+  id: number;
+  title: string;
+  pid: number;
+  app: string | null;
+  /** Where the window's surface is on screen: the container's rect plus the surface's offset in it. */
+  rect: SwayRect;
+  focused: boolean;
+  /** false for a window moved to the scratchpad (deskhand's minimize and hide). */
+  visible: boolean;
+  floating: boolean;
+}
+
+/** Every application window in the tree (a view with a pid), tiled before floating, in tree order. */
+export function swayWindows(tree: SwayNode): SwayWindow[] {
+  const out: SwayWindow[] = [];
+  const walk = (node: SwayNode, floating: boolean) => {
+    if (typeof node.pid === "number" && (node.type === "con" || node.type === "floating_con")) {
+      const inner = node.window_rect ?? { x: 0, y: 0, width: node.rect.width, height: node.rect.height };
+      out.push({
+        id: node.id,
+        title: node.name ?? "",
+        pid: node.pid,
+        app: node.app_id ?? null,
+        rect: {
+          x: node.rect.x + inner.x,
+          y: node.rect.y + inner.y,
+          width: inner.width,
+          height: inner.height,
+        },
+        focused: node.focused === true,
+        visible: node.visible !== false,
+        floating: floating || node.type === "floating_con",
+      });
+    }
+    for (const child of node.nodes ?? []) walk(child, floating);
+    for (const child of node.floating_nodes ?? []) walk(child, true);
+  };
+  walk(tree, false);
+  return out;
+}
+
+export class SwayIpc {
+  #socket: Socket;
+  #buffer: Buffer = Buffer.alloc(0);
+  #waiting: { resolve: (payload: string) => void; reject: (error: Error) => void }[] = [];
+  #closed: Error | undefined;
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.on("data", (chunk) => this.#receive(chunk));
+    socket.on("error", (error) => this.#fail(error));
+    socket.on("close", () => this.#fail(new Error("sway closed the IPC socket")));
+  }
+
+  /** Connects to the socket in SWAYSOCK (or `path`), within `timeoutMs`. */
+  static open(path: string, timeoutMs = 2000): Promise<SwayIpc> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(path);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`sway's IPC socket ${path} did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.once("connect", () => {
+        clearTimeout(timer);
+        resolve(new SwayIpc(socket));
+      });
+      socket.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+
+  /** One request and its reply (sway answers in order), parsed, within `timeoutMs`. */
+  request<T>(type: number, payload = "", timeoutMs = 2000): Promise<T> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // The reply may still come; the connection is dropped so it cannot answer a later request.
+        this.#fail(new Error(`sway did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#waiting.push({
+        resolve: (text) => {
+          clearTimeout(timer);
+          try {
+            resolve(JSON.parse(text) as T);
+          } catch (error) {
+            reject(error as Error);
+          }
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      this.#socket.write(frame(type, payload));
+    });
+  }
+
+  tree(timeoutMs?: number): Promise<SwayNode> {
+    return this.request<SwayNode>(IPC.getTree, "", timeoutMs);
+  }
+
+  version(timeoutMs?: number): Promise<{ human_readable: string }> {
+    return this.request(IPC.getVersion, "", timeoutMs);
+  }
+
+  /** A command; sway answers one result per command, and a failed one is thrown with sway's words. */
+  async command(text: string, timeoutMs?: number): Promise<void> {
+    const results = await this.request<{ success: boolean; error?: string }[]>(IPC.command, text, timeoutMs);
+    const failed = results.find((r) => !r.success);
+    if (failed) throw new Error(`sway refused "${text}": ${failed.error ?? "no reason given"}`);
+  }
+
+  close(): void {
+    this.#fail(new Error("closed"));
+  }
+
+  #receive(chunk: Buffer): void {
+    this.#buffer = Buffer.concat([this.#buffer, chunk]);
+    try {
+      for (let message = unframe(this.#buffer); message; message = unframe(this.#buffer)) {
+        this.#buffer = message.rest;
+        // Events (the high bit of the type) answer no request.
+        if (message.type & 0x80000000) continue;
+        this.#waiting.shift()?.resolve(message.payload);
+      }
+    } catch (error) {
+      this.#fail(error as Error);
+    }
+  }
+
+  #fail(error: Error): void {
+    if (this.#closed) return;
+    this.#closed = error;
+    this.#socket.destroy();
+    for (const waiting of this.#waiting.splice(0)) waiting.reject(error);
+  }
+}
+
+/** Which display server this process's session speaks, from its environment. */
+export function sessionKind(env: NodeJS.ProcessEnv): "x11" | "wayland" | "none" {
+  if (env.WAYLAND_DISPLAY && (!env.DISPLAY || env.XDG_SESSION_TYPE === "wayland")) return "wayland";
+  if (env.DISPLAY) return "x11";
+  return "none";
+}

@@ -1,0 +1,111 @@
+// Sway's IPC as deskhand speaks it: the i3-ipc framing both ways, a reply past the bound refused,
+// the tree turned into windows (surface origin = rect + window_rect, the scratchpad as not visible,
+// floating windows marked), and which session an environment is.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  frame,
+  IPC,
+  type SwayNode,
+  sessionKind,
+  swayWindows,
+  unframe,
+} from "../../src/platform/wayland/sway.js";
+
+describe("sway IPC", () => {
+  it("frames a request and reads a reply back, whole or in pieces", () => {
+    const message = frame(IPC.command, "[con_id=6] focus");
+    assert.equal(message.subarray(0, 6).toString(), "i3-ipc");
+    assert.equal(message.readUInt32LE(6), 16);
+    assert.equal(message.readUInt32LE(10), 0);
+    const two = Buffer.concat([frame(IPC.getTree, '{"id":1}'), frame(IPC.getVersion, "{}")]);
+    assert.equal(unframe(two.subarray(0, 10)), undefined, "an incomplete header waits");
+    assert.equal(unframe(two.subarray(0, 20)), undefined, "an incomplete body waits");
+    const first = unframe(two)!;
+    assert.deepEqual([first.type, first.payload], [IPC.getTree, '{"id":1}']);
+    const second = unframe(first.rest)!;
+    assert.deepEqual([second.type, second.payload, second.rest.length], [IPC.getVersion, "{}", 0]);
+  });
+
+  it("refuses what is not i3-ipc, and a reply past its bound", () => {
+    assert.throws(() => unframe(Buffer.from("HTTP/1.1 200 OK\r\n")), /not an i3-ipc message/);
+    const huge = frame(IPC.getTree);
+    huge.writeUInt32LE(64 << 20, 6);
+    assert.throws(() => unframe(huge), /past the/);
+  });
+
+  it("turns the tree into windows where their surfaces are", () => {
+    const rect = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+    const tree: SwayNode = {
+      id: 1,
+      type: "root",
+      rect: rect(0, 0, 1280, 800),
+      nodes: [
+        {
+          id: 3,
+          type: "workspace",
+          rect: rect(0, 0, 1280, 800),
+          nodes: [
+            {
+              id: 6,
+              type: "con",
+              name: "wl-gtk3",
+              pid: 30612,
+              app_id: "gtk3app.py",
+              focused: true,
+              visible: true,
+              rect: rect(427, 25, 427, 775),
+              window_rect: rect(2, 0, 423, 773),
+            },
+            { id: 7, type: "con", name: "split", rect: rect(854, 0, 426, 800), nodes: [] },
+          ],
+          floating_nodes: [
+            {
+              id: 9,
+              type: "floating_con",
+              name: "Dialog",
+              pid: 31000,
+              app_id: null,
+              visible: false,
+              rect: rect(100, 80, 300, 200),
+              window_rect: rect(2, 25, 296, 173),
+            },
+          ],
+        },
+      ],
+    };
+    assert.deepEqual(swayWindows(tree), [
+      {
+        id: 6,
+        title: "wl-gtk3",
+        pid: 30612,
+        app: "gtk3app.py",
+        rect: rect(429, 25, 423, 773),
+        focused: true,
+        visible: true,
+        floating: false,
+      },
+      {
+        id: 9,
+        title: "Dialog",
+        pid: 31000,
+        app: null,
+        rect: rect(102, 105, 296, 173),
+        focused: false,
+        visible: false,
+        floating: true,
+      },
+    ]);
+  });
+
+  it("tells a Wayland session from an X11 one", () => {
+    assert.equal(sessionKind({ WAYLAND_DISPLAY: "wayland-1" }), "wayland");
+    assert.equal(
+      sessionKind({ WAYLAND_DISPLAY: "wayland-0", DISPLAY: ":0", XDG_SESSION_TYPE: "wayland" }),
+      "wayland",
+    );
+    assert.equal(sessionKind({ WAYLAND_DISPLAY: "wayland-0", DISPLAY: ":1" }), "x11", "an X sandbox inside");
+    assert.equal(sessionKind({ DISPLAY: ":0" }), "x11");
+    assert.equal(sessionKind({}), "none");
+  });
+});
