@@ -1,9 +1,10 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
-import type { Hands } from "./hands.js";
+import { type Hands, HandsUnavailable } from "./hands.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
+import { sessionKind } from "./wayland/sway.js";
 import { openX11Hands } from "./x11/hands.js";
 
 export class UnsupportedPlatform extends Error {
@@ -16,7 +17,11 @@ const PLANNED: Record<string, string> = {
 };
 
 export function platformSupport(platform: string = process.platform): { supported: boolean; detail: string } {
-  if (platform === "linux") return { supported: true, detail: "AT-SPI2 over D-Bus, X11" };
+  if (platform === "linux")
+    return {
+      supported: true,
+      detail: "AT-SPI2 over D-Bus; windows and input from X11, windows from sway under Wayland",
+    };
   return { supported: false, detail: PLANNED[platform] ?? `no backend for ${platform}` };
 }
 
@@ -31,7 +36,13 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   const support = platformSupport();
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
-  return openX11Hands({ display: (options.env ?? process.env).DISPLAY });
+  const env = options.env ?? process.env;
+  // Under Wayland the hands are not built yet: say so, rather than that there is no X display.
+  if (sessionKind(env) === "wayland" && !env.DISPLAY)
+    throw new HandsUnavailable(
+      "this is a Wayland session: deskhand's mouse, keyboard, window control and screenshots are not built for Wayland yet, only for X11; reads and accessibility actions (snapshot, find, act, fill_form) work here.",
+    );
+  return openX11Hands({ display: env.DISPLAY });
 }
 
 /** Text recognition from pixels: Tesseract where it is installed (doctor and the tools say when not). */

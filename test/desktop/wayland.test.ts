@@ -109,3 +109,61 @@ describe("a headless sway session", () => {
     );
   });
 });
+
+describe("deskhand sandbox --wayland", () => {
+  /** `deskhand sandbox run --wayland --app APP -- sh -c SCRIPT`: its output. */
+  const inWayland = (app: string, script: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        ...CLI,
+        "sandbox",
+        "run",
+        "--wayland",
+        "--app-timeout-ms",
+        "60000",
+        "--app",
+        app,
+        "--",
+        "sh",
+        "-c",
+        script,
+      ],
+      { encoding: "utf8", timeout: 180_000 },
+    );
+  const cli = `${process.execPath} ${CLI.join(" ")}`;
+
+  it("a GTK 3 app on sway: its window from sway, its tree over AT-SPI, a value set and read back", () => {
+    const run = inWayland(
+      `zenity --entry --title='${TITLE}' --text=Name`,
+      [
+        `echo "WAYLAND_DISPLAY=$WAYLAND_DISPLAY DISPLAY=\${DISPLAY:-none} GDK_BACKEND=$GDK_BACKEND"`,
+        `${cli} windows`,
+        `${cli} act --title '${TITLE}' --role text --action set_value --value 'Zoë ✓ on Wayland'`,
+        `${cli} find --title '${TITLE}' --role text --json`,
+        `${cli} click --title '${TITLE}' --role 'push button' --name Cancel --intent 'Try the hands'; echo "click exit $?"`,
+      ].join("; "),
+    );
+    const out = run.stdout + run.stderr;
+    assert.equal(run.status, 0, out);
+    assert.match(out, /WAYLAND_DISPLAY=wayland-\d+ DISPLAY=none GDK_BACKEND=wayland/, out);
+    // The window list is sway's: its con_id, the app's pid, its place below sway's title bar.
+    assert.match(
+      out,
+      new RegExp(`^- \\d+ "${TITLE}" app=zenity pid=\\d+ \\d+x\\d+@\\d+,\\d+ \\(focused\\)$`, "m"),
+      out,
+    );
+    // The value was set through EditableText and reads back from the app.
+    assert.match(out, /"value":"Zoë ✓ on Wayland"/, out);
+    // Element bounds are global: the window's origin is added to GTK's window-relative extents.
+    const bounds = /"bounds":\{"x":(\d+),"y":(\d+)/.exec(out);
+    assert.ok(bounds && Number(bounds[2]) > 25, `below sway's title bar: ${out}`);
+    // The hands say plainly that they are not built for Wayland, and nothing is sent.
+    assert.match(
+      out,
+      /this is a Wayland session: deskhand's mouse, keyboard, window control and screenshots are not built for Wayland yet/,
+      out,
+    );
+    assert.match(out, /click exit 1/, out);
+  });
+});

@@ -37,6 +37,7 @@ const sandboxFlags = {
   app: { type: "string", multiple: true },
   "app-timeout-ms": { type: "string" },
   size: { type: "string" },
+  wayland: { type: "boolean" },
   name: { type: "string" },
   state: { type: "string" },
   json: { type: "boolean" },
@@ -88,7 +89,10 @@ async function startWithApps(
   const timeout = values["app-timeout-ms"] === undefined ? 30_000 : Number(values["app-timeout-ms"]);
   if (!Number.isInteger(timeout) || timeout <= 0)
     throw new UsageError("--app-timeout-ms takes a positive whole number");
-  const desktop = await Desktop.start(parseSize(values.size));
+  const desktop = await Desktop.start({
+    ...parseSize(values.size),
+    ...(values.wayland ? { wayland: true } : {}),
+  });
   try {
     const apps = [];
     for (const command of values.app ?? []) {

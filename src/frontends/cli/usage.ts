@@ -215,13 +215,18 @@ Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, ke
 "intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
 needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
-  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] -- COMMAND [ARGS...]
-  deskhand sandbox start [--name NAME] [--app "CMD"]... [--json]
+  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--wayland] -- COMMAND [ARGS...]
+  deskhand sandbox start [--name NAME] [--app "CMD"]... [--wayland] [--json]
   deskhand sandbox stop [--name NAME]
 
 A private headless desktop: Xvfb on a free display, a session bus that activates only the AT-SPI
 bus, the AT-SPI registry, openbox, and private XDG folders. \`run\` starts it and each app, waits
 until each app has registered a window on the accessibility bus, runs COMMAND inside, tears it all
 down and exits with COMMAND's status. \`start\` keeps one running and prints the environment to
-export; \`stop\` ends it. Only processes the sandbox started are ended.`,
+export; \`stop\` ends it. Only processes the sandbox started are ended.
+
+--wayland: headless sway instead of Xvfb and openbox (under \`unshare --user\` as root, since sway
+refuses root), the same buses and folders; apps get WAYLAND_DISPLAY, GDK_BACKEND=wayland and
+QT_QPA_PLATFORM=wayland, and no DISPLAY. Windows come from sway's IPC; trees and accessibility
+actions work as under X11; the mouse, keyboard and screenshots are not built for Wayland yet.`,
 };

@@ -1,4 +1,5 @@
-// The Linux backend: AT-SPI2 over D-Bus for trees, X11 (EWMH) for the windows on screen.
+// The Linux backend: AT-SPI2 over D-Bus for trees; the windows on screen from X11 (EWMH), or under
+// Wayland from sway's IPC (a WindowSource either way).
 
 import { startAll } from "../slice.js";
 import type {
@@ -19,8 +20,10 @@ import {
   WindowNotFound,
 } from "../types.js";
 import { roleSet } from "../vocabulary.js";
+import { SwayIpc, sessionKind, swayWindowSource } from "../wayland/sway.js";
+import type { WindowSource } from "../window-source.js";
 import { X11Connection } from "../x11/connection.js";
-import { activeWindow, type ClientWindow, clientWindows, windowAtPointer } from "../x11/windows.js";
+import { type ClientWindow, x11WindowSource } from "../x11/windows.js";
 import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
@@ -71,20 +74,29 @@ const FRAME_ROLES = roleSet(
 );
 
 export class AtspiBackend implements AccessibilityBackend {
-  readonly name = "atspi+x11";
   readonly #apps = new Map<string, AtspiApp>();
   readonly #matches = new Map<number, WindowMatch>();
 
   private constructor(
     private readonly a11y: DBusConnection,
-    private readonly x: X11Connection,
+    private readonly windows: WindowSource,
     readonly callTimeoutMs: number,
   ) {}
+
+  /** "atspi+x11", or "atspi+sway" under Wayland. */
+  get name(): string {
+    return `atspi+${this.windows.kind}`;
+  }
 
   static async connect(options: AtspiBackendOptions = {}): Promise<AtspiBackend> {
     const env = options.env ?? process.env;
     const timeoutMs = options.callTimeoutMs ?? 3000;
-    if (!env.DISPLAY) {
+    const wayland = sessionKind(env) === "wayland";
+    if (wayland && !env.SWAYSOCK)
+      throw new BackendUnavailable(
+        "this is a Wayland session without sway's IPC (SWAYSOCK is not set): deskhand lists windows on Wayland through sway only. Run inside `deskhand sandbox run`.",
+      );
+    if (!wayland && !env.DISPLAY) {
       throw new BackendUnavailable(
         "DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.",
       );
@@ -97,9 +109,11 @@ export class AtspiBackend implements AccessibilityBackend {
       session.close();
     }
     const a11y = await DBusConnection.open(a11yAddress, { timeoutMs });
-    let x: X11Connection;
+    let windows: WindowSource;
     try {
-      x = await X11Connection.open(env.DISPLAY, timeoutMs);
+      windows = wayland
+        ? swayWindowSource(await SwayIpc.open(env.SWAYSOCK!, timeoutMs), timeoutMs)
+        : x11WindowSource(await X11Connection.open(env.DISPLAY!, timeoutMs));
     } catch (error) {
       a11y.close();
       throw error;
@@ -119,7 +133,7 @@ export class AtspiBackend implements AccessibilityBackend {
         timeoutMs,
       )
       .catch(() => undefined);
-    return new AtspiBackend(a11y, x, timeoutMs);
+    return new AtspiBackend(a11y, windows, timeoutMs);
   }
 
   /** The applications on the bus now; connections to apps that left are closed. */
@@ -230,7 +244,7 @@ export class AtspiBackend implements AccessibilityBackend {
 
   async #matchNow(): Promise<Map<number, WindowMatch>> {
     this.#unanswered.clear();
-    const [windows, apps] = await Promise.all([clientWindows(this.x), this.applications()]);
+    const [windows, apps] = await Promise.all([this.windows.clientWindows(), this.applications()]);
     const frames = (await Promise.all(apps.map((app) => this.#framesOf(app)))).flat();
     const taken = new Set<Frame>();
     this.#matches.clear();
@@ -262,7 +276,10 @@ export class AtspiBackend implements AccessibilityBackend {
   }
 
   async listWindows(): Promise<WindowInfo[]> {
-    const [matches, active] = await Promise.all([this.#match(), activeWindow(this.x).catch(() => undefined)]);
+    const [matches, active] = await Promise.all([
+      this.#match(),
+      this.windows.activeWindow().catch(() => undefined),
+    ]);
     return [...matches.values()]
       .sort((a, b) => b.window.stackIndex - a.window.stackIndex)
       .map(({ window, frame }) => ({
@@ -279,7 +296,7 @@ export class AtspiBackend implements AccessibilityBackend {
   }
 
   async windowUnderPointer(): Promise<number | undefined> {
-    return windowAtPointer(this.x, await clientWindows(this.x));
+    return this.windows.windowUnderPointer(await this.windows.clientWindows());
   }
 
   async readWindow(windowId: number, options: StructureOptions): Promise<StructureRead> {
@@ -396,9 +413,12 @@ export class AtspiBackend implements AccessibilityBackend {
     };
   }
 
-  /** GTK 4.8 reports extents relative to its window: add the window origin and its CSD margin. */
+  /**
+   * GTK 4.8 reports extents relative to its window, and under Wayland every toolkit does: add the
+   * window origin and its CSD margin.
+   */
   #boundsOffset(app: AtspiApp, windowId: number | undefined): { x: number; y: number } | undefined {
-    if (!app.isGtk4) return undefined;
+    if (!app.isGtk4 && !this.windows.windowRelativeExtents) return undefined;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
         return {
@@ -577,15 +597,15 @@ export class AtspiBackend implements AccessibilityBackend {
     }
   }
 
-  /** The accessibility bus or the X display went away (restarted or stopped): this backend is done. */
+  /** The accessibility bus or the window source (X display, sway) went away (restarted or stopped): this backend is done. */
   get closed(): boolean {
-    return this.a11y.closed || this.x.closed;
+    return this.a11y.closed || this.windows.closed;
   }
 
   async close(): Promise<void> {
     for (const app of this.#apps.values()) app.close();
     this.#apps.clear();
     this.a11y.close();
-    this.x.close();
+    this.windows.close();
   }
 }

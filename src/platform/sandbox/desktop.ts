@@ -1,8 +1,9 @@
 // A private headless accessible desktop: Xvfb, a session bus that activates only the AT-SPI bus, openbox,
 // the AT-SPI bus launcher and registry. The start order follows shared/notes/linux-desktop.md; each step
-// says why it is where it is.
+// says why it is where it is. With `wayland`, headless sway takes the place of Xvfb and openbox
+// (shared/notes/wayland.md): the buses, the registry, the folders and the teardown are the same.
 import { existsSync } from "node:fs";
-import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -26,6 +27,8 @@ const REGISTRY_DAEMON = "/usr/libexec/at-spi2-registryd";
 export interface DesktopOptions {
   width?: number;
   height?: number;
+  /** Headless sway instead of Xvfb and openbox: apps run on Wayland. */
+  wayland?: boolean;
   /** Bound on each start step. */
   stepTimeoutMs?: number;
 }
@@ -42,6 +45,10 @@ export interface DesktopInfo {
 /** What the sandbox itself sets, besides the toolkit variables: its display, bus and folders. */
 export const SANDBOX_VARIABLES = [
   "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "SWAYSOCK",
+  "GDK_BACKEND",
+  "QT_QPA_PLATFORM",
   "DBUS_SESSION_BUS_ADDRESS",
   "XDG_RUNTIME_DIR",
   "XDG_CONFIG_HOME",
@@ -187,6 +194,9 @@ export class Desktop {
     delete base.AT_SPI_BUS_ADDRESS;
     delete base.DBUS_SESSION_BUS_ADDRESS;
     delete base.WAYLAND_DISPLAY;
+    delete base.SWAYSOCK;
+    // Under Wayland an X display would let toolkits pick X11: apps see the compositor only.
+    if (options.wayland) delete base.DISPLAY;
     const env: Record<string, string> = {
       ...base,
       ...toolkitEnvironment(),
@@ -195,10 +205,14 @@ export class Desktop {
       XDG_CACHE_HOME: join(this.root, "cache"),
       XDG_DATA_HOME: join(this.root, "data"),
       XDG_STATE_HOME: join(this.root, "state"),
-      XDG_SESSION_TYPE: "x11",
+      XDG_SESSION_TYPE: options.wayland ? "wayland" : "x11",
+      ...(options.wayland
+        ? { GDK_BACKEND: "wayland", QT_QPA_PLATFORM: "wayland", MOZ_ENABLE_WAYLAND: "1" }
+        : {}),
     };
     const daemonEnv = () => ({ ...env, HOME: join(this.root, "home") });
     const log = (name: string) => join(this.logDir, `${name}.log`);
+    if (options.wayland) return this.#startWayland(options, env, daemonEnv, log, step);
 
     // 2. Xvfb picks a free display itself and writes its number to fd 3: no race with other sandboxes.
     const xvfb = startDetached(
@@ -222,6 +236,45 @@ export class Desktop {
     const displayNumber = await readLineFrom(xvfb, 3, step);
     env.DISPLAY = `:${displayNumber}`;
 
+    await this.#startSessionBus(env, daemonEnv, log, step);
+
+    // 4. A window manager: focus, _NET_ACTIVE_WINDOW and raising windows need one.
+    this.#service(
+      startDetached("openbox", "openbox", ["--sm-disable"], { env: daemonEnv(), logFile: log("openbox") }),
+    );
+    const x = await until("X display", step, () => X11Connection.open(env.DISPLAY!, 1000));
+    try {
+      await until("openbox managing the screen", step, async () =>
+        (await x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK")) ? true : undefined,
+      );
+
+      const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
+      // 8. Qt 5.15 registered 1 time in 5 without the address on the root window, 5 in 5 with it.
+      await x.setStringProperty(x.root, "AT_SPI_BUS", a11yAddress);
+      this.#ready(env, env.DISPLAY!, a11yAddress);
+    } finally {
+      x.close();
+    }
+  }
+
+  #ready(env: Record<string, string>, display: string, a11yAddress: string): void {
+    this.#info = {
+      root: this.root,
+      display,
+      sessionBusAddress: env.DBUS_SESSION_BUS_ADDRESS!,
+      accessibilityBusAddress: a11yAddress,
+      env,
+      pids: Object.fromEntries(this.#processes.map((p) => [p.label, p.pid])),
+    };
+  }
+
+  /** 3. A session bus whose only service is the AT-SPI bus: the stock config activates portals, which then show up as extra applications. */
+  async #startSessionBus(
+    env: Record<string, string>,
+    daemonEnv: () => Record<string, string>,
+    log: (name: string) => string,
+    step: number,
+  ): Promise<void> {
     // 3. A session bus whose only service is the AT-SPI bus: the stock config activates portals, which
     // then show up as extra applications.
     if (existsSync(A11Y_BUS_SERVICE_FILE)) {
@@ -237,66 +290,106 @@ export class Desktop {
     );
     this.#service(busDaemon);
     env.DBUS_SESSION_BUS_ADDRESS = await readLineFrom(busDaemon, 3, step);
+  }
 
-    // 4. A window manager: focus, _NET_ACTIVE_WINDOW and raising windows need one.
+  /** 5–7: the AT-SPI bus, accessibility switched on, the registry; the accessibility bus's address. */
+  async #startAccessibility(
+    env: Record<string, string>,
+    daemonEnv: () => Record<string, string>,
+    log: (name: string) => string,
+    step: number,
+  ): Promise<string> {
+    // 5. The bus launcher, started by us so it gets our environment. Calling GetAddress before it owns
+    // org.a11y.Bus would bus-activate a second launcher with the daemon's environment.
     this.#service(
-      startDetached("openbox", "openbox", ["--sm-disable"], { env: daemonEnv(), logFile: log("openbox") }),
+      startDetached("at-spi-bus-launcher", BUS_LAUNCHER, ["--launch-immediately"], {
+        env: daemonEnv(),
+        logFile: log("at-spi-bus-launcher"),
+      }),
     );
-    const x = await until("X display", step, () => X11Connection.open(env.DISPLAY!, 1000));
+    const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, step);
     try {
-      await until("openbox managing the screen", step, async () =>
-        (await x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK")) ? true : undefined,
+      await until("the AT-SPI bus launcher owning org.a11y.Bus", step, async () =>
+        (await nameHasOwner(session, A11Y_BUS_NAME, 1000)) ? true : undefined,
       );
-
-      // 5. The bus launcher, started by us so it gets our environment. Calling GetAddress before it owns
-      // org.a11y.Bus would bus-activate a second launcher with the daemon's environment.
+      // 6. Accessibility on, for toolkits that check the switch before loading their bridge.
+      await enableAccessibility(session, step);
+      // 7. The registry, started by us rather than bus-activated: an activated registry is double-forked
+      // to PID 1, which on these machines never reaps it.
+      const a11yAddress = await getAccessibilityBusAddress(session, step);
       this.#service(
-        startDetached("at-spi-bus-launcher", BUS_LAUNCHER, ["--launch-immediately"], {
-          env: daemonEnv(),
-          logFile: log("at-spi-bus-launcher"),
+        startDetached("at-spi2-registryd", REGISTRY_DAEMON, [], {
+          env: { ...daemonEnv(), AT_SPI_BUS_ADDRESS: a11yAddress },
+          logFile: log("at-spi2-registryd"),
         }),
       );
-      const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, step);
+      const a11y = await DBusConnection.open(a11yAddress, { timeoutMs: step });
       try {
-        await until("the AT-SPI bus launcher owning org.a11y.Bus", step, async () =>
-          (await nameHasOwner(session, A11Y_BUS_NAME, 1000)) ? true : undefined,
+        await until("the AT-SPI registry owning its name", step, async () =>
+          (await nameHasOwner(a11y, REGISTRY_NAME, 1000)) ? true : undefined,
         );
-        // 6. Accessibility on, for toolkits that check the switch before loading their bridge.
-        await enableAccessibility(session, step);
-        // 7. The registry, started by us rather than bus-activated: an activated registry is double-forked
-        // to PID 1, which on these machines never reaps it.
-        const a11yAddress = await getAccessibilityBusAddress(session, step);
-        this.#service(
-          startDetached("at-spi2-registryd", REGISTRY_DAEMON, [], {
-            env: { ...daemonEnv(), AT_SPI_BUS_ADDRESS: a11yAddress },
-            logFile: log("at-spi2-registryd"),
-          }),
-        );
-        const a11y = await DBusConnection.open(a11yAddress, { timeoutMs: step });
-        try {
-          await until("the AT-SPI registry owning its name", step, async () =>
-            (await nameHasOwner(a11y, REGISTRY_NAME, 1000)) ? true : undefined,
-          );
-          await registeredApplications(a11y, step);
-        } finally {
-          a11y.close();
-        }
-        // 8. Qt 5.15 registered 1 time in 5 without the address on the root window, 5 in 5 with it.
-        await x.setStringProperty(x.root, "AT_SPI_BUS", a11yAddress);
-        this.#info = {
-          root: this.root,
-          display: env.DISPLAY,
-          sessionBusAddress: env.DBUS_SESSION_BUS_ADDRESS,
-          accessibilityBusAddress: a11yAddress,
-          env,
-          pids: Object.fromEntries(this.#processes.map((p) => [p.label, p.pid])),
-        };
+        await registeredApplications(a11y, step);
       } finally {
-        session.close();
+        a11y.close();
       }
+      return a11yAddress;
     } finally {
-      x.close();
+      session.close();
     }
+  }
+
+  /**
+   * Headless sway in place of Xvfb and openbox (shared/notes/wayland.md): pixman, no input devices,
+   * tiled windows with sway's own borders, no XWayland. Sway refuses to run as root; in a user
+   * namespace it runs (as nobody there) and root's clients outside use its sockets.
+   */
+  async #startWayland(
+    options: DesktopOptions,
+    env: Record<string, string>,
+    daemonEnv: () => Record<string, string>,
+    log: (name: string) => string,
+    step: number,
+  ): Promise<void> {
+    await this.#startSessionBus(env, daemonEnv, log, step);
+    const runtime = env.XDG_RUNTIME_DIR!;
+    const config = join(this.root, "sway.config");
+    await writeFile(
+      config,
+      [
+        `output HEADLESS-1 resolution ${options.width ?? 1280}x${options.height ?? 1024} position 0 0`,
+        "xwayland disable",
+        "focus_follows_mouse no",
+        "default_border normal 2",
+        "",
+      ].join("\n"),
+    );
+    const asRoot = process.getuid?.() === 0;
+    this.#service(
+      startDetached(
+        "sway",
+        asRoot ? "unshare" : "sway",
+        [...(asRoot ? ["--user", "sway"] : []), "-c", config],
+        {
+          env: {
+            ...daemonEnv(),
+            WLR_BACKENDS: "headless",
+            WLR_LIBINPUT_NO_DEVICES: "1",
+            WLR_RENDERER: "pixman",
+          },
+          logFile: log("sway"),
+        },
+      ),
+    );
+    const sockets = await until("sway's sockets", step, async () => {
+      const names = await readdir(runtime);
+      const display = names.find((n) => /^wayland-\d+$/.test(n));
+      const ipc = names.find((n) => n.startsWith("sway-ipc.") && n.endsWith(".sock"));
+      return display && ipc ? { display, ipc: join(runtime, ipc) } : undefined;
+    });
+    env.WAYLAND_DISPLAY = sockets.display;
+    env.SWAYSOCK = sockets.ipc;
+    const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
+    this.#ready(env, sockets.display, a11yAddress);
   }
 
   /** Ends every process this desktop started (and what they spawned), newest first, and removes its files. */

@@ -4,6 +4,7 @@
 // is refused, not buffered. The first piece of deskhand's Wayland session (issue 28): windows and
 // their control; input and pixels over Wayland are not built yet, and doctor says so.
 import { connect, type Socket } from "node:net";
+import type { WindowSource } from "../window-source.js";
 
 const MAGIC = Buffer.from("i3-ipc");
 const HEADER = MAGIC.length + 8;
@@ -180,6 +181,10 @@ export class SwayIpc {
     this.#fail(new Error("closed"));
   }
 
+  get closed(): boolean {
+    return this.#closed !== undefined;
+  }
+
   #receive(chunk: Buffer): void {
     this.#buffer = Buffer.concat([this.#buffer, chunk]);
     try {
@@ -207,4 +212,41 @@ export function sessionKind(env: NodeJS.ProcessEnv): "x11" | "wayland" | "none" 
   if (env.WAYLAND_DISPLAY && (!env.DISPLAY || env.XDG_SESSION_TYPE === "wayland")) return "wayland";
   if (env.DISPLAY) return "x11";
   return "none";
+}
+
+/**
+ * Sway as the AT-SPI backend's window source. Windows are sway's con_ids; a window's place is its
+ * surface's (no client-side shadow: the sandbox's windows are tiled with sway's own borders).
+ * Stacking: tiled windows first, floating ones above them, the focused one on top. The pointer's
+ * place is not something sway's IPC gives, so the window under it cannot be told.
+ */
+export function swayWindowSource(ipc: SwayIpc, timeoutMs: number): WindowSource {
+  const windows = async () => {
+    const all = swayWindows(await ipc.tree(timeoutMs)).filter((w) => w.visible);
+    const order = (w: SwayWindow) => (w.focused ? 2 : w.floating ? 1 : 0);
+    return all
+      .map((w, i) => ({ w, i }))
+      .sort((a, b) => order(a.w) - order(b.w) || a.i - b.i)
+      .map(({ w }, stackIndex) => ({
+        id: w.id,
+        title: w.title,
+        pid: w.pid,
+        rect: w.rect,
+        csdMargins: null,
+        stackIndex,
+      }));
+  };
+  return {
+    kind: "sway",
+    clientWindows: windows,
+    async activeWindow() {
+      return swayWindows(await ipc.tree(timeoutMs)).find((w) => w.focused)?.id;
+    },
+    windowUnderPointer: async () => undefined,
+    windowRelativeExtents: true,
+    get closed() {
+      return ipc.closed;
+    },
+    close: () => ipc.close(),
+  };
 }

@@ -1,5 +1,7 @@
 // Top-level windows as the window manager lists them (EWMH): the ground truth of what is on screen.
+
 import type { Rect } from "../types.js";
+import type { WindowSource } from "../window-source.js";
 import type { X11Connection } from "./connection.js";
 
 export interface ClientWindow {
@@ -70,4 +72,19 @@ export async function windowAtPointer(
   windows: ClientWindow[],
 ): Promise<number | undefined> {
   return windowsAtPoint(windows, await x.pointer())[0]?.id;
+}
+
+/** The X server as the AT-SPI backend's window source. */
+export function x11WindowSource(x: X11Connection): WindowSource {
+  return {
+    kind: "x11",
+    clientWindows: () => clientWindows(x),
+    activeWindow: () => activeWindow(x),
+    windowUnderPointer: (windows) => windowAtPointer(x, windows),
+    windowRelativeExtents: false,
+    get closed() {
+      return x.closed;
+    },
+    close: () => x.close(),
+  };
 }

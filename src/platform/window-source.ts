@@ -1,0 +1,21 @@
+// Where the AT-SPI backend learns which windows are on screen: the X server (EWMH) under X11, sway's
+// IPC under Wayland. The trees are AT-SPI's either way; this is only the windows, their places, the
+// focus and what is under the pointer.
+import type { ClientWindow } from "./x11/windows.js";
+
+export interface WindowSource {
+  /** "atspi+x11", "atspi+sway": the backend's name. */
+  readonly kind: "x11" | "sway";
+  /** Bottom to top. */
+  clientWindows(): Promise<ClientWindow[]>;
+  activeWindow(): Promise<number | undefined>;
+  /** The window under the pointer; undefined where it cannot be told. */
+  windowUnderPointer(windows: ClientWindow[]): Promise<number | undefined>;
+  /**
+   * Whether every toolkit's AT-SPI extents are relative to its window (Wayland: the screen is the
+   * compositor's), so each window's origin is added to them.
+   */
+  readonly windowRelativeExtents: boolean;
+  readonly closed: boolean;
+  close(): void;
+}
