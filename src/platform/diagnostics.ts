@@ -16,6 +16,7 @@ import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
 import { SwayIpc, sessionKind, swayWindows } from "./wayland/sway.js";
+import { WaylandConnection } from "./wayland/wire.js";
 import { X11Connection } from "./x11/connection.js";
 
 const run = promisify(execFile);
@@ -43,6 +44,7 @@ export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[
   { name: "gtk-4-examples", role: "gtk4-widget-factory for tests", required: false },
   { name: "tesseract-ocr", role: "text from pixels (read_screen_text, find_text)", required: false },
   { name: "sway", role: "a Wayland session (sway's IPC gives deskhand its windows there)", required: false },
+  { name: "grim", role: "screenshots under Wayland", required: false },
 ];
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -94,8 +96,8 @@ async function packageChecks(): Promise<Check[]> {
 
 /**
  * Which session this is, and on Wayland what deskhand can do there: AT-SPI reads and actions work;
- * sway's IPC is reached for its windows; input, window control and pixels over Wayland are not built
- * yet, and this says so rather than letting an X11 route fail later.
+ * sway's IPC gives the windows and their control, a virtual pointer the mouse, grim the pixels; the
+ * keyboard is not built for Wayland yet, and this says so.
  */
 async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const section = "session";
@@ -155,18 +157,54 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
       ipc?.close();
     }
   }
-  checks.push({
-    section,
-    name: "input, window control and pixels",
-    status: "unavailable",
-    value: `UNAVAILABLE (not built for Wayland yet: deskhand's mouse, keyboard, window control and screenshots speak X11${env.DISPLAY ? ", so here they reach XWayland windows only" : ""})`,
-    hint: "reads and accessibility actions (snapshot, find, act, fill_form) work over AT-SPI; for real input use `deskhand sandbox` (X11)",
-  });
+  let wl: WaylandConnection | undefined;
+  try {
+    wl = await WaylandConnection.open(env, 2000);
+    const pointer = wl.globals.has("zwlr_virtual_pointer_manager_v1");
+    checks.push({
+      section,
+      name: "pointer",
+      status: pointer ? "ok" : "unavailable",
+      value: pointer
+        ? "deskhand's own virtual pointer (zwlr_virtual_pointer_v1)"
+        : "UNAVAILABLE (the compositor offers no zwlr_virtual_pointer_manager_v1)",
+    });
+  } catch (error) {
+    checks.push({
+      section,
+      name: "pointer",
+      status: "fail",
+      value: `cannot reach the Wayland display: ${message(error)}`,
+    });
+  } finally {
+    wl?.close();
+  }
+  checks.push(
+    {
+      section,
+      name: "keyboard",
+      status: "unavailable",
+      value:
+        "UNAVAILABLE (not built for Wayland yet: its keymap must reach the compositor as a file descriptor)",
+      hint: "set text with act set_value or fill_form; for typing use `deskhand sandbox` (X11)",
+    },
+    existsSync("/usr/bin/grim")
+      ? { section, name: "screenshots", status: "ok", value: "grim" }
+      : {
+          section,
+          name: "screenshots",
+          status: "unavailable",
+          value: "UNAVAILABLE (grim is not installed)",
+          hint: "apt-get install grim",
+        },
+  );
   return checks;
 }
 
 async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const section = "display";
+  if (!env.DISPLAY && sessionKind(env) === "wayland")
+    return [{ section, name: "DISPLAY", status: "ok", value: "none: a Wayland session (see session)" }];
   if (!env.DISPLAY) {
     return [
       {

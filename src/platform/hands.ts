@@ -96,6 +96,8 @@ export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCap
   readonly recovered?: string | undefined;
   /** True once the display connection is gone; the caller opens new hands. */
   readonly closed: boolean;
+  /** Why these hands cannot send keys, where they cannot (Wayland, so far): nothing keyed is sent. */
+  readonly keyboardMissing?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export type SeeingHands = Pick<
   | "name"
   | "recovered"
   | "closed"
+  | "keyboardMissing"
   | "screenSize"
   | "capture"
   | "activeWindow"

@@ -1,9 +1,10 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
-import { type Hands, HandsUnavailable } from "./hands.js";
+import type { Hands } from "./hands.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
+import { openWaylandHands } from "./wayland/hands.js";
 import { sessionKind } from "./wayland/sway.js";
 import { openX11Hands } from "./x11/hands.js";
 
@@ -37,11 +38,8 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
   const env = options.env ?? process.env;
-  // Under Wayland the hands are not built yet: say so, rather than that there is no X display.
-  if (sessionKind(env) === "wayland" && !env.DISPLAY)
-    throw new HandsUnavailable(
-      "this is a Wayland session: deskhand's mouse, keyboard, window control and screenshots are not built for Wayland yet, only for X11; reads and accessibility actions (snapshot, find, act, fill_form) work here.",
-    );
+  // Under Wayland, sway's: the pointer, windows and pixels (the keyboard says it is not built yet).
+  if (sessionKind(env) === "wayland") return openWaylandHands(env);
   return openX11Hands({ display: env.DISPLAY });
 }
 

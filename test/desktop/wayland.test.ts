@@ -4,7 +4,7 @@
 // from sway; `doctor` in that session says it is Wayland, reaches sway, and names what is not built.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -102,11 +102,9 @@ describe("a headless sway session", () => {
     const out = doctor.stdout;
     assert.match(out, /session · session: Wayland \(WAYLAND_DISPLAY=wayland-1\)/, out);
     assert.match(out, /session · sway IPC: sway 1\.\d+: 1 window \("Wayland Probe"\)/, out);
-    assert.match(
-      out,
-      /session · input, window control and pixels: UNAVAILABLE \(not built for Wayland yet/,
-      out,
-    );
+    assert.match(out, /session · pointer: deskhand's own virtual pointer \(zwlr_virtual_pointer_v1\)/, out);
+    assert.match(out, /session · keyboard: UNAVAILABLE \(not built for Wayland yet/, out);
+    assert.match(out, /session · screenshots: grim/, out);
   });
 });
 
@@ -133,7 +131,8 @@ describe("deskhand sandbox --wayland", () => {
     );
   const cli = `${process.execPath} ${CLI.join(" ")}`;
 
-  it("a GTK 3 app on sway: its window from sway, its tree over AT-SPI, a value set and read back", () => {
+  it("a GTK 3 app on sway: its window from sway, its tree over AT-SPI, a value set and read back, a real click", () => {
+    const shot = join(mkdtempSync(join(tmpdir(), "deskhand-wayland-shot-")), "window.png");
     const run = inWayland(
       `zenity --entry --title='${TITLE}' --text=Name`,
       [
@@ -141,13 +140,17 @@ describe("deskhand sandbox --wayland", () => {
         `${cli} windows`,
         `${cli} act --title '${TITLE}' --role text --action set_value --value 'Zoë ✓ on Wayland'`,
         `${cli} find --title '${TITLE}' --role text --json`,
-        `${cli} click --title '${TITLE}' --role 'push button' --name Cancel --intent 'Try the hands'; echo "click exit $?"`,
+        `${cli} screenshot --title '${TITLE}' --out ${shot}; echo "screenshot exit $?"`,
+        `${cli} type --text 'typed' --title '${TITLE}' --role text --intent 'Try the keyboard'; echo "type exit $?"`,
+        `${cli} click --title '${TITLE}' --role 'push button' --name Cancel --intent 'Cancel with the real pointer'; echo "click exit $?"`,
+        "sleep 1",
+        `${cli} windows`,
       ].join("; "),
     );
     const out = run.stdout + run.stderr;
     assert.equal(run.status, 0, out);
     assert.match(out, /WAYLAND_DISPLAY=wayland-\d+ DISPLAY=none GDK_BACKEND=wayland/, out);
-    // The window list is sway's: its con_id, the app's pid, its place below sway's title bar.
+    // The window list is sway's: its con_id, the app's pid, its place.
     assert.match(
       out,
       new RegExp(`^- \\d+ "${TITLE}" app=zenity pid=\\d+ \\d+x\\d+@\\d+,\\d+ \\(focused\\)$`, "m"),
@@ -158,12 +161,15 @@ describe("deskhand sandbox --wayland", () => {
     // Element bounds are global: the window's origin is added to GTK's window-relative extents.
     const bounds = /"bounds":\{"x":(\d+),"y":(\d+)/.exec(out);
     assert.ok(bounds && Number(bounds[2]) > 25, `below sway's title bar: ${out}`);
-    // The hands say plainly that they are not built for Wayland, and nothing is sent.
-    assert.match(
-      out,
-      /this is a Wayland session: deskhand's mouse, keyboard, window control and screenshots are not built for Wayland yet/,
-      out,
-    );
-    assert.match(out, /click exit 1/, out);
+    // Pixels from grim: a PNG of the window, not a blank one.
+    assert.match(out, /screenshot exit 0/, out);
+    assert.ok(statSync(shot).size > 3000, `a picture of the dialog (${statSync(shot).size} bytes)`);
+    // The keyboard says plainly that it is not built for Wayland, and nothing is typed.
+    assert.match(out, /the keyboard is not built for Wayland yet/, out);
+    assert.match(out, /type exit 1/, out);
+    // The pointer is real: Cancel was clicked where AT-SPI and sway put it, and the dialog went.
+    assert.match(out, /done: left click at \(\d+, \d+\) on push button "Cancel"/, out);
+    assert.match(out, /window disappeared: \d+ "Wayland Probe"/, out);
+    assert.match(out, /No top-level windows are open\./, out);
   });
 });

@@ -109,3 +109,35 @@ describe("sway IPC", () => {
     assert.equal(sessionKind({}), "none");
   });
 });
+
+describe("the Wayland wire", () => {
+  it("encodes a request: header, words, fixed point and a padded string", async () => {
+    const { encode, decode, readString } = await import("../../src/platform/wayland/wire.js");
+    const message = encode(3, 0, [{ u: 7 }, { s: "wl_seat" }, { u: 2 }, { o: 9 }]);
+    assert.equal(message.readUInt32LE(0), 3, "the object");
+    assert.equal(message.readUInt32LE(4) & 0xffff, 0, "the opcode");
+    assert.equal(message.readUInt32LE(4) >>> 16, message.length, "the size");
+    assert.equal(message.length, 8 + 4 + 4 + 8 + 4 + 4, '"wl_seat\\0" is 8 bytes, already a multiple of 4');
+    const { value, next } = readString(message.subarray(8), 4);
+    assert.deepEqual([value, next], ["wl_seat", 16]);
+    assert.equal(encode(1, 2, [{ fixed: -1.5 }]).readInt32LE(8), -384, "24.8 fixed point");
+    assert.equal(encode(1, 0, [{ s: "abcd" }]).length, 8 + 4 + 8, '"abcd\\0" pads to 8');
+    const two = Buffer.concat([message, encode(5, 1, [])]);
+    const first = decode(two)!;
+    assert.deepEqual([first.event.object, first.event.opcode, first.event.body.length], [3, 0, 24]);
+    assert.deepEqual([decode(first.rest)!.event.object, decode(first.rest)!.rest.length], [5, 0]);
+    assert.equal(decode(two.subarray(0, 12)), undefined, "an incomplete event waits");
+  });
+
+  it("reads grim's PPM as RGBA", async () => {
+    const { ppmToRgba } = await import("../../src/platform/wayland/hands.js");
+    const ppm = Buffer.concat([Buffer.from("P6\n2 1\n255\n"), Buffer.from([255, 0, 0, 0, 128, 255])]);
+    assert.deepEqual(ppmToRgba(ppm), {
+      width: 2,
+      height: 1,
+      data: Buffer.from([255, 0, 0, 255, 0, 128, 255, 255]),
+    });
+    assert.throws(() => ppmToRgba(Buffer.from("P5\n2 1\n255\n")), /binary PPM/);
+    assert.throws(() => ppmToRgba(Buffer.from("P6\n2 2\n255\nabc")), /shorter/);
+  });
+});

@@ -228,5 +228,6 @@ export; \`stop\` ends it. Only processes the sandbox started are ended.
 --wayland: headless sway instead of Xvfb and openbox (under \`unshare --user\` as root, since sway
 refuses root), the same buses and folders; apps get WAYLAND_DISPLAY, GDK_BACKEND=wayland and
 QT_QPA_PLATFORM=wayland, and no DISPLAY. Windows come from sway's IPC; trees and accessibility
-actions work as under X11; the mouse, keyboard and screenshots are not built for Wayland yet.`,
+actions work as under X11; the pointer is a virtual one, pixels come from grim; the keyboard is not
+built for Wayland yet.`,
 };

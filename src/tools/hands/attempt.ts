@@ -3,7 +3,7 @@
 // error. The journal gets one line per attempt, whatever its end.
 import { setTimeout as sleep } from "node:timers/promises";
 import { gateLine, windowChangeLines, windowChanges } from "../../core/receipt.js";
-import { type Hands, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
+import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
@@ -175,7 +175,10 @@ async function windowsChanged(
 
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
   // The display is reached before anything is judged: no hands, no attempt to journal.
-  await context.hands();
+  const seeing = await context.hands();
+  // Keys these hands cannot send are refused before anything else is sent (a focus click, say).
+  if (seeing.keyboardMissing && (attempt.chord !== undefined || attempt.typed))
+    throw new HandsUnavailable(seeing.keyboardMissing);
   const windowId = attempt.windowId ?? attempt.place?.windowId;
   const title = await windowTitle(context, windowId);
   const declared =

@@ -1,0 +1,386 @@
+// The Wayland hands on sway: the pointer is deskhand's own zwlr_virtual_pointer_v1 (it needs no file
+// descriptor, and while it lives the seat has a pointer), windows are sway's IPC, pixels come from grim.
+// The keyboard is not built for Wayland yet (its keymap must be passed as a file descriptor): every
+// key, chord, text and modifier says so and sends nothing.
+import { execFile } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  type FocusTruth,
+  type Hands,
+  HandsUnavailable,
+  type MouseButton,
+  type Point,
+  type RgbaImage,
+  type WheelDirection,
+} from "../hands.js";
+import type { Chord } from "../keys.js";
+import type { Rect } from "../types.js";
+import { SwayIpc, type SwayRect, type SwayWindow, swayWindows } from "./sway.js";
+import { WaylandConnection } from "./wire.js";
+
+const KEYBOARD_MISSING =
+  "the keyboard is not built for Wayland yet (its keymap must reach the compositor as a file descriptor): nothing was typed; set a field's text with act set_value, or use `deskhand sandbox` (X11)";
+const BUTTONS: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
+/** zwlr_virtual_pointer_v1 requests. */
+const POINTER = { motionAbsolute: 1, button: 2, frame: 4, axisSource: 5, axisDiscrete: 7, destroy: 8 };
+const PRESSED = 1;
+const RELEASED = 0;
+/** Between press and release, and between the moves of a drag: what toolkits take for a person. */
+const PRESS_MS = 30;
+const DRAG_STEPS = 12;
+const STEP_MS = 15;
+/** One wheel notch, in the axis' own units (libinput's 15 degrees). */
+const NOTCH = 15;
+const GRIM_TIMEOUT_MS = 10_000;
+
+/** A binary PPM (P6) as RGBA: what grim writes with `-t ppm`. */
+export function ppmToRgba(ppm: Buffer): RgbaImage {
+  const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(ppm.subarray(0, 64).toString("latin1"));
+  if (!header || header[3] !== "255") throw new Error("grim did not write an 8-bit binary PPM");
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const pixels = ppm.subarray(header[0].length);
+  if (pixels.length < width * height * 3) throw new Error("grim's image is shorter than its size says");
+  const data = Buffer.alloc(width * height * 4);
+  for (let i = 0, j = 0; i < width * height; i++, j += 3) {
+    data[i * 4] = pixels[j]!;
+    data[i * 4 + 1] = pixels[j + 1]!;
+    data[i * 4 + 2] = pixels[j + 2]!;
+    data[i * 4 + 3] = 255;
+  }
+  return { width, height, data };
+}
+
+export async function openWaylandHands(
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number; autoReleaseMs?: number } = {},
+): Promise<Hands> {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  if (!env.SWAYSOCK)
+    throw new HandsUnavailable(
+      "this is a Wayland session without sway's IPC (SWAYSOCK is not set): deskhand's Wayland hands need sway",
+    );
+  const ipc = await SwayIpc.open(env.SWAYSOCK, timeoutMs).catch((error: Error) => {
+    throw new HandsUnavailable(`cannot reach sway's IPC: ${error.message}`);
+  });
+  let wl: WaylandConnection;
+  try {
+    wl = await WaylandConnection.open(env, timeoutMs);
+  } catch (error) {
+    ipc.close();
+    throw new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`);
+  }
+  try {
+    const manager = wl.bind("zwlr_virtual_pointer_manager_v1", 2);
+    const pointer = wl.newId();
+    wl.send(manager, 0, [{ o: 0 }, { o: pointer }]);
+    const outputs = await ipc.request<{ rect: SwayRect; active?: boolean }[]>(3, "", timeoutMs);
+    await wl.roundtrip(timeoutMs);
+    return new WaylandHands(ipc, wl, pointer, layoutOf(outputs), options.autoReleaseMs ?? 10_000, timeoutMs);
+  } catch (error) {
+    wl.close();
+    ipc.close();
+    throw new HandsUnavailable(
+      `the compositor has no virtual pointer for deskhand: ${(error as Error).message}`,
+    );
+  }
+}
+
+function layoutOf(outputs: { rect: SwayRect; active?: boolean }[]): { width: number; height: number } {
+  const active = outputs.filter((o) => o.active !== false);
+  return {
+    width: Math.max(1, ...active.map((o) => o.rect.x + o.rect.width)),
+    height: Math.max(1, ...active.map((o) => o.rect.y + o.rect.height)),
+  };
+}
+
+class WaylandHands implements Hands {
+  readonly name = "wayland (sway): virtual pointer, sway IPC, grim";
+  readonly recovered = undefined;
+  readonly keyboardMissing = KEYBOARD_MISSING;
+  readonly #started = Date.now();
+  #at: Point = { x: 0, y: 0 };
+  #queue: Promise<unknown> = Promise.resolve();
+  #depth = 0;
+  readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
+
+  constructor(
+    private readonly ipc: SwayIpc,
+    private readonly wl: WaylandConnection,
+    private readonly pointer: number,
+    private readonly layout: { width: number; height: number },
+    readonly autoReleaseMs: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  get closed(): boolean {
+    return this.wl.closed || this.ipc.closed;
+  }
+
+  #time(): number {
+    return (Date.now() - this.#started) >>> 0;
+  }
+
+  #send(opcode: number, args: Parameters<WaylandConnection["send"]>[2]): void {
+    this.wl.send(this.pointer, opcode, args);
+  }
+
+  async #moveTo(to: Point): Promise<void> {
+    const x = Math.max(0, Math.min(this.layout.width - 1, Math.round(to.x)));
+    const y = Math.max(0, Math.min(this.layout.height - 1, Math.round(to.y)));
+    this.#send(POINTER.motionAbsolute, [
+      { u: this.#time() },
+      { u: x },
+      { u: y },
+      { u: this.layout.width },
+      { u: this.layout.height },
+    ]);
+    this.#send(POINTER.frame, []);
+    this.#at = { x, y };
+  }
+
+  #button(button: MouseButton, state: number): void {
+    this.#send(POINTER.button, [{ u: this.#time() }, { u: BUTTONS[button] }, { u: state }]);
+    this.#send(POINTER.frame, []);
+  }
+
+  async move(to: Point): Promise<void> {
+    await this.exclusive(async () => {
+      await this.#moveTo(to);
+      await this.wl.roundtrip(this.timeoutMs);
+    });
+  }
+
+  async click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: string[] }): Promise<void> {
+    if (options.modifiers.length > 0)
+      throw new HandsUnavailable(`a click with ${options.modifiers.join("+")} held: ${KEYBOARD_MISSING}`);
+    await this.exclusive(async () => {
+      await this.#moveTo(at);
+      await this.wl.roundtrip(this.timeoutMs);
+      for (let i = 0; i < options.count; i++) {
+        this.#button(options.button, PRESSED);
+        await sleep(PRESS_MS);
+        this.#button(options.button, RELEASED);
+        if (i + 1 < options.count) await sleep(PRESS_MS);
+      }
+      await this.wl.roundtrip(this.timeoutMs);
+    });
+  }
+
+  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: string[] }): Promise<void> {
+    if (options.modifiers.length > 0)
+      throw new HandsUnavailable(`a drag with ${options.modifiers.join("+")} held: ${KEYBOARD_MISSING}`);
+    await this.exclusive(async () => {
+      await this.#moveTo(from);
+      await this.wl.roundtrip(this.timeoutMs);
+      this.#button(options.button, PRESSED);
+      try {
+        for (let i = 1; i <= DRAG_STEPS; i++) {
+          await sleep(STEP_MS);
+          await this.#moveTo({
+            x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
+            y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
+          });
+        }
+        await sleep(PRESS_MS);
+      } finally {
+        this.#button(options.button, RELEASED);
+      }
+      await this.wl.roundtrip(this.timeoutMs);
+    });
+  }
+
+  async wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    await this.exclusive(async () => {
+      if (at) await this.#moveTo(at);
+      const axis = direction === "up" || direction === "down" ? 0 : 1;
+      const sign = direction === "up" || direction === "left" ? -1 : 1;
+      for (let i = 0; i < notches; i++) {
+        this.#send(POINTER.axisSource, [{ u: 0 }]);
+        this.#send(POINTER.axisDiscrete, [
+          { u: this.#time() },
+          { u: axis },
+          { fixed: sign * NOTCH },
+          { i: sign },
+        ]);
+        this.#send(POINTER.frame, []);
+        await sleep(STEP_MS);
+      }
+      await this.wl.roundtrip(this.timeoutMs);
+    });
+  }
+
+  async chord(_chord: Chord, _count: number): Promise<void> {
+    throw new HandsUnavailable(KEYBOARD_MISSING);
+  }
+
+  async type(_text: string): Promise<{ remapped: number }> {
+    throw new HandsUnavailable(KEYBOARD_MISSING);
+  }
+
+  /** One input at a time from this process (no other deskhand process shares its virtual pointer). */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#depth > 0) return work();
+    const run = this.#queue.then(async () => {
+      this.#depth++;
+      try {
+        return await work();
+      } finally {
+        this.#depth--;
+      }
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async buttonDown(at: Point, button: MouseButton): Promise<void> {
+    await this.exclusive(async () => {
+      await this.#moveTo(at);
+      this.#button(button, PRESSED);
+      await this.wl.roundtrip(this.timeoutMs);
+    });
+    clearTimeout(this.#heldButtons.get(button));
+    // Released by deskhand itself after autoReleaseMs, even when no other call comes.
+    const timer = setTimeout(() => {
+      this.#heldButtons.delete(button);
+      if (!this.wl.closed) this.#button(button, RELEASED);
+    }, this.autoReleaseMs);
+    timer.unref();
+    this.#heldButtons.set(button, timer);
+  }
+
+  async buttonUp(at: Point, button: MouseButton): Promise<void> {
+    clearTimeout(this.#heldButtons.get(button));
+    this.#heldButtons.delete(button);
+    await this.exclusive(async () => {
+      await this.#moveTo(at);
+      this.#button(button, RELEASED);
+      await this.wl.roundtrip(this.timeoutMs);
+    });
+  }
+
+  async keyDown(_chord: Chord): Promise<void> {
+    throw new HandsUnavailable(KEYBOARD_MISSING);
+  }
+
+  async keyUp(_chord: Chord): Promise<void> {
+    throw new HandsUnavailable(KEYBOARD_MISSING);
+  }
+
+  held(): { buttons: MouseButton[]; keys: string[] } {
+    return { buttons: [...this.#heldButtons.keys()], keys: [] };
+  }
+
+  /** Wayland has no query for what a seat holds: this is deskhand's own account. */
+  async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
+    return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
+  }
+
+  screenSize(): { width: number; height: number } {
+    return this.layout;
+  }
+
+  capture(region: Rect): Promise<RgbaImage> {
+    const geometry = `${region.x},${region.y} ${region.width}x${region.height}`;
+    return new Promise((resolve, reject) => {
+      execFile(
+        "grim",
+        ["-g", geometry, "-t", "ppm", "-"],
+        { encoding: "buffer", maxBuffer: 256 << 20, timeout: GRIM_TIMEOUT_MS, env: process.env },
+        (error, stdout) => {
+          if (error)
+            return reject(
+              new HandsUnavailable(
+                (error as NodeJS.ErrnoException).code === "ENOENT"
+                  ? "screenshots on Wayland need grim (apt-get install grim)"
+                  : `grim could not capture ${geometry}: ${error.message}`,
+              ),
+            );
+          try {
+            resolve(ppmToRgba(stdout));
+          } catch (problem) {
+            reject(problem as Error);
+          }
+        },
+      );
+    });
+  }
+
+  async #windows(): Promise<SwayWindow[]> {
+    return swayWindows(await this.ipc.tree(this.timeoutMs));
+  }
+
+  async activeWindow(): Promise<number | undefined> {
+    return (await this.#windows()).find((w) => w.focused)?.id;
+  }
+
+  /** The focused window if it holds the point, else a floating one, else the tiled one. */
+  async windowAt(point: Point): Promise<number | undefined> {
+    const inside = (await this.#windows()).filter(
+      (w) =>
+        w.visible &&
+        point.x >= w.rect.x &&
+        point.y >= w.rect.y &&
+        point.x < w.rect.x + w.rect.width &&
+        point.y < w.rect.y + w.rect.height,
+    );
+    const rank = (w: SwayWindow) => (w.focused ? 2 : w.floating ? 1 : 0);
+    return inside.sort((a, b) => rank(b) - rank(a))[0]?.id;
+  }
+
+  async activate(windowId: number): Promise<FocusTruth> {
+    await this.ipc.command(`[con_id=${windowId}] focus`, this.timeoutMs);
+    const focused = await this.activeWindow();
+    return focused === windowId ? "front" : focused === undefined ? "unknown" : "not_front";
+  }
+
+  async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
+    await this.ipc.command(`[con_id=${windowId}] move scratchpad`, this.timeoutMs);
+    const window = (await this.#windows()).find((w) => w.id === windowId);
+    return { minimized: window ? !window.visible : "unknown" };
+  }
+
+  async hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
+    const all = await this.#windows();
+    const pid = all.find((w) => w.id === windowId)?.pid;
+    const ids = all.filter((w) => w.pid === pid && w.visible).map((w) => w.id);
+    for (const id of ids) await this.ipc.command(`[con_id=${id}] move scratchpad`, this.timeoutMs);
+    const after = await this.#windows();
+    return { windows: ids, hidden: ids.every((id) => after.find((w) => w.id === id)?.visible === false) };
+  }
+
+  async show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
+    const all = await this.#windows();
+    const pid = all.find((w) => w.id === windowId)?.pid;
+    const ids = all.filter((w) => w.pid === pid && !w.visible).map((w) => w.id);
+    // `scratchpad show` floats a window; `floating disable` puts it back among the tiles.
+    for (const id of ids)
+      await this.ipc.command(
+        `[con_id=${id}] scratchpad show, [con_id=${id}] floating disable`,
+        this.timeoutMs,
+      );
+    return { windows: ids.length ? ids : [windowId], focus: await this.activate(windowId) };
+  }
+
+  async closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
+    await this.ipc.command(`[con_id=${windowId}] kill`, this.timeoutMs);
+    for (let i = 0; i < 20; i++) {
+      if (!(await this.#windows()).some((w) => w.id === windowId)) return { closed: true };
+      await sleep(100);
+    }
+    return { closed: "unknown" };
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.#heldButtons.values()) clearTimeout(timer);
+    // Nothing stays held: every held button is released before the pointer goes.
+    if (!this.wl.closed) {
+      for (const button of this.#heldButtons.keys()) this.#button(button, RELEASED);
+      this.wl.send(this.pointer, POINTER.destroy, []);
+      await this.wl.roundtrip(500).catch(() => undefined);
+    }
+    this.#heldButtons.clear();
+    this.wl.close();
+    this.ipc.close();
+  }
+}

@@ -1,0 +1,205 @@
+// The Wayland wire protocol, as little of it as deskhand's pointer needs: the 8-byte header (object
+// id; size << 16 | opcode), arguments as u32, i32, 24.8 fixed, padded strings and new ids; the
+// registry, binding a global, and sync round trips. Nothing here passes file descriptors (the
+// keyboard's keymap and screencopy's buffers would), so it is plain Node. Every wait is bounded.
+import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+
+export type Arg =
+  | { u: number }
+  | { i: number }
+  | { fixed: number }
+  | { s: string }
+  /** An object id or a new id (0 for a null object). */
+  | { o: number };
+
+/** One request in wire format. */
+export function encode(object: number, opcode: number, args: Arg[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const arg of args) {
+    const word = Buffer.alloc(4);
+    if ("u" in arg) word.writeUInt32LE(arg.u >>> 0);
+    else if ("i" in arg) word.writeInt32LE(arg.i | 0);
+    else if ("fixed" in arg) word.writeInt32LE(Math.round(arg.fixed * 256));
+    else if ("o" in arg) word.writeUInt32LE(arg.o >>> 0);
+    else {
+      const bytes = Buffer.from(`${arg.s}\0`, "utf8");
+      word.writeUInt32LE(bytes.length);
+      const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
+      bytes.copy(padded);
+      parts.push(word, padded);
+      continue;
+    }
+    parts.push(word);
+  }
+  const body = Buffer.concat(parts);
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(object);
+  header.writeUInt32LE(((8 + body.length) << 16) | opcode, 4);
+  return Buffer.concat([header, body]);
+}
+
+export interface WireEvent {
+  object: number;
+  opcode: number;
+  body: Buffer;
+}
+
+/** The first whole event in `buffer`, and what is left; undefined while it is incomplete. */
+export function decode(buffer: Buffer): { event: WireEvent; rest: Buffer } | undefined {
+  if (buffer.length < 8) return undefined;
+  const size = buffer.readUInt32LE(4) >>> 16;
+  if (size < 8) throw new Error(`a Wayland event of ${size} bytes is malformed`);
+  if (buffer.length < size) return undefined;
+  return {
+    event: {
+      object: buffer.readUInt32LE(0),
+      opcode: buffer.readUInt32LE(4) & 0xffff,
+      body: buffer.subarray(8, size),
+    },
+    rest: buffer.subarray(size),
+  };
+}
+
+/** A string argument at `offset` of an event's body, and where the next argument starts. */
+export function readString(body: Buffer, offset: number): { value: string; next: number } {
+  const length = body.readUInt32LE(offset);
+  const value = body.subarray(offset + 4, offset + 4 + Math.max(0, length - 1)).toString("utf8");
+  return { value, next: offset + 4 + Math.ceil(length / 4) * 4 };
+}
+
+const DISPLAY = 1;
+
+export class WaylandConnection {
+  #socket: Socket;
+  #buffer: Buffer = Buffer.alloc(0);
+  #nextId = 2;
+  #listeners = new Map<number, (event: WireEvent) => void>();
+  #error: Error | undefined;
+  readonly globals = new Map<string, { name: number; version: number }>();
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.on("data", (chunk) => this.#receive(chunk));
+    socket.on("error", (error) => this.#fail(error));
+    socket.on("close", () => this.#fail(new Error("the compositor closed the Wayland connection")));
+    // wl_display.error: the compositor's reason for ending the connection.
+    this.#listeners.set(DISPLAY, (event) => {
+      if (event.opcode === 0) {
+        const { value } = readString(event.body, 8);
+        this.#fail(new Error(`the compositor refused a request: ${value}`));
+      }
+    });
+  }
+
+  /** Connects to $XDG_RUNTIME_DIR/$WAYLAND_DISPLAY and reads the registry, within `timeoutMs`. */
+  static async open(env: NodeJS.ProcessEnv, timeoutMs = 2000): Promise<WaylandConnection> {
+    const display = env.WAYLAND_DISPLAY ?? "wayland-0";
+    const path = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "/run/user/0", display);
+    const socket = await new Promise<Socket>((resolve, reject) => {
+      const s = connect(path);
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error(`the Wayland display ${path} did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      s.once("connect", () => {
+        clearTimeout(timer);
+        resolve(s);
+      });
+      s.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    const connection = new WaylandConnection(socket);
+    try {
+      const registry = connection.newId((event) => {
+        if (event.opcode !== 0) return; // global_remove is not followed: the globals deskhand binds stay.
+        const name = event.body.readUInt32LE(0);
+        const { value, next } = readString(event.body, 4);
+        connection.globals.set(value, { name, version: event.body.readUInt32LE(next) });
+      });
+      connection.send(DISPLAY, 1, [{ o: registry }]);
+      connection.registry = registry;
+      await connection.roundtrip(timeoutMs);
+      return connection;
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  }
+
+  registry = 0;
+
+  get closed(): boolean {
+    return this.#error !== undefined;
+  }
+
+  newId(listener?: (event: WireEvent) => void): number {
+    const id = this.#nextId++;
+    if (listener) this.#listeners.set(id, listener);
+    return id;
+  }
+
+  send(object: number, opcode: number, args: Arg[]): void {
+    if (this.#error) throw this.#error;
+    this.#socket.write(encode(object, opcode, args));
+  }
+
+  /** Binds a global by its interface name, at most at `version`; its new object id. */
+  bind(iface: string, version: number): number {
+    const global = this.globals.get(iface);
+    if (!global) throw new Error(`the compositor offers no ${iface}`);
+    const id = this.newId();
+    this.send(this.registry, 0, [
+      { u: global.name },
+      { s: iface },
+      { u: Math.min(version, global.version) },
+      { o: id },
+    ]);
+    return id;
+  }
+
+  /** Waits until the compositor has handled every request sent so far. */
+  roundtrip(timeoutMs = 2000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the compositor did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const callback = this.newId(() => {
+        clearTimeout(timer);
+        this.#listeners.delete(callback);
+        resolve();
+      });
+      try {
+        this.send(DISPLAY, 0, [{ o: callback }]);
+      } catch (error) {
+        clearTimeout(timer);
+        reject(error as Error);
+      }
+    });
+  }
+
+  close(): void {
+    this.#fail(new Error("closed"));
+  }
+
+  #receive(chunk: Buffer): void {
+    this.#buffer = Buffer.concat([this.#buffer, chunk]);
+    try {
+      for (let next = decode(this.#buffer); next; next = decode(this.#buffer)) {
+        this.#buffer = next.rest;
+        this.#listeners.get(next.event.object)?.(next.event);
+      }
+    } catch (error) {
+      this.#fail(error as Error);
+    }
+  }
+
+  #fail(error: Error): void {
+    if (this.#error) return;
+    this.#error = error;
+    this.#socket.destroy();
+  }
+}
