@@ -115,7 +115,23 @@ export async function callTool(
       : undefined;
     const output = await tool.handler(scoped, parsed.data);
     const outcome = outcomeOf(output);
-    if (pending && outcome === "done") recorder!.after(pending, output);
+    if (pending && outcome === "done") {
+      // The call was done whatever becomes of its record: a file that cannot be written is said, not thrown.
+      try {
+        recorder!.after(pending, output);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return {
+          ok: true,
+          outcome,
+          output: {
+            ...output,
+            data: { ...output.data, recording_failed: reason },
+            text: `${output.text}\nrecording: this step could not be written (${reason}); the call itself was done`,
+          },
+        };
+      }
+    }
     return { ok: true, outcome, output };
   } catch (error) {
     return failed(asDeskhandError(error));

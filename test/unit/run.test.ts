@@ -2,7 +2,7 @@
 // stops at the first refusal, difference or unmet expect, and what follows is not done. And a
 // recording of acting calls: selectors that find the element again, passwords as parameters.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -215,6 +215,27 @@ describe("recording", () => {
     assert.deepEqual(step.args.fields[0], { label: "Name", value: "Ada" });
     assert.deepEqual(step.args.fields[1].label, "Password");
     assert.ok(step.args.fields[1].value.$param, written);
+    await context.close();
+  });
+});
+
+describe("a recording that cannot be written", () => {
+  it("does not turn a done call into a failure: the reply says the step was not written", async () => {
+    const { context, field } = desktop();
+    const path = join(dir, "gone", "step.json");
+    const recorder = new Recorder(path);
+    context.sessionState.set(RECORDER, recorder);
+    // The folder goes away under the recorder: its next write fails.
+    rmSync(join(dir, "gone"), { recursive: true, force: true });
+    writeFileSync(join(dir, "gone"), "a file where the folder was");
+    const acted = await callTool(context, findTool("act")!, {
+      find: { target, role: "text", name: "Name" },
+      action: { kind: "set_value", text: "Ada" },
+    });
+    assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
+    assert.equal(field(0).text, "Ada", "the call was done");
+    assert.match(acted.output.text, /recording: this step could not be written/);
+    rmSync(join(dir, "gone"), { force: true });
     await context.close();
   });
 });
