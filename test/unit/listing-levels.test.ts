@@ -29,11 +29,13 @@ describe("the listing's levels and annotations follow each tool's one declaratio
             RANK[highest] >= 3,
             `${tool.name} destructiveHint`,
           );
-        // What presses, types or scrolls can meet a committing target, so the gate can take it to L3;
-        // only bringing a window forward stays where it is.
+        // What presses or types can meet a committing target, so the gate can take it to L3; bringing
+        // a window forward, a hover and a wheel turn press nothing and stay where they are.
         if (
           !tool.annotations.readOnlyHint &&
-          !/focus_window|activate|window_(minimize|hide|show)|^app_/.test(tool.name)
+          !/focus_window|activate|window_(minimize|hide|show)|^app_|^(main_)?(hover|wheel|navigate)$/.test(
+            tool.name,
+          )
         )
           assert.ok(RANK[highest] >= 3, `${tool.name} changes things but lists no level above ${highest}`);
       }

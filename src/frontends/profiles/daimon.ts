@@ -271,7 +271,6 @@ const mainHover = defineTool({
   title: "Move the pointer",
   description: "Move the pointer to (x, y) without clicking. L1.",
   level: "L1",
-  highest: "L3",
   annotations: VIEW_ONLY,
   input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
   async handler(context, input) {
@@ -289,7 +288,7 @@ const mainNavigate = defineTool({
     "Scroll by scroll_y (positive is up; 120 is one wheel notch), at (x, y) or where the pointer is. L1, or L2 over " +
     "a slider, spin button or combo box (the wheel changes their value).",
   level: "L1",
-  highest: "L3",
+  highest: "L2",
   annotations: VIEW_ONLY,
   input: z.object({
     intent,

@@ -183,8 +183,8 @@ export const hoverTool = defineTool({
   name: "hover",
   title: "Hover",
   description: "Move the pointer to a ref or a point without clicking (tooltips, menus).",
+  // A hover presses nothing, whatever is under the pointer: it stays L1.
   level: "L1",
-  highest: "L3",
   annotations: INPUT,
   input: z
     .object({ ...placeShape, intent: intentSchema, window: windowSchema.optional() })
@@ -198,6 +198,7 @@ export const hoverTool = defineTool({
       intent: input.intent,
       reversible: true,
       place,
+      presses: [],
       // A ref's (or the named) window comes to the front, so the pointer lands there and not on a cover.
       windowId: named ?? place.windowId,
       ensureFocus: place.ref !== undefined || named !== undefined,
@@ -216,8 +217,9 @@ export const wheelTool = defineTool({
   title: "Scroll with the wheel",
   description:
     "Turn the mouse wheel over a ref, a point or where the pointer is. To scroll by accessibility, act scroll.",
+  // The wheel presses nothing: a committing button under it stays unpressed. It changes a value (L2).
   level: "L1",
-  highest: "L3",
+  highest: "L2",
   annotations: INPUT,
   input: z
     .object({
@@ -250,6 +252,7 @@ export const wheelTool = defineTool({
       intent: input.intent,
       reversible: true,
       place,
+      presses: [],
       windowId: named ?? place?.windowId,
       ensureFocus: place?.ref !== undefined || named !== undefined,
       approach: true,
