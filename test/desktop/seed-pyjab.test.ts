@@ -99,4 +99,27 @@ describe("the pyjab profile, replayed", () => {
     assert.ok(!waited.isError);
     assert.equal(waited.structuredContent.met, false);
   });
+
+  it("java_fill_form without simulate never types: a push button given a space is not pressed", async () => {
+    const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const one = async (name: string) =>
+      (await call("java_find", { session_id: session, name })).structuredContent.matches[0];
+    const beta = await one("Beta");
+    const label = await one("Status");
+    assert.ok(beta && label, "the fixture's Beta button and status label");
+    const status = async () =>
+      (await call("java_read_text", { session_id: session, handle: label.handle })).structuredContent.text;
+    const before = await status();
+    const filled = await call("java_fill_form", {
+      session_id: session,
+      fields: [{ handle: beta.handle, value: " " }],
+    });
+    // Nothing went through real input: no typing was even tried.
+    const field = filled.structuredContent.fields[0];
+    assert.equal(field.set, false, text(filled));
+    assert.equal(field.typed, undefined, `no typed fallback: ${text(filled)}`);
+    await sleep(300);
+    assert.equal(await status(), before, `Beta was not pressed: ${text(filled)}`);
+    assert.notEqual(await status(), "Pressed Beta");
+  });
 });

@@ -330,7 +330,10 @@ const fillForm = defineTool({
       ref: refOf(context, input.session_id, f.handle),
       value: f.value,
     }));
-    if (!input.simulate) return runTool(context, fillFormTool, { fields, intent: NO_INTENT });
+    // simulate=False (the seed's default) never falls back to real keys: a field accessibility cannot
+    // set is reported, and nothing is typed (a " " typed into a push button would press it).
+    if (!input.simulate)
+      return runTool(context, fillFormTool, { fields, intent: NO_INTENT, typed_fallback: false });
     const lines: string[] = [];
     let set = 0;
     for (const f of fields) {
