@@ -104,9 +104,10 @@ describe("the pyjab profile, replayed", () => {
     const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
     const one = async (name: string) =>
       (await call("java_find", { session_id: session, name })).structuredContent.matches[0];
-    const beta = await one("Beta");
+    // "Note" keeps its name (other tests reorder Alpha and Beta, renaming them).
+    const beta = await one("Note");
     const label = await one("Status");
-    assert.ok(beta && label, "the fixture's Beta button and status label");
+    assert.ok(beta && label, "the fixture's Note button and status label");
     const status = async () =>
       (await call("java_read_text", { session_id: session, handle: label.handle })).structuredContent.text;
     const before = await status();
@@ -119,7 +120,6 @@ describe("the pyjab profile, replayed", () => {
     assert.equal(field.set, false, text(filled));
     assert.equal(field.typed, undefined, `no typed fallback: ${text(filled)}`);
     await sleep(300);
-    assert.equal(await status(), before, `Beta was not pressed: ${text(filled)}`);
-    assert.notEqual(await status(), "Pressed Beta");
+    assert.equal(await status(), before, `Note was not pressed: ${text(filled)}`);
   });
 });
