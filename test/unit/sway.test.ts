@@ -141,3 +141,48 @@ describe("the Wayland wire", () => {
     assert.throws(() => ppmToRgba(Buffer.from("P6\n2 2\n255\nabc")), /shorter/);
   });
 });
+
+describe("sway's stacking", () => {
+  it("puts floating windows above tiles and the focused one on top, for the window list and a covered point", async () => {
+    const { stackedWindows } = await import("../../src/platform/wayland/sway.js");
+    const { windowsAtPoint } = await import("../../src/platform/x11/windows.js");
+    const rect = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+    const view = (id: number, extra: Partial<SwayNode>): SwayNode => ({
+      id,
+      type: "con",
+      name: `w${id}`,
+      pid: 100 + id,
+      visible: true,
+      rect: rect(0, 0, 640, 800),
+      ...extra,
+    });
+    const tree: SwayNode = {
+      id: 1,
+      type: "workspace",
+      rect: rect(0, 0, 1280, 800),
+      nodes: [
+        view(2, { focused: true }),
+        view(3, { rect: rect(640, 0, 640, 800) }),
+        view(4, { visible: false }),
+      ],
+      floating_nodes: [view(5, { type: "floating_con", rect: rect(500, 300, 300, 200) })],
+    };
+    const stacked = stackedWindows(tree);
+    assert.deepEqual(
+      stacked.map((w) => [w.id, w.stackIndex]),
+      [
+        [3, 0],
+        [5, 1],
+        [2, 2],
+      ],
+      "the scratchpad's window is left out; the focused tile is on top",
+    );
+    assert.equal(
+      windowsAtPoint(stacked, { x: 700, y: 350 })[0]?.id,
+      5,
+      "the floating dialog covers the tile",
+    );
+    assert.equal(windowsAtPoint(stacked, { x: 550, y: 350 })[0]?.id, 2, "the focused window is above it");
+    assert.equal(windowsAtPoint(stacked, { x: 900, y: 700 })[0]?.id, 3);
+  });
+});

@@ -15,7 +15,8 @@ import {
 } from "../hands.js";
 import type { Chord } from "../keys.js";
 import type { Rect } from "../types.js";
-import { SwayIpc, type SwayRect, type SwayWindow, swayWindows } from "./sway.js";
+import { windowsAtPoint } from "../x11/windows.js";
+import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { WaylandConnection } from "./wire.js";
 
 const KEYBOARD_MISSING =
@@ -314,18 +315,9 @@ class WaylandHands implements Hands {
     return (await this.#windows()).find((w) => w.focused)?.id;
   }
 
-  /** The focused window if it holds the point, else a floating one, else the tiled one. */
+  /** The front-most window holding the point, by sway's stacking (stackedWindows). */
   async windowAt(point: Point): Promise<number | undefined> {
-    const inside = (await this.#windows()).filter(
-      (w) =>
-        w.visible &&
-        point.x >= w.rect.x &&
-        point.y >= w.rect.y &&
-        point.x < w.rect.x + w.rect.width &&
-        point.y < w.rect.y + w.rect.height,
-    );
-    const rank = (w: SwayWindow) => (w.focused ? 2 : w.floating ? 1 : 0);
-    return inside.sort((a, b) => rank(b) - rank(a))[0]?.id;
+    return windowsAtPoint(stackedWindows(await this.ipc.tree(this.timeoutMs)), point)[0]?.id;
   }
 
   async activate(windowId: number): Promise<FocusTruth> {

@@ -5,6 +5,7 @@
 // their control; input and pixels over Wayland are not built yet, and doctor says so.
 import { connect, type Socket } from "node:net";
 import type { WindowSource } from "../window-source.js";
+import type { ClientWindow } from "../x11/windows.js";
 
 const MAGIC = Buffer.from("i3-ipc");
 const HEADER = MAGIC.length + 8;
@@ -215,27 +216,34 @@ export function sessionKind(env: NodeJS.ProcessEnv): "x11" | "wayland" | "none" 
 }
 
 /**
+ * The visible windows as X11 lists them, bottom to top: tiled windows first, floating ones above
+ * them, the focused one on top. One stacking rule for the backend's window list and the hands'
+ * covered-point check.
+ */
+export function stackedWindows(tree: SwayNode): ClientWindow[] {
+  const all = swayWindows(tree).filter((w) => w.visible);
+  const order = (w: SwayWindow) => (w.focused ? 2 : w.floating ? 1 : 0);
+  return all
+    .map((w, i) => ({ w, i }))
+    .sort((a, b) => order(a.w) - order(b.w) || a.i - b.i)
+    .map(({ w }, stackIndex) => ({
+      id: w.id,
+      title: w.title,
+      pid: w.pid,
+      rect: w.rect,
+      csdMargins: null,
+      stackIndex,
+    }));
+}
+
+/**
  * Sway as the AT-SPI backend's window source. Windows are sway's con_ids; a window's place is its
  * surface's (no client-side shadow: the sandbox's windows are tiled with sway's own borders).
  * Stacking: tiled windows first, floating ones above them, the focused one on top. The pointer's
  * place is not something sway's IPC gives, so the window under it cannot be told.
  */
 export function swayWindowSource(ipc: SwayIpc, timeoutMs: number): WindowSource {
-  const windows = async () => {
-    const all = swayWindows(await ipc.tree(timeoutMs)).filter((w) => w.visible);
-    const order = (w: SwayWindow) => (w.focused ? 2 : w.floating ? 1 : 0);
-    return all
-      .map((w, i) => ({ w, i }))
-      .sort((a, b) => order(a.w) - order(b.w) || a.i - b.i)
-      .map(({ w }, stackIndex) => ({
-        id: w.id,
-        title: w.title,
-        pid: w.pid,
-        rect: w.rect,
-        csdMargins: null,
-        stackIndex,
-      }));
-  };
+  const windows = async () => stackedWindows(await ipc.tree(timeoutMs));
   return {
     kind: "sway",
     clientWindows: windows,
