@@ -55,8 +55,14 @@ describe("a headless sway session", () => {
     });
     children.push(app);
     ipc = await SwayIpc.open(env.SWAYSOCK!, 2000);
+    // A new window is in sway's tree before its first layout: wait until its rectangle reads the
+    // same twice, 100 ms apart (seen on CI: a window at y=0 before sway placed it).
+    let last = "";
     for (let i = 0; i < 100; i++) {
-      if (swayWindows(await ipc.tree()).some((w) => w.title === TITLE)) break;
+      const window = swayWindows(await ipc.tree()).find((w) => w.title === TITLE);
+      const now = window ? JSON.stringify(window.rect) : "";
+      if (now && now === last) break;
+      last = now;
       await sleep(100);
     }
   });
