@@ -96,8 +96,8 @@ async function packageChecks(): Promise<Check[]> {
 
 /**
  * Which session this is, and on Wayland what deskhand can do there: AT-SPI reads and actions work;
- * sway's IPC gives the windows and their control, a virtual pointer the mouse, grim the pixels; the
- * keyboard is not built for Wayland yet, and this says so.
+ * sway's IPC gives the windows and their control, a virtual pointer the mouse, a virtual keyboard the
+ * keys (where this Node can pass its keymap's descriptor), grim the pixels; what is missing is named.
  */
 async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const section = "session";
@@ -169,25 +169,41 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
         ? "deskhand's own virtual pointer (zwlr_virtual_pointer_v1)"
         : "UNAVAILABLE (the compositor offers no zwlr_virtual_pointer_manager_v1)",
     });
+    // Read from what the compositor offers and what this Node can pass: doctor makes no keyboard.
+    const keyboard = !wl.globals.has("zwp_virtual_keyboard_manager_v1")
+      ? "the compositor offers no zwp_virtual_keyboard_manager_v1"
+      : wl.noDescriptors
+        ? `its keymap must be passed as a file descriptor: ${wl.noDescriptors}`
+        : undefined;
+    checks.push(
+      keyboard
+        ? {
+            section,
+            name: "keyboard",
+            status: "unavailable",
+            value: `UNAVAILABLE (${keyboard})`,
+            hint: "set text with act set_value or fill_form",
+          }
+        : {
+            section,
+            name: "keyboard",
+            status: "ok",
+            value:
+              "deskhand's own virtual keyboard (zwp_virtual_keyboard_v1, us keymap, spare keys for other characters)",
+          },
+    );
   } catch (error) {
-    checks.push({
-      section,
-      name: "pointer",
-      status: "fail",
-      value: `cannot reach the Wayland display: ${message(error)}`,
-    });
+    for (const name of ["pointer", "keyboard"])
+      checks.push({
+        section,
+        name,
+        status: "fail",
+        value: `cannot reach the Wayland display: ${message(error)}`,
+      });
   } finally {
     wl?.close();
   }
   checks.push(
-    {
-      section,
-      name: "keyboard",
-      status: "unavailable",
-      value:
-        "UNAVAILABLE (not built for Wayland yet: its keymap must reach the compositor as a file descriptor)",
-      hint: "set text with act set_value or fill_form; for typing use `deskhand sandbox` (X11)",
-    },
     existsSync("/usr/bin/grim")
       ? { section, name: "screenshots", status: "ok", value: "grim" }
       : {

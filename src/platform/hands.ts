@@ -96,7 +96,7 @@ export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCap
   readonly recovered?: string | undefined;
   /** True once the display connection is gone; the caller opens new hands. */
   readonly closed: boolean;
-  /** Why these hands cannot send keys, where they cannot (Wayland, so far): nothing keyed is sent. */
+  /** Why these hands cannot send keys, where they cannot (a Wayland session without a virtual keyboard). */
   readonly keyboardMissing?: string | undefined;
   close(): Promise<void>;
 }

@@ -348,7 +348,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
             .ref;
         }),
       );
-      const runs = Number(process.env.DESKHAND_TYPIST_RUNS ?? 20);
+      const runs = Number(process.env.DESKHAND_TYPIST_RUNS ?? 10);
       for (let run = 0; run < runs; run++) {
         const replies = await Promise.all(
           clients.map((client, i) =>

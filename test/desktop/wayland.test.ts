@@ -109,7 +109,7 @@ describe("a headless sway session", () => {
     assert.match(out, /session · session: Wayland \(WAYLAND_DISPLAY=wayland-1\)/, out);
     assert.match(out, /session · sway IPC: sway 1\.\d+: 1 window \("Wayland Probe"\)/, out);
     assert.match(out, /session · pointer: deskhand's own virtual pointer \(zwlr_virtual_pointer_v1\)/, out);
-    assert.match(out, /session · keyboard: UNAVAILABLE \(not built for Wayland yet/, out);
+    assert.match(out, /session · keyboard: deskhand's own virtual keyboard \(zwp_virtual_keyboard_v1/, out);
     assert.match(out, /session · screenshots: grim/, out);
   });
 });
@@ -170,9 +170,9 @@ describe("deskhand sandbox --wayland", () => {
     // Pixels from grim: a PNG of the window, not a blank one.
     assert.match(out, /screenshot exit 0/, out);
     assert.ok(statSync(shot).size > 3000, `a picture of the dialog (${statSync(shot).size} bytes)`);
-    // The keyboard says plainly that it is not built for Wayland, and nothing is typed.
-    assert.match(out, /the keyboard is not built for Wayland yet/, out);
-    assert.match(out, /type exit 1/, out);
+    // deskhand's own virtual keyboard typed after the value set, as the field reads back.
+    assert.match(out, /type exit 0/, out);
+    assert.match(out, /done: typed 5 character\(s\); reads back exact/, out);
     // The pointer is real: Cancel was clicked where AT-SPI and sway put it, and the dialog went.
     assert.match(out, /done: left click at \(\d+, \d+\) on push button "Cancel"/, out);
     assert.match(out, /window disappeared: \d+ "Wayland Probe"/, out);

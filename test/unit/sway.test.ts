@@ -143,7 +143,7 @@ describe("the Wayland wire", () => {
 });
 
 describe("sway's stacking", () => {
-  it("puts floating windows above tiles and the focused one on top, for the window list and a covered point", async () => {
+  it("puts floating windows above tiles, focused or not, for the window list and a covered point", async () => {
     const { stackedWindows } = await import("../../src/platform/wayland/sway.js");
     const { windowsAtPoint } = await import("../../src/platform/x11/windows.js");
     const rect = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
@@ -171,18 +171,25 @@ describe("sway's stacking", () => {
     assert.deepEqual(
       stacked.map((w) => [w.id, w.stackIndex]),
       [
-        [3, 0],
-        [5, 1],
+        [4, 0],
+        [3, 1],
         [2, 2],
+        [5, 3],
       ],
-      "the scratchpad's window is left out; the focused tile is on top",
+      "the scratchpad's window is at the bottom; the floating one stays above the focused tile",
     );
+    assert.equal(stacked[0]!.rect, null, "a hidden window has no place on screen and covers nothing");
     assert.equal(
       windowsAtPoint(stacked, { x: 700, y: 350 })[0]?.id,
       5,
       "the floating dialog covers the tile",
     );
-    assert.equal(windowsAtPoint(stacked, { x: 550, y: 350 })[0]?.id, 2, "the focused window is above it");
+    assert.equal(
+      windowsAtPoint(stacked, { x: 550, y: 350 })[0]?.id,
+      5,
+      "focus does not lift the tile over it",
+    );
+    assert.equal(windowsAtPoint(stacked, { x: 100, y: 100 })[0]?.id, 2);
     assert.equal(windowsAtPoint(stacked, { x: 900, y: 700 })[0]?.id, 3);
   });
 });

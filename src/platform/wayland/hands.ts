@@ -1,8 +1,11 @@
 // The Wayland hands on sway: the pointer is deskhand's own zwlr_virtual_pointer_v1 (it needs no file
-// descriptor, and while it lives the seat has a pointer), windows are sway's IPC, pixels come from grim.
-// The keyboard is not built for Wayland yet (its keymap must be passed as a file descriptor): every
-// key, chord, text and modifier says so and sends nothing.
+// descriptor, and while it lives the seat has a pointer), the keyboard its own zwp_virtual_keyboard_v1
+// (keyboard.ts), windows are sway's IPC, pixels come from grim. Where the keyboard cannot open (a Node
+// that cannot pass its keymap's descriptor, a compositor without the protocol), every key, chord, text
+// and modifier says why and sends nothing. One deskhand sends input at a time (typist-lock.ts).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { execFile } from "node:child_process";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type FocusTruth,
@@ -13,14 +16,16 @@ import {
   type RgbaImage,
   type WheelDirection,
 } from "../hands.js";
-import type { Chord } from "../keys.js";
+import type { Chord, Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { windowsAtPoint } from "../x11/windows.js";
+import { WaylandKeyboard } from "./keyboard.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
+import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
 
-const KEYBOARD_MISSING =
-  "the keyboard is not built for Wayland yet (its keymap must reach the compositor as a file descriptor): nothing was typed; set a field's text with act set_value, or use `deskhand sandbox` (X11)";
+/** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
+const LOCK_WAIT_MS = 30_000;
 const BUTTONS: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
 /** zwlr_virtual_pointer_v1 requests. */
 const POINTER = { motionAbsolute: 1, button: 2, frame: 4, axisSource: 5, axisDiscrete: 7, destroy: 8 };
@@ -71,13 +76,17 @@ export async function openWaylandHands(
     ipc.close();
     throw new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`);
   }
+  const autoReleaseMs = options.autoReleaseMs ?? 10_000;
+  const started = Date.now();
+  const time = () => (Date.now() - started) >>> 0;
+  let pointer: number;
+  let layout: { width: number; height: number };
   try {
     const manager = wl.bind("zwlr_virtual_pointer_manager_v1", 2);
-    const pointer = wl.newId();
+    pointer = wl.newId();
     wl.send(manager, 0, [{ o: 0 }, { o: pointer }]);
-    const outputs = await ipc.request<{ rect: SwayRect; active?: boolean }[]>(3, "", timeoutMs);
+    layout = layoutOf(await ipc.request<{ rect: SwayRect; active?: boolean }[]>(3, "", timeoutMs));
     await wl.roundtrip(timeoutMs);
-    return new WaylandHands(ipc, wl, pointer, layoutOf(outputs), options.autoReleaseMs ?? 10_000, timeoutMs);
   } catch (error) {
     wl.close();
     ipc.close();
@@ -85,6 +94,21 @@ export async function openWaylandHands(
       `the compositor has no virtual pointer for deskhand: ${(error as Error).message}`,
     );
   }
+  // Without a keyboard the hands still point, look and manage windows; keys say why they cannot.
+  const keyboard = await WaylandKeyboard.open(wl, { time, autoReleaseMs, timeoutMs }).catch(
+    (error: Error) => `${error.message}: nothing was typed; set a field's text with act set_value`,
+  );
+  const display = env.WAYLAND_DISPLAY ?? "wayland-0";
+  const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  return new WaylandHands(ipc, wl, pointer, keyboard, {
+    layout,
+    autoReleaseMs,
+    timeoutMs,
+    time,
+    lock: lockName(socketPath),
+    display,
+    env,
+  });
 }
 
 function layoutOf(outputs: { rect: SwayRect; active?: boolean }[]): { width: number; height: number } {
@@ -95,31 +119,63 @@ function layoutOf(outputs: { rect: SwayRect; active?: boolean }[]): { width: num
   };
 }
 
+interface Settings {
+  layout: { width: number; height: number };
+  autoReleaseMs: number;
+  timeoutMs: number;
+  /** Milliseconds since the hands opened: the timestamps of every event. */
+  time: () => number;
+  /** The input lock's name for this session, and the display it names in errors. */
+  lock: string;
+  display: string;
+  /** The session's environment: grim must reach the same display. */
+  env: NodeJS.ProcessEnv;
+}
+
 class WaylandHands implements Hands {
-  readonly name = "wayland (sway): virtual pointer, sway IPC, grim";
   readonly recovered = undefined;
-  readonly keyboardMissing = KEYBOARD_MISSING;
-  readonly #started = Date.now();
+  readonly keyboardMissing: string | undefined;
+  readonly autoReleaseMs: number;
+  readonly #keyboard: WaylandKeyboard | undefined;
+  readonly #layout: { width: number; height: number };
+  readonly #timeoutMs: number;
   #at: Point = { x: 0, y: 0 };
-  #queue: Promise<unknown> = Promise.resolve();
-  #depth = 0;
+  /** Calls of this process wait their turn here before asking for the session's input lock. */
+  #turn: Promise<void> = Promise.resolve();
+  /** Set inside the call chain that holds the input: a nested `exclusive` there runs at once. */
+  readonly #holding = new AsyncLocalStorage<true>();
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
 
   constructor(
     private readonly ipc: SwayIpc,
     private readonly wl: WaylandConnection,
     private readonly pointer: number,
-    private readonly layout: { width: number; height: number },
-    readonly autoReleaseMs: number,
-    private readonly timeoutMs: number,
-  ) {}
+    keyboard: WaylandKeyboard | string,
+    private readonly settings: Settings,
+  ) {
+    this.#keyboard = typeof keyboard === "string" ? undefined : keyboard;
+    this.keyboardMissing = typeof keyboard === "string" ? keyboard : undefined;
+    this.autoReleaseMs = settings.autoReleaseMs;
+    this.#layout = settings.layout;
+    this.#timeoutMs = settings.timeoutMs;
+  }
+
+  get name(): string {
+    return `wayland (sway): virtual pointer, ${this.#keyboard ? "virtual keyboard" : "no keyboard"}, sway IPC, grim`;
+  }
 
   get closed(): boolean {
     return this.wl.closed || this.ipc.closed;
   }
 
   #time(): number {
-    return (Date.now() - this.#started) >>> 0;
+    return this.settings.time();
+  }
+
+  /** The keyboard, or HandsUnavailable saying why there is none (before anything is sent). */
+  #keys(what?: string): WaylandKeyboard {
+    if (this.#keyboard) return this.#keyboard;
+    throw new HandsUnavailable(what ? `${what}: ${this.keyboardMissing}` : this.keyboardMissing!);
   }
 
   #send(opcode: number, args: Parameters<WaylandConnection["send"]>[2]): void {
@@ -127,14 +183,14 @@ class WaylandHands implements Hands {
   }
 
   async #moveTo(to: Point): Promise<void> {
-    const x = Math.max(0, Math.min(this.layout.width - 1, Math.round(to.x)));
-    const y = Math.max(0, Math.min(this.layout.height - 1, Math.round(to.y)));
+    const x = Math.max(0, Math.min(this.#layout.width - 1, Math.round(to.x)));
+    const y = Math.max(0, Math.min(this.#layout.height - 1, Math.round(to.y)));
     this.#send(POINTER.motionAbsolute, [
       { u: this.#time() },
       { u: x },
       { u: y },
-      { u: this.layout.width },
-      { u: this.layout.height },
+      { u: this.#layout.width },
+      { u: this.#layout.height },
     ]);
     this.#send(POINTER.frame, []);
     this.#at = { x, y };
@@ -148,46 +204,57 @@ class WaylandHands implements Hands {
   async move(to: Point): Promise<void> {
     await this.exclusive(async () => {
       await this.#moveTo(to);
-      await this.wl.roundtrip(this.timeoutMs);
+      await this.wl.roundtrip(this.#timeoutMs);
     });
   }
 
-  async click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: string[] }): Promise<void> {
-    if (options.modifiers.length > 0)
-      throw new HandsUnavailable(`a click with ${options.modifiers.join("+")} held: ${KEYBOARD_MISSING}`);
+  async click(
+    at: Point,
+    options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] },
+  ): Promise<void> {
+    const keyboard = options.modifiers.length
+      ? this.#keys(`a click with ${options.modifiers.join("+")} held`)
+      : undefined;
     await this.exclusive(async () => {
       await this.#moveTo(at);
-      await this.wl.roundtrip(this.timeoutMs);
-      for (let i = 0; i < options.count; i++) {
-        this.#button(options.button, PRESSED);
-        await sleep(PRESS_MS);
-        this.#button(options.button, RELEASED);
-        if (i + 1 < options.count) await sleep(PRESS_MS);
-      }
-      await this.wl.roundtrip(this.timeoutMs);
+      await this.wl.roundtrip(this.#timeoutMs);
+      const clicks = async () => {
+        for (let i = 0; i < options.count; i++) {
+          this.#button(options.button, PRESSED);
+          await sleep(PRESS_MS);
+          this.#button(options.button, RELEASED);
+          if (i + 1 < options.count) await sleep(PRESS_MS);
+        }
+      };
+      await (keyboard ? keyboard.holding(options.modifiers, clicks) : clicks());
+      await this.wl.roundtrip(this.#timeoutMs);
     });
   }
 
-  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: string[] }): Promise<void> {
-    if (options.modifiers.length > 0)
-      throw new HandsUnavailable(`a drag with ${options.modifiers.join("+")} held: ${KEYBOARD_MISSING}`);
+  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    const keyboard = options.modifiers.length
+      ? this.#keys(`a drag with ${options.modifiers.join("+")} held`)
+      : undefined;
     await this.exclusive(async () => {
       await this.#moveTo(from);
-      await this.wl.roundtrip(this.timeoutMs);
-      this.#button(options.button, PRESSED);
-      try {
-        for (let i = 1; i <= DRAG_STEPS; i++) {
-          await sleep(STEP_MS);
-          await this.#moveTo({
-            x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
-            y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
-          });
+      await this.wl.roundtrip(this.#timeoutMs);
+      const drag = async () => {
+        this.#button(options.button, PRESSED);
+        try {
+          for (let i = 1; i <= DRAG_STEPS; i++) {
+            await sleep(STEP_MS);
+            await this.#moveTo({
+              x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
+              y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
+            });
+          }
+          await sleep(PRESS_MS);
+        } finally {
+          this.#button(options.button, RELEASED);
         }
-        await sleep(PRESS_MS);
-      } finally {
-        this.#button(options.button, RELEASED);
-      }
-      await this.wl.roundtrip(this.timeoutMs);
+      };
+      await (keyboard ? keyboard.holding(options.modifiers, drag) : drag());
+      await this.wl.roundtrip(this.#timeoutMs);
     });
   }
 
@@ -207,38 +274,49 @@ class WaylandHands implements Hands {
         this.#send(POINTER.frame, []);
         await sleep(STEP_MS);
       }
-      await this.wl.roundtrip(this.timeoutMs);
+      await this.wl.roundtrip(this.#timeoutMs);
     });
   }
 
-  async chord(_chord: Chord, _count: number): Promise<void> {
-    throw new HandsUnavailable(KEYBOARD_MISSING);
+  async chord(chord: Chord, count: number): Promise<void> {
+    const keyboard = this.#keys();
+    await this.exclusive(() => keyboard.chord(chord, count));
   }
 
-  async type(_text: string): Promise<{ remapped: number }> {
-    throw new HandsUnavailable(KEYBOARD_MISSING);
+  async type(text: string): Promise<{ remapped: number }> {
+    const keyboard = this.#keys();
+    return this.exclusive(() => keyboard.type(text));
   }
 
-  /** One input at a time from this process (no other deskhand process shares its virtual pointer). */
+  /**
+   * Runs `work` as the only deskhand sending input to the session: this process's calls take turns,
+   * then the session's lock is taken. Calls inside `work` take it again freely.
+   */
   async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#depth > 0) return work();
-    const run = this.#queue.then(async () => {
-      this.#depth++;
-      try {
-        return await work();
-      } finally {
-        this.#depth--;
-      }
+    if (this.#holding.getStore()) return work();
+    let release!: () => void;
+    const before = this.#turn;
+    this.#turn = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    this.#queue = run.catch(() => undefined);
-    return run;
+    await before;
+    try {
+      const unlock = await takeInputLock(this.settings.lock, LOCK_WAIT_MS, this.settings.display);
+      try {
+        return await this.#holding.run(true, work);
+      } finally {
+        unlock();
+      }
+    } finally {
+      release();
+    }
   }
 
   async buttonDown(at: Point, button: MouseButton): Promise<void> {
     await this.exclusive(async () => {
       await this.#moveTo(at);
       this.#button(button, PRESSED);
-      await this.wl.roundtrip(this.timeoutMs);
+      await this.wl.roundtrip(this.#timeoutMs);
     });
     clearTimeout(this.#heldButtons.get(button));
     // Released by deskhand itself after autoReleaseMs, even when no other call comes.
@@ -256,20 +334,22 @@ class WaylandHands implements Hands {
     await this.exclusive(async () => {
       await this.#moveTo(at);
       this.#button(button, RELEASED);
-      await this.wl.roundtrip(this.timeoutMs);
+      await this.wl.roundtrip(this.#timeoutMs);
     });
   }
 
-  async keyDown(_chord: Chord): Promise<void> {
-    throw new HandsUnavailable(KEYBOARD_MISSING);
+  async keyDown(chord: Chord): Promise<void> {
+    const keyboard = this.#keys();
+    await this.exclusive(() => keyboard.keyDown(chord));
   }
 
-  async keyUp(_chord: Chord): Promise<void> {
-    throw new HandsUnavailable(KEYBOARD_MISSING);
+  async keyUp(chord: Chord): Promise<void> {
+    const keyboard = this.#keys();
+    await this.exclusive(() => keyboard.keyUp(chord));
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: [...this.#heldButtons.keys()], keys: [] };
+    return { buttons: [...this.#heldButtons.keys()], keys: this.#keyboard?.heldKeys() ?? [] };
   }
 
   /** Wayland has no query for what a seat holds: this is deskhand's own account. */
@@ -278,7 +358,7 @@ class WaylandHands implements Hands {
   }
 
   screenSize(): { width: number; height: number } {
-    return this.layout;
+    return this.#layout;
   }
 
   capture(region: Rect): Promise<RgbaImage> {
@@ -287,7 +367,7 @@ class WaylandHands implements Hands {
       execFile(
         "grim",
         ["-g", geometry, "-t", "ppm", "-"],
-        { encoding: "buffer", maxBuffer: 256 << 20, timeout: GRIM_TIMEOUT_MS, env: process.env },
+        { encoding: "buffer", maxBuffer: 256 << 20, timeout: GRIM_TIMEOUT_MS, env: this.settings.env },
         (error, stdout) => {
           if (error)
             return reject(
@@ -308,7 +388,7 @@ class WaylandHands implements Hands {
   }
 
   async #windows(): Promise<SwayWindow[]> {
-    return swayWindows(await this.ipc.tree(this.timeoutMs));
+    return swayWindows(await this.ipc.tree(this.#timeoutMs));
   }
 
   async activeWindow(): Promise<number | undefined> {
@@ -317,17 +397,17 @@ class WaylandHands implements Hands {
 
   /** The front-most window holding the point, by sway's stacking (stackedWindows). */
   async windowAt(point: Point): Promise<number | undefined> {
-    return windowsAtPoint(stackedWindows(await this.ipc.tree(this.timeoutMs)), point)[0]?.id;
+    return windowsAtPoint(stackedWindows(await this.ipc.tree(this.#timeoutMs)), point)[0]?.id;
   }
 
   async activate(windowId: number): Promise<FocusTruth> {
-    await this.ipc.command(`[con_id=${windowId}] focus`, this.timeoutMs);
+    await this.ipc.command(`[con_id=${windowId}] focus`, this.#timeoutMs);
     const focused = await this.activeWindow();
     return focused === windowId ? "front" : focused === undefined ? "unknown" : "not_front";
   }
 
   async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
-    await this.ipc.command(`[con_id=${windowId}] move scratchpad`, this.timeoutMs);
+    await this.ipc.command(`[con_id=${windowId}] move scratchpad`, this.#timeoutMs);
     const window = (await this.#windows()).find((w) => w.id === windowId);
     return { minimized: window ? !window.visible : "unknown" };
   }
@@ -336,7 +416,7 @@ class WaylandHands implements Hands {
     const all = await this.#windows();
     const pid = all.find((w) => w.id === windowId)?.pid;
     const ids = all.filter((w) => w.pid === pid && w.visible).map((w) => w.id);
-    for (const id of ids) await this.ipc.command(`[con_id=${id}] move scratchpad`, this.timeoutMs);
+    for (const id of ids) await this.ipc.command(`[con_id=${id}] move scratchpad`, this.#timeoutMs);
     const after = await this.#windows();
     return { windows: ids, hidden: ids.every((id) => after.find((w) => w.id === id)?.visible === false) };
   }
@@ -345,17 +425,15 @@ class WaylandHands implements Hands {
     const all = await this.#windows();
     const pid = all.find((w) => w.id === windowId)?.pid;
     const ids = all.filter((w) => w.pid === pid && !w.visible).map((w) => w.id);
-    // `scratchpad show` floats a window; `floating disable` puts it back among the tiles.
+    // `scratchpad show` floats a window; `floating disable` puts it back among the tiles (a comma
+    // carries the criteria on to the next command; a second criteria there is refused).
     for (const id of ids)
-      await this.ipc.command(
-        `[con_id=${id}] scratchpad show, [con_id=${id}] floating disable`,
-        this.timeoutMs,
-      );
+      await this.ipc.command(`[con_id=${id}] scratchpad show, floating disable`, this.#timeoutMs);
     return { windows: ids.length ? ids : [windowId], focus: await this.activate(windowId) };
   }
 
   async closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
-    await this.ipc.command(`[con_id=${windowId}] kill`, this.timeoutMs);
+    await this.ipc.command(`[con_id=${windowId}] kill`, this.#timeoutMs);
     for (let i = 0; i < 20; i++) {
       if (!(await this.#windows()).some((w) => w.id === windowId)) return { closed: true };
       await sleep(100);
@@ -366,6 +444,7 @@ class WaylandHands implements Hands {
   async close(): Promise<void> {
     for (const timer of this.#heldButtons.values()) clearTimeout(timer);
     // Nothing stays held: every held button is released before the pointer goes.
+    await this.#keyboard?.close();
     if (!this.wl.closed) {
       for (const button of this.#heldButtons.keys()) this.#button(button, RELEASED);
       this.wl.send(this.pointer, POINTER.destroy, []);

@@ -217,20 +217,23 @@ export function sessionKind(env: NodeJS.ProcessEnv): "x11" | "wayland" | "none" 
 
 /**
  * The visible windows as X11 lists them, bottom to top: tiled windows first, floating ones above
- * them, the focused one on top. One stacking rule for the backend's window list and the hands'
- * covered-point check.
+ * them, the focused floating one on top of those. Focus does not lift a tile above a floating window:
+ * sway draws floating windows over the tiles whatever has the focus (measured: a click at a tile's
+ * button under a floating window, after focusing the tile, landed on the floating one). One stacking
+ * rule for the backend's window list and the hands' covered-point check.
  */
 export function stackedWindows(tree: SwayNode): ClientWindow[] {
-  const all = swayWindows(tree).filter((w) => w.visible);
-  const order = (w: SwayWindow) => (w.focused ? 2 : w.floating ? 1 : 0);
-  return all
+  // A hidden window (in the scratchpad) is listed as X11 lists a minimized one, at the bottom with
+  // no place on screen: it can be shown again, and it covers nothing.
+  const order = (w: SwayWindow) => (!w.visible ? -1 : w.floating ? (w.focused ? 3 : 2) : w.focused ? 1 : 0);
+  return swayWindows(tree)
     .map((w, i) => ({ w, i }))
     .sort((a, b) => order(a.w) - order(b.w) || a.i - b.i)
     .map(({ w }, stackIndex) => ({
       id: w.id,
       title: w.title,
       pid: w.pid,
-      rect: w.rect,
+      rect: w.visible ? w.rect : null,
       csdMargins: null,
       stackIndex,
     }));
@@ -239,7 +242,7 @@ export function stackedWindows(tree: SwayNode): ClientWindow[] {
 /**
  * Sway as the AT-SPI backend's window source. Windows are sway's con_ids; a window's place is its
  * surface's (no client-side shadow: the sandbox's windows are tiled with sway's own borders).
- * Stacking: tiled windows first, floating ones above them, the focused one on top. The pointer's
+ * Stacking: tiled windows first, floating ones above them (stackedWindows). The pointer's
  * place is not something sway's IPC gives, so the window under it cannot be told.
  */
 export function swayWindowSource(ipc: SwayIpc, timeoutMs: number): WindowSource {

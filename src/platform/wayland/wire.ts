@@ -1,9 +1,9 @@
-// The Wayland wire protocol, as little of it as deskhand's pointer needs: the 8-byte header (object
+// The Wayland wire protocol, as little of it as deskhand's hands need: the 8-byte header (object
 // id; size << 16 | opcode), arguments as u32, i32, 24.8 fixed, padded strings and new ids; the
-// registry, binding a global, and sync round trips. Nothing here passes file descriptors (the
-// keyboard's keymap and screencopy's buffers would), so it is plain Node. Every wait is bounded.
-import { connect, type Socket } from "node:net";
+// registry, binding a global, and sync round trips; a request carrying a file's descriptor (the
+// keyboard's keymap), where fd-socket.ts can pass one. Every wait is bounded.
 import { join } from "node:path";
+import { openWireSocket, type WireSocket } from "./fd-socket.js";
 
 export type Arg =
   | { u: number }
@@ -71,15 +71,16 @@ export function readString(body: Buffer, offset: number): { value: string; next:
 const DISPLAY = 1;
 
 export class WaylandConnection {
-  #socket: Socket;
+  #wire: WireSocket;
   #buffer: Buffer = Buffer.alloc(0);
   #nextId = 2;
   #listeners = new Map<number, (event: WireEvent) => void>();
   #error: Error | undefined;
   readonly globals = new Map<string, { name: number; version: number }>();
 
-  private constructor(socket: Socket) {
-    this.#socket = socket;
+  private constructor(wire: WireSocket) {
+    this.#wire = wire;
+    const socket = wire.socket;
     socket.on("data", (chunk) => this.#receive(chunk));
     socket.on("error", (error) => this.#fail(error));
     socket.on("close", () => this.#fail(new Error("the compositor closed the Wayland connection")));
@@ -96,22 +97,8 @@ export class WaylandConnection {
   static async open(env: NodeJS.ProcessEnv, timeoutMs = 2000): Promise<WaylandConnection> {
     const display = env.WAYLAND_DISPLAY ?? "wayland-0";
     const path = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "/run/user/0", display);
-    const socket = await new Promise<Socket>((resolve, reject) => {
-      const s = connect(path);
-      const timer = setTimeout(() => {
-        s.destroy();
-        reject(new Error(`the Wayland display ${path} did not answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      s.once("connect", () => {
-        clearTimeout(timer);
-        resolve(s);
-      });
-      s.once("error", (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
-    const connection = new WaylandConnection(socket);
+    const wire = await openWireSocket(path, timeoutMs);
+    const connection = new WaylandConnection(wire);
     try {
       const registry = connection.newId((event) => {
         if (event.opcode !== 0) return; // global_remove is not followed: the globals deskhand binds stay.
@@ -143,7 +130,18 @@ export class WaylandConnection {
 
   send(object: number, opcode: number, args: Arg[]): void {
     if (this.#error) throw this.#error;
-    this.#socket.write(encode(object, opcode, args));
+    this.#wire.write(encode(object, opcode, args));
+  }
+
+  /** Why this connection cannot pass a file descriptor; undefined when it can. */
+  get noDescriptors(): string | undefined {
+    return this.#wire.noDescriptors;
+  }
+
+  /** A request whose fd argument is `file`'s descriptor (fds go beside the message, not in it). */
+  sendFile(object: number, opcode: number, args: Arg[], file: string): void {
+    if (this.#error) throw this.#error;
+    this.#wire.write(encode(object, opcode, args), file);
   }
 
   /** Binds a global by its interface name, at most at `version`; its new object id. */
@@ -200,6 +198,6 @@ export class WaylandConnection {
   #fail(error: Error): void {
     if (this.#error) return;
     this.#error = error;
-    this.#socket.destroy();
+    this.#wire.socket.destroy();
   }
 }

@@ -1,0 +1,308 @@
+// The hands tests' Wayland twins (issue 28), on a headless sway that deskhand's own sandbox starts
+// (`Desktop.start({ wayland: true })`), with GTK 3 apps on it and no X server: deskhand's virtual
+// keyboard types Unicode and chords, its virtual pointer drags, scrolls and clicks in image space, the
+// gate judges keys and points as on X11, held input is let go after 10 s, and sway reads back
+// focus, hiding and showing. Every effect is re-read from the app over AT-SPI.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { decodePng, distinctColours } from "../../src/core/image.js";
+import { launchApp } from "../../src/platform/sandbox/apps.js";
+import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import { SwayIpc, swayWindows } from "../../src/platform/wayland/sway.js";
+import type { SafetyLevel } from "../../src/safety/levels.js";
+import { callTool } from "../../src/tools/call.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { findTool } from "../../src/tools/registry.js";
+import { toolCaller } from "./helpers.js";
+
+const EDITOR = "Wayland Editor";
+const SCALE = "Wayland Scale";
+
+type Match = {
+  ref: string;
+  role: string;
+  name: string | null;
+  value?: string;
+  states: string[];
+  bounds: any;
+};
+
+describe("hands on a Wayland desktop (sway)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-wayland-hands-"));
+  let desktop: Desktop;
+  let env: NodeJS.ProcessEnv;
+  let context: ToolContext;
+  let ipc: SwayIpc;
+  const contexts: ToolContext[] = [];
+
+  const contextWith = (options: { ceiling?: SafetyLevel; config?: object } = {}) => {
+    const config = join(dir, `config-${contexts.length}.json`);
+    if (options.config) writeFileSync(config, JSON.stringify(options.config));
+    const made = createContext({
+      refLifetime: "while-verified",
+      env: { ...env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
+      ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    });
+    contexts.push(made);
+    return made;
+  };
+
+  before(async () => {
+    desktop = await Desktop.start({ wayland: true });
+    env = desktop.info.env;
+    await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py '${EDITOR}'`, 60_000);
+    await launchApp(desktop, `zenity --scale --title='${SCALE}' --value=50`, 60_000);
+    ipc = await SwayIpc.open(env.SWAYSOCK!, 2000);
+    context = contextWith();
+  });
+  after(async () => {
+    for (const made of contexts) await made.close();
+    ipc?.close();
+    await desktop?.stop();
+  });
+
+  const call = (tool: string, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
+  const find = async (title: string, query: Record<string, unknown>): Promise<Match[]> => {
+    const result = await call("find", { target: { kind: "title", glob: title }, limit: 50, ...query });
+    assert.ok(result.ok, JSON.stringify(result.error));
+    return result.data.matches;
+  };
+  const one = async (title: string, query: Record<string, unknown>): Promise<Match> => {
+    const [match] = await find(title, query);
+    assert.ok(match, `${JSON.stringify(query)} is in ${title}`);
+    return match;
+  };
+  /** The editor's own record of the last thing it did: its Status label's description. */
+  const status = async () => {
+    const result = await call("snapshot", {
+      target: { kind: "title", glob: EDITOR },
+      format: "json",
+      maxDepth: 30,
+    });
+    return result.data.elements.find((e: { name: string }) => e.name === "Status").description as string;
+  };
+  const sway = async (title: string) => swayWindows(await ipc.tree()).find((w) => w.title === title)!;
+  /** A value once it matches, or the last one read after 3 s: GTK applies input on its own time. */
+  const becomes = async (read: () => Promise<string | undefined>, expected: RegExp) => {
+    const deadline = Date.now() + 3000;
+    let value = await read();
+    while (!expected.test(value ?? "") && Date.now() < deadline) {
+      await sleep(100);
+      value = await read();
+    }
+    return value;
+  };
+
+  it("types é 日本 ✓ and text beyond twelve spare keys into a GTK3 entry, re-read over AT-SPI", async () => {
+    const first = await one(EDITOR, { role: "text", name: "First" });
+    const text = "Zoë é 日本 ✓";
+    const typed = await call("type_text", { ref: first.ref, text, clear: true, intent: "Fill the field" });
+    assert.equal(typed.data.status, "done", typed.text);
+    assert.ok(
+      typed.data.result.remapped_keys >= 5,
+      `the characters outside us went on spare keys: ${typed.text}`,
+    );
+    assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, text);
+    // More distinct characters than the twelve spare keys: the keymap is swapped between pieces.
+    const greek = "αβγδεζηθικλμνξοπρστυφχψω ABC {+}";
+    const long = await call("type_text", {
+      ref: first.ref,
+      text: greek,
+      clear: true,
+      intent: "Fill the field",
+    });
+    assert.equal(long.data.status, "done", long.text);
+    assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, greek);
+  });
+
+  it("a mnemonic chord opens the File menu; ctrl+s is judged as Save: refused, then pre-approved it lands", async () => {
+    const window = { title: EDITOR };
+    const opened = await call("key", { key: "alt+f", window, intent: "Open the File menu" });
+    assert.equal(opened.data.status, "done", opened.text);
+    const file = await becomes(
+      async () => (await one(EDITOR, { role: "menu", name: "File" })).states.join(" "),
+      /selected/,
+    );
+    assert.match(file ?? "", /selected/, "the File menu is open");
+    await call("key", { key: "Escape", window, intent: "Close the menu" });
+    await call("key", { key: "Escape", window, intent: "Leave the menu bar" });
+
+    const before = await status();
+    const refused = await call("key", { key: "ctrl+s", window, intent: "Save" });
+    assert.equal(refused.data.status, "refused", refused.text);
+    await sleep(300);
+    assert.equal(await status(), before, "nothing was saved");
+    const approved = contextWith({
+      config: { preapprove: [{ reason: "any", tool: "key", window: "Wayland*" }] },
+    });
+    const saved = await call("key", { key: "ctrl+s", window, intent: "Save" }, approved);
+    assert.equal(saved.data.status, "done", saved.text);
+    assert.equal(await becomes(status, /^Saved$/), "Saved");
+  });
+
+  it("a drag moves a GTK3 scale, and the wheel turns it", async () => {
+    const slider = await one(SCALE, { role: "slider" });
+    const b = slider.bounds;
+    const knob = { space: "global", x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    const dragged = await call("drag", {
+      from: { at: knob },
+      to: { at: { ...knob, x: Math.round(b.x + b.width * 0.85) } },
+      window: { title: SCALE },
+      intent: "Move the scale to the right",
+    });
+    assert.equal(dragged.data?.status, "done", dragged.text ?? JSON.stringify(dragged.error));
+    const moved = Number(
+      await becomes(async () => (await one(SCALE, { role: "slider" })).value, /^(7|8|9)\d$/),
+    );
+    assert.ok(moved > 65, `the scale moved from 50 to ${moved}`);
+    const wheeled = await call("wheel", { at: knob, direction: "down", notches: 3, intent: "Turn it back" });
+    assert.equal(wheeled.data?.status, "done", wheeled.text ?? JSON.stringify(wheeled.error));
+    const after = await becomes(
+      async () => (await one(SCALE, { role: "slider" })).value,
+      new RegExp(`^(?!${moved}$)`),
+    );
+    assert.notEqual(Number(after), moved, `the wheel turned it from ${moved} to ${after}`);
+  });
+
+  it("a screenshot matches the window's place; an image-space click lands on the button it shows", async () => {
+    const window = await sway(EDITOR);
+    const shot = await call("screenshot", {
+      of: { kind: "window", window: { id: window.id } },
+      max_width: 400,
+    });
+    assert.ok(shot.ok, JSON.stringify(shot.error));
+    const space = shot.data.image_space;
+    assert.deepEqual(
+      [space.region.x, space.region.y, space.region.width, space.region.height],
+      [window.rect.x, window.rect.y, window.rect.width, window.rect.height],
+      "the picture is of sway's rectangle for the window",
+    );
+    const button = await one(EDITOR, { role: "push button", name: "Replace All" });
+    const element = await callTool(context, findTool("screenshot")!, {
+      of: { kind: "element", ref: button.ref },
+    });
+    assert.ok(element.ok);
+    const image = decodePng(element.output.image!.data);
+    assert.equal(image.width, button.bounds.width);
+    assert.ok(distinctColours(image) > 4, "the button is drawn, not a flat colour");
+    const pixel = {
+      x: Math.round((button.bounds.x + button.bounds.width / 2 - space.region.x) * shot.data.scale),
+      y: Math.round((button.bounds.y + button.bounds.height / 2 - space.region.y) * shot.data.scale),
+    };
+    const clicked = await call("click", {
+      at: { space: "image", ...pixel, ...space },
+      intent: "Replace all",
+    });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    assert.equal(clicked.data.target.name, "Replace All", "the probe saw the button under the point");
+    assert.equal(await becomes(status, /^Replaced 3$/), "Replaced 3");
+  });
+
+  it("a held key is let go after 10 s with no further call: shift held types A, then a", {
+    timeout: 30_000,
+  }, async () => {
+    // The same hands throughout: on Wayland each deskhand's keyboard holds its own keys.
+    const autonomous = contextWith({ ceiling: "L4" });
+    const found = await call(
+      "find",
+      { target: { kind: "title", glob: EDITOR }, role: "text", name: "First" },
+      autonomous,
+    );
+    const first = found.data.matches[0] as Match;
+    await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } }, autonomous);
+    const held = await call(
+      "raw_input",
+      { primitive: { kind: "key_down", key: "shift" }, intent: "Hold shift" },
+      autonomous,
+    );
+    assert.equal(held.data.status, "done", held.text);
+    const since = Date.now();
+    const typed = await call(
+      "type_text",
+      { ref: first.ref, text: "a", intent: "Type with shift held" },
+      autonomous,
+    );
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, "A", "shift was held");
+    await sleep(10_700 - (Date.now() - since));
+    await call("type_text", { ref: first.ref, text: "a", intent: "Type after the release" }, autonomous);
+    assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, "Aa", "shift was let go");
+  });
+
+  it("a deskhand killed while it holds shift leaves nothing held for the next", async () => {
+    const first = await one(EDITOR, { role: "text", name: "First" });
+    const emptied = await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
+    assert.ok(emptied.ok, JSON.stringify(emptied.error));
+    assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, "");
+    const holder = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        `const { openWaylandHands } = await import("./src/platform/wayland/hands.ts");
+         const hands = await openWaylandHands(process.env);
+         await hands.keyDown({ modifiers: ["shift"], key: null });
+         console.log("held");`,
+      ],
+      { env, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    await new Promise<void>((resolve) =>
+      holder.stdout!.on("data", (d) => /held/.test(String(d)) && resolve()),
+    );
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    const typed = await call("type_text", { ref: first.ref, text: "b", intent: "Type after the kill" });
+    assert.equal(typed.data.status, "done", typed.text);
+    assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, "b");
+  });
+
+  it("a click on a point another window covers is refused, and nothing is pressed", async () => {
+    const button = await one(EDITOR, { role: "push button", name: "Replace All" });
+    const scale = await sway(SCALE);
+    // The scale's window floats over the editor's button.
+    await ipc.command(
+      `[con_id=${scale.id}] floating enable, move position ${button.bounds.x - 20} ${button.bounds.y - 20}`,
+    );
+    try {
+      const before = await status();
+      const clicked = await call("click", { ref: button.ref, intent: "Replace all" });
+      assert.equal(clicked.data.status, "refused", clicked.text);
+      assert.match(clicked.text ?? "", /cover/i, clicked.text);
+      await sleep(300);
+      assert.equal(await status(), before, "nothing was pressed");
+    } finally {
+      await ipc.command(`[con_id=${scale.id}] floating disable`);
+    }
+  });
+
+  it("focus, hide and show read the truth back from sway", async () => {
+    const editor = await sway(EDITOR);
+    const hidden = await call("window", {
+      action: "hide",
+      window: { id: editor.id },
+      intent: "Hide the app",
+    });
+    assert.equal(hidden.data.result.hidden, true, hidden.text);
+    assert.equal((await sway(EDITOR)).visible, false, "sway has it in the scratchpad");
+    const shown = await call("window", {
+      action: "show",
+      window: { id: editor.id },
+      intent: "Bring it back",
+    });
+    assert.ok(shown.ok, JSON.stringify(shown.error));
+    assert.equal(shown.data.result.focus, "is now in front", shown.text);
+    assert.equal((await sway(EDITOR)).focused, true);
+    const focused = await call("window", { action: "focus", window: { title: SCALE }, intent: "Work there" });
+    assert.equal(focused.data.result.focus, "is now in front", focused.text);
+    assert.equal((await sway(SCALE)).focused, true);
+    const journal = readFileSync(join(dir, "audit.jsonl"), "utf8");
+    assert.doesNotMatch(journal, /日本|αβγ/, "typed text never reaches the journal");
+  });
+});
