@@ -66,6 +66,7 @@ const TOOLKIT_APPS = {
   chromium: "test/fixtures/web/chromium",
   calc: "soffice --calc --norestore --nologo",
 };
+const WAYLAND_TOOLKITS = ["gtk3", "gtk4", "qt", "firefox", "chromium"];
 const toolkits = (process.env.DESKHAND_TOOLKITS ?? Object.keys(TOOLKIT_APPS).join(","))
   .split(",")
   .filter(Boolean);
@@ -75,6 +76,16 @@ if (contract.length && toolkits.length) {
   for (const toolkit of toolkits) {
     const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "90000"];
     args.push("--app", TOOLKIT_APPS[toolkit], "--", process.execPath, ...nodeTest(contract));
+    testEnv.DESKHAND_TOOLKIT = toolkit;
+    testEnv.DESKHAND_LEDGER_DIR = ledgerDir;
+    status = run(process.execPath, args) || status;
+  }
+  // The same suite under Wayland (headless sway, no XWayland), for the toolkits that run natively
+  // there: Swing needs an X server, and LibreOffice is left to the X11 run.
+  const waylandSuite = contract.filter((f) => f.endsWith("/contract.test.ts"));
+  for (const toolkit of waylandSuite.length ? toolkits.filter((t) => WAYLAND_TOOLKITS.includes(t)) : []) {
+    const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--wayland", "--app-timeout-ms", "90000"];
+    args.push("--app", TOOLKIT_APPS[toolkit], "--", process.execPath, ...nodeTest(waylandSuite));
     testEnv.DESKHAND_TOOLKIT = toolkit;
     testEnv.DESKHAND_LEDGER_DIR = ledgerDir;
     status = run(process.execPath, args) || status;

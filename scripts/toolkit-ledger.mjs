@@ -37,6 +37,13 @@ const cell = (result) => {
         : "not supported";
   return `${word}: ${result.detail.replaceAll("|", "\\|")}`;
 };
+const table = (list) => [
+  `| capability | ${list.map((r) => r.label).join(" | ")} |`,
+  `| --- | ${list.map(() => "---").join(" | ")} |`,
+  ...CAPABILITIES.map((c) => `| ${c} | ${list.map((r) => cell(r.results[c])).join(" | ")} |`),
+];
+const x11 = runs.filter((r) => r.session !== "wayland");
+const wayland = runs.filter((r) => r.session === "wayland");
 const lines = [
   "# Toolkits",
   "",
@@ -47,10 +54,24 @@ const lines = [
   "(deskhand declines with a reason and points to the route that works), or **not supported** (the",
   "toolkit lacks it, or accepts the call and does nothing, which deskhand's receipt then says).",
   "",
-  `| capability | ${runs.map((r) => r.label).join(" | ")} |`,
-  `| --- | ${runs.map(() => "---").join(" | ")} |`,
-  ...CAPABILITIES.map((c) => `| ${c} | ${runs.map((r) => cell(r.results[c])).join(" | ")} |`),
+  "## X11 (`deskhand sandbox`: Xvfb and openbox)",
   "",
+  ...table(x11),
+  "",
+  ...(wayland.length
+    ? [
+        "## Wayland (`deskhand sandbox --wayland`: headless sway, no XWayland)",
+        "",
+        "The same suite, each app native on Wayland (GTK with `GDK_BACKEND=wayland`, Qt with",
+        "`QT_QPA_PLATFORM=wayland` from `qtwayland5`, Firefox with `MOZ_ENABLE_WAYLAND=1`, Chromium with",
+        "`--ozone-platform=wayland`). Typing, clicks and drags go through deskhand's own virtual keyboard and",
+        "pointer, screenshots through grim. Java Swing has no Wayland toolkit (it needs XWayland) and",
+        "LibreOffice is not run here.",
+        "",
+        ...table(wayland),
+        "",
+      ]
+    : []),
 ];
 // A run that recorded no toolkit (the contract suite filtered out) leaves the ledger as it was.
 if (runs.length === 0) {

@@ -18,6 +18,7 @@ import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
+import { CASES, everyRouteRefused } from "./gate-dialogs.js";
 import { toolCaller } from "./helpers.js";
 
 const EDITOR = "Wayland Editor";
@@ -305,4 +306,9 @@ describe("hands on a Wayland desktop (sway)", () => {
     const journal = readFileSync(join(dir, "audit.jsonl"), "utf8");
     assert.doesNotMatch(journal, /日本|αβγ/, "typed text never reaches the journal");
   });
+  // The gate's tests on real dialogs, under Wayland: one language per toolkit (the X11 run has all).
+  for (const c of CASES.filter((c) => `${c.kit} ${c.language}`.match(/^(zenity en|gtk4 de|qt ja)$/))) {
+    it(`the gate: ${c.kit} in ${c.language}, no route presses the committing button; Cancel passes`, () =>
+      everyRouteRefused(toolCaller(context), c, env));
+  }
 });

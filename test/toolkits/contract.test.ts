@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodePng, distinctColours } from "../../src/core/image.js";
+import { sessionKind } from "../../src/platform/wayland/sway.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
@@ -20,11 +21,15 @@ const name = process.env.DESKHAND_TOOLKIT ?? "";
 const profile = PROFILES[name];
 if (!profile) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.keys(PROFILES).join(", ")}`);
 
+/** The same suite runs in an X11 sandbox and in a Wayland one (`sandbox run --wayland`): the ledger keeps both. */
+const wayland = sessionKind(process.env) === "wayland";
+const session = wayland ? "wayland" : "x11";
+
 type Outcome = { outcome: "works" | "refused" | "not supported"; detail: string };
 const results: Partial<Record<Capability, Outcome>> = {};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(`toolkit contract: ${profile.label}`, () => {
+describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : ""}`, () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   before(async () => {
@@ -37,8 +42,8 @@ describe(`toolkit contract: ${profile.label}`, () => {
     const dir = process.env.DESKHAND_LEDGER_DIR ?? "build/ledger";
     mkdirSync(dir, { recursive: true });
     writeFileSync(
-      join(dir, `${name}.json`),
-      `${JSON.stringify({ toolkit: name, label: profile.label, results }, null, 2)}\n`,
+      join(dir, `${name}${wayland ? "-wayland" : ""}.json`),
+      `${JSON.stringify({ toolkit: name, label: profile.label, session, results }, null, 2)}\n`,
     );
   });
 
@@ -312,7 +317,11 @@ describe(`toolkit contract: ${profile.label}`, () => {
       await sleep(200);
       const reread = await call("element_info", { ref: field.ref });
       assert.equal(reread.data.value, TYPED_KEYS);
-      record("typing", "works", `XTEST keys, ${typed.data.result.remapped_keys} remapped; read back`);
+      record(
+        "typing",
+        "works",
+        `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped; read back`,
+      );
     },
     async screenshot() {
       const shot = await callTool(context, findTool("screenshot")!, {
