@@ -9,6 +9,8 @@ import type { ConfirmationReason, Preapproval, SafetyPolicy } from "./policy.js"
 export interface GateRequest {
   tool: string;
   nominal: SafetyLevel;
+  /** The tool whose level `nominal` is, when it is not `tool`'s own (a profile's main_press running click). */
+  nominalFrom?: string;
   intent: string | null;
   reversible: boolean;
   /** Whether the caller said `reversible` (else it was inferred: a committing press is taken as not). */
@@ -81,7 +83,12 @@ export async function decide(
   const commits = request.target ? commitReason(request.target) : undefined;
   const level = raiseLevel(request.nominal, commits ? "L3" : "L1");
   if (!withinCeiling(level, policy.ceiling)) {
-    const why = level !== request.nominal && commits ? ` (raised from ${request.nominal}: ${commits})` : "";
+    const why =
+      level !== request.nominal && commits
+        ? ` (raised from ${request.nominal}: ${commits})`
+        : request.nominalFrom
+          ? ` (as ${request.nominalFrom}, which runs it)`
+          : "";
     return {
       allowed: false,
       level,
@@ -97,7 +104,7 @@ export async function decide(
   if (commits || level === "L3")
     needs.push({
       reason: "validation",
-      why: commits ?? `${request.tool} is ${level}`,
+      why: commits ?? `${request.nominalFrom ?? request.tool} is ${level}`,
     });
   if (!request.reversible)
     needs.push({

@@ -2,6 +2,7 @@
 // into a DeskhandError that names what was wrong and what to do next. Nothing thrown escapes.
 import type { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
+import { levelRank } from "../safety/levels.js";
 import type { ToolContext } from "./context.js";
 import { RECORDER, type Recorder } from "./recording.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
@@ -104,8 +105,15 @@ export async function callTool(
   try {
     // The signal and the running tool belong to this call only: a view of the shared context.
     const running = { name: tool.name, level: tool.level, highest: tool.highest };
+    // Called from inside another tool: that tool's level holds for what it calls.
+    const outer = context.running;
+    const levelFloor =
+      outer && (!context.levelFloor || levelRank(outer.level) > levelRank(context.levelFloor.level))
+        ? { level: outer.level, tool: outer.name }
+        : context.levelFloor;
     const scoped: ToolContext = Object.assign(Object.create(context) as ToolContext, {
       running,
+      ...(levelFloor ? { levelFloor } : {}),
       ...(signal ? { signal } : {}),
     });
     // A recording session's acting calls: the element is found again before the call can move it.

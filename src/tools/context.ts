@@ -25,6 +25,11 @@ export interface ToolContext {
   readonly [ACTING]: ActingSurfaces;
   /** The tool this call runs (set by callTool): the gate holds its levels to what it declares. */
   readonly running?: Pick<ToolDefinition, "name" | "level" | "highest">;
+  /**
+   * The least level of the tools this call runs inside (a profile's main_press, L3, running click):
+   * a tool's level is nominal, so what it calls is judged at that level at least, never below.
+   */
+  readonly levelFloor?: { level: SafetyLevel; tool: string };
   /** Text from pixels; made on first use. */
   recognizer(): TextRecognizer;
   /** The safety policy, read once: throws ConfigError when the config file is wrong. */

@@ -97,7 +97,13 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
   // One line per attempt: the typed text joins the session's memory once, at that line.
   const record = (entry: Pick<AuditEntry, "level" | "decision"> & Partial<AuditEntry>) =>
     journal.record({ ...base, ...entry }, secrets, typed);
-  const decision = await decide(spec.gate, context.policy(), context.confirm);
+  // A call made by another tool is judged at that tool's level at least (levelFloor).
+  const floor = context.levelFloor;
+  const gate =
+    floor && levelRank(floor.level) > levelRank(spec.gate.nominal)
+      ? { ...spec.gate, nominal: floor.level, nominalFrom: floor.tool }
+      : spec.gate;
+  const decision = await decide(gate, context.policy(), context.confirm);
   const undeclared = outsideDeclaration(context, spec, decision.level);
   if (undeclared) {
     // A defect of deskhand's own, never a way past the gate: refused, journaled, reported as internal.
