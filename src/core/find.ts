@@ -17,6 +17,11 @@ export type FindQuery = { selector: Selector } | { locator: string };
 
 /** Characters of a match's value shown; `value_length` says when there were more. */
 const FOUND_VALUE_CHARS = 200;
+/**
+ * How much of each element's text value_contains searches: the whole of any ordinary document (a
+ * match past a shorter cut would read as "no match"). Only elements with text pay for it.
+ */
+const VALUE_SEARCH_TEXT = 1_000_000;
 
 export interface FoundElement {
   ref: string;
@@ -274,7 +279,11 @@ async function judge(
       : needsDetails(parsed.selector);
   // Details cost a call or two per element: read them for every element only when the query needs them.
   if (wanted.value || wanted.accessibleId)
-    await enrichEntries(backend, entries, { maxText: 10_000, timeoutMs, accessibleIds: wanted.accessibleId });
+    await enrichEntries(backend, entries, {
+      maxText: VALUE_SEARCH_TEXT,
+      timeoutMs,
+      accessibleIds: wanted.accessibleId,
+    });
   if ("locator" in parsed) {
     const found = new Set(roots.flatMap((r) => evaluateLocator(parsed.locator, r.node)));
     return { cuts, hits: entries.filter((e) => found.has(e.node)), unreadable: [] };

@@ -62,6 +62,19 @@ export interface Receipt {
   gate?: GateNote;
 }
 
+/** A receipt shows this much of a value; `value_length` says the whole length, read_text the rest. */
+export const RECEIPT_TEXT = 200;
+
+/** The receipt's after-state with its value cut to RECEIPT_TEXT characters (read longer, to compare). */
+export function clipState(state: ElementState): ElementState {
+  if (state.value === undefined || state.value.length <= RECEIPT_TEXT) return state;
+  return {
+    ...state,
+    value: state.value.slice(0, RECEIPT_TEXT),
+    value_length: state.value_length ?? state.value.length,
+  };
+}
+
 export function elementState(node: RawNode): ElementState {
   const state: ElementState = {
     role: node.role,
@@ -109,9 +122,10 @@ export async function afterRead(
   backend: AccessibilityReader,
   handle: string,
   windowId: number | null,
+  maxText = RECEIPT_TEXT,
 ): Promise<Pick<Receipt, "after" | "after_read" | "unread">> {
   try {
-    const node = await backend.describe(handle, { maxText: 200, ...(windowId === null ? {} : { windowId }) });
+    const node = await backend.describe(handle, { maxText, ...(windowId === null ? {} : { windowId }) });
     const unread = [...new Set(node.unread)];
     return unread.length > 0
       ? { after: elementState(node), after_read: "partial", unread }

@@ -80,6 +80,7 @@ const PASSWORD_RUN = 4;
 // Values shorter than this (in folded units) would shred ordinary words: they leave the intent only,
 // and only where they stand as a word of their own.
 const SHORT = 3;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The original ranges of `text` that hold a secret, merged. */
 function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
@@ -102,7 +103,9 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
     for (let at = folded.text.indexOf(needle); at >= 0; at = folded.text.indexOf(needle, at + 1))
       mark(at, needle.length);
     if (!password) continue;
-    // Every run of the line that is a piece of the password, however it was split.
+    // Every run of the line that is a piece of the password, however it was split. A piece of
+    // letters only counts where it stands as a word of its own: "word" of "pa55word!" is masked in
+    // "then word!", never inside "Password", which would shred the journal's own words.
     for (let start = 0; start + PASSWORD_RUN <= folded.text.length; start++) {
       let length = PASSWORD_RUN;
       if (!needle.includes(folded.text.slice(start, start + length))) continue;
@@ -111,7 +114,11 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
         needle.includes(folded.text.slice(start, start + length + 1))
       )
         length++;
-      mark(start, length);
+      const piece = folded.text.slice(start, start + length);
+      const alone =
+        !LETTER_OR_DIGIT.test(folded.text[start - 1] ?? " ") &&
+        !LETTER_OR_DIGIT.test(folded.text[start + length] ?? " ");
+      if (alone || !/^\p{L}+$/u.test(piece)) mark(start, length);
     }
   }
   marks.sort((a, b) => a[0] - b[0]);

@@ -2,7 +2,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { readsBackAs } from "../core/readback.js";
-import { afterRead, type Receipt, renderReceipt, windowChanges } from "../core/receipt.js";
+import {
+  afterRead,
+  clipState,
+  RECEIPT_TEXT,
+  type Receipt,
+  renderReceipt,
+  windowChanges,
+} from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
 import { processAlive } from "../platform/index.js";
@@ -18,6 +25,9 @@ import { pressFacts } from "./hands/facts.js";
 import { intentSchema } from "./hands/schemas.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
+
+/** The longest value set_value reads back whole to compare (about 1 MB of text). */
+const WHOLE_TEXT_MAX = 1_000_000;
 
 export const scrollAmountSchema = z.enum([
   "no_amount",
@@ -159,7 +169,15 @@ export async function runAction(
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
   let after = await backend.listWindows();
-  const reread = await afterRead(backend, entry.handle, entry.fingerprint.windowId);
+  // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
+  // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
+  const wanted = input.action.kind === "set_value" ? input.action.text : undefined;
+  const reread = await afterRead(
+    backend,
+    entry.handle,
+    entry.fingerprint.windowId,
+    wanted !== undefined ? Math.min(WHOLE_TEXT_MAX, Math.max(RECEIPT_TEXT, wanted.length + 1)) : RECEIPT_TEXT,
+  );
   // The element gone: the app may be exiting (a Quit button). Its process is watched for a moment,
   // and it is reported as exited only once the process has ended. Where the app goes on (a dialog
   // closed by its own button, a page that removed the button) this ends at once, or after 300 ms
@@ -205,12 +223,14 @@ export async function runAction(
   if (input.action.kind === "set_value" || input.action.kind === "set_range") {
     const wanted = input.action.kind === "set_value" ? input.action.text : input.action.value;
     const got = receipt.after?.value;
+    // Longer than the re-read could take (value_length set even at the whole read): unknown.
     receipt.effect =
-      got === undefined || got === PASSWORD_MARKER
+      got === undefined || got === PASSWORD_MARKER || receipt.after?.value_length !== undefined
         ? "unknown"
         : readsBackAs(got, wanted)
           ? "seen"
           : "not_seen";
+    if (receipt.after) receipt.after = clipState(receipt.after);
   }
   return receipt;
 }

@@ -21,7 +21,7 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
   }
 }
 
-interface FieldResult {
+export interface FieldResult {
   ref: string;
   /** A password field: its value never leaves the app, so whether it took cannot be read back. */
   unverifiable?: true;

@@ -79,12 +79,75 @@ describe("the Daimon profile, replayed", () => {
     const cmd = await call("main_click", { x: 10, y: 10, intent: "Click with cmd", modifiers: ["cmd"] });
     assert.equal(cmd.isError, true);
     assert.equal(cmd.structuredContent.error, "invalid_arguments");
+    assert.match(cmd.content[0]!.text, /^invalid_arguments: /, "the text block names the same code");
     const image = await call("main_click", { x: 10, y: 10, intent: "Click in image space", space: "image" });
     assert.equal(image.structuredContent.error, "invalid_arguments");
-    assert.match(image.structuredContent.message, /display and region/);
+    assert.match(image.structuredContent.message, /needs display/);
+    // Only the seed's four codes: a window that is not there is an argument the caller got wrong.
+    const gone = await call("main_activate", { intent: "Bring it forward", title: "No such window" });
+    assert.equal(gone.structuredContent.error, "invalid_arguments", gone.content[0]!.text);
     const down = await call("main_mouse_down", { x: 10, y: 10, intent: "Hold the button" });
     assert.equal(down.structuredContent.status, "refused", down.content[0]!.text);
+    // main_key_down takes modifiers, as the seed has it (then the L4 ceiling refuses it).
+    const held = await call("main_key_down", { key: "c", modifiers: ["ctrl"], intent: "Hold ctrl+c" });
+    assert.equal(held.structuredContent.status, "refused", held.content[0]!.text);
+    assert.match(held.structuredContent.reason, /L4/);
     const bundle = await call("main_window_hide", { intent: "Hide Finder", bundle: "com.apple.finder" });
     assert.equal(bundle.structuredContent.error, "invalid_arguments");
+  });
+
+  it("main_press is L3 whatever the target: a plain button still needs a person, and under an L2 ceiling it is refused", async () => {
+    const note = await centre({ role: "push button", name: "Note" });
+    const before = await status();
+    const pressed = await call("main_press", {
+      ...note,
+      reversible: true,
+      intent: "Add a note",
+      window_title: TITLES.swing,
+    });
+    assert.equal(pressed.structuredContent.status, "refused", pressed.content[0]!.text);
+    assert.equal(pressed.structuredContent.level, "L3");
+    assert.match(pressed.structuredContent.reason, /main_press is L3/);
+    const { DAIMON } = await import("../../src/frontends/profiles/daimon.js");
+    const { callTool } = await import("../../src/tools/call.js");
+    const low = createContext({ refLifetime: "while-verified", ceiling: "L2" });
+    try {
+      const press = DAIMON.find((t) => t.name === "main_press")!;
+      const result = await callTool(low, press, { ...note, reversible: true, intent: "Add a note" });
+      assert.ok(result.ok);
+      assert.equal((result.output.data as { status: string }).status, "refused");
+      assert.match((result.output.data as { reason: string }).reason, /above the ceiling L2/);
+    } finally {
+      await low.close();
+    }
+    await sleep(300);
+    assert.equal(await status(), before, "Note was not pressed");
+  });
+
+  it("a role in the seed's own spelling raises a click: AXButton labelled Delete needs a person", async () => {
+    const field = await centre({ role: "text", name: "Name" });
+    const before = await status();
+    const clicked = await call("main_click", {
+      ...field,
+      intent: "Delete it",
+      role: "AXButton",
+      label: "Delete",
+      window_title: TITLES.swing,
+    });
+    assert.equal(clicked.structuredContent.status, "refused", clicked.content[0]!.text);
+    assert.equal(clicked.structuredContent.level, "L3");
+    assert.equal(await status(), before, "nothing was pressed");
+  });
+
+  it("image space without region is the whole display, as a snapshot's: a hover there is done", async () => {
+    const hover = await call("main_hover", {
+      x: 5,
+      y: 5,
+      space: "image",
+      display: 0,
+      max_width: 20000,
+      intent: "Look",
+    });
+    assert.equal(hover.structuredContent.status, "done", hover.content[0]!.text);
   });
 });

@@ -75,7 +75,7 @@ describe("the Ouroboros profile, replayed", () => {
     assert.equal(found.total, 1);
     // The fixture's table cells are paged, not searched: the reply says the read was not whole, and why.
     assert.equal(found.searched_whole_window, false);
-    assert.match(found.reason, /tableRows/);
+    assert.match(found.reason, /max_children_per_node/, "a cut in the seed's spelling");
     const two = await call("element_act", { hwnd, role: "radio button", action: "toggle" });
     assert.equal(two.isError, true);
     assert.match(two.content[0]!.text, /ambiguous|candidates/);
@@ -120,5 +120,42 @@ describe("the Ouroboros profile, replayed", () => {
     assert.equal(typeof none.searched_whole_window, "boolean");
     const blank = await call("element_find", { hwnd: gtk, name: "  " });
     assert.equal(blank.isError, true, "a blank selector field is rejected, not dropped");
+  });
+
+  it("long text: a 5,014-unit set_value reads back seen; receipts and candidates show 4,000 units, marked", async () => {
+    const hwnd = await hwndOf(TITLES.swing);
+    const long = `${"0123456789".repeat(500)}tail-ABCDE`;
+    assert.equal(long.length, 5010);
+    const text = `${long}WXYZ`;
+    try {
+      const set = (await call("element_act", { hwnd, role: "text", name: "Name", action: "set_value", text }))
+        .structuredContent;
+      assert.equal(set.effect, "seen", JSON.stringify(set).slice(0, 400));
+      assert.equal(set.after.value.length, 4000);
+      assert.equal(set.after.text_truncated, true);
+      // value_contains searches the whole text: its tail is past any 4,000-unit cut.
+      const found = (await call("element_find", { hwnd, value_contains: "tail-ABCDEWXYZ" }))
+        .structuredContent;
+      assert.equal(found.total, 1, JSON.stringify(found).slice(0, 400));
+      assert.equal(found.matches[0].value.length, 4000);
+      assert.equal(found.matches[0].text_truncated, true);
+      // window_read's own limit, named as the caller set it.
+      const read = (await call("window_read", { hwnd, max_text_chars: 100, max_depth: 30 }))
+        .structuredContent;
+      assert.ok(read.truncated_by.includes("max_text_chars"), JSON.stringify(read.truncated_by));
+      assert.ok(!read.truncated_by.includes("maxText"));
+      const field = read.elements.find(
+        (e: { name: string; role: string }) => e.name === "Name" && e.role === "text",
+      );
+      if (field) assert.equal(field.text_truncated, true);
+      // The answer fits the relay; if it had to be cut for it, the cut says so and counts stay whole.
+      assert.ok(JSON.stringify(read).length <= 100_000);
+      if (read.result_size !== undefined) {
+        assert.ok(read.truncated_by.includes("result_size"));
+        assert.equal(read.shown, read.elements.length);
+      }
+    } finally {
+      await call("element_act", { hwnd, role: "text", name: "Name", action: "set_value", text: "" });
+    }
   });
 });

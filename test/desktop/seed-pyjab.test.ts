@@ -44,6 +44,26 @@ describe("the pyjab profile, replayed", () => {
     assert.match(text(unknown), /live sessions: session-/);
   });
 
+  it("the first snapshot the seed recommends (depth 2, interactive only) shows the controls, at their true depth", async () => {
+    const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const first = await call("java_snapshot", { session_id: session, fields: ["depth"] });
+    const lines = text(first).split("\n");
+    const buttons = lines.filter((l) => /^\s*push button /.test(l));
+    assert.ok(buttons.length >= 3, `the fixture's buttons are in the first ring: ${text(first)}`);
+    // depth= is the element's depth in the window's tree, as java_element_info says.
+    const alpha = /\[(e:s\d+:e\d+)\] depth=(\d+)/.exec(buttons[0]!)!;
+    const info = await call("java_element_info", { session_id: session, handle: alpha[1] });
+    assert.equal(info.structuredContent.depth, Number(alpha[2]), `${buttons[0]} vs ${text(info)}`);
+    // A shallower read says what it left below, and how to see it.
+    const shallow = await call("java_snapshot", { session_id: session, depth: 0 });
+    assert.match(
+      text(shallow),
+      /\(\d+ more elements? below depth 0: raise depth to see them\)/,
+      text(shallow),
+    );
+    assert.ok(shallow.structuredContent.truncated_by.includes("maxDepth"));
+  });
+
   it("finds with exactly one selector, acts, and verifies; a handle of another session is refused", async () => {
     const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
     const two = await call("java_find", { session_id: session, name: "Alpha", role: "push button" });
@@ -115,11 +135,43 @@ describe("the pyjab profile, replayed", () => {
       session_id: session,
       fields: [{ handle: beta.handle, value: " " }],
     });
-    // Nothing went through real input: no typing was even tried.
+    // Nothing went through real input: no typing was even tried, and the line says what would.
     const field = filled.structuredContent.fields[0];
     assert.equal(field.set, false, text(filled));
-    assert.equal(field.typed, undefined, `no typed fallback: ${text(filled)}`);
+    assert.doesNotMatch(field.line, /typed/, `no typed fallback: ${text(filled)}`);
+    assert.match(field.line, /try simulate=True/, text(filled));
+    assert.ok(!filled.isError, "a field that fails is a result, not a failed call");
     await sleep(300);
     assert.equal(await status(), before, `Note was not pressed: ${text(filled)}`);
+  });
+
+  it("java_fill_form attempts every field: an unknown handle is one line, and the field after it is set", async () => {
+    const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const name = (
+      await call("java_find", { session_id: session, name: "Name" })
+    ).structuredContent.matches.find((m: { role: string }) => m.role === "text");
+    const filled = await call("java_fill_form", {
+      session_id: session,
+      fields: [
+        { handle: "e:s999:e1", value: "lost" },
+        { handle: name.handle, value: "every field" },
+      ],
+    });
+    assert.ok(!filled.isError, text(filled));
+    assert.deepEqual(
+      filled.structuredContent.fields.map((f: { set: boolean }) => f.set),
+      [false, true],
+      text(filled),
+    );
+    assert.match(text(filled), /^e:s999:e1: not set: this handle was not handed out by session/m);
+    assert.match(text(filled), /1 of 2 fields set$/);
+    const read = await call("java_read_text", { session_id: session, handle: name.handle });
+    assert.equal(read.structuredContent.text, "every field");
+    // is_error only for an unknown session (or an empty list, a malformed entry).
+    const unknown = await call("java_fill_form", {
+      session_id: "session-999",
+      fields: [{ handle: name.handle, value: "x" }],
+    });
+    assert.equal(unknown.isError, true);
   });
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { imageToGlobal, scaleFor } from "../../src/core/image.js";
 import { parseChord } from "../../src/platform/keys.js";
-import { AuditJournal } from "../../src/safety/audit.js";
+import { AuditJournal, scrub } from "../../src/safety/audit.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { type ConfirmationRequest, decide, type GateRequest } from "../../src/safety/gate.js";
 import { loadPolicy, type SafetyPolicy } from "../../src/safety/policy.js";
@@ -186,5 +186,43 @@ it("image pixels map back to global points through the same scale the screenshot
   assert.deepEqual(imageToGlobal({ x: 10, y: 20 }, { display: 0, max_width: 500, region }), {
     x: 120,
     y: 90,
+  });
+});
+
+describe("the journal's masking keeps its own words", () => {
+  const entry = (intent: string, target: Record<string, unknown>) =>
+    ({
+      time: "t",
+      tool: "type_text",
+      level: "L2",
+      decision: "done",
+      intent,
+      reversible: true,
+      target,
+    }) as never;
+  const scrubbed = (intent: string, target: Record<string, unknown>, secret: string, password = false) =>
+    JSON.parse(JSON.stringify(scrub(entry(intent, target), [{ text: secret, password }])));
+
+  it("a typed space masks no space of the intent or the names", () => {
+    const line = scrubbed("Type a space into the search box", { role: "text", name: "Search box" }, " ");
+    assert.equal(line.intent, "Type a space into the search box");
+    assert.equal(line.target.name, "Search box");
+  });
+
+  it("a password's letter pieces are masked where they stand alone, never inside the journal's words", () => {
+    const whole = scrubbed(
+      "Type the password into the Password field",
+      { role: "password text", name: "Password" },
+      "pa55word!",
+      true,
+    );
+    assert.equal(
+      whole.intent,
+      "Type the password into the Password field",
+      "'word' of the password is left in 'password'",
+    );
+    assert.deepEqual(whole.target, { role: "password text", name: "Password" });
+    const pieces = scrubbed("Type pa55 then word! and x55wox", { role: "password text" }, "pa55word!", true);
+    assert.equal(pieces.intent, "Type [typed text] then [typed text] and x[typed text]x", pieces.intent);
   });
 });

@@ -27,10 +27,17 @@ function stoppingResult(tool: string, started: boolean, profile: Profile) {
       : "Call it again once the server is back.",
     { stopping: true },
   );
+  return errorResult(profile, error);
+}
+
+/** A failed call: the profile's own shape where it has one, and its code in the text block too. */
+function errorResult(profile: Pick<Profile, "error">, error: DeskhandError) {
+  const shaped = profile.error?.(error);
+  const code = typeof shaped?.error === "string" ? shaped.error : error.code;
   return {
     isError: true,
-    content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
-    structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
+    content: [{ type: "text" as const, text: `${code}: ${error.message}\nNext: ${error.next}` }],
+    structuredContent: shaped ?? { error: error.toJSON() },
   };
 }
 
@@ -103,11 +110,7 @@ export function mcpResult(result: CallResult, profile: Pick<Profile, "error"> = 
     };
   }
   const { error } = result;
-  return {
-    isError: true,
-    content: [{ type: "text" as const, text: `${error.code}: ${error.message}\nNext: ${error.next}` }],
-    structuredContent: profile.error ? profile.error(error) : { error: error.toJSON() },
-  };
+  return errorResult(profile, error);
 }
 
 // A person has this long to answer a confirmation; no answer is a refusal.

@@ -55,15 +55,34 @@ type Position = {
   region?: { x: number; y: number; width: number; height: number } | undefined;
 };
 
-function at(p: Position, x: number, y: number): PointInput {
+/**
+ * A point in the document's Positionnement block as deskhand's. Image space needs `display`; its
+ * `region` defaults to the whole display, as the snapshot's does, which takes enumerating the
+ * screen: a failure there is the document's capture_failed.
+ */
+async function at(context: ToolContext, p: Position, x: number, y: number): Promise<PointInput> {
   if (p.space === "global") return { space: "global", x, y };
-  if (p.display === undefined || p.region === undefined)
+  if (p.display === undefined)
     throw new DeskhandError(
       "invalid_params",
-      'space="image" needs display and region, as the snapshot gave them',
-      "Pass the display, max_width and region of the snapshot whose pixels these are.",
+      'space="image" needs display, as the snapshot gave it',
+      "Pass the display (and the max_width and region, if the snapshot had them) of the snapshot whose pixels these are.",
+      { fields: ["display"] },
     );
-  return { space: "image", x, y, display: p.display, max_width: p.max_width, region: p.region };
+  let region = p.region;
+  if (!region) {
+    try {
+      region = { x: 0, y: 0, ...(await context.hands()).screenSize() };
+    } catch (error) {
+      throw new DeskhandError(
+        "hands_unavailable",
+        `the screens could not be enumerated: ${error instanceof Error ? error.message : String(error)}`,
+        "Call the doctor tool, or pass the snapshot's region.",
+        { stage: "screens" },
+      );
+    }
+  }
+  return { space: "image", x, y, display: p.display, max_width: p.max_width, region };
 }
 
 function windowOf(w: { window_bundle: string; window_title: string; window_pid: number }) {
@@ -117,9 +136,9 @@ type ClickInput = Position & {
 };
 
 /** main_click and main_press: a click at the point, judged by what it presses, in the named window. */
-function clickAt(context: ToolContext, input: ClickInput, extra: Record<string, unknown>) {
+async function clickAt(context: ToolContext, input: ClickInput, extra: Record<string, unknown>) {
   return runTool(context, clickTool, {
-    at: at(input, input.x, input.y),
+    at: await at(context, input, input.x, input.y),
     intent: input.intent,
     ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
     ...extra,
@@ -255,8 +274,8 @@ const mainDrag = defineTool({
   }),
   async handler(context, input) {
     return runTool(context, dragTool, {
-      from: { at: at(input, input.from_x, input.from_y) },
-      to: { at: at(input, input.to_x, input.to_y) },
+      from: { at: await at(context, input, input.from_x, input.from_y) },
+      to: { at: await at(context, input, input.to_x, input.to_y) },
       button: input.button,
       intent: input.intent,
       ...(input.reversible === undefined ? {} : { reversible: input.reversible }),
@@ -274,7 +293,10 @@ const mainHover = defineTool({
   annotations: VIEW_ONLY,
   input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
   async handler(context, input) {
-    return runTool(context, hoverTool, { at: at(input, input.x, input.y), intent: input.intent });
+    return runTool(context, hoverTool, {
+      at: await at(context, input, input.x, input.y),
+      intent: input.intent,
+    });
   },
 });
 
@@ -305,7 +327,9 @@ const mainNavigate = defineTool({
       direction: input.scroll_y > 0 ? "up" : "down",
       notches,
       intent: input.intent,
-      ...(input.x !== undefined && input.y !== undefined ? { at: at(input, input.x, input.y) } : {}),
+      ...(input.x !== undefined && input.y !== undefined
+        ? { at: await at(context, input, input.x, input.y) }
+        : {}),
     });
   },
 });
@@ -343,7 +367,7 @@ function rawPointerTool(name: string, kind: "mouse_down" | "mouse_up") {
     annotations: INPUT,
     input: z.object({ x: coordinate, y: coordinate, intent, ...position }),
     async handler(context, input) {
-      const primitive = { kind, at: at(input, input.x, input.y), button: "left" as const };
+      const primitive = { kind, at: await at(context, input, input.x, input.y), button: "left" as const };
       return runTool(context, rawInputTool, { primitive, intent: input.intent });
     },
   });
@@ -356,9 +380,11 @@ function rawKeyTool(name: string, kind: "key_down" | "key_up") {
     description: `Low-level ${kind.replace("_", " ")}. L4 only; a held key is released after 10 s.`,
     level: "L4",
     annotations: INPUT,
-    input: z.object({ key: z.string().min(1), intent }),
+    input: z.object({ key: z.string().min(1), intent, modifiers: z.array(z.string()).default([]) }),
     async handler(context, input) {
-      return runTool(context, rawInputTool, { primitive: { kind, key: input.key }, intent: input.intent });
+      // The modifiers are held with the key, and let go with it: "ctrl" + "c" is the chord ctrl+c.
+      const key = [...modifiersOf(input.modifiers), input.key].join("+");
+      return runTool(context, rawInputTool, { primitive: { kind, key }, intent: input.intent });
     },
   });
 }
@@ -381,15 +407,32 @@ export const DAIMON: ToolDefinition[] = [
   rawKeyTool("main_key_up", "key_up"),
 ] as ToolDefinition[];
 
-/** The document's error codes for preparation errors: `{"error": "<code>", "message"}`. */
+/**
+ * The document's four error codes for preparation errors: `{"error": "<code>", "message"}`. What
+ * names something that is not there (a window, a ref, an element) is an argument the caller got
+ * wrong; what the host lacks (input, the accessibility bus) is the Mains being unavailable; a failed
+ * screen enumeration is capture_failed.
+ */
+const ARGUMENT_CODES = new Set([
+  "invalid_params",
+  "window_not_found",
+  "not_found",
+  "ambiguous",
+  "unknown_ref",
+  "stale_element",
+  "element_gone",
+  "not_clickable",
+  "invalid_cursor",
+]);
+
 export function daimonError(error: DeskhandError): { error: string; message: string } {
   const code =
-    error.code === "invalid_params"
-      ? "invalid_arguments"
-      : error.code === "hands_unavailable"
-        ? "motor_unavailable"
-        : error.code === "index_out_of_range"
-          ? "index_out_of_range"
-          : error.code;
+    error.details.stage === "screens"
+      ? "capture_failed"
+      : error.code === "index_out_of_range"
+        ? "index_out_of_range"
+        : ARGUMENT_CODES.has(error.code)
+          ? "invalid_arguments"
+          : "motor_unavailable";
   return { error: code, message: error.message };
 }

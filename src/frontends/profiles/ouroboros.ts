@@ -9,13 +9,12 @@ import { TOGGLE_ROLES } from "../../platform/types.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { findElementsTool } from "../../tools/find.js";
+import { readTextTool } from "../../tools/read-text.js";
 import { pageOf, snapshotTool } from "../../tools/snapshot.js";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../../tools/tool.js";
 import { windowsTool } from "../../tools/windows.js";
+import { clipText, fitRelay, seedCuts, TEXT_UNITS } from "./ouroboros-relay.js";
 import { runData } from "./run.js";
-
-/** Text in receipts and candidates shows this many UTF-16 units, `text_truncated` when longer. */
-const TEXT_UNITS = 4000;
 
 /** What a line of another tool's reply carries, as far as these replies use it. */
 type Line = {
@@ -28,6 +27,9 @@ type Line = {
   states?: string[] | null;
   unread?: string[];
   depth?: number;
+  /** The whole text's length where the value shown is cut (find's and act's value_length, a snapshot's textLength). */
+  value_length?: number;
+  textLength?: number;
 };
 type FindReply = FindResult & { waited_ms: number; timed_out: boolean };
 
@@ -109,23 +111,41 @@ function stateOf(role: string, states: string[] | null): Record<string, boolean>
   return block;
 }
 
-function clip(value: string | undefined): { value?: string; text_truncated?: boolean } {
-  if (value === undefined) return {};
-  return value.length > TEXT_UNITS ? { value: value.slice(0, TEXT_UNITS), text_truncated: true } : { value };
-}
-
-function element(e: Line) {
+/**
+ * An element in the seed's shape. In receipts and candidates (`clip`) its text shows the first 4,000
+ * UTF-16 units, `text_truncated` when the text is longer; window_read shows what max_text_chars let
+ * through, `text_truncated` where that cut it.
+ */
+function element(e: Line, clip = true) {
+  const whole = e.value_length ?? e.textLength;
+  const shown = clip ? clipText(e.value) : e.value === undefined ? {} : { value: e.value };
+  const truncated = shown.text_truncated || (whole !== undefined && whole > (shown.value?.length ?? 0));
   return {
     id: e.ref,
     role: e.role,
     name: e.name,
-    ...clip(e.value),
+    ...(shown.value !== undefined ? { value: shown.value } : {}),
+    ...(truncated ? { text_truncated: true } : {}),
     automation_id: e.accessibleId ?? null,
     class: null,
     rect: rectOf(e.bounds ?? null),
     state: stateOf(e.role, e.states ?? null),
     ...(e.unread ? { unread: e.unread } : {}),
   };
+}
+
+/**
+ * A receipt's or candidate's text as the seed shows it, its first 4,000 units: deskhand's replies
+ * carry 200 characters and the whole length, so a longer text is read again up to 4,000.
+ */
+async function withText(context: ToolContext, e: Line): Promise<Line> {
+  if (e.value === undefined || e.value_length === undefined || e.value.length >= TEXT_UNITS) return e;
+  try {
+    const read = await runData(context, readTextTool, { ref: e.ref, length: TEXT_UNITS });
+    return { ...e, value: String(read.text) };
+  } catch {
+    return e; // Its first 200 characters, marked text_truncated.
+  }
 }
 
 const windowList = defineTool({
@@ -159,7 +179,8 @@ const windowList = defineTool({
       truncated_by: cut ? ["limit"] : [],
       total_known: !cut,
     };
-    return { data: reply, text: JSON.stringify(reply) };
+    const fitted = fitRelay(reply, ["windows"]);
+    return { data: fitted, text: JSON.stringify(fitted) };
   },
 });
 
@@ -220,7 +241,7 @@ const windowRead = defineTool({
       }
       kept.push(e);
     }
-    const truncatedBy: string[] = [...data.truncated_by];
+    const truncatedBy: string[] = seedCuts(data.truncated_by);
     const over = [...seen].filter(([, n]) => n > input.max_children_per_node);
     if (over.length > 0) {
       truncatedBy.push("max_children_per_node");
@@ -234,7 +255,7 @@ const windowRead = defineTool({
       hwnd: data.windows[0]?.id ?? null,
       title: data.windows[0]?.title ?? null,
       backend: "atspi",
-      elements: kept.map((e) => ({ ...element(e), depth: e.depth })),
+      elements: kept.map((e) => ({ ...element(e, false), depth: e.depth })),
       limits: {
         max_nodes: { value: input.max_nodes, ceiling: 5000 },
         max_depth: { value: input.max_depth, ceiling: 256 },
@@ -242,10 +263,11 @@ const windowRead = defineTool({
         max_text_chars: { value: input.max_text_chars, ceiling: 10_000 },
         timeout_ms: { value: input.timeout_ms, ceiling: 60_000 },
       },
-      truncated_by: truncatedBy,
+      truncated_by: [...new Set(truncatedBy)],
       notes,
     };
-    return { data: reply, text: JSON.stringify(reply) };
+    const fitted = fitRelay(reply, ["elements"]);
+    return { data: fitted, text: JSON.stringify(fitted) };
   },
 });
 
@@ -267,18 +289,22 @@ const elementFind = defineTool({
     .refine((s) => Object.keys(selectorOf(s)).length > 0, { message: "give at least one selector field" }),
   async handler(context, input) {
     const data = await findBySelector(context, input, input.limit, input.timeout_ms);
+    const matches = await Promise.all(data.matches.map((m) => withText(context, m as Line)));
     const reply = {
-      matches: data.matches.map(element),
+      matches: matches.map((m) => element(m)),
       total: data.total,
       searched_whole_window: data.searched_whole_window,
-      ...(data.searched_whole_window ? {} : { reason: data.cuts.join(", ") || "the tree is incomplete" }),
+      ...(data.searched_whole_window
+        ? {}
+        : { reason: seedCuts(data.cuts).join(", ") || "the tree is incomplete" }),
       unreadable_candidates: data.unreadable_candidates.map((c) => ({
         ...element(c),
         unread: c.unread,
       })),
       waited_ms: data.waited_ms,
     };
-    return { data: reply, text: JSON.stringify(reply) };
+    const fitted = fitRelay(reply, ["matches", "unreadable_candidates"]);
+    return { data: fitted, text: JSON.stringify(fitted) };
   },
 });
 
@@ -345,7 +371,7 @@ const elementAct = defineTool({
       route: data.route,
       action_outcome: data.action_outcome,
       action_call_made: data.action_outcome === "unknown" ? "unknown" : true,
-      after: data.after ? element({ ...data.after, ref: data.ref }) : null,
+      after: data.after ? element(await withText(context, { ...data.after, ref: data.ref } as Line)) : null,
       after_read: data.after_read,
       ...(data.unread ? { unread: data.unread } : {}),
       ...(data.effect ? { effect: data.effect } : {}),

@@ -11,7 +11,7 @@ import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { doctorTool } from "../../tools/doctor.js";
 import { elementInfoTool } from "../../tools/element-info.js";
-import { fillFormTool } from "../../tools/fill-form.js";
+import { type FieldResult, fillFormTool } from "../../tools/fill-form.js";
 import { findElementsTool } from "../../tools/find.js";
 import { keyTool, typeTextTool } from "../../tools/hands/keyboard.js";
 import { clickTool } from "../../tools/hands/pointer.js";
@@ -167,17 +167,25 @@ const snapshot = defineTool({
   }),
   async handler(context, input) {
     const bound = session(context, input.session_id);
+    // With only_interactive, depth counts the levels shown: Swing puts four to six panes between a
+    // frame and its first control, so depth 2 of the raw tree would show the frame alone. The tree is
+    // read that much deeper, and what lies below the asked depth is counted and said.
     const data = pageOf(
       await runData(context, snapshotTool, {
         target: { kind: "window", id: bound.windowId },
         format: "json",
         view: "full",
-        maxDepth: input.depth,
-        maxNodes: input.max_nodes,
+        maxDepth: input.only_interactive ? Math.min(256, input.depth + SCAFFOLDING) : input.depth,
+        maxNodes: input.only_interactive ? 5000 : input.max_nodes,
         onlyInteractive: input.only_interactive,
       }),
     );
-    const lines = data.elements.map((e) => {
+    const within = data.elements.filter((e) => e.depth <= input.depth);
+    const shown = within.slice(0, input.max_nodes);
+    const below = data.elements.length - within.length;
+    const lines = shown.map((e) => {
+      // The element's own depth in the window's tree, as java_element_info gives it.
+      const treeDepth = context.refs.lookup(e.ref).fingerprint.path.length;
       const extra: string[] = [];
       if (input.fields.includes("states") && e.states) extra.push(`(${e.states.join(", ")})`);
       if (input.fields.includes("bounds") && e.bounds)
@@ -186,19 +194,37 @@ const snapshot = defineTool({
         extra.push(`desc=${JSON.stringify(e.description)}`);
       if (input.fields.includes("children")) extra.push(`children=${e.childCount ?? "?"}`);
       if (input.fields.includes("index")) extra.push(`index=${e.index}`);
-      if (input.fields.includes("depth")) extra.push(`depth=${e.depth}`);
+      if (input.fields.includes("depth")) extra.push(`depth=${treeDepth}`);
       return `${"  ".repeat(e.depth)}${e.role} ${JSON.stringify(e.name ?? "")} [${give(context, input.session_id, e.ref)}]${extra.length ? ` ${extra.join(" ")}` : ""}`;
     });
-    if ((data.truncated_by as string[]).length)
+    const truncatedBy = [...(data.truncated_by as string[])];
+    if (below > 0 && !truncatedBy.includes("maxDepth")) truncatedBy.push("maxDepth");
+    if (within.length > shown.length && !truncatedBy.includes("maxNodes")) truncatedBy.push("maxNodes");
+    if (below > 0)
       lines.push(
-        `(cut by ${(data.truncated_by as string[]).join(", ")}: raise depth or max_nodes, or snapshot less of the window)`,
+        `(${below} more element${below === 1 ? "" : "s"} below depth ${input.depth}: raise depth to see them)`,
       );
+    if (within.length > shown.length)
+      lines.push(`(${within.length - shown.length} more at this depth: raise max_nodes)`);
+    const others = truncatedBy.filter(
+      (c) => !(c === "maxDepth" && below > 0) && !(c === "maxNodes" && within.length > shown.length),
+    );
+    if (others.length)
+      lines.push(`(cut by ${others.join(", ")}: raise depth or max_nodes, or snapshot less of the window)`);
     return {
-      data: { session_id: input.session_id, lines: lines.length, truncated_by: data.truncated_by },
+      data: {
+        session_id: input.session_id,
+        lines: shown.length,
+        truncated_by: truncatedBy,
+        ...(below > 0 ? { below_depth: below } : {}),
+      },
       text: lines.join("\n"),
     };
   },
 });
+
+/** How far below the asked depth the tree is read when only_interactive drops the panes between. */
+const SCAFFOLDING = 24;
 
 const find = defineTool({
   name: "java_find",
@@ -326,35 +352,99 @@ const fillForm = defineTool({
     simulate: z.boolean().default(false),
   }),
   async handler(context, input) {
-    const fields = input.fields.map((f) => ({
-      ref: refOf(context, input.session_id, f.handle),
-      value: f.value,
-    }));
-    // simulate=False (the seed's default) never falls back to real keys: a field accessibility cannot
-    // set is reported, and nothing is typed (a " " typed into a push button would press it).
-    if (!input.simulate)
-      return runTool(context, fillFormTool, { fields, intent: NO_INTENT, typed_fallback: false });
-    const lines: string[] = [];
-    let set = 0;
-    for (const f of fields) {
-      const out = await runTool(context, typeTextTool, {
-        ref: f.ref,
-        text: f.value,
-        clear: true,
-        intent: NO_INTENT,
-      }).catch((error: Error) => ({
-        data: { status: "error", reason: error.message },
-        text: `error: ${error.message}`,
-      }));
-      if (out.data.status === "done") set++;
-      lines.push(`${handleOf(f.ref)}: ${out.text.split("\n")[0]}`);
+    // is_error only for an unknown session (and, by the schema, an empty list or a malformed entry):
+    // a field that fails, an unknown handle included, is a line of the reply.
+    const owner = session(context, input.session_id);
+    const lines = new Map<number, { set: boolean; line: string }>();
+    const known: { index: number; ref: string; value: string }[] = [];
+    for (const [index, f] of input.fields.entries()) {
+      if (owner.handles.has(f.handle)) known.push({ index, ref: f.handle.slice(2), value: f.value });
+      else
+        lines.set(index, {
+          set: false,
+          line: `${f.handle}: not set: this handle was not handed out by session ${input.session_id}; take a fresh java_snapshot or java_find`,
+        });
     }
+    if (known.length > 0) {
+      if (input.simulate) await simulated(context, known, lines);
+      else await accessible(context, known, lines);
+    }
+    const ordered = input.fields.map((_, i) => lines.get(i)!);
+    const set = ordered.filter((l) => l.set).length;
     return {
-      data: { set, of: fields.length },
-      text: [...lines, `${set} of ${fields.length} fields set`].join("\n"),
+      data: {
+        set,
+        of: input.fields.length,
+        fields: input.fields.map((f, i) => ({
+          handle: f.handle,
+          set: ordered[i]!.set,
+          line: ordered[i]!.line,
+        })),
+      },
+      text: [...ordered.map((l) => l.line), `${set} of ${input.fields.length} fields set`].join("\n"),
     };
   },
 });
+
+type FieldLines = Map<number, { set: boolean; line: string }>;
+
+/**
+ * simulate=False (the seed's default): the accessibility route only, never real keys (a " " typed
+ * into a push button would press it). A field that route cannot set says to try simulate=True,
+ * unless the gate refused it (then keys would be refused too).
+ */
+async function accessible(
+  context: ToolContext,
+  known: { index: number; ref: string; value: string }[],
+  lines: FieldLines,
+): Promise<void> {
+  const out = await runTool(context, fillFormTool, {
+    fields: known.map((f) => ({ ref: f.ref, value: f.value })),
+    intent: NO_INTENT,
+    typed_fallback: false,
+  });
+  const reported = out.text.split("\n");
+  // fill_form's own first line when nothing was set ("error: no field was set"): the lines follow it.
+  if (out.data.status !== "done") reported.shift();
+  (out.data.fields as FieldResult[]).forEach((result, i) => {
+    const handle = handleOf(known[i]!.ref);
+    const line = reported[i]!.replace(/^[^:]+:/, `${handle}:`);
+    const gated = result.error?.code === "refused";
+    lines.set(known[i]!.index, {
+      set: result.set,
+      line:
+        result.set || gated || result.unverifiable
+          ? line
+          : `${line}; try simulate=True to type it with real keys`,
+    });
+  });
+}
+
+/** simulate=True: real keys, each field counted as set only when it reads back exactly. */
+async function simulated(
+  context: ToolContext,
+  known: { index: number; ref: string; value: string }[],
+  lines: FieldLines,
+): Promise<void> {
+  for (const f of known) {
+    const out = await runTool(context, typeTextTool, {
+      ref: f.ref,
+      text: f.value,
+      clear: true,
+      intent: NO_INTENT,
+    }).catch((error: Error) => ({
+      data: { status: "error", reason: error.message } as Record<string, unknown>,
+      text: `error: ${error.message}`,
+    }));
+    const readBack = (out.data.result as { read_back?: string } | undefined)?.read_back;
+    const set = out.data.status === "done" && readBack === "exact";
+    const first = out.text.split("\n")[0]!;
+    lines.set(f.index, {
+      set,
+      line: `${handleOf(f.ref)}: ${set ? first : out.data.status === "done" ? `not set: typed, but ${first.replace(/^done: /, "")}` : first}`,
+    });
+  }
+}
 
 const select = defineTool({
   name: "java_select",
