@@ -113,6 +113,9 @@ async function focusPlace(
   place: ResolvedPlace,
 ): Promise<string> {
   if (clicksToFocus(place)) {
+    // Already the focus of the window in front: a click would only move the caret (and on X11 wait
+    // for Java, which drops a key sent right after a click), so the keys go there as they are.
+    if (await alreadyFocused(context, hands, place)) return "already focused";
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
     if (place.element?.role === "table cell" && place.handle) await ensureCurrent(context, place);
     else await untilFocused(context, place);
@@ -127,6 +130,16 @@ async function focusPlace(
       `cannot move the focus to ${place.ref} without clicking it (${(error as Error).message}); click it first if that is safe`,
     );
   }
+}
+
+/** Whether the place's element reports the keyboard focus now, in the window that is in front. */
+async function alreadyFocused(context: ToolContext, hands: Hands, place: ResolvedPlace): Promise<boolean> {
+  if (!place.handle || place.windowId === undefined || place.element?.role === "table cell") return false;
+  if ((await hands.activeWindow()) !== place.windowId) return false;
+  const node = await (await context.backend())
+    .describe(place.handle, { maxText: 0, windowId: place.windowId })
+    .catch(() => undefined);
+  return node?.states?.includes("focused") === true;
 }
 
 /**
