@@ -283,6 +283,41 @@ describe("hands on a Wayland desktop (sway)", () => {
     }
   });
 
+  it("a floating window that draws its own shadow is clicked where it is, not a shadow's width off", async () => {
+    const HEADER = "Wayland Header";
+    await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk3_headerbar.py '${HEADER}'`, 60_000);
+    const window = await sway(HEADER);
+    await ipc.command(`[con_id=${window.id}] floating enable, move position 60 60`);
+    // The shadow is inside the surface: the frame is bigger than the window sway draws.
+    const listed = await becomes(async () => {
+      const w = (await call("windows", {})).data.windows.find((x: { title: string }) => x.title === HEADER);
+      return w ? `${w.rect.x},${w.rect.y}` : undefined;
+    }, /^(?!60,60$)\d+,\d+$/);
+    assert.notEqual(listed, "60,60", "the window's rectangle takes in its shadow, as X11's frame extents do");
+    const check = await one(HEADER, { role: "check box", name: "Shadowed" });
+    const visible = (await sway(HEADER)).rect;
+    assert.ok(
+      check.bounds.x >= visible.x && check.bounds.y >= visible.y,
+      JSON.stringify([check.bounds, visible]),
+    );
+    const clicked = await call("click", { ref: check.ref, intent: "Tick it" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    const ticked = await becomes(
+      async () => (await one(HEADER, { role: "check box", name: "Shadowed" })).states.join(" "),
+      /checked/,
+    );
+    assert.match(ticked ?? "", /checked/, "the click landed on the check box");
+    const button = await one(HEADER, { role: "push button", name: "Count 0" });
+    await call("click", { ref: button.ref, intent: "Count once" });
+    assert.ok(
+      await becomes(
+        async () => (await find(HEADER, { role: "push button", name: "Count 1" }))[0]?.name ?? undefined,
+        /Count 1/,
+      ),
+    );
+    await ipc.command(`[con_id=${window.id}] kill`);
+  });
+
   it("focus, hide and show read the truth back from sway", async () => {
     const editor = await sway(EDITOR);
     const hidden = await call("window", {

@@ -28,6 +28,7 @@ import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
+import { shadowMargins } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
@@ -272,7 +273,42 @@ export class AtspiBackend implements AccessibilityBackend {
       const unanswered = !best && window.pid !== null && this.#unanswered.has(window.pid);
       this.#matches.set(window.id, { window, frame: best, unanswered });
     }
+    if (this.windows.windowRelativeExtents)
+      await Promise.all([...this.#matches.values()].map((match) => this.#withShadow(match)));
     return this.#matches;
+  }
+
+  /** Shadow margins by window and visible size: they change only when the window does. */
+  readonly #shadows = new Map<string, [number, number, number, number] | null>();
+
+  /**
+   * Under Wayland, a window whose frame holds a client-side shadow (floating GTK 3 with a header
+   * bar): its rectangle grows by the shadow and the margins are kept, as X11's _GTK_FRAME_EXTENTS
+   * are, so the window's origin plus the margins is where its extents start (csd.ts).
+   */
+  async #withShadow(match: WindowMatch): Promise<void> {
+    const { window, frame } = match;
+    if (!frame || !window.rect) return;
+    const key = `${window.id}:${window.rect.width}x${window.rect.height}`;
+    let margins = this.#shadows.get(key);
+    if (margins === undefined) {
+      // An app that did not answer is asked again next time: only an answer is kept.
+      margins = await shadowMargins(frame.app, frame.path, window.rect, this.callTimeoutMs).catch(
+        () => undefined,
+      );
+      if (margins === undefined) return;
+      if (this.#shadows.size > 500) this.#shadows.clear();
+      this.#shadows.set(key, margins);
+    }
+    if (!margins) return;
+    const [left, right, top, bottom] = margins;
+    window.rect = {
+      x: window.rect.x - left,
+      y: window.rect.y - top,
+      width: window.rect.width + left + right,
+      height: window.rect.height + top + bottom,
+    };
+    window.csdMargins = margins;
   }
 
   async listWindows(): Promise<WindowInfo[]> {
@@ -415,15 +451,18 @@ export class AtspiBackend implements AccessibilityBackend {
 
   /**
    * GTK 4.8 reports extents relative to its window, and under Wayland every toolkit does: add the
-   * window origin and its CSD margin.
+   * window origin. On X11, GTK 4's are relative to what is drawn inside its shadow, so the CSD
+   * margin is added too; under Wayland they are relative to the surface, shadow included, whose
+   * origin the window's rectangle already is (#withShadow).
    */
   #boundsOffset(app: AtspiApp, windowId: number | undefined): { x: number; y: number } | undefined {
     if (!app.isGtk4 && !this.windows.windowRelativeExtents) return undefined;
+    const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
         return {
-          x: window.rect.x + (window.csdMargins?.[0] ?? 0),
-          y: window.rect.y + (window.csdMargins?.[2] ?? 0),
+          x: window.rect.x + (surface ? 0 : (window.csdMargins?.[0] ?? 0)),
+          y: window.rect.y + (surface ? 0 : (window.csdMargins?.[2] ?? 0)),
         };
       }
     }

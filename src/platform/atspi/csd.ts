@@ -1,0 +1,45 @@
+// A client-side shadow under Wayland. Every toolkit's extents there are relative to its surface, and
+// a floating GTK 3 window with a header bar draws its shadow inside that surface: sway's rectangle is
+// the visible window, the frame is bigger, and the frame's children start where the window does
+// (measured on sway: a 1415×732 window, a 1467×784 frame, children from (26, 23); the margins are
+// not symmetric, 26/26/23/29). Without them every point is off by the shadow.
+import type { Rect } from "../types.js";
+import type { AtspiApp } from "./app.js";
+import { COORD_SCREEN, IFACE } from "./names.js";
+
+/** More than this around a window is no shadow (a window bigger than its tile, clipped by sway). */
+const MOST_SHADOW = 100;
+
+type Extents = [number, number, number, number];
+
+/** [left, right, top, bottom] of the shadow around `visible` in the frame at `path`; null when none. */
+export async function shadowMargins(
+  app: AtspiApp,
+  path: string,
+  visible: Rect,
+  timeoutMs: number,
+): Promise<[number, number, number, number] | null> {
+  const extents = async (at: string) =>
+    (await app.call(at, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN]))[0] as Extents;
+  const [, , width, height] = await extents(path);
+  if (width <= visible.width + 1 && height <= visible.height + 1) return null;
+  const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
+    [string, string][],
+  ];
+  const boxes = (
+    await Promise.all(children.slice(0, 20).map(([, child]) => extents(child).catch(() => null)))
+  )
+    // Hidden children (dialogs GTK keeps) answer INT_MIN, INT_MIN: they have no place.
+    .filter(
+      (b): b is Extents => b !== null && b[2] > 0 && b[3] > 0 && b[0] > -1_000_000 && b[1] > -1_000_000,
+    );
+  if (boxes.length === 0) return null;
+  const left = Math.min(...boxes.map((b) => b[0]));
+  const top = Math.min(...boxes.map((b) => b[1]));
+  const right = width - left - visible.width;
+  const bottom = height - top - visible.height;
+  // Content that overflows its tile starts at the frame's corner: that is no shadow.
+  if (left <= 0 && top <= 0) return null;
+  if ([left, right, top, bottom].some((m) => m < 0 || m > MOST_SHADOW)) return null;
+  return [left, right, top, bottom];
+}
