@@ -226,8 +226,9 @@ down and exits with COMMAND's status. \`start\` keeps one running and prints the
 export; \`stop\` ends it. Only processes the sandbox started are ended.
 
 --wayland: headless sway instead of Xvfb and openbox (under \`unshare --user\` as root, since sway
-refuses root), the same buses and folders; apps get WAYLAND_DISPLAY, GDK_BACKEND=wayland and
-QT_QPA_PLATFORM=wayland, and no DISPLAY. Windows come from sway's IPC; trees and accessibility
-actions work as under X11; the pointer is a virtual one, pixels come from grim; the keyboard is not
-built for Wayland yet.`,
+refuses root), the same buses and folders; apps get WAYLAND_DISPLAY, GDK_BACKEND=wayland,
+QT_QPA_PLATFORM=wayland and MOZ_ENABLE_WAYLAND=1, and no DISPLAY. Windows come from sway's IPC;
+trees and accessibility actions work as under X11; the pointer and the keyboard are deskhand's own
+virtual ones, pixels come from grim. There is no XWayland: X11-only apps (Java Swing) run in the
+X11 sandbox.`,
 };

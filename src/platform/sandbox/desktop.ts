@@ -340,8 +340,8 @@ export class Desktop {
 
   /**
    * Headless sway in place of Xvfb and openbox (shared/notes/wayland.md): pixman, no input devices,
-   * tiled windows with sway's own borders, no XWayland. Sway refuses to run as root; in a user
-   * namespace it runs (as nobody there) and root's clients outside use its sockets.
+   * tiled windows with sway's own borders, no XWayland. Sway refuses to run as root; in
+   * a user namespace it runs (as uid 1000 there) and root's clients outside use its sockets.
    */
   async #startWayland(
     options: DesktopOptions,
@@ -368,7 +368,10 @@ export class Desktop {
       startDetached(
         "sway",
         asRoot ? "unshare" : "sway",
-        [...(asRoot ? ["--user", "sway"] : []), "-c", config],
+        // Root outside is an ordinary user inside (uid 1000, not the unmapped nobody): a program that
+        // drops to its real uid, as XWayland's X server does before it runs xkbcomp, fails for an
+        // unmapped one (measured: "Failed to activate virtual core keyboard"); sway refuses uid 0.
+        [...(asRoot ? ["--user", "--map-user=1000", "--map-group=1000", "sway"] : []), "-c", config],
         {
           env: {
             ...daemonEnv(),
@@ -388,6 +391,7 @@ export class Desktop {
     });
     env.WAYLAND_DISPLAY = sockets.display;
     env.SWAYSOCK = sockets.ipc;
+    env.XDG_SESSION_TYPE = "wayland";
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     this.#ready(env, sockets.display, a11yAddress);
   }

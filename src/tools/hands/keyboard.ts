@@ -111,11 +111,13 @@ async function focusPlace(
   hands: Hands,
   acting: ActingSurfaces,
   place: ResolvedPlace,
+  replacing = false,
 ): Promise<string> {
   if (clicksToFocus(place)) {
-    // Already the focus of the window in front: a click would only move the caret (and on X11 wait
-    // for Java, which drops a key sent right after a click), so the keys go there as they are.
-    if (await alreadyFocused(context, hands, place)) return "already focused";
+    // Typing that replaces the whole text into the focus of the window in front needs no click: the
+    // click would only place the caret (and on X11 wait for Java, which drops a key sent right after
+    // one). Typing that inserts keeps it: the caret goes where the click lands, as it always has.
+    if (replacing && (await alreadyFocused(context, hands, place))) return "already focused";
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
     if (place.element?.role === "table cell" && place.handle) await ensureCurrent(context, place);
     else await untilFocused(context, place);
@@ -338,7 +340,7 @@ export async function typeText(
       // The focus click and the typing go as one: another deskhand's click in between would send
       // this text into its field.
       const { focused, remapped, started, shown } = await h.exclusive(async () => {
-        const focused = place ? await focusPlace(context, h, acting, place) : undefined;
+        const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
         if (input.clear) {
           await h.chord(parseChord("ctrl+a"), 1);
           await h.chord(parseChord("Backspace"), 1);
