@@ -11,13 +11,14 @@ const APPS = {
   input: [SWING],
   http: [SWING],
   run: [SWING],
+  wayland: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'Wayland Bench'"],
   ocr: [
     "/usr/bin/python3 test/fixtures/ocr/gtk3_canvas.py /tmp/deskhand-bench-gtk3-canvas.json",
     `${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-swing-canvas.json`,
     "soffice --calc --norestore --nologo",
   ],
 };
-const benches = (process.argv[2] ?? "snapshot,act,input,eventloop,ocr,http,run,tokens").split(",");
+const benches = (process.argv[2] ?? "snapshot,act,input,wayland,eventloop,ocr,http,run,tokens").split(",");
 // bench/tokens: one sandbox per app of the toolkit contract suite, like the tests.
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",
@@ -57,6 +58,8 @@ for (const bench of benches) {
     continue;
   }
   const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "60000"];
+  // bench/wayland measures the same input on a headless sway.
+  if (bench === "wayland") args.push("--wayland");
   for (const app of APPS[bench] ?? ALL) args.push("--app", app);
   args.push("--", process.execPath, "--import", "tsx", `bench/${bench}.ts`);
   status ||= spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;

@@ -1,0 +1,106 @@
+// bench/wayland: bench/input's figures on a headless sway (`sandbox --wayland`, the GTK 3 editor
+// fixture): a click on a verified ref, typing 200 characters (ASCII, and text outside the us keymap,
+// swapped onto spare keys) read back each time, and a full-screen screenshot (grim), against wtype,
+// the usual Wayland peer, in the same run. `npm run bench -- wayland`.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { callTool } from "../src/tools/call.js";
+import { createContext } from "../src/tools/context.js";
+import { findTool } from "../src/tools/registry.js";
+import { median } from "./stats.js";
+
+const run = promisify(execFile);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const TITLE = "Wayland Bench";
+const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
+const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function wtype(text: string): Promise<number | null> {
+  const start = performance.now();
+  try {
+    await run("wtype", [text], { timeout: 60_000 });
+    return performance.now() - start;
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const context = createContext({
+    refLifetime: "while-verified",
+    env: { ...process.env, DESKHAND_AUDIT: "/dev/null" },
+  });
+  const call = async (name: string, input: Record<string, unknown>) => {
+    const result = await callTool(context, findTool(name)!, input);
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+    return result.output.data as Record<string, any>;
+  };
+  const find = async (query: Record<string, unknown>) =>
+    (await call("find", { target: { kind: "title", glob: TITLE }, ...query })).matches[0];
+  const rows: string[] = [];
+
+  const field = await find({ role: "text", name: "Find" });
+  const clicks: number[] = [];
+  for (let i = 0; i < RUNS + 1; i++) {
+    const start = performance.now();
+    const done = await call("click", { ref: field.ref, intent: "Bench a click", settleMs: 0 });
+    if (done.status !== "done") throw new Error(`click: ${done.reason}`);
+    if (i > 0) clicks.push(performance.now() - start);
+  }
+  rows.push(`| click a verified ref | ${ms(median(clicks))} | – | – |`);
+
+  const first = await find({ role: "text", name: "First" });
+  for (const [label, text] of [
+    ["type 200 ASCII characters", TEXT_ASCII],
+    ["type 200 characters, 24 distinct ones outside the us keymap", TEXT_UNICODE],
+  ] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < Math.min(RUNS, 5); i++) {
+      await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
+      const done = await call("type_text", { ref: first.ref, text, intent: "Bench typing", settleMs: 0 });
+      if (done.status !== "done") throw new Error(`type_text: ${done.reason}`);
+      times.push(done.result.typing_ms as number);
+      const value = (await find({ role: "text", name: "First" })).value;
+      if (value !== text) throw new Error(`typed text did not read back: ${JSON.stringify(value)}`);
+    }
+    // The peer types where the focus is: the field, focused by deskhand's last call.
+    let peer = "wtype not installed";
+    await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
+    const took = await wtype(text);
+    if (took !== null) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const value = (await find({ role: "text", name: "First" })).value ?? "";
+      peer = `${ms(took)} (read back ${value === text ? "exact" : `WRONG: ${[...value].length} of 200 characters`})`;
+    }
+    const m = median(times);
+    rows.push(
+      `| ${label} | ${ms(m)} (${(200 / (m / 1000)).toFixed(0)} chars/s, read back exact) | ${peer} | ≥ 200 chars/s |`,
+    );
+  }
+  await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
+
+  const shots: number[] = [];
+  let size = "";
+  for (let i = 0; i < RUNS + 1; i++) {
+    const start = performance.now();
+    const shot = await call("screenshot", { of: { kind: "screen" }, max_width: 4096 });
+    if (i > 0) shots.push(performance.now() - start);
+    size = `${shot.width}×${shot.height}, ${(shot.png_bytes / 1024).toFixed(0)} KB`;
+  }
+  rows.push(`| full-screen screenshot (${size}, grim) | ${ms(median(shots))} | – | ≤ 150 ms |`);
+
+  console.log(
+    `# bench/wayland · sway, headless · medians of ${RUNS} (typing: 5) · node ${process.versions.node}`,
+  );
+  console.log("| what | deskhand | wtype | target |");
+  console.log("|---|---|---|---|");
+  for (const row of rows) console.log(row);
+  await context.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
