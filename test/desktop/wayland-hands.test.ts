@@ -283,7 +283,7 @@ describe("hands on a Wayland desktop (sway)", () => {
     }
   });
 
-  it("a floating window that draws its own shadow is clicked where it is, not a shadow's width off", async () => {
+  it("a floating window that draws its own shadow is clicked where it is; a double click presses twice, a right click not at all", async () => {
     const HEADER = "Wayland Header";
     await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk3_headerbar.py '${HEADER}'`, 60_000);
     const window = await sway(HEADER);
@@ -309,12 +309,23 @@ describe("hands on a Wayland desktop (sway)", () => {
     assert.match(ticked ?? "", /checked/, "the click landed on the check box");
     const button = await one(HEADER, { role: "push button", name: "Count 0" });
     await call("click", { ref: button.ref, intent: "Count once" });
-    assert.ok(
-      await becomes(
-        async () => (await find(HEADER, { role: "push button", name: "Count 1" }))[0]?.name ?? undefined,
-        /Count 1/,
-      ),
-    );
+    const counted = async (n: number) =>
+      becomes(
+        async () =>
+          (await find(HEADER, { role: "push button", name_contains: "Count" }))[0]?.name ?? undefined,
+        new RegExp(`^Count ${n}$`),
+      );
+    assert.equal(await counted(1), "Count 1");
+    // A double click is two presses the button counts; a right click presses nothing it counts.
+    const again = await one(HEADER, { role: "push button", name: "Count 1" });
+    const double = await call("click", { ref: again.ref, count: 2, intent: "Count twice" });
+    assert.equal(double.data.status, "done", double.text);
+    assert.equal(await counted(3), "Count 3");
+    const thrice = await one(HEADER, { role: "push button", name: "Count 3" });
+    const right = await call("click", { ref: thrice.ref, button: "right", intent: "Right-click it" });
+    assert.equal(right.data.status, "done", right.text);
+    await sleep(300);
+    assert.equal(await counted(3), "Count 3", "a right click is not a press");
     await ipc.command(`[con_id=${window.id}] kill`);
   });
 
