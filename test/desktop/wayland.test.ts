@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SwayIpc, swayWindows } from "../../src/platform/wayland/sway.js";
-import { CLI } from "./helpers.js";
+import { CLI, SWING_COMMAND } from "./helpers.js";
 
 const TITLE = "Wayland Probe";
 
@@ -116,7 +116,7 @@ describe("a headless sway session", () => {
 
 describe("deskhand sandbox --wayland", () => {
   /** `deskhand sandbox run --wayland --app APP -- sh -c SCRIPT`: its output. */
-  const inWayland = (app: string, script: string) =>
+  const inWayland = (app: string, script: string, extra: string[] = []) =>
     spawnSync(
       process.execPath,
       [
@@ -124,6 +124,7 @@ describe("deskhand sandbox --wayland", () => {
         "sandbox",
         "run",
         "--wayland",
+        ...extra,
         "--app-timeout-ms",
         "60000",
         "--app",
@@ -177,5 +178,33 @@ describe("deskhand sandbox --wayland", () => {
     assert.match(out, /done: left click at \(\d+, \d+\) on push button "Cancel"/, out);
     assert.match(out, /window disappeared: \d+ "Wayland Probe"/, out);
     assert.match(out, /No top-level windows are open\./, out);
+  });
+
+  it("--xwayland: an X11 app (Java Swing) beside, placed where sway shows it, clicked and typed into", () => {
+    const status = `${cli} snapshot --title 'Deskhand Fixture' --json --full --max-depth 40 --max-nodes 2000 | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log('STATUS', JSON.parse(s).elements.find(e=>e.name==='Status').description))"`;
+    const run = inWayland(
+      SWING_COMMAND.join(" "),
+      [
+        `echo "DISPLAY=\${DISPLAY:-none} XDG_SESSION_TYPE=$XDG_SESSION_TYPE"`,
+        `${cli} click --title 'Deskhand Fixture' --role 'push button' --name-contains Alpha --intent 'Press Alpha'`,
+        "sleep 1",
+        status,
+        `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'plain words' --clear --intent 'Type a name'`,
+        `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'Zoë' --intent 'Type a name'; echo "unicode exit $?"`,
+        `${cli} find --title 'Deskhand Fixture' --role text --name Name --json`,
+      ].join("; "),
+      ["--xwayland"],
+    );
+    const out = run.stdout + run.stderr;
+    assert.equal(run.status, 0, out);
+    assert.match(out, /DISPLAY=:\d+ XDG_SESSION_TYPE=wayland/, out);
+    // Java's own idea of its place is stale under XWayland: shifted to sway's, the real click lands.
+    assert.match(out, /done: left click at \(\d+, \d+\) on push button "Alpha/, out);
+    assert.match(out, /STATUS Pressed Alpha/, out);
+    assert.match(out, /done: typed 11 character\(s\) after clearing; reads back exact/, out);
+    // A swapped keymap does not reach an X11 app there: refused before any key, and nothing typed.
+    assert.match(out, /outside the us keymap, and the window in front .* is an X11 app under XWayland/, out);
+    assert.match(out, /unicode exit 1/, out);
+    assert.match(out, /"value":"plain words"/, out);
   });
 });

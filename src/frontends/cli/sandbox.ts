@@ -38,6 +38,7 @@ const sandboxFlags = {
   "app-timeout-ms": { type: "string" },
   size: { type: "string" },
   wayland: { type: "boolean" },
+  xwayland: { type: "boolean" },
   name: { type: "string" },
   state: { type: "string" },
   json: { type: "boolean" },
@@ -92,6 +93,7 @@ async function startWithApps(
   const desktop = await Desktop.start({
     ...parseSize(values.size),
     ...(values.wayland ? { wayland: true } : {}),
+    ...(values.xwayland ? { xwayland: true } : {}),
   });
   try {
     const apps = [];

@@ -215,8 +215,8 @@ Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, ke
 "intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
 needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
-  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--wayland] -- COMMAND [ARGS...]
-  deskhand sandbox start [--name NAME] [--app "CMD"]... [--wayland] [--json]
+  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--wayland [--xwayland]] -- COMMAND [ARGS...]
+  deskhand sandbox start [--name NAME] [--app "CMD"]... [--wayland [--xwayland]] [--json]
   deskhand sandbox stop [--name NAME]
 
 A private headless desktop: Xvfb on a free display, a session bus that activates only the AT-SPI
@@ -229,6 +229,7 @@ export; \`stop\` ends it. Only processes the sandbox started are ended.
 refuses root), the same buses and folders; apps get WAYLAND_DISPLAY, GDK_BACKEND=wayland,
 QT_QPA_PLATFORM=wayland and MOZ_ENABLE_WAYLAND=1, and no DISPLAY. Windows come from sway's IPC;
 trees and accessibility actions work as under X11; the pointer and the keyboard are deskhand's own
-virtual ones, pixels come from grim. There is no XWayland: X11-only apps (Java Swing) run in the
-X11 sandbox.`,
+virtual ones, pixels come from grim. --xwayland starts sway's XWayland too and gives apps its
+DISPLAY, for X11-only apps (Java Swing) beside the Wayland ones: their places are shifted to where
+sway shows them, and text outside the us keymap is refused there (set it with act set_value).`,
 };

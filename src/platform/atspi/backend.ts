@@ -28,7 +28,7 @@ import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
-import { shadowMargins } from "./csd.js";
+import { shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
@@ -289,6 +289,13 @@ export class AtspiBackend implements AccessibilityBackend {
   async #withShadow(match: WindowMatch): Promise<void> {
     const { window, frame } = match;
     if (!frame || !window.rect) return;
+    if (window.xwayland) {
+      // Not cached: an X11 app's idea of its place can change with any move (csd.ts).
+      window.extentsShift = await xwaylandShift(frame.app, frame.path, window.rect, this.callTimeoutMs).catch(
+        () => null,
+      );
+      return;
+    }
     const key = `${window.id}:${window.rect.width}x${window.rect.height}`;
     let margins = this.#shadows.get(key);
     if (margins === undefined) {
@@ -455,11 +462,13 @@ export class AtspiBackend implements AccessibilityBackend {
    * margin is added too; under Wayland they are relative to the surface, shadow included, whose
    * origin the window's rectangle already is (#withShadow).
    */
-  #boundsOffset(app: AtspiApp, windowId: number | undefined): { x: number; y: number } | undefined {
+  #boundsOffset(app: AtspiApp, windowId: number | undefined): { x: number; y: number } | null | undefined {
     if (!app.isGtk4 && !this.windows.windowRelativeExtents) return undefined;
     const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
+        // An XWayland client: its measured shift, or null, no place to trust (csd.ts).
+        if (surface && window.xwayland) return window.extentsShift ?? null;
         return {
           x: window.rect.x + (surface ? 0 : (window.csdMargins?.[0] ?? 0)),
           y: window.rect.y + (surface ? 0 : (window.csdMargins?.[2] ?? 0)),

@@ -1,4 +1,4 @@
-// A client-side shadow under Wayland. Every toolkit's extents there are relative to its surface, and
+// Where a window's extents start, under Wayland, when that is not the window's origin. A client-side shadow under Wayland. Every toolkit's extents there are relative to its surface, and
 // a floating GTK 3 window with a header bar draws its shadow inside that surface: sway's rectangle is
 // the visible window, the frame is bigger, and the frame's children start where the window does
 // (measured on sway: a 1415×732 window, a 1467×784 frame, children from (26, 23); the margins are
@@ -42,4 +42,47 @@ export async function shadowMargins(
   if (left <= 0 && top <= 0) return null;
   if ([left, right, top, bottom].some((m) => m < 0 || m > MOST_SHADOW)) return null;
   return [left, right, top, bottom];
+}
+
+/**
+ * An X11 app under XWayland reports extents in its own idea of the screen, and Java's is stale: its
+ * root pane at (45, 65) while sway shows the window at (2, 25), so real clicks at its element
+ * centres missed (measured). Its frame's showing children start where sway's window does: the shift
+ * from where they say they are to there is added to every extent. Null when a child would start
+ * outside the window once shifted: then no place is trusted.
+ */
+export async function xwaylandShift(
+  app: AtspiApp,
+  path: string,
+  visible: Rect,
+  timeoutMs: number,
+): Promise<{ x: number; y: number } | null> {
+  const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
+    [string, string][],
+  ];
+  const boxes = (
+    await Promise.all(
+      children
+        .slice(0, 20)
+        .map(
+          async ([, child]) =>
+            (
+              await app.call(child, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN])
+            )[0] as Extents,
+        ),
+    ).catch(() => [] as Extents[])
+  ).filter((b) => b[2] > 0 && b[3] > 0 && b[0] > -1_000_000 && b[1] > -1_000_000);
+  if (boxes.length === 0) return null;
+  const x = visible.x - Math.min(...boxes.map((b) => b[0]));
+  const y = visible.y - Math.min(...boxes.map((b) => b[1]));
+  // Each child must start inside the window once shifted; it may run past its right or bottom edge
+  // (a window bigger than its tile, which sway clips: what lies outside is covered, not clicked).
+  const fits = boxes.every(
+    (b) =>
+      b[0] + x >= visible.x - 2 &&
+      b[1] + y >= visible.y - 2 &&
+      b[0] + x < visible.x + visible.width &&
+      b[1] + y < visible.y + visible.height,
+  );
+  return fits ? { x, y } : null;
 }

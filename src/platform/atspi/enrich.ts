@@ -32,15 +32,20 @@ export interface EnrichContext {
   actions: boolean;
   accessibleIds: boolean;
   deadline: number;
-  /** Added to extents for toolkits that report window-relative coordinates (GTK 4.8). */
-  boundsOffset: { x: number; y: number } | undefined;
+  /**
+   * Added to extents for toolkits that report window-relative coordinates (GTK 4.8, every one under
+   * Wayland); null: the app's places cannot be trusted (an XWayland client that could not be placed),
+   * so none is given.
+   */
+  boundsOffset: { x: number; y: number } | null | undefined;
 }
 
 function remaining(context: EnrichContext): number {
   return Math.max(1, context.deadline - Date.now());
 }
 
-function toRect(raw: unknown, offset: { x: number; y: number } | undefined): Rect | null {
+function toRect(raw: unknown, offset: { x: number; y: number } | null | undefined): Rect | null {
+  if (offset === null) return null;
   const [x, y, width, height] = raw as [number, number, number, number];
   // Off-screen GTK3 cells claim `showing` with INT_MIN extents: that is "no geometry", not a place.
   if (x === INT_MIN || y === INT_MIN || width < 0 || height < 0) return null;

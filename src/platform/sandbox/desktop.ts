@@ -29,6 +29,8 @@ export interface DesktopOptions {
   height?: number;
   /** Headless sway instead of Xvfb and openbox: apps run on Wayland. */
   wayland?: boolean;
+  /** With wayland: sway's XWayland too, its DISPLAY given to apps (for X11-only ones). */
+  xwayland?: boolean;
   /** Bound on each start step. */
   stepTimeoutMs?: number;
 }
@@ -340,7 +342,7 @@ export class Desktop {
 
   /**
    * Headless sway in place of Xvfb and openbox (shared/notes/wayland.md): pixman, no input devices,
-   * tiled windows with sway's own borders, no XWayland. Sway refuses to run as root; in
+   * tiled windows with sway's own borders, XWayland only when asked. Sway refuses to run as root; in
    * a user namespace it runs (as uid 1000 there) and root's clients outside use its sockets.
    */
   async #startWayland(
@@ -357,13 +359,15 @@ export class Desktop {
       config,
       [
         `output HEADLESS-1 resolution ${options.width ?? 1280}x${options.height ?? 1024} position 0 0`,
-        "xwayland disable",
+        // "force" starts XWayland with sway, so its display is there before any app needs it.
+        options.xwayland ? "xwayland force" : "xwayland disable",
         "focus_follows_mouse no",
         "default_border normal 2",
         "",
       ].join("\n"),
     );
     const asRoot = process.getuid?.() === 0;
+    const xSockets = options.xwayland ? await xDisplays() : [];
     this.#service(
       startDetached(
         "sway",
@@ -392,6 +396,15 @@ export class Desktop {
     env.WAYLAND_DISPLAY = sockets.display;
     env.SWAYSOCK = sockets.ipc;
     env.XDG_SESSION_TYPE = "wayland";
+    if (options.xwayland) {
+      // XWayland's display is the X socket that was not there before sway started.
+      env.DISPLAY = await until("sway's XWayland", step, async () => {
+        const fresh = (await xDisplays()).find((d) => !xSockets.includes(d));
+        if (fresh === undefined) return undefined;
+        (await X11Connection.open(fresh, 1000)).close();
+        return fresh;
+      });
+    }
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     this.#ready(env, sockets.display, a11yAddress);
   }
@@ -408,4 +421,10 @@ export class Desktop {
     if (!options.keepFiles) await rm(this.root, { recursive: true, force: true });
     this.#watchdog.done();
   }
+}
+
+/** The X displays with a socket in /tmp/.X11-unix (":0", ":12"). */
+async function xDisplays(): Promise<string[]> {
+  const names = await readdir("/tmp/.X11-unix").catch(() => [] as string[]);
+  return names.filter((n) => /^X\d+$/.test(n)).map((n) => `:${n.slice(1)}`);
 }

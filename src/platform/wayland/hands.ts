@@ -20,6 +20,7 @@ import type { Chord, Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { windowsAtPoint } from "../x11/windows.js";
 import { WaylandKeyboard } from "./keyboard.js";
+import { usStroke } from "./keymap.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
@@ -280,12 +281,33 @@ class WaylandHands implements Hands {
 
   async chord(chord: Chord, count: number): Promise<void> {
     const keyboard = this.#keys();
-    await this.exclusive(() => keyboard.chord(chord, count));
+    await this.exclusive(async () => {
+      if (chord.key?.kind === "char" && !usStroke(chord.key.char))
+        await this.#refuseOutsideUs(chord.key.char);
+      await keyboard.chord(chord, count);
+    });
   }
 
   async type(text: string): Promise<{ remapped: number }> {
     const keyboard = this.#keys();
-    return this.exclusive(() => keyboard.type(text));
+    return this.exclusive(async () => {
+      const outside = [...text].find((c) => !usStroke(c));
+      if (outside !== undefined) await this.#refuseOutsideUs(outside);
+      return keyboard.type(text);
+    });
+  }
+
+  /**
+   * Characters outside the us keymap go on spare keys of a swapped keymap, which a Wayland client
+   * reads at once; XWayland passes it to no X11 app that acts on it (Java typed "Zo  xw" for
+   * "Zoë ✓ xw", whatever the wait): into an X11 app there, such text is refused before any key.
+   */
+  async #refuseOutsideUs(char: string): Promise<void> {
+    const focused = (await this.#windows()).find((w) => w.focused);
+    if (focused?.xwayland)
+      throw new HandsUnavailable(
+        `${JSON.stringify(char)} is outside the us keymap, and the window in front (${JSON.stringify(focused.title)}) is an X11 app under XWayland, which does not take a swapped keymap: nothing was typed; set the text with act set_value`,
+      );
   }
 
   /**

@@ -74,6 +74,8 @@ export interface SwayWindow {
   /** false for a window moved to the scratchpad (deskhand's minimize and hide). */
   visible: boolean;
   floating: boolean;
+  /** An X11 client of sway's XWayland (its toolkit's extents are its own idea of the screen). */
+  xwayland: boolean;
 }
 
 /** Every application window in the tree (a view with a pid), tiled before floating, in tree order. */
@@ -96,6 +98,7 @@ export function swayWindows(tree: SwayNode): SwayWindow[] {
         focused: node.focused === true,
         visible: node.visible !== false,
         floating: floating || node.type === "floating_con",
+        xwayland: node.shell === "xwayland",
       });
     }
     for (const child of node.nodes ?? []) walk(child, floating);
@@ -236,6 +239,7 @@ export function stackedWindows(tree: SwayNode): ClientWindow[] {
       rect: w.visible ? w.rect : null,
       csdMargins: null,
       stackIndex,
+      ...(w.xwayland ? { xwayland: true as const } : {}),
     }));
 }
 

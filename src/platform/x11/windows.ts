@@ -13,6 +13,10 @@ export interface ClientWindow {
   csdMargins: [number, number, number, number] | null;
   /** Stacking position, 0 = bottom. */
   stackIndex: number;
+  /** Under sway: an X11 client of XWayland, whose extents are shifted to its place (csd.ts). */
+  xwayland?: true;
+  /** What is added to its extents (XWayland: measured per window); null: no place can be trusted. */
+  extentsShift?: { x: number; y: number } | null;
 }
 
 export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {
