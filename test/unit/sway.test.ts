@@ -66,6 +66,7 @@ describe("sway IPC", () => {
               name: "Dialog",
               pid: 31000,
               app_id: null,
+              shell: "xwayland",
               visible: false,
               rect: rect(100, 80, 300, 200),
               window_rect: rect(2, 25, 296, 173),
@@ -84,6 +85,7 @@ describe("sway IPC", () => {
         focused: true,
         visible: true,
         floating: false,
+        xwayland: false,
       },
       {
         id: 9,
@@ -94,6 +96,7 @@ describe("sway IPC", () => {
         focused: false,
         visible: false,
         floating: true,
+        xwayland: true,
       },
     ]);
   });
