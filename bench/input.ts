@@ -6,12 +6,11 @@ import { promisify } from "node:util";
 import { callTool } from "../src/tools/call.js";
 import { createContext } from "../src/tools/context.js";
 import { findTool } from "../src/tools/registry.js";
+import { screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
 import { median } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
-const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
 
 async function xdotool(args: string[]): Promise<number | null> {
   const start = performance.now();
@@ -66,22 +65,12 @@ async function main(): Promise<void> {
     ["type 200 ASCII characters", TEXT_ASCII],
     ["type 200 characters, 24 distinct ones missing from the keymap", TEXT_UNICODE],
   ] as const) {
-    const times: number[] = [];
-    for (let i = 0; i < Math.min(RUNS, 5); i++) {
-      await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
-      const done = await call("type_text", { ref: name.ref, text, intent: "Bench typing", settleMs: 0 });
-      if (done.status !== "done") throw new Error(`type_text: ${done.reason}`);
-      times.push(done.result.typing_ms as number);
-      const value = (await find({ role: "text", name: "Name" })).value;
-      if (value !== text) {
-        const got = [...(value ?? "")];
-        const at = [...text].findIndex((c, i) => got[i] !== c);
-        throw new Error(
-          `typed text did not read back: ${got.length} of ${[...text].length} characters; from character ${at} ` +
-            `${JSON.stringify([...text].slice(at, at + 20).join(""))} was wanted, ${JSON.stringify(got.slice(at, at + 20).join(""))} came`,
-        );
-      }
-    }
+    const median200 = await typingMedian(
+      call,
+      () => find({ role: "text", name: "Name" }),
+      text,
+      Math.min(RUNS, 5),
+    );
     let peer = "xdotool not installed";
     await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
     const took = await xdotool(["type", "--delay", "0", text]);
@@ -89,7 +78,6 @@ async function main(): Promise<void> {
       const value = (await find({ role: "text", name: "Name" })).value ?? "";
       peer = `${ms(took)} (${(200 / (took / 1000)).toFixed(0)} chars/s; read back ${value === text ? "exact" : `WRONG: ${[...value].length} chars`})`;
     }
-    const median200 = median(times);
     rows.push(
       `| ${label} | ${ms(median200)} (${(200 / (median200 / 1000)).toFixed(0)} chars/s, read back exact) | ${peer} | ≥ 200 chars/s |`,
     );
@@ -97,15 +85,8 @@ async function main(): Promise<void> {
   await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
 
   // A full-screen screenshot: capture, convert, PNG-encode.
-  const shots: number[] = [];
-  let size = "";
-  for (let i = 0; i < RUNS + 1; i++) {
-    const start = performance.now();
-    const shot = await call("screenshot", { of: { kind: "screen" }, max_width: 4096 });
-    if (i > 0) shots.push(performance.now() - start);
-    size = `${shot.width}×${shot.height}, ${(shot.png_bytes / 1024).toFixed(0)} KB`;
-  }
-  rows.push(`| full-screen screenshot (${size}) | ${ms(median(shots))} | – | ≤ 150 ms |`);
+  const shot = await screenshotMedian(call, RUNS);
+  rows.push(`| full-screen screenshot (${shot.size}) | ${ms(shot.ms)} | – | ≤ 150 ms |`);
 
   console.log(`# bench/input · medians of ${RUNS} (typing: 5) · node ${process.versions.node}`);
   console.log("| what | deskhand | xdotool | target |");

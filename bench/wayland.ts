@@ -7,13 +7,12 @@ import { promisify } from "node:util";
 import { callTool } from "../src/tools/call.js";
 import { createContext } from "../src/tools/context.js";
 import { findTool } from "../src/tools/registry.js";
+import { screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
 import { median } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TITLE = "Wayland Bench";
-const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
-const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
@@ -56,15 +55,7 @@ async function main(): Promise<void> {
     ["type 200 ASCII characters", TEXT_ASCII],
     ["type 200 characters, 24 distinct ones outside the us keymap", TEXT_UNICODE],
   ] as const) {
-    const times: number[] = [];
-    for (let i = 0; i < Math.min(RUNS, 5); i++) {
-      await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
-      const done = await call("type_text", { ref: first.ref, text, intent: "Bench typing", settleMs: 0 });
-      if (done.status !== "done") throw new Error(`type_text: ${done.reason}`);
-      times.push(done.result.typing_ms as number);
-      const value = (await find({ role: "text", name: "First" })).value;
-      if (value !== text) throw new Error(`typed text did not read back: ${JSON.stringify(value)}`);
-    }
+    const m = await typingMedian(call, () => find({ role: "text", name: "First" }), text, Math.min(RUNS, 5));
     // The peer types where the focus is: the field, focused by deskhand's last call.
     let peer = "wtype not installed";
     await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
@@ -74,22 +65,14 @@ async function main(): Promise<void> {
       const value = (await find({ role: "text", name: "First" })).value ?? "";
       peer = `${ms(took)} (read back ${value === text ? "exact" : `WRONG: ${[...value].length} of 200 characters`})`;
     }
-    const m = median(times);
     rows.push(
       `| ${label} | ${ms(m)} (${(200 / (m / 1000)).toFixed(0)} chars/s, read back exact) | ${peer} | ≥ 200 chars/s |`,
     );
   }
   await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
 
-  const shots: number[] = [];
-  let size = "";
-  for (let i = 0; i < RUNS + 1; i++) {
-    const start = performance.now();
-    const shot = await call("screenshot", { of: { kind: "screen" }, max_width: 4096 });
-    if (i > 0) shots.push(performance.now() - start);
-    size = `${shot.width}×${shot.height}, ${(shot.png_bytes / 1024).toFixed(0)} KB`;
-  }
-  rows.push(`| full-screen screenshot (${size}, grim) | ${ms(median(shots))} | – | ≤ 150 ms |`);
+  const shot = await screenshotMedian(call, RUNS);
+  rows.push(`| full-screen screenshot (${shot.size}, grim) | ${ms(shot.ms)} | – | ≤ 150 ms |`);
 
   console.log(
     `# bench/wayland · sway, headless · medians of ${RUNS} (typing: 5) · node ${process.versions.node}`,

@@ -140,7 +140,6 @@ class WaylandHands implements Hands {
   readonly #keyboard: WaylandKeyboard | undefined;
   readonly #layout: { width: number; height: number };
   readonly #timeoutMs: number;
-  #at: Point = { x: 0, y: 0 };
   /** Calls of this process wait their turn here before asking for the session's input lock. */
   #turn: Promise<void> = Promise.resolve();
   /** Set inside the call chain that holds the input: a nested `exclusive` there runs at once. */
@@ -194,7 +193,6 @@ class WaylandHands implements Hands {
       { u: this.#layout.height },
     ]);
     this.#send(POINTER.frame, []);
-    this.#at = { x, y };
   }
 
   #button(button: MouseButton, state: number): void {

@@ -1,0 +1,49 @@
+// What bench/input (X11) and bench/wayland (sway) both measure, through the registry tools: typing
+// 200 characters into a field, read back each run so a fast wrong answer fails the bench, and a
+// full-screen screenshot.
+import { median } from "./stats.js";
+
+export const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
+export const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
+
+type Call = (name: string, input: Record<string, unknown>) => Promise<Record<string, any>>;
+
+/** The median typing time of `text` into the field `query` finds (emptied before each run). */
+export async function typingMedian(
+  call: Call,
+  read: () => Promise<{ ref: string; value?: string }>,
+  text: string,
+  runs: number,
+): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const field = await read();
+    await call("act", { ref: field.ref, action: { kind: "set_value", text: "" } });
+    const done = await call("type_text", { ref: field.ref, text, intent: "Bench typing", settleMs: 0 });
+    if (done.status !== "done") throw new Error(`type_text: ${done.reason}`);
+    times.push(done.result.typing_ms as number);
+    const value = (await read()).value;
+    if (value !== text) {
+      const got = [...(value ?? "")];
+      const at = [...text].findIndex((c, j) => got[j] !== c);
+      throw new Error(
+        `typed text did not read back: ${got.length} of ${[...text].length} characters; from character ${at} ` +
+          `${JSON.stringify([...text].slice(at, at + 20).join(""))} was wanted, ${JSON.stringify(got.slice(at, at + 20).join(""))} came`,
+      );
+    }
+  }
+  return median(times);
+}
+
+/** The median time of a full-screen screenshot, and its size. */
+export async function screenshotMedian(call: Call, runs: number): Promise<{ ms: number; size: string }> {
+  const shots: number[] = [];
+  let size = "";
+  for (let i = 0; i < runs + 1; i++) {
+    const start = performance.now();
+    const shot = await call("screenshot", { of: { kind: "screen" }, max_width: 4096 });
+    if (i > 0) shots.push(performance.now() - start);
+    size = `${shot.width}×${shot.height}, ${(shot.png_bytes / 1024).toFixed(0)} KB`;
+  }
+  return { ms: median(shots), size };
+}
