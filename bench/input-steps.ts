@@ -1,12 +1,35 @@
 // What bench/input (X11) and bench/wayland (sway) both measure, through the registry tools: typing
 // 200 characters into a field, read back each run so a fast wrong answer fails the bench, and a
 // full-screen screenshot.
+import { callTool } from "../src/tools/call.js";
+import { createContext, type ToolContext } from "../src/tools/context.js";
+import { findTool } from "../src/tools/registry.js";
 import { median } from "./stats.js";
 
 export const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
 export const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
 
 type Call = (name: string, input: Record<string, unknown>) => Promise<Record<string, any>>;
+
+/** A context with no journal, a tool caller that throws on a failed call, and a find in one window. */
+export function benchTools(title: string): {
+  context: ToolContext;
+  call: Call;
+  find: (query: Record<string, unknown>) => Promise<any>;
+} {
+  const context = createContext({
+    refLifetime: "while-verified",
+    env: { ...process.env, DESKHAND_AUDIT: "/dev/null" },
+  });
+  const call: Call = async (name, input) => {
+    const result = await callTool(context, findTool(name)!, input);
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+    return result.output.data as Record<string, any>;
+  };
+  const find = async (query: Record<string, unknown>) =>
+    (await call("find", { target: { kind: "title", glob: title }, ...query })).matches[0];
+  return { context, call, find };
+}
 
 /** The median typing time of `text` into the field `query` finds (emptied before each run). */
 export async function typingMedian(

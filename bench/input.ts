@@ -3,10 +3,7 @@
 // typed text is read back from the app, so a fast wrong answer cannot pass. `npm run bench -- input`.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { callTool } from "../src/tools/call.js";
-import { createContext } from "../src/tools/context.js";
-import { findTool } from "../src/tools/registry.js";
-import { screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
+import { benchTools, screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
 import { median } from "./stats.js";
 
 const run = promisify(execFile);
@@ -25,17 +22,7 @@ async function xdotool(args: string[]): Promise<number | null> {
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
-  const context = createContext({
-    refLifetime: "while-verified",
-    env: { ...process.env, DESKHAND_AUDIT: "/dev/null" },
-  });
-  const call = async (name: string, input: Record<string, unknown>) => {
-    const result = await callTool(context, findTool(name)!, input);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.output.data as Record<string, any>;
-  };
-  const find = async (query: Record<string, unknown>) =>
-    (await call("find", { target: { kind: "title", glob: "Deskhand Fixture" }, ...query })).matches[0];
+  const { context, call, find } = benchTools("Deskhand Fixture");
   const windowId = (await call("windows", {})).windows.find((w: any) => w.title === "Deskhand Fixture").id;
   await call("window", { action: "focus", window: { id: windowId }, intent: "Bench in the fixture" });
   const rows: string[] = [];

@@ -4,10 +4,7 @@
 // the usual Wayland peer, in the same run. `npm run bench -- wayland`.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { callTool } from "../src/tools/call.js";
-import { createContext } from "../src/tools/context.js";
-import { findTool } from "../src/tools/registry.js";
-import { screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
+import { benchTools, screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
 import { median } from "./stats.js";
 
 const run = promisify(execFile);
@@ -27,17 +24,7 @@ async function wtype(text: string): Promise<number | null> {
 }
 
 async function main(): Promise<void> {
-  const context = createContext({
-    refLifetime: "while-verified",
-    env: { ...process.env, DESKHAND_AUDIT: "/dev/null" },
-  });
-  const call = async (name: string, input: Record<string, unknown>) => {
-    const result = await callTool(context, findTool(name)!, input);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.output.data as Record<string, any>;
-  };
-  const find = async (query: Record<string, unknown>) =>
-    (await call("find", { target: { kind: "title", glob: TITLE }, ...query })).matches[0];
+  const { context, call, find } = benchTools(TITLE);
   const rows: string[] = [];
 
   const field = await find({ role: "text", name: "Find" });
