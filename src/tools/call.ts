@@ -125,8 +125,9 @@ export async function callTool(
     const outcome = outcomeOf(output);
     if (pending && outcome === "done") {
       // The call was done whatever becomes of its record: a file that cannot be written is said, not thrown.
+      let late: string | undefined;
       try {
-        recorder!.after(pending, output);
+        late = await recorder!.after(scoped, pending, output);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return {
@@ -139,6 +140,16 @@ export async function callTool(
           },
         };
       }
+      if (late)
+        return {
+          ok: true,
+          outcome,
+          output: {
+            ...output,
+            data: { ...output.data, recording_saw: late },
+            text: `${output.text}\nrecording: ${late}`,
+          },
+        };
     }
     return { ok: true, outcome, output };
   } catch (error) {

@@ -7,13 +7,14 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { globEscape } from "../core/glob.js";
 import { RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
-import { PASSWORD_ROLE } from "../platform/types.js";
+import { PASSWORD_ROLE, type WindowInfo } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
 import type { Step } from "./run.js";
@@ -24,6 +25,13 @@ export const RECORDING_VERSION = 1;
 export const RECORDER = Symbol("recorder");
 /** How long a recorded expect waits on replay: an app is slower on some days. */
 const EXPECT_TIMEOUT_MS = 10_000;
+/** How long a recorded step's find waits on replay for its element (a dialog still opening). */
+const FIND_TIMEOUT_MS = 5_000;
+/**
+ * How long the recorder watches for a window the reply did not see: Swing runs an action later, on
+ * its event thread, and a dialog it opens can take a second to map on a loaded machine.
+ */
+const LATE_WINDOW_MS = 1_500;
 /** Tools whose calls are not steps: they run steps or switch recording. */
 const NOT_RECORDED = new Set(["run", "record"]);
 
@@ -104,6 +112,8 @@ interface Pending {
   tool: ToolDefinition;
   input: Record<string, unknown>;
   element?: { find: Record<string, unknown>; role: string; name: string; note?: string };
+  /** The windows before the call, to see one that comes or goes after its reply was written. */
+  windows?: WindowInfo[];
 }
 
 export class Recorder {
@@ -126,6 +136,8 @@ export class Recorder {
   /** Before the call: its element, while it is still there (a press may close its window). */
   async before(context: ToolContext, tool: ToolDefinition, input: Record<string, unknown>): Promise<Pending> {
     const pending: Pending = { tool, input: await replayable(context, input) };
+    const windows = await (await context.backend()).listWindows().catch(() => undefined);
+    if (windows) pending.windows = windows;
     try {
       const element = await elementOf(context, input);
       if (element) pending.element = element;
@@ -135,8 +147,11 @@ export class Recorder {
     return pending;
   }
 
-  /** After a call that was done: the step, written at once. */
-  after(pending: Pending, output: ToolOutput): void {
+  /**
+   * After a call that was done: the step, written at once. A window that came or went later than the
+   * reply's read is waited for here (briefly) and expected; what it was is returned, for the reply.
+   */
+  async after(context: ToolContext, pending: Pending, output: ToolOutput): Promise<string | undefined> {
     const { tool, input, element } = pending;
     const args: Record<string, unknown> = { ...input };
     delete args.ref;
@@ -152,11 +167,21 @@ export class Recorder {
       args,
       ...(element ? { find: element.find, element: { role: element.role, name: element.name } } : {}),
     };
-    const expect = expectOf(output, element !== undefined, args);
+    if (element) step.find = { ...element.find, timeout_ms: FIND_TIMEOUT_MS };
+    let expect = expectOf(output, element !== undefined, args);
+    let late: string | undefined;
+    if (!expect && pending.windows && mayChangeWindows(tool.name, input)) {
+      const change = await lateWindow(context, pending.windows);
+      if (change) {
+        expect = windowExpect(change.title, change.state);
+        late = `window ${change.state === "appears" ? "appeared" : "disappeared"} after the reply's read: ${change.id} ${JSON.stringify(change.title)}; the step expects it`;
+      }
+    }
     if (expect) step.expect = expect;
     if (element?.note) step.note = element.note;
     this.steps.push(step);
     this.write();
+    return late;
   }
 
   /** Typed and set values: a password's becomes a secret parameter; with "typed", every one is one. */
@@ -334,15 +359,10 @@ function expectOf(
     effect?: string;
     after?: { value?: string } | null;
   };
-  const window = (title: string, state: "appears" | "disappears") => ({
-    condition: { kind: "window" as const, title: globEscape(title), state },
-    timeout_ms: EXPECT_TIMEOUT_MS,
-    poll_ms: 200,
-  });
   const appeared = data.windows_appeared?.find((w) => w.title);
-  if (appeared) return window(appeared.title, "appears");
+  if (appeared) return windowExpect(appeared.title, "appears");
   const gone = data.windows_disappeared?.find((w) => w.title);
-  if (gone) return window(gone.title, "disappears");
+  if (gone) return windowExpect(gone.title, "disappears");
   // A value set and read back, unless it is a parameter (a secret, or a value chosen on replay).
   const action = args.action as { kind?: string; text?: unknown } | undefined;
   if (
@@ -357,4 +377,39 @@ function expectOf(
       poll_ms: 200,
     };
   return undefined;
+}
+
+const windowExpect = (title: string, state: "appears" | "disappears") => ({
+  condition: { kind: "window" as const, title: globEscape(title), state },
+  timeout_ms: EXPECT_TIMEOUT_MS,
+  poll_ms: 200,
+});
+
+/** Typing and setting a value do not open windows (a typed newline may: it is watched for). */
+function mayChangeWindows(tool: string, input: Record<string, unknown>): boolean {
+  if (tool === "type_text") return typeof input.text === "string" && /[\r\n]/.test(input.text);
+  const kind = (input.action as { kind?: string } | undefined)?.kind;
+  return !(tool === "act" && (kind === "set_value" || kind === "set_range" || kind === "focus"));
+}
+
+/** A titled window that came or went since `before`, watched for up to LATE_WINDOW_MS. */
+async function lateWindow(
+  context: ToolContext,
+  before: WindowInfo[],
+): Promise<{ id: number; title: string; state: "appears" | "disappears" } | undefined> {
+  const backend = await context.backend();
+  const had = new Set(before.map((w) => w.id));
+  const until = Date.now() + LATE_WINDOW_MS;
+  for (;;) {
+    const now = await backend.listWindows().catch(() => undefined);
+    if (now) {
+      const has = new Set(now.map((w) => w.id));
+      const came = now.find((w) => !had.has(w.id) && w.title);
+      if (came) return { id: came.id, title: came.title, state: "appears" };
+      const went = before.find((w) => !has.has(w.id) && w.title);
+      if (went) return { id: went.id, title: went.title, state: "disappears" };
+    }
+    if (Date.now() >= until || context.signal?.aborted) return undefined;
+    await sleep(150);
+  }
 }

@@ -169,7 +169,7 @@ describe("recording", () => {
     const file = JSON.parse(written);
     assert.equal(file.version, 1);
     assert.equal(file.steps.length, 2, "the find is not a step");
-    assert.deepEqual(file.steps[0].find, { target, role: "text", name: "Name" });
+    assert.deepEqual(file.steps[0].find, { target, role: "text", name: "Name", timeout_ms: 5000 });
     assert.deepEqual(file.steps[0].element, { role: "text", name: "Name" });
     assert.equal(file.steps[0].args.action.text, "Ada");
     assert.deepEqual(file.steps[0].expect.condition, { kind: "text", ref: "$ref", equals: "Ada" });
@@ -216,6 +216,56 @@ describe("recording", () => {
     assert.deepEqual(step.args.fields[1].label, "Password");
     assert.ok(step.args.fields[1].value.$param, written);
     await context.close();
+  });
+});
+
+describe("a window that comes after the reply's read", () => {
+  it("is waited for by the recorder, expected by the step and said in the reply", async () => {
+    const form: FakeWindow = {
+      id: 7,
+      title: "Editor",
+      pid: 11,
+      app: "fake",
+      rect,
+      focused: true,
+      root: {
+        role: "frame",
+        name: "Editor",
+        bounds: rect,
+        children: [
+          {
+            role: "push button",
+            name: "Open…",
+            actions: ["click"],
+            bounds: { x: 20, y: 40, width: 80, height: 24 },
+          },
+        ],
+      },
+    };
+    const { context } = fakeContext({
+      windows: [form],
+      hands: { windows: [{ id: 7, rect }], active: 7 },
+      dir,
+      // As Swing does: the action runs later, on the app's own thread, and its dialog maps later still.
+      react: (_element, _action, fake) => {
+        setTimeout(() => fake.windows.push({ id: 8, title: "Open File", pid: 11, app: "fake", rect }), 600);
+      },
+    });
+    const path = join(dir, "late.json");
+    context.sessionState.set(RECORDER, new Recorder(path));
+    try {
+      const acted = await callTool(context, findTool("act")!, {
+        find: { target: { kind: "title", glob: "Editor" }, role: "push button", name: "Open…" },
+        action: { kind: "invoke" },
+      });
+      assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
+      assert.doesNotMatch(acted.output.text, /^window appeared/m, "the receipt's own read was too early");
+      assert.match(acted.output.text, /recording: window appeared after the reply's read: 8 "Open File"/);
+      const step = JSON.parse(readFileSync(path, "utf8")).steps[0];
+      assert.deepEqual(step.expect.condition, { kind: "window", title: "Open File", state: "appears" });
+    } finally {
+      await context.close();
+    }
   });
 });
 
