@@ -18,8 +18,39 @@ export interface CatalogSource {
 
 export const SYSTEM_CATALOGS = (env: NodeJS.ProcessEnv): CatalogSource => ({
   roots: ["/usr/share/locale", "/usr/share/locale-langpack"],
-  cacheDir: join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "deskhand"),
+  cacheDir: deskhandCacheDir(env),
 });
+
+/**
+ * deskhand's own cache: `DESKHAND_CACHE_DIR`, else `$XDG_CACHE_HOME/deskhand`. A sandbox gives its
+ * commands the cache of the deskhand that started it (its apps get a private XDG_CACHE_HOME).
+ */
+export function deskhandCacheDir(env: NodeJS.ProcessEnv): string {
+  return env.DESKHAND_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "deskhand");
+}
+
+/** A cache file's JSON; undefined when there is none, or it is damaged. */
+export function readCached<T>(cacheDir: string | undefined, name: string): T | undefined {
+  if (!cacheDir) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(cacheDir, name), "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a cache file whole (a temporary renamed over it); one that cannot be written only costs time. */
+export function writeCached(cacheDir: string | undefined, name: string, value: unknown): void {
+  if (!cacheDir) return;
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const temporary = join(cacheDir, `${name}.${process.pid}`);
+    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
+    renameSync(temporary, join(cacheDir, name));
+  } catch {
+    // A cache that cannot be written only costs time next start.
+  }
+}
 
 /** A picked translation: what the caller makes of one message, and the catalog's language. */
 export interface Picked<T> {
@@ -43,14 +74,9 @@ export function readInstalledTranslations<T>(
     .update(JSON.stringify({ version, files: files.map((f) => f.stamp) }))
     .digest("hex")
     .slice(0, 16);
-  const cachePath = source.cacheDir ? join(source.cacheDir, `translations-${key}.json`) : undefined;
-  if (cachePath) {
-    try {
-      return JSON.parse(readFileSync(cachePath, "utf8")) as { picked: Picked<T>[]; catalogs: number };
-    } catch {
-      // No cache yet, or a damaged one: read the catalogs.
-    }
-  }
+  const name = `translations-${key}.json`;
+  const cached = readCached<{ picked: Picked<T>[]; catalogs: number }>(source.cacheDir, name);
+  if (cached) return cached;
   const seen = new Set<string>();
   const picked: Picked<T>[] = [];
   for (const file of files) {
@@ -64,15 +90,6 @@ export function readInstalledTranslations<T>(
     }
   }
   const result = { picked, catalogs: files.length };
-  if (cachePath && source.cacheDir) {
-    try {
-      mkdirSync(source.cacheDir, { recursive: true, mode: 0o700 });
-      const temporary = `${cachePath}.${process.pid}`;
-      writeFileSync(temporary, JSON.stringify(result), { mode: 0o600 });
-      renameSync(temporary, cachePath);
-    } catch {
-      // A cache that cannot be written only costs time next start.
-    }
-  }
+  writeCached(source.cacheDir, name, result);
   return result;
 }

@@ -33,6 +33,11 @@ export class Lexicon {
     if (!this.has(word)) this.#extra.add(word);
   }
 
+  /** A word known not to be in the file, added without a search. */
+  learn(word: string): void {
+    this.#extra.add(word);
+  }
+
   has(word: string): boolean {
     if (this.#extra.has(word)) return true;
     const wanted = Buffer.from(word);
@@ -61,6 +66,11 @@ export class Lexicons {
 
   add(word: string): void {
     if (!this.has(word)) this.parts[0]?.add(word);
+  }
+
+  /** Words known to be missing from every part (a cache of what `add` found), added unchecked. */
+  learn(words: string[]): void {
+    for (const word of words) this.parts[0]?.learn(word);
   }
 
   get size(): number {

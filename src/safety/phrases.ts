@@ -220,3 +220,6 @@ export function labelWords(text: string): string[] {
       .match(/[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu) ?? []
   ).map((w) => w.normalize("NFC"));
 }
+
+/** This module's own file, whose source is part of the cached phrases' key (vocabulary.ts). */
+export const PHRASES_MODULE = import.meta.url;

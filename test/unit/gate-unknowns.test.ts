@@ -3,7 +3,8 @@
 // committing, every label an element shows is judged, a chooser's Open and "Save As" commit nothing,
 // accelerators of every form are read, and the journal keeps a secret out in every form it can take.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -228,5 +229,44 @@ describe("the journal keeps no secret in any form", () => {
       { text: "Tr0ub4dor&3", password: true },
     ]);
     assert.doesNotMatch(text(), /ub4d|dor&3/i, text());
+  });
+});
+
+describe("the vocabulary's cache", () => {
+  // In a process of its own: the vocabulary is built once per process. It prints what a judge sees.
+  const judge = (cacheDir: string) => {
+    const script = `
+      import { systemVocabulary, matchLabel, unknownWords } from "./src/safety/vocabulary.ts";
+      const v = systemVocabulary();
+      const labels = ["Odeslat", "Zaplatit fakturu", "Magbayad", "_Löschen", "Ｏｋ", "Frobnicate", "発送", "Save As…"];
+      console.log(JSON.stringify({
+        phrases: v.phrases.length, languages: v.languages, words: v.words.size,
+        judged: labels.map((l) => [matchLabel(l), unknownWords(l)]),
+      }));`;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, DESKHAND_CACHE_DIR: cacheDir },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout);
+  };
+
+  it("gives the same phrases, words and judgements from a warm cache as from a cold one", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "deskhand-vocabulary-"));
+    const cold = judge(cacheDir);
+    const written = readdirSync(cacheDir);
+    assert.ok(
+      written.some((f) => /^phrases-[0-9a-f]{16}\.json$/.test(f)),
+      written.join(", "),
+    );
+    assert.ok(
+      written.some((f) => /^translations-[0-9a-f]{16}\.json$/.test(f)),
+      written.join(", "),
+    );
+    assert.ok(cold.phrases > 10_000, `${cold.phrases} phrases`);
+    assert.deepEqual(judge(cacheDir), cold);
+    // A damaged cache is read again from the sources, not trusted.
+    for (const file of written) writeFileSync(join(cacheDir, file), "{not json");
+    assert.deepEqual(judge(cacheDir), cold);
   });
 });

@@ -15,6 +15,7 @@ import {
 } from "../atspi/bus.js";
 import { DBusConnection } from "../atspi/dbus.js";
 import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
+import { deskhandCacheDir } from "../translations.js";
 import { X11Connection } from "../x11/connection.js";
 import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
 import { Watchdog } from "./watchdog.js";
@@ -208,6 +209,9 @@ export class Desktop {
       XDG_DATA_HOME: join(this.root, "data"),
       XDG_STATE_HOME: join(this.root, "state"),
       XDG_SESSION_TYPE: options.wayland ? "wayland" : "x11",
+      // deskhand's own cache (the catalogs' labels, the gate's phrases) is kept from one sandbox to
+      // the next: it is keyed by what it was made from, and the apps never read it.
+      DESKHAND_CACHE_DIR: deskhandCacheDir(process.env),
       ...(options.wayland
         ? { GDK_BACKEND: "wayland", QT_QPA_PLATFORM: "wayland", MOZ_ENABLE_WAYLAND: "1" }
         : {}),
