@@ -329,6 +329,28 @@ describe("hands on a Wayland desktop (sway)", () => {
     await ipc.command(`[con_id=${window.id}] kill`);
   });
 
+  it("a floating GTK 4 window with a header bar is clicked where it is", async () => {
+    // GTK 4 gives sway its window geometry without the shadow, and extents from that origin.
+    const HEADER = "Wayland Header Four";
+    await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk4_headerbar.py '${HEADER}'`, 60_000);
+    const window = await sway(HEADER);
+    await ipc.command(`[con_id=${window.id}] floating enable, move position 90 70`);
+    const placed = await becomes(async () => {
+      const r = (await sway(HEADER)).rect;
+      return `${r.x},${r.y}`;
+    }, /^90,70$/);
+    assert.equal(placed, "90,70");
+    const button = await one(HEADER, { role: "push button", name: "Count 0" });
+    const clicked = await call("click", { ref: button.ref, intent: "Count once" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    const counted = await becomes(
+      async () => (await find(HEADER, { role: "push button", name_contains: "Count" }))[0]?.name ?? undefined,
+      /^Count 1$/,
+    );
+    assert.equal(counted, "Count 1", "the click landed on the button");
+    await ipc.command(`[con_id=${window.id}] kill`);
+  });
+
   it("focus, hide and show read the truth back from sway", async () => {
     const editor = await sway(EDITOR);
     const hidden = await call("window", {
