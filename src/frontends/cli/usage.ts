@@ -231,5 +231,5 @@ QT_QPA_PLATFORM=wayland and MOZ_ENABLE_WAYLAND=1, and no DISPLAY. Windows come f
 trees and accessibility actions work as under X11; the pointer and the keyboard are deskhand's own
 virtual ones, pixels come from grim. --xwayland starts sway's XWayland too and gives apps its
 DISPLAY, for X11-only apps (Java Swing) beside the Wayland ones: their places are shifted to where
-sway shows them, and text outside the us keymap is refused there (set it with act set_value).`,
+sway shows them, and text outside the us keymap reaches them by XTEST on XWayland's display.`,
 };

@@ -18,6 +18,8 @@ import {
 } from "../hands.js";
 import type { Chord, Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
+import { X11Connection } from "../x11/connection.js";
+import { X11Input } from "../x11/input.js";
 import { windowsAtPoint } from "../x11/windows.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
@@ -145,6 +147,8 @@ class WaylandHands implements Hands {
   /** Set inside the call chain that holds the input: a nested `exclusive` there runs at once. */
   readonly #holding = new AsyncLocalStorage<true>();
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
+  /** XTEST on XWayland's own X display, opened the first time an X11 app there needs it; or why not. */
+  #xwayland: Promise<{ x: X11Connection; input: X11Input } | string> | undefined;
 
   constructor(
     private readonly ipc: SwayIpc,
@@ -280,8 +284,10 @@ class WaylandHands implements Hands {
   async chord(chord: Chord, count: number): Promise<void> {
     const keyboard = this.#keys();
     await this.exclusive(async () => {
-      if (chord.key?.kind === "char" && !usStroke(chord.key.char))
-        await this.#refuseOutsideUs(chord.key.char);
+      if (chord.key?.kind === "char" && !usStroke(chord.key.char)) {
+        const x11 = await this.#outsideUsRoute(chord.key.char);
+        if (x11) return x11.chord(chord, count);
+      }
       await keyboard.chord(chord, count);
     });
   }
@@ -290,22 +296,46 @@ class WaylandHands implements Hands {
     const keyboard = this.#keys();
     return this.exclusive(async () => {
       const outside = [...text].find((c) => !usStroke(c));
-      if (outside !== undefined) await this.#refuseOutsideUs(outside);
-      return keyboard.type(text);
+      const x11 = outside === undefined ? undefined : await this.#outsideUsRoute(outside);
+      return x11 ? x11.type(text) : keyboard.type(text);
     });
   }
 
   /**
    * Characters outside the us keymap go on spare keys of a swapped keymap, which a Wayland client
    * reads at once; XWayland passes it to no X11 app that acts on it (Java typed "Zo  xw" for
-   * "Zoë ✓ xw", whatever the wait): into an X11 app there, such text is refused before any key.
+   * "Zoë ✓ xw", whatever the wait). Into an X11 app there they go by XTEST on XWayland's own display,
+   * with keycodes borrowed there as on any X server (measured: "Zoë 日本 ✓" exact in Swing); XWayland
+   * gives its X focus to the window sway focused. Without that display it is refused before any key.
+   * Undefined: the window in front is a Wayland client, and the Wayland keyboard types it.
    */
-  async #refuseOutsideUs(char: string): Promise<void> {
+  async #outsideUsRoute(char: string): Promise<X11Input | undefined> {
     const focused = (await this.#windows()).find((w) => w.focused);
-    if (focused?.xwayland)
-      throw new HandsUnavailable(
-        `${JSON.stringify(char)} is outside the us keymap, and the window in front (${JSON.stringify(focused.title)}) is an X11 app under XWayland, which does not take a swapped keymap: nothing was typed; set the text with act set_value`,
-      );
+    if (!focused?.xwayland) return undefined;
+    this.#xwayland ??= this.#openXwayland();
+    const opened = await this.#xwayland;
+    if (typeof opened !== "string" && !opened.x.closed) return opened.input;
+    if (typeof opened !== "string") this.#xwayland = undefined;
+    throw new HandsUnavailable(
+      `${JSON.stringify(char)} is outside the us keymap, and the window in front (${JSON.stringify(focused.title)}) is an X11 app under XWayland, which does not take a swapped keymap, and ${typeof opened === "string" ? opened : "XWayland's display closed"}: nothing was typed; set the text with act set_value`,
+    );
+  }
+
+  async #openXwayland(): Promise<{ x: X11Connection; input: X11Input } | string> {
+    const display = this.settings.env.DISPLAY;
+    if (!display) return "DISPLAY is not set, so XWayland's own display cannot be reached";
+    let x: X11Connection | undefined;
+    try {
+      x = await X11Connection.open(display, this.#timeoutMs);
+      if (!(await x.hasExtension("XTEST"))) {
+        x.close();
+        return `XWayland's display ${display} has no XTEST`;
+      }
+      return { x, input: await X11Input.open(x, this.autoReleaseMs) };
+    } catch (error) {
+      x?.close();
+      return `XWayland's display ${display} cannot be reached (${(error as Error).message})`;
+    }
   }
 
   /**
@@ -463,6 +493,11 @@ class WaylandHands implements Hands {
 
   async close(): Promise<void> {
     for (const timer of this.#heldButtons.values()) clearTimeout(timer);
+    const xwayland = await this.#xwayland;
+    if (xwayland && typeof xwayland !== "string") {
+      await xwayland.input.releaseAll().catch(() => undefined);
+      xwayland.x.close();
+    }
     // Nothing stays held: every held button is released before the pointer goes.
     await this.#keyboard?.close();
     if (!this.wl.closed) {
