@@ -106,6 +106,35 @@ export function windowChanges(before: WindowInfo[], after: WindowInfo[]) {
 
 export type WindowChanges = ReturnType<typeof windowChanges>;
 
+/** How long a press on a label that promises a dialog ("Open…") is given for the dialog to come. */
+export const PROMISED_WINDOW_MS = 2000;
+
+/**
+ * The windows after a press whose label ends in an ellipsis, the GNOME, Apple and Windows sign that
+ * a window comes next: when none came or went yet, they are read again until one does, for up to
+ * PROMISED_WINDOW_MS. Swing runs an action later, on its event thread, and a loaded machine takes a
+ * second to map the dialog; a receipt read at once would say nothing came.
+ */
+export async function awaitPromisedWindow(
+  listWindows: () => Promise<WindowInfo[]>,
+  before: WindowInfo[],
+  after: WindowInfo[],
+  label: string | undefined,
+  promises: (label: string) => boolean,
+): Promise<WindowInfo[]> {
+  if (!label || !promises(label)) return after;
+  const had = new Set(before.map((w) => w.id));
+  const changed = (list: WindowInfo[]) =>
+    list.length !== before.length || list.some((w) => !had.has(w.id));
+  const deadline = Date.now() + PROMISED_WINDOW_MS;
+  let now = after;
+  while (!changed(now) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    now = await listWindows().catch(() => now);
+  }
+  return now;
+}
+
 /** The lines a reply gives for windows that came, went or changed their title (an editor's "*"). */
 export function windowChangeLines(changes: WindowChanges): string[] {
   return [

@@ -8,6 +8,7 @@ import {
   RECEIPT_TEXT,
   type Receipt,
   renderReceipt,
+  awaitPromisedWindow,
   windowChanges,
 } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
@@ -17,6 +18,7 @@ import type { ActionReport, SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
+import { endsInEllipsis } from "../safety/vocabulary.js";
 import { watchChanges } from "./changes.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne } from "./find.js";
@@ -169,6 +171,8 @@ export async function runAction(
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
   let after = await backend.listWindows();
+  if (pressing)
+    after = await awaitPromisedWindow(() => backend.listWindows(), before, after, node.name, endsInEllipsis);
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
   // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
   const wanted = input.action.kind === "set_value" ? input.action.text : undefined;

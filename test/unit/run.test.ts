@@ -220,49 +220,66 @@ describe("recording", () => {
 });
 
 describe("a window that comes after the reply's read", () => {
-  it("is waited for by the recorder, expected by the step and said in the reply", async () => {
-    const form: FakeWindow = {
-      id: 7,
-      title: "Editor",
-      pid: 11,
-      app: "fake",
-      rect,
-      focused: true,
-      root: {
-        role: "frame",
-        name: "Editor",
-        bounds: rect,
-        children: [
-          {
-            role: "push button",
-            name: "Open…",
-            actions: ["click"],
-            bounds: { x: 20, y: 40, width: 80, height: 24 },
+  // As Swing does: the action runs later, on the app's own thread, and its dialog maps later still.
+  const lateDialog = (button: string) =>
+    fakeContext({
+      windows: [
+        {
+          id: 7,
+          title: "Editor",
+          pid: 11,
+          app: "fake",
+          rect,
+          focused: true,
+          root: {
+            role: "frame",
+            name: "Editor",
+            bounds: rect,
+            children: [
+              {
+                role: "push button",
+                name: button,
+                actions: ["click"],
+                bounds: { x: 20, y: 40, width: 80, height: 24 },
+              },
+            ],
           },
-        ],
-      },
-    };
-    const { context } = fakeContext({
-      windows: [form],
+        },
+      ],
       hands: { windows: [{ id: 7, rect }], active: 7 },
       dir,
-      // As Swing does: the action runs later, on the app's own thread, and its dialog maps later still.
       react: (_element, _action, fake) => {
         setTimeout(() => fake.windows.push({ id: 8, title: "Open File", pid: 11, app: "fake", rect }), 600);
       },
+    }).context;
+  const press = (context: ReturnType<typeof lateDialog>, button: string) =>
+    callTool(context, findTool("act")!, {
+      find: { target: { kind: "title", glob: "Editor" }, role: "push button", name: button },
+      action: { kind: "invoke" },
     });
+
+  it("is waited for by the recorder, expected by the step and said in the reply", async () => {
+    const context = lateDialog("Browse");
     const path = join(dir, "late.json");
     context.sessionState.set(RECORDER, new Recorder(path));
     try {
-      const acted = await callTool(context, findTool("act")!, {
-        find: { target: { kind: "title", glob: "Editor" }, role: "push button", name: "Open…" },
-        action: { kind: "invoke" },
-      });
+      const acted = await press(context, "Browse");
       assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
       assert.doesNotMatch(acted.output.text, /^window appeared/m, "the receipt's own read was too early");
       assert.match(acted.output.text, /recording: window appeared after the reply's read: 8 "Open File"/);
       const step = JSON.parse(readFileSync(path, "utf8")).steps[0];
       assert.deepEqual(step.expect.condition, { kind: "window", title: "Open File", state: "appears" });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("is waited for by the receipt itself when the label promises it with an ellipsis", async () => {
+    const context = lateDialog("Open…");
+    try {
+      const acted = await press(context, "Open…");
+      assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
+      assert.match(acted.output.text, /^window appeared: 8 "Open File"$/m, acted.output.text);
     } finally {
       await context.close();
     }

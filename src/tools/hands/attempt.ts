@@ -2,13 +2,14 @@
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
 import { setTimeout as sleep } from "node:timers/promises";
-import { gateLine, windowChangeLines, windowChanges } from "../../core/receipt.js";
+import { awaitPromisedWindow, gateLine, windowChangeLines, windowChanges } from "../../core/receipt.js";
 import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
+import { endsInEllipsis } from "../../safety/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
 import { watchChanges } from "../changes.js";
 import type { ToolContext } from "../context.js";
@@ -150,11 +151,20 @@ async function windowsChanged(
   hands: Hands,
   before: { windows: WindowInfo[]; front: number | undefined },
   result: Record<string, unknown>,
+  /** The label of the element pressed, when one was: "Open…" promises a window. */
+  pressed: string | undefined,
 ): Promise<{ data: Record<string, unknown>; lines: string[] } | undefined> {
   try {
     // A re-read of the element has waited already; otherwise the app is given a moment.
     if (result.after === undefined && result.after_read === undefined) await sleep(WINDOWS_SETTLE_MS);
-    const windows = await (await context.backend()).listWindows();
+    const backend = await context.backend();
+    const windows = await awaitPromisedWindow(
+      () => backend.listWindows(),
+      before.windows,
+      await backend.listWindows(),
+      pressed,
+      endsInEllipsis,
+    );
     const front = await hands.activeWindow();
     const changes = windowChanges(before.windows, windows);
     const lines = windowChangeLines(changes);
@@ -323,7 +333,11 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     decision: "done",
     outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome,
   });
-  const changed = windowsBefore ? await windowsChanged(context, hands, windowsBefore, result) : undefined;
+  // A click presses what it lands on; a drag, a hover or a wheel does not.
+  const pressed = attempt.tool === "click" ? attempt.place?.element?.name : undefined;
+  const changed = windowsBefore
+    ? await windowsChanged(context, hands, windowsBefore, result, pressed)
+    : undefined;
   const data = {
     status: "done",
     level,
