@@ -124,8 +124,7 @@ export async function awaitPromisedWindow(
 ): Promise<WindowInfo[]> {
   if (!label || !promises(label)) return after;
   const had = new Set(before.map((w) => w.id));
-  const changed = (list: WindowInfo[]) =>
-    list.length !== before.length || list.some((w) => !had.has(w.id));
+  const changed = (list: WindowInfo[]) => list.length !== before.length || list.some((w) => !had.has(w.id));
   const deadline = Date.now() + PROMISED_WINDOW_MS;
   let now = after;
   while (!changed(now) && Date.now() < deadline) {

@@ -4,11 +4,11 @@ import { DeskhandError } from "../core/errors.js";
 import { readsBackAs } from "../core/readback.js";
 import {
   afterRead,
+  awaitPromisedWindow,
   clipState,
   RECEIPT_TEXT,
   type Receipt,
   renderReceipt,
-  awaitPromisedWindow,
   windowChanges,
 } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
