@@ -31,7 +31,7 @@ const FIND_TIMEOUT_MS = 5_000;
  * How long the recorder watches for a window the reply did not see: Swing runs an action later, on
  * its event thread, and a dialog it opens can take a second to map on a loaded machine.
  */
-const LATE_WINDOW_MS = 1_500;
+const LATE_WINDOW_MS = 1_000;
 /** Tools whose calls are not steps: they run steps or switch recording. */
 const NOT_RECORDED = new Set(["run", "record"]);
 
@@ -385,11 +385,12 @@ const windowExpect = (title: string, state: "appears" | "disappears") => ({
   poll_ms: 200,
 });
 
-/** Typing and setting a value do not open windows (a typed newline may: it is watched for). */
+/** Presses open windows: a click, a key, an action that presses, a typed newline. */
 function mayChangeWindows(tool: string, input: Record<string, unknown>): boolean {
   if (tool === "type_text") return typeof input.text === "string" && /[\r\n]/.test(input.text);
   const kind = (input.action as { kind?: string } | undefined)?.kind;
-  return !(tool === "act" && (kind === "set_value" || kind === "set_range" || kind === "focus"));
+  if (tool === "act") return kind === "invoke" || kind === "toggle";
+  return tool === "click" || tool === "key";
 }
 
 /** A titled window that came or went since `before`, watched for up to LATE_WINDOW_MS. */
