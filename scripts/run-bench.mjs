@@ -18,7 +18,11 @@ const APPS = {
     "soffice --calc --norestore --nologo",
   ],
 };
-const benches = (process.argv[2] ?? "snapshot,act,input,wayland,eventloop,ocr,http,run,tokens").split(",");
+const benches = (
+  process.argv[2] ?? "snapshot,act,input,wayland,eventloop,ocr,http,run,tokens,vocabulary"
+).split(",");
+// Benches that need no desktop.
+const ALONE = new Set(["vocabulary"]);
 // bench/tokens: one sandbox per app of the toolkit contract suite, like the tests.
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",
@@ -55,6 +59,11 @@ for (const bench of benches) {
       // Every app is measured, whichever failed before it.
       status = (spawnSync(process.execPath, args, { stdio: "inherit", env }).status ?? 1) || status;
     }
+    continue;
+  }
+  if (ALONE.has(bench)) {
+    status ||=
+      spawnSync(process.execPath, ["--import", "tsx", `bench/${bench}.ts`], { stdio: "inherit" }).status ?? 1;
     continue;
   }
   const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "60000"];
