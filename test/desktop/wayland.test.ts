@@ -189,6 +189,12 @@ describe("deskhand sandbox --wayland", () => {
         `${cli} click --title 'Deskhand Fixture' --role 'push button' --name-contains Alpha --intent 'Press Alpha'`,
         "sleep 1",
         status,
+        // Moved after it opened: the shift is measured again at every listing.
+        `swaymsg '[title="Deskhand Fixture"] floating enable, move position 150 120' >/dev/null`,
+        "sleep 1",
+        `${cli} click --title 'Deskhand Fixture' --role 'push button' --name-contains Beta --intent 'Press Beta'`,
+        "sleep 1",
+        status,
         `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'plain words' --clear --intent 'Type a name'`,
         `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'Zoë 日本 ✓' --clear --intent 'Type a name'; echo "unicode exit $?"`,
         `${cli} find --title 'Deskhand Fixture' --role text --name Name --json`,
@@ -201,6 +207,7 @@ describe("deskhand sandbox --wayland", () => {
     // Java's own idea of its place is stale under XWayland: shifted to sway's, the real click lands.
     assert.match(out, /done: left click at \(\d+, \d+\) on push button "Alpha/, out);
     assert.match(out, /STATUS Pressed Alpha/, out);
+    assert.match(out, /STATUS Pressed Beta/, out);
     assert.match(out, /done: typed 11 character\(s\) after clearing; reads back exact/, out);
     // A swapped Wayland keymap does not reach an X11 app there: XTEST on XWayland's display types it.
     assert.match(out, /done: typed 8 character\(s\) after clearing; reads back exact/, out);
