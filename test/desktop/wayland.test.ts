@@ -198,6 +198,13 @@ describe("deskhand sandbox --wayland", () => {
         `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'plain words' --clear --intent 'Type a name'`,
         `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'Zoë 日本 ✓' --clear --intent 'Type a name'; echo "unicode exit $?"`,
         `${cli} find --title 'Deskhand Fixture' --role text --name Name --json`,
+        // Killed while it types there: the next key for an X11 app gives back what it left first.
+        `${cli} type --title 'Deskhand Fixture' --role text --name Name --text "$(printf 'é✓日本ßøæ %.0s' $(seq 1000))" --clear --intent 'Type a long line' & typing=$!`,
+        // It is killed once its record on XWayland's root window ([host, pid, start, buttons, keys…,
+        // borrowed…], each list count-prefixed) shows keycodes it borrowed.
+        `for i in $(seq 300); do xprop -root _DESKHAND_INPUT_OWNERS | grep -Eq ", $typing, [0-9]+, [0-9]+, 0, [1-9]" && break; sleep 0.05; done; kill -9 $typing`,
+        "sleep 0.5",
+        `${cli} type --title 'Deskhand Fixture' --role text --name Name --text 'after' --clear --intent 'Type a name'`,
       ].join("; "),
       ["--xwayland"],
     );
@@ -213,5 +220,11 @@ describe("deskhand sandbox --wayland", () => {
     assert.match(out, /done: typed 8 character\(s\) after clearing; reads back exact/, out);
     assert.match(out, /unicode exit 0/, out);
     assert.match(out, /"value":"Zoë 日本 ✓"/, out);
+    assert.match(
+      out,
+      /on XWayland's :\d+: .*gave back \d+ borrowed keycode\(s\), left by deskhand process \d+, which is gone/,
+      out,
+    );
+    assert.match(out, /done: typed 5 character\(s\) after clearing; reads back exact/, out);
   });
 });

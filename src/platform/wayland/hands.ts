@@ -20,6 +20,7 @@ import type { Chord, Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { X11Connection } from "../x11/connection.js";
 import { X11Input } from "../x11/input.js";
+import { describeRecovered } from "../x11/owners.js";
 import { windowsAtPoint } from "../x11/windows.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
@@ -284,19 +285,16 @@ class WaylandHands implements Hands {
   async chord(chord: Chord, count: number): Promise<void> {
     const keyboard = this.#keys();
     await this.exclusive(async () => {
-      if (chord.key?.kind === "char" && !usStroke(chord.key.char)) {
-        const x11 = await this.#outsideUsRoute(chord.key.char);
-        if (x11) return x11.chord(chord, count);
-      }
-      await keyboard.chord(chord, count);
+      const outside = chord.key?.kind === "char" && !usStroke(chord.key.char) ? chord.key.char : undefined;
+      const x11 = await this.#xwaylandRoute(outside);
+      await (x11 ? x11.chord(chord, count) : keyboard.chord(chord, count));
     });
   }
 
   async type(text: string): Promise<{ remapped: number }> {
     const keyboard = this.#keys();
     return this.exclusive(async () => {
-      const outside = [...text].find((c) => !usStroke(c));
-      const x11 = outside === undefined ? undefined : await this.#outsideUsRoute(outside);
+      const x11 = await this.#xwaylandRoute([...text].find((c) => !usStroke(c)));
       return x11 ? x11.type(text) : keyboard.type(text);
     });
   }
@@ -307,15 +305,19 @@ class WaylandHands implements Hands {
    * "Zoë ✓ xw", whatever the wait). Into an X11 app there they go by XTEST on XWayland's own display,
    * with keycodes borrowed there as on any X server (measured: "Zoë 日本 ✓" exact in Swing); XWayland
    * gives its X focus to the window sway focused. Without that display it is refused before any key.
-   * Undefined: the window in front is a Wayland client, and the Wayland keyboard types it.
+   * Any key for an X11 app opens that display first: what a killed deskhand left held or borrowed
+   * there is given back before the key. Undefined: the Wayland keyboard types it.
    */
-  async #outsideUsRoute(char: string): Promise<X11Input | undefined> {
+  async #xwaylandRoute(outside: string | undefined): Promise<X11Input | undefined> {
     const focused = (await this.#windows()).find((w) => w.focused);
     if (!focused?.xwayland) return undefined;
     this.#xwayland ??= this.#openXwayland();
     const opened = await this.#xwayland;
-    if (typeof opened !== "string" && !opened.x.closed) return opened.input;
-    if (typeof opened !== "string") this.#xwayland = undefined;
+    const live = typeof opened !== "string" && !opened.x.closed;
+    if (typeof opened !== "string" && !live) this.#xwayland = undefined;
+    if (outside === undefined) return undefined;
+    if (live) return opened.input;
+    const char = outside;
     throw new HandsUnavailable(
       `${JSON.stringify(char)} is outside the us keymap, and the window in front (${JSON.stringify(focused.title)}) is an X11 app under XWayland, which does not take a swapped keymap, and ${typeof opened === "string" ? opened : "XWayland's display closed"}: nothing was typed; set the text with act set_value`,
     );
@@ -331,7 +333,10 @@ class WaylandHands implements Hands {
         x.close();
         return `XWayland's display ${display} has no XTEST`;
       }
-      return { x, input: await X11Input.open(x, this.autoReleaseMs) };
+      const input = await X11Input.open(x, this.autoReleaseMs);
+      if (input.recovered)
+        process.stderr.write(`deskhand: on XWayland's ${display}: ${describeRecovered(input.recovered)}\n`);
+      return { x, input };
     } catch (error) {
       x?.close();
       return `XWayland's display ${display} cannot be reached (${(error as Error).message})`;
