@@ -15,6 +15,7 @@ import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/
 import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
+import { screencopyUnavailable } from "./wayland/screencopy.js";
 import { SwayIpc, sessionKind, swayWindows } from "./wayland/sway.js";
 import { WaylandConnection } from "./wayland/wire.js";
 import { X11Connection } from "./x11/connection.js";
@@ -158,6 +159,8 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     }
   }
   let wl: WaylandConnection | undefined;
+  /** Why deskhand cannot copy the screen itself; "" when it can; undefined: the display was not reached. */
+  let screencopy: string | undefined;
   try {
     wl = await WaylandConnection.open(env, 2000);
     const pointer = wl.globals.has("zwlr_virtual_pointer_manager_v1");
@@ -192,6 +195,7 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
               "deskhand's own virtual keyboard (zwp_virtual_keyboard_v1, us keymap, spare keys for other characters)",
           },
     );
+    screencopy = screencopyUnavailable(wl) ?? "";
   } catch (error) {
     for (const name of ["pointer", "keyboard"])
       checks.push({
@@ -203,16 +207,29 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   } finally {
     wl?.close();
   }
+  const grim = existsSync("/usr/bin/grim");
   checks.push(
-    existsSync("/usr/bin/grim")
-      ? { section, name: "screenshots", status: "ok", value: "grim" }
-      : {
+    screencopy === ""
+      ? {
           section,
           name: "screenshots",
-          status: "unavailable",
-          value: "UNAVAILABLE (grim is not installed)",
-          hint: "apt-get install grim",
-        },
+          status: "ok",
+          value: `deskhand's own screencopy (zwlr_screencopy_v1); ${grim ? "grim" : "nothing (grim is not installed)"} for a region across outputs or on a scaled one`,
+        }
+      : grim
+        ? {
+            section,
+            name: "screenshots",
+            status: "ok",
+            value: `grim${screencopy ? ` (no screencopy of deskhand's own: ${screencopy})` : ""}`,
+          }
+        : {
+            section,
+            name: "screenshots",
+            status: "unavailable",
+            value: `UNAVAILABLE (${screencopy || "the Wayland display cannot be reached"}, and grim is not installed)`,
+            hint: "apt-get install grim",
+          },
   );
   return checks;
 }

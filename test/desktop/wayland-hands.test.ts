@@ -4,7 +4,7 @@
 // gate judges keys and points as on X11, held input is let go after 10 s, and sway reads back
 // focus, hiding and showing. Every effect is re-read from the app over AT-SPI.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { decodePng, distinctColours } from "../../src/core/image.js";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
 import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import { openWaylandHands, ppmToRgba } from "../../src/platform/wayland/hands.js";
+import { WaylandScreencopy } from "../../src/platform/wayland/screencopy.js";
 import { SwayIpc, swayWindows } from "../../src/platform/wayland/sway.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
@@ -202,6 +204,56 @@ describe("hands on a Wayland desktop (sway)", () => {
     assert.equal(clicked.data.status, "done", clicked.text);
     assert.equal(clicked.data.target.name, "Replace All", "the probe saw the button under the point");
     assert.equal(await becomes(status, /^Replaced 3$/), "Replaced 3");
+  });
+
+  it("deskhand's own screencopy gives grim's pixels for a window's region, and is what screenshots use", async () => {
+    const copy = await WaylandScreencopy.open(env, 2000);
+    assert.ok(typeof copy !== "string", `screencopy: ${copy}`);
+    try {
+      const rect = (await sway(SCALE)).rect;
+      const region = {
+        x: rect.x,
+        y: rect.y,
+        width: Math.min(rect.width, 600),
+        height: Math.min(rect.height, 300),
+      };
+      const outputs = await ipc.request<{ name: string; rect: typeof rect; scale?: number }[]>(3);
+      const ours = await copy.capture(region, outputs);
+      const grim = ppmToRgba(
+        execFileSync(
+          "grim",
+          ["-g", `${region.x},${region.y} ${region.width}x${region.height}`, "-t", "ppm", "-"],
+          {
+            env,
+          },
+        ),
+      );
+      assert.deepEqual([ours.width, ours.height], [grim.width, grim.height]);
+      // Grey pixels read the same with red and blue swapped: the scale's blue fill tells them apart.
+      let same = 0;
+      let coloured = 0;
+      let colouredSame = 0;
+      for (let i = 0; i < grim.data.length; i += 4) {
+        const equal = [0, 1, 2].every((c) => ours.data[i + c] === grim.data[i + c]);
+        if (equal) same++;
+        if (Math.abs(grim.data[i]! - grim.data[i + 2]!) > 40) {
+          coloured++;
+          if (equal) colouredSame++;
+        }
+      }
+      const pixels = grim.width * grim.height;
+      assert.ok(coloured >= 50, `${coloured} coloured pixels in the region`);
+      assert.ok(same >= pixels * 0.999, `${same} of ${pixels} pixels the same`);
+      assert.ok(colouredSame >= coloured * 0.99, `${colouredSame} of ${coloured} coloured pixels the same`);
+    } finally {
+      copy.close();
+    }
+    const hands = await openWaylandHands(env);
+    try {
+      assert.match(hands.name, /screencopy, else grim/);
+    } finally {
+      await hands.close();
+    }
   });
 
   it("a held key is let go after 10 s with no further call: shift held types A, then a", {

@@ -110,7 +110,7 @@ describe("a headless sway session", () => {
     assert.match(out, /session · sway IPC: sway 1\.\d+: 1 window \("Wayland Probe"\)/, out);
     assert.match(out, /session · pointer: deskhand's own virtual pointer \(zwlr_virtual_pointer_v1\)/, out);
     assert.match(out, /session · keyboard: deskhand's own virtual keyboard \(zwp_virtual_keyboard_v1/, out);
-    assert.match(out, /session · screenshots: grim/, out);
+    assert.match(out, /session · screenshots: deskhand's own screencopy \(zwlr_screencopy_v1\); grim for a region/, out);
   });
 });
 
@@ -168,7 +168,7 @@ describe("deskhand sandbox --wayland", () => {
     // Element bounds are global: the window's origin is added to GTK's window-relative extents.
     const bounds = /"bounds":\{"x":(\d+),"y":(\d+)/.exec(out);
     assert.ok(bounds && Number(bounds[2]) > 25, `below sway's title bar: ${out}`);
-    // Pixels from grim: a PNG of the window, not a blank one.
+    // Pixels from deskhand's own screencopy: a PNG of the window, not a blank one.
     assert.match(out, /screenshot exit 0/, out);
     assert.ok(statSync(shot).size > 3000, `a picture of the dialog (${statSync(shot).size} bytes)`);
     // deskhand's own virtual keyboard typed after the value set, as the field reads back.

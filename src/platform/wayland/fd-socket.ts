@@ -54,8 +54,11 @@ export interface WireSocket {
   readonly socket: Socket;
   /** Why descriptors cannot be sent on this socket; undefined when they can. */
   readonly noDescriptors: string | undefined;
-  /** Writes `data`; with `file`, the file's descriptor goes with it (only when noDescriptors is unset). */
-  write(data: Buffer, file?: string): void;
+  /**
+   * Writes `data`; with `file`, the file's descriptor goes with it (only when noDescriptors is unset),
+   * opened read-only, or read-write for a buffer the compositor writes into.
+   */
+  write(data: Buffer, file?: string, mode?: "r" | "r+"): void;
 }
 
 /** Connects to the UNIX socket at `path` within `timeoutMs`, able to pass descriptors where Node lets it. */
@@ -88,7 +91,7 @@ export async function openWireSocket(path: string, timeoutMs: number): Promise<W
   return {
     socket,
     noDescriptors: undefined,
-    write(data, file) {
+    write(data, file, mode = "r") {
       if (failed) throw failed;
       let carrier: UvPipe | undefined;
       // libuv aborts the process on a handle closed twice: one close, whichever path comes first.
@@ -98,7 +101,7 @@ export async function openWireSocket(path: string, timeoutMs: number): Promise<W
       };
       if (file !== undefined) {
         // libuv sends a handle's descriptor: a pipe handle opened on the file's descriptor carries it.
-        const fd = openSync(file, "r");
+        const fd = openSync(file, mode);
         carrier = new uv.Pipe(uv.constants.SOCKET);
         const opened = carrier.open(fd);
         if (opened) {

@@ -24,6 +24,7 @@ import { describeRecovered } from "../x11/owners.js";
 import { windowsAtPoint } from "../x11/windows.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
+import { WaylandScreencopy } from "./screencopy.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
@@ -102,9 +103,11 @@ export async function openWaylandHands(
   const keyboard = await WaylandKeyboard.open(wl, { time, autoReleaseMs, timeoutMs }).catch(
     (error: Error) => `${error.message}: nothing was typed; set a field's text with act set_value`,
   );
+  // Pixels from deskhand's own screencopy where it serves; grim otherwise, and where it does not.
+  const screencopy = await WaylandScreencopy.open(env, timeoutMs);
   const display = env.WAYLAND_DISPLAY ?? "wayland-0";
   const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
-  return new WaylandHands(ipc, wl, pointer, keyboard, {
+  return new WaylandHands(ipc, wl, pointer, keyboard, screencopy, {
     layout,
     autoReleaseMs,
     timeoutMs,
@@ -156,6 +159,8 @@ class WaylandHands implements Hands {
     private readonly wl: WaylandConnection,
     private readonly pointer: number,
     keyboard: WaylandKeyboard | string,
+    /** deskhand's own screencopy, or why there is none (grim then takes every picture). */
+    private readonly screencopy: WaylandScreencopy | string,
     private readonly settings: Settings,
   ) {
     this.#keyboard = typeof keyboard === "string" ? undefined : keyboard;
@@ -166,7 +171,11 @@ class WaylandHands implements Hands {
   }
 
   get name(): string {
-    return `wayland (sway): virtual pointer, ${this.#keyboard ? "virtual keyboard" : "no keyboard"}, sway IPC, grim`;
+    const pixels =
+      typeof this.screencopy === "string"
+        ? `grim (no screencopy: ${this.screencopy})`
+        : "screencopy, else grim";
+    return `wayland (sway): virtual pointer, ${this.#keyboard ? "virtual keyboard" : "no keyboard"}, sway IPC, ${pixels}`;
   }
 
   get closed(): boolean {
@@ -416,7 +425,26 @@ class WaylandHands implements Hands {
     return this.#layout;
   }
 
-  capture(region: Rect): Promise<RgbaImage> {
+  /** A region within one unscaled output by screencopy; any other, or when screencopy fails, by grim. */
+  async capture(region: Rect): Promise<RgbaImage> {
+    const copy = this.screencopy;
+    if (typeof copy !== "string" && !copy.closed) {
+      const outputs = await this.ipc
+        .request<{ name: string; rect: SwayRect; scale?: number; active?: boolean }[]>(3, "", this.#timeoutMs)
+        .then((list) => list.filter((o) => o.active !== false))
+        .catch(() => undefined);
+      if (outputs && !copy.unsupported(region, outputs)) {
+        try {
+          return await copy.capture(region, outputs);
+        } catch {
+          // grim takes this one; a broken screencopy connection stays closed and grim takes the rest.
+        }
+      }
+    }
+    return this.#grim(region);
+  }
+
+  #grim(region: Rect): Promise<RgbaImage> {
     const geometry = `${region.x},${region.y} ${region.width}x${region.height}`;
     return new Promise((resolve, reject) => {
       execFile(
@@ -498,6 +526,7 @@ class WaylandHands implements Hands {
 
   async close(): Promise<void> {
     for (const timer of this.#heldButtons.values()) clearTimeout(timer);
+    if (typeof this.screencopy !== "string") this.screencopy.close();
     const xwayland = await this.#xwayland;
     if (xwayland && typeof xwayland !== "string") {
       await xwayland.input.releaseAll().catch(() => undefined);

@@ -77,6 +77,8 @@ export class WaylandConnection {
   #listeners = new Map<number, (event: WireEvent) => void>();
   #error: Error | undefined;
   readonly globals = new Map<string, { name: number; version: number }>();
+  /** Every global of an interface, in the order offered (there is one wl_output per monitor). */
+  readonly allGlobals: { iface: string; name: number; version: number }[] = [];
 
   private constructor(wire: WireSocket) {
     this.#wire = wire;
@@ -104,7 +106,9 @@ export class WaylandConnection {
         if (event.opcode !== 0) return; // global_remove is not followed: the globals deskhand binds stay.
         const name = event.body.readUInt32LE(0);
         const { value, next } = readString(event.body, 4);
-        connection.globals.set(value, { name, version: event.body.readUInt32LE(next) });
+        const version = event.body.readUInt32LE(next);
+        connection.globals.set(value, { name, version });
+        connection.allGlobals.push({ iface: value, name, version });
       });
       connection.send(DISPLAY, 1, [{ o: registry }]);
       connection.registry = registry;
@@ -139,16 +143,20 @@ export class WaylandConnection {
   }
 
   /** A request whose fd argument is `file`'s descriptor (fds go beside the message, not in it). */
-  sendFile(object: number, opcode: number, args: Arg[], file: string): void {
+  sendFile(object: number, opcode: number, args: Arg[], file: string, mode: "r" | "r+" = "r"): void {
     if (this.#error) throw this.#error;
-    this.#wire.write(encode(object, opcode, args), file);
+    this.#wire.write(encode(object, opcode, args), file, mode);
   }
 
-  /** Binds a global by its interface name, at most at `version`; its new object id. */
-  bind(iface: string, version: number): number {
-    const global = this.globals.get(iface);
+  /** Binds a global by its interface name (or one global of it), at most at `version`; its new object id. */
+  bind(
+    iface: string,
+    version: number,
+    global = this.globals.get(iface),
+    listener?: (event: WireEvent) => void,
+  ): number {
     if (!global) throw new Error(`the compositor offers no ${iface}`);
-    const id = this.newId();
+    const id = this.newId(listener);
     this.send(this.registry, 0, [
       { u: global.name },
       { s: iface },
@@ -177,6 +185,11 @@ export class WaylandConnection {
         reject(error as Error);
       }
     });
+  }
+
+  /** Stops delivering events to an object the caller is done with. */
+  forget(id: number): void {
+    this.#listeners.delete(id);
   }
 
   close(): void {
