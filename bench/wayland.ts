@@ -1,9 +1,13 @@
 // bench/wayland: bench/input's figures on a headless sway (`sandbox --wayland`, the GTK 3 editor
 // fixture): a click on a verified ref, typing 200 characters (ASCII, and text outside the us keymap,
-// swapped onto spare keys) read back each time, and a full-screen screenshot (grim), against wtype,
-// the usual Wayland peer, in the same run. `npm run bench -- wayland`.
+// swapped onto spare keys) read back each time, a full-screen screenshot, and the capture alone by
+// deskhand's own screencopy and by grim, against wtype and grim, the usual Wayland peers, in the same
+// run. `npm run bench -- wayland`.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { ppmToRgba } from "../src/platform/wayland/hands.js";
+import { WaylandScreencopy } from "../src/platform/wayland/screencopy.js";
+import { SwayIpc } from "../src/platform/wayland/sway.js";
 import { benchTools, screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
 import { median } from "./stats.js";
 
@@ -59,12 +63,37 @@ async function main(): Promise<void> {
   await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
 
   const shot = await screenshotMedian(call, RUNS);
-  rows.push(`| full-screen screenshot (${shot.size}, grim) | ${ms(shot.ms)} | – | ≤ 150 ms |`);
+  rows.push(`| full-screen screenshot (${shot.size}, PNG encoded) | ${ms(shot.ms)} | – | ≤ 150 ms |`);
+
+  // The capture alone, as RGBA: deskhand's screencopy against spawning grim.
+  const copy = await WaylandScreencopy.open(process.env, 2000);
+  const ipc = await SwayIpc.open(process.env.SWAYSOCK!, 2000);
+  const outputs =
+    await ipc.request<{ name: string; rect: { x: number; y: number; width: number; height: number } }[]>(3);
+  const screen = outputs[0]!.rect;
+  const timed = async (capture: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      const start = performance.now();
+      await capture();
+      if (i > 0) times.push(performance.now() - start);
+    }
+    return median(times);
+  };
+  const grim = await timed(async () =>
+    ppmToRgba((await run("grim", ["-t", "ppm", "-"], { encoding: "buffer", maxBuffer: 64 << 20 })).stdout),
+  );
+  const ours = typeof copy === "string" ? copy : ms(await timed(() => copy.capture(screen, outputs)));
+  rows.push(
+    `| full-screen capture as RGBA (${screen.width}×${screen.height}) | ${ours} (screencopy) | ${ms(grim)} (grim) | – |`,
+  );
+  if (typeof copy !== "string") copy.close();
+  ipc.close();
 
   console.log(
     `# bench/wayland · sway, headless · medians of ${RUNS} (typing: 5) · node ${process.versions.node}`,
   );
-  console.log("| what | deskhand | wtype | target |");
+  console.log("| what | deskhand | peer (wtype, grim) | target |");
   console.log("|---|---|---|---|");
   for (const row of rows) console.log(row);
   await context.close();

@@ -65,7 +65,7 @@ const lines = [
         "The same suite, each app native on Wayland (GTK with `GDK_BACKEND=wayland`, Qt with",
         "`QT_QPA_PLATFORM=wayland` from `qtwayland5`, Firefox with `MOZ_ENABLE_WAYLAND=1`, Chromium with",
         "`--ozone-platform=wayland`). Typing, clicks and drags go through deskhand's own virtual keyboard and",
-        "pointer, screenshots through grim. Java Swing has no Wayland toolkit (it needs XWayland) and",
+        "pointer, screenshots through its own screencopy. Java Swing has no Wayland toolkit (it needs XWayland) and",
         "LibreOffice is not run here.",
         "",
         ...table(wayland),

@@ -38,7 +38,7 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
   const env = options.env ?? process.env;
-  // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, grim's pixels.
+  // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, pixels by its own screencopy (grim where that cannot serve).
   if (sessionKind(env) === "wayland") return openWaylandHands(env);
   return openX11Hands({ display: env.DISPLAY });
 }

@@ -110,7 +110,11 @@ describe("a headless sway session", () => {
     assert.match(out, /session · sway IPC: sway 1\.\d+: 1 window \("Wayland Probe"\)/, out);
     assert.match(out, /session · pointer: deskhand's own virtual pointer \(zwlr_virtual_pointer_v1\)/, out);
     assert.match(out, /session · keyboard: deskhand's own virtual keyboard \(zwp_virtual_keyboard_v1/, out);
-    assert.match(out, /session · screenshots: deskhand's own screencopy \(zwlr_screencopy_v1\); grim for a region/, out);
+    assert.match(
+      out,
+      /session · screenshots: deskhand's own screencopy \(zwlr_screencopy_v1\); grim for a region/,
+      out,
+    );
   });
 });
 

@@ -229,7 +229,7 @@ export; \`stop\` ends it. Only processes the sandbox started are ended.
 refuses root), the same buses and folders; apps get WAYLAND_DISPLAY, GDK_BACKEND=wayland,
 QT_QPA_PLATFORM=wayland and MOZ_ENABLE_WAYLAND=1, and no DISPLAY. Windows come from sway's IPC;
 trees and accessibility actions work as under X11; the pointer and the keyboard are deskhand's own
-virtual ones, pixels come from grim. --xwayland starts sway's XWayland too and gives apps its
-DISPLAY, for X11-only apps (Java Swing) beside the Wayland ones: their places are shifted to where
+virtual ones, pixels come from its own screencopy (grim where that cannot serve). --xwayland
+starts sway's XWayland too and gives apps its DISPLAY, for X11-only apps (Java Swing) beside the Wayland ones: their places are shifted to where
 sway shows them, and text outside the us keymap reaches them by XTEST on XWayland's display.`,
 };

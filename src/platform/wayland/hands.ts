@@ -1,6 +1,7 @@
 // The Wayland hands on sway: the pointer is deskhand's own zwlr_virtual_pointer_v1 (it needs no file
 // descriptor, and while it lives the seat has a pointer), the keyboard its own zwp_virtual_keyboard_v1
-// (keyboard.ts), windows are sway's IPC, pixels come from grim. Where the keyboard cannot open (a Node
+// (keyboard.ts), windows are sway's IPC, pixels come from its own screencopy (screencopy.ts), else
+// grim. Where the keyboard cannot open (a Node
 // that cannot pass its keymap's descriptor, a compositor without the protocol), every key, chord, text
 // and modifier says why and sends nothing. One deskhand sends input at a time (typist-lock.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
