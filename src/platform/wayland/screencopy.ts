@@ -4,7 +4,7 @@
 // refuses (which ends a connection) never takes the pointer and keyboard with it. Measured on sway:
 // 3.5–13 ms a frame, where spawning grim takes about 60 ms. Where it cannot serve a region (no descriptors, no screencopy, a region across outputs, a
 // scaled output, a pixel format it does not read), `unsupported` says why and the caller uses grim.
-import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RgbaImage } from "../hands.js";
@@ -63,7 +63,8 @@ export function frameToRgba(bytes: Buffer, buffer: FrameBuffer, yInvert: boolean
 }
 
 export class WaylandScreencopy {
-  readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-screencopy-"));
+  /** The frames' files, made at the first capture, in memory where the session has a runtime folder. */
+  #folder: string | undefined;
   /** wl_output objects by their name ("HEADLESS-1"), as their name events arrive. */
   readonly #outputs = new Map<string, number>();
   /** Frames are copied one at a time: each has a file of its own, but one is enough. */
@@ -75,6 +76,7 @@ export class WaylandScreencopy {
     private readonly manager: number,
     private readonly shm: number,
     private readonly timeoutMs: number,
+    private readonly parent: string,
   ) {}
 
   /** A screencopy on a connection of its own to the session's display, or why there is none. */
@@ -91,17 +93,18 @@ export class WaylandScreencopy {
       return why;
     }
     try {
-      return await WaylandScreencopy.#bound(wl, timeoutMs);
+      const runtime = env.XDG_RUNTIME_DIR && existsSync(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : tmpdir();
+      return await WaylandScreencopy.#bound(wl, timeoutMs, runtime);
     } catch (error) {
       wl.close();
       return `the compositor did not set up screencopy: ${(error as Error).message}`;
     }
   }
 
-  static async #bound(wl: WaylandConnection, timeoutMs: number): Promise<WaylandScreencopy> {
+  static async #bound(wl: WaylandConnection, timeoutMs: number, parent: string): Promise<WaylandScreencopy> {
     const manager = wl.bind("zwlr_screencopy_manager_v1", 3);
     const shm = wl.bind("wl_shm", 1);
-    const copy = new WaylandScreencopy(wl, manager, shm, timeoutMs);
+    const copy = new WaylandScreencopy(wl, manager, shm, timeoutMs, parent);
     for (const global of wl.allGlobals.filter((g) => g.iface === "wl_output")) {
       if (global.version < 4) continue;
       const id = wl.bind("wl_output", 4, global, (event) => {
@@ -135,6 +138,7 @@ export class WaylandScreencopy {
     if (why) throw new Error(why);
     const output = containing(region, outputs)!;
     const wl = this.wl;
+    this.#folder ??= mkdtempSync(join(this.parent, "deskhand-screencopy-"));
     const file = join(this.#folder, `frame-${this.#count++}`);
     const ids: { pool?: number; buffer?: number } = {};
     let frame = 0;
@@ -228,7 +232,7 @@ export class WaylandScreencopy {
 
   close(): void {
     this.wl.close();
-    rmSync(this.#folder, { recursive: true, force: true });
+    if (this.#folder) rmSync(this.#folder, { recursive: true, force: true });
   }
 }
 
