@@ -4,7 +4,7 @@
 // short msgids (catalogs.ts); what a caller picks is kept in a cache file keyed by each catalog's
 // path, size and modification time, so a changed or new catalog re-reads.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { listCatalogs, readCatalog } from "./catalogs.js";
@@ -39,7 +39,14 @@ export function readCached<T>(cacheDir: string | undefined, name: string): T | u
   }
 }
 
-/** Writes a cache file whole (a temporary renamed over it); one that cannot be written only costs time. */
+/** How many files of one kind ("phrases-", "translations-") the cache keeps: the newest. */
+const CACHE_KEEPS = 3;
+
+/**
+ * Writes a cache file whole (a temporary renamed over it); one that cannot be written only costs
+ * time. Older files of its kind (the name up to its key) beyond the newest CACHE_KEEPS are removed:
+ * every new version or catalog set makes a new key, and each file is a megabyte or more.
+ */
 export function writeCached(cacheDir: string | undefined, name: string, value: unknown): void {
   if (!cacheDir) return;
   try {
@@ -47,6 +54,14 @@ export function writeCached(cacheDir: string | undefined, name: string, value: u
     const temporary = join(cacheDir, `${name}.${process.pid}`);
     writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
     renameSync(temporary, join(cacheDir, name));
+    const kind = name.slice(0, name.indexOf("-") + 1);
+    if (!kind) return;
+    const older = readdirSync(cacheDir)
+      .filter((f) => f.startsWith(kind) && f.endsWith(".json") && f !== name)
+      .map((f) => ({ f, time: statSync(join(cacheDir, f)).mtimeMs }))
+      .sort((a, b) => b.time - a.time)
+      .slice(CACHE_KEEPS - 1);
+    for (const { f } of older) rmSync(join(cacheDir, f), { force: true });
   } catch {
     // A cache that cannot be written only costs time next start.
   }

@@ -4,7 +4,7 @@
 // accelerators of every form are read, and the journal keeps a secret out in every form it can take.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -253,7 +253,20 @@ describe("the vocabulary's cache", () => {
 
   it("gives the same phrases, words and judgements from a warm cache as from a cold one", () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "deskhand-vocabulary-"));
+    // Files an older deskhand left: the newest two stay beside the new one, the rest go.
+    for (let i = 1; i <= 4; i++) {
+      const old = join(cacheDir, `phrases-${String(i).padStart(16, "0")}.json`);
+      writeFileSync(old, "[]");
+      utimesSync(old, 1_000_000 + i, 1_000_000 + i);
+    }
     const cold = judge(cacheDir);
+    assert.deepEqual(
+      readdirSync(cacheDir)
+        .filter((f) => /^phrases-0+\d\.json$/.test(f))
+        .sort(),
+      ["phrases-0000000000000003.json", "phrases-0000000000000004.json"],
+    );
+    for (const f of readdirSync(cacheDir)) if (/^phrases-0+\d\.json$/.test(f)) rmSync(join(cacheDir, f));
     const written = readdirSync(cacheDir);
     assert.ok(
       written.some((f) => /^phrases-[0-9a-f]{16}\.json$/.test(f)),
