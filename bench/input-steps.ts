@@ -58,6 +58,18 @@ export async function typingMedian(
   return median(times);
 }
 
+/** The median time of a click on a verified ref (verify, probe, gate, journal, input, no re-read). */
+export async function clickMedian(call: Call, ref: string, runs: number): Promise<number> {
+  const clicks: number[] = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const start = performance.now();
+    const done = await call("click", { ref, intent: "Bench a click", settleMs: 0 });
+    if (done.status !== "done") throw new Error(`click: ${done.reason}`);
+    if (i > 0) clicks.push(performance.now() - start);
+  }
+  return median(clicks);
+}
+
 /** The median time of a full-screen screenshot, and its size. */
 export async function screenshotMedian(call: Call, runs: number): Promise<{ ms: number; size: string }> {
   const shots: number[] = [];

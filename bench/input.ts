@@ -3,7 +3,14 @@
 // typed text is read back from the app, so a fast wrong answer cannot pass. `npm run bench -- input`.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { benchTools, screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
+import {
+  benchTools,
+  clickMedian,
+  screenshotMedian,
+  TEXT_ASCII,
+  TEXT_UNICODE,
+  typingMedian,
+} from "./input-steps.js";
 import { median } from "./stats.js";
 
 const run = promisify(execFile);
@@ -29,13 +36,7 @@ async function main(): Promise<void> {
 
   // A click on a verified ref: verify, probe, gate, journal, XTEST, no re-read.
   const alpha = await find({ role: "push button", name_contains: "Alpha" });
-  const clicks: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const start = performance.now();
-    const done = await call("click", { ref: alpha.ref, intent: "Bench a click", settleMs: 0 });
-    if (done.status !== "done") throw new Error(`click: ${done.reason}`);
-    if (i > 0) clicks.push(performance.now() - start);
-  }
+  const click = await clickMedian(call, alpha.ref, RUNS);
   const b = alpha.bounds;
   const peerClicks: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     if (took !== null) peerClicks.push(took);
   }
   rows.push(
-    `| click a verified ref | ${ms(median(clicks))} | ${peerClicks.length ? ms(median(peerClicks)) : "xdotool not installed"} | – |`,
+    `| click a verified ref | ${ms(click)} | ${peerClicks.length ? ms(median(peerClicks)) : "xdotool not installed"} | – |`,
   );
 
   // Typing 200 characters into the Name field, read back each time.

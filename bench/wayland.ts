@@ -8,7 +8,14 @@ import { promisify } from "node:util";
 import { ppmToRgba } from "../src/platform/wayland/hands.js";
 import { WaylandScreencopy } from "../src/platform/wayland/screencopy.js";
 import { SwayIpc } from "../src/platform/wayland/sway.js";
-import { benchTools, screenshotMedian, TEXT_ASCII, TEXT_UNICODE, typingMedian } from "./input-steps.js";
+import {
+  benchTools,
+  clickMedian,
+  screenshotMedian,
+  TEXT_ASCII,
+  TEXT_UNICODE,
+  typingMedian,
+} from "./input-steps.js";
 import { median } from "./stats.js";
 
 const run = promisify(execFile);
@@ -32,14 +39,7 @@ async function main(): Promise<void> {
   const rows: string[] = [];
 
   const field = await find({ role: "text", name: "Find" });
-  const clicks: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const start = performance.now();
-    const done = await call("click", { ref: field.ref, intent: "Bench a click", settleMs: 0 });
-    if (done.status !== "done") throw new Error(`click: ${done.reason}`);
-    if (i > 0) clicks.push(performance.now() - start);
-  }
-  rows.push(`| click a verified ref | ${ms(median(clicks))} | – | – |`);
+  rows.push(`| click a verified ref | ${ms(await clickMedian(call, field.ref, RUNS))} | – | – |`);
 
   const first = await find({ role: "text", name: "First" });
   for (const [label, text] of [

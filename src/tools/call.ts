@@ -125,29 +125,22 @@ export async function callTool(
     const outcome = outcomeOf(output);
     if (pending && outcome === "done") {
       // The call was done whatever becomes of its record: a file that cannot be written is said, not thrown.
-      let late: string | undefined;
-      try {
-        late = await recorder!.after(scoped, pending, output);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+      const said = await recorder!.after(scoped, pending, output).then(
+        (late) => (late ? { field: "recording_saw", value: late, line: late } : undefined),
+        (error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          const line = `this step could not be written (${reason}); the call itself was done`;
+          return { field: "recording_failed", value: reason, line };
+        },
+      );
+      if (said)
         return {
           ok: true,
           outcome,
           output: {
             ...output,
-            data: { ...output.data, recording_failed: reason },
-            text: `${output.text}\nrecording: this step could not be written (${reason}); the call itself was done`,
-          },
-        };
-      }
-      if (late)
-        return {
-          ok: true,
-          outcome,
-          output: {
-            ...output,
-            data: { ...output.data, recording_saw: late },
-            text: `${output.text}\nrecording: ${late}`,
+            data: { ...output.data, [said.field]: said.value },
+            text: `${output.text}\nrecording: ${said.line}`,
           },
         };
     }
