@@ -1,6 +1,8 @@
 // What bench/input (X11) and bench/wayland (sway) both measure, through the registry tools: typing
 // 200 characters into a field, read back each run so a fast wrong answer fails the bench, and a
 // full-screen screenshot.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { callTool } from "../src/tools/call.js";
 import { createContext, type ToolContext } from "../src/tools/context.js";
 import { findTool } from "../src/tools/registry.js";
@@ -81,4 +83,15 @@ export async function screenshotMedian(call: Call, runs: number): Promise<{ ms: 
     size = `${shot.width}×${shot.height}, ${(shot.png_bytes / 1024).toFixed(0)} KB`;
   }
   return { ms: median(shots), size };
+}
+
+/** How long a peer's command took, or null when it is not installed or failed. */
+export async function peerMs(command: string, args: string[]): Promise<number | null> {
+  const start = performance.now();
+  try {
+    await promisify(execFile)(command, args, { timeout: 60_000 });
+    return performance.now() - start;
+  } catch {
+    return null;
+  }
 }

@@ -1,11 +1,10 @@
 // bench/input: the latency of a click, the time to type 200 characters and the time of a full-screen
 // screenshot, through the registry tools, against xdotool (the usual peer) in the same run. Every
 // typed text is read back from the app, so a fast wrong answer cannot pass. `npm run bench -- input`.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import {
   benchTools,
   clickMedian,
+  peerMs,
   screenshotMedian,
   TEXT_ASCII,
   TEXT_UNICODE,
@@ -13,18 +12,7 @@ import {
 } from "./input-steps.js";
 import { median } from "./stats.js";
 
-const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-
-async function xdotool(args: string[]): Promise<number | null> {
-  const start = performance.now();
-  try {
-    await run("xdotool", args, { timeout: 60_000 });
-    return performance.now() - start;
-  } catch {
-    return null;
-  }
-}
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
@@ -40,7 +28,7 @@ async function main(): Promise<void> {
   const b = alpha.bounds;
   const peerClicks: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const took = await xdotool(["mousemove", String(b.x + 5), String(b.y + 5), "click", "1"]);
+    const took = await peerMs("xdotool", ["mousemove", String(b.x + 5), String(b.y + 5), "click", "1"]);
     if (took !== null) peerClicks.push(took);
   }
   rows.push(
@@ -61,7 +49,7 @@ async function main(): Promise<void> {
     );
     let peer = "xdotool not installed";
     await call("act", { ref: name.ref, action: { kind: "set_value", text: "" } });
-    const took = await xdotool(["type", "--delay", "0", text]);
+    const took = await peerMs("xdotool", ["type", "--delay", "0", text]);
     if (took !== null) {
       const value = (await find({ role: "text", name: "Name" })).value ?? "";
       peer = `${ms(took)} (${(200 / (took / 1000)).toFixed(0)} chars/s; read back ${value === text ? "exact" : `WRONG: ${[...value].length} chars`})`;

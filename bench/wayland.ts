@@ -11,6 +11,7 @@ import { SwayIpc } from "../src/platform/wayland/sway.js";
 import {
   benchTools,
   clickMedian,
+  peerMs,
   screenshotMedian,
   TEXT_ASCII,
   TEXT_UNICODE,
@@ -23,16 +24,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TITLE = "Wayland Bench";
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
-
-async function wtype(text: string): Promise<number | null> {
-  const start = performance.now();
-  try {
-    await run("wtype", [text], { timeout: 60_000 });
-    return performance.now() - start;
-  } catch {
-    return null;
-  }
-}
 
 async function main(): Promise<void> {
   const { context, call, find } = benchTools(TITLE);
@@ -50,7 +41,7 @@ async function main(): Promise<void> {
     // The peer types where the focus is: the field, focused by deskhand's last call.
     let peer = "wtype not installed";
     await call("act", { ref: first.ref, action: { kind: "set_value", text: "" } });
-    const took = await wtype(text);
+    const took = await peerMs("wtype", [text]);
     if (took !== null) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const value = (await find({ role: "text", name: "First" })).value ?? "";
