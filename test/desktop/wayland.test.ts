@@ -226,7 +226,7 @@ describe("deskhand sandbox --wayland", () => {
     assert.match(out, /"value":"Zoë 日本 ✓"/, out);
     assert.match(
       out,
-      /on XWayland's :\d+: .*gave back \d+ borrowed keycode\(s\), left by deskhand process \d+, which is gone/,
+      /deskhand: on :\d+: .*gave back \d+ borrowed keycode\(s\), left by deskhand process \d+, which is gone/,
       out,
     );
     assert.match(out, /done: typed 5 character\(s\) after clearing; reads back exact/, out);

@@ -19,9 +19,7 @@ import {
 } from "../hands.js";
 import type { Chord, Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
-import { X11Connection } from "../x11/connection.js";
-import { X11Input } from "../x11/input.js";
-import { describeRecovered } from "../x11/owners.js";
+import { openX11Hands } from "../x11/hands.js";
 import { windowsAtPoint } from "../x11/windows.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
@@ -153,7 +151,7 @@ class WaylandHands implements Hands {
   readonly #holding = new AsyncLocalStorage<true>();
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   /** XTEST on XWayland's own X display, opened the first time an X11 app there needs it; or why not. */
-  #xwayland: Promise<{ x: X11Connection; input: X11Input } | string> | undefined;
+  #xwayland: Promise<Hands | string> | undefined;
 
   constructor(
     private readonly ipc: SwayIpc,
@@ -318,39 +316,23 @@ class WaylandHands implements Hands {
    * Any key for an X11 app opens that display first: what a killed deskhand left held or borrowed
    * there is given back before the key. Undefined: the Wayland keyboard types it.
    */
-  async #xwaylandRoute(outside: string | undefined): Promise<X11Input | undefined> {
+  async #xwaylandRoute(outside: string | undefined): Promise<Hands | undefined> {
     const focused = (await this.#windows()).find((w) => w.focused);
     if (!focused?.xwayland) return undefined;
-    this.#xwayland ??= this.#openXwayland();
+    // The X11 hands check XTEST and give back what a gone deskhand left (saying so on stderr).
+    this.#xwayland ??= openX11Hands({
+      display: this.settings.env.DISPLAY,
+      timeoutMs: this.#timeoutMs,
+      autoReleaseMs: this.autoReleaseMs,
+    }).catch((error: Error) => `XWayland's display cannot be used (${error.message})`);
     const opened = await this.#xwayland;
-    const live = typeof opened !== "string" && !opened.x.closed;
+    const live = typeof opened !== "string" && !opened.closed;
     if (typeof opened !== "string" && !live) this.#xwayland = undefined;
     if (outside === undefined) return undefined;
-    if (live) return opened.input;
-    const char = outside;
+    if (live) return opened;
     throw new HandsUnavailable(
-      `${JSON.stringify(char)} is outside the us keymap, and the window in front (${JSON.stringify(focused.title)}) is an X11 app under XWayland, which does not take a swapped keymap, and ${typeof opened === "string" ? opened : "XWayland's display closed"}: nothing was typed; set the text with act set_value`,
+      `${JSON.stringify(outside)} is outside the us keymap, and the window in front (${JSON.stringify(focused.title)}) is an X11 app under XWayland, which does not take a swapped keymap, and ${typeof opened === "string" ? opened : "XWayland's display closed"}: nothing was typed; set the text with act set_value`,
     );
-  }
-
-  async #openXwayland(): Promise<{ x: X11Connection; input: X11Input } | string> {
-    const display = this.settings.env.DISPLAY;
-    if (!display) return "DISPLAY is not set, so XWayland's own display cannot be reached";
-    let x: X11Connection | undefined;
-    try {
-      x = await X11Connection.open(display, this.#timeoutMs);
-      if (!(await x.hasExtension("XTEST"))) {
-        x.close();
-        return `XWayland's display ${display} has no XTEST`;
-      }
-      const input = await X11Input.open(x, this.autoReleaseMs);
-      if (input.recovered)
-        process.stderr.write(`deskhand: on XWayland's ${display}: ${describeRecovered(input.recovered)}\n`);
-      return { x, input };
-    } catch (error) {
-      x?.close();
-      return `XWayland's display ${display} cannot be reached (${(error as Error).message})`;
-    }
   }
 
   /**
@@ -529,10 +511,7 @@ class WaylandHands implements Hands {
     for (const timer of this.#heldButtons.values()) clearTimeout(timer);
     if (typeof this.screencopy !== "string") this.screencopy.close();
     const xwayland = await this.#xwayland;
-    if (xwayland && typeof xwayland !== "string") {
-      await xwayland.input.releaseAll().catch(() => undefined);
-      xwayland.x.close();
-    }
+    if (xwayland && typeof xwayland !== "string") await xwayland.close();
     // Nothing stays held: every held button is released before the pointer goes.
     await this.#keyboard?.close();
     if (!this.wl.closed) {
