@@ -123,9 +123,19 @@ export async function awaitPromisedWindow(
   promises: (label: string) => boolean,
 ): Promise<WindowInfo[]> {
   if (!label || !promises(label)) return after;
+  return windowsOnceChanged(listWindows, before, after, PROMISED_WINDOW_MS);
+}
+
+/** The windows, read again every 100 ms until one came or went since `before`, for up to `ms`. */
+export async function windowsOnceChanged(
+  listWindows: () => Promise<WindowInfo[]>,
+  before: WindowInfo[],
+  after: WindowInfo[],
+  ms: number,
+): Promise<WindowInfo[]> {
   const had = new Set(before.map((w) => w.id));
   const changed = (list: WindowInfo[]) => list.length !== before.length || list.some((w) => !had.has(w.id));
-  const deadline = Date.now() + PROMISED_WINDOW_MS;
+  const deadline = Date.now() + ms;
   let now = after;
   while (!changed(now) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));

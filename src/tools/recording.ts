@@ -7,10 +7,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { globEscape } from "../core/glob.js";
+import { windowChanges, windowsOnceChanged } from "../core/receipt.js";
 import { RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
@@ -399,18 +399,11 @@ async function lateWindow(
   before: WindowInfo[],
 ): Promise<{ id: number; title: string; state: "appears" | "disappears" } | undefined> {
   const backend = await context.backend();
-  const had = new Set(before.map((w) => w.id));
-  const until = Date.now() + LATE_WINDOW_MS;
-  for (;;) {
-    const now = await backend.listWindows().catch(() => undefined);
-    if (now) {
-      const has = new Set(now.map((w) => w.id));
-      const came = now.find((w) => !had.has(w.id) && w.title);
-      if (came) return { id: came.id, title: came.title, state: "appears" };
-      const went = before.find((w) => !has.has(w.id) && w.title);
-      if (went) return { id: went.id, title: went.title, state: "disappears" };
-    }
-    if (Date.now() >= until || context.signal?.aborted) return undefined;
-    await sleep(150);
-  }
+  const list = () => backend.listWindows();
+  const now = await windowsOnceChanged(list, before, await list().catch(() => before), LATE_WINDOW_MS);
+  const changes = windowChanges(before, now);
+  const came = changes.windows_appeared.find((w) => w.title);
+  if (came) return { id: came.id, title: came.title, state: "appears" };
+  const went = changes.windows_disappeared.find((w) => w.title);
+  return went ? { id: went.id, title: went.title, state: "disappears" } : undefined;
 }
