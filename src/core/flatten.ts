@@ -209,10 +209,17 @@ function isWrapper(node: RawNode): boolean {
 /** Consecutive empty cells folded into one line: fewer read as well one by one. */
 const EMPTY_RUN = 3;
 
-/** A table cell on screen with nothing in it, as read (its text known and empty, no children). */
+/** A spreadsheet cell's name is where it sits ("A1", LibreOffice), not what it holds. */
+const CELL_POSITION = /^\$?[A-Z]{1,3}\$?\d+$/;
+
+/**
+ * A table cell on screen with nothing in it, as read (its text known and empty, no children, and no
+ * name but its position: GTK's tree view cells carry their text as their name only).
+ */
 function isEmptyCell(node: RawNode): boolean {
   return (
     node.role === "table cell" &&
+    (!node.name?.trim() || CELL_POSITION.test(node.name)) &&
     node.children.length === 0 &&
     node.enriched === true &&
     !node.value &&

@@ -125,6 +125,39 @@ describe("the screen view", () => {
   });
 });
 
+describe("runs of empty cells", () => {
+  const cell = (name: string, text = ""): FakeElement => ({
+    role: "table cell",
+    name,
+    text,
+    states: SHOWN,
+    interfaces: ["Accessible", "Component", "Text", "TableCell"],
+  });
+  async function screen(cells: FakeElement[]): Promise<string> {
+    const root: FakeElement = {
+      role: "frame",
+      name: "T",
+      states: SHOWN,
+      children: [{ role: "table", states: SHOWN, children: cells }],
+    };
+    const rect = { x: 0, y: 0, width: 400, height: 300 };
+    const backend = new FakeBackend({
+      windows: [{ id: 1, title: "T", pid: 1, app: "fake", rect, focused: true, root }],
+    });
+    const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
+    return renderSnapshot(await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen"));
+  }
+
+  it("a cell whose name is its text (GTK's tree view) is not empty; one named by its position (Calc) is", async () => {
+    const gtk = await screen([cell(""), cell("Print to File"), cell(""), cell("")]);
+    assert.match(gtk, /table cell "Print to File"/, "the named cell is a line of its own");
+    assert.doesNotMatch(gtk, /4 empty cells/);
+    const calc = await screen([cell("A1"), cell("B1"), cell("C1"), cell("D1", "Alice")]);
+    assert.match(calc, /3 empty cells "A1" … "C1"/);
+    assert.match(calc, /table cell "D1"/);
+  });
+});
+
 describe("since", () => {
   it("names what was added, removed and changed, and keeps unchanged refs", async () => {
     const { snapshots, backend, bold, field, notes } = store();
