@@ -7,9 +7,9 @@ import { attemptInput } from "./attempt.js";
 import { chordSchema } from "./keyboard.js";
 import { resolvePlace } from "./place.js";
 import { buttonSchema, INPUT } from "./pointer.js";
-import { intentSchema, placeRule, placeShape } from "./schemas.js";
+import { intentSchema, placeRule, pointOrRefShape } from "./schemas.js";
 
-const pointerFields = { ...placeShape, button: buttonSchema };
+const pointerFields = { ...pointOrRefShape, button: buttonSchema };
 
 export const rawInputTool = defineTool({
   name: "raw_input",
