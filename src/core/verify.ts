@@ -54,7 +54,7 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
 }
 
 /** What makes it another element: a difference other than where it is. */
-const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
+export const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
 
 export function staleElement(
   ref: string,

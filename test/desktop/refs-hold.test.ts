@@ -59,6 +59,9 @@ describe("refs that hold while a window's layout shifts", () => {
     const { from, to } = clicked.data.since_seen.moved;
     assert.ok(to.x > from.x, `Ping moved right: ${JSON.stringify(clicked.data.since_seen)}`);
     assert.deepEqual(presses(), ["Ping"], "the app ran Ping's handler");
+    const info = await call("element_info", { ref });
+    assert.equal(info.data.verified, true, info.text);
+    assert.match(info.text ?? "", /verified: the same element, moved since the snapshot/);
   });
 
   it("click {find} presses the one element found; an ambiguous find is refused before any input", async () => {
