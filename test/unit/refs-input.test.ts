@@ -20,6 +20,8 @@ const go = (x: number): FakeElement => ({
   role: "push button",
   name: "Go",
   states: showing,
+  actions: ["click"],
+  interfaces: ["Accessible", "Component", "Action"],
   bounds: { x, y: 40, width: 60, height: 20 },
 });
 const window = (id: number, title: string, buttons: FakeElement[]) => ({
@@ -62,6 +64,11 @@ describe("input by a ref that moved, and by find", () => {
       ["click left 1 at 53,50"],
     );
     assert.match(clicked.output.text, /\nmoved: from 20,40 60x20 to 23,40 60x20/);
+    // act follows the same rule: the invoke reaches the moved button, and says it moved.
+    const acted = await call("act", { ref, action: { kind: "invoke" }, intent: "Press Go" });
+    assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
+    assert.match(acted.output.text, /\nmoved: from 20,40 60x20 to 23,40 60x20/);
+    assert.deepEqual(backend.desktop.invoked, ["Go"]);
     await context.close();
   });
 
