@@ -178,6 +178,9 @@ export async function verifyRef(
       return refind(backend, refs, ref, error.message);
     throw error;
   }
+  // A re-rendered page leaves its old objects answering as defunct (Firefox: no name, index -1).
+  if (node.states?.includes("defunct"))
+    return refind(backend, refs, ref, "the element is gone: it is defunct (its app replaced it)");
   const found = identity(differences(entry, node));
   if (found.length > 0) throw staleElement(ref, found);
   return { entry, node, ...placedAt(entry, node) };

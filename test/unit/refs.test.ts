@@ -101,7 +101,7 @@ describe("verification", () => {
 /** A window's tree as an app shows it now: describe() knows only these handles, as AT-SPI would. */
 type Shown = { handle: string; role: string; name: string; bounds?: Rect; children?: Shown[] };
 
-function appShowing(root: Shown): AccessibilityReader {
+function appShowing(root: Shown, defunct: Shown[] = []): AccessibilityReader {
   const nodes = new Map<string, RawNode>();
   const raw = (s: Shown, index: number): RawNode => {
     const node: RawNode = {
@@ -121,6 +121,9 @@ function appShowing(root: Shown): AccessibilityReader {
     return node;
   };
   const tree = raw(root, 0);
+  // Old objects a re-rendered page leaves behind, answering as Firefox's do: defunct, unnamed, index -1.
+  for (const old of defunct)
+    nodes.set(old.handle, { ...raw(old, -1), name: "", states: ["defunct", "showing", "visible"] });
   return {
     async describe(handle: string) {
       const node = nodes.get(handle);
@@ -202,6 +205,13 @@ describe("verifying a ref before it is used", () => {
     assert.match(verifiedNote(verified)!, /^re-found: .*; moved: from 852,40 80x30 to 860,40 80x30$/);
     // Named again under its new handle: no re-finding needed a second time.
     assert.equal((await verifyRef(app, refs, ref)).refound, undefined);
+  });
+
+  it("a defunct object (Firefox after a re-render) is gone: its like at its path is re-found", async () => {
+    const { refs, ref } = seenOK();
+    const app = appShowing(frame(button("c2", "Cancel"), button("ok2", "OK")), [button("ok", "OK")]);
+    const verified = await verifyRef(app, refs, ref);
+    assert.deepEqual(verified.refound, { was: "ok", now: "ok2" });
   });
 
   it("a gone element with another one at its path is refused, naming what is there", async () => {
