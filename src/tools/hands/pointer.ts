@@ -18,6 +18,7 @@ import {
   placeRule,
   placeShape,
   pointOrRefShape,
+  pointRule,
   pointSchema,
   reversibleSchema,
   windowSchema,
@@ -187,7 +188,7 @@ export const hoverTool = defineTool({
   annotations: INPUT,
   input: z
     .object({ ...pointOrRefShape, intent: intentSchema, window: windowSchema.optional() })
-    .refine(...placeRule),
+    .refine(...pointRule),
   async handler(context, input) {
     const hands = await context.hands();
     const { named, place } = await placeInWindow(context, hands, input);

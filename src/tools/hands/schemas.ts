@@ -60,6 +60,12 @@ export const placeRule: [
   { message: string; path: string[] },
 ] = [(p) => given(p) === 1, { message: "give ref, find or at, one of them", path: ["ref"] }];
 
+/** hover and raw input: a ref or a point. */
+export const pointRule: typeof placeRule = [
+  (p) => given(p) === 1,
+  { message: "give ref or at, one of the two", path: ["ref"] },
+];
+
 /** A keyboard target: a ref or a find, or neither (the focus). */
 export const elementRule: [
   (p: { ref?: string | undefined; find?: unknown }) => boolean,
