@@ -9,7 +9,7 @@ import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
-import type { RefStore } from "./refs.js";
+import { pathOf, type RefStore } from "./refs.js";
 import { fold, matches, needsDetails, type Selector } from "./selector.js";
 import { resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
 
@@ -140,7 +140,7 @@ async function readTableCells(
   return { cells, capped };
 }
 
-type Root = { node: RawNode; windowId: number | null };
+type Root = { node: RawNode; windowId: number | null; path?: number[] | null };
 type Parsed = { locator: ReturnType<typeof parseLocator> } | { selector: Selector };
 
 /** Step 1: the query, with a locator parsed (its syntax errors named). */
@@ -182,7 +182,13 @@ async function scopeOf(
       windows: [],
       single: { handle: entry.handle },
       windowId,
-      readRoots: async () => [{ node: (await backend.readSubtree(entry.handle, structure)).root, windowId }],
+      readRoots: async () => [
+        {
+          node: (await backend.readSubtree(entry.handle, structure)).root,
+          windowId,
+          path: pathOf(entry.fingerprint),
+        },
+      ],
     };
   }
   const windows = await resolveWindows(backend, target);
@@ -234,7 +240,13 @@ async function askTheApp(
   const single = { ...structure, maxDepth: 0, nodeCeiling: 1 };
   const nodes = await Promise.all(handles.map((h) => backend.readSubtree(h, single).then((r) => r.root)));
   // Found by the app: no path from the window was walked, so refs record none.
-  const entries = nodes.map((node) => ({ node, depth: 0, path: [], windowId: scope.windowId }));
+  const entries = nodes.map((node) => ({
+    node,
+    depth: 0,
+    path: [],
+    fromWindow: false,
+    windowId: scope.windowId,
+  }));
   return { roots: [], entries, method: "collection", incomplete: [] };
 }
 

@@ -12,6 +12,8 @@ export interface FlatEntry {
   depth: number;
   /** Child indices from the window's root to this node. */
   path: number[];
+  /** false: `path` starts at a root that is not the window (see Fingerprint.fromWindow). */
+  fromWindow?: boolean;
   windowId: number | null;
   /** In the screen view: what of this element is folded because it is not on screen. */
   fold?: Fold;
@@ -110,6 +112,7 @@ export function fingerprintOf(entry: FlatEntry): Fingerprint {
     indexInParent: node.indexInParent,
     bounds: node.bounds,
     path: entry.path,
+    fromWindow: entry.fromWindow !== false,
     windowId: entry.windowId,
   };
 }
@@ -293,7 +296,8 @@ const hasCut = (node: RawNode): boolean => node.childrenCut !== undefined || nod
 
 /** Lays out a read; a large one lets the event loop turn part way (see platform/slice.ts). */
 export async function flatten(
-  roots: { node: RawNode; windowId: number | null }[],
+  /** `path`: the root's own path from its window; null when not known ([] for a window's root). */
+  roots: { node: RawNode; windowId: number | null; path?: number[] | null }[],
   options: FlattenOptions,
 ): Promise<FlattenResult> {
   const result: FlattenResult = {
@@ -309,7 +313,8 @@ export async function flatten(
   };
   const screen = options.view === "screen";
   const foldHidden = screen && !options.unfold && !options.visibleOnly;
-  for (const { node: root, windowId } of roots) {
+  for (const { node: root, windowId, path: rootPath } of roots) {
+    const firstEntry = result.entries.length;
     const showingKnown = reportsShowing(root);
     const shown = (node: RawNode) => isShown(node, showingKnown);
     const foldOf = (node: RawNode, self: boolean): Fold => {
@@ -441,7 +446,8 @@ export async function flatten(
       const named = [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", ");
       return lineFor(members, parent, depth, path, fold, named);
     };
-    await visit(root, 0, [], true, "");
+    await visit(root, 0, rootPath ?? [], true, "");
+    if (rootPath === null) for (const entry of result.entries.slice(firstEntry)) entry.fromWindow = false;
   }
   return result;
 }

@@ -11,7 +11,14 @@ export interface Fingerprint {
   bounds: Rect | null | undefined;
   /** Child indices from the window's root down to the element. */
   path: number[];
+  /** false: `path` does not start at the window (found by the app's own search, or under a ref). */
+  fromWindow?: boolean;
   windowId: number | null;
+}
+
+/** A ref's path from its window, or null when it was not read from the window down. */
+export function pathOf(fingerprint: Fingerprint): number[] | null {
+  return fingerprint.fromWindow === false ? null : fingerprint.path;
 }
 
 export interface RefEntry {
@@ -93,6 +100,14 @@ export class RefStore {
       if (this.#byHandle.get(evicted.handle) === oldest) this.#byHandle.delete(evicted.handle);
     }
     return ref;
+  }
+
+  /** The ref now names `handle`: its element was re-found there after its old handle went. */
+  rehandle(ref: string, handle: string): void {
+    const entry = this.lookup(ref);
+    if (this.#byHandle.get(entry.handle) === ref) this.#byHandle.delete(entry.handle);
+    entry.handle = handle;
+    this.#byHandle.set(handle, ref);
   }
 
   /** The ref last handed out for an element, if it is still held. */

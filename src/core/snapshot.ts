@@ -25,7 +25,7 @@ import { globMatch } from "./glob.js";
 import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
-import type { RefStore } from "./refs.js";
+import { pathOf, type RefStore } from "./refs.js";
 
 export type SnapshotTarget =
   | { kind: "window"; id: number }
@@ -289,7 +289,7 @@ export class SnapshotStore {
             },
           }),
     };
-    const roots: { node: RawNode; windowId: number | null }[] = [];
+    const roots: { node: RawNode; windowId: number | null; path?: number[] | null }[] = [];
     const methods = new Set<string>();
     const readCuts = new Set<CutName>();
     const incomplete: TreeIncomplete[] = [];
@@ -297,7 +297,7 @@ export class SnapshotStore {
     if (target.kind === "element") {
       const entry = this.refs.lookup(target.ref);
       const read = await backend.readSubtree(entry.handle, structure);
-      roots.push({ node: read.root, windowId: entry.fingerprint.windowId });
+      roots.push({ node: read.root, windowId: entry.fingerprint.windowId, path: pathOf(entry.fingerprint) });
       methods.add(read.method);
     } else {
       windows = await resolveWindows(backend, target);

@@ -1,8 +1,12 @@
-// Before any use, a ref is re-resolved and compared with what was seen: role, name, index among
-// siblings and bounds. On any difference nothing is done, and the differences are the answer.
+// Before any use, a ref is re-resolved and compared with what was seen. Its identity is its role,
+// its name and its index among siblings: an element that kept them but moved or resized (a dialog
+// that grew) is the same element, used where it is now, and the move is said. An element whose
+// handle is gone (a web page re-rendered) is looked for again at its path from the window: the one
+// element there with its role, name and index is it, and that is said too. Anything else (a changed
+// role or name, another element at that path, two candidates or none) is refused with what differs.
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { DeskhandError } from "./errors.js";
-import type { RefEntry, RefStore } from "./refs.js";
+import { pathOf, type RefEntry, type RefStore } from "./refs.js";
 
 export interface Difference {
   field: "role" | "name" | "index" | "bounds";
@@ -13,6 +17,10 @@ export interface Difference {
 export interface Verified {
   entry: RefEntry;
   node: RawNode;
+  /** Where it was seen and where it is now, when it moved or resized since. */
+  moved?: { from: Rect; to: Rect };
+  /** Its old handle was gone: the handle it was found again under, at its path. */
+  refound?: { was: string; now: string };
 }
 
 function sameRect(a: Rect | null | undefined, b: Rect | null | undefined): boolean {
@@ -45,7 +53,14 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
   return found;
 }
 
-export function staleElement(ref: string, found: Difference[] | string): DeskhandError {
+/** What makes it another element: a difference other than where it is. */
+export const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
+
+export function staleElement(
+  ref: string,
+  found: Difference[] | string,
+  extra: Record<string, unknown> = {},
+): DeskhandError {
   const what =
     typeof found === "string"
       ? found
@@ -54,8 +69,96 @@ export function staleElement(ref: string, found: Difference[] | string): Deskhan
     "stale_element",
     `${ref} no longer matches what the snapshot saw: ${what}. Nothing was done.`,
     "Take a new snapshot and use its refs.",
-    { ref, differences: typeof found === "string" ? [] : found },
+    { ref, differences: typeof found === "string" ? [] : found, ...extra },
   );
+}
+
+/** `x,y WxH`, as a move is said. */
+export function rectText(r: Rect): string {
+  return `${r.x},${r.y} ${r.width}x${r.height}`;
+}
+
+/** One line for what verifying found besides "unchanged": a move, a new handle. */
+export function verifiedNote(verified: Pick<Verified, "moved" | "refound">): string | undefined {
+  const notes = [
+    verified.refound ? "re-found: its old handle was gone, the one element alike at its place is used" : "",
+    verified.moved ? `moved: from ${rectText(verified.moved.from)} to ${rectText(verified.moved.to)}` : "",
+  ].filter(Boolean);
+  return notes.length > 0 ? notes.join("; ") : undefined;
+}
+
+/** A tree read bounded like a hit-test: enough for a dialog or a page, never unbounded. */
+const REFIND_READ = { maxDepth: 40, tableRows: 50, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
+const CANDIDATES_NAMED = 5;
+
+interface Placed {
+  node: RawNode;
+  path: number[];
+}
+
+function placedNodes(root: RawNode): Placed[] {
+  const out: Placed[] = [];
+  const walk = (node: RawNode, path: number[]) => {
+    out.push({ node, path });
+    for (const child of node.children) walk(child, [...path, child.indexInParent]);
+  };
+  walk(root, []);
+  return out;
+}
+
+const samePath = (a: number[], b: number[]) => a.length === b.length && a.every((n, i) => n === b[i]);
+const named = (n: Placed) => `${n.node.role} ${JSON.stringify(n.node.name ?? "")} at [${n.path.join(",")}]`;
+
+/**
+ * The element of a gone handle, found again in its window: the one with its role, name and index at
+ * its path (or, where no path from the window was recorded, the only one in the window). Never a guess.
+ */
+async function refind(
+  backend: AccessibilityReader,
+  refs: RefStore,
+  ref: string,
+  gone: string,
+): Promise<Verified> {
+  const entry = refs.lookup(ref);
+  const seen = entry.fingerprint;
+  if (seen.windowId === null) throw staleElement(ref, gone);
+  const windowId = seen.windowId;
+  const read = await backend.readWindow(windowId, REFIND_READ).catch(() => undefined);
+  if (!read) throw staleElement(ref, `${gone}; its window could not be read to find it again`);
+  const all = placedNodes(read.root);
+  const alike = all.filter(
+    (n) => n.node.handle !== entry.handle && identity(differences(entry, n.node)).length === 0,
+  );
+  const path = pathOf(seen);
+  const candidates = path ? alike.filter((n) => samePath(n.path, path)) : alike;
+  if (candidates.length !== 1) {
+    const there = path ? all.find((n) => samePath(n.path, path)) : undefined;
+    const listed = (of: Placed[]) => of.slice(0, CANDIDATES_NAMED).map(named).join(", ");
+    const others = alike.filter((n) => !candidates.includes(n));
+    const why = [
+      gone,
+      candidates.length > 1
+        ? `${candidates.length} elements could be it: ${listed(candidates)}`
+        : there
+          ? `at its path now: ${named(there)}`
+          : `nothing alike is ${path ? "at its path" : "in its window"} now`,
+      others.length > 0 ? `alike elsewhere: ${listed(others)}` : "",
+      read.timedOut || read.ceilingHit ? "the window was not read whole" : "",
+    ].filter(Boolean);
+    throw staleElement(ref, why.join("; "), { candidates: alike.map(named) });
+  }
+  const now = candidates[0]!.node.handle;
+  const node = await backend.describe(now, { maxText: 200, windowId });
+  if (identity(differences(entry, node)).length > 0) throw staleElement(ref, differences(entry, node));
+  const was = entry.handle;
+  refs.rehandle(ref, now);
+  return { ...placedAt(entry, node), entry, node, refound: { was, now } };
+}
+
+/** The move since it was seen, when both reads had a place for it. */
+function placedAt(entry: RefEntry, node: RawNode): Pick<Verified, "moved"> {
+  const moved = differences(entry, node).find((d) => d.field === "bounds");
+  return moved && node.bounds ? { moved: { from: moved.was as Rect, to: node.bounds } } : {};
 }
 
 export async function verifyRef(
@@ -71,10 +174,14 @@ export async function verifyRef(
       ...(entry.fingerprint.windowId === null ? {} : { windowId: entry.fingerprint.windowId }),
     });
   } catch (error) {
-    if (error instanceof Error && error.name === "ElementGone") throw staleElement(ref, error.message);
+    if (error instanceof Error && error.name === "ElementGone")
+      return refind(backend, refs, ref, error.message);
     throw error;
   }
-  const found = differences(entry, node);
+  // A re-rendered page leaves its old objects answering as defunct (Firefox: no name, index -1).
+  if (node.states?.includes("defunct"))
+    return refind(backend, refs, ref, "the element is gone: it is defunct (its app replaced it)");
+  const found = identity(differences(entry, node));
   if (found.length > 0) throw staleElement(ref, found);
-  return { entry, node };
+  return { entry, node, ...placedAt(entry, node) };
 }

@@ -12,7 +12,7 @@ import {
   windowChanges,
 } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
-import { verifyRef } from "../core/verify.js";
+import { type Verified, verifiedNote, verifyRef } from "../core/verify.js";
 import { processAlive } from "../platform/index.js";
 import type { ActionReport, SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
@@ -21,12 +21,14 @@ import { commitReason } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
 import { watchChanges } from "./changes.js";
 import type { ToolContext } from "./context.js";
-import { findToolSchema, resolveOne } from "./find.js";
+import { inlineFindSchema, inlineNthSchema, resolveOne } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { intentSchema } from "./hands/schemas.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
 import { defineTool } from "./tool.js";
+
+type SinceSeen = Pick<Verified, "moved" | "refound">;
 
 /** The longest value set_value reads back whole to compare (about 1 MB of text). */
 const WHOLE_TEXT_MAX = 1_000_000;
@@ -89,8 +91,8 @@ export const actOnRefInput = z.object({ ref: refSchema, ...actionFields });
 export const actInput = z
   .object({
     ref: refSchema.optional(),
-    find: findToolSchema.optional().describe("Instead of ref: find's arguments; several matches need nth"),
-    nth: z.number().int().min(0).optional().describe("Which match of find, 0-based"),
+    find: inlineFindSchema,
+    nth: inlineNthSchema,
     ...actionFields,
     include_changes: includeChangesSchema,
   })
@@ -111,11 +113,11 @@ export async function runAction(
   input: z.output<typeof actOnRefInput>,
   /** The call's other values (fill_form's other fields), kept out of this action's journal line. */
   otherSecrets: Secret[] = [],
-): Promise<Receipt> {
+): Promise<Receipt & { since_seen?: SinceSeen }> {
   // An unwritable journal stops everything before the app is even read.
   context.audit().ensureWritable();
   const backend = await context.backend();
-  const [{ entry, node }, before] = await Promise.all([
+  const [{ entry, node, moved, refound }, before] = await Promise.all([
     verifyRef(backend, context.refs, input.ref),
     backend.listWindows(),
   ]);
@@ -221,6 +223,8 @@ export async function runAction(
     ...(exited ? { app_exited: exited } : {}),
     ...(guarded.gate ? { gate: guarded.gate } : {}),
   };
+  const sinceSeen =
+    moved || refound ? { ...(moved ? { moved } : {}), ...(refound ? { refound } : {}) } : undefined;
   if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
   // Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
   // Value): the re-read says whether the value took.
@@ -236,7 +240,7 @@ export async function runAction(
           : "not_seen";
     if (receipt.after) receipt.after = clipState(receipt.after);
   }
-  return receipt;
+  return sinceSeen ? { ...receipt, since_seen: sinceSeen } : receipt;
 }
 
 export const actTool = defineTool({
@@ -254,8 +258,10 @@ export const actTool = defineTool({
     const watch =
       input.include_changes && windowId !== null ? await watchChanges(context, windowId) : undefined;
     const receipt = await runAction(context, { ...input, ref });
-    if (!watch) return { data: receipt, text: renderReceipt(receipt) };
+    const note = receipt.since_seen && verifiedNote(receipt.since_seen);
+    const text = `${renderReceipt(receipt)}${note ? `\n${note}` : ""}`;
+    if (!watch) return { data: receipt, text };
     const changes = await watch.finish();
-    return { data: { ...receipt, ...changes.data }, text: `${renderReceipt(receipt)}\n${changes.text}` };
+    return { data: { ...receipt, ...changes.data }, text: `${text}\n${changes.text}` };
   },
 });

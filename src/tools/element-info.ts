@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { elementState } from "../core/receipt.js";
-import { differences } from "../core/verify.js";
+import { differences, identity } from "../core/verify.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -34,9 +34,11 @@ export const elementInfoTool = defineTool({
       throw error;
     }
     const changed = differences(entry, node);
+    // Moved or resized only: still the same element, which acting tools use where it is now.
+    const same = identity(changed).length === 0;
     const data = {
       ref: input.ref,
-      verified: changed.length === 0,
+      verified: same,
       differences: changed,
       ...elementState(node),
       description: node.description ?? null,
@@ -50,7 +52,7 @@ export const elementInfoTool = defineTool({
       ...(node.unread.length ? { unread: [...new Set(node.unread)] } : {}),
     };
     const lines = [
-      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${changed.length === 0 ? "verified: unchanged since the snapshot" : "CHANGED since the snapshot"}`,
+      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${changed.length === 0 ? "verified: unchanged since the snapshot" : same ? "verified: the same element, moved since the snapshot" : "CHANGED since the snapshot"}`,
       ...changed.map((d) => `  ${d.field}: was ${JSON.stringify(d.was)}, now ${JSON.stringify(d.now)}`),
       `states: ${(node.states ?? ["(unread)"]).join(", ")}`,
       `bounds: ${node.bounds ? `${node.bounds.x},${node.bounds.y} ${node.bounds.width}x${node.bounds.height}` : "none (not on screen, or no geometry)"}`,

@@ -253,6 +253,12 @@ export const findToolShape = {
 
 export const findToolSchema = oneQuery(z.strictObject(findToolShape));
 
+/** An element named by find's arguments instead of a ref, as act and the input tools take it. */
+export const inlineFindSchema = findToolSchema
+  .optional()
+  .describe("Instead of ref: find's arguments; several matches need nth");
+export const inlineNthSchema = z.number().int().min(0).optional().describe("Which match of find, 0-based");
+
 const CANDIDATES_IN_TEXT = 10;
 
 /**
@@ -263,6 +269,8 @@ export async function resolveOne(
   context: ToolContext,
   find: z.output<typeof findToolSchema>,
   outerNth?: number,
+  /** Where off screen is left out unless include_off_screen (real input lands only on what shows). */
+  offScreen: "include" | "leave_out" = "include",
 ): Promise<FoundElement> {
   // find's own nth names the match as an outer nth does.
   const nth = outerNth ?? find.nth;
@@ -271,7 +279,7 @@ export async function resolveOne(
     find,
     Math.max(50, find.limit, (nth ?? 0) + 1),
     find.timeout_ms,
-    find.include_off_screen === false ? "leave_out" : "include",
+    find.include_off_screen === undefined ? offScreen : find.include_off_screen ? "include" : "leave_out",
     find.search_tables,
   );
   const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));

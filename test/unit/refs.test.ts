@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { RefStore } from "../../src/core/refs.js";
+import { verifiedNote, verifyRef } from "../../src/core/verify.js";
+import { type AccessibilityReader, ElementGone, type RawNode, type Rect } from "../../src/platform/types.js";
 
 const print = { role: "push button", name: "OK", indexInParent: 0, bounds: null, path: [0], windowId: 1 };
 
@@ -93,5 +95,175 @@ describe("verification", () => {
       differences(moved as never, node("Next page")).map((d) => d.field),
       ["bounds"],
     );
+  });
+});
+
+/** A window's tree as an app shows it now: describe() knows only these handles, as AT-SPI would. */
+type Shown = { handle: string; role: string; name: string; bounds?: Rect; children?: Shown[] };
+
+function appShowing(root: Shown, defunct: Shown[] = []): AccessibilityReader {
+  const nodes = new Map<string, RawNode>();
+  const raw = (s: Shown, index: number): RawNode => {
+    const node: RawNode = {
+      handle: s.handle,
+      role: s.role as RawNode["role"],
+      name: s.name,
+      description: undefined,
+      states: [],
+      interfaces: [],
+      childCount: s.children?.length ?? 0,
+      indexInParent: index,
+      children: (s.children ?? []).map((c, i) => raw(c, i)),
+      unread: [],
+      bounds: s.bounds ?? { x: 0, y: 0, width: 10, height: 10 },
+    };
+    nodes.set(s.handle, node);
+    return node;
+  };
+  const tree = raw(root, 0);
+  // Old objects a re-rendered page leaves behind, answering as Firefox's do: defunct, unnamed, index -1.
+  for (const old of defunct)
+    nodes.set(old.handle, { ...raw(old, -1), name: "", states: ["defunct", "showing", "visible"] });
+  return {
+    async describe(handle: string) {
+      const node = nodes.get(handle);
+      if (!node) throw new ElementGone(handle, "the object is gone");
+      return { ...node, children: [] };
+    },
+    async readWindow() {
+      return { root: tree, method: "stub", timedOut: false, ceilingHit: false };
+    },
+  } as unknown as AccessibilityReader;
+}
+
+const box = (x: number) => ({ x, y: 40, width: 80, height: 30 });
+const frame = (...children: Shown[]) => ({ handle: "f", role: "frame", name: "Dialog", children });
+const button = (handle: string, name: string, x = 852): Shown => ({
+  handle,
+  role: "push button",
+  name,
+  bounds: box(x),
+});
+
+/** A ref to the push button "OK" seen at path [1] of window 1, at x 852. */
+function seenOK(fromWindow = true) {
+  const refs = new RefStore("while-verified");
+  const ref = refs.assign(refs.newSnapshot(), "ok", {
+    role: "push button",
+    name: "OK",
+    indexInParent: 1,
+    bounds: box(852),
+    path: fromWindow ? [1] : [],
+    fromWindow,
+    windowId: 1,
+  });
+  return { refs, ref };
+}
+
+const refused = (pattern: RegExp) => (e: Error & { code?: string }) =>
+  e.code === "stale_element" && pattern.test(e.message);
+
+describe("verifying a ref before it is used", () => {
+  it("an element that moved and resized but kept role, name and index is used where it is now", async () => {
+    const { refs, ref } = seenOK();
+    const moved = { ...button("ok", "OK"), bounds: { x: 855, y: 41, width: 84, height: 30 } };
+    const app = appShowing(frame(button("c", "Cancel"), moved));
+    const verified = await verifyRef(app, refs, ref);
+    assert.deepEqual(verified.node.bounds, { x: 855, y: 41, width: 84, height: 30 });
+    assert.deepEqual(verified.moved, { from: box(852), to: { x: 855, y: 41, width: 84, height: 30 } });
+    assert.equal(verifiedNote(verified), "moved: from 852,40 80x30 to 855,41 84x30");
+  });
+
+  it("an element where it was is not said to have moved", async () => {
+    const { refs, ref } = seenOK();
+    const verified = await verifyRef(appShowing(frame(button("c", "Cancel"), button("ok", "OK"))), refs, ref);
+    assert.equal(verified.moved, undefined);
+    assert.equal(verifiedNote(verified), undefined);
+  });
+
+  it("a renamed element, or one with another role, is refused with what differs", async () => {
+    const { refs, ref } = seenOK();
+    await assert.rejects(
+      verifyRef(appShowing(frame(button("c", "Cancel"), button("ok", "Delete"))), refs, ref),
+      refused(/name was "OK", now "Delete"/),
+    );
+    const toggle = { ...button("ok", "OK"), role: "toggle button" };
+    await assert.rejects(
+      verifyRef(appShowing(frame(button("c", "Cancel"), toggle)), refs, ref),
+      refused(/role was "push button", now "toggle button"/),
+    );
+  });
+
+  it("a re-rendered element (new handle, same role, name and index at its path) is re-found", async () => {
+    const { refs, ref } = seenOK();
+    const app = appShowing(frame(button("c2", "Cancel"), button("ok2", "OK", 860)));
+    const verified = await verifyRef(app, refs, ref);
+    assert.deepEqual(verified.refound, { was: "ok", now: "ok2" });
+    assert.equal(verified.node.handle, "ok2");
+    assert.equal(refs.lookup(ref).handle, "ok2", "the ref now names the new object");
+    assert.equal(refs.refOf("ok2"), ref);
+    assert.match(verifiedNote(verified)!, /^re-found: .*; moved: from 852,40 80x30 to 860,40 80x30$/);
+    // Named again under its new handle: no re-finding needed a second time.
+    assert.equal((await verifyRef(app, refs, ref)).refound, undefined);
+  });
+
+  it("a defunct object (Firefox after a re-render) is gone: its like at its path is re-found", async () => {
+    const { refs, ref } = seenOK();
+    const app = appShowing(frame(button("c2", "Cancel"), button("ok2", "OK")), [button("ok", "OK")]);
+    const verified = await verifyRef(app, refs, ref);
+    assert.deepEqual(verified.refound, { was: "ok", now: "ok2" });
+  });
+
+  it("a gone element with another one at its path is refused, naming what is there", async () => {
+    const { refs, ref } = seenOK();
+    const app = appShowing(frame(button("c2", "Cancel"), button("x2", "Delete")));
+    await assert.rejects(
+      verifyRef(app, refs, ref),
+      refused(/at its path now: push button "Delete" at \[1\]/),
+    );
+    assert.equal(refs.lookup(ref).handle, "ok", "nothing was re-pointed");
+  });
+
+  it("a gone element whose like moved elsewhere is refused, naming the candidate, never guessed", async () => {
+    const { refs, ref } = seenOK();
+    // An OK at index 1 of another parent: alike, but not at its path.
+    const app = appShowing(
+      frame(button("c2", "Cancel"), {
+        handle: "p",
+        role: "panel",
+        name: "",
+        children: [button("z", "Help"), button("ok2", "OK")],
+      }),
+    );
+    await assert.rejects(verifyRef(app, refs, ref), (e: Error & { code?: string; details?: unknown }) => {
+      assert.equal(e.code, "stale_element");
+      assert.match(e.message, /alike elsewhere: push button "OK" at \[1,1\]/);
+      return true;
+    });
+  });
+
+  it("without a path from the window, one alike element is re-found and two are refused with both named", async () => {
+    const one = seenOK(false);
+    const single = appShowing(frame(button("c2", "Cancel"), button("ok2", "OK")));
+    assert.equal((await verifyRef(single, one.refs, one.ref)).refound?.now, "ok2");
+    const two = seenOK(false);
+    const panel = (handle: string, ok: string): Shown => ({
+      handle,
+      role: "panel",
+      name: "",
+      children: [button(`${handle}c`, "Cancel"), button(ok, "OK")],
+    });
+    const twice = appShowing(frame(panel("p1", "okA"), panel("p2", "okB")));
+    await assert.rejects(
+      verifyRef(twice, two.refs, two.ref),
+      refused(/2 elements could be it.*"OK" at \[0,1\].*"OK" at \[1,1\]/),
+    );
+    assert.equal(two.refs.lookup(two.ref).handle, "ok");
+  });
+
+  it("a gone element in no window is refused as before", async () => {
+    const refs = new RefStore("while-verified");
+    const ref = refs.assign(refs.newSnapshot(), "gone", { ...print, windowId: null });
+    await assert.rejects(verifyRef(appShowing(frame()), refs, ref), refused(/the object is gone/));
   });
 });

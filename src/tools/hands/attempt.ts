@@ -3,6 +3,7 @@
 // error. The journal gets one line per attempt, whatever its end.
 import { setTimeout as sleep } from "node:timers/promises";
 import { awaitPromisedWindow, gateLine, windowChangeLines, windowChanges } from "../../core/receipt.js";
+import { verifiedNote } from "../../core/verify.js";
 import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
 import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
@@ -183,6 +184,13 @@ async function windowsChanged(
   }
 }
 
+/** What verifying the refs found besides "unchanged" (a move, a new handle), a line each. */
+function sinceSeen(attempt: InputAttempt): string {
+  const start = attempt.pressAt?.verified && verifiedNote(attempt.pressAt.verified);
+  const end = attempt.place?.verified && verifiedNote(attempt.place.verified);
+  return `${start ? `\nstart ${start}` : ""}${end ? `\n${end}` : ""}`;
+}
+
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
   // The display is reached before anything is judged: no hands, no attempt to journal.
   const seeing = await context.hands();
@@ -346,6 +354,8 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ...(focus ? { focus } : {}),
     ...(moved ? { moved } : {}),
     ...(startMoved ? { start_moved: startMoved } : {}),
+    ...(attempt.place?.verified ? { since_seen: attempt.place.verified } : {}),
+    ...(attempt.pressAt?.verified ? { start_since_seen: attempt.pressAt.verified } : {}),
     ...confirmed,
     ...(guarded.gate ? { gate: guarded.gate } : {}),
     target,
@@ -356,7 +366,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
   const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
   const changedText = changed?.lines.length ? `\n${changed.lines.join("\n")}` : "";
-  const text = `done: ${attempt.describe(result)}${where}${focusText}${changedText}${gateText}`;
+  const text = `done: ${attempt.describe(result)}${where}${focusText}${sinceSeen(attempt)}${changedText}${gateText}`;
   if (!watch) return { data, text };
   const changes = await watch.finish();
   return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };

@@ -16,16 +16,15 @@ import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput } from "./attempt.js";
 import { focusedElement, keyEffect, pressFacts } from "./facts.js";
-import { type ResolvedPlace, resolvePlace } from "./place.js";
+import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
-import { intentSchema, reversibleSchema, windowShape } from "./schemas.js";
+import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 
 // Clicking these puts the caret in them; clicking anything else might press it.
 /** What type_text and key share: the ref's place (if any), its window, the declared intent. */
 async function keyboardTarget(
   context: ToolContext,
-  input: {
-    ref?: string | undefined;
+  input: PlaceInput & {
     intent: string;
     reversible: boolean;
     ensure_focus: boolean;
@@ -40,7 +39,8 @@ async function keyboardTarget(
   },
 ) {
   const hands = await context.hands();
-  const place = input.ref !== undefined ? await resolvePlace(context, hands, { ref: input.ref }) : undefined;
+  const ref = await placeRef(context, input);
+  const place = ref !== undefined ? await resolvePlace(context, hands, { ref }) : undefined;
   const windowId = await targetWindow(context, input, place);
   // Keys land in the window in front. The one named comes forward first (an L1 step), so that the
   // element that will receive them reports its focus and can be judged.
@@ -265,15 +265,18 @@ async function untilShown(
   }
 }
 
-const typeTextInput = z.object({
-  text: z.string().min(1).max(20_000),
-  ref: refSchema.optional().describe("Field to type into (default: the focused one)"),
-  clear: z.boolean().default(false),
-  intent: intentSchema,
-  reversible: reversibleSchema.default(true),
-  ...windowShape,
-  settleMs: z.number().int().min(0).max(5000).default(150),
-});
+const typeTextInput = z
+  .object({
+    text: z.string().min(1).max(20_000),
+    ...elementShape,
+    ref: refSchema.optional().describe("Field (default: the focus)"),
+    clear: z.boolean().default(false),
+    intent: intentSchema,
+    reversible: reversibleSchema.default(true),
+    ...windowShape,
+    settleMs: z.number().int().min(0).max(5000).default(150),
+  })
+  .refine(...elementRule);
 
 export const typeTextTool = defineTool({
   name: "type_text",
@@ -387,17 +390,20 @@ export const keyTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
-  input: z.object({
-    key: chordSchema,
-    modifiers: modifiersSchema,
-    count: z.number().int().min(1).max(100).default(1),
-    ref: refSchema.optional(),
-    focus: z.boolean().default(true).describe("Focus the ref first"),
-    intent: intentSchema,
-    reversible: reversibleSchema.default(true),
-    ...windowShape,
-    settleMs: z.number().int().min(0).max(5000).default(150),
-  }),
+  input: z
+    .object({
+      key: chordSchema,
+      modifiers: modifiersSchema,
+      count: z.number().int().min(1).max(100).default(1),
+      ref: refSchema.optional(),
+      find: elementShape.find,
+      focus: z.boolean().default(true).describe("Focus the ref first"),
+      intent: intentSchema,
+      reversible: reversibleSchema.default(true),
+      ...windowShape,
+      settleMs: z.number().int().min(0).max(5000).default(150),
+    })
+    .refine(...elementRule),
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
     const { place, ...target } = await keyboardTarget(context, { ...input, chord });

@@ -5,11 +5,12 @@ import { DeskhandError } from "../../core/errors.js";
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
-import { verifyRef } from "../../core/verify.js";
+import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
-import type { PointInput } from "./schemas.js";
+import { resolveOne } from "../find.js";
+import type { FindInput, PointInput } from "./schemas.js";
 
 export interface PlacedElement {
   role: string;
@@ -31,6 +32,8 @@ const placed = (node: RawNode): PlacedElement => ({
 export interface ResolvedPlace {
   point: Point;
   ref?: string;
+  /** What verifying the ref found besides "unchanged": it moved, or was found again under a new handle. */
+  verified?: Pick<Verified, "moved" | "refound">;
   /** The verified element's handle, to re-read it afterwards. */
   handle?: string;
   /** What is there: verified (from the ref), probed (hit-test), or unknown (could not be read). */
@@ -150,27 +153,43 @@ async function hitTest(
   return best ? { hit: best.node, ancestors: best.up } : undefined;
 }
 
+/** Where an input goes: a ref, a point, or a `find` resolved to one element on screen (its nth among several). */
+export interface PlaceInput {
+  ref?: string | undefined;
+  at?: PointInput | undefined;
+  find?: FindInput | undefined;
+}
+
+/** The element a place names, by ref or by find: its ref, or undefined for a point. */
+export async function placeRef(context: ToolContext, place: PlaceInput): Promise<string | undefined> {
+  if (place.find === undefined) return place.ref;
+  // Only what is on screen can take real input: a closed menu's item of the same name is no candidate.
+  return (await resolveOne(context, place.find, undefined, "leave_out")).ref;
+}
+
 export async function resolvePlace(
   context: ToolContext,
   hands: SeeingHands,
-  place: { ref?: string | undefined; at?: PointInput | undefined },
+  place: PlaceInput,
   /** For a point: the window the caller named, probed instead of whatever is on top right now. */
   windowHint?: number,
 ): Promise<ResolvedPlace> {
-  if (place.ref !== undefined) {
+  const ref = await placeRef(context, place);
+  if (ref !== undefined) {
     const backend = await context.backend();
-    const { entry, node } = await verifyRef(backend, context.refs, place.ref);
+    const { entry, node, moved, refound } = await verifyRef(backend, context.refs, ref);
     if (!usableBounds(node.bounds))
-      throw notClickable(`${place.ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, {
-        ref: place.ref,
-      });
+      throw notClickable(`${ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, { ref });
     const b = node.bounds;
     const point = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
     if (!inside(point, { x: 0, y: 0, ...hands.screenSize() }))
-      throw notClickable(`${place.ref}'s centre (${point.x}, ${point.y}) is off screen`, { ref: place.ref });
+      throw notClickable(`${ref}'s centre (${point.x}, ${point.y}) is off screen`, { ref });
     return {
       point,
-      ref: place.ref,
+      ref,
+      ...(moved || refound
+        ? { verified: { ...(moved ? { moved } : {}), ...(refound ? { refound } : {}) } }
+        : {}),
       handle: entry.handle,
       element: placed(node),
       how: "verified",

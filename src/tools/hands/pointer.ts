@@ -6,6 +6,7 @@ import type { SeeingHands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
 import { wheelChangesValue } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
+import { findToolSchema } from "../find.js";
 import { type DeclaredAnnotations, defineTool } from "../tool.js";
 import { attemptInput } from "./attempt.js";
 import { placeFacts } from "./facts.js";
@@ -16,6 +17,8 @@ import {
   type PointInput,
   placeRule,
   placeShape,
+  pointOrRefShape,
+  pointRule,
   pointSchema,
   reversibleSchema,
   windowSchema,
@@ -30,11 +33,7 @@ export const INPUT: DeclaredAnnotations = {
 };
 
 export const buttonSchema = z.enum(["left", "middle", "right"]).default("left");
-export const modifiersSchema = z
-  .array(z.enum(MODIFIERS))
-  .max(4)
-  .default([])
-  .describe("Held during the action");
+export const modifiersSchema = z.array(z.enum(MODIFIERS)).max(4).default([]).describe("Held during it");
 const settleSchema = z.number().int().min(0).max(5000).default(150).describe("Pause before the re-read");
 
 /** The target window: the one named, or the place's own. */
@@ -128,13 +127,14 @@ export const clickTool = defineTool({
   },
 });
 
-const endSchema = z.object(placeShape).refine(...placeRule);
+// Nested, find is listed as find's arguments: the description says the rest once.
+const endSchema = z.object({ ...placeShape, find: findToolSchema.optional() }).refine(...placeRule);
 
 export const dragTool = defineTool({
   name: "drag",
   title: "Drag",
   description:
-    "Press at `from`, move to `to`, release. Each end a ref or a point; both ends judged like a click.",
+    "Press at `from`, move to `to`, release. Each end: ref, find or point; both judged like a click.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -187,8 +187,8 @@ export const hoverTool = defineTool({
   level: "L1",
   annotations: INPUT,
   input: z
-    .object({ ...placeShape, intent: intentSchema, window: windowSchema.optional() })
-    .refine(...placeRule),
+    .object({ ...pointOrRefShape, intent: intentSchema, window: windowSchema.optional() })
+    .refine(...pointRule),
   async handler(context, input) {
     const hands = await context.hands();
     const { named, place } = await placeInWindow(context, hands, input);

@@ -7,9 +7,9 @@ import { attemptInput } from "./attempt.js";
 import { chordSchema } from "./keyboard.js";
 import { resolvePlace } from "./place.js";
 import { buttonSchema, INPUT } from "./pointer.js";
-import { intentSchema, placeRule, placeShape } from "./schemas.js";
+import { intentSchema, pointOrRefShape, pointRule } from "./schemas.js";
 
-const pointerFields = { ...placeShape, button: buttonSchema };
+const pointerFields = { ...pointOrRefShape, button: buttonSchema };
 
 export const rawInputTool = defineTool({
   name: "raw_input",
@@ -20,8 +20,8 @@ export const rawInputTool = defineTool({
   annotations: INPUT,
   input: z.object({
     primitive: z.discriminatedUnion("kind", [
-      z.object({ kind: z.literal("mouse_down"), ...pointerFields }).refine(...placeRule),
-      z.object({ kind: z.literal("mouse_up"), ...pointerFields }).refine(...placeRule),
+      z.object({ kind: z.literal("mouse_down"), ...pointerFields }).refine(...pointRule),
+      z.object({ kind: z.literal("mouse_up"), ...pointerFields }).refine(...pointRule),
       z.object({ kind: z.literal("key_down"), key: chordSchema }),
       z.object({ kind: z.literal("key_up"), key: chordSchema }),
     ]),

@@ -1,6 +1,7 @@
 // Input pieces every hands tool shares: intent, reversibility, where to act (a ref, a global point or
 // a pixel of a screenshot) and which window must be in front first.
 import { z } from "zod";
+import { type findToolSchema, inlineFindSchema } from "../find.js";
 import { globSchema, includeChangesSchema, refSchema } from "../schemas.js";
 
 export const intentSchema = z
@@ -38,19 +39,38 @@ export const pointSchema = z.discriminatedUnion("space", [
 ]);
 export type PointInput = z.output<typeof pointSchema>;
 
-/** Where a pointer action lands: a verified element, or a point. */
-export const placeShape = {
+export type FindInput = z.output<typeof findToolSchema>;
+
+/** An element by ref, or by find (its own nth picks among several), verified and gated alike. */
+export const elementShape = {
   ref: refSchema.optional().describe("Element (verified)"),
-  at: pointSchema.optional(),
+  find: inlineFindSchema,
 };
 
+/** Where a pointer action lands: a verified element, or a point. */
+export const placeShape = { ...elementShape, at: pointSchema.optional() };
+/** A ref or a point only: what hover and raw input take. */
+export const pointOrRefShape = { ref: elementShape.ref, at: placeShape.at };
+
+const given = (p: { ref?: unknown; at?: unknown; find?: unknown }) =>
+  [p.ref, p.at, p.find].filter((v) => v !== undefined).length;
+
 export const placeRule: [
-  (p: { ref?: string | undefined; at?: unknown }) => boolean,
+  (p: { ref?: string | undefined; at?: unknown; find?: unknown }) => boolean,
   { message: string; path: string[] },
-] = [
-  (p) => (p.ref === undefined) !== (p.at === undefined),
+] = [(p) => given(p) === 1, { message: "give ref, find or at, one of them", path: ["ref"] }];
+
+/** hover and raw input: a ref or a point. */
+export const pointRule: typeof placeRule = [
+  (p) => given(p) === 1,
   { message: "give ref or at, one of the two", path: ["ref"] },
 ];
+
+/** A keyboard target: a ref or a find, or neither (the focus). */
+export const elementRule: [
+  (p: { ref?: string | undefined; find?: unknown }) => boolean,
+  { message: string; path: string[] },
+] = [(p) => given(p) <= 1, { message: "give ref or find, not both", path: ["ref"] }];
 
 export const windowSchema = z
   .union([
