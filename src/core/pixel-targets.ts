@@ -44,7 +44,7 @@ const regionKey = (r: Rect) => `${r.x},${r.y},${r.width},${r.height}`;
 
 /** Readings by region, each valid while the region's pixels hash the same; the oldest forgotten. */
 export class PixelCache {
-  readonly #entries = new Map<string, { hash: string; reading: PixelReading; region: Rect }>();
+  readonly #entries = new Map<string, { hash: string; reading: PixelReading }>();
 
   get(region: Rect, hash: string): PixelReading | undefined {
     const key = regionKey(region);
@@ -58,25 +58,13 @@ export class PixelCache {
   set(region: Rect, hash: string, reading: PixelReading): void {
     const key = regionKey(region);
     this.#entries.delete(key);
-    this.#entries.set(key, { hash, reading, region });
+    this.#entries.set(key, { hash, reading });
     while (this.#entries.size > KEPT) this.#entries.delete(this.#entries.keys().next().value!);
-  }
-
-  /** The kept regions holding the point, newest first: where to look for the word under it. */
-  regionsAt(point: Point): Rect[] {
-    return [...this.#entries.values()]
-      .reverse()
-      .map((e) => e.region)
-      .filter((r) => inside(point, r));
   }
 
   get size(): number {
     return this.#entries.size;
   }
-}
-
-function inside(point: Point, r: Rect): boolean {
-  return point.x >= r.x && point.y >= r.y && point.x < r.x + r.width && point.y < r.y + r.height;
 }
 
 /** The recognised word whose box holds the point, else the nearest within `slack` points of it. */

@@ -76,12 +76,15 @@ describe("observe reads the pixels where the tree is silent", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Observe of a window, asked again until its pixels-only surface has been read. */
+  /**
+   * Observe of the canvas, asked again until its tree is registered and its pixels-only surface read
+   * (before Java registers its window, the whole window is read from pixels, as any window with no tree).
+   */
   const observeCanvas = async () => {
     const deadline = Date.now() + within(30_000);
     for (;;) {
       const reply = await call("observe", { target: { kind: "title", glob: `${CANVAS.title}*` } });
-      if (reply.ok && /\(from pixels\)/.test(reply.text ?? "")) return reply;
+      if (reply.ok && /\(pixels only\)[\s\S]*\(from pixels\)/.test(reply.text ?? "")) return reply;
       if (Date.now() > deadline)
         throw new Error(`no pixel targets: ${reply.text ?? JSON.stringify(reply.error)}`);
       await sleep(300);

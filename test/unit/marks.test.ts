@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { drawMarks, FONT_SCALE, MARK_COLOUR, TAG_INK, tagSize, toImageBox } from "../../src/core/marks.js";
 import type { ScreenLine } from "../../src/core/ocr.js";
+import { prepareForOcr } from "../../src/core/ocr-image.js";
 import {
   lineTarget,
   lineTargets,
@@ -162,5 +163,39 @@ describe("pixel readings", () => {
       targets.map((_, i) => 5 + i),
     );
     assert.ok(targets.reduce((n, t) => n + t.label.length + 6, 0) <= 200);
+  });
+});
+
+describe("before the engine", () => {
+  it("a thin outline round text is erased; a letter's own loop and the text inside are kept", async () => {
+    const image = blank(90, 44);
+    const ink = (x: number, y: number) =>
+      image.data.fill(0, (y * image.width + x) * 4, (y * image.width + x) * 4 + 3);
+    // A button's 1 px frame, 40×20 (shorter than a rule), with a 6×8 blob of "text" inside.
+    for (let x = 10; x < 50; x++) {
+      ink(x, 10);
+      ink(x, 29);
+    }
+    for (let y = 10; y < 30; y++) {
+      ink(10, y);
+      ink(49, y);
+    }
+    for (let y = 16; y < 24; y++) for (let x = 27; x < 33; x++) ink(x, y);
+    // An "O" 12×14 holding nothing.
+    for (let x = 65; x < 77; x++) {
+      ink(x, 12);
+      ink(x, 25);
+    }
+    for (let y = 12; y < 26; y++) {
+      ink(65, y);
+      ink(76, y);
+    }
+    const { image: prepared, factor } = await prepareForOcr(image, []);
+    assert.equal(factor, 2);
+    const grey = (x: number, y: number) => prepared.data[y * factor * prepared.width + x * factor]!;
+    assert.ok(grey(30, 10) > 200, `the frame's top is paper: ${grey(30, 10)}`);
+    assert.ok(grey(10, 20) > 200, `the frame's side is paper: ${grey(10, 20)}`);
+    assert.ok(grey(30, 20) < 128, `the text inside is ink: ${grey(30, 20)}`);
+    assert.ok(grey(70, 12) < 128, `the O is ink: ${grey(70, 12)}`);
   });
 });
