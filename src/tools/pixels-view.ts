@@ -4,8 +4,11 @@
 // Readings are kept per session until the region's pixels change (hashed), so a repeat observe of an
 // unchanged window costs a capture, not the engine. The click reply and screenshot's marks read them.
 import { DeskhandError } from "../core/errors.js";
+import { distinctColours } from "../core/image.js";
 import type { Mark } from "../core/marks.js";
 import type { ObservedTarget } from "../core/observe.js";
+import { toScreenLines } from "../core/ocr.js";
+import { prepareForOcr } from "../core/ocr-image.js";
 import {
   foldedWords,
   lineTargets,
@@ -16,11 +19,11 @@ import {
   wordAt,
 } from "../core/pixel-targets.js";
 import type { SnapshotElement, SnapshotPage } from "../core/snapshot.js";
-import type { Point } from "../platform/hands.js";
+import type { Point, RgbaImage } from "../platform/hands.js";
 import { RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect, WindowInfo } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
-import { languagesFrom, recognizeCapture } from "./screen-text.js";
+import { languagesFrom, passwordsIn } from "./screen-text.js";
 
 /** What the pixels part of one observe may spend: engine time, and characters of target lines. */
 export const PIXELS_BUDGET = { ms: 8000, chars: 2500 };
@@ -47,43 +50,127 @@ function cacheOf(context: ToolContext): PixelCache {
   return cache;
 }
 
-export interface SurfaceRead {
-  reading: PixelReading;
-  cached: boolean;
-  ms: number;
+/** White between the surfaces stacked into one image, so the engine reads them apart. */
+const GAP = 16;
+
+interface Capture {
+  region: Rect;
+  image: RgbaImage;
+  hash: string;
 }
 
-/** A region's words: kept ones while its pixels hash the same, else read by the engine within `timeoutMs`. */
-export async function readSurface(
+async function captureOf(context: ToolContext, region: Rect): Promise<Capture> {
+  const image = await (await context.hands()).capture(region);
+  return { region, image, hash: pixelHash(image) };
+}
+
+function intersection(a: Rect, b: Rect): Rect | undefined {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
+}
+
+function unionOf(rects: Rect[]): Rect {
+  const x = Math.min(...rects.map((r) => r.x));
+  const y = Math.min(...rects.map((r) => r.y));
+  const right = Math.max(...rects.map((r) => r.x + r.width));
+  const bottom = Math.max(...rects.map((r) => r.y + r.height));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/**
+ * Several captures read with one engine run (each run pays the engine's start, 0.7 s): stacked in one
+ * image with white between, password fields blanked, and each word given back to the capture its
+ * middle lies in.
+ */
+async function readTogether(
   context: ToolContext,
-  region: Rect,
+  captures: Capture[],
   timeoutMs: number,
-): Promise<SurfaceRead> {
+): Promise<PixelReading[]> {
   const started = Date.now();
-  const hands = await context.hands();
-  const capture = await hands.capture(region);
-  const hash = pixelHash(capture);
-  const cache = cacheOf(context);
-  const kept = cache.get(region, hash);
-  if (kept) return { reading: kept, cached: true, ms: Date.now() - started };
   const engine = await context.recognizer().describe();
   if (!engine.available) throw new RecognizerUnavailable(engine.detail);
-  const read = await recognizeCapture(context, region, capture, {
-    languages: languagesFrom(context.env, engine),
-    timeoutMs: timeoutMs - (Date.now() - started),
+  const width = Math.max(...captures.map((c) => c.image.width));
+  const offsets: number[] = [];
+  let height = 0;
+  for (const c of captures) {
+    offsets.push(height);
+    height += c.image.height + GAP;
+  }
+  height -= GAP;
+  const stacked = { width, height, data: Buffer.alloc(width * height * 4, 255) };
+  captures.forEach(({ image }, i) => {
+    for (let y = 0; y < image.height; y++)
+      image.data.copy(
+        stacked.data,
+        (offsets[i]! + y) * width * 4,
+        y * image.width * 4,
+        (y + 1) * image.width * 4,
+      );
   });
-  const reading = { lines: read.lines, leftOut: read.leftOut, blanked: read.passwords.fields };
-  cache.set(region, hash, reading);
-  return { reading, cached: false, ms: Date.now() - started };
+  const passwords = await passwordsIn(
+    context,
+    unionOf(captures.map((c) => c.region)),
+    Math.min(5000, timeoutMs / 3),
+  );
+  const blanks = captures.map((c) => passwords.areas.flatMap((a) => intersection(a, c.region) ?? []));
+  const blank = captures.flatMap((c, i) =>
+    blanks[i]!.map((a) => ({ ...a, x: a.x - c.region.x, y: a.y - c.region.y + offsets[i]! })),
+  );
+  const prepared = await prepareForOcr(stacked, blank);
+  const words = await context.recognizer().recognize(prepared.image, {
+    languages: languagesFrom(context.env, engine),
+    timeoutMs: Math.max(LEAST_MS, timeoutMs - (Date.now() - started)),
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  return captures.map((c, i) => {
+    const top = offsets[i]!;
+    const mine = words.filter((w) => {
+      const middle = (w.box.y + w.box.height / 2) / prepared.factor;
+      return middle >= top && middle < top + c.image.height;
+    });
+    const origin = { x: c.region.x, y: c.region.y - top };
+    return { ...toScreenLines(mine, origin, prepared.factor), blanked: blanks[i]!.length };
+  });
+}
+
+/**
+ * Captures' words: kept ones while their pixels hash the same, nothing for a flat one, the rest read by
+ * one engine run within `timeoutMs`. Undefined for each capture the engine could not read, and why.
+ */
+async function readCaptures(
+  context: ToolContext,
+  captures: Capture[],
+  timeoutMs: number,
+): Promise<{ readings: (PixelReading | undefined)[]; cached: boolean[]; failed?: string }> {
+  const cache = cacheOf(context);
+  const readings = captures.map((c) =>
+    distinctColours(c.image, 2) < 2 ? { lines: [], leftOut: 0, blanked: 0 } : cache.get(c.region, c.hash),
+  );
+  const cached = readings.map((r) => r !== undefined);
+  const pending = captures.filter((_, i) => !readings[i]);
+  if (pending.length === 0) return { readings, cached };
+  if (timeoutMs < LEAST_MS) return { readings, cached, failed: "the time budget was spent" };
+  let failed: string | undefined;
+  const read = await readTogether(context, pending, timeoutMs).catch((error: Error) => {
+    failed = error.message;
+    return [];
+  });
+  for (const [i, reading] of read.entries()) cache.set(pending[i]!.region, pending[i]!.hash, reading);
+  let next = 0;
+  return {
+    readings: readings.map((r) => r ?? read[next++]),
+    cached,
+    ...(failed ? { failed } : {}),
+  };
 }
 
 /** The part of a rectangle on screen, or undefined where none is. */
 function onScreen(rect: Rect, screen: { width: number; height: number }): Rect | undefined {
-  const x = Math.max(0, rect.x);
-  const y = Math.max(0, rect.y);
-  const right = Math.min(screen.width, rect.x + rect.width);
-  const bottom = Math.min(screen.height, rect.y + rect.height);
-  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
+  return intersection(rect, { x: 0, y: 0, ...screen });
 }
 
 /** Why a surface's pixels are not its own: another window over its centre. */
@@ -110,60 +197,80 @@ interface PixelsPart {
   data: { surfaces: number; read: number; cached: number; ms: number; cut_lines: number; unread: string[] };
 }
 
+/** The surfaces on screen and not covered, captured; the others named with why. */
+async function captureSurfaces(
+  context: ToolContext,
+  surfaces: Surface[],
+  unread: string[],
+): Promise<{ surface: Surface; capture: Capture }[]> {
+  const screen = (await context.hands()).screenSize();
+  const shown: { surface: Surface; capture: Capture }[] = [];
+  for (const surface of surfaces) {
+    const name = surface.ref ?? `window ${surface.windowId}`;
+    const region = onScreen(surface.region, screen);
+    const cover = region ? await coveredBy(context, region, surface.windowId) : undefined;
+    if (!region) unread.push(`${name}: off screen`);
+    else if (cover !== undefined) unread.push(`${name}: covered by window ${cover}`);
+    else shown.push({ surface: { ...surface, region }, capture: await captureOf(context, region) });
+  }
+  return shown;
+}
+
 async function readSurfaces(context: ToolContext, surfaces: Surface[], first: number): Promise<PixelsPart> {
   const started = Date.now();
-  const screen = (await context.hands()).screenSize();
   const part: PixelsPart = {
     lists: [],
     notes: [],
     data: { surfaces: surfaces.length, read: 0, cached: 0, ms: 0, cut_lines: 0, unread: [] },
   };
+  const shown = await captureSurfaces(context, surfaces, part.data.unread);
+  const { readings, cached, failed } = await readCaptures(
+    context,
+    shown.map((s) => s.capture),
+    PIXELS_BUDGET.ms - (Date.now() - started),
+  );
   let chars = PIXELS_BUDGET.chars;
   let next = first;
   let blanked = 0;
-  for (const surface of surfaces) {
-    const name = surface.ref ?? `window ${surface.windowId}`;
-    const region = onScreen(surface.region, screen);
-    const left = PIXELS_BUDGET.ms - (Date.now() - started);
-    const cover = region ? await coveredBy(context, region, surface.windowId) : undefined;
-    const why = !region
-      ? "off screen"
-      : cover !== undefined
-        ? `covered by window ${cover}`
-        : left < LEAST_MS
-          ? `time budget ${PIXELS_BUDGET.ms} ms spent`
-          : undefined;
-    if (why) {
-      part.data.unread.push(`${name}: ${why}`);
-      continue;
-    }
+  shown.forEach(({ surface }, i) => {
+    const reading = readings[i];
     // No engine, or one that failed: the tree's part of the reply stands, and the gap is named.
-    const read = await readSurface(context, region!, left).catch((error: Error) => {
-      part.data.unread.push(`${name}: ${error.message}`);
-      return undefined;
-    });
-    if (!read) continue;
+    if (!reading) {
+      part.data.unread.push(`${surface.ref ?? `window ${surface.windowId}`}: ${failed ?? "not read"}`);
+      return;
+    }
     part.data.read++;
-    if (read.cached) part.data.cached++;
-    blanked += read.reading.blanked;
-    const { targets, cut } = lineTargets(read.reading, next, chars, surface.ref);
+    if (cached[i]) part.data.cached++;
+    blanked += reading.blanked;
+    const { targets, cut } = lineTargets(reading, next, chars, surface.ref);
     chars -= targets.reduce((n, t) => n + t.label.length + 6, 0);
     next += targets.length;
     part.data.cut_lines += cut;
-    part.lists.push({ surface: { ...surface, region: region! }, targets, reading: read.reading });
-  }
+    part.lists.push({ surface, targets, reading });
+  });
   part.data.ms = Date.now() - started;
-  const { read, cached, ms, cut_lines, unread } = part.data;
+  const { read, ms, cut_lines, unread } = part.data;
   if (surfaces.length > 0)
     part.notes.push(
-      `# from pixels (OCR, may misread): ${read} of ${surfaces.length} surface${surfaces.length > 1 ? "s" : ""} read in ${ms} ms${cached ? `, ${cached} unchanged (kept)` : ""}${blanked ? `, ${blanked} password field${blanked > 1 ? "s" : ""} blanked` : ""}`,
+      `# from pixels (OCR, may misread): ${read} of ${surfaces.length} surface${surfaces.length > 1 ? "s" : ""} read in ${ms} ms${part.data.cached ? `, ${part.data.cached} unchanged (kept)` : ""}${blanked ? `, ${blanked} password field${blanked > 1 ? "s" : ""} blanked` : ""}`,
     );
   if (cut_lines > 0)
     part.notes.push(
       `# ${cut_lines} pixel lines cut by the ${PIXELS_BUDGET.chars}-char budget: read_screen_text reads them all`,
     );
-  for (const u of unread) part.notes.push(`# not read from pixels: ${u}`);
+  if (unread.length > 0) part.notes.push(`# not read from pixels: ${foldReasons(unread)}`);
   return part;
+}
+
+/** "a: why", "b: why" → "a, b: why": surfaces left unread for one reason are said once. */
+function foldReasons(unread: string[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const u of unread) {
+    const at = u.indexOf(": ");
+    const [name, reason] = [u.slice(0, at), u.slice(at + 2)];
+    byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
+  }
+  return [...byReason].map(([reason, names]) => `${names.join(", ")}: ${reason}`).join("; ");
 }
 
 function surfacesOf(page: SnapshotPage, targets: ObservedTarget[]): Surface[] {
@@ -277,9 +384,10 @@ export async function wordUnder(
   const screen = (await context.hands()).screenSize();
   const shown = onScreen(region, screen);
   if (!shown) return undefined;
-  const read = await readSurface(context, shown, WORD_UNDER_MS).catch(() => undefined);
-  const word = read && wordAt(read.reading.lines, point);
-  return word ? { text: word.text, cached: read.cached } : undefined;
+  const capture = await captureOf(context, shown);
+  const { readings, cached } = await readCaptures(context, [capture], WORD_UNDER_MS);
+  const word = readings[0] && wordAt(readings[0].lines, point);
+  return word ? { text: word.text, cached: cached[0]! } : undefined;
 }
 
 /** Keeps an observe's targets' boxes (global), so a screenshot can mark them with the same numbers. */

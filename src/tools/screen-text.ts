@@ -73,20 +73,11 @@ async function recognizeScreen(
   };
 }
 
-/**
- * The lines in a capture of `region` (global points), password fields blanked first; where the tree
- * cannot be read at all, nothing is known of them, and that is said.
- */
-export async function recognizeCapture(
-  context: ToolContext,
-  region: Rect,
-  capture: RgbaImage,
-  options: { languages: string[]; timeoutMs: number },
-): Promise<{ lines: ScreenLine[]; leftOut: number; passwords: PasswordAreas }> {
-  const started = Date.now();
-  const passwords = await context
+/** The password fields over `region`; where the tree cannot be read at all, nothing is known of them: said. */
+export function passwordsIn(context: ToolContext, region: Rect, timeoutMs: number): Promise<PasswordAreas> {
+  return context
     .backend()
-    .then((backend) => passwordAreas(backend, region, Math.min(5000, options.timeoutMs / 3)))
+    .then((backend) => passwordAreas(backend, region, timeoutMs))
     .catch(
       (error: Error): PasswordAreas => ({
         fields: 0,
@@ -96,6 +87,17 @@ export async function recognizeCapture(
         ],
       }),
     );
+}
+
+/** The lines in a capture of `region` (global points), password fields blanked first. */
+async function recognizeCapture(
+  context: ToolContext,
+  region: Rect,
+  capture: RgbaImage,
+  options: { languages: string[]; timeoutMs: number },
+): Promise<{ lines: ScreenLine[]; leftOut: number; passwords: PasswordAreas }> {
+  const started = Date.now();
+  const passwords = await passwordsIn(context, region, Math.min(5000, options.timeoutMs / 3));
   const blank = passwords.areas.map((a) => ({ ...a, x: a.x - region.x, y: a.y - region.y }));
   const prepared = await prepareForOcr(capture, blank);
   const words = await context.recognizer().recognize(prepared.image, {
