@@ -3,7 +3,7 @@
 // budget with the cut named, and its lines become targets with points that click, hover and drag take.
 // Readings are kept per session until the region's pixels change (hashed), so a repeat observe of an
 // unchanged window costs a capture, not the engine. The click reply and screenshot's marks read them.
-import { DeskhandError } from "../core/errors.js";
+import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { distinctColours } from "../core/image.js";
 import type { Mark } from "../core/marks.js";
 import type { ObservedTarget } from "../core/observe.js";
@@ -316,9 +316,11 @@ function windowOfError(error: DeskhandError): number | undefined {
  */
 export async function observeWithoutTree(
   context: ToolContext,
-  error: unknown,
+  thrown: unknown,
 ): Promise<{ data: Record<string, unknown>; text: string } | undefined> {
-  if (!(error instanceof DeskhandError) || error.code !== "not_accessible") return undefined;
+  // A window read by id throws the backend's own error; by title, deskhand's.
+  const error = asDeskhandError(thrown);
+  if (error.code !== "not_accessible") return undefined;
   const id = windowOfError(error);
   const window: WindowInfo | undefined = (await (await context.backend()).listWindows()).find(
     (w) => w.id === id,

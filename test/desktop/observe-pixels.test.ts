@@ -194,6 +194,9 @@ describe("observe reads the pixels where the tree is silent", () => {
     assert.ok(reply?.ok, JSON.stringify(reply?.error));
     const text = reply.text!;
     assert.match(text, /all from pixels: window \d+ "Pixels xmessage \d+" has no accessible tree/, text);
+    // By id as by title; unchanged, it is not read again.
+    const byId = await call("observe", { target: { kind: "window", id: reply.data.windows[0].id } });
+    assert.match(byId.text ?? JSON.stringify(byId.error), /all from pixels[\s\S]*1 unchanged \(kept\)/);
     const at = pointOf(reply.data.targets, "okay");
     assert.ok(at, text);
     assert.equal(app.child.exitCode, null, "xmessage is open before the click");
