@@ -11,10 +11,12 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { decodePng } from "../../src/core/image.js";
 import { MARK_COLOUR } from "../../src/core/marks.js";
+import type { SnapshotPage } from "../../src/core/snapshot.js";
 import { TesseractRecognizer } from "../../src/platform/ocr/tesseract.js";
 import type { TextRecognizer } from "../../src/platform/ocr/types.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { foldedPixelLines } from "../../src/tools/pixels-view.js";
 import { findTool } from "../../src/tools/registry.js";
 import { type StartedApp, SWING_COMMAND, startApp, toolCaller, within } from "./helpers.js";
 
@@ -135,6 +137,35 @@ describe("observe reads the pixels where the tree is silent", () => {
     // Turned off, there are no pixel targets at all.
     const off = await call("observe", { target: { kind: "title", glob: `${CANVAS.title}*` }, pixels: false });
     assert.doesNotMatch(off.text!, /from pixels/);
+  });
+
+  it("a password field inside a surface read is blanked first: its text is never listed", async () => {
+    // The canvas's own panel stops short of its password field: read a surface as large as the window.
+    const window = (await call("windows", {})).data.windows.find(
+      (w: { title: string }) => w.title === CANVAS.title,
+    );
+    const page = {
+      snapshotId: "s0",
+      windows: [{ id: window.id, title: window.title, pid: window.pid, app: window.app }],
+      elements: [
+        {
+          ref: "s0:e0",
+          role: "panel",
+          name: null,
+          states: [],
+          bounds: window.rect,
+          index: 0,
+          depth: 0,
+          childCount: 0,
+          window: window.id,
+          pixelsOnly: true,
+        },
+      ],
+    } as unknown as SnapshotPage;
+    const lines = (await foldedPixelLines(context, page)).join("\n");
+    assert.match(lines, /1 password field blanked/, lines);
+    assert.match(lines, /Quarterly Summary/, lines);
+    assert.doesNotMatch(lines, /Hunter|2Secret/, lines);
   });
 
   it("snapshot's screen view folds a surface's words into one line", async () => {
