@@ -12,6 +12,7 @@ const APPS = {
   http: [SWING],
   run: [SWING],
   wayland: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'Wayland Bench'"],
+  pixels: [`${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-pixels-canvas.json`],
   ocr: [
     "/usr/bin/python3 test/fixtures/ocr/gtk3_canvas.py /tmp/deskhand-bench-gtk3-canvas.json",
     `${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-swing-canvas.json`,
@@ -19,7 +20,7 @@ const APPS = {
   ],
 };
 const benches = (
-  process.argv[2] ?? "snapshot,act,input,wayland,eventloop,ocr,http,run,tokens,vocabulary"
+  process.argv[2] ?? "snapshot,act,input,wayland,eventloop,ocr,pixels,http,run,tokens,vocabulary"
 ).split(",");
 // Benches that need no desktop.
 const ALONE = new Set(["vocabulary"]);

@@ -144,6 +144,93 @@ async function eraseRules(
       gray[i] = tiles.ground[Math.floor(i / width / TILE) * tiles.columns + Math.floor((i % width) / TILE)]!;
 }
 
+/** An outline smaller than this on either side is a letter's, never a frame. */
+const FRAME_MIN = 12;
+
+interface Component {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  count: number;
+}
+
+/** Connected ink (8 neighbours), each pixel labelled with its component's number, from 1. */
+async function components(
+  width: number,
+  height: number,
+  isInk: (i: number) => boolean,
+): Promise<{ label: Int32Array; found: Component[] }> {
+  const label = new Int32Array(width * height);
+  const stack = new Int32Array(width * height);
+  const found: Component[] = [];
+  await rows(height, (y) => {
+    for (let x = 0; x < width; x++) {
+      const seed = y * width + x;
+      if (label[seed] || !isInk(seed)) continue;
+      const c = { x0: x, y0: y, x1: x, y1: y, count: 0 };
+      found.push(c);
+      label[seed] = found.length;
+      let top = 0;
+      stack[top++] = seed;
+      while (top > 0) {
+        const i = stack[--top]!;
+        const px = i % width;
+        const py = (i - px) / width;
+        c.count++;
+        if (px < c.x0) c.x0 = px;
+        if (px > c.x1) c.x1 = px;
+        if (py < c.y0) c.y0 = py;
+        if (py > c.y1) c.y1 = py;
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) {
+            const nx = px + dx;
+            const ny = py + dy;
+            if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+            const n = ny * width + nx;
+            if (!label[n] && isInk(n)) {
+              label[n] = found.length;
+              stack[top++] = n;
+            }
+          }
+      }
+    }
+  });
+  return { label, found };
+}
+
+/**
+ * Thin outlines round other ink painted over with paper: a button's rounded border (xmessage's
+ * "okay" in its ellipse) made Tesseract take the button for a picture and read nothing. An outline
+ * is ink of little area for its box that holds another, smaller component wholly inside; a letter's
+ * own loop ("O") holds none.
+ */
+async function eraseFrames(
+  gray: Uint8Array,
+  width: number,
+  height: number,
+  tiles: { ground: Uint8Array; columns: number },
+): Promise<number> {
+  const groundOf = (i: number) =>
+    tiles.ground[Math.floor(i / width / TILE) * tiles.columns + Math.floor((i % width) / TILE)]!;
+  const { label, found } = await components(width, height, (i) => gray[i]! + INK_CONTRAST < groundOf(i));
+  const frames = new Set<number>();
+  found.forEach((c, n) => {
+    const w = c.x1 - c.x0 + 1;
+    const h = c.y1 - c.y0 + 1;
+    if (w < FRAME_MIN || h < FRAME_MIN || c.count > 3 * (w + h) || c.count > 0.35 * w * h) return;
+    const holds = found.some(
+      (o) => o !== c && o.x0 > c.x0 && o.x1 < c.x1 && o.y0 > c.y0 && o.y1 < c.y1 && o.y1 - o.y0 < 0.9 * h,
+    );
+    if (holds) frames.add(n + 1);
+  });
+  if (frames.size === 0) return 0;
+  await rows(height, (y) => {
+    for (let i = y * width; i < (y + 1) * width; i++) if (frames.has(label[i]!)) gray[i] = groundOf(i);
+  });
+  return frames.size;
+}
+
 export interface PreparedImage {
   image: GrayImage;
   /** Prepared pixels per captured pixel. */
@@ -185,6 +272,7 @@ export async function prepareForOcr(capture: RgbaImage, blank: Rect[]): Promise<
     }
   });
   await eraseRules(gray, width, height, tiles);
+  await eraseFrames(gray, width, height, tiles);
   for (const area of blank) {
     const x0 = Math.max(0, Math.floor(area.x));
     const x1 = Math.min(width, Math.ceil(area.x + area.width));

@@ -4,6 +4,7 @@ import { observeTargets } from "../core/observe.js";
 import { renderElement } from "../core/render.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
 import { roleSet } from "../platform/vocabulary.js";
+import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
 import { limitsShape, targetSchema } from "./schemas.js";
 import { snapshotData } from "./snapshot.js";
 import { defineTool, READ_ONLY } from "./tool.js";
@@ -26,9 +27,10 @@ export const observeTool = defineTool({
     maxTargets: z.number().int().min(1).max(1000).default(100),
     includeTree: z.boolean().default(false).describe("Also the snapshot"),
     items: z.boolean().default(false).describe("List table and list rows too"),
+    pixels: z.boolean().default(true).describe("OCR pixels-only areas"),
   }),
   async handler(context, input) {
-    const { target, maxTargets, includeTree, items, ...limits } = input;
+    const { target, maxTargets, includeTree, items, pixels, ...limits } = input;
     if (target.kind === "cursor") {
       throw new DeskhandError(
         "invalid_params",
@@ -40,12 +42,21 @@ export const observeTool = defineTool({
     const read = items
       ? { ...limits, tableRows: Math.max(limits.tableRows, Math.min(maxTargets, 200)) }
       : limits;
-    const page = await context.snapshots.take(target as SnapshotTarget, read, "screen");
+    const page = await context.snapshots
+      .take(target as SnapshotTarget, read, "screen")
+      .catch(async (error) => {
+        const untreed = pixels ? await observeWithoutTree(context, error) : undefined;
+        if (untreed) return untreed;
+        throw error;
+      });
+    if (!("elements" in page)) return page;
     const observed = observeTargets(page.elements, { items, maxTargets });
-    const { targets } = observed;
+    const fromPixels = pixels ? await withPixelTargets(context, page, observed.targets) : undefined;
+    const targets = fromPixels?.targets ?? observed.targets;
+    rememberMarks(context, page.snapshotId, marksOf(page, targets));
     // A label whose words a target already shows (a field's inferred label, a check box's own text)
     // is said once, on the target.
-    const onTargets = new Set(targets.map((t) => t.ref));
+    const onTargets = new Set(observed.targets.map((t) => t.ref));
     const shownOnce = new Set(
       page.elements
         .filter((e) => onTargets.has(e.ref))
@@ -71,7 +82,8 @@ export const observeTool = defineTool({
       ...observed.left_out,
     };
     const truncatedBy: string[] = [...page.truncatedBy];
-    if (observed.total > targets.length) truncatedBy.push("maxTargets");
+    if (observed.total > observed.targets.length) truncatedBy.push("maxTargets");
+    if (fromPixels?.data?.cut_lines) truncatedBy.push("pixels");
     const data: Record<string, unknown> = {
       snapshotId: page.snapshotId,
       app: page.windows[0]?.app ?? null,
@@ -80,6 +92,7 @@ export const observeTool = defineTool({
       context: context_,
       targets,
       ...(observed.focused ? { focused: observed.focused } : {}),
+      ...(fromPixels?.data ? { pixels: fromPixels.data } : {}),
       truncated_by: truncatedBy,
       left_out: leftOut,
     };
@@ -93,9 +106,10 @@ export const observeTool = defineTool({
       leftOut.in_tables ? `${leftOut.in_tables} inside folded tables and lists` : "",
     ].filter(Boolean);
     const lines = [
-      `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > targets.length ? ` of ${observed.total}` : ""}, in reading order`,
+      `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > observed.targets.length ? ` of ${observed.total + targets.length - observed.targets.length}` : ""}, in reading order`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
       ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
+      ...(fromPixels?.notes ?? []),
       ...targets.map((t) => `${t.index}. ${t.label}`),
       ...(context_.length ? ["# context", ...context_] : []),
       ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),

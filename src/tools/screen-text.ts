@@ -15,6 +15,7 @@ import {
 } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
 import { type PasswordAreas, passwordAreas } from "../core/passwords.js";
+import type { RgbaImage } from "../platform/hands.js";
 import { type RecognizerInfo, RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
@@ -57,10 +58,26 @@ async function recognizeScreen(
   const languages = input.languages ?? languagesFrom(context.env, engine);
   const hands = await context.hands();
   const { region, subject, focus } = await resolveCapture(context, input.of, input.raise);
-  // Where the tree cannot be read at all, nothing is known of its password fields: say so.
-  const passwords = await context
+  const read = await recognizeCapture(context, region, await hands.capture(region), {
+    languages,
+    timeoutMs: input.timeoutMs - (Date.now() - started),
+  });
+  return {
+    ...read,
+    subject,
+    region,
+    ...(focus ? { focus } : {}),
+    engine,
+    languages,
+    ms: Date.now() - started,
+  };
+}
+
+/** The password fields over `region`; where the tree cannot be read at all, nothing is known of them: said. */
+export function passwordsIn(context: ToolContext, region: Rect, timeoutMs: number): Promise<PasswordAreas> {
+  return context
     .backend()
-    .then((backend) => passwordAreas(backend, region, Math.min(5000, input.timeoutMs / 3)))
+    .then((backend) => passwordAreas(backend, region, timeoutMs))
     .catch(
       (error: Error): PasswordAreas => ({
         fields: 0,
@@ -70,28 +87,29 @@ async function recognizeScreen(
         ],
       }),
     );
-  const capture = await hands.capture(region);
+}
+
+/** The lines in a capture of `region` (global points), password fields blanked first. */
+async function recognizeCapture(
+  context: ToolContext,
+  region: Rect,
+  capture: RgbaImage,
+  options: { languages: string[]; timeoutMs: number },
+): Promise<{ lines: ScreenLine[]; leftOut: number; passwords: PasswordAreas }> {
+  const started = Date.now();
+  const passwords = await passwordsIn(context, region, Math.min(5000, options.timeoutMs / 3));
   const blank = passwords.areas.map((a) => ({ ...a, x: a.x - region.x, y: a.y - region.y }));
   const prepared = await prepareForOcr(capture, blank);
   const words = await context.recognizer().recognize(prepared.image, {
-    languages,
-    timeoutMs: Math.max(1000, input.timeoutMs - (Date.now() - started)),
+    languages: options.languages,
+    timeoutMs: Math.max(1000, options.timeoutMs - (Date.now() - started)),
     ...(context.signal ? { signal: context.signal } : {}),
   });
-  return {
-    ...toScreenLines(words, region, prepared.factor),
-    subject,
-    region,
-    ...(focus ? { focus } : {}),
-    passwords,
-    engine,
-    languages,
-    ms: Date.now() - started,
-  };
+  return { ...toScreenLines(words, region, prepared.factor), passwords };
 }
 
 /** DESKHAND_OCR_LANGUAGES ("eng+deu" or "eng,deu"), else every language installed. */
-function languagesFrom(env: NodeJS.ProcessEnv, engine: RecognizerInfo): string[] {
+export function languagesFrom(env: NodeJS.ProcessEnv, engine: RecognizerInfo): string[] {
   const set = env.DESKHAND_OCR_LANGUAGES?.split(/[+,\s]+/).filter(Boolean);
   return set && set.length > 0 ? set : engine.languages;
 }

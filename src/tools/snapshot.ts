@@ -3,6 +3,7 @@ import { snapshotSince } from "../core/changes.js";
 import { renderSnapshot } from "../core/render.js";
 import type { SnapshotPage, SnapshotTarget } from "../core/snapshot.js";
 import type { ToolContext } from "./context.js";
+import { foldedPixelLines } from "./pixels-view.js";
 import { limitsShape, targetSchema } from "./schemas.js";
 import { type DataOf, defineTool, READ_ONLY } from "./tool.js";
 
@@ -65,9 +66,11 @@ export const snapshotTool = defineTool({
     }
     const page = await runSnapshot(context, input);
     const data = snapshotData(page);
-    const text =
-      input.format === "json" ? JSON.stringify(data) : await renderSnapshot(page, { bounds: input.bounds });
-    return { data, text };
+    if (input.format === "json") return { data, text: JSON.stringify(data) };
+    // The screen view reads what pixels-only surfaces show, folded to a line each.
+    const pixels = page.view === "screen" ? await foldedPixelLines(context, page) : [];
+    const text = await renderSnapshot(page, { bounds: input.bounds });
+    return { data, text: pixels.length ? `${text}\n${pixels.join("\n")}` : text };
   },
 });
 

@@ -149,6 +149,7 @@ export async function observeCommand(args: string[]): Promise<number> {
     ...limitFlags,
     "max-targets": { type: "string" },
     "include-tree": { type: "boolean" },
+    "no-pixels": { type: "boolean" },
   });
   const maxTargets = integer("max-targets", values["max-targets"] as string | undefined);
   const input = {
@@ -156,6 +157,7 @@ export async function observeCommand(args: string[]): Promise<number> {
     ...limitsFrom(values),
     ...(maxTargets === undefined ? {} : { maxTargets }),
     includeTree: Boolean(values["include-tree"]),
+    pixels: !values["no-pixels"],
   };
   return runTool("observe", input, Boolean(values.json));
 }

@@ -86,9 +86,11 @@ ${LIMITS}
   --bounds             show each element's bounds
   --all-pages          follow the cursor until the whole tree is printed
   --json               print the structured result`,
-  observe: `Usage: deskhand observe [target] [limits] [--max-targets N] [--include-tree] [--json]
+  observe: `Usage: deskhand observe [target] [limits] [--max-targets N] [--include-tree] [--no-pixels] [--json]
 
-List what can be acted on in a window, in document order, with the actions each offers.
+List what can be acted on in a window, in document order, with the actions each offers. Where the
+tree is silent (a pixels-only surface, a window with no tree) its text is read by OCR and listed
+with points to click; --no-pixels leaves that out.
 
 ${TARGETS}
 

@@ -362,7 +362,9 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   };
   // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
   const called = element?.name ? JSON.stringify(element.name) : (attempt.place?.ref ?? "(unnamed)");
-  const where = element ? ` on ${element.role} ${called}` : "";
+  const word = attempt.place?.pixelWord;
+  const read = word ? `${element ? "," : ""} on ${JSON.stringify(word.text)} (from pixels)` : "";
+  const where = `${element ? ` on ${element.role} ${called}` : ""}${read}`;
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
   const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
   const changedText = changed?.lines.length ? `\n${changed.lines.join("\n")}` : "";

@@ -5,11 +5,13 @@ import { DeskhandError } from "../../core/errors.js";
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
+import { isPixelsOnly } from "../../core/pixels.js";
 import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
+import { wordUnder } from "../pixels-view.js";
 import type { FindInput, PointInput } from "./schemas.js";
 
 export interface PlacedElement {
@@ -43,6 +45,8 @@ export interface ResolvedPlace {
   how: "verified" | "probed" | "unknown";
   /** Why a point could not be probed. */
   unknownBecause?: string;
+  /** Where the tree is silent (a pixels-only surface, a window with no tree): the word read under the point. */
+  pixelWord?: { text: string; cached: boolean };
   windowId: number | undefined;
 }
 
@@ -200,22 +204,40 @@ export async function resolvePlace(
   const windowId = windowHint ?? (await hands.windowAt(point));
   let found: Awaited<ReturnType<typeof hitTest>>;
   let unknownBecause: string | undefined;
+  let noTree = false;
   if (windowId === undefined) unknownBecause = "no window is under the point";
   else
     found = await hitTest(context, windowId, point).catch((error: Error) => {
+      noTree = error.name === "WindowNotAccessible";
       unknownBecause = `the window's tree did not answer the hit-test: ${error.message}`;
       return undefined;
     });
   if (windowId !== undefined && !found && !unknownBecause)
     unknownBecause = "no element of the window holds the point";
+  const silent = await silentRegion(context, windowId, found?.hit, noTree);
+  const pixelWord = silent ? await wordUnder(context, silent, point) : undefined;
   return {
     point,
+    ...(pixelWord ? { pixelWord } : {}),
     element: found ? placed(found.hit) : undefined,
     ...(found ? { ancestors: found.ancestors.map(placed) } : {}),
     how: found ? "probed" : "unknown",
     ...(unknownBecause ? { unknownBecause } : {}),
     windowId,
   };
+}
+
+/** The area whose pixels say what is at a point the tree cannot: the pixels-only hit, or the tree-less window. */
+async function silentRegion(
+  context: ToolContext,
+  windowId: number | undefined,
+  hit: RawNode | undefined,
+  noTree: boolean,
+): Promise<Rect | undefined> {
+  if (hit && isPixelsOnly(hit) && hit.bounds) return hit.bounds;
+  if (!noTree || windowId === undefined) return undefined;
+  const windows = await (await context.backend()).listWindows();
+  return windows.find((w) => w.id === windowId)?.rect ?? undefined;
 }
 
 /** Resolves a `window` block to one window: by id, title glob (exactly one) or pid (its front-most). */
