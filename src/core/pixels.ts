@@ -35,11 +35,18 @@ export function mayBePixelsOnly(node: RawNode): boolean {
   );
 }
 
+/**
+ * Empty elements laid over others that the tree does describe (an overlay on a form opened in place):
+ * what shows through them is the tree's, so they are not pixels-only surfaces. Kept per node read.
+ */
+const covers = new WeakSet<RawNode>();
+
 /** Whether a node, its area and text read, is a large surface with nothing in the tree. */
 export function isPixelsOnly(node: RawNode): boolean {
   const b = node.bounds;
   return (
     mayBePixelsOnly(node) &&
+    !covers.has(node) &&
     !!b &&
     b.width >= MIN_WIDTH &&
     b.height >= MIN_HEIGHT &&
@@ -47,4 +54,39 @@ export function isPixelsOnly(node: RawNode): boolean {
     !(node.value ?? "").trim() &&
     !(node.text ?? "").replace(/\uFFFC/g, "").trim()
   );
+}
+
+/**
+ * Marks the empty surfaces of a read tree that lie over elements the tree describes: an element on
+ * screen, not one of the surface's ancestors, with content (a name, children, or something to do),
+ * whose centre is inside the surface. `shown` is the on-screen judgement (flatten's isShown); the
+ * elements' bounds must have been read.
+ */
+export function markCoveringSurfaces(root: RawNode, shown: (node: RawNode) => boolean): RawNode[] {
+  const surfaces: { node: RawNode; ancestors: Set<RawNode> }[] = [];
+  const content: RawNode[] = [];
+  const ancestors: RawNode[] = [];
+  const walk = (node: RawNode) => {
+    if (!shown(node)) return;
+    if (isPixelsOnly(node)) surfaces.push({ node, ancestors: new Set(ancestors) });
+    else if (node.name || node.children.length > 0 || (node.interfaces ?? []).includes("Action"))
+      content.push(node);
+    ancestors.push(node);
+    for (const child of node.children) walk(child);
+    ancestors.pop();
+  };
+  walk(root);
+  const marked: RawNode[] = [];
+  for (const { node, ancestors: above } of surfaces) {
+    const b = node.bounds!;
+    const inside = (r: NonNullable<RawNode["bounds"]>) => {
+      const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+      return x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
+    };
+    if (content.some((c) => !above.has(c) && c.bounds && c.bounds.width > 0 && inside(c.bounds))) {
+      covers.add(node);
+      marked.push(node);
+    }
+  }
+  return marked;
 }

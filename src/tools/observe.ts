@@ -8,6 +8,12 @@ import { limitsShape, targetSchema } from "./schemas.js";
 import { snapshotData } from "./snapshot.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
+/**
+ * Levels observe reads: deep enough for Qt, which nests a KDE editor's replace bar 20 widgets down;
+ * maxNodes, the read ceiling and the deadline bound the read, not the depth.
+ */
+const OBSERVE_DEPTH = 64;
+
 const TEXT_ROLES = roleSet("label", "static", "heading", "paragraph", "status bar", "alert", "caption");
 
 export const observeTool = defineTool({
@@ -20,6 +26,7 @@ export const observeTool = defineTool({
   input: z.object({
     target: targetSchema,
     ...limitsShape,
+    maxDepth: limitsShape.maxDepth.default(OBSERVE_DEPTH),
     maxNodes: limitsShape.maxNodes.default(1000),
     visibleOnly: limitsShape.visibleOnly.default(true),
     actions: limitsShape.actions.default(true),
@@ -80,6 +87,7 @@ export const observeTool = defineTool({
       context: context_,
       targets,
       ...(observed.focused ? { focused: observed.focused } : {}),
+      ...(observed.cut_by_depth ? { cut_by_depth: observed.cut_by_depth } : {}),
       truncated_by: truncatedBy,
       left_out: leftOut,
     };
@@ -96,6 +104,11 @@ export const observeTool = defineTool({
       `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > targets.length ? ` of ${observed.total}` : ""}, in reading order`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
       ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
+      ...(observed.cut_by_depth
+        ? [
+            `# below maxDepth: snapshot {target: {kind: "element", ref}} reads ${observed.cut_by_depth.join(", ")}`,
+          ]
+        : []),
       ...targets.map((t) => `${t.index}. ${t.label}`),
       ...(context_.length ? ["# context", ...context_] : []),
       ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),
