@@ -209,10 +209,15 @@ function isWrapper(node: RawNode): boolean {
 /** Consecutive empty cells folded into one line: fewer read as well one by one. */
 const EMPTY_RUN = 3;
 
-/** A table cell on screen with nothing in it, as read (its text known and empty, no children). */
+/**
+ * A table cell on screen with nothing in it, as read (its text known and empty, no children). A cell
+ * without a Text interface (Qt's) shows its name; one with it (Calc's "A1") shows its text.
+ */
 function isEmptyCell(node: RawNode): boolean {
+  const named = !!node.name && !(node.interfaces ?? []).includes("Text");
   return (
     node.role === "table cell" &&
+    !named &&
     node.children.length === 0 &&
     node.enriched === true &&
     !node.value &&

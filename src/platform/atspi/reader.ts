@@ -291,7 +291,7 @@ async function tableRows(
   paths: string[];
   indexes: number[];
   cells: { row: number; column: number }[];
-  cut: ChildrenCut;
+  cut: Extract<ChildrenCut, { reason: "table" }>;
 }> {
   const { path } = parseHandle(node.handle);
   const { app } = context;
@@ -330,6 +330,45 @@ async function tableRows(
   };
 }
 
+/** Children asked for by index at once, past where an item view says its children end. */
+const PAST_BATCH = 32;
+
+/**
+ * The children an item view has past the count it reports, asked by index until one is missing.
+ * Qt 5.15 counts the rows of its model's root, not of the folder a view shows (a QListView on a
+ * QFileSystemModel reports 4 children, one row's columns, and answers for the 40 after them); KDE's
+ * file view reports 0 rows. One call tells whether there are any; then a batch at a time.
+ */
+async function childrenPast(context: ReadContext, node: RawNode, from: number): Promise<string[]> {
+  const { path } = parseHandle(node.handle);
+  const at = (index: number) =>
+    context.app.call(path, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [index]).then(
+      ([ref]) => (ref as [string, string])[1],
+      () => NULL_PATH,
+    );
+  if ((await at(from)) === NULL_PATH) return [];
+  const limit = Math.min(HUGE_CHILD_COUNT, context.options.nodeCeiling - context.count) - from;
+  const found: string[] = [];
+  for (let start = from; found.length < limit; start += PAST_BATCH) {
+    const batch = await Promise.all(Array.from({ length: PAST_BATCH }, (_, i) => at(start + i)));
+    const end = batch.indexOf(NULL_PATH);
+    found.push(...(end < 0 ? batch : batch.slice(0, end)));
+    if (end >= 0) break;
+  }
+  return found.slice(0, Math.max(0, limit));
+}
+
+/**
+ * An item view's children read directly where its counts leave some out (see childrenPast): its
+ * child count becomes what was found.
+ */
+async function itemViewChildren(context: ReadContext, node: RawNode, listed: string[]): Promise<string[]> {
+  const past = await childrenPast(context, node, listed.length);
+  if (past.length === 0) return listed;
+  node.childCount = listed.length + past.length;
+  return [...listed, ...past];
+}
+
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -351,12 +390,25 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     let indexes: number[] | undefined;
     let cells: { row: number; column: number }[] | undefined;
     const isTable = TABLE_ROLES.has(node.role) && (node.interfaces ?? []).includes("Table");
+    const itemView = (node.interfaces ?? []).includes("Table");
     if (isTable && !context.options.walkTables) {
       const table = await tableRows(context, node);
       paths = table.paths;
       indexes = table.indexes;
       cells = table.cells;
       node.childrenCut = table.cut;
+      // No cells through the Table interface, yet more children than a row of column headers:
+      // its items are its children (KDE's file view says 0 rows). An empty table keeps its headers.
+      const headers = table.cut.columns + 1;
+      const noCells = table.cut.rows * table.cut.columns === 0 && childCount <= HUGE_CHILD_COUNT;
+      if (noCells && (childCount === 0 || childCount > headers)) {
+        paths = await itemViewChildren(context, node, childCount > 0 ? await childPaths(context, node) : []);
+        if (paths.length > 0) {
+          indexes = undefined;
+          cells = undefined;
+          delete node.childrenCut;
+        }
+      }
     } else if (childCount > HUGE_CHILD_COUNT) {
       node.childrenCut = { reason: "hugeChildCount", childCount };
       return [];
@@ -367,6 +419,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       return [];
     } else {
       paths = await childPaths(context, node);
+      if (itemView) paths = await itemViewChildren(context, node, paths);
     }
     const budget = context.options.nodeCeiling - context.count;
     if (paths.length > budget) {
