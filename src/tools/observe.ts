@@ -14,6 +14,16 @@ import { defineTool, READ_ONLY } from "./tool.js";
  */
 const OBSERVE_DEPTH = 64;
 
+/** Refs of depth-cut elements named in the header; the rest are counted (all are in `cut_by_depth`). */
+const DEPTH_REFS_SHOWN = 8;
+
+/** The header line naming what maxDepth cut, and the call that reads on. */
+function belowDepth(refs: string[]): string {
+  const more = refs.length > DEPTH_REFS_SHOWN ? ` +${refs.length - DEPTH_REFS_SHOWN} more` : "";
+  const shown = refs.slice(0, DEPTH_REFS_SHOWN).join(", ");
+  return `# below maxDepth: snapshot {target: {kind: "element", ref}} reads ${shown}${more}`;
+}
+
 const TEXT_ROLES = roleSet("label", "static", "heading", "paragraph", "status bar", "alert", "caption");
 
 export const observeTool = defineTool({
@@ -104,11 +114,7 @@ export const observeTool = defineTool({
       `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > targets.length ? ` of ${observed.total}` : ""}, in reading order`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
       ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
-      ...(observed.cut_by_depth
-        ? [
-            `# below maxDepth: snapshot {target: {kind: "element", ref}} reads ${observed.cut_by_depth.join(", ")}`,
-          ]
-        : []),
+      ...(observed.cut_by_depth ? [belowDepth(observed.cut_by_depth)] : []),
       ...targets.map((t) => `${t.index}. ${t.label}`),
       ...(context_.length ? ["# context", ...context_] : []),
       ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),
