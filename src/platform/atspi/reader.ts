@@ -358,15 +358,19 @@ async function childrenPast(context: ReadContext, node: RawNode, from: number): 
   return found.slice(0, Math.max(0, limit));
 }
 
-/**
- * An item view's children read directly where its counts leave some out (see childrenPast): its
- * child count becomes what was found.
- */
+/** An item view's children: those listed, and those past them its counts leave out (see childrenPast). */
 async function itemViewChildren(context: ReadContext, node: RawNode, listed: string[]): Promise<string[]> {
-  const past = await childrenPast(context, node, listed.length);
-  if (past.length === 0) return listed;
-  node.childCount = listed.length + past.length;
-  return [...listed, ...past];
+  return [...listed, ...(await childrenPast(context, node, listed.length))];
+}
+
+/**
+ * An item view whose Table interface leaves out its items: read_table would read the wrong rows, so
+ * the interface is not offered, and its count is of the items it shows (Qt's columns a list view
+ * does not show are children that are not visible).
+ */
+function readAsItems(node: RawNode): void {
+  node.interfaces = (node.interfaces ?? []).filter((i) => i !== "Table");
+  node.childCount = node.children.filter((child) => child.states?.includes("visible") ?? true).length;
 }
 
 function describeError(error: unknown): string {
@@ -391,6 +395,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     let cells: { row: number; column: number }[] | undefined;
     const isTable = TABLE_ROLES.has(node.role) && (node.interfaces ?? []).includes("Table");
     const itemView = (node.interfaces ?? []).includes("Table");
+    let itemsRead = false;
     if (isTable && !context.options.walkTables) {
       const table = await tableRows(context, node);
       paths = table.paths;
@@ -402,11 +407,17 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       const headers = table.cut.columns + 1;
       const noCells = table.cut.rows * table.cut.columns === 0 && childCount <= HUGE_CHILD_COUNT;
       if (noCells && (childCount === 0 || childCount > headers)) {
-        paths = await itemViewChildren(context, node, childCount > 0 ? await childPaths(context, node) : []);
-        if (paths.length > 0) {
+        const items = await itemViewChildren(
+          context,
+          node,
+          childCount > 0 ? await childPaths(context, node) : [],
+        );
+        if (items.length > 0) {
+          paths = items;
           indexes = undefined;
           cells = undefined;
           delete node.childrenCut;
+          itemsRead = true;
         }
       }
     } else if (childCount > HUGE_CHILD_COUNT) {
@@ -419,7 +430,11 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       return [];
     } else {
       paths = await childPaths(context, node);
-      if (itemView) paths = await itemViewChildren(context, node, paths);
+      if (itemView) {
+        const items = await itemViewChildren(context, node, paths);
+        itemsRead = items.length > paths.length;
+        paths = items;
+      }
     }
     const budget = context.options.nodeCeiling - context.count;
     if (paths.length > budget) {
@@ -431,6 +446,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     node.children = await startAll(paths, (childPath, index) =>
       readNode(context, childPath, indexes?.[index] ?? index, node),
     );
+    if (itemsRead) readAsItems(node);
     // A cell read through the Table interface knows its row and column; what sits inside a cell (a
     // link, a button, a label) is in that cell too.
     for (const [i, child] of node.children.entries()) {
