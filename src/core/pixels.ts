@@ -56,6 +56,32 @@ export function isPixelsOnly(node: RawNode): boolean {
   );
 }
 
+/** How far up from an empty surface what may lie under it is looked for: an overlay's siblings and cousins. */
+const COVER_SCOPE = 2;
+
+/**
+ * The elements that may lie under a read tree's empty surfaces: the subtrees of each surface's
+ * ancestor COVER_SCOPE levels up. Their places decide whether a surface covers the tree.
+ */
+export function underSurfaces(root: RawNode): RawNode[] {
+  const scopes = new Set<RawNode>();
+  const ancestors: RawNode[] = [];
+  const walk = (node: RawNode) => {
+    if (isPixelsOnly(node)) scopes.add(ancestors[Math.max(0, ancestors.length - COVER_SCOPE)] ?? node);
+    ancestors.push(node);
+    for (const child of node.children) walk(child);
+    ancestors.pop();
+  };
+  walk(root);
+  const found = new Set<RawNode>();
+  const collect = (node: RawNode) => {
+    found.add(node);
+    for (const child of node.children) collect(child);
+  };
+  for (const scope of scopes) collect(scope);
+  return [...found];
+}
+
 /**
  * Marks the empty surfaces of a read tree that lie over elements the tree describes: an element on
  * screen, not one of the surface's ancestors, with content (a name, children, or something to do),

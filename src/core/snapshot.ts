@@ -25,7 +25,7 @@ import {
 import { globMatch } from "./glob.js";
 import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
-import { isPixelsOnly, markCoveringSurfaces, mayBePixelsOnly } from "./pixels.js";
+import { isPixelsOnly, markCoveringSurfaces, mayBePixelsOnly, underSurfaces } from "./pixels.js";
 import type { RefStore } from "./refs.js";
 
 export type SnapshotTarget =
@@ -333,15 +333,15 @@ export class SnapshotStore {
       });
     }
     // An empty surface laid over elements the tree describes is not pixels only: to tell, the
-    // places of what is on screen are read, only where there is such a surface.
+    // places of what is on screen around such a surface are read.
     if (view === "screen")
       for (const { node, windowId } of roots) {
-        const nodes = allNodes(node);
-        if (!nodes.some(isPixelsOnly)) continue;
+        const around = underSurfaces(node);
+        if (around.length === 0) continue;
         const showing = reportsShowing(node);
         const shown = (n: RawNode) => isShown(n, showing);
         await backend.enrich(
-          nodes.filter((n) => !n.enriched && shown(n)),
+          around.filter((n) => !n.enriched && shown(n)),
           {
             maxText: limits.maxText,
             actions: limits.actions,
