@@ -92,7 +92,8 @@ List what can be acted on in a window, in document order, with the actions each 
 
 ${TARGETS}
 
-${LIMITS}`,
+${LIMITS}
+observe's own defaults: --max-depth 64, --max-nodes 1000, on-screen elements only.`,
   doctor: `Usage: deskhand doctor [--probe] [--json]
 
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system
