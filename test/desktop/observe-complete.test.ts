@@ -100,6 +100,12 @@ describe("observe lists every visible control", () => {
     const qt = await observe(QT, { items: true });
     for (let i = 0; i < 12; i++)
       assert.match(qt, new RegExp(`list item "file-${String(i).padStart(2, "0")}\\.txt"`), qt);
+    // An item read past Qt's count is a real target: its ref verifies, and a click selects it.
+    const ref = /list item "file-09\.txt" \[ref=(s\d+:e\d+)\]/.exec(qt)?.[1];
+    assert.ok(ref, qt);
+    const clicked = await call("click", { ref, intent: "select file-09.txt" });
+    assert.ok(clicked.ok, JSON.stringify(clicked.error));
+    assert.match(await observe(QT, { items: true }), /list item "file-09\.txt" \([^)]*selected[^)]*\)/);
     const gtk = await observe(GTK, { items: true });
     for (const name of ["report.odt", "photo.jpg", "notes.txt", "budget.ods"])
       assert.match(gtk, new RegExp(`icon = "${name.replace(".", "\\.")}"`), gtk);
