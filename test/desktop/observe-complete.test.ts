@@ -100,6 +100,9 @@ describe("observe lists every visible control", () => {
     const qt = await observe(QT, { items: true });
     for (let i = 0; i < 12; i++)
       assert.match(qt, new RegExp(`list item "file-${String(i).padStart(2, "0")}\\.txt"`), qt);
+    // So does the table of the same folder, which reports one row: every file's cell is listed.
+    for (let i = 0; i < 12; i++)
+      assert.match(qt, new RegExp(`table cell "file-${String(i).padStart(2, "0")}\\.txt"`), qt);
     // An item read past Qt's count is a real target: its ref verifies, and a click selects it.
     const ref = /list item "file-09\.txt" \[ref=(s\d+:e\d+)\]/.exec(qt)?.[1];
     assert.ok(ref, qt);

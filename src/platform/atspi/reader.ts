@@ -332,12 +332,15 @@ async function tableRows(
 
 /** Children asked for by index at once, past where an item view says its children end. */
 const PAST_BATCH = 32;
+/** Missing children in a row that end an item view: a Qt table misses one row header per row. */
+const PAST_END = 2;
 
 /**
- * The children an item view has past the count it reports, asked by index until one is missing.
- * Qt 5.15 counts the rows of its model's root, not of the folder a view shows (a QListView on a
- * QFileSystemModel reports 4 children, one row's columns, and answers for the 40 after them); KDE's
- * file view reports 0 rows. One call tells whether there are any; then a batch at a time.
+ * The children an item view has past the count it reports, asked by index until PAST_END in a row
+ * are missing. Qt 5.15 counts the rows of its model's root, not of the folder a view shows: a
+ * QListView on a QFileSystemModel reports 4 children, one row's columns, and answers for the 40 after
+ * them; a QTableView reports one row and answers for the cells of the others, though not for their
+ * row headers. KDE's file view reports 0 rows. Two calls tell whether there are any.
  */
 async function childrenPast(context: ReadContext, node: RawNode, from: number): Promise<string[]> {
   const { path } = parseHandle(node.handle);
@@ -346,14 +349,18 @@ async function childrenPast(context: ReadContext, node: RawNode, from: number): 
       ([ref]) => (ref as [string, string])[1],
       () => NULL_PATH,
     );
-  if ((await at(from)) === NULL_PATH) return [];
+  const probe = await Promise.all(Array.from({ length: PAST_END }, (_, i) => at(from + i)));
+  if (probe.every((p) => p === NULL_PATH)) return [];
   const limit = Math.min(HUGE_CHILD_COUNT, context.options.nodeCeiling - context.count) - from;
   const found: string[] = [];
-  for (let start = from; found.length < limit; start += PAST_BATCH) {
+  let missing = 0;
+  for (let start = from; found.length < limit && missing < PAST_END; start += PAST_BATCH) {
     const batch = await Promise.all(Array.from({ length: PAST_BATCH }, (_, i) => at(start + i)));
-    const end = batch.indexOf(NULL_PATH);
-    found.push(...(end < 0 ? batch : batch.slice(0, end)));
-    if (end >= 0) break;
+    for (const child of batch) {
+      missing = child === NULL_PATH ? missing + 1 : 0;
+      if (missing >= PAST_END) break;
+      if (child !== NULL_PATH) found.push(child);
+    }
   }
   return found.slice(0, Math.max(0, limit));
 }
@@ -402,16 +409,15 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       indexes = table.indexes;
       cells = table.cells;
       node.childrenCut = table.cut;
-      // No cells through the Table interface, yet more children than a row of column headers:
-      // its items are its children (KDE's file view says 0 rows). An empty table keeps its headers.
+      // Its items are its children where the Table interface leaves them out: no cells, yet more
+      // children than a row of column headers (KDE's file view says 0 rows; an empty table keeps
+      // its headers), or children past its count (Qt's, see childrenPast).
       const headers = table.cut.columns + 1;
-      const noCells = table.cut.rows * table.cut.columns === 0 && childCount <= HUGE_CHILD_COUNT;
-      if (noCells && (childCount === 0 || childCount > headers)) {
-        const items = await itemViewChildren(
-          context,
-          node,
-          childCount > 0 ? await childPaths(context, node) : [],
-        );
+      const noCells = table.cut.rows * table.cut.columns === 0 && (childCount === 0 || childCount > headers);
+      const past = childCount <= HUGE_CHILD_COUNT ? await childrenPast(context, node, childCount) : [];
+      if ((noCells && childCount <= HUGE_CHILD_COUNT) || past.length > 0) {
+        const listed = childCount > 0 ? await childPaths(context, node) : [];
+        const items = [...listed, ...(listed.length === childCount ? past : [])];
         if (items.length > 0) {
           paths = items;
           indexes = undefined;
