@@ -2,7 +2,7 @@
 // area, a canvas, a custom-painted panel). The tree cannot tell what they show; read_screen_text can.
 // Snapshots mark them, and a `find` that finds nothing in a window that has them says so.
 
-import type { RawNode } from "../platform/types.js";
+import type { RawNode, Rect } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
 
 /** Roles that hold what they draw, not elements: where painted text lives. */
@@ -83,9 +83,22 @@ export function underSurfaces(root: RawNode): RawNode[] {
 }
 
 /**
+ * How much of an empty surface the tree's elements under it must cover for it to be an overlay on
+ * them: a form under an empty pane fills most of it; zoom buttons floating over a map do not.
+ */
+const COVERED_SHARE = 0.25;
+
+/** The area two rectangles share. */
+function sharedArea(a: Rect, b: Rect): number {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return width > 0 && height > 0 ? width * height : 0;
+}
+
+/**
  * Marks the empty surfaces of a read tree that lie over elements the tree describes: an element on
  * screen, not one of the surface's ancestors, with content (a name, children, or something to do),
- * whose centre is inside the surface. `shown` is the on-screen judgement (flatten's isShown); the
+ * covering COVERED_SHARE of the surface. `shown` is the on-screen judgement (flatten's isShown); the
  * elements' bounds must have been read.
  */
 export function markCoveringSurfaces(root: RawNode, shown: (node: RawNode) => boolean): RawNode[] {
@@ -105,11 +118,8 @@ export function markCoveringSurfaces(root: RawNode, shown: (node: RawNode) => bo
   const marked: RawNode[] = [];
   for (const { node, ancestors: above } of surfaces) {
     const b = node.bounds!;
-    const inside = (r: NonNullable<RawNode["bounds"]>) => {
-      const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
-      return x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
-    };
-    if (content.some((c) => !above.has(c) && c.bounds && c.bounds.width > 0 && inside(c.bounds))) {
+    const enough = COVERED_SHARE * b.width * b.height;
+    if (content.some((c) => !above.has(c) && c.bounds && sharedArea(c.bounds, b) >= enough)) {
       covers.add(node);
       marked.push(node);
     }

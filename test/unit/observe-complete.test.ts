@@ -23,7 +23,7 @@ const field = (name: string, y: number): FakeElement => ({
   interfaces: ["Accessible", "Component", "Text", "EditableText"],
 });
 
-/** A pane holding a form and, over it, an empty filler as large as the pane; and a canvas over nothing. */
+/** A pane holding a form and, over it, an empty filler as large as the pane; a map with a zoom button over it. */
 function window(): FakeWindow {
   return {
     id: 1,
@@ -51,12 +51,26 @@ function window(): FakeWindow {
           ],
         },
         { role: "drawing area", bounds: { x: 0, y: 320, width: 800, height: 260 } },
+        // Zoom buttons floating over the map: they cover little of it, so it stays pixels only.
+        {
+          role: "panel",
+          bounds: { x: 740, y: 330, width: 40, height: 60 },
+          children: [
+            {
+              role: "push button",
+              name: "Zoom in",
+              bounds: { x: 740, y: 330, width: 40, height: 30 },
+              actions: ["click"],
+              interfaces: ["Accessible", "Component", "Action"],
+            },
+          ],
+        },
       ],
     },
   };
 }
 
-it("an empty surface over a form hides nothing and is not pixels only; one over nothing is", async () => {
+it("an empty surface over a form hides nothing and is not pixels only; a map under a zoom button is", async () => {
   const { context } = fakeContext({
     windows: [window()],
     hands: { windows: [] },
@@ -71,6 +85,7 @@ it("an empty surface over a form hides nothing and is not pixels only; one over 
   assert.doesNotMatch(text, /filler/, text);
   assert.equal(text.match(/pixels only/g)?.length, 1, text);
   assert.match(text, /drawing area \(pixels only\)/, text);
+  assert.match(text, /push button "Zoom in"/, text);
   await context.close();
 });
 
