@@ -216,13 +216,15 @@ const EMPTY_RUN = 3;
 const CELL_POSITION = /^\$?[A-Z]{1,3}\$?\d+$/;
 
 /**
- * A table cell on screen with nothing in it, as read (its text known and empty, no children, and no
- * name but its position: GTK's tree view cells carry their text as their name only).
+ * A table cell on screen with nothing in it, as read (its text known and empty, no children). A cell
+ * shows its name where the name is not its position: Qt's cells have no Text interface, GTK's tree
+ * view cells carry their text as their name only; Calc's "A1" shows its text.
  */
 function isEmptyCell(node: RawNode): boolean {
+  const named = !!node.name?.trim() && !CELL_POSITION.test(node.name);
   return (
     node.role === "table cell" &&
-    (!node.name?.trim() || CELL_POSITION.test(node.name)) &&
+    !named &&
     node.children.length === 0 &&
     node.enriched === true &&
     !node.value &&

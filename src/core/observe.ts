@@ -23,6 +23,8 @@ export interface Observation {
   left_out: { nothing_to_do: number; in_tables: number };
   /** The ref of the element with the keyboard focus, where one reports it. */
   focused?: string;
+  /** Elements on screen whose children maxDepth cut: `snapshot` of each ref reads on. */
+  cut_by_depth?: string[];
 }
 
 /** Roles whose items fold into one target (a file list, a table of cells). */
@@ -37,6 +39,16 @@ const CELLS = roleSet("table cell", "tree item", "list item");
 const NAMING_ANCESTORS = 3;
 /** What an element offers that is no reason to list it when it has no name: anything may be focused or clicked. */
 const INCIDENTAL = new Set(["focus", "click", "scroll"]);
+/** Characters of a value shown on a target's line; a longer one says it was cut and by how much. */
+const VALUE_SHOWN = 80;
+
+/** A value as a target shows it: cut at VALUE_SHOWN, the cut marked with what is left and what reads it. */
+function valueOnLine(element: SnapshotElement): string {
+  if (element.value === undefined) return "";
+  const whole = Math.max(element.textLength ?? 0, element.value.length);
+  if (whole <= VALUE_SHOWN) return ` = ${JSON.stringify(element.value)}`;
+  return ` = ${JSON.stringify(`${element.value.slice(0, VALUE_SHOWN)}…`)} (+${whole - VALUE_SHOWN} chars, read_text)`;
+}
 
 /** The name a person would read: the app's, else one inferred (marked ~): a label beside it, its tooltip. */
 export function shownName(element: SnapshotElement): string {
@@ -102,6 +114,7 @@ export function observeTargets(
   let inTables = 0;
   let foldedBelow: number | undefined;
   let focused: string | undefined;
+  const cutByDepth: string[] = [];
   /** The names of the current element's ancestors, by depth. */
   const ancestors: (string | null | undefined)[] = [];
   elements.forEach((element, order) => {
@@ -114,6 +127,7 @@ export function observeTargets(
     }
     foldedBelow = undefined;
     if (element.states?.includes("focused")) focused = element.ref;
+    if (element.cut?.reason === "maxDepth") cutByDepth.push(element.ref);
     const rows = rowsOf(element);
     if (!options.items && COLLECTIONS.has(element.role) && rows !== undefined && rows >= FOLD_AT) {
       foldedBelow = element.depth;
@@ -154,7 +168,7 @@ export function observeTargets(
   });
   const ordered = readingOrder(picked);
   const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows, named }, index) => {
-    const value = element.value !== undefined ? ` = ${JSON.stringify(element.value.slice(0, 80))}` : "";
+    const value = valueOnLine(element);
     const states = keyStates(element);
     // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
     const what =
@@ -172,6 +186,7 @@ export function observeTargets(
     total: ordered.length,
     left_out: { nothing_to_do: nothingToDo, in_tables: inTables },
     ...(focused ? { focused } : {}),
+    ...(cutByDepth.length ? { cut_by_depth: cutByDepth } : {}),
   };
 }
 

@@ -19,12 +19,13 @@ import {
   type Fold,
   fingerprintOf,
   flatten,
+  isShown,
   reportsShowing,
 } from "./flatten.js";
 import { globMatch } from "./glob.js";
 import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
-import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
+import { isPixelsOnly, markCoveringSurfaces, mayBePixelsOnly, underSurfaces } from "./pixels.js";
 import { pathOf, type RefStore } from "./refs.js";
 
 export type SnapshotTarget =
@@ -331,6 +332,26 @@ export class SnapshotStore {
         ...(windowId === null ? {} : { windowId }),
       });
     }
+    // An empty surface laid over elements the tree describes is not pixels only: to tell, the
+    // places of what is on screen around such a surface are read.
+    if (view === "screen")
+      for (const { node, windowId } of roots) {
+        const around = underSurfaces(node);
+        if (around.length === 0) continue;
+        const showing = reportsShowing(node);
+        const shown = (n: RawNode) => isShown(n, showing);
+        await backend.enrich(
+          around.filter((n) => !n.enriched && shown(n)),
+          {
+            maxText: limits.maxText,
+            actions: limits.actions,
+            accessibleIds: limits.accessibleIds,
+            timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
+            ...(windowId === null ? {} : { windowId }),
+          },
+        );
+        markCoveringSurfaces(node, shown);
+      }
     // Unnamed fields take the label beside them, marked inferred.
     await inferLabelsOf(backend, roots, Math.max(100, limits.timeoutMs - (Date.now() - started)));
     const flat = await flatten(roots, { ...limits, view, unfold: target.kind === "element" });

@@ -37,7 +37,9 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
   const namedSince = !seen.name && !!node.name;
   if (node.name !== seen.name && !namedSince)
     found.push({ field: "name", was: seen.name ?? null, now: node.name ?? null });
-  if (node.indexInParent !== seen.indexInParent)
+  // An index of -1 is the toolkit saying it does not know (KDE's file view, for every item), not a move.
+  const known = node.indexInParent >= 0 && seen.indexInParent >= 0;
+  if (known && node.indexInParent !== seen.indexInParent)
     found.push({ field: "index", was: seen.indexInParent, now: node.indexInParent });
   // Bounds are compared only when both reads had them: an unread field is unknown, not a change, and
   // neither is an element that had no place on screen then (null: a page still loading, a hidden

@@ -9,6 +9,22 @@ import { limitsShape, targetSchema } from "./schemas.js";
 import { snapshotData } from "./snapshot.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
+/**
+ * Levels observe reads: deep enough for Qt, which nests a KDE editor's replace bar 20 widgets down;
+ * maxNodes, the read ceiling and the deadline bound the read, not the depth.
+ */
+const OBSERVE_DEPTH = 64;
+
+/** Refs of depth-cut elements named in the header; the rest are counted (all are in `cut_by_depth`). */
+const DEPTH_REFS_SHOWN = 8;
+
+/** The header line naming what maxDepth cut, and the call that reads on. */
+function belowDepth(refs: string[]): string {
+  const more = refs.length > DEPTH_REFS_SHOWN ? ` +${refs.length - DEPTH_REFS_SHOWN} more` : "";
+  const shown = refs.slice(0, DEPTH_REFS_SHOWN).join(", ");
+  return `# below maxDepth: snapshot {target: {kind: "element", ref}} reads ${shown}${more}`;
+}
+
 const TEXT_ROLES = roleSet("label", "static", "heading", "paragraph", "status bar", "alert", "caption");
 
 export const observeTool = defineTool({
@@ -21,6 +37,7 @@ export const observeTool = defineTool({
   input: z.object({
     target: targetSchema,
     ...limitsShape,
+    maxDepth: limitsShape.maxDepth.default(OBSERVE_DEPTH),
     maxNodes: limitsShape.maxNodes.default(1000),
     visibleOnly: limitsShape.visibleOnly.default(true),
     actions: limitsShape.actions.default(true),
@@ -93,6 +110,7 @@ export const observeTool = defineTool({
       targets,
       ...(observed.focused ? { focused: observed.focused } : {}),
       ...(fromPixels?.data ? { pixels: fromPixels.data } : {}),
+      ...(observed.cut_by_depth ? { cut_by_depth: observed.cut_by_depth } : {}),
       truncated_by: truncatedBy,
       left_out: leftOut,
     };
@@ -110,6 +128,7 @@ export const observeTool = defineTool({
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
       ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
       ...(fromPixels?.notes ?? []),
+      ...(observed.cut_by_depth ? [belowDepth(observed.cut_by_depth)] : []),
       ...targets.map((t) => `${t.index}. ${t.label}`),
       ...(context_.length ? ["# context", ...context_] : []),
       ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),

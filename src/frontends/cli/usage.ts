@@ -94,7 +94,8 @@ with points to click; --no-pixels leaves that out.
 
 ${TARGETS}
 
-${LIMITS}`,
+${LIMITS}
+observe's own defaults: --max-depth 64, --max-nodes 1000, on-screen elements only.`,
   doctor: `Usage: deskhand doctor [--probe] [--json]
 
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system

@@ -291,7 +291,7 @@ async function tableRows(
   paths: string[];
   indexes: number[];
   cells: { row: number; column: number }[];
-  cut: ChildrenCut;
+  cut: Extract<ChildrenCut, { reason: "table" }>;
 }> {
   const { path } = parseHandle(node.handle);
   const { app } = context;
@@ -330,6 +330,56 @@ async function tableRows(
   };
 }
 
+/** Children asked for by index at once, past where an item view says its children end. */
+const PAST_BATCH = 32;
+/** Missing children in a row that end an item view: a Qt table misses one row header per row. */
+const PAST_END = 2;
+
+/**
+ * The children an item view has past the count it reports, asked by index until PAST_END in a row
+ * are missing. Qt 5.15 counts the rows of its model's root, not of the folder a view shows: a
+ * QListView on a QFileSystemModel reports 4 children, one row's columns, and answers for the 40 after
+ * them; a QTableView reports one row and answers for the cells of the others, though not for their
+ * row headers. KDE's file view reports 0 rows. Two calls tell whether there are any.
+ */
+async function childrenPast(context: ReadContext, node: RawNode, from: number): Promise<string[]> {
+  const { path } = parseHandle(node.handle);
+  const at = (index: number) =>
+    context.app.call(path, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [index]).then(
+      ([ref]) => (ref as [string, string])[1],
+      () => NULL_PATH,
+    );
+  const probe = await Promise.all(Array.from({ length: PAST_END }, (_, i) => at(from + i)));
+  if (probe.every((p) => p === NULL_PATH)) return [];
+  const limit = Math.min(HUGE_CHILD_COUNT, context.options.nodeCeiling - context.count) - from;
+  const found: string[] = [];
+  let missing = 0;
+  for (let start = from; found.length < limit && missing < PAST_END; start += PAST_BATCH) {
+    const batch = await Promise.all(Array.from({ length: PAST_BATCH }, (_, i) => at(start + i)));
+    for (const child of batch) {
+      missing = child === NULL_PATH ? missing + 1 : 0;
+      if (missing >= PAST_END) break;
+      if (child !== NULL_PATH) found.push(child);
+    }
+  }
+  return found.slice(0, Math.max(0, limit));
+}
+
+/** An item view's children: those listed, and those past them its counts leave out (see childrenPast). */
+async function itemViewChildren(context: ReadContext, node: RawNode, listed: string[]): Promise<string[]> {
+  return [...listed, ...(await childrenPast(context, node, listed.length))];
+}
+
+/**
+ * An item view whose Table interface leaves out its items: read_table would read the wrong rows, so
+ * the interface is not offered, and its count is of the items it shows (Qt's columns a list view
+ * does not show are children that are not visible).
+ */
+function readAsItems(node: RawNode): void {
+  node.interfaces = (node.interfaces ?? []).filter((i) => i !== "Table");
+  node.childCount = node.children.filter((child) => child.states?.includes("visible") ?? true).length;
+}
+
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -351,12 +401,31 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     let indexes: number[] | undefined;
     let cells: { row: number; column: number }[] | undefined;
     const isTable = TABLE_ROLES.has(node.role) && (node.interfaces ?? []).includes("Table");
+    const itemView = (node.interfaces ?? []).includes("Table");
+    let itemsRead = false;
     if (isTable && !context.options.walkTables) {
       const table = await tableRows(context, node);
       paths = table.paths;
       indexes = table.indexes;
       cells = table.cells;
       node.childrenCut = table.cut;
+      // Its items are its children where the Table interface leaves them out: no cells, yet more
+      // children than a row of column headers (KDE's file view says 0 rows; an empty table keeps
+      // its headers), or children past its count (Qt's, see childrenPast).
+      const headers = table.cut.columns + 1;
+      const noCells = table.cut.rows * table.cut.columns === 0 && (childCount === 0 || childCount > headers);
+      const past = childCount <= HUGE_CHILD_COUNT ? await childrenPast(context, node, childCount) : [];
+      if ((noCells && childCount <= HUGE_CHILD_COUNT) || past.length > 0) {
+        const listed = childCount > 0 ? await childPaths(context, node) : [];
+        const items = [...listed, ...(listed.length === childCount ? past : [])];
+        if (items.length > 0) {
+          paths = items;
+          indexes = undefined;
+          cells = undefined;
+          delete node.childrenCut;
+          itemsRead = true;
+        }
+      }
     } else if (childCount > HUGE_CHILD_COUNT) {
       node.childrenCut = { reason: "hugeChildCount", childCount };
       return [];
@@ -367,6 +436,11 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       return [];
     } else {
       paths = await childPaths(context, node);
+      if (itemView) {
+        const items = await itemViewChildren(context, node, paths);
+        itemsRead = items.length > paths.length;
+        paths = items;
+      }
     }
     const budget = context.options.nodeCeiling - context.count;
     if (paths.length > budget) {
@@ -378,6 +452,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     node.children = await startAll(paths, (childPath, index) =>
       readNode(context, childPath, indexes?.[index] ?? index, node),
     );
+    if (itemsRead) readAsItems(node);
     // A cell read through the Table interface knows its row and column; what sits inside a cell (a
     // link, a button, a label) is in that cell too.
     for (const [i, child] of node.children.entries()) {
