@@ -215,13 +215,17 @@ const EMPTY_RUN = 3;
 /** A spreadsheet cell's name is where it sits ("A1", LibreOffice), not what it holds. */
 const CELL_POSITION = /^\$?[A-Z]{1,3}\$?\d+$/;
 
+export function isCellPosition(name: string): boolean {
+  return CELL_POSITION.test(name);
+}
+
 /**
  * A table cell on screen with nothing in it, as read (its text known and empty, no children). A cell
  * shows its name where the name is not its position: Qt's cells have no Text interface, GTK's tree
  * view cells carry their text as their name only; Calc's "A1" shows its text.
  */
 function isEmptyCell(node: RawNode): boolean {
-  const named = !!node.name?.trim() && !CELL_POSITION.test(node.name);
+  const named = !!node.name?.trim() && !isCellPosition(node.name);
   return (
     node.role === "table cell" &&
     !named &&

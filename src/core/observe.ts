@@ -5,6 +5,7 @@
 // a split pane, an unnamed element that can only take the focus) is left out and counted.
 import { roleSet } from "../platform/vocabulary.js";
 import { affordances, isTarget } from "./affordances.js";
+import { isCellPosition } from "./flatten.js";
 import { keyStates } from "./render.js";
 import type { SnapshotElement } from "./snapshot.js";
 
@@ -109,7 +110,13 @@ export function observeTargets(
     actions: string[];
     rows?: number;
     named?: string;
+    /** The other named cells of a row shown as its cells side by side (GTK's tree view). */
+    alongside?: string[];
   }[] = [];
+  /** Rows of sibling cells already listed: the parent's order and the row's place, to the target. */
+  const cellRows = new Map<string, (typeof picked)[number]>();
+  /** The order of the latest element at each depth: an element's parent is the latest one above it. */
+  const latestAt: number[] = [];
   let nothingToDo = 0;
   let inTables = 0;
   let foldedBelow: number | undefined;
@@ -120,6 +127,8 @@ export function observeTargets(
   elements.forEach((element, order) => {
     ancestors.length = element.depth;
     ancestors[element.depth] = element.name;
+    latestAt.length = element.depth;
+    latestAt[element.depth] = order;
     if (foldedBelow !== undefined && element.depth > foldedBelow) {
       inTables++;
       if (element.states?.includes("focused")) focused ??= element.ref;
@@ -164,23 +173,37 @@ export function observeTargets(
       nothingToDo++;
       return;
     }
-    picked.push({ element, order, actions });
+    const row = rowOfCells(element, latestAt[element.depth - 1]);
+    const listed = row === undefined ? undefined : cellRows.get(row);
+    if (listed) {
+      // One target a row, at its first named cell: the cells beside it are said on its line.
+      inTables++;
+      if (!shownName(listed.element) && shownName(element))
+        Object.assign(listed, { element, order, actions });
+      else if (element.name) (listed.alongside ??= []).push(element.name);
+      return;
+    }
+    const target = { element, order, actions };
+    if (row !== undefined) cellRows.set(row, target);
+    picked.push(target);
   });
   const ordered = readingOrder(picked);
-  const targets = ordered.slice(0, options.maxTargets).map(({ element, actions, rows, named }, index) => {
-    const value = valueOnLine(element);
-    const states = keyStates(element);
-    // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
-    const what =
-      rows !== undefined
-        ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
-        : element.pixelsOnly
-          ? " (pixels only)"
-          : "";
-    const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
-    const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}] ${actions.join(",")}`;
-    return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
-  });
+  const targets = ordered
+    .slice(0, options.maxTargets)
+    .map(({ element, actions, rows, named, alongside }, index) => {
+      const value = `${valueOnLine(element)}${alongsideOf(alongside)}`;
+      const states = keyStates(element);
+      // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
+      const what =
+        rows !== undefined
+          ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
+          : element.pixelsOnly
+            ? " (pixels only)"
+            : "";
+      const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
+      const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}] ${actions.join(",")}`;
+      return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
+    });
   return {
     targets,
     total: ordered.length,
@@ -188,6 +211,28 @@ export function observeTargets(
     ...(focused ? { focused } : {}),
     ...(cutByDepth.length ? { cut_by_depth: cutByDepth } : {}),
   };
+}
+
+/** Cells beside a row's first named one, on its line: a few, each cut short. */
+const ALONGSIDE = { cells: 3, chars: 40 };
+
+function alongsideOf(names: string[] | undefined): string {
+  if (!names?.length) return "";
+  const shown = names.slice(0, ALONGSIDE.cells).map((n) => JSON.stringify(n.slice(0, ALONGSIDE.chars)));
+  const more = names.length > ALONGSIDE.cells ? ` +${names.length - ALONGSIDE.cells}` : "";
+  return ` · ${shown.join(" · ")}${more}`;
+}
+
+/**
+ * Where a table cell sits among its siblings, when the toolkit draws a row as sibling cells (GTK's tree
+ * view: an icon cell, a name cell, a status cell): its parent and the row's top and height.
+ */
+function rowOfCells(element: SnapshotElement, parentOrder: number | undefined): string | undefined {
+  const b = element.bounds;
+  if (element.role !== "table cell" || !b || b.height <= 0 || parentOrder === undefined) return undefined;
+  // A spreadsheet's cells are each a place to act on.
+  if (element.name && isCellPosition(element.name)) return undefined;
+  return `${parentOrder}:${b.y}:${b.height}`;
 }
 
 /** The name of the first named cell directly inside the cell at `order`, if its children are cells. */

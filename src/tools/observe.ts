@@ -121,7 +121,7 @@ export const observeTool = defineTool({
       leftOut.nothing_to_do
         ? `${leftOut.nothing_to_do} with nothing to do (progress bars, split panes, unnamed and only focusable)`
         : "",
-      leftOut.in_tables ? `${leftOut.in_tables} inside folded tables and lists` : "",
+      leftOut.in_tables ? `${leftOut.in_tables} inside folded tables, lists and rows` : "",
     ].filter(Boolean);
     const lines = [
       `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > observed.targets.length ? ` of ${observed.total + targets.length - observed.targets.length}` : ""}, in reading order`,

@@ -163,3 +163,26 @@ it("names a pixels-only surface by the pane holding it, and lists a table before
   );
   assert.equal(left_out.in_tables, 4, "the row's own cells are counted as inside it");
 });
+
+it("a row drawn as sibling cells (GTK's tree view) is one target at its named cell, the rest said beside it", () => {
+  const table = el("table", {
+    childCount: 2,
+    bounds: box(0, 0, 400, 100),
+    interfaces: ["Accessible", "Table"],
+  });
+  const cell = (name: string | null, x: number, y: number, depth = 2) =>
+    el("table cell", { name, depth, bounds: box(x, y, 80, 21), actions: ["activate"] });
+  const rows = [
+    [cell(null, 0, 20), cell("Print to File", 80, 20), cell("Ready", 160, 20), cell(null, 240, 20)],
+    [cell(null, 0, 41), cell("Office", 80, 41), cell(null, 160, 41), cell(null, 240, 41)],
+  ];
+  const { targets, left_out } = observeTargets([table, ...rows.flat()], { items: false, maxTargets: 50 });
+  const lines = targets.map((t) => t.label.split(" [")[0]);
+  assert.deepEqual(lines, ['table cell "Print to File" · "Ready"', 'table cell "Office"']);
+  assert.equal(targets[0]!.ref, rows[0]![1]!.ref, "the row is acted on at its named cell");
+  assert.equal(left_out.in_tables, 6, "the other cells are counted");
+  // A spreadsheet's cells are each a target: their names are their places.
+  const sheet = [cell("A1", 0, 20), cell("B1", 80, 20), cell("C1", 160, 20)];
+  const calc = observeTargets([table, ...sheet], { items: false, maxTargets: 50 });
+  assert.equal(calc.targets.length, 3);
+});
