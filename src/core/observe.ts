@@ -180,7 +180,7 @@ export function observeTargets(
       inTables++;
       if (!shownName(listed.element) && shownName(element))
         Object.assign(listed, { element, order, actions });
-      else if (element.name) (listed.alongside ??= []).push(element.name);
+      else if (element.name) listed.alongside = [...(listed.alongside ?? []), element.name];
       return;
     }
     const target = { element, order, actions };
