@@ -109,6 +109,12 @@ describe("observe lists every visible control", () => {
     const clicked = await call("click", { ref, intent: "select file-09.txt" });
     assert.ok(clicked.ok, JSON.stringify(clicked.error));
     assert.match(await observe(QT, { items: true }), /list item "file-09\.txt" \([^)]*selected[^)]*\)/);
+    // The empty list beside them, which dies when asked for a child, was never asked: the app lives.
+    const listed = await call("windows", {});
+    assert.ok(
+      listed.data.windows.some((w: { title: string }) => w.title === QT),
+      "the Qt app is alive",
+    );
     const gtk = await observe(GTK, { items: true });
     for (const name of ["report.odt", "photo.jpg", "notes.txt", "budget.ods"])
       assert.match(gtk, new RegExp(`icon = "${name.replace(".", "\\.")}"`), gtk);

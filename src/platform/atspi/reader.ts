@@ -330,6 +330,14 @@ async function tableRows(
   };
 }
 
+/**
+ * Views that may be asked for children past their count, when they count some: Qt's table and list
+ * views divide the index by their column count, so one that counts no children (no columns) dies of
+ * the division (KDE's editor, Kate, did at its first observe); a tree view is never asked (it looks
+ * the row up in its own items). Past a count of one or more they answer nothing, or the item.
+ */
+const PAST_ROLES = new Set(["list", "list box", "table"]);
+
 /** Children asked for by index at once, past where an item view says its children end. */
 const PAST_BATCH = 32;
 /** Missing children in a row that end an item view: a Qt table misses one row header per row. */
@@ -343,6 +351,7 @@ const PAST_END = 2;
  * row headers. KDE's file view reports 0 rows. Two calls tell whether there are any.
  */
 async function childrenPast(context: ReadContext, node: RawNode, from: number): Promise<string[]> {
+  if (from === 0 || !PAST_ROLES.has(node.role)) return [];
   const { path } = parseHandle(node.handle);
   const at = (index: number) =>
     context.app.call(path, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [index]).then(
