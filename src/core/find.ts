@@ -4,7 +4,15 @@
 import type { AccessibilityReader, RawNode, Rect, StructureOptions, WindowInfo } from "../platform/types.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
-import { type FlatEntry, fingerprintOf, flatten, isEcho, isShown, reportsShowing } from "./flatten.js";
+import {
+  type FlatEntry,
+  fingerprintOf,
+  flatten,
+  isClosedPopup,
+  isEcho,
+  isShown,
+  reportsShowing,
+} from "./flatten.js";
 import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
@@ -457,6 +465,12 @@ export async function findElements(
  * in, are left out and counted. Where it cannot be told whether the app reports `showing` (an app
  * searched through Collection before any read of it), nothing is taken to be off screen.
  */
+/** Whether an ancestor is a popup closed while it claims to show (see isClosedPopup). */
+function inClosedPopup(node: RawNode, parents: Map<RawNode, RawNode>): boolean {
+  for (let up = parents.get(node); up; up = parents.get(up)) if (isClosedPopup(up)) return true;
+  return false;
+}
+
 async function leaveOut(
   backend: AccessibilityReader,
   roots: { node: RawNode }[],
@@ -487,7 +501,7 @@ async function leaveOut(
   let repeats = 0;
   const kept = hits.filter((e) => {
     const showing = reports(e);
-    if (showing !== undefined && !isShown(e.node, showing)) {
+    if (showing !== undefined && (!isShown(e.node, showing) || inClosedPopup(e.node, parents))) {
       offScreen++;
       return false;
     }

@@ -139,12 +139,31 @@ export function isInteractive(node: RawNode): boolean {
 export function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean {
   const states = node.states;
   if (states === undefined) return true; // Unread states: keep it, and its `unread` says why.
+  if (isClosedPopup(node)) return false;
   if (states.includes("showing")) return true;
   if (toolkitReportsShowing || !states.includes("visible")) return false;
   if (!node.enriched) return true; // Bounds not read yet: cannot tell, so it is kept.
   const b = node.bounds;
   if (!b) return !(node.interfaces ?? []).includes("Component");
   return b.width > 0 && b.height > 0;
+}
+
+const POPUP_ROLES = new Set(["list", "list box", "menu"]);
+
+/**
+ * A popup a toolkit reports showing while it is closed: Qt's combo box keeps its list at 0×0 and its
+ * items at the screen's corner, all `showing`. No area and nothing in it but items: nothing of it is
+ * on screen, and a point at that corner hits none of its items (callers that judge an element alone
+ * ask this of its ancestors).
+ */
+export function isClosedPopup(node: RawNode): boolean {
+  const b = node.bounds;
+  return mayBeClosedPopup(node) && !!b && (b.width <= 0 || b.height <= 0);
+}
+
+/** A popup whose bounds tell whether it is closed (isClosedPopup): read them before judging it. */
+export function mayBeClosedPopup(node: RawNode): boolean {
+  return POPUP_ROLES.has(node.role) && node.children.length > 0 && node.children.every(isMenuish);
 }
 
 /** Whether any element below the root reports `showing` (GTK 4.8 never does). */

@@ -20,6 +20,7 @@ import {
   fingerprintOf,
   flatten,
   isShown,
+  mayBeClosedPopup,
   reportsShowing,
 } from "./flatten.js";
 import { globMatch } from "./glob.js";
@@ -321,7 +322,9 @@ export class SnapshotStore {
       const needed = everything
         ? allNodes(node)
         : view === "screen"
-          ? allNodes(node).filter((n) => (n.role === "table cell" || mayBePixelsOnly(n)) && !n.enriched)
+          ? allNodes(node).filter(
+              (n) => (n.role === "table cell" || mayBePixelsOnly(n) || mayBeClosedPopup(n)) && !n.enriched,
+            )
           : [];
       if (needed.length === 0) continue;
       await backend.enrich(needed, {

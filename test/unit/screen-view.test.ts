@@ -219,3 +219,39 @@ describe("since", () => {
     if (reply.kind === "snapshot") assert.match(reply.fallback, /only the newest snapshot's refs/);
   });
 });
+
+describe("a closed popup that claims to show", () => {
+  it("Qt's combo box list at 0×0, its items at the screen's corner, is folded closed, not listed", async () => {
+    const item = (name: string, y: number): FakeElement => ({
+      role: "list item",
+      name,
+      states: [...SHOWN, "selectable"],
+      bounds: { x: 0, y, width: 756, height: 25 },
+    });
+    const combo: FakeElement = {
+      role: "combo box",
+      name: "Plain text",
+      states: [...SHOWN, "focusable"],
+      bounds: { x: 342, y: 778, width: 154, height: 25 },
+      children: [
+        {
+          role: "list",
+          states: SHOWN,
+          bounds: { x: 0, y: 0, width: 0, height: 0 },
+          children: [item("Plain text", 0), item("Whole words", 25)],
+        },
+      ],
+    };
+    const root: FakeElement = { role: "frame", name: "Kate", states: SHOWN, children: [combo] };
+    const rect = { x: 0, y: 0, width: 1280, height: 1024 };
+    const backend = new FakeBackend({
+      windows: [{ id: 1, title: "Kate", pid: 1, app: "fake", rect, focused: true, root }],
+    });
+    const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
+    const text = await renderSnapshot(
+      await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen"),
+    );
+    assert.match(text, /combo box "Plain text" \[ref=s1:e\d+\][^\n]* · closed, 2 items/, text);
+    assert.doesNotMatch(text, /list item/, text);
+  });
+});

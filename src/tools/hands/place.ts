@@ -2,7 +2,7 @@
 // centre; a point (global, or a screenshot pixel mapped back to global) is probed by hit-testing the
 // accessible tree of the window under it, so the gate knows what it is about to press.
 import { DeskhandError } from "../../core/errors.js";
-import { isShown, reportsShowing } from "../../core/flatten.js";
+import { isClosedPopup, isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
@@ -150,7 +150,10 @@ async function hitTest(
   const showingKnown = reportsShowing(read.root);
   const hits = nodes.filter(
     (n) =>
-      usableBounds(n.node.bounds) && inside(point, n.node.bounds as Rect) && isShown(n.node, showingKnown),
+      usableBounds(n.node.bounds) &&
+      inside(point, n.node.bounds as Rect) &&
+      isShown(n.node, showingKnown) &&
+      !n.up.some(isClosedPopup),
   );
   hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
   const best = hits[0];
