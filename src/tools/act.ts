@@ -6,10 +6,12 @@ import {
   afterRead,
   awaitPromisedWindow,
   clipState,
+  OPENING_SETTLE_MS,
   RECEIPT_TEXT,
   type Receipt,
   renderReceipt,
   windowChanges,
+  windowsSettled,
 } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
@@ -20,7 +22,7 @@ import type { Secret } from "../safety/audit.js";
 import { commitReason } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
 import { watchChanges } from "./changes.js";
-import type { ToolContext } from "./context.js";
+import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { findToolSchema, resolveOne } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
@@ -158,6 +160,8 @@ export async function runAction(
       target,
     });
   }
+  // A window that came or went after the last reply is said first.
+  const since = windowsSinceLast(context, before);
   let report: ActionReport;
   try {
     report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
@@ -171,8 +175,11 @@ export async function runAction(
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
   let after = await backend.listWindows();
-  if (pressing)
+  // A press may open or close a window a moment later (Qt runs a dialog's exec after the call returns).
+  if (pressing) {
+    after = await windowsSettled(() => backend.listWindows(), before, after, OPENING_SETTLE_MS);
     after = await awaitPromisedWindow(() => backend.listWindows(), before, after, node.name, endsInEllipsis);
+  }
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
   // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
   const wanted = input.action.kind === "set_value" ? input.action.text : undefined;
@@ -205,6 +212,7 @@ export async function runAction(
     }
   }
   const changes = windowChanges(before, after);
+  rememberWindows(context, after);
   // Not returned, and a window came meanwhile: the modal dialog the action opened is holding it.
   const holder = report.outcome === "unknown" ? changes.windows_appeared[0] : undefined;
   const receipt: Receipt = {
@@ -215,6 +223,7 @@ export async function runAction(
     ...(report.returned === undefined ? {} : { returned: report.returned }),
     ...(report.detail ? { detail: report.detail } : {}),
     ...(report.selection ? { selection: report.selection } : {}),
+    ...(since ? { since_last_action: since.data.since_last_action } : {}),
     ...reread,
     ...changes,
     ...(holder ? { held_by: { id: holder.id, title: holder.title } } : {}),

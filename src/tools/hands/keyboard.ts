@@ -14,7 +14,7 @@ import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
-import { attemptInput } from "./attempt.js";
+import { attemptInput, NothingSent } from "./attempt.js";
 import { focusedElement, keyEffect, pressFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
@@ -171,6 +171,50 @@ async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promis
 const FOCUSED_WITHIN_MS = 20_000;
 /** Polls start quick and slow down: each read is work for an app that is already behind. */
 const FOCUS_POLL_MS = [30, 60, 120, 250];
+/** When a field still without the focus has its window read for who has it instead (ms after the click). */
+const FOCUS_OWNER_CHECKS_MS = [300, 1000, 2500, 5000];
+
+/** The element with the keyboard focus in the place's window, unless it is the place, inside it or around it. */
+async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promise<RawNode | undefined> {
+  if (place.windowId === undefined || !place.handle) return undefined;
+  const backend = await context.backend();
+  const read = await backend
+    .readWindow(place.windowId, {
+      maxDepth: 40,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 3000,
+      timeoutMs: 1500,
+    })
+    .catch(() => undefined);
+  if (!read) return undefined;
+  // The path to the deepest focused element: the place on it (around it) or below it (inside) is no other.
+  let found: RawNode[] | undefined;
+  const walk = (node: RawNode, path: RawNode[]) => {
+    const here = [...path, node];
+    if (node.states?.includes("focused")) found = here;
+    for (const child of node.children) walk(child, here);
+  };
+  walk(read.root, []);
+  const owner = found?.at(-1);
+  if (!owner || found!.some((n) => n.handle === place.handle)) return undefined;
+  const inside = (n: RawNode): boolean => n.handle === owner.handle || n.children.some(inside);
+  const placeNode = (n: RawNode): RawNode | undefined =>
+    n.handle === place.handle ? n : n.children.map(placeNode).find(Boolean);
+  const mine = placeNode(read.root);
+  if (mine && inside(mine)) return undefined;
+  return backend.describe(owner.handle, { maxText: 0, windowId: place.windowId }).catch(() => owner);
+}
+
+const named = (n: RawNode) => `${n.role}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
+
+/** Whether a point lies within an element's bounds. */
+const holds = (n: RawNode, p: { x: number; y: number }) =>
+  !!n.bounds &&
+  p.x >= n.bounds.x &&
+  p.y >= n.bounds.y &&
+  p.x < n.bounds.x + n.bounds.width &&
+  p.y < n.bounds.y + n.bounds.height;
 
 /**
  * Waits until the clicked field reports the focus: keys sent before the app has handled the click
@@ -180,7 +224,9 @@ const FOCUS_POLL_MS = [30, 60, 120, 250];
 async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise<void> {
   if (!place.handle) return;
   const backend = await context.backend();
-  const deadline = Date.now() + FOCUSED_WITHIN_MS;
+  const clicked = Date.now();
+  const deadline = clicked + FOCUSED_WITHIN_MS;
+  const checks = [...FOCUS_OWNER_CHECKS_MS];
   let focusable = false;
   for (let poll = 0; Date.now() < deadline; poll++) {
     const node = await backend
@@ -205,7 +251,24 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
       if (inside && walk(inside.root)) return;
     }
     focusable ||= node?.states?.includes("focusable") ?? false;
-    if (node?.states && !focusable) return;
+    if (node?.states && !focusable) {
+      // It cannot take the focus: keys would go to whatever has it.
+      const owner = await focusElsewhere(context, place);
+      if (owner)
+        throw new NothingSent(
+          `${place.ref ?? "the field"} does not take the keyboard focus; ${named(owner)} has it, so the keys would go there; nothing was typed. Set its value with act set_value, or focus it another way first`,
+        );
+      return;
+    }
+    // A click another element took (one over the field's centre) gave that element the focus.
+    if (checks.length > 0 && Date.now() - clicked >= checks[0]!) {
+      checks.shift();
+      const owner = await focusElsewhere(context, place);
+      if (owner && holds(owner, place.point))
+        throw new NothingSent(
+          `the click at (${place.point.x}, ${place.point.y}) gave the keyboard focus to ${named(owner)}, which lies over ${place.ref ?? "the field"}; nothing was typed. Close or move what covers it, or act set_value on the field`,
+        );
+    }
     await sleep(FOCUS_POLL_MS[Math.min(poll, FOCUS_POLL_MS.length - 1)] ?? 250);
   }
   if (focusable)
