@@ -67,7 +67,10 @@ describe("acting replies on a GTK 3 app", () => {
     const saved = await call("key", { key: "Enter", window: { title: "Save As" }, intent: "Save" });
     assert.equal(saved.data?.status, "done", JSON.stringify(saved));
     assert.match(saved.text ?? "", /^window disappeared: \d+ "Save As"$/m, saved.text);
-    assert.match(saved.text ?? "", new RegExp(`^window retitled: \\d+ "${TITLE}" → "${TITLE} — notes.txt"$`, "m"));
+    assert.match(
+      saved.text ?? "",
+      new RegExp(`^window retitled: \\d+ "${TITLE}" → "${TITLE} — notes.txt"$`, "m"),
+    );
   });
 
   it("typing by ref into a field whose centre another field covers types nothing and names that field", async () => {
@@ -92,7 +95,10 @@ describe("acting replies on a GTK 3 app", () => {
 
   it("fill_form into a field typed but unreadable says typed, not verified, and is done", async () => {
     const keys = await ref(`${TITLE}*`, { name: "Keys" });
-    const filled = await call("fill_form", { fields: [{ ref: keys, value: "abc" }], intent: "Fill the keys" });
+    const filled = await call("fill_form", {
+      fields: [{ ref: keys, value: "abc" }],
+      intent: "Fill the keys",
+    });
     assert.equal(filled.data?.status, "done", JSON.stringify(filled));
     assert.equal(filled.data.fields[0].set, "typed, not verified", filled.text);
     assert.match(filled.text ?? "", /typed, not verified/);
@@ -107,7 +113,11 @@ describe("acting replies on a GTK 3 app", () => {
     await findWaiting(call, "Later Window", { role: "label" }, 10_000);
     const first = await ref(`${TITLE}*`, { role: "text", name: "First" });
     const next = await call("act", { ref: first, action: { kind: "focus" } });
-    assert.match(next.text ?? "", /^since your last action: window appeared: \d+ "Later Window"$/m, next.text);
+    assert.match(
+      next.text ?? "",
+      /^since your last action: window appeared: \d+ "Later Window"$/m,
+      next.text,
+    );
     assert.ok(
       next.data.since_last_action.windows_appeared.some((w: { title: string }) => w.title === "Later Window"),
     );

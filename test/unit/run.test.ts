@@ -250,7 +250,10 @@ describe("a window that comes after the reply's read", () => {
       hands: { windows: [{ id: 7, rect }], active: 7 },
       dir,
       react: (_element, _action, fake) => {
-        setTimeout(() => fake.windows.push({ id: 8, title: "Open File", pid: 11, app: "fake", rect }), afterMs);
+        setTimeout(
+          () => fake.windows.push({ id: 8, title: "Open File", pid: 11, app: "fake", rect }),
+          afterMs,
+        );
       },
     }).context;
   const press = (context: ReturnType<typeof lateDialog>, button: string) =>
