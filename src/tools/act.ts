@@ -19,15 +19,18 @@ import { processAlive } from "../platform/index.js";
 import type { ActionReport, SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
-import { commitReason } from "../safety/classify.js";
+import { COMMAND_ROLES, commitReason } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
+import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { findToolSchema, resolveOne } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
+import { clickTool } from "./hands/pointer.js";
 import { intentSchema } from "./hands/schemas.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
+import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { defineTool } from "./tool.js";
 
 /** The longest value set_value reads back whole to compare (about 1 MB of text). */
@@ -162,6 +165,10 @@ export async function runAction(
   }
   // A window that came or went after the last reply is said first.
   const since = windowsSinceLast(context, before);
+  const section =
+    input.action.kind === "toggle"
+      ? await watchSection(backend, node, entry.handle, entry.fingerprint.windowId)
+      : undefined;
   let report: ActionReport;
   try {
     report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
@@ -174,10 +181,16 @@ export async function runAction(
   }
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
+  // The toggle flipped only its group's checked states: the route did not take; a real click is the next.
+  const pressed = section ? await pressIfStayed(context, section, input, node.name) : undefined;
+  if (pressed?.clicked) report = { ...report, route: `${report.route}, then a real click` };
+  if (pressed) report = { ...report, detail: pressed.detail };
   let after = await backend.listWindows();
-  // A press may open or close a window a moment later (Qt runs a dialog's exec after the call returns).
+  // A press may open or close a window a moment later (Qt runs a dialog's exec after the call returns);
+  // a check box toggled does not, and is not kept waiting for one.
   if (pressing) {
-    after = await windowsSettled(() => backend.listWindows(), before, after, OPENING_SETTLE_MS);
+    if (input.action.kind === "invoke" || COMMAND_ROLES.has(node.role))
+      after = await windowsSettled(() => backend.listWindows(), before, after, OPENING_SETTLE_MS);
     after = await awaitPromisedWindow(() => backend.listWindows(), before, after, node.name, endsInEllipsis);
   }
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
@@ -246,6 +259,37 @@ export async function runAction(
     if (receipt.after) receipt.after = clipState(receipt.after);
   }
   return receipt;
+}
+
+/**
+ * After a toggle that flipped only the checked states of its group (nothing else in the window
+ * changed), the element is clicked with the real mouse, through the gate as any click: the route and
+ * detail say so. A click that did not go is said too, and the toggle is then not claimed to have worked.
+ */
+async function pressIfStayed(
+  context: ToolContext,
+  section: SectionWatch,
+  input: z.output<typeof actOnRefInput>,
+  name: string | undefined,
+): Promise<{ clicked: boolean; detail: string } | undefined> {
+  if (!(await sectionStayed(await context.backend(), section))) return undefined;
+  const why = "the toggle changed only the checked state of its group, nothing else in the window";
+  const clicked = await callTool(context, clickTool, {
+    ref: input.ref,
+    intent: input.intent ?? `Press ${JSON.stringify(name ?? "")}, which the toggle did not press`,
+  });
+  const done = clicked.ok && clicked.outcome === "done";
+  if (done) {
+    await sleep(input.waitMs);
+    return { clicked: true, detail: `${why}, so it was pressed with a real click` };
+  }
+  const reason = clicked.ok
+    ? String(clicked.output.data.reason ?? clicked.output.text)
+    : clicked.error.message;
+  return {
+    clicked: false,
+    detail: `${why}: it did not do what a click does, and the click that would was not made (${reason})`,
+  };
 }
 
 export const actTool = defineTool({

@@ -126,3 +126,48 @@ describe("acting replies on a GTK 3 app", () => {
     assert.doesNotMatch(again.text ?? "", /since your last action/, again.text);
   });
 });
+
+describe("act toggle on a Qt section button", () => {
+  const title = "Deskhand sections";
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  /** The page shown: its one label on screen. */
+  const shownPage = async () => {
+    const found = await call("find", { target: { kind: "title", glob: title }, role: "label", limit: 5 });
+    return (found.data?.matches ?? []).map((m: { name: string }) => m.name);
+  };
+  before(() => {
+    const dir = mkdtempSync(join(tmpdir(), "deskhand-sections-"));
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_sections.py", title]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("whose toggle flips only the group's checked states is pressed with a real click, and the page turns", async () => {
+    const video = (
+      (await findWaiting(call, title, { role: "check box", name: "Video" }, 20_000)) as { ref: string }
+    ).ref;
+    assert.deepEqual(await shownPage(), ["Audio settings"]);
+    const toggled = await call("act", {
+      ref: video,
+      action: { kind: "toggle" },
+      intent: "Show the video settings",
+    });
+    assert.equal(toggled.error, undefined, JSON.stringify(toggled.error));
+    assert.match(toggled.text ?? "", /via Action\.DoAction\("Toggle"\), then a real click/, toggled.text);
+    assert.match(toggled.text ?? "", /changed only the checked state of its group/);
+    assert.deepEqual(await shownPage(), ["Video settings"]);
+  });
+});

@@ -11,10 +11,10 @@ import {
   windowsSettled,
 } from "../../core/receipt.js";
 import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
-import type { Chord } from "../../platform/keys.js";
+import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
-import { commitReason, declaredRole, PRESSABLE_ROLES, type TargetFacts } from "../../safety/classify.js";
+import { COMMAND_ROLES, commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { endsInEllipsis } from "../../safety/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
@@ -167,22 +167,38 @@ const MOVING_KEYS = new Set([
   "Backspace",
 ]);
 
+/** Chords that edit within a field (select, clipboard, undo): they open no window, and are pressed often. */
+const EDITING_CHORDS = new Set(
+  [
+    "ctrl+a",
+    "ctrl+c",
+    "ctrl+x",
+    "ctrl+v",
+    "ctrl+z",
+    "ctrl+y",
+    "ctrl+shift+z",
+    "ctrl+Backspace",
+    "ctrl+Delete",
+  ].map((c) => chordText(parseChord(c))),
+);
+
 /**
- * Whether the input may open, close or retitle a window: a chord with ctrl, alt or super, Enter,
- * Escape or a function key, a typed newline, a click on something pressable (or on what could not be
- * read), or anything the gate judged committing. Plain typing and moving do not wait for it.
+ * Whether the input may open, close or retitle a window: a chord with ctrl, alt or super (but not
+ * one that edits), Enter, Escape or a function key, a typed newline, a click on a button, menu item
+ * or link (or on what could not be read), or anything the gate judged committing. Plain typing,
+ * moving and editing do not wait for it: a chord that opens nothing pays the whole settle.
  */
 function mayChangeWindows(attempt: InputAttempt): boolean {
   if (attempt.presses?.some((f) => commitReason(f))) return true;
   if (attempt.tool === "click") {
     const role = attempt.place?.element?.role;
-    return role === undefined || PRESSABLE_ROLES.has(role);
+    return role === undefined || COMMAND_ROLES.has(role);
   }
   if (attempt.tool === "type_text") return /[\r\n]/.test(attempt.secret ?? "");
   const key = attempt.chord?.key;
   if (attempt.tool !== "key" || !key) return false;
   const named = key.kind === "named" ? key.name : undefined;
-  if (named && MOVING_KEYS.has(named)) return false;
+  if ((named && MOVING_KEYS.has(named)) || EDITING_CHORDS.has(chordText(attempt.chord!))) return false;
   return (
     attempt.chord!.modifiers.some((m) => m !== "shift") ||
     named === "Enter" ||
