@@ -73,6 +73,20 @@ describe("acting replies on a GTK 3 app", () => {
     );
   });
 
+  it("a key that moves the focus says where it went", async () => {
+    const first = await ref(`${TITLE}*`, { role: "text", name: "First" });
+    await call("act", { ref: first, action: { kind: "focus" } });
+    const tabbed = await call("key", { key: "Tab", window: { title: `${TITLE}*` }, intent: "Next field" });
+    assert.equal(tabbed.data?.status, "done", JSON.stringify(tabbed));
+    assert.match(
+      tabbed.text ?? "",
+      /^done: pressed Tab; the focus is now on text "(Covered|Cover)"/,
+      tabbed.text,
+    );
+    const back = await call("key", { key: "shift+Tab", window: { title: `${TITLE}*` }, intent: "Back" });
+    assert.match(back.text ?? "", /the focus is now on text "First"/, back.text);
+  });
+
   it("typing by ref into a field whose centre another field covers types nothing and names that field", async () => {
     const covered = await ref(`${TITLE}*`, { role: "text", name: "Covered" });
     const started = Date.now();

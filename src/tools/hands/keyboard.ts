@@ -69,6 +69,7 @@ async function keyboardTarget(
     ensureFocus: input.ensure_focus,
     presses: effect.presses,
     pressedVia: effect.via,
+    focusedBefore: effect.focusedHandle,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
   };
@@ -442,6 +443,23 @@ export async function typeText(
   });
 }
 
+/**
+ * Where the keyboard focus went, when a key moved it within the window (Tab, an arrow in a group):
+ * the element that has it now, if it is not the one that had it when the key was judged.
+ */
+async function focusMoved(
+  context: ToolContext,
+  windowId: number | undefined,
+  before: string | undefined,
+  settleMs: number,
+): Promise<{ focus_now?: { role: string; name: string | null } }> {
+  if (windowId === undefined || before === undefined) return {};
+  await sleep(settleMs);
+  const now = await focusedElement(context, windowId).catch(() => undefined);
+  if (!now || now.handle === before) return {};
+  return { focus_now: { role: now.role, name: now.name ?? null } };
+}
+
 export const keyTool = defineTool({
   name: "key",
   title: "Press a key or chord",
@@ -493,14 +511,27 @@ export const keyTool = defineTool({
           await h.chord(chord, input.count);
           return focused;
         });
+        const after = await readBack(context, place, input.settleMs);
         return {
           key: chordText(chord),
           count: input.count,
           ...(focused ? { focused_by: focused } : {}),
-          ...(await readBack(context, place, input.settleMs)),
+          ...after,
+          ...(await focusMoved(
+            context,
+            target.changesWindow,
+            target.focusedBefore,
+            place ? 0 : input.settleMs,
+          )),
         };
       },
-      describe: (r) => `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}`,
+      describe: (r) => {
+        const moved = r.focus_now as { role: string; name: string | null } | undefined;
+        const now = moved
+          ? `; the focus is now on ${moved.role}${moved.name ? ` ${JSON.stringify(moved.name)}` : ""}`
+          : "";
+        return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}`;
+      },
     });
   },
 });
