@@ -189,21 +189,22 @@ async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promi
     })
     .catch(() => undefined);
   if (!read) return undefined;
-  // The path to the deepest focused element: the place on it (around it) or below it (inside) is no other.
-  let found: RawNode[] | undefined;
-  const walk = (node: RawNode, path: RawNode[]) => {
-    const here = [...path, node];
-    if (node.states?.includes("focused")) found = here;
-    for (const child of node.children) walk(child, here);
+  // The paths to the deepest focused element and to the place: either on the other's path (around
+  // it, or inside it: a spinner's own entry, a web document holding the caret) is not another element.
+  const pathTo = (match: (n: RawNode) => boolean) => {
+    let found: RawNode[] | undefined;
+    const walk = (node: RawNode, path: RawNode[]) => {
+      const here = [...path, node];
+      if (match(node)) found = here;
+      for (const child of node.children) walk(child, here);
+    };
+    walk(read.root, []);
+    return found;
   };
-  walk(read.root, []);
-  const owner = found?.at(-1);
-  if (!owner || found!.some((n) => n.handle === place.handle)) return undefined;
-  const inside = (n: RawNode): boolean => n.handle === owner.handle || n.children.some(inside);
-  const placeNode = (n: RawNode): RawNode | undefined =>
-    n.handle === place.handle ? n : n.children.map(placeNode).find(Boolean);
-  const mine = placeNode(read.root);
-  if (mine && inside(mine)) return undefined;
+  const toOwner = pathTo((n) => n.states?.includes("focused") === true);
+  const owner = toOwner?.at(-1);
+  if (!owner || toOwner!.some((n) => n.handle === place.handle)) return undefined;
+  if (pathTo((n) => n.handle === place.handle)?.some((n) => n.handle === owner.handle)) return undefined;
   return backend.describe(owner.handle, { maxText: 0, windowId: place.windowId }).catch(() => owner);
 }
 
