@@ -439,7 +439,7 @@ async function simulated(
     }));
     const readBack = (out.data.result as { read_back?: string } | undefined)?.read_back;
     const set = out.data.status === "done" && readBack === "exact";
-    const first = out.text.split("\n")[0]!;
+    const first = out.text.split("\n").find((l) => !l.startsWith("since your last action: ")) ?? "";
     lines.set(f.index, {
       set,
       line: `${handleOf(f.ref)}: ${set ? first : out.data.status === "done" ? `not set: typed, but ${first.replace(/^done: /, "")}` : first}`,
