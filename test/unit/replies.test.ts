@@ -115,6 +115,26 @@ describe("replies say what changed", () => {
     }
   });
 
+  it("typing into the focus names the focused element the text shows in, not another that keeps the focus", async () => {
+    const find: FakeElement = { ...field("Find", 10, ["focusable", "editable", "focused"]), text: "needle" };
+    const tab: FakeElement = {
+      role: "page tab",
+      name: "Page 1",
+      states: [...shown, "focusable", "focused"],
+      bounds: { x: 20, y: 80, width: 60, height: 20 },
+    };
+    const { context, call } = desktop([find, tab]);
+    try {
+      const typed = await call("type_text", { text: "needle", window: { id: 7 }, intent: "Search" });
+      assert.match(
+        typed.text,
+        /^done: typed 6 character\(s\) into the focused text "Find"; reads back contains/,
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   it("fill_form into a field typed but unreadable: typed, not verified, and done", async () => {
     const canvas: FakeElement = {
       role: "canvas",

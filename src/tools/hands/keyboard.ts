@@ -172,6 +172,12 @@ async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promis
 const FOCUSED_WITHIN_MS = 20_000;
 /** Polls start quick and slow down: each read is work for an app that is already behind. */
 const FOCUS_POLL_MS = [30, 60, 120, 250];
+/** A window's tree, read as the gate reads it, to find who has the keyboard focus; undefined when it does not answer. */
+async function readFocusTree(context: ToolContext, windowId: number) {
+  const options = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
+  return (await context.backend()).readWindow(windowId, options).catch(() => undefined);
+}
+
 /** When a field still without the focus has its window read for who has it instead (ms after the click). */
 const FOCUS_OWNER_CHECKS_MS = [300, 1000, 2500, 5000];
 
@@ -179,15 +185,7 @@ const FOCUS_OWNER_CHECKS_MS = [300, 1000, 2500, 5000];
 async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promise<RawNode | undefined> {
   if (place.windowId === undefined || !place.handle) return undefined;
   const backend = await context.backend();
-  const read = await backend
-    .readWindow(place.windowId, {
-      maxDepth: 40,
-      tableRows: 0,
-      walkTables: false,
-      nodeCeiling: 3000,
-      timeoutMs: 1500,
-    })
-    .catch(() => undefined);
+  const read = await readFocusTree(context, place.windowId);
   if (!read) return undefined;
   // The paths to the deepest focused element and to the place: either on the other's path (around
   // it, or inside it: a spinner's own entry, a web document holding the caret) is not another element.
@@ -365,10 +363,26 @@ async function focusedReadBack(
   if (windowId === undefined) return {};
   await sleep(settleMs);
   try {
-    const node = await focusedElement(context, windowId);
-    if (!node) return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
-    const now = await (await context.backend()).describe(node.handle, { maxText: 10_000, windowId });
-    const shown = now.role === PASSWORD_ROLE ? undefined : (now.value ?? now.text);
+    const read = await readFocusTree(context, windowId);
+    const focused: RawNode[] = [];
+    const walk = (n: RawNode) => {
+      if (n.states?.includes("focused")) focused.push(n);
+      n.children.forEach(walk);
+    };
+    if (read) walk(read.root);
+    if (focused.length === 0)
+      return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
+    const backend = await context.backend();
+    const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
+    const described = await Promise.all(
+      focused.map((n) => backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined)),
+    );
+    const readable = described.filter((n): n is RawNode => n !== undefined);
+    // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
+    // text went where it shows; else to the deepest, last in the tree.
+    const now = readable.find((n) => shownIn(n)?.includes(text)) ?? readable.at(-1);
+    if (!now) return { read_back: "unreadable" };
+    const shown = shownIn(now);
     const state = elementState(now);
     return {
       typed_into: {
