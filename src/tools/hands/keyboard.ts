@@ -172,6 +172,7 @@ async function ensureCurrent(context: ToolContext, place: ResolvedPlace): Promis
 const FOCUSED_WITHIN_MS = 20_000;
 /** Polls start quick and slow down: each read is work for an app that is already behind. */
 const FOCUS_POLL_MS = [30, 60, 120, 250];
+
 /** A window's tree, read as the gate reads it, to find who has the keyboard focus; undefined when it does not answer. */
 async function readFocusTree(context: ToolContext, windowId: number) {
   const options = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
