@@ -72,6 +72,11 @@ export async function watchSection(
 
 /** Whether the toggle flipped the group and nothing else: the page a click would turn did not turn. */
 export async function sectionStayed(backend: AccessibilityReader, watch: SectionWatch): Promise<boolean> {
+  // A sibling still checked: no exclusive group (plain check boxes), known from one element's read.
+  const siblingNow = await backend
+    .describe(watch.checkedSibling, { maxText: 0, windowId: watch.windowId })
+    .catch(() => undefined);
+  if (!siblingNow || checked(siblingNow)) return false;
   const read = await backend.readWindow(watch.windowId, READ).catch(() => undefined);
   if (!read || read.timedOut || read.ceilingHit) return false;
   const parent = parentOf(read.root, watch.handle);

@@ -174,13 +174,13 @@ describe("a toggle in an exclusive group", () => {
     bounds: { x: 150, y: 20, width: 100, height: 20 },
   });
   /** The group's exclusivity; `turns`: the toggle also turns the page, as a click would. */
-  const sections = (turns: boolean) => {
+  const sections = (turns: boolean, exclusive = true) => {
     const audio = button("Audio", true);
     const pages = [page("Audio settings", true), page("Video settings", false)];
     const made = desktop(
       [audio, button("Video", false), { role: "panel", bounds: rect, children: pages }],
       (element, action) => {
-        if (action.kind !== "toggle" || element.name !== "Video") return;
+        if (action.kind !== "toggle" || element.name !== "Video" || !exclusive) return;
         audio.states = audio.states!.filter((s) => s !== "checked");
         if (turns) {
           pages[0]!.states = ["enabled"];
@@ -201,6 +201,17 @@ describe("a toggle in an exclusive group", () => {
         hands.sent.some((s) => s.startsWith("click left 1 at 60,72")),
         hands.sent.join("; "),
       );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("of plain check boxes (the other stays checked) is left as it is: no click", async () => {
+    const { context, hands, call, ref } = sections(false, false);
+    try {
+      const toggled = await call("act", { ref: await ref("Video"), action: { kind: "toggle" } });
+      assert.doesNotMatch(toggled.text, /real click/, toggled.text);
+      assert.deepEqual(hands.sent, []);
     } finally {
       await context.close();
     }
