@@ -148,8 +148,10 @@ describe("act toggle on a Qt section button", () => {
   let call: ReturnType<typeof toolCaller>;
   /** The page shown: its one label on screen. */
   const shownPage = async () => {
-    const found = await call("find", { target: { kind: "title", glob: title }, role: "label", limit: 5 });
-    return (found.data?.matches ?? []).map((m: { name: string }) => m.name);
+    const found = await call("find", { target: { kind: "title", glob: title }, role: "label", limit: 10 });
+    return (found.data?.matches ?? [])
+      .map((m: { name: string }) => m.name)
+      .filter((name: string) => name.endsWith(" settings"));
   };
   before(() => {
     const dir = mkdtempSync(join(tmpdir(), "deskhand-sections-"));
@@ -183,5 +185,38 @@ describe("act toggle on a Qt section button", () => {
     assert.match(toggled.text ?? "", /via Action\.DoAction\("Toggle"\), then a real click/, toggled.text);
     assert.match(toggled.text ?? "", /changed only the checked state of its group/);
     assert.deepEqual(await shownPage(), ["Video settings"]);
+  });
+
+  it("fill_form into two combo boxes typed but unreadable says typed, not verified, and is done; by a label, nothing is typed", async () => {
+    const target = { kind: "title", glob: title };
+    const combos = (await call("find", { target, role: "combo box" })).data.matches as { ref: string }[];
+    assert.equal(combos.length, 2);
+    const entries = async () =>
+      ((await call("find", { target, role: "text" })).data.matches as { value?: string }[]).map(
+        (m) => m.value,
+      );
+    const label = (
+      (await call("find", { target, role: "label", name: "Size" })).data.matches[0] as { ref: string }
+    ).ref;
+    const astray = await call("fill_form", { fields: [{ ref: label, value: "astray" }] });
+    assert.equal(astray.data?.status, "refused", astray.text);
+    assert.match(
+      astray.text ?? "",
+      /did not take the keyboard focus; .* nothing was sent|cannot take the keyboard focus/,
+    );
+    assert.deepEqual(await entries(), ["one", "one"], "nothing was typed anywhere");
+    const filled = await call("fill_form", {
+      fields: [
+        { ref: combos[0]!.ref, value: "large" },
+        { ref: combos[1]!.ref, value: "teal" },
+      ],
+    });
+    assert.equal(filled.data?.status, "done", filled.text);
+    assert.deepEqual(
+      filled.data.fields.map((f: { set: unknown }) => f.set),
+      ["typed, not verified", "typed, not verified"],
+    );
+    assert.match(filled.text ?? "", /0 of 2 fields set and read back; 2 typed, not verified/);
+    assert.deepEqual(await entries(), ["large", "teal"]);
   });
 });

@@ -127,12 +127,66 @@ async function focusPlace(
   const backend = await acting.backend();
   try {
     await backend.perform(place.handle!, { kind: "focus" }, { timeoutMs: 2000 });
-    return "accessibility focus";
   } catch (error) {
     throw new Error(
       `cannot move the focus to ${place.ref} without clicking it (${(error as Error).message}); click it first if that is safe`,
     );
   }
+  await untilGrabbed(context, place);
+  return "accessibility focus";
+}
+
+/** Polls after the accessibility focus: an app applies it at once, or within a few of its turns. */
+const GRAB_POLL_MS = [0, 30, 60, 120, 250, 500];
+
+/**
+ * After the accessibility focus, the element (or one inside it) must report the focus before a key
+ * goes: a label or a container answers GrabFocus and leaves the focus where it was, and keys sent
+ * then land in another field. Another element holding it, or an element that cannot take it, stops
+ * the input; where nothing reports the focus at all, the keys go as before.
+ */
+async function untilGrabbed(context: ToolContext, place: ResolvedPlace): Promise<void> {
+  let node: RawNode | undefined;
+  for (const wait of GRAB_POLL_MS) {
+    await sleep(wait);
+    const now = await holdsFocus(context, place);
+    if (now.holds) return;
+    node = now.node;
+  }
+  const what = place.ref ?? "the element";
+  const owner = await focusElsewhere(context, place);
+  if (owner)
+    throw new NothingSent(
+      `${what} did not take the keyboard focus; ${named(owner)} has it, so the keys would go there; nothing was sent. Name the field itself (find by its role or label), or click it first if that is safe`,
+    );
+  if (node?.states && !node.states.includes("focusable"))
+    throw new NothingSent(
+      `${what} (${named(node)}) cannot take the keyboard focus; nothing was sent. Name the field itself (find by its role or label)`,
+    );
+}
+
+/** The place's element re-read, and whether it or one inside it (a spinner's entry) reports the focus. */
+async function holdsFocus(
+  context: ToolContext,
+  place: ResolvedPlace,
+): Promise<{ node: RawNode | undefined; holds: boolean }> {
+  if (!place.handle) return { node: undefined, holds: true };
+  const backend = await context.backend();
+  const windowId = place.windowId === undefined ? {} : { windowId: place.windowId };
+  const node = await backend.describe(place.handle, { maxText: 0, ...windowId }).catch(() => undefined);
+  if (node?.states?.includes("focused")) return { node, holds: true };
+  if (!node?.childCount) return { node, holds: false };
+  const inside = await backend
+    .readSubtree(place.handle, {
+      maxDepth: 3,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 50,
+      timeoutMs: 1000,
+    })
+    .catch(() => undefined);
+  const walk = (n: RawNode): boolean => !!n.states?.includes("focused") || n.children.some(walk);
+  return { node, holds: !!inside && walk(inside.root) };
 }
 
 /** Whether the place's element reports the keyboard focus now, in the window that is in front. */
@@ -210,7 +264,7 @@ async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promi
 const named = (n: RawNode) => `${n.role}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
 
 /** Whether a point lies within an element's bounds. */
-const holds = (n: RawNode, p: { x: number; y: number }) =>
+const liesOver = (n: RawNode, p: { x: number; y: number }) =>
   !!n.bounds &&
   p.x >= n.bounds.x &&
   p.y >= n.bounds.y &&
@@ -224,33 +278,14 @@ const holds = (n: RawNode, p: { x: number; y: number }) =>
  */
 async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise<void> {
   if (!place.handle) return;
-  const backend = await context.backend();
   const clicked = Date.now();
   const deadline = clicked + FOCUSED_WITHIN_MS;
   const checks = [...FOCUS_OWNER_CHECKS_MS];
   let focusable = false;
   for (let poll = 0; Date.now() < deadline; poll++) {
-    const node = await backend
-      .describe(place.handle, {
-        maxText: 0,
-        ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
-      })
-      .catch(() => undefined);
-    if (node?.states?.includes("focused")) return;
     // A spinner or an editable combo box gives the focus to its own text field inside.
-    if (node?.childCount) {
-      const inside = await backend
-        .readSubtree(place.handle, {
-          maxDepth: 3,
-          tableRows: 0,
-          walkTables: false,
-          nodeCeiling: 50,
-          timeoutMs: 1000,
-        })
-        .catch(() => undefined);
-      const walk = (n: RawNode): boolean => !!n.states?.includes("focused") || n.children.some(walk);
-      if (inside && walk(inside.root)) return;
-    }
+    const { node, holds } = await holdsFocus(context, place);
+    if (holds) return;
     focusable ||= node?.states?.includes("focusable") ?? false;
     if (node?.states && !focusable) {
       // It cannot take the focus: keys would go to whatever has it.
@@ -265,7 +300,7 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
     if (checks.length > 0 && Date.now() - clicked >= checks[0]!) {
       checks.shift();
       const owner = await focusElsewhere(context, place);
-      if (owner && holds(owner, place.point))
+      if (owner && liesOver(owner, place.point))
         throw new NothingSent(
           `the click at (${place.point.x}, ${place.point.y}) gave the keyboard focus to ${named(owner)}, which lies over ${place.ref ?? "the field"}; nothing was typed. Close or move what covers it, or act set_value on the field`,
         );
