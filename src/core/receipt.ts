@@ -52,6 +52,8 @@ export interface Receipt {
   windows_appeared: Pick<WindowInfo, "id" | "title" | "app">[];
   windows_disappeared: Pick<WindowInfo, "id" | "title" | "app">[];
   windows_retitled?: { id: number; was: string; now: string }[];
+  /** What changed in the windows after the last action's reply and before this one began. */
+  since_last_action?: WindowChanges;
   /**
    * The call did not return, and a window appeared meanwhile: a modal dialog the action opened holds
    * the call until it closes (Qt runs the dialog inside the action call).
@@ -144,6 +146,41 @@ export async function windowsOnceChanged(
   return now;
 }
 
+/** Whether anything in the windows changed: one came, went or changed its title. */
+export function windowsDiffer(before: WindowInfo[], after: WindowInfo[]): boolean {
+  const had = new Map(before.map((w) => [w.id, w.title]));
+  return after.length !== before.length || after.some((w) => had.get(w.id) !== w.title);
+}
+
+/**
+ * How long an input that may open or close a window (a chord, Enter, a press) is given for it to:
+ * GTK 3's Save As came 250 ms after ctrl+s, past the plain settle. It ends as soon as a window
+ * changes; an input that changes none pays it whole.
+ */
+export const OPENING_SETTLE_MS = 600;
+
+/**
+ * The windows after an input that may open or close one (a chord, Enter, a press): read again every
+ * 100 ms until something came, went or was retitled, for up to `ms`; once something did, read once
+ * more, 100 ms on, since a dialog that closes is often followed by its window's new title.
+ */
+export async function windowsSettled(
+  listWindows: () => Promise<WindowInfo[]>,
+  before: WindowInfo[],
+  after: WindowInfo[],
+  ms: number,
+): Promise<WindowInfo[]> {
+  const deadline = Date.now() + ms;
+  let now = after;
+  while (!windowsDiffer(before, now) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    now = await listWindows().catch(() => now);
+  }
+  if (!windowsDiffer(before, now)) return now;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return listWindows().catch(() => now);
+}
+
 /** The lines a reply gives for windows that came, went or changed their title (an editor's "*"). */
 export function windowChangeLines(changes: WindowChanges): string[] {
   return [
@@ -153,6 +190,11 @@ export function windowChangeLines(changes: WindowChanges): string[] {
       (w) => `window retitled: ${w.id} ${JSON.stringify(w.was)} → ${JSON.stringify(w.now)}`,
     ),
   ];
+}
+
+/** What changed in the windows between one reply and the next call: said first, "since your last action: …". */
+export function sinceLines(changes: WindowChanges): string[] {
+  return windowChangeLines(changes).map((line) => `since your last action: ${line}`);
 }
 
 /** Re-reads the element after an action; a failed re-read keeps the action's outcome and says why. */
@@ -179,6 +221,7 @@ export async function afterRead(
 
 export function renderReceipt(receipt: Receipt): string {
   const lines = [
+    ...(receipt.since_last_action ? sinceLines(receipt.since_last_action) : []),
     `${receipt.action} on ${receipt.ref} via ${receipt.route}: ${
       receipt.action_outcome === "completed"
         ? "the call returned"

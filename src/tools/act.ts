@@ -6,10 +6,12 @@ import {
   afterRead,
   awaitPromisedWindow,
   clipState,
+  OPENING_SETTLE_MS,
   RECEIPT_TEXT,
   type Receipt,
   renderReceipt,
   windowChanges,
+  windowsSettled,
 } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { type Verified, verifiedNote, verifyRef } from "../core/verify.js";
@@ -17,15 +19,18 @@ import { processAlive } from "../platform/index.js";
 import type { ActionReport, SemanticAction } from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
-import { commitReason } from "../safety/classify.js";
+import { COMMAND_ROLES, commitReason } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
+import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
-import type { ToolContext } from "./context.js";
+import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { inlineFindSchema, inlineNthSchema, resolveOne } from "./find.js";
 import { guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
+import { clickTool } from "./hands/pointer.js";
 import { intentSchema } from "./hands/schemas.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
+import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { defineTool } from "./tool.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
@@ -160,6 +165,12 @@ export async function runAction(
       target,
     });
   }
+  // A window that came or went after the last reply is said first.
+  const since = windowsSinceLast(context, before);
+  const section =
+    input.action.kind === "toggle"
+      ? await watchSection(backend, node, entry.handle, entry.fingerprint.windowId)
+      : undefined;
   let report: ActionReport;
   try {
     report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
@@ -172,9 +183,18 @@ export async function runAction(
   }
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
+  // The toggle flipped only its group's checked states: the route did not take; a real click is the next.
+  const pressed = section ? await pressIfStayed(context, section, input, node.name) : undefined;
+  if (pressed?.clicked) report = { ...report, route: `${report.route}, then a real click` };
+  if (pressed) report = { ...report, detail: pressed.detail };
   let after = await backend.listWindows();
-  if (pressing)
+  // A press may open or close a window a moment later (Qt runs a dialog's exec after the call returns);
+  // a check box toggled does not, and is not kept waiting for one.
+  if (pressing) {
+    if (input.action.kind === "invoke" || COMMAND_ROLES.has(node.role))
+      after = await windowsSettled(() => backend.listWindows(), before, after, OPENING_SETTLE_MS);
     after = await awaitPromisedWindow(() => backend.listWindows(), before, after, node.name, endsInEllipsis);
+  }
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
   // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
   const wanted = input.action.kind === "set_value" ? input.action.text : undefined;
@@ -207,6 +227,7 @@ export async function runAction(
     }
   }
   const changes = windowChanges(before, after);
+  rememberWindows(context, after);
   // Not returned, and a window came meanwhile: the modal dialog the action opened is holding it.
   const holder = report.outcome === "unknown" ? changes.windows_appeared[0] : undefined;
   const receipt: Receipt = {
@@ -217,6 +238,7 @@ export async function runAction(
     ...(report.returned === undefined ? {} : { returned: report.returned }),
     ...(report.detail ? { detail: report.detail } : {}),
     ...(report.selection ? { selection: report.selection } : {}),
+    ...(since ? { since_last_action: since.data.since_last_action } : {}),
     ...reread,
     ...changes,
     ...(holder ? { held_by: { id: holder.id, title: holder.title } } : {}),
@@ -241,6 +263,37 @@ export async function runAction(
     if (receipt.after) receipt.after = clipState(receipt.after);
   }
   return sinceSeen ? { ...receipt, since_seen: sinceSeen } : receipt;
+}
+
+/**
+ * After a toggle that flipped only the checked states of its group (nothing else in the window
+ * changed), the element is clicked with the real mouse, through the gate as any click: the route and
+ * detail say so. A click that did not go is said too, and the toggle is then not claimed to have worked.
+ */
+async function pressIfStayed(
+  context: ToolContext,
+  section: SectionWatch,
+  input: z.output<typeof actOnRefInput>,
+  name: string | undefined,
+): Promise<{ clicked: boolean; detail: string } | undefined> {
+  if (!(await sectionStayed(await context.backend(), section))) return undefined;
+  const why = "the toggle changed only the checked state of its group, nothing else in the window";
+  const clicked = await callTool(context, clickTool, {
+    ref: input.ref,
+    intent: input.intent ?? `Press ${JSON.stringify(name ?? "")}, which the toggle did not press`,
+  });
+  const done = clicked.ok && clicked.outcome === "done";
+  if (done) {
+    await sleep(input.waitMs);
+    return { clicked: true, detail: `${why}, so it was pressed with a real click` };
+  }
+  const reason = clicked.ok
+    ? String(clicked.output.data.reason ?? clicked.output.text)
+    : clicked.error.message;
+  return {
+    clicked: false,
+    detail: `${why}: it did not do what a click does, and the click that would was not made (${reason})`,
+  };
 }
 
 export const actTool = defineTool({

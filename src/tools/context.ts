@@ -1,11 +1,12 @@
 // What a tool call can reach: the backend (connected on first use, so `ping` and `doctor` work where
 // there is no desktop), the ref store and the snapshots it serves.
+import { sinceLines, windowChanges } from "../core/receipt.js";
 import { type RefLifetime, RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import type { Hands, SeeingHands } from "../platform/hands.js";
 import { connectBackend, connectHands, createRecognizer } from "../platform/index.js";
 import type { TextRecognizer } from "../platform/ocr/types.js";
-import type { AccessibilityBackend, AccessibilityReader } from "../platform/types.js";
+import type { AccessibilityBackend, AccessibilityReader, WindowInfo } from "../platform/types.js";
 import { AuditJournal } from "../safety/audit.js";
 import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
@@ -55,6 +56,30 @@ export interface ToolContext {
   /** What this process serves over the network, for doctor; absent when nothing is. */
   readonly serving?: ServingInfo;
   close(): Promise<void>;
+}
+
+/** The windows as this session's last acting reply left them. */
+const LAST_WINDOWS = Symbol("windows after the last action");
+
+/** Keeps the windows an acting reply ended with: the next acting call says what changed since. */
+export function rememberWindows(context: ToolContext, windows: WindowInfo[]): void {
+  context.sessionState.set(LAST_WINDOWS, windows);
+}
+
+/**
+ * What changed in the windows since this session's last acting reply (a dialog that came after it
+ * was sent), as data and lines for the start of this reply; `now` is kept in its place.
+ */
+export function windowsSinceLast(
+  context: ToolContext,
+  now: WindowInfo[],
+): { data: { since_last_action: ReturnType<typeof windowChanges> }; lines: string[] } | undefined {
+  const last = context.sessionState.get(LAST_WINDOWS) as WindowInfo[] | undefined;
+  rememberWindows(context, now);
+  if (!last) return undefined;
+  const changes = windowChanges(last, now);
+  const lines = sinceLines(changes);
+  return lines.length > 0 ? { data: { since_last_action: changes }, lines } : undefined;
 }
 
 export interface ServingInfo {

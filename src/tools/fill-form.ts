@@ -5,7 +5,7 @@ import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from ".
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import { runAction } from "./act.js";
-import type { ToolContext } from "./context.js";
+import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { type FindQueryInput, searchUntil } from "./find.js";
 import { typeText } from "./hands/keyboard.js";
 import { intentSchema } from "./hands/schemas.js";
@@ -25,8 +25,11 @@ export interface FieldResult {
   ref: string;
   /** A password field: its value never leaves the app, so whether it took cannot be read back. */
   unverifiable?: true;
-  /** Only when it reads back as asked. */
-  set: boolean;
+  /**
+   * True only when it reads back as asked; "typed, not verified" when its keys went in and the field
+   * cannot be read back (a Qt combo box): typed, and counted as done, but not claimed as set.
+   */
+  set: boolean | typeof TYPED_UNVERIFIED;
   route?: "accessibility" | "typed";
   receipt?: Receipt;
   error?: Record<string, unknown>;
@@ -64,6 +67,8 @@ async function resolveLabel(
     return { error: asDeskhandError(error).toJSON() };
   }
 }
+
+const TYPED_UNVERIFIED = "typed, not verified";
 
 // Errors after which typing is worth a try: the field took the value through no interface it has.
 const TYPE_AFTER = new Set(["unsupported_pattern", "action_failed"]);
@@ -107,6 +112,8 @@ export const fillFormTool = defineTool({
     // What the whole form changed in the windows (a field that opens a popup, a form that closes):
     // each field's own receipt has its part; the call says the sum, once.
     const windowsBefore = await (await context.backend()).listWindows().catch(() => undefined);
+    // A window that came or went after the last reply: said once, first, not by the first field.
+    const since = windowsBefore ? windowsSinceLast(context, windowsBefore) : undefined;
     // Labels become refs first: a label that names no field, or several, is that field's failure.
     const resolved = await Promise.all(
       input.fields.map(async (f) =>
@@ -202,12 +209,17 @@ export const fillFormTool = defineTool({
       };
       if (data.status === "done" && readBack === "exact")
         results.push({ ref: field.ref, set: true, route: "typed", typed: typedSummary });
+      else if (data.status === "done" && readBack === "unreadable")
+        results.push({ ref: field.ref, set: TYPED_UNVERIFIED, route: "typed", typed: typedSummary });
       else results.push({ ...failure, typed: typedSummary });
     }
-    const done = results.filter((r) => r.set).length;
+    const done = results.filter((r) => r.set === true).length;
+    const typedOnly = results.filter((r) => r.set === TYPED_UNVERIFIED).length;
     const lines = results.map((r) => {
       if (r.unverifiable)
         return `${r.ref}: written by its accessibility interface (the call returned); a password field cannot be read back, so it is not verified`;
+      if (r.set === TYPED_UNVERIFIED)
+        return `${r.ref}: typed, not verified: the keys went in, and the field cannot be read back`;
       if (r.set)
         return `${r.ref}: set by ${r.route === "typed" ? "typing" : "its accessibility interface"}; reads back as asked`;
       const typed = r.typed
@@ -219,17 +231,19 @@ export const fillFormTool = defineTool({
     });
     const unverifiable = results.filter((r) => r.unverifiable).length;
     lines.push(
-      `${done} of ${results.length} fields set and read back${unverifiable ? `; ${unverifiable} password field${unverifiable > 1 ? "s" : ""} written, not verifiable` : ""}.`,
+      `${done} of ${results.length} fields set and read back${typedOnly ? `; ${typedOnly} typed, not verified` : ""}${unverifiable ? `; ${unverifiable} password field${unverifiable > 1 ? "s" : ""} written, not verifiable` : ""}.`,
     );
     // The call's outcome: done when any field was set; refused when every field was refused (the
     // gate, a person); an error when nothing was set for any other reason.
-    const written = done + unverifiable;
+    const written = done + typedOnly + unverifiable;
     const refused = results.every((r) => r.error?.code === "refused" || r.typed?.status === "refused");
     const status = written > 0 ? "done" : refused ? "refused" : "error";
     const windowsAfter =
       windowsBefore && (await (await context.backend()).listWindows().catch(() => undefined));
     const changes = windowsBefore && windowsAfter ? windowChanges(windowsBefore, windowsAfter) : undefined;
     if (changes) lines.push(...windowChangeLines(changes));
+    if (windowsAfter) rememberWindows(context, windowsAfter);
+    if (since) lines.unshift(...since.lines);
     const text = lines.join("\n");
     const first = results[0];
     const reason =
@@ -242,7 +256,9 @@ export const fillFormTool = defineTool({
         ...(reason ? { reason: String(reason) } : {}),
         fields: results,
         set: done,
+        ...(typedOnly ? { typed_not_verified: typedOnly } : {}),
         total: results.length,
+        ...(since?.data ?? {}),
         ...(changes ?? {}),
       },
       text: status === "done" ? text : `${status}: no field was set\n${text}`,

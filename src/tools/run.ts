@@ -8,7 +8,7 @@ import { DeskhandError } from "../core/errors.js";
 import { windowChangeLines, windowChanges } from "../core/receipt.js";
 import type { WindowInfo } from "../platform/types.js";
 import { type CallResult, callTool } from "./call.js";
-import type { ToolContext } from "./context.js";
+import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { findToolSchema, resolveOne } from "./find.js";
 import { paramValues, readRecording, recordingsDir } from "./recording.js";
 import { defineTool, type ToolDefinition } from "./tool.js";
@@ -183,8 +183,10 @@ function checkSteps(
 function firstLines(text: string): string {
   const lines = text.split("\n");
   // The reply's first line, and the lines that say what it changed in the windows.
-  const changed = lines.filter((l) => /^(window (appeared|disappeared|retitled)|in front now):/.test(l));
-  const first = lines[0] ?? "";
+  const changed = lines.filter((l) =>
+    /^((since your last action: )?window (appeared|disappeared|retitled)|in front now):/.test(l),
+  );
+  const first = lines.find((l) => !l.startsWith("since your last action: ")) ?? "";
   return [first.length > STEP_LINE_CHARS ? `${first.slice(0, STEP_LINE_CHARS)}…` : first, ...changed].join(
     "; ",
   );
@@ -234,6 +236,8 @@ export const runTool = defineTool({
     checkSteps(steps, params, input.include_changes, findTool);
     const started = Date.now();
     const before = await windowsNow(context);
+    // A window that came or went after the last reply: said once for the run, not by its first step.
+    const since = before ? windowsSinceLast(context, before) : undefined;
     const lines: StepLine[] = [];
     let stopped:
       | { step: number; tool: string; reason: Stop; reply: { text: string; data: unknown } }
@@ -319,6 +323,7 @@ export const runTool = defineTool({
     }
     const after = await windowsNow(context);
     const changes = before && after ? windowChanges(before, after) : undefined;
+    if (after) rememberWindows(context, after);
     const done = lines.filter((l) => l.outcome === "done").length;
     const notRun = steps.slice(lines.length).map((s, i) => ({ step: lines.length + i + 1, tool: s.tool }));
     const status = !stopped ? "done" : stopped.reason === "refused" ? "refused" : "error";
@@ -328,6 +333,7 @@ export const runTool = defineTool({
       stopped
         ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${Date.now() - started} ms`
         : `done: ${steps.length} of ${steps.length} steps · ${Date.now() - started} ms`,
+      ...(since?.lines ?? []),
       ...lines.map(
         (l) => `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
       ),
@@ -343,6 +349,7 @@ export const runTool = defineTool({
         steps: lines,
         ...(stopped ? { stopped, reason } : {}),
         not_run: notRun,
+        ...(since?.data ?? {}),
         ...(changes ?? {}),
         ms: Date.now() - started,
       },

@@ -221,7 +221,8 @@ describe("recording", () => {
 
 describe("a window that comes after the reply's read", () => {
   // As Swing does: the action runs later, on the app's own thread, and its dialog maps later still.
-  const lateDialog = (button: string) =>
+  // A press is given OPENING_SETTLE_MS (600 ms) after its wait; a dialog later still is the recorder's.
+  const lateDialog = (button: string, afterMs = 600) =>
     fakeContext({
       windows: [
         {
@@ -249,7 +250,10 @@ describe("a window that comes after the reply's read", () => {
       hands: { windows: [{ id: 7, rect }], active: 7 },
       dir,
       react: (_element, _action, fake) => {
-        setTimeout(() => fake.windows.push({ id: 8, title: "Open File", pid: 11, app: "fake", rect }), 600);
+        setTimeout(
+          () => fake.windows.push({ id: 8, title: "Open File", pid: 11, app: "fake", rect }),
+          afterMs,
+        );
       },
     }).context;
   const press = (context: ReturnType<typeof lateDialog>, button: string) =>
@@ -259,7 +263,7 @@ describe("a window that comes after the reply's read", () => {
     });
 
   it("is waited for by the recorder, expected by the step and said in the reply", async () => {
-    const context = lateDialog("Browse");
+    const context = lateDialog("Browse", 1200);
     const path = join(dir, "late.json");
     context.sessionState.set(RECORDER, new Recorder(path));
     try {

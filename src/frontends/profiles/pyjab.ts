@@ -403,7 +403,8 @@ async function accessible(
     intent: NO_INTENT,
     typed_fallback: false,
   });
-  const reported = out.text.split("\n");
+  // Lines about windows changed before the call come first: the field lines follow them.
+  const reported = out.text.split("\n").filter((l) => !l.startsWith("since your last action: "));
   // fill_form's own first line when nothing was set ("error: no field was set"): the lines follow it.
   if (out.data.status !== "done") reported.shift();
   (out.data.fields as FieldResult[]).forEach((result, i) => {
@@ -411,7 +412,7 @@ async function accessible(
     const line = reported[i]!.replace(/^[^:]+:/, `${handle}:`);
     const gated = result.error?.code === "refused";
     lines.set(known[i]!.index, {
-      set: result.set,
+      set: result.set === true,
       line:
         result.set || gated || result.unverifiable
           ? line
@@ -438,7 +439,7 @@ async function simulated(
     }));
     const readBack = (out.data.result as { read_back?: string } | undefined)?.read_back;
     const set = out.data.status === "done" && readBack === "exact";
-    const first = out.text.split("\n")[0]!;
+    const first = out.text.split("\n").find((l) => !l.startsWith("since your last action: ")) ?? "";
     lines.set(f.index, {
       set,
       line: `${handleOf(f.ref)}: ${set ? first : out.data.status === "done" ? `not set: typed, but ${first.replace(/^done: /, "")}` : first}`,

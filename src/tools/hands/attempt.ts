@@ -2,18 +2,25 @@
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
 import { setTimeout as sleep } from "node:timers/promises";
-import { awaitPromisedWindow, gateLine, windowChangeLines, windowChanges } from "../../core/receipt.js";
+import {
+  awaitPromisedWindow,
+  gateLine,
+  OPENING_SETTLE_MS,
+  windowChangeLines,
+  windowChanges,
+  windowsSettled,
+} from "../../core/receipt.js";
 import { verifiedNote } from "../../core/verify.js";
 import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
-import type { Chord } from "../../platform/keys.js";
+import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
-import { commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
+import { COMMAND_ROLES, commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { endsInEllipsis } from "../../safety/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
 import { watchChanges } from "../changes.js";
-import type { ToolContext } from "../context.js";
+import { rememberWindows, type ToolContext, windowsSinceLast } from "../context.js";
 import { activateWindow, FOCUS_WORDS, guard } from "../guard.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./place.js";
@@ -65,6 +72,12 @@ export interface InputAttempt {
   /** One line for a person: what was done, without typed text. */
   describe(result: Record<string, unknown>): string;
 }
+
+/**
+ * Thrown by an input's execute when it stopped before sending what would have gone astray (the
+ * field did not take the focus): the reply is a refusal, with what to do next in its message.
+ */
+export class NothingSent extends Error {}
 
 export interface FocusReport {
   window: number;
@@ -142,6 +155,58 @@ async function seeWindows(
 
 /** How long an input's effect on windows is given to show when nothing was re-read after it. */
 const WINDOWS_SETTLE_MS = 150;
+/** Keys that move or select within a field, whatever the modifiers: they open nothing. */
+const MOVING_KEYS = new Set([
+  "Left",
+  "Right",
+  "Up",
+  "Down",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "Backspace",
+]);
+
+/** Chords that edit within a field (select, clipboard, undo): they open no window, and are pressed often. */
+const EDITING_CHORDS = new Set(
+  [
+    "ctrl+a",
+    "ctrl+c",
+    "ctrl+x",
+    "ctrl+v",
+    "ctrl+z",
+    "ctrl+y",
+    "ctrl+shift+z",
+    "ctrl+Backspace",
+    "ctrl+Delete",
+  ].map((c) => chordText(parseChord(c))),
+);
+
+/**
+ * Whether the input may open, close or retitle a window: a chord with ctrl, alt or super (but not
+ * one that edits), Enter, Escape or a function key, a typed newline, a click on a button, menu item
+ * or link (or on what could not be read), or anything the gate judged committing. Plain typing,
+ * moving and editing do not wait for it: a chord that opens nothing pays the whole settle.
+ */
+function mayChangeWindows(attempt: InputAttempt): boolean {
+  if (attempt.presses?.some((f) => commitReason(f))) return true;
+  if (attempt.tool === "click") {
+    const role = attempt.place?.element?.role;
+    return role === undefined || COMMAND_ROLES.has(role);
+  }
+  if (attempt.tool === "type_text") return /[\r\n]/.test(attempt.secret ?? "");
+  const key = attempt.chord?.key;
+  if (attempt.tool !== "key" || !key) return false;
+  const named = key.kind === "named" ? key.name : undefined;
+  if ((named && MOVING_KEYS.has(named)) || EDITING_CHORDS.has(chordText(attempt.chord!))) return false;
+  return (
+    attempt.chord!.modifiers.some((m) => m !== "shift") ||
+    named === "Enter" ||
+    named === "Escape" ||
+    /^F\d+$/.test(named ?? "")
+  );
+}
 
 /**
  * What the input changed in the windows: those that came, went or were retitled, and the front one
@@ -152,20 +217,19 @@ async function windowsChanged(
   hands: Hands,
   before: { windows: WindowInfo[]; front: number | undefined },
   result: Record<string, unknown>,
-  /** The label of the element pressed, when one was: "Open…" promises a window. */
-  pressed: string | undefined,
-): Promise<{ data: Record<string, unknown>; lines: string[] } | undefined> {
+  attempt: InputAttempt,
+): Promise<{ data: Record<string, unknown>; lines: string[]; windows: WindowInfo[] } | undefined> {
   try {
     // A re-read of the element has waited already; otherwise the app is given a moment.
     if (result.after === undefined && result.after_read === undefined) await sleep(WINDOWS_SETTLE_MS);
     const backend = await context.backend();
-    const windows = await awaitPromisedWindow(
-      () => backend.listWindows(),
-      before.windows,
-      await backend.listWindows(),
-      pressed,
-      endsInEllipsis,
-    );
+    const list = () => backend.listWindows();
+    let windows = await list();
+    if (mayChangeWindows(attempt))
+      windows = await windowsSettled(list, before.windows, windows, OPENING_SETTLE_MS);
+    // A click presses what it lands on ("Open…" promises a window); a drag, a hover or a wheel does not.
+    const pressed = attempt.tool === "click" ? attempt.place?.element?.name : undefined;
+    windows = await awaitPromisedWindow(list, before.windows, windows, pressed, endsInEllipsis);
     const front = await hands.activeWindow();
     const changes = windowChanges(before.windows, windows);
     const lines = windowChangeLines(changes);
@@ -178,7 +242,7 @@ async function windowsChanged(
     // Nothing changed: nothing is said, in the text or the data.
     const data =
       lines.length > 0 ? { ...changes, ...(moved ? { front: { id: front, title: frontTitle } } : {}) } : {};
-    return { data, lines };
+    return { data, lines, windows };
   } catch {
     return undefined;
   }
@@ -327,13 +391,21 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     : undefined;
   const watch = watchOn !== undefined ? await watchChanges(context, watchOn) : undefined;
   const windowsBefore = await seeWindows(context, hands, attempt);
+  // A window that came or went after the last reply is said first, before what this input did.
+  const since = windowsBefore ? windowsSinceLast(context, windowsBefore.windows) : undefined;
+  const sinceText = since ? `${since.lines.join("\n")}\n` : "";
   let result: Record<string, unknown>;
   try {
     result = await attempt.execute(hands, guarded.acting);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    guarded.end({ decision: "error", reason });
-    return { data: { status: "error", reason, level, target }, text: `error: ${reason}` };
+    const unsent = error instanceof NothingSent;
+    guarded.end({ decision: unsent ? "refused" : "error", reason });
+    const status = unsent ? "refused" : "error";
+    return {
+      data: { status, reason, level, ...(since?.data ?? {}), target },
+      text: `${sinceText}${status}: ${reason}`,
+    };
   }
   // The journal keeps what was done, not the element's whole re-read state.
   const { after: _after, after_read: _read, unread: _unread, typed_into: _into, ...outcome } = result;
@@ -341,15 +413,15 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     decision: "done",
     outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome,
   });
-  // A click presses what it lands on; a drag, a hover or a wheel does not.
-  const pressed = attempt.tool === "click" ? attempt.place?.element?.name : undefined;
   const changed = windowsBefore
-    ? await windowsChanged(context, hands, windowsBefore, result, pressed)
+    ? await windowsChanged(context, hands, windowsBefore, result, attempt)
     : undefined;
+  if (changed) rememberWindows(context, changed.windows);
   const data = {
     status: "done",
     level,
     result,
+    ...(since?.data ?? {}),
     ...(changed?.data ?? {}),
     ...(focus ? { focus } : {}),
     ...(moved ? { moved } : {}),
@@ -368,7 +440,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   const focusText = focus ? ` (focused window ${focus.window} first)` : "";
   const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
   const changedText = changed?.lines.length ? `\n${changed.lines.join("\n")}` : "";
-  const text = `done: ${attempt.describe(result)}${where}${focusText}${sinceSeen(attempt)}${changedText}${gateText}`;
+  const text = `${sinceText}done: ${attempt.describe(result)}${where}${focusText}${sinceSeen(attempt)}${changedText}${gateText}`;
   if (!watch) return { data, text };
   const changes = await watch.finish();
   return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };

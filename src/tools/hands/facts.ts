@@ -225,6 +225,8 @@ export interface KeyEffect {
   presses: TargetFacts[];
   /** How each press was found: "focused", "default button", "key binding <Control>s". */
   via: string[];
+  /** The element that had the keyboard focus when the keys were judged: a reply says where it went. */
+  focusedHandle?: string;
 }
 
 /** Space and Enter press whatever has the focus; GTK 4 gives them as every button's "binding". */
@@ -371,6 +373,7 @@ export async function keyEffect(
     effect.via.push(via);
   };
   const focusedNode = focusedOf(read.nodes);
+  if (focusedNode) effect.focusedHandle = focusedNode.handle;
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode

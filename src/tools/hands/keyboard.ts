@@ -14,7 +14,7 @@ import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
-import { attemptInput } from "./attempt.js";
+import { attemptInput, NothingSent } from "./attempt.js";
 import { focusedElement, keyEffect, pressFacts } from "./facts.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
@@ -69,6 +69,7 @@ async function keyboardTarget(
     ensureFocus: input.ensure_focus,
     presses: effect.presses,
     pressedVia: effect.via,
+    focusedBefore: effect.focusedHandle,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
   };
@@ -126,12 +127,66 @@ async function focusPlace(
   const backend = await acting.backend();
   try {
     await backend.perform(place.handle!, { kind: "focus" }, { timeoutMs: 2000 });
-    return "accessibility focus";
   } catch (error) {
     throw new Error(
       `cannot move the focus to ${place.ref} without clicking it (${(error as Error).message}); click it first if that is safe`,
     );
   }
+  await untilGrabbed(context, place);
+  return "accessibility focus";
+}
+
+/** Polls after the accessibility focus: an app applies it at once, or within a few of its turns. */
+const GRAB_POLL_MS = [0, 30, 60, 120, 250, 500];
+
+/**
+ * After the accessibility focus, the element (or one inside it) must report the focus before a key
+ * goes: a label or a container answers GrabFocus and leaves the focus where it was, and keys sent
+ * then land in another field. Another element holding it, or an element that cannot take it, stops
+ * the input; where nothing reports the focus at all, the keys go as before.
+ */
+async function untilGrabbed(context: ToolContext, place: ResolvedPlace): Promise<void> {
+  let node: RawNode | undefined;
+  for (const wait of GRAB_POLL_MS) {
+    await sleep(wait);
+    const now = await holdsFocus(context, place);
+    if (now.holds) return;
+    node = now.node;
+  }
+  const what = place.ref ?? "the element";
+  const owner = await focusElsewhere(context, place);
+  if (owner)
+    throw new NothingSent(
+      `${what} did not take the keyboard focus; ${named(owner)} has it, so the keys would go there; nothing was sent. Name the field itself (find by its role or label), or click it first if that is safe`,
+    );
+  if (node?.states && !node.states.includes("focusable"))
+    throw new NothingSent(
+      `${what} (${named(node)}) cannot take the keyboard focus; nothing was sent. Name the field itself (find by its role or label)`,
+    );
+}
+
+/** The place's element re-read, and whether it or one inside it (a spinner's entry) reports the focus. */
+async function holdsFocus(
+  context: ToolContext,
+  place: ResolvedPlace,
+): Promise<{ node: RawNode | undefined; holds: boolean }> {
+  if (!place.handle) return { node: undefined, holds: true };
+  const backend = await context.backend();
+  const windowId = place.windowId === undefined ? {} : { windowId: place.windowId };
+  const node = await backend.describe(place.handle, { maxText: 0, ...windowId }).catch(() => undefined);
+  if (node?.states?.includes("focused")) return { node, holds: true };
+  if (!node?.childCount) return { node, holds: false };
+  const inside = await backend
+    .readSubtree(place.handle, {
+      maxDepth: 3,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 50,
+      timeoutMs: 1000,
+    })
+    .catch(() => undefined);
+  const walk = (n: RawNode): boolean => !!n.states?.includes("focused") || n.children.some(walk);
+  return { node, holds: !!inside && walk(inside.root) };
 }
 
 /** Whether the place's element reports the keyboard focus now, in the window that is in front. */
@@ -172,6 +227,50 @@ const FOCUSED_WITHIN_MS = 20_000;
 /** Polls start quick and slow down: each read is work for an app that is already behind. */
 const FOCUS_POLL_MS = [30, 60, 120, 250];
 
+/** A window's tree, read as the gate reads it, to find who has the keyboard focus; undefined when it does not answer. */
+async function readFocusTree(context: ToolContext, windowId: number) {
+  const options = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
+  return (await context.backend()).readWindow(windowId, options).catch(() => undefined);
+}
+
+/** When a field still without the focus has its window read for who has it instead (ms after the click). */
+const FOCUS_OWNER_CHECKS_MS = [300, 1000, 2500, 5000];
+
+/** The element with the keyboard focus in the place's window, unless it is the place, inside it or around it. */
+async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promise<RawNode | undefined> {
+  if (place.windowId === undefined || !place.handle) return undefined;
+  const backend = await context.backend();
+  const read = await readFocusTree(context, place.windowId);
+  if (!read) return undefined;
+  // The paths to the deepest focused element and to the place: either on the other's path (around
+  // it, or inside it: a spinner's own entry, a web document holding the caret) is not another element.
+  const pathTo = (match: (n: RawNode) => boolean) => {
+    let found: RawNode[] | undefined;
+    const walk = (node: RawNode, path: RawNode[]) => {
+      const here = [...path, node];
+      if (match(node)) found = here;
+      for (const child of node.children) walk(child, here);
+    };
+    walk(read.root, []);
+    return found;
+  };
+  const toOwner = pathTo((n) => n.states?.includes("focused") === true);
+  const owner = toOwner?.at(-1);
+  if (!owner || toOwner!.some((n) => n.handle === place.handle)) return undefined;
+  if (pathTo((n) => n.handle === place.handle)?.some((n) => n.handle === owner.handle)) return undefined;
+  return backend.describe(owner.handle, { maxText: 0, windowId: place.windowId }).catch(() => owner);
+}
+
+const named = (n: RawNode) => `${n.role}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
+
+/** Whether a point lies within an element's bounds. */
+const liesOver = (n: RawNode, p: { x: number; y: number }) =>
+  !!n.bounds &&
+  p.x >= n.bounds.x &&
+  p.y >= n.bounds.y &&
+  p.x < n.bounds.x + n.bounds.width &&
+  p.y < n.bounds.y + n.bounds.height;
+
 /**
  * Waits until the clicked field reports the focus: keys sent before the app has handled the click
  * go to the field that had it. A focusable field that never reports it is an error, and nothing is
@@ -179,33 +278,33 @@ const FOCUS_POLL_MS = [30, 60, 120, 250];
  */
 async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise<void> {
   if (!place.handle) return;
-  const backend = await context.backend();
-  const deadline = Date.now() + FOCUSED_WITHIN_MS;
+  const clicked = Date.now();
+  const deadline = clicked + FOCUSED_WITHIN_MS;
+  const checks = [...FOCUS_OWNER_CHECKS_MS];
   let focusable = false;
   for (let poll = 0; Date.now() < deadline; poll++) {
-    const node = await backend
-      .describe(place.handle, {
-        maxText: 0,
-        ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
-      })
-      .catch(() => undefined);
-    if (node?.states?.includes("focused")) return;
     // A spinner or an editable combo box gives the focus to its own text field inside.
-    if (node?.childCount) {
-      const inside = await backend
-        .readSubtree(place.handle, {
-          maxDepth: 3,
-          tableRows: 0,
-          walkTables: false,
-          nodeCeiling: 50,
-          timeoutMs: 1000,
-        })
-        .catch(() => undefined);
-      const walk = (n: RawNode): boolean => !!n.states?.includes("focused") || n.children.some(walk);
-      if (inside && walk(inside.root)) return;
-    }
+    const { node, holds } = await holdsFocus(context, place);
+    if (holds) return;
     focusable ||= node?.states?.includes("focusable") ?? false;
-    if (node?.states && !focusable) return;
+    if (node?.states && !focusable) {
+      // It cannot take the focus: keys would go to whatever has it.
+      const owner = await focusElsewhere(context, place);
+      if (owner)
+        throw new NothingSent(
+          `${place.ref ?? "the field"} does not take the keyboard focus; ${named(owner)} has it, so the keys would go there; nothing was typed. Set its value with act set_value, or focus it another way first`,
+        );
+      return;
+    }
+    // A click another element took (one over the field's centre) gave that element the focus.
+    if (checks.length > 0 && Date.now() - clicked >= checks[0]!) {
+      checks.shift();
+      const owner = await focusElsewhere(context, place);
+      if (owner && liesOver(owner, place.point))
+        throw new NothingSent(
+          `the click at (${place.point.x}, ${place.point.y}) gave the keyboard focus to ${named(owner)}, which lies over ${place.ref ?? "the field"}; nothing was typed. Close or move what covers it, or act set_value on the field`,
+        );
+    }
     await sleep(FOCUS_POLL_MS[Math.min(poll, FOCUS_POLL_MS.length - 1)] ?? 250);
   }
   if (focusable)
@@ -303,10 +402,26 @@ async function focusedReadBack(
   if (windowId === undefined) return {};
   await sleep(settleMs);
   try {
-    const node = await focusedElement(context, windowId);
-    if (!node) return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
-    const now = await (await context.backend()).describe(node.handle, { maxText: 10_000, windowId });
-    const shown = now.role === PASSWORD_ROLE ? undefined : (now.value ?? now.text);
+    const read = await readFocusTree(context, windowId);
+    const focused: RawNode[] = [];
+    const walk = (n: RawNode) => {
+      if (n.states?.includes("focused")) focused.push(n);
+      n.children.forEach(walk);
+    };
+    if (read) walk(read.root);
+    if (focused.length === 0)
+      return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
+    const backend = await context.backend();
+    const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
+    const described = await Promise.all(
+      focused.map((n) => backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined)),
+    );
+    const readable = described.filter((n): n is RawNode => n !== undefined);
+    // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
+    // text went where it shows; else to the deepest, last in the tree.
+    const now = readable.find((n) => shownIn(n)?.includes(text)) ?? readable.at(-1);
+    if (!now) return { read_back: "unreadable" };
+    const shown = shownIn(now);
     const state = elementState(now);
     return {
       typed_into: {
@@ -382,6 +497,23 @@ export async function typeText(
   });
 }
 
+/**
+ * Where the keyboard focus went, when a key moved it within the window (Tab, an arrow in a group):
+ * the element that has it now, if it is not the one that had it when the key was judged.
+ */
+async function focusMoved(
+  context: ToolContext,
+  windowId: number | undefined,
+  before: string | undefined,
+  settleMs: number,
+): Promise<{ focus_now?: { role: string; name: string | null } }> {
+  if (windowId === undefined || before === undefined) return {};
+  await sleep(settleMs);
+  const now = await focusedElement(context, windowId).catch(() => undefined);
+  if (!now || now.handle === before) return {};
+  return { focus_now: { role: now.role, name: now.name ?? null } };
+}
+
 export const keyTool = defineTool({
   name: "key",
   title: "Press a key or chord",
@@ -436,14 +568,27 @@ export const keyTool = defineTool({
           await h.chord(chord, input.count);
           return focused;
         });
+        const after = await readBack(context, place, input.settleMs);
         return {
           key: chordText(chord),
           count: input.count,
           ...(focused ? { focused_by: focused } : {}),
-          ...(await readBack(context, place, input.settleMs)),
+          ...after,
+          ...(await focusMoved(
+            context,
+            target.changesWindow,
+            target.focusedBefore,
+            place ? 0 : input.settleMs,
+          )),
         };
       },
-      describe: (r) => `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}`,
+      describe: (r) => {
+        const moved = r.focus_now as { role: string; name: string | null } | undefined;
+        const now = moved
+          ? `; the focus is now on ${moved.role}${moved.name ? ` ${JSON.stringify(moved.name)}` : ""}`
+          : "";
+        return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}`;
+      },
     });
   },
 });

@@ -1,0 +1,222 @@
+// Every acting reply says what changed, truthfully (issue 35): a window a key opens a moment later,
+// a dialog Enter closes with its main window's new title, a window that came after the reply (said
+// at the start of the next), typing by ref that would have gone to another element (nothing typed),
+// and a field typed but unreadable ("typed, not verified", and done). One GTK 3 app for all.
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { findWaiting, type StartedApp, startApp, toolCaller, within } from "./helpers.js";
+
+const TITLE = "Deskhand replies";
+
+describe("acting replies on a GTK 3 app", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-replies-"));
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  /** What the app says was typed into each of its fields: "First=|Covered=|…|Keys=". */
+  const typed = async () => {
+    const status = (await findWaiting(call, `${TITLE}*`, { role: "label", name: "Status" }, 5000)) as {
+      ref: string;
+    };
+    const info = await call("element_info", { ref: status.ref });
+    return String(info.data?.description ?? JSON.stringify(info));
+  };
+  const NOTHING_TYPED = "First=|Covered=|Cover=|Refuses=|Keys=";
+  const ref = async (title: string, query: Record<string, unknown>) =>
+    ((await findWaiting(call, title, query, 20_000)) as { ref: string }).ref;
+
+  before(() => {
+    // Saving is the person's call; this test's person allowed it in these windows.
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({
+        preapprove: [
+          { reason: "any", window: TITLE },
+          { reason: "any", window: "Save As" },
+        ],
+      }),
+    );
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "config.json"),
+      },
+    });
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_replies.py", TITLE]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("a key that opens a dialog a moment later names it; Enter that saves says it closed and the title changed", async () => {
+    await ref(TITLE, { role: "text", name: "First" });
+    const saving = await call("key", { key: "ctrl+s", window: { title: TITLE }, intent: "Open Save As" });
+    assert.equal(saving.data?.status, "done", JSON.stringify(saving));
+    // The app opens it 300 ms after the key, later than the plain settle the reply used to give.
+    assert.match(saving.text ?? "", /^window appeared: \d+ "Save As"$/m, saving.text);
+    await ref("Save As", { role: "text", name: "Name" });
+    const saved = await call("key", { key: "Enter", window: { title: "Save As" }, intent: "Save" });
+    assert.equal(saved.data?.status, "done", JSON.stringify(saved));
+    assert.match(saved.text ?? "", /^window disappeared: \d+ "Save As"$/m, saved.text);
+    assert.match(
+      saved.text ?? "",
+      new RegExp(`^window retitled: \\d+ "${TITLE}" → "${TITLE} — notes.txt"$`, "m"),
+    );
+  });
+
+  it("a key that moves the focus says where it went", async () => {
+    const first = await ref(`${TITLE}*`, { role: "text", name: "First" });
+    await call("act", { ref: first, action: { kind: "focus" } });
+    const tabbed = await call("key", { key: "Tab", window: { title: `${TITLE}*` }, intent: "Next field" });
+    assert.equal(tabbed.data?.status, "done", JSON.stringify(tabbed));
+    assert.match(
+      tabbed.text ?? "",
+      /^done: pressed Tab; the focus is now on text "(Covered|Cover)"/,
+      tabbed.text,
+    );
+    const back = await call("key", { key: "shift+Tab", window: { title: `${TITLE}*` }, intent: "Back" });
+    assert.match(back.text ?? "", /the focus is now on text "First"/, back.text);
+  });
+
+  it("typing by ref into a field whose centre another field covers types nothing and names that field", async () => {
+    const covered = await ref(`${TITLE}*`, { role: "text", name: "Covered" });
+    const started = Date.now();
+    const reply = await call("type_text", { ref: covered, text: "hidden", intent: "Fill the covered field" });
+    assert.equal(reply.data?.status, "refused", JSON.stringify(reply));
+    assert.match(reply.text ?? "", /gave the keyboard focus to text "Cover".*nothing was typed/, reply.text);
+    assert.ok(Date.now() - started < within(8000), `took ${Date.now() - started} ms`);
+    await sleep(300);
+    assert.equal(await typed(), NOTHING_TYPED);
+  });
+
+  it("typing by ref into a field that cannot take the focus types nothing and says what has it", async () => {
+    const refuses = await ref(`${TITLE}*`, { role: "text", name: "Refuses" });
+    const reply = await call("type_text", { ref: refuses, text: "astray", intent: "Fill the field" });
+    assert.equal(reply.data?.status, "refused", JSON.stringify(reply));
+    assert.match(reply.text ?? "", /does not take the keyboard focus; text "\w+" has it.*nothing was typed/);
+    await sleep(300);
+    assert.equal(await typed(), NOTHING_TYPED);
+  });
+
+  it("fill_form into a field typed but unreadable says typed, not verified, and is done", async () => {
+    const keys = await ref(`${TITLE}*`, { name: "Keys" });
+    const filled = await call("fill_form", {
+      fields: [{ ref: keys, value: "abc" }],
+      intent: "Fill the keys",
+    });
+    assert.equal(filled.data?.status, "done", JSON.stringify(filled));
+    assert.equal(filled.data.fields[0].set, "typed, not verified", filled.text);
+    assert.match(filled.text ?? "", /typed, not verified/);
+    assert.match(await typed(), /\|Keys=abc$/);
+  });
+
+  it("a window that comes after a reply is said at the start of the next call", async () => {
+    const later = await ref(`${TITLE}*`, { role: "push button", name: "Later" });
+    const clicked = await call("click", { ref: later, intent: "Open a window later" });
+    assert.equal(clicked.data?.status, "done", JSON.stringify(clicked));
+    assert.doesNotMatch(clicked.text ?? "", /Later Window/, "the window opens 1.5 s after the click");
+    await findWaiting(call, "Later Window", { role: "label" }, 10_000);
+    const first = await ref(`${TITLE}*`, { role: "text", name: "First" });
+    const next = await call("act", { ref: first, action: { kind: "focus" } });
+    assert.match(
+      next.text ?? "",
+      /^since your last action: window appeared: \d+ "Later Window"$/m,
+      next.text,
+    );
+    assert.ok(
+      next.data.since_last_action.windows_appeared.some((w: { title: string }) => w.title === "Later Window"),
+    );
+    // Said once: the call after that has nothing to add.
+    const again = await call("act", { ref: first, action: { kind: "focus" } });
+    assert.doesNotMatch(again.text ?? "", /since your last action/, again.text);
+  });
+});
+
+describe("act toggle on a Qt section button", () => {
+  const title = "Deskhand sections";
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  /** The page shown: its one label on screen. */
+  const shownPage = async () => {
+    const found = await call("find", { target: { kind: "title", glob: title }, role: "label", limit: 10 });
+    return (found.data?.matches ?? [])
+      .map((m: { name: string }) => m.name)
+      .filter((name: string) => name.endsWith(" settings"));
+  };
+  before(() => {
+    const dir = mkdtempSync(join(tmpdir(), "deskhand-sections-"));
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_sections.py", title]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("whose toggle flips only the group's checked states is pressed with a real click, and the page turns", async () => {
+    const video = (
+      (await findWaiting(call, title, { role: "check box", name: "Video" }, 20_000)) as { ref: string }
+    ).ref;
+    assert.deepEqual(await shownPage(), ["Audio settings"]);
+    const toggled = await call("act", {
+      ref: video,
+      action: { kind: "toggle" },
+      intent: "Show the video settings",
+    });
+    assert.equal(toggled.error, undefined, JSON.stringify(toggled.error));
+    assert.match(toggled.text ?? "", /via Action\.DoAction\("Toggle"\), then a real click/, toggled.text);
+    assert.match(toggled.text ?? "", /changed only the checked state of its group/);
+    assert.deepEqual(await shownPage(), ["Video settings"]);
+  });
+
+  it("fill_form into two combo boxes typed but unreadable says typed, not verified, and is done; by a label, nothing is typed", async () => {
+    const target = { kind: "title", glob: title };
+    const combos = (await call("find", { target, role: "combo box" })).data.matches as { ref: string }[];
+    assert.equal(combos.length, 2);
+    const entries = async () =>
+      ((await call("find", { target, role: "text" })).data.matches as { value?: string }[]).map(
+        (m) => m.value,
+      );
+    const label = (
+      (await call("find", { target, role: "label", name: "Size" })).data.matches[0] as { ref: string }
+    ).ref;
+    const astray = await call("fill_form", { fields: [{ ref: label, value: "astray" }] });
+    assert.equal(astray.data?.status, "refused", astray.text);
+    assert.match(
+      astray.text ?? "",
+      /did not take the keyboard focus; .* nothing was sent|cannot take the keyboard focus/,
+    );
+    assert.deepEqual(await entries(), ["one", "one"], "nothing was typed anywhere");
+    const filled = await call("fill_form", {
+      fields: [
+        { ref: combos[0]!.ref, value: "large" },
+        { ref: combos[1]!.ref, value: "teal" },
+      ],
+    });
+    assert.equal(filled.data?.status, "done", filled.text);
+    assert.deepEqual(
+      filled.data.fields.map((f: { set: unknown }) => f.set),
+      ["typed, not verified", "typed, not verified"],
+    );
+    assert.match(filled.text ?? "", /0 of 2 fields set and read back; 2 typed, not verified/);
+    assert.deepEqual(await entries(), ["large", "teal"]);
+  });
+});
