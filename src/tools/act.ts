@@ -85,7 +85,7 @@ export const semanticActionSchema = z.discriminatedUnion("kind", [
 const actionFields = {
   action: semanticActionSchema,
   intent: intentSchema.optional(),
-  reversible: z.boolean().optional().describe("false needs a person (default: true unless it commits)"),
+  reversible: z.boolean().optional().describe("false needs a person"),
   waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before the re-read"),
   timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Action call bound"),
 };

@@ -7,7 +7,7 @@ import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS } from "../core/limits.js";
 export const refSchema = z
   .string()
   .regex(/^s\d+:e\d+$/, "a ref looks like s3:e12, from a snapshot")
-  .describe("Element ref, like s3:e12");
+  .describe("Ref, like s3:e12");
 
 /** A window title glob: fnmatch, bounded so that matching stays cheap (core/glob.ts). */
 export const globSchema = z.string().min(1).max(GLOB_MAX).describe("fnmatch glob");
@@ -47,4 +47,4 @@ export const limitsShape = {
 export const includeChangesSchema = z
   .boolean()
   .default(false)
-  .describe("Also report what changed, with refs");
+  .describe("Also what changed, with refs");

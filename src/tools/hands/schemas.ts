@@ -13,7 +13,7 @@ export const intentSchema = z
 
 export const reversibleSchema = z
   .boolean()
-  .describe("false needs a person (default: true unless it commits)");
+  .describe("false needs a person");
 
 const coordinate = z.number().int().min(-32768).max(32767);
 
