@@ -155,9 +155,10 @@ export function windowsDiffer(before: WindowInfo[], after: WindowInfo[]): boolea
 /**
  * How long an input that may open or close a window (a chord, Enter, a press) is given for it to:
  * GTK 3's Save As came 250 ms after ctrl+s, past the plain settle. It ends as soon as a window
- * changes; an input that changes none pays it whole.
+ * changes; an input that changes none pays it whole, so it is kept short: what comes later is said
+ * at the start of the session's next acting call ("since your last action").
  */
-export const OPENING_SETTLE_MS = 600;
+export const OPENING_SETTLE_MS = 400;
 
 /**
  * The windows after an input that may open or close one (a chord, Enter, a press): read again every
