@@ -44,7 +44,4 @@ export const limitsShape = {
   accessibleIds: z.boolean().default(D.accessibleIds).describe("Read accessible ids"),
 };
 
-export const includeChangesSchema = z
-  .boolean()
-  .default(false)
-  .describe("Also what changed, with refs");
+export const includeChangesSchema = z.boolean().default(false).describe("Also what changed, with refs");
