@@ -136,7 +136,18 @@ export async function windowsOnceChanged(
   ms: number,
 ): Promise<WindowInfo[]> {
   const had = new Set(before.map((w) => w.id));
-  const changed = (list: WindowInfo[]) => list.length !== before.length || list.some((w) => !had.has(w.id));
+  const cameOrWent = (list: WindowInfo[]) =>
+    list.length !== before.length || list.some((w) => !had.has(w.id));
+  return windowsUntil(listWindows, after, ms, cameOrWent);
+}
+
+/** The windows, read again every 100 ms until `changed` holds of them, for up to `ms`. */
+async function windowsUntil(
+  listWindows: () => Promise<WindowInfo[]>,
+  after: WindowInfo[],
+  ms: number,
+  changed: (list: WindowInfo[]) => boolean,
+): Promise<WindowInfo[]> {
   const deadline = Date.now() + ms;
   let now = after;
   while (!changed(now) && Date.now() < deadline) {
@@ -171,12 +182,7 @@ export async function windowsSettled(
   after: WindowInfo[],
   ms: number,
 ): Promise<WindowInfo[]> {
-  const deadline = Date.now() + ms;
-  let now = after;
-  while (!windowsDiffer(before, now) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    now = await listWindows().catch(() => now);
-  }
+  const now = await windowsUntil(listWindows, after, ms, (list) => windowsDiffer(before, list));
   if (!windowsDiffer(before, now)) return now;
   await new Promise((resolve) => setTimeout(resolve, 100));
   return listWindows().catch(() => now);
