@@ -25,7 +25,8 @@ export const DOUBTFUL = 60;
 /** Below this, a "word" is left out (and counted): what icons and borders read as ("Ss", "-Soe_"). */
 export const LEAVE_OUT = 40;
 
-function union(boxes: Rect[]): Rect {
+/** The smallest rectangle holding every box. */
+export function union(boxes: Rect[]): Rect {
   const x = Math.min(...boxes.map((b) => b.x));
   const y = Math.min(...boxes.map((b) => b.y));
   const right = Math.max(...boxes.map((b) => b.x + b.width));

@@ -7,7 +7,7 @@ import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { distinctColours } from "../core/image.js";
 import type { Mark } from "../core/marks.js";
 import type { ObservedTarget } from "../core/observe.js";
-import { toScreenLines } from "../core/ocr.js";
+import { toScreenLines, union } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
 import {
   foldedWords,
@@ -72,14 +72,6 @@ function intersection(a: Rect, b: Rect): Rect | undefined {
   return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }
 
-function unionOf(rects: Rect[]): Rect {
-  const x = Math.min(...rects.map((r) => r.x));
-  const y = Math.min(...rects.map((r) => r.y));
-  const right = Math.max(...rects.map((r) => r.x + r.width));
-  const bottom = Math.max(...rects.map((r) => r.y + r.height));
-  return { x, y, width: right - x, height: bottom - y };
-}
-
 /**
  * Several captures read with one engine run (each run pays the engine's start, 0.7 s): stacked in one
  * image with white between, password fields blanked, and each word given back to the capture its
@@ -113,7 +105,7 @@ async function readTogether(
   });
   const passwords = await passwordsIn(
     context,
-    unionOf(captures.map((c) => c.region)),
+    union(captures.map((c) => c.region)),
     Math.min(5000, timeoutMs / 3),
   );
   const blanks = captures.map((c) => passwords.areas.flatMap((a) => intersection(a, c.region) ?? []));
