@@ -3,6 +3,7 @@
 // activate (the focused element, the default button, the element whose key binding the chord is).
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
 
+import { isShown, reportsShowing } from "../../core/flatten.js";
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { RawNode } from "../../platform/types.js";
 import { roleSet } from "../../platform/vocabulary.js";
@@ -44,8 +45,24 @@ async function readWhole(context: ToolContext, windowId: number): Promise<Window
 }
 
 /** The element with the keyboard focus: the deepest that reports it. */
-const focusedOf = (nodes: RawNode[]): RawNode | undefined =>
-  nodes.filter((n) => n.states?.includes("focused")).at(-1);
+const focusedOf = (nodes: RawNode[]): RawNode | undefined => everyFocused(nodes).at(-1);
+
+/** Every element that reports the focus: Qt leaves it on some it has left (Kate's status bar). */
+const everyFocused = (nodes: RawNode[]): RawNode[] => nodes.filter((n) => n.states?.includes("focused"));
+
+/**
+ * Every element of a window on screen that reports the focus, in tree order, and whether the window
+ * was read whole (a part not read may hold the focus).
+ */
+export async function focusedElements(
+  context: ToolContext,
+  windowId: number,
+): Promise<{ focused: RawNode[]; complete: boolean }> {
+  const read = await readWhole(context, windowId);
+  const showingKnown = reportsShowing(read.root);
+  const focused = everyFocused(read.nodes).filter((n) => isShown(n, showingKnown));
+  return { focused, complete: read.complete };
+}
 
 /** The element with the keyboard focus in a window, read as the gate reads it; none, undefined. */
 export async function focusedElement(context: ToolContext, windowId: number): Promise<RawNode | undefined> {
@@ -227,6 +244,8 @@ export interface KeyEffect {
   via: string[];
   /** The element that had the keyboard focus when the keys were judged: a reply says where it went. */
   focusedHandle?: string;
+  /** Every element that reported the focus then (Qt leaves it on some): what is new after is where it went. */
+  focusedHandles?: string[];
 }
 
 /** Space and Enter press whatever has the focus; GTK 4 gives them as every button's "binding". */
@@ -374,6 +393,7 @@ export async function keyEffect(
   };
   const focusedNode = focusedOf(read.nodes);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
+  effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode

@@ -15,7 +15,7 @@ import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput, NothingSent } from "./attempt.js";
-import { focusedElement, keyEffect, pressFacts } from "./facts.js";
+import { focusedElement, focusedElements, keyEffect, pressFacts } from "./facts.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -69,7 +69,7 @@ async function keyboardTarget(
     ensureFocus: input.ensure_focus,
     presses: effect.presses,
     pressedVia: effect.via,
-    focusedBefore: effect.focusedHandle,
+    focusedBefore: effect.focusedHandles,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
   };
@@ -498,20 +498,32 @@ export async function typeText(
 }
 
 /**
- * Where the keyboard focus went, when a key moved it within the window (Tab, an arrow in a group):
- * the element that has it now, if it is not the one that had it when the key was judged.
+ * Where the keyboard focus went, when a key moved it within the window (Tab, an arrow in a group, a
+ * chord that opens a bar): the element that reports it now and did not when the key was judged. Qt
+ * leaves the focus state on elements it has left, so only one that gained it is named; when none
+ * did, or several, nothing is claimed.
  */
 async function focusMoved(
   context: ToolContext,
   windowId: number | undefined,
-  before: string | undefined,
+  before: string[] | undefined,
   settleMs: number,
 ): Promise<{ focus_now?: { role: string; name: string | null } }> {
   if (windowId === undefined || before === undefined) return {};
   await sleep(settleMs);
-  const now = await focusedElement(context, windowId).catch(() => undefined);
-  if (!now || now.handle === before) return {};
-  return { focus_now: { role: now.role, name: now.name ?? null } };
+  const had = new Set(before);
+  const now = await focusedElements(context, windowId).catch(() => undefined);
+  if (!now?.complete) return {};
+  const gained = now.focused.filter((n) => !had.has(n.handle));
+  // A control and its part may both gain it (Qt's combo box and its entry): the innermost is named.
+  const inner = gained.at(-1);
+  if (!inner || !gained.every((n) => n === inner || holds(n, inner))) return {};
+  return { focus_now: { role: inner.role, name: inner.name ?? null } };
+}
+
+/** Whether `outer` holds `node` somewhere below it. */
+function holds(outer: RawNode, node: RawNode): boolean {
+  return outer.children.some((child) => child === node || holds(child, node));
 }
 
 export const keyTool = defineTool({
