@@ -111,6 +111,7 @@ export function fingerprintOf(entry: FlatEntry): Fingerprint {
     name: node.name,
     indexInParent: node.indexInParent,
     bounds: node.bounds,
+    ...(node.states ? { states: node.states } : {}),
     path: entry.path,
     fromWindow: entry.fromWindow !== false,
     windowId: entry.windowId,

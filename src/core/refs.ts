@@ -9,6 +9,8 @@ export interface Fingerprint {
   name: string | undefined;
   indexInParent: number;
   bounds: Rect | null | undefined;
+  /** The states as seen (what element_info says changed since; no part of what the element is). */
+  states?: readonly string[];
   /** Child indices from the window's root down to the element. */
   path: number[];
   /** false: `path` does not start at the window (found by the app's own search, or under a ref). */

@@ -55,6 +55,20 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
   return found;
 }
 
+/** States a person sees change (a button enabled once a field is filled), as seen against now. */
+const NOTICED_STATES = ["enabled", "checked", "selected", "expanded", "focused", "editable"] as const;
+
+/** The noticed states that changed since the element was seen: "enabled: no → yes". */
+export function stateChanges(entry: RefEntry, node: RawNode): string[] {
+  const was = entry.fingerprint.states;
+  const now = node.states;
+  if (!was || !now || node.unread.includes("states")) return [];
+  const yes = (states: readonly string[], s: string) => (states.includes(s) ? "yes" : "no");
+  return NOTICED_STATES.filter((s) => yes(was, s) !== yes(now, s)).map(
+    (s) => `${s}: ${yes(was, s)} → ${yes(now, s)}`,
+  );
+}
+
 /** What makes it another element: a difference other than where it is. */
 export const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
 

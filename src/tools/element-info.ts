@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { elementState } from "../core/receipt.js";
-import { differences, identity } from "../core/verify.js";
+import { differences, identity, stateChanges } from "../core/verify.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
+
+/** What the re-read says of the element against the snapshot: the same one, moved, or another. */
+function verdict(differences: number, same: boolean, states: string[]): string {
+  const since = states.length ? `; its states since: ${states.join(", ")}` : "";
+  if (differences === 0) return `verified: the same element${states.length ? since : ", unchanged"}`;
+  return same ? `verified: the same element, moved since the snapshot${since}` : "CHANGED since the snapshot";
+}
 
 export const elementInfoTool = defineTool({
   name: "element_info",
@@ -36,10 +43,12 @@ export const elementInfoTool = defineTool({
     const changed = differences(entry, node);
     // Moved or resized only: still the same element, which acting tools use where it is now.
     const same = identity(changed).length === 0;
+    const states = stateChanges(entry, node);
     const data = {
       ref: input.ref,
       verified: same,
       differences: changed,
+      ...(states.length ? { states_changed: states } : {}),
       ...elementState(node),
       description: node.description ?? null,
       index: node.indexInParent,
@@ -52,7 +61,7 @@ export const elementInfoTool = defineTool({
       ...(node.unread.length ? { unread: [...new Set(node.unread)] } : {}),
     };
     const lines = [
-      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${changed.length === 0 ? "verified: unchanged since the snapshot" : same ? "verified: the same element, moved since the snapshot" : "CHANGED since the snapshot"}`,
+      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${verdict(changed.length, same, states)}`,
       ...changed.map((d) => `  ${d.field}: was ${JSON.stringify(d.was)}, now ${JSON.stringify(d.now)}`),
       `states: ${(node.states ?? ["(unread)"]).join(", ")}`,
       `bounds: ${node.bounds ? `${node.bounds.x},${node.bounds.y} ${node.bounds.width}x${node.bounds.height}` : "none (not on screen, or no geometry)"}`,

@@ -99,3 +99,21 @@ describe("input by a ref that moved, and by find", () => {
     await context.close();
   });
 });
+
+describe("element_info on an element whose states changed", () => {
+  it("says it is the same element and which states changed, never 'unchanged'", async () => {
+    const disabled: FakeElement = { ...go(20), states: ["sensitive", "showing", "visible", "focusable"] };
+    const { backend, call } = desktop([disabled]);
+    const found = await call("find", { target: { kind: "title", glob: "Form" }, role: "push button" });
+    const ref = found.ok ? (found.output.data.matches as { ref: string }[])[0]!.ref : "";
+    const before = await call("element_info", { ref });
+    assert.ok(before.ok);
+    assert.match(before.output.text, /verified: the same element, unchanged/);
+    backend.replace("w7/0/0", go(20));
+    const info = await call("element_info", { ref });
+    assert.ok(info.ok, JSON.stringify(info));
+    assert.match(info.output.text, /verified: the same element; its states since: enabled: no → yes/);
+    assert.doesNotMatch(info.output.text, /unchanged/);
+    assert.deepEqual(info.output.data.states_changed, ["enabled: no → yes"]);
+  });
+});
