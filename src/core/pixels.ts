@@ -19,6 +19,12 @@ const PIXEL_ROLES = roleSet(
   "viewport",
   "scroll pane",
 );
+/**
+ * Item views that may list nothing though they show items: KDE's file view reports 0 rows and no
+ * children while it shows the folder's files. A named one is still silent about what it shows.
+ */
+const VIEW_ROLES = roleSet("table", "tree table", "list", "list box", "tree");
+
 /** Smaller than this is an icon or a gap, not a surface worth reading. */
 const MIN_WIDTH = 64;
 const MIN_HEIGHT = 32;
@@ -26,13 +32,14 @@ const MIN_AREA = 10_000;
 
 /** Whether a node may be pixels only, before its area and text are read. */
 export function mayBePixelsOnly(node: RawNode): boolean {
-  return (
-    PIXEL_ROLES.has(node.role) &&
-    node.children.length === 0 &&
-    (node.childCount ?? 0) === 0 &&
-    !node.name &&
-    !node.description
-  );
+  const empty = node.children.length === 0 && (node.childCount ?? 0) === 0 && !node.description;
+  if (VIEW_ROLES.has(node.role)) return (empty || noRows(node)) && node.children.length === 0;
+  return PIXEL_ROLES.has(node.role) && empty && !node.name;
+}
+
+/** A table whose Table interface says it has no rows (its children are column headers, if any). */
+function noRows(node: RawNode): boolean {
+  return node.childrenCut?.reason === "table" && node.childrenCut.rows === 0 && !node.description;
 }
 
 /**

@@ -161,3 +161,40 @@ it("an index of -1 is the toolkit not knowing, not a move; a real move still is 
   );
   assert.deepEqual(differences(entry, node(2)), [{ field: "index", was: 0, now: 2 }]);
 });
+
+it("an item view that lists nothing while it shows items (KDE's file view: 0 rows, no children) is pixels only", async () => {
+  const view: FakeWindow = {
+    id: 2,
+    title: "Files",
+    pid: 101,
+    app: "fake",
+    rect: { x: 0, y: 0, width: 800, height: 600 },
+    focused: true,
+    root: {
+      role: "frame",
+      name: "Files",
+      bounds: { x: 0, y: 0, width: 800, height: 600 },
+      children: [
+        {
+          role: "table",
+          bounds: { x: 0, y: 0, width: 600, height: 400 },
+          interfaces: ["Accessible", "Component", "Table"],
+        },
+        {
+          role: "list",
+          name: "Places",
+          bounds: { x: 600, y: 0, width: 200, height: 400 },
+          children: [{ role: "list item", name: "Home", bounds: { x: 600, y: 0, width: 200, height: 20 } }],
+        },
+      ],
+    },
+  };
+  const { context } = fakeContext({ windows: [view], dir: mkdtempSync(join(tmpdir(), "deskhand-items-")) });
+  const observed = await callTool(context, findTool("observe")!, {
+    target: { kind: "window", id: 2 },
+    pixels: false,
+  });
+  assert.ok(observed.ok, JSON.stringify(observed));
+  assert.match(observed.output.text, /table \(pixels only\)/, observed.output.text);
+  assert.doesNotMatch(observed.output.text, /list "Places" \(pixels only\)/, observed.output.text);
+});
