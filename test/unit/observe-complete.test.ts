@@ -189,7 +189,11 @@ it("an item view that lists nothing while it shows items (KDE's file view: 0 row
       ],
     },
   };
-  const { context } = fakeContext({ windows: [view], dir: mkdtempSync(join(tmpdir(), "deskhand-items-")) });
+  const { context } = fakeContext({
+    windows: [view],
+    hands: { windows: [] },
+    dir: mkdtempSync(join(tmpdir(), "deskhand-items-")),
+  });
   const observed = await callTool(context, findTool("observe")!, {
     target: { kind: "window", id: 2 },
     pixels: false,

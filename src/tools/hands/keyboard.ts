@@ -15,7 +15,7 @@ import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput, NothingSent } from "./attempt.js";
-import { focusedElement, focusedElements, keyEffect, pressFacts } from "./facts.js";
+import { focusedElements, keyEffect, pressFacts } from "./facts.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
