@@ -64,11 +64,6 @@ export async function focusedElements(
   return { focused, complete: read.complete };
 }
 
-/** The element with the keyboard focus in a window, read as the gate reads it; none, undefined. */
-export async function focusedElement(context: ToolContext, windowId: number): Promise<RawNode | undefined> {
-  return focusedOf((await readWhole(context, windowId)).nodes);
-}
-
 /**
  * Whether any editable field holds text. A password field is never read, so its presence counts as
  * input; a field that does not answer, or a window not read whole, leaves it unknown.
