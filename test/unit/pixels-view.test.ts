@@ -71,18 +71,23 @@ const targets: ObservedTarget[] = [
   { index: 1, ref: "s1:e2", label: "panel (pixels only)", actions: ["read_screen_text"] },
 ];
 
+/** A context with fake hands and engine, and no accessibility bus: the pixels part alone. */
+function pixelContext(hands: DotHands, reader: StackReader) {
+  return createContext({
+    refLifetime: "while-verified",
+    connectHands: async () => hands,
+    connect: async () => {
+      throw new Error("no accessibility bus here");
+    },
+    recognizer: reader,
+  });
+}
+
 describe("observe's pixels part", () => {
   it("reads every surface in one engine run, and gives each word back at its global place", async () => {
     const hands = new DotHands({ windows: [{ id: 1, rect: { x: 0, y: 0, width: 1280, height: 800 } }] });
     const reader = new StackReader();
-    const context = createContext({
-      refLifetime: "while-verified",
-      connectHands: async () => hands,
-      connect: async () => {
-        throw new Error("no accessibility bus here");
-      },
-      recognizer: reader,
-    });
+    const context = pixelContext(hands, reader);
     try {
       const first = await withPixelTargets(context, page, targets);
       assert.equal(reader.runs.length, 1, "one engine run for two surfaces");
@@ -120,14 +125,7 @@ describe("observe's pixels part", () => {
       ],
     });
     const reader = new StackReader();
-    const context = createContext({
-      refLifetime: "while-verified",
-      connectHands: async () => hands,
-      connect: async () => {
-        throw new Error("no accessibility bus here");
-      },
-      recognizer: reader,
-    });
+    const context = pixelContext(hands, reader);
     try {
       const read = await withPixelTargets(context, page, targets);
       assert.match(read.notes.join("\n"), /not read from pixels: s1:e2: covered by window 2/);
