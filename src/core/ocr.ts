@@ -4,6 +4,7 @@
 // replies say so: recognition can misread, and "not found" means not found in what was recognised.
 import type { RecognizedWord } from "../platform/ocr/types.js";
 import type { Rect } from "../platform/types.js";
+import { union } from "./rects.js";
 import { fold } from "./selector.js";
 
 export interface ScreenWord {
@@ -24,15 +25,6 @@ export interface ScreenLine {
 export const DOUBTFUL = 60;
 /** Below this, a "word" is left out (and counted): what icons and borders read as ("Ss", "-Soe_"). */
 export const LEAVE_OUT = 40;
-
-/** The smallest rectangle holding every box. */
-export function union(boxes: Rect[]): Rect {
-  const x = Math.min(...boxes.map((b) => b.x));
-  const y = Math.min(...boxes.map((b) => b.y));
-  const right = Math.max(...boxes.map((b) => b.x + b.width));
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
-  return { x, y, width: right - x, height: bottom - y };
-}
 
 /**
  * Noise: what the engine is not sure of at all; punctuation alone at low confidence (the edge of a box

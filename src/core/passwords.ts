@@ -10,6 +10,7 @@ import {
   type WindowInfo,
 } from "../platform/types.js";
 import { READ_CEILING } from "./limits.js";
+import { intersection } from "./rects.js";
 
 export interface PasswordAreas {
   /** Password fields with any part in the region, on top. */
@@ -20,9 +21,7 @@ export interface PasswordAreas {
   unknown: { window: number; title: string; reason: string }[];
 }
 
-function intersects(a: Rect, b: Rect): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
+const intersects = (a: Rect, b: Rect): boolean => intersection(a, b) !== undefined;
 
 /** What of `rect` no rect of `covers` hides: up to four pieces per cover. */
 export function visibleParts(rect: Rect, covers: Rect[]): Rect[] {

@@ -4,6 +4,7 @@
 
 import type { RawNode, Rect } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
+import { intersection } from "./rects.js";
 
 /** Roles that hold what they draw, not elements: where painted text lives. */
 const PIXEL_ROLES = roleSet(
@@ -97,9 +98,8 @@ const COVERED_SHARE = 0.25;
 
 /** The area two rectangles share. */
 function sharedArea(a: Rect, b: Rect): number {
-  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return width > 0 && height > 0 ? width * height : 0;
+  const shared = intersection(a, b);
+  return shared ? shared.width * shared.height : 0;
 }
 
 /**

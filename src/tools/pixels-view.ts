@@ -7,7 +7,7 @@ import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { distinctColours } from "../core/image.js";
 import type { Mark } from "../core/marks.js";
 import type { ObservedTarget } from "../core/observe.js";
-import { toScreenLines, union } from "../core/ocr.js";
+import { toScreenLines } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
 import {
   foldedWords,
@@ -18,6 +18,7 @@ import {
   pixelHash,
   wordAt,
 } from "../core/pixel-targets.js";
+import { intersection, union } from "../core/rects.js";
 import type { SnapshotElement, SnapshotPage } from "../core/snapshot.js";
 import type { Point, RgbaImage } from "../platform/hands.js";
 import { RecognizerUnavailable } from "../platform/ocr/types.js";
@@ -62,14 +63,6 @@ interface Capture {
 async function captureOf(context: ToolContext, region: Rect): Promise<Capture> {
   const image = await (await context.hands()).capture(region);
   return { region, image, hash: pixelHash(image) };
-}
-
-function intersection(a: Rect, b: Rect): Rect | undefined {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const right = Math.min(a.x + a.width, b.x + b.width);
-  const bottom = Math.min(a.y + a.height, b.y + b.height);
-  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }
 
 /**

@@ -31,7 +31,8 @@ interface WindowRead {
   complete: boolean;
 }
 
-async function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
+/** A window's tree, read as the gate reads it (bounded), and whether it was read whole. */
+export async function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
   const backend = await context.backend();
   const read = await backend.readWindow(windowId, READ);
   const nodes: RawNode[] = [];
@@ -48,7 +49,8 @@ async function readWhole(context: ToolContext, windowId: number): Promise<Window
 const focusedOf = (nodes: RawNode[]): RawNode | undefined => everyFocused(nodes).at(-1);
 
 /** Every element that reports the focus: Qt leaves it on some it has left (Kate's status bar). */
-const everyFocused = (nodes: RawNode[]): RawNode[] => nodes.filter((n) => n.states?.includes("focused"));
+export const everyFocused = (nodes: RawNode[]): RawNode[] =>
+  nodes.filter((n) => n.states?.includes("focused"));
 
 /**
  * Every element of a window on screen that reports the focus, in tree order, and whether the window

@@ -15,7 +15,7 @@ import { activateWindow } from "../guard.js";
 import { refSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput, NothingSent } from "./attempt.js";
-import { focusedElements, keyEffect, pressFacts } from "./facts.js";
+import { everyFocused, focusedElements, keyEffect, pressFacts, readWhole } from "./facts.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -227,12 +227,6 @@ const FOCUSED_WITHIN_MS = 20_000;
 /** Polls start quick and slow down: each read is work for an app that is already behind. */
 const FOCUS_POLL_MS = [30, 60, 120, 250];
 
-/** A window's tree, read as the gate reads it, to find who has the keyboard focus; undefined when it does not answer. */
-async function readFocusTree(context: ToolContext, windowId: number) {
-  const options = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
-  return (await context.backend()).readWindow(windowId, options).catch(() => undefined);
-}
-
 /** When a field still without the focus has its window read for who has it instead (ms after the click). */
 const FOCUS_OWNER_CHECKS_MS = [300, 1000, 2500, 5000];
 
@@ -240,7 +234,7 @@ const FOCUS_OWNER_CHECKS_MS = [300, 1000, 2500, 5000];
 async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promise<RawNode | undefined> {
   if (place.windowId === undefined || !place.handle) return undefined;
   const backend = await context.backend();
-  const read = await readFocusTree(context, place.windowId);
+  const read = await readWhole(context, place.windowId).catch(() => undefined);
   if (!read) return undefined;
   // The paths to the deepest focused element and to the place: either on the other's path (around
   // it, or inside it: a spinner's own entry, a web document holding the caret) is not another element.
@@ -402,13 +396,8 @@ async function focusedReadBack(
   if (windowId === undefined) return {};
   await sleep(settleMs);
   try {
-    const read = await readFocusTree(context, windowId);
-    const focused: RawNode[] = [];
-    const walk = (n: RawNode) => {
-      if (n.states?.includes("focused")) focused.push(n);
-      n.children.forEach(walk);
-    };
-    if (read) walk(read.root);
+    const read = await readWhole(context, windowId).catch(() => undefined);
+    const focused = read ? everyFocused(read.nodes) : [];
     if (focused.length === 0)
       return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
     const backend = await context.backend();
