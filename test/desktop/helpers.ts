@@ -2,6 +2,7 @@
 // scripts/run-tests.mjs already registered on the accessibility bus.
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -187,18 +188,17 @@ export async function mcpClient(name: string, args: string[] = []): Promise<Clie
 }
 
 /**
- * A context under the default policy (ceiling L3, no pre-approval) with no way to ask a person, its
- * journal in `dir`: what the gate must refuse, it refuses.
+ * A context under the default policy (ceiling L3) with no way to ask a person, its journal in `dir`:
+ * what the gate must refuse, it refuses, but for what `preapprove` allows (a config written in `dir`).
  */
-export const gatedContext = (dir: string) =>
-  createContext({
+export function gatedContext(dir: string, preapprove?: Record<string, string>[]): ToolContext {
+  const config = join(dir, preapprove ? "config.json" : "none.json");
+  if (preapprove) writeFileSync(config, JSON.stringify({ preapprove }));
+  return createContext({
     refLifetime: "while-verified",
-    env: {
-      ...process.env,
-      DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-      DESKHAND_CONFIG: join(dir, "none.json"),
-    },
+    env: { ...process.env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
   });
+}
 
 export interface StartedApp {
   child: ChildProcess;

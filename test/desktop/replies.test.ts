@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findWaiting, type StartedApp, startApp, toolCaller, within } from "./helpers.js";
+import type { ToolContext } from "../../src/tools/context.js";
+import { findWaiting, gatedContext, type StartedApp, startApp, toolCaller, within } from "./helpers.js";
 
 const TITLE = "Deskhand replies";
 
@@ -32,23 +32,10 @@ describe("acting replies on a GTK 3 app", () => {
 
   before(() => {
     // Saving is the person's call; this test's person allowed it in these windows.
-    writeFileSync(
-      join(dir, "config.json"),
-      JSON.stringify({
-        preapprove: [
-          { reason: "any", window: TITLE },
-          { reason: "any", window: "Save As" },
-        ],
-      }),
-    );
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "config.json"),
-      },
-    });
+    context = gatedContext(dir, [
+      { reason: "any", window: TITLE },
+      { reason: "any", window: "Save As" },
+    ]);
     call = toolCaller(context);
     app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_replies.py", TITLE]);
   });
@@ -155,14 +142,7 @@ describe("act toggle on a Qt section button", () => {
   };
   before(() => {
     const dir = mkdtempSync(join(tmpdir(), "deskhand-sections-"));
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext(dir);
     call = toolCaller(context);
     app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_sections.py", title]);
   });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller } from "../desktop/helpers.js";
+import { gatedContext, toolCaller } from "../desktop/helpers.js";
 import { PROFILES, webStatus } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
@@ -23,14 +23,7 @@ describe("a web button named one thing and showing another", {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   before(async () => {
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...process.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext(dir);
     call = toolCaller(context);
     await sleep(profile.settleMs ?? 0);
   });
