@@ -13,7 +13,19 @@ const files = (dir) =>
     .map((f) => `${dir}/${f}`)
     .filter((f) => !process.env.DESKHAND_TEST_FILTER || f.includes(process.env.DESKHAND_TEST_FILTER));
 
-const nodeTest = (list) => ["--import", "tsx", "--test", "--test-concurrency=1", ...list];
+// A file whose tests are over exits even if one left a handle open (a failed test's X connection
+// once held CI until its 90 minutes ran out); a file that hangs fails on its own after this long,
+// named. The slowest file takes under 3 minutes on a loaded machine.
+const FILE_TIMEOUT_MS = 8 * 60_000;
+const nodeTest = (list) => [
+  "--import",
+  "tsx",
+  "--test",
+  "--test-concurrency=1",
+  "--test-force-exit",
+  `--test-timeout=${FILE_TIMEOUT_MS}`,
+  ...list,
+];
 
 export const SWING_FIXTURE =
   "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
@@ -29,8 +41,22 @@ const testEnv = {
 };
 delete testEnv.DESKHAND_CEILING;
 
+// A whole phase (a sandbox and its suite) that outlives this is stopped and fails, so one stuck
+// sandbox never takes the run past CI's limit.
+const PHASE_TIMEOUT_MS = 25 * 60_000;
+
 function run(command, args) {
-  const result = spawnSync(command, args, { stdio: "inherit", env: testEnv });
+  const started = Date.now();
+  const result = spawnSync(command, args, {
+    stdio: "inherit",
+    env: testEnv,
+    timeout: PHASE_TIMEOUT_MS,
+    killSignal: "SIGTERM",
+  });
+  if (result.error?.code === "ETIMEDOUT")
+    console.error(
+      `run-tests: stopped after ${Math.round((Date.now() - started) / 1000)} s: ${args.join(" ")}`,
+    );
   return result.status ?? 1;
 }
 

@@ -130,8 +130,9 @@ describe("hands on real apps", () => {
     await call("key", { key: "Backspace", intent: "Empty the entry" });
   });
 
-  it("borrowed keycodes stay mapped between calls and go back when deskhand closes", async () => {
+  it("borrowed keycodes stay mapped between calls and go back when deskhand closes", async (t) => {
     const x = await X11Connection.open(process.env.DISPLAY!, 2000);
+    t.after(() => x.close());
     const server = async () => Keymap.load(x);
     const text = "ŧ ŋ";
     const keysyms = [...text].filter((c) => c !== " ").map(charKeysym);
@@ -200,7 +201,6 @@ describe("hands on real apps", () => {
     assert.equal(alone.data.result.after.value, "ŧ");
     await call("type_text", { ref: entry.ref, text: "x", clear: true, intent: "Empty the entry again" });
     await call("key", { key: "Backspace", intent: "Empty the entry" });
-    x.close();
   });
 
   it("a chord opens a Swing menu through its mnemonic, and an accelerator runs its action", async () => {
