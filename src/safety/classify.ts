@@ -28,6 +28,12 @@ export const PRESSABLE_ROLES = roleSet(
 export const BUTTON_ROLES = roleSet("push button", "toggle button");
 export const DIALOG_ROLES = roleSet("dialog", "alert", "file chooser", "color chooser", "font chooser");
 
+/**
+ * Roles whose press sets a value the user can set back (a box ticked, a choice made): a check box
+ * "Send me the newsletter" sends nothing. Only an alert's are judged by their words.
+ */
+export const SETTING_ROLES = roleSet("check box", "radio button", "check menu item", "radio menu item");
+
 /** Roles whose press runs a command: their label is all that says what it does. */
 export const COMMAND_ROLES = roleSet("push button", "toggle button", "menu item", "link");
 
@@ -138,6 +144,11 @@ function labelsOf(target: TargetFacts): { text: string; shown: boolean }[] {
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
 type Verdict = { commits: string } | { safe: true } | undefined;
 
+// Typographic marks that "close" names as an adjective ("Close Parenthesis"), in the labels of
+// calculators and editors.
+const NAMES_A_DELIMITER =
+  /\bclos(e|ing)\s+(round\s+|square\s+|curly\s+|angle\s+)?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?\b/i;
+
 function judgeLabel(label: string, role: string, window: WindowFacts | undefined): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
@@ -156,6 +167,8 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
   if (words.picks && !words.commits && window?.chooser) return { safe: true };
   if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
+  // "Close Bracket", "Close Quote": the name of a character typed (a calculator's ")"), not a verb.
+  if (words.closes && NAMES_A_DELIMITER.test(label)) return undefined;
   if (words.closes) {
     if (inDialog && window?.holdsInput === false) return { safe: true };
     return {
@@ -184,8 +197,14 @@ function pressReason(target: TargetFacts): string | undefined {
     return inDialog && BUTTON_ROLES.has(role)
       ? `an unnamed ${role} in a ${windowRole}: what it does cannot be read`
       : undefined;
-  // Every label is judged and the strictest wins: a web button named "Show details" that shows "Buy now".
-  const verdicts = labels.map((label) => judgeLabel(label.text, role, window));
+  if (SETTING_ROLES.has(role) && windowRole !== "alert") return undefined;
+  // Every label shown is judged and the strictest wins: a web button named "Show details" that
+  // shows "Buy now". A description or tooltip is heard only where the shown labels decide nothing:
+  // it explains ("Save current document as another file") a label that already says "Save As…".
+  const judge = (shown: boolean) =>
+    labels.filter((l) => l.shown === shown).map((label) => judgeLabel(label.text, role, window));
+  let verdicts = judge(true);
+  if (!verdicts.some((v) => v)) verdicts = judge(false);
   const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);
   if (commits) return commits.commits;
   if (verdicts.some((v) => v && "safe" in v)) return undefined;

@@ -98,7 +98,7 @@ describe("what commits", () => {
   });
 
   it("counts other pressable roles, and what cannot be read", () => {
-    assert.ok(commitReason({ role: "check box", name: "Delete my account" }));
+    assert.ok(commitReason({ role: "check box", name: "Delete my account", window: { role: "alert" } }));
     assert.ok(commitReason({ role: "list item", name: "Löschen" }));
     assert.ok(commitReason({ role: "icon", name: "Move to Trash" }));
     assert.equal(commitReason({ role: "label", name: "Save" }), undefined);
@@ -127,6 +127,38 @@ describe("what commits nothing", () => {
     assert.equal(commitReason({ role: "menu item", name: "Save As…" }), undefined);
     assert.equal(commitReason({ role: "menu item", name: "Find/Replace…" }), undefined);
     assert.equal(commitReason({ role: "menu item", name: "名前を付けて保存(_A)…" }), undefined);
+  });
+
+  it("a description explains a label that already decides; it is heard only where the label says nothing", () => {
+    const described = (name: string, description: string) => ({ role: "menu item", name, description });
+    for (const [name, description] of [
+      ["Save As…", "Save current document as another file"],
+      ["Save _As", "Saves the document under a new name"],
+      ["Print Preview…", "Print the document"],
+    ] as const)
+      assert.equal(commitReason(described(name, description)), undefined, `${name}: ${description}`);
+    assert.ok(commitReason(described("Frobnicate", "Deletes every selected file")), "the label says nothing");
+    assert.ok(commitReason(described("Delete", "Opens the help")), "the label commits whatever it says");
+  });
+
+  it("a check box, radio button or checked menu item sets a value, whatever its words, outside an alert", () => {
+    for (const role of ["check box", "radio button", "check menu item", "radio menu item"])
+      for (const name of ["Send me the newsletter", "Delete after reading", "Pay monthly", "Löschen"])
+        assert.equal(commitReason({ role, name, window: { role: "frame" } }), undefined, `${role} ${name}`);
+    assert.ok(commitReason({ role: "push button", name: "Send me the newsletter" }), "a button still sends");
+  });
+
+  it("close names a character in a calculator or an editor: Close Bracket is not Close", () => {
+    for (const name of [
+      "Close Bracket",
+      "Close parenthesis",
+      "Closing Quote",
+      "close square brackets",
+      "Close Tag",
+    ])
+      assert.equal(commitReason(button(name, { window: { role: "frame" } })), undefined, name);
+    for (const name of ["Close", "Close Window", "Close All", "Close Brackets Panel and Delete"])
+      assert.ok(commitReason(button(name, { window: { role: "frame" } })), name);
   });
 
   it("an edit the app's undo reverts, outside an alert", () => {

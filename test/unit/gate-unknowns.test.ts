@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bindingChords, chordText } from "../../src/platform/keys.js";
 import { AuditJournal } from "../../src/safety/audit.js";
+import type { RawNode } from "../../src/platform/types.js";
 import { commitReason, type TargetFacts, windowQuestions } from "../../src/safety/classify.js";
+import { childTexts } from "../../src/tools/hands/facts.js";
 import { systemVocabulary } from "../../src/safety/vocabulary.js";
 
 const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
@@ -105,6 +107,25 @@ describe("every label, and what commits nothing", () => {
     assert.match(commitReason(button("Show details", { shown: ["Buy now"] })) ?? "", /Buy now/);
     assert.match(commitReason(button("Cancel", { shown: ["Delete"] })) ?? "", /Delete/);
     assert.equal(commitReason(button("Show details", { shown: ["Show details"] })), undefined);
+  });
+
+  it("a menu title shows its own label, never the items of the menu it opens", () => {
+    const node = (role: string, name: string, children: RawNode[] = []) =>
+      ({ handle: name, role, name, children, unread: [] }) as unknown as RawNode;
+    const items = [node("menu item", "Save/Restore Session"), node("check menu item", "Delete on exit")];
+    for (const title of [
+      node("menu item", "File", items), // Qt: the items hang under the title
+      node("menu item", "File", [node("menu", "File", items)]), // GTK: under a menu
+      node("push button", "Tools", [node("label", "Tools"), node("popup menu", "", items)]),
+    ]) {
+      const shown = childTexts(title);
+      assert.ok(!shown.some((t) => /Session|Delete/.test(t)), shown.join(", "));
+      assert.equal(
+        commitReason({ role: title.role, name: title.name, shown, window: { role: "frame" } }),
+        undefined,
+      );
+    }
+    assert.deepEqual(childTexts(node("push button", "x", [node("label", "Buy now")])), ["Buy now"]);
   });
 
   it("Save As, Save a Copy and Export As open a chooser, whatever their punctuation", () => {

@@ -114,18 +114,23 @@ const SHOWN_READ = { maxDepth: 2, tableRows: 0, walkTables: false, nodeCeiling: 
 // The unnamed children whose text is read, at most.
 const SHOWN_CHILDREN = 8;
 
+// A menu title's children are the menu it opens and its items: what the press opens, not what the
+// title shows ("File" is not "Save/Restore Session").
+const OPENED_ROLES = roleSet("menu", "menu item", "check menu item", "radio menu item", "popup menu");
+
+/** The children a node shows itself through, at any depth: never the menu it opens. */
+function shownChildren(node: RawNode): RawNode[] {
+  return node.children
+    .filter((child) => !OPENED_ROLES.has(child.role))
+    .flatMap((child) => [child, ...shownChildren(child)]);
+}
+
 /** The texts a node's children show (a web button's text leaf, a GTK button's label). */
-function childTexts(node: RawNode): string[] {
-  const texts: string[] = [];
-  const walk = (n: RawNode) => {
-    for (const child of n.children) {
-      if (child.name) texts.push(child.name);
-      if (child.text && child.text !== "\ufffc") texts.push(child.text);
-      walk(child);
-    }
-  };
-  walk(node);
-  return texts;
+export function childTexts(node: RawNode): string[] {
+  return shownChildren(node).flatMap((child) => [
+    ...(child.name ? [child.name] : []),
+    ...(child.text && child.text !== "\ufffc" ? [child.text] : []),
+  ]);
 }
 
 /**
@@ -146,14 +151,11 @@ async function shownTexts(context: ToolContext, handle: string, windowId: number
   const text = own?.text?.replace(/\ufffc/g, "").trim();
   if (text) texts.unshift(text);
   // A child with no name shows its text through the Text interface (Chromium's static text).
-  const unnamed: RawNode[] = [];
-  const walk = (n: RawNode) => {
-    for (const child of n.children) {
-      if (!child.name && unnamed.length < SHOWN_CHILDREN) unnamed.push(child);
-      walk(child);
-    }
-  };
-  if (inside) walk(inside.root);
+  const unnamed = inside
+    ? shownChildren(inside.root)
+        .filter((child) => !child.name)
+        .slice(0, SHOWN_CHILDREN)
+    : [];
   const read = await Promise.all(
     unnamed.map((child) => backend.describe(child.handle, { maxText: 200, ...scope }).catch(() => undefined)),
   );
