@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bindingChords, chordText } from "../../src/platform/keys.js";
-import { AuditJournal } from "../../src/safety/audit.js";
 import type { RawNode } from "../../src/platform/types.js";
+import { AuditJournal } from "../../src/safety/audit.js";
 import { commitReason, type TargetFacts, windowQuestions } from "../../src/safety/classify.js";
-import { childTexts } from "../../src/tools/hands/facts.js";
 import { systemVocabulary } from "../../src/safety/vocabulary.js";
+import { childTexts } from "../../src/tools/hands/facts.js";
 
 const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
   role: "push button",
