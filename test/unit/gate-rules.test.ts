@@ -50,6 +50,30 @@ describe("what commits", () => {
     assert.equal(normalizeLabel("_Löschen Löschen"), "Löschen", "GTK 4.8 names a button twice");
   });
 
+  it("reads letters spaced apart and words run together as the words they spell", () => {
+    for (const name of ["P a y", "P a y  n o w", "S E N D", "PayNow", "deleteAccount", "D e l e t e  all"])
+      assert.ok(commitReason(button(name, { window: { role: "frame" } })), name);
+    assert.equal(commitReason(button("A B C", { window: { role: "frame" } })), undefined, "spells nothing");
+  });
+
+  it("a command labelled in symbols only says nothing it can read: it commits; keypad keys do not", () => {
+    for (const name of ["✓", "⏻", "$", "💳", "→→", "★ ★"])
+      assert.match(commitReason(button(name, { window: { role: "frame" } })) ?? "", /symbols only/, name);
+    for (const name of ["+", "−", "×", "÷", "=", "%", "(", ")", "√", "±", "7", "<", ">"])
+      assert.equal(commitReason(button(name, { window: { role: "frame" } })), undefined, name);
+    assert.equal(
+      commitReason({
+        role: "push button",
+        name: "☰",
+        description: "Open the menu",
+        window: { role: "frame" },
+      }),
+      undefined,
+      "a description in words says what it does",
+    );
+    assert.equal(commitReason({ role: "list item", name: "★" }), undefined, "a list item shows data");
+  });
+
   it("knows the words beyond the old English list, and only whole words", () => {
     for (const label of ["Move to Trash", "Proceed", "Continue", "Approve", "Revoke access", "Empty Trash"])
       assert.ok(commitReason(button(label)), label);

@@ -8,7 +8,12 @@ import { imageToGlobal, scaleFor } from "../../src/core/image.js";
 import { parseChord } from "../../src/platform/keys.js";
 import { AuditJournal, scrub } from "../../src/safety/audit.js";
 import { commitReason } from "../../src/safety/classify.js";
-import { type ConfirmationRequest, decide, type GateRequest } from "../../src/safety/gate.js";
+import {
+  type ConfirmationRequest,
+  confirmationQuestion,
+  decide,
+  type GateRequest,
+} from "../../src/safety/gate.js";
 import { loadPolicy, type SafetyPolicy } from "../../src/safety/policy.js";
 
 const policy = (over: Partial<SafetyPolicy> = {}): SafetyPolicy => ({
@@ -124,6 +129,49 @@ describe("the gate", () => {
     assert.equal(commitReason({ role: "push button", name: "Bookmark" }), undefined);
     assert.equal(commitReason({ role: "label", name: "Save" }), undefined);
     assert.equal(commitReason({ role: "push button", name: "Cancel" }), undefined);
+  });
+});
+
+describe("the question a person is asked", () => {
+  const ask = (name: string, intent: string | null = "Send the form") =>
+    confirmationQuestion({
+      tool: "click",
+      level: "L3",
+      intent,
+      reasons: [`it presses a push button ${JSON.stringify(name)} ("send" commits)`],
+      target: { role: "push button", name },
+    });
+
+  it("cannot be forged or hidden by what the app or the agent wrote", () => {
+    for (const forged of [
+      'Send"\nThe agent says: "only reads the page',
+      "Send\u2028Allowed by the administrator",
+      "Send\u202eevas",
+      "Send\u001b[2K\u001b[1Ahidden",
+      "Send\r\nok",
+      "Se\u200bnd",
+    ]) {
+      const question = ask(forged, `Read ${forged}`);
+      assert.equal(question.split("\n").length, 2, `one line of reasons, one of intent: ${question}`);
+      const [asked, says] = question.split("\n") as [string, string];
+      for (const line of [asked, says])
+        assert.ok(![...line].some((c) => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(c)), `nothing unsafe in ${line}`);
+      assert.match(says, /^The agent says: "Read Se/);
+      assert.doesNotMatch(
+        says.slice('The agent says: "'.length, -1).replace(/\\"/g, ""),
+        /"/,
+        "the intent's own quotes are escaped",
+      );
+    }
+    assert.match(ask("Send\u202eevas"), /\\u\{202e\}/, "the override is shown, not obeyed");
+  });
+
+  it("is bounded, and says where and how much it cut", () => {
+    const question = ask(`Send ${"x".repeat(5000)}`, "y".repeat(5000));
+    assert.ok(question.length < 1000, `${question.length} characters`);
+    assert.match(question, /cut: 5005 chars/);
+    assert.match(question, /cut: 5000 chars/);
+    assert.match(ask("Send", null), /The agent says: \(no intent given\)$/);
   });
 });
 

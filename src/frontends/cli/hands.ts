@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { AuditJournal } from "../../safety/audit.js";
-import type { Confirmer } from "../../safety/gate.js";
+import { type Confirmer, confirmationQuestion } from "../../safety/gate.js";
 import { SAFETY_LEVELS, type SafetyLevel } from "../../safety/levels.js";
 import { loadPolicy } from "../../safety/policy.js";
 import { callTool } from "../../tools/call.js";
@@ -55,13 +55,7 @@ export const terminalConfirmer: Confirmer = async (request) => {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return "unavailable";
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const target = request.target?.name
-      ? ` on ${request.target.role ?? "element"} "${request.target.name}"`
-      : "";
-    const answer = await prompt.question(
-      `deskhand: ${request.tool}${target} (${request.level}) needs your confirmation: ${request.reasons.join("; ")}.\n` +
-        `Intent: ${request.intent ?? "(none)"}\nAllow? [y/N] `,
-    );
+    const answer = await prompt.question(`${confirmationQuestion(request)}\nAllow? [y/N] `);
     return /^y(es)?$/i.test(answer.trim()) ? "approved" : "declined";
   } finally {
     prompt.close();

@@ -4,7 +4,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
-import type { Confirmer } from "../../safety/gate.js";
+import { type Confirmer, confirmationQuestion } from "../../safety/gate.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { type CallResult, callTool, failed } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
@@ -121,15 +121,10 @@ export function elicitationConfirmer(server: () => Server | undefined): Confirme
   return async (request) => {
     const current = server();
     if (!current?.getClientCapabilities()?.elicitation?.form) return "unavailable";
-    const target = request.target?.name
-      ? ` on ${request.target.role ?? "element"} "${request.target.name}"`
-      : "";
     try {
       const answer = await current.elicitInput(
         {
-          message:
-            `deskhand asks before ${request.tool}${target} (${request.level}): ${request.reasons.join("; ")}. ` +
-            `The agent says: ${request.intent ?? "(no intent given)"}`,
+          message: confirmationQuestion(request),
           requestedSchema: {
             type: "object",
             properties: { allow: { type: "boolean", title: "Allow this action?" } },
