@@ -82,7 +82,7 @@ describe("hands over MCP", () => {
     assert.equal(declined.isError, true);
     assert.equal(declined.structuredContent.status, "refused");
     assert.match(declined.structuredContent.reason, /a person declined/);
-    assert.match(asked[0]!, /Save[^]*\nThe agent says: "Save the document"$/);
+    assert.match(asked[0]!, /Save[\s\S]*\nThe agent says: "Save the document"$/);
     await sleep(300);
     assert.match(await status(), /^Pressed Alpha/);
     answer = "approve";
