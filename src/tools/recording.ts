@@ -4,7 +4,7 @@
 // step's `expect`. Passwords are never written: a value typed into a password field (or into a focused
 // field whose role could not be read) becomes a parameter, asked for on replay. The file is JSON,
 // versioned, rewritten whole after each step so a server killed mid-task leaves a usable file.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -249,8 +249,14 @@ export class Recorder {
   write(): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.file(), null, 2)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.path);
+    try {
+      writeFileSync(temporary, `${JSON.stringify(this.file(), null, 2)}\n`, { mode: 0o600 });
+      renameSync(temporary, this.path);
+    } catch (error) {
+      // A full disk leaves half a file: it goes, the recording as last written stays, and the caller says why.
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   }
 }
 
