@@ -269,6 +269,16 @@ export class AuditJournal {
     return all;
   }
 
+  /** What the session's lines must not show, as its last attempt left it (a typed run still open). */
+  #known(session: string): Secret[] {
+    const memory = this.#remembered.get(session);
+    if (!memory) return [];
+    const stream = memory.stream;
+    return stream
+      ? [...memory.secrets, { text: stream.text, password: stream.password }]
+      : [...memory.secrets];
+  }
+
   /**
    * Proves the journal can be written before anything is done: an action that could not be journaled
    * is not taken. Throws AuditUnwritable naming the path and the reason.
@@ -358,7 +368,7 @@ export class AuditJournal {
       id,
       outcome: (end) =>
         this.#append(
-          `${JSON.stringify(scrub({ ...end, id, phase: "outcome" }, this.#secretsFor(end.session ?? "", [])))}\n`,
+          `${JSON.stringify(scrub({ ...end, id, phase: "outcome" }, this.#known(end.session ?? "")))}\n`,
         ),
     };
     return written;
