@@ -197,10 +197,10 @@ describe("the input chain on fake hands", () => {
 
 describe("the journal first: an action's line is on disk before its input", () => {
   /** Runs `during` at the moment the fake hands send the first input. */
-  const onSend = (hands: { sent: string[] }, during: () => void) => {
+  const onSend = (hands: { sent: string[] }, during: (items: string[]) => void) => {
     const push = hands.sent.push.bind(hands.sent);
     hands.sent.push = (...items: string[]) => {
-      during();
+      during(items);
       return push(...items);
     };
   };
@@ -247,6 +247,29 @@ describe("the journal first: an action's line is on disk before its input", () =
     );
     assert.equal((output?.data.journal_unwritten as string[] | undefined)?.length, 1);
     assert.equal(journalLast().phase, "attempt", "the attempt line stands, its outcome missing");
+    await context.close();
+  });
+
+  it("a field gone while it was typed into (its app died): the reply says the keys were sent and what arrived is unknown", async () => {
+    const { backend, hands, context, call } = desktop({ windows: [win(7)], active: 7 });
+    // The field has the focus already, as it would after the focus click.
+    backend.replace("w7/0/0", { ...field, states: [...(field.states ?? []), "focused"] });
+    const found = await call("find", {
+      target: { kind: "title", glob: "Editor" },
+      role: "text",
+      name: "Notes",
+    });
+    const ref = (found.ok && (found.output.data.matches as { ref: string }[])[0]?.ref) || "";
+    onSend(hands, (items) => {
+      if (items.some((i) => i.startsWith("type "))) backend.forget("w7/0/0");
+    });
+    const typed = await call("type_text", { ref, text: "a".repeat(120), intent: "Type a long note" });
+    assert.ok(typed.ok);
+    assert.doesNotMatch(typed.output.text, /typed 120/);
+    assert.match(
+      typed.output.text,
+      /sent 120 character\(s\) as keys, but the field cannot be re-read now .*how many arrived is unknown/,
+    );
     await context.close();
   });
 });

@@ -22,6 +22,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
 import { findTool } from "../../src/tools/registry.js";
+import { recordedSteps } from "../../src/tools/run.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-run-"));
@@ -88,6 +89,17 @@ describe("run", () => {
     assert.equal(field(1).text, "ada@example.org");
     assert.match(result.output.text, /^done: 3 of 3 steps/);
     assert.match(result.output.text, /^2\. act: .*expect met/m);
+    await context.close();
+  });
+
+  it("runs a run or a recording of more than 50 steps, each done", async () => {
+    const { context, field } = desktop();
+    const steps = Array.from({ length: 60 }, (_, i) => set("Name", `n${i}`));
+    assert.equal(recordedSteps(steps).length, 60, "a recording's steps are not bounded");
+    const result = await callTool(context, findTool("run")!, { steps });
+    assert.ok(result.ok && result.outcome === "done", JSON.stringify(result));
+    assert.match(result.output.text, /^done: 60 of 60 steps/);
+    assert.equal(field(0).text, "n59", "the last step was done too");
     await context.close();
   });
 
