@@ -143,12 +143,16 @@ export function asDeskhandError(error: unknown): DeskhandError {
         "Ask for installed languages only, or install the one you need (apt-get install tesseract-ocr-<code>).",
         { installed: (error as Error & { installed?: string[] }).installed ?? [] },
       );
-    case "AuditUnwritable":
+    case "AuditUnwritable": {
+      // Refused, not failed: deskhand takes no action it cannot journal, and took none.
+      const { path, errno } = error as Error & { path?: string; errno?: string };
       return new DeskhandError(
-        "invalid_config",
+        "refused",
         message,
-        'Point DESKHAND_AUDIT (or "audit_path" in the config) at a writable file; deskhand takes no action it cannot journal.',
+        `${errno === "ENOSPC" || errno === "EDQUOT" ? "Free space on the journal's disk, or p" : "P"}oint DESKHAND_AUDIT (or "audit_path" in the config) at a writable file, then call again; deskhand takes no action it cannot journal.`,
+        { journal: path, ...(errno ? { cause: errno } : {}) },
       );
+    }
     case "ConfigError":
       return new DeskhandError("invalid_config", message, "Fix the config file or the variable it names.");
     case "KeyNameError":

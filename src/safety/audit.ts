@@ -1,8 +1,20 @@
-// The audit journal: one JSON line per attempted action, appended, never rewritten. Typed text and any
-// value written into a field never appear: only their length. A line that quotes a value typed in the
-// session (in any normal form or case, or split across calls) has the quote replaced, so the journal
-// can be shared.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+// The audit journal: JSON lines, appended, never rewritten. An action allowed by the gate is two lines
+// tied by one `id`: its attempt, on disk before any input is sent, then its outcome. Typed text and
+// any value written into a field never appear: only their length. A line that quotes a value typed in
+// the session (in any normal form or case, or split across calls) has the quote replaced, so the
+// journal can be shared.
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import type { SafetyLevel } from "./levels.js";
 
@@ -16,12 +28,17 @@ export interface AuditTarget {
 
 export interface AuditEntry {
   time: string;
+  /** Ties an action's attempt line to its outcome line; absent on a refusal made before anything was done. */
+  id?: string;
+  /** "attempt": written before the action; "outcome": how it ended. Absent on a single-line refusal. */
+  phase?: "attempt" | "outcome";
   tool: string;
   level: SafetyLevel;
   intent: string | null;
   reversible: boolean;
   target: AuditTarget | null;
-  decision: "done" | "refused" | "error";
+  /** Absent on an attempt line: how it ends is its outcome line's. */
+  decision?: "done" | "refused" | "error";
   /** Why it was refused or failed; who confirmed it when it needed a person. */
   reason?: string;
   confirmed_by?: "human" | "preapproval";
@@ -188,10 +205,19 @@ export class AuditUnwritable extends Error {
   override readonly name = "AuditUnwritable";
   constructor(
     readonly path: string,
-    detail: string,
+    readonly detail: string,
+    /** The system's code (ENOSPC, EACCES, EROFS…), where the system gave one. */
+    readonly errno?: string,
   ) {
     super(`the audit journal ${path} cannot be written (${detail}); nothing was done`);
   }
+}
+
+/** An action's attempt line, written: its outcome line is written with the same id. */
+export interface JournalAttempt {
+  readonly id: string;
+  /** Writes the outcome line; throws AuditUnwritable when the journal cannot take it. */
+  outcome(entry: Omit<AuditEntry, "id" | "phase">): void;
 }
 
 /**
@@ -243,6 +269,16 @@ export class AuditJournal {
     return all;
   }
 
+  /** What the session's lines must not show, as its last attempt left it (a typed run still open). */
+  #known(session: string): Secret[] {
+    const memory = this.#remembered.get(session);
+    if (!memory) return [];
+    const stream = memory.stream;
+    return stream
+      ? [...memory.secrets, { text: stream.text, password: stream.password }]
+      : [...memory.secrets];
+  }
+
   /**
    * Proves the journal can be written before anything is done: an action that could not be journaled
    * is not taken. Throws AuditUnwritable naming the path and the reason.
@@ -254,9 +290,10 @@ export class AuditJournal {
   /**
    * Opened afresh for each line, never through a symlink (O_NOFOLLOW: a link planted at the path
    * would send the lines elsewhere), and refused when others can read it: the journal names what
-   * was done where, and must stay the user's own.
+   * was done where, and must stay the user's own. A line is written whole or not at all (a full disk
+   * takes half a line: that half is cut off again), and `durable` waits until it is on disk.
    */
-  #append(text: string): void {
+  #append(text: string, durable = false): void {
     let fd: number;
     try {
       mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -272,6 +309,7 @@ export class AuditJournal {
         code === "ELOOP"
           ? "it is a symbolic link; point DESKHAND_AUDIT at a regular file"
           : (error as Error).message,
+        code,
       );
     }
     try {
@@ -285,9 +323,25 @@ export class AuditJournal {
           this.path,
           `others can read or write it (mode ${(stat.mode & 0o777).toString(8)}); run chmod 600 on it`,
         );
-      if (text) writeSync(fd, text);
+      if (text) this.#writeWhole(fd, Buffer.from(text), stat.size);
+      if (text && durable) fdatasyncSync(fd);
+    } catch (error) {
+      if (error instanceof AuditUnwritable) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new AuditUnwritable(this.path, (error as Error).message, code);
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /** Writes all of `bytes`, or cuts off what part of them it wrote (unless another writer followed). */
+  #writeWhole(fd: number, bytes: Buffer, sizeBefore: number): void {
+    let written = 0;
+    try {
+      while (written < bytes.length) written += writeSync(fd, bytes, written);
+    } catch (error) {
+      if (written > 0 && fstatSync(fd).size === sizeBefore + written) ftruncateSync(fd, sizeBefore);
+      throw error;
     }
   }
 
@@ -301,7 +355,30 @@ export class AuditJournal {
     this.#append(`${JSON.stringify(scrub(entry, all))}\n`);
   }
 
-  /** The last `count` entries; lines that do not parse are returned as `{ unreadable: line }`. */
+  /**
+   * Writes an action's attempt line and waits until it is on disk: called before any input is
+   * sent, so an action the journal cannot take is never taken (AuditUnwritable), and one cut short
+   * (the process killed, the machine down) still has its line.
+   */
+  attempt(entry: Omit<AuditEntry, "id" | "phase" | "decision">, secrets: Secret[] = [], typed?: TypedInto) {
+    const all = this.#secretsFor(entry.session ?? "", secrets, typed);
+    const id = randomBytes(6).toString("hex");
+    this.#append(`${JSON.stringify(scrub({ ...entry, id, phase: "attempt" }, all))}\n`, true);
+    const written: JournalAttempt = {
+      id,
+      outcome: (end) =>
+        this.#append(
+          `${JSON.stringify(scrub({ ...end, id, phase: "outcome" }, this.#known(end.session ?? "")))}\n`,
+        ),
+    };
+    return written;
+  }
+
+  /**
+   * The last `count` lines, each with its line number (`line`). A line that does not parse (cut by
+   * a full disk or a crash, or garbled) is `{ line, unreadable }`; an attempt with no outcome line
+   * anywhere after it is marked `unfinished`.
+   */
   tail(count: number): Record<string, unknown>[] {
     let text: string;
     try {
@@ -309,13 +386,21 @@ export class AuditJournal {
     } catch {
       return [];
     }
-    const lines = text.split("\n").filter((line) => line.length > 0);
-    return lines.slice(-count).map((line) => {
+    const lines = text.split("\n");
+    const entries: Record<string, unknown>[] = [];
+    lines.forEach((raw, i) => {
+      if (raw.length === 0) return;
       try {
-        return JSON.parse(line) as Record<string, unknown>;
+        const parsed: unknown = JSON.parse(raw);
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an entry");
+        entries.push({ ...(parsed as Record<string, unknown>), line: i + 1 });
       } catch {
-        return { unreadable: line.slice(0, 200) };
+        entries.push({ line: i + 1, unreadable: raw.slice(0, 200) });
       }
     });
+    const ended = new Set(entries.filter((e) => e.phase === "outcome").map((e) => e.id));
+    return entries
+      .slice(-count)
+      .map((e) => (e.phase === "attempt" && !ended.has(e.id) ? { ...e, unfinished: true } : e));
   }
 }

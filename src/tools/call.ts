@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { levelRank } from "../safety/levels.js";
 import type { ToolContext } from "./context.js";
+import { CallJournal } from "./guard.js";
 import { RECORDER, type Recorder } from "./recording.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
 
@@ -102,6 +103,44 @@ export async function callTool(
   if (unknown) return failed(unknown);
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) return failed(invalidParams(tool.name, parsed.error));
+  const journal = new CallJournal();
+  const result = await runCall(context, tool, parsed.data as Record<string, unknown>, journal, signal);
+  return withJournalGaps(result, journal, context.callJournal);
+}
+
+/**
+ * The call as done, and what the journal could not take of it: a reply that hides an unwritten
+ * outcome line would let an action pass unrecorded; an error would say nothing happened.
+ */
+function withJournalGaps(result: CallResult, journal: CallJournal, outer?: CallJournal): CallResult {
+  if (journal.unwritten.length === 0) return result;
+  outer?.unwritten.push(...journal.unwritten);
+  const lines = journal.unwritten.map((said) => `journal: ${said}`).join("\n");
+  if (result.ok)
+    return {
+      ...result,
+      output: {
+        ...result.output,
+        data: { ...result.output.data, journal_unwritten: journal.unwritten },
+        text: `${result.output.text}\n${lines}`,
+      },
+    };
+  const { error } = result;
+  return failed(
+    new DeskhandError(error.code, `${error.message}\n${lines}`, error.next, {
+      ...error.details,
+      journal_unwritten: journal.unwritten,
+    }),
+  );
+}
+
+async function runCall(
+  context: ToolContext,
+  tool: ToolDefinition,
+  input: Record<string, unknown>,
+  journal: CallJournal,
+  signal?: AbortSignal,
+): Promise<CallResult> {
   try {
     // The signal and the running tool belong to this call only: a view of the shared context.
     const running = { name: tool.name, level: tool.level, highest: tool.highest };
@@ -115,13 +154,13 @@ export async function callTool(
       running,
       ...(levelFloor ? { levelFloor } : {}),
       ...(signal ? { signal } : {}),
+      callJournal: journal,
     });
     // A recording session's acting calls: the element is found again before the call can move it.
     const recorder = context.sessionState.get(RECORDER) as Recorder | undefined;
-    const pending = recorder?.records(tool)
-      ? await recorder.before(scoped, tool, parsed.data as Record<string, unknown>)
-      : undefined;
-    const output = await tool.handler(scoped, parsed.data);
+    const pending = recorder?.records(tool) ? await recorder.before(scoped, tool, input) : undefined;
+    const output = await tool.handler(scoped, input);
+    journal.endOpen("the call returned without saying how this attempt ended (a defect in deskhand)");
     const outcome = outcomeOf(output);
     if (pending && outcome === "done") {
       // The call was done whatever becomes of its record: a file that cannot be written is said, not thrown.
@@ -146,6 +185,9 @@ export async function callTool(
     }
     return { ok: true, outcome, output };
   } catch (error) {
-    return failed(asDeskhandError(error));
+    const failure = asDeskhandError(error);
+    // An attempt the tool left open ended in this error: its outcome line says so.
+    journal.endOpen(failure.message);
+    return failed(failure);
   }
 }

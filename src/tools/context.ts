@@ -12,6 +12,7 @@ import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
 import { loadPolicy, type SafetyPolicy } from "../safety/policy.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
+import type { CallJournal } from "./guard.js";
 import { RECORDER, Recorder } from "./recording.js";
 import type { ToolDefinition } from "./tool.js";
 
@@ -49,6 +50,13 @@ export interface ToolContext {
   readonly version: string;
   /** Aborted when the caller cancels the request in flight (MCP cancellation). */
   readonly signal?: AbortSignal;
+  /**
+   * Aborted when the process is stopping (SIGTERM): a call in flight may finish what it does, but
+   * starts nothing new (a run, its next step).
+   */
+  readonly stopping?: AbortSignal;
+  /** This call's journal attempts (set by callTool): their outcome lines, and those not written. */
+  readonly callJournal?: CallJournal;
   /** The MCP session acting, where a server holds several (HTTP): the journal records it. */
   readonly session?: string;
   /** The HTTP client that opened the session (its token's name): the journal records it. */
@@ -109,6 +117,8 @@ export interface ContextOptions {
   serving?: ServingInfo;
   /** Snapshot numbers shared among sessions (see RefStore). */
   snapshotNumbers?: () => number;
+  /** Aborted when the process starts to stop (see ToolContext.stopping). */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -177,6 +187,7 @@ export function createContext(options: ContextOptions): ToolContext {
     ...(options.session ? { session: options.session } : {}),
     ...(options.client ? { client: options.client } : {}),
     ...(options.serving ? { serving: options.serving } : {}),
+    ...(options.stopping ? { stopping: options.stopping } : {}),
     refs,
     snapshots: new SnapshotStore(backend.get, refs),
     sessionState,

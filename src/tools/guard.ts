@@ -1,10 +1,17 @@
-// One gate and one journal line per attempt, for every tool that changes an app (act, fill_form, the
-// input tools): the journal is proven writable before anything is done, the level is decided (ceiling,
-// confirmation), and whatever the end — refused, done, error — the attempt is journaled once, with
-// typed text replaced by its length.
+// One gate and the journal's lines for every tool that changes an app (act, fill_form, the input
+// tools): the level is decided (ceiling, confirmation); a refusal is one line; an allowed attempt is
+// written to the journal, on disk, before guard() hands out the acting surfaces, and its end (done,
+// refused, error) follows as a second line with the same id. Typed text is replaced by its length.
 import type { GateNote } from "../core/receipt.js";
 import type { FocusTruth } from "../platform/hands.js";
-import type { AuditEntry, AuditTarget, Secret, TypedInto } from "../safety/audit.js";
+import {
+  type AuditEntry,
+  type AuditTarget,
+  AuditUnwritable,
+  type JournalAttempt,
+  type Secret,
+  type TypedInto,
+} from "../safety/audit.js";
 import { decide, type GateDecision, type GateRequest } from "../safety/gate.js";
 import { levelRank, type SafetyLevel } from "../safety/levels.js";
 import { systemVocabulary } from "../safety/vocabulary.js";
@@ -39,7 +46,10 @@ export type Guarded =
       confirmed: { confirmed_by?: "human" | "preapproval" };
       /** What the reply says of the gate where it had a say (L3 and up, or a confirmation). */
       gate: GateNote | undefined;
-      /** Journals how the attempt ended; call it once. */
+      /**
+       * Journals how the attempt ended; call it once. It never throws: an outcome line the journal
+       * cannot take is said in the call's reply (CallJournal), since the action was taken.
+       */
       end(how: GuardedEnd): void;
       /** The acting backend and hands: given out here, once the gate allowed the call, and nowhere else. */
       acting: ActingSurfaces;
@@ -73,6 +83,32 @@ function gateNote(
   return undefined;
 }
 
+/**
+ * One tool call's attempts: those whose outcome line is still to come, and the outcome lines the
+ * journal could not take. callTool makes one per call, ends what the tool left open (it threw), and
+ * says in the reply what could not be written.
+ */
+export class CallJournal {
+  readonly open = new Set<(how: GuardedEnd) => void>();
+  readonly unwritten: string[] = [];
+
+  /** Ends every attempt still open: the call stopped (threw) between its attempt and its outcome. */
+  endOpen(reason: string): void {
+    for (const end of [...this.open]) end({ decision: "error", reason });
+  }
+}
+
+/** The outcome line's failure, as the reply says it: the action was taken, its attempt line is there. */
+function unwrittenOutcome(tool: string, id: string, error: unknown): string {
+  const why =
+    error instanceof AuditUnwritable
+      ? `${error.path}: ${error.detail}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return `the journal could not take the outcome line of ${tool} (id ${id}; ${why}); its attempt line is in the journal and the action was taken as this reply says. Free space for the journal or point DESKHAND_AUDIT at a writable file before acting again`;
+}
+
 export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guarded> {
   const journal = context.audit();
   journal.ensureWritable();
@@ -94,7 +130,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     spec.typedInto !== undefined && spec.secret !== undefined
       ? { place: spec.typedInto, text: spec.secret, password: spec.password ?? false }
       : undefined;
-  // One line per attempt: the typed text joins the session's memory once, at that line.
+  // A refusal before anything is done is one line: the typed text joins the session's memory there.
   const record = (entry: Pick<AuditEntry, "level" | "decision"> & Partial<AuditEntry>) =>
     journal.record({ ...base, ...entry }, secrets, typed);
   // A call made by another tool is judged at that tool's level at least (levelFloor).
@@ -115,14 +151,37 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     return { allowed: false, level: decision.level, reason: decision.reason };
   }
   const confirmed = decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {};
+  // Before the acting surfaces are handed out: an attempt the journal cannot take is not made.
+  const attempt = journal.attempt({ ...base, level: decision.level, ...confirmed }, secrets, typed);
   return {
     allowed: true,
     level: decision.level,
     confirmed,
     gate: gateNote(decision, context.policy().ceiling),
-    end: (how) => record({ level: decision.level, ...how, ...confirmed }),
+    end: endOf(context, attempt, { ...base, level: decision.level, ...confirmed }),
     acting: context[ACTING],
   };
+}
+
+/** The attempt's end: its outcome line once, or, where the journal cannot take it, a word in the reply. */
+function endOf(
+  context: ToolContext,
+  attempt: JournalAttempt,
+  line: Omit<AuditEntry, "decision" | "time">,
+): (how: GuardedEnd) => void {
+  const calls = context.callJournal;
+  const end = (how: GuardedEnd) => {
+    if (calls && !calls.open.delete(end)) return;
+    try {
+      attempt.outcome({ ...line, time: new Date().toISOString(), ...how });
+    } catch (error) {
+      const said = unwrittenOutcome(line.tool, attempt.id, error);
+      if (calls) calls.unwritten.push(said);
+      else process.stderr.write(`deskhand: ${said}\n`);
+    }
+  };
+  calls?.open.add(end);
+  return end;
 }
 
 /** How a reply and the journal word the window manager's answer to an activation. */

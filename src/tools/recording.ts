@@ -4,7 +4,7 @@
 // step's `expect`. Passwords are never written: a value typed into a password field (or into a focused
 // field whose role could not be read) becomes a parameter, asked for on replay. The file is JSON,
 // versioned, rewritten whole after each step so a server killed mid-task leaves a usable file.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -168,17 +168,20 @@ export class Recorder {
       ...(element ? { find: element.find, element: { role: element.role, name: element.name } } : {}),
     };
     if (element) step.find = { ...element.find, timeout_ms: FIND_TIMEOUT_MS };
-    let expect = expectOf(output, element !== undefined, args);
+    // A window whose app ended during the step crashed or was killed: replay must not wait for that.
+    const died = appsEnded(pending.windows ?? []);
+    let expect = expectOf(output, element !== undefined, args, died);
     let late: string | undefined;
     if (!expect && pending.windows && mayChangeWindows(tool.name, input)) {
       const change = await lateWindow(context, pending.windows);
-      if (change) {
+      if (change && !(change.state === "disappears" && died(change.id))) {
         expect = windowExpect(change.title, change.state);
         late = `window ${change.state === "appears" ? "appeared" : "disappeared"} after the reply's read: ${change.id} ${JSON.stringify(change.title)}; the step expects it`;
       }
     }
     if (expect) step.expect = expect;
-    if (element?.note) step.note = element.note;
+    const notes = [element?.note, vanishedWithApp(output, died)].filter(Boolean);
+    if (notes.length > 0) step.note = notes.join("; ");
     this.steps.push(step);
     this.write();
     return late;
@@ -249,8 +252,14 @@ export class Recorder {
   write(): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.file(), null, 2)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.path);
+    try {
+      writeFileSync(temporary, `${JSON.stringify(this.file(), null, 2)}\n`, { mode: 0o600 });
+      renameSync(temporary, this.path);
+    } catch (error) {
+      // A full disk leaves half a file: it goes, the recording as last written stays, and the caller says why.
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   }
 }
 
@@ -347,21 +356,54 @@ async function elementOf(context: ToolContext, input: Record<string, unknown>): 
   return { find: found.total > 1 ? { ...selector, nth: index } : selector, role: node.role, name };
 }
 
+/**
+ * Whether a window listed before the step belonged to an app whose process has ended since (gone,
+ * or a zombie its parent has not reaped): its window vanished because the app died, not because the
+ * step closed it.
+ */
+function appsEnded(before: WindowInfo[]): (windowId: number) => boolean {
+  const pids = new Map(before.map((w) => [w.id, w.pid]));
+  return (windowId) => {
+    const pid = pids.get(windowId);
+    if (!pid || pid <= 0) return false;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "ESRCH";
+    }
+    try {
+      return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return true;
+    }
+  };
+}
+
+/** The step's note when a window went with its app: what happened, and that replay does not expect it. */
+function vanishedWithApp(output: ToolOutput, died: (id: number) => boolean): string | undefined {
+  const gone = (output.data as { windows_disappeared?: { id: number; title: string }[] }).windows_disappeared;
+  const crashed = gone?.find((w) => died(w.id));
+  return crashed
+    ? `window ${JSON.stringify(crashed.title)} went with its app during this step (the app ended: a crash or a kill); replay does not expect it`
+    : undefined;
+}
+
 /** What was seen after the step, for replay to wait for: a window that came or went, a value read back. */
 function expectOf(
   output: ToolOutput,
   hasElement: boolean,
   args: Record<string, unknown>,
+  died: (windowId: number) => boolean,
 ): Step["expect"] | undefined {
   const data = output.data as {
     windows_appeared?: { title: string }[];
-    windows_disappeared?: { title: string }[];
+    windows_disappeared?: { id: number; title: string }[];
     effect?: string;
     after?: { value?: string } | null;
   };
   const appeared = data.windows_appeared?.find((w) => w.title);
   if (appeared) return windowExpect(appeared.title, "appears");
-  const gone = data.windows_disappeared?.find((w) => w.title);
+  const gone = data.windows_disappeared?.find((w) => w.title && !died(w.id));
   if (gone) return windowExpect(gone.title, "disappears");
   // A value set and read back, unless it is a parameter (a secret, or a value chosen on replay).
   const action = args.action as { kind?: string; text?: unknown } | undefined;

@@ -14,7 +14,6 @@ import { paramValues, readRecording, recordingsDir } from "./recording.js";
 import { defineTool, type ToolDefinition } from "./tool.js";
 import { waitTool } from "./wait.js";
 
-export const MAX_STEPS = 50;
 /** What a step's reply is cut to in the run's line for it; the stopping step's is given whole. */
 const STEP_LINE_CHARS = 200;
 /** Tools a step may not call: a run within a run, and recording's own switch. */
@@ -39,7 +38,8 @@ export type Step = z.output<typeof stepSchema>;
 
 export const runInput = z
   .object({
-    steps: z.array(stepSchema).min(1).max(MAX_STEPS).optional(),
+    // No bound on the number: a recording of any length runs as it was recorded.
+    steps: z.array(stepSchema).min(1).optional(),
     recording: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,100}$/, "a recording's name, as record named it")
@@ -54,7 +54,7 @@ export const runInput = z
   });
 
 /** Why a run stopped before its last step. */
-type Stop = "refused" | "error" | "expect_not_met" | "differs" | "cancelled";
+type Stop = "refused" | "error" | "expect_not_met" | "differs" | "cancelled" | "stopping";
 
 interface StepLine {
   step: number;
@@ -107,7 +107,7 @@ function argsOf(step: Step, tool: ToolDefinition, params: Record<string, string>
 
 /** A recording's steps, checked as run's own: a file edited by hand is told what is wrong in it. */
 export function recordedSteps(steps: unknown[]): Step[] {
-  const parsed = z.array(stepSchema).max(MAX_STEPS).safeParse(steps);
+  const parsed = z.array(stepSchema).safeParse(steps);
   if (!parsed.success)
     throw new DeskhandError(
       "invalid_params",
@@ -214,6 +214,14 @@ function reasonOf(reply: { text: string; data: unknown }): string {
   return line.length > STEP_LINE_CHARS ? `${line.slice(0, STEP_LINE_CHARS)}…` : line;
 }
 
+/** Why a run must start no further step: its caller cancelled it, or the process is stopping. */
+function haltedBecause(context: ToolContext): { stop: Stop; text: string } | undefined {
+  if (context.signal?.aborted) return { stop: "cancelled", text: "the caller cancelled the run" };
+  if (context.stopping?.aborted)
+    return { stop: "stopping", text: "deskhand is stopping (SIGTERM): no further step is started" };
+  return undefined;
+}
+
 async function windowsNow(context: ToolContext): Promise<WindowInfo[] | undefined> {
   return (await context.backend()).listWindows().catch(() => undefined);
 }
@@ -249,10 +257,13 @@ export const runTool = defineTool({
         stopped = { step: number, tool: step.tool, reason, reply };
         lines.push({ step: number, tool: step.tool, outcome: reason, line: firstLines(reply.text) });
       };
-      if (context.signal?.aborted) {
-        stop("cancelled", { text: "the caller cancelled the run", data: null });
-        break;
-      }
+      // Checked before the step's find and again before its call: no step starts once asked to stop.
+      const halted = () => {
+        const why = haltedBecause(context);
+        if (why) stop(why.stop, { text: why.text, data: null });
+        return why !== undefined;
+      };
+      if (halted()) break;
       let ref: string | undefined;
       if (step.find) {
         const found = await resolveOne(context, step.find).then(
@@ -284,6 +295,7 @@ export const runTool = defineTool({
       }
       const args = argsOf(step, tool, params, ref);
       if (input.include_changes && "include_changes" in tool.input.shape) args.include_changes ??= true;
+      if (halted()) break;
       const result = await callTool(context, tool, args, context.signal);
       if (!result.ok || result.outcome !== "done") {
         stop(result.outcome === "refused" ? "refused" : "error", replyOf(result));

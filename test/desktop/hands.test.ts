@@ -583,7 +583,7 @@ describe("hands on real apps", () => {
     assert.equal(journal().length, before, "nothing was attempted");
   });
 
-  it("the journal has one line per attempt, and typed text never appears in it", async () => {
+  it("the journal has an attempt and an outcome line per action, and typed text never appears in it", async () => {
     const secret = "s3cr3t-Ω-pass";
     const before = journal().length;
     const password = await one(TITLES.swing, { role: "password text" });
@@ -600,7 +600,16 @@ describe("hands on real apps", () => {
     await call("key", { key: "Tab", intent: "Move on" });
     const name = await one(TITLES.swing, { role: "text", name: "Name" });
     await call("act", { ref: name.ref, action: { kind: "set_value", text: secret }, intent: "Set the name" });
-    const lines = journal().slice(before);
+    const written = journal().slice(before);
+    // An allowed attempt is two lines with one id: the attempt (no decision yet), then its outcome;
+    // the refused click, refused before anything was done, is one line.
+    const attempts = written.filter((l) => l.phase === "attempt");
+    assert.deepEqual(
+      attempts.map((a) => written.find((l) => l.phase === "outcome" && l.id === a.id)?.tool),
+      attempts.map((a) => a.tool),
+    );
+    assert.ok(attempts.every((a) => a.decision === undefined && a.intent !== undefined));
+    const lines = written.filter((l) => l.phase !== "attempt");
     assert.deepEqual(
       lines.map((l) => [l.tool, l.decision]),
       [

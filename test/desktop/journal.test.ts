@@ -2,12 +2,30 @@
 // one key at a time (over MCP's key tool, the Daimon profile's main_key and NDJSON's key), in parts
 // (type_text twice), and repeated afterwards in an intent, in another normal form and case, is on no
 // line of the journal; each key is journaled as "a printable key"; the record stays readable.
+// The journal comes first: on a full disk (a 64 KiB tmpfs filled up) an acting call is refused and
+// the Swing field re-read is unchanged; a disk that fills between an action's attempt line and its
+// outcome line leaves the attempt whole and the reply says the action was done; `deskhand audit`
+// shows that attempt as unfinished and a cut line as unreadable, by its number.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { mcpClient, NdjsonClient, TITLES, toolCaller } from "./helpers.js";
+import { cli, mcpClient, NdjsonClient, TITLES, toolCaller } from "./helpers.js";
 
 const journalPath = process.env.DESKHAND_AUDIT!;
 const lines = () =>
@@ -103,9 +121,10 @@ describe("the journal keeps a password out, typed any way through any front end"
       ndjson.end();
       await ndjson.exited;
     }
+    // Each key is an attempt line and its outcome line.
     const written = lines()
       .slice(from)
-      .filter((l) => l.tool === "key");
+      .filter((l) => l.tool === "key" && l.phase === "outcome");
     assert.equal(written.length, 5, JSON.stringify(written));
     for (const line of written) assert.equal(line.outcome?.key, "a printable key", JSON.stringify(line));
   });
@@ -119,5 +138,124 @@ describe("the journal keeps a password out, typed any way through any front end"
     const text = JSON.stringify(lines().slice(from));
     assert.doesNotMatch(text, /Rt5vXp2|Rt5v|vXp2/i, text);
     assert.match(text, /Check that \[typed text\] took/);
+  });
+});
+
+describe("the journal first: a full disk takes no action unjournaled", () => {
+  const disk = mkdtempSync(join(tmpdir(), "deskhand-full-journal-"));
+  const path = join(disk, "audit.jsonl");
+  const filler = join(disk, "filler");
+  const PAGE = 4096;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  let was: string;
+  before(async () => {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k,mode=700", "tmpfs", disk]);
+    context = createContext({
+      refLifetime: "while-verified",
+      env: { ...process.env, DESKHAND_AUDIT: path },
+    });
+    call = toolCaller(context);
+    was = (await nameField()).value ?? "";
+  });
+  after(async () => {
+    // The name as it was, set through the tests' own journal: this one's disk may still be full.
+    const restore = createContext({ refLifetime: "while-verified" });
+    const found = await toolCaller(restore)("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      role: "text",
+      name: "Name",
+      include_off_screen: true,
+    });
+    const ref = found.data?.matches[0]?.ref;
+    if (ref) await toolCaller(restore)("act", { ref, action: { kind: "set_value", text: was } });
+    await restore.close();
+    await context.close();
+    execFileSync("umount", [disk]);
+    rmSync(disk, { recursive: true, force: true });
+  });
+
+  const nameField = async () => {
+    const found = await call("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      role: "text",
+      name: "Name",
+      include_off_screen: true,
+    });
+    assert.ok(found.ok && found.data.matches[0], found.text);
+    return found.data.matches[0] as { ref: string; value?: string };
+  };
+  /** A journal of `size` bytes (one padding line), then every other byte of the disk taken. */
+  const fill = (size: number) => {
+    rmSync(filler, { force: true });
+    writeFileSync(path, `{"pad":"${"x".repeat(size - 11)}"}\n`, { mode: 0o600 });
+    assert.equal(statSync(path).size, size);
+    const fd = openSync(filler, "w");
+    try {
+      for (;;) writeSync(fd, Buffer.alloc(PAGE));
+    } catch (error) {
+      assert.equal((error as NodeJS.ErrnoException).code, "ENOSPC");
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const setName = (ref: string, text: string) =>
+    call("act", { ref, action: { kind: "set_value", text }, intent: "Set the name" });
+
+  it("a full disk: set_value and type_text are refused naming the journal and ENOSPC; the field is unchanged", async () => {
+    fill(PAGE);
+    const before = readFileSync(path, "utf8");
+    const { ref, value } = await nameField();
+    const set = await setName(ref, "Full disk");
+    assert.equal(set.ok, false);
+    assert.equal(set.error.code, "refused", JSON.stringify(set.error));
+    assert.match(
+      set.error.message,
+      /audit journal .*audit\.jsonl cannot be written \(.*ENOSPC.*nothing was done/,
+    );
+    assert.equal(set.error.journal, path);
+    assert.equal(set.error.cause, "ENOSPC");
+    assert.match(set.error.next, /Free space on the journal's disk/);
+    const typed = await call("type_text", { ref, text: "typed anyway", intent: "Type into the name" });
+    assert.equal(typed.ok, false);
+    assert.equal(typed.error.code, "refused", JSON.stringify(typed.error));
+    assert.equal((await nameField()).value, value, "the app is unchanged");
+    assert.equal(readFileSync(path, "utf8"), before, "no line, and no part of one, was written");
+  });
+
+  it("a disk that fills between the attempt and the outcome: the attempt line is whole, the reply says the value was set", async () => {
+    const { ref } = await nameField();
+    // Measured with room to spare: the lengths of this call's two lines.
+    fill(PAGE);
+    rmSync(filler);
+    assert.ok((await setName(ref, "value one")).ok);
+    const [attemptLine, outcomeLine] = readFileSync(path, "utf8").split("\n").slice(1, 3);
+    assert.match(attemptLine!, /"phase":"attempt"/);
+    const attempt = Buffer.byteLength(`${attemptLine}\n`);
+    const outcome = Buffer.byteLength(`${outcomeLine}\n`);
+    // The journal's last page has room for the attempt line and half the outcome line.
+    fill(PAGE * 2 - attempt - Math.floor(outcome / 2));
+    const set = await setName(ref, "value two");
+    assert.ok(set.ok, JSON.stringify(set.error));
+    assert.match(set.text, /journal: the journal could not take the outcome line of act\.set_value .*ENOSPC/);
+    assert.equal(set.data.journal_unwritten.length, 1);
+    assert.equal((await nameField()).value, "value two", "the value was set");
+    const lines = readFileSync(path, "utf8").split("\n");
+    assert.equal(lines.at(-1), "", "the journal ends with a whole line");
+    const last = JSON.parse(lines.at(-2)!);
+    assert.deepEqual([last.phase, last.tool, last.text_length], ["attempt", "act.set_value", 9]);
+    assert.equal(last.decision, undefined);
+
+    // deskhand audit: the attempt is unfinished; a line cut short is unreadable, named by its number.
+    rmSync(filler);
+    appendFileSync(path, '{"time":"2026-12-02T11:0');
+    const audit = await cli(["audit", "--tail", "5"], undefined, { ...process.env, DESKHAND_AUDIT: path });
+    assert.equal(audit.code, 0, audit.stderr);
+    assert.match(
+      audit.stdout,
+      /act\.set_value text "Name": no outcome recorded: deskhand stopped or the journal failed — Set the name/,
+    );
+    assert.match(audit.stdout, new RegExp(`line ${lines.length}: unreadable`));
+    assert.doesNotMatch(audit.stdout, /undefined/);
   });
 });

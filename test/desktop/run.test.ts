@@ -1,10 +1,26 @@
 // run on real apps: eight steps and more in one call on a Swing fixture of its own and on
 // gtk3-widget-factory, each step's effect re-read from the app afterwards; a refused step stops the
-// run and the steps after it are not done; an unmet expect stops it.
+// run and the steps after it are not done; an unmet expect stops it. `deskhand run` killed in the
+// middle of a long typing step leaves that step's attempt line in the journal; at SIGTERM it starts
+// no further step and exits within the 15 s stop timeout.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findWaiting, type StartedApp, SWING_COMMAND, startApp, TITLES, toolCaller } from "./helpers.js";
+import {
+  CLI,
+  findWaiting,
+  type StartedApp,
+  SWING_COMMAND,
+  startApp,
+  TITLES,
+  toolCaller,
+  within,
+} from "./helpers.js";
 
 const SWING = "Run Fixture";
 const swing = { kind: "title", glob: SWING };
@@ -176,5 +192,78 @@ describe("run: many verified steps in one call", () => {
     assert.ok((await first(gtk3, { role: "radio button", name: "Page 1" })).states.includes("checked"));
     assert.ok(!(await first(gtk3, { role: "toggle button", name: "Menu" })).states.includes("checked"));
     assert.equal((await first(gtk3, { role: "text", states: ["editable", "showing"] })).value, was);
+  });
+
+  /**
+   * `deskhand run` on a file of steps, its journal of its own; resolves once the journal holds the
+   * attempt line of a type_text step, with the process still running.
+   */
+  const runUntilTyping = async (steps: unknown[]) => {
+    const dir = mkdtempSync(join(tmpdir(), "deskhand-run-kill-"));
+    const journal = join(dir, "audit.jsonl");
+    writeFileSync(join(dir, "steps.json"), JSON.stringify({ steps }));
+    const child = spawn(process.execPath, [...CLI, "run", join(dir, "steps.json")], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, DESKHAND_AUDIT: journal },
+    });
+    let stdout = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    const exited = new Promise<number | string>((resolve) =>
+      child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)),
+    );
+    const entries = () =>
+      existsSync(journal)
+        ? readFileSync(journal, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, any>)
+        : [];
+    const deadline = Date.now() + within(60_000);
+    while (!entries().some((e) => e.tool === "type_text" && e.phase === "attempt")) {
+      assert.ok(Date.now() < deadline, `no typing started: ${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return { child, exited, entries, stdout: () => stdout };
+  };
+  const notes = { target: swing, role: "text", name: "Notes" };
+  const longTyping = {
+    tool: "type_text",
+    find: notes,
+    args: { text: "k".repeat(4000), clear: true, intent: "Type a long note" },
+  };
+  /** A fresh process's hands give back whatever a killed one held. */
+  const releaseLeftovers = async () => (await openX11Hands({ display: process.env.DISPLAY })).close();
+
+  it("SIGKILL in the middle of a long type_text step: the journal has its attempt line, with no outcome", async () => {
+    const run = await runUntilTyping([longTyping]);
+    run.child.kill("SIGKILL");
+    assert.equal(await run.exited, "SIGKILL");
+    await releaseLeftovers();
+    const written = run.entries();
+    const attempt = written.find((e) => e.tool === "type_text" && e.phase === "attempt")!;
+    assert.equal(attempt.text_length, 4000);
+    assert.equal(attempt.intent, "Type a long note");
+    assert.ok(!written.some((e) => e.id === attempt.id && e.phase === "outcome"), JSON.stringify(written));
+    const typed = (await first(swing, notes)).value as string;
+    assert.ok(typed.length < 4000, `the kill came mid-way: ${typed.length} characters arrived`);
+  });
+
+  it("SIGTERM during a step: no further step starts, and the process exits within 15 s", async () => {
+    const name = (await first(swing, { role: "text", name: "Name" })).value;
+    const run = await runUntilTyping([
+      { ...longTyping, args: { ...longTyping.args, text: "k".repeat(600) } },
+      act(swing, { role: "text", name: "Name" }, { kind: "set_value", text: "not reached" }),
+    ]);
+    const signalled = Date.now();
+    run.child.kill("SIGTERM");
+    const status = await run.exited;
+    assert.ok(Date.now() - signalled < within(15_000), `exited ${Date.now() - signalled} ms after SIGTERM`);
+    await releaseLeftovers();
+    assert.equal(status, 1, "the run answered, stopped, before the stop bound");
+    assert.match(run.stdout(), /stopped at step 2 of 2 \(stopping\)/, run.stdout());
+    assert.ok(!run.entries().some((e) => e.tool === "act.set_value"), "step 2 was never attempted");
+    assert.equal((await first(swing, { role: "text", name: "Name" })).value, name, "step 2 did nothing");
   });
 });

@@ -2,7 +2,7 @@
 // a window that will not come forward, a point another window covers, an element that changed since
 // it was seen. Each is refused with its reason and sends nothing; the journal has the line.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -68,10 +68,15 @@ const win = (id: number, extra: Partial<FakeHandsWindow> = {}): FakeHandsWindow 
   ...extra,
 });
 
-const journalLast = () => {
-  const lines = readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n");
-  return JSON.parse(lines.at(-1)!) as { tool: string; decision: string; reason?: string };
-};
+const journalLines = () =>
+  readFileSync(join(dir, "audit.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map(
+      (l) =>
+        JSON.parse(l) as { tool: string; decision?: string; reason?: string; id?: string; phase?: string },
+    );
+const journalLast = () => journalLines().at(-1)!;
 
 describe("the input chain on fake hands", () => {
   it("a window the window manager will not bring forward: refused, nothing sent", async () => {
@@ -186,6 +191,85 @@ describe("the input chain on fake hands", () => {
     assert.match(result.ok ? "" : result.error.message, /poke declares L1 at least|poke declares L1 at most/);
     assert.deepEqual(hands.sent, []);
     assert.equal(journalLast().decision, "refused");
+    await context.close();
+  });
+});
+
+describe("the journal first: an action's line is on disk before its input", () => {
+  /** Runs `during` at the moment the fake hands send the first input. */
+  const onSend = (hands: { sent: string[] }, during: (items: string[]) => void) => {
+    const push = hands.sent.push.bind(hands.sent);
+    hands.sent.push = (...items: string[]) => {
+      during(items);
+      return push(...items);
+    };
+  };
+
+  it("the attempt line, with its id, is in the journal when the click is sent; the outcome follows with that id", async () => {
+    const { hands, context, call } = desktop({ windows: [win(7)], active: 7 });
+    let seen: ReturnType<typeof journalLines> = [];
+    onSend(hands, () => {
+      seen = journalLines();
+    });
+    const result = await call("click", {
+      at: { space: "global", x: 300, y: 200 },
+      window: { id: 7 },
+      intent: "Click in the editor",
+    });
+    assert.equal(result.outcome, "done");
+    const attempt = seen.at(-1)!;
+    assert.equal(attempt.phase, "attempt", JSON.stringify(seen.at(-1)));
+    assert.equal(attempt.tool, "click");
+    assert.equal(attempt.decision, undefined, "an attempt says nothing of how it ends");
+    const outcome = journalLast();
+    assert.deepEqual([outcome.phase, outcome.id, outcome.decision], ["outcome", attempt.id, "done"]);
+    await context.close();
+  });
+
+  it("an outcome line the journal cannot take: the reply says the click was done, and that the line is missing", async () => {
+    const { hands, context, call } = desktop({ windows: [win(7)], active: 7 });
+    const path = join(dir, "audit.jsonl");
+    // Between the attempt and the outcome the journal becomes one others can read: refused.
+    onSend(hands, () => chmodSync(path, 0o644));
+    const result = await call("click", {
+      at: { space: "global", x: 300, y: 200 },
+      window: { id: 7 },
+      intent: "Click in the editor",
+    });
+    chmodSync(path, 0o600);
+    assert.equal(result.outcome, "done", "the click was sent: not an error as if nothing happened");
+    assert.deepEqual([...hands.sent], ["click left 1 at 300,200"]);
+    const output = result.ok ? result.output : undefined;
+    assert.match(output?.text ?? "", /^done/);
+    assert.match(
+      output?.text ?? "",
+      /journal: the journal could not take the outcome line of click .*others can read/,
+    );
+    assert.equal((output?.data.journal_unwritten as string[] | undefined)?.length, 1);
+    assert.equal(journalLast().phase, "attempt", "the attempt line stands, its outcome missing");
+    await context.close();
+  });
+
+  it("a field gone while it was typed into (its app died): the reply says the keys were sent and what arrived is unknown", async () => {
+    const { backend, hands, context, call } = desktop({ windows: [win(7)], active: 7 });
+    // The field has the focus already, as it would after the focus click.
+    backend.replace("w7/0/0", { ...field, states: [...(field.states ?? []), "focused"] });
+    const found = await call("find", {
+      target: { kind: "title", glob: "Editor" },
+      role: "text",
+      name: "Notes",
+    });
+    const ref = (found.ok && (found.output.data.matches as { ref: string }[])[0]?.ref) || "";
+    onSend(hands, (items) => {
+      if (items.some((i) => i.startsWith("type "))) backend.forget("w7/0/0");
+    });
+    const typed = await call("type_text", { ref, text: "a".repeat(120), intent: "Type a long note" });
+    assert.ok(typed.ok);
+    assert.doesNotMatch(typed.output.text, /typed 120/);
+    assert.match(
+      typed.output.text,
+      /sent 120 character\(s\) as keys, but the field cannot be re-read now .*how many arrived is unknown/,
+    );
     await context.close();
   });
 });

@@ -2,7 +2,18 @@
 // stops at the first refusal, difference or unmet expect, and what follows is not done. And a
 // recording of acting calls: selectors that find the element again, passwords as parameters.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -11,6 +22,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
 import { findTool } from "../../src/tools/registry.js";
+import { recordedSteps } from "../../src/tools/run.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-run-"));
@@ -77,6 +89,17 @@ describe("run", () => {
     assert.equal(field(1).text, "ada@example.org");
     assert.match(result.output.text, /^done: 3 of 3 steps/);
     assert.match(result.output.text, /^2\. act: .*expect met/m);
+    await context.close();
+  });
+
+  it("runs a run or a recording of more than 50 steps, each done", async () => {
+    const { context, field } = desktop();
+    const steps = Array.from({ length: 60 }, (_, i) => set("Name", `n${i}`));
+    assert.equal(recordedSteps(steps).length, 60, "a recording's steps are not bounded");
+    const result = await callTool(context, findTool("run")!, { steps });
+    assert.ok(result.ok && result.outcome === "done", JSON.stringify(result));
+    assert.match(result.output.text, /^done: 60 of 60 steps/);
+    assert.equal(field(0).text, "n59", "the last step was done too");
     await context.close();
   });
 
@@ -308,5 +331,104 @@ describe("a recording that cannot be written", () => {
     assert.match(acted.output.text, /recording: this step could not be written/);
     rmSync(join(dir, "gone"), { force: true });
     await context.close();
+  });
+});
+
+describe("a recording on a full disk", () => {
+  // Root mounts a 64 KiB tmpfs and fills it (the test is skipped where mounting is not allowed).
+  const disk = join(dir, "small");
+  mkdirSync(disk);
+  const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk]).status === 0;
+  after(() => {
+    if (mounted) execFileSync("umount", [disk]);
+  });
+
+  it("leaves no .tmp file: the half-written one goes, the last whole recording stays, the reply says why", {
+    skip: !mounted && "mounting a tmpfs needs root",
+  }, async () => {
+    const { context, field } = desktop();
+    const path = join(disk, "full.json");
+    context.sessionState.set(RECORDER, new Recorder(path));
+    const written = readFileSync(path, "utf8");
+    const fd = openSync(join(disk, "filler"), "w");
+    try {
+      for (;;) writeSync(fd, Buffer.alloc(4096));
+    } catch {
+      // Full.
+    } finally {
+      closeSync(fd);
+    }
+    const acted = await callTool(context, findTool("act")!, {
+      find: { target, role: "text", name: "Name" },
+      action: { kind: "set_value", text: "Ada" },
+    });
+    assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
+    assert.equal(field(0).text, "Ada", "the call was done");
+    assert.match(acted.output.text, /recording: this step could not be written \(ENOSPC/);
+    assert.deepEqual(readdirSync(disk).sort(), ["filler", "full.json"], "no .tmp file is left");
+    assert.equal(readFileSync(path, "utf8"), written, "the recording as last written");
+    await context.close();
+  });
+});
+
+describe("a window that goes with its app during a step", () => {
+  // The press closes the window; the app's process is either still there, or gone (a crash).
+  const closing = (pid: number) =>
+    fakeContext({
+      windows: [
+        {
+          id: 7,
+          title: "Viewer",
+          pid,
+          app: "fake",
+          rect,
+          focused: true,
+          root: {
+            role: "frame",
+            name: "Viewer",
+            bounds: rect,
+            children: [
+              {
+                role: "push button",
+                name: "Go",
+                actions: ["click"],
+                bounds: { x: 20, y: 40, width: 80, height: 24 },
+              },
+            ],
+          },
+        },
+      ],
+      hands: { windows: [{ id: 7, rect }], active: 7 },
+      dir,
+      react: (_element, _action, fake) => {
+        fake.windows.splice(0, 1);
+      },
+    }).context;
+  const recordPress = async (pid: number, name: string) => {
+    const context = closing(pid);
+    const path = join(dir, `${name}.json`);
+    context.sessionState.set(RECORDER, new Recorder(path));
+    try {
+      const acted = await callTool(context, findTool("act")!, {
+        find: { target: { kind: "title", glob: "Viewer" }, role: "push button", name: "Go" },
+        action: { kind: "invoke" },
+      });
+      assert.ok(acted.ok && acted.outcome === "done", JSON.stringify(acted));
+      return JSON.parse(readFileSync(path, "utf8")).steps[0];
+    } finally {
+      await context.close();
+    }
+  };
+
+  it("its app still running: the step expects the window to go", async () => {
+    const step = await recordPress(process.pid, "closed");
+    assert.deepEqual(step.expect.condition, { kind: "window", title: "Viewer", state: "disappears" });
+  });
+
+  it("its app ended (crashed, killed): no expect, and the step's note says what happened", async () => {
+    const ended = spawnSync("true").pid;
+    const step = await recordPress(ended, "crashed");
+    assert.equal(step.expect, undefined, JSON.stringify(step));
+    assert.match(step.note, /went with its app during this step .*replay does not expect it/);
   });
 });

@@ -331,6 +331,30 @@ export async function windowCommand(args: string[]): Promise<number> {
   })(rest);
 }
 
+/** Whether an outcome's attempt line is among those shown: then the two read as one line. */
+const attemptShown = (entries: Record<string, unknown>[], outcome: Record<string, unknown>) =>
+  entries.some((e) => e.phase === "attempt" && e.id === outcome.id);
+
+/** One journal line as a person reads it; a field a line lacks is left out, never "undefined". */
+function auditLine(e: Record<string, unknown>, _i: number, all: Record<string, unknown>[]): string {
+  if (typeof e.unreadable === "string")
+    return `line ${e.line}: unreadable (cut short or garbled): ${JSON.stringify(e.unreadable.slice(0, 80))}`;
+  // An attempt shown with its outcome reads as the outcome; one with none did not finish.
+  const ended = e.phase === "attempt" ? all.find((o) => o.phase === "outcome" && o.id === e.id) : undefined;
+  const line = ended ?? e;
+  const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? value : "?");
+  const target = line.target as { role?: string; name?: string } | null | undefined;
+  const what = typeof target?.name === "string" ? ` ${target.role ?? ""} ${JSON.stringify(target.name)}` : "";
+  const how =
+    e.unfinished === true
+      ? "no outcome recorded: deskhand stopped or the journal failed"
+      : typeof line.decision === "string"
+        ? `${line.decision}${typeof line.reason === "string" ? ` (${line.reason})` : ""}`
+        : "attempted";
+  const intent = typeof line.intent === "string" ? line.intent : "(no intent)";
+  return `${text(e.time)} ${text(line.level)} ${text(line.tool)}${what}: ${how} — ${intent}`;
+}
+
 export async function auditCommand(args: string[]): Promise<number> {
   const values = parse(args, { tail: { type: "string" } });
   const policy = loadPolicy(process.env);
@@ -339,11 +363,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ path: policy.auditPath, entries })}\n`);
     return 0;
   }
-  const lines = entries.map((e) => {
-    const target = e.target as { role?: string; name?: string } | null;
-    const what = target?.name !== undefined ? ` ${target.role ?? ""} ${JSON.stringify(target.name)}` : "";
-    return `${e.time} ${e.level} ${e.tool}${what}: ${e.decision}${e.reason ? ` (${e.reason})` : ""} — ${e.intent ?? "(no intent)"}`;
-  });
+  const lines = entries.filter((e) => e.phase !== "outcome" || !attemptShown(entries, e)).map(auditLine);
   process.stdout.write(`${policy.auditPath}\n${lines.join("\n") || "(empty)"}\n`);
   return 0;
 }

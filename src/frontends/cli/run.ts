@@ -6,6 +6,7 @@ import { asDeskhandError } from "../../core/errors.js";
 import { callTool } from "../../tools/call.js";
 import { paramValues, readRecordingFile } from "../../tools/recording.js";
 import { runTool } from "../../tools/run.js";
+import { exitBy } from "../mcp/calls.js";
 import { reportFailure, withContext } from "./elements.js";
 import { exitStatus } from "./exit.js";
 import { ceilingFlag, terminalConfirmer } from "./hands.js";
@@ -69,6 +70,14 @@ function command(recordingOnly: boolean) {
       if (error instanceof UsageError) throw error;
       return reportFailure(asDeskhandError(error), json);
     }
+    // SIGTERM or ^C: the step under way ends, no further one starts, and the process exits in time.
+    const halt = new AbortController();
+    const onSignal = () => {
+      halt.abort();
+      exitBy(143);
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
     return withContext(
       async (context) => {
         const result = await callTool(context, runTool, {
@@ -79,8 +88,11 @@ function command(recordingOnly: boolean) {
         process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
         return exitStatus(result);
       },
-      { confirm: terminalConfirmer, ...(ceiling ? { ceiling } : {}) },
-    );
+      { confirm: terminalConfirmer, stopping: halt.signal, ...(ceiling ? { ceiling } : {}) },
+    ).finally(() => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+    });
   };
 }
 

@@ -29,7 +29,8 @@ const SAFETY = `Safety: the action's level (L1 hover/wheel/focus, L2 input, L3 c
 windows, L4 raw primitives) must be within the ceiling (default L3; --ceiling, DESKHAND_CEILING or
 "ceiling" in ~/.config/deskhand/config.json). L3, --not-reversible and dangerous chords need a
 person: asked at the terminal, refused without one unless pre-approved in the config. Every attempt
-is one line in the audit journal. Exit status 0 done, 1 failed, 2 bad command line, 3 refused.`;
+is journaled (on disk before any input) and then its outcome; an action the journal cannot take is
+refused. Exit status 0 done, 1 failed, 2 bad command line, 3 refused.`;
 
 export const HELP: Record<string, string> = {
   main: `deskhand: read and drive desktop applications as text, through accessibility APIs.

@@ -5,6 +5,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /** How long a stopping server waits for the calls in flight before it answers them itself. */
 export const DRAIN_MS = 10_000;
+/**
+ * The most a stop may take, whatever hangs after the drain (closing connections to a loaded bus):
+ * the process exits by then, inside the 15 s stop timeout docs/remote.md gives units and pods.
+ */
+export const STOP_MS = 13_000;
 // Time for the answers to leave through the transport before it closes.
 const FLUSH_MS = 100;
 
@@ -15,6 +20,12 @@ export class CallsInFlight {
     this.#release = resolve;
   });
   stopping = false;
+  readonly #halt = new AbortController();
+
+  /** Aborted when the server starts to stop: a call in flight starts nothing new (a run, its next step). */
+  get halted(): AbortSignal {
+    return this.#halt.signal;
+  }
 
   get count(): number {
     return this.#running.size;
@@ -34,9 +45,15 @@ export class CallsInFlight {
   /** Waits up to `ms` for the calls in flight; those still running are then answered as stopped. */
   async drain(ms = DRAIN_MS): Promise<void> {
     this.stopping = true;
+    this.#halt.abort();
     if (this.#running.size > 0) await Promise.race([Promise.allSettled([...this.#running]), sleep(ms)]);
     const cut = this.#running.size;
     this.#release();
     if (cut > 0) await sleep(FLUSH_MS);
   }
+}
+
+/** Exits with `status` at STOP_MS from now unless the process has ended before. */
+export function exitBy(status: number): void {
+  setTimeout(() => process.exit(status), STOP_MS).unref();
 }

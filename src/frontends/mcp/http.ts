@@ -24,7 +24,7 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, lazily, type ServingInfo, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
 import type { Profile } from "../profiles/index.js";
-import { CallsInFlight } from "./calls.js";
+import { CallsInFlight, exitBy } from "./calls.js";
 import { createMcpServer, elicitationConfirmer } from "./server.js";
 
 /** A request body larger than this is refused, as a stdio line is. */
@@ -378,6 +378,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       client: client.name,
       serving,
       snapshotNumbers,
+      stopping: calls.halted,
       ...(options.ceiling ? { ceiling: options.ceiling } : {}),
       ...(options.record ? { record: options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`) } : {}),
     });
@@ -435,11 +436,13 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
 export async function runMcpHttpServer(options: HttpOptions): Promise<void> {
   const running = await startMcpHttpServer(options);
   process.stderr.write(`deskhand mcp: serving MCP at http://${running.address}/mcp (health: /health)\n`);
-  const stop = () =>
+  const stop = () => {
+    exitBy(0);
     void running.shutdown().then(
       () => process.exit(0),
       () => process.exit(1),
     );
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

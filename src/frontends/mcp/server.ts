@@ -11,7 +11,7 @@ import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/c
 import { prepareGate } from "../../tools/guard.js";
 import { TOOLS } from "../../tools/registry.js";
 import type { Profile } from "../profiles/index.js";
-import { CallsInFlight, DRAIN_MS } from "./calls.js";
+import { CallsInFlight, DRAIN_MS, exitBy } from "./calls.js";
 import { catalog } from "./catalog.js";
 import { GuardedStdioTransport } from "./stdio.js";
 
@@ -144,14 +144,15 @@ export async function runMcpServer(
   options: { ceiling?: SafetyLevel; profile?: Profile; record?: string } = {},
 ): Promise<void> {
   let server: Server | undefined;
+  const calls = new CallsInFlight();
   const context = createContext({
     refLifetime: "while-verified",
     ...(options.record ? { record: options.record } : {}),
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    stopping: calls.halted,
   });
   prepareGate();
-  const calls = new CallsInFlight();
   server = createMcpServer(context, options.profile, calls);
   const transport = new GuardedStdioTransport();
   let closing = false;
@@ -160,6 +161,7 @@ export async function runMcpServer(
   const close = async (status: number) => {
     if (closing) return;
     closing = true;
+    exitBy(status);
     await calls.drain();
     await context.close().catch(() => undefined);
     await server.close().catch(() => undefined);

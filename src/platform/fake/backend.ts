@@ -92,6 +92,12 @@ export class FakeBackend implements AccessibilityBackend {
     this.#index(element, handle);
   }
 
+  /** The element and all under it gone, as when its app dies: reads of them fail with ElementGone. */
+  forget(handle: string): void {
+    for (const key of [...this.#elements.keys()])
+      if (key === handle || key.startsWith(`${handle}/`)) this.#elements.delete(key);
+  }
+
   async listWindows(): Promise<WindowInfo[]> {
     await sleep(this.desktop.delayMs ?? 0);
     return this.desktop.windows.map((w) => ({

@@ -3,7 +3,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { elementState } from "../../core/receipt.js";
+import { elementState, RECEIPT_TEXT } from "../../core/receipt.js";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
@@ -481,9 +481,32 @@ export async function typeText(
       const where = into
         ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}`
         : "";
+      const unsure = arrivalUnsure(r, input.text, input.clear);
+      if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
       return `typed ${r.characters} character(s)${where}${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`;
     },
   });
+}
+
+/**
+ * Why "typed N" would claim too much: the field re-read after typing is gone (its app stopped or
+ * crashed mid-way: the keys were sent, what arrived is unknown) or shows less than was typed after a
+ * clear (then how much of the text it holds). Undefined when the field shows the text.
+ */
+function arrivalUnsure(r: Record<string, unknown>, text: string, cleared: boolean): string | undefined {
+  const after = r.after as { value?: string } | null | undefined;
+  if (after === null) {
+    const why = (r.unread as string[] | undefined)?.[0];
+    return `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its app may have stopped`;
+  }
+  // The receipt's value is cut at RECEIPT_TEXT: a longer one cannot be counted from it.
+  if (r.read_back !== "differs" || !cleared || typeof after?.value !== "string") return undefined;
+  if ([...after.value].length >= RECEIPT_TEXT) return undefined;
+  const shown = [...after.value];
+  const wanted = [...text];
+  let same = 0;
+  while (same < shown.length && same < wanted.length && shown[same] === wanted[same]) same++;
+  return `the field re-read holds ${same} of them as typed (${shown.length} character(s) in all)`;
 }
 
 /**
