@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { CLI, toolCaller } from "./helpers.js";
+import { CLI, HANG_MS, toolCaller } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TITLE = `Faults Editor ${process.pid}`;
@@ -42,7 +42,7 @@ describe("a deskhand killed with input held or keys borrowed breaks no later typ
     });
     context = createContext({ refLifetime: "while-verified" });
     call = toolCaller(context);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + HANG_MS;
     while (Date.now() < deadline) {
       const found = await call("find", {
         target: { kind: "title", glob: TITLE },

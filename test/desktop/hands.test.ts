@@ -14,7 +14,7 @@ import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
-import { TITLES, toolCaller } from "./helpers.js";
+import { HANG_MS, TITLES, toolCaller } from "./helpers.js";
 
 type Match = {
   ref: string;
@@ -87,7 +87,7 @@ describe("hands on real apps", () => {
    * time: in one run of about ten, "Pressed Beta" showed more than 200 ms after the click.
    */
   const statusBecomes = async (expected: RegExp): Promise<string> => {
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + HANG_MS;
     let status = await swingStatus();
     while (!expected.test(status) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -105,7 +105,7 @@ describe("a modal dialog opened by act", () => {
     });
     assert.ok(saved.ok, JSON.stringify(saved.error));
     const path = join(folder, "report.txt");
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + HANG_MS;
     while (!existsSync(path) && Date.now() < deadline) await sleep(100);
     assert.equal(readFileSync(path, "utf8"), "the document");
     assert.equal(await statusText(), `Saved ${path}`);
@@ -151,7 +151,7 @@ describe("a GTK 4 file dialog", () => {
       (await call("act", { ref: button.ref, action: { kind: "invoke" }, intent: "Open Save As" })).ok,
     );
     let windows: { title: string; accessible: boolean }[] = [];
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(150)) {
+    for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(150)) {
       windows = (await call("windows", {})).data.windows;
       if (windows.some((w) => w.title === "Save As")) break;
     }
@@ -169,7 +169,7 @@ describe("a GTK 4 file dialog", () => {
     const saved = await call("act", { ref: save.ref, action: { kind: "invoke" }, intent: "Save" });
     assert.ok(saved.ok, JSON.stringify(saved.error));
     const path = join(folder, "gtk4.txt");
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + HANG_MS;
     while (!existsSync(path) && Date.now() < deadline) await sleep(100);
     assert.equal(readFileSync(path, "utf8"), "the document");
   });

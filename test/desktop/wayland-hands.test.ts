@@ -21,7 +21,7 @@ import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { findTool } from "../../src/tools/registry.js";
 import { CASES, everyRouteRefused } from "./gate-dialogs.js";
-import { toolCaller } from "./helpers.js";
+import { HANG_MS, toolCaller } from "./helpers.js";
 
 const EDITOR = "Wayland Editor";
 const SCALE = "Wayland Scale";
@@ -92,7 +92,7 @@ describe("hands on a Wayland desktop (sway)", () => {
   const sway = async (title: string) => swayWindows(await ipc.tree()).find((w) => w.title === title)!;
   /** A value once it matches, or the last one read after 3 s: GTK applies input on its own time. */
   const becomes = async (read: () => Promise<string | undefined>, expected: RegExp) => {
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + HANG_MS;
     let value = await read();
     while (!expected.test(value ?? "") && Date.now() < deadline) {
       await sleep(100);
