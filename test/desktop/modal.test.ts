@@ -153,7 +153,8 @@ describe("a GTK 4 file dialog", () => {
     let windows: { title: string; accessible: boolean }[] = [];
     for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(150)) {
       windows = (await call("windows", {})).data.windows;
-      if (windows.some((w) => w.title === "Save As")) break;
+      // Its tree registers after its window maps: later still on a loaded machine.
+      if (windows.some((w) => w.title === "Save As" && w.accessible)) break;
     }
     const dialog = windows.find((w) => w.title === "Save As");
     assert.ok(dialog?.accessible, `the dialog has a tree: ${JSON.stringify(windows)}`);
