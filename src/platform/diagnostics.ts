@@ -15,6 +15,7 @@ import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/
 import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
+import { NoAnswerError, waitedFor } from "./types.js";
 import { screencopyUnavailable } from "./wayland/screencopy.js";
 import { SwayIpc, sessionKind, swayWindows } from "./wayland/sway.js";
 import { WaylandConnection } from "./wayland/wire.js";
@@ -48,51 +49,88 @@ export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[
   { name: "grim", role: "screenshots under Wayland", required: false },
 ];
 
+/**
+ * How long each connection and call of a check waits. A loaded machine's X server and buses answered
+ * a doctor late (2 s was missed), not never; a check that gets no answer says UNAVAILABLE, not FAIL.
+ */
+export const CHECK_MS = 4000;
+/** The bound on each group of checks; the groups run at once, so doctor answers within about this. */
+export const GROUP_MS = 8000;
+
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+
+/** `promise`, or a NoAnswerError once `ms` have passed (what it waited on then goes on alone). */
+export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new NoAnswerError(`${what}: no answer within ${ms} ms`, ms)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * A check that threw: UNAVAILABLE with the time it waited when only the answer did not come in time
+ * (the peer may be slow, not broken), else FAIL with `value`.
+ */
+export function failedCheck(base: { section: string; name: string }, error: unknown, value: string): Check {
+  const waited = waitedFor(error);
+  return waited === undefined
+    ? { ...base, status: "fail", value }
+    : {
+        ...base,
+        status: "unavailable",
+        value: `UNAVAILABLE (no answer within ${waited} ms: slow or hung, not known to be broken; ${message(error)})`,
+      };
+}
+
+/**
+ * One dpkg-query for every package: twelve at once blocked this process for seconds under load
+ * (spawning is synchronous), and the X and bus checks' timers, started in the same tick, then fired
+ * before their answers were read.
+ */
 async function packageChecks(): Promise<Check[]> {
-  return Promise.all(
-    SYSTEM_PACKAGES.map(async (pkg): Promise<Check> => {
-      const base = { section: "packages", name: pkg.name };
-      try {
-        const { stdout } = await run("dpkg-query", ["-W", `-f=\${Status} \${Version}`, pkg.name], {
-          timeout: 5000,
-        });
-        const installed = stdout.startsWith("install ok installed");
-        return installed
-          ? { ...base, status: "ok", value: stdout.split(" ").pop() ?? "installed" }
-          : {
-              ...base,
-              status: pkg.required ? "fail" : "warn",
-              value: `not installed (${pkg.role})`,
-              hint: `apt-get install ${pkg.name}`,
-            };
-      } catch (error) {
-        const code = (error as { code?: string | number }).code;
-        if (code === "ENOENT")
-          return {
-            ...base,
-            status: "unavailable",
-            value: "UNAVAILABLE (dpkg-query not found: not a Debian system)",
-          };
-        if (code === 1)
-          return {
-            ...base,
-            status: pkg.required ? "fail" : "warn",
-            value: `not installed (${pkg.role})`,
-            hint: `apt-get install ${pkg.name}`,
-          };
-        return { ...base, status: "unavailable", value: `UNAVAILABLE (${message(error)})` };
-      }
-    }),
-  );
+  const names = SYSTEM_PACKAGES.map((pkg) => pkg.name);
+  let stdout: string;
+  try {
+    ({ stdout } = await run("dpkg-query", ["-W", `-f=\${Package}\t\${Status}\t\${Version}\n`, ...names], {
+      timeout: CHECK_MS,
+    }));
+  } catch (error) {
+    const failure = error as { code?: string | number; stdout?: string; killed?: boolean };
+    // Status 1: some package is unknown to dpkg; the others are listed all the same.
+    if (failure.code === 1 && typeof failure.stdout === "string") stdout = failure.stdout;
+    else {
+      const why =
+        failure.code === "ENOENT"
+          ? "dpkg-query not found: not a Debian system"
+          : failure.killed
+            ? `dpkg-query gave no answer within ${CHECK_MS} ms`
+            : message(error);
+      return names.map((name) => ({
+        section: "packages",
+        name,
+        status: "unavailable",
+        value: `UNAVAILABLE (${why})`,
+      }));
+    }
+  }
+  const installed = new Map<string, string>();
+  for (const line of stdout.split("\n")) {
+    const [name, status, version] = line.split("\t");
+    if (name && status === "install ok installed") installed.set(name, version || "installed");
+  }
+  return SYSTEM_PACKAGES.map((pkg): Check => {
+    const version = installed.get(pkg.name);
+    return version !== undefined
+      ? { section: "packages", name: pkg.name, status: "ok", value: version }
+      : {
+          section: "packages",
+          name: pkg.name,
+          status: pkg.required ? "fail" : "warn",
+          value: `not installed (${pkg.role})`,
+          hint: `apt-get install ${pkg.name}`,
+        };
+  });
 }
 
 /**
@@ -131,8 +169,8 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   else {
     let ipc: SwayIpc | undefined;
     try {
-      ipc = await SwayIpc.open(env.SWAYSOCK, 2000);
-      const [version, tree] = await Promise.all([ipc.version(2000), ipc.tree(2000)]);
+      ipc = await SwayIpc.open(env.SWAYSOCK, CHECK_MS);
+      const [version, tree] = await Promise.all([ipc.version(CHECK_MS), ipc.tree(CHECK_MS)]);
       const windows = swayWindows(tree);
       checks.push({
         section,
@@ -148,12 +186,9 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
         }`,
       });
     } catch (error) {
-      checks.push({
-        section,
-        name: "sway IPC",
-        status: "fail",
-        value: `cannot reach ${env.SWAYSOCK}: ${message(error)}`,
-      });
+      checks.push(
+        failedCheck({ section, name: "sway IPC" }, error, `cannot reach ${env.SWAYSOCK}: ${message(error)}`),
+      );
     } finally {
       ipc?.close();
     }
@@ -162,7 +197,7 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   /** Why deskhand cannot copy the screen itself; "" when it can; undefined: the display was not reached. */
   let screencopy: string | undefined;
   try {
-    wl = await WaylandConnection.open(env, 2000);
+    wl = await WaylandConnection.open(env, CHECK_MS);
     const pointer = wl.globals.has("zwlr_virtual_pointer_manager_v1");
     checks.push({
       section,
@@ -198,12 +233,9 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     screencopy = screencopyUnavailable(wl) ?? "";
   } catch (error) {
     for (const name of ["pointer", "keyboard"])
-      checks.push({
-        section,
-        name,
-        status: "fail",
-        value: `cannot reach the Wayland display: ${message(error)}`,
-      });
+      checks.push(
+        failedCheck({ section, name }, error, `cannot reach the Wayland display: ${message(error)}`),
+      );
   } finally {
     wl?.close();
   }
@@ -253,7 +285,7 @@ async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const checks: Check[] = [{ section, name: "DISPLAY", status: "ok", value: env.DISPLAY }];
   let x: X11Connection | undefined;
   try {
-    x = await X11Connection.open(env.DISPLAY, 2000);
+    x = await X11Connection.open(env.DISPLAY, CHECK_MS);
     const geometry = await x.rootRect(x.root);
     checks.push({
       section,
@@ -276,13 +308,21 @@ async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
       value: wm ? "EWMH window manager running" : "none: focus and window listing need one",
     });
   } catch (error) {
-    checks.push({ section, name: "X server", status: "fail", value: `cannot connect: ${message(error)}` });
-    checks.push({
-      section,
-      name: "XTEST",
-      status: "unavailable",
-      value: "UNAVAILABLE (X server not reachable)",
-    });
+    // The check whose question went wrong: the connection, or one asked after it.
+    const name = ["X server", "XTEST", "window manager"].find((n) => !checks.some((c) => c.name === n))!;
+    const failed = failedCheck(
+      { section, name },
+      error,
+      `${name === "X server" ? "cannot connect" : "asking"}: ${message(error)}`,
+    );
+    checks.push(failed);
+    if (name === "X server")
+      checks.push({
+        section,
+        name: "XTEST",
+        status: "unavailable",
+        value: `UNAVAILABLE (X server ${failed.status === "fail" ? "not reachable" : "did not answer"})`,
+      });
   } finally {
     x?.close();
   }
@@ -294,10 +334,10 @@ async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const checks: Check[] = [];
   let session: DBusConnection | undefined;
   try {
-    session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, 2000);
+    session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, CHECK_MS);
     checks.push({ section, name: "session bus", status: "ok", value: "reachable" });
   } catch (error) {
-    checks.push({ section, name: "session bus", status: "fail", value: message(error) });
+    checks.push(failedCheck({ section, name: "session bus" }, error, message(error)));
     checks.push({
       section,
       name: "AT-SPI bus",
@@ -307,7 +347,7 @@ async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     return checks;
   }
   try {
-    if (!(await nameHasOwner(session, A11Y_BUS_NAME, 2000))) {
+    if (!(await nameHasOwner(session, A11Y_BUS_NAME, CHECK_MS))) {
       checks.push({
         section,
         name: "AT-SPI bus",
@@ -326,7 +366,7 @@ async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
         signature: "ss",
         body: [A11Y_STATUS_IFACE, "IsEnabled"],
       },
-      2000,
+      CHECK_MS,
     );
     const isEnabled = Array.isArray(enabled) ? Boolean((enabled[1] as unknown[])[0]) : Boolean(enabled);
     checks.push({
@@ -335,11 +375,11 @@ async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
       status: isEnabled ? "ok" : "warn",
       value: isEnabled ? "IsEnabled = true" : "IsEnabled = false: some toolkits will not load their bridge",
     });
-    const address = await getAccessibilityBusAddress(session, 2000);
+    const address = await getAccessibilityBusAddress(session, CHECK_MS);
     checks.push({ section, name: "AT-SPI bus", status: "ok", value: address.split(",")[0] ?? address });
-    const a11y = await DBusConnection.open(address, { timeoutMs: 2000 });
+    const a11y = await DBusConnection.open(address, { timeoutMs: CHECK_MS });
     try {
-      const apps = await registeredApplications(a11y, 2000);
+      const apps = await registeredApplications(a11y, CHECK_MS);
       checks.push({
         section,
         name: "registry",
@@ -347,12 +387,12 @@ async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
         value: `answers; ${apps.length} application(s) registered`,
       });
     } catch (error) {
-      checks.push({ section, name: "registry", status: "fail", value: `does not answer: ${message(error)}` });
+      checks.push(failedCheck({ section, name: "registry" }, error, `does not answer: ${message(error)}`));
     } finally {
       a11y.close();
     }
   } catch (error) {
-    checks.push({ section, name: "AT-SPI bus", status: "fail", value: message(error) });
+    checks.push(failedCheck({ section, name: "AT-SPI bus" }, error, message(error)));
   } finally {
     session.close();
   }
@@ -454,16 +494,16 @@ export async function diagnose(env: NodeJS.ProcessEnv): Promise<Check[]> {
     },
   ];
   if (!support.supported) return platform;
-  const group = (section: string, checks: Promise<Check[]>, ms: number) =>
-    bounded(checks, ms, `${section} checks`).catch((error): Check[] => [
-      { section, name: section, status: "unavailable", value: `UNAVAILABLE (${message(error)})` },
+  const group = (section: string, checks: Promise<Check[]>) =>
+    bounded(checks, GROUP_MS, `${section} checks`).catch((error): Check[] => [
+      failedCheck({ section, name: section }, error, message(error)),
     ]);
   const [session, display, bus, packages, ocr] = await Promise.all([
-    group("session", sessionChecks(env), 5000),
-    group("display", displayChecks(env), 8000),
-    group("accessibility", busChecks(env), 10_000),
-    group("packages", packageChecks(), 8000),
-    group("text from pixels", ocrChecks(env), 8000),
+    group("session", sessionChecks(env)),
+    group("display", displayChecks(env)),
+    group("accessibility", busChecks(env)),
+    group("packages", packageChecks()),
+    group("text from pixels", ocrChecks(env)),
   ]);
   return [...platform, ...session, ...display, ...bus, ...packages, ...ocr, ...toolkitHints(env)];
 }

@@ -4,10 +4,11 @@
 // short msgids (catalogs.ts); what a caller picks is kept in a cache file keyed by each catalog's
 // path, size and modification time, so a changed or new catalog re-reads.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { listCatalogs, readCatalog } from "./catalogs.js";
+import { writeWholeSync } from "./files.js";
 
 export interface CatalogSource {
   /** Roots holding `<lang>/LC_MESSAGES/<domain>.mo`. */
@@ -51,9 +52,7 @@ export function writeCached(cacheDir: string | undefined, name: string, value: u
   if (!cacheDir) return;
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const temporary = join(cacheDir, `${name}.${process.pid}`);
-    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
-    renameSync(temporary, join(cacheDir, name));
+    writeWholeSync(join(cacheDir, name), JSON.stringify(value));
     const kind = name.slice(0, name.indexOf("-") + 1);
     if (!kind) return;
     const older = readdirSync(cacheDir)

@@ -218,6 +218,26 @@ export class AppNotResponding extends Error {
   }
 }
 
+/**
+ * A wait that ended with no answer: the peer (an X server, a bus, a compositor) may only be slow, as
+ * on a loaded machine, so what waited says how long rather than that it is broken.
+ */
+export class NoAnswerError extends Error {
+  override readonly name = "NoAnswerError";
+  constructor(
+    message: string,
+    readonly waitedMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** How long the wait that threw `error` went unanswered; undefined for any other failure. */
+export function waitedFor(error: unknown): number | undefined {
+  const waited = (error as { waitedMs?: unknown } | null | undefined)?.waitedMs;
+  return typeof waited === "number" ? waited : undefined;
+}
+
 /** The platform's accessibility stack cannot be reached: no display, no session bus, no AT-SPI bus. */
 export class BackendUnavailable extends Error {
   override readonly name = "BackendUnavailable";

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { type Check, diagnose } from "../platform/diagnostics.js";
+import { bounded, CHECK_MS, type Check, diagnose, failedCheck, GROUP_MS } from "../platform/diagnostics.js";
 import { coveredLanguages } from "../safety/vocabulary.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, READ_ONLY } from "./tool.js";
@@ -14,7 +14,7 @@ async function probe(context: ToolContext): Promise<Check[]> {
   const started = Date.now();
   try {
     const backend = await context.backend();
-    const windows = await backend.listWindows();
+    const windows = await bounded(backend.listWindows(), CHECK_MS, "listing the windows");
     const checks: Check[] = [
       {
         section,
@@ -50,12 +50,7 @@ async function probe(context: ToolContext): Promise<Check[]> {
     return checks;
   } catch (error) {
     return [
-      {
-        section,
-        name: "read",
-        status: "fail",
-        value: error instanceof Error ? error.message : String(error),
-      },
+      failedCheck({ section, name: "read" }, error, error instanceof Error ? error.message : String(error)),
     ];
   }
 }
@@ -184,12 +179,14 @@ async function leftovers(context: ToolContext): Promise<Check> {
     };
   if (!context.env.DISPLAY) return { section, name, status: "ok", value: "UNAVAILABLE (no DISPLAY)" };
   try {
-    const hands = await context.hands();
+    const hands = await bounded(context.hands(), CHECK_MS, "opening the X display for input");
     return hands.recovered
       ? { section, name, status: "warn", value: hands.recovered }
       : { section, name, status: "ok", value: "nothing held or borrowed" };
   } catch (error) {
-    return { section, name, status: "ok", value: `UNAVAILABLE (${(error as Error).message})` };
+    const failed = failedCheck({ section, name }, error, `UNAVAILABLE (${(error as Error).message})`);
+    // Input that cannot be opened at all is not this check's failure (display reports it): only "ok".
+    return failed.status === "fail" ? { ...failed, status: "ok" } : failed;
   }
 }
 
@@ -204,13 +201,17 @@ export const doctorTool = defineTool({
     probe: z.boolean().default(false).describe("Also read one window"),
   }),
   async handler(context, input) {
-    const checks = [
-      ...(await diagnose(context.env)),
-      ...safety(context),
-      exposure(context),
-      await leftovers(context),
-    ];
-    if (input.probe) checks.push(...(await probe(context)));
+    // Every check at once, each bounded: doctor answers within about GROUP_MS whatever does not answer.
+    const [machine, left, probed] = await Promise.all([
+      diagnose(context.env),
+      leftovers(context),
+      input.probe
+        ? bounded(probe(context), GROUP_MS, "the probe").catch((error) => [
+            failedCheck({ section: "probe", name: "read" }, error, String(error)),
+          ])
+        : [],
+    ]);
+    const checks = [...machine, ...safety(context), exposure(context), left, ...probed];
     const failed = checks.filter((c) => c.status === "fail").length;
     const lines = checks.map(
       (c) => `${MARK[c.status]} ${c.section} · ${c.name}: ${c.value}${c.hint ? ` → ${c.hint}` : ""}`,

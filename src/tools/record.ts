@@ -24,7 +24,10 @@ export const recordTool = defineTool({
       .regex(/^[A-Za-z0-9_-]{1,100}$/, "letters, digits, _ and -")
       .optional()
       .describe("For start"),
-    parameters: z.enum(["secrets", "typed"]).default("secrets").describe("typed: every typed value is one"),
+    parameters: z
+      .enum(["secrets", "typed", "hidden"])
+      .default("secrets")
+      .describe("typed: every typed value is one; hidden: a secret one"),
   }),
   async handler(context, input) {
     const current = context.sessionState.get(RECORDER) as Recorder | undefined;

@@ -2,9 +2,10 @@
 // (the window's title, role, name or accessible id, and which of the same-named it was), the values it
 // typed or set, and what was seen after it (a window that came or went, a value read back) as the
 // step's `expect`. Passwords are never written: a value typed into a password field (or into a focused
-// field whose role could not be read) becomes a parameter, asked for on replay. The file is JSON,
+// field whose role could not be read) becomes a secret parameter, asked for on replay; text typed into
+// any other field is written as it was, so a replay asks for nothing. The file is JSON,
 // versioned, rewritten whole after each step so a server killed mid-task leaves a usable file.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -14,6 +15,7 @@ import { windowChanges, windowsOnceChanged } from "../core/receipt.js";
 import { RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
+import { writeWholeSync } from "../platform/files.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
@@ -123,8 +125,11 @@ export class Recorder {
 
   constructor(
     readonly path: string,
-    /** "typed": every typed or set value becomes a parameter, with what was typed as its default. */
-    readonly parameters: "secrets" | "typed" = "secrets",
+    /**
+     * "typed": every typed or set value becomes a parameter, with what was typed as its default;
+     * "hidden": every one becomes a secret parameter, never written.
+     */
+    readonly parameters: "secrets" | "typed" | "hidden" = "secrets",
   ) {
     this.write();
   }
@@ -187,7 +192,7 @@ export class Recorder {
     return late;
   }
 
-  /** Typed and set values: a password's becomes a secret parameter; with "typed", every one is one. */
+  /** Typed and set values: a password's becomes a secret parameter; with "typed" or "hidden", every one is one. */
   #values(
     tool: string,
     args: Record<string, unknown>,
@@ -197,7 +202,8 @@ export class Recorder {
     element: Pending["element"],
   ): void {
     const place = element ? `${element.role} ${JSON.stringify(element.name)}` : "the focused element";
-    const param = (value: string, name: string, isSecret: boolean, where: string) => {
+    const param = (value: string, name: string, password: boolean, where: string) => {
+      const isSecret = password || this.parameters === "hidden";
       if (!isSecret && this.parameters !== "typed") return value;
       this.params[name] = isSecret
         ? { secret: true, note: `typed into ${where} in step ${n}; never written` }
@@ -206,7 +212,7 @@ export class Recorder {
     };
     if (tool === "type_text" && typeof args.text === "string") {
       // Typed into the focus: a password field, or one whose role was not read, keeps its secret.
-      const into = (output.data as { typed_into?: { role?: string } }).typed_into;
+      const into = (output.data as { result?: { typed_into?: { role?: string } } }).result?.typed_into;
       const isSecret = secret ?? (into?.role === undefined || into.role === PASSWORD_ROLE);
       args.text = param(args.text, isSecret ? `password_${n}` : `text_${n}`, isSecret, place);
     }
@@ -251,15 +257,8 @@ export class Recorder {
 
   write(): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temporary, `${JSON.stringify(this.file(), null, 2)}\n`, { mode: 0o600 });
-      renameSync(temporary, this.path);
-    } catch (error) {
-      // A full disk leaves half a file: it goes, the recording as last written stays, and the caller says why.
-      rmSync(temporary, { force: true });
-      throw error;
-    }
+    // A full disk leaves the recording as last written; no temporary stays, and the caller says why.
+    writeWholeSync(this.path, `${JSON.stringify(this.file(), null, 2)}\n`);
   }
 }
 

@@ -1,7 +1,32 @@
 // The CLI: --json, --help and exit codes (0 done, 1 failed, 2 bad command line).
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { cli, TITLES } from "./helpers.js";
+import { CLI, cli, TITLES } from "./helpers.js";
+
+/** A server that takes connections and reads them, and never answers: a peer too slow to answer in time. */
+async function silentServer(
+  where: string | { port: 0; host: string },
+): Promise<{ server: Server; port?: number }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on("data", () => {});
+    socket.on("error", () => {});
+  });
+  server.on("close", () => {
+    for (const socket of sockets) socket.destroy();
+  });
+  await new Promise<void>((resolve) =>
+    typeof where === "string" ? server.listen(where, resolve) : server.listen(where, resolve),
+  );
+  const address = server.address();
+  return { server, ...(typeof address === "object" && address ? { port: address.port } : {}) };
+}
 
 describe("cli", () => {
   it("windows --json lists the apps", async () => {
@@ -155,5 +180,60 @@ describe("cli", () => {
     assert.equal(result.status, 1);
     assert.match(result.stdout, /XTEST: UNAVAILABLE \(no display to ask\)/);
     assert.match(result.stdout, /AT-SPI bus: UNAVAILABLE \(no session bus to ask\)/);
+  });
+
+  it("doctor with an X server and a bus that never answer: UNAVAILABLE with the time waited, never FAIL, and it exits", async () => {
+    const x = await silentServer({ port: 0, host: "127.0.0.1" });
+    const bus = join(mkdtempSync(join(tmpdir(), "deskhand-doctor-")), "bus");
+    const silentBus = await silentServer(bus);
+    try {
+      const env = {
+        ...process.env,
+        DISPLAY: `127.0.0.1:${x.port! - 6000}`,
+        DBUS_SESSION_BUS_ADDRESS: `unix:path=${bus}`,
+      };
+      // The bound is one only a hang misses: doctor's own is about 8 s; before, it never exited.
+      const result = await new Promise<{ code: number | null; signal: string | null; stdout: string }>(
+        (resolve) => {
+          const child = spawn(process.execPath, [...CLI, "doctor", "--probe", "--json"], {
+            env,
+            timeout: 120_000,
+          });
+          let stdout = "";
+          child.stdout.on("data", (d) => {
+            stdout += d;
+          });
+          child.on("exit", (code, signal) => resolve({ code, signal, stdout }));
+        },
+      );
+      assert.equal(result.signal, null, "doctor exited by itself");
+      const checks = JSON.parse(result.stdout).checks as {
+        section: string;
+        name: string;
+        status: string;
+        value: string;
+      }[];
+      const check = (section: string, name: string) =>
+        checks.find((c) => c.section === section && c.name === name);
+      for (const [section, name] of [
+        ["display", "X server"],
+        ["accessibility", "session bus"],
+        ["probe", "read"],
+      ] as const) {
+        const found = check(section, name);
+        assert.equal(found?.status, "unavailable", JSON.stringify(found));
+        assert.match(found!.value, /^UNAVAILABLE \(no answer within \d+ ms/, found!.value);
+      }
+      assert.deepEqual(
+        checks.filter(
+          (c) => c.status === "fail" && ["display", "accessibility", "probe"].includes(c.section),
+        ),
+        [],
+        "nothing slow is called a failure",
+      );
+    } finally {
+      x.server.close();
+      silentBus.server.close();
+    }
   });
 });

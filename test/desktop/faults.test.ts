@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { CLI, toolCaller, within } from "./helpers.js";
+import { CLI, HANG_MS, toolCaller } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TITLE = `Faults Editor ${process.pid}`;
@@ -42,7 +42,7 @@ describe("a deskhand killed with input held or keys borrowed breaks no later typ
     });
     context = createContext({ refLifetime: "while-verified" });
     call = toolCaller(context);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + HANG_MS;
     while (Date.now() < deadline) {
       const found = await call("find", {
         target: { kind: "title", glob: TITLE },
@@ -143,8 +143,8 @@ describe("a deskhand killed with input held or keys borrowed breaks no later typ
 
 describe("SIGTERM answers every call in flight", () => {
   it("a call that finishes within the drain gets its result; one that would not, an error saying so", async () => {
+    // The long wait is answered by the drain (an error saying the server stops), not at its own end.
     const { client, pid } = await server();
-    const started = Date.now();
     const long = client.callTool(
       {
         name: "wait",
@@ -174,10 +174,6 @@ describe("SIGTERM answers every call in flight", () => {
     assert.match(
       longAnswer.structuredContent!.error!.message,
       /server is stopping and wait was still running/,
-    );
-    assert.ok(
-      Date.now() - started < within(20_000),
-      "answered within the drain, not at the client's own timeout",
     );
   });
 });

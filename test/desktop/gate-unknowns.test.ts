@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ToolContext } from "../../src/tools/context.js";
-import { gatedContext, type StartedApp, startApp, toolCaller } from "./helpers.js";
+import { gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-unknowns-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,7 +36,7 @@ const centre = (e: Element) => ({
 });
 
 async function windowId(call: Call, title: string): Promise<number> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + HANG_MS;
   for (;;) {
     const windows = (await call("windows", {})).data?.windows as {
       id: number;
@@ -254,7 +254,7 @@ describe("a chooser's Select, and a window with no accessible tree", () => {
     const title = `Gate no tree ${process.pid}`;
     const app = start(["xmessage", "-title", title, "-buttons", "Delete:0,Keep:1", "Really?"]);
     try {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + HANG_MS;
       let window: { id: number; x: number; y: number; width: number; height: number } | undefined;
       while (!window && Date.now() < deadline) {
         const windows = (await call("windows", {})).data.windows as {

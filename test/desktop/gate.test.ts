@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ToolContext } from "../../src/tools/context.js";
 import { CASES, type Dialog, type Element, everyRouteRefused, refused, startDialog } from "./gate-dialogs.js";
-import { findWaiting, gatedContext, NdjsonClient, TITLES, toolCaller } from "./helpers.js";
+import { findWaiting, gatedContext, HANG_MS, NdjsonClient, TITLES, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,7 +46,7 @@ describe("the gate lets through what commits nothing", () => {
     );
     try {
       const call = toolCaller(context);
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + HANG_MS;
       let id: number | undefined;
       while (id === undefined && Date.now() < deadline) {
         const windows = (await call("windows", {})).data.windows as { id: number; title: string }[];

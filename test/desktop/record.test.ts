@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { CLI, findWaiting, type StartedApp, SWING_COMMAND, startApp, toolCaller } from "./helpers.js";
+import { CLI, findWaiting, type StartedApp, SWING_COMMAND, startApp, TITLES, toolCaller } from "./helpers.js";
 
 const TITLE = "Record Fixture";
 const target = { kind: "title", glob: TITLE };
@@ -144,5 +144,89 @@ describe("record over MCP, replay by the CLI", () => {
     assert.match(out, /^status Dialog open: 0$/m, "the renamed menu item was not pressed");
     assert.match(out, /^status Confirmed: 0$/m, "nothing was confirmed");
     assert.doesNotMatch(out, /"Confirm"/, "no dialog opened");
+  });
+});
+
+describe("record: text typed into the focused field", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-record-focus-"));
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(() => {
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_RECORDINGS: dir,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+    call = toolCaller(context);
+  });
+  after(() => context.close());
+
+  const ok = async (tool: string, input: Record<string, unknown>) => {
+    const result = await call(tool, input);
+    assert.ok(result.ok && result.data.status !== "refused", `${tool}: ${JSON.stringify(result)}`);
+    return result;
+  };
+  /** Records focusing `ref` and typing `text` into the focus, as `name`; the recording as written. */
+  const recordTyping = async (name: string, ref: string, text: string) => {
+    await ok("record", { action: "start", name });
+    await ok("act", { ref, action: { kind: "focus" }, intent: "Put the focus in the field" });
+    await ok("type_text", { text, intent: "Type into the focused field" });
+    await ok("record", { action: "stop" });
+    const written = readFileSync(join(dir, `${name}.json`), "utf8");
+    return { written, recording: JSON.parse(written) };
+  };
+  const gtkEntries = async () =>
+    (
+      await ok("find", {
+        target: { kind: "title", glob: TITLES.gtk3 },
+        role: "text",
+        states: ["editable", "showing"],
+        limit: 20,
+      })
+    ).data.matches as { ref: string; value?: string; bounds: { y: number } }[];
+  const empty = (ref: string) =>
+    ok("type_text", { ref, text: "x", clear: true, intent: "Empty the field" }).then(() =>
+      ok("key", { key: "Backspace", intent: "Empty the field" }),
+    );
+
+  it("plain text typed into a GTK entry is written as typed; replay with no parameters fills the field", async () => {
+    const text = "plain words 42";
+    const entry = (await gtkEntries()).find((e) => e.value === "");
+    assert.ok(entry, "an empty GTK3 entry");
+    const entryNow = async () => (await gtkEntries()).find((e) => e.bounds.y === entry.bounds.y);
+    try {
+      const { written, recording } = await recordTyping("plain", entry.ref, text);
+      assert.deepEqual(recording.params, {}, written);
+      const typed = recording.steps.find((s: { tool: string }) => s.tool === "type_text");
+      assert.equal(typed.args.text, text, written);
+      await empty(entry.ref);
+      assert.equal((await entryNow())?.value, "", "the entry is empty before the replay");
+      const replayed = await ok("run", { recording: "plain" });
+      assert.equal(replayed.data.status, "done", replayed.text);
+      assert.equal((await entryNow())?.value, text, "the replay typed the text into the entry");
+    } finally {
+      await empty(entry.ref);
+    }
+  });
+
+  it("text typed into a focused password field becomes a secret parameter, never written", async () => {
+    const secret = "n0t-in-the-file";
+    const field = (await ok("find", { target: { kind: "title", glob: TITLES.swing }, role: "password text" }))
+      .data.matches[0] as { ref: string };
+    assert.ok(field, "the Swing fixture's password field");
+    try {
+      const { written, recording } = await recordTyping("secret", field.ref, secret);
+      assert.doesNotMatch(written, new RegExp(secret), "the password is not in the file");
+      const typed = recording.steps.find((s: { tool: string }) => s.tool === "type_text");
+      const param = typed.args.text.$param as string;
+      assert.ok(param, written);
+      assert.equal(recording.params[param].secret, true, written);
+    } finally {
+      await empty(field.ref);
+    }
   });
 });

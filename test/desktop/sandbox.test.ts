@@ -7,10 +7,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { X11Connection } from "../../src/platform/x11/connection.js";
 import { CLI } from "./helpers.js";
 
 function deskhand(args: string[], env: NodeJS.ProcessEnv = process.env) {
   return spawnSync(process.execPath, [...CLI, ...args], { encoding: "utf8", env, timeout: 120_000 });
+}
+
+/** `deskhand ARGS` without blocking this process, so that several run at once. */
+function deskhandAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("exit", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** Pids of live processes whose command line mentions `needle`. */
@@ -222,5 +239,29 @@ describe("sandbox", () => {
       assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 0);
     }
     assert.equal(deskhand(["sandbox", "stop", "--name", name]).status, 1, "stopping twice says nothing runs");
+  });
+
+  it("four starts at once all come up, each with a display of its own, twice; stop ends them", async () => {
+    for (let round = 0; round < 2; round++) {
+      const names = [0, 1, 2, 3].map((i) => `race-${process.pid}-${round}-${i}`);
+      const started = await Promise.all(
+        names.map((name) => deskhandAsync(["sandbox", "start", "--name", name, "--json"])),
+      );
+      try {
+        const displays = started.map((result, i) => {
+          assert.equal(result.status, 0, `round ${round}, ${names[i]}: ${result.stderr}`);
+          return (JSON.parse(result.stdout) as { env: Record<string, string> }).env.DISPLAY!;
+        });
+        assert.equal(new Set(displays).size, 4, `four displays: ${displays.join(" ")}`);
+        // Each display is a live X server, not only a line printed.
+        for (const display of displays) (await X11Connection.open(display, 10_000)).close();
+      } finally {
+        const stopped = await Promise.all(
+          names.map((name) => deskhandAsync(["sandbox", "stop", "--name", name])),
+        );
+        for (const [i, result] of stopped.entries())
+          assert.equal(result.status, 0, `stop ${names[i]}: ${result.stderr}`);
+      }
+    }
   });
 });

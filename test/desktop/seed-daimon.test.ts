@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { mcpClient, TITLES, toolCaller } from "./helpers.js";
+import { HANG_MS, mcpClient, TITLES, toolCaller } from "./helpers.js";
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
@@ -55,7 +55,7 @@ describe("the Daimon profile, replayed", () => {
     assert.equal(clicked.structuredContent.status, "done", clicked.content[0]!.text);
     // Java handles the click on its event thread: read its status until it says so, for a while.
     let seen = "";
-    for (const deadline = Date.now() + 3000; Date.now() < deadline; await sleep(100)) {
+    for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(100)) {
       seen = (await status()) ?? "";
       if (/^Pressed Alpha/.test(seen)) break;
     }

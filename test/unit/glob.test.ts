@@ -17,8 +17,9 @@ it("matches hostile globs in bounded time, and refuses bad ones naming where", (
   for (const glob of [`${"*".repeat(160)}Z`, `${"*a".repeat(100)}Z`, `${"?*".repeat(120)}Z`]) {
     const started = performance.now();
     assert.equal(globMatch(glob, title), false);
+    // Backtracking on these takes seconds to forever; the bound is one a loaded machine still keeps.
     assert.ok(
-      performance.now() - started < 50,
+      performance.now() - started < 2000,
       `${glob.slice(0, 12)}… took ${performance.now() - started} ms`,
     );
   }

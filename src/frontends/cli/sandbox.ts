@@ -1,30 +1,15 @@
 // `deskhand sandbox run|start|stop`: process management around platform/sandbox, no tools involved.
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import { readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, openSync, readFileSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { launchApp } from "../../platform/sandbox/apps.js";
 import { Desktop, SANDBOX_VARIABLES, toolkitEnvironment } from "../../platform/sandbox/desktop.js";
+import { readState, type SandboxState, stateFile, writeState } from "../../platform/sandbox/state.js";
 import { configPath, defaultAuditPath } from "../../safety/policy.js";
 import { UsageError } from "./usage.js";
-
-interface SandboxState {
-  supervisorPid: number;
-  root: string;
-  env: Record<string, string>;
-  exports: Record<string, string>;
-  apps: { command: string; pid: number }[];
-}
-
-function stateFile(name: string): string {
-  const dir = join(tmpdir(), `deskhand-${process.getuid?.() ?? "user"}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return join(dir, `sandbox-${name}.json`);
-}
 
 function parseSize(size: string | undefined): { width?: number; height?: number } {
   if (size === undefined) return {};
@@ -158,7 +143,7 @@ export async function sandboxSupervise(args: string[]): Promise<number> {
     exports: exportsOf(withUserSafety(desktop.info.env)),
     apps,
   };
-  await writeFile(file, JSON.stringify(state), { mode: 0o600 });
+  await writeState(file, state);
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
@@ -185,10 +170,10 @@ export async function sandboxStart(args: string[]): Promise<number> {
   const { values, positionals } = parse(args);
   if (positionals.length > 0) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}`);
   const file = stateFile(values.name ?? "default");
-  if (existsSync(file)) {
-    const state = JSON.parse(await readFile(file, "utf8")) as SandboxState;
+  const previous = await readState(file);
+  if (previous) {
     try {
-      process.kill(state.supervisorPid, 0);
+      process.kill(previous.supervisorPid, 0);
       throw new UsageError(
         `sandbox ${JSON.stringify(values.name ?? "default")} is already running; stop it first or pick --name`,
       );
@@ -211,8 +196,9 @@ export async function sandboxStart(args: string[]): Promise<number> {
   supervisor.unref();
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (existsSync(file)) {
-      printExports(JSON.parse(await readFile(file, "utf8")) as SandboxState, Boolean(values.json));
+    const state = await readState(file);
+    if (state) {
+      printExports(state, Boolean(values.json));
       return 0;
     }
     if (supervisor.exitCode !== null) break;
@@ -227,11 +213,11 @@ export async function sandboxStop(args: string[]): Promise<number> {
   const { values } = parse(args);
   const name = values.name ?? "default";
   const file = stateFile(name);
-  if (!existsSync(file)) {
+  const state = await readState(file);
+  if (!state) {
     process.stderr.write(`deskhand sandbox stop: no sandbox named ${JSON.stringify(name)} is running\n`);
     return 1;
   }
-  const state = JSON.parse(await readFile(file, "utf8")) as SandboxState;
   try {
     process.kill(state.supervisorPid, "SIGTERM");
   } catch {

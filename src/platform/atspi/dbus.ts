@@ -3,6 +3,7 @@
 // connection rejects everything still in flight.
 import { createRequire } from "node:module";
 import { settleInSlices, sliceDue } from "../slice.js";
+import { NoAnswerError } from "../types.js";
 
 const require = createRequire(import.meta.url);
 const dbusNative = require("@homebridge/dbus-native") as DBusNativeModule;
@@ -81,6 +82,10 @@ export class DBusTimeoutError extends Error {
     readonly timeoutMs: number,
   ) {
     super(`${call.iface}.${call.member} on ${call.path} did not answer within ${timeoutMs} ms`);
+  }
+
+  get waitedMs(): number {
+    return this.timeoutMs;
   }
 }
 
@@ -194,7 +199,12 @@ export class DBusConnection {
       }
       const timer = setTimeout(() => {
         bus.connection.stream.destroy();
-        reject(new Error(`D-Bus at ${address} did not complete its handshake within ${timeoutMs} ms`));
+        reject(
+          new NoAnswerError(
+            `D-Bus at ${address} did not complete its handshake within ${timeoutMs} ms`,
+            timeoutMs,
+          ),
+        );
       }, timeoutMs);
       bus.connection.on("error", (error) => {
         clearTimeout(timer);

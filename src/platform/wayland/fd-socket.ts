@@ -7,6 +7,7 @@
 // same handle.
 import { closeSync, openSync } from "node:fs";
 import { connect, Socket, type SocketConstructorOpts } from "node:net";
+import { NoAnswerError } from "../types.js";
 
 interface UvPipe {
   connect(request: object, path: string): number;
@@ -70,7 +71,9 @@ export async function openWireSocket(path: string, timeoutMs: number): Promise<W
     const request = new uv.PipeConnectWrap();
     const timer = setTimeout(() => {
       handle.close();
-      reject(new Error(`the Wayland display ${path} did not answer within ${timeoutMs} ms`));
+      reject(
+        new NoAnswerError(`the Wayland display ${path} did not answer within ${timeoutMs} ms`, timeoutMs),
+      );
     }, timeoutMs);
     request.oncomplete = (status: number) => {
       clearTimeout(timer);
@@ -136,7 +139,9 @@ function connectPlain(path: string, timeoutMs: number): Promise<Socket> {
     const socket = connect(path);
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`the Wayland display ${path} did not answer within ${timeoutMs} ms`));
+      reject(
+        new NoAnswerError(`the Wayland display ${path} did not answer within ${timeoutMs} ms`, timeoutMs),
+      );
     }, timeoutMs);
     socket.once("connect", () => {
       clearTimeout(timer);

@@ -4,6 +4,7 @@
 // is refused, not buffered. The first piece of deskhand's Wayland session (issue 28): windows and
 // their control; input and pixels over Wayland are not built yet, and doctor says so.
 import { connect, type Socket } from "node:net";
+import { NoAnswerError } from "../types.js";
 import type { WindowSource } from "../window-source.js";
 import type { ClientWindow } from "../x11/windows.js";
 
@@ -127,7 +128,9 @@ export class SwayIpc {
       const socket = connect(path);
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new Error(`sway's IPC socket ${path} did not answer within ${timeoutMs} ms`));
+        reject(
+          new NoAnswerError(`sway's IPC socket ${path} did not answer within ${timeoutMs} ms`, timeoutMs),
+        );
       }, timeoutMs);
       socket.once("connect", () => {
         clearTimeout(timer);
@@ -146,7 +149,7 @@ export class SwayIpc {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         // The reply may still come; the connection is dropped so it cannot answer a later request.
-        this.#fail(new Error(`sway did not answer within ${timeoutMs} ms`));
+        this.#fail(new NoAnswerError(`sway did not answer within ${timeoutMs} ms`, timeoutMs));
       }, timeoutMs);
       this.#waiting.push({
         resolve: (text) => {

@@ -3,6 +3,7 @@
 // registry, binding a global, and sync round trips; a request carrying a file's descriptor (the
 // keyboard's keymap), where fd-socket.ts can pass one. Every wait is bounded.
 import { join } from "node:path";
+import { NoAnswerError } from "../types.js";
 import { openWireSocket, type WireSocket } from "./fd-socket.js";
 
 export type Arg =
@@ -170,7 +171,7 @@ export class WaylandConnection {
   roundtrip(timeoutMs = 2000): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`the compositor did not answer within ${timeoutMs} ms`)),
+        () => reject(new NoAnswerError(`the compositor did not answer within ${timeoutMs} ms`, timeoutMs)),
         timeoutMs,
       );
       const callback = this.newId(() => {

@@ -108,6 +108,13 @@ interface RawClient {
 
 export class X11Error extends Error {
   override readonly name = "X11Error";
+  /** Set when the server did not answer in time (it may only be slow): how long was waited. */
+  constructor(
+    message: string,
+    readonly waitedMs?: number,
+  ) {
+    super(message);
+  }
 }
 
 const ANY_PROPERTY_TYPE = 0;
@@ -140,13 +147,24 @@ export class X11Connection {
 
   static open(display: string, timeoutMs = 2000): Promise<X11Connection> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new X11Error(`X display ${display} did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      let client: RawClient | undefined;
+      let late = false;
+      // A socket left open keeps the process alive: one that did not answer in time is closed, and
+      // one that answers later is closed as it does.
+      const drop = (raw: RawClient | undefined) =>
+        (raw as { stream?: { destroy(): void } })?.stream?.destroy();
+      const timer = setTimeout(() => {
+        late = true;
+        drop(client);
+        reject(new X11Error(`X display ${display} did not answer within ${timeoutMs} ms`, timeoutMs));
+      }, timeoutMs);
       try {
-        x11.createClient({ display }, (error, connected) => {
+        client = x11.createClient({ display }, (error, connected) => {
           clearTimeout(timer);
+          if (late) {
+            if (!error) drop(connected.client);
+            return;
+          }
           if (error) {
             reject(new X11Error(`cannot open X display ${display}: ${error.message}`));
             return;
@@ -173,7 +191,13 @@ export class X11Connection {
     if (this.#closed) return Promise.reject(new X11Error(`X display ${this.display} is closed`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new X11Error(`${what} got no answer from ${this.display} within ${this.timeoutMs} ms`)),
+        () =>
+          reject(
+            new X11Error(
+              `${what} got no answer from ${this.display} within ${this.timeoutMs} ms`,
+              this.timeoutMs,
+            ),
+          ),
         this.timeoutMs,
       );
       send((error, value) => {
