@@ -10,7 +10,7 @@ import type { AccessibilityBackend, AccessibilityReader, WindowInfo } from "../p
 import { AuditJournal } from "../safety/audit.js";
 import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
-import { loadPolicy, type SafetyPolicy } from "../safety/policy.js";
+import { policyInForce, type SafetyPolicy } from "../safety/policy.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
 import { RECORDER, Recorder } from "./recording.js";
 import type { ToolDefinition } from "./tool.js";
@@ -33,7 +33,7 @@ export interface ToolContext {
   readonly levelFloor?: { level: SafetyLevel; tool: string };
   /** Text from pixels; made on first use. */
   recognizer(): TextRecognizer;
-  /** The safety policy, read once: throws ConfigError when the config file is wrong. */
+  /** The safety policy in force now (the config is read again when it changes): throws ConfigError while it is wrong. */
   policy(): SafetyPolicy;
   audit(): AuditJournal;
   /** Asks a person; absent where the channel has no way to (then confirmation means refusal). */
@@ -150,14 +150,11 @@ export function createContext(options: ContextOptions): ToolContext {
   const env = options.env ?? process.env;
   const backend = lazily(options.connect ?? (() => connectBackend({ env })));
   const hands = lazily(options.connectHands ?? (() => connectHands({ env })));
-  let policy: SafetyPolicy | undefined;
   let audit: AuditJournal | undefined;
   let recognizer = options.recognizer;
   const refs = new RefStore(options.refLifetime, undefined, options.snapshotNumbers);
-  const currentPolicy = () => {
-    policy ??= loadPolicy(env, options.ceiling ? { ceiling: options.ceiling } : {});
-    return policy;
-  };
+  const currentPolicy = (): SafetyPolicy =>
+    policyInForce(env, options.ceiling ? { ceiling: options.ceiling } : {});
   const sessionState = new Map<symbol, unknown>();
   if (options.record) sessionState.set(RECORDER, new Recorder(options.record));
   return {
