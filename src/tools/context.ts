@@ -1,7 +1,7 @@
 // What a tool call can reach: the backend (connected on first use, so `ping` and `doctor` work where
 // there is no desktop), the ref store and the snapshots it serves.
 import { sinceLines, windowChanges } from "../core/receipt.js";
-import { type RefLifetime, RefStore } from "../core/refs.js";
+import { newSessionTag, type RefLifetime, RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import type { Hands, SeeingHands } from "../platform/hands.js";
 import { connectBackend, connectHands, createRecognizer } from "../platform/index.js";
@@ -152,7 +152,7 @@ export function createContext(options: ContextOptions): ToolContext {
   const hands = lazily(options.connectHands ?? (() => connectHands({ env })));
   let audit: AuditJournal | undefined;
   let recognizer = options.recognizer;
-  const refs = new RefStore(options.refLifetime, undefined, options.snapshotNumbers);
+  const refs = new RefStore(options.refLifetime, undefined, options.snapshotNumbers, newSessionTag());
   const currentPolicy = (): SafetyPolicy =>
     policyInForce(env, options.ceiling ? { ceiling: options.ceiling } : {});
   const sessionState = new Map<symbol, unknown>();
