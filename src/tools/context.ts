@@ -111,6 +111,9 @@ export interface ContextOptions {
   snapshotNumbers?: () => number;
 }
 
+const LOST =
+  "the connection deskhand had closed (its server stopped, restarted or was replaced), and connecting anew failed: ";
+
 /**
  * Connects on first use; a failed connection is not cached, so the next call tries again. A connection
  * that has since closed (the accessibility bus restarted, the X server went away) is dropped and a new
@@ -121,15 +124,28 @@ export function lazily<T extends { readonly closed: boolean; close(): Promise<vo
 ): { get: () => Promise<T>; current: () => Promise<T> | undefined } {
   let pending: Promise<T> | undefined;
   let resolved: T | undefined;
+  /** A connection was open and closed since: a failure to connect anew says so. */
+  let lost = false;
   return {
     get() {
       if (resolved?.closed) {
         void resolved.close().catch(() => undefined);
         resolved = undefined;
         pending = undefined;
+        lost = true;
       }
       if (!pending) {
-        const attempt = connect();
+        const attempt = connect().then(
+          (value) => {
+            lost = false;
+            return value;
+          },
+          (error: unknown) => {
+            if (lost && error instanceof Error && !error.message.startsWith(LOST))
+              error.message = `${LOST}${error.message}`;
+            throw error;
+          },
+        );
         pending = attempt;
         attempt.then(
           (value) => {

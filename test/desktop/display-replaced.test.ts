@@ -62,8 +62,11 @@ describe("the X server replaced on the same display", () => {
 
     // A call while no server is there says so, rather than answering an empty desktop.
     const down = await call("windows", {});
-    if (!down.ok) assert.match(down.error.message, /X (display|server)/, JSON.stringify(down.error));
-    else assert.fail(`answered with no X server: ${JSON.stringify(down.data)}`);
+    if (!down.ok) {
+      assert.equal(down.error.code, "backend_unavailable");
+      assert.match(down.error.message, /closed/, "it says the connection it had closed");
+      assert.match(down.error.message, /X (display|server)/, JSON.stringify(down.error));
+    } else assert.fail(`answered with no X server: ${JSON.stringify(down.data)}`);
 
     desktop.spawn("Xvfb-again", "Xvfb", [
       display,
