@@ -126,7 +126,7 @@ function saferOf(old: SafetyPolicy, path: string, problem: ConfigError): SafetyP
     const still = new Set(listed.map((p) => JSON.stringify(preapprovalSchema.safeParse(p).data ?? null)));
     kept = old.preapprovals.filter((p) => still.has(JSON.stringify(p)));
   } catch {
-    // Not even JSON: the ceiling in force and no pre-approvals.
+    // Not even JSON, or gone: the ceiling in force and no pre-approvals.
   }
   const lowered = ceiling !== old.ceiling;
   return {
@@ -159,19 +159,23 @@ class LivePolicy {
     const path = configPath(this.env);
     const stamp = fileStamp(path);
     if (stamp !== this.#stamp || !this.#state) {
+      // A file that goes away mid-session (an editor that moves it aside to save) is not "no config".
+      const removed =
+        this.#stamp !== undefined && !this.#stamp.startsWith("missing:") && stamp.startsWith("missing:");
       this.#stamp = stamp;
-      this.#state = this.#read(path);
+      this.#state = this.#read(path, removed);
     }
     if ("error" in this.#state) throw this.#state.error;
     return this.#state.policy;
   }
 
-  #read(path: string): { policy: SafetyPolicy } | { error: unknown } {
+  #read(path: string, removed: boolean): { policy: SafetyPolicy } | { error: unknown } {
     const readAt = new Date().toISOString();
+    const old = this.#state && "policy" in this.#state ? this.#state.policy : undefined;
     try {
+      if (removed && old) throw new ConfigError(`${path} was removed while deskhand ran`);
       return { policy: { ...loadPolicy(this.env, this.flags), readAt } };
     } catch (error) {
-      const old = this.#state && "policy" in this.#state ? this.#state.policy : undefined;
       if (!(error instanceof ConfigError) || !old) return { error };
       return { policy: { ...saferOf(old, path, error), readAt } };
     }

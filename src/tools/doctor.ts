@@ -140,7 +140,7 @@ function safety(context: ToolContext): Check[] {
         section,
         name: "config",
         status: "warn",
-        value: `${policy.configPath} turned invalid: ${policy.configProblem}`,
+        value: policy.configProblem,
         hint: "fix the file: the next call reads it again",
       }
     : {

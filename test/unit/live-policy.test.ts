@@ -1,7 +1,7 @@
 // The config read again when it changes, for every context at once; one that turns invalid keeps
 // the safer of old and new, never the looser.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -57,6 +57,19 @@ describe("the config in force", () => {
     const fixed = policyInForce(env);
     assert.equal(fixed.ceiling, "L3");
     assert.equal(fixed.configProblem, undefined);
+  });
+
+  it("a config removed mid-session keeps its ceiling and no pre-approvals until a file is back", () => {
+    const { env, write } = configAt();
+    write(JSON.stringify({ ceiling: "L1", preapprove: [approveAll] }));
+    assert.equal(policyInForce(env).ceiling, "L1");
+    rmSync(env.DESKHAND_CONFIG!);
+    const gone = policyInForce(env);
+    assert.equal(gone.ceiling, "L1", "not the default L3");
+    assert.deepEqual(gone.preapprovals, []);
+    assert.match(gone.configProblem ?? "", /removed/);
+    write(JSON.stringify({ ceiling: "L2" }));
+    assert.equal(policyInForce(env).ceiling, "L2");
   });
 
   it("a config invalid from the start refuses until it is fixed", () => {
