@@ -167,6 +167,12 @@ export function asDeskhandError(error: unknown): DeskhandError {
         `${message}: the accessibility bus stopped or restarted`,
         "Call again: the next call connects to the accessibility bus anew. Apps started before the restart may need restarting to appear.",
       );
+    case "DisplayGone":
+      return new DeskhandError(
+        "backend_unavailable",
+        message,
+        "Call again: the next call connects to the display anew (its windows and refs are new too).",
+      );
     case "BackendUnavailable":
     case "X11Error":
       return new DeskhandError(

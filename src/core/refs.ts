@@ -1,8 +1,8 @@
-// Refs like `s3:e12`: a snapshot id and an element number. Each records a fingerprint of what was seen
+// Refs like `s3:e12kq`: a snapshot id, an element number and the issuing session's tag. Each records a fingerprint of what was seen
 // (role, name, index among siblings, bounds, path from the window) so that a later action can check it
 // still points at the same element before doing anything.
 import type { Rect } from "../platform/types.js";
-import { unknownRef } from "./errors.js";
+import { DeskhandError, unknownRef } from "./errors.js";
 
 export interface Fingerprint {
   role: string;
@@ -37,7 +37,22 @@ export interface RefEntry {
  */
 export type RefLifetime = "latest-snapshot" | "while-verified";
 
-const REF_PATTERN = /^s(\d+):e(\d+)$/;
+const REF_PATTERN = /^s(\d+):e(\d+)([a-z]{2})?$/;
+
+/** Letters of a session tag: no i, l, o, which read as digits. */
+const TAG_LETTERS = "abcdefghjkmnpqrstuvwxyz";
+let lastTag = Math.floor(Math.random() * TAG_LETTERS.length ** 2);
+
+/**
+ * A tag for a new session's refs: two letters, from a random start per process, then the next one
+ * for each session, so a ref from another process or session of this one is told apart and refused
+ * rather than naming whatever that number names here.
+ */
+export function newSessionTag(): string {
+  lastTag = (lastTag + 1) % TAG_LETTERS.length ** 2;
+  const n = TAG_LETTERS.length;
+  return TAG_LETTERS[Math.floor(lastTag / n)]! + TAG_LETTERS[lastTag % n]!;
+}
 
 export class RefStore {
   #snapshotCounter = 0;
@@ -54,6 +69,8 @@ export class RefStore {
      * from one session is unknown in another rather than naming some other element there.
      */
     private readonly snapshotNumbers?: () => number,
+    /** Ends every ref this store hands out (newSessionTag); a ref without it was not issued here. */
+    readonly tag = "",
   ) {}
 
   get currentSnapshotId(): string | null {
@@ -92,7 +109,7 @@ export class RefStore {
     }
     const next = (this.#elementCounters.get(snapshotId) ?? 0) + 1;
     this.#elementCounters.set(snapshotId, next);
-    const ref = `${snapshotId}:e${next}`;
+    const ref = `${snapshotId}:e${next}${this.tag}`;
     this.#entries.set(ref, { ref, snapshotId, handle, fingerprint });
     this.#byHandle.set(handle, ref);
     while (this.#entries.size > this.capacity) {
@@ -120,9 +137,10 @@ export class RefStore {
 
   lookup(ref: string): RefEntry {
     const match = REF_PATTERN.exec(ref);
-    if (!match) throw unknownRef(ref, "refs look like s3:e12");
+    if (!match) throw unknownRef(ref, `refs look like s3:e12${this.tag}`);
     const entry = this.#entries.get(ref);
     if (entry) return entry;
+    if ((match[3] ?? "") !== this.tag) throw foreignRef(ref, this.tag);
     const snapshot = Number(match[1]);
     if (snapshot > this.#snapshotCounter) throw unknownRef(ref, "no snapshot with that id was taken yet");
     if (this.lifetime === "latest-snapshot" && snapshot < this.#snapshotCounter) {
@@ -130,4 +148,14 @@ export class RefStore {
     }
     throw unknownRef(ref, "no element with that number was handed out, or it was forgotten");
   }
+}
+
+/** A ref another session issued: nothing is sent, and the agent reads this session's own. */
+function foreignRef(ref: string, tag: string): DeskhandError {
+  return new DeskhandError(
+    "unknown_ref",
+    `ref ${ref} was not issued by this session (this session's refs end in "${tag}"): it comes from another deskhand process or session, or from before a restart; nothing was done`,
+    "Observe or find again in this session and use its refs.",
+    { ref, foreign: true },
+  );
 }

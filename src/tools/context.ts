@@ -1,7 +1,7 @@
 // What a tool call can reach: the backend (connected on first use, so `ping` and `doctor` work where
 // there is no desktop), the ref store and the snapshots it serves.
 import { sinceLines, windowChanges } from "../core/receipt.js";
-import { type RefLifetime, RefStore } from "../core/refs.js";
+import { newSessionTag, type RefLifetime, RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import type { Hands, SeeingHands } from "../platform/hands.js";
 import { connectBackend, connectHands, createRecognizer } from "../platform/index.js";
@@ -10,7 +10,7 @@ import type { AccessibilityBackend, AccessibilityReader, WindowInfo } from "../p
 import { AuditJournal } from "../safety/audit.js";
 import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
-import { loadPolicy, type SafetyPolicy } from "../safety/policy.js";
+import { policyInForce, type SafetyPolicy } from "../safety/policy.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
 import type { CallJournal } from "./guard.js";
 import { RECORDER, Recorder } from "./recording.js";
@@ -34,7 +34,7 @@ export interface ToolContext {
   readonly levelFloor?: { level: SafetyLevel; tool: string };
   /** Text from pixels; made on first use. */
   recognizer(): TextRecognizer;
-  /** The safety policy, read once: throws ConfigError when the config file is wrong. */
+  /** The safety policy in force now (the config is read again when it changes): throws ConfigError while it is wrong. */
   policy(): SafetyPolicy;
   audit(): AuditJournal;
   /** Asks a person; absent where the channel has no way to (then confirmation means refusal). */
@@ -121,6 +121,9 @@ export interface ContextOptions {
   stopping?: AbortSignal;
 }
 
+const LOST =
+  "the connection deskhand had closed (its server stopped, restarted or was replaced), and connecting anew failed: ";
+
 /**
  * Connects on first use; a failed connection is not cached, so the next call tries again. A connection
  * that has since closed (the accessibility bus restarted, the X server went away) is dropped and a new
@@ -131,15 +134,28 @@ export function lazily<T extends { readonly closed: boolean; close(): Promise<vo
 ): { get: () => Promise<T>; current: () => Promise<T> | undefined } {
   let pending: Promise<T> | undefined;
   let resolved: T | undefined;
+  /** A connection was open and closed since: a failure to connect anew says so. */
+  let lost = false;
   return {
     get() {
       if (resolved?.closed) {
         void resolved.close().catch(() => undefined);
         resolved = undefined;
         pending = undefined;
+        lost = true;
       }
       if (!pending) {
-        const attempt = connect();
+        const attempt = connect().then(
+          (value) => {
+            lost = false;
+            return value;
+          },
+          (error: unknown) => {
+            if (lost && error instanceof Error && !error.message.startsWith(LOST))
+              error.message = `${LOST}${error.message}`;
+            throw error;
+          },
+        );
         pending = attempt;
         attempt.then(
           (value) => {
@@ -160,14 +176,11 @@ export function createContext(options: ContextOptions): ToolContext {
   const env = options.env ?? process.env;
   const backend = lazily(options.connect ?? (() => connectBackend({ env })));
   const hands = lazily(options.connectHands ?? (() => connectHands({ env })));
-  let policy: SafetyPolicy | undefined;
   let audit: AuditJournal | undefined;
   let recognizer = options.recognizer;
-  const refs = new RefStore(options.refLifetime, undefined, options.snapshotNumbers);
-  const currentPolicy = () => {
-    policy ??= loadPolicy(env, options.ceiling ? { ceiling: options.ceiling } : {});
-    return policy;
-  };
+  const refs = new RefStore(options.refLifetime, undefined, options.snapshotNumbers, newSessionTag());
+  const currentPolicy = (): SafetyPolicy =>
+    policyInForce(env, options.ceiling ? { ceiling: options.ceiling } : {});
   const sessionState = new Map<symbol, unknown>();
   if (options.record) sessionState.set(RECORDER, new Recorder(options.record));
   return {

@@ -129,15 +129,25 @@ function safety(context: ToolContext): Check[] {
         : `, from the shipped table and ${covered.catalogs} catalogs on this machine`),
     hint: "a command labelled in another language counts as committing and needs a person",
   };
+  const read = policy.readAt ? `, read ${policy.readAt}; read again when it changes` : "";
+  const config: Check = policy.configProblem
+    ? {
+        section,
+        name: "config",
+        status: "warn",
+        value: policy.configProblem,
+        hint: "fix the file: the next call reads it again",
+      }
+    : {
+        section,
+        name: "config",
+        status: "ok",
+        value: `${existsSync(policy.configPath) ? policy.configPath : `${policy.configPath} (none: defaults)`}; ${policy.preapprovals.length} pre-approval(s) in force${read}`,
+      };
   return [
     { section, name: "ceiling", status: "ok", value: `${policy.ceiling} (set by ${policy.ceilingSource})` },
     vocabulary,
-    {
-      section,
-      name: "config",
-      status: "ok",
-      value: `${existsSync(policy.configPath) ? policy.configPath : `${policy.configPath} (none: defaults)`}; ${policy.preapprovals.length} pre-approval(s)`,
-    },
+    config,
     journal,
   ];
 }

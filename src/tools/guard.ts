@@ -139,7 +139,8 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     floor && levelRank(floor.level) > levelRank(spec.gate.nominal)
       ? { ...spec.gate, nominal: floor.level, nominalFrom: floor.tool }
       : spec.gate;
-  const decision = await decide(gate, context.policy(), context.confirm);
+  const policy = context.policy();
+  const decision = await decide(gate, policy, context.confirm);
   const undeclared = outsideDeclaration(context, spec, decision.level);
   if (undeclared) {
     // A defect of deskhand's own, never a way past the gate: refused, journaled, reported as internal.
@@ -157,7 +158,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     allowed: true,
     level: decision.level,
     confirmed,
-    gate: gateNote(decision, context.policy().ceiling),
+    gate: gateNote(decision, policy.ceiling),
     end: endOf(context, attempt, { ...base, level: decision.level, ...confirmed }),
     acting: context[ACTING],
   };

@@ -1,9 +1,27 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { verifyRef } from "../core/verify.js";
-import { PASSWORD_ROLE } from "../platform/types.js";
+import { type AccessibilityReader, PASSWORD_ROLE } from "../platform/types.js";
+import type { ToolContext } from "./context.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
+
+/**
+ * A slice of a ref's text through its Text interface (what the element shows, which may not be its
+ * name: a label named "Status" showing "pressed 1"); null where it has none. Never a password field's.
+ */
+export async function refText(context: ToolContext, ref: string, start = 0, length = 4000) {
+  const backend: AccessibilityReader = await context.backend();
+  const { entry, node } = await verifyRef(backend, context.refs, ref);
+  if (node.role === PASSWORD_ROLE) {
+    throw new DeskhandError(
+      "read_only",
+      `${ref} is a password field: its text never leaves deskhand`,
+      "Do not read secrets.",
+    );
+  }
+  return { node, read: await backend.readText(entry.handle, start, length) };
+}
 
 export const readTextTool = defineTool({
   name: "read_text",
@@ -18,16 +36,7 @@ export const readTextTool = defineTool({
     length: z.number().int().min(1).max(100_000).default(4000),
   }),
   async handler(context, input) {
-    const backend = await context.backend();
-    const { entry, node } = await verifyRef(backend, context.refs, input.ref);
-    if (node.role === PASSWORD_ROLE) {
-      throw new DeskhandError(
-        "read_only",
-        `${input.ref} is a password field: its text never leaves deskhand`,
-        "Do not read secrets.",
-      );
-    }
-    const read = await backend.readText(entry.handle, input.start, input.length);
+    const { node, read } = await refText(context, input.ref, input.start, input.length);
     if (read === null) {
       throw new DeskhandError(
         "no_text",

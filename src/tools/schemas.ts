@@ -6,7 +6,7 @@ import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS } from "../core/limits.js";
 
 export const refSchema = z
   .string()
-  .regex(/^s\d+:e\d+$/, "a ref looks like s3:e12, from a snapshot")
+  .regex(/^s\d+:e\d+([a-z]{2})?$/, "a ref looks like s3:e12kq, from a snapshot")
   .describe("Ref, like s3:e12");
 
 /** A window title glob: fnmatch, bounded so that matching stays cheap (core/glob.ts). */

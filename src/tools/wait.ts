@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { globMatch } from "../core/glob.js";
-import { verifyRef } from "../core/verify.js";
 import type { ToolContext } from "./context.js";
 import { findQueryShape, oneQuery, searchUntil } from "./find.js";
+import { refText } from "./read-text.js";
 import { globSchema, refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -32,9 +32,10 @@ const conditionSchema = z.discriminatedUnion("kind", [
 type Condition = z.output<typeof conditionSchema>;
 type Observation = { met: boolean; seen: unknown };
 
+/** Its value (a spin button, a slider), else the text it shows as read_text reads it, else its name. */
 async function textOf(context: ToolContext, ref: string): Promise<string | null> {
-  const { node } = await verifyRef(await context.backend(), context.refs, ref);
-  return node.value ?? node.text ?? node.name ?? null;
+  const { node, read } = await refText(context, ref);
+  return node.value ?? read?.text ?? node.name ?? null;
 }
 
 async function observe(

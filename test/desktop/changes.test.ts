@@ -103,8 +103,8 @@ describe("changes since a snapshot, on real apps", () => {
       assert.ok(names.includes(field.before), `${field.before} was a button's name`);
       assert.equal(after.find((e) => e.ref === change.ref)?.name, field.after, "the new name is the app's");
     }
-    assert.match(later.text, /^- label "A note" \[ref=s\d+:e\d+\]$/m);
-    assert.match(later.text, /^~ push button ".*\(moved\)" \[ref=s\d+:e\d+\] name ".*" → ".*"$/m);
+    assert.match(later.text, /^- label "A note" \[ref=s\d+:e\d+[a-z]{2}\]$/m);
+    assert.match(later.text, /^~ push button ".*\(moved\)" \[ref=s\d+:e\d+[a-z]{2}\] name ".*" → ".*"$/m);
     assert.equal(await swingStatus(), "Note removed");
   });
 

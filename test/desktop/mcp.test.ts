@@ -90,13 +90,16 @@ describe("mcp on real apps", () => {
     assert.ok(swing, windows.content[0]!.text);
     const snapshot = await call("snapshot", { target: { kind: "title", glob: "Deskhand*" }, maxDepth: 30 });
     assert.equal(snapshot.isError, undefined);
-    assert.match(snapshot.content[0]!.text, /push button "Open dialog" \[ref=s1:e\d+\]/);
+    assert.match(snapshot.content[0]!.text, /push button "Open dialog" \[ref=s1:e\d+[a-z]{2}\]/);
     assert.match(
       snapshot.content[0]!.text,
-      /password text "Password" \[ref=s1:e\d+\] = "<hidden: password field>"/,
+      /password text "Password" \[ref=s1:e\d+[a-z]{2}\] = "<hidden: password field>"/,
     );
     const observe = await call("observe", { target: { kind: "window", id: swing.id } });
-    assert.match(observe.content[0]!.text, /\d+\. push button "Open dialog" \[ref=s\d+:e\d+\] invoke/);
+    assert.match(
+      observe.content[0]!.text,
+      /\d+\. push button "Open dialog" \[ref=s\d+:e\d+[a-z]{2}\] invoke/,
+    );
     const doctor = await call("doctor", { probe: true });
     assert.match(doctor.content[0]!.text, /ok +probe · read: "/);
     assert.equal(doctor.structuredContent!.failures, 0, doctor.content[0]!.text);

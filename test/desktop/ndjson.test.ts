@@ -68,7 +68,7 @@ describe("ndjson on real apps", () => {
     );
     assert.ok(openDialog, labels.join("\n"));
     assert.ok(openDialog.actions.includes("invoke"));
-    assert.match(openDialog.ref, /^s\d+:e\d+$/);
+    assert.match(openDialog.ref, /^s\d+:e\d+[a-z]{2}$/);
     assert.deepEqual(
       reply.result.targets.map((t: { index: number }) => t.index),
       reply.result.targets.map((_: unknown, i: number) => i),

@@ -40,7 +40,7 @@ describe("refs that hold while a window's layout shifts", () => {
     const seen = await call("observe", { target });
     const line = (seen.text ?? "").split("\n").find((l: string) => l.includes('push button "Ping"'));
     assert.ok(line, seen.text);
-    return /\[ref=(s\d+:e\d+)\]/.exec(line)![1]!;
+    return /\[ref=(s\d+:e\d+[a-z]{2})\]/.exec(line)![1]!;
   };
 
   /** Types into Note, found by find, and checks the field shows it. */

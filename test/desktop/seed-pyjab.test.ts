@@ -37,7 +37,7 @@ describe("the pyjab profile, replayed", () => {
       only_interactive: false,
       fields: ["states", "depth"],
     });
-    assert.match(text(ring), /\[e:s\d+:e\d+\]/);
+    assert.match(text(ring), /\[e:s\d+:e\d+[a-z]{2}\]/);
     assert.match(text(ring), /depth=1/);
     const unknown = await call("java_snapshot", { session_id: "session-999" });
     assert.equal(unknown.isError, true);
@@ -59,7 +59,7 @@ describe("the pyjab profile, replayed", () => {
       text(first),
     );
     // depth= is the element's depth in the window's tree, as java_element_info says.
-    const alpha = /\[(e:s\d+:e\d+)\] depth=(\d+)/.exec(buttons[0]!)!;
+    const alpha = /\[(e:s\d+:e\d+[a-z]{2})\] depth=(\d+)/.exec(buttons[0]!)!;
     const info = await call("java_element_info", { session_id: session, handle: alpha[1] });
     assert.equal(info.structuredContent.depth, Number(alpha[2]), `${buttons[0]} vs ${text(info)}`);
     // A shallower read says what it left below, and how to see it.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RefStore } from "../../src/core/refs.js";
+import { newSessionTag, RefStore } from "../../src/core/refs.js";
 import { verifiedNote, verifyRef } from "../../src/core/verify.js";
 import { type AccessibilityReader, ElementGone, type RawNode, type Rect } from "../../src/platform/types.js";
 
@@ -39,6 +39,26 @@ describe("refs", () => {
     assert.throws(() => refs.lookup("s9:e1"), /no snapshot with that id/);
     refs.assign(refs.newSnapshot(), "h", print);
     assert.throws(() => refs.lookup("s1:e99"), /no element with that number/);
+  });
+
+  it("a ref another session issued, with the same numbers, is refused as foreign", () => {
+    const mine = new RefStore("latest-snapshot", undefined, undefined, newSessionTag());
+    const theirs = new RefStore("latest-snapshot", undefined, undefined, newSessionTag());
+    assert.notEqual(mine.tag, theirs.tag);
+    assert.match(mine.tag, /^[a-z]{2}$/);
+    const own = mine.assign(mine.newSnapshot(), "h1", print);
+    const foreign = theirs.assign(theirs.newSnapshot(), "h2", print);
+    assert.equal(own, `s1:e1${mine.tag}`);
+    assert.equal(foreign, `s1:e1${theirs.tag}`, "the same numbers in the other session");
+    assert.equal(mine.lookup(own).handle, "h1");
+    for (const ref of [foreign, "s1:e1"]) {
+      assert.throws(
+        () => mine.lookup(ref),
+        (e: Error & { code?: string; details?: { foreign?: boolean } }) =>
+          e.code === "unknown_ref" && /not issued by this session/.test(e.message),
+        ref,
+      );
+    }
   });
 
   it("forgets the oldest refs past its capacity", () => {

@@ -93,7 +93,7 @@ async function allWindows(context: ToolContext): Promise<WindowInfo[]> {
 const sessionId = z.string().min(1).describe("From java_attach_window");
 const handle = z
   .string()
-  .regex(/^e:s\d+:e\d+$/, "a handle looks like e:s3:e12, from java_snapshot or java_find");
+  .regex(/^e:s\d+:e\d+([a-z]{2})?$/, "a handle looks like e:s3:e12kq, from java_snapshot or java_find");
 
 const listWindows = defineTool({
   name: "java_list_windows",

@@ -139,6 +139,10 @@ export class AtspiBackend implements AccessibilityBackend {
 
   /** The applications on the bus now; connections to apps that left are closed. */
   #busGone(): BackendUnavailable {
+    if (!this.a11y.closed)
+      return new BackendUnavailable(
+        `the connection to the ${this.windows.kind === "x11" ? "X server" : "sway IPC"} closed: it stopped or was replaced; the next call connects anew`,
+      );
     return new BackendUnavailable(
       "the connection to the accessibility bus closed: the bus stopped or restarted; the next call connects anew",
     );

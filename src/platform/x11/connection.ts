@@ -5,6 +5,27 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const x11 = require("x11") as X11Module;
 
+/**
+ * The atoms every X server predefines (1–68). The `x11` package starts each client's atom cache as
+ * one object shared by every client of the process, and writes each interned atom into it: a second
+ * server (the display's X server replaced, or XWayland beside Xvfb) was then asked with the first
+ * one's numbers ("Bad atom", or properties missing). Each connection gets its own copy of these.
+ */
+const LAST_PREDEFINED_ATOM = 68;
+const PREDEFINED_ATOMS: Record<string, number> = Object.fromEntries(
+  Object.entries(require("x11/lib/stdatoms.js") as Record<string, number>).filter(
+    ([, value]) => value <= LAST_PREDEFINED_ATOM,
+  ),
+);
+
+/** A client of its own atom cache (see PREDEFINED_ATOMS). */
+function ownAtomCache(client: RawClient): void {
+  client.atoms = { ...PREDEFINED_ATOMS };
+  client.atom_names = Object.fromEntries(
+    Object.entries(PREDEFINED_ATOMS).map(([name, value]) => [value, name]),
+  );
+}
+
 interface X11Module {
   createClient(
     options: { display?: string },
@@ -32,6 +53,9 @@ export interface RawXTest {
 type Callback<T> = (error: Error | null, value: T) => void;
 
 interface RawClient {
+  atoms: Record<string, number>;
+  atom_names: Record<number, string>;
+  stream?: { on(event: "close", listener: () => void): void };
   on(event: "error" | "end" | "close", listener: (error?: Error) => void): void;
   InternAtom(onlyIfExists: boolean, name: string, callback: Callback<number>): void;
   GetProperty(
@@ -107,7 +131,7 @@ interface RawClient {
 }
 
 export class X11Error extends Error {
-  override readonly name = "X11Error";
+  override readonly name: string = "X11Error";
   /** Set when the server did not answer in time (it may only be slow): how long was waited. */
   constructor(
     message: string,
@@ -115,6 +139,11 @@ export class X11Error extends Error {
   ) {
     super(message);
   }
+}
+
+/** The X server closed the connection: the display's server stopped or was replaced. */
+export class DisplayGone extends X11Error {
+  override readonly name = "DisplayGone";
 }
 
 const ANY_PROPERTY_TYPE = 0;
@@ -131,6 +160,8 @@ export interface Rect {
 export class X11Connection {
   #atoms = new Map<string, number>();
   #closed = false;
+  /** Requests waiting for an answer: failed at once when the connection ends. */
+  #waiting = new Set<(error: DisplayGone) => void>();
 
   private constructor(
     readonly display: string,
@@ -140,9 +171,19 @@ export class X11Connection {
     private readonly info: RawDisplay,
   ) {
     client.on("error", () => {});
-    client.on("end", () => {
-      this.#closed = true;
-    });
+    client.on("end", () => this.#ended());
+    client.stream?.on("close", () => this.#ended());
+  }
+
+  /** The server closed the connection: it stopped, or another took its display. */
+  #ended(): void {
+    if (this.#closed && this.#waiting.size === 0) return;
+    this.#closed = true;
+    const gone = new DisplayGone(
+      `the X server of display ${this.display} closed the connection (it stopped or was replaced); the next call connects anew`,
+    );
+    for (const fail of this.#waiting) fail(gone);
+    this.#waiting.clear();
   }
 
   static open(display: string, timeoutMs = 2000): Promise<X11Connection> {
@@ -169,6 +210,7 @@ export class X11Connection {
             reject(new X11Error(`cannot open X display ${display}: ${error.message}`));
             return;
           }
+          ownAtomCache(connected.client);
           const root = connected.screen[0]?.root;
           if (root === undefined) {
             reject(new X11Error(`X display ${display} has no screen`));
@@ -188,11 +230,21 @@ export class X11Connection {
   }
 
   #request<T>(what: string, send: (callback: Callback<T>) => void): Promise<T> {
-    if (this.#closed) return Promise.reject(new X11Error(`X display ${this.display} is closed`));
+    if (this.#closed)
+      return Promise.reject(
+        new DisplayGone(`the connection to X display ${this.display} is closed; the next call connects anew`),
+      );
     return new Promise((resolve, reject) => {
+      const settle = (error: Error | null, value?: T) => {
+        clearTimeout(timer);
+        this.#waiting.delete(fail);
+        if (error) reject(error);
+        else resolve(value as T);
+      };
+      const fail = (error: DisplayGone) => settle(error);
       const timer = setTimeout(
         () =>
-          reject(
+          settle(
             new X11Error(
               `${what} got no answer from ${this.display} within ${this.timeoutMs} ms`,
               this.timeoutMs,
@@ -200,11 +252,8 @@ export class X11Connection {
           ),
         this.timeoutMs,
       );
-      send((error, value) => {
-        clearTimeout(timer);
-        if (error) reject(new X11Error(`${what}: ${error.message}`));
-        else resolve(value);
-      });
+      this.#waiting.add(fail);
+      send((error, value) => settle(error ? new X11Error(`${what}: ${error.message}`) : null, value));
     });
   }
 
