@@ -4,6 +4,7 @@
 // can be shared.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { boundValue } from "../core/limits.js";
 import type { SafetyLevel } from "./levels.js";
 
 export interface AuditTarget {
@@ -82,6 +83,76 @@ const PASSWORD_RUN = 4;
 const SHORT = 3;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/**
+ * For each position of `text`, the length of the longest run starting there that is a piece of
+ * `needle`: one pass over the text through a suffix automaton of the reversed needle (linear in both;
+ * asking `needle.includes` of every run was line length × password length, and more).
+ */
+function piecesOf(text: string, needle: string): Int32Array {
+  const next: Map<number, number>[] = [new Map()];
+  const link = [-1];
+  const longest = [0];
+  let last = 0;
+  for (let i = needle.length - 1; i >= 0; i--) {
+    const unit = needle.charCodeAt(i);
+    const current = next.push(new Map()) - 1;
+    link.push(0);
+    longest.push(longest[last]! + 1);
+    let p = last;
+    while (p !== -1 && !next[p]!.has(unit)) {
+      next[p]!.set(unit, current);
+      p = link[p]!;
+    }
+    if (p !== -1) {
+      const q = next[p]!.get(unit)!;
+      if (longest[p]! + 1 === longest[q]) link[current] = q;
+      else {
+        const clone = next.push(new Map(next[q])) - 1;
+        link.push(link[q]!);
+        longest.push(longest[p]! + 1);
+        while (p !== -1 && next[p]!.get(unit) === q) {
+          next[p]!.set(unit, clone);
+          p = link[p]!;
+        }
+        link[q] = clone;
+        link[current] = clone;
+      }
+    }
+    last = current;
+  }
+  // Read the text backwards: the longest match ending at each point of the reversed text is the
+  // longest piece starting there in the text.
+  const runs = new Int32Array(text.length + 1);
+  let state = 0;
+  let length = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const unit = text.charCodeAt(i);
+    while (state !== 0 && !next[state]!.has(unit)) {
+      state = link[state]!;
+      length = longest[state]!;
+    }
+    const to = next[state]!.get(unit);
+    if (to === undefined) length = 0;
+    else {
+      state = to;
+      length++;
+    }
+    runs[i] = length;
+  }
+  return runs;
+}
+
+/** How many code units before each position of `text` are not part of a letter. */
+function notLetterCounts(text: string): Int32Array {
+  const counts = new Int32Array(text.length + 1);
+  let at = 0;
+  for (const char of text) {
+    const letter = /\p{L}/u.test(char);
+    for (let i = 0; i < char.length; i++, at++) counts[at + 1] = counts[at]! + (letter ? 0 : 1);
+  }
+  return counts;
+}
+
 /** The original ranges of `text` that hold a secret, merged. */
 function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
   const folded = fold(text);
@@ -106,19 +177,16 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
     // Every run of the line that is a piece of the password, however it was split. A piece of
     // letters only counts where it stands as a word of its own: "word" of "pa55word!" is masked in
     // "then word!", never inside "Password", which would shred the journal's own words.
+    const runs = piecesOf(folded.text, needle);
+    const notLetters = notLetterCounts(folded.text);
     for (let start = 0; start + PASSWORD_RUN <= folded.text.length; start++) {
-      let length = PASSWORD_RUN;
-      if (!needle.includes(folded.text.slice(start, start + length))) continue;
-      while (
-        start + length < folded.text.length &&
-        needle.includes(folded.text.slice(start, start + length + 1))
-      )
-        length++;
-      const piece = folded.text.slice(start, start + length);
+      const length = runs[start]!;
+      if (length < PASSWORD_RUN) continue;
       const alone =
         !LETTER_OR_DIGIT.test(folded.text[start - 1] ?? " ") &&
         !LETTER_OR_DIGIT.test(folded.text[start + length] ?? " ");
-      if (alone || !/^\p{L}+$/u.test(piece)) mark(start, length);
+      const lettersOnly = notLetters[start + length] === notLetters[start];
+      if (alone || !lettersOnly) mark(start, length);
     }
   }
   marks.sort((a, b) => a[0] - b[0]);
@@ -298,7 +366,8 @@ export class AuditJournal {
    */
   record(entry: AuditEntry, secrets: Secret[] = [], typed?: TypedInto): void {
     const all = this.#secretsFor(entry.session ?? "", secrets, typed);
-    this.#append(`${JSON.stringify(scrub(entry, all))}\n`);
+    // Cut to the bounds of a reply before the secrets are looked for: both stay linear and small.
+    this.#append(`${JSON.stringify(scrub(boundValue(entry).value, all))}\n`);
   }
 
   /** The last `count` entries; lines that do not parse are returned as `{ unreadable: line }`. */
