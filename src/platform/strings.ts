@@ -14,10 +14,18 @@ export function cutMark(length: number): string {
   return `…[cut: ${length.toLocaleString("en-US")} chars]`;
 }
 
-/** `text` whole if it is at most `max` characters; otherwise its first ones and the mark. */
+const MARKED = /…\[cut: ([\d,]+) chars\]$/;
+
+/**
+ * `text` whole if it is at most `max` characters; otherwise its first ones and the mark, `max` in
+ * all. A string cut before (read from the app, cut again in a reply) keeps its first whole length.
+ */
 export function cutString(text: string, max = STRING_CEILING): string {
   if (text.length <= max) return text;
+  const marked = MARKED.exec(text.slice(-40));
+  const mark = cutMark(marked ? Number(marked[1]!.replaceAll(",", "")) : text.length);
+  const keep = Math.max(0, max - mark.length);
   // Never half a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? "") ? max - 1 : max;
-  return text.slice(0, end) + cutMark(text.length);
+  const end = /[\uD800-\uDBFF]/.test(text[keep - 1] ?? "") ? keep - 1 : keep;
+  return text.slice(0, end) + mark;
 }
