@@ -42,6 +42,14 @@ export const SNAPSHOT_CEILINGS = {
 /** Nodes read from one window at most, whatever the page size: bounds memory on runaway trees. */
 export const READ_CEILING = 20_000;
 
+/**
+ * A session's refs: those of the elements it was shown most recently are kept, the rest released
+ * (a released ref says so). Four full pages of the largest snapshot.
+ */
+export const REFS_KEPT = 20_000;
+/** Snapshots whose element numbers a session remembers, to tell a released ref from one never made. */
+export const REF_SNAPSHOTS_KEPT = 1_000;
+
 export const WINDOWS_DEFAULT_LIMIT = 100;
 export const WINDOWS_CEILING = 500;
 
