@@ -133,10 +133,15 @@ async function mcpDriver(): Promise<Driver> {
   return {
     pid: transport.pid!,
     async cycle(cycle) {
-      const snap = await call("snapshot", { target, maxDepth: 30, format: "full" });
-      const name = snap.elements.find(
-        (e: { role: string; name: string }) => e.role === "text" && e.name === "Name",
-      );
+      // A read cut short by its time bound on a loaded machine may miss the field: read again.
+      let name: { ref: string } | undefined;
+      for (let attempt = 0; !name && attempt < 3; attempt++) {
+        const snap = await call("snapshot", { target, maxDepth: 30, format: "full" });
+        name = snap.elements.find(
+          (e: { role: string; name: string }) => e.role === "text" && e.name === "Name",
+        );
+      }
+      if (!name) throw new Error(`cycle ${cycle}: the Name field was not read in three snapshots`);
       await call("act", { ref: name.ref, action: { kind: "set_value", text: `cycle ${cycle}` } });
       const reread = await call("snapshot", { target: { kind: "element", ref: name.ref }, maxDepth: 0 });
       if (reread.elements[0].value !== `cycle ${cycle}`)

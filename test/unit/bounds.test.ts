@@ -13,6 +13,7 @@ import { mcpResult } from "../../src/frontends/mcp/server.js";
 import { type ProtocolError, protocolResult } from "../../src/frontends/ndjson/protocol.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
+import { AuditJournal } from "../../src/safety/audit.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
 import { findTool } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
@@ -205,5 +206,32 @@ describe("replies within their bounds", () => {
     const entry = JSON.parse(line);
     assert.equal(entry.decision, "refused");
     assert.ok(entry.target.name.endsWith(MARK), entry.target.name.slice(-60));
+  });
+
+  it("the journal finds a long password's pieces in a long line in one pass", () => {
+    const journal = new AuditJournal(join(dir, "secrets.jsonl"));
+    // 2,000 characters no word of which is letters only, repeated through a line of 100,000: the
+    // old search asked every run of the line whether the password held it, and grew each run by one
+    // (line × password × run: minutes).
+    const password = Array.from({ length: 2000 }, (_, i) =>
+      String.fromCharCode(0x21 + ((i * 7919) % 90)),
+    ).join("");
+    const started = performance.now();
+    journal.record(
+      {
+        time: new Date(0).toISOString(),
+        tool: "type_text",
+        level: "L2",
+        intent: "log in",
+        reversible: true,
+        target: { role: "text", name: `${password.slice(500)}${password.repeat(49)}` },
+        decision: "done",
+      },
+      [{ text: password, password: true }],
+    );
+    const took = performance.now() - started;
+    assert.ok(took < 10_000, `${took} ms`);
+    const entry = JSON.parse(readFileSync(join(dir, "secrets.jsonl"), "utf8").trim());
+    assert.equal(entry.target.name, "[typed text]");
   });
 });
