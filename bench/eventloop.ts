@@ -15,8 +15,21 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const gtk4 = { kind: "title", glob: "GTK Widget Factory" };
 const calc = { kind: "title", glob: "*LibreOffice Calc" };
 const swing = { kind: "title", glob: "Deskhand Fixture" };
+// test/fixtures/dialogs/gtk3_huge.py: a button whose accessible name and description are 5 MB each.
+const huge = { kind: "title", glob: "Deskhand huge" };
 const FULL = { format: "full", maxNodes: 5000, maxDepth: 60 };
-const CASES: [label: string, tool: string, args: Record<string, unknown>][] = [
+type Args = Record<string, unknown> | (() => Promise<Record<string, unknown>>);
+/** The huge button's ref, found once. */
+let hugeRef: string | undefined;
+const pressHuge: Args = async () => {
+  if (!hugeRef) {
+    const found = await callTool(context, tool("find"), { target: huge, name_contains: "Huge Huge" });
+    if (!found.ok) throw new Error(found.error.message);
+    hugeRef = (found.output.data as { matches: { ref: string }[] }).matches[0]!.ref;
+  }
+  return { ref: hugeRef, action: { kind: "invoke" }, intent: "bench: refused, never pressed" };
+};
+const CASES: [label: string, tool: string, args: Args][] = [
   ["gtk4-widget-factory, default snapshot", "snapshot", { target: gtk4 }],
   ["gtk4-widget-factory, full snapshot", "snapshot", { target: gtk4, ...FULL }],
   ["LibreOffice Calc, default snapshot", "snapshot", { target: calc }],
@@ -25,6 +38,9 @@ const CASES: [label: string, tool: string, args: Record<string, unknown>][] = [
   ["LibreOffice Calc, descendant locator", "find", { target: calc, locator: '//*[@name=contains("e")]' }],
   ["LibreOffice Calc, observe", "observe", { target: calc }],
   ["Swing fixture, full snapshot", "snapshot", { target: swing, ...FULL }],
+  ["huge: a 5 MB accessible name, observe", "observe", { target: huge, pixels: false }],
+  ["huge: a 5 MB accessible name, full snapshot", "snapshot", { target: huge, ...FULL }],
+  ["huge: a 5 MB accessible name, act (the gate refuses)", "act", pressHuge],
 ];
 
 const gcs: [number, number][] = [];
@@ -57,7 +73,11 @@ const tick = () => {
 let running = true;
 tick();
 
-const context = createContext({ refLifetime: "while-verified" });
+// The refused act is journaled like any other (its line bounded and scrubbed), into /dev/null.
+const context = createContext({
+  refLifetime: "while-verified",
+  env: { ...process.env, DESKHAND_AUDIT: process.env.DESKHAND_AUDIT ?? "/dev/null" },
+});
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 const fmt = (n: number) => n.toFixed(1);
 const quantile = (values: number[], q: number) =>
@@ -69,11 +89,17 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|");
 let lastSnapshot: string | undefined;
-for (const [label, name, args] of CASES) {
+// BENCH_ONLY=huge runs only the cases whose label holds it (and needs only their apps).
+const only = process.env.BENCH_ONLY;
+for (const [label, name, args] of CASES.filter(([label]) => !only || label.includes(only))) {
   const call = async () => {
-    const input = args.since === "last" ? { ...args, since: lastSnapshot } : args;
+    const given = typeof args === "function" ? await args() : args;
+    const input = given.since === "last" ? { ...given, since: lastSnapshot } : given;
     const result = await callTool(context, tool(name), input);
-    if (!result.ok) throw new Error(`${label}: ${result.error.message}`);
+    if (!result.ok) {
+      if (result.outcome === "refused") return;
+      throw new Error(`${label}: ${result.error.message}`);
+    }
     const id = (result.output.data as { snapshotId?: string }).snapshotId;
     if (id) lastSnapshot = id;
   };

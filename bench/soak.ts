@@ -1,9 +1,12 @@
 // bench/soak: 1,000 cycles against a `deskhand serve` process (the compiled server, as users run it):
-// snapshot the Swing fixture, set its Name field, re-read the field. Prints the server's RSS after
-// warm-up and at the end, and the slope of a least-squares line through it.
-// Run with `npm run bench -- soak` (BENCH_CYCLES changes the count).
+// snapshot the Swing fixture, set its Name field, re-read the field. Prints the server's RSS and open
+// descriptors after warm-up and at the end, and the slope of a least-squares line through the RSS.
+// Run with `npm run bench -- soak` (BENCH_CYCLES changes the count; SOAK_FRONTEND=mcp drives
+// `deskhand mcp` over stdio instead, one session whose refs outlive snapshots, three calls a cycle).
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus } from "../src/platform/atspi/bus.js";
 import { DBusConnection } from "../src/platform/atspi/dbus.js";
 
@@ -41,23 +44,31 @@ const BIN_FLAGS = readFileSync("src/frontends/cli/main.ts", "utf8")
   .replace(/^#!\/usr\/bin\/env -S node ?/, "");
 const WARMUP = Math.min(100, Math.floor(CYCLES / 10));
 
+const FRONTEND = process.env.SOAK_FRONTEND === "mcp" ? "mcp" : "serve";
+
+/** The server's open file descriptors. */
+const descriptorsOf = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function main(): Promise<void> {
-  const server = spawn(
-    process.execPath,
-    [
-      ...(process.env.SOAK_NODE_FLAGS ?? BIN_FLAGS).split(" ").filter(Boolean),
-      "dist/frontends/cli/main.js",
-      "serve",
-    ],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
+/** A server under soak: its process id, one cycle of calls, and how it ends. */
+interface Driver {
+  pid: number;
+  cycle(n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const serverArgs = (frontend: string) => [
+  ...(process.env.SOAK_NODE_FLAGS ?? BIN_FLAGS).split(" ").filter(Boolean),
+  "dist/frontends/cli/main.js",
+  frontend,
+];
+
+async function serveDriver(): Promise<Driver> {
+  const server = spawn(process.execPath, serverArgs("serve"), { stdio: ["pipe", "pipe", "inherit"] });
   let buffered = "";
   const waiting: ((line: string) => void)[] = [];
   server.stdout.on("data", (chunk: Buffer) => {
@@ -81,29 +92,88 @@ async function main(): Promise<void> {
     });
   const windows = await request("windows", {});
   const hwnd = windows.windows.find((w: { title: string }) => w.title === "Deskhand Fixture").hwnd;
+  return {
+    pid: server.pid!,
+    async cycle(cycle) {
+      const snap = await request("snapshot", { scope: "hwnd", hwnd, maxDepth: 30 });
+      const name = snap.elements.find(
+        (e: { role: string; name: string }) => e.role === "text" && e.name === "Name",
+      );
+      await request("set_value", { ref: name.ref, value: `cycle ${cycle}`, waitMs: 0 });
+      const reread = await request("snapshot", { ref: name.ref, maxDepth: 0 });
+      if (reread.elements[0].value !== `cycle ${cycle}`)
+        throw new Error(`cycle ${cycle}: read back ${reread.elements[0].value}`);
+    },
+    async close() {
+      server.stdin.end();
+    },
+  };
+}
+
+async function mcpDriver(): Promise<Driver> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: serverArgs("mcp"),
+    env: Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+  });
+  const client = new Client({ name: "soak", version: "0" });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent: any;
+    };
+    if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
+    return result.structuredContent;
+  };
+  const target = { kind: "title", glob: "Deskhand Fixture" };
+  return {
+    pid: transport.pid!,
+    async cycle(cycle) {
+      // A read cut short by its time bound on a loaded machine may miss the field: read again.
+      let name: { ref: string } | undefined;
+      for (let attempt = 0; !name && attempt < 3; attempt++) {
+        const snap = await call("snapshot", { target, maxDepth: 30, format: "full" });
+        name = snap.elements.find(
+          (e: { role: string; name: string }) => e.role === "text" && e.name === "Name",
+        );
+      }
+      if (!name) throw new Error(`cycle ${cycle}: the Name field was not read in three snapshots`);
+      await call("act", { ref: name.ref, action: { kind: "set_value", text: `cycle ${cycle}` } });
+      const reread = await call("snapshot", { target: { kind: "element", ref: name.ref }, maxDepth: 0 });
+      if (reread.elements[0].value !== `cycle ${cycle}`)
+        throw new Error(`cycle ${cycle}: read back ${reread.elements[0].value}`);
+    },
+    close: () => client.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const driver = FRONTEND === "mcp" ? await mcpDriver() : await serveDriver();
   const session = await openSessionBus(process.env.DBUS_SESSION_BUS_ADDRESS, 3000);
   const a11y = await DBusConnection.open(await getAccessibilityBusAddress(session, 3000), {
     timeoutMs: 3000,
   });
   session.close();
   let footprintAtWarmup = { connections: 0, matchRules: 0 };
+  let descriptorsAtWarmup = 0;
   const rss: number[] = [];
   const started = Date.now();
   for (let cycle = 0; cycle < CYCLES; cycle++) {
-    const snap = await request("snapshot", { scope: "hwnd", hwnd, maxDepth: 30 });
-    const name = snap.elements.find(
-      (e: { role: string; name: string }) => e.role === "text" && e.name === "Name",
-    );
-    await request("set_value", { ref: name.ref, value: `cycle ${cycle}`, waitMs: 0 });
-    const reread = await request("snapshot", { ref: name.ref, maxDepth: 0 });
-    if (reread.elements[0].value !== `cycle ${cycle}`)
-      throw new Error(`cycle ${cycle}: read back ${reread.elements[0].value}`);
-    rss.push(rssOf(server.pid!));
-    if (cycle === WARMUP) footprintAtWarmup = await busFootprint(a11y, server.pid!);
+    await driver.cycle(cycle);
+    rss.push(rssOf(driver.pid));
+    if (cycle === WARMUP) {
+      footprintAtWarmup = await busFootprint(a11y, driver.pid);
+      descriptorsAtWarmup = descriptorsOf(driver.pid);
+    }
   }
-  const footprintAtEnd = await busFootprint(a11y, server.pid!);
+  const footprintAtEnd = await busFootprint(a11y, driver.pid);
+  const descriptorsAtEnd = descriptorsOf(driver.pid);
   a11y.close();
-  server.stdin.end();
+  await driver.close();
   const tail = rss.slice(WARMUP);
   const n = tail.length;
   const meanX = (n - 1) / 2;
@@ -116,7 +186,7 @@ async function main(): Promise<void> {
   });
   const slope = den ? num / den : 0;
   console.log(
-    `# bench/soak · ${CYCLES} cycles of snapshot, set_value, re-read through deskhand serve · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `# bench/soak · ${CYCLES} cycles (${CYCLES * 3} calls) of snapshot, set_value, re-read through deskhand ${FRONTEND} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
   console.log(
     `server RSS after warm-up (cycle ${WARMUP}): ${tail[0]?.toFixed(1)} MB; at the end: ${rss.at(-1)?.toFixed(1)} MB; max ${Math.max(...rss).toFixed(1)} MB`,
@@ -128,6 +198,9 @@ async function main(): Promise<void> {
     `the server on the accessibility bus, by the bus daemon's statistics: at warm-up ${footprintAtWarmup.connections} connection(s), ` +
       `${footprintAtWarmup.matchRules} match rule(s); at the end ${footprintAtEnd.connections}, ${footprintAtEnd.matchRules} ` +
       `(target: no growth)`,
+  );
+  console.log(
+    `open descriptors: at warm-up ${descriptorsAtWarmup}; at the end ${descriptorsAtEnd} (target: no growth)`,
   );
 }
 

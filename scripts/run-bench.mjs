@@ -8,6 +8,10 @@ const EDITOR = SWING.replace("DeskhandFixture", "DeskhandEditor");
 const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore --nologo"];
 // Each bench gets the apps it measures; input needs only the Swing fixture.
 const APPS = {
+  eventloop: [
+    ...ALL,
+    "/usr/bin/python3 test/fixtures/dialogs/gtk3_huge.py 'Deskhand huge' /tmp/deskhand-bench-huge.log",
+  ],
   input: [SWING],
   http: [SWING],
   run: [SWING],

@@ -58,6 +58,16 @@ export function unknownRef(ref: string, reason: string): DeskhandError {
   );
 }
 
+/** A ref this session let go of to keep its memory bounded: it named something once; read again. */
+export function releasedRef(ref: string, kept: number): DeskhandError {
+  return new DeskhandError(
+    "unknown_ref",
+    `ref ${ref} was released: a session keeps the refs of the ${kept.toLocaleString("en-US")} elements it was shown most recently`,
+    "Call observe or snapshot again and use its refs.",
+    { ref, released: true },
+  );
+}
+
 export function windowNotFound(what: string): DeskhandError {
   return new DeskhandError(
     "window_not_found",

@@ -2,7 +2,8 @@
 // (role, name, index among siblings, bounds, path from the window) so that a later action can check it
 // still points at the same element before doing anything.
 import type { Rect } from "../platform/types.js";
-import { DeskhandError, unknownRef } from "./errors.js";
+import { DeskhandError, releasedRef, unknownRef } from "./errors.js";
+import { REF_SNAPSHOTS_KEPT, REFS_KEPT } from "./limits.js";
 
 export interface Fingerprint {
   role: string;
@@ -56,14 +57,17 @@ export function newSessionTag(): string {
 
 export class RefStore {
   #snapshotCounter = 0;
+  /** Elements numbered in each recent snapshot (REF_SNAPSHOTS_KEPT of them), to tell released from never made. */
   #elementCounters = new Map<string, number>();
+  /** Snapshots older than this one have no count left: a ref from one was released. */
+  #countedFrom = 0;
   #entries = new Map<string, RefEntry>();
   #byHandle = new Map<string, string>();
 
   constructor(
     readonly lifetime: RefLifetime,
-    /** Oldest refs are forgotten past this many; a forgotten ref answers unknown_ref. */
-    readonly capacity = 50_000,
+    /** Refs used longest ago are released past this many; a released ref says so (unknown_ref). */
+    readonly capacity = REFS_KEPT,
     /**
      * Snapshot numbers shared with other stores (the sessions of one HTTP server), so that a ref
      * from one session is unknown in another rather than naming some other element there.
@@ -109,6 +113,12 @@ export class RefStore {
     }
     const next = (this.#elementCounters.get(snapshotId) ?? 0) + 1;
     this.#elementCounters.set(snapshotId, next);
+    // A session's memory stays bounded however many snapshots it takes.
+    while (this.#elementCounters.size > REF_SNAPSHOTS_KEPT) {
+      const oldest = this.#elementCounters.keys().next().value!;
+      this.#elementCounters.delete(oldest);
+      this.#countedFrom = Number(oldest.slice(1)) + 1;
+    }
     const ref = `${snapshotId}:e${next}${this.tag}`;
     this.#entries.set(ref, { ref, snapshotId, handle, fingerprint });
     this.#byHandle.set(handle, ref);
@@ -146,7 +156,9 @@ export class RefStore {
     if (this.lifetime === "latest-snapshot" && snapshot < this.#snapshotCounter) {
       throw unknownRef(ref, `it belongs to snapshot s${snapshot}, and s${this.#snapshotCounter} replaced it`);
     }
-    throw unknownRef(ref, "no element with that number was handed out, or it was forgotten");
+    const numbered = this.#elementCounters.get(`s${snapshot}`) ?? 0;
+    if (snapshot < this.#countedFrom || Number(match[2]) <= numbered) throw releasedRef(ref, this.capacity);
+    throw unknownRef(ref, "no element with that number was handed out");
   }
 }
 

@@ -34,8 +34,11 @@ export function keyStates(element: Pick<SnapshotElement, "states">): string[] {
 }
 
 function quote(text: string, max = 120): string {
-  const oneLine = text.replace(/\s+/g, " ");
-  return JSON.stringify(oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine);
+  // Only what can be shown is folded: a name of megabytes is not copied whole to show 120 characters.
+  const read = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const oneLine = read.replace(/\s+/g, " ");
+  const cut = oneLine.length > max || read !== text;
+  return JSON.stringify(cut ? `${oneLine.slice(0, max)}…` : oneLine);
 }
 
 export function describeCut(cut: ChildrenCut, childCount: number | null): string {

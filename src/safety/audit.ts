@@ -16,6 +16,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { boundValue } from "../core/limits.js";
 import type { SafetyLevel } from "./levels.js";
 
 export interface AuditTarget {
@@ -80,15 +81,43 @@ const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC
 
 function fold(text: string): Folded {
   const folded: Folded = { text: "", from: [], to: [] };
-  for (const { segment, index } of graphemes.segment(text)) {
-    const f = foldOne(segment);
-    folded.text += f;
-    for (let i = 0; i < f.length; i++) {
-      folded.from.push(index);
-      folded.to.push(index + segment.length);
+  for (const [start, end] of pieces(text))
+    for (const { segment, index } of graphemes.segment(text.slice(start, end))) {
+      const f = foldOne(segment);
+      folded.text += f;
+      for (let i = 0; i < f.length; i++) {
+        folded.from.push(start + index);
+        folded.to.push(start + index + segment.length);
+      }
     }
-  }
   return folded;
+}
+
+// Each step of a grapheme segmenter's iterator costs time in the length of the whole string (V8's
+// Intl.Segmenter: 30 s for 100,000 characters), so a text is segmented in pieces of about this many.
+const PIECE = 512;
+
+/**
+ * Where to cut `text` for segmenting: between two printable ASCII characters, where a grapheme
+ * always ends; in a long run without such a pair, before a letter, digit, mark-free sign or space.
+ */
+function pieces(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  const ascii = (at: number) => {
+    const unit = text.charCodeAt(at);
+    return unit >= 0x20 && unit <= 0x7e;
+  };
+  let start = 0;
+  for (let at = PIECE; at < text.length; at++) {
+    const safe =
+      (ascii(at - 1) && ascii(at)) ||
+      (at - start >= PIECE * 4 && /^[\p{L}\p{N}\p{P}\p{Zs}]$/u.test(text[at]!) && text[at - 1] !== "\u200d");
+    if (!safe || at - start < PIECE) continue;
+    out.push([start, at]);
+    start = at;
+  }
+  out.push([start, text.length]);
+  return out;
 }
 
 const REPLACEMENT = "[typed text]";
@@ -98,6 +127,76 @@ const PASSWORD_RUN = 4;
 // and only where they stand as a word of their own.
 const SHORT = 3;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * For each position of `text`, the length of the longest run starting there that is a piece of
+ * `needle`: one pass over the text through a suffix automaton of the reversed needle (linear in both;
+ * asking `needle.includes` of every run was line length × password length, and more).
+ */
+function piecesOf(text: string, needle: string): Int32Array {
+  const next: Map<number, number>[] = [new Map()];
+  const link = [-1];
+  const longest = [0];
+  let last = 0;
+  for (let i = needle.length - 1; i >= 0; i--) {
+    const unit = needle.charCodeAt(i);
+    const current = next.push(new Map()) - 1;
+    link.push(0);
+    longest.push(longest[last]! + 1);
+    let p = last;
+    while (p !== -1 && !next[p]!.has(unit)) {
+      next[p]!.set(unit, current);
+      p = link[p]!;
+    }
+    if (p !== -1) {
+      const q = next[p]!.get(unit)!;
+      if (longest[p]! + 1 === longest[q]) link[current] = q;
+      else {
+        const clone = next.push(new Map(next[q])) - 1;
+        link.push(link[q]!);
+        longest.push(longest[p]! + 1);
+        while (p !== -1 && next[p]!.get(unit) === q) {
+          next[p]!.set(unit, clone);
+          p = link[p]!;
+        }
+        link[q] = clone;
+        link[current] = clone;
+      }
+    }
+    last = current;
+  }
+  // Read the text backwards: the longest match ending at each point of the reversed text is the
+  // longest piece starting there in the text.
+  const runs = new Int32Array(text.length + 1);
+  let state = 0;
+  let length = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const unit = text.charCodeAt(i);
+    while (state !== 0 && !next[state]!.has(unit)) {
+      state = link[state]!;
+      length = longest[state]!;
+    }
+    const to = next[state]!.get(unit);
+    if (to === undefined) length = 0;
+    else {
+      state = to;
+      length++;
+    }
+    runs[i] = length;
+  }
+  return runs;
+}
+
+/** How many code units before each position of `text` are not part of a letter. */
+function notLetterCounts(text: string): Int32Array {
+  const counts = new Int32Array(text.length + 1);
+  let at = 0;
+  for (const char of text) {
+    const letter = /\p{L}/u.test(char);
+    for (let i = 0; i < char.length; i++, at++) counts[at + 1] = counts[at]! + (letter ? 0 : 1);
+  }
+  return counts;
+}
 
 /** The original ranges of `text` that hold a secret, merged. */
 function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
@@ -123,19 +222,16 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
     // Every run of the line that is a piece of the password, however it was split. A piece of
     // letters only counts where it stands as a word of its own: "word" of "pa55word!" is masked in
     // "then word!", never inside "Password", which would shred the journal's own words.
+    const runs = piecesOf(folded.text, needle);
+    const notLetters = notLetterCounts(folded.text);
     for (let start = 0; start + PASSWORD_RUN <= folded.text.length; start++) {
-      let length = PASSWORD_RUN;
-      if (!needle.includes(folded.text.slice(start, start + length))) continue;
-      while (
-        start + length < folded.text.length &&
-        needle.includes(folded.text.slice(start, start + length + 1))
-      )
-        length++;
-      const piece = folded.text.slice(start, start + length);
+      const length = runs[start]!;
+      if (length < PASSWORD_RUN) continue;
       const alone =
         !LETTER_OR_DIGIT.test(folded.text[start - 1] ?? " ") &&
         !LETTER_OR_DIGIT.test(folded.text[start + length] ?? " ");
-      if (alone || !/^\p{L}+$/u.test(piece)) mark(start, length);
+      const lettersOnly = notLetters[start + length] === notLetters[start];
+      if (alone || !lettersOnly) mark(start, length);
     }
   }
   marks.sort((a, b) => a[0] - b[0]);
@@ -352,7 +448,8 @@ export class AuditJournal {
    */
   record(entry: AuditEntry, secrets: Secret[] = [], typed?: TypedInto): void {
     const all = this.#secretsFor(entry.session ?? "", secrets, typed);
-    this.#append(`${JSON.stringify(scrub(entry, all))}\n`);
+    // Cut to the bounds of a reply before the secrets are looked for: both stay linear and small.
+    this.#append(`${JSON.stringify(scrub(boundValue(entry).value, all))}\n`);
   }
 
   /**

@@ -4,6 +4,7 @@
 // A false alarm costs a confirmation; a miss costs the user's work: what cannot be read counts as
 // committing.
 
+import { LABEL_CEILING } from "../core/limits.js";
 import { type Chord, chordText } from "../platform/keys.js";
 import { ROLES, type Role, roleSet } from "../platform/vocabulary.js";
 import type { SafetyLevel } from "./levels.js";
@@ -128,12 +129,21 @@ export function commitReason(target: TargetFacts): string | undefined {
   return reason ? `it presses ${reason}` : undefined;
 }
 
+interface Label {
+  text: string;
+  shown: boolean;
+  /** Its whole length, where it is longer than the gate reads (LABEL_CEILING). */
+  longer?: number;
+}
+
 /** Every label the element shows: its name, the text it shows, its description; each once. */
-function labelsOf(target: TargetFacts): { text: string; shown: boolean }[] {
-  const labels: { text: string; shown: boolean }[] = [];
+function labelsOf(target: TargetFacts): Label[] {
+  const labels: Label[] = [];
   const add = (text: string | undefined, shown: boolean) => {
     const normal = normalizeLabel(text ?? "");
-    if (normal && !labels.some((l) => l.text === normal)) labels.push({ text: normal, shown });
+    if (!normal || labels.some((l) => l.text === normal)) return;
+    const longer = text && text.length > LABEL_CEILING ? { longer: text.length } : {};
+    labels.push({ text: normal, shown, ...longer });
   };
   add(target.name, true);
   for (const text of target.shown ?? []) add(text, true);
@@ -203,6 +213,10 @@ function pressReason(target: TargetFacts): string | undefined {
       ? `an unnamed ${role} in a ${windowRole}: what it does cannot be read`
       : undefined;
   if (SETTING_ROLES.has(role) && windowRole !== "alert") return undefined;
+  // What the gate did not read may say anything: a label longer than it reads counts as committing.
+  const long = labels.find((l) => l.longer !== undefined);
+  if (long)
+    return `a ${role} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
   // Every label shown is judged and the strictest wins: a web button named "Show details" that
   // shows "Buy now". A description or tooltip is heard only where the shown labels decide nothing:
   // it explains ("Save current document as another file") a label that already says "Save As…".

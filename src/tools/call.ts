@@ -2,6 +2,7 @@
 // into a DeskhandError that names what was wrong and what to do next. Nothing thrown escapes.
 import type { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
+import { boundText, boundValue, cutString, type ReplyCut, replyCutLine } from "../core/limits.js";
 import { levelRank } from "../safety/levels.js";
 import type { ToolContext } from "./context.js";
 import { CallJournal } from "./guard.js";
@@ -93,7 +94,46 @@ function unknownArguments(tool: ToolDefinition, rawInput: unknown): DeskhandErro
   );
 }
 
+/**
+ * The reply within its bounds (core/limits.ts), in every channel: its structured data, which NDJSON,
+ * the CLI's JSON and MCP's structuredContent carry, and its text. A cut reply says so in both.
+ */
+export function bounded(result: CallResult): CallResult {
+  if (!result.ok) {
+    const { error } = result;
+    const details = boundValue(error.details);
+    const message = cutString(error.message);
+    const next = cutString(error.next);
+    if (!details.cut && message === error.message && next === error.next) return result;
+    const cut = details.cut ? { reply_cut: details.cut } : {};
+    return failed(new DeskhandError(error.code, message, next, { ...details.value, ...cut }));
+  }
+  const { output } = result;
+  const data = boundValue(output.data);
+  const text = boundText(output.text);
+  if (!data.cut && !text.cut) return result;
+  const cut: ReplyCut = data.cut ?? { strings: 0, stringBound: 0, longest: 0 };
+  if (text.cut) cut.text = true;
+  return {
+    ...result,
+    output: {
+      ...output,
+      data: { ...data.value, reply_cut: cut },
+      text: `${text.text}\n${replyCutLine(cut)}`,
+    },
+  };
+}
+
 export async function callTool(
+  context: ToolContext,
+  tool: ToolDefinition,
+  rawInput: unknown,
+  signal?: AbortSignal,
+): Promise<CallResult> {
+  return bounded(await validatedCall(context, tool, rawInput, signal));
+}
+
+async function validatedCall(
   context: ToolContext,
   tool: ToolDefinition,
   rawInput: unknown,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
+import { STRING_CEILING } from "../core/limits.js";
 import { verifyRef } from "../core/verify.js";
 import { type AccessibilityReader, PASSWORD_ROLE } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
@@ -33,7 +34,8 @@ export const readTextTool = defineTool({
   input: z.object({
     ref: refSchema,
     start: z.number().int().min(0).default(0),
-    length: z.number().int().min(1).max(100_000).default(4000),
+    // The most a reply's string may carry: a slice is never cut on its way out.
+    length: z.number().int().min(1).max(STRING_CEILING).default(4000),
   }),
   async handler(context, input) {
     const { node, read } = await refText(context, input.ref, input.start, input.length);

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { globEscape } from "../core/glob.js";
+import { boundValue } from "../core/limits.js";
 import { windowChanges, windowsOnceChanged } from "../core/receipt.js";
 import { RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
@@ -187,7 +188,8 @@ export class Recorder {
     if (expect) step.expect = expect;
     const notes = [element?.note, vanishedWithApp(output, died)].filter(Boolean);
     if (notes.length > 0) step.note = notes.join("; ");
-    this.steps.push(step);
+    // A step is held to a reply's bounds: an app's 5 MB name is not written into the recording.
+    this.steps.push(boundValue(step).value);
     this.write();
     return late;
   }

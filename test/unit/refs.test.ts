@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { DeskhandError } from "../../src/core/errors.js";
+import { REF_SNAPSHOTS_KEPT } from "../../src/core/limits.js";
 import { newSessionTag, RefStore } from "../../src/core/refs.js";
 import { verifiedNote, verifyRef } from "../../src/core/verify.js";
 import { type AccessibilityReader, ElementGone, type RawNode, type Rect } from "../../src/platform/types.js";
@@ -66,8 +68,28 @@ describe("refs", () => {
     const s = refs.newSnapshot();
     const made = [1, 2, 3, 4].map((i) => refs.assign(s, `h${i}`, { ...print, name: `n${i}` }));
     assert.equal(refs.size, 3);
-    assert.throws(() => refs.lookup(made[0]!), /unknown|forgotten/);
+    assert.throws(
+      () => refs.lookup(made[0]!),
+      (error: DeskhandError) =>
+        error.code === "unknown_ref" &&
+        error.details.released === true &&
+        /was released: a session keeps the refs of the 3 elements/.test(error.message) &&
+        /observe or snapshot again/.test(error.next),
+    );
     assert.equal(refs.lookup(made[3]!).handle, "h4");
+  });
+
+  it("keeps a bounded memory of its snapshots: a ref from one long gone says it was released", () => {
+    const refs = new RefStore("while-verified", 10);
+    const first = refs.assign(refs.newSnapshot(), "h0", print);
+    for (let i = 1; i <= REF_SNAPSHOTS_KEPT + 5; i++) refs.assign(refs.newSnapshot(), `h${i}`, print);
+    assert.equal(refs.size, 10);
+    assert.throws(() => refs.lookup(first), /s1:e1 was released/);
+    // A number never handed out in a snapshot still counted is not "released".
+    assert.throws(
+      () => refs.lookup(`s${REF_SNAPSHOTS_KEPT + 6}:e9`),
+      /no element with that number was handed out$/,
+    );
   });
 });
 

@@ -4,6 +4,7 @@
 // children match the node's child count); everything else is read with concurrent per-node calls.
 
 import { startAll, yieldIfDue } from "../slice.js";
+import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
 import { INTERFACES, type Interface } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
@@ -70,7 +71,7 @@ const GTK_TYPE_NAME = /^Gtk[A-Z][A-Za-z0-9]*$/;
  * the gate does not read "toggle button" as what it does).
  */
 export function cleanName(name: string, app?: Pick<AtspiApp, "doublesNames" | "namesByType">): string {
-  const trimmed = name.trim();
+  const trimmed = cutString(name.trim());
   if (app?.namesByType && GTK_TYPE_NAME.test(trimmed)) return "";
   if (!app?.doublesNames) return trimmed;
   const half = (trimmed.length - 1) / 2;
@@ -111,7 +112,7 @@ export async function readCache(
         interfaces: shortInterfaces(raw[5]),
         name: cleanName(raw[6], app),
         role: raw[7],
-        description: raw[8],
+        description: cutString(raw[8]),
         states: raw[9],
       });
     }
@@ -193,7 +194,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
     const pairs = properties.value[0] as [string, [unknown, unknown[]]][];
     const props = new Map(pairs.map(([key, variant]) => [key, variant[1][0]]));
     node.name = props.has("Name") ? cleanName(String(props.get("Name")), app) : undefined;
-    node.description = props.has("Description") ? String(props.get("Description")) : undefined;
+    node.description = props.has("Description") ? cutString(String(props.get("Description"))) : undefined;
     node.childCount = props.has("ChildCount") ? Number(props.get("ChildCount")) : undefined;
     const parent = props.get("Parent") as [string, string] | undefined;
     if (parent) context.reportedParent.set(path, parent[1]);
@@ -206,7 +207,7 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
       read("ChildCount"),
     ]);
     if (name.status === "fulfilled") node.name = cleanName(String(name.value), app);
-    if (description.status === "fulfilled") node.description = String(description.value);
+    if (description.status === "fulfilled") node.description = cutString(String(description.value));
     if (childCount.status === "fulfilled") node.childCount = Number(childCount.value);
   }
   if (node.name === undefined) node.unread.push("name");
