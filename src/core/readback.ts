@@ -1,5 +1,6 @@
 // One test of whether a value took, for every tool that writes one (act set_value and set_range,
-// fill_form's either route): the value re-read from the app is the value asked for.
+// fill_form's either route): the value re-read from the app is the value asked for. For typing, the
+// whole text a field should hold afterwards, and what differs when it does not.
 
 /**
  * The same text, or the same number written another way ("3" for 3, "3.0" for "3"). An empty value
