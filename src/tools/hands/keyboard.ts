@@ -548,6 +548,9 @@ export const keyTool = defineTool({
       async execute(h, acting) {
         const focused = await h.exclusive(async () => {
           const focused = place && input.focus ? await focusPlace(context, h, acting, place) : undefined;
+          // GTK 3 selects an entry's whole text when it takes the accessibility focus, and Backspace
+          // then took it all: the caret goes to the end, where a click past the text puts it.
+          if (focused === "accessibility focus") await caretAtEnd(context, h, acting, place);
           if (focused) await sleep(50);
           await h.chord(chord, input.count);
           return focused;
