@@ -32,6 +32,31 @@ export interface KeyboardInput {
 }
 
 /**
+ * Toolkits count a press that comes within their double-click time (GTK and Qt 400 ms, Java 500 ms)
+ * and a few pixels (GTK 5, Java 4) of the last one as its second or third click: two quick single
+ * clicks in a text field select a word, three the whole line, and typing then replaced it (issue 36).
+ */
+const MULTI_CLICK_MS = 600;
+const MULTI_CLICK_PX = 16;
+
+/** Keeps each click apart from the one before, so that it counts as a click of its own. */
+export class ClickSpacing {
+  #last: { at: Point; button: MouseButton; time: number } | undefined;
+
+  /** How long to wait before pressing `button` at `at`: 0 unless it would join the last click. */
+  waitBefore(at: Point, button: MouseButton, now = Date.now()): number {
+    const last = this.#last;
+    if (!last || last.button !== button) return 0;
+    const near = Math.abs(last.at.x - at.x) <= MULTI_CLICK_PX && Math.abs(last.at.y - at.y) <= MULTI_CLICK_PX;
+    return near ? Math.max(0, last.time + MULTI_CLICK_MS - now) : 0;
+  }
+
+  clicked(at: Point, button: MouseButton, now = Date.now()): void {
+    this.#last = { at, button, time: now };
+  }
+}
+
+/**
  * Press-and-hold primitives. Whatever is held is released by the device itself after `autoReleaseMs`
  * if no release comes, even when no other call follows.
  */

@@ -84,6 +84,32 @@ export function parseKey(text: string): Key | undefined {
   return { kind: "char", char: /\p{Lu}/u.test(char) ? char.toLowerCase() : char };
 }
 
+/**
+ * The UTF-16 index of the first surrogate that is not half of a pair, if any: it is no character,
+ * and no key types it (sent as one, it left a GTK entry refusing later input).
+ */
+export function loneSurrogateAt(text: string): number | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else return i;
+  }
+  return undefined;
+}
+
+/** Why text with a lone surrogate cannot be typed, or undefined when it can. */
+export function loneSurrogateError(text: string): string | undefined {
+  const at = loneSurrogateAt(text);
+  if (at === undefined) return undefined;
+  const unit = text.charCodeAt(at).toString(16).toUpperCase();
+  return (
+    `holds a lone UTF-16 surrogate (\\u${unit}) at index ${at}: half of a character, which no key types; ` +
+    "send whole characters (both halves of the pair); nothing was typed"
+  );
+}
+
 export class KeyNameError extends Error {
   override readonly name = "KeyNameError";
   constructor(

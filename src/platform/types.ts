@@ -303,11 +303,22 @@ export interface TableRead {
   cells: TableCell[];
 }
 
+/** Where an element's text caret is, and what of its text is selected (character offsets). */
+export interface TextCaret {
+  caret: number;
+  /** CharacterCount: the whole text's length. */
+  length: number;
+  /** Selected ranges, end exclusive; empty ones left out. */
+  selections: { start: number; end: number }[];
+}
+
 export interface ElementReader {
   /** One element re-read now with every detail, for verification, receipts and element_info. */
   describe(handle: string, options: { maxText: number; windowId?: number }): Promise<RawNode>;
   /** A slice of the element's text, or `null` when it has no text interface at all. */
   readText(handle: string, start: number, length: number): Promise<{ text: string; length: number } | null>;
+  /** The element's caret and selections, or `null` when it has no text interface. */
+  readCaret(handle: string): Promise<TextCaret | null>;
   readTable(handle: string, rowStart: number, rowCount: number, maxCells: number): Promise<TableRead>;
 }
 
@@ -318,6 +329,8 @@ export interface ElementActor {
     action: SemanticAction,
     options: { timeoutMs: number; node?: RawNode },
   ): Promise<ActionReport>;
+  /** Moves the text caret (which also ends any selection); what the toolkit returned. */
+  placeCaret(handle: string, offset: number, options: { timeoutMs: number }): Promise<boolean>;
 }
 
 /** The element lacks the interface or action asked for; `supported` lists what it has. */

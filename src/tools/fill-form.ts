@@ -9,7 +9,7 @@ import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.j
 import { type FindQueryInput, searchUntil } from "./find.js";
 import { typeText } from "./hands/keyboard.js";
 import { intentSchema } from "./hands/schemas.js";
-import { refSchema, targetSchema } from "./schemas.js";
+import { refSchema, targetSchema, wholeCharacters } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
 /** The role the ref was handed out with, if the ref is known (its action verifies it anyway). */
@@ -88,7 +88,7 @@ export const fillFormTool = defineTool({
           .strictObject({
             ref: refSchema.optional(),
             label: z.string().trim().min(1).optional().describe("Instead of ref: its name or label"),
-            value: z.union([z.string(), z.number().finite()]),
+            value: z.union([z.string().superRefine(wholeCharacters), z.number().finite()]),
           })
           .refine((f) => (f.ref === undefined) !== (f.label === undefined), {
             message: "give ref or label, one of the two",

@@ -3,11 +3,21 @@
 import { z } from "zod";
 import { GLOB_MAX } from "../core/glob.js";
 import { SNAPSHOT_CEILINGS, SNAPSHOT_DEFAULTS } from "../core/limits.js";
+import { loneSurrogateError } from "../platform/keys.js";
 
 export const refSchema = z
   .string()
   .regex(/^s\d+:e\d+([a-z]{2})?$/, "a ref looks like s3:e12kq, from a snapshot")
   .describe("Ref, like s3:e12");
+
+/** Refuses text holding half a character (a lone UTF-16 surrogate), naming where. */
+export function wholeCharacters(text: string, ctx: z.RefinementCtx): void {
+  const lone = loneSurrogateError(text);
+  if (lone) ctx.addIssue({ code: "custom", message: `the text ${lone}` });
+}
+
+/** Text to type: whole characters, up to 20,000 of them. */
+export const typedTextSchema = z.string().min(1).max(20_000).superRefine(wholeCharacters);
 
 /** A window title glob: fnmatch, bounded so that matching stays cheap (core/glob.ts). */
 export const globSchema = z.string().min(1).max(GLOB_MAX).describe("fnmatch glob");

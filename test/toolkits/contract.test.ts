@@ -317,10 +317,19 @@ describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : ""}`, ()
       await sleep(200);
       const reread = await call("element_info", { ref: field.ref });
       assert.equal(reread.data.value, TYPED_KEYS);
+      // Quick calls one after another add at the end, in order: none lands where a focus click put
+      // the caret, or over a selection two quick clicks made (issue 36).
+      const parts = [" a1", " b2", " c3"];
+      for (const part of parts) {
+        const more = await call("type_text", { ref: field.ref, text: part, intent: "Contract suite: add" });
+        assert.equal(more.data?.result?.read_back, "exact", more.text ?? JSON.stringify(more.error));
+      }
+      const whole = await call("element_info", { ref: field.ref });
+      assert.equal(whole.data.value, TYPED_KEYS + parts.join(""));
       record(
         "typing",
         "works",
-        `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped; read back`,
+        `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped; read back; three quick calls more add at the end`,
       );
     },
     async screenshot() {

@@ -1,7 +1,7 @@
 // The one test of whether a written value took, shared by act and fill_form.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readsBackAs } from "../../src/core/readback.js";
+import { readsBackAs, textAfterTyping, textDifference } from "../../src/core/readback.js";
 
 describe("readsBackAs", () => {
   it("the same text, or the same number written another way", () => {
@@ -22,5 +22,27 @@ describe("readsBackAs", () => {
     assert.equal(readsBackAs("NaN", "NaN"), true);
     assert.equal(readsBackAs("Infinity", "1e999"), false);
     assert.equal(readsBackAs(undefined, "x"), undefined);
+  });
+});
+
+describe("the whole field after typing", () => {
+  it("the typed text goes in at the offset, counted in characters; a single line takes no newline", () => {
+    assert.equal(textAfterTyping("w0.w1.", 6, "w2.", true), "w0.w1.w2.");
+    assert.equal(textAfterTyping("ab", 1, "X", true), "aXb");
+    assert.equal(textAfterTyping("日本✓", 2, "é", true), "日本é✓");
+    assert.equal(textAfterTyping("a", 1, "b\nc\r", true), "abc");
+    assert.equal(textAfterTyping("a", 1, "b\r\nc", false), "ab\n\nc");
+  });
+  it("a difference says where the texts part, what each holds there, and both lengths", () => {
+    assert.equal(textDifference("same", "same"), undefined);
+    assert.equal(
+      textDifference("typed", "old typed"),
+      'from character 0 it holds "" where "old " should be (5 characters, 9 expected)',
+    );
+    assert.equal(
+      textDifference("ab✓Xd", "ab✓cd"),
+      'from character 3 it holds "X" where "c" should be (5 characters, 5 expected)',
+    );
+    assert.match(textDifference("x".repeat(100), "")!, /holds "x{40}"… where "" should be \(100 characters/);
   });
 });

@@ -30,7 +30,7 @@ import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredAp
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
 import { shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
-import { readTable, readText } from "./element.js";
+import { readCaret, readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
 import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
 import { handleOf, parseHandle, readStructure } from "./reader.js";
@@ -593,6 +593,18 @@ export class AtspiBackend implements AccessibilityBackend {
   async readText(handle: string, start: number, length: number) {
     const { app, path } = this.#app(handle);
     return readText(app, path, start, length, this.callTimeoutMs);
+  }
+
+  async readCaret(handle: string) {
+    const { app, path } = this.#app(handle);
+    return readCaret(app, path, this.callTimeoutMs);
+  }
+
+  /** Text.SetCaretOffset, through the bus like every call that changes the app. */
+  async placeCaret(handle: string, offset: number, options: { timeoutMs: number }) {
+    const { app, path } = this.#app(handle);
+    const [moved] = await app.act(path, IFACE.text, "SetCaretOffset", options.timeoutMs, "i", [offset]);
+    return moved === true;
   }
 
   async readTable(handle: string, rowStart: number, rowCount: number, maxCells: number) {

@@ -1,6 +1,6 @@
 // Reading one element closely: its text in slices, and tables a page of rows at a time through the
 // Table interface, never the whole table.
-import type { TableCell, TableRead } from "../types.js";
+import type { TableCell, TableRead, TextCaret } from "../types.js";
 import { UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { IFACE, NULL_PATH } from "./names.js";
@@ -23,6 +23,29 @@ export async function readText(
   if (to <= from) return { text: "", length: total };
   const [text] = await app.call(path, IFACE.text, "GetText", timeoutMs, "ii", [from, to]);
   return { text: String(text), length: total };
+}
+
+/** Selections read at most: a text field has one, a document a few. */
+const SELECTIONS_READ = 8;
+
+/** The caret and selections of an element's text, or null when it has no Text interface. */
+export async function readCaret(app: AtspiApp, path: string, timeoutMs: number): Promise<TextCaret | null> {
+  const [interfaces] = await app.call(path, IFACE.accessible, "GetInterfaces", timeoutMs);
+  if (!(interfaces as string[]).includes(IFACE.text)) return null;
+  const [caret, length, [count]] = await Promise.all([
+    app.property(path, IFACE.text, "CaretOffset", timeoutMs),
+    app.property(path, IFACE.text, "CharacterCount", timeoutMs),
+    app.call(path, IFACE.text, "GetNSelections", timeoutMs),
+  ]);
+  const ranges = await Promise.all(
+    Array.from({ length: Math.min(Number(count), SELECTIONS_READ) }, (_, i) =>
+      app.call(path, IFACE.text, "GetSelection", timeoutMs, "i", [i]),
+    ),
+  );
+  const selections = ranges
+    .map(([start, end]) => ({ start: Number(start), end: Number(end) }))
+    .filter((r) => r.end > r.start);
+  return { caret: Number(caret), length: Number(length), selections };
 }
 
 /** What a cell or header says, and whether it had to be read from its children. */

@@ -36,6 +36,9 @@ export interface FakeElement {
   keyBindings?: string[];
   interfaces?: Interface[];
   text?: string;
+  /** The text caret, and the selected range if any: what typing goes into. */
+  caret?: number;
+  selection?: { start: number; end: number };
   value?: string;
   accessibleId?: string;
   children?: FakeElement[];
@@ -244,6 +247,25 @@ export class FakeBackend implements AccessibilityBackend {
     const element = this.#element(handle);
     if (element.text === undefined) return null;
     return { text: element.text.slice(start, start + length), length: element.text.length };
+  }
+
+  async readCaret(handle: string) {
+    const element = this.#element(handle);
+    if (element.text === undefined) return null;
+    const length = element.text.length;
+    return {
+      caret: element.caret ?? length,
+      length,
+      selections: element.selection ? [element.selection] : [],
+    };
+  }
+
+  async placeCaret(handle: string, offset: number) {
+    const element = this.#element(handle);
+    if (element.text === undefined) throw new UnsupportedAction("no Text", element.actions ?? []);
+    element.caret = Math.min(Math.max(offset, 0), element.text.length);
+    delete element.selection;
+    return true;
   }
 
   async readTable(handle: string, rowStart: number, rowCount: number, maxCells: number): Promise<TableRead> {

@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  ClickSpacing,
   type FocusTruth,
   type Hands,
   HandsUnavailable,
@@ -17,7 +18,7 @@ import {
   type RgbaImage,
   type WheelDirection,
 } from "../hands.js";
-import type { Chord, Modifier } from "../keys.js";
+import { type Chord, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { openX11Hands } from "../x11/hands.js";
 import { windowsAtPoint } from "../x11/windows.js";
@@ -150,6 +151,7 @@ class WaylandHands implements Hands {
   /** Set inside the call chain that holds the input: a nested `exclusive` there runs at once. */
   readonly #holding = new AsyncLocalStorage<true>();
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
+  readonly #clicks = new ClickSpacing();
   /** XTEST on XWayland's own X display, opened the first time an X11 app there needs it; or why not. */
   #xwayland: Promise<Hands | string> | undefined;
 
@@ -230,6 +232,8 @@ class WaylandHands implements Hands {
     await this.exclusive(async () => {
       await this.#moveTo(at);
       await this.wl.roundtrip(this.#timeoutMs);
+      const apart = this.#clicks.waitBefore(at, options.button);
+      if (apart > 0) await sleep(apart);
       const clicks = async () => {
         for (let i = 0; i < options.count; i++) {
           this.#button(options.button, PRESSED);
@@ -240,6 +244,7 @@ class WaylandHands implements Hands {
       };
       await (keyboard ? keyboard.holding(options.modifiers, clicks) : clicks());
       await this.wl.roundtrip(this.#timeoutMs);
+      this.#clicks.clicked(at, options.button);
     });
   }
 
@@ -300,6 +305,8 @@ class WaylandHands implements Hands {
   }
 
   async type(text: string): Promise<{ remapped: number }> {
+    const lone = loneSurrogateError(text);
+    if (lone) throw new Error(`the text ${lone}`);
     const keyboard = this.#keys();
     return this.exclusive(async () => {
       const x11 = await this.#xwaylandRoute([...text].find((c) => !usStroke(c)));

@@ -2,8 +2,16 @@
 // resolves the server has delivered its events; what the app then does with them is re-read by callers.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { HeldInput, KeyboardInput, MouseButton, Point, PointerInput, WheelDirection } from "../hands.js";
-import { type Chord, chordText, type Modifier } from "../keys.js";
+import {
+  ClickSpacing,
+  type HeldInput,
+  type KeyboardInput,
+  type MouseButton,
+  type Point,
+  type PointerInput,
+  type WheelDirection,
+} from "../hands.js";
+import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { RawXTest, X11Connection } from "./connection.js";
 import { charKeysym, Keymap, type KeyStroke, keyKeysym, MODIFIER_KEYSYMS } from "./keymap.js";
 import {
@@ -52,6 +60,7 @@ const LOCK_POLL_MS = 5;
 export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   readonly autoReleaseMs: number;
   #lastClickAt = 0;
+  readonly #clicks = new ClickSpacing();
   #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   #heldKeys = new Map<string, { strokes: KeyStroke[]; keysyms: number[]; timer: NodeJS.Timeout }>();
   #borrowed = new Map<number, number>(); // keysym → borrowed keycode
@@ -240,6 +249,8 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
       this.#withInput(async () => {
         const modifiers = this.#modifierStrokes(options.modifiers);
         await this.#arrive(at);
+        const apart = this.#clicks.waitBefore(at, options.button);
+        if (apart > 0) await sleep(apart);
         this.#press(modifiers, true);
         for (let i = 0; i < options.count; i++) {
           this.#fake(this.xtest.ButtonPress, BUTTONS[options.button]);
@@ -248,6 +259,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
         this.#press(modifiers, false);
         await this.x.sync();
         this.#lastClickAt = Date.now();
+        this.#clicks.clicked(at, options.button, this.#lastClickAt);
       }),
     );
   }
@@ -431,6 +443,8 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   }
 
   type(text: string): Promise<{ remapped: number }> {
+    const lone = loneSurrogateError(text);
+    if (lone) return Promise.reject(new Error(`the text ${lone}`));
     return this.#serial(async () => {
       await this.#waitAfterClick();
       const shift = this.#modifierStrokes(["shift"]);

@@ -12,10 +12,11 @@ import type { Secret } from "../../safety/audit.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
-import { refSchema } from "../schemas.js";
+import { refSchema, typedTextSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput, NothingSent } from "./attempt.js";
 import { everyFocused, focusedElements, keyEffect, pressFacts, readWhole } from "./facts.js";
+import { caretAtEnd, EDITS_TEXT, emptied, untilShown } from "./field.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -106,7 +107,12 @@ function clicksToFocus(place: ResolvedPlace | undefined): boolean {
   return place?.element !== undefined && CLICK_TO_FOCUS_ROLES.has(place.element.role);
 }
 
-/** Moves the keyboard focus to a ref: a click for text fields, the accessibility focus otherwise. */
+/**
+ * Moves the keyboard focus to a ref. A text field that has it keeps it; one that does not takes the
+ * accessibility focus where its toolkit grants it, and a click only where not (GTK 4.8): the caret is
+ * then placed through its Text interface, never by where a click landed. Other fields that take
+ * keys by a click (cells, combo boxes) are clicked; anything else gets the accessibility focus.
+ */
 async function focusPlace(
   context: ToolContext,
   hands: Hands,
@@ -115,10 +121,11 @@ async function focusPlace(
   replacing = false,
 ): Promise<string> {
   if (clicksToFocus(place)) {
-    // Typing that replaces the whole text into the focus of the window in front needs no click: the
-    // click would only place the caret (and on X11 wait for Java, which drops a key sent right after
-    // one). Typing that inserts keeps it: the caret goes where the click lands, as it always has.
-    if (replacing && (await alreadyFocused(context, hands, place))) return "already focused";
+    const field = EDITS_TEXT.has(place.element?.role ?? "");
+    // A cell or a combo box typed into without replacing keeps its click: the caret goes where the
+    // click lands, as it always has.
+    if ((field || replacing) && (await alreadyFocused(context, hands, place))) return "already focused";
+    if (field && (await grabbed(context, hands, acting, place))) return "accessibility focus";
     await hands.click(place.point, { button: "left", count: 1, modifiers: [] });
     if (place.element?.role === "table cell" && place.handle) await ensureCurrent(context, place);
     else await untilFocused(context, place);
@@ -134,6 +141,33 @@ async function focusPlace(
   }
   await untilGrabbed(context, place);
   return "accessibility focus";
+}
+
+/** Polls after a text field's accessibility focus, before it is clicked instead. */
+const GRAB_TRY_MS = [0, 30, 60, 120, 250];
+
+/**
+ * Whether a focusable text field took the accessibility focus (Component.GrabFocus) in the window in
+ * front: GTK 3, Qt and Java grant it, GTK 4.8 does not, and an inactive window gives the focus
+ * within itself without the keys following, so it is tried only in the window in front.
+ */
+async function grabbed(
+  context: ToolContext,
+  hands: Hands,
+  acting: ActingSurfaces,
+  place: ResolvedPlace,
+): Promise<boolean> {
+  if (!place.handle || !place.element?.states?.includes("focusable")) return false;
+  if (place.windowId === undefined || (await hands.activeWindow()) !== place.windowId) return false;
+  const report = await (await acting.backend())
+    .perform(place.handle, { kind: "focus" }, { timeoutMs: 2000 })
+    .catch(() => undefined);
+  if (report?.outcome !== "completed" || report.returned === false) return false;
+  for (const wait of GRAB_TRY_MS) {
+    await sleep(wait);
+    if ((await holdsFocus(context, place)).holds) return true;
+  }
+  return false;
 }
 
 /** Polls after the accessibility focus: an app applies it at once, or within a few of its turns. */
@@ -307,60 +341,9 @@ async function untilFocused(context: ToolContext, place: ResolvedPlace): Promise
     );
 }
 
-// The Swing fixture under eight HTTP clients took over 2 s to show 8 typed characters, once in 320;
-// with every input reply also listing the windows around it (issue 26), it went past 5 s, twice in
-// six runs, on the first burst of remapped characters (each keymap change reloads every X client's
-// keymap). The wait ends as soon as the text shows: the bound only decides when a slow app is
-// called "differs", and a false "differs" is the worse answer.
-const SHOWN_WITHIN_MS = 10_000;
-/** Fields whose own text is what was typed into them, as soon as the app has taken it. */
-const SHOWS_TYPED_TEXT = roleSet(
-  "text",
-  "entry",
-  "password text",
-  "spin button",
-  "document text",
-  "terminal",
-);
-
-/** Whether the field shows what was typed: exact, differs (after 5 s), or unreadable. */
-export type ReadBack = "exact" | "differs" | "unreadable";
-
-/**
- * Waits until the field shows what was typed (the whole text after a clear, else its end), bounded:
- * "done" means the app has taken the text, not only that the keys were sent. A password field is
- * never read.
- */
-async function untilShown(
-  context: ToolContext,
-  place: ResolvedPlace,
-  text: string,
-  cleared: boolean,
-): Promise<ReadBack> {
-  if (!place.handle || place.element?.role === PASSWORD_ROLE) return "unreadable";
-  const backend = await context.backend();
-  // A single-line field does not keep a trailing newline: Enter was a key, not text.
-  const wanted = text.replace(/[\r\n]+$/, "");
-  const deadline = Date.now() + SHOWN_WITHIN_MS;
-  for (;;) {
-    const node = await backend
-      .describe(place.handle, {
-        maxText: 100_000,
-        ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
-      })
-      .catch(() => undefined);
-    const shown = node?.text ?? node?.value;
-    if (shown === undefined) return "unreadable";
-    const normal = shown.replace(/[\r\n]+$/, "");
-    if (cleared ? normal === wanted : normal.endsWith(wanted)) return "exact";
-    if (Date.now() > deadline) return "differs";
-    await sleep(30);
-  }
-}
-
 const typeTextInput = z
   .object({
-    text: z.string().min(1).max(20_000),
+    text: typedTextSchema,
     ...elementShape,
     ref: refSchema.optional().describe("Field (default: the focus)"),
     clear: z.boolean().default(false),
@@ -443,34 +426,32 @@ export async function typeText(
     secret: input.text,
     typed: true,
     otherSecrets,
+    // The difference quotes the field, typed text and all: the reply has it, the journal not.
+    journalOutcome: ({ read_back_differs: _differs, ...outcome }) => outcome,
     async execute(h, acting) {
-      // The focus click and the typing go as one: another deskhand's click in between would send
-      // this text into its field.
-      const { focused, remapped, started, shown } = await h.exclusive(async () => {
+      // The focus, the caret and the typing go as one: another deskhand's click in between would
+      // send this text into its field.
+      const { focused, start, remapped, started, shown } = await h.exclusive(async () => {
         const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
-        if (input.clear) {
-          await h.chord(parseChord("ctrl+a"), 1);
-          await h.chord(parseChord("Backspace"), 1);
-        }
+        const start = input.clear
+          ? await emptied(context, h, place)
+          : await caretAtEnd(context, h, acting, place);
         const started = Date.now();
         const { remapped } = await h.type(input.text);
-        // The lock is held until the field shows the text (or 5 s pass): remapped keys become
+        // The lock is held until the field shows the text (or 10 s pass): remapped keys become
         // characters when the app reads them, with the keymap of that moment, and another deskhand
         // remapping the same keycodes before then would change what arrives.
-        // A cell takes typed text into an editor of its own, seen only once committed: no wait there.
-        const shown =
-          place && SHOWS_TYPED_TEXT.has(place.element?.role ?? "")
-            ? await untilShown(context, place, input.text, input.clear)
-            : undefined;
-        return { focused, remapped, started, shown };
+        const shown = await untilShown(context, place, input.text, start);
+        return { focused, start, remapped, started, shown };
       });
       return {
         characters: [...input.text].length,
         ...(focused ? { focused_by: focused } : {}),
         cleared: input.clear,
+        ...(start && !input.clear ? { caret: start.how } : {}),
         remapped_keys: remapped,
         typing_ms: Date.now() - started,
-        ...(shown ? { read_back: shown } : {}),
+        ...shown,
         ...(place
           ? await readBack(context, place, shown ? 0 : input.settleMs)
           : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs)),
@@ -483,7 +464,9 @@ export async function typeText(
         : "";
       const unsure = arrivalUnsure(r, input.text, input.clear);
       if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
-      return `typed ${r.characters} character(s)${where}${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}` : ""}`;
+      const at = r.caret ? " at the end of its text" : "";
+      const differs = r.read_back_differs ? `: ${r.read_back_differs}` : "";
+      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}${differs}` : ""}`;
     },
   });
 }
@@ -588,6 +571,9 @@ export const keyTool = defineTool({
       async execute(h, acting) {
         const focused = await h.exclusive(async () => {
           const focused = place && input.focus ? await focusPlace(context, h, acting, place) : undefined;
+          // GTK 3 selects an entry's whole text when it takes the accessibility focus, and Backspace
+          // then took it all: the caret goes to the end, where a click past the text puts it.
+          if (focused === "accessibility focus") await caretAtEnd(context, h, acting, place);
           if (focused) await sleep(50);
           await h.chord(chord, input.count);
           return focused;
