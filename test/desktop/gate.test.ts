@@ -197,7 +197,7 @@ describe("the gate on the Swing fixture's modal dialog and menu", () => {
 
   // A dialog the app opens takes its time to appear on a busy machine: its elements are waited for.
   const one = (title: string, query: Record<string, unknown>) =>
-    findWaiting(call, title, query, 10_000) as Promise<Element>;
+    findWaiting(call, title, query, HANG_MS) as Promise<Element>;
   const status = async () => {
     const result = await call("snapshot", {
       target: { kind: "title", glob: TITLES.swing },
