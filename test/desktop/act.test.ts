@@ -519,6 +519,8 @@ describe("acting on real apps", () => {
     const entryIndex = gtk4.indexOf(entry);
     assert.ok((await act(entry.ref, { kind: "set_value", text: "from deskhand" })).ok);
     assert.equal((await snapshot(TITLES.gtk4))[entryIndex]!.value, "from deskhand");
+    // Left as it was: later files look for the entry by its text.
+    assert.ok((await act(entry.ref, { kind: "set_value", text: "entry" })).ok);
     const check = pick(gtk4, (e) => e.role === "check box", "a GTK4 check box");
     const refused = await act(check.ref, { kind: "toggle" });
     assert.equal(refused.ok, false, "GTK 4.8 check boxes expose no actions");

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { REPLY_CEILING, STRING_CEILING } from "../../src/core/limits.js";
-import { CLI, cli, NdjsonClient, type StartedApp, startApp, within } from "./helpers.js";
+import { CLI, cli, NdjsonClient, pingsDuring, type StartedApp, startApp, within } from "./helpers.js";
 
 const TITLE = "Deskhand huge";
 // The name is trimmed as it is read (toolkits pad names): its last space goes.
@@ -63,23 +63,7 @@ describe("an element named with 5 MB", () => {
     return result;
   };
 
-  /** Runs `work` while pinging every 50 ms; answers each ping's round trip in ms. */
-  const pingingDuring = async (work: () => Promise<unknown>): Promise<number[]> => {
-    const trips: number[] = [];
-    let done = false;
-    const pinger = (async () => {
-      while (!done) {
-        const started = performance.now();
-        await client.ping();
-        trips.push(performance.now() - started);
-        await sleep(50);
-      }
-    })();
-    await work();
-    done = true;
-    await pinger;
-    return trips;
-  };
+  const pingingDuring = (work: () => Promise<unknown>) => pingsDuring(() => client.ping(), work);
   const assertPinged = (trips: number[]) => {
     assert.ok(trips.length >= 1, "no ping answered");
     // Generous for a loaded machine: the server that matched the whole name held pings for minutes.

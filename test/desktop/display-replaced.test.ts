@@ -4,10 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
-import { Desktop } from "../../src/platform/sandbox/desktop.js";
 import { X11Connection } from "../../src/platform/x11/connection.js";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller, within } from "./helpers.js";
+import { ownDesktop, toolCaller, within } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,21 +30,12 @@ const processGone = (pid: number) =>
   });
 
 describe("the X server replaced on the same display", () => {
-  let desktop: Desktop;
-  let context: ToolContext;
-  before(async () => {
-    desktop = await Desktop.start();
-    await launchApp(desktop, "gtk3-widget-factory", 30_000);
-    context = createContext({ refLifetime: "while-verified", env: { ...process.env, ...desktop.info.env } });
-  });
-  after(async () => {
-    await context.close();
-    await desktop.stop();
-  });
+  const own = ownDesktop();
 
   it("is found again by the same context: windows, snapshot and screenshot answer from the new server", {
     timeout: 120_000,
   }, async () => {
+    const { desktop, context } = own;
     const call = toolCaller(context);
     const first = await call("windows", {});
     assert.ok(first.ok, JSON.stringify(first.error));

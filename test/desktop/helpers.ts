@@ -4,10 +4,13 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AtspiBackend } from "../../src/platform/atspi/backend.js";
+import { launchApp } from "../../src/platform/sandbox/apps.js";
+import { Desktop } from "../../src/platform/sandbox/desktop.js";
 import type { WindowInfo } from "../../src/platform/types.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
@@ -254,4 +257,46 @@ export async function findWaiting(
       throw new Error(`${JSON.stringify(query)} in ${title}: ${JSON.stringify(result)}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
+}
+
+/** Runs `work` while pinging every 50 ms, one ping at a time; answers each ping's round trip in ms. */
+export async function pingsDuring(
+  ping: () => Promise<unknown>,
+  work: () => Promise<unknown>,
+): Promise<number[]> {
+  const trips: number[] = [];
+  let done = false;
+  const pinger = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await ping();
+      trips.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  await work();
+  done = true;
+  await pinger;
+  return trips;
+}
+
+/**
+ * A desktop of the test's own with gtk3-widget-factory, and a context on it, for a test that breaks
+ * its desktop (kills its bus or its X server): filled in before the suite's tests, ended after.
+ */
+export function ownDesktop(): { desktop: Desktop; context: ToolContext } {
+  const own = {} as { desktop: Desktop; context: ToolContext };
+  before(async () => {
+    own.desktop = await Desktop.start();
+    await launchApp(own.desktop, "gtk3-widget-factory", 30_000);
+    own.context = createContext({
+      refLifetime: "while-verified",
+      env: { ...process.env, ...own.desktop.info.env },
+    });
+  });
+  after(async () => {
+    await own.context?.close();
+    await own.desktop?.stop();
+  });
+  return own;
 }

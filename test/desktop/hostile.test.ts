@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createContext } from "../../src/tools/context.js";
-import { CLI, connect, HANG_MS, startExtraSwingApp, TITLES, toolCaller } from "./helpers.js";
+import { CLI, connect, HANG_MS, pingsDuring, startExtraSwingApp, TITLES, toolCaller } from "./helpers.js";
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
 
@@ -44,23 +44,7 @@ describe("hostile input", () => {
    */
   const FROZEN_MS = 5000;
 
-  /** Runs `work` while pinging every 50 ms; answers each ping's round trip in ms. */
-  const pingingDuring = async (work: () => Promise<unknown>): Promise<number[]> => {
-    const trips: number[] = [];
-    let done = false;
-    const pinger = (async () => {
-      while (!done) {
-        const started = performance.now();
-        await client.ping();
-        trips.push(performance.now() - started);
-        await sleep(50);
-      }
-    })();
-    await work();
-    done = true;
-    await pinger;
-    return trips;
-  };
+  const pingingDuring = (work: () => Promise<unknown>) => pingsDuring(() => client.ping(), work);
 
   it("globs and locators ten times the sizes that froze it: clear answers, and pings answered", async () => {
     const answers: ToolResult[] = [];

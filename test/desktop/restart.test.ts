@@ -3,29 +3,17 @@
 // apps started since, with no restart of deskhand.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { launchApp } from "../../src/platform/sandbox/apps.js";
-import { Desktop } from "../../src/platform/sandbox/desktop.js";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller } from "./helpers.js";
+import { ownDesktop, toolCaller } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the accessibility bus restarts", () => {
-  let desktop: Desktop;
-  let context: ToolContext;
-  before(async () => {
-    desktop = await Desktop.start();
-    await launchApp(desktop, "gtk3-widget-factory", 30_000);
-    context = createContext({ refLifetime: "while-verified", env: { ...process.env, ...desktop.info.env } });
-  });
-  after(async () => {
-    await context.close();
-    await desktop.stop();
-  });
+  const own = ownDesktop();
 
   it("answers cleanly while the bus is down, then reconnects and sees apps started since", {
     timeout: 90_000,
   }, async () => {
+    const { desktop, context } = own;
     const call = toolCaller(context);
     const first = await call("windows", {});
     assert.ok(first.ok, JSON.stringify(first.error));

@@ -177,7 +177,7 @@ describe("deskhand sandbox --wayland", () => {
     assert.ok(statSync(shot).size > 3000, `a picture of the dialog (${statSync(shot).size} bytes)`);
     // deskhand's own virtual keyboard typed after the value set, as the field reads back.
     assert.match(out, /type exit 0/, out);
-    assert.match(out, /done: typed 5 character\(s\); reads back exact/, out);
+    assert.match(out, /done: typed 5 character\(s\) at the end of its text; reads back exact/, out);
     // The pointer is real: Cancel was clicked where AT-SPI and sway put it, and the dialog went.
     assert.match(out, /done: left click at \(\d+, \d+\) on push button "Cancel"/, out);
     assert.match(out, /window disappeared: \d+ "Wayland Probe"/, out);
