@@ -208,9 +208,9 @@ describe("MCP over Streamable HTTP", () => {
     }
   });
 
-  it("8 clients × 200 mixed calls are all answered correctly, no character lost, memory bounded", async () => {
+  it("8 clients × 100 mixed calls are all answered correctly, no character lost, memory bounded", async () => {
     const before = rssMb(server.child.pid!);
-    const load = await runLoad(server.url, TOKEN, TITLES.swing, 8, 200);
+    const load = await runLoad(server.url, TOKEN, TITLES.swing, 8, 100);
     const afterLoad = rssMb(server.child.pid!);
     console.log(
       `# http load: ${load.calls} calls in ${(load.ms / 1000).toFixed(1)} s; medians ${Object.entries(
