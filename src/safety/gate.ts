@@ -1,6 +1,7 @@
 // The gate every action passes, after its target is probed: level (raised by the target, never
 // lowered), ceiling, then confirmation for what commits, cannot be undone or is a dangerous chord.
 import { globMatch } from "../core/glob.js";
+import { cutString } from "../core/limits.js";
 import type { Chord } from "../platform/keys.js";
 import { commitReason, dangerousChord, type TargetFacts } from "./classify.js";
 import { LEVEL_NAMES, raiseLevel, type SafetyLevel, withinCeiling } from "./levels.js";
@@ -36,9 +37,7 @@ const QUESTION_PART = 240;
 
 /** Text from the app or the agent as a person is shown it: escaped where unsafe, and bounded. */
 export function shownToPerson(text: string, max = QUESTION_PART): string {
-  const chars = Array.from(text);
-  const kept = chars.length > max ? `${chars.slice(0, max).join("")}…[cut: ${chars.length} chars]` : text;
-  return kept.replace(UNSAFE_FOR_A_PERSON, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return cutString(text, max).replace(UNSAFE_FOR_A_PERSON, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /** A quotation a person can tell the end of: its own quotes escaped. */

@@ -169,8 +169,8 @@ describe("the question a person is asked", () => {
   it("is bounded, and says where and how much it cut", () => {
     const question = ask(`Send ${"x".repeat(5000)}`, "y".repeat(5000));
     assert.ok(question.length < 1000, `${question.length} characters`);
-    assert.match(question, /cut: 5005 chars/);
-    assert.match(question, /cut: 5000 chars/);
+    assert.match(question, /cut: 5,005 chars/);
+    assert.match(question, /cut: 5,000 chars/);
     assert.match(ask("Send", null), /The agent says: \(no intent given\)$/);
   });
 });
