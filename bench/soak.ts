@@ -2,7 +2,8 @@
 // snapshot the Swing fixture, set its Name field, re-read the field. Prints the server's RSS and open
 // descriptors after warm-up and at the end, and the slope of a least-squares line through the RSS.
 // Run with `npm run bench -- soak` (BENCH_CYCLES changes the count; SOAK_FRONTEND=mcp drives
-// `deskhand mcp` over stdio instead, one session whose refs outlive snapshots, three calls a cycle).
+// `deskhand mcp` over stdio instead, one session whose refs outlive snapshots, three calls a cycle;
+// SOAK_EVERY=100 prints the RSS and descriptors every 100 cycles).
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -43,6 +44,9 @@ const BIN_FLAGS = readFileSync("src/frontends/cli/main.ts", "utf8")
   .split("\n")[0]!
   .replace(/^#!\/usr\/bin\/env -S node ?/, "");
 const WARMUP = Math.min(100, Math.floor(CYCLES / 10));
+
+/** Print RSS and descriptors every this many cycles (SOAK_EVERY; 0: only the summary). */
+const EVERY = Number(process.env.SOAK_EVERY ?? 0);
 
 const FRONTEND = process.env.SOAK_FRONTEND === "mcp" ? "mcp" : "serve";
 
@@ -165,6 +169,9 @@ async function main(): Promise<void> {
   for (let cycle = 0; cycle < CYCLES; cycle++) {
     await driver.cycle(cycle);
     rss.push(rssOf(driver.pid));
+    // The shape, not just the ends: a leak climbs steadily, a heap that settles steps and stops.
+    if (EVERY && cycle % EVERY === 0)
+      console.log(`cycle ${cycle}: RSS ${rss.at(-1)!.toFixed(1)} MB, ${descriptorsOf(driver.pid)} descriptors`);
     if (cycle === WARMUP) {
       footprintAtWarmup = await busFootprint(a11y, driver.pid);
       descriptorsAtWarmup = descriptorsOf(driver.pid);

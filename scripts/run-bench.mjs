@@ -15,6 +15,7 @@ const APPS = {
   input: [SWING],
   http: [SWING],
   run: [SWING],
+  soak: [SWING],
   wayland: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'Wayland Bench'"],
   pixels: [`${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-pixels-canvas.json`],
   ocr: [

@@ -1,6 +1,8 @@
-// The test command: unit tests first (no desktop), then the desktop tests inside a sandbox with the
-// real apps they drive already registered on the accessibility bus.
-import { spawnSync } from "node:child_process";
+// The test command: unit tests, the desktop tests and the toolkit contract suite, as jobs two at a time
+// (the machine has two CPUs, and most of a desktop test is waiting for an app). The desktop tests run
+// in two sandboxes, each with the real apps they drive already registered on the accessibility bus;
+// each sandbox's worker takes the next file nobody has taken (scripts/test-worker.mjs).
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,58 +33,96 @@ export const SWING_FIXTURE =
   "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
   "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
 
-// The tests' input actions go to a journal of their own, under a config nobody wrote: a developer's
-// ceiling or pre-approvals must not change what the tests see.
+// The tests' input actions go to journals of their own, one per job (a test reads its job's last
+// line), under a config nobody wrote: a developer's ceiling or pre-approvals must not change what the
+// tests see.
 const testRoot = mkdtempSync(join(tmpdir(), "deskhand-tests-"));
-const testEnv = {
-  ...process.env,
-  DESKHAND_AUDIT: join(testRoot, "audit.jsonl"),
-  DESKHAND_CONFIG: join(testRoot, "no-config.json"),
-};
-delete testEnv.DESKHAND_CEILING;
+const baseEnv = { ...process.env, DESKHAND_CONFIG: join(testRoot, "no-config.json") };
+delete baseEnv.DESKHAND_CEILING;
 
-// A whole phase (a sandbox and its suite) that outlives this is stopped and fails, so one stuck
-// sandbox never takes the run past CI's limit.
-const PHASE_TIMEOUT_MS = 25 * 60_000;
+// A job (a sandbox and its tests) that outlives this is stopped and fails, so one stuck sandbox
+// never takes the run past CI's limit.
+const JOB_TIMEOUT_MS = 25 * 60_000;
+const JOBS_AT_ONCE = Number(process.env.DESKHAND_TEST_JOBS ?? 2);
 
-function run(command, args) {
-  const started = Date.now();
-  const result = spawnSync(command, args, {
-    stdio: "inherit",
-    env: testEnv,
-    timeout: PHASE_TIMEOUT_MS,
-    killSignal: "SIGTERM",
+/** One job: a command, its name and its environment; its output is printed whole when it ends. */
+function runJob({ name, args, env = {} }) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, args, {
+      env: { ...baseEnv, DESKHAND_AUDIT: join(testRoot, `${name}.jsonl`), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const chunks = [];
+    child.stdout.on("data", (c) => chunks.push(c));
+    child.stderr.on("data", (c) => chunks.push(c));
+    const timer = setTimeout(() => child.kill("SIGTERM"), JOB_TIMEOUT_MS);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      const timedOut = seconds * 1000 >= JOB_TIMEOUT_MS ? `, stopped after ${seconds} s` : "";
+      process.stdout.write(Buffer.concat(chunks));
+      console.log(
+        `\n# job ${name}: ${code === 0 ? "passed" : `FAILED (${code ?? signal}${timedOut})`} in ${seconds} s\n`,
+      );
+      resolve(code ?? 1);
+    });
   });
-  if (result.error?.code === "ETIMEDOUT")
-    console.error(
-      `run-tests: stopped after ${Math.round((Date.now() - started) / 1000)} s: ${args.join(" ")}`,
-    );
-  return result.status ?? 1;
 }
 
+/** Runs jobs JOBS_AT_ONCE at a time, in order; the status is the first failure's, else 0. */
+async function runJobs(jobs) {
+  let status = 0;
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) status = (await runJob(jobs[next++])) || status;
+  };
+  await Promise.all(Array.from({ length: Math.min(JOBS_AT_ONCE, jobs.length) }, lane));
+  return status;
+}
+
+const sandboxRun = (extra, apps, command) => [
+  "dist/frontends/cli/main.js",
+  "sandbox",
+  "run",
+  ...extra,
+  ...apps.flatMap((app) => ["--app", app]),
+  "--",
+  process.execPath,
+  ...command,
+];
+
+const jobs = [];
 const unit = files("test/unit");
-let status = unit.length ? run(process.execPath, nodeTest(unit)) : 0;
-const desktop = files("test/desktop");
+if (unit.length) jobs.push({ name: "unit", args: nodeTest(unit) });
+
+// The slowest desktop files go first, so the two workers end close together.
+const SLOW_FIRST = [
+  "http",
+  "record",
+  "sandbox",
+  "hands",
+  "wayland-hands",
+  "gate",
+  "load",
+  "faults",
+  "hostile",
+];
+const rank = (f) => {
+  const i = SLOW_FIRST.indexOf(f.replace(/^.*\/|\.test\.ts$/g, ""));
+  return i < 0 ? SLOW_FIRST.length : i;
+};
+const desktop = files("test/desktop").sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 if (desktop.length) {
-  const sandbox = [
-    "dist/frontends/cli/main.js",
-    "sandbox",
-    "run",
-    "--app",
-    "gtk3-widget-factory",
-    "--app",
-    "gtk4-widget-factory",
-    "--app",
-    SWING_FIXTURE,
-    "--",
-    process.execPath,
-    ...nodeTest(desktop),
-  ];
-  status = run(process.execPath, sandbox) || status;
+  const queue = mkdtempSync(join(testRoot, "queue-"));
+  const worker = ["scripts/test-worker.mjs", queue, "--", ...nodeTest([]), "--", ...desktop];
+  const apps = ["gtk3-widget-factory", "gtk4-widget-factory", SWING_FIXTURE];
+  for (let n = 1; n <= Math.min(2, desktop.length); n++)
+    jobs.push({ name: `desktop-${n}`, args: sandboxRun([], apps, worker) });
 }
 
 // The toolkit contract suite: one sandbox per toolkit app, so a heavy browser or office suite never
-// shares a desktop (or a CPU budget) with another. DESKHAND_TOOLKITS=qt,firefox picks some.
+// shares a desktop with another. DESKHAND_TOOLKITS=qt,firefox picks some.
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",
   gtk4: "gtk4-widget-factory",
@@ -97,44 +137,42 @@ const toolkits = (process.env.DESKHAND_TOOLKITS ?? Object.keys(TOOLKIT_APPS).joi
   .split(",")
   .filter(Boolean);
 const contract = files("test/toolkits");
-if (contract.length && toolkits.length) {
-  const ledgerDir = mkdtempSync(join(tmpdir(), "deskhand-ledger-"));
+const ledgerDir = mkdtempSync(join(tmpdir(), "deskhand-ledger-"));
+const APP_WAIT = ["--app-timeout-ms", "90000"];
+if (contract.length) {
   for (const toolkit of toolkits) {
-    const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "90000"];
-    args.push("--app", TOOLKIT_APPS[toolkit], "--", process.execPath, ...nodeTest(contract));
-    testEnv.DESKHAND_TOOLKIT = toolkit;
-    testEnv.DESKHAND_LEDGER_DIR = ledgerDir;
-    status = run(process.execPath, args) || status;
+    jobs.push({
+      name: `toolkit-${toolkit}`,
+      args: sandboxRun(APP_WAIT, [TOOLKIT_APPS[toolkit]], nodeTest(contract)),
+      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+    });
   }
   // The same suite under Wayland (headless sway, no XWayland), for the toolkits that run natively
   // there: Swing needs an X server, and LibreOffice is left to the X11 run.
   const waylandSuite = contract.filter((f) => f.endsWith("/contract.test.ts"));
   for (const toolkit of waylandSuite.length ? toolkits.filter((t) => WAYLAND_TOOLKITS.includes(t)) : []) {
-    const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--wayland", "--app-timeout-ms", "90000"];
-    args.push("--app", TOOLKIT_APPS[toolkit], "--", process.execPath, ...nodeTest(waylandSuite));
-    testEnv.DESKHAND_TOOLKIT = toolkit;
-    testEnv.DESKHAND_LEDGER_DIR = ledgerDir;
-    status = run(process.execPath, args) || status;
+    jobs.push({
+      name: `wayland-${toolkit}`,
+      args: sandboxRun(["--wayland", ...APP_WAIT], [TOOLKIT_APPS[toolkit]], nodeTest(waylandSuite)),
+      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+    });
   }
-  // The ledger is regenerated from what the suite just saw.
-  // A run of some toolkits only (DESKHAND_TOOLKITS) writes its ledger beside the build, not over the doc.
-  // Only a whole run (every toolkit, no filter) rewrites the doc; a filtered one had emptied it.
-  const everyToolkit =
-    toolkits.length === Object.keys(TOOLKIT_APPS).length && !process.env.DESKHAND_TEST_FILTER;
-  const ledger = everyToolkit ? "docs/toolkits.md" : "build/toolkits.partial.md";
-  status = run(process.execPath, ["scripts/toolkit-ledger.mjs", ledgerDir, ledger]) || status;
 }
 // Chromium without renderer accessibility: the tree is known to be incomplete, and must say so.
 const incomplete = files("test/incomplete");
 if (toolkits.includes("chromium") && incomplete.length) {
-  const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "90000"];
-  args.push(
-    "--app",
-    `${TOOLKIT_APPS.chromium} --no-renderer-accessibility`,
-    "--",
-    process.execPath,
-    ...nodeTest(incomplete),
-  );
-  status = run(process.execPath, args) || status;
+  const app = `${TOOLKIT_APPS.chromium} --no-renderer-accessibility`;
+  jobs.push({ name: "incomplete-chromium", args: sandboxRun(APP_WAIT, [app], nodeTest(incomplete)) });
+}
+
+let status = await runJobs(jobs);
+if (contract.length && toolkits.length) {
+  // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
+  // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.
+  const everyToolkit =
+    toolkits.length === Object.keys(TOOLKIT_APPS).length && !process.env.DESKHAND_TEST_FILTER;
+  const ledger = everyToolkit ? "docs/toolkits.md" : "build/toolkits.partial.md";
+  status =
+    (await runJob({ name: "ledger", args: ["scripts/toolkit-ledger.mjs", ledgerDir, ledger] })) || status;
 }
 process.exit(status);

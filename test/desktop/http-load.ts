@@ -26,7 +26,8 @@ export async function startHttpServer(
   let log = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address in 15 s: ${log}`)), 15_000);
+    // A minute, as every wait for a condition in the tests: a loaded machine starts node slowly.
+    const timer = setTimeout(() => reject(new Error(`no address in 60 s: ${log}`)), 60_000);
     child.stderr!.on("data", (chunk: Buffer) => {
       log += chunk.toString();
       const found = /serving MCP at (http:\/\/\S+\/mcp)/.exec(log);

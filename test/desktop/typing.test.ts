@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ToolContext } from "../../src/tools/context.js";
 import { gatedContext, TITLES, toolCaller } from "./helpers.js";
+import { call as httpCall, httpClient, startHttpServer } from "./http-load.js";
 
 interface Match {
   ref: string;
@@ -58,7 +59,8 @@ describe("typing keeps what is there", () => {
   };
 
   const gtk3Entry = async () => {
-    const entries = await fields(TITLES.gtk3, { role: "text", states: ["editable", "showing"] });
+    const editable = ["editable", "showing", "enabled"];
+    const entries = await fields(TITLES.gtk3, { role: "text", states: editable });
     const entry = entries.find((e) => e.value === "");
     assert.ok(entry, "an empty GTK3 entry");
     return entry;
@@ -154,6 +156,53 @@ describe("typing keeps what is there", () => {
       }
     } finally {
       await setText(field.ref, old);
+    }
+  });
+
+  it("two HTTP clients typing into two fields of one window at once: each ends with exactly its parts, in order", async () => {
+    const token = "typing-test-token-0123456789";
+    const server = await startHttpServer({
+      ...process.env,
+      DESKHAND_TOKEN: token,
+      DESKHAND_AUDIT: join(dir, "http-audit.jsonl"),
+      DESKHAND_CONFIG: join(dir, "none.json"),
+    });
+    const target = { kind: "title", glob: TITLES.gtk3 };
+    const editable = ["editable", "showing", "enabled"];
+    const entries = await fields(TITLES.gtk3, { role: "text", states: editable });
+    assert.ok(entries.length >= 2, `two GTK 3 entries: ${entries.length}`);
+    const olds = [await textOf(entries[0]!.ref), await textOf(entries[1]!.ref)];
+    const parts = (who: string) => ["-a1", "-b2", "-c3", "-d4", "-e5", "-f6"].map((p) => who + p);
+    try {
+      // Each client finds the entries in its own session (the same order) and types into its own one.
+      const typist = async (index: number, who: string) => {
+        const client = await httpClient(server.url, token, { name: who });
+        try {
+          const found = await httpCall(client, "find", {
+            target,
+            role: "text",
+            states: editable,
+            limit: 100,
+          });
+          const matches: Match[] = found.structuredContent?.matches ?? [];
+          const ref = matches[index]?.ref;
+          assert.ok(ref, `${who}: ${found.content[0]?.text}`);
+          for (const text of parts(who)) {
+            const typed = await httpCall(client, "type_text", { ref, text, intent });
+            assert.equal(typed.structuredContent?.status, "done", typed.content[0]?.text);
+          }
+        } finally {
+          await client.close();
+        }
+      };
+      await Promise.all([typist(0, "g"), typist(1, "h")]);
+      assert.equal(await textOf(entries[0]!.ref), olds[0] + parts("g").join(""));
+      assert.equal(await textOf(entries[1]!.ref), olds[1] + parts("h").join(""));
+    } finally {
+      server.child.kill();
+      await server.exited;
+      await setText(entries[0]!.ref, olds[0]!);
+      await setText(entries[1]!.ref, olds[1]!);
     }
   });
 

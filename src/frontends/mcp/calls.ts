@@ -15,10 +15,12 @@ const FLUSH_MS = 100;
 
 export class CallsInFlight {
   readonly #running = new Set<Promise<unknown>>();
-  #release!: () => void;
-  readonly #released = new Promise<void>((resolve) => {
-    this.#release = resolve;
-  });
+  /**
+   * What answers each running call as stopped. A set each call leaves when it ends, not reactions on
+   * one promise that stays pending for the server's life: those were never freed, and held every
+   * call's context (about 40 KB a call over stdio).
+   */
+  readonly #onStop = new Set<() => void>();
   stopping = false;
   readonly #halt = new AbortController();
 
@@ -35,11 +37,30 @@ export class CallsInFlight {
   run<T>(work: () => Promise<T>, stopped: () => T): Promise<T> {
     const running = work();
     this.#running.add(running);
-    running.then(
-      () => this.#running.delete(running),
-      () => this.#running.delete(running),
-    );
-    return Promise.race([running, this.#released.then(stopped)]);
+    return new Promise<T>((resolve, reject) => {
+      const onStop = () => {
+        try {
+          resolve(stopped());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      this.#onStop.add(onStop);
+      const end = () => {
+        this.#running.delete(running);
+        this.#onStop.delete(onStop);
+      };
+      running.then(
+        (value) => {
+          end();
+          resolve(value);
+        },
+        (error) => {
+          end();
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Waits up to `ms` for the calls in flight; those still running are then answered as stopped. */
@@ -48,7 +69,7 @@ export class CallsInFlight {
     this.#halt.abort();
     if (this.#running.size > 0) await Promise.race([Promise.allSettled([...this.#running]), sleep(ms)]);
     const cut = this.#running.size;
-    this.#release();
+    for (const answer of [...this.#onStop]) answer();
     if (cut > 0) await sleep(FLUSH_MS);
   }
 }

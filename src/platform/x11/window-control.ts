@@ -108,36 +108,49 @@ export class X11WindowControl implements WindowControl {
     try {
       const wasActive = (await activeWindow(this.x)) === windowId;
       if (await this.#minimized(windowId)) await this.x.mapWindow(windowId);
-      // Sent even to the active window: one that another covers is raised by it.
-      await this.x.clientMessage(windowId, "_NET_ACTIVE_WINDOW", [SOURCE_PAGER, 0, 0]);
-      // Wait for the window manager's answer, however busy it is: once to know it has handled the
-      // request (and set the focus), once more to know it has seen the focus arrive and said so.
-      // What is left after that is the app's own time, which SETTLE_MS bounds.
-      for (let round = 0; round < 2; round++) {
-        const caughtUp = await this.#windowManagerCaughtUp();
-        if (caughtUp === "unsupported") break;
-        if (!caughtUp) return (await activeWindow(this.x)) === windowId ? "front" : "unknown";
-        if (round === 0 && (await activeWindow(this.x)) === windowId) break;
-      }
-      // The window manager has answered. A dialog of this window in front is its decision (a modal
-      // dialog keeps the focus): said at once. Otherwise an app that takes the focus itself is given
-      // its time, one that does not only SETTLE_MS.
-      const now = await activeWindow(this.x);
-      if (now !== windowId && now !== undefined && (await this.#transientFor(now)) === windowId)
-        return "not_front";
-      const active = await until(
-        () => activeWindow(this.x),
-        (id) => id === windowId,
-        (await this.#takesFocusItself(windowId)) ? APP_TAKES_FOCUS_MS : SETTLE_MS,
-      );
-      if (active !== windowId) return "not_front";
+      // Asked twice at most: an app activated just before (Java) may take the focus back a moment
+      // after the window manager gave it away; asked again once it has, the window manager gives
+      // it. A dialog of this window in front is an answer, not such a race.
+      let truth = await this.#requestActive(windowId);
+      if (truth === "not_front" && !(await this.#dialogOf(windowId)))
+        truth = await this.#requestActive(windowId);
       // The app learns of its activation on its own time: Java dropped a click and the first key
       // that came right after. Whoever sends input next finds it ready.
-      if (!wasActive) await sleep(AFTER_ACTIVATION_MS);
-      return "front";
+      if (truth === "front" && !wasActive) await sleep(AFTER_ACTIVATION_MS);
+      return truth;
     } catch {
       return "unknown";
     }
+  }
+
+  /** Whether the window in front is a dialog of this one (a modal dialog keeps the focus). */
+  async #dialogOf(windowId: number): Promise<boolean> {
+    const now = await activeWindow(this.x);
+    return now !== windowId && now !== undefined && (await this.#transientFor(now)) === windowId;
+  }
+
+  async #requestActive(windowId: number): Promise<FocusTruth> {
+    // Sent even to the active window: one that another covers is raised by it.
+    await this.x.clientMessage(windowId, "_NET_ACTIVE_WINDOW", [SOURCE_PAGER, 0, 0]);
+    // Wait for the window manager's answer, however busy it is: once to know it has handled the
+    // request (and set the focus), once more to know it has seen the focus arrive and said so.
+    // What is left after that is the app's own time, which SETTLE_MS bounds.
+    for (let round = 0; round < 2; round++) {
+      const caughtUp = await this.#windowManagerCaughtUp();
+      if (caughtUp === "unsupported") break;
+      if (!caughtUp) return (await activeWindow(this.x)) === windowId ? "front" : "unknown";
+      if (round === 0 && (await activeWindow(this.x)) === windowId) break;
+    }
+    // The window manager has answered. A dialog of this window in front is its decision: said at
+    // once. Otherwise an app that takes the focus itself is given its time, one that does not only
+    // SETTLE_MS.
+    if (await this.#dialogOf(windowId)) return "not_front";
+    const active = await until(
+      () => activeWindow(this.x),
+      (id) => id === windowId,
+      (await this.#takesFocusItself(windowId)) ? APP_TAKES_FOCUS_MS : SETTLE_MS,
+    );
+    return active === windowId ? "front" : "not_front";
   }
 
   async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {

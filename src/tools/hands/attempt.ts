@@ -21,7 +21,7 @@ import { endsInEllipsis } from "../../safety/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
 import { watchChanges } from "../changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "../context.js";
-import { activateWindow, FOCUS_WORDS, guard } from "../guard.js";
+import { activateWindow, FOCUS_WORDS, type Guarded, guard } from "../guard.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -324,13 +324,40 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       text: `refused: ${guarded.reason}${via ? ` (What it presses: ${via}.)` : ""}`,
     };
   }
-  const { level, confirmed } = guarded;
   const hands = await guarded.acting.hands();
   const refuse = (reason: string, extra: Record<string, unknown> = {}): ToolOutput => {
     guarded.end({ decision: "refused", reason });
-    return { data: { status: "refused", reason, level, ...extra, target }, text: `refused: ${reason}` };
+    return {
+      data: { status: "refused", reason, level: guarded.level, ...extra, target },
+      text: `refused: ${reason}`,
+    };
   };
 
+  // From bringing the window forward to the re-read after, the input is one turn on the display:
+  // another call's window raised in between would take this call's click (two sessions typing into
+  // two apps at once sent a click meant for one into the other).
+  return hands.exclusive(() =>
+    sendInput(context, attempt, { hands, guarded, refuse, windowId, title, element, target }),
+  );
+}
+
+interface Allowed {
+  hands: Hands;
+  guarded: Extract<Guarded, { allowed: true }>;
+  refuse: (reason: string, extra?: Record<string, unknown>) => ToolOutput;
+  windowId: number | undefined;
+  title: string | undefined;
+  element: ResolvedPlace["element"];
+  target: AuditTarget;
+}
+
+/** The allowed input: its window in front, its point still its element's, then sent and re-read. */
+async function sendInput(
+  context: ToolContext,
+  attempt: InputAttempt,
+  { hands, guarded, refuse, windowId, title, element, target }: Allowed,
+): Promise<ToolOutput> {
+  const { level, confirmed } = guarded;
   let focus: FocusReport | undefined;
   // An active window can still be covered (act focus made it active, another window stays on top):
   // it is brought forward too, or a click at its element would be refused as covered for good.
