@@ -126,6 +126,24 @@ describe("typed keys on a GTK 3 main window with no default button", () => {
     );
     assert.equal(await text("Message"), "Dear Ann,\nsee you soon");
   });
+
+  it("Down and Enter in an open combo box list choose an option, with no person", async () => {
+    const colour = await one(call, title, { role: "combo box", name: "Colour" });
+    done(await call("click", { ref: colour.ref, intent: "Open the list" }), "opening the list");
+    const open = await call("find", {
+      target: { kind: "title", glob: title },
+      role: "menu item",
+      states: ["showing"],
+      timeout_ms: HANG_MS,
+    });
+    assert.ok(open.data?.matches?.length > 0, `the list opened: ${open.text}`);
+    done(await call("key", { key: "Down", intent: "Next option", window: { title } }), "Down");
+    const enter = await call("key", { key: "Enter", intent: "Choose it", window: { title } });
+    done(enter, "Enter");
+    assert.equal(enter.data.level, "L2");
+    await sleep(300);
+    assert.equal(commands().at(-1), "colour Green", "the option was chosen");
+  });
 });
 
 describe("Enter in a GTK 4 file chooser dialog, whose toolkit reports no default and no showing", () => {

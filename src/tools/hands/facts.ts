@@ -355,6 +355,25 @@ function terminalEffect(
   return undefined;
 }
 
+const POPUP_HOLDERS = roleSet("menu", "popup menu", "combo box");
+const CHOICE_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item");
+
+/**
+ * The item an open popup (a combo box's list, a menu) has chosen: GTK 3 grabs the keyboard for it
+ * and reports no focus anywhere, so Enter and space press that item. The deepest, where a submenu
+ * is open.
+ */
+function openPopupChoice(read: WindowRead): RawNode | undefined {
+  return read.nodes
+    .filter((n) => CHOICE_ROLES.has(n.role) && n.states?.includes("selected") && n.states.includes("showing"))
+    .filter((n) =>
+      pathTo(read.root, n)
+        .slice(0, -1)
+        .some((holder) => POPUP_HOLDERS.has(holder.role)),
+    )
+    .at(-1);
+}
+
 type Activation = { node?: RawNode; via: string } | { unreadable: string; via: string };
 
 /** A text field of many lines: Enter there types a line break (a composer, an editor). */
@@ -520,7 +539,7 @@ export async function keyEffect(
     effect.presses.push(facts);
     effect.via.push(via);
   };
-  const focusedNode = focusedOf(read.nodes);
+  const focusedNode = focusedOf(read.nodes) ?? openPopupChoice(read);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
   const focused = input.focused
