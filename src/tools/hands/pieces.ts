@@ -32,6 +32,8 @@ export function pieceEnd(text: string, from: number, spacePresses: boolean): num
 interface Focus {
   windowId: number | undefined;
   handle: string | undefined;
+  /** Every element reporting the focus: Qt leaves it on some it has left, so a move shows as a gain. */
+  all: string[];
   /** A text of many lines: a Tab or line break may go into it as text instead of moving on. */
   multiLine: boolean;
   /** Its text's length, where it has one. */
@@ -44,13 +46,16 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
   const windowId = await hands.activeWindow();
   if (windowId === undefined) return undefined;
   const read = await readWhole(context, windowId).catch(() => undefined);
-  const node = read ? everyFocused(read.nodes).at(-1) : undefined;
-  if (!node) return { windowId, handle: undefined, multiLine: false, length: undefined, pressable: false };
+  const all = read ? everyFocused(read.nodes) : [];
+  const node = all.at(-1);
+  if (!node)
+    return { windowId, handle: undefined, all: [], multiLine: false, length: undefined, pressable: false };
   const backend = await context.backend();
   const text = await backend.readText(node.handle, 0, 0).catch(() => null);
   return {
     windowId,
     handle: node.handle,
+    all: all.map((n) => n.handle),
     multiLine: !!node.states?.includes("multi line"),
     length: text?.length,
     pressable: PRESSABLE_ROLES.has(node.role),
@@ -79,7 +84,8 @@ async function focusAfter(
     await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
     const now = await readFocus(context, hands);
     if (!now?.handle) continue;
-    if (now.windowId !== before.windowId || now.handle !== before.handle) return now;
+    const gained = now.all.some((handle) => !before.all.includes(handle));
+    if (now.windowId !== before.windowId || now.handle !== before.handle || gained) return now;
     if (before.multiLine && grown !== undefined && (now.length ?? 0) >= grown) return now;
   }
   return undefined;
