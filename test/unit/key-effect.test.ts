@@ -132,4 +132,82 @@ describe("what a key presses", () => {
       [],
     );
   });
+
+  it("Enter in a single-line field with no default: a web form's buttons, a search, or what cannot be read", async () => {
+    const field = (name: string): FakeElement => ({
+      role: "entry",
+      name,
+      states: [...showing, "editable", "focused", "single line"],
+    });
+    const page = (children: FakeElement[]): FakeElement => ({
+      role: "frame",
+      name: "Shop",
+      states: showing,
+      children: [{ role: "document web", name: "Shop", states: showing, children }],
+    });
+    const inForm = (children: FakeElement[]) => page([{ role: "form", name: "", states: showing, children }]);
+    assert.deepEqual(await judged(inForm([field("Card"), button("Pay now")]), { text: "4242\n" }), [
+      { name: "Pay now", via: "the form's submit button", commits: true },
+    ]);
+    const hidden = button("Pay now", { states: ["enabled", "sensitive", "focusable"] });
+    const implicit = await judged(inForm([field("Card"), hidden]), { chord: "Enter" });
+    assert.deepEqual(implicit, [{ name: undefined, via: "the form's implicit submission", commits: true }]);
+    assert.deepEqual(await judged(page([field("Search")]), { chord: "Enter" }), [], "a search only searches");
+    const own = await judged(page([field("Code")]), { chord: "Enter" });
+    assert.deepEqual(own, [{ name: undefined, via: "the field's own action", commits: true }]);
+  });
+
+  it("a GTK 4.8 dialog reports no showing: its visible buttons are what Enter may press", async () => {
+    const visible: State[] = ["enabled", "sensitive", "visible", "focusable"];
+    const root: FakeElement = {
+      role: "dialog",
+      name: "Save As",
+      states: ["enabled", "visible", "modal"],
+      children: [
+        { role: "text", name: "Name", states: [...visible, "editable", "focused"] },
+        button("Cancel", { states: visible }),
+        button("Save", { states: visible }),
+      ],
+    };
+    const pressed = await judged(root, { chord: "Enter" });
+    assert.deepEqual(
+      pressed.map((p) => [p.name, p.commits]),
+      [
+        ["Cancel", false],
+        ["Save", true],
+      ],
+    );
+  });
+
+  it("with no focus reported, Enter presses the item an open popup chose", async () => {
+    const item = (name: string, selected = false): FakeElement => ({
+      role: "menu item",
+      name,
+      states: [...showing, ...(selected ? (["selected"] as State[]) : [])],
+    });
+    const root = (chosen: string): FakeElement => ({
+      role: "frame",
+      name: "W",
+      states: showing,
+      children: [
+        {
+          role: "combo box",
+          name: "Colour",
+          states: showing,
+          children: [
+            {
+              role: "menu",
+              name: "",
+              states: showing,
+              children: ["Red", chosen].map((n, i) => item(n, i === 1)),
+            },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(await judged(root("Green"), { chord: "Enter" }), [
+      { name: "Green", via: "the focused element", commits: false },
+    ]);
+    assert.equal((await judged(root("Delete all"), { chord: "Enter" }))[0]?.commits, true);
+  });
 });

@@ -79,6 +79,75 @@ export interface InputAttempt {
  */
 export class NothingSent extends Error {}
 
+/** Thrown when an input stopped part way, before a part the gate refused: `sent` says how much went. */
+export class PartlySent extends NothingSent {
+  constructor(
+    message: string,
+    readonly sent: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The fact the gate judges among what an input presses and what its caller declared: the first that
+ * commits, else the first; a press that commits is taken as not reversible unless the caller said.
+ */
+function judgedFacts(judged: TargetFacts[], reversible: boolean | undefined) {
+  const committing = judged.findIndex((f) => commitReason(f));
+  return {
+    committing,
+    facts: judged[committing] ?? judged[0],
+    reversible: reversible ?? committing < 0,
+  };
+}
+
+/**
+ * A later step of one input, judged on its own where it presses something new (the Enter after a
+ * Tab in typed text): a step that commits passes the gate with a journal line of its own, before it
+ * is sent. Undefined: it commits nothing and goes as part of the call.
+ */
+export async function gateStep(
+  context: ToolContext,
+  step: {
+    tool: string;
+    intent: string;
+    reversible: boolean | undefined;
+    presses: TargetFacts[];
+    via: string[];
+    windowId: number | undefined;
+    secrets: Secret[];
+  },
+): Promise<
+  | { allowed: true; end: (outcome: Record<string, unknown>) => void }
+  | { allowed: false; reason: string }
+  | undefined
+> {
+  const { committing, facts, reversible } = judgedFacts(step.presses, step.reversible);
+  if (committing < 0) return undefined;
+  const title = await windowTitle(context, step.windowId);
+  const guarded = await guard(context, {
+    journalTool: step.tool,
+    gate: {
+      tool: step.tool,
+      nominal: "L2",
+      intent: step.intent,
+      reversible,
+      reversibleDeclared: step.reversible !== undefined,
+      target: { ...facts, windowTitle: title },
+    },
+    target: {
+      ...(facts?.role ? { role: facts.role, name: facts.name } : {}),
+      ...(step.windowId !== undefined ? { window: { id: step.windowId, title } } : {}),
+    },
+    otherSecrets: step.secrets,
+  });
+  const via = step.via[committing];
+  if (!guarded.allowed)
+    return { allowed: false, reason: `${guarded.reason}${via ? ` (What it presses: ${via}.)` : ""}` };
+  return { allowed: true, end: (outcome) => guarded.end({ decision: "done", outcome }) };
+}
+
 export interface FocusReport {
   window: number;
   title?: string | undefined;
@@ -279,9 +348,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ...(attempt.presses ?? (element ? [element] : [])),
     ...(declared ? [declared] : []),
   ];
-  const committing = judged.findIndex((f) => commitReason(f));
-  const facts = judged[committing] ?? judged[0];
-  const reversible = attempt.reversible ?? committing < 0;
+  const { committing, facts, reversible } = judgedFacts(judged, attempt.reversible);
   const target: AuditTarget = {
     ...(element
       ? { role: element.role, name: element.name }
@@ -429,8 +496,9 @@ async function sendInput(
     const unsent = error instanceof NothingSent;
     guarded.end({ decision: unsent ? "refused" : "error", reason });
     const status = unsent ? "refused" : "error";
+    const sent = error instanceof PartlySent ? { sent: error.sent } : {};
     return {
-      data: { status, reason, level, ...(since?.data ?? {}), target },
+      data: { status, reason, level, ...sent, ...(since?.data ?? {}), target },
       text: `${sinceText}${status}: ${reason}`,
     };
   }

@@ -9,6 +9,7 @@ import type { RawNode } from "../../platform/types.js";
 import { roleSet } from "../../platform/vocabulary.js";
 import {
   BUTTON_ROLES,
+  COMMAND_ROLES,
   DIALOG_ROLES,
   PRESSABLE_ROLES,
   type TargetFacts,
@@ -245,6 +246,8 @@ export interface KeyEffect {
   focusedHandle?: string;
   /** Every element that reported the focus then (Qt leaves it on some): what is new after is where it went. */
   focusedHandles?: string[];
+  /** Whether the focused element is one a space presses (a button, a box), not a field. */
+  focusPresses?: boolean;
 }
 
 /** Space and Enter press whatever has the focus; GTK 4 gives them as every button's "binding". */
@@ -252,7 +255,10 @@ function activationKey(chord: Chord): boolean {
   return chord.key?.kind === "named" && (chord.key.name === "Space" || chord.key.name === "Enter");
 }
 
-function activates(chord: Chord | undefined, text: string | undefined): { enter: boolean; space: boolean } {
+export function activates(
+  chord: Chord | undefined,
+  text: string | undefined,
+): { enter: boolean; space: boolean } {
   if (text !== undefined) return { enter: /[\n\r]/.test(text), space: text.includes(" ") };
   const key = chord?.key;
   const named = key?.kind === "named" ? key.name : undefined;
@@ -349,6 +355,142 @@ function terminalEffect(
   return undefined;
 }
 
+const POPUP_HOLDERS = roleSet("menu", "popup menu", "combo box");
+const CHOICE_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item");
+
+/**
+ * The item an open popup (a combo box's list, a menu) has chosen: GTK 3 grabs the keyboard for it
+ * and reports no focus anywhere, so Enter and space press that item. The deepest, where a submenu
+ * is open.
+ */
+function openPopupChoice(read: WindowRead): RawNode | undefined {
+  return read.nodes
+    .filter((n) => CHOICE_ROLES.has(n.role) && n.states?.includes("selected") && n.states.includes("showing"))
+    .filter((n) =>
+      pathTo(read.root, n)
+        .slice(0, -1)
+        .some((holder) => POPUP_HOLDERS.has(holder.role)),
+    )
+    .at(-1);
+}
+
+type Activation = { node?: RawNode; via: string } | { unreadable: string; via: string };
+
+/** A text field of many lines: Enter there types a line break (a composer, an editor). */
+const multiLine = (facts: TargetFacts) =>
+  facts.states?.includes("multi line") || facts.role === "document text" || facts.role === "paragraph";
+
+/** The elements from the root down to `node`, `node` last; empty when it is not in the tree. */
+function pathTo(root: RawNode, node: RawNode): RawNode[] {
+  if (root === node) return [root];
+  for (const child of root.children) {
+    const path = pathTo(child, node);
+    if (path.length > 0) return [root, ...path];
+  }
+  return [];
+}
+
+/**
+ * What Enter or space presses, from the focused element: a pressable one is pressed itself; Enter
+ * in a text of many lines types a line break unless the app binds plain Enter to a command; Enter
+ * anywhere else activates the window's default button, or, where none is reported, what the field
+ * itself runs (below). `node` undefined: the focused element itself (a ref's facts).
+ */
+async function activationPresses(
+  context: ToolContext,
+  windowId: number,
+  read: WindowRead,
+  window: WindowFacts,
+  focused: TargetFacts,
+  focusedNode: RawNode | undefined,
+  keys: { enter: boolean; space: boolean },
+): Promise<Activation[]> {
+  if (focused.role !== undefined && PRESSABLE_ROLES.has(focused.role))
+    return [{ via: "the focused element" }];
+  if (!keys.enter) return [];
+  const editable = focused.role !== undefined && EDITABLE_ROLES.has(focused.role);
+  // GTK 4.8 reports no `showing`: what is shown is then told by `visible` and its size.
+  const showingKnown = reportsShowing(read.root);
+  const shown = (n: RawNode) => isShown(n, showingKnown);
+  if (editable && multiLine(focused)) {
+    // A composer that sends on Enter says so only through a command bound to it (GTK 3's menus).
+    const commands = read.nodes.filter((n) => COMMAND_ROLES.has(n.role) && !BUTTON_ROLES.has(n.role));
+    const backend = await context.backend();
+    await backend.enrich(commands, {
+      maxText: 0,
+      actions: true,
+      accessibleIds: false,
+      timeoutMs: 1500,
+      windowId,
+    });
+    return commands.filter(bindsEnter).map((node) => ({ node, via: "the command the app binds to Enter" }));
+  }
+  const defaults = read.nodes.filter((n) => n.states?.includes("is default") && shown(n));
+  if (defaults.length > 0) return defaults.map((node) => ({ node, via: "the default button" }));
+  // GTK 4.8 reports no default button: in a dialog, Enter may press any of its buttons.
+  if (DIALOG_ROLES.has(window.role ?? ""))
+    return read.nodes
+      .filter((n) => BUTTON_ROLES.has(n.role) && shown(n))
+      .map((node) => ({ node, via: "a possible default button (the toolkit reports none)" }));
+  if (!editable) return [];
+  return fieldActivation(read, focused, focusedNode, shown);
+}
+
+/** Whether an element's key binding is plain Enter as an accelerator (GTK 3's ";;Return"). */
+function bindsEnter(node: RawNode): boolean {
+  return (node.keyBindings ?? []).some((binding) =>
+    bindingChords(binding).some(
+      (b) =>
+        !b.bare &&
+        b.chord.modifiers.length === 0 &&
+        activationKey(b.chord) &&
+        b.chord.key?.kind === "named" &&
+        b.chord.key.name === "Enter",
+    ),
+  );
+}
+
+/**
+ * Enter in a single-line field with no default button runs the field's own action: a web form's
+ * implicit submission, or what the app connected to it (GTK's activate, Qt's returnPressed, a Swing
+ * action), which no toolkit reports. A form is judged by its buttons; a field named for searching
+ * or a spin button runs a search or sets its number; anything else cannot be read.
+ */
+function fieldActivation(
+  read: WindowRead,
+  focused: TargetFacts,
+  focusedNode: RawNode | undefined,
+  shown: (n: RawNode) => boolean,
+): Activation[] {
+  const path = focusedNode ? pathTo(read.root, focusedNode) : [];
+  const form = path.findLast((n) => n.role === "form");
+  if (form) {
+    const inForm: RawNode[] = [];
+    const walk = (n: RawNode) => {
+      if (BUTTON_ROLES.has(n.role) && shown(n)) inForm.push(n);
+      n.children.forEach(walk);
+    };
+    walk(form);
+    if (inForm.length > 0) return inForm.map((node) => ({ node, via: "the form's submit button" }));
+    return [
+      {
+        unreadable:
+          "Enter in a web form's field submits the form, and the form shows no button to judge the submission by; press the button that sends it instead",
+        via: "the form's implicit submission",
+      },
+    ];
+  }
+  const label = [focused.name, focusedNode?.inferredLabel, focused.description].find((l) => l);
+  if (focused.role === "spin button" || (label && matchLabel(label).searches)) return [];
+  return [
+    {
+      unreadable:
+        "Enter in a single-line field runs the field's own action (GTK's activate, Qt's returnPressed, a Swing action, a page's script), which the app does not report, and the window has no default button; press the button that does it instead",
+      via: "the field's own action",
+    },
+  ];
+}
+
 /**
  * What a key, chord or typed text will press in the window: Enter and "\n" press the focused
  * pressable element, or else the default button, and run a terminal's command line; space presses
@@ -358,7 +500,14 @@ function terminalEffect(
  */
 export async function keyEffect(
   context: ToolContext,
-  input: { windowId: number | undefined; chord?: Chord; text?: string; focused?: TargetFacts },
+  input: {
+    windowId: number | undefined;
+    chord?: Chord;
+    text?: string;
+    focused?: TargetFacts;
+    /** The handle of `focused`, to find it in the window's tree (the form that holds it). */
+    focusedHandle?: string | undefined;
+  },
 ): Promise<KeyEffect> {
   const { enter, space } = activates(input.chord, input.text);
   const bindings = input.chord !== undefined;
@@ -390,7 +539,7 @@ export async function keyEffect(
     effect.presses.push(facts);
     effect.via.push(via);
   };
-  const focusedNode = focusedOf(read.nodes);
+  const focusedNode = focusedOf(read.nodes) ?? openPopupChoice(read);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
   const focused = input.focused
@@ -407,24 +556,21 @@ export async function keyEffect(
   }
 
   if (enter || space) {
-    const pressable = focused?.role !== undefined && PRESSABLE_ROLES.has(focused.role);
-    const editable = focused?.role !== undefined && EDITABLE_ROLES.has(focused.role);
     if (!focused)
       return unreadable(
         "no element of the window reports the keyboard focus; name the element with a ref (key and type_text take one), or bring the window to the front (window focus), and try again",
       );
-    if (pressable) await add(focused, "the focused element");
-    else if (enter && !(editable && focused.states?.includes("multi line"))) {
-      const defaults = read.nodes.filter(
-        (n) => n.states?.includes("is default") && n.states.includes("showing"),
-      );
-      for (const node of defaults) await add(withWindow(node), "the default button");
-      // GTK 4.8 reports no default button: in a dialog, Enter may press any of its buttons.
-      if (defaults.length === 0 && DIALOG_ROLES.has(window.role ?? ""))
-        for (const node of read.nodes.filter(
-          (n) => BUTTON_ROLES.has(n.role) && n.states?.includes("showing"),
-        ))
-          await add(withWindow(node), "a possible default button (the toolkit reports none)");
+    effect.focusPresses = focused.role !== undefined && PRESSABLE_ROLES.has(focused.role);
+    const node = input.focused ? read.nodes.find((n) => n.handle === input.focusedHandle) : focusedNode;
+    const found = await activationPresses(context, input.windowId, read, window, focused, node, {
+      enter,
+      space,
+    });
+    for (const press of found) {
+      if ("unreadable" in press) {
+        effect.presses.push({ unreadable: press.unreadable });
+        effect.via.push(press.via);
+      } else await add(press.node ? withWindow(press.node) : focused, press.via);
     }
   }
 

@@ -15,8 +15,17 @@ import { activateWindow } from "../guard.js";
 import { refSchema, typedTextSchema } from "../schemas.js";
 import { defineTool, type ToolOutput } from "../tool.js";
 import { attemptInput, NothingSent } from "./attempt.js";
-import { everyFocused, focusedElements, keyEffect, pressFacts, readWhole } from "./facts.js";
+import {
+  activates,
+  everyFocused,
+  focusedElements,
+  type KeyEffect,
+  keyEffect,
+  pressFacts,
+  readWhole,
+} from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, untilShown } from "./field.js";
+import { pieceEnd, typeInPieces } from "./pieces.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -37,6 +46,8 @@ async function keyboardTarget(
     text?: string;
     /** key: whether the ref gets the focus first. */
     focus?: boolean;
+    /** key: how many times the chord is pressed. */
+    count?: number;
   },
 ) {
   const hands = await context.hands();
@@ -55,12 +66,23 @@ async function keyboardTarget(
     place?.element && input.focus !== false
       ? await pressFacts(context, place.element, place.windowId)
       : undefined;
-  const effect = await keyEffect(context, {
-    windowId: keysGoTo,
-    ...(input.chord ? { chord: input.chord } : {}),
-    ...(input.text !== undefined ? { text: input.text } : {}),
-    ...(focused ? { focused } : {}),
-  });
+  // Typed text is judged up to its first Tab or line break: what follows lands where that key
+  // leaves the focus, and is judged there as it is typed (pieces.ts).
+  const judge = (text: string | undefined) =>
+    keyEffect(context, {
+      windowId: keysGoTo,
+      ...(input.chord ? { chord: input.chord } : {}),
+      ...(text !== undefined ? { text } : {}),
+      ...(focused ? { focused, focusedHandle: place?.handle } : {}),
+    });
+  let firstEnd = input.text === undefined ? 0 : pieceEnd(input.text, 0, false);
+  let effect = await judge(input.text?.slice(0, firstEnd));
+  if (input.text !== undefined && effect.focusPresses) {
+    // A space presses the focused button, which may move the focus: the first piece ends there too.
+    firstEnd = pieceEnd(input.text, 0, true);
+    effect = await judge(input.text.slice(0, firstEnd));
+  }
+  if (input.chord && (input.count ?? 1) > 1) repeatedPress(effect, input.chord);
   return {
     nominal: "L2" as const,
     intent: input.intent,
@@ -73,7 +95,22 @@ async function keyboardTarget(
     focusedBefore: effect.focusedHandles,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
+    firstEnd,
   };
+}
+
+/**
+ * Enter or space pressed more than once: each press after the first lands where the one before left
+ * the focus (a dialog it opened), which cannot be read before the keys go. Only a text of many lines
+ * keeps the focus for sure (Enter types a line break there).
+ */
+function repeatedPress(effect: KeyEffect, chord: Chord): void {
+  const { enter, space } = activates(chord, undefined);
+  if (!(enter || space) || (effect.presses.length === 0 && !effect.focusPresses)) return;
+  effect.presses.push({
+    unreadable: `the presses after the first ${chordText(chord)} land where the first leaves the focus, which cannot be read before they go; press it once, then again`,
+  });
+  effect.via.push("a repeated press");
 }
 
 const CLICK_TO_FOCUS_ROLES = roleSet(
@@ -417,7 +454,8 @@ export async function typeText(
   input: z.output<typeof typeTextInput>,
   otherSecrets: Secret[] = [],
 ): Promise<ToolOutput> {
-  const { place, ...target } = await keyboardTarget(context, input);
+  const { place, firstEnd, ...target } = await keyboardTarget(context, input);
+  const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
   return attemptInput(context, {
     tool: "type_text",
     ...target,
@@ -437,7 +475,14 @@ export async function typeText(
           ? await emptied(context, h, place)
           : await caretAtEnd(context, h, acting, place);
         const started = Date.now();
-        const { remapped } = await h.type(input.text);
+        const { remapped } = await typeInPieces(context, h, {
+          text: input.text,
+          firstEnd,
+          tool: "type_text",
+          intent: input.intent,
+          reversible: input.reversible,
+          secrets: [...secrets, ...otherSecrets],
+        });
         // The lock is held until the field shows the text (or 10 s pass): remapped keys become
         // characters when the app reads them, with the keymap of that moment, and another deskhand
         // remapping the same keycodes before then would change what arrives.
@@ -545,7 +590,7 @@ export const keyTool = defineTool({
     .refine(...elementRule),
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
-    const { place, ...target } = await keyboardTarget(context, { ...input, chord });
+    const { place, firstEnd: _firstEnd, ...target } = await keyboardTarget(context, { ...input, chord });
     // A printable key pressed alone types its character: the journal keeps it out like typed text
     // (a password typed one key at a time), and says only "a printable key".
     const printable = chord.key?.kind === "char" && chord.modifiers.every((m) => m === "shift");

@@ -1,0 +1,167 @@
+// Typed text judged key by key as the focus moves through one call: a Tab (or a line break, or a
+// space that pressed something) can move the focus, so the Enter or space after it presses whatever
+// it reached. The text goes in pieces, each ending with such a key; after each, the focus is read
+// again once it visibly moved, and the next piece's Enter and spaces are judged on it before it is
+// sent. Where the move cannot be seen, the next piece counts as pressing what cannot be read.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Hands } from "../../platform/hands.js";
+import type { Secret } from "../../safety/audit.js";
+import type { TargetFacts } from "../../safety/classify.js";
+import { PRESSABLE_ROLES } from "../../safety/classify.js";
+import type { ToolContext } from "../context.js";
+import { gateStep, PartlySent } from "./attempt.js";
+import { everyFocused, keyEffect, readWhole } from "./facts.js";
+
+/** Keys that may move the focus or press what has it. */
+const MOVES_OR_PRESSES = /[\t\n\r]/;
+/** Keys the gate judges by what has the focus. */
+const ACTIVATES = /[\n\r ]/;
+
+/**
+ * Where the piece starting at `from` ends: just after the next Tab or line break, or, where the
+ * focus is on something a space presses, after the next space too.
+ */
+export function pieceEnd(text: string, from: number, spacePresses: boolean): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (MOVES_OR_PRESSES.test(c) || (spacePresses && c === " ")) return i + 1;
+  }
+  return text.length;
+}
+
+interface Focus {
+  windowId: number | undefined;
+  handle: string | undefined;
+  /** Every element reporting the focus: Qt leaves it on some it has left, so a move shows as a gain. */
+  all: string[];
+  /** A text of many lines: a Tab or line break may go into it as text instead of moving on. */
+  multiLine: boolean;
+  /** Its text's length, where it has one. */
+  length: number | undefined;
+  /** Whether a space presses it. */
+  pressable: boolean;
+}
+
+async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | undefined> {
+  const windowId = await hands.activeWindow();
+  if (windowId === undefined) return undefined;
+  const read = await readWhole(context, windowId).catch(() => undefined);
+  const all = read ? everyFocused(read.nodes) : [];
+  const node = all.at(-1);
+  if (!node)
+    return { windowId, handle: undefined, all: [], multiLine: false, length: undefined, pressable: false };
+  const backend = await context.backend();
+  const text = await backend.readText(node.handle, 0, 0).catch(() => null);
+  return {
+    windowId,
+    handle: node.handle,
+    all: all.map((n) => n.handle),
+    multiLine: !!node.states?.includes("multi line"),
+    length: text?.length,
+    pressable: PRESSABLE_ROLES.has(node.role),
+  };
+}
+
+/** How long a Tab or line break is given to show its effect before where it went counts as unknown. */
+const MOVE_SHOWS_WITHIN_MS = 5000;
+const MOVE_POLL_MS = [30, 60, 120, 250];
+
+/**
+ * The focus after a piece, once the piece visibly arrived: another window in front, another element
+ * focused, or (in a text of many lines) the text grown by the whole piece, its last key included.
+ * Undefined: none of these showed, so where the next keys go cannot be known.
+ */
+async function focusAfter(
+  context: ToolContext,
+  hands: Hands,
+  before: Focus | undefined,
+  piece: string,
+): Promise<Focus | undefined> {
+  if (!before?.handle) return undefined;
+  const grown = before.length === undefined ? undefined : before.length + [...piece].length;
+  const deadline = Date.now() + MOVE_SHOWS_WITHIN_MS;
+  for (let poll = 0; Date.now() < deadline; poll++) {
+    await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
+    const now = await readFocus(context, hands);
+    if (!now?.handle) continue;
+    const gained = now.all.some((handle) => !before.all.includes(handle));
+    if (now.windowId !== before.windowId || now.handle !== before.handle || gained) return now;
+    if (before.multiLine && grown !== undefined && (now.length ?? 0) >= grown) return now;
+  }
+  return undefined;
+}
+
+export interface TypedPieces {
+  text: string;
+  /** Where the first piece ends: it was judged with the call. */
+  firstEnd: number;
+  tool: string;
+  intent: string;
+  reversible: boolean | undefined;
+  /** The call's values, kept out of a later step's journal line. */
+  secrets: Secret[];
+}
+
+/**
+ * Types the text piece by piece, judging each later piece that holds an Enter or a space on the focus
+ * the earlier ones left. A piece the gate refuses is not sent: PartlySent says how much was typed.
+ */
+export async function typeInPieces(
+  context: ToolContext,
+  hands: Hands,
+  typing: TypedPieces,
+): Promise<{ remapped: number; pieces: number }> {
+  const { text } = typing;
+  let at = 0;
+  let end = typing.firstEnd;
+  let remapped = 0;
+  let pieces = 0;
+  // A later piece the gate allowed on its own journal line: its outcome follows once it is sent.
+  let allowed: ((outcome: Record<string, unknown>) => void) | undefined;
+  while (at < text.length) {
+    // The piece from `at` to `end` has been judged; where nothing after it is judged by the focus,
+    // the rest goes with it.
+    const judgedLater = ACTIVATES.test(text.slice(end));
+    const piece = judgedLater ? text.slice(at, end) : text.slice(at);
+    const before = judgedLater ? await readFocus(context, hands) : undefined;
+    remapped += (await hands.type(piece)).remapped;
+    pieces++;
+    at += piece.length;
+    allowed?.({ characters: [...piece].length, part_of: typing.tool });
+    allowed = undefined;
+    if (at >= text.length) break;
+    const now = await focusAfter(context, hands, before, piece);
+    end = pieceEnd(text, at, now?.pressable ?? true);
+    const next = text.slice(at, end);
+    if (!ACTIVATES.test(next)) continue;
+    const effect = now
+      ? await keyEffect(context, { windowId: now.windowId, text: next })
+      : { presses: [{ unreadable: unknownMove(piece) } as TargetFacts], via: ["unknown"] };
+    const step = await gateStep(context, {
+      tool: typing.tool,
+      intent: typing.intent,
+      reversible: typing.reversible,
+      presses: effect.presses,
+      via: effect.via,
+      windowId: now?.windowId,
+      secrets: typing.secrets,
+    });
+    if (step && !step.allowed) {
+      const typed = [...text.slice(0, at)].length;
+      throw new PartlySent(
+        `typed ${typed} of ${[...text].length} character(s), up to and including the ${keyName(piece)}, then stopped before the rest: ${step.reason}`,
+        { characters: typed, stopped_after: keyName(piece) },
+      );
+    }
+    if (step) allowed = step.end;
+  }
+  return { remapped, pieces };
+}
+
+function keyName(piece: string): string {
+  const last = piece.at(-1);
+  return last === "\t" ? "Tab" : last === " " ? "space" : "line break";
+}
+
+const unknownMove = (piece: string) =>
+  `after the ${keyName(piece)} the keyboard focus neither moved nor took it as text within ${MOVE_SHOWS_WITHIN_MS / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;

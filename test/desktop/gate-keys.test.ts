@@ -1,0 +1,180 @@
+// Enter, a line break, Tab and space judged key by key, on real apps: typed text whose Tab moves the
+// focus onto a committing button stops before the key that would press it; a single-line field's
+// own activation is judged as the press it is; a text of many lines takes Enter as a line break; a
+// GTK 4 dialog's Enter is judged by its buttons though GTK 4.8 reports none `showing`. What commits
+// nothing passes and its effect is read back: the fields' text, the log of the app's commands.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ToolContext } from "../../src/tools/context.js";
+import { gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-keys-"));
+type Call = ReturnType<typeof toolCaller>;
+type Reply = Awaited<ReturnType<Call>>;
+
+const refusedWith = (result: Reply, route: string, reason: RegExp) => {
+  const text = result.ok
+    ? result.data.status === "refused" && result.data.reason
+    : result.error.code === "refused" && result.error.message;
+  assert.ok(text, `${route} is refused: ${result.ok ? result.text : JSON.stringify(result.error)}`);
+  assert.match(text, reason, route);
+};
+const done = (result: Reply, route: string) =>
+  assert.equal(result.data?.status, "done", `${route}: ${result.text ?? JSON.stringify(result.error)}`);
+
+/** The one element a query finds in a window, waiting for the window's tree to register. */
+async function one(call: Call, title: string, query: Record<string, unknown>): Promise<{ ref: string }> {
+  const deadline = Date.now() + HANG_MS;
+  for (;;) {
+    const result = await call("find", {
+      target: { kind: "title", glob: title },
+      limit: 5,
+      include_off_screen: true,
+      ...query,
+    });
+    if (result.ok && result.data.matches.length === 1) return result.data.matches[0];
+    if (Date.now() > deadline) throw new Error(`${JSON.stringify(query)} in ${title}: ${result.text}`);
+    await sleep(150);
+  }
+}
+
+describe("typed keys on a GTK 3 main window with no default button", () => {
+  const title = `Gate keys ${process.pid}`;
+  const log = join(dir, "keys.log");
+  let context: ToolContext;
+  let call: Call;
+  let app: StartedApp;
+  const commands = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
+  const text = async (name: string) => {
+    const field = await one(call, title, { name });
+    const read = await call("read_text", { ref: field.ref });
+    assert.ok(read.ok, JSON.stringify(read.error));
+    return read.data.text as string;
+  };
+  before(async () => {
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_keys.py", title, log]);
+    await one(call, title, { name: "First name" });
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it('"John\\tSmith" fills two fields with no person', async () => {
+    const first = await one(call, title, { name: "First name" });
+    done(
+      await call("type_text", { ref: first.ref, text: "John\tSmith", intent: "Fill in the name" }),
+      "a Tab",
+    );
+    assert.equal(await text("First name"), "John");
+    assert.equal(await text("Last name"), "Smith");
+  });
+
+  it("a space or line break after a Tab that reaches a committing button stops before it, saying how far it got", async () => {
+    const last = await one(call, title, { name: "Last name" });
+    for (const typed of ["Lee\t ", "Lee\t\n"]) {
+      const result = await call("type_text", {
+        ref: last.ref,
+        text: typed,
+        clear: true,
+        intent: "Fix the name",
+      });
+      refusedWith(
+        result,
+        JSON.stringify(typed),
+        /typed 4 of 5 character\(s\), up to and including the Tab.*Delete account/,
+      );
+      assert.equal(result.data.sent.characters, 4);
+      assert.equal(await text("Last name"), "Lee", "the text before the Tab went in");
+    }
+    await sleep(300);
+    assert.deepEqual(commands(), [], "Delete account was not pressed");
+  });
+
+  it("Enter in a field whose own action cannot be read needs a person; a search field's Enter searches", async () => {
+    const code = await one(call, title, { name: "Code" });
+    refusedWith(
+      await call("type_text", { ref: code.ref, text: "GIFT-42\n", intent: "Redeem" }),
+      "a line break in Code",
+      /field's own action/,
+    );
+    refusedWith(
+      await call("key", { ref: code.ref, key: "Enter", intent: "Redeem" }),
+      "Enter in Code",
+      /field's own action/,
+    );
+    const search = await one(call, title, { name: "Search" });
+    done(
+      await call("type_text", { ref: search.ref, text: "red cats\n", intent: "Search" }),
+      "Enter in Search",
+    );
+    await sleep(300);
+    assert.deepEqual(commands(), ["searched red cats"], "only the search ran; nothing was redeemed");
+  });
+
+  it("Enter in a text of many lines is a line break, and the text after it is judged where it lands", async () => {
+    const message = await one(call, title, { name: "Message" });
+    done(
+      await call("type_text", { ref: message.ref, text: "Dear Ann,\nsee you soon", intent: "Write" }),
+      "a line break in Message",
+    );
+    assert.equal(await text("Message"), "Dear Ann,\nsee you soon");
+  });
+
+  it("Down and Enter in an open combo box list choose an option, with no person", async () => {
+    const colour = await one(call, title, { role: "combo box", name: "Colour" });
+    done(await call("click", { ref: colour.ref, intent: "Open the list" }), "opening the list");
+    const open = await call("find", {
+      target: { kind: "title", glob: title },
+      role: "menu item",
+      states: ["showing"],
+      timeout_ms: HANG_MS,
+    });
+    assert.ok(open.data?.matches?.length > 0, `the list opened: ${open.text}`);
+    done(await call("key", { key: "Down", intent: "Next option", window: { title } }), "Down");
+    const enter = await call("key", { key: "Enter", intent: "Choose it", window: { title } });
+    done(enter, "Enter");
+    assert.equal(enter.data.level, "L2");
+    await sleep(300);
+    assert.equal(commands().at(-1), "colour Green", "the option was chosen");
+  });
+});
+
+describe("Enter in a GTK 4 file chooser dialog, whose toolkit reports no default and no showing", () => {
+  const title = `Gate keys GTK4 ${process.pid}`;
+  const folder = mkdtempSync(join(dir, "gtk4-"));
+  let context: ToolContext;
+  let call: Call;
+  let app: StartedApp;
+  before(() => {
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk4_save.py", title, folder]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("is judged by the dialog's buttons: Save needs a person, and no file is written", async () => {
+    const button = await one(call, title, { role: "push button", name_contains: "Save As" });
+    const opened = await call("act", { ref: button.ref, action: { kind: "invoke" }, intent: "Open Save As" });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    const name = await one(call, "Save As", { role: "text", value_contains: "untitled" });
+    const enter = await call("key", { ref: name.ref, key: "Enter", intent: "Save" });
+    refusedWith(enter, "Enter in the name field", /Save/);
+    refusedWith(
+      await call("type_text", { ref: name.ref, text: "\n", intent: "Save" }),
+      "a line break in the name field",
+      /Save/,
+    );
+    await sleep(500);
+    assert.deepEqual(readdirSync(folder), [], "nothing was saved");
+  });
+});
