@@ -90,6 +90,14 @@ export class AtspiApp {
     return this.toolkit.name !== "Qt";
   }
 
+  /**
+   * Qt 5 gives a menu item's shortcut only through Action.GetKeyBinding, never in GetActions; ATK
+   * toolkits (GTK, the Java wrapper) answer both from one place, so asking again is waste.
+   */
+  get bindingsApart(): boolean {
+    return this.toolkit.name === "Qt";
+  }
+
   get isGtk4(): boolean {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }

@@ -111,7 +111,7 @@ async function ancestorHasArea(node: RawNode): Promise<boolean> {
 const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
 
 async function readActions(context: EnrichContext, node: RawNode, path: string): Promise<string[]> {
-  const askBindings = MENU_ITEM_ROLES.has(node.role);
+  const askBindings = context.app.bindingsApart && MENU_ITEM_ROLES.has(node.role);
   const { names, bindings } = await context.app.actionNames(path, remaining(context), askBindings);
   if (bindings.length > 0) node.keyBindings = bindings;
   return names;
