@@ -440,8 +440,9 @@ function openMenuPresses(
  * What a key, chord or typed text will press in the window: Enter and "\n" press the focused
  * pressable element, or else the default button, and run a terminal's command line; space presses
  * the focused pressable element; a chord presses whatever element carries it as a key binding (an
- * accelerator or a mnemonic), and in an app that reports none, counts as committing unless it is
- * one that never commits. `focused` is the element the caller is about to focus (a ref).
+ * accelerator or a mnemonic, or the shortcut a menu item's label shows), and where nothing says,
+ * counts as committing unless it is one that never commits; while a menu is open, a letter presses
+ * its item and Enter its selected one. `focused` is the element the caller is about to focus (a ref).
  */
 export async function keyEffect(
   context: ToolContext,
