@@ -210,4 +210,103 @@ describe("what a key presses", () => {
     ]);
     assert.equal((await judged(root("Delete all"), { chord: "Enter" }))[0]?.commits, true);
   });
+
+  const frame = (children: FakeElement[]): FakeElement => ({
+    role: "frame",
+    name: "F",
+    states: showing,
+    children,
+  });
+  const item = (name: string, extra: Partial<FakeElement> = {}): FakeElement => ({
+    role: "menu item",
+    name,
+    actions: ["click"],
+    interfaces: ["Accessible", "Action"],
+    states: showing,
+    ...extra,
+  });
+  const label = (name: string): FakeElement => ({ role: "label", name, states: showing });
+
+  it("a menu item's label that shows the chord says what it presses (GTK 4's accel label, Qt's tab)", async () => {
+    // GTK 4.8 reports no accelerators; its popover items show theirs in a label of their own.
+    const gtk4 = frame([
+      item("Rename…", { children: [label("Rename…"), label("F2")], keyBindings: ["<Space>"] }),
+      item("New Folder", {
+        children: [label("New Folder"), label("Shift+Ctrl+N")],
+        keyBindings: ["<Space>"],
+      }),
+      item("Quit", { children: [label("Quit"), label("Ctrl+Q")], keyBindings: ["<Space>"] }),
+    ]);
+    assert.deepEqual(await judged(gtk4, { chord: "F2" }), [
+      { name: "Rename…", via: "the shortcut its label shows, F2", commits: false },
+    ]);
+    assert.deepEqual(await judged(gtk4, { chord: "ctrl+shift+n" }), [
+      { name: "New Folder", via: "the shortcut its label shows, Shift+Ctrl+N", commits: false },
+    ]);
+    assert.deepEqual(await judged(gtk4, { chord: "ctrl+q" }), [
+      { name: "Quit", via: "the shortcut its label shows, Ctrl+Q", commits: true },
+    ]);
+    // A chord no label shows is still unknown there.
+    assert.equal((await judged(gtk4, { chord: "ctrl+d" }))[0]?.via, "unknown");
+    const qt = frame([item("Save\tCtrl+S")]);
+    assert.deepEqual(await judged(qt, { chord: "ctrl+s" }), [
+      { name: "Save\tCtrl+S", via: "the shortcut its label shows, Ctrl+S", commits: true },
+    ]);
+  });
+
+  it("a chord that never commits elsewhere is judged by what the app's menu binds it to", async () => {
+    const sends = frame([item("Send Now", { keyBindings: ["Ctrl+O"] })]);
+    assert.deepEqual(await judged(sends, { chord: "ctrl+o" }), [
+      { name: "Send Now", via: "the key binding Ctrl+O", commits: true },
+    ]);
+  });
+
+  it("in an open menu a letter presses the item whose mnemonic it is, and Enter the selected one", async () => {
+    const closed: State[] = ["enabled", "sensitive", "visible"];
+    const menu = (states: State[], selected = false): FakeElement =>
+      frame([
+        {
+          role: "menu bar",
+          states: showing,
+          children: [
+            {
+              role: "menu item",
+              name: "File",
+              states: showing,
+              children: [
+                {
+                  role: "popup menu",
+                  states,
+                  children: [
+                    item("Open", { keyBindings: ["Ctrl+O"], states }),
+                    item("Delete", { keyBindings: ["Alt+D"], states }),
+                    item("Empty Trash", {
+                      keyBindings: ["t;<Alt>f:t;"],
+                      states: selected ? [...states, "selected"] : states,
+                    }),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ]);
+    const open = menu(showing);
+    // Qt's "Alt+D" is the item's mnemonic while its menu is open: "d" presses it, typed or as a key.
+    for (const key of [{ chord: "d" }, { chord: "alt+d" }, { text: "d" }])
+      assert.deepEqual(await judged(open, key), [
+        { name: "Delete", via: "the open menu's mnemonic d", commits: true },
+      ]);
+    // GTK's bare "t" is Empty Trash's mnemonic; Open reports none, so a letter of its label may press it.
+    assert.deepEqual(await judged(open, { chord: "t" }), [
+      { name: "Empty Trash", via: "the open menu's mnemonic t", commits: true },
+    ]);
+    assert.deepEqual(await judged(open, { text: "p" }), [
+      { name: "Open", via: "a possible mnemonic in the open menu (none reported): p", commits: false },
+    ]);
+    const enter = await judged(menu(showing, true), { chord: "Enter" });
+    assert.ok(enter.some((p) => p.name === "Empty Trash" && p.commits));
+    // A closed menu's items are not on screen: typing is typing.
+    assert.deepEqual(await judged(menu(closed), { text: "d" }), []);
+  });
 });

@@ -90,6 +90,14 @@ export class AtspiApp {
     return this.toolkit.name !== "Qt";
   }
 
+  /**
+   * Qt 5 gives a menu item's shortcut only through Action.GetKeyBinding, never in GetActions; ATK
+   * toolkits (GTK, the Java wrapper) answer both from one place, so asking again is waste.
+   */
+  get bindingsApart(): boolean {
+    return this.toolkit.name === "Qt";
+  }
+
   get isGtk4(): boolean {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }
@@ -164,12 +172,27 @@ export class AtspiApp {
    * An element's action names, and their key bindings ("<Control>s"): what a chord will press, for
    * the gate. Firefox and Chromium answer GetActions with empty names, or with ";;" (name,
    * description and key binding run together, all empty); GetName per index has the real names.
+   * `askBindings`: where GetActions gives no binding, ask GetKeyBinding per action: Qt 5 answers
+   * only there with a menu item's shortcut ("Ctrl+S") or mnemonic ("Alt+A").
    */
-  async actionNames(path: string, timeoutMs: number): Promise<{ names: string[]; bindings: string[] }> {
+  async actionNames(
+    path: string,
+    timeoutMs: number,
+    askBindings = false,
+  ): Promise<{ names: string[]; bindings: string[] }> {
     const [actions] = await this.call(path, IFACE.action, "GetActions", timeoutMs);
     const triples = actions as [string, string, string][];
     const blank = (text: string) => /^;*$/.test(text);
-    const bindings = triples.map(([, , binding]) => binding).filter((b) => b && !blank(b));
+    let bindings = triples.map(([, , binding]) => binding).filter((b) => b && !blank(b));
+    if (askBindings && bindings.length === 0 && triples.length > 0) {
+      const asked = await Promise.all(
+        // A toolkit that lacks the call says no more than GetActions did.
+        triples.map((_, index) =>
+          this.call(path, IFACE.action, "GetKeyBinding", timeoutMs, "i", [index]).catch(() => [""]),
+        ),
+      );
+      bindings = asked.map(([binding]) => String(binding ?? "")).filter((b) => b && !blank(b));
+    }
     const names = triples.map(([name]) => name);
     if (names.length === 0 || names.some((name) => !blank(name))) return { names, bindings };
     const named = await Promise.all(

@@ -107,8 +107,12 @@ async function ancestorHasArea(node: RawNode): Promise<boolean> {
   return true;
 }
 
+/** Roles whose shortcut Qt gives only through GetKeyBinding: a menu item's ("Ctrl+S"). */
+const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
+
 async function readActions(context: EnrichContext, node: RawNode, path: string): Promise<string[]> {
-  const { names, bindings } = await context.app.actionNames(path, remaining(context));
+  const askBindings = context.app.bindingsApart && MENU_ITEM_ROLES.has(node.role);
+  const { names, bindings } = await context.app.actionNames(path, remaining(context), askBindings);
   if (bindings.length > 0) node.keyBindings = bindings;
   return names;
 }

@@ -450,6 +450,26 @@ function bindsEnter(node: RawNode): boolean {
   );
 }
 
+/** Reading what keys an element answers to: its actions and their key bindings, nothing else. */
+const BINDINGS_READ = { maxText: 0, actions: true, accessibleIds: false, timeoutMs: 1500 };
+const MENU_ROLES = roleSet("menu", "popup menu");
+const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
+
+/**
+ * The shortcut a menu item's own label shows, where it is the chord: GTK 4 shows it in a label of
+ * its own beside the item's ("Ctrl+Q", "F11"), Qt after a tab in the item's text ("Save\tCtrl+S").
+ * Only a text with a modifier or an F-key counts: a label "Delete" names the item, not its key.
+ */
+function labelShortcut(node: RawNode, chord: Chord): string | undefined {
+  if (!MENU_ITEM_ROLES.has(node.role)) return undefined;
+  const name = node.name ?? "";
+  const afterTab = name.includes("\t") ? [name.slice(name.lastIndexOf("\t") + 1)] : [];
+  return [...childTexts(node).filter((text) => text !== name), ...afterTab].find(
+    (text) =>
+      /\+|^\s*F\d+\s*$/.test(text) && bindingChords(text).some((c) => !c.bare && sameChord(c.chord, chord)),
+  );
+}
+
 /**
  * Enter in a single-line field with no default button runs the field's own action: a web form's
  * implicit submission, or what the app connected to it (GTK's activate, Qt's returnPressed, a Swing
@@ -492,11 +512,79 @@ function fieldActivation(
 }
 
 /**
+ * The items of the menus open in the window: menu items on screen inside a menu (a menu bar's
+ * titles are not in one). A closed menu's items do not show (GTK 3, Qt), or are not in the tree
+ * at all (GTK 4's popovers).
+ */
+function openMenuItems(read: WindowRead): RawNode[] {
+  const showingKnown = reportsShowing(read.root);
+  const items: RawNode[] = [];
+  const walk = (node: RawNode, inMenu: boolean) => {
+    if (inMenu && MENU_ITEM_ROLES.has(node.role) && isShown(node, showingKnown)) items.push(node);
+    for (const child of node.children) walk(child, inMenu || MENU_ROLES.has(node.role));
+  };
+  walk(read.root, false);
+  return items;
+}
+
+/**
+ * The letter that presses an item of an open menu: the mnemonic its toolkit reports (GTK's bare
+ * "t", Qt's "Alt+A"), else the one its label marks ("_Delete"); undefined where nothing says.
+ */
+function mnemonicOf(node: RawNode): string | undefined {
+  for (const binding of node.keyBindings ?? [])
+    for (const { chord, bare } of bindingChords(binding)) {
+      const alone = bare || (chord.modifiers.length === 1 && chord.modifiers[0] === "alt");
+      if (alone && chord.key?.kind === "char") return chord.key.char.toLowerCase();
+    }
+  return /(?:^|[^_&])[_&]([\p{L}\p{N}])/u.exec(node.name ?? "")?.[1]?.toLowerCase();
+}
+
+/**
+ * The letters that reach an open menu: a letter or digit pressed alone, with shift or with alt, or
+ * each typed one. In a menu a letter presses the item whose mnemonic it is.
+ */
+function menuLetters(chord: Chord | undefined, text: string | undefined): string[] {
+  if (text !== undefined) return [...new Set([...text.toLowerCase()].filter((c) => /[\p{L}\p{N}]/u.test(c)))];
+  const key = chord?.key;
+  const plain = chord?.modifiers.every((m) => m === "shift" || m === "alt") ?? false;
+  return key?.kind === "char" && plain && /[\p{L}\p{N}]/u.test(key.char) ? [key.char.toLowerCase()] : [];
+}
+
+/**
+ * What keys press in an open menu: a letter presses the item whose mnemonic it is (an item with
+ * none known, any whose label holds the letter); Enter and space press the selected item.
+ */
+function openMenuPresses(
+  items: RawNode[],
+  letters: string[],
+  activates: boolean,
+): { node: RawNode; via: string }[] {
+  const presses: { node: RawNode; via: string }[] = [];
+  for (const node of items) {
+    const mnemonic = mnemonicOf(node);
+    const label = normalizeLabel(node.name ?? "").toLowerCase();
+    const letter = letters.find((l) => (mnemonic ? mnemonic === l : label.includes(l)));
+    if (letter)
+      presses.push({
+        node,
+        via: mnemonic
+          ? `the open menu's mnemonic ${letter}`
+          : `a possible mnemonic in the open menu (none reported): ${letter}`,
+      });
+    else if (activates && (["selected", "focused", "armed"] as const).some((s) => node.states?.includes(s)))
+      presses.push({ node, via: "the selected item of the open menu" });
+  }
+  return presses;
+}
+
+/**
  * What a key, chord or typed text will press in the window: Enter and "\n" press the focused
  * pressable element, or else the default button, and run a terminal's command line; space presses
  * the focused pressable element; a chord presses whatever element carries it as a key binding (an
- * accelerator or a mnemonic), and in an app that reports none, counts as committing unless it is
- * one that never commits. `focused` is the element the caller is about to focus (a ref).
+ * accelerator or a mnemonic, or the shortcut a menu item's label shows), and where nothing says,
+ * counts as committing unless it is one that never commits; while a menu is open, a letter presses
+ * its item and Enter its selected one. `focused` is the element the caller is about to focus (a ref).
  */
 export async function keyEffect(
   context: ToolContext,
@@ -512,8 +600,17 @@ export async function keyEffect(
   const { enter, space } = activates(input.chord, input.text);
   const bindings = input.chord !== undefined;
   const effect: KeyEffect = { presses: [], via: [] };
-  if (!enter && !space && !bindings) return effect;
-  const unreadable = (why: string): KeyEffect => ({ presses: [{ unreadable: why }], via: ["unknown"] });
+  // Letters press an open menu's items; a ref about to take the focus closes the menu first.
+  const letters = input.focused ? [] : menuLetters(input.chord, input.text);
+  // Typed letters alone press nothing but an open menu's item: a window that cannot be read has
+  // none deskhand could know of, and they stay typing.
+  const typing = !enter && !space && !bindings;
+  if (typing && letters.length === 0) return effect;
+  // What could not be read counts beside what was (an open menu's item).
+  const unreadable = (why: string): KeyEffect =>
+    typing
+      ? effect
+      : { ...effect, presses: [{ unreadable: why }, ...effect.presses], via: ["unknown", ...effect.via] };
   if (input.windowId === undefined)
     return unreadable("no window has the keyboard focus that deskhand can read");
   let read: WindowRead;
@@ -539,6 +636,17 @@ export async function keyEffect(
     effect.presses.push(facts);
     effect.via.push(via);
   };
+  const backend = await context.backend();
+  const menuItems = openMenuItems(read);
+  const pressedItems = new Set<RawNode>();
+  if (menuItems.length > 0) {
+    await backend.enrich(menuItems, { ...BINDINGS_READ, windowId: input.windowId });
+    for (const { node, via } of openMenuPresses(menuItems, letters, enter || space)) {
+      pressedItems.add(node);
+      await add(withWindow(node), via);
+    }
+  }
+  if (typing) return effect;
   const focusedNode = focusedOf(read.nodes) ?? openPopupChoice(read);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
@@ -577,15 +685,10 @@ export async function keyEffect(
   if (bindings && input.chord) {
     const chord = input.chord;
     const pressables = read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
-    const backend = await context.backend();
-    await backend.enrich(pressables, {
-      maxText: 0,
-      actions: true,
-      accessibleIds: false,
-      timeoutMs: 1500,
-      windowId: input.windowId,
-    });
+    await backend.enrich(pressables, { ...BINDINGS_READ, windowId: input.windowId });
+    const pressedBefore = effect.presses.length;
     for (const node of pressables) {
+      if (pressedItems.has(node)) continue;
       for (const binding of node.keyBindings ?? []) {
         // A bare mnemonic works unmodified while its menu shows (GTK), and with alt (the Java
         // wrapper's "F;;" is alt+f): both count.
@@ -600,7 +703,13 @@ export async function keyEffect(
           break;
         }
       }
+      // GTK 4 and Qt show a menu item's shortcut in its label where they report no binding.
+      const label = labelShortcut(node, chord);
+      if (label && !node.keyBindings?.some((b) => bindingChords(b).some((c) => sameChord(c.chord, chord))))
+        await add(withWindow(node), `the shortcut its label shows, ${label}`);
     }
+    // A chord the app's own key bindings or labels tie to an element is judged by that element.
+    const found = effect.presses.length > pressedBefore || pressedItems.size > 0;
     const reported = pressables.flatMap((n) => (n.keyBindings ?? []).flatMap((b) => bindingChords(b)));
     // Accelerators (ctrl+s, F2, Delete) and mnemonics (alt+d, or a bare letter) are reported apart:
     // the Java wrapper and GTK 4 report no accelerators, GTK 4.8 no mnemonics either.
@@ -642,7 +751,7 @@ export async function keyEffect(
         !!focused.states?.includes("editable"));
     const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
     // Without the app's accelerators nothing tells what the chord runs, a guess included.
-    if (!decided && !reportsAccelerators && !mnemonicLike) {
+    if (!decided && !reportsAccelerators && !mnemonicLike && !found) {
       effect.presses.unshift({
         unreadable: `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
       });
