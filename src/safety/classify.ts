@@ -167,10 +167,10 @@ type Verdict = { commits: string } | { safe: true } | undefined;
 const NAMES_A_DELIMITER =
   /\bclos(e|ing)\s+(round\s+|square\s+|curly\s+|angle\s+)?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?\b/i;
 
-function judgeLabel(label: string, role: string, window: WindowFacts | undefined): Verdict {
+function judgeLabel(label: string, role: string, window: WindowFacts | undefined, shownAs = label): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
-  const what = `a ${role} ${JSON.stringify(label)}`;
+  const what = `a ${role} ${JSON.stringify(shownAs)}`;
   // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
   if (endsInEllipsis(label)) return { safe: true };
   if (labelIs(label, "cancels")) return { safe: true };
@@ -209,6 +209,8 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
 const KEYPAD_SYMBOLS = /^[\s+\-−–×÷*/=%.,()√^±²³⌫←<>]+$/u;
 const symbolsOnly = (label: string) => !/[\p{L}\p{N}]/u.test(label) && !KEYPAD_SYMBOLS.test(label);
 
+const DROP_WORDS = /\b(drop|drag)\b/giu;
+
 /**
  * A drop onto an element that is not pressed (a trash or folder view, a label of a drop area): what
  * it is named for takes what is dropped, so its words are judged as a command's.
@@ -216,7 +218,10 @@ const symbolsOnly = (label: string) => !/[\p{L}\p{N}]/u.test(label) && !KEYPAD_S
 function dropReason(target: TargetFacts, role: string): string | undefined {
   const verdict = labelsOf(target)
     .filter((l) => l.shown)
-    .map((l) => judgeLabel(l.text, role, target.window))
+    // "Drop here" names the drop itself, not what the area does with it.
+    .map((l) => ({ label: l.text, text: l.text.replace(DROP_WORDS, " ").trim() }))
+    .filter(({ text }) => text !== "")
+    .map(({ label, text }) => judgeLabel(text, role, target.window, label))
     .find((v): v is { commits: string } => !!v && "commits" in v);
   return verdict?.commits;
 }
