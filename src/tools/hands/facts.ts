@@ -120,8 +120,13 @@ const OPENED_ROLES = roleSet("menu", "menu item", "check menu item", "radio menu
 
 const MENU_ROLES = roleSet("menu", "popup menu");
 
-/** A menu title (Qt's menu bar item, a submenu's item): it holds the menu its press opens. */
-export const opensMenu = (node: RawNode): boolean => node.children.some((c) => MENU_ROLES.has(c.role));
+/**
+ * A menu title (Qt's menu bar item, a submenu's item): a menu item holding the menu its press opens.
+ * A button holding one is not: a split button ("Send ▾") runs its command where the arrow is not.
+ */
+export const opensMenu = (node: RawNode): boolean =>
+  MENU_ROLES.has(node.role) ||
+  (node.role === "menu item" && node.children.some((c) => MENU_ROLES.has(c.role)));
 
 /** The children a node shows itself through, at any depth: never the menu it opens. */
 function shownChildren(node: RawNode): RawNode[] {
