@@ -7,8 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
+import type { RawNode } from "../../src/platform/types.js";
 import type { State } from "../../src/platform/vocabulary.js";
+import { commitReason } from "../../src/safety/classify.js";
 import { callTool } from "../../src/tools/call.js";
+import { opensMenu } from "../../src/tools/hands/facts.js";
 import { findTool } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
@@ -106,5 +109,44 @@ describe("what stands at a point", () => {
     assert.match(result.output.text, /push button "Alpha"/);
     assert.deepEqual(hands.sent, ["click left 1 at 100,55"]);
     await context.close();
+  });
+});
+
+describe("the rules for a menu title, a double click and a drop", () => {
+  const node = (role: RawNode["role"], children: RawNode[] = []) =>
+    ({ role, name: "x", children, states: [], unread: [] }) as unknown as RawNode;
+
+  it("a menu item holding its menu opens it; a button holding one is a split button, judged by its label", () => {
+    assert.equal(opensMenu(node("menu item", [node("popup menu")])), true);
+    assert.equal(opensMenu(node("push button", [node("popup menu")])), false);
+    assert.equal(opensMenu(node("menu item")), false);
+    assert.equal(commitReason({ role: "menu item", name: "☰", opensMenu: true }), undefined);
+    assert.match(commitReason({ role: "menu item", name: "☰" }) ?? "", /symbols only/);
+  });
+
+  it("a double click on a command counts as committing; on a list's row or a check box it is judged by its label", () => {
+    assert.match(commitReason({ role: "push button", name: "Count 1", twice: true }) ?? "", /twice/);
+    assert.match(commitReason({ role: "push button", name: "Remove…", twice: true }) ?? "", /twice/);
+    assert.match(
+      commitReason({ role: "push button", name: "Delete", twice: true }) ?? "",
+      /"delete" commits/,
+    );
+    assert.equal(commitReason({ role: "list item", name: "notes.txt", twice: true }), undefined);
+    assert.equal(commitReason({ role: "check box", name: "Send me news", twice: true }), undefined);
+  });
+
+  it("a drop is judged by the words of what it lands on, the drop's own words aside", () => {
+    assert.match(commitReason({ role: "label", name: "Trash", dropped: true }) ?? "", /drops .* "Trash"/);
+    assert.match(
+      commitReason({ role: "label", name: "Drop here to delete", dropped: true }) ?? "",
+      /"Drop here to delete" \("delete" commits\)/,
+    );
+    assert.equal(commitReason({ role: "label", name: "Drop here", dropped: true }), undefined);
+    assert.equal(commitReason({ role: "label", name: "Documents", dropped: true }), undefined);
+    assert.equal(
+      commitReason({ role: "label", name: "Trash" }),
+      undefined,
+      "a click on a label presses nothing",
+    );
   });
 });
