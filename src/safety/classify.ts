@@ -96,6 +96,12 @@ export interface TargetFacts {
   runs?: string | undefined;
   /** Why what the input will hit could not be read: it then counts as committing. */
   unreadable?: string | undefined;
+  /** It holds the menu a press opens (a menu title, a submenu's item): the press opens that menu. */
+  opensMenu?: boolean | undefined;
+  /** Pressed twice by a double click: the second press lands on whatever the first put there. */
+  twice?: boolean | undefined;
+  /** Something is dropped onto it (a drag's end): what it is named for takes what is dropped. */
+  dropped?: boolean | undefined;
 }
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
@@ -126,7 +132,9 @@ export function commitReason(target: TargetFacts): string | undefined {
   if (target.unreadable) return `deskhand cannot tell what it would press (${target.unreadable})`;
   if (target.runs) return `it ${target.runs}`;
   const reason = pressReason(target);
-  return reason ? `it presses ${reason}` : undefined;
+  if (!reason) return undefined;
+  const dropped = target.dropped && !PRESSABLE_ROLES.has(target.role?.toLowerCase() ?? "");
+  return dropped ? `it drops what it drags onto ${reason}` : `it presses ${reason}`;
 }
 
 interface Label {
@@ -159,10 +167,10 @@ type Verdict = { commits: string } | { safe: true } | undefined;
 const NAMES_A_DELIMITER =
   /\bclos(e|ing)\s+(round\s+|square\s+|curly\s+|angle\s+)?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?\b/i;
 
-function judgeLabel(label: string, role: string, window: WindowFacts | undefined): Verdict {
+function judgeLabel(label: string, role: string, window: WindowFacts | undefined, shownAs = label): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
-  const what = `a ${role} ${JSON.stringify(label)}`;
+  const what = `a ${role} ${JSON.stringify(shownAs)}`;
   // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
   if (endsInEllipsis(label)) return { safe: true };
   if (labelIs(label, "cancels")) return { safe: true };
@@ -201,9 +209,36 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
 const KEYPAD_SYMBOLS = /^[\s+\-−–×÷*/=%.,()√^±²³⌫←<>]+$/u;
 const symbolsOnly = (label: string) => !/[\p{L}\p{N}]/u.test(label) && !KEYPAD_SYMBOLS.test(label);
 
+const DROP_WORDS = /\b(drop|drag)\b/giu;
+
+/**
+ * A drop onto an element that is not pressed (a trash or folder view, a label of a drop area): what
+ * it is named for takes what is dropped, so its words are judged as a command's.
+ */
+function dropReason(target: TargetFacts, role: string): string | undefined {
+  const verdict = labelsOf(target)
+    .filter((l) => l.shown)
+    // "Drop here" names the drop itself, not what the area does with it.
+    .map((l) => ({ label: l.text, text: l.text.replace(DROP_WORDS, " ").trim() }))
+    .filter(({ text }) => text !== "")
+    .map(({ label, text }) => judgeLabel(text, role, target.window, label))
+    .find((v): v is { commits: string } => !!v && "commits" in v);
+  return verdict?.commits;
+}
+
 function pressReason(target: TargetFacts): string | undefined {
   const role = target.role?.toLowerCase();
+  if (role && target.dropped && !PRESSABLE_ROLES.has(role)) return dropReason(target, role);
   if (!role || !PRESSABLE_ROLES.has(role)) return undefined;
+  // A menu title opens its menu, whatever it or its items say: the items are pressed later, and judged then.
+  if (target.opensMenu) return undefined;
+  // A command pressed twice: its first press may put another command under the pointer (a "Delete…"
+  // that shows its confirming "Delete" there), which the second presses unread.
+  if (target.twice && COMMAND_ROLES.has(role))
+    return (
+      pressReason({ ...target, twice: false }) ??
+      `a ${role} ${JSON.stringify(normalizeLabel(target.name ?? ""))} twice (a double click): what its first press puts under the pointer, the second presses unread; click once, then again, to have each press judged`
+    );
   const window = target.window;
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");

@@ -35,6 +35,9 @@ import { defineTool } from "./tool.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
 
+/** An option chosen by its text is judged as the item of a list it is (its own role is not read). */
+const OPTION_ROLE = "list item";
+
 /** The longest value set_value reads back whole to compare (about 1 MB of text). */
 const WHOLE_TEXT_MAX = 1_000_000;
 
@@ -112,6 +115,23 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
   return (await resolveOne(context, input.find!, input.nth)).ref;
 }
 
+/**
+ * What an action presses, as the gate judges it: invoke and toggle press the element; select chooses
+ * an option, which a page or an app may run as a command (a listbox whose change handler acts), so it
+ * is judged as a press of that option by its label. A row of a table is data: not judged.
+ */
+async function judgedPress(
+  context: ToolContext,
+  action: z.output<typeof semanticActionSchema>,
+  node: Parameters<typeof pressFacts>[1],
+  windowId: number | undefined,
+) {
+  if (action.kind === "invoke" || action.kind === "toggle") return pressFacts(context, node, windowId);
+  if (action.kind !== "select" || action.row !== undefined) return undefined;
+  if (action.option === undefined) return pressFacts(context, node, windowId);
+  return pressFacts(context, { role: OPTION_ROLE, name: action.option }, windowId);
+}
+
 /** Verify, act, wait, re-read: the one path every semantic action takes. */
 export async function runAction(
   context: ToolContext,
@@ -140,9 +160,7 @@ export async function runAction(
   // Only pressing commits (invoke, or toggling a pressable element); setting a field named "Delete
   // after" does not. The press is judged with its window's facts, like a click.
   const pressing = input.action.kind === "invoke" || input.action.kind === "toggle";
-  const facts = pressing
-    ? await pressFacts(context, node, entry.fingerprint.windowId ?? undefined)
-    : undefined;
+  const facts = await judgedPress(context, input.action, node, entry.fingerprint.windowId ?? undefined);
   const presses = facts !== undefined && commitReason(facts) !== undefined;
   const guarded = await guard(context, {
     journalTool: `act.${input.action.kind}`,

@@ -10,7 +10,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ToolContext } from "../../src/tools/context.js";
-import { gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+import {
+  centre,
+  gatedContext,
+  HANG_MS,
+  one,
+  refusedWith,
+  type StartedApp,
+  startApp,
+  toolCaller,
+  windowId,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-unknowns-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,41 +30,6 @@ type App = StartedApp;
 const start = (command: string[]) => startApp(command);
 
 type Call = ReturnType<typeof toolCaller>;
-type Element = { ref: string; name: string; bounds: { x: number; y: number; width: number; height: number } };
-
-const refusedWith = (result: Awaited<ReturnType<Call>>, route: string, reason?: RegExp) => {
-  const text = result.ok
-    ? result.data.status === "refused" && result.data.reason
-    : result.error.code === "refused" && result.error.message;
-  assert.ok(text, `${route} is refused: ${result.ok ? result.text : JSON.stringify(result.error)}`);
-  if (reason) assert.match(text, reason, route);
-};
-const centre = (e: Element) => ({
-  space: "global",
-  x: Math.round(e.bounds.x + e.bounds.width / 2),
-  y: Math.round(e.bounds.y + e.bounds.height / 2),
-});
-
-async function windowId(call: Call, title: string): Promise<number> {
-  const deadline = Date.now() + HANG_MS;
-  for (;;) {
-    const windows = (await call("windows", {})).data?.windows as {
-      id: number;
-      title: string;
-      accessible?: boolean;
-    }[];
-    const found = windows?.find((w) => w.title === title && w.accessible !== false);
-    if (found) return found.id;
-    if (Date.now() > deadline) throw new Error(`no readable window titled ${title}`);
-    await sleep(150);
-  }
-}
-
-async function one(call: Call, title: string, query: Record<string, unknown>): Promise<Element> {
-  const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
-  assert.ok(result.ok && result.data.matches.length === 1, `${JSON.stringify(query)}: ${result.text}`);
-  return result.data.matches[0];
-}
 
 const COMMITTING = ["Odeslat", "Zapłać", "Vider la corbeille", "立即发送", "ส่ง", "Maksa nyt"];
 const HARMLESS = ["Einstellungen", "Hilfe", "設定"];

@@ -1,6 +1,7 @@
 // Shared by the desktop tests, which run inside `deskhand sandbox run` with the apps of
 // scripts/run-tests.mjs already registered on the accessibility bus.
 
+import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -299,4 +300,50 @@ export function ownDesktop(): { desktop: Desktop; context: ToolContext } {
     await own.desktop?.stop();
   });
   return own;
+}
+
+type Call = ReturnType<typeof toolCaller>;
+export type Element = {
+  ref: string;
+  name: string;
+  bounds: { x: number; y: number; width: number; height: number };
+};
+
+/** An input refused by the gate, its reason matching `reason`: a refused reply or a refused error (act). */
+export function refusedWith(result: Awaited<ReturnType<Call>>, route: string, reason?: RegExp): void {
+  const text = result.ok
+    ? result.data.status === "refused" && result.data.reason
+    : result.error.code === "refused" && result.error.message;
+  assert.ok(text, `${route} is refused: ${result.ok ? result.text : JSON.stringify(result.error)}`);
+  if (reason) assert.match(text, reason, route);
+}
+
+/** An element's centre, as a global point for `at`. */
+export const centre = (e: Element) => ({
+  space: "global",
+  x: Math.round(e.bounds.x + e.bounds.width / 2),
+  y: Math.round(e.bounds.y + e.bounds.height / 2),
+});
+
+/** The id of the readable window titled `title`, waited for until HANG_MS. */
+export async function windowId(call: Call, title: string): Promise<number> {
+  const deadline = Date.now() + HANG_MS;
+  for (;;) {
+    const windows = (await call("windows", {})).data?.windows as {
+      id: number;
+      title: string;
+      accessible?: boolean;
+    }[];
+    const found = windows?.find((w) => w.title === title && w.accessible !== false);
+    if (found) return found.id;
+    if (Date.now() > deadline) throw new Error(`no readable window titled ${title}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** The one element a find in the titled window matches (on screen). */
+export async function one(call: Call, title: string, query: Record<string, unknown>): Promise<Element> {
+  const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
+  assert.ok(result.ok && result.data.matches.length === 1, `${JSON.stringify(query)}: ${result.text}`);
+  return result.data.matches[0];
 }

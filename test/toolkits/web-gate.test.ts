@@ -70,3 +70,40 @@ describe("a web button named one thing and showing another", {
     assert.match(await status(), /More shown/);
   });
 });
+
+describe("a web listbox whose page runs the option chosen", {
+  skip: web ? false : "web engines only",
+}, () => {
+  const profile = PROFILES[toolkit]!;
+  const target = { kind: "title", glob: profile?.title ?? "" };
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-web-select-"));
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(async () => {
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    await sleep(profile.settleMs ?? 0);
+  });
+  after(() => context.close());
+
+  const status = () => webStatus(call, target);
+
+  it("act select is judged as a press of the option: Delete account is refused, Plain is chosen", async () => {
+    const found = await call("find", { target, role: "list box", name: "Actions" });
+    assert.equal(found.data?.total, 1, found.text);
+    const ref = found.data.matches[0].ref;
+    const intent = "Choose an action";
+    const refused = await call("act", { ref, action: { kind: "select", option: "Delete account" }, intent });
+    assert.equal(refused.error?.code, "refused", JSON.stringify(refused));
+    assert.match(refused.error.message, /Delete account/);
+    await sleep(300);
+    assert.doesNotMatch(await status(), /Account deleted/);
+    const chosen = await call("act", { ref, action: { kind: "select", option: "Plain" }, intent });
+    assert.equal(chosen.error, undefined, JSON.stringify(chosen.error));
+    // The page got its change event from the option chosen (Chromium's page reads its value empty then).
+    for (const deadline = Date.now() + 3000; Date.now() < deadline && !/Chose/.test(await status()); )
+      await sleep(100);
+    assert.match(await status(), toolkit === "firefox" ? /Chose Plain/ : /Chose/);
+    assert.doesNotMatch(await status(), /Account deleted/);
+  });
+});

@@ -119,6 +119,16 @@ const SHOWN_CHILDREN = 8;
 // title shows ("File" is not "Save/Restore Session").
 const OPENED_ROLES = roleSet("menu", "menu item", "check menu item", "radio menu item", "popup menu");
 
+const MENU_ROLES = roleSet("menu", "popup menu");
+
+/**
+ * A menu title (Qt's menu bar item, a submenu's item): a menu item holding the menu its press opens.
+ * A button holding one is not: a split button ("Send ▾") runs its command where the arrow is not.
+ */
+export const opensMenu = (node: RawNode): boolean =>
+  MENU_ROLES.has(node.role) ||
+  (node.role === "menu item" && node.children.some((c) => MENU_ROLES.has(c.role)));
+
 /** The children a node shows itself through, at any depth: never the menu it opens. */
 function shownChildren(node: RawNode): RawNode[] {
   return node.children
@@ -139,7 +149,11 @@ export function childTexts(node: RawNode): string[] {
  * thing and whose text another) and its children's. What cannot be read is left out: the name and
  * the structural rules still judge it.
  */
-async function shownTexts(context: ToolContext, handle: string, windowId: number | undefined) {
+async function shownTexts(
+  context: ToolContext,
+  handle: string,
+  windowId: number | undefined,
+): Promise<{ texts: string[]; opensMenu: boolean }> {
   const backend = await context.backend();
   const scope = windowId === undefined ? {} : { windowId };
   // Its own text is read through the Text interface, named or not (Chromium's button holds its
@@ -164,7 +178,7 @@ async function shownTexts(context: ToolContext, handle: string, windowId: number
     const shown = child?.text?.replace(/\ufffc/g, "").trim();
     if (shown) texts.push(shown);
   }
-  return texts;
+  return { texts, opensMenu: !!inside && opensMenu(inside.root) };
 }
 
 /** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
@@ -216,6 +230,7 @@ export async function pressFacts(
     states?: string[] | undefined;
     description?: string | undefined;
     handle?: string | undefined;
+    opensMenu?: boolean | undefined;
   },
   windowId: number | undefined,
 ): Promise<TargetFacts> {
@@ -223,7 +238,8 @@ export async function pressFacts(
   const facts: TargetFacts = { ...own };
   if (handle && PRESSABLE_ROLES.has(element.role)) {
     const shown = await shownTexts(context, handle, windowId);
-    if (shown.length > 0) facts.shown = shown;
+    if (shown.texts.length > 0) facts.shown = shown.texts;
+    if (shown.opensMenu) facts.opensMenu = true;
   }
   if (windowId === undefined) return facts;
   const backend = await context.backend();
@@ -628,6 +644,7 @@ export async function keyEffect(
       description: node.description,
       states: node.states,
       ...(shown.length > 0 ? { shown } : {}),
+      ...(opensMenu(node) ? { opensMenu: true } : {}),
       window,
     };
   };
@@ -767,26 +784,46 @@ export async function keyEffect(
   return effect;
 }
 
+/** How the pointer meets a place: which button, once or twice, a press or a drag's drop. */
+export interface PlaceInputKind {
+  button?: "left" | "right" | "middle";
+  count?: 1 | 2;
+  drop?: boolean;
+}
+
 /**
- * What a press at a resolved place would press: the element there and every pressable element
- * holding it (a click on a button's icon presses the button). A point whose element could not be
- * read is judged as unreadable, never as nothing.
+ * What a press at a resolved place would press: the element there, every pressable element holding
+ * it (a click on a button's icon presses the button) and every other pressable element on screen at
+ * the point (a button under an overlay). A double click presses each twice; a drop lands on each
+ * named element there too (a trash or folder view). A point whose element could not be read is
+ * judged as unreadable, never as nothing.
  */
 export async function placeFacts(
   context: ToolContext,
   place: ResolvedPlace,
-  button?: "left" | "right" | "middle",
+  kind: PlaceInputKind = {},
 ): Promise<TargetFacts[]> {
   if (place.how === "unknown")
     return [{ unreadable: place.unknownBecause ?? "the point could not be probed" }];
   if (!place.element) return [];
-  const holders = (place.ancestors ?? []).filter((a) => PRESSABLE_ROLES.has(a.role));
+  const ancestors = place.ancestors ?? [];
+  const around = [...ancestors, ...(place.beneath ?? [])];
+  // The window itself takes no drop by its name: its title names a document, not what takes it.
+  const root = ancestors.at(-1) ?? place.element;
+  const judged = [
+    place.element,
+    ...around.filter((e) => PRESSABLE_ROLES.has(e.role) || (kind.drop && e.name && e !== root)),
+  ];
   const facts = await Promise.all(
-    [place.element, ...holders].map((e) => pressFacts(context, e, place.windowId)),
+    judged.map(async (e) => ({
+      ...(await pressFacts(context, e, place.windowId)),
+      ...(kind.count === 2 ? { twice: true } : {}),
+      ...(kind.drop && e !== root ? { dropped: true } : {}),
+    })),
   );
   // A middle click pastes the selection where it lands; in a terminal, its line breaks run.
-  const terminal = [place.element, ...(place.ancestors ?? [])].find((e) => e.role === "terminal");
-  if (button === "middle" && terminal)
+  const terminal = [place.element, ...ancestors].find((e) => e.role === "terminal");
+  if (kind.button === "middle" && terminal)
     facts.unshift({
       ...terminal,
       runs: "pastes the selection into a terminal, where a line break in it runs a command",

@@ -2,7 +2,7 @@
 // centre; a point (global, or a screenshot pixel mapped back to global) is probed by hit-testing the
 // accessible tree of the window under it, so the gate knows what it is about to press.
 import { DeskhandError } from "../../core/errors.js";
-import { isClosedPopup, isShown, reportsShowing } from "../../core/flatten.js";
+import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
@@ -12,6 +12,7 @@ import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
+import { opensMenu } from "./facts.js";
 import type { FindInput, PointInput } from "./schemas.js";
 
 export interface PlacedElement {
@@ -21,6 +22,8 @@ export interface PlacedElement {
   states?: string[] | undefined;
   /** To read what it shows besides its name (facts.ts). */
   handle?: string | undefined;
+  /** It holds the menu a press opens (a menu title). */
+  opensMenu?: boolean | undefined;
 }
 
 const placed = (node: RawNode): PlacedElement => ({
@@ -29,6 +32,7 @@ const placed = (node: RawNode): PlacedElement => ({
   description: node.description,
   states: node.states,
   handle: node.handle,
+  ...(opensMenu(node) ? { opensMenu: true } : {}),
 });
 
 export interface ResolvedPlace {
@@ -42,6 +46,8 @@ export interface ResolvedPlace {
   element: PlacedElement | undefined;
   /** For a probed point: the elements holding the hit, nearest first (a button around its icon). */
   ancestors?: PlacedElement[];
+  /** For a probed point: the other elements on screen there, deepest first (a button under an overlay). */
+  beneath?: PlacedElement[];
   how: "verified" | "probed" | "unknown";
   /** Why a point could not be probed. */
   unknownBecause?: string;
@@ -117,15 +123,22 @@ export function toGlobal(at: PointInput, screen: { width: number; height: number
   return imageToGlobal({ x: at.x, y: at.y }, { display: 0, max_width: at.max_width, region });
 }
 
+interface Hit {
+  node: RawNode;
+  depth: number;
+  up: RawNode[];
+}
+
 /**
- * The deepest element whose bounds hold the point, preferring ones with a name, and the elements
- * around it, nearest first.
+ * Every element on screen whose bounds hold the point: the deepest (preferring one with a name) with
+ * the elements around it, nearest first, and the others there, in other branches of the tree (the
+ * button an overlay deeper in the tree lies over), deepest first.
  */
 async function hitTest(
   context: ToolContext,
   windowId: number,
   point: Point,
-): Promise<{ hit: RawNode; ancestors: RawNode[] } | undefined> {
+): Promise<{ hit: RawNode; ancestors: RawNode[]; beneath: RawNode[] } | undefined> {
   const backend = await context.backend();
   const read = await backend.readWindow(windowId, {
     maxDepth: 40,
@@ -136,28 +149,34 @@ async function hitTest(
   });
   // A tree cut short by the deadline or the ceiling may miss the very element under the point.
   if (read.timedOut || read.ceilingHit) throw new Error("the window's tree could not be read in time");
-  const nodes: { node: RawNode; depth: number; up: RawNode[] }[] = [];
+  const nodes: RawNode[] = [];
+  const all = (node: RawNode) => {
+    nodes.push(node);
+    node.children.forEach(all);
+  };
+  all(read.root);
+  await backend.enrich(nodes, {
+    maxText: 0,
+    actions: false,
+    accessibleIds: false,
+    timeoutMs: 1500,
+    windowId,
+  });
+  // Only what is on screen stands at a point: a hidden page and a closed menu keep their bounds, and
+  // so does everything in them (the snapshot's one rule, isShown, asked of the whole chain).
+  const showingKnown = reportsShowing(read.root);
+  const hits: Hit[] = [];
   const walk = (node: RawNode, depth: number, up: RawNode[]) => {
-    nodes.push({ node, depth, up });
+    if (depth > 0 && !isShown(node, showingKnown)) return;
+    if (usableBounds(node.bounds) && inside(point, node.bounds)) hits.push({ node, depth, up });
     for (const child of node.children) walk(child, depth + 1, [node, ...up]);
   };
   walk(read.root, 0, []);
-  await backend.enrich(
-    nodes.map((n) => n.node),
-    { maxText: 0, actions: false, accessibleIds: false, timeoutMs: 1500, windowId },
-  );
-  // A hidden tab's widgets keep their bounds: only what is on screen counts.
-  const showingKnown = reportsShowing(read.root);
-  const hits = nodes.filter(
-    (n) =>
-      usableBounds(n.node.bounds) &&
-      inside(point, n.node.bounds as Rect) &&
-      isShown(n.node, showingKnown) &&
-      !n.up.some(isClosedPopup),
-  );
   hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
   const best = hits[0];
-  return best ? { hit: best.node, ancestors: best.up } : undefined;
+  if (!best) return undefined;
+  const beneath = hits.filter((h) => h !== best && !best.up.includes(h.node)).map((h) => h.node);
+  return { hit: best.node, ancestors: best.up, beneath };
 }
 
 /** Where an input goes: a ref, a point, or a `find` resolved to one element on screen (its nth among several). */
@@ -223,7 +242,7 @@ export async function resolvePlace(
     point,
     ...(pixelWord ? { pixelWord } : {}),
     element: found ? placed(found.hit) : undefined,
-    ...(found ? { ancestors: found.ancestors.map(placed) } : {}),
+    ...(found ? { ancestors: found.ancestors.map(placed), beneath: found.beneath.map(placed) } : {}),
     how: found ? "probed" : "unknown",
     ...(unknownBecause ? { unknownBecause } : {}),
     windowId,

@@ -111,7 +111,7 @@ export const clickTool = defineTool({
       ensureFocus: input.ensure_focus,
       includeChanges: input.include_changes,
       approach: true,
-      presses: await placeFacts(context, place, input.button),
+      presses: await placeFacts(context, place, { button: input.button, count: input.count }),
       declared: { role: input.role, label: input.label },
       async execute(h) {
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
@@ -163,8 +163,8 @@ export const dragTool = defineTool({
       // Both ends press: the button pressed at the start can run its action (a committing button
       // dragged off still fires in some toolkits), and dropping on Trash deletes.
       presses: [
-        ...(await placeFacts(context, to, input.button)),
-        ...(await placeFacts(context, from, input.button)),
+        ...(await placeFacts(context, to, { button: input.button, drop: true })),
+        ...(await placeFacts(context, from, { button: input.button })),
       ],
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
@@ -243,7 +243,7 @@ export const wheelTool = defineTool({
         ? await resolvePlace(context, hands, input, named)
         : undefined;
     // The wheel changes a slider's, spin button's or combo box's value; elsewhere it only scrolls.
-    const under = place ? [place.element, ...(place.ancestors ?? [])] : [];
+    const under = place ? [place.element, ...(place.ancestors ?? []), ...(place.beneath ?? [])] : [];
     const changesValue = under.some((e) => wheelChangesValue(e?.role));
     const nominal = !place || place.how === "unknown" || changesValue ? "L2" : "L1";
     return attemptInput(context, {
