@@ -468,7 +468,6 @@ function bindsEnter(node: RawNode): boolean {
 
 /** Reading what keys an element answers to: its actions and their key bindings, nothing else. */
 const BINDINGS_READ = { maxText: 0, actions: true, accessibleIds: false, timeoutMs: 1500 };
-const MENU_ROLES = roleSet("menu", "popup menu");
 const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
 
 /**
