@@ -245,6 +245,8 @@ export interface KeyEffect {
   focusedHandle?: string;
   /** Every element that reported the focus then (Qt leaves it on some): what is new after is where it went. */
   focusedHandles?: string[];
+  /** Their roles, in the same order: typed text going into a password field is kept like a password. */
+  focusedRoles?: string[];
 }
 
 /** Space and Enter press whatever has the focus; GTK 4 gives them as every button's "binding". */
@@ -393,6 +395,7 @@ export async function keyEffect(
   const focusedNode = focusedOf(read.nodes);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
+  effect.focusedRoles = everyFocused(read.nodes).map((n) => n.role);
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode

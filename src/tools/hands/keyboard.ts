@@ -37,6 +37,8 @@ async function keyboardTarget(
     text?: string;
     /** key: whether the ref gets the focus first. */
     focus?: boolean;
+    /** Whether the keys type text (type_text, a printable key): then where it goes is read. */
+    typing?: boolean;
   },
 ) {
   const hands = await context.hands();
@@ -61,8 +63,13 @@ async function keyboardTarget(
     ...(input.text !== undefined ? { text: input.text } : {}),
     ...(focused ? { focused } : {}),
   });
+  const password =
+    input.typing || input.text !== undefined
+      ? await typesIntoPassword(context, place, keysGoTo, effect.focusedRoles)
+      : undefined;
   return {
     nominal: "L2" as const,
+    ...(password !== undefined ? { password } : {}),
     intent: input.intent,
     reversible: input.reversible,
     place,
@@ -74,6 +81,27 @@ async function keyboardTarget(
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
   };
+}
+
+/**
+ * Whether typed text goes into a password field: the ref's own role, else the focused element's (any
+ * that reports the focus: Qt leaves it on some it has left). A focus that cannot be read counts as
+ * a password field, as the recorder counts it: its text is kept out like a password.
+ */
+async function typesIntoPassword(
+  context: ToolContext,
+  place: ResolvedPlace | undefined,
+  windowId: number | undefined,
+  focusedRoles: string[] | undefined,
+): Promise<boolean> {
+  if (place?.element) return place.element.role === PASSWORD_ROLE;
+  if (windowId === undefined) return true;
+  const roles =
+    focusedRoles ??
+    (await focusedElements(context, windowId)
+      .then(({ focused }) => focused.map((n) => n.role))
+      .catch(() => []));
+  return roles.length === 0 || roles.includes(PASSWORD_ROLE);
 }
 
 const CLICK_TO_FOCUS_ROLES = roleSet(
@@ -545,10 +573,10 @@ export const keyTool = defineTool({
     .refine(...elementRule),
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
-    const { place, ...target } = await keyboardTarget(context, { ...input, chord });
     // A printable key pressed alone types its character: the journal keeps it out like typed text
     // (a password typed one key at a time), and says only "a printable key".
     const printable = chord.key?.kind === "char" && chord.modifiers.every((m) => m === "shift");
+    const { place, ...target } = await keyboardTarget(context, { ...input, chord, typing: printable });
     const typedChar =
       printable && chord.key?.kind === "char"
         ? (chord.modifiers.includes("shift") ? chord.key.char.toUpperCase() : chord.key.char).repeat(
