@@ -166,6 +166,18 @@ async function shownTexts(context: ToolContext, handle: string, windowId: number
   return texts;
 }
 
+/**
+ * Whether a window only asks: no field on screen to type in or set (an entry, a spin button), so its
+ * buttons answer what it says. A window not read whole leaves it unknown.
+ */
+function onlyAsks(read: WindowRead): boolean | undefined {
+  const fields = read.nodes.some(
+    (n) => EDITABLE_ROLES.has(n.role) && n.states?.includes("editable") && n.states.includes("showing"),
+  );
+  if (fields) return false;
+  return read.complete ? true : undefined;
+}
+
 /** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
 async function appShowsTerminal(context: ToolContext, windowId: number): Promise<boolean | undefined> {
   const backend = await context.backend();
@@ -200,6 +212,7 @@ async function answer(
   if (questions.includes("chooser"))
     window.chooser = holdsChooser(read) || (read.complete ? false : undefined);
   if (questions.includes("terminalApp")) window.terminalApp = await appShowsTerminal(context, windowId);
+  if (questions.includes("asks")) window.asks = onlyAsks(read);
   facts.window = window;
 }
 
