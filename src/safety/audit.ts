@@ -18,6 +18,7 @@ import {
 import { dirname } from "node:path";
 import { boundValue } from "../core/limits.js";
 import type { SafetyLevel } from "./levels.js";
+import { credentialRanges } from "./secrets.js";
 
 export interface AuditTarget {
   role?: string | undefined;
@@ -77,7 +78,10 @@ interface Folded {
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC");
+// Format characters (a zero-width space or joiner, a soft hyphen, a direction mark) show nothing:
+// one inside a quoted value must not hide it, so both sides are matched without them.
+const FORMAT = /\p{Cf}/gu;
+const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC").replace(FORMAT, "");
 
 function fold(text: string): Folded {
   const folded: Folded = { text: "", from: [], to: [] };
@@ -198,10 +202,10 @@ function notLetterCounts(text: string): Int32Array {
   return counts;
 }
 
-/** The original ranges of `text` that hold a secret, merged. */
+/** The original ranges of `text` that hold a secret or look like a credential, merged. */
 function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
   const folded = fold(text);
-  const marks: [number, number][] = [];
+  const marks: [number, number][] = credentialRanges(text);
   const mark = (start: number, length: number) =>
     marks.push([folded.from[start]!, folded.to[start + length - 1]!]);
   for (const { text: secret, password } of secrets) {
@@ -222,11 +226,14 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
     // Every run of the line that is a piece of the password, however it was split. A piece of
     // letters only counts where it stands as a word of its own: "word" of "pa55word!" is masked in
     // "then word!", never inside "Password", which would shred the journal's own words.
+    // In the intent, the agent's own words, a piece of 3 is one too ("lti" of "ulti7x"): what it
+    // typed a piece at a time must not be spelled out there across lines.
+    const shortest = shortToo ? SHORT : PASSWORD_RUN;
     const runs = piecesOf(folded.text, needle);
     const notLetters = notLetterCounts(folded.text);
-    for (let start = 0; start + PASSWORD_RUN <= folded.text.length; start++) {
+    for (let start = 0; start + shortest <= folded.text.length; start++) {
       const length = runs[start]!;
-      if (length < PASSWORD_RUN) continue;
+      if (length < shortest) continue;
       const alone =
         !LETTER_OR_DIGIT.test(folded.text[start - 1] ?? " ") &&
         !LETTER_OR_DIGIT.test(folded.text[start + length] ?? " ");
@@ -245,6 +252,8 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
 }
 
 function replaceSecrets(text: string, secrets: Secret[], shortToo: boolean): string {
+  // Most strings are short words of deskhand's own: nothing to fold when nothing could match.
+  if (secrets.length === 0 && text.length < 10) return text;
   const ranges = secretRanges(text, secrets, shortToo);
   if (ranges.length === 0) return text;
   let out = "";
@@ -255,6 +264,13 @@ function replaceSecrets(text: string, secrets: Secret[], shortToo: boolean): str
   }
   return out + text.slice(at);
 }
+
+/**
+ * `text` with every secret and every credential-looking run replaced, as a journal line's free text
+ * is (a recording's intents are kept the same way).
+ */
+export const withoutSecrets = (text: string, secrets: Secret[]): string =>
+  replaceSecrets(text, secrets, true);
 
 // Fields that name what deskhand did, never what was typed: left as they are, so a journal stays
 // readable ("password text" stays a role even when the password holds "pass").
@@ -271,11 +287,11 @@ const STRUCTURAL = new Set([
 ]);
 
 /**
- * Replaces every secret, folded as above, in every free-text field of the entry (the intent, the
- * reason, names, titles, outcomes); a short one only in the intent, where it stands as a word.
+ * Replaces every secret, folded as above, and every run that looks like a credential (an API key, a
+ * token), in every free-text field of the entry (the intent, the reason, names, titles, outcomes);
+ * a short value only in the intent, where it stands as a word.
  */
 export function scrub(entry: AuditEntry, secrets: Secret[]): AuditEntry {
-  if (secrets.length === 0) return entry;
   const deep = (value: unknown, key: string | undefined): unknown => {
     if (key !== undefined && STRUCTURAL.has(key)) return value;
     if (typeof value === "string") return replaceSecrets(value, secrets, key === "intent");
@@ -296,6 +312,25 @@ interface Remembered {
 const REMEMBERED_VALUES = 500;
 const REMEMBERED_SESSIONS = 200;
 const STREAM_CHARS = 512;
+
+/**
+ * The passwords this process has seen typed or set, in any session, held in memory only (never
+ * written) and bounded: every session's lines are kept clear of them, since another client of the
+ * same server may quote one. A run still being typed into a password field is held under its
+ * session and place, and grows as it is typed.
+ */
+const processPasswords = new Map<string, Secret>();
+const PROCESS_PASSWORDS = 256;
+
+function rememberPassword(key: string, secret: Secret): void {
+  // A piece of one or two characters would mask every such word of every session: the run it
+  // joins (a stream) is remembered instead.
+  if (foldOne(secret.text).trim().length < SHORT) return;
+  processPasswords.delete(key);
+  processPasswords.set(key, secret);
+  if (processPasswords.size > PROCESS_PASSWORDS)
+    processPasswords.delete(processPasswords.keys().next().value as string);
+}
 
 export class AuditUnwritable extends Error {
   override readonly name = "AuditUnwritable";
@@ -341,14 +376,20 @@ export class AuditJournal {
       this.#remembered.set(session, memory);
     }
     memory.secrets.push(...secrets);
+    for (const secret of secrets) if (secret.password) rememberPassword(`value ${secret.text}`, secret);
     if (memory.secrets.length > REMEMBERED_VALUES)
       memory.secrets.splice(0, memory.secrets.length - REMEMBERED_VALUES);
     // A run typed into one place ends when something else is done: it stays a secret of the session.
     const stream = memory.stream;
     const continues = typed !== undefined && stream?.place === typed.place;
+    const streamKey = (place: string) => `stream ${session}\u0000${place}`;
     if (stream && !continues) {
       memory.secrets.push({ text: stream.text, password: stream.password });
       memory.stream = undefined;
+      if (stream.password) {
+        processPasswords.delete(streamKey(stream.place));
+        rememberPassword(`value ${stream.text}`, { text: stream.text, password: true });
+      }
     }
     if (typed)
       memory.stream = continues
@@ -358,21 +399,22 @@ export class AuditJournal {
             password: stream!.password || typed.password,
           }
         : { place: typed.place, text: typed.text.slice(-STREAM_CHARS), password: typed.password };
+    if (memory.stream?.password)
+      rememberPassword(streamKey(memory.stream.place), { text: memory.stream.text, password: true });
     if (memory.secrets.length > REMEMBERED_VALUES)
       memory.secrets.splice(0, memory.secrets.length - REMEMBERED_VALUES);
-    const all = [...memory.secrets];
-    if (memory.stream) all.push({ text: memory.stream.text, password: memory.stream.password });
-    return all;
+    return this.#known(session);
   }
 
   /** What the session's lines must not show, as its last attempt left it (a typed run still open). */
   #known(session: string): Secret[] {
     const memory = this.#remembered.get(session);
-    if (!memory) return [];
-    const stream = memory.stream;
-    return stream
-      ? [...memory.secrets, { text: stream.text, password: stream.password }]
-      : [...memory.secrets];
+    const stream = memory?.stream;
+    return [
+      ...(memory?.secrets ?? []),
+      ...(stream ? [{ text: stream.text, password: stream.password }] : []),
+      ...processPasswords.values(),
+    ];
   }
 
   /**

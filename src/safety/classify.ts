@@ -90,6 +90,11 @@ export interface TargetFacts {
         chooser?: boolean | undefined;
         /** Whether its app shows a terminal (its paste warning's Paste runs commands); undefined: not read. */
         terminalApp?: boolean | undefined;
+        /**
+         * Whether it only asks: no field to fill, so its buttons answer what it says (a question);
+         * undefined: not read.
+         */
+        asks?: boolean | undefined;
       }
     | undefined;
   /** What the input does beyond a press, read from the target itself ("Enter runs … in a terminal"). */
@@ -106,7 +111,7 @@ export interface TargetFacts {
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 /** The window facts a rule may ask for, read only when the answer would change the verdict. */
-export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp";
+export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks";
 
 /**
  * Which window facts judging the target needs: asked of the rules themselves (does the verdict
@@ -115,7 +120,7 @@ export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp";
 export function windowQuestions(target: TargetFacts): WindowQuestion[] {
   const window = target.window;
   if (!window) return [];
-  return (["holdsInput", "chooser", "terminalApp"] as const).filter((question) => {
+  return (["holdsInput", "chooser", "terminalApp", "asks"] as const).filter((question) => {
     if (window[question] !== undefined) return false;
     const judged = (answer: boolean) => pressReason({ ...target, window: { ...window, [question]: answer } });
     return judged(true) !== judged(false);
@@ -264,8 +269,13 @@ function pressReason(target: TargetFacts): string | undefined {
   if (verdicts.some((v) => v && "safe" in v)) return undefined;
   const what = `a ${role} ${JSON.stringify(labels[0]!.text)}`;
   if (windowRole === "alert" && BUTTON_ROLES.has(role)) return `${what} answers an alert`;
-  if (inDialog && target.states?.includes("is default") && window?.states?.includes("modal"))
-    return `${what} is the default button of a modal ${windowRole}`;
+  // A modal dialog's default answers it; so does a modeless one's that only asks (no field to fill: a
+  // question left open beside its window), which a modeless Find dialog with its field is not.
+  if (inDialog && target.states?.includes("is default")) {
+    if (window?.states?.includes("modal")) return `${what} is the default button of a modal ${windowRole}`;
+    if (window?.asks !== false)
+      return `${what} is the default button of a ${windowRole} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;
+  }
   // A command's label in a language deskhand has no vocabulary for cannot be judged: it counts as
   // committing. Selection roles (a list item, a cell, a tab) show data (file names), not commands.
   if (COMMAND_ROLES.has(role)) {

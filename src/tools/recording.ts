@@ -18,6 +18,8 @@ import { SnapshotStore } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
 import { writeWholeSync } from "../platform/files.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../platform/types.js";
+import { type Secret, withoutSecrets } from "../safety/audit.js";
+import { holdsCredential } from "../safety/secrets.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
 import type { Step } from "./run.js";
@@ -123,6 +125,8 @@ export class Recorder {
   readonly steps: Record<string, unknown>[] = [];
   readonly params: Record<string, z.input<typeof paramSchema>> = {};
   readonly started = new Date().toISOString();
+  /** The values kept as secret parameters, in memory only: an intent that quotes one is masked. */
+  readonly #secrets: Secret[] = [];
 
   constructor(
     readonly path: string,
@@ -168,6 +172,7 @@ export class Recorder {
     const n = this.steps.length + 1;
     const secret = element ? element.role === PASSWORD_ROLE : undefined;
     this.#values(tool.name, args, output, secret, n, element);
+    if (typeof args.intent === "string") args.intent = withoutSecrets(args.intent, this.#secrets);
     const step: Record<string, unknown> = {
       tool: tool.name,
       args,
@@ -205,12 +210,19 @@ export class Recorder {
   ): void {
     const place = element ? `${element.role} ${JSON.stringify(element.name)}` : "the focused element";
     const param = (value: string, name: string, password: boolean, where: string) => {
-      const isSecret = password || this.parameters === "hidden";
+      // A key or token typed into any field is kept like a password.
+      const credential = !password && holdsCredential(value);
+      const isSecret = password || credential || this.parameters === "hidden";
       if (!isSecret && this.parameters !== "typed") return value;
-      this.params[name] = isSecret
-        ? { secret: true, note: `typed into ${where} in step ${n}; never written` }
+      if (isSecret) this.#secrets.push({ text: value, password: true });
+      const named = credential ? name.replace(/^[a-z]+/, "secret") : name;
+      this.params[named] = isSecret
+        ? {
+            secret: true,
+            note: `typed into ${where} in step ${n}${credential ? " (it looks like a key or token)" : ""}; never written`,
+          }
         : { secret: false, default: value, note: `typed into ${where} in step ${n}` };
-      return { $param: name };
+      return { $param: named };
     };
     if (tool === "type_text" && typeof args.text === "string") {
       // Typed into the focus: a password field, or one whose role was not read, keeps its secret.

@@ -74,7 +74,13 @@ export async function cli(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
+    // A session of its own, with no controlling terminal: a confirmation is refused as in CI, never
+    // asked of whoever runs the tests at a terminal.
+    const child = spawn(process.execPath, [...CLI, ...args], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env,
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

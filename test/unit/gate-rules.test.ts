@@ -14,6 +14,7 @@ import {
   needsInputCheck,
   type TargetFacts,
   wheelChangesValue,
+  windowQuestions,
 } from "../../src/safety/classify.js";
 import { catalogPhrase, mayBePhrase } from "../../src/safety/phrases.js";
 import { loadPolicy } from "../../src/safety/policy.js";
@@ -139,8 +140,13 @@ describe("what commits", () => {
       window: dialog({ states: ["modal"] }),
     });
     assert.ok(commitReason(defaultModal));
-    const defaultModeless = button("Find", { states: ["is default"], window: dialog() });
-    assert.equal(commitReason(defaultModeless), undefined, "a find dialog's default");
+    const defaultModeless = button("Find", { states: ["is default"], window: dialog({ asks: false }) });
+    assert.equal(commitReason(defaultModeless), undefined, "a find dialog's default: it has a field to fill");
+    const question = button("Move", { states: ["is default"], window: dialog({ asks: true }) });
+    assert.match(commitReason(question) ?? "", /default button of a dialog that asks a question/);
+    const unread = button("Move", { states: ["is default"], window: dialog() });
+    assert.match(commitReason(unread) ?? "", /could not be read/, "fields not read: it may only ask");
+    assert.deepEqual(windowQuestions(unread), ["asks"], "asked of the window only where it decides");
   });
 });
 

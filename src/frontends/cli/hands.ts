@@ -1,8 +1,11 @@
 // CLI commands for the hands: click, type, key, drag, hover, wheel, screenshot, window, audit. An
-// element is named by selector (found in this process) or a point by --at X,Y. A person at a terminal
-// is asked before anything that needs confirmation; without a terminal it is refused.
-import { writeFileSync } from "node:fs";
+// element is named by selector (found in this process) or a point by --at X,Y. A person at the
+// controlling terminal is asked before anything that needs confirmation, and types back a code to
+// allow it; without a terminal it is refused.
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
+import { ReadStream, WriteStream } from "node:tty";
 import { AuditJournal } from "../../safety/audit.js";
 import { type Confirmer, confirmationQuestion } from "../../safety/gate.js";
 import { SAFETY_LEVELS, type SafetyLevel } from "../../safety/levels.js";
@@ -50,15 +53,52 @@ export function ceilingFlag(value: unknown): SafetyLevel | undefined {
   return value as SafetyLevel;
 }
 
-/** Asks at the terminal when there is one; a script without a terminal cannot confirm. */
-export const terminalConfirmer: Confirmer = async (request) => {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return "unavailable";
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+// Letters and digits a person cannot misread for one another (no 0/O, 1/l/I).
+const CHALLENGE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789";
+
+/** A short code a person types back: an answer written blindly ("y") into a terminal never matches. */
+export function challengeCode(length = 4): string {
+  return [...randomBytes(length)].map((b) => CHALLENGE_LETTERS[b % CHALLENGE_LETTERS.length]).join("");
+}
+
+/** The controlling terminal, for reading and writing; undefined (and why) when there is none. */
+function openTerminal(): { input: ReadStream; output: WriteStream } | { why: string } {
+  let input: number | undefined;
   try {
-    const answer = await prompt.question(`${confirmationQuestion(request)}\nAllow? [y/N] `);
-    return /^y(es)?$/i.test(answer.trim()) ? "approved" : "declined";
+    input = openSync("/dev/tty", "r");
+    const output = openSync("/dev/tty", "w");
+    return { input: new ReadStream(input), output: new WriteStream(output) };
+  } catch (error) {
+    if (input !== undefined) closeSync(input);
+    return { why: `/dev/tty: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+}
+
+/**
+ * Asks a person at the controlling terminal (/dev/tty, never stdin, which a script feeds), who must
+ * type back a code shown with the question: a script that answers "y" into a terminal it holds is
+ * declined. With no controlling terminal, nobody can be asked: the gate refuses and names the
+ * pre-approval that would allow the step.
+ */
+export const terminalConfirmer: Confirmer = async (request) => {
+  const terminal = openTerminal();
+  if ("why" in terminal) {
+    process.stderr.write(
+      `deskhand: no person can be asked: this process has no controlling terminal (${terminal.why})\n`,
+    );
+    return "unavailable";
+  }
+  const code = challengeCode();
+  const prompt = createInterface({ input: terminal.input, output: terminal.output });
+  try {
+    const answer = await prompt.question(
+      `${confirmationQuestion(request)}\nTo allow it, type ${code} and Enter; anything else declines: `,
+    );
+    return answer.trim().toLowerCase() === code ? "approved" : "declined";
   } finally {
     prompt.close();
+    terminal.input.destroy();
+    terminal.output.destroy();
   }
 };
 

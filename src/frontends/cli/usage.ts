@@ -28,7 +28,8 @@ Selector (all given must hold): --role R --name N --label L --name-contains S --
 const SAFETY = `Safety: the action's level (L1 hover/wheel/focus, L2 input, L3 committing buttons and closing
 windows, L4 raw primitives) must be within the ceiling (default L3; --ceiling, DESKHAND_CEILING or
 "ceiling" in ~/.config/deskhand/config.json). L3, --not-reversible and dangerous chords need a
-person: asked at the terminal, refused without one unless pre-approved in the config. Every attempt
+person: asked at the controlling terminal (/dev/tty, not stdin), who types back the code shown;
+refused without a terminal unless pre-approved in the config. Every attempt
 is journaled (on disk before any input) and then its outcome; an action the journal cannot take is
 refused. Exit status 0 done, 1 failed, 2 bad command line, 3 refused.`;
 

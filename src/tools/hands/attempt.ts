@@ -63,6 +63,11 @@ export interface InputAttempt {
   secret?: string;
   /** Whether `secret` is typed by keys (type_text, a printable key), rather than set as a value. */
   typed?: boolean;
+  /**
+   * Whether `secret` goes into a password field: the ref's role, else the focused element's as read
+   * before typing (a focus that could not be read counts as one). Without it, the place's role says.
+   */
+  password?: boolean;
   /** What the journal keeps of the result, when not all of it (a printable key's character). */
   journalOutcome?: (outcome: Record<string, unknown>) => Record<string, unknown>;
   /** The call's other values (fill_form's other fields): kept out of this line too. */
@@ -373,7 +378,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     target: Object.keys(target).length > 0 ? target : null,
     secret: attempt.secret,
     otherSecrets: attempt.otherSecrets,
-    password: element?.role === PASSWORD_ROLE,
+    password: attempt.password ?? element?.role === PASSWORD_ROLE,
     ...(attempt.typed
       ? { typedInto: attempt.place?.ref ?? (windowId !== undefined ? `window ${windowId}` : "the focus") }
       : {}),

@@ -181,6 +181,18 @@ async function shownTexts(
   return { texts, opensMenu: !!inside && opensMenu(inside.root) };
 }
 
+/**
+ * Whether a window only asks: no field on screen to type in or set (an entry, a spin button), so its
+ * buttons answer what it says. A window not read whole leaves it unknown.
+ */
+function onlyAsks(read: WindowRead): boolean | undefined {
+  const fields = read.nodes.some(
+    (n) => EDITABLE_ROLES.has(n.role) && n.states?.includes("editable") && n.states.includes("showing"),
+  );
+  if (fields) return false;
+  return read.complete ? true : undefined;
+}
+
 /** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
 async function appShowsTerminal(context: ToolContext, windowId: number): Promise<boolean | undefined> {
   const backend = await context.backend();
@@ -215,6 +227,7 @@ async function answer(
   if (questions.includes("chooser"))
     window.chooser = holdsChooser(read) || (read.complete ? false : undefined);
   if (questions.includes("terminalApp")) window.terminalApp = await appShowsTerminal(context, windowId);
+  if (questions.includes("asks")) window.asks = onlyAsks(read);
   facts.window = window;
 }
 
@@ -264,6 +277,8 @@ export interface KeyEffect {
   focusedHandles?: string[];
   /** Whether the focused element is one a space presses (a button, a box), not a field. */
   focusPresses?: boolean;
+  /** Their roles, in the same order: typed text going into a password field is kept like a password. */
+  focusedRoles?: string[];
 }
 
 /** Space and Enter press whatever has the focus; GTK 4 gives them as every button's "binding". */
@@ -666,6 +681,7 @@ export async function keyEffect(
   const focusedNode = focusedOf(read.nodes) ?? openPopupChoice(read);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
+  effect.focusedRoles = everyFocused(read.nodes).map((n) => n.role);
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode

@@ -48,6 +48,8 @@ async function keyboardTarget(
     focus?: boolean;
     /** key: how many times the chord is pressed. */
     count?: number;
+    /** Whether the keys type text (type_text, a printable key): then where it goes is read. */
+    typing?: boolean;
   },
 ) {
   const hands = await context.hands();
@@ -83,8 +85,13 @@ async function keyboardTarget(
     effect = await judge(input.text.slice(0, firstEnd));
   }
   if (input.chord && (input.count ?? 1) > 1) repeatedPress(effect, input.chord);
+  const password =
+    input.typing || input.text !== undefined
+      ? await typesIntoPassword(context, place, keysGoTo, effect.focusedRoles)
+      : undefined;
   return {
     nominal: "L2" as const,
+    ...(password !== undefined ? { password } : {}),
     intent: input.intent,
     reversible: input.reversible,
     place,
@@ -111,6 +118,27 @@ function repeatedPress(effect: KeyEffect, chord: Chord): void {
     unreadable: `the presses after the first ${chordText(chord)} land where the first leaves the focus, which cannot be read before they go; press it once, then again`,
   });
   effect.via.push("a repeated press");
+}
+
+/**
+ * Whether typed text goes into a password field: the ref's own role, else the focused element's (any
+ * that reports the focus: Qt leaves it on some it has left). A focus that cannot be read counts as
+ * a password field, as the recorder counts it: its text is kept out like a password.
+ */
+async function typesIntoPassword(
+  context: ToolContext,
+  place: ResolvedPlace | undefined,
+  windowId: number | undefined,
+  focusedRoles: string[] | undefined,
+): Promise<boolean> {
+  if (place?.element) return place.element.role === PASSWORD_ROLE;
+  if (windowId === undefined) return true;
+  const roles =
+    focusedRoles ??
+    (await focusedElements(context, windowId)
+      .then(({ focused }) => focused.map((n) => n.role))
+      .catch(() => []));
+  return roles.length === 0 || roles.includes(PASSWORD_ROLE);
 }
 
 const CLICK_TO_FOCUS_ROLES = roleSet(
@@ -590,10 +618,18 @@ export const keyTool = defineTool({
     .refine(...elementRule),
   async handler(context, input) {
     const chord = parseChord(input.key, input.modifiers);
-    const { place, firstEnd: _firstEnd, ...target } = await keyboardTarget(context, { ...input, chord });
     // A printable key pressed alone types its character: the journal keeps it out like typed text
     // (a password typed one key at a time), and says only "a printable key".
     const printable = chord.key?.kind === "char" && chord.modifiers.every((m) => m === "shift");
+    const {
+      place,
+      firstEnd: _firstEnd,
+      ...target
+    } = await keyboardTarget(context, {
+      ...input,
+      chord,
+      typing: printable,
+    });
     const typedChar =
       printable && chord.key?.kind === "char"
         ? (chord.modifiers.includes("shift") ? chord.key.char.toUpperCase() : chord.key.char).repeat(

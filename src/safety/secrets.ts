@@ -1,0 +1,74 @@
+// Values that look like credentials whoever typed them and wherever: an API key, an access token, a
+// JWT. The journal masks them in every line and a recording keeps them as secret parameters, so a
+// key pasted into an ordinary field leaves no more trace than a password.
+
+// Prefixes the issuers put on their keys, each followed by the key's own characters.
+const PREFIXED = [
+  /\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic, Stripe
+  /\b(?:rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, // Stripe
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
+  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, // AWS access key ids
+  /\bAIza[A-Za-z0-9_-]{30,}/g, // Google API keys
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT: header.payload.signature
+];
+
+// A run of key characters long enough to be a random key, judged by its mix (below).
+const LONG_RUN = /[A-Za-z0-9+/=_]{24,}/g;
+const HEX_RUN = /\b[0-9a-fA-F]{32,}\b/g;
+
+/**
+ * Whether a long run reads as random rather than as words: lower, upper and digits all present, at
+ * least two digits, and its character class changing at almost a third of its steps (random base-62
+ * text changes at about 60%; "AbstractSingletonProxyFactoryBean2" at 15%).
+ */
+function random(run: string): boolean {
+  const core = run.replace(/[=]+$/, "");
+  const digits = core.replace(/\D/g, "").length;
+  if (!/[a-z]/.test(core) || !/[A-Z]/.test(core) || digits < 2) return false;
+  const kind = (c: string) => (/[a-z]/.test(c) ? 0 : /[A-Z]/.test(c) ? 1 : /\d/.test(c) ? 2 : 3);
+  let changes = 0;
+  for (let i = 1; i < core.length; i++) if (kind(core[i]!) !== kind(core[i - 1]!)) changes++;
+  return changes >= core.length * 0.3;
+}
+
+/** A hex run counts when it mixes digits and letters (a digest or key, not "deadbeef…" words). */
+const randomHex = (run: string) => /\d/.test(run) && /[a-f]/i.test(run);
+
+const FORMAT = /\p{Cf}/u;
+
+/**
+ * The ranges of `text` that look like credentials, sorted and merged. Format characters (a
+ * zero-width space inside a key) are looked through: the ranges are in `text` as written.
+ */
+export function credentialRanges(written: string): [number, number][] {
+  let text = "";
+  const at: number[] = [];
+  for (let i = 0; i < written.length; i++)
+    if (!FORMAT.test(written[i]!)) {
+      text += written[i];
+      at.push(i);
+    }
+  at.push(written.length);
+  const found: [number, number][] = [];
+  const scan = (pattern: RegExp, keep: (run: string) => boolean = () => true) => {
+    for (const m of text.matchAll(pattern))
+      if (keep(m[0])) found.push([at[m.index]!, at[m.index + m[0].length - 1]! + 1]);
+  };
+  for (const pattern of PREFIXED) scan(pattern);
+  scan(LONG_RUN, random);
+  scan(HEX_RUN, randomHex);
+  found.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const range of found) {
+    const last = merged.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push([...range]);
+  }
+  return merged;
+}
+
+/** Whether any part of `text` looks like a credential. */
+export const holdsCredential = (text: string): boolean => credentialRanges(text).length > 0;
