@@ -206,7 +206,7 @@ describe("what a key presses", () => {
       ],
     });
     assert.deepEqual(await judged(root("Green"), { chord: "Enter" }), [
-      { name: "Green", via: "the focused element", commits: false },
+      { name: "Green", via: "the selected item of the open menu", commits: false },
     ]);
     assert.equal((await judged(root("Delete all"), { chord: "Enter" }))[0]?.commits, true);
   });

@@ -710,7 +710,12 @@ export async function keyEffect(
       if ("unreadable" in press) {
         effect.presses.push({ unreadable: press.unreadable });
         effect.via.push(press.via);
-      } else await add(press.node ? withWindow(press.node) : focused, press.via);
+        continue;
+      }
+      // An open menu's chosen item, already judged as that, is not judged twice as the focus.
+      const pressed = press.node ?? node;
+      if (pressed && pressedItems.has(pressed)) continue;
+      await add(press.node ? withWindow(press.node) : focused, press.via);
     }
   }
 
