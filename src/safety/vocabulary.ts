@@ -83,7 +83,7 @@ export function endsInEllipsis(label: string): boolean {
 }
 
 /** Two comparable spellings: upper- and lower-case UTS #39 skeletons, as space-joined words. */
-function forms(text: string): string[] {
+export function forms(text: string): string[] {
   // "PayNow", "SaveButton": words run together in camel case are read one by one.
   const normal = normalizeLabel(text).replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
   return [normal.toUpperCase(), normal.toLowerCase()].map((cased) => {
