@@ -34,20 +34,12 @@ interface Matcher {
   /** Words of scripts written without spaces, matched as substrings ("결제하기"). */
   joined: Entry[];
   harmless: string[][];
+  /** LIGHT_VERBS as the label's words are compared (skeletons: "make" reads "rnake"). */
+  light: Set<string>;
 }
 
 // Words that, first in a label, make a committing noun the thing done: "Make payment", "Place bid".
-const LIGHT_VERBS = new Set([
-  "make",
-  "place",
-  "complete",
-  "process",
-  "start",
-  "end",
-  "stop",
-  "renew",
-  "close",
-]);
+const LIGHT_VERBS = ["make", "place", "complete", "process", "start", "end", "stop", "renew", "close"];
 const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
@@ -69,6 +61,7 @@ function build(data: Meanings): Matcher {
     nouns: new Map(),
     joined: [],
     harmless: data.harmless.map(wordsOf),
+    light: new Set(LIGHT_VERBS.flatMap(wordsOf)),
   };
   const add = (
     map: Map<string, Entry[]>,
@@ -126,7 +119,7 @@ export function committingMeaning(label: string): { word: string; what: string }
   if (verb) return said(verb);
   // "Cancel subscription", "Place bid": the noun names what the press does to it.
   const lead = words[0]!;
-  if (words.length > 1 && (LIGHT_VERBS.has(lead) || labelIs(lead, "cancels"))) {
+  if (words.length > 1 && (matcher.light.has(lead) || labelIs(lead, "cancels"))) {
     const noun = findIn(words, matcher.nouns, 1, []);
     if (noun) return said(noun);
   }
