@@ -4,18 +4,27 @@
 // its troponyms (WordNet's "ways to pay": prepay, tip, remit…), their inflections (paying, paid,
 // booked) and the nouns WordNet derives from them (payment, booking, subscription); the other
 // languages' button words for the same meanings from the table in scripts/meanings-translations.ts.
-// Run by a developer, not by the tests (`apt-get install wordnet-base` first):
+// Every other language the vocabulary covers gets the same verbs as the gettext catalogs of the
+// packages scripts/build-vocabulary.ts reads translate them ("_Export", "Subscribe", "Sync"): a
+// label found as the translation in two packages or more. Run by a developer, not by the tests
+// (`apt-get install wordnet-base` first; DEBS: a folder of those packages' .deb files, as
+// `apt-get download` leaves them):
 //
-//   npx tsx scripts/build-meanings.ts [WORDNET_DIR]
+//   npx tsx scripts/build-meanings.ts [--debs DEBS] [WORDNET_DIR]
 //
 // A sense is named `lemma#n`, n counting as WordNet's index.verb lists them (most used first). Only
 // the senses named commit: "order" commits as "make a request for something" (order#2), not as
 // "place in a certain order"; "say", "tell" and "ask" are in verb.communication and name no sense.
-import { openSync, readFileSync, readSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
+import { ENGLISH, labelWords } from "../src/safety/phrases.js";
 import { TRANSLATIONS } from "./meanings-translations.js";
 
-const WORDNET = process.argv[2] ?? "/usr/share/wordnet";
+const args = process.argv.slice(2);
+const DEBS = args[0] === "--debs" ? args[1] : undefined;
+const WORDNET = (DEBS ? args[2] : args[0]) ?? "/usr/share/wordnet";
 
 /** What a class of committing presses does, as the gate's reason says it. */
 export const CLASSES = {
@@ -330,17 +339,69 @@ for (const [verb, meaning] of [...verbs].sort(([a], [b]) => a.localeCompare(b)))
       : phraseForms(verb),
     ...(mostlyNoun(verb) ? { first: true as const } : {}),
   };
+/**
+ * The catalogs' translations of the English verbs, per language and class: a msgid that is the verb
+ * alone ("Export", "_Subscribe"; a mostly-noun verb only with its mnemonic, as a button writes it),
+ * translated by two packages or more, and no language's Cancel. Verbs data/vocabulary.json already
+ * translates (Delete, Print, Reset) are left to it; so is a translation that stays English ("Fax"),
+ * and one of three letters or fewer (Vietnamese "in" for Print), which is some other word too. The
+ * toolkits' catalogs are not read here: their "Delete" and "Print" are key names ("Entf", "Impr").
+ */
+function catalogTranslations(debs: string): Record<string, Record<string, string[]>> {
+  const root = join(debs, "root");
+  mkdirSync(root, { recursive: true });
+  const vocabulary = JSON.parse(readFileSync("data/vocabulary.json", "utf8")) as {
+    covered: Record<string, number>;
+    phrases: [string, string, string, string, number[]][];
+  };
+  const cancels = new Set(
+    vocabulary.phrases.filter(([k]) => k === "cancels").map(([, , , t]) => t.toLowerCase()),
+  );
+  const found = new Map<string, Set<string>>();
+  // Abort's translations are "interrupt" (a pause, not a loss) in most catalogs.
+  const known = new Set([...ENGLISH.commits, "abort"]);
+  for (const deb of readdirSync(debs).filter((f) => f.endsWith(".deb") && !f.startsWith("libgtk-"))) {
+    const into = join(root, deb.split("_")[0]!);
+    execFileSync("dpkg-deb", ["-x", join(debs, deb), into]);
+    for (const catalog of listCatalogs([join(into, "usr/share/locale")])) {
+      if (!(catalog.language in vocabulary.covered)) continue;
+      for (const message of readCatalog(catalog.path, (id) => id.length <= 24, 24)) {
+        const id = message.id.replace(/\.\.\.$|…$/, "");
+        if (id !== message.id || !/^[_&]?[A-Z][a-z]+$/.test(id)) continue;
+        const verb = english[id.replace(/[_&]/g, "").toLowerCase()];
+        const lemma = id.replace(/[_&]/g, "").toLowerCase();
+        if (!verb || known.has(lemma) || (verb.first && !/[_&]/.test(id))) continue;
+        const text = labelWords(message.text).join(" ");
+        if ([...text].length < 4 || text.split(" ").length > 3 || cancels.has(text) || english[text])
+          continue;
+        const key = `${catalog.language}\u0000${verb.meaning}\u0000${text}`;
+        found.set(key, (found.get(key) ?? new Set()).add(deb.split("_")[0]!));
+      }
+    }
+  }
+  const out: Record<string, Record<string, string[]>> = {};
+  for (const [key, packages] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
+    if (packages.size < 2) continue;
+    const [language, meaning, text] = key.split("\u0000") as [string, string, string];
+    const classes = out[language] ?? {};
+    classes[meaning] = [...(classes[meaning] ?? []), text];
+    out[language] = classes;
+  }
+  return out;
+}
+
 const out = {
   about:
-    "Generated by scripts/build-meanings.ts. `english`: the verbs whose senses commit, from WordNet 3.0 (Debian's wordnet-base) by sense, with their synonyms, troponyms and inflections (`first`: mostly a noun, so it commits only as a label's first word); `nouns`: the nouns WordNet derives from them (they commit after a cancel word or a light verb: 'Cancel subscription', 'Make payment'); `translations`: each language's button words for the same meanings (verbs and nouns as used on buttons), from scripts/meanings-translations.ts.",
+    "Generated by scripts/build-meanings.ts. `english`: the verbs whose senses commit, from WordNet 3.0 (Debian's wordnet-base) by sense, with their synonyms, troponyms and inflections (`first`: mostly a noun, so it commits only as a label's first word); `nouns`: the nouns WordNet derives from them (they commit after a cancel word or a light verb: 'Cancel subscription', 'Make payment'); `translations`: each language's button words for the same meanings (verbs and nouns as used on buttons), from scripts/meanings-translations.ts; `catalogs`: the same verbs as the gettext catalogs of scripts/build-vocabulary.ts's packages translate them, found in two packages or more.",
   classes: CLASSES,
   senses: SENSES,
   english,
   nouns: Object.fromEntries([...nouns].sort(([a], [b]) => a.localeCompare(b))),
   harmless: HARMLESS,
   translations: TRANSLATIONS,
+  catalogs: DEBS ? catalogTranslations(DEBS) : {},
 };
 writeFileSync("data/meanings.json", `${JSON.stringify(out, null, 1)}\n`);
 console.log(
-  `${verbs.size} verbs, ${nouns.size} nouns, ${Object.keys(TRANSLATIONS).length} languages; not in WordNet: ${unknown.join(", ") || "none"}`,
+  `${verbs.size} verbs, ${nouns.size} nouns, ${Object.keys(TRANSLATIONS).length} languages by hand, ${Object.keys(out.catalogs).length} from catalogs; not in WordNet: ${unknown.join(", ") || "none"}`,
 );

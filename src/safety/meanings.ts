@@ -14,6 +14,7 @@ interface Meanings {
   nouns: Record<string, MeaningClass>;
   harmless: string[];
   translations: Record<string, Partial<Record<MeaningClass, string[]>>>;
+  catalogs: Record<string, Partial<Record<MeaningClass, string[]>>>;
 }
 
 interface Entry {
@@ -76,7 +77,7 @@ function build(data: Meanings): Matcher {
   for (const entry of Object.values(data.english))
     for (const form of entry.forms) add(matcher.verbs, form, form, entry.meaning, entry.first);
   for (const [noun, meaning] of Object.entries(data.nouns)) add(matcher.nouns, noun, noun, meaning);
-  for (const classes of Object.values(data.translations))
+  for (const classes of [...Object.values(data.translations), ...Object.values(data.catalogs)])
     for (const [meaning, words] of Object.entries(classes) as [MeaningClass, string[]][])
       for (const word of words) add(matcher.verbs, word, word, meaning);
   return matcher;
