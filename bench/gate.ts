@@ -137,6 +137,7 @@ export const TABLE: Row[] = [
   // Commits nothing.
   harmless("Next", "en", { live: BOTH }),
   harmless("Open"),
+  harmless("Done", "en", { live: ["gtk3"] }),
   harmless("Search", "en", { live: ["gtk3"] }),
   harmless("Cancel", "en", { live: BOTH }),
   harmless("Cancel download"),

@@ -10,7 +10,7 @@ type Classes = { money: string; data: string; destroys: string; fixes: string };
 
 const PORTUGUESE: Classes = {
   money:
-    "pagar|pague|pagamento|comprar|compre|compra|encomendar|fazer pedido|finalizar compra|reservar|reserve|reserva|licitar|lance|doar|doe|doação|assinar|assinatura|sacar|saque|transferir|transferência|gorjeta",
+    "pagar|pague|pagamento|comprar|compre|compra|encomendar|fazer pedido|finalizar compra|reservar|reserve|reserva|licitar|doar|doação|assinar|assinatura|sacar|saque|transferir|transferência|gorjeta",
   data: "enviar|envie|envio|submeter|publicar|publique|partilhar|compartilhar|exportar|imprimir|sincronizar|encaminhar",
   destroys:
     "apagar|apague|excluir|exclua|eliminar|remover|remova|apagar tudo|limpar|truncar|sobrescrever|substituir|forçar|descartar|desinstalar|formatar|revogar|encerrar|terminar|destruir",
@@ -72,7 +72,7 @@ const table: Record<string, Classes> = {
   },
   es: {
     money:
-      "pagar|pague|paga|pago|comprar|compre|compra|hacer pedido|realizar pedido|reservar|reserve|reserva|pujar|puja|ofertar|donar|done|donación|suscribirse|suscribir|suscripción|retirar|retiro|transferir|transferencia|propina",
+      "pagar|pague|paga|pago|comprar|compre|compra|hacer pedido|realizar pedido|reservar|reserve|reserva|pujar|puja|ofertar|donar|donación|suscribirse|suscribir|suscripción|retirar|retiro|transferir|transferencia|propina",
     data: "enviar|envíe|envío|someter|publicar|publique|compartir|exportar|imprimir|sincronizar|reenviar",
     destroys:
       "eliminar|elimine|borrar|borre|suprimir|quitar|vaciar|purgar|truncar|sobrescribir|forzar|descartar|desinstalar|formatear|revocar|terminar|destruir|dar de baja",
@@ -126,7 +126,7 @@ const table: Record<string, Classes> = {
   },
   sv: {
     money:
-      "betala|betalning|köp|köpa|beställ|beställa|beställning|boka|bokning|reservera|bjud|bud|donera|donation|prenumerera|prenumeration|ta ut|uttag|överför|överföring|dricks",
+      "betala|betalning|köp|köpa|beställ|beställa|beställning|boka|bokning|reservera|bjud|donera|donation|prenumerera|prenumeration|ta ut|uttag|överför|överföring|dricks",
     data: "skicka|skicka in|publicera|dela|ladda upp|exportera|skriv ut|synkronisera|vidarebefordra",
     destroys:
       "radera|ta bort|töm|rensa|trunkera|skriv över|tvinga|kasta|avinstallera|formatera|återkalla|avsluta|förstör|säg upp",

@@ -10,7 +10,7 @@ type MeaningClass = "money" | "data" | "destroys" | "fixes";
 
 interface Meanings {
   classes: Record<MeaningClass, string>;
-  english: Record<string, { meaning: MeaningClass; forms: string[]; first?: true }>;
+  english: Record<string, { meaning: MeaningClass; forms: string[]; past: string[]; first?: true }>;
   nouns: Record<string, MeaningClass>;
   harmless: string[];
   translations: Record<string, Partial<Record<MeaningClass, string[]>>>;
@@ -24,6 +24,8 @@ interface Entry {
   meaning: MeaningClass;
   /** Counts only as the label's first word: a verb that is mostly a noun ("Book now", not "Address Book"). */
   first: boolean;
+  /** A past form: alone it names a state ("Sent", "Installed"), so it counts only beside other words. */
+  past?: boolean;
 }
 
 interface Matcher {
@@ -74,8 +76,17 @@ function build(data: Meanings): Matcher {
     if (SPACELESS.test(text)) matcher.joined.push({ words: [wordsOf(text).join("")], word, meaning, first });
     else index(map, { words: wordsOf(text), word, meaning, first });
   };
-  for (const entry of Object.values(data.english))
-    for (const form of entry.forms) add(matcher.verbs, form, form, entry.meaning, entry.first);
+  for (const entry of Object.values(data.english)) {
+    const past = new Set(entry.past);
+    for (const form of entry.forms)
+      index(matcher.verbs, {
+        words: wordsOf(form),
+        word: form,
+        meaning: entry.meaning,
+        first: !!entry.first,
+        ...(past.has(form) ? { past: true } : {}),
+      });
+  }
   for (const [noun, meaning] of Object.entries(data.nouns)) add(matcher.nouns, noun, noun, meaning);
   for (const classes of [...Object.values(data.translations), ...Object.values(data.catalogs)])
     for (const [meaning, words] of Object.entries(classes) as [MeaningClass, string[]][])
@@ -101,7 +112,14 @@ function findIn(
 ): Entry | undefined {
   for (let at = from; at < words.length; at++) {
     if (harmless.some((phrase) => startsAt(words, at, phrase))) continue;
-    const hit = map.get(words[at]!)?.find((e) => (!e.first || at === 0) && startsAt(words, at, e.words));
+    const hit = map
+      .get(words[at]!)
+      ?.find(
+        (e) =>
+          (!e.first || at === 0) &&
+          (!e.past || words.length > e.words.length) &&
+          startsAt(words, at, e.words),
+      );
     if (hit) return hit;
   }
   return undefined;
