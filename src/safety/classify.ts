@@ -8,6 +8,7 @@ import { LABEL_CEILING } from "../core/limits.js";
 import { type Chord, chordText } from "../platform/keys.js";
 import { ROLES, type Role, roleSet } from "../platform/vocabulary.js";
 import type { SafetyLevel } from "./levels.js";
+import { committingMeaning } from "./meanings.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
 
 /** Roles a press (click, Enter, space, an action) activates. */
@@ -190,6 +191,10 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
   if (words.picks && !words.commits && window?.chooser) return { safe: true };
   if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
+  // A command's verb by its meaning, in any inflection ("Paying", "Truncate table", "결제"), and a
+  // cancel word's object ("Cancel subscription"): a main window has no other signal to fall back on.
+  const meaning = COMMAND_ROLES.has(role) ? committingMeaning(label) : undefined;
+  if (meaning) return { commits: `${what} ("${meaning.word}": ${meaning.what})` };
   // "Close Bracket", "Close Quote": the name of a character typed (a calculator's ")"), not a verb.
   if (words.closes && NAMES_A_DELIMITER.test(label)) return undefined;
   if (words.closes) {

@@ -83,7 +83,7 @@ export function endsInEllipsis(label: string): boolean {
 }
 
 /** Two comparable spellings: upper- and lower-case UTS #39 skeletons, as space-joined words. */
-function forms(text: string): string[] {
+export function forms(text: string): string[] {
   // "PayNow", "SaveButton": words run together in camel case are read one by one.
   const normal = normalizeLabel(text).replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
   return [normal.toUpperCase(), normal.toLowerCase()].map((cased) => {
@@ -231,6 +231,23 @@ interface Shipped {
 
 let system: Vocabulary | undefined;
 
+// In how many packages a translation of Cancel must be found to stand as the language's Cancel.
+const CANCEL_PACKAGES = 5;
+let cancelWords: Set<string> | undefined;
+
+/** The labels the shipped table has as "cancel" in CANCEL_PACKAGES packages or more, lower case. */
+function cancelWordsOf(shipped: Shipped): Set<string> {
+  cancelWords ??= new Set(
+    shipped.phrases
+      .filter(
+        ([kind, english, , , from]) =>
+          kind === "cancels" && english === "cancel" && from.length >= CANCEL_PACKAGES,
+      )
+      .map(([, , , text]) => text.toLowerCase()),
+  );
+  return cancelWords;
+}
+
 /**
  * The languages with a committing vocabulary, for doctor: those of the vocabulary in use, or, before
  * one was built, the shipped table's (reading no catalog and writing no cache).
@@ -261,10 +278,16 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
     // A label's msgid starts with a capital or a mnemonic marker: "_Save", "&Delete", "Send".
     { maxIdBytes: 40, first: (byte) => (byte >= 0x41 && byte <= 0x5a) || byte === 0x5f || byte === 0x26 },
   );
-  const translated: Translated[] = shipped.phrases.map(([kind, , , text]) => ({ kind, text }));
+  // A language's own Cancel, as most packages translate it, is a cancel whatever one catalog says:
+  // claws-mail's French "Discard" and KDE's "Revert" are "Annuler", the French Cancel.
+  const cancelWord = (text: string) => cancelWordsOf(shipped).has(text.toLowerCase());
+  const translated: Translated[] = shipped.phrases
+    .filter(([kind, , , text]) => kind !== "commits" || !cancelWord(text))
+    .map(([kind, , , text]) => ({ kind, text }));
   const committing = new Map<string, Set<string>>();
   for (const { language, value } of installed.picked) {
     const [kind, english, text] = value;
+    if (kind === "commits" && cancelWord(text)) continue;
     translated.push({ kind, text });
     if (kind !== "commits") continue;
     const set = committing.get(language) ?? new Set<string>();

@@ -1,0 +1,146 @@
+// Committing by meaning: the verbs (and the nouns of their acts) whose press makes money leave, data
+// leave, something be destroyed or a state be fixed, from data/meanings.json (built from WordNet's
+// senses by scripts/build-meanings.ts, with each covered language's button words). A command's label
+// that says one commits, in any inflection ("Paying", "Booked", "Truncate table"), whether or not a
+// catalog ever translated it.
+import { readFileSync } from "node:fs";
+import { forms, labelIs } from "./vocabulary.js";
+
+type MeaningClass = "money" | "data" | "destroys" | "fixes";
+
+interface Meanings {
+  classes: Record<MeaningClass, string>;
+  english: Record<string, { meaning: MeaningClass; forms: string[]; past: string[]; first?: true }>;
+  nouns: Record<string, MeaningClass>;
+  harmless: string[];
+  translations: Record<string, Partial<Record<MeaningClass, string[]>>>;
+  catalogs: Record<string, Partial<Record<MeaningClass, string[]>>>;
+}
+
+interface Entry {
+  /** The label's words this entry matches, in order (lower-case skeletons). */
+  words: string[];
+  word: string;
+  meaning: MeaningClass;
+  /** Counts only as the label's first word: a verb that is mostly a noun ("Book now", not "Address Book"). */
+  first: boolean;
+  /** A past form: alone it names a state ("Sent", "Installed"), so it counts only beside other words. */
+  past?: boolean;
+}
+
+interface Matcher {
+  classes: Record<MeaningClass, string>;
+  /** Verbs and translated words, by their first word. */
+  verbs: Map<string, Entry[]>;
+  /** Nouns of the acts: they commit after a cancel word or a light verb. */
+  nouns: Map<string, Entry[]>;
+  /** Words of scripts written without spaces, matched as substrings ("결제하기"). */
+  joined: Entry[];
+  harmless: string[][];
+  /** LIGHT_VERBS as the label's words are compared (skeletons: "make" reads "rnake"). */
+  light: Set<string>;
+}
+
+// Words that, first in a label, make a committing noun the thing done: "Make payment", "Place bid".
+const LIGHT_VERBS = ["make", "place", "complete", "process", "start", "end", "stop", "renew", "close"];
+const SPACELESS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** The label's words as matching compares them: lower-case UTS #39 skeletons, camel case split. */
+function wordsOf(text: string): string[] {
+  return forms(text)[1]!.trim().split(" ").filter(Boolean);
+}
+
+function index(map: Map<string, Entry[]>, entry: Entry): void {
+  const head = entry.words[0];
+  if (!head) return;
+  map.set(head, [...(map.get(head) ?? []), entry]);
+}
+
+function build(data: Meanings): Matcher {
+  const matcher: Matcher = {
+    classes: data.classes,
+    verbs: new Map(),
+    nouns: new Map(),
+    joined: [],
+    harmless: data.harmless.map(wordsOf),
+    light: new Set(LIGHT_VERBS.flatMap(wordsOf)),
+  };
+  const add = (
+    map: Map<string, Entry[]>,
+    text: string,
+    word: string,
+    meaning: MeaningClass,
+    first = false,
+  ) => {
+    if (SPACELESS.test(text)) matcher.joined.push({ words: [wordsOf(text).join("")], word, meaning, first });
+    else index(map, { words: wordsOf(text), word, meaning, first });
+  };
+  for (const entry of Object.values(data.english)) {
+    const past = new Set(entry.past);
+    for (const form of entry.forms)
+      index(matcher.verbs, {
+        words: wordsOf(form),
+        word: form,
+        meaning: entry.meaning,
+        first: !!entry.first,
+        ...(past.has(form) ? { past: true } : {}),
+      });
+  }
+  for (const [noun, meaning] of Object.entries(data.nouns)) add(matcher.nouns, noun, noun, meaning);
+  for (const classes of [...Object.values(data.translations), ...Object.values(data.catalogs)])
+    for (const [meaning, words] of Object.entries(classes) as [MeaningClass, string[]][])
+      for (const word of words) add(matcher.verbs, word, word, meaning);
+  return matcher;
+}
+
+let shipped: Matcher | undefined;
+
+function shippedMatcher(): Matcher {
+  shipped ??= build(JSON.parse(readFileSync(new URL("../../data/meanings.json", import.meta.url), "utf8")));
+  return shipped;
+}
+
+const startsAt = (words: string[], at: number, wanted: string[]) =>
+  wanted.every((w, i) => words[at + i] === w);
+
+function findIn(
+  words: string[],
+  map: Map<string, Entry[]>,
+  from: number,
+  harmless: string[][],
+): Entry | undefined {
+  for (let at = from; at < words.length; at++) {
+    if (harmless.some((phrase) => startsAt(words, at, phrase))) continue;
+    const hit = map
+      .get(words[at]!)
+      ?.find(
+        (e) =>
+          (!e.first || at === 0) &&
+          (!e.past || words.length > e.words.length) &&
+          startsAt(words, at, e.words),
+      );
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** What a command's label commits by its meaning, as a clause ("money leaves"), or undefined. */
+export function committingMeaning(label: string): { word: string; what: string } | undefined {
+  const matcher = shippedMatcher();
+  const words = wordsOf(label);
+  if (words.length === 0) return undefined;
+  const said = (entry: Entry) => ({ word: entry.word, what: matcher.classes[entry.meaning] });
+  const joined = words.join("");
+  const spaceless = matcher.joined.find((e) => joined.includes(e.words[0]!));
+  if (spaceless && SPACELESS.test(label)) return said(spaceless);
+  const verb = findIn(words, matcher.verbs, 0, matcher.harmless);
+  if (verb) return said(verb);
+  // "Cancel subscription", "Place bid": the noun names what the press does to it.
+  const lead = words[0]!;
+  if (words.length > 1 && (matcher.light.has(lead) || labelIs(lead, "cancels"))) {
+    const noun = findIn(words, matcher.nouns, 1, []);
+    if (noun) return said(noun);
+  }
+  return undefined;
+}
