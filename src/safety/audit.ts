@@ -18,7 +18,7 @@ import {
 import { dirname } from "node:path";
 import { boundValue } from "../core/limits.js";
 import type { SafetyLevel } from "./levels.js";
-import { credentialRanges } from "./secrets.js";
+import { credentialRanges, mergeRanges } from "./secrets.js";
 
 export interface AuditTarget {
   role?: string | undefined;
@@ -241,14 +241,7 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
       if (alone || !lettersOnly) mark(start, length);
     }
   }
-  marks.sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const range of marks) {
-    const last = merged.at(-1);
-    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
-    else merged.push([...range]);
-  }
-  return merged;
+  return mergeRanges(marks);
 }
 
 function replaceSecrets(text: string, secrets: Secret[], shortToo: boolean): string {

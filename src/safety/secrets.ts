@@ -60,9 +60,13 @@ export function credentialRanges(written: string): [number, number][] {
   for (const pattern of PREFIXED) scan(pattern);
   scan(LONG_RUN, random);
   scan(HEX_RUN, randomHex);
-  found.sort((a, b) => a[0] - b[0]);
+  return mergeRanges(found);
+}
+
+/** Ranges of text, [start, end), in order and with those that touch or overlap made one. */
+export function mergeRanges(ranges: [number, number][]): [number, number][] {
   const merged: [number, number][] = [];
-  for (const range of found) {
+  for (const range of [...ranges].sort((a, b) => a[0] - b[0])) {
     const last = merged.at(-1);
     if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
     else merged.push([...range]);

@@ -2,7 +2,7 @@
 // killed, a new Xvfb started on the same display with a new window manager and app. The same context
 // (what a server keeps between calls) must find the new server: its windows listed, read and seen.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
 import { X11Connection } from "../../src/platform/x11/connection.js";
 import { ownDesktop, toolCaller, within } from "./helpers.js";

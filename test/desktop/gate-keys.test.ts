@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ToolContext } from "../../src/tools/context.js";
-import { gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-keys-"));
 type Call = ReturnType<typeof toolCaller>;
@@ -26,21 +26,9 @@ const refusedWith = (result: Reply, route: string, reason: RegExp) => {
 const done = (result: Reply, route: string) =>
   assert.equal(result.data?.status, "done", `${route}: ${result.text ?? JSON.stringify(result.error)}`);
 
-/** The one element a query finds in a window, waiting for the window's tree to register. */
-async function one(call: Call, title: string, query: Record<string, unknown>): Promise<{ ref: string }> {
-  const deadline = Date.now() + HANG_MS;
-  for (;;) {
-    const result = await call("find", {
-      target: { kind: "title", glob: title },
-      limit: 5,
-      include_off_screen: true,
-      ...query,
-    });
-    if (result.ok && result.data.matches.length === 1) return result.data.matches[0];
-    if (Date.now() > deadline) throw new Error(`${JSON.stringify(query)} in ${title}: ${result.text}`);
-    await sleep(150);
-  }
-}
+/** The element a query finds in a window, waiting for the window's tree to register. */
+const one = async (call: Call, title: string, query: Record<string, unknown>) =>
+  (await findWaiting(call, title, query, HANG_MS)) as { ref: string };
 
 describe("typed keys on a GTK 3 main window with no default button", () => {
   const title = `Gate keys ${process.pid}`;

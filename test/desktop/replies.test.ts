@@ -4,7 +4,7 @@
 // covered field takes the accessibility focus instead of a click), and a field typed but unreadable
 // ("typed, not verified", and done). One GTK 3 app for all.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";

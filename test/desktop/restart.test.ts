@@ -2,7 +2,7 @@
 // take the other tests' apps with it): a clean answer while it is down, then a new connection and the
 // apps started since, with no restart of deskhand.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ownDesktop, toolCaller } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,14 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolContext } from "../../src/tools/context.js";
 import { gatedContext, toolCaller } from "../desktop/helpers.js";
 import { PROFILES, webStatus } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
 const web = toolkit === "firefox" || toolkit === "chromium";
 
-describe("a web button named one thing and showing another", {
+describe("web pages the gate reads: a button named one thing and showing another; a listbox that runs its choice", {
   skip: web ? false : "web engines only",
 }, () => {
   const profile = PROFILES[toolkit]!;
@@ -69,24 +69,6 @@ describe("a web button named one thing and showing another", {
       await sleep(100);
     assert.match(await status(), /More shown/);
   });
-});
-
-describe("a web listbox whose page runs the option chosen", {
-  skip: web ? false : "web engines only",
-}, () => {
-  const profile = PROFILES[toolkit]!;
-  const target = { kind: "title", glob: profile?.title ?? "" };
-  const dir = mkdtempSync(join(tmpdir(), "deskhand-web-select-"));
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(async () => {
-    context = gatedContext(dir);
-    call = toolCaller(context);
-    await sleep(profile.settleMs ?? 0);
-  });
-  after(() => context.close());
-
-  const status = () => webStatus(call, target);
 
   it("act select is judged as a press of the option: Delete account is refused, Plain is chosen", async () => {
     const found = await call("find", { target, role: "list box", name: "Actions" });
