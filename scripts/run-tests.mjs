@@ -45,8 +45,11 @@ delete baseEnv.DESKHAND_CEILING;
 const JOB_TIMEOUT_MS = 25 * 60_000;
 const JOBS_AT_ONCE = Number(process.env.DESKHAND_TEST_JOBS ?? 2);
 
-/** One job: a command, its name and its environment; its output is printed whole when it ends. */
-function runJob({ name, args, env = {} }) {
+/**
+ * One job: a command, its name and its environment. Its output is printed whole when it ends, or,
+ * for a desktop worker (`stream`), as it comes: a worker prints each test file's output in one piece.
+ */
+function runJob({ name, args, env = {}, stream = false }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, args, {
@@ -54,8 +57,9 @@ function runJob({ name, args, env = {} }) {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const chunks = [];
-    child.stdout.on("data", (c) => chunks.push(c));
-    child.stderr.on("data", (c) => chunks.push(c));
+    const take = (c) => (stream ? process.stdout.write(c) : chunks.push(c));
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
     const timer = setTimeout(() => child.kill("SIGTERM"), JOB_TIMEOUT_MS);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
@@ -118,7 +122,7 @@ if (desktop.length) {
   const worker = ["scripts/test-worker.mjs", queue, "--", ...nodeTest([]), "--", ...desktop];
   const apps = ["gtk3-widget-factory", "gtk4-widget-factory", SWING_FIXTURE];
   for (let n = 1; n <= Math.min(2, desktop.length); n++)
-    jobs.push({ name: `desktop-${n}`, args: sandboxRun([], apps, worker) });
+    jobs.push({ name: `desktop-${n}`, args: sandboxRun([], apps, worker), stream: true });
 }
 
 // The toolkit contract suite: one sandbox per toolkit app, so a heavy browser or office suite never
