@@ -42,7 +42,7 @@ delete baseEnv.DESKHAND_CEILING;
 
 // A job (a sandbox and its tests) that outlives this is stopped and fails, so one stuck sandbox
 // never takes the run past CI's limit.
-const JOB_TIMEOUT_MS = 25 * 60_000;
+const JOB_TIMEOUT_MS = 40 * 60_000;
 const JOBS_AT_ONCE = Number(process.env.DESKHAND_TEST_JOBS ?? 2);
 
 /**
@@ -96,33 +96,19 @@ const sandboxRun = (extra, apps, command) => [
   ...command,
 ];
 
+// The desktop tests first, the unit tests beside them (they use no desktop); then the toolkits.
+const desktopJobs = [];
 const jobs = [];
 const unit = files("test/unit");
-if (unit.length) jobs.push({ name: "unit", args: nodeTest(unit) });
 
-// The slowest desktop files go first, so the two workers end close together.
-const SLOW_FIRST = [
-  "http",
-  "record",
-  "sandbox",
-  "hands",
-  "wayland-hands",
-  "gate",
-  "load",
-  "faults",
-  "hostile",
-];
-const rank = (f) => {
-  const i = SLOW_FIRST.indexOf(f.replace(/^.*\/|\.test\.ts$/g, ""));
-  return i < 0 ? SLOW_FIRST.length : i;
-};
-const desktop = files("test/desktop").sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const desktop = files("test/desktop");
 if (desktop.length) {
   const queue = mkdtempSync(join(testRoot, "queue-"));
   const worker = ["scripts/test-worker.mjs", queue, "--", ...nodeTest([]), "--", ...desktop];
   const apps = ["gtk3-widget-factory", "gtk4-widget-factory", SWING_FIXTURE];
-  for (let n = 1; n <= Math.min(2, desktop.length); n++)
-    jobs.push({ name: `desktop-${n}`, args: sandboxRun([], apps, worker), stream: true });
+  // One desktop sandbox: two at once on two CPUs took longer in all and failed what one does not
+  // (a test's extra app, slow to register beside the other desktop, was left behind).
+  desktopJobs.push({ name: "desktop", args: sandboxRun([], apps, worker), stream: true });
 }
 
 // The toolkit contract suite: one sandbox per toolkit app, so a heavy browser or office suite never
@@ -162,6 +148,7 @@ if (contract.length) {
     });
   }
 }
+if (unit.length) desktopJobs.push({ name: "unit", args: nodeTest(unit) });
 // Chromium without renderer accessibility: the tree is known to be incomplete, and must say so.
 const incomplete = files("test/incomplete");
 if (toolkits.includes("chromium") && incomplete.length) {
@@ -169,7 +156,8 @@ if (toolkits.includes("chromium") && incomplete.length) {
   jobs.push({ name: "incomplete-chromium", args: sandboxRun(APP_WAIT, [app], nodeTest(incomplete)) });
 }
 
-let status = await runJobs(jobs);
+let status = await runJobs(desktopJobs);
+status = (await runJobs(jobs)) || status;
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.
