@@ -84,6 +84,12 @@ const FORMAT = /\p{Cf}/gu;
 const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC").replace(FORMAT, "");
 
 function fold(text: string): Folded {
+  // Printable ASCII folds to its lower case, each character where it was: no segmenting needed
+  // (a 100,000-character label took 300 ms of the event loop the slow way).
+  if (/^[\x20-\x7e]*$/.test(text)) {
+    const at = Array.from({ length: text.length }, (_, i) => i);
+    return { text: text.toLowerCase(), from: at, to: at.map((i) => i + 1) };
+  }
   const folded: Folded = { text: "", from: [], to: [] };
   for (const [start, end] of pieces(text))
     for (const { segment, index } of graphemes.segment(text.slice(start, end))) {
@@ -204,8 +210,9 @@ function notLetterCounts(text: string): Int32Array {
 
 /** The original ranges of `text` that hold a secret or look like a credential, merged. */
 function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
-  const folded = fold(text);
   const marks: [number, number][] = credentialRanges(text);
+  if (secrets.length === 0) return mergeRanges(marks);
+  const folded = fold(text);
   const mark = (start: number, length: number) =>
     marks.push([folded.from[start]!, folded.to[start + length - 1]!]);
   for (const { text: secret, password } of secrets) {
