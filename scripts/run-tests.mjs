@@ -1,7 +1,7 @@
-// The test command: unit tests, the desktop tests and the toolkit contract suite, as jobs two at a time
-// (the machine has two CPUs, and most of a desktop test is waiting for an app). The desktop tests run
-// in two sandboxes, each with the real apps they drive already registered on the accessibility bus;
-// each sandbox's worker takes the next file nobody has taken (scripts/test-worker.mjs).
+// The test command: the desktop tests with the unit tests beside them (those use no desktop), then
+// the toolkit contract suite, two sandboxes at a time (the machine has two CPUs). The desktop tests
+// run in one sandbox with the real apps they drive already registered on the accessibility bus, a
+// file at a time (scripts/test-worker.mjs).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -103,8 +103,7 @@ const unit = files("test/unit");
 
 const desktop = files("test/desktop");
 if (desktop.length) {
-  const queue = mkdtempSync(join(testRoot, "queue-"));
-  const worker = ["scripts/test-worker.mjs", queue, "--", ...nodeTest([]), "--", ...desktop];
+  const worker = ["scripts/test-worker.mjs", ...nodeTest([]), "--", ...desktop];
   const apps = ["gtk3-widget-factory", "gtk4-widget-factory", SWING_FIXTURE];
   // One desktop sandbox: two at once on two CPUs took longer in all and failed what one does not
   // (a test's extra app, slow to register beside the other desktop, was left behind).

@@ -1,28 +1,15 @@
-// One of the desktop suite's workers: inside a sandbox of its own, it takes the next test file nobody
-// has taken (a directory made under QUEUE: mkdir is atomic, so two workers never take the same file),
-// runs it, and prints its whole output at once, so two workers' files never interleave line by line.
-// Usage: node scripts/test-worker.mjs QUEUE -- NODE_TEST_ARGS... -- FILE...
+// The desktop suite's runner inside its sandbox: each test file in turn, its whole output printed at
+// once as it ends, so a long suite shows its progress file by file.
+// Usage: node scripts/test-worker.mjs NODE_TEST_ARGS... -- FILE...
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 
-const [queue, ...rest] = process.argv.slice(2);
-const split = rest.indexOf("--", 1);
-const testArgs = rest.slice(1, split);
-const files = rest.slice(split + 1);
-
-function claim(index) {
-  try {
-    mkdirSync(join(queue, String(index)));
-    return true;
-  } catch {
-    return false;
-  }
-}
+const args = process.argv.slice(2);
+const split = args.indexOf("--");
+const testArgs = args.slice(0, split);
+const files = args.slice(split + 1);
 
 let status = 0;
-for (const [index, file] of files.entries()) {
-  if (!claim(index)) continue;
+for (const file of files) {
   const started = Date.now();
   const run = spawnSync(process.execPath, [...testArgs, file], {
     encoding: "utf8",
@@ -32,7 +19,7 @@ for (const [index, file] of files.entries()) {
   const failed = run.status !== 0;
   if (failed) status = 1;
   process.stdout.write(
-    `\n# ── ${file} · ${seconds} s on ${process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY}${failed ? ` · FAILED (exit ${run.status ?? run.signal})` : ""}\n${run.stdout}${run.stderr}`,
+    `\n# ── ${file} · ${seconds} s${failed ? ` · FAILED (exit ${run.status ?? run.signal})` : ""}\n${run.stdout}${run.stderr}`,
   );
 }
 process.exit(status);
