@@ -141,9 +141,6 @@ const SENSES: Record<MeaningClass, string[]> = {
   ],
 };
 
-// Phrases that start with a committing verb and commit nothing: the verb there does not count.
-const HARMLESS = ["sign in", "sign on", "sign up", "tip of the day", "book mark", "order by", "sort order"];
-
 // Nouns of the acts that WordNet does not derive from the senses above, as buttons name them after a
 // cancel word or a light verb ("Cancel subscription", "Place bid", "Close account").
 const NOUNS: Record<MeaningClass, string[]> = {
@@ -425,7 +422,6 @@ const out = {
   senses: SENSES,
   english,
   nouns: Object.fromEntries([...nouns].sort(([a], [b]) => a.localeCompare(b))),
-  harmless: HARMLESS,
   translations: notEnglish(TRANSLATIONS),
   catalogs: DEBS ? notEnglish(catalogTranslations(DEBS)) : {},
 };

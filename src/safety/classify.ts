@@ -168,10 +168,31 @@ function labelsOf(target: TargetFacts): Label[] {
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
 type Verdict = { commits: string } | { safe: true } | undefined;
 
-// Typographic marks that "close" names as an adjective ("Close Parenthesis"), in the labels of
-// calculators and editors.
-const NAMES_A_DELIMITER =
-  /\bclos(e|ing)\s+(round\s+|square\s+|curly\s+|angle\s+)?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?\b/i;
+// A committing word that names a thing, not the act: a character ("Close Bracket", a calculator's
+// ")"), a view or a setting ("Print Preview", "Sort Order"), a place in a drawing's stack ("Send to
+// Back"), a session ("Sign in"). Taken out before the label's words are judged; the rest is judged.
+const NAMES_A_THING = new RegExp(
+  [
+    "clos(e|ing) (round |square |curly |angle )?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?",
+    "print (preview|layout|view|ranges?|areas?|setup|settings|options|margins|scaling|titles|queue)",
+    "send (to back|backwards?|to background)",
+    "sort order",
+    "order by",
+    "sign (in|on|up)",
+    "tip of the day",
+    "book marks?",
+  ]
+    .map((phrase) => `\\b${phrase}\\b`)
+    .join("|"),
+  "giu",
+);
+
+/** The label without the things it names, or the label itself where it names none. */
+function withoutNamedThings(label: string): string {
+  const normal = normalizeLabel(label);
+  const rest = normal.replace(NAMES_A_THING, " ").replace(/\s+/g, " ").trim();
+  return rest === normal ? label : rest;
+}
 
 function judgeLabel(label: string, role: string, window: WindowFacts | undefined, shownAs = label): Verdict {
   const windowRole = window?.role;
@@ -180,7 +201,9 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
   if (endsInEllipsis(label)) return { safe: true };
   if (labelIs(label, "cancels")) return { safe: true };
-  const words = matchLabel(label);
+  const judged = withoutNamedThings(label);
+  if (!/[\p{L}\p{N}]/u.test(judged)) return undefined;
+  const words = matchLabel(judged);
   // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation.
   if (words.asks) return { safe: true };
   // A terminal's paste warning: its Paste sends the clipboard to the shell.
@@ -193,10 +216,8 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
   // A command's verb by its meaning, in any inflection ("Paying", "Truncate table", "결제"), and a
   // cancel word's object ("Cancel subscription"): a main window has no other signal to fall back on.
-  const meaning = COMMAND_ROLES.has(role) ? committingMeaning(label) : undefined;
+  const meaning = COMMAND_ROLES.has(role) ? committingMeaning(judged) : undefined;
   if (meaning) return { commits: `${what} ("${meaning.word}": ${meaning.what})` };
-  // "Close Bracket", "Close Quote": the name of a character typed (a calculator's ")"), not a verb.
-  if (words.closes && NAMES_A_DELIMITER.test(label)) return undefined;
   if (words.closes) {
     if (inDialog && window?.holdsInput === false) return { safe: true };
     return {

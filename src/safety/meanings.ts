@@ -12,7 +12,6 @@ interface Meanings {
   classes: Record<MeaningClass, string>;
   english: Record<string, { meaning: MeaningClass; forms: string[]; past: string[]; first?: true }>;
   nouns: Record<string, MeaningClass>;
-  harmless: string[];
   translations: Record<string, Partial<Record<MeaningClass, string[]>>>;
   catalogs: Record<string, Partial<Record<MeaningClass, string[]>>>;
 }
@@ -36,7 +35,6 @@ interface Matcher {
   nouns: Map<string, Entry[]>;
   /** Words of scripts written without spaces, matched as substrings ("결제하기"). */
   joined: Entry[];
-  harmless: string[][];
   /** LIGHT_VERBS as the label's words are compared (skeletons: "make" reads "rnake"). */
   light: Set<string>;
 }
@@ -63,7 +61,6 @@ function build(data: Meanings): Matcher {
     verbs: new Map(),
     nouns: new Map(),
     joined: [],
-    harmless: data.harmless.map(wordsOf),
     light: new Set(LIGHT_VERBS.flatMap(wordsOf)),
   };
   const add = (
@@ -104,14 +101,8 @@ function shippedMatcher(): Matcher {
 const startsAt = (words: string[], at: number, wanted: string[]) =>
   wanted.every((w, i) => words[at + i] === w);
 
-function findIn(
-  words: string[],
-  map: Map<string, Entry[]>,
-  from: number,
-  harmless: string[][],
-): Entry | undefined {
+function findIn(words: string[], map: Map<string, Entry[]>, from: number): Entry | undefined {
   for (let at = from; at < words.length; at++) {
-    if (harmless.some((phrase) => startsAt(words, at, phrase))) continue;
     const hit = map
       .get(words[at]!)
       ?.find(
@@ -134,12 +125,12 @@ export function committingMeaning(label: string): { word: string; what: string }
   const joined = words.join("");
   const spaceless = matcher.joined.find((e) => joined.includes(e.words[0]!));
   if (spaceless && SPACELESS.test(label)) return said(spaceless);
-  const verb = findIn(words, matcher.verbs, 0, matcher.harmless);
+  const verb = findIn(words, matcher.verbs, 0);
   if (verb) return said(verb);
   // "Cancel subscription", "Place bid": the noun names what the press does to it.
   const lead = words[0]!;
   if (words.length > 1 && (matcher.light.has(lead) || labelIs(lead, "cancels"))) {
-    const noun = findIn(words, matcher.nouns, 1, []);
+    const noun = findIn(words, matcher.nouns, 1);
     if (noun) return said(noun);
   }
   return undefined;

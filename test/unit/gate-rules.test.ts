@@ -191,6 +191,33 @@ describe("what commits nothing", () => {
       assert.ok(commitReason(button(name, { window: { role: "frame" } })), name);
   });
 
+  it("a committing word that names a view, a setting or a place in a stack is no command", () => {
+    const main = { window: { role: "frame" } };
+    for (const name of [
+      "Print Preview",
+      "Toggle Print _Preview",
+      "Print Layout",
+      "Print Ranges",
+      "Sort Order",
+      "Order by Date",
+      "Send to Back",
+      "Send Backward",
+      "Sign in",
+      "Tip of the Day",
+    ])
+      assert.equal(commitReason(button(name, main)), undefined, name);
+    // What is left beside the named thing is judged; a disguised word is not taken out.
+    for (const name of [
+      "Print",
+      "Send",
+      "Order",
+      "Print Preview and Pay",
+      "Sign in and Send",
+      "Prіnt Preview",
+    ])
+      assert.ok(commitReason(button(name, main)), name);
+  });
+
   it("an edit the app's undo reverts, outside an alert", () => {
     assert.equal(commitReason(button("Replace All", { window: { role: "frame" } })), undefined);
     assert.equal(commitReason(button("Replace", { window: dialog() })), undefined);
