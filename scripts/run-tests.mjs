@@ -1,7 +1,7 @@
-// The test command: the desktop tests with the unit tests beside them (those use no desktop), then
-// the toolkit contract suite, two sandboxes at a time (the machine has two CPUs). The desktop tests
-// run in one sandbox with the real apps they drive already registered on the accessibility bus, a
-// file at a time (scripts/test-worker.mjs).
+// The test command, as jobs two at a time (the machine has two CPUs): the desktop tests in one
+// sandbox with the real apps they drive already registered on the accessibility bus, a file at a
+// time (scripts/test-worker.mjs); beside them the unit tests, the desktop tests that start a desktop
+// of their own, and the toolkit contract suite, one sandbox per toolkit app.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,18 +96,25 @@ const sandboxRun = (extra, apps, command) => [
   ...command,
 ];
 
-// The desktop tests first, the unit tests beside them (they use no desktop); then the toolkits.
+// The desktop tests, and beside them the unit tests (they use no desktop), then the toolkits.
 const desktopJobs = [];
 const jobs = [];
 const unit = files("test/unit");
 
+// Files that start a desktop of their own (a nested sandbox, sway, a replaced X server, a restarted
+// bus) and use none of the shared one's apps: they run in a sandbox with no apps, beside the rest.
+const OWN_DESKTOP = ["sandbox", "wayland-hands", "wayland", "display-replaced", "restart"].map(
+  (name) => `test/desktop/${name}.test.ts`,
+);
 const desktop = files("test/desktop");
-if (desktop.length) {
-  const worker = ["scripts/test-worker.mjs", ...nodeTest([]), "--", ...desktop];
+const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));
+const own = desktop.filter((f) => OWN_DESKTOP.includes(f));
+const worker = (list) => ["scripts/test-worker.mjs", ...nodeTest([]), "--", ...list];
+if (shared.length) {
   const apps = ["gtk3-widget-factory", "gtk4-widget-factory", SWING_FIXTURE];
-  // One desktop sandbox: two at once on two CPUs took longer in all and failed what one does not
-  // (a test's extra app, slow to register beside the other desktop, was left behind).
-  desktopJobs.push({ name: "desktop", args: sandboxRun([], apps, worker), stream: true });
+  // One desktop sandbox for these: two at once on two CPUs took longer in all and failed what one
+  // does not (a test's extra app, slow to register beside the other desktop, was left behind).
+  desktopJobs.push({ name: "desktop", args: sandboxRun([], apps, worker(shared)), stream: true });
 }
 
 // The toolkit contract suite: one sandbox per toolkit app, so a heavy browser or office suite never
@@ -148,6 +155,7 @@ if (contract.length) {
   }
 }
 if (unit.length) desktopJobs.push({ name: "unit", args: nodeTest(unit) });
+if (own.length) desktopJobs.push({ name: "desktop-own", args: sandboxRun([], [], worker(own)) });
 // Chromium without renderer accessibility: the tree is known to be incomplete, and must say so.
 const incomplete = files("test/incomplete");
 if (toolkits.includes("chromium") && incomplete.length) {
@@ -155,8 +163,9 @@ if (toolkits.includes("chromium") && incomplete.length) {
   jobs.push({ name: "incomplete-chromium", args: sandboxRun(APP_WAIT, [app], nodeTest(incomplete)) });
 }
 
-let status = await runJobs(desktopJobs);
-status = (await runJobs(jobs)) || status;
+// One pool: the shared desktop's long job holds one lane; the other takes the unit tests, the
+// own-desktop files and the toolkits in turn, and the first lane free takes what is left.
+let status = await runJobs([...desktopJobs, ...jobs]);
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.

@@ -10,7 +10,16 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ToolContext } from "../../src/tools/context.js";
-import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+import {
+  centre,
+  type Element,
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  startApp,
+  toolCaller,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-keys-"));
 type Call = ReturnType<typeof toolCaller>;
@@ -131,6 +140,39 @@ describe("typed keys on a GTK 3 main window with no default button", () => {
     assert.equal(enter.data.level, "L2");
     await sleep(300);
     assert.equal(commands().at(-1), "colour Green", "the option was chosen");
+  });
+
+  it("a context menu, a top-level of its own, is read as the window's: its mnemonic and its items at a point are judged", async () => {
+    const notes = await one(call, title, { role: "label", name: "Notes" });
+    const open = async () => {
+      done(await call("click", { ref: notes.ref, button: "right", intent: "Open the menu" }), "right click");
+      return (await findWaiting(
+        call,
+        title,
+        { role: "menu item", name: "Delete all notes", states: ["showing"] },
+        HANG_MS,
+      )) as Element;
+    };
+    const item = await open();
+    refusedWith(
+      await call("key", { key: "d", intent: "Type a d", window: { title } }),
+      "its mnemonic",
+      /Delete all notes/,
+    );
+    refusedWith(
+      await call("click", { at: centre(item), intent: "Click there", window: { title } }),
+      "a click on its item",
+      /Delete all notes/,
+    );
+    await sleep(300);
+    assert.ok(!commands().includes("deleted notes"), "nothing was deleted");
+    done(await call("key", { key: "Down", intent: "First item", window: { title } }), "Down");
+    done(
+      await call("key", { key: "Enter", intent: "Copy the link", window: { title } }),
+      "Enter on Copy link",
+    );
+    await sleep(300);
+    assert.equal(commands().at(-1), "copied link", "the harmless item was pressed");
   });
 });
 

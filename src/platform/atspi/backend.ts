@@ -59,6 +59,8 @@ interface WindowMatch {
   unanswered: boolean;
 }
 
+/** Top-levels an app opens over its window with no client window of their own (see #withOpenPopups). */
+const POPUP_TOP_LEVELS = roleSet("window", "menu", "popup menu");
 /** Bound on asking one app for its windows while listing: a hung app is then listed as last seen. */
 const FRAME_LIST_TIMEOUT_MS = 1000;
 const QUIET_AFTER_TIMEOUT_MS = 5000;
@@ -379,7 +381,59 @@ export class AtspiBackend implements AccessibilityBackend {
     }
     read.root.indexInParent = index;
     this.#frameBoundsFallback(read.root, windowId);
+    await this.#withOpenPopups(read, match.frame, windowId, options);
     return read;
+  }
+
+  /**
+   * What the app shows over the window in top-levels of their own, which no client window is matched
+   * to: GTK 3's context menus (a "window" holding a "menu"), Qt's popup menus. A person sees them over
+   * the window, and keys and clicks go to them while they are open, so they are read as the window's
+   * last children. Under X11 only: a Wayland popup's extents are its own surface's, placed nowhere.
+   * An app with several windows has its popups read into the active one.
+   */
+  async #withOpenPopups(
+    read: StructureRead,
+    frame: Frame,
+    windowId: number,
+    options: StructureOptions,
+  ): Promise<void> {
+    const { app } = frame;
+    const popups = await this.#openPopups(frame, windowId);
+    const reads = await Promise.all(
+      popups.map((popup) =>
+        readStructure(app, popup.path, options, this.#eagerEnricher(app, options, windowId)).then(
+          (popupRead) => {
+            popupRead.root.indexInParent = popup.index;
+            return popupRead;
+          },
+          () => undefined,
+        ),
+      ),
+    );
+    for (const popupRead of reads) {
+      if (!popupRead) continue;
+      read.root.children.push(popupRead.root);
+      read.timedOut ||= popupRead.timedOut;
+      read.ceilingHit ||= popupRead.ceilingHit;
+    }
+  }
+
+  /** The app's open popups that read as the window's (see #withOpenPopups). */
+  async #openPopups(frame: Frame, windowId: number): Promise<Frame[]> {
+    if (this.windows.windowRelativeExtents) return [];
+    const { app } = frame;
+    const matched = new Set(
+      [...this.#matches.values()].filter((m) => m.frame?.app === app).map((m) => m.frame!.path),
+    );
+    const frames = await this.#frames(app, this.callTimeoutMs).catch(() => [] as Frame[]);
+    const popups = frames.filter(
+      (f) => !matched.has(f.path) && POPUP_TOP_LEVELS.has(f.role) && f.states.includes("showing"),
+    );
+    if (popups.length === 0) return [];
+    if (matched.size > 1 && (await this.windows.activeWindow().catch(() => undefined)) !== windowId)
+      return [];
+    return popups;
   }
 
   async readSubtree(handle: string, options: StructureOptions): Promise<StructureRead> {
@@ -506,17 +560,24 @@ export class AtspiBackend implements AccessibilityBackend {
     timeoutMs: number,
   ): Promise<string[] | undefined> {
     let app: AtspiApp;
-    let path: string;
+    let paths: string[];
     if ("handle" in scope) {
+      let path: string;
       ({ app, path } = this.#app(scope.handle));
+      paths = [path];
     } else {
       const frame = this.#matches.get(scope.windowId)?.frame;
       if (!frame) return undefined;
-      ({ app, path } = frame);
+      app = frame.app;
+      // The window's open popups are searched after it, as its read puts them last.
+      paths = [frame.path, ...(await this.#openPopups(frame, scope.windowId)).map((p) => p.path)];
     }
     if (!collectionWorthwhile(app)) return undefined;
-    const paths = await collectionMatches(app, path, filter, timeoutMs).catch(() => undefined);
-    return paths?.map((p) => handleOf(app.busName, p));
+    const found = await Promise.all(
+      paths.map((path) => collectionMatches(app, path, filter, timeoutMs).catch(() => undefined)),
+    );
+    if (found.some((f) => f === undefined)) return undefined;
+    return found.flatMap((f) => f!.map((p) => handleOf(app.busName, p)));
   }
 
   async describe(handle: string, options: { maxText: number; windowId?: number }): Promise<RawNode> {

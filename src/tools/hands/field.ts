@@ -63,8 +63,9 @@ async function caretUntil(
   const deadline = Date.now() + withinMs;
   let last: TextCaret | null | undefined;
   for (let poll = 0; ; poll++) {
+    // A read that fails is asked again until the deadline: a loaded app may miss one call.
     last = await reader.readCaret(handle).catch(() => undefined);
-    if (!last || ok(last) || Date.now() > deadline) return last;
+    if (last === null || (last && ok(last)) || Date.now() > deadline) return last;
     await sleep(POLL_MS[Math.min(poll + 1, POLL_MS.length - 1)]!);
   }
 }
