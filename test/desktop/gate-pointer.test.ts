@@ -203,4 +203,29 @@ describe("a Qt menu title opens its menu, whatever it says", () => {
     await sleep(300);
     assert.deepEqual(logged(log), [], "nothing was deleted or sent");
   });
+
+  it("a context menu Qt leaves out of the tree: its letters and a click in it cannot be judged, so they ask", async () => {
+    const notes = (await one(call, title, { role: "label", name: "Notes" })) as Element;
+    const at = centre(notes);
+    done(await call("click", { at, button: "right", intent, window: { id } }), "a right click");
+    // The menu opens at the pointer, below and right of it; its first item is there.
+    const inMenu = { space: "global", x: at.x + 30, y: at.y + 12 };
+    for (let tries = 0; ; tries++) {
+      const clicked = await call("click", { at: inMenu, intent, window: { id } });
+      if (!clicked.ok && clicked.error.code === "refused") {
+        assert.match(clicked.error.message, /leaves out of its accessible tree/);
+        break;
+      }
+      if (clicked.ok && clicked.data.status === "refused") {
+        assert.match(clicked.data.reason, /leaves out of its accessible tree/);
+        break;
+      }
+      assert.ok(tries < 20, `a click in the open menu was let through: ${clicked.text}`);
+      await sleep(250);
+    }
+    refusedWith(await call("key", { key: "d", intent, window: { id } }), "its mnemonic", /accessible tree/);
+    done(await call("key", { key: "Escape", intent, window: { id } }), "Escape closes it");
+    await sleep(300);
+    assert.deepEqual(logged(log), [], "nothing was deleted or copied");
+  });
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 import { MessageTemplates, type NativeMessage } from "../../src/platform/atspi/dbus.js";
+import { cutMark, cutString, STRING_CEILING } from "../../src/platform/strings.js";
 
 const require = createRequire(import.meta.url);
 const { marshall } = require("@homebridge/dbus-native/lib/message") as {
@@ -57,5 +58,71 @@ describe("encoded read calls kept for reuse", () => {
     const long: NativeMessage = { ...write, member: "GetSomething", body: ["x".repeat(65)] };
     assert.deepEqual(templates.encode(long), marshall(long));
     assert.equal(templates.size, 0);
+  });
+});
+
+describe("strings past the ceiling are decoded only as far as deskhand carries them", () => {
+  const { unmarshall } = require("@homebridge/dbus-native/lib/message") as {
+    unmarshall(buffer: Buffer): { body: unknown[] };
+  };
+  const reply = (text: string) =>
+    unmarshall(
+      marshall({
+        type: 2,
+        serial: 3,
+        path: "/",
+        interface: "x.y",
+        member: "Z",
+        signature: "s",
+        body: [text],
+      }),
+    ).body[0] as string;
+
+  it("keeps a string at the ceiling whole, and marks a longer one with its whole length", () => {
+    const whole = "é".repeat(STRING_CEILING);
+    assert.equal(reply(whole), whole);
+    const huge = `${"Huge ".repeat(1_000_000)}😀`;
+    const read = reply(huge);
+    assert.ok(read.length < huge.length / 10, `${read.length} characters decoded`);
+    assert.ok(huge.startsWith(read.slice(0, STRING_CEILING)));
+    assert.ok(read.endsWith(cutMark(huge.length)), read.slice(-40));
+    assert.equal(
+      cutString(read),
+      `${huge.slice(0, STRING_CEILING - cutMark(huge.length).length)}${cutMark(huge.length)}`,
+    );
+  });
+
+  it("cuts at a character's edge, never inside its bytes", () => {
+    const wide = "€".repeat(STRING_CEILING + 10); // three bytes each
+    const read = reply(wide);
+    assert.ok(!read.includes("\uFFFD"), "no broken character");
+    assert.ok(read.endsWith(cutMark(wide.length)));
+  });
+});
+
+describe("a cut string's whole length, counted in UTF-16 units from its bytes", () => {
+  it("counts every mix of ASCII, two-, three- and four-byte characters, at any offset", () => {
+    const { unmarshall } = require("@homebridge/dbus-native/lib/message") as {
+      unmarshall(buffer: Buffer): { body: unknown[] };
+    };
+    for (const piece of ["a", "é", "€", "😀", "ab😀é€xyz"]) {
+      for (const extra of [0, 1, 2, 3]) {
+        const text = "x".repeat(extra) + piece.repeat(Math.ceil((STRING_CEILING * 3 + 7) / piece.length));
+        const message = marshall({
+          type: 2,
+          serial: 3,
+          path: "/",
+          interface: "x.y",
+          member: "Z",
+          signature: "s",
+          body: [text],
+        });
+        const read = unmarshall(message).body[0] as string;
+        assert.ok(
+          read.endsWith(cutMark(text.length)),
+          `${JSON.stringify(piece)} +${extra}: ${read.slice(-40)}`,
+        );
+      }
+    }
   });
 });

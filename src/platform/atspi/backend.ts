@@ -7,6 +7,7 @@ import type {
   ActionReport,
   EnrichOptions,
   RawNode,
+  Rect,
   SemanticAction,
   StructureOptions,
   StructureRead,
@@ -342,6 +343,10 @@ export class AtspiBackend implements AccessibilityBackend {
         ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
         ...(frame?.app.toolkit.name ? { toolkit: frame.app.toolkit.name } : {}),
       }));
+  }
+
+  async openMenus(): Promise<{ rect: Rect; pid: number | null }[] | undefined> {
+    return this.windows.openMenus?.();
   }
 
   async windowUnderPointer(): Promise<number | undefined> {

@@ -3,6 +3,7 @@
 // connection rejects everything still in flight.
 import { createRequire } from "node:module";
 import { settleInSlices, sliceDue } from "../slice.js";
+import { cutMark, STRING_CEILING } from "../strings.js";
 import { NoAnswerError } from "../types.js";
 
 const require = createRequire(import.meta.url);
@@ -10,6 +11,43 @@ const dbusNative = require("@homebridge/dbus-native") as DBusNativeModule;
 const { marshall: encodeMessage } = require("@homebridge/dbus-native/lib/message") as {
   marshall(message: NativeMessage): Buffer;
 };
+const DBusBuffer = require("@homebridge/dbus-native/lib/dbus-buffer") as {
+  prototype: { buffer: Buffer; pos: number; readString(length: number): string };
+};
+
+/**
+ * A string the most deskhand carries (STRING_CEILING UTF-16 units) takes at most 3 UTF-8 bytes a
+ * unit: a longer one is decoded only that far, at a character's edge, and marked with its whole
+ * length, which cutString keeps. Decoding an app's 5 MB name whole held the event loop for 30 to
+ * 130 ms a string, on this machine, and everything after would cut it anyway.
+ */
+const DECODED_BYTES = STRING_CEILING * 3;
+DBusBuffer.prototype.readString = function (this: { buffer: Buffer; pos: number }, length: number) {
+  const start = this.pos;
+  this.pos += length + 1; // D-Bus strings end in a zero byte
+  if (length <= DECODED_BYTES) return length === 0 ? "" : this.buffer.toString("utf8", start, start + length);
+  let end = start + DECODED_BYTES;
+  while (end > start && (this.buffer[end]! & 0xc0) === 0x80) end--;
+  return this.buffer.toString("utf8", start, end) + cutMark(utf16Length(this.buffer, start, start + length));
+};
+
+/**
+ * How many UTF-16 units the UTF-8 bytes decode to: one a character, two for one of 4 bytes. Runs of
+ * ASCII are counted four bytes at a time (5 MB in about 2 ms).
+ */
+function utf16Length(bytes: Buffer, start: number, end: number): number {
+  let units = 0;
+  let i = start;
+  const byteUnits = (byte: number) => ((byte & 0xc0) === 0x80 ? 0 : byte >= 0xf0 ? 2 : 1);
+  while (i < end && (bytes.byteOffset + i) % 4 !== 0) units += byteUnits(bytes[i++]!);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, Math.floor((end - i) / 4));
+  for (const word of words) {
+    if ((word & 0x80808080) === 0) units += 4;
+    else for (let shift = 0; shift < 32; shift += 8) units += byteUnits((word >>> shift) & 0xff);
+  }
+  for (i += words.length * 4; i < end; i++) units += byteUnits(bytes[i]!);
+  return units;
+}
 
 export interface NativeMessage {
   destination?: string;

@@ -87,6 +87,11 @@ interface RawClient {
     callback: Callback<{ destX: number; destY: number }>,
   ): void;
   QueryExtension(name: string, callback: Callback<{ present: number }>): void;
+  QueryTree(window: number, callback: Callback<{ children: number[] }>): void;
+  GetWindowAttributes(
+    window: number,
+    callback: Callback<{ mapState: number; overrideRedirect: number }>,
+  ): void;
   GetInputFocus(callback: Callback<{ focus: number }>): void;
   QueryPointer(
     window: number,
@@ -324,6 +329,24 @@ export class X11Connection {
       (cb) => this.client.TranslateCoordinates(window, this.root, 0, 0, cb),
     );
     return { x: origin.destX, y: origin.destY, width: geometry.width, height: geometry.height };
+  }
+
+  /** The window's children, bottom to top. */
+  async children(window: number): Promise<number[]> {
+    const tree = await this.#request<{ children: number[] }>(`QueryTree ${window}`, (cb) =>
+      this.client.QueryTree(window, cb),
+    );
+    return tree.children;
+  }
+
+  /** Whether the window is shown (viewable) and placed by itself, past the window manager (a popup). */
+  async mapping(window: number): Promise<{ viewable: boolean; overrideRedirect: boolean }> {
+    const attributes = await this.#request<{ mapState: number; overrideRedirect: number }>(
+      `GetWindowAttributes ${window}`,
+      (cb) => this.client.GetWindowAttributes(window, cb),
+    );
+    const VIEWABLE = 2;
+    return { viewable: attributes.mapState === VIEWABLE, overrideRedirect: !!attributes.overrideRedirect };
   }
 
   async hasExtension(name: string): Promise<boolean> {

@@ -78,6 +78,37 @@ export async function windowAtPointer(
   return windowsAtPoint(windows, await x.pointer())[0]?.id;
 }
 
+// The window types toolkits give a menu that is open (EWMH): GTK 3's and Qt's context menus, menu
+// bar menus and combo box lists.
+const MENU_TYPES = [
+  "_NET_WM_WINDOW_TYPE_POPUP_MENU",
+  "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU",
+  "_NET_WM_WINDOW_TYPE_COMBO",
+];
+
+/**
+ * The menus open on screen: shown windows that bypass the window manager (override-redirect) and
+ * whose type says menu. Their content is the app's accessible tree's to tell, where it is there.
+ */
+export async function openMenuWindows(x: X11Connection): Promise<{ rect: Rect; pid: number | null }[]> {
+  const menuTypes = new Set(await Promise.all(MENU_TYPES.map((name) => x.atom(name))));
+  const menus = await Promise.all(
+    (await x.children(x.root)).map(async (id) => {
+      try {
+        const { viewable, overrideRedirect } = await x.mapping(id);
+        if (!viewable || !overrideRedirect) return undefined;
+        const types = (await x.cardinals(id, "_NET_WM_WINDOW_TYPE")) ?? [];
+        if (!types.some((t) => menuTypes.has(t))) return undefined;
+        const [rect, pid] = await Promise.all([x.rootRect(id), x.cardinals(id, "_NET_WM_PID")]);
+        return { rect, pid: pid?.[0] ?? null };
+      } catch {
+        return undefined; // closed while it was read
+      }
+    }),
+  );
+  return menus.filter((m) => m !== undefined);
+}
+
 /** The X server as the AT-SPI backend's window source. */
 export function x11WindowSource(x: X11Connection): WindowSource {
   return {
@@ -85,6 +116,7 @@ export function x11WindowSource(x: X11Connection): WindowSource {
     clientWindows: () => clientWindows(x),
     activeWindow: () => activeWindow(x),
     windowUnderPointer: (windows) => windowAtPointer(x, windows),
+    openMenus: () => openMenuWindows(x),
     windowRelativeExtents: false,
     get closed() {
       return x.closed;

@@ -483,7 +483,7 @@ function bindsEnter(node: RawNode): boolean {
 
 /** Reading what keys an element answers to: its actions and their key bindings, nothing else. */
 const BINDINGS_READ = { maxText: 0, actions: true, accessibleIds: false, timeoutMs: 1500 };
-const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
+export const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
 
 /**
  * The shortcut a menu item's own label shows, where it is the chord: GTK 4 shows it in a label of
@@ -556,6 +556,10 @@ function openMenuItems(read: WindowRead): RawNode[] {
   walk(read.root, false);
   return items;
 }
+
+/** Why a key or a click into a menu that no accessible tree shows cannot be judged. */
+export const UNREAD_MENU =
+  "a menu is open on screen that its app leaves out of its accessible tree (Qt does so with its popup menus), and it takes the keys and clicks in it: what they press there cannot be read; close it with Escape, or act on the element by ref";
 
 /**
  * The letter that presses an item of an open menu: the mnemonic its toolkit reports (GTK's bare
@@ -675,6 +679,14 @@ export async function keyEffect(
     for (const { node, via } of openMenuPresses(menuItems, letters, enter || space)) {
       pressedItems.add(node);
       await add(withWindow(node), via);
+    }
+  } else if (letters.length > 0 || enter || space) {
+    // A menu open on screen holds the keyboard; one no tree shows (Qt leaves its popups out) hides
+    // what its letters and Enter press.
+    const unseen = await backend.openMenus?.().catch(() => undefined);
+    if (unseen?.length) {
+      effect.presses.push({ unreadable: UNREAD_MENU });
+      effect.via.push("a menu open on screen that no accessible tree shows");
     }
   }
   if (typing) return effect;

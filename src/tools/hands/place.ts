@@ -12,7 +12,7 @@ import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
-import { opensMenu } from "./facts.js";
+import { MENU_ITEM_ROLES, opensMenu, UNREAD_MENU } from "./facts.js";
 import type { FindInput, PointInput } from "./schemas.js";
 
 export interface PlacedElement {
@@ -123,6 +123,10 @@ export function toGlobal(at: PointInput, screen: { width: number; height: number
   return imageToGlobal({ x: at.x, y: at.y }, { display: 0, max_width: at.max_width, region });
 }
 
+// How long the window's tree may take to say what holds a point, read and enriched: a hung app is
+// judged unknown after it. Java apps on a loaded machine took over 1.5 s.
+const HIT_TEST_MS = 3000;
+
 interface Hit {
   node: RawNode;
   depth: number;
@@ -145,7 +149,7 @@ async function hitTest(
     tableRows: 50,
     walkTables: false,
     nodeCeiling: 3000,
-    timeoutMs: 1500,
+    timeoutMs: HIT_TEST_MS,
   });
   // A tree cut short by the deadline or the ceiling may miss the very element under the point.
   if (read.timedOut || read.ceilingHit) throw new Error("the window's tree could not be read in time");
@@ -159,7 +163,7 @@ async function hitTest(
     maxText: 0,
     actions: false,
     accessibleIds: false,
-    timeoutMs: 1500,
+    timeoutMs: HIT_TEST_MS,
     windowId,
   });
   // Only what is on screen stands at a point: a hidden page and a closed menu keep their bounds, and
@@ -172,6 +176,11 @@ async function hitTest(
     for (const child of node.children) walk(child, depth + 1, [node, ...up]);
   };
   walk(read.root, 0, []);
+  // A menu open at the point takes the click; one that no tree shows hides what it presses.
+  if (!hits.some((h) => MENU_ITEM_ROLES.has(h.node.role))) {
+    const menus = await backend.openMenus?.().catch(() => undefined);
+    if (menus?.some((m) => inside(point, m.rect))) throw new Error(UNREAD_MENU);
+  }
   hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
   const best = hits[0];
   if (!best) return undefined;
@@ -231,7 +240,10 @@ export async function resolvePlace(
   else
     found = await hitTest(context, windowId, point).catch((error: Error) => {
       noTree = error.name === "WindowNotAccessible";
-      unknownBecause = `the window's tree did not answer the hit-test: ${error.message}`;
+      unknownBecause =
+        error.message === UNREAD_MENU
+          ? UNREAD_MENU
+          : `the window's tree did not answer the hit-test: ${error.message}`;
       return undefined;
     });
   if (windowId !== undefined && !found && !unknownBecause)
