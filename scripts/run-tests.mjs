@@ -1,7 +1,7 @@
 // The test command, as jobs two at a time (the machine has two CPUs): the desktop tests in one
 // sandbox with the real apps they drive already registered on the accessibility bus, a file at a
-// time (scripts/test-worker.mjs); beside them the unit tests, the desktop tests that start a desktop
-// of their own, and the toolkit contract suite, one sandbox per toolkit app.
+// time (scripts/test-worker.mjs); beside them the typecheck, the unit tests, the desktop tests that
+// start a desktop of their own, and the toolkit contract suite, one sandbox per toolkit app.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -154,6 +154,10 @@ if (contract.length) {
     });
   }
 }
+// The typecheck (tests and test/types/ included; the build checked src/) takes a lane's first
+// minute, beside the desktop's start, rather than a minute before everything.
+if (!process.env.DESKHAND_TEST_FILTER)
+  desktopJobs.push({ name: "typecheck", args: ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"] });
 if (unit.length) desktopJobs.push({ name: "unit", args: nodeTest(unit) });
 if (own.length) desktopJobs.push({ name: "desktop-own", args: sandboxRun([], [], worker(own)) });
 // Chromium without renderer accessibility: the tree is known to be incomplete, and must say so.
