@@ -29,7 +29,7 @@ import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
-import { shadowMargins, xwaylandShift } from "./csd.js";
+import { extentsScale, shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
 import { enrichNode } from "./enrich.js";
@@ -280,9 +280,35 @@ export class AtspiBackend implements AccessibilityBackend {
       const unanswered = !best && window.pid !== null && this.#unanswered.has(window.pid);
       this.#matches.set(window.id, { window, frame: best, unanswered });
     }
-    if (this.windows.windowRelativeExtents)
-      await Promise.all([...this.#matches.values()].map((match) => this.#withShadow(match)));
+    await Promise.all(
+      [...this.#matches.values()].map((match) =>
+        this.windows.windowRelativeExtents ? this.#withShadow(match) : this.#withScale(match),
+      ),
+    );
     return this.#matches;
+  }
+
+  /** Scales by window and rectangle: they change only when the window does (#withScale). */
+  readonly #scales = new Map<string, number | undefined>();
+
+  /**
+   * Under X11, an app that scales itself while its extents stay unscaled (Qt's scale factor): the
+   * factor its frame and its window agree on, by which every extent of it is multiplied.
+   */
+  async #withScale(match: WindowMatch): Promise<void> {
+    const { window, frame } = match;
+    if (!frame || !window.rect || frame.app.isGtk4) return;
+    const r = window.rect;
+    const key = `${window.id}:${r.x},${r.y},${r.width}x${r.height}`;
+    if (!this.#scales.has(key)) {
+      // Not kept when the app did not answer: asked again next time.
+      const scale = await extentsScale(frame.app, frame.path, r, this.callTimeoutMs).catch(() => null);
+      if (scale === null) return;
+      if (this.#scales.size > 500) this.#scales.clear();
+      this.#scales.set(key, scale);
+    }
+    const scale = this.#scales.get(key);
+    if (scale !== undefined) window.extentsScale = scale;
   }
 
   /** Shadow margins by window and visible size: they change only when the window does. */
@@ -525,11 +551,15 @@ export class AtspiBackend implements AccessibilityBackend {
    * margin is added too; under Wayland they are relative to the surface, shadow included, whose
    * origin the window's rectangle already is (#withShadow).
    */
-  #boundsOffset(app: AtspiApp, windowId: number | undefined): { x: number; y: number } | null | undefined {
-    if (!app.isGtk4 && !this.windows.windowRelativeExtents) return undefined;
+  #boundsOffset(
+    app: AtspiApp,
+    windowId: number | undefined,
+  ): { x: number; y: number; scale?: number } | null | undefined {
     const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
+        if (window.extentsScale) return { x: 0, y: 0, scale: window.extentsScale };
+        if (!app.isGtk4 && !surface) return undefined;
         // An XWayland client: its measured shift, or null, no place to trust (csd.ts).
         if (surface && window.xwayland) return window.extentsShift ?? null;
         return {

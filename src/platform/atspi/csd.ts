@@ -1,4 +1,5 @@
-// Where a window's extents start, under Wayland, when that is not the window's origin. A client-side shadow under Wayland. Every toolkit's extents there are relative to its surface, and
+// Where a window's extents start, and at what scale, when that is not the window's own. Under
+// Wayland, a client-side shadow: every toolkit's extents there are relative to its surface, and
 // a floating GTK 3 window with a header bar draws its shadow inside that surface: sway's rectangle is
 // the visible window, the frame is bigger, and the frame's children start where the window does
 // (measured on sway: a 1415×732 window, a 1467×784 frame, children from (26, 23); the margins are
@@ -85,4 +86,27 @@ export async function xwaylandShift(
       b[1] + y < visible.y + visible.height,
   );
   return fits ? { x, y } : null;
+}
+
+/**
+ * The factor an app scaled itself by while its extents stay in its own unscaled pixels (Qt with
+ * QT_SCALE_FACTOR or its own dpi scaling, measured: a 565×421 frame at (133, 91) drawn as an 848×632
+ * window at (200, 137), 1.5 each way), read from the frame against the window manager's rectangle:
+ * undefined unless width, height and origin all agree on one factor, and it is not 1.
+ */
+export async function extentsScale(
+  app: AtspiApp,
+  path: string,
+  window: Rect,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  const [x, y, width, height] = (
+    await app.call(path, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN])
+  )[0] as Extents;
+  if (width <= 0 || height <= 0) return undefined;
+  const scale = window.width / width;
+  if (Math.abs(scale - 1) < 0.03 || scale > 4) return undefined;
+  // Rounding: each side may be a pixel off its scaled value, and so may the origin.
+  const agrees = (logical: number, device: number) => Math.abs(logical * scale - device) <= scale + 1;
+  return agrees(height, window.height) && agrees(x, window.x) && agrees(y, window.y) ? scale : undefined;
 }

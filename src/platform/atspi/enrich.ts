@@ -37,18 +37,33 @@ export interface EnrichContext {
    * Wayland); null: the app's places cannot be trusted (an XWayland client that could not be placed),
    * so none is given.
    */
-  boundsOffset: { x: number; y: number } | null | undefined;
+  boundsOffset: BoundsOffset | null | undefined;
 }
+
+/** Added to each extent, or (`scale`: an app that scaled itself, X11) multiplying it instead. */
+export type BoundsOffset = { x: number; y: number; scale?: number };
 
 function remaining(context: EnrichContext): number {
   return Math.max(1, context.deadline - Date.now());
 }
 
-function toRect(raw: unknown, offset: { x: number; y: number } | null | undefined): Rect | null {
+function toRect(raw: unknown, offset: BoundsOffset | null | undefined): Rect | null {
   if (offset === null) return null;
   const [x, y, width, height] = raw as [number, number, number, number];
   // Off-screen GTK3 cells claim `showing` with INT_MIN extents: that is "no geometry", not a place.
   if (x === INT_MIN || y === INT_MIN || width < 0 || height < 0) return null;
+  const scale = offset?.scale;
+  if (scale) {
+    // Scaled edges, so that neighbours still meet: the right edge is the scaled right edge.
+    const left = Math.round(x * scale);
+    const top = Math.round(y * scale);
+    return {
+      x: left,
+      y: top,
+      width: Math.round((x + width) * scale) - left,
+      height: Math.round((y + height) * scale) - top,
+    };
+  }
   return { x: x + (offset?.x ?? 0), y: y + (offset?.y ?? 0), width, height };
 }
 

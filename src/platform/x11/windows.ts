@@ -17,6 +17,8 @@ export interface ClientWindow {
   xwayland?: true;
   /** What is added to its extents (XWayland: measured per window); null: no place can be trusted. */
   extentsShift?: { x: number; y: number } | null;
+  /** What its app's extents are multiplied by: it scaled itself, its extents did not (X11). */
+  extentsScale?: number;
 }
 
 export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {

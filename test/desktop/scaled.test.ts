@@ -1,0 +1,93 @@
+// Apps that scale themselves on an unscaled X screen while their accessible extents stay in their
+// own unscaled pixels (issue 38): Qt with QT_SCALE_FACTOR=1.5 draws a 565×421 frame as an 848×632
+// window. deskhand reads the factor from the frame against the window manager's rectangle, so what
+// it shows and where it clicks are the screen's: a click by ref and one at the element's shown
+// centre press that very button, read back from the app's own log. (GTK 3 at GDK_SCALE=2 reports a
+// frame that agrees with its window on no one factor: it is left unscaled, and not tested here.)
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ToolContext } from "../../src/tools/context.js";
+import {
+  centre,
+  type Element,
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  startApp,
+  toolCaller,
+  windowId,
+} from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-scaled-"));
+const logged = (log: string) =>
+  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+
+async function logs(log: string, line: string): Promise<void> {
+  for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(100))
+    if (logged(log).at(-1) === line) return;
+  assert.fail(`${line} was never pressed: ${JSON.stringify(logged(log))}`);
+}
+
+for (const kit of [
+  { name: "Qt 5 at QT_SCALE_FACTOR=1.5", script: "qt_labels.py", env: { QT_SCALE_FACTOR: "1.5" } },
+]) {
+  describe(`an app that scales itself: ${kit.name}`, () => {
+    const title = `Scaled ${kit.script} ${process.pid}`;
+    const log = join(dir, `${kit.script}.log`);
+    let context: ToolContext;
+    let call: ReturnType<typeof toolCaller>;
+    let app: StartedApp;
+    let id: number;
+    before(async () => {
+      context = gatedContext(dir);
+      call = toolCaller(context);
+      app = startApp(
+        ["/usr/bin/python3", `test/fixtures/dialogs/${kit.script}`, title, log, "Alpha", "Beta", "Gamma"],
+        {
+          ...process.env,
+          ...kit.env,
+        },
+      );
+      id = await windowId(call, title);
+    });
+    after(async () => {
+      app.kill();
+      await context.close();
+    });
+
+    it("its frame's bounds are the window's, and clicks by ref and at a shown point land on their button", async () => {
+      const listed = await call("windows", {});
+      const rect = listed.data.windows.find((w: { id: number }) => w.id === id).rect;
+      const read = await call("snapshot", { target: { kind: "title", glob: title } });
+      const frame = read.data.elements[0] as Element;
+      for (const side of ["x", "y", "width", "height"] as const)
+        assert.ok(
+          Math.abs(frame.bounds[side] - rect[side]) <= 2,
+          `frame ${JSON.stringify(frame.bounds)} vs window ${JSON.stringify(rect)}`,
+        );
+      const beta = (await findWaiting(
+        call,
+        title,
+        { role: "push button", name: "Beta" },
+        HANG_MS,
+      )) as Element;
+      const byRef = await call("click", { ref: beta.ref, intent: "Press Beta" });
+      assert.equal(byRef.data?.status, "done", byRef.text ?? JSON.stringify(byRef.error));
+      await logs(log, "Beta");
+      const gamma = (await findWaiting(
+        call,
+        title,
+        { role: "push button", name: "Gamma" },
+        HANG_MS,
+      )) as Element;
+      const atPoint = await call("click", { at: centre(gamma), intent: "Press Gamma", window: { id } });
+      assert.equal(atPoint.data?.status, "done", atPoint.text ?? JSON.stringify(atPoint.error));
+      await logs(log, "Gamma");
+    });
+  });
+}
