@@ -70,24 +70,18 @@ for (const kit of [
           Math.abs(frame.bounds[side] - rect[side]) <= 2,
           `frame ${JSON.stringify(frame.bounds)} vs window ${JSON.stringify(rect)}`,
         );
-      const beta = (await findWaiting(
-        call,
-        title,
-        { role: "push button", name: "Beta" },
-        HANG_MS,
-      )) as Element;
-      const byRef = await call("click", { ref: beta.ref, intent: "Press Beta" });
-      assert.equal(byRef.data?.status, "done", byRef.text ?? JSON.stringify(byRef.error));
-      await logs(log, "Beta");
-      const gamma = (await findWaiting(
-        call,
-        title,
-        { role: "push button", name: "Gamma" },
-        HANG_MS,
-      )) as Element;
-      const atPoint = await call("click", { at: centre(gamma), intent: "Press Gamma", window: { id } });
-      assert.equal(atPoint.data?.status, "done", atPoint.text ?? JSON.stringify(atPoint.error));
-      await logs(log, "Gamma");
+      const button = async (name: string) =>
+        (await findWaiting(call, title, { role: "push button", name }, HANG_MS)) as Element;
+      const beta = await button("Beta");
+      const gamma = await button("Gamma");
+      for (const [name, where] of [
+        ["Beta", { ref: beta.ref }],
+        ["Gamma", { at: centre(gamma), window: { id } }],
+      ] as const) {
+        const clicked = await call("click", { ...where, intent: `Press ${name}` });
+        assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+        await logs(log, name);
+      }
     });
   });
 }

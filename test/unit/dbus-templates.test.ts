@@ -61,23 +61,16 @@ describe("encoded read calls kept for reuse", () => {
   });
 });
 
-describe("strings past the ceiling are decoded only as far as deskhand carries them", () => {
-  const { unmarshall } = require("@homebridge/dbus-native/lib/message") as {
-    unmarshall(buffer: Buffer): { body: unknown[] };
-  };
-  const reply = (text: string) =>
-    unmarshall(
-      marshall({
-        type: 2,
-        serial: 3,
-        path: "/",
-        interface: "x.y",
-        member: "Z",
-        signature: "s",
-        body: [text],
-      }),
-    ).body[0] as string;
+/** A string as deskhand reads it from a D-Bus reply that carries it. */
+const { unmarshall } = require("@homebridge/dbus-native/lib/message") as {
+  unmarshall(buffer: Buffer): { body: unknown[] };
+};
+const reply = (text: string) =>
+  unmarshall(
+    marshall({ type: 2, serial: 3, path: "/", interface: "x.y", member: "Z", signature: "s", body: [text] }),
+  ).body[0] as string;
 
+describe("strings past the ceiling are decoded only as far as deskhand carries them", () => {
   it("keeps a string at the ceiling whole, and marks a longer one with its whole length", () => {
     const whole = "é".repeat(STRING_CEILING);
     assert.equal(reply(whole), whole);
@@ -102,22 +95,10 @@ describe("strings past the ceiling are decoded only as far as deskhand carries t
 
 describe("a cut string's whole length, counted in UTF-16 units from its bytes", () => {
   it("counts every mix of ASCII, two-, three- and four-byte characters, at any offset", () => {
-    const { unmarshall } = require("@homebridge/dbus-native/lib/message") as {
-      unmarshall(buffer: Buffer): { body: unknown[] };
-    };
     for (const piece of ["a", "é", "€", "😀", "ab😀é€xyz"]) {
       for (const extra of [0, 1, 2, 3]) {
         const text = "x".repeat(extra) + piece.repeat(Math.ceil((STRING_CEILING * 3 + 7) / piece.length));
-        const message = marshall({
-          type: 2,
-          serial: 3,
-          path: "/",
-          interface: "x.y",
-          member: "Z",
-          signature: "s",
-          body: [text],
-        });
-        const read = unmarshall(message).body[0] as string;
+        const read = reply(text);
         assert.ok(
           read.endsWith(cutMark(text.length)),
           `${JSON.stringify(piece)} +${extra}: ${read.slice(-40)}`,
