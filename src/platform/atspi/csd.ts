@@ -91,8 +91,10 @@ export async function xwaylandShift(
 /**
  * The factor an app scaled itself by while its extents stay in its own unscaled pixels (Qt with
  * QT_SCALE_FACTOR or its own dpi scaling, measured: a 565×421 frame at (133, 91) drawn as an 848×632
- * window at (200, 137), 1.5 each way), read from the frame against the window manager's rectangle:
- * undefined unless width, height and origin all agree on one factor, and it is not 1.
+ * window at (200, 137), 1.5 each way; GTK 3 with GDK_SCALE=2, whose frame holds the window manager's
+ * decorations and whose first child is the window's content), read from the frame, or else its first
+ * child, against the window manager's rectangle: undefined unless width, height and origin all agree
+ * on one factor, and it is not 1.
  */
 export async function extentsScale(
   app: AtspiApp,
@@ -100,9 +102,18 @@ export async function extentsScale(
   window: Rect,
   timeoutMs: number,
 ): Promise<number | undefined> {
-  const [x, y, width, height] = (
-    await app.call(path, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN])
-  )[0] as Extents;
+  const extents = async (at: string) =>
+    (await app.call(at, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN]))[0] as Extents;
+  const ofFrame = scaleOf(await extents(path), window);
+  if (ofFrame !== undefined) return ofFrame;
+  const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
+    [string, string][],
+  ];
+  const content = children[0]?.[1];
+  return content ? scaleOf(await extents(content), window) : undefined;
+}
+
+function scaleOf([x, y, width, height]: Extents, window: Rect): number | undefined {
   if (width <= 0 || height <= 0) return undefined;
   const scale = window.width / width;
   if (Math.abs(scale - 1) < 0.03 || scale > 4) return undefined;
