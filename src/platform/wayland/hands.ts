@@ -47,7 +47,7 @@ const GRIM_TIMEOUT_MS = 10_000;
 /** A binary PPM (P6) as RGBA: what grim writes with `-t ppm`. */
 export function ppmToRgba(ppm: Buffer): RgbaImage {
   const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(ppm.subarray(0, 64).toString("latin1"));
-  if (!header || header[3] !== "255") throw new Error("grim did not write an 8-bit binary PPM");
+  if (header?.[3] !== "255") throw new Error("grim did not write an 8-bit binary PPM");
   const width = Number(header[1]);
   const height = Number(header[2]);
   const pixels = ppm.subarray(header[0].length);
