@@ -177,7 +177,11 @@ describe("deskhand sandbox --wayland", () => {
     assert.ok(statSync(shot).size > 3000, `a picture of the dialog (${statSync(shot).size} bytes)`);
     // deskhand's own virtual keyboard typed after the value set, as the field reads back.
     assert.match(out, /type exit 0/, out);
-    assert.match(out, /done: typed 5 character\(s\) at the end of its text; reads back exact/, out);
+    assert.match(
+      out,
+      /done: typed 5 character\(s\) at the end of its text; the field reads back exactly as it should/,
+      out,
+    );
     // The pointer is real: Cancel was clicked where AT-SPI and sway put it, and the dialog went.
     assert.match(out, /done: left click at \(\d+, \d+\) on push button "Cancel"/, out);
     assert.match(out, /window disappeared: \d+ "Wayland Probe"/, out);
@@ -219,9 +223,17 @@ describe("deskhand sandbox --wayland", () => {
     assert.match(out, /done: left click at \(\d+, \d+\) on push button "Alpha/, out);
     assert.match(out, /STATUS Pressed Alpha/, out);
     assert.match(out, /STATUS Pressed Beta/, out);
-    assert.match(out, /done: typed 11 character\(s\) after clearing; reads back exact/, out);
+    assert.match(
+      out,
+      /done: typed 11 character\(s\) after clearing; the field reads back exactly as it should/,
+      out,
+    );
     // A swapped Wayland keymap does not reach an X11 app there: XTEST on XWayland's display types it.
-    assert.match(out, /done: typed 8 character\(s\) after clearing; reads back exact/, out);
+    assert.match(
+      out,
+      /done: typed 8 character\(s\) after clearing; the field reads back exactly as it should/,
+      out,
+    );
     assert.match(out, /unicode exit 0/, out);
     assert.match(out, /"value":"Zoë 日本 ✓"/, out);
     assert.match(
@@ -229,6 +241,10 @@ describe("deskhand sandbox --wayland", () => {
       /deskhand: on :\d+: .*gave back \d+ borrowed keycode\(s\), left by deskhand process \d+, which is gone/,
       out,
     );
-    assert.match(out, /done: typed 5 character\(s\) after clearing; reads back exact/, out);
+    assert.match(
+      out,
+      /done: typed 5 character\(s\) after clearing; the field reads back exactly as it should/,
+      out,
+    );
   });
 });

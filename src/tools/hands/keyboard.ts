@@ -30,6 +30,15 @@ import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./p
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 
+/** What the read-back found, as the reply says it. */
+const READ_BACK_WORDS: Record<string, string> = {
+  exact: "the field reads back exactly as it should",
+  "ends with it": "the field reads back ending with it",
+  contains: "the focused element reads back containing it",
+  differs: "the field reads back different",
+  unreadable: "it could not be read back",
+};
+
 // Clicking these puts the caret in them; clicking anything else might press it.
 /** What type_text and key share: the ref's place (if any), its window, the declared intent. */
 async function keyboardTarget(
@@ -539,7 +548,10 @@ export async function typeText(
       if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
       const at = r.caret ? " at the end of its text" : "";
       const differs = r.read_back_differs ? `: ${r.read_back_differs}` : "";
-      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${r.read_back ? `; reads back ${r.read_back}${differs}` : ""}`;
+      const readBack = r.read_back
+        ? `; ${READ_BACK_WORDS[String(r.read_back)] ?? `reads back ${String(r.read_back)}`}${differs}`
+        : "";
+      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${readBack}`;
     },
   });
 }
