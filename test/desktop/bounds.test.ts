@@ -15,9 +15,9 @@ import { REPLY_CEILING, STRING_CEILING } from "../../src/core/limits.js";
 import { CLI, cli, NdjsonClient, pingsDuring, type StartedApp, startApp, within } from "./helpers.js";
 
 const TITLE = "Deskhand huge";
-// The name is trimmed as it is read (toolkits pad names): its last space goes.
-const MARK = "…[cut: 5,242,879 chars]";
-const DESCRIPTION_MARK = "…[cut: 5,242,880 chars]";
+// A string past the ceiling is decoded only that far, its mark naming the whole length the app sent.
+const MARK = "…[cut: 5,242,880 chars]";
+const DESCRIPTION_MARK = MARK;
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 type ToolResult = {
