@@ -298,9 +298,9 @@ function pressReason(target: TargetFacts): string | undefined {
   // A modal dialog's default answers it; so does a modeless one's that only asks (no field to fill: a
   // question left open beside its window), which a modeless Find dialog with its field is not.
   if (inDialog && target.states?.includes("is default")) {
-    if (window?.states?.includes("modal")) return `${what} is the default button of a modal ${windowRole}`;
+    if (window?.states?.includes("modal")) return `${what}, the default button of a modal ${windowRole}`;
     if (window?.asks !== false)
-      return `${what} is the default button of a ${windowRole} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;
+      return `${what}, the default button of a ${windowRole} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;
   }
   // A command's label in a language deskhand has no vocabulary for cannot be judged: it counts as
   // committing. Selection roles (a list item, a cell, a tab) show data (file names), not commands.

@@ -336,7 +336,10 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   if (seeing.keyboardMissing && (attempt.chord !== undefined || attempt.typed))
     throw new HandsUnavailable(seeing.keyboardMissing);
   const windowId = attempt.windowId ?? attempt.place?.windowId;
-  const title = await windowTitle(context, windowId);
+  // Keys sent with no window named go to the one in front: that is the window the journal and a
+  // refusal's pre-approval rule name.
+  const keysWindow = windowId ?? attempt.changesWindow;
+  const title = await windowTitle(context, keysWindow);
   const declared =
     attempt.declared?.role || attempt.declared?.label
       ? {
@@ -360,7 +363,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
       : declared
         ? { role: declared.role, name: declared.name }
         : {}),
-    ...(windowId !== undefined ? { window: { id: windowId, title } } : {}),
+    ...(keysWindow !== undefined ? { window: { id: keysWindow, title } } : {}),
     ...(attempt.place ? { point: attempt.place.point } : {}),
     ...(attempt.place?.ref ? { ref: attempt.place.ref } : {}),
   };
