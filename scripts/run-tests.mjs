@@ -101,11 +101,26 @@ const desktopJobs = [];
 const jobs = [];
 const unit = files("test/unit");
 
-// Files that start a desktop of their own (a nested sandbox, sway, a replaced X server, a restarted
-// bus) and use none of the shared one's apps: they run in a sandbox with no apps, beside the rest.
-const OWN_DESKTOP = ["sandbox", "wayland-hands", "wayland", "display-replaced", "restart"].map(
-  (name) => `test/desktop/${name}.test.ts`,
-);
+// Files that use none of the shared desktop's apps: those that start a desktop of their own (a
+// nested sandbox, sway, a replaced X server, a restarted bus), and enough of those that start their
+// own fixtures to even the two lanes out. They run in a sandbox with no apps, beside the rest.
+const OWN_DESKTOP = [
+  "sandbox",
+  "wayland-hands",
+  "wayland",
+  "display-replaced",
+  "restart",
+  "answers-follow",
+  "bounds",
+  "gate-keys",
+  "gate-meanings",
+  "gate-pointer",
+  "gate-unknowns",
+  "modal",
+  "observe-complete",
+  "ocr",
+  "scaled",
+].map((name) => `test/desktop/${name}.test.ts`);
 const desktop = files("test/desktop");
 const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));
 const own = desktop.filter((f) => OWN_DESKTOP.includes(f));
