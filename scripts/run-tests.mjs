@@ -1,7 +1,7 @@
 // The test command, as jobs two at a time (the machine has two CPUs): the desktop tests in one
 // sandbox with the real apps they drive already registered on the accessibility bus, a file at a
 // time (scripts/test-worker.mjs); beside them the typecheck, the unit tests, the desktop tests that
-// start a desktop of their own, and the toolkit contract suite, one sandbox per toolkit app.
+// use none of the shared apps (OWN_DESKTOP), and the toolkit contract suite, one sandbox per app.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
