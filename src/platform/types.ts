@@ -137,7 +137,7 @@ export interface PointerLocator {
    * The menus open on screen as the display places them (X11: override-redirect windows typed as
    * menus), whether or not an app's tree shows them; undefined where the platform cannot tell.
    */
-  openMenus?(): Promise<{ rect: Rect; pid: number | null }[] | undefined>;
+  openMenus?(): Promise<Rect[] | undefined>;
 }
 
 /** Optional: searching done by the app itself, where that is safe and faster than reading the tree. */

@@ -13,7 +13,7 @@ export interface WindowSource {
   /** The window under the pointer; undefined where it cannot be told. */
   windowUnderPointer(windows: ClientWindow[]): Promise<number | undefined>;
   /** The menus open on screen, as the display places them; absent where it cannot tell (sway). */
-  openMenus?(): Promise<{ rect: Rect; pid: number | null }[]>;
+  openMenus?(): Promise<Rect[]>;
   /**
    * Whether every toolkit's AT-SPI extents are relative to its window (Wayland: the screen is the
    * compositor's), so each window's origin is added to them.

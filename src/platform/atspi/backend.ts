@@ -32,7 +32,7 @@ import { collectionMatches, collectionWorthwhile } from "./collection.js";
 import { extentsScale, shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
-import { enrichNode } from "./enrich.js";
+import { type BoundsOffset, enrichNode } from "./enrich.js";
 import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
 import { handleOf, parseHandle, readStructure } from "./reader.js";
 import { roleName } from "./roles.js";
@@ -371,7 +371,7 @@ export class AtspiBackend implements AccessibilityBackend {
       }));
   }
 
-  async openMenus(): Promise<{ rect: Rect; pid: number | null }[] | undefined> {
+  async openMenus(): Promise<Rect[] | undefined> {
     return this.windows.openMenus?.();
   }
 
@@ -549,12 +549,10 @@ export class AtspiBackend implements AccessibilityBackend {
    * GTK 4.8 reports extents relative to its window, and under Wayland every toolkit does: add the
    * window origin. On X11, GTK 4's are relative to what is drawn inside its shadow, so the CSD
    * margin is added too; under Wayland they are relative to the surface, shadow included, whose
-   * origin the window's rectangle already is (#withShadow).
+   * origin the window's rectangle already is (#withShadow). An app that scaled itself on X11 has its
+   * extents multiplied instead (#withScale).
    */
-  #boundsOffset(
-    app: AtspiApp,
-    windowId: number | undefined,
-  ): { x: number; y: number; scale?: number } | null | undefined {
+  #boundsOffset(app: AtspiApp, windowId: number | undefined): BoundsOffset | null | undefined {
     const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {

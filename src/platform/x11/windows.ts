@@ -92,7 +92,7 @@ const MENU_TYPES = [
  * The menus open on screen: shown windows that bypass the window manager (override-redirect) and
  * whose type says menu. Their content is the app's accessible tree's to tell, where it is there.
  */
-export async function openMenuWindows(x: X11Connection): Promise<{ rect: Rect; pid: number | null }[]> {
+export async function openMenuWindows(x: X11Connection): Promise<Rect[]> {
   const menuTypes = new Set(await Promise.all(MENU_TYPES.map((name) => x.atom(name))));
   const menus = await Promise.all(
     (await x.children(x.root)).map(async (id) => {
@@ -101,14 +101,13 @@ export async function openMenuWindows(x: X11Connection): Promise<{ rect: Rect; p
         if (!viewable || !overrideRedirect) return undefined;
         const types = (await x.cardinals(id, "_NET_WM_WINDOW_TYPE")) ?? [];
         if (!types.some((t) => menuTypes.has(t))) return undefined;
-        const [rect, pid] = await Promise.all([x.rootRect(id), x.cardinals(id, "_NET_WM_PID")]);
-        return { rect, pid: pid?.[0] ?? null };
+        return await x.rootRect(id);
       } catch {
         return undefined; // closed while it was read
       }
     }),
   );
-  return menus.filter((m) => m !== undefined);
+  return menus.filter((m): m is Rect => m !== undefined);
 }
 
 /** The X server as the AT-SPI backend's window source. */

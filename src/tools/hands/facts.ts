@@ -119,7 +119,7 @@ const SHOWN_CHILDREN = 8;
 // title shows ("File" is not "Save/Restore Session").
 const OPENED_ROLES = roleSet("menu", "menu item", "check menu item", "radio menu item", "popup menu");
 
-const MENU_ROLES = roleSet("menu", "popup menu");
+export const MENU_ROLES = roleSet("menu", "popup menu");
 
 /**
  * A menu title (Qt's menu bar item, a submenu's item): a menu item holding the menu its press opens.
@@ -483,7 +483,7 @@ function bindsEnter(node: RawNode): boolean {
 
 /** Reading what keys an element answers to: its actions and their key bindings, nothing else. */
 const BINDINGS_READ = { maxText: 0, actions: true, accessibleIds: false, timeoutMs: 1500 };
-export const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
+const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
 
 /**
  * The shortcut a menu item's own label shows, where it is the chord: GTK 4 shows it in a label of

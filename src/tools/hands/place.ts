@@ -12,7 +12,7 @@ import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
-import { MENU_ITEM_ROLES, opensMenu, UNREAD_MENU } from "./facts.js";
+import { MENU_ROLES, opensMenu, UNREAD_MENU } from "./facts.js";
 import type { FindInput, PointInput } from "./schemas.js";
 
 export interface PlacedElement {
@@ -127,6 +127,13 @@ export function toGlobal(at: PointInput, screen: { width: number; height: number
 // judged unknown after it. Java apps on a loaded machine took over 1.5 s.
 const HIT_TEST_MS = 3000;
 
+/** The point lies in a menu the display shows and no accessible tree does. */
+class MenuNotInTree extends Error {
+  constructor() {
+    super(UNREAD_MENU);
+  }
+}
+
 interface Hit {
   node: RawNode;
   depth: number;
@@ -176,10 +183,11 @@ async function hitTest(
     for (const child of node.children) walk(child, depth + 1, [node, ...up]);
   };
   walk(read.root, 0, []);
-  // A menu open at the point takes the click; one that no tree shows hides what it presses.
-  if (!hits.some((h) => MENU_ITEM_ROLES.has(h.node.role))) {
+  // A menu open at the point takes the click; one that no tree shows there (Qt leaves its popups
+  // out; a menu bar's title under it is no menu) hides what it presses.
+  if (!hits.some((h) => h.up.some((holder) => MENU_ROLES.has(holder.role)))) {
     const menus = await backend.openMenus?.().catch(() => undefined);
-    if (menus?.some((m) => inside(point, m.rect))) throw new Error(UNREAD_MENU);
+    if (menus?.some((rect) => inside(point, rect))) throw new MenuNotInTree();
   }
   hits.sort((a, b) => b.depth - a.depth || Number(!!b.node.name) - Number(!!a.node.name));
   const best = hits[0];
@@ -241,8 +249,8 @@ export async function resolvePlace(
     found = await hitTest(context, windowId, point).catch((error: Error) => {
       noTree = error.name === "WindowNotAccessible";
       unknownBecause =
-        error.message === UNREAD_MENU
-          ? UNREAD_MENU
+        error instanceof MenuNotInTree
+          ? error.message
           : `the window's tree did not answer the hit-test: ${error.message}`;
       return undefined;
     });
