@@ -128,6 +128,13 @@ export interface TreeReader {
   readWindow(windowId: number, options: StructureOptions): Promise<StructureRead>;
   readSubtree(handle: string, options: StructureOptions): Promise<StructureRead>;
   enrich(nodes: RawNode[], options: EnrichOptions): Promise<void>;
+  /**
+   * Shows each of a menu bar's menus for a moment and closes it, as a person opens a menu to read
+   * it: an app may build a menu's items only as it shows (GTK 3's Thunar, on "show"), so until then
+   * the menu is empty, or holds the items, greyed or missing, of the last time it showed. Returns
+   * how many showed; 0 where the toolkit's menus cannot be closed again cleanly this way.
+   */
+  fillMenus?(barHandle: string, menuHandles: string[]): Promise<number>;
 }
 
 export interface PointerLocator {

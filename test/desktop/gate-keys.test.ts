@@ -4,7 +4,7 @@
 // GTK 4 dialog's Enter is judged by its buttons though GTK 4.8 reports none `showing`. What commits
 // nothing passes and its effect is read back: the fields' text, the log of the app's commands.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -206,5 +206,52 @@ describe("Enter in a GTK 4 file chooser dialog, whose toolkit reports no default
     );
     await sleep(500);
     assert.deepEqual(readdirSync(folder), [], "nothing was saved");
+  });
+});
+
+describe("keys in a GTK 3 file manager whose menus fill only as they open (Thunar)", () => {
+  const folder = join(dir, "thunar-keys");
+  const title = "thunar-keys - Thunar";
+  let context: ToolContext;
+  let call: Call;
+  let app: StartedApp;
+  const key = (chord: string, intent: string) => call("key", { key: chord, intent, window: { title } });
+  /** The dialog a key opened, read back, then closed by its Cancel (which commits nothing). */
+  const opened = async (reply: Reply, dialog: RegExp) => {
+    done(reply, "the key");
+    const titles: string[] = (reply.data.windows_appeared ?? []).map((w: { title: string }) => w.title);
+    const shown = titles.find((t) => dialog.test(t));
+    assert.ok(shown, `a dialog ${dialog} opened: ${JSON.stringify(reply.data)}`);
+    const cancel = await one(call, shown, { role: "push button", name: "Cancel" });
+    const cancelled = await call("act", { ref: cancel.ref, action: { kind: "invoke" }, intent: "Cancel" });
+    assert.match(cancelled.text ?? "", /window disappeared: \d+ "/, `${shown} closed`);
+  };
+  before(async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "notes.txt"), "notes\n");
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    app = startApp(["thunar", folder]);
+    await one(call, title, { role: "push button", name: "Home" });
+    done(await key("ctrl+a", "Select the file"), "ctrl+a");
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("reads F2 and ctrl+shift+n from the menus it shows, and they pass: each opens a dialog", async () => {
+    await opened(await key("F2", "Rename the file"), /^Rename "notes\.txt"$/);
+    await opened(await key("ctrl+shift+n", "New folder"), /^Create New Folder$/);
+    assert.deepEqual(readdirSync(folder), ["notes.txt"], "nothing was renamed or created");
+  });
+
+  it("judges a chord by the item the menus tie it to, and Delete, which no item claims, as unknown", async () => {
+    refusedWith(await key("ctrl+shift+w", "Close them"), "ctrl+shift+w", /Close All Windows/);
+    refusedWith(await key("Delete", "Delete it"), "Delete", /no element claims Delete/);
+    await sleep(500);
+    assert.deepEqual(readdirSync(folder), ["notes.txt"], "nothing was deleted");
+    const windows = await call("windows", {});
+    assert.ok(windows.ok && JSON.stringify(windows.data).includes(title), "the window is still open");
   });
 });

@@ -98,6 +98,10 @@ export class AtspiApp {
     return this.toolkit.name === "Qt";
   }
 
+  get isGtk3(): boolean {
+    return this.toolkit.name === "gtk" && (this.toolkit.version ?? "").startsWith("3.");
+  }
+
   get isGtk4(): boolean {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }

@@ -64,6 +64,8 @@ interface WindowMatch {
 const POPUP_TOP_LEVELS = roleSet("window", "menu", "popup menu");
 /** Bound on asking one app for its windows while listing: a hung app is then listed as last seen. */
 const FRAME_LIST_TIMEOUT_MS = 1000;
+/** How long a menu shown by fillMenus is given to fill itself. */
+const MENU_FILL_MS = 1000;
 const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
@@ -465,6 +467,46 @@ export class AtspiBackend implements AccessibilityBackend {
     if (matched.size > 1 && (await this.windows.activeWindow().catch(() => undefined)) !== windowId)
       return [];
     return popups;
+  }
+
+  /** See TreeReader.fillMenus. GTK 3 only: its bar's Selection.ClearSelection closes a menu again. */
+  async fillMenus(barHandle: string, menuHandles: string[]): Promise<number> {
+    const { app, path: bar } = this.#app(barHandle);
+    if (!app.isGtk3) return 0;
+    const timeout = this.callTimeoutMs;
+    const childCount = async (path: string) =>
+      Number(await app.property(path, IFACE.accessible, "ChildCount", timeout).catch(() => 0));
+    // Shown once its first item shows: the action runs from the app's main loop, after the call.
+    const shown = async (path: string) => {
+      if ((await childCount(path)) === 0) return false;
+      const [[, first]] = (await app.call(path, IFACE.accessible, "GetChildAtIndex", timeout, "i", [0])) as [
+        [string, string],
+      ];
+      const [bits] = await app.call(first, IFACE.accessible, "GetState", timeout);
+      return statesFromBitset(bits as number[]).includes("showing");
+    };
+    let filled = 0;
+    for (const handle of menuHandles) {
+      const { path } = this.#app(handle);
+      const { names } = await app.actionNames(path, timeout).catch(() => ({ names: [] as string[] }));
+      const click = names.findIndex((name) => name.toLowerCase() === "click");
+      if (click < 0) continue;
+      let seen = false;
+      try {
+        await app.act(path, IFACE.action, "DoAction", timeout, "i", [click]);
+        for (let waited = 0; waited < MENU_FILL_MS && !seen; waited += 50) {
+          seen = await shown(path).catch(() => false);
+          if (!seen) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        const close = () => app.act(bar, IFACE.selection, "ClearSelection", timeout).catch(() => undefined);
+        await close();
+        // A menu slower than the wait may open after the first close: close it again once more.
+        if (!seen) await new Promise((resolve) => setTimeout(resolve, 200)).then(close);
+      }
+      if (seen) filled++;
+    }
+    return filled;
   }
 
   async readSubtree(handle: string, options: StructureOptions): Promise<StructureRead> {

@@ -733,22 +733,34 @@ export async function keyEffect(
 
   if (bindings && input.chord) {
     const chord = input.chord;
-    const pressables = read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
-    await backend.enrich(pressables, { ...BINDINGS_READ, windowId: input.windowId });
+    const inTextField =
+      focused?.role === "terminal" ||
+      (focused?.role !== undefined &&
+        EDITABLE_ROLES.has(focused.role) &&
+        !!focused.states?.includes("editable"));
+    const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
+    const readPressables = async () => {
+      const found = read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
+      await backend.enrich(found, { ...BINDINGS_READ, windowId: input.windowId });
+      return found;
+    };
+    let pressables = await readPressables();
+    let fromMenus = "";
+    // An app that builds a menu's items only as it shows (Thunar) has them missing, or greyed as
+    // they were the last time: where nothing claims the chord, its menus are shown and read again.
+    const claimed = pressables.some((n) => !pressedItems.has(n) && claims(n, chord));
+    if (!decided && !claimed && menuItems.length === 0 && (await fillMenus(context, read)) > 0) {
+      read = await readWhole(context, input.windowId);
+      pressables = await readPressables();
+      fromMenus = " (read after showing the window's menus, which fill only as they open)";
+    }
     const pressedBefore = effect.presses.length;
     for (const node of pressables) {
       if (pressedItems.has(node)) continue;
       for (const binding of node.keyBindings ?? []) {
-        // A bare mnemonic works unmodified while its menu shows (GTK), and with alt (the Java
-        // wrapper's "F;;" is alt+f): both count.
-        const hit = bindingChords(binding).find(
-          (b) =>
-            !activationKey(b.chord) &&
-            ((sameChord(b.chord, chord) && (!b.bare || node.states?.includes("showing"))) ||
-              (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, chord))),
-        );
+        const hit = bindingHit(node, binding, chord);
         if (hit) {
-          await add(withWindow(node), `the key binding ${binding}`);
+          await add(withWindow(node), `the key binding ${binding}${fromMenus}`);
           break;
         }
       }
@@ -793,16 +805,14 @@ export async function keyEffect(
           );
       }
     }
-    const inTextField =
-      focused?.role === "terminal" ||
-      (focused?.role !== undefined &&
-        EDITABLE_ROLES.has(focused.role) &&
-        !!focused.states?.includes("editable"));
-    const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
-    // Without the app's accelerators nothing tells what the chord runs, a guess included.
-    if (!decided && !reportsAccelerators && !mnemonicLike && !found) {
+    // Without the app's accelerators nothing tells what the chord runs, a guess included. Delete
+    // outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
+    const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
+    if (!decided && (!reportsAccelerators || viewDelete) && !mnemonicLike && !found) {
       effect.presses.unshift({
-        unreadable: `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
+        unreadable: reportsAccelerators
+          ? `no element claims ${chordText(chord)}, and a list or view takes it itself (a file manager deletes the selection); select the item and act on its menu item or button instead`
+          : `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
       });
       effect.via.unshift("unknown");
     }
@@ -814,6 +824,42 @@ export async function keyEffect(
     }
   }
   return effect;
+}
+
+/**
+ * Whether a binding of `node` is `chord`. A bare mnemonic works unmodified while its menu shows
+ * (GTK), and with alt (the Java wrapper's "F;;" is alt+f): both count.
+ */
+function bindingHit(node: RawNode, binding: string, chord: Chord): boolean {
+  return bindingChords(binding).some(
+    (b) =>
+      !activationKey(b.chord) &&
+      ((sameChord(b.chord, chord) && (!b.bare || node.states?.includes("showing"))) ||
+        (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, chord))),
+  );
+}
+
+/** Whether the element says it takes `chord`: a key binding, or the shortcut its label shows. */
+const claims = (node: RawNode, chord: Chord): boolean =>
+  (node.keyBindings ?? []).some((binding) => bindingHit(node, binding, chord)) ||
+  labelShortcut(node, chord) !== undefined;
+
+/** Shows the window's menu bar menus where its app builds them only on show; how many showed. */
+async function fillMenus(context: ToolContext, read: WindowRead): Promise<number> {
+  const backend = await context.backend();
+  if (!backend.fillMenus) return 0;
+  let filled = 0;
+  for (const bar of read.nodes.filter((n) => n.role === "menu bar")) {
+    const menus = bar.children.filter((n) => n.role === "menu");
+    if (menus.length > 0)
+      filled += await backend
+        .fillMenus(
+          bar.handle,
+          menus.map((m) => m.handle),
+        )
+        .catch(() => 0);
+  }
+  return filled;
 }
 
 /** How the pointer meets a place: which button, once or twice, a press or a drag's drop. */
