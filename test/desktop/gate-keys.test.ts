@@ -255,3 +255,44 @@ describe("keys in a GTK 3 file manager whose menus fill only as they open (Thuna
     assert.ok(windows.ok && JSON.stringify(windows.data).includes(title), "the window is still open");
   });
 });
+
+describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor)", () => {
+  const folder = join(dir, "gte");
+  const title = "notes.txt (" + folder + ") - Text Editor";
+  let context: ToolContext;
+  let call: Call;
+  let app: StartedApp;
+  const key = (chord: string, intent: string) => call("key", { key: chord, intent, window: { title } });
+  const fields = async () => {
+    const found = await call("find", { target: { kind: "title", glob: title }, role: "text" });
+    assert.ok(found.ok, JSON.stringify(found.error));
+    return found.data.matches.length as number;
+  };
+  before(async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "notes.txt"), "notes\n");
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    app = startApp(["gnome-text-editor", "--standalone", join(folder, "notes.txt")]);
+    await one(call, title, { role: "text", name: "EditorSourceView" });
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("passes ctrl+h, find and replace by convention, and its replace field appears", async () => {
+    const before = await fields();
+    done(await key("ctrl+h", "Find and replace"), "ctrl+h");
+    let after = before;
+    for (let i = 0; i < 20 && after < before + 2; i++) {
+      await sleep(200);
+      after = await fields();
+    }
+    assert.ok(after >= before + 2, `a search and a replace field appeared: ${before} then ${after}`);
+  });
+
+  it("still asks a person for a chord nothing says anything of", async () => {
+    refusedWith(await key("ctrl+i", "Something"), "ctrl+i", /reports no key bindings/);
+  });
+});

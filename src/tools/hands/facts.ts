@@ -301,8 +301,9 @@ export function activates(
 }
 
 /**
- * Chords that commit nothing in any app: moving, selecting, copying, finding, undoing, zooming,
- * help and menus, and the common ones that only open something (New, Open, a tab, Save As). In an app that reports no key bindings every other chord counts as committing.
+ * Chords that commit nothing in any app: moving, selecting, copying, finding and replacing,
+ * undoing, zooming, help and menus, renaming in place, and the common ones that only open something
+ * (New, Open, a tab, Save As). In an app that reports no key bindings every other chord counts as committing.
  */
 const HARMLESS_CHORDS = new Set(
   [
@@ -318,6 +319,10 @@ const HARMLESS_CHORDS = new Set(
     "ctrl+shift+s",
     "ctrl+g",
     "ctrl+shift+g",
+    // Find and replace (GNOME, Windows), a browser's history, a file manager's hidden files.
+    "ctrl+h",
+    // Rename or edit in place (GNOME and KDE): the new name is typed and committed after it.
+    "F2",
     "ctrl+z",
     "ctrl+shift+z",
     "ctrl+x",
