@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// In name order: test/toolkits/calc-drag.test.ts must meet LibreOffice before contract.test.ts does.
+// In name order: test/toolkits/calc.test.ts must meet LibreOffice before contract.test.ts does.
 const files = (dir) =>
   readdirSync(dir)
     .filter((f) => f.endsWith(".test.ts"))

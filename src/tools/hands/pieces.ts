@@ -5,6 +5,7 @@
 // sent. Where the move cannot be seen, the next piece counts as pressing what cannot be read.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../platform/hands.js";
+import { roleSet } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import { PRESSABLE_ROLES } from "../../safety/classify.js";
@@ -12,6 +13,8 @@ import type { ToolContext } from "../context.js";
 import { gateStep, PartlySent } from "./attempt.js";
 import { everyFocused, keyEffect, readWhole } from "./facts.js";
 
+/** A spreadsheet's table: Tab and a line break move its cursor from cell to cell. */
+const GRIDS = roleSet("table", "tree table");
 /** Keys that may move the focus or press what has it. */
 const MOVES_OR_PRESSES = /[\t\n\r]/;
 /** Keys the gate judges by what has the focus. */
@@ -40,6 +43,8 @@ interface Focus {
   length: number | undefined;
   /** Whether a space presses it. */
   pressable: boolean;
+  /** A table reports the focus: its cells, left out of the read, take Tab and line breaks as moves. */
+  inGrid?: boolean;
 }
 
 async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | undefined> {
@@ -56,6 +61,7 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
     windowId,
     handle: node.handle,
     all: all.map((n) => n.handle),
+    inGrid: all.some((n) => GRIDS.has(n.role)),
     multiLine: !!node.states?.includes("multi line"),
     length: text?.length,
     pressable: PRESSABLE_ROLES.has(node.role),
@@ -65,6 +71,8 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
 /** How long a Tab or line break is given to show its effect before where it went counts as unknown. */
 const MOVE_SHOWS_WITHIN_MS = 5000;
 const MOVE_POLL_MS = [30, 60, 120, 250];
+/** How long the focus must stay on a table after a Tab or line break before it counts as still there. */
+const GRID_SETTLES_MS = 400;
 
 /**
  * The focus after a piece, once the piece visibly arrived: another window in front, another element
@@ -79,7 +87,8 @@ async function focusAfter(
 ): Promise<Focus | undefined> {
   if (!before?.handle) return undefined;
   const grown = before.length === undefined ? undefined : before.length + [...piece].length;
-  const deadline = Date.now() + MOVE_SHOWS_WITHIN_MS;
+  const started = Date.now();
+  const deadline = started + MOVE_SHOWS_WITHIN_MS;
   for (let poll = 0; Date.now() < deadline; poll++) {
     await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
     const now = await readFocus(context, hands);
@@ -87,6 +96,9 @@ async function focusAfter(
     const gained = now.all.some((handle) => !before.all.includes(handle));
     if (now.windowId !== before.windowId || now.handle !== before.handle || gained) return now;
     if (before.multiLine && grown !== undefined && (now.length ?? 0) >= grown) return now;
+    // A spreadsheet moves its cursor to a cell the read leaves out (LibreOffice Calc keeps the focus
+    // on its table): once the focus has stayed there a while, the keys still go to the table.
+    if (before.inGrid && now.inGrid && Date.now() - started >= GRID_SETTLES_MS) return now;
   }
   return undefined;
 }

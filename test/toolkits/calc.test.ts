@@ -1,3 +1,4 @@
+// LibreOffice Calc: a drag between two verified cells, and typing across cells in one call.
 // A drag between two verified cells in LibreOffice Calc. LibreOffice shows its menu bar when the
 // pointer first enters its window, moving the sheet 25 px between the pointer's arrival and the
 // press: the drag must re-read both cells once the pointer is at the start and press at their new
@@ -54,5 +55,45 @@ describe("a drag across LibreOffice Calc cells", {
       intent: "Drop the selection",
     });
     assert.equal(home.data?.status, "done");
+  });
+});
+
+describe("typing across LibreOffice Calc cells in one call", {
+  skip: toolkit === "calc" ? false : "LibreOffice only: runs in the Calc sandbox",
+}, () => {
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(() => {
+    context = createContext({ refLifetime: "while-verified" });
+    call = toolCaller(context);
+  });
+  after(() => context.close());
+
+  /** The first three cells of a row, as read_table reads them. */
+  const row = async (n: number): Promise<string[]> => {
+    const [table] = (await call("find", { target: { kind: "title", glob: profile.title }, ...profile.table }))
+      .data.matches;
+    const read = await call("read_table", { ref: table.ref, row_start: n, row_count: 1, max_cells: 3 });
+    assert.ok(read.ok, JSON.stringify(read.error));
+    return read.data.cells[0].values;
+  };
+  const key = (chord: string, intent: string) =>
+    call("key", { key: chord, intent, window: { title: profile.title } });
+
+  it("moves from cell to cell on Tab and line breaks, the table keeping the focus, and asks nothing", async () => {
+    // Calc keeps the focus on its table: each Tab and line break is judged once the focus has stayed
+    // there, rather than waiting for a move the tree never shows.
+    const typed = await call("type_text", {
+      text: "7\n8\t9\n",
+      intent: "Fill two rows",
+      window: { title: profile.title },
+    });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    assert.equal((await row(0))[0], "7");
+    assert.deepEqual((await row(1)).slice(0, 2), ["8", "9"]);
+    // Undone, for the contract suite's cells.
+    for (let i = 0; i < 3; i++) assert.equal((await key("ctrl+z", "Undo")).data?.status, "done");
+    assert.notEqual((await row(0))[0], "7", "undone");
+    assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
   });
 });
