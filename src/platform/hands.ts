@@ -81,6 +81,7 @@ export interface RgbaImage {
 
 export interface ScreenCapture {
   screenSize(): { width: number; height: number };
+  /** The region's pixels one per point, `region.width` × `region.height`, on a scaled screen too. */
   capture(region: Rect): Promise<RgbaImage>;
 }
 

@@ -206,6 +206,67 @@ describe("hands on a Wayland desktop (sway)", () => {
     assert.equal(await becomes(status, /^Replaced 3$/), "Replaced 3");
   });
 
+  it("on an output scaled by 2, a screenshot has a pixel per point and an image-space click lands", async () => {
+    const before = (await sway(EDITOR)).rect;
+    // Alone on the output: tiled beside the other window at half the width, the editor's content
+    // would run past its tile's edge.
+    await ipc.command(`[title="${EDITOR}"] fullscreen enable`);
+    await ipc.command("output * scale 2");
+    try {
+      // sway places the window again in the output's smaller logical space.
+      let window = await sway(EDITOR);
+      for (let i = 0; i < 50 && window.rect.width === before.width; i++) {
+        await sleep(100);
+        window = await sway(EDITOR);
+      }
+      const shot = await callTool(context, findTool("screenshot")!, {
+        of: { kind: "window", window: { id: window.id } },
+        max_width: 4000,
+      });
+      assert.ok(shot.ok, JSON.stringify(shot));
+      const space = (shot.output.data as { image_space: { region: typeof window.rect } }).image_space;
+      const image = decodePng(shot.output.image!.data);
+      assert.deepEqual(
+        [image.width, image.height],
+        [space.region.width, space.region.height],
+        "one pixel per point, though the output draws two",
+      );
+      const menu = await one(EDITOR, { role: "menu item", name: "Find/Replace…", include_off_screen: true });
+      assert.ok((await call("act", { ref: menu.ref, action: { kind: "invoke" }, intent: "Mark" })).ok);
+      assert.equal(await becomes(status, /asked/), "Find/Replace asked");
+      // GTK lays the window out again at its new size on its own time.
+      const inside = (b: Match) =>
+        b.bounds.x + b.bounds.width <= space.region.x + space.region.width &&
+        b.bounds.y + b.bounds.height <= space.region.y + space.region.height;
+      let button = await one(EDITOR, { role: "push button", name: "Replace All" });
+      for (let i = 0; i < 50 && !inside(button); i++) {
+        await sleep(100);
+        button = await one(EDITOR, { role: "push button", name: "Replace All" });
+      }
+      assert.ok(
+        inside(button),
+        `the button lies in the window: ${JSON.stringify([button.bounds, space.region])}`,
+      );
+      const pixel = {
+        x: Math.round(button.bounds.x + button.bounds.width / 2 - space.region.x),
+        y: Math.round(button.bounds.y + button.bounds.height / 2 - space.region.y),
+      };
+      const clicked = await call("click", {
+        at: { space: "image", ...pixel, ...space },
+        intent: "Replace all",
+      });
+      assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+      assert.equal(clicked.data.target.name, "Replace All", "the probe saw the button under the point");
+      assert.match((await becomes(status, /^Replaced/)) ?? "", /^Replaced \d+$/);
+    } finally {
+      await ipc.command("output * scale 1");
+      await ipc.command(`[title="${EDITOR}"] fullscreen disable`);
+      for (let i = 0; i < 50 && (await sway(EDITOR)).rect.width !== before.width; i++) await sleep(100);
+      // The apps draw again at the output's scale on their own time.
+      await sleep(1000);
+    }
+  });
+
   it("deskhand's own screencopy gives grim's pixels for a window's region, and is what screenshots use", async () => {
     const copy = await WaylandScreencopy.open(env, 2000);
     assert.ok(typeof copy !== "string", `screencopy: ${copy}`);

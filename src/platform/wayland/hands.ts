@@ -144,7 +144,8 @@ class WaylandHands implements Hands {
   readonly keyboardMissing: string | undefined;
   readonly autoReleaseMs: number;
   readonly #keyboard: WaylandKeyboard | undefined;
-  readonly #layout: { width: number; height: number };
+  /** The outputs' extent as last read: sway changes it when an output is scaled, added or moved. */
+  #layout: { width: number; height: number };
   readonly #timeoutMs: number;
   /** Calls of this process wait their turn here before asking for the session's input lock. */
   #turn: Promise<void> = Promise.resolve();
@@ -197,7 +198,18 @@ class WaylandHands implements Hands {
     this.wl.send(this.pointer, opcode, args);
   }
 
+  /** The outputs' extent now, the last one read where sway does not answer. */
+  async #currentLayout(): Promise<{ width: number; height: number }> {
+    const outputs = await this.ipc
+      .request<{ rect: SwayRect; active?: boolean }[]>(3, "", this.#timeoutMs)
+      .catch(() => undefined);
+    if (outputs) this.#layout = layoutOf(outputs);
+    return this.#layout;
+  }
+
   async #moveTo(to: Point): Promise<void> {
+    // A point is given against the layout as it is now: a scale set since the last move changes it.
+    await this.#currentLayout();
     const x = Math.max(0, Math.min(this.#layout.width - 1, Math.round(to.x)));
     const y = Math.max(0, Math.min(this.#layout.height - 1, Math.round(to.y)));
     this.#send(POINTER.motionAbsolute, [
@@ -417,6 +429,7 @@ class WaylandHands implements Hands {
 
   /** A region within one unscaled output by screencopy; any other, or when screencopy fails, by grim. */
   async capture(region: Rect): Promise<RgbaImage> {
+    await this.#currentLayout();
     const copy = this.screencopy;
     if (typeof copy !== "string" && !copy.closed) {
       const outputs = await this.ipc
@@ -439,7 +452,9 @@ class WaylandHands implements Hands {
     return new Promise((resolve, reject) => {
       execFile(
         "grim",
-        ["-g", geometry, "-t", "ppm", "-"],
+        // -s 1: one pixel per point on a scaled output too (grim's default is the output's scale),
+        // so a screenshot's pixels map to the points input takes.
+        ["-g", geometry, "-s", "1", "-t", "ppm", "-"],
         { encoding: "buffer", maxBuffer: 256 << 20, timeout: GRIM_TIMEOUT_MS, env: this.settings.env },
         (error, stdout) => {
           if (error)
