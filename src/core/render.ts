@@ -161,7 +161,12 @@ export function renderWindows(windows: WindowInfo[], truncated: boolean, total: 
   if (windows.length === 0) return "No top-level windows are open.";
   const lines = windows.map((w) => {
     const rect = w.rect ? ` ${w.rect.width}x${w.rect.height}@${w.rect.x},${w.rect.y}` : "";
-    const flags = [w.focused ? "focused" : "", w.accessible ? "" : "no accessible tree"].filter(Boolean);
+    const flags = [
+      w.focused ? "focused" : "",
+      w.accessible ? "" : "no accessible tree",
+      // Said so the places shown can be trusted: the app's own pixels were scaled to the screen's.
+      w.extentsScale ? `app scales itself ×${Number(w.extentsScale.toFixed(3))}` : "",
+    ].filter(Boolean);
     return `- ${w.id} ${quote(w.title)} app=${w.app ?? "?"} pid=${w.pid ?? "?"}${rect}${flags.length ? ` (${flags.join(", ")})` : ""}`;
   });
   if (truncated) lines.push(`… ${total - windows.length} more windows: raise limit to see them`);

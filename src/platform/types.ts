@@ -38,6 +38,11 @@ export interface WindowInfo {
   unanswered?: boolean;
   /** The toolkit its application reports ("GTK", "Qt", "J2SE-access-bridge" for Java), when known. */
   toolkit?: string;
+  /**
+   * The factor its app's extents are multiplied by to be the screen's: the app scales itself while
+   * reporting its own unscaled pixels (Qt's QT_SCALE_FACTOR). Absent where they are the screen's.
+   */
+  extentsScale?: number;
 }
 
 /** Why a node's children were not all read. */

@@ -179,6 +179,18 @@ describe("sandbox", () => {
     assert.equal(deskhand(["sandbox", "run", "true"]).status, 2);
     assert.equal(deskhand(["sandbox", "fly"]).status, 2);
     assert.equal(deskhand(["sandbox", "run", "--size", "huge", "--", "true"]).status, 2);
+    const scale = deskhand(["sandbox", "run", "--scale", "9", "--", "true"]);
+    assert.equal(scale.status, 2);
+    assert.match(scale.stderr, /--scale takes a factor from 1 to 4/);
+    const dpi = deskhand(["sandbox", "run", "--wayland", "--dpi", "144", "--", "true"]);
+    assert.equal(dpi.status, 2);
+    assert.match(dpi.stderr, /--dpi is for X11: a Wayland output takes --scale/);
+  });
+
+  it("--dpi sets the X server's and Xft.dpi's dots per inch", () => {
+    const run = deskhand(["sandbox", "run", "--dpi", "144", "--", "sh", "-c", "xdpyinfo | grep resolution"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /144x144 dots per inch/);
   });
 
   it("start prints the environment to export; stop ends it", () => {

@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ToolContext } from "../../src/tools/context.js";
+import { launchApp } from "../../src/platform/sandbox/apps.js";
+import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
 import {
   centre,
   type Element,
@@ -33,37 +35,76 @@ async function logs(log: string, line: string): Promise<void> {
   assert.fail(`${line} was never pressed: ${JSON.stringify(logged(log))}`);
 }
 
-for (const kit of [
+interface Kit {
+  name: string;
+  script: string;
+  /** What the app is started with in this desktop. */
+  env?: Record<string, string>;
+  /** A desktop of its own, made scaled as `deskhand sandbox --scale` makes one. */
+  sandboxScale?: number;
+}
+
+const KITS: Kit[] = [
   { name: "Qt 5 at QT_SCALE_FACTOR=1.5", script: "qt_labels.py", env: { QT_SCALE_FACTOR: "1.5" } },
   { name: "GTK 3 at GDK_SCALE=2", script: "gtk3_labels.py", env: { GDK_SCALE: "2" } },
-]) {
+  { name: "Qt 5 in a sandbox at --scale 2", script: "qt_labels.py", sandboxScale: 2 },
+  { name: "GTK 3 in a sandbox at --scale 2", script: "gtk3_labels.py", sandboxScale: 2 },
+];
+
+for (const kit of KITS) {
   describe(`an app that scales itself: ${kit.name}`, () => {
     const title = `Scaled ${kit.script} ${process.pid}`;
-    const log = join(dir, `${kit.script}.log`);
+    const log = join(dir, `${kit.name.replace(/\W+/g, "-")}.log`);
+    const command = [
+      "/usr/bin/python3",
+      `test/fixtures/dialogs/${kit.script}`,
+      title,
+      log,
+      "Alpha",
+      "Beta",
+      "Gamma",
+    ];
+    let desktop: Desktop | undefined;
     let context: ToolContext;
     let call: ReturnType<typeof toolCaller>;
-    let app: StartedApp;
+    let app: StartedApp | undefined;
     let id: number;
     before(async () => {
-      context = gatedContext(dir);
+      if (kit.sandboxScale) {
+        // A screen of twice the pixels, as scale 2 is set on: the app keeps its size in points.
+        desktop = await Desktop.start({ scale: kit.sandboxScale, width: 2560, height: 2048 });
+        await launchApp(desktop, command.map((a) => `'${a}'`).join(" "), HANG_MS);
+        context = createContext({
+          refLifetime: "while-verified",
+          env: {
+            ...desktop.info.env,
+            DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+            DESKHAND_CONFIG: join(dir, "none.json"),
+          },
+        });
+      } else {
+        context = gatedContext(dir);
+        app = startApp(command, { ...process.env, ...kit.env });
+      }
       call = toolCaller(context);
-      app = startApp(
-        ["/usr/bin/python3", `test/fixtures/dialogs/${kit.script}`, title, log, "Alpha", "Beta", "Gamma"],
-        {
-          ...process.env,
-          ...kit.env,
-        },
-      );
       id = await windowId(call, title);
     });
     after(async () => {
-      app.kill();
+      app?.kill();
       await context.close();
+      await desktop?.stop();
     });
-
     it("its buttons are shown inside its window, and clicks by ref and at a shown point land on them", async () => {
       const listed = await call("windows", {});
-      const rect = listed.data.windows.find((w: { id: number }) => w.id === id).rect;
+      const window = listed.data.windows.find((w: { id: number }) => w.id === id);
+      const rect = window.rect;
+      // The factor read from the frame against the window: the app did scale itself.
+      const expected = Number(kit.env?.QT_SCALE_FACTOR ?? kit.env?.GDK_SCALE ?? kit.sandboxScale);
+      assert.ok(
+        Math.abs(window.extentsScale - expected) < 0.05,
+        `scaled ×${window.extentsScale}, not ×${expected}`,
+      );
+      assert.match(listed.text ?? "", /app scales itself ×\d/);
       const inside = (b: Element["bounds"]) =>
         b.x >= rect.x &&
         b.y >= rect.y &&

@@ -18,10 +18,38 @@ function parseSize(size: string | undefined): { width?: number; height?: number 
   return { width: Number(match[1]), height: Number(match[2]) };
 }
 
+/** --scale and --dpi, checked: a scale from 1 to 4 (1.25, 1.5, 2), whole dots per inch from 48 to 480. */
+function parseScreen(values: { scale?: string; dpi?: string; wayland?: boolean }): {
+  scale?: number;
+  dpi?: number;
+} {
+  const screen: { scale?: number; dpi?: number } = {};
+  if (values.scale !== undefined) {
+    const scale = Number(values.scale);
+    if (!(scale >= 1 && scale <= 4))
+      throw new UsageError(
+        `--scale takes a factor from 1 to 4, like 2 or 1.5, not ${JSON.stringify(values.scale)}`,
+      );
+    screen.scale = scale;
+  }
+  if (values.dpi !== undefined) {
+    const dpi = Number(values.dpi);
+    if (!Number.isInteger(dpi) || dpi < 48 || dpi > 480)
+      throw new UsageError(
+        `--dpi takes whole dots per inch from 48 to 480, like 144, not ${JSON.stringify(values.dpi)}`,
+      );
+    if (values.wayland) throw new UsageError("--dpi is for X11: a Wayland output takes --scale");
+    screen.dpi = dpi;
+  }
+  return screen;
+}
+
 const sandboxFlags = {
   app: { type: "string", multiple: true },
   "app-timeout-ms": { type: "string" },
   size: { type: "string" },
+  scale: { type: "string" },
+  dpi: { type: "string" },
   wayland: { type: "boolean" },
   xwayland: { type: "boolean" },
   name: { type: "string" },
@@ -77,6 +105,7 @@ async function startWithApps(
     throw new UsageError("--app-timeout-ms takes a positive whole number");
   const desktop = await Desktop.start({
     ...parseSize(values.size),
+    ...parseScreen(values),
     ...(values.wayland ? { wayland: true } : {}),
     ...(values.xwayland ? { xwayland: true } : {}),
   });

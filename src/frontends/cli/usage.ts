@@ -220,8 +220,8 @@ Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, ke
 "intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
 needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
-  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--wayland [--xwayland]] -- COMMAND [ARGS...]
-  deskhand sandbox start [--name NAME] [--app "CMD"]... [--wayland [--xwayland]] [--json]
+  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--wayland [--xwayland]] -- COMMAND [ARGS...]
+  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--wayland [--xwayland]] [--json]
   deskhand sandbox stop [--name NAME]
 
 A private headless desktop: Xvfb on a free display, a session bus that activates only the AT-SPI
@@ -236,5 +236,11 @@ QT_QPA_PLATFORM=wayland and MOZ_ENABLE_WAYLAND=1, and no DISPLAY. Windows come f
 trees and accessibility actions work as under X11; the pointer and the keyboard are deskhand's own
 virtual ones, pixels come from its own screencopy (grim where that cannot serve). --xwayland
 starts sway's XWayland too and gives apps its DISPLAY, for X11-only apps (Java Swing) beside the Wayland ones: their places are shifted to where
-sway shows them, and text outside the us keymap reaches them by XTEST on XWayland's display.`,
+sway shows them, and text outside the us keymap reaches them by XTEST on XWayland's display.
+
+--scale F (1 to 4): a scaled screen. Under Wayland the output's scale. Under X11, as GNOME and
+Plasma set one: Xvfb and Xft.dpi at 96×F dots per inch, GDK_SCALE=F with GDK_DPI_SCALE=1/F (a whole
+F only), QT_SCALE_FACTOR=F with QT_FONT_DPI=96, Java's -Dsun.java2d.uiScale=F; browsers are told
+nothing more (they may read Xft.dpi; not measured here). --dpi N (X11 only): the X server and Xft.dpi at N dots per inch, no toolkit told to
+scale (a KDE app then scales itself by N/96).`,
 };

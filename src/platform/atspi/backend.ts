@@ -370,6 +370,7 @@ export class AtspiBackend implements AccessibilityBackend {
         accessible: frame !== undefined,
         ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
         ...(frame?.app.toolkit.name ? { toolkit: frame.app.toolkit.name } : {}),
+        ...(window.extentsScale ? { extentsScale: window.extentsScale } : {}),
       }));
   }
 

@@ -32,8 +32,34 @@ export interface DesktopOptions {
   wayland?: boolean;
   /** With wayland: sway's XWayland too, its DISPLAY given to apps (for X11-only ones). */
   xwayland?: boolean;
+  /**
+   * A scaled screen, as a desktop set to scale shows one: under Wayland the output's scale; under
+   * X11 (which has no scale of its own) the dots per inch times it and each toolkit's own factor.
+   */
+  scale?: number;
+  /** X11 only: the dots per inch the X server and Xft.dpi report, with no toolkit told to scale. */
+  dpi?: number;
   /** Bound on each start step. */
   stepTimeoutMs?: number;
+}
+
+/**
+ * What a desktop set to scale X11 apps by `scale` tells each toolkit, as GNOME and Plasma do: GTK
+ * an integer factor (its fonts kept at their size, as Xft.dpi scales them already), Qt its factor
+ * (its fonts at 96 dpi for the same reason), Java its uiScale. Browsers are told nothing more.
+ */
+export function scaledToolkits(scale: number, env: Record<string, string>): Record<string, string> {
+  const scaled: Record<string, string> = {
+    QT_SCALE_FACTOR: String(scale),
+    QT_FONT_DPI: "96",
+  };
+  if (Number.isInteger(scale)) {
+    scaled.GDK_SCALE = String(scale);
+    scaled.GDK_DPI_SCALE = String(1 / scale);
+  }
+  if (env.JAVA_TOOL_OPTIONS !== undefined)
+    scaled.JAVA_TOOL_OPTIONS = `${env.JAVA_TOOL_OPTIONS} -Dsun.java2d.uiScale=${scale}`;
+  return scaled;
 }
 
 export interface DesktopInfo {
@@ -218,8 +244,12 @@ export class Desktop {
     };
     const daemonEnv = () => ({ ...env, HOME: join(this.root, "home") });
     const log = (name: string) => join(this.logDir, `${name}.log`);
+    if (options.wayland && options.dpi)
+      throw new Error("a Wayland output has a scale, not dots per inch: give it a scale instead");
     if (options.wayland) return this.#startWayland(options, env, daemonEnv, log, step);
 
+    const dpi = options.dpi ?? (options.scale ? Math.round(96 * options.scale) : undefined);
+    if (options.scale) Object.assign(env, scaledToolkits(options.scale, env));
     // 2. Xvfb picks a free display itself and writes its number to fd 3: no race with other sandboxes.
     const xvfb = startDetached(
       "Xvfb",
@@ -230,6 +260,7 @@ export class Desktop {
         "-screen",
         "0",
         `${options.width ?? 1280}x${options.height ?? 1024}x24`,
+        ...(dpi ? ["-dpi", String(dpi)] : []),
         "-nolisten",
         "tcp",
         "+extension",
@@ -257,6 +288,8 @@ export class Desktop {
       const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
       // 8. Qt 5.15 registered 1 time in 5 without the address on the root window, 5 in 5 with it.
       await x.setStringProperty(x.root, "AT_SPI_BUS", a11yAddress);
+      // Xft.dpi, where Qt, Chromium and Firefox read the screen's dots per inch (as xrdb sets it).
+      if (dpi) await x.setStringProperty(x.root, "RESOURCE_MANAGER", `Xft.dpi:\t${dpi}\n`);
       this.#ready(env, env.DISPLAY!, a11yAddress);
     } finally {
       x.close();
@@ -362,7 +395,7 @@ export class Desktop {
     await writeFile(
       config,
       [
-        `output HEADLESS-1 resolution ${options.width ?? 1280}x${options.height ?? 1024} position 0 0`,
+        `output HEADLESS-1 resolution ${options.width ?? 1280}x${options.height ?? 1024} position 0 0 scale ${options.scale ?? 1}`,
         // "force" starts XWayland with sway, so its display is there before any app needs it.
         options.xwayland ? "xwayland force" : "xwayland disable",
         "focus_follows_mouse no",
