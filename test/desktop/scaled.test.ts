@@ -3,7 +3,9 @@
 // window. deskhand reads the factor from the frame against the window manager's rectangle, so what
 // it shows and where it clicks are the screen's: a click by ref and one at the element's shown
 // centre press that very button, read back from the app's own log. GTK 3 at GDK_SCALE=2 is read from
-// its frame's first child, its content: its frame holds the window manager's decorations.
+// its frame's first child, its content: its frame holds the window manager's decorations. The same
+// apps run in desktops of their own made as `sandbox --scale 2` and `--dpi 100` make them, the last
+// with Qt scaling itself from the dots per inch, unrounded, as KDE apps do (×100/96), and typed into.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,21 +42,37 @@ interface Kit {
   script: string;
   /** What the app is started with in this desktop. */
   env?: Record<string, string>;
-  /** A desktop of its own, made scaled as `deskhand sandbox --scale` makes one. */
-  sandboxScale?: number;
+  /** A desktop of its own, made as `deskhand sandbox --scale` or `--dpi` makes one. */
+  sandbox?: { scale?: number; dpi?: number };
+  /** The factor the app scales itself by. */
+  factor: number;
 }
 
 const KITS: Kit[] = [
-  { name: "Qt 5 at QT_SCALE_FACTOR=1.5", script: "qt_labels.py", env: { QT_SCALE_FACTOR: "1.5" } },
-  { name: "GTK 3 at GDK_SCALE=2", script: "gtk3_labels.py", env: { GDK_SCALE: "2" } },
-  { name: "Qt 5 in a sandbox at --scale 2", script: "qt_labels.py", sandboxScale: 2 },
-  { name: "GTK 3 in a sandbox at --scale 2", script: "gtk3_labels.py", sandboxScale: 2 },
+  {
+    name: "Qt 5 at QT_SCALE_FACTOR=1.5",
+    script: "qt_labels.py",
+    env: { QT_SCALE_FACTOR: "1.5" },
+    factor: 1.5,
+  },
+  { name: "GTK 3 at GDK_SCALE=2", script: "gtk3_labels.py", env: { GDK_SCALE: "2" }, factor: 2 },
+  { name: "Qt 5 in a sandbox at --scale 2", script: "qt_labels.py", sandbox: { scale: 2 }, factor: 2 },
+  { name: "GTK 3 in a sandbox at --scale 2", script: "gtk3_labels.py", sandbox: { scale: 2 }, factor: 2 },
+  // As a KDE app does: Qt's own scaling from the screen's dots per inch, unrounded (100/96).
+  {
+    name: "Qt 5 scaling itself by the dpi, at --dpi 100",
+    script: "qt_labels.py",
+    sandbox: { dpi: 100 },
+    env: { QT_ENABLE_HIGHDPI_SCALING: "1", QT_SCALE_FACTOR_ROUNDING_POLICY: "PassThrough" },
+    factor: 100 / 96,
+  },
 ];
 
 for (const kit of KITS) {
   describe(`an app that scales itself: ${kit.name}`, () => {
     const title = `Scaled ${kit.script} ${process.pid}`;
     const log = join(dir, `${kit.name.replace(/\W+/g, "-")}.log`);
+    const field = kit.script.startsWith("qt") ? ["=Note"] : [];
     const command = [
       "/usr/bin/python3",
       `test/fixtures/dialogs/${kit.script}`,
@@ -63,6 +81,7 @@ for (const kit of KITS) {
       "Alpha",
       "Beta",
       "Gamma",
+      ...field,
     ];
     let desktop: Desktop | undefined;
     let context: ToolContext;
@@ -70,10 +89,11 @@ for (const kit of KITS) {
     let app: StartedApp | undefined;
     let id: number;
     before(async () => {
-      if (kit.sandboxScale) {
-        // A screen of twice the pixels, as scale 2 is set on: the app keeps its size in points.
-        desktop = await Desktop.start({ scale: kit.sandboxScale, width: 2560, height: 2048 });
-        await launchApp(desktop, command.map((a) => `'${a}'`).join(" "), HANG_MS);
+      if (kit.sandbox) {
+        // A screen of more pixels, as a scale is set on: the app keeps its size in points.
+        desktop = await Desktop.start({ ...kit.sandbox, width: 2560, height: 2048 });
+        const env = Object.entries(kit.env ?? {}).map(([k, v]) => `${k}=${v}`);
+        await launchApp(desktop, ["env", ...env, ...command].map((a) => `'${a}'`).join(" "), HANG_MS);
         context = createContext({
           refLifetime: "while-verified",
           env: {
@@ -99,10 +119,9 @@ for (const kit of KITS) {
       const window = listed.data.windows.find((w: { id: number }) => w.id === id);
       const rect = window.rect;
       // The factor read from the frame against the window: the app did scale itself.
-      const expected = Number(kit.env?.QT_SCALE_FACTOR ?? kit.env?.GDK_SCALE ?? kit.sandboxScale);
       assert.ok(
-        Math.abs(window.extentsScale - expected) < 0.05,
-        `scaled ×${window.extentsScale}, not ×${expected}`,
+        Math.abs(window.extentsScale - kit.factor) < 0.01,
+        `scaled ×${window.extentsScale}, not ×${kit.factor}`,
       );
       assert.match(listed.text ?? "", /app scales itself ×\d/);
       const inside = (b: Element["bounds"]) =>
@@ -128,5 +147,13 @@ for (const kit of KITS) {
         await logs(log, name);
       }
     });
+
+    if (kit.script.startsWith("qt"))
+      it("types into its field by ref, and the field reads back what was typed", async () => {
+        const note = (await findWaiting(call, title, { role: "text", name: "Note" }, HANG_MS)) as Element;
+        const typed = await call("type_text", { ref: note.ref, text: "scaled ok", intent: "Write a note" });
+        assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+        await logs(log, "Note=scaled ok");
+      });
   });
 }
