@@ -17,7 +17,7 @@ import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
 import { NoAnswerError, waitedFor } from "./types.js";
 import { screencopyUnavailable } from "./wayland/screencopy.js";
-import { SwayIpc, sessionKind, swayWindows } from "./wayland/sway.js";
+import { SwayIpc, type SwayRect, sessionKind, swayWindows } from "./wayland/sway.js";
 import { WaylandConnection } from "./wayland/wire.js";
 import { X11Connection } from "./x11/connection.js";
 
@@ -170,8 +170,24 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     let ipc: SwayIpc | undefined;
     try {
       ipc = await SwayIpc.open(env.SWAYSOCK, CHECK_MS);
-      const [version, tree] = await Promise.all([ipc.version(CHECK_MS), ipc.tree(CHECK_MS)]);
+      const [version, tree, outputs] = await Promise.all([
+        ipc.version(CHECK_MS),
+        ipc.tree(CHECK_MS),
+        ipc.request<{ name: string; rect: SwayRect; scale?: number; active?: boolean }[]>(3, "", CHECK_MS),
+      ]);
       const windows = swayWindows(tree);
+      // Where points and pixels part: a scaled output draws more pixels than the points input takes.
+      checks.push({
+        section,
+        name: "outputs",
+        status: "ok",
+        value: outputs
+          .filter((o) => o.active !== false)
+          .map(
+            (o) => `${o.name} ${o.rect.width}x${o.rect.height}@${o.rect.x},${o.rect.y} scale ${o.scale ?? 1}`,
+          )
+          .join("; "),
+      });
       checks.push({
         section,
         name: "sway IPC",
@@ -266,6 +282,35 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   return checks;
 }
 
+/** The variables through which toolkits scale themselves on X11, as desktops set them. */
+const SCALE_VARIABLES = [
+  "GDK_SCALE",
+  "GDK_DPI_SCALE",
+  "QT_SCALE_FACTOR",
+  "QT_SCREEN_SCALE_FACTORS",
+  "QT_AUTO_SCREEN_SCALE_FACTOR",
+  "QT_ENABLE_HIGHDPI_SCALING",
+  "QT_FONT_DPI",
+];
+
+/**
+ * What X11 apps may scale themselves by: the server's and Xft.dpi's dots per inch and the toolkit
+ * variables here. X11 itself has no scale: each window's own factor is read from its frame.
+ */
+async function scalingCheck(x: X11Connection, env: NodeJS.ProcessEnv): Promise<Check> {
+  const resources = (await x.text(x.root, "RESOURCE_MANAGER").catch(() => undefined)) ?? "";
+  const xft = /^Xft\.dpi:\s*([\d.]+)/m.exec(resources)?.[1];
+  const variables = SCALE_VARIABLES.filter((name) => env[name]).map((name) => `${name}=${env[name]}`);
+  return {
+    section: "display",
+    name: "scaling",
+    status: "ok",
+    value:
+      `X server ${x.dpi ?? "?"} dpi, Xft.dpi ${xft ?? "unset"}; toolkit variables here: ${variables.join(" ") || "none"}. ` +
+      "A window's own factor is read from its frame against its rectangle (`windows`: app scales itself ×F)",
+  };
+}
+
 async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const section = "display";
   if (!env.DISPLAY && sessionKind(env) === "wayland")
@@ -300,6 +345,7 @@ async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
       status: xtest ? "ok" : "warn",
       value: xtest ? "present" : "absent: synthetic input will not work",
     });
+    checks.push(await scalingCheck(x, env));
     const wm = await x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK");
     checks.push({
       section,

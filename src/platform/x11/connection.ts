@@ -35,7 +35,13 @@ interface X11Module {
 
 interface RawDisplay {
   client: RawClient;
-  screen: { root: number; pixel_width: number; pixel_height: number; root_depth: number }[];
+  screen: {
+    root: number;
+    pixel_width: number;
+    pixel_height: number;
+    mm_width: number;
+    root_depth: number;
+  }[];
   min_keycode: number;
   max_keycode: number;
 }
@@ -365,6 +371,12 @@ export class X11Connection {
   get screenSize(): { width: number; height: number } {
     const screen = this.info.screen[0]!;
     return { width: screen.pixel_width, height: screen.pixel_height };
+  }
+
+  /** The dots per inch the server reports for its first screen (its pixels over its millimetres). */
+  get dpi(): number | undefined {
+    const screen = this.info.screen[0]!;
+    return screen.mm_width > 0 ? Math.round((screen.pixel_width * 25.4) / screen.mm_width) : undefined;
   }
 
   get keycodeRange(): { min: number; max: number } {
