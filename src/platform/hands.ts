@@ -80,7 +80,11 @@ export interface RgbaImage {
 }
 
 export interface ScreenCapture {
-  screenSize(): { width: number; height: number };
+  /**
+   * The rectangle every screen (monitor, output) together spans, in global points: its origin is
+   * negative where one lies left of or above the first.
+   */
+  screen(): Promise<Rect>;
   /** The region's pixels one per point, `region.width` × `region.height`, on a scaled screen too. */
   capture(region: Rect): Promise<RgbaImage>;
 }
@@ -138,7 +142,7 @@ export type SeeingHands = Pick<
   | "recovered"
   | "closed"
   | "keyboardMissing"
-  | "screenSize"
+  | "screen"
   | "capture"
   | "activeWindow"
   | "windowAt"

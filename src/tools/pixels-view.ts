@@ -154,8 +154,8 @@ async function readCaptures(
 }
 
 /** The part of a rectangle on screen, or undefined where none is. */
-function onScreen(rect: Rect, screen: { width: number; height: number }): Rect | undefined {
-  return intersection(rect, { x: 0, y: 0, ...screen });
+function onScreen(rect: Rect, screen: Rect): Rect | undefined {
+  return intersection(rect, screen);
 }
 
 /** Why a surface's pixels are not its own: another window over its centre. */
@@ -188,7 +188,7 @@ async function captureSurfaces(
   surfaces: Surface[],
   unread: string[],
 ): Promise<{ surface: Surface; capture: Capture }[]> {
-  const screen = (await context.hands()).screenSize();
+  const screen = await (await context.hands()).screen();
   const shown: { surface: Surface; capture: Capture }[] = [];
   for (const surface of surfaces) {
     const name = surface.ref ?? `window ${surface.windowId}`;
@@ -368,7 +368,7 @@ export async function wordUnder(
   region: Rect,
   point: Point,
 ): Promise<{ text: string; cached: boolean } | undefined> {
-  const screen = (await context.hands()).screenSize();
+  const screen = await (await context.hands()).screen();
   const shown = onScreen(region, screen);
   if (!shown) return undefined;
   const capture = await captureOf(context, shown);

@@ -267,6 +267,49 @@ describe("hands on a Wayland desktop (sway)", () => {
     }
   });
 
+  it("on a second output left of the first (a negative origin), a click by ref and a screenshot land", async () => {
+    const outputs = () => ipc.request<{ name: string; rect: { x: number } }[]>(3, "");
+    const before = new Set((await outputs()).map((o) => o.name));
+    await ipc.command("create_output");
+    const added = (await outputs()).find((o) => !before.has(o.name))!.name;
+    try {
+      await ipc.command(`output ${added} resolution 800x600 position -800 0`);
+      await ipc.command(`[title="${EDITOR}"] move container to output ${added}`);
+      let window = await sway(EDITOR);
+      for (let i = 0; i < 50 && window.rect.x >= 0; i++) {
+        await sleep(100);
+        window = await sway(EDITOR);
+      }
+      assert.ok(window.rect.x < 0, `the window is on the left output: ${JSON.stringify(window.rect)}`);
+      const shot = await callTool(context, findTool("screenshot")!, {
+        of: { kind: "window", window: { id: window.id } },
+        max_width: 4000,
+      });
+      assert.ok(shot.ok, JSON.stringify(shot));
+      const region = (shot.output.data as { image_space: { region: typeof window.rect } }).image_space.region;
+      assert.deepEqual(region, window.rect, "the picture is of the window where sway shows it");
+      const image = decodePng(shot.output.image!.data);
+      assert.deepEqual([image.width, image.height], [region.width, region.height]);
+      assert.ok(distinctColours(image) > 4, "the window is drawn, not a flat colour");
+      const menu = await one(EDITOR, { role: "menu item", name: "Find/Replace…", include_off_screen: true });
+      assert.ok((await call("act", { ref: menu.ref, action: { kind: "invoke" }, intent: "Mark" })).ok);
+      assert.equal(await becomes(status, /asked/), "Find/Replace asked");
+      const button = await one(EDITOR, { role: "push button", name: "Replace All" });
+      assert.ok(button.bounds.x < 0, `its place is on the left output: ${JSON.stringify(button.bounds)}`);
+      const clicked = await call("click", { ref: button.ref, intent: "Replace all" });
+      assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+      assert.match((await becomes(status, /^Replaced/)) ?? "", /^Replaced \d+$/);
+    } finally {
+      // Back beside the other window, on the workspace it came from.
+      await ipc.command(`output ${added} disable`);
+      await ipc.command(`[title="${EDITOR}"] move container to workspace number 1`);
+      await ipc.command("workspace number 1");
+      await ipc.command(`[title="${EDITOR}"] move left`);
+      for (let i = 0; i < 50 && (await sway(EDITOR)).rect.x < 0; i++) await sleep(100);
+      await sleep(500);
+    }
+  });
+
   it("deskhand's own screencopy gives grim's pixels for a window's region, and is what screenshots use", async () => {
     const copy = await WaylandScreencopy.open(env, 2000);
     assert.ok(typeof copy !== "string", `screencopy: ${copy}`);

@@ -72,7 +72,7 @@ async function at(context: ToolContext, p: Position, x: number, y: number): Prom
   let region = p.region;
   if (!region) {
     try {
-      region = { x: 0, y: 0, ...(await context.hands()).screenSize() };
+      region = await (await context.hands()).screen();
     } catch (error) {
       throw new DeskhandError(
         "hands_unavailable",

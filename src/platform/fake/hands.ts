@@ -111,8 +111,8 @@ export class FakeHands implements Hands {
     return { buttons: [], keycodes: [] };
   }
 
-  screenSize(): { width: number; height: number } {
-    return this.desktop.screen ?? { width: 1280, height: 800 };
+  async screen(): Promise<Rect> {
+    return { x: 0, y: 0, ...(this.desktop.screen ?? { width: 1280, height: 800 }) };
   }
   async capture(rect: Rect): Promise<RgbaImage> {
     return { width: rect.width, height: rect.height, data: Buffer.alloc(rect.width * rect.height * 4) };

@@ -85,7 +85,7 @@ export async function openWaylandHands(
   const started = Date.now();
   const time = () => (Date.now() - started) >>> 0;
   let pointer: number;
-  let layout: { width: number; height: number };
+  let layout: Rect;
   try {
     const manager = wl.bind("zwlr_virtual_pointer_manager_v1", 2);
     pointer = wl.newId();
@@ -118,16 +118,22 @@ export async function openWaylandHands(
   });
 }
 
-function layoutOf(outputs: { rect: SwayRect; active?: boolean }[]): { width: number; height: number } {
-  const active = outputs.filter((o) => o.active !== false);
+/** The rectangle the active outputs span in sway's layout: its origin is negative where one lies left or above. */
+function layoutOf(outputs: { rect: SwayRect; active?: boolean }[]): Rect {
+  const rects = outputs.filter((o) => o.active !== false).map((o) => o.rect);
+  if (rects.length === 0) return { x: 0, y: 0, width: 1, height: 1 };
+  const x = Math.min(...rects.map((r) => r.x));
+  const y = Math.min(...rects.map((r) => r.y));
   return {
-    width: Math.max(1, ...active.map((o) => o.rect.x + o.rect.width)),
-    height: Math.max(1, ...active.map((o) => o.rect.y + o.rect.height)),
+    x,
+    y,
+    width: Math.max(...rects.map((r) => r.x + r.width)) - x,
+    height: Math.max(...rects.map((r) => r.y + r.height)) - y,
   };
 }
 
 interface Settings {
-  layout: { width: number; height: number };
+  layout: Rect;
   autoReleaseMs: number;
   timeoutMs: number;
   /** Milliseconds since the hands opened: the timestamps of every event. */
@@ -145,7 +151,7 @@ class WaylandHands implements Hands {
   readonly autoReleaseMs: number;
   readonly #keyboard: WaylandKeyboard | undefined;
   /** The outputs' extent as last read: sway changes it when an output is scaled, added or moved. */
-  #layout: { width: number; height: number };
+  #layout: Rect;
   readonly #timeoutMs: number;
   /** Calls of this process wait their turn here before asking for the session's input lock. */
   #turn: Promise<void> = Promise.resolve();
@@ -199,7 +205,7 @@ class WaylandHands implements Hands {
   }
 
   /** The outputs' extent now, the last one read where sway does not answer. */
-  async #currentLayout(): Promise<{ width: number; height: number }> {
+  async #currentLayout(): Promise<Rect> {
     const outputs = await this.ipc
       .request<{ rect: SwayRect; active?: boolean }[]>(3, "", this.#timeoutMs)
       .catch(() => undefined);
@@ -210,8 +216,9 @@ class WaylandHands implements Hands {
   async #moveTo(to: Point): Promise<void> {
     // A point is given against the layout as it is now: a scale set since the last move changes it.
     await this.#currentLayout();
-    const x = Math.max(0, Math.min(this.#layout.width - 1, Math.round(to.x)));
-    const y = Math.max(0, Math.min(this.#layout.height - 1, Math.round(to.y)));
+    // The pointer's absolute position is given within the layout's box, from its top-left corner.
+    const x = Math.max(0, Math.min(this.#layout.width - 1, Math.round(to.x) - this.#layout.x));
+    const y = Math.max(0, Math.min(this.#layout.height - 1, Math.round(to.y) - this.#layout.y));
     this.#send(POINTER.motionAbsolute, [
       { u: this.#time() },
       { u: x },
@@ -423,8 +430,9 @@ class WaylandHands implements Hands {
     return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
   }
 
-  screenSize(): { width: number; height: number } {
-    return this.#layout;
+  /** Read from sway each time: an output scaled, added or moved since changes it. */
+  screen(): Promise<Rect> {
+    return this.#currentLayout();
   }
 
   /** A region within one unscaled output by screencopy; any other, or when screencopy fails, by grim. */

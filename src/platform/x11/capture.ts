@@ -7,8 +7,9 @@ import type { X11Connection } from "./connection.js";
 export class X11Capture implements ScreenCapture {
   constructor(private readonly x: X11Connection) {}
 
-  screenSize(): { width: number; height: number } {
-    return this.x.screenSize;
+  /** X11's root window: every monitor lies in it, from its origin. */
+  async screen(): Promise<Rect> {
+    return { x: 0, y: 0, ...this.x.screenSize };
   }
 
   async capture(region: Rect): Promise<RgbaImage> {

@@ -49,7 +49,7 @@ export async function openX11Hands(options: X11HandsOptions): Promise<Hands> {
       keyUp: (chord) => input.keyUp(chord),
       held: () => input.held(),
       serverHeld: () => input.serverHeld(),
-      screenSize: () => capture.screenSize(),
+      screen: () => capture.screen(),
       capture: (region) => capture.capture(region),
       activeWindow: () => windows.activeWindow(),
       windowAt: (point) => windows.windowAt(point),

@@ -44,11 +44,11 @@ export interface CaptureSubject {
   focus?: FocusReport;
 }
 
-function clip(rect: Rect, screen: { width: number; height: number }): Rect | undefined {
-  const x = Math.max(0, rect.x);
-  const y = Math.max(0, rect.y);
-  const right = Math.min(screen.width, rect.x + rect.width);
-  const bottom = Math.min(screen.height, rect.y + rect.height);
+function clip(rect: Rect, screen: Rect): Rect | undefined {
+  const x = Math.max(screen.x, rect.x);
+  const y = Math.max(screen.y, rect.y);
+  const right = Math.min(screen.x + screen.width, rect.x + rect.width);
+  const bottom = Math.min(screen.y + screen.height, rect.y + rect.height);
   return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }
 
@@ -61,8 +61,8 @@ export async function resolveCapture(
   raise: boolean,
 ): Promise<CaptureSubject> {
   const hands = await context.hands();
-  const screen = hands.screenSize();
-  let region: Rect | undefined = { x: 0, y: 0, ...screen };
+  const screen = await hands.screen();
+  let region: Rect | undefined = screen;
   let windowId: number | undefined;
   let subject = "the screen";
   if (of.kind === "window") {

@@ -82,13 +82,13 @@ function inside(point: Point, rect: Rect): boolean {
   );
 }
 
-export function toGlobal(at: PointInput, screen: { width: number; height: number }): Point {
+export function toGlobal(at: PointInput, screen: Rect): Point {
   if (at.space === "global") {
     const point = { x: at.x, y: at.y };
-    if (!inside(point, { x: 0, y: 0, ...screen }))
+    if (!inside(point, screen))
       throw new DeskhandError(
         "invalid_params",
-        `(${at.x}, ${at.y}) is off the ${screen.width}×${screen.height} screen`,
+        `(${at.x}, ${at.y}) is off the ${screen.width}×${screen.height} screen${screen.x || screen.y ? ` at (${screen.x}, ${screen.y})` : ""}`,
         "Pick a point on the screen.",
         { fields: ["at"] },
       );
@@ -101,7 +101,8 @@ export function toGlobal(at: PointInput, screen: { width: number; height: number
       "Use display 0.",
     );
   const { region } = at;
-  if (!inside({ x: region.x + region.width - 1, y: region.y + region.height - 1 }, { x: 0, y: 0, ...screen }))
+  const corners = [region, { x: region.x + region.width - 1, y: region.y + region.height - 1 }];
+  if (!corners.every((corner) => inside(corner, screen)))
     throw new DeskhandError(
       "invalid_params",
       "the region runs off the screen",
@@ -225,7 +226,7 @@ export async function resolvePlace(
       throw notClickable(`${ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, { ref });
     const b = node.bounds;
     const point = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
-    if (!inside(point, { x: 0, y: 0, ...hands.screenSize() }))
+    if (!inside(point, await hands.screen()))
       throw notClickable(`${ref}'s centre (${point.x}, ${point.y}) is off screen`, { ref });
     return {
       point,
@@ -239,7 +240,7 @@ export async function resolvePlace(
       windowId: entry.fingerprint.windowId ?? (await hands.windowAt(point)),
     };
   }
-  const point = toGlobal(place.at!, hands.screenSize());
+  const point = toGlobal(place.at!, await hands.screen());
   const windowId = windowHint ?? (await hands.windowAt(point));
   let found: Awaited<ReturnType<typeof hitTest>>;
   let unknownBecause: string | undefined;
