@@ -258,7 +258,7 @@ describe("keys in a GTK 3 file manager whose menus fill only as they open (Thuna
 
 describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor)", () => {
   const folder = join(dir, "gte");
-  const title = "notes.txt (" + folder + ") - Text Editor";
+  const title = `notes.txt (${folder}) - Text Editor`;
   let context: ToolContext;
   let call: Call;
   let app: StartedApp;

@@ -189,7 +189,10 @@ describe("sandbox", () => {
 
   it("--dpi sets the X server's and Xft.dpi's dots per inch, and doctor reads both", () => {
     const run = deskhand(["sandbox", "run", "--dpi", "144", "--", process.execPath, ...CLI, "doctor"]);
-    assert.match(run.stdout, /display · scaling: X server 144 dpi, Xft\.dpi 144; toolkit variables here: none/);
+    assert.match(
+      run.stdout,
+      /display · scaling: X server 144 dpi, Xft\.dpi 144; toolkit variables here: none/,
+    );
   });
 
   it("start prints the environment to export; stop ends it", () => {
