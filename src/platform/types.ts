@@ -318,6 +318,13 @@ export interface TableRead {
   /** Columns whose header's text was read from its children (a sort button in the header). */
   headersFromChildren?: number[];
   cells: TableCell[];
+  /**
+   * A sheet too wide to read across (a spreadsheet's 16,384 columns): each row was read up to its
+   * first run of this many empty cells after its last value, and no further.
+   */
+  rowsEndAtEmpty?: number;
+  /** With rowsEndAtEmpty: the most cells read of any one row, max_cells shared among the rows. */
+  rowShare?: number;
 }
 
 /** Where an element's text caret is, and what of its text is selected (character offsets). */

@@ -42,12 +42,15 @@ export const readTableTool = defineTool({
       row[cell.column] = cell.unreadable ? "?" : cell.text === null ? "-" : cell.text;
       rows.set(cell.row, row);
     }
+    // A wide sheet's rows end at a run of empty cells: the run is not shown.
+    if (table.rowShare)
+      for (const values of rows.values()) while (values.length > 0 && values.at(-1) === "") values.pop();
     const rowsRead = [...rows.keys()];
     const last = rowsRead.length ? Math.max(...rowsRead) : input.row_start - 1;
     // max_cells may stop inside a row: that row is named, with what of it is shown, and read again next.
     const lastCells = rows.get(last)?.filter((v) => v !== undefined).length ?? 0;
     const cutRow =
-      table.cells.length >= input.max_cells && lastCells < table.columns
+      !table.rowShare && table.cells.length >= input.max_cells && lastCells < table.columns
         ? { row: last, cells_shown: lastCells, cells: table.columns }
         : undefined;
     const next = cutRow ? last : last + 1;
@@ -66,10 +69,15 @@ export const readTableTool = defineTool({
         : {}),
       ...(table.headersFromChildren ? { headers_from_children: table.headersFromChildren } : {}),
       ...(cutRow ? { cut_row: { ...cutRow, by: "max_cells" } } : {}),
+      ...(table.rowShare
+        ? { rows_end_at_empty: table.rowsEndAtEmpty, row_cells_at_most: table.rowShare }
+        : {}),
     };
     const lines = [
       `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
-      `| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`,
+      ...(table.headers.some((h) => h !== null)
+        ? [`| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`]
+        : []),
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
     const columnName = (column: number) => table.headers[column] ?? `column ${column}`;
@@ -88,6 +96,12 @@ export const readTableTool = defineTool({
       lines.push(
         `row ${cutRow.row}: only ${cutRow.cells_shown} of its ${cutRow.cells} cells shown (max_cells ${input.max_cells}); row_start ${cutRow.row} reads it again whole`,
       );
+    if (table.rowShare) {
+      const cut = [...rows].filter(([, values]) => values.length >= table.rowShare!).map(([row]) => row);
+      lines.push(
+        `a sheet too wide to read across: each row ends at its first ${table.rowsEndAtEmpty} empty cells, which are left out${cut.length ? `; rows ${cut.join(", ")} were cut at ${table.rowShare} cells (max_cells shared among the rows): fewer rows a call read more of each` : ""}`,
+      );
+    }
     if (data.more_rows > 0) lines.push(`${data.more_rows} more rows: row_start ${next} continues`);
     return { data, text: lines.join("\n") };
   },

@@ -1,5 +1,5 @@
-// LibreOffice Calc: a drag between two verified cells, and typing across cells in one call.
-// A drag between two verified cells in LibreOffice Calc. LibreOffice shows its menu bar when the
+// LibreOffice Calc: a drag between two verified cells, typing across cells in one call, and the
+// sheet read back as what is in it. LibreOffice shows its menu bar when the
 // pointer first enters its window, moving the sheet 25 px between the pointer's arrival and the
 // press: the drag must re-read both cells once the pointer is at the start and press at their new
 // centres, or it would select the block one row up. This file sorts before contract.test.ts, so it
@@ -14,7 +14,7 @@ import { PROFILES } from "./profiles.js";
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
 const profile = PROFILES.calc!;
 
-describe("a drag across LibreOffice Calc cells", {
+describe("LibreOffice Calc cells: a drag, and typing across them", {
   skip: toolkit === "calc" ? false : "LibreOffice only: runs in the Calc sandbox",
 }, () => {
   let context: ToolContext;
@@ -56,18 +56,6 @@ describe("a drag across LibreOffice Calc cells", {
     });
     assert.equal(home.data?.status, "done");
   });
-});
-
-describe("typing across LibreOffice Calc cells in one call", {
-  skip: toolkit === "calc" ? false : "LibreOffice only: runs in the Calc sandbox",
-}, () => {
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    context = createContext({ refLifetime: "while-verified" });
-    call = toolCaller(context);
-  });
-  after(() => context.close());
 
   /** The first three cells of a row, as read_table reads them. */
   const row = async (n: number): Promise<string[]> => {
@@ -91,6 +79,18 @@ describe("typing across LibreOffice Calc cells in one call", {
     assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
     assert.equal((await row(0))[0], "7");
     assert.deepEqual((await row(1)).slice(0, 2), ["8", "9"]);
+    // The sheet's 16,384 columns read as what is in them: each row up to its run of empty cells,
+    // no cell named by its place ("B1") as if that were its content, no header line of nothing.
+    const [table] = (await call("find", { target: { kind: "title", glob: profile.title }, ...profile.table }))
+      .data.matches;
+    const page = await call("read_table", { ref: table.ref, row_count: 3 });
+    assert.ok(page.ok, JSON.stringify(page.error));
+    assert.deepEqual(
+      page.data.cells.map((c: { values: string[] }) => c.values),
+      [["7"], ["8", "9"], []],
+      page.text,
+    );
+    assert.ok((page.text ?? "").length < 400, `a short page: ${page.text}`);
     // Undone, for the contract suite's cells.
     for (let i = 0; i < 3; i++) assert.equal((await key("ctrl+z", "Undo")).data?.status, "done");
     assert.notEqual((await row(0))[0], "7", "undone");

@@ -129,49 +129,89 @@ export async function readTable(
       throw new UnsupportedAction("the element has no Table interface: it is not a table", []);
     throw error;
   }
+  const wide = columns > WIDE_COLUMNS;
+  const lastRow = Math.min(rows, rowStart + rowCount);
+  const read = (row: number, column: number) => tableCell(app, path, row, column, timeoutMs);
+  let cells: TableCell[];
+  let rowShare: number | undefined;
+  if (!wide) {
+    const places: [number, number][] = [];
+    for (let row = rowStart; row < lastRow && places.length < maxCells; row++)
+      for (let column = 0; column < columns && places.length < maxCells; column++) places.push([row, column]);
+    cells = await Promise.all(places.map(([row, column]) => read(row, column)));
+  } else {
+    // A wide sheet's rows are read side by side, each a run of cells at a time, ending at a run with
+    // nothing in it, within an even share of max_cells.
+    const wanted = Math.max(0, lastRow - rowStart);
+    const share = Math.max(Math.min(EMPTY_RUN, maxCells), Math.floor(maxCells / Math.max(1, wanted)));
+    const rowsRead = Math.min(wanted, Math.floor(maxCells / share));
+    rowShare = share;
+    const readRow = async (row: number): Promise<TableCell[]> => {
+      const found: TableCell[] = [];
+      for (let column = 0; column < Math.min(columns, share); column += EMPTY_RUN) {
+        const end = Math.min(columns, share, column + EMPTY_RUN);
+        const run = await Promise.all(Array.from({ length: end - column }, (_, i) => read(row, column + i)));
+        found.push(...run);
+        if (run.every((cell) => !cell.text)) break;
+      }
+      return found;
+    };
+    cells = (await Promise.all(Array.from({ length: rowsRead }, (_, i) => readRow(rowStart + i)))).flat();
+  }
+  const shownColumns =
+    cells.length > 0
+      ? Math.max(...cells.map((cell) => cell.column + 1))
+      : Math.min(columns, wide ? EMPTY_RUN : maxCells);
   // One header at a time: Java mints the header object per call, and concurrent calls were all
   // answered with the last column's.
   const headers: (string | null)[] = [];
   const headersFromChildren: number[] = [];
-  for (let column = 0; column < Math.min(columns, maxCells); column++) {
+  for (let column = 0; column < shownColumns; column++) {
     const header = await columnHeader(app, path, column, timeoutMs);
     headers.push(header.text);
     if (header.fromChildren) headersFromChildren.push(column);
-  }
-  const cells: Promise<TableCell>[] = [];
-  const lastRow = Math.min(rows, rowStart + rowCount);
-  for (let row = rowStart; row < lastRow && cells.length < maxCells; row++) {
-    for (let column = 0; column < columns && cells.length < maxCells; column++) {
-      cells.push(
-        (async (): Promise<TableCell> => {
-          try {
-            const [ref] = await app.call(path, IFACE.table, "GetAccessibleAt", timeoutMs, "ii", [
-              row,
-              column,
-            ]);
-            const cellPath = (ref as [string, string])[1];
-            if (cellPath === NULL_PATH) return { row, column, text: null };
-            const content = await cellContent(app, cellPath, timeoutMs);
-            return {
-              row,
-              column,
-              text: content.text,
-              ...(content.fromChildren ? { fromChildren: true } : {}),
-            };
-          } catch {
-            return { row, column, text: null, unreadable: true };
-          }
-        })(),
-      );
-    }
   }
   return {
     rows,
     columns,
     headers,
     ...(headersFromChildren.length > 0 ? { headersFromChildren } : {}),
-    cells: await Promise.all(cells),
+    cells,
+    ...(rowShare ? { rowsEndAtEmpty: EMPTY_RUN, rowShare } : {}),
   };
+}
+
+/** Wider than this, a table is a sheet read a run of cells at a time (LibreOffice Calc: 16,384). */
+const WIDE_COLUMNS = 256;
+/** A run of this many empty cells ends a wide sheet's row. */
+const EMPTY_RUN = 16;
+
+/** The spreadsheet name of a cell's place: column letters and row number ("B1", "AA12"). */
+function placeName(row: number, column: number): string {
+  let letters = "";
+  for (let c = column + 1; c > 0; c = Math.floor((c - 1) / 26))
+    letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
+  return `${letters}${row + 1}`;
+}
+
+async function tableCell(
+  app: AtspiApp,
+  path: string,
+  row: number,
+  column: number,
+  timeoutMs: number,
+): Promise<TableCell> {
+  try {
+    const [ref] = await app.call(path, IFACE.table, "GetAccessibleAt", timeoutMs, "ii", [row, column]);
+    const cellPath = (ref as [string, string])[1];
+    if (cellPath === NULL_PATH) return { row, column, text: null };
+    const content = await cellContent(app, cellPath, timeoutMs);
+    // LibreOffice names an empty cell by its place ("B1"): that is no content.
+    if (!content.fromChildren && content.text === placeName(row, column)) return { row, column, text: "" };
+    return { row, column, text: content.text, ...(content.fromChildren ? { fromChildren: true } : {}) };
+  } catch {
+    return { row, column, text: null, unreadable: true };
+  }
 }
 
 async function columnHeader(
