@@ -120,6 +120,7 @@ const OWN_DESKTOP = [
   "observe-complete",
   "ocr",
   "scaled",
+  "gtk2",
 ].map((name) => `test/desktop/${name}.test.ts`);
 const desktop = files("test/desktop");
 const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));

@@ -445,6 +445,9 @@ async function busChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   return checks;
 }
 
+/** Where Debian puts GTK 2's modules (libgail-common, libatk-adaptor). */
+const GTK2_MODULES = "/usr/lib/x86_64-linux-gnu/gtk-2.0/modules";
+
 function toolkitHints(env: NodeJS.ProcessEnv): Check[] {
   const section = "toolkits";
   const hint = (name: string, ok: boolean, good: string, bad: string, fix: string): Check =>
@@ -459,6 +462,17 @@ function toolkitHints(env: NodeJS.ProcessEnv): Check[] {
       "bridge allowed",
       "NO_AT_BRIDGE=1 hides GTK3 apps",
       "unset NO_AT_BRIDGE",
+    ),
+    hint(
+      "GTK 2",
+      /(^|:)atk-bridge(:|$)/.test(env.GTK_MODULES ?? "") &&
+        existsSync(`${GTK2_MODULES}/libatk-bridge.so`) &&
+        existsSync(`${GTK2_MODULES}/libgail.so`),
+      `GTK_MODULES=${env.GTK_MODULES}`,
+      existsSync(`${GTK2_MODULES}/libatk-bridge.so`) && existsSync(`${GTK2_MODULES}/libgail.so`)
+        ? "GTK 2 apps (GIMP 2.10) never join the accessibility bus without the gail and atk-bridge modules"
+        : "GTK 2 apps (GIMP 2.10) expose nothing: their gail and atk-bridge modules are not installed",
+      "apt-get install libgail-common libatk-adaptor; export GTK_MODULES=gail:atk-bridge",
     ),
     hint(
       "GTK4",

@@ -93,6 +93,8 @@ export function toolkitEnvironment(): Record<string, string> {
     GNOME_ACCESSIBILITY: "1",
     NO_AT_BRIDGE: "0",
     QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+    // GTK 2 (GIMP 2.10) loads its accessibility as modules; GTK 3 and 4 have theirs built in.
+    GTK_MODULES: "gail:atk-bridge",
     QT_ACCESSIBILITY: "1",
     SAL_USE_VCLPLUGIN: "gtk3",
     // GL under Xvfb starves GTK4's accessibility registration (30 s and more); cairo registers in ~1 s.
