@@ -62,7 +62,7 @@ export interface FindResult {
   /** How the scope was searched: the app's own Collection.GetMatches, or a read of the tree. */
   method: "collection" | "tree";
   /** Matches left out: not on screen (a closed menu, a hidden page), or a label repeating its match's name. */
-  left_out?: { off_screen: number; repeats: number };
+  left_out?: { off_screen: number; repeats: number; hidden_copies?: number };
   /** With no match: large surfaces of the scope that only hold pixels (find_text reads them). */
   pixels_only?: FoundElement[];
   /** Table cells: whether they were searched, how many, and whether the cap left some out. */
@@ -420,6 +420,9 @@ export async function findElements(
       ? await leaveOut(backend, candidates.roots, hits, options.timeoutMs)
       : undefined;
   if (leftOut) hits = leftOut.kept;
+  // What off screen is kept (to act on a closed menu's item) still leaves out a hidden copy.
+  const copies = leftOut ? undefined : withoutHiddenCopies(candidates.roots, hits);
+  if (copies) hits = copies.kept;
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.
   await enrichEntries(backend, [...shown, ...unreadable], {
@@ -457,6 +460,7 @@ export async function findElements(
     ...(leftOut && leftOut.offScreen + leftOut.repeats > 0
       ? { left_out: { off_screen: leftOut.offScreen, repeats: leftOut.repeats } }
       : {}),
+    ...(copies?.dropped ? { left_out: { off_screen: 0, repeats: 0, hidden_copies: copies.dropped } } : {}),
   };
 }
 
@@ -469,6 +473,34 @@ export async function findElements(
 function inClosedPopup(node: RawNode, parents: Map<RawNode, RawNode>): boolean {
   for (let up = parents.get(node); up; up = parents.get(up)) if (isClosedPopup(up)) return true;
   return false;
+}
+
+/**
+ * A match that is never shown (it, or an element holding it, does not report `visible`) beside one
+ * of the same role and name that can be: LibreOffice keeps a hidden copy of its whole menu bar next
+ * to the one it shows. A person reaches only the second, so the first is no second match.
+ */
+function withoutHiddenCopies(
+  roots: { node: RawNode }[],
+  hits: FlatEntry[],
+): { kept: FlatEntry[]; dropped: number } | undefined {
+  const parents = new Map<RawNode, RawNode>();
+  const walk = (node: RawNode) => {
+    for (const child of node.children) {
+      parents.set(child, node);
+      walk(child);
+    }
+  };
+  for (const root of roots) walk(root.node);
+  const hidden = (node: RawNode): boolean => {
+    for (let at: RawNode | undefined = node; at; at = parents.get(at))
+      if (at.states && at.states.length > 0 && !at.states.includes("visible")) return true;
+    return false;
+  };
+  const key = (e: FlatEntry) => `${e.node.role}\u0000${e.node.name ?? ""}`;
+  const reachable = new Set(hits.filter((e) => !hidden(e.node)).map(key));
+  const kept = hits.filter((e) => !reachable.has(key(e)) || !hidden(e.node));
+  return kept.length < hits.length ? { kept, dropped: hits.length - kept.length } : undefined;
 }
 
 async function leaveOut(

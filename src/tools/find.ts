@@ -226,6 +226,9 @@ export function renderFind(
         ? `${out.off_screen} not on screen (closed menus, hidden pages): include_off_screen lists them`
         : "",
       out.repeats > 0 ? `${out.repeats} labels repeating the name of a match they are part of` : "",
+      out.hidden_copies
+        ? `${out.hidden_copies} hidden copies of a match (never shown, beside one that is: LibreOffice's second menu bar)`
+        : "",
     ].filter(Boolean);
     lines.push(`Left out: ${parts.join("; ")}.`);
   }

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller } from "../desktop/helpers.js";
+import { toolCaller, windowId } from "../desktop/helpers.js";
 import { tableCells } from "./cells.js";
 import { PROFILES } from "./profiles.js";
 
@@ -95,5 +95,23 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     for (let i = 0; i < 3; i++) assert.equal((await key("ctrl+z", "Undo")).data?.status, "done");
     assert.notEqual((await row(0))[0], "7", "undone");
     assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
+  });
+
+  it("acts on a menu item by find, LibreOffice's hidden second menu bar no second match", async () => {
+    const target = { kind: "title", glob: profile.title };
+    const opened = await call("act", {
+      find: { target, role: "menu item", name: "Sort..." },
+      action: { kind: "invoke" },
+      intent: "Open the Sort dialog",
+    });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    const dialog = await windowId(call, "Sort");
+    const cancel = await call("act", {
+      find: { target: { kind: "window", id: dialog }, role: "push button", name: "Cancel" },
+      action: { kind: "invoke" },
+      intent: "Close it",
+    });
+    assert.ok(cancel.ok, JSON.stringify(cancel.error));
+    assert.match(cancel.text ?? "", /window disappeared: \d+ "Sort"/);
   });
 });
