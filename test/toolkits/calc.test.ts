@@ -91,6 +91,16 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
       page.text,
     );
     assert.ok((page.text ?? "").length < 400, `a short page: ${page.text}`);
+    // A snapshot and find show a cell's content beside its place-name.
+    const snap = await call("snapshot", { target: { kind: "title", glob: profile.title }, tableRows: 3 });
+    assert.match(snap.text ?? "", /table cell "A1" \[ref=[^\]]+\][^\n]*= "7"/, snap.text);
+    const found = await call("find", {
+      target: { kind: "title", glob: profile.title },
+      role: "table cell",
+      name: "B2",
+      search_tables: true,
+    });
+    assert.match(found.text ?? "", /table cell "B2" = "9"/, found.text);
     // Undone, for the contract suite's cells.
     for (let i = 0; i < 3; i++) assert.equal((await key("ctrl+z", "Undo")).data?.status, "done");
     assert.notEqual((await row(0))[0], "7", "undone");

@@ -186,8 +186,11 @@ const WIDE_COLUMNS = 256;
 /** A run of this many empty cells ends a wide sheet's row. */
 const EMPTY_RUN = 16;
 
-/** The spreadsheet name of a cell's place: column letters and row number ("B1", "AA12"). */
-function placeName(row: number, column: number): string {
+/**
+ * The spreadsheet name of a cell's place: column letters and row number ("B1", "AA12"). LibreOffice
+ * names each cell so, whatever it holds: the name is no content.
+ */
+export function placeName(row: number, column: number): string {
   let letters = "";
   for (let c = column + 1; c > 0; c = Math.floor((c - 1) / 26))
     letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;

@@ -4,6 +4,7 @@
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
 import { roleSet } from "../vocabulary.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
+import { placeName } from "./element.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
 import { parentOf, parseHandle } from "./reader.js";
 
@@ -82,6 +83,8 @@ const TEXT_ROLES = roleSet(
 function carriesText(node: RawNode): boolean {
   if (DOCUMENT_ROLES.has(node.role)) return false;
   if ((node.interfaces ?? []).includes("EditableText") || TEXT_ROLES.has(node.role)) return true;
+  // A spreadsheet cell named by its place holds its content as text.
+  if (node.cell && node.name === placeName(node.cell.row, node.cell.column)) return true;
   return !node.name;
 }
 
