@@ -420,8 +420,8 @@ export async function findElements(
       ? await leaveOut(backend, candidates.roots, hits, options.timeoutMs)
       : undefined;
   if (leftOut) hits = leftOut.kept;
-  // What off screen is kept (to act on a closed menu's item) still leaves out a hidden copy.
-  const copies = leftOut ? undefined : withoutHiddenCopies(candidates.roots, hits);
+  // A hidden copy is left out whatever else is: LibreOffice's reports `showing` without `visible`.
+  const copies = withoutHiddenCopies(candidates.roots, hits);
   if (copies) hits = copies.kept;
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.
@@ -457,10 +457,15 @@ export async function findElements(
     method,
     ...(surfaces.length > 0 ? { pixels_only: surfaces.map(describe) } : {}),
     ...(tables ? { tables } : {}),
-    ...(leftOut && leftOut.offScreen + leftOut.repeats > 0
-      ? { left_out: { off_screen: leftOut.offScreen, repeats: leftOut.repeats } }
+    ...((leftOut && leftOut.offScreen + leftOut.repeats > 0) || copies
+      ? {
+          left_out: {
+            off_screen: leftOut?.offScreen ?? 0,
+            repeats: leftOut?.repeats ?? 0,
+            ...(copies ? { hidden_copies: copies.dropped } : {}),
+          },
+        }
       : {}),
-    ...(copies?.dropped ? { left_out: { off_screen: 0, repeats: 0, hidden_copies: copies.dropped } } : {}),
   };
 }
 

@@ -75,9 +75,7 @@ export const readTableTool = defineTool({
     };
     const lines = [
       `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
-      ...(table.headers.some((h) => h !== null)
-        ? [`| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`]
-        : []),
+      `| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`,
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
     const columnName = (column: number) => table.headers[column] ?? `column ${column}`;

@@ -77,6 +77,7 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
       window: { title: profile.title },
     });
     assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    assert.equal(typed.data.result.read_back, "across cells", typed.text);
     assert.equal((await row(0))[0], "7");
     assert.deepEqual((await row(1)).slice(0, 2), ["8", "9"]);
     // The sheet's 16,384 columns read as what is in them: each row up to its run of empty cells,

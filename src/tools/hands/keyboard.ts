@@ -36,6 +36,8 @@ const READ_BACK_WORDS: Record<string, string> = {
   "ends with it": "the field reads back ending with it",
   contains: "the focused element reads back containing it",
   differs: "the field reads back different",
+  "across cells":
+    "its Tabs and line breaks moved it across the table's cells, so no one field holds it: read_table reads them",
   unreadable: "it could not be read back",
 };
 
@@ -457,6 +459,9 @@ async function focusedReadBack(
     const focused = read ? everyFocused(read.nodes) : [];
     if (focused.length === 0)
       return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
+    // A spreadsheet moves from cell to cell on Tab and Enter: the text is in several cells.
+    if (/[\t\n\r]/.test(text) && focused.some((n) => n.role === "table" || n.role === "tree table"))
+      return { read_back: "across cells" };
     const backend = await context.backend();
     const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
     const described = await Promise.all(
