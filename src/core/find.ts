@@ -421,7 +421,7 @@ export async function findElements(
       : undefined;
   if (leftOut) hits = leftOut.kept;
   // A hidden copy is left out whatever else is: LibreOffice's reports `showing` without `visible`.
-  const copies = withoutHiddenCopies(candidates.roots, hits);
+  const copies = withoutHiddenCopies(hits);
   if (copies) hits = copies.kept;
   const shown = hits.slice(0, options.limit);
   // Refs need bounds in their fingerprint: read them for what is shown.
@@ -481,30 +481,17 @@ function inClosedPopup(node: RawNode, parents: Map<RawNode, RawNode>): boolean {
 }
 
 /**
- * A match that is never shown (it, or an element holding it, does not report `visible`) beside one
- * of the same role and name that can be: LibreOffice keeps a hidden copy of its whole menu bar next
- * to the one it shows. A person reaches only the second, so the first is no second match.
+ * A named match that is never shown (it does not report `visible`) beside one of the same role and
+ * name that can be: LibreOffice keeps a hidden copy of its whole menu bar's items next to the ones
+ * it shows. A person reaches only the second, so the first is no second match. Judged by the
+ * element's own states, so a search the app answers (Collection) and a read of the tree agree.
  */
-function withoutHiddenCopies(
-  roots: { node: RawNode }[],
-  hits: FlatEntry[],
-): { kept: FlatEntry[]; dropped: number } | undefined {
-  const parents = new Map<RawNode, RawNode>();
-  const walk = (node: RawNode) => {
-    for (const child of node.children) {
-      parents.set(child, node);
-      walk(child);
-    }
-  };
-  for (const root of roots) walk(root.node);
-  const hidden = (node: RawNode): boolean => {
-    for (let at: RawNode | undefined = node; at; at = parents.get(at))
-      if (at.states && at.states.length > 0 && !at.states.includes("visible")) return true;
-    return false;
-  };
+function withoutHiddenCopies(hits: FlatEntry[]): { kept: FlatEntry[]; dropped: number } | undefined {
+  const hidden = (node: RawNode) =>
+    !!node.name && !!node.states && node.states.length > 0 && !node.states.includes("visible");
   const key = (e: FlatEntry) => `${e.node.role}\u0000${e.node.name ?? ""}`;
   const reachable = new Set(hits.filter((e) => !hidden(e.node)).map(key));
-  const kept = hits.filter((e) => !reachable.has(key(e)) || !hidden(e.node));
+  const kept = hits.filter((e) => !hidden(e.node) || !reachable.has(key(e)));
   return kept.length < hits.length ? { kept, dropped: hits.length - kept.length } : undefined;
 }
 
