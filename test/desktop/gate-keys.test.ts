@@ -240,10 +240,16 @@ describe("keys in a GTK 3 file manager whose menus fill only as they open (Thuna
     await context.close();
   });
 
-  it("reads F2 and ctrl+shift+n from the menus it shows, and they pass: each opens a dialog", async () => {
+  it("passes F2 and reads ctrl+shift+n from the menus it shows (journaled): each opens a dialog", async () => {
     await opened(await key("F2", "Rename the file"), /^Rename "notes\.txt"$/);
     await opened(await key("ctrl+shift+n", "New folder"), /^Create New Folder$/);
     assert.deepEqual(readdirSync(folder), ["notes.txt"], "nothing was renamed or created");
+    // Showing the menus acted on the app: the attempt's journal line says how many were shown.
+    const lines = readFileSync(join(dir, "audit.jsonl"), "utf8").split("\n").filter(Boolean);
+    const attempt = lines
+      .map((l) => JSON.parse(l))
+      .find((e) => e.intent === "New folder" && e.phase === "attempt");
+    assert.ok(attempt?.target?.menus_shown > 0, JSON.stringify(attempt));
   });
 
   it("judges a chord by the item the menus tie it to, and Delete, which no item claims, as unknown", async () => {

@@ -38,6 +38,11 @@ export interface Toolkit {
  */
 const ACTION_CONNECTIONS = 64;
 
+/** GTK 3 names its toolkit "gtk" (GTK 4 says "GTK"). */
+export function isGtk3(toolkit: Toolkit): boolean {
+  return toolkit.name?.toLowerCase() === "gtk" && (toolkit.version ?? "").startsWith("3.");
+}
+
 export class AtspiApp {
   toolkit: Toolkit = { name: undefined, version: undefined };
   name = "";
@@ -99,7 +104,7 @@ export class AtspiApp {
   }
 
   get isGtk3(): boolean {
-    return this.toolkit.name === "gtk" && (this.toolkit.version ?? "").startsWith("3.");
+    return isGtk3(this.toolkit);
   }
 
   get isGtk4(): boolean {

@@ -48,7 +48,7 @@ export interface DesktopOptions {
  * an integer factor (its fonts kept at their size, as Xft.dpi scales them already), Qt its factor
  * (its fonts at 96 dpi for the same reason), Java its uiScale. Browsers are told nothing more.
  */
-export function scaledToolkits(scale: number, env: Record<string, string>): Record<string, string> {
+function scaledToolkits(scale: number, env: Record<string, string>): Record<string, string> {
   const scaled: Record<string, string> = {
     QT_SCALE_FACTOR: String(scale),
     QT_FONT_DPI: "96",

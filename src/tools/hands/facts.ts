@@ -271,6 +271,8 @@ export interface KeyEffect {
   presses: TargetFacts[];
   /** How each press was found: "focused", "default button", "key binding <Control>s". */
   via: string[];
+  /** Menus shown for a moment to read their items (fillMenus): an act on the app, journaled. */
+  menusShown?: number;
   /** The element that had the keyboard focus when the keys were judged: a reply says where it went. */
   focusedHandle?: string;
   /** Every element that reported the focus then (Qt leaves it on some): what is new after is where it went. */
@@ -754,7 +756,9 @@ export async function keyEffect(
     // An app that builds a menu's items only as it shows (Thunar) has them missing, or greyed as
     // they were the last time: where nothing claims the chord, its menus are shown and read again.
     const claimed = pressables.some((n) => !pressedItems.has(n) && claims(n, chord));
-    if (!decided && !claimed && menuItems.length === 0 && (await fillMenus(context, read)) > 0) {
+    const shown = !decided && !claimed && menuItems.length === 0 ? await fillMenus(context, read) : 0;
+    if (shown > 0) {
+      effect.menusShown = shown;
       read = await readWhole(context, input.windowId);
       pressables = await readPressables();
       fromMenus = " (read after showing the window's menus, which fill only as they open)";

@@ -110,6 +110,7 @@ async function keyboardTarget(
     ensureFocus: input.ensure_focus,
     presses: effect.presses,
     pressedVia: effect.via,
+    ...(effect.menusShown ? { menusShown: effect.menusShown } : {}),
     focusedBefore: effect.focusedHandles,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
