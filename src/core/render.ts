@@ -166,6 +166,7 @@ export function renderWindows(windows: WindowInfo[], truncated: boolean, total: 
       w.accessible ? "" : "no accessible tree",
       // Said so the places shown can be trusted: the app's own pixels were scaled to the screen's.
       w.extentsScale ? `app scales itself ×${Number(w.extentsScale.toFixed(3))}` : "",
+      w.extentsDisagree ? "its places disagree with the screen: no click by ref" : "",
     ].filter(Boolean);
     return `- ${w.id} ${quote(w.title)} app=${w.app ?? "?"} pid=${w.pid ?? "?"}${rect}${flags.length ? ` (${flags.join(", ")})` : ""}`;
   });

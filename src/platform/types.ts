@@ -43,6 +43,11 @@ export interface WindowInfo {
    * reporting its own unscaled pixels (Qt's QT_SCALE_FACTOR). Absent where they are the screen's.
    */
   extentsScale?: number;
+  /**
+   * Why its app's extents cannot be placed on the screen: its frame disagrees with its window and no
+   * one scale maps one onto the other. Its elements then have no bounds, and no click goes by them.
+   */
+  extentsDisagree?: string;
 }
 
 /** Why a node's children were not all read. */

@@ -157,3 +157,47 @@ for (const kit of KITS) {
       });
   });
 }
+
+// Where the evidence disagrees (the frame matches its window at no scale), no place is guessed: the
+// window says so, its elements carry no bounds, and a click by ref is refused naming both boxes,
+// with nothing pressed; its accessibility action still presses.
+describe("an app whose frame disagrees with its window", () => {
+  const title = `Disagreeing frame ${process.pid}`;
+  const log = join(dir, "disagreeing.log");
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  let app: StartedApp;
+  let id: number;
+  before(async () => {
+    context = gatedContext(dir);
+    app = startApp(
+      ["/usr/bin/python3", "test/fixtures/dialogs/gtk3_labels.py", title, log, "Alpha", "Beta"],
+      {
+        ...process.env,
+        FRAME_DISAGREES: "1",
+      },
+    );
+    call = toolCaller(context);
+    id = await windowId(call, title);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+  it("shows no place, refuses a click by ref, and still presses by the action", async () => {
+    const listed = await call("windows", {});
+    const window = listed.data.windows.find((w: { id: number }) => w.id === id);
+    assert.match(window.extentsDisagree ?? "", /its frame reads \d+x\d+@-?\d+,\d+ against the window's/);
+    assert.match(listed.text ?? "", /places disagree with the screen/);
+    const beta = (await findWaiting(call, title, { role: "push button", name: "Beta" }, HANG_MS)) as Element;
+    assert.equal(beta.bounds ?? null, null, "a guessed place is shown");
+    const clicked = await call("click", { ref: beta.ref, intent: "Press Beta" });
+    assert.equal(clicked.error?.code, "not_clickable", clicked.text ?? JSON.stringify(clicked.data));
+    assert.match(clicked.error.message, /no place on the screen: its frame reads/);
+    await sleep(500);
+    assert.deepEqual(logged(log), [], "something was pressed");
+    const pressed = await call("act", { ref: beta.ref, action: { kind: "invoke" }, intent: "Press Beta" });
+    assert.equal(pressed.error, undefined, JSON.stringify(pressed.error));
+    await logs(log, "Beta");
+  });
+});

@@ -29,7 +29,7 @@ import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
-import { extentsScale, shadowMargins, xwaylandShift } from "./csd.js";
+import { type ExtentsFit, extentsFit, shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
 import { type BoundsOffset, enrichNode } from "./enrich.js";
@@ -284,33 +284,40 @@ export class AtspiBackend implements AccessibilityBackend {
     }
     await Promise.all(
       [...this.#matches.values()].map((match) =>
-        this.windows.windowRelativeExtents ? this.#withShadow(match) : this.#withScale(match),
+        this.windows.windowRelativeExtents ? this.#withShadow(match) : this.#withFit(match),
       ),
     );
     return this.#matches;
   }
 
-  /** Scales by window and rectangle: they change only when the window does (#withScale). */
-  readonly #scales = new Map<string, number | undefined>();
+  /** Fits by window and rectangle: they change only when the window does (#withFit). */
+  readonly #fits = new Map<string, ExtentsFit>();
 
   /**
-   * Under X11, an app that scales itself while its extents stay unscaled (Qt's scale factor): the
-   * factor its frame and its window agree on, by which every extent of it is multiplied.
+   * Under X11, how the app's extents map onto its window (csd.ts): an app that scales itself while
+   * its extents stay unscaled (Qt's scale factor) has them multiplied; one whose frame disagrees with
+   * its window has no place shown at all, rather than a guessed one.
    */
-  async #withScale(match: WindowMatch): Promise<void> {
+  async #withFit(match: WindowMatch): Promise<void> {
     const { window, frame } = match;
+    delete window.extentsScale;
+    delete window.extentsDisagree;
     if (!frame || !window.rect || frame.app.isGtk4) return;
     const r = window.rect;
     const key = `${window.id}:${r.x},${r.y},${r.width}x${r.height}`;
-    if (!this.#scales.has(key)) {
-      // Not kept when the app did not answer: asked again next time.
-      const scale = await extentsScale(frame.app, frame.path, r, this.callTimeoutMs).catch(() => null);
-      if (scale === null) return;
-      if (this.#scales.size > 500) this.#scales.clear();
-      this.#scales.set(key, scale);
+    let fit = this.#fits.get(key);
+    if (!fit) {
+      // Not kept when the app did not answer, nor when it disagreed (it may lag a move): asked again.
+      fit = await extentsFit(frame.app, frame.path, r, this.callTimeoutMs).catch(() => undefined);
+      if (!fit) return;
+      if (this.#fits.size > 500) this.#fits.clear();
+      if (fit.fits !== "none") this.#fits.set(key, fit);
     }
-    const scale = this.#scales.get(key);
-    if (scale !== undefined) window.extentsScale = scale;
+    if (fit.fits === "scaled") window.extentsScale = fit.scale;
+    if (fit.fits === "none") {
+      const box = (b: Rect) => `${b.width}x${b.height}@${b.x},${b.y}`;
+      window.extentsDisagree = `its frame reads ${box(fit.frame)} against the window's ${box(r)}, and no one scale maps one onto the other`;
+    }
   }
 
   /** Shadow margins by window and visible size: they change only when the window does. */
@@ -371,6 +378,7 @@ export class AtspiBackend implements AccessibilityBackend {
         ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
         ...(frame?.app.toolkit.name ? { toolkit: frame.app.toolkit.name } : {}),
         ...(window.extentsScale ? { extentsScale: window.extentsScale } : {}),
+        ...(window.extentsDisagree ? { extentsDisagree: window.extentsDisagree } : {}),
       }));
   }
 
@@ -593,13 +601,14 @@ export class AtspiBackend implements AccessibilityBackend {
    * window origin. On X11, GTK 4's are relative to what is drawn inside its shadow, so the CSD
    * margin is added too; under Wayland they are relative to the surface, shadow included, whose
    * origin the window's rectangle already is (#withShadow). An app that scaled itself on X11 has its
-   * extents multiplied instead (#withScale).
+   * extents multiplied instead, and one whose frame disagrees with its window gets none (#withFit).
    */
   #boundsOffset(app: AtspiApp, windowId: number | undefined): BoundsOffset | null | undefined {
     const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
         if (window.extentsScale) return { x: 0, y: 0, scale: window.extentsScale };
+        if (window.extentsDisagree) return null;
         if (!app.isGtk4 && !surface) return undefined;
         // An XWayland client: its measured shift, or null, no place to trust (csd.ts).
         if (surface && window.xwayland) return window.extentsShift ?? null;

@@ -88,29 +88,60 @@ export async function xwaylandShift(
   return fits ? { x, y } : null;
 }
 
+/** How an app's extents map onto its window's rectangle on the screen (X11). */
+export type ExtentsFit =
+  /** They are the screen's: the frame is the window, or holds it with the window manager's decorations. */
+  | { fits: "screen" }
+  /** The app scaled itself by `scale` while reporting its own unscaled pixels. */
+  | { fits: "scaled"; scale: number }
+  /** No frame extents to judge by (Java reports -1): taken as the screen's, as before. */
+  | { fits: "unknown" }
+  /** Neither: the frame and the window disagree, and no one scale maps one onto the other. */
+  | { fits: "none"; frame: Rect };
+
 /**
- * The factor an app scaled itself by while its extents stay in its own unscaled pixels (Qt with
- * QT_SCALE_FACTOR or its own dpi scaling, measured: a 565×421 frame at (133, 91) drawn as an 848×632
- * window at (200, 137), 1.5 each way; GTK 3 with GDK_SCALE=2, whose frame holds the window manager's
- * decorations and whose first child is the window's content), read from the frame, or else its first
- * child, against the window manager's rectangle: undefined unless width, height and origin all agree
- * on one factor, and it is not 1.
+ * How an app's extents map onto the screen, read from its frame, or else its first child, against
+ * the window manager's rectangle. Qt with QT_SCALE_FACTOR or its own dpi scaling draws a 565×421
+ * frame at (133, 91) as an 848×632 window at (200, 137), 1.5 each way; GTK 3 with GDK_SCALE=2 holds
+ * the decorations in its frame and is read from its first child, its content. A scale counts only
+ * where width, height and origin all agree on it. Unscaled, the frame is the window or holds it
+ * (LibreOffice's includes the decorations). Anything else disagrees.
  */
-export async function extentsScale(
+export async function extentsFit(
   app: AtspiApp,
   path: string,
   window: Rect,
   timeoutMs: number,
-): Promise<number | undefined> {
+): Promise<ExtentsFit> {
   const extents = async (at: string) =>
     (await app.call(at, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN]))[0] as Extents;
-  const ofFrame = scaleOf(await extents(path), window);
-  if (ofFrame !== undefined) return ofFrame;
+  const frame = await extents(path);
+  if (!usable(frame)) return { fits: "unknown" };
+  const ofFrame = scaleOf(frame, window);
+  if (ofFrame !== undefined) return { fits: "scaled", scale: ofFrame };
   const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
     [string, string][],
   ];
   const content = children[0]?.[1];
-  return content ? scaleOf(await extents(content), window) : undefined;
+  const ofContent = content ? scaleOf(await extents(content), window) : undefined;
+  if (ofContent !== undefined) return { fits: "scaled", scale: ofContent };
+  if (holds(frame, window)) return { fits: "screen" };
+  const [x, y, width, height] = frame;
+  return { fits: "none", frame: { x, y, width, height } };
+}
+
+function usable([x, y, width, height]: Extents): boolean {
+  return width > 0 && height > 0 && x > -1_000_000 && y > -1_000_000;
+}
+
+/** Whether the frame holds the window, give or take two pixels of rounding. */
+function holds([x, y, width, height]: Extents, window: Rect): boolean {
+  return (
+    window.x >= x - 2 &&
+    window.y >= y - 2 &&
+    window.x + window.width <= x + width + 2 &&
+    window.y + window.height <= y + height + 2
+  );
 }
 
 function scaleOf([x, y, width, height]: Extents, window: Rect): number | undefined {

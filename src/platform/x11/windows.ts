@@ -19,6 +19,8 @@ export interface ClientWindow {
   extentsShift?: { x: number; y: number } | null;
   /** What its app's extents are multiplied by: it scaled itself, its extents did not (X11). */
   extentsScale?: number;
+  /** Why its app's extents match neither the window nor one scale of it (X11): no place is trusted. */
+  extentsDisagree?: string;
 }
 
 export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {

@@ -8,7 +8,7 @@ import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
 import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
-import type { RawNode, Rect, WindowInfo } from "../../platform/types.js";
+import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
@@ -56,12 +56,34 @@ export interface ResolvedPlace {
   windowId: number | undefined;
 }
 
-function notClickable(what: string, extra: Record<string, unknown> = {}): DeskhandError {
-  return new DeskhandError(
-    "not_clickable",
-    `${what}; nothing was done`,
-    "Scroll it into view (act scroll_into_view) and snapshot again, or act on it through its accessibility action.",
-    extra,
+const SCROLL_OR_ACT =
+  "Scroll it into view (act scroll_into_view) and snapshot again, or act on it through its accessibility action.";
+
+function notClickable(
+  what: string,
+  extra: Record<string, unknown> = {},
+  next = SCROLL_OR_ACT,
+): DeskhandError {
+  return new DeskhandError("not_clickable", `${what}; nothing was done`, next, extra);
+}
+
+/** Why a ref's element has no place to click: its window's extents disagree with the screen, or its own. */
+async function unplaced(
+  backend: AccessibilityReader,
+  ref: string,
+  node: RawNode,
+  windowId: number | null | undefined,
+) {
+  const window =
+    node.bounds === null && typeof windowId === "number"
+      ? (await backend.listWindows().catch(() => [])).find((w) => w.id === windowId)
+      : undefined;
+  if (!window?.extentsDisagree)
+    return notClickable(`${ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, { ref });
+  return notClickable(
+    `${ref} has no place on the screen: ${window.extentsDisagree}, so a point from it would be a guess`,
+    { ref },
+    "Act on it through its accessibility action, or take a screenshot and click the point where it is shown (click at).",
   );
 }
 
@@ -222,8 +244,7 @@ export async function resolvePlace(
   if (ref !== undefined) {
     const backend = await context.backend();
     const { entry, node, moved, refound } = await verifyRef(backend, context.refs, ref);
-    if (!usableBounds(node.bounds))
-      throw notClickable(`${ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, { ref });
+    if (!usableBounds(node.bounds)) throw await unplaced(backend, ref, node, entry.fingerprint.windowId);
     const b = node.bounds;
     const point = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
     if (!inside(point, await hands.screen()))
