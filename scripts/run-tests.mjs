@@ -121,6 +121,7 @@ const OWN_DESKTOP = [
   "ocr",
   "scaled",
   "gtk2",
+  "monitors",
 ].map((name) => `test/desktop/${name}.test.ts`);
 const desktop = files("test/desktop");
 const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));

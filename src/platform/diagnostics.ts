@@ -338,6 +338,16 @@ async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
       status: "ok",
       value: `reachable, screen ${geometry.width}x${geometry.height}`,
     });
+    const monitors = await x.monitors();
+    checks.push({
+      section,
+      name: "monitors",
+      status: "ok",
+      value:
+        monitors
+          .map((m) => `${m.name} ${m.width}x${m.height}@${m.x},${m.y}${m.primary ? " (primary)" : ""}`)
+          .join("; ") || "none reported (no RandR 1.5): the root window is the one screen",
+    });
     const xtest = await x.hasExtension("XTEST");
     checks.push({
       section,
@@ -355,7 +365,7 @@ async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     });
   } catch (error) {
     // The check whose question went wrong: the connection, or one asked after it.
-    const name = ["X server", "XTEST", "window manager"].find((n) => !checks.some((c) => c.name === n))!;
+    const name = ["X server", "monitors", "XTEST", "window manager"].find((n) => !checks.some((c) => c.name === n))!;
     const failed = failedCheck(
       { section, name },
       error,

@@ -18,12 +18,24 @@ function parseSize(size: string | undefined): { width?: number; height?: number 
   return { width: Number(match[1]), height: Number(match[2]) };
 }
 
-/** --scale and --dpi, checked: a scale from 1 to 4 (1.25, 1.5, 2), whole dots per inch from 48 to 480. */
-function parseScreen(values: { scale?: string; dpi?: string; wayland?: boolean }): {
+/**
+ * --scale, --dpi and --monitors, checked: a scale from 1 to 4 (1.25, 1.5, 2), whole dots per inch
+ * from 48 to 480, from 1 to 4 monitors.
+ */
+function parseScreen(values: { scale?: string; dpi?: string; monitors?: string; wayland?: boolean }): {
   scale?: number;
   dpi?: number;
+  monitors?: number;
 } {
-  const screen: { scale?: number; dpi?: number } = {};
+  const screen: { scale?: number; dpi?: number; monitors?: number } = {};
+  if (values.monitors !== undefined) {
+    const monitors = Number(values.monitors);
+    if (!Number.isInteger(monitors) || monitors < 1 || monitors > 4)
+      throw new UsageError(
+        `--monitors takes a count from 1 to 4, like 2, not ${JSON.stringify(values.monitors)}`,
+      );
+    screen.monitors = monitors;
+  }
   if (values.scale !== undefined) {
     const scale = Number(values.scale);
     if (!(scale >= 1 && scale <= 4))
@@ -50,6 +62,7 @@ const sandboxFlags = {
   size: { type: "string" },
   scale: { type: "string" },
   dpi: { type: "string" },
+  monitors: { type: "string" },
   wayland: { type: "boolean" },
   xwayland: { type: "boolean" },
   name: { type: "string" },

@@ -220,8 +220,8 @@ Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, ke
 "intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
 needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
-  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--wayland [--xwayland]] -- COMMAND [ARGS...]
-  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--wayland [--xwayland]] [--json]
+  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland [--xwayland]] -- COMMAND [ARGS...]
+  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland [--xwayland]] [--json]
   deskhand sandbox stop [--name NAME]
 
 A private headless desktop: Xvfb on a free display, a session bus that activates only the AT-SPI
@@ -242,5 +242,7 @@ sway shows them, and text outside the us keymap reaches them by XTEST on XWaylan
 Plasma set one: Xvfb and Xft.dpi at 96×F dots per inch, GDK_SCALE=F with GDK_DPI_SCALE=1/F (a whole
 F only), QT_SCALE_FACTOR=F with QT_FONT_DPI=96, Java's -Dsun.java2d.uiScale=F; browsers are told
 nothing more (they may read Xft.dpi; not measured here). --dpi N (X11 only): the X server and Xft.dpi at N dots per inch, no toolkit told to
-scale (a KDE app then scales itself by N/96).`,
+scale (a KDE app then scales itself by N/96). --monitors N (1 to 4): the first screen at --size, each
+other 1024x768 at scale 1, to its right under X11 (RandR monitors), to its left under Wayland
+(negative origins).`,
 };

@@ -39,6 +39,12 @@ export interface DesktopOptions {
   scale?: number;
   /** X11 only: the dots per inch the X server and Xft.dpi report, with no toolkit told to scale. */
   dpi?: number;
+  /**
+   * Screens, 1 to 4: the first at width × height and `scale`, each other 1024×768 at scale 1, to its
+   * right under X11 (RandR monitors of one root window, which cannot start left of 0) and to its
+   * left under Wayland (negative origins).
+   */
+  monitors?: number;
   /** Bound on each start step. */
   stepTimeoutMs?: number;
 }
@@ -253,6 +259,8 @@ export class Desktop {
     const dpi = options.dpi ?? (options.scale ? Math.round(96 * options.scale) : undefined);
     if (options.scale) Object.assign(env, scaledToolkits(options.scale, env));
     // 2. Xvfb picks a free display itself and writes its number to fd 3: no race with other sandboxes.
+    const layout = monitorLayout(options, "right");
+    const span = spanOf(layout);
     const xvfb = startDetached(
       "Xvfb",
       "Xvfb",
@@ -261,7 +269,7 @@ export class Desktop {
         "3",
         "-screen",
         "0",
-        `${options.width ?? 1280}x${options.height ?? 1024}x24`,
+        `${span.width}x${span.height}x24`,
         ...(dpi ? ["-dpi", String(dpi)] : []),
         "-nolisten",
         "tcp",
@@ -277,12 +285,14 @@ export class Desktop {
 
     await this.#startSessionBus(env, daemonEnv, log, step);
 
-    // 4. A window manager: focus, _NET_ACTIVE_WINDOW and raising windows need one.
-    this.#service(
-      startDetached("openbox", "openbox", ["--sm-disable"], { env: daemonEnv(), logFile: log("openbox") }),
-    );
     const x = await until("X display", step, () => X11Connection.open(env.DISPLAY!, 1000));
     try {
+      // Before the window manager, which lays windows out by the monitors it finds as it starts.
+      if (layout.length > 1) await x.setMonitors(layout, dpi ?? x.dpi ?? 96);
+      // 4. A window manager: focus, _NET_ACTIVE_WINDOW and raising windows need one.
+      this.#service(
+        startDetached("openbox", "openbox", ["--sm-disable"], { env: daemonEnv(), logFile: log("openbox") }),
+      );
       await until("openbox managing the screen", step, async () =>
         (await x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK")) ? true : undefined,
       );
@@ -397,7 +407,10 @@ export class Desktop {
     await writeFile(
       config,
       [
-        `output HEADLESS-1 resolution ${options.width ?? 1280}x${options.height ?? 1024} position 0 0 scale ${options.scale ?? 1}`,
+        ...monitorLayout(options, "left").map(
+          (m, i) =>
+            `output ${m.name} resolution ${m.width}x${m.height} position ${m.x} ${m.y} scale ${i === 0 ? (options.scale ?? 1) : 1}`,
+        ),
         // "force" starts XWayland with sway, so its display is there before any app needs it.
         options.xwayland ? "xwayland force" : "xwayland disable",
         "focus_follows_mouse no",
@@ -419,6 +432,7 @@ export class Desktop {
           env: {
             ...daemonEnv(),
             WLR_BACKENDS: "headless",
+            WLR_HEADLESS_OUTPUTS: String(options.monitors ?? 1),
             WLR_LIBINPUT_NO_DEVICES: "1",
             WLR_RENDERER: "pixman",
           },
@@ -460,6 +474,29 @@ export class Desktop {
     if (!options.keepFiles) await rm(this.root, { recursive: true, force: true });
     this.#watchdog.done();
   }
+}
+
+/** Each screen of a sandbox (DesktopOptions.monitors): the first, then the others toward `side`. */
+export function monitorLayout(
+  options: DesktopOptions,
+  side: "left" | "right",
+): { name: string; x: number; y: number; width: number; height: number }[] {
+  const first = { width: options.width ?? 1280, height: options.height ?? 1024 };
+  const name = (i: number) => (side === "left" ? `HEADLESS-${i + 1}` : `DESKHAND-${i + 1}`);
+  const layout = [{ name: name(0), x: 0, y: 0, ...first }];
+  for (let i = 1; i < (options.monitors ?? 1); i++) {
+    const x = side === "right" ? first.width + (i - 1) * 1024 : -i * 1024;
+    layout.push({ name: name(i), x, y: 0, width: 1024, height: 768 });
+  }
+  return layout;
+}
+
+/** The rectangle from the origin that holds every monitor (an X root window's size). */
+function spanOf(layout: { x: number; y: number; width: number; height: number }[]) {
+  return {
+    width: Math.max(...layout.map((m) => m.x + m.width)),
+    height: Math.max(...layout.map((m) => m.y + m.height)),
+  };
 }
 
 /** The X displays with a socket in /tmp/.X11-unix (":0", ":12"). */

@@ -138,7 +138,25 @@ interface RawClient {
   GetSelectionOwner(selection: number, callback: Callback<number>): void;
   RaiseWindow(window: number): void;
   require(name: "xtest", callback: Callback<RawXTest>): void;
+  require(name: "randr", callback: Callback<RawRandr>): void;
+  GetAtomName(atom: number, callback: Callback<string>): void;
   terminate(): void;
+  /** The `x11` package's own request plumbing, for the RandR 1.5 requests it lacks (monitors.ts). */
+  seq_num: number;
+  pack_stream: { put(request: Buffer): void; submit(flush: boolean): void };
+  replies: Record<number, [(reply: Buffer) => unknown, Callback<unknown>]>;
+}
+
+/** RandR as the `x11` package hands it out: the version asked, and its opcode for our own requests. */
+interface RawRandr {
+  majorOpcode: number;
+  QueryVersion(major: number, minor: number, callback: Callback<number[]>): void;
+}
+
+/** One screen of the display, as the desktop lays it out in the root window. */
+export interface Monitor extends Rect {
+  name: string;
+  primary: boolean;
 }
 
 export class X11Error extends Error {
@@ -160,6 +178,8 @@ export class DisplayGone extends X11Error {
 const ANY_PROPERTY_TYPE = 0;
 const PROP_MODE_REPLACE = 0;
 const ATOM_STRING = 31;
+
+import { decodeMonitors, getMonitorsRequest, type RawMonitor, setMonitorRequest } from "./monitors.js";
 
 export interface Rect {
   x: number;
@@ -410,6 +430,67 @@ export class X11Connection {
   async changeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): Promise<void> {
     this.client.ChangeKeyboardMapping(first, keysymsPerKeycode, keysyms);
     await this.sync();
+  }
+
+  /** RandR's monitors: where each screen lies in the root window; [] where RandR 1.5 is absent. */
+  async monitors(): Promise<Monitor[]> {
+    const major = await this.#randr15();
+    if (major === undefined) return [];
+    const raw = await this.#request<RawMonitor[]>("RRGetMonitors", (cb) =>
+      this.#send(getMonitorsRequest(major, this.root), decodeMonitors, cb),
+    );
+    return Promise.all(
+      raw.map(async ({ name, primary, x, y, width, height }) => ({
+        name: await this.#request<string>("GetAtomName", (cb) => this.client.GetAtomName(name, cb)),
+        ...{ primary, x, y, width, height },
+      })),
+    );
+  }
+
+  /**
+   * Lays the root window out as these monitors (a desktop's several screens), replacing what the
+   * server made from its one output: the first shows that output, the others are parts of the root.
+   */
+  async setMonitors(monitors: (Rect & { name: string })[], dpi: number): Promise<void> {
+    const major = await this.#randr15();
+    if (major === undefined)
+      throw new X11Error(`X display ${this.display} has no RandR 1.5: no monitors can be set`);
+    const output =
+      (
+        await this.#request<RawMonitor[]>("RRGetMonitors", (cb) =>
+          this.#send(getMonitorsRequest(major, this.root), decodeMonitors, cb),
+        )
+      ).find((m) => m.automatic)?.outputs ?? [];
+    for (const [i, monitor] of monitors.entries()) {
+      const name = await this.atom(monitor.name);
+      const outputs = i === 0 ? output : [];
+      this.#send(setMonitorRequest(major, this.root, { ...monitor, name, primary: i === 0, outputs }, dpi));
+    }
+    await this.sync();
+  }
+
+  #randrMajor: Promise<number | undefined> | undefined;
+
+  /** RandR's opcode once version 1.5 is agreed on, or undefined where the server has less. */
+  #randr15(): Promise<number | undefined> {
+    this.#randrMajor ??= this.#request<RawRandr>("RANDR", (cb) => this.client.require("randr", cb))
+      .then(async (randr) => {
+        const [major = 0, minor = 0] = await this.#request<number[]>("RRQueryVersion", (cb) =>
+          randr.QueryVersion(1, 5, cb),
+        );
+        return major > 1 || (major === 1 && minor >= 5) ? randr.majorOpcode : undefined;
+      })
+      .catch(() => undefined);
+    return this.#randrMajor;
+  }
+
+  /** Sends a request the `x11` package does not know, with the decoder of its reply if it has one. */
+  #send<T>(request: Buffer, decode?: (reply: Buffer) => T, callback?: Callback<T>): void {
+    this.client.seq_num++;
+    this.client.pack_stream.put(request);
+    if (decode && callback)
+      this.client.replies[this.client.seq_num] = [decode, callback as Callback<unknown>];
+    this.client.pack_stream.submit(true);
   }
 
   xtest(): Promise<RawXTest> {
