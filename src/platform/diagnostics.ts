@@ -365,7 +365,9 @@ async function displayChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     });
   } catch (error) {
     // The check whose question went wrong: the connection, or one asked after it.
-    const name = ["X server", "monitors", "XTEST", "window manager"].find((n) => !checks.some((c) => c.name === n))!;
+    const name = ["X server", "monitors", "XTEST", "window manager"].find(
+      (n) => !checks.some((c) => c.name === n),
+    )!;
     const failed = failedCheck(
       { section, name },
       error,
