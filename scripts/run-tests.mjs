@@ -122,6 +122,7 @@ const OWN_DESKTOP = [
   "scaled",
   "gtk2",
   "monitors",
+  "scaled-apps",
 ].map((name) => `test/desktop/${name}.test.ts`);
 const desktop = files("test/desktop");
 const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));

@@ -237,8 +237,29 @@ export interface PreparedImage {
   factor: number;
 }
 
-/** `blank` is in the capture's pixels: each area is painted ground-white before anything reads it. */
-export async function prepareForOcr(capture: RgbaImage, blank: Rect[]): Promise<PreparedImage> {
+/** Each `k`×`k` block of pixels as one, their mean. */
+async function shrink(image: GrayImage, k: number): Promise<GrayImage> {
+  const width = Math.floor(image.width / k);
+  const height = Math.floor(image.height / k);
+  const out = new Uint8Array(width * height);
+  await rows(height, (y) => {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < k; dy++)
+        for (let dx = 0; dx < k; dx++) sum += image.data[(y * k + dy) * image.width + x * k + dx]!;
+      out[y * width + x] = sum / (k * k);
+    }
+  });
+  return { width, height, data: out };
+}
+
+/**
+ * `blank` is in the capture's pixels: each area is painted ground-white before anything reads it.
+ * `scale`: what the app drew itself larger by (a scaled screen). Tesseract reads letters of a usual
+ * size best and misreads ones four times that ("Suoscrise" for "Subscribe" at ×4), so such a capture
+ * is read at its points' size.
+ */
+export async function prepareForOcr(capture: RgbaImage, blank: Rect[], scale = 1): Promise<PreparedImage> {
   const { width, height } = capture;
   const gray = await luminance(capture);
   const tiles = await tileGrounds(gray, width, height);
@@ -280,6 +301,8 @@ export async function prepareForOcr(capture: RgbaImage, blank: Rect[]): Promise<
       gray.fill(255, y * width + x0, y * width + Math.max(x0, x1));
   }
   const image = { width, height, data: gray };
+  const k = Math.floor(scale + 0.25);
+  if (k >= 2) return { image: await shrink(image, k), factor: 1 / k };
   if (width * height > DOUBLE_UP_TO) return { image, factor: 1 };
   return { image: await double(image), factor: 2 };
 }

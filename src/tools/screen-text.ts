@@ -57,9 +57,10 @@ async function recognizeScreen(
   if (!engine.available) throw new RecognizerUnavailable(engine.detail);
   const languages = input.languages ?? languagesFrom(context.env, engine);
   const hands = await context.hands();
-  const { region, subject, focus } = await resolveCapture(context, input.of, input.raise);
+  const { region, subject, focus, scale } = await resolveCapture(context, input.of, input.raise);
   const read = await recognizeCapture(context, region, await hands.capture(region), {
     languages,
+    scale: scale ?? 1,
     timeoutMs: input.timeoutMs - (Date.now() - started),
   });
   return {
@@ -94,12 +95,12 @@ async function recognizeCapture(
   context: ToolContext,
   region: Rect,
   capture: RgbaImage,
-  options: { languages: string[]; timeoutMs: number },
+  options: { languages: string[]; timeoutMs: number; scale: number },
 ): Promise<{ lines: ScreenLine[]; leftOut: number; passwords: PasswordAreas }> {
   const started = Date.now();
   const passwords = await passwordsIn(context, region, Math.min(5000, options.timeoutMs / 3));
   const blank = passwords.areas.map((a) => ({ ...a, x: a.x - region.x, y: a.y - region.y }));
-  const prepared = await prepareForOcr(capture, blank);
+  const prepared = await prepareForOcr(capture, blank, options.scale);
   const words = await context.recognizer().recognize(prepared.image, {
     languages: options.languages,
     timeoutMs: Math.max(1000, options.timeoutMs - (Date.now() - started)),

@@ -607,7 +607,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
-        if (window.extentsScale) return { x: 0, y: 0, scale: window.extentsScale };
+        if (window.extentsScale) return { x: 0, y: 0, scale: window.extentsScale, window: window.rect };
         if (window.extentsDisagree) return null;
         if (!app.isGtk4 && !surface) return undefined;
         // An XWayland client: its measured shift, or null, no place to trust (csd.ts).

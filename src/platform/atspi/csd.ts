@@ -94,7 +94,7 @@ export type ExtentsFit =
   | { fits: "screen" }
   /** The app scaled itself by `scale` while reporting its own unscaled pixels. */
   | { fits: "scaled"; scale: number }
-  /** No frame extents to judge by (Java reports -1): taken as the screen's, as before. */
+  /** No frame extents to judge by (Java reports -1) and an unscaled content: taken as the screen's. */
   | { fits: "unknown" }
   /** Neither: the frame and the window disagree, and no one scale maps one onto the other. */
   | { fits: "none"; frame: Rect };
@@ -103,7 +103,9 @@ export type ExtentsFit =
  * How an app's extents map onto the screen, read from its frame, or else its first child, against
  * the window manager's rectangle. Qt with QT_SCALE_FACTOR or its own dpi scaling draws a 565×421
  * frame at (133, 91) as an 848×632 window at (200, 137), 1.5 each way; GTK 3 with GDK_SCALE=2 holds
- * the decorations in its frame and is read from its first child, its content. A scale counts only
+ * the decorations in its frame and is read from its first child, its content, as is Java at
+ * uiScale 2, whose frame reports -1 and whose content pane 756×606 at (40, 56) fills a 1512×1212
+ * window at (81, 112). A scale counts only
  * where width, height and origin all agree on it. Unscaled, the frame is the window or holds it
  * (LibreOffice's includes the decorations). Anything else disagrees.
  */
@@ -116,8 +118,7 @@ export async function extentsFit(
   const extents = async (at: string) =>
     (await app.call(at, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN]))[0] as Extents;
   const frame = await extents(path);
-  if (!usable(frame)) return { fits: "unknown" };
-  const ofFrame = scaleOf(frame, window);
+  const ofFrame = usable(frame) ? scaleOf(frame, window) : undefined;
   if (ofFrame !== undefined) return { fits: "scaled", scale: ofFrame };
   const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
     [string, string][],
@@ -125,6 +126,7 @@ export async function extentsFit(
   const content = children[0]?.[1];
   const ofContent = content ? scaleOf(await extents(content), window) : undefined;
   if (ofContent !== undefined) return { fits: "scaled", scale: ofContent };
+  if (!usable(frame)) return { fits: "unknown" };
   if (holds(frame, window)) return { fits: "screen" };
   const [x, y, width, height] = frame;
   return { fits: "none", frame: { x, y, width, height } };

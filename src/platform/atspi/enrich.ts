@@ -7,6 +7,7 @@ import { type AtspiApp, isNotImplemented } from "./app.js";
 import { placeName } from "./element.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
 import { parentOf, parseHandle } from "./reader.js";
+import { inUnscaledPage } from "./unscaled-pages.js";
 
 const INT_MIN = -2147483648;
 /** Roles whose text is the document itself: too big to be "cheap", read with read_text instead. */
@@ -41,11 +42,30 @@ export interface EnrichContext {
   boundsOffset: BoundsOffset | null | undefined;
 }
 
-/** Added to each extent, or (`scale`: an app that scaled itself, X11) multiplying it instead. */
-export type BoundsOffset = { x: number; y: number; scale?: number };
+/**
+ * Added to each extent, or (`scale`: an app that scaled itself, X11) multiplying it instead, except
+ * in a page that reports the screen's pixels in `window` (unscaled-pages.ts).
+ */
+export type BoundsOffset = { x: number; y: number; scale?: number; window?: Rect };
 
 function remaining(context: EnrichContext): number {
   return Math.max(1, context.deadline - Date.now());
+}
+
+/** The offset for this node: none where it lies in a page that reports the screen's pixels. */
+async function offsetFor(context: EnrichContext, node: RawNode): Promise<BoundsOffset | null | undefined> {
+  const offset = context.boundsOffset;
+  if (!offset?.scale || !offset.window) return offset;
+  const path = (handle: string) => parseHandle(handle).path;
+  const below = await inUnscaledPage(
+    context.app,
+    node,
+    path,
+    offset.scale,
+    offset.window,
+    remaining(context),
+  );
+  return below ? undefined : offset;
 }
 
 function toRect(raw: unknown, offset: BoundsOffset | null | undefined): Rect | null {
@@ -182,7 +202,8 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
       app.call(path, IFACE.component, "GetExtents", remaining(context), "u", [COORD_SCREEN]);
     const bounds = attempt(node, "bounds", async () => {
       if (!inferred) {
-        node.bounds = toRect((await extents())[0], context.boundsOffset);
+        const [[raw], offset] = await Promise.all([extents(), offsetFor(context, node)]);
+        node.bounds = toRect(raw, offset);
         return;
       }
       // Waiting for each ancestor makes the read one round trip per level: an element that had an

@@ -41,6 +41,8 @@ export interface CaptureSubject {
   region: Rect;
   subject: string;
   windowId?: number;
+  /** What the window's app drew itself larger by, where it scales itself (WindowInfo.extentsScale). */
+  scale?: number;
   focus?: FocusReport;
 }
 
@@ -65,9 +67,11 @@ export async function resolveCapture(
   let region: Rect | undefined = screen;
   let windowId: number | undefined;
   let subject = "the screen";
+  let scale: number | undefined;
   if (of.kind === "window") {
     const window = await resolveWindowSpec(context, of.window);
     windowId = window.id;
+    scale = window.extentsScale;
     subject = `window ${window.id} ${JSON.stringify(window.title)}`;
     region = window.rect ? clip(window.rect, screen) : undefined;
   } else if (of.kind === "element") {
@@ -101,5 +105,11 @@ export async function resolveCapture(
       result: FOCUS_WORDS[truth],
     };
   }
-  return { region, subject, ...(windowId === undefined ? {} : { windowId }), ...(focus ? { focus } : {}) };
+  return {
+    region,
+    subject,
+    ...(windowId === undefined ? {} : { windowId }),
+    ...(scale ? { scale } : {}),
+    ...(focus ? { focus } : {}),
+  };
 }

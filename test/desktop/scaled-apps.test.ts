@@ -1,0 +1,147 @@
+// A Java app and two browsers on a screen scaled by 2, as `deskhand sandbox --scale 2` makes one
+// (issue 38): Java told `-Dsun.java2d.uiScale=2`, Firefox `GDK_SCALE=2`, Chromium both that and the
+// 192 dots per inch of Xft.dpi (it draws at ×4). Java and Firefox report their extents in their own
+// points, Chromium its frame in its points and its page in the screen's pixels: each is mapped from
+// evidence, so a click by ref and one at the centre `find_text` gives press their own controls, read
+// back from the app (Swing's status label, the page's status line).
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { launchApp } from "../../src/platform/sandbox/apps.js";
+import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
+import { webStatus } from "../toolkits/profiles.js";
+import { type Element, findWaiting, HANG_MS, SWING_COMMAND, toolCaller, windowId } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-scaled-apps-"));
+
+interface ScaledApp {
+  name: string;
+  command: string;
+  title: string;
+  /** The button clicked by ref, and the text found and clicked at its centre. */
+  byRef: string;
+  /** Its role, a push button unless said. */
+  byRefRole?: string;
+  byText: string;
+  /** What the app shows once pressed: read back until it matches, or the test fails. */
+  shows: (call: ReturnType<typeof toolCaller>, pressed: string) => Promise<string>;
+  says: Record<string, RegExp>;
+}
+
+const pageStatus = (call: ReturnType<typeof toolCaller>, browser: string) =>
+  webStatus(call, { kind: "title", glob: `Deskhand Web Form*${browser}*` });
+
+const APPS: ScaledApp[] = [
+  {
+    name: "Swing at uiScale 2",
+    command: SWING_COMMAND.join(" "),
+    title: "Deskhand Fixture",
+    byRef: "Alpha",
+    byText: "Subscribe",
+    // Its status label is named "Status"; what it shows is its text and its description.
+    shows: async (call) => {
+      const found = await call("find", {
+        target: { kind: "title", glob: "Deskhand Fixture" },
+        role: "label",
+        name: "Status",
+      });
+      const ref = found.data?.matches?.[0]?.ref;
+      return ref ? JSON.stringify((await call("element_info", { ref })).data ?? null) : "";
+    },
+    says: { Alpha: /Pressed Alpha/, Subscribe: /Subscribed/ },
+  },
+  {
+    name: "Firefox at GDK_SCALE=2",
+    command: "test/fixtures/web/firefox",
+    title: "Deskhand Web Form — Mozilla Firefox",
+    byRef: "Greet",
+    byText: "Subscribe",
+    shows: (call) => pageStatus(call, "Firefox"),
+    says: { Greet: /Hello/, Subscribe: /Subscribed/ },
+  },
+  {
+    // Chromium multiplies GDK_SCALE by Xft.dpi's 192/96, as on Plasma's X11 session at 200 %.
+    name: "Chromium at GDK_SCALE=2 and 192 dpi, ×4",
+    command: "test/fixtures/web/chromium",
+    title: "Deskhand Web Form - Chromium",
+    // Tesseract misreads the check box's label drawn at ×4: the button is found by its text instead.
+    byRef: "Subscribe",
+    byRefRole: "check box",
+    byText: "Greet",
+    shows: (call) => pageStatus(call, "Chromium"),
+    says: { Greet: /Hello/, Subscribe: /Subscribed/ },
+  },
+];
+
+describe("a Java app and two browsers on a screen scaled by 2", () => {
+  let desktop: Desktop;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(async () => {
+    desktop = await Desktop.start({ scale: 2, width: 2560, height: 2048 });
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...desktop.info.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+    call = toolCaller(context);
+  });
+  after(async () => {
+    await context?.close();
+    await desktop?.stop();
+  });
+
+  for (const app of APPS)
+    it(`${app.name}: drawn at twice the size, and clicks by ref and at a find_text centre land`, async () => {
+      await launchApp(desktop, app.command, 90_000);
+      const id = await windowId(call, app.title);
+      await call("window", { action: "focus", window: { id }, intent: "Bring it forward" });
+      // Firefox answers -1 for a page's place until it has laid the page out.
+      const find = async () =>
+        (await findWaiting(
+          call,
+          app.title,
+          { role: app.byRefRole ?? "push button", name: app.byRef },
+          HANG_MS,
+        )) as Element;
+      let button = await find();
+      for (const deadline = Date.now() + HANG_MS; !button.bounds && Date.now() < deadline; await sleep(200))
+        button = await find();
+      // Drawn at least twice as large: a control of one line of text is more than 30 pixels high.
+      assert.ok(button.bounds.height > 30, `${app.byRef} is ${JSON.stringify(button.bounds)}: not scaled`);
+      const pressedUntil = async (name: string) => {
+        let shown = "";
+        for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(200)) {
+          shown = await app.shows(call, name);
+          if (app.says[name]!.test(shown)) return;
+        }
+        assert.fail(`${name} was never pressed: the app shows ${JSON.stringify(shown)}`);
+      };
+      const clicked = await call("click", { ref: button.ref, intent: `Press ${app.byRef}` });
+      assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+      await pressedUntil(app.byRef);
+      const seen = await call("find_text", {
+        text: app.byText,
+        match: "contains",
+        of: { kind: "window", window: { id } },
+      });
+      const match = seen.data?.matches?.[0];
+      if (!match) {
+        const read = await call("read_screen_text", { of: { kind: "window", window: { id } } });
+        assert.fail(`${seen.text ?? JSON.stringify(seen.error)}\n${read.text}`);
+      }
+      const at = await call("click", {
+        at: { space: "global", x: match.centre.x, y: match.centre.y },
+        intent: `Press ${app.byText}`,
+      });
+      assert.equal(at.data?.status, "done", at.text ?? JSON.stringify(at.error));
+      await pressedUntil(app.byText);
+    });
+});
