@@ -1,5 +1,6 @@
 // A read tree laid out in document order, with the filters (visibleOnly, onlyInteractive) applied.
 
+import { shownByStates } from "../platform/shown.js";
 import { yieldIfDue } from "../platform/slice.js";
 import type { RawNode } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
@@ -138,11 +139,10 @@ export function isInteractive(node: RawNode): boolean {
  * what sits below a 0×0 element has none either.
  */
 export function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean {
-  const states = node.states;
-  if (states === undefined) return true; // Unread states: keep it, and its `unread` says why.
+  if (node.states === undefined) return true; // Unread states: keep it, and its `unread` says why.
   if (isClosedPopup(node)) return false;
-  if (states.includes("showing")) return true;
-  if (toolkitReportsShowing || !states.includes("visible")) return false;
+  const byStates = shownByStates(node.states, toolkitReportsShowing);
+  if (byStates !== "by area") return byStates;
   if (!node.enriched) return true; // Bounds not read yet: cannot tell, so it is kept.
   const b = node.bounds;
   if (!b) return !(node.interfaces ?? []).includes("Component");

@@ -316,6 +316,7 @@ async function pressIfStayed(
 
 export const actTool = defineTool({
   name: "act",
+  group: "act",
   title: "Act on an element",
   description:
     "Act through an element's own accessibility actions (no mouse or keyboard). The ref is verified first: a changed element is not acted on. The receipt: route, element re-read, windows that came or went.",

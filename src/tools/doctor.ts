@@ -2,11 +2,38 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { bounded, CHECK_MS, type Check, diagnose, failedCheck, GROUP_MS } from "../platform/diagnostics.js";
+import type { WindowInfo } from "../platform/types.js";
 import { coveredLanguages } from "../safety/vocabulary.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 const MARK: Record<Check["status"], string> = { ok: "ok  ", warn: "warn", fail: "FAIL", unavailable: "n/a " };
+
+/**
+ * How each window's extents map onto the screen, and why: an app that scales itself (its frame or
+ * content against its window), one whose frame disagrees, and how many are the screen's as reported.
+ */
+function mappingCheck(windows: WindowInfo[]): Check {
+  const named = (w: WindowInfo) => `${JSON.stringify(w.title)} (${w.toolkit ?? w.app ?? "?"})`;
+  const scaled = windows
+    .filter((w) => w.extentsScale)
+    .map((w) => `${named(w)} ×${Number(w.extentsScale!.toFixed(3))}`);
+  const disagree = windows
+    .filter((w) => w.extentsDisagree)
+    .map((w) => `${named(w)} none: ${w.extentsDisagree}`);
+  const plain = windows.filter((w) => w.accessible && !w.extentsScale && !w.extentsDisagree).length;
+  return {
+    section: "probe",
+    name: "mapping",
+    status: disagree.length > 0 ? "warn" : "ok",
+    value: `${[...scaled, ...disagree, `${plain} as reported, the screen's`].join("; ")}. Read from each frame, or its content, against the window's rectangle (X11)`,
+    ...(disagree.length > 0
+      ? {
+          hint: "no click goes by ref in a window whose places disagree: click points from a screenshot or find_text",
+        }
+      : {}),
+  };
+}
 
 /** The end-to-end read: list windows, then read the first accessible one, bounded. */
 async function probe(context: ToolContext): Promise<Check[]> {
@@ -23,6 +50,7 @@ async function probe(context: ToolContext): Promise<Check[]> {
         value: `${windows.length} listed, ${windows.filter((w) => w.accessible).length} with an accessible tree`,
       },
     ];
+    checks.push(mappingCheck(windows));
     const first = windows.find((w) => w.accessible);
     if (!first) {
       checks.push({
@@ -202,6 +230,7 @@ async function leftovers(context: ToolContext): Promise<Check> {
 
 export const doctorTool = defineTool({
   name: "doctor",
+  group: "read",
   title: "Diagnose this machine",
   description:
     "Can deskhand work here: display, input, buses, toolkits, missing packages, ceiling, journal. Read-only; probe reads a window.",

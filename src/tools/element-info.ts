@@ -13,6 +13,7 @@ function verdict(differences: number, same: boolean, states: string[]): string {
 
 export const elementInfoTool = defineTool({
   name: "element_info",
+  group: "read",
   title: "Element info",
   description: "A ref's element re-read in full and verified; a changed one comes with its differences.",
   level: "L1",

@@ -75,6 +75,7 @@ const TYPE_AFTER = new Set(["unsupported_pattern", "action_failed"]);
 
 export const fillFormTool = defineTool({
   name: "fill_form",
+  group: "act",
   title: "Fill several fields",
   description:
     "Set fields in order, [{ref|label, value}]: by accessibility, typed where that has no effect. A field counts as set only when it reads back; each gets a line.",

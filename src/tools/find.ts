@@ -331,6 +331,7 @@ export async function resolveOne(
 
 export const findElementsTool = defineTool({
   name: "find",
+  group: "read",
   title: "Find elements",
   description:
     "Refs for elements matching selector fields (all must hold) or a locator. No match, an incomplete read and an unreadable candidate are told apart.",

@@ -29,6 +29,7 @@ const TEXT_ROLES = roleSet("label", "static", "heading", "paragraph", "status ba
 
 export const observeTool = defineTool({
   name: "observe",
+  group: "read",
   title: "Observe targets",
   description:
     "What can be acted on in a window, in screen order: index, ref, label, actions; `context` has the visible text.",

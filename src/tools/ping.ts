@@ -5,6 +5,7 @@ export const PROTOCOL_VERSION = 1;
 
 export const pingTool = defineTool({
   name: "ping",
+  group: "read",
   title: "Ping",
   description: "Check that deskhand answers: version, protocol, current snapshot id.",
   level: "L1",

@@ -13,6 +13,7 @@ export const tablePageShape = {
 
 export const readTableTool = defineTool({
   name: "read_table",
+  group: "read",
   title: "Read a table",
   description:
     "Rows of a ref's table, paged: counts, headers, a line per row. Empty cells show -, unreadable ones ?.",

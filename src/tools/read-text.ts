@@ -26,6 +26,7 @@ export async function refText(context: ToolContext, ref: string, start = 0, leng
 
 export const readTextTool = defineTool({
   name: "read_text",
+  group: "read",
   title: "Read an element's text",
   description:
     "A slice of a ref's text (label, field, document), with the whole length. Never a password field's text.",

@@ -11,6 +11,7 @@ import { defineTool } from "./tool.js";
 
 export const recordTool = defineTool({
   name: "record",
+  group: "run",
   title: "Record a run",
   description:
     "Record this session's acting calls that succeed as steps that find their elements again, for run {recording} or `deskhand replay`. Passwords become parameters.",

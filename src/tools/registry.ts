@@ -18,11 +18,12 @@ import { recordTool } from "./record.js";
 import { runTool } from "./run.js";
 import { findTextTool, readScreenTextTool } from "./screen-text.js";
 import { snapshotTool } from "./snapshot.js";
-import type { ToolDefinition } from "./tool.js";
+import { TOOL_GROUP_NAMES, type ToolDefinition, type ToolGroup } from "./tool.js";
 import { waitTool } from "./wait.js";
 import { windowsTool } from "./windows.js";
 
-export const TOOLS: readonly ToolDefinition[] = [
+/** deskhand's own tools: each names its group, so `--tools` and the CLI's lists derive from this one list. */
+const OWN = [
   pingTool,
   windowsTool,
   snapshotTool,
@@ -48,7 +49,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   runTool,
   recordTool,
   doctorTool,
-] as unknown as readonly ToolDefinition[];
+] satisfies readonly { name: string; group: ToolGroup }[];
+export const TOOLS = OWN as unknown as readonly (ToolDefinition & { group: ToolGroup })[];
 
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((tool) => tool.name === name);
@@ -59,25 +61,10 @@ export function findTool(name: string): ToolDefinition | undefined {
  * reading, accessibility actions, real input, pixels, raw primitives, runs of steps and their
  * recording. Every tool is in one group.
  */
-export const TOOL_GROUPS: Record<string, readonly string[]> = {
-  read: [
-    "ping",
-    "windows",
-    "snapshot",
-    "observe",
-    "find",
-    "element_info",
-    "read_text",
-    "read_table",
-    "wait",
-    "doctor",
-  ],
-  act: ["act", "fill_form"],
-  hands: ["click", "type_text", "key", "drag", "hover", "wheel", "window"],
-  pixels: ["screenshot", "read_screen_text", "find_text"],
-  raw: ["raw_input"],
-  run: ["run", "record"],
-};
+/** Each group's tools, in the list's order, as their definitions name them. */
+export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  TOOL_GROUP_NAMES.map((group) => [group, TOOLS.filter((t) => t.group === group).map((t) => t.name)]),
+);
 
 /**
  * The tools named by a `--tools` list: groups and tool names, comma-separated, in registry order.

@@ -228,6 +228,7 @@ async function windowsNow(context: ToolContext): Promise<WindowInfo[] | undefine
 
 export const runTool = defineTool({
   name: "run",
+  group: "run",
   title: "Run steps",
   description:
     "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect (wait's arguments) is not met. A step's find is resolved when it runs (its ref goes to args.ref or \"$ref\"). Replays a recording.",

@@ -146,6 +146,7 @@ function passwordData(r: Recognition) {
 
 export const readScreenTextTool = defineTool({
   name: "read_screen_text",
+  group: "pixels",
   title: "Read text from pixels",
   description:
     "Text from pixels (OCR) where the tree has none (canvas, terminal): lines and words in reading order, boxes in global points, doubtful words marked (?).",
@@ -196,6 +197,7 @@ export const readScreenTextTool = defineTool({
 
 export const findTextTool = defineTool({
   name: "find_text",
+  group: "pixels",
   title: "Find text on screen",
   description:
     'Where a text appears on screen, by OCR: each match\'s box and centre, for `at: {space: "global", x, y}`. No match means not recognised, not absent.',

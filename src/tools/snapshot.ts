@@ -46,6 +46,7 @@ export function snapshotData(page: SnapshotPage) {
 
 export const snapshotTool = defineTool({
   name: "snapshot",
+  group: "read",
   title: "Snapshot a window",
   description:
     "A window or a ref's subtree as text, a line per element: role, name, ref, states, value. Cuts are named; a cursor pages on. Read shallow, then snapshot a ref.",

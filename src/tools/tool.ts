@@ -26,11 +26,17 @@ export interface ToolOutput<Data extends object = ToolData> {
   image?: { mimeType: "image/png"; data: Buffer };
 }
 
+/** What `--tools` serves a tool under; each tool names its own. */
+export const TOOL_GROUP_NAMES = ["read", "act", "hands", "pixels", "raw", "run"] as const;
+export type ToolGroup = (typeof TOOL_GROUP_NAMES)[number];
+
 export interface ToolDefinition<
   Input extends z.ZodObject = z.ZodObject,
   Output extends ToolOutput<object> = ToolOutput,
 > {
   name: string;
+  /** What `--tools` serves it under: every tool of deskhand's own names one (registry.ts); a seed profile's need not. */
+  group?: ToolGroup;
   title: string;
   description: string;
   /** The level it runs at when nothing raises it. */
@@ -46,10 +52,13 @@ export interface ToolDefinition<
   handler(context: ToolContext, input: z.output<Input>): Promise<Output>;
 }
 
-export function defineTool<Input extends z.ZodObject, Output extends ToolOutput<object>>(
-  tool: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output> {
-  return tool;
+/** Declares a tool; its group, when it names one, is kept in its type for the registry to check. */
+export function defineTool<
+  Input extends z.ZodObject,
+  Output extends ToolOutput<object>,
+  Group extends ToolGroup | undefined = undefined,
+>(tool: ToolDefinition<Input, Output> & { group?: Group }): ToolDefinition<Input, Output> & { group: Group } {
+  return tool as ToolDefinition<Input, Output> & { group: Group };
 }
 
 /** What a tool takes, as a caller writes it (defaults may be left out). */

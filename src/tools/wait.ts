@@ -66,6 +66,7 @@ async function observe(
 
 export const waitTool = defineTool({
   name: "wait",
+  group: "read",
   title: "Wait",
   description:
     "Wait until a window title appears or goes, an element's text changes or equals a value, or a selector's element appears or is enabled. A timeout is a result.",

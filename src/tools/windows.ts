@@ -5,6 +5,7 @@ import { defineTool, READ_ONLY } from "./tool.js";
 
 export const windowsTool = defineTool({
   name: "windows",
+  group: "read",
   title: "List windows",
   description:
     "Top-level windows, front to back: id, title, app, pid, rect, focus. 'no accessible tree': use read_screen_text.",

@@ -19,6 +19,7 @@ import {
   type StartedApp,
   startApp,
   toolCaller,
+  windowId,
 } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-keys-"));
@@ -206,6 +207,28 @@ describe("Enter in a GTK 4 file chooser dialog, whose toolkit reports no default
     );
     await sleep(500);
     assert.deepEqual(readdirSync(folder), [], "nothing was saved");
+  });
+
+  it("in a question with no default and no button focused, Enter may press Delete: it needs a person", async () => {
+    const question = `Gate keys GTK4 question ${process.pid}`;
+    const dialog = startApp([
+      "/usr/bin/python3",
+      "test/fixtures/dialogs/gtk4_question.py",
+      question,
+      "_Delete",
+      "label-focus",
+    ]);
+    try {
+      await one(call, question, { role: "push button", name_contains: "Delete" });
+      const id = await windowId(call, question);
+      const enter = await call("key", { key: "Enter", intent: "Answer", window: { id } });
+      refusedWith(enter, "Enter with the message focused", /Delete/);
+      assert.match(enter.data.presses.via, /possible default button/, JSON.stringify(enter.data.presses));
+      await sleep(500);
+      assert.equal(dialog.child.exitCode, null, "the dialog is still open: nothing was answered");
+    } finally {
+      dialog.kill();
+    }
   });
 });
 

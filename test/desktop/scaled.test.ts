@@ -124,6 +124,12 @@ for (const kit of KITS) {
         `scaled ×${window.extentsScale}, not ×${kit.factor}`,
       );
       assert.match(listed.text ?? "", /app scales itself ×\d/);
+      // doctor names the mapping and where it came from.
+      const doctor = await call("doctor", { probe: true });
+      assert.match(
+        doctor.text ?? "",
+        new RegExp(`mapping: [^\n]*×${Number(kit.factor.toFixed(3))}[^\n]*Read from each frame`),
+      );
       const inside = (b: Element["bounds"]) =>
         b.x >= rect.x &&
         b.y >= rect.y &&
@@ -189,6 +195,8 @@ describe("an app whose frame disagrees with its window", () => {
     const window = listed.data.windows.find((w: { id: number }) => w.id === id);
     assert.match(window.extentsDisagree ?? "", /its frame reads \d+x\d+@-?\d+,\d+ against the window's/);
     assert.match(listed.text ?? "", /places disagree with the screen/);
+    const doctor = await call("doctor", { probe: true });
+    assert.match(doctor.text ?? "", /warn probe · mapping: [^\n]*none: its frame reads/);
     const beta = (await findWaiting(call, title, { role: "push button", name: "Beta" }, HANG_MS)) as Element;
     assert.equal(beta.bounds ?? null, null, "a guessed place is shown");
     const clicked = await call("click", { ref: beta.ref, intent: "Press Beta" });

@@ -32,7 +32,14 @@ import {
 } from "./hands.js";
 import { replayCommand, runCommand } from "./run.js";
 import { sandboxRun, sandboxStart, sandboxStop, sandboxSupervise } from "./sandbox.js";
-import { doctorCommand, observeCommand, pingCommand, snapshotCommand, windowsCommand } from "./tools.js";
+import {
+  callCommand,
+  doctorCommand,
+  observeCommand,
+  pingCommand,
+  snapshotCommand,
+  windowsCommand,
+} from "./tools.js";
 import { HELP, UsageError } from "./usage.js";
 
 type Command = (args: string[]) => Promise<number>;
@@ -122,6 +129,7 @@ const SANDBOX: Record<string, Command> = {
 };
 
 const COMMANDS: Record<string, Command> = {
+  call: callCommand,
   windows: windowsCommand,
   snapshot: snapshotCommand,
   observe: observeCommand,

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { callTool } from "../../tools/call.js";
 import { createContext } from "../../tools/context.js";
-import { findTool } from "../../tools/registry.js";
+import { findTool, TOOLS } from "../../tools/registry.js";
 import { exitStatus } from "./exit.js";
 import { UsageError } from "./usage.js";
 
@@ -118,6 +118,32 @@ async function runTool(
   } finally {
     await context.close();
   }
+}
+
+/**
+ * `deskhand call TOOL [JSON]`: any registry tool with its input as JSON, so every tool is reachable
+ * from the CLI the moment it is in the registry (the commands above only add flags).
+ */
+export async function callCommand(args: string[]): Promise<number> {
+  const json = args.includes("--json");
+  const [name, input, ...rest] = args.filter((a) => a !== "--json");
+  if (!name) throw new UsageError(`call needs a tool: ${TOOLS.map((t) => t.name).join(", ")}`);
+  if (!findTool(name))
+    throw new UsageError(
+      `no tool ${JSON.stringify(name)}; the tools are ${TOOLS.map((t) => t.name).join(", ")}`,
+    );
+  if (rest.length > 0) throw new UsageError("call takes a tool, its input as one JSON object, and --json");
+  let parsed: unknown = {};
+  if (input !== undefined) {
+    try {
+      parsed = JSON.parse(input);
+    } catch (error) {
+      throw new UsageError(`the input must be one JSON object: ${(error as Error).message}`);
+    }
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`the input must be one JSON object, like '{"limit": 5}', not ${input}`);
+  return runTool(name, parsed as Record<string, unknown>, json);
 }
 
 export async function windowsCommand(args: string[]): Promise<number> {

@@ -1,4 +1,6 @@
 // Help texts, and the error that means "the command line was wrong" (exit status 2).
+import { TOOL_GROUPS, TOOLS } from "../../tools/registry.js";
+
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }
@@ -34,11 +36,20 @@ is journaled (on disk before any input) and then its outcome; an action the jour
 refused. Exit status 0 done, 1 failed, 2 bad command line, 3 refused.`;
 
 export const HELP: Record<string, string> = {
+  call: `Usage: deskhand call TOOL ['{"input": "as JSON"}'] [--json]
+
+Runs any of deskhand's tools with its input as the MCP and NDJSON front ends take it, gated and
+journaled alike. The tools, by group:
+${Object.entries(TOOL_GROUPS)
+  .map(([group, names]) => `  ${group.padEnd(8)} ${names.join(", ")}`)
+  .join("\n")}
+Each tool's input is its schema in \`deskhand mcp\`'s tools/list.`,
   main: `deskhand: read and drive desktop applications as text, through accessibility APIs.
 
 Usage: deskhand <command> [options]
 
 Commands:
+  call TOOL [JSON]     any tool, its input as one JSON object (${TOOLS.length} tools; \`call\` alone lists them)
   windows              list top-level windows
   snapshot             read a window as text, bounded
   observe              list the actionable targets of a window
@@ -102,7 +113,7 @@ observe's own defaults: --max-depth 64, --max-nodes 1000, on-screen elements onl
 
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system
 packages and per-toolkit hints. Read-only. Exit status 1 when a check fails.
-  --probe              also list windows and read one, end to end`,
+  --probe              also list windows, how each one's places map onto the screen, and read one`,
   find: `Usage: deskhand find [target] (selector | --locator L) [--limit N] [--timeout-ms N]
        [--include-off-screen] [--json]
 

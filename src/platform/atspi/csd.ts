@@ -107,7 +107,8 @@ export type ExtentsFit =
  * uiScale 2, whose frame reports -1 and whose content pane 756×606 at (40, 56) fills a 1512×1212
  * window at (81, 112). A scale counts only
  * where width, height and origin all agree on it. Unscaled, the frame is the window or holds it
- * (LibreOffice's includes the decorations). Anything else disagrees.
+ * (LibreOffice's includes the decorations), or the content lies in the window. Anything else
+ * disagrees.
  */
 export async function extentsFit(
   app: AtspiApp,
@@ -123,17 +124,30 @@ export async function extentsFit(
   const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
     [string, string][],
   ];
-  const content = children[0]?.[1];
-  const ofContent = content ? scaleOf(await extents(content), window) : undefined;
+  const content = children[0]?.[1] ? await extents(children[0][1]) : undefined;
+  const ofContent = content ? scaleOf(content, window) : undefined;
   if (ofContent !== undefined) return { fits: "scaled", scale: ofContent };
   if (!usable(frame)) return { fits: "unknown" };
-  if (holds(frame, window)) return { fits: "screen" };
+  // Java's dialogs report a frame beside their window (341,355 222×60 for 302,335 220×35) and a
+  // content that is the window: the content is the evidence there.
+  if (holds(frame, window) || (content && usable(content) && inside(content, window)))
+    return { fits: "screen" };
   const [x, y, width, height] = frame;
   return { fits: "none", frame: { x, y, width, height } };
 }
 
 function usable([x, y, width, height]: Extents): boolean {
   return width > 0 && height > 0 && x > -1_000_000 && y > -1_000_000;
+}
+
+/** Whether the content lies in the window, give or take two pixels of rounding. */
+function inside([x, y, width, height]: Extents, window: Rect): boolean {
+  return (
+    x >= window.x - 2 &&
+    y >= window.y - 2 &&
+    x + width <= window.x + window.width + 2 &&
+    y + height <= window.y + window.height + 2
+  );
 }
 
 /** Whether the frame holds the window, give or take two pixels of rounding. */

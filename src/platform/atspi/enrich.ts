@@ -1,6 +1,7 @@
 // The fields the bulk cache does not carry: bounds, accessible id, action names, value and text. Read
 // only for the nodes a reply will show, all calls of a page in flight together.
 
+import { shownByStates } from "../shown.js";
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
 import { roleSet } from "../vocabulary.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
@@ -115,9 +116,8 @@ function carriesText(node: RawNode): boolean {
  * reports `showing` below the window; there `visible` stands in.
  */
 function onScreen(app: AtspiApp, node: RawNode): boolean {
-  const states = node.states;
-  if (states === undefined || states.includes("showing")) return true;
-  return app.reportsShowing === false && states.includes("visible");
+  // Judged by area once its bounds are read (GTK 4.8): until then it may be on screen.
+  return shownByStates(node.states, app.reportsShowing !== false) !== false;
 }
 
 /** Each enriched node's bounds read, awaited by its descendants where on-screen state comes from ancestors. */

@@ -62,9 +62,17 @@ export async function focusedElements(
   windowId: number,
 ): Promise<{ focused: RawNode[]; complete: boolean }> {
   const read = await readWhole(context, windowId);
-  const showingKnown = reportsShowing(read.root);
-  const focused = everyFocused(read.nodes).filter((n) => isShown(n, showingKnown));
+  const focused = everyFocused(read.nodes).filter(shownIn(read));
   return { focused, complete: read.complete };
+}
+
+/**
+ * Whether an element of this read is on screen, by the one judgement the reader and find use
+ * (flatten's isShown): GTK 4.8 reports no `showing`, and there `visible` and an area stand in.
+ */
+function shownIn(read: WindowRead): (node: RawNode) => boolean {
+  const showingKnown = reportsShowing(read.root);
+  return (node) => isShown(node, showingKnown);
 }
 
 /**
@@ -81,11 +89,12 @@ async function holdsInput(
   const modeless = !read.root.states?.includes("modal");
   const searching = (name: string | undefined) => !!name && !!matchLabel(name).searches;
   const searchOnly = modeless && searching(read.root.name);
+  const shown = shownIn(read);
   const editable = read.nodes.filter(
     (n) =>
       TYPED_ROLES.has(n.role) &&
       n.states?.includes("editable") &&
-      n.states.includes("showing") &&
+      shown(n) &&
       !(searchOnly || (modeless && searching(n.name ?? n.inferredLabel))),
   );
   if (editable.some((n) => n.role === "password text")) return true;
@@ -186,8 +195,9 @@ async function shownTexts(
  * buttons answer what it says. A window not read whole leaves it unknown.
  */
 function onlyAsks(read: WindowRead): boolean | undefined {
+  const shown = shownIn(read);
   const fields = read.nodes.some(
-    (n) => EDITABLE_ROLES.has(n.role) && n.states?.includes("editable") && n.states.includes("showing"),
+    (n) => EDITABLE_ROLES.has(n.role) && n.states?.includes("editable") && shown(n),
   );
   if (fields) return false;
   return read.complete ? true : undefined;
@@ -402,8 +412,9 @@ const CHOICE_ROLES = roleSet("menu item", "check menu item", "radio menu item", 
  * is open.
  */
 function openPopupChoice(read: WindowRead): RawNode | undefined {
+  const shown = shownIn(read);
   return read.nodes
-    .filter((n) => CHOICE_ROLES.has(n.role) && n.states?.includes("selected") && n.states.includes("showing"))
+    .filter((n) => CHOICE_ROLES.has(n.role) && n.states?.includes("selected") && shown(n))
     .filter((n) =>
       pathTo(read.root, n)
         .slice(0, -1)
@@ -447,9 +458,7 @@ async function activationPresses(
     return [{ via: "the focused element" }];
   if (!keys.enter) return [];
   const editable = focused.role !== undefined && EDITABLE_ROLES.has(focused.role);
-  // GTK 4.8 reports no `showing`: what is shown is then told by `visible` and its size.
-  const showingKnown = reportsShowing(read.root);
-  const shown = (n: RawNode) => isShown(n, showingKnown);
+  const shown = shownIn(read);
   if (editable && multiLine(focused)) {
     // A composer that sends on Enter says so only through a command bound to it (GTK 3's menus).
     const commands = read.nodes.filter((n) => COMMAND_ROLES.has(n.role) && !BUTTON_ROLES.has(n.role));
@@ -554,10 +563,10 @@ function fieldActivation(
  * at all (GTK 4's popovers).
  */
 function openMenuItems(read: WindowRead): RawNode[] {
-  const showingKnown = reportsShowing(read.root);
+  const shown = shownIn(read);
   const items: RawNode[] = [];
   const walk = (node: RawNode, inMenu: boolean) => {
-    if (inMenu && MENU_ITEM_ROLES.has(node.role) && isShown(node, showingKnown)) items.push(node);
+    if (inMenu && MENU_ITEM_ROLES.has(node.role) && shown(node)) items.push(node);
     for (const child of node.children) walk(child, inMenu || MENU_ROLES.has(node.role));
   };
   walk(read.root, false);

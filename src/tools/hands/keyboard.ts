@@ -433,6 +433,7 @@ const typeTextInput = z
 
 export const typeTextTool = defineTool({
   name: "type_text",
+  group: "hands",
   title: "Type text",
   description:
     "Type with the real keyboard into the focused field or a ref. A newline or space that would press a committing button needs a person.",
@@ -614,6 +615,7 @@ function holds(outer: RawNode, node: RawNode): boolean {
 
 export const keyTool = defineTool({
   name: "key",
+  group: "hands",
   title: "Press a key or chord",
   description:
     "Press a key or chord (Enter, ctrl+s, alt+F4). It is judged by what it presses; what commits, and chords that close or end things, need a person.",

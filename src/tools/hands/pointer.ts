@@ -76,6 +76,7 @@ const at = (place: ResolvedPlace) => `(${place.point.x}, ${place.point.y})`;
 
 export const clickTool = defineTool({
   name: "click",
+  group: "hands",
   title: "Click",
   description:
     "Click with the real mouse at a ref or a point, its window in front; a covered point is refused. A committing press (OK, Save, Delete…, any language) needs a person.",
@@ -132,6 +133,7 @@ const endSchema = z.object({ ...placeShape, find: findToolSchema.optional() }).r
 
 export const dragTool = defineTool({
   name: "drag",
+  group: "hands",
   title: "Drag",
   description:
     "Press at `from`, move to `to`, release. Each end: ref, find or point; both judged like a click.",
@@ -181,6 +183,7 @@ export const dragTool = defineTool({
 
 export const hoverTool = defineTool({
   name: "hover",
+  group: "hands",
   title: "Hover",
   description: "Move the pointer to a ref or a point without clicking (tooltips, menus).",
   // A hover presses nothing, whatever is under the pointer: it stays L1.
@@ -214,6 +217,7 @@ export const hoverTool = defineTool({
 
 export const wheelTool = defineTool({
   name: "wheel",
+  group: "hands",
   title: "Scroll with the wheel",
   description:
     "Turn the mouse wheel over a ref, a point or where the pointer is. To scroll by accessibility, act scroll.",

@@ -13,6 +13,7 @@ const pointerFields = { ...pointOrRefShape, button: buttonSchema };
 
 export const rawInputTool = defineTool({
   name: "raw_input",
+  group: "raw",
   title: "Raw input",
   description:
     "mouse_down/mouse_up at a ref or point, key_down/key_up. L4 only; what is held is released after 10 s.",

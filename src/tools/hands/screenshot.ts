@@ -25,6 +25,7 @@ function marksLine(m: { of: string; drawn: number; targets: number; age_ms: numb
 
 export const screenshotTool = defineTool({
   name: "screenshot",
+  group: "pixels",
   title: "Screenshot",
   description:
     "A PNG of the screen, a window, an element or a region. Its image_space, passed back in `at`, clicks a pixel.",

@@ -19,6 +19,7 @@ const levelOf = (action: WindowAction) => (action === "close" ? "L3" : "L1");
 
 export const windowTool = defineTool({
   name: "window",
+  group: "hands",
   title: "Manage a window",
   description:
     "focus, minimize, hide (the app's windows), show (restore them) or close a window, read back from the window manager.",
