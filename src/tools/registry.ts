@@ -52,6 +52,14 @@ const OWN = [
 ] satisfies readonly { name: string; group: ToolGroup }[];
 export const TOOLS = OWN as unknown as readonly (ToolDefinition & { group: ToolGroup })[];
 
+/**
+ * What deskhand's default catalog may cost every conversation before its first call: characters of
+ * tools/list as a client receives it (test/unit/catalog.test.ts pins it, bench/catalog.ts reports
+ * each tool's part). A new tool pays for itself by saying less elsewhere, or raises this with the
+ * measured reason written here (docs/adding-a-tool.md).
+ */
+export const CATALOG_BUDGET = 20_000;
+
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((tool) => tool.name === name);
 }

@@ -1,5 +1,5 @@
-// What every conversation pays before its first call: the default catalog is pinned at 20,000
-// characters, measured as a client receives it. Nothing is dropped to get there: every argument a
+// What every conversation pays before its first call: the default catalog is pinned at its budget
+// (CATALOG_BUDGET), measured as a client receives it. Nothing is dropped to get there: every argument a
 // tool takes is in its schema or named, with its default, in its description; `--tools` serves a
 // subset; a seed profile's tools are listed as declared.
 import assert from "node:assert/strict";
@@ -9,13 +9,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { z } from "zod";
 import { PROFILES } from "../../src/frontends/profiles/index.js";
-import { selectTools, TOOL_GROUPS, TOOLS } from "../../src/tools/registry.js";
+import { CATALOG_BUDGET, selectTools, TOOL_GROUPS, TOOLS } from "../../src/tools/registry.js";
 import { listedTools } from "../mcp-listing.js";
 
 const listed = listedTools;
 
-/** The catalog's ceiling; bench/tokens reports the figure and each tool's part. */
-const CATALOG_CHARS = 20_000;
+const CATALOG_CHARS = CATALOG_BUDGET;
 
 describe("the tool catalog", () => {
   it(`the default catalog is at most ${CATALOG_CHARS} characters`, async () => {

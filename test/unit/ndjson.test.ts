@@ -103,6 +103,22 @@ describe("ndjson protocol", () => {
     assert.ok(targets.some((t) => t.label.startsWith('push button "Open dialog" [ref=s2:')));
   });
 
+  it("serves every other tool of the registry by its own name, its input as params", async () => {
+    const responses = await exchange([
+      '{"id":1,"method":"find","params":{"target":{"kind":"window","id":1},"role":"push button","name":"Open dialog"}}\n',
+      '{"id":2,"method":"fly"}\n',
+    ]);
+    const found = responses[0]!.result as { matches: { name: string }[] } | undefined;
+    assert.deepEqual(
+      found?.matches.map((m) => m.name),
+      ["Open dialog"],
+      JSON.stringify(responses[0]),
+    );
+    const unknown = responses[1]!.error as { code: string; tools?: string[] };
+    assert.equal(unknown.code, "unknown_method");
+    assert.ok(unknown.tools?.includes("find_text"), JSON.stringify(unknown));
+  });
+
   it("gives every malformed line its protocol error code", async () => {
     const responses = await exchange([
       "not json\n",

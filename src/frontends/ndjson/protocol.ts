@@ -7,7 +7,7 @@ import { scrollAmountSchema } from "../../tools/act.js";
 import { type CallResult, callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
-import { findTool } from "../../tools/registry.js";
+import { findTool, TOOLS } from "../../tools/registry.js";
 
 export const PROTOCOL_ERROR_CODES = [
   "invalid_request",
@@ -358,8 +358,11 @@ export async function dispatch(context: ToolContext, method: string, params: unk
       );
     }
     default:
+      // Every other tool of deskhand's by its own name, its input as params: the registry is the list.
+      if (findTool(method)) return run(context, method, params ?? {});
       throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {
         methods: METHODS,
+        tools: TOOLS.map((t) => t.name),
       });
   }
 }
