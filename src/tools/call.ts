@@ -183,7 +183,7 @@ async function runCall(
 ): Promise<CallResult> {
   try {
     // The signal and the running tool belong to this call only: a view of the shared context.
-    const running = { name: tool.name, level: tool.level, highest: tool.highest };
+    const running = { name: tool.name, level: tool.level, highest: tool.highest, inputsAs: tool.inputsAs };
     // Called from inside another tool: that tool's level holds for what it calls.
     const outer = context.running;
     const levelFloor =

@@ -26,7 +26,7 @@ export interface ToolContext {
   /** The acting backend and hands, reached only through guard() (see acting.ts). */
   readonly [ACTING]: ActingSurfaces;
   /** The tool this call runs (set by callTool): the gate holds its levels to what it declares. */
-  readonly running?: Pick<ToolDefinition, "name" | "level" | "highest">;
+  readonly running?: Pick<ToolDefinition, "name" | "level" | "highest" | "inputsAs">;
   /**
    * The least level of the tools this call runs inside (a profile's main_press, L3, running click):
    * a tool's level is nominal, so what it calls is judged at that level at least, never below.

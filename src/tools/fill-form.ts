@@ -81,6 +81,7 @@ export const fillFormTool = defineTool({
     "Set fields in order, [{ref|label, value}]: by accessibility, typed where that has no effect. A field counts as set only when it reads back; each gets a line.",
   level: "L2",
   highest: "L3",
+  inputsAs: ["act", "type_text"],
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   input: z.object({
     fields: z

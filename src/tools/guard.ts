@@ -55,6 +55,9 @@ export type Guarded =
       acting: ActingSurfaces;
     };
 
+/** Steps any input tool may take under their own name, judged on their own: a window brought forward. */
+const SUB_STEPS = new Set(["window.focus"]);
+
 /**
  * A tool's levels are declared once, in its definition: the gate never runs a call above the highest
  * its tool declares (the listing and MCP annotations say that level), nor below its least. A sub-step
@@ -62,8 +65,15 @@ export type Guarded =
  */
 function outsideDeclaration(context: ToolContext, spec: GuardSpec, level: SafetyLevel): string | undefined {
   const running = context.running;
-  if (!running || (spec.gate.tool !== running.name && !spec.gate.tool.startsWith(`${running.name}.`)))
-    return undefined;
+  if (!running) return undefined;
+  const own =
+    spec.gate.tool === running.name ||
+    spec.gate.tool.startsWith(`${running.name}.`) ||
+    !!running.inputsAs?.includes(spec.gate.tool);
+  // An input is named after the tool that makes it: under another's name it would escape this check.
+  if (!own && !SUB_STEPS.has(spec.gate.tool))
+    return `${running.name} made an input named ${spec.gate.tool}: an input is named after the tool that makes it`;
+  if (!own) return undefined;
   const highest = running.highest ?? running.level;
   if (levelRank(spec.gate.nominal) < levelRank(running.level))
     return `${running.name} declares ${running.level} at least, and was asked to run at ${spec.gate.nominal}`;

@@ -47,6 +47,11 @@ export interface ToolDefinition<
    */
   highest?: SafetyLevel;
   annotations: DeclaredAnnotations;
+  /**
+   * Other tools whose inputs it makes under their names, within its own levels (fill_form sets each
+   * field as act does): the gate refuses an input named after any tool not declared here.
+   */
+  inputsAs?: readonly string[];
   input: Input;
   /** Its reply's type is inferred from what it returns: that is the tool's typed reply (DataOf). */
   handler(context: ToolContext, input: z.output<Input>): Promise<Output>;
