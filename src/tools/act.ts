@@ -323,6 +323,8 @@ export const actTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+  // An action that presses: invoke, or a toggle (a toggle button may open what it shows).
+  mayOpenWindows: (input) => input.action?.kind === "invoke" || input.action?.kind === "toggle",
   input: actInput,
   async handler(context, input) {
     const ref = await resolveTarget(context, input);

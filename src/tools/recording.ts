@@ -183,7 +183,7 @@ export class Recorder {
     const died = appsEnded(pending.windows ?? []);
     let expect = expectOf(output, element !== undefined, args, died);
     let late: string | undefined;
-    if (!expect && pending.windows && mayChangeWindows(tool.name, input)) {
+    if (!expect && pending.windows && tool.mayOpenWindows?.(input)) {
       const change = await lateWindow(context, pending.windows);
       if (change && !(change.state === "disappears" && died(change.id))) {
         expect = windowExpect(change.title, change.state);
@@ -439,14 +439,6 @@ const windowExpect = (title: string, state: "appears" | "disappears") => ({
   timeout_ms: EXPECT_TIMEOUT_MS,
   poll_ms: 200,
 });
-
-/** Presses open windows: a click, a key, an action that presses, a typed newline. */
-function mayChangeWindows(tool: string, input: Record<string, unknown>): boolean {
-  if (tool === "type_text") return typeof input.text === "string" && /[\r\n]/.test(input.text);
-  const kind = (input.action as { kind?: string } | undefined)?.kind;
-  if (tool === "act") return kind === "invoke" || kind === "toggle";
-  return tool === "click" || tool === "key";
-}
 
 /** A titled window that came or went since `before`, watched for up to LATE_WINDOW_MS. */
 async function lateWindow(

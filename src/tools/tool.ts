@@ -53,6 +53,11 @@ export interface ToolDefinition<
    */
   inputsAs?: readonly string[];
   input: Input;
+  /**
+   * Whether a call with this input may open or close a window by what it presses (a click, a key,
+   * a typed line break, an invoked action), so that a recording watches for one that comes late.
+   */
+  mayOpenWindows?(input: z.output<Input>): boolean;
   /** Its reply's type is inferred from what it returns: that is the tool's typed reply (DataOf). */
   handler(context: ToolContext, input: z.output<Input>): Promise<Output>;
 }

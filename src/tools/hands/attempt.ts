@@ -27,6 +27,12 @@ import type { ResolvedPlace } from "./place.js";
 
 export interface InputAttempt {
   tool: string;
+  /**
+   * How this input may open, close or retitle a window, so that it waits for that: by pressing the
+   * place (a click: "Open…" promises a window), by its chord (a key), by a line break in its text
+   * (typing). Absent: it opens nothing of itself (a drag, a hover, the wheel).
+   */
+  mayOpen?: "place" | "chord" | "text";
   nominal: SafetyLevel;
   intent: string;
   /** Undefined: true, except a press on a committing target, which defaults to not reversible. */
@@ -267,17 +273,28 @@ const EDITING_CHORDS = new Set(
  */
 function mayChangeWindows(attempt: InputAttempt): boolean {
   if (attempt.presses?.some((f) => commitReason(f))) return true;
-  if (attempt.tool === "click") {
-    const role = attempt.place?.element?.role;
-    return role === undefined || COMMAND_ROLES.has(role);
+  switch (attempt.mayOpen) {
+    case "place": {
+      const role = attempt.place?.element?.role;
+      return role === undefined || COMMAND_ROLES.has(role);
+    }
+    case "text":
+      return /[\r\n]/.test(attempt.secret ?? "");
+    case "chord":
+      return attempt.chord !== undefined && chordMayOpen(attempt.chord);
+    default:
+      return false;
   }
-  if (attempt.tool === "type_text") return /[\r\n]/.test(attempt.secret ?? "");
-  const key = attempt.chord?.key;
-  if (attempt.tool !== "key" || !key) return false;
+}
+
+/** A chord with ctrl, alt or super that edits nothing, Enter, Escape or a function key. */
+function chordMayOpen(chord: Chord): boolean {
+  const key = chord.key;
+  if (!key) return false;
   const named = key.kind === "named" ? key.name : undefined;
-  if ((named && MOVING_KEYS.has(named)) || EDITING_CHORDS.has(chordText(attempt.chord!))) return false;
+  if ((named && MOVING_KEYS.has(named)) || EDITING_CHORDS.has(chordText(chord))) return false;
   return (
-    attempt.chord!.modifiers.some((m) => m !== "shift") ||
+    chord.modifiers.some((m) => m !== "shift") ||
     named === "Enter" ||
     named === "Escape" ||
     /^F\d+$/.test(named ?? "")
@@ -304,7 +321,7 @@ async function windowsChanged(
     if (mayChangeWindows(attempt))
       windows = await windowsSettled(list, before.windows, windows, OPENING_SETTLE_MS);
     // A click presses what it lands on ("Open…" promises a window); a drag, a hover or a wheel does not.
-    const pressed = attempt.tool === "click" ? attempt.place?.element?.name : undefined;
+    const pressed = attempt.mayOpen === "place" ? attempt.place?.element?.name : undefined;
     windows = await awaitPromisedWindow(list, before.windows, windows, pressed, endsInEllipsis);
     const front = await hands.activeWindow();
     const changes = windowChanges(before.windows, windows);

@@ -440,6 +440,7 @@ export const typeTextTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
+  mayOpenWindows: (input) => typeof input.text === "string" && /[\r\n]/.test(input.text),
   input: typeTextInput,
   handler: (context, input) => typeText(context, input),
 });
@@ -502,6 +503,7 @@ export async function typeText(
   const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
   return attemptInput(context, {
     tool: "type_text",
+    mayOpen: "text",
     ...target,
     place,
     approach: clicksToFocus(place),
@@ -622,6 +624,7 @@ export const keyTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
+  mayOpenWindows: () => true,
   input: z
     .object({
       key: chordSchema,
@@ -658,6 +661,7 @@ export const keyTool = defineTool({
         : undefined;
     return attemptInput(context, {
       tool: "key",
+      mayOpen: "chord",
       ...target,
       place,
       approach: input.focus && clicksToFocus(place),

@@ -83,6 +83,7 @@ export const clickTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
+  mayOpenWindows: () => true,
   input: z
     .object({
       ...placeShape,
@@ -104,6 +105,7 @@ export const clickTool = defineTool({
     const { named, place } = await placeInWindow(context, hands, input);
     return attemptInput(context, {
       tool: "click",
+      mayOpen: "place",
       nominal: "L2",
       intent: input.intent,
       reversible: input.reversible,
