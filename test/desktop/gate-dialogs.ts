@@ -178,14 +178,17 @@ export async function everyRouteRefused(
       refused(mnemonic, "the mnemonic");
       assert.match(mnemonic.data.presses.via, /key binding/, "found through the button's key binding");
     }
-    // A stopped app cannot answer the hit-test: the point could be anything, so it is refused.
-    process.kill(window.pid, "SIGSTOP");
-    try {
-      const blind = await call("click", { at, intent, window: win });
-      refused(blind, "a click while the app is stopped");
-      assert.match(blind.data.reason, /cannot tell what it would press/);
-    } finally {
-      process.kill(window.pid, "SIGCONT");
+    // A stopped app cannot answer the hit-test: the point could be anything, so it is refused. Once
+    // per toolkit: it waits out the hit-test's bound, and the language changes nothing of it.
+    if (c.language === "en") {
+      process.kill(window.pid, "SIGSTOP");
+      try {
+        const blind = await call("click", { at, intent, window: win });
+        refused(blind, "a click while the app is stopped");
+        assert.match(blind.data.reason, /cannot tell what it would press/);
+      } finally {
+        process.kill(window.pid, "SIGCONT");
+      }
     }
     await sleep(500);
     assert.equal(dialog.child.exitCode, null, "the dialog is still open: nothing was answered");
