@@ -147,6 +147,7 @@ const TOOLKIT_APPS = {
   calc: "soffice --calc --norestore --nologo",
 };
 const WAYLAND_TOOLKITS = ["gtk3", "gtk4", "qt", "firefox", "chromium"];
+const SCALED_TOOLKITS = ["gtk3", "qt"];
 const toolkits = (process.env.DESKHAND_TOOLKITS ?? Object.keys(TOOLKIT_APPS).join(","))
   .split(",")
   .filter(Boolean);
@@ -159,6 +160,19 @@ if (contract.length) {
       name: `toolkit-${toolkit}`,
       args: sandboxRun(APP_WAIT, [TOOLKIT_APPS[toolkit]], nodeTest(contract)),
       env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+    });
+  }
+  // The same suite on a screen scaled by 2 (issue 38), for GTK and Qt, which scale themselves while
+  // their extents stay in their own points (Java and the browsers: test/desktop/scaled-apps.test.ts).
+  for (const toolkit of toolkits.filter((t) => SCALED_TOOLKITS.includes(t))) {
+    jobs.push({
+      name: `scaled-${toolkit}`,
+      args: sandboxRun(
+        ["--scale", "2", "--size", "2560x2048", ...APP_WAIT],
+        [TOOLKIT_APPS[toolkit]],
+        nodeTest(contract.filter((f) => f.endsWith("/contract.test.ts"))),
+      ),
+      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir, DESKHAND_LEDGER_SCALE: "2" },
     });
   }
   // The same suite under Wayland (headless sway, no XWayland), for the toolkits that run natively

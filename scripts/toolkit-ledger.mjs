@@ -42,8 +42,9 @@ const table = (list) => [
   `| --- | ${list.map(() => "---").join(" | ")} |`,
   ...CAPABILITIES.map((c) => `| ${c} | ${list.map((r) => cell(r.results[c])).join(" | ")} |`),
 ];
-const x11 = runs.filter((r) => r.session !== "wayland");
+const x11 = runs.filter((r) => r.session === "x11" || r.session === undefined);
 const wayland = runs.filter((r) => r.session === "wayland");
+const scaled = runs.filter((r) => r.session?.startsWith("x11-scale-"));
 const lines = [
   "# Toolkits",
   "",
@@ -69,6 +70,19 @@ const lines = [
         "LibreOffice is not run here.",
         "",
         ...table(wayland),
+        "",
+      ]
+    : []),
+  ...(scaled.length
+    ? [
+        `## X11 at scale ${scaled[0].session.slice("x11-scale-".length)} (\`deskhand sandbox --scale\`)`,
+        "",
+        "The same suite on a scaled screen, as a desktop set to scale makes one: Xvfb and `Xft.dpi` at 96×F",
+        "dots per inch, `GDK_SCALE` and `QT_SCALE_FACTOR` set. Each app draws itself larger while its",
+        "extents stay in its own points; deskhand reads the factor from each window and every place shown",
+        "and clicked is the screen's.",
+        "",
+        ...table(scaled),
         "",
       ]
     : []),

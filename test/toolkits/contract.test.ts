@@ -23,13 +23,15 @@ if (!profile) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.k
 
 /** The same suite runs in an X11 sandbox and in a Wayland one (`sandbox run --wayland`): the ledger keeps both. */
 const wayland = sessionKind(process.env) === "wayland";
-const session = wayland ? "wayland" : "x11";
+/** And in an X11 sandbox at a scale (`sandbox run --scale 2`), whose run says so here. */
+const scale = process.env.DESKHAND_LEDGER_SCALE;
+const session = wayland ? "wayland" : scale ? `x11-scale-${scale}` : "x11";
 
 type Outcome = { outcome: "works" | "refused" | "not supported"; detail: string };
 const results: Partial<Record<Capability, Outcome>> = {};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : ""}`, () => {
+describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : scale ? ` at scale ${scale}` : ""}`, () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   before(async () => {
@@ -42,7 +44,7 @@ describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : ""}`, ()
     const dir = process.env.DESKHAND_LEDGER_DIR ?? "build/ledger";
     mkdirSync(dir, { recursive: true });
     writeFileSync(
-      join(dir, `${name}${wayland ? "-wayland" : ""}.json`),
+      join(dir, `${name}${session === "x11" ? "" : `-${session}`}.json`),
       `${JSON.stringify({ toolkit: name, label: profile.label, session, results }, null, 2)}\n`,
     );
   });
