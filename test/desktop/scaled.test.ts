@@ -66,6 +66,13 @@ const KITS: Kit[] = [
     env: { QT_ENABLE_HIGHDPI_SCALING: "1", QT_SCALE_FACTOR_ROUNDING_POLICY: "PassThrough" },
     factor: 100 / 96,
   },
+  {
+    name: "Qt 5 scaling itself by the dpi, at --dpi 144",
+    script: "qt_labels.py",
+    sandbox: { dpi: 144 },
+    env: { QT_ENABLE_HIGHDPI_SCALING: "1", QT_SCALE_FACTOR_ROUNDING_POLICY: "PassThrough" },
+    factor: 1.5,
+  },
 ];
 
 for (const kit of KITS) {
