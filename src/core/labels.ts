@@ -5,18 +5,8 @@
 // `label` use it. Taking fields in tree order had typed a search into the replace field.
 
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
-import { roleSet } from "../platform/vocabulary.js";
+import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
 
-/** Fields that take a value and are named by a label beside them. */
-const FIELD_ROLES = roleSet(
-  "text",
-  "entry",
-  "password text",
-  "combo box",
-  "spin button",
-  "slider",
-  "editbar",
-);
 const LABEL_ROLES = roleSet("label", "static");
 /** A label farther than this from its field is not taken as its label. */
 const MAX_GAP = 240;
@@ -24,7 +14,7 @@ const MAX_GAP = 240;
 const SLACK = 4;
 
 export const isUnnamedField = (node: RawNode): boolean =>
-  FIELD_ROLES.has(node.role) && !(node.name ?? "").trim();
+  LABELLED_FIELD_ROLES.has(node.role) && !(node.name ?? "").trim();
 
 const isLabel = (node: RawNode): boolean => LABEL_ROLES.has(node.role) && !!(node.name ?? "").trim();
 

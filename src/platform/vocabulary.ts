@@ -145,6 +145,60 @@ export function roleSet(...roles: Role[]): ReadonlySet<string> {
   return new Set(roles);
 }
 
+// Text fields, by what each judgement needs of them: one list each, so that they differ only where
+// they say why.
+const ONE_LINE_FIELDS = ["text", "entry", "password text", "editbar"] as const satisfies readonly Role[];
+const TYPED_FIELDS = [...ONE_LINE_FIELDS, "document text", "paragraph"] as const satisfies readonly Role[];
+
+/** What a person types words into, whose content is what was typed: a one-line field or a document. */
+export const TYPED_TEXT_ROLES = roleSet(...TYPED_FIELDS);
+
+/** Fields that take typing: the typed ones, and a spin button, which holds a number. */
+export const EDITABLE_ROLES = roleSet(...TYPED_FIELDS, "spin button");
+
+/** Fields a label beside them names: one-line fields and the controls that pick a value. A document is not. */
+export const LABELLED_FIELD_ROLES = roleSet(...ONE_LINE_FIELDS, "spin button", "combo box", "slider");
+
+/**
+ * Roles whose text is their content, read even where unnamed: fields, paragraphs, terminals, captions.
+ * Not a password field (its text is never read) nor a document (read in pages, by read_text).
+ */
+export const TEXT_CONTENT_ROLES = roleSet(
+  "text",
+  "entry",
+  "editbar",
+  "spin button",
+  "paragraph",
+  "terminal",
+  "caption",
+  "static",
+);
+
+/**
+ * Fields that are one text with one caret: typing goes at its end, and the whole is re-read. Not a
+ * paragraph (a part of a document) nor an editbar (LibreOffice's shows the cell, not the typing).
+ */
+export const ONE_CARET_ROLES = roleSet("text", "entry", "password text", "spin button", "document text");
+
+/** Fields whose own text is what was typed into them once the app has taken it: one-caret fields and a terminal. */
+export const SHOWS_TYPED_ROLES = roleSet(
+  "text",
+  "entry",
+  "password text",
+  "spin button",
+  "document text",
+  "terminal",
+);
+
+/** Where a click gives the keyboard focus for typing after it: an editable field, a terminal, a cell, a combo box. */
+export const CLICK_TO_FOCUS_ROLES = roleSet(
+  ...TYPED_FIELDS,
+  "spin button",
+  "terminal",
+  "table cell",
+  "combo box",
+);
+
 /** The states a backend reports, as AT-SPI names them (AtspiStateType order: atspi/states.ts reads bits). */
 export const STATES = [
   "invalid",

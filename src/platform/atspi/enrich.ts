@@ -3,7 +3,7 @@
 
 import { shownByStates } from "../shown.js";
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
-import { roleSet } from "../vocabulary.js";
+import { roleSet, TEXT_CONTENT_ROLES } from "../vocabulary.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { placeName } from "./element.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
@@ -89,21 +89,9 @@ function toRect(raw: unknown, offset: BoundsOffset | null | undefined): Rect | n
   return { x: x + (offset?.x ?? 0), y: y + (offset?.y ?? 0), width, height };
 }
 
-/** Roles whose text is their content. A named label's text is its name: reading it again is waste. */
-const TEXT_ROLES = roleSet(
-  "text",
-  "entry",
-  "paragraph",
-  "terminal",
-  "spin button",
-  "editbar",
-  "caption",
-  "static",
-);
-
 function carriesText(node: RawNode): boolean {
   if (DOCUMENT_ROLES.has(node.role)) return false;
-  if ((node.interfaces ?? []).includes("EditableText") || TEXT_ROLES.has(node.role)) return true;
+  if ((node.interfaces ?? []).includes("EditableText") || TEXT_CONTENT_ROLES.has(node.role)) return true;
   // A spreadsheet cell named by its place holds its content as text.
   if (node.cell && node.name === placeName(node.cell.row, node.cell.column)) return true;
   return !node.name;

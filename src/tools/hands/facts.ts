@@ -6,7 +6,7 @@
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { RawNode } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
+import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES } from "../../platform/vocabulary.js";
 import {
   BUTTON_ROLES,
   COMMAND_ROLES,
@@ -21,9 +21,6 @@ import type { ToolContext } from "../context.js";
 import type { ResolvedPlace } from "./place.js";
 
 const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
-const EDITABLE_ROLES = roleSet("text", "entry", "password text", "spin button", "document text", "paragraph");
-/** Fields whose content is what a person typed (a spin button always holds a number). */
-const TYPED_ROLES = roleSet("text", "entry", "password text", "document text", "paragraph");
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 
 interface WindowRead {
@@ -92,7 +89,7 @@ async function holdsInput(
   const shown = shownIn(read);
   const editable = read.nodes.filter(
     (n) =>
-      TYPED_ROLES.has(n.role) &&
+      TYPED_TEXT_ROLES.has(n.role) &&
       n.states?.includes("editable") &&
       shown(n) &&
       !(searchOnly || (modeless && searching(n.name ?? n.inferredLabel))),

@@ -7,24 +7,14 @@ import { textAfterTyping, textDifference } from "../../core/readback.js";
 import type { Hands } from "../../platform/hands.js";
 import { parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type TextCaret } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
+import { ONE_CARET_ROLES, SHOWS_TYPED_ROLES } from "../../platform/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { NothingSent } from "./attempt.js";
 import type { ResolvedPlace } from "./place.js";
 
-/** Fields that are one text with one caret: typing goes at the end of it, and the whole is re-read. */
-export const EDITS_TEXT = roleSet("text", "entry", "password text", "spin button", "document text");
-
-/** Fields whose own text is what was typed into them, as soon as the app has taken it. */
-const SHOWS_TYPED_TEXT = roleSet(
-  "text",
-  "entry",
-  "password text",
-  "spin button",
-  "document text",
-  "terminal",
-);
+/** Fields that are one text with one caret (vocabulary.ts): typing goes at its end. */
+export const EDITS_TEXT = ONE_CARET_ROLES;
 
 // GTK 3 took seconds to handle keys while it reloaded keymaps another deskhand kept changing (see
 // keyboard.ts): a caret or a clear is waited for as long as typed text is.
@@ -172,7 +162,7 @@ export async function untilShown(
   typed: string,
   start: FieldStart | undefined,
 ): Promise<{ read_back: ReadBack; read_back_differs?: string } | undefined> {
-  if (!place || !SHOWS_TYPED_TEXT.has(place.element?.role ?? "")) return undefined;
+  if (!place || !SHOWS_TYPED_ROLES.has(place.element?.role ?? "")) return undefined;
   if (!place.handle || place.element?.role === PASSWORD_ROLE) return { read_back: "unreadable" };
   const backend = await context.backend();
   // A field does not keep a trailing newline the same way everywhere: Enter was a key there.

@@ -7,7 +7,7 @@ import { elementState, RECEIPT_TEXT } from "../../core/receipt.js";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
+import { CLICK_TO_FOCUS_ROLES } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
@@ -152,19 +152,6 @@ async function typesIntoPassword(
       .catch(() => []));
   return roles.length === 0 || roles.includes(PASSWORD_ROLE);
 }
-
-const CLICK_TO_FOCUS_ROLES = roleSet(
-  "text",
-  "entry",
-  "password text",
-  "spin button",
-  "editbar",
-  "terminal",
-  "document text",
-  "paragraph",
-  "table cell",
-  "combo box",
-);
 
 export const chordSchema = z
   .string()
