@@ -6,7 +6,7 @@ import { boundText, boundValue, cutString, type ReplyCut, replyCutLine } from ".
 import { levelRank } from "../safety/levels.js";
 import type { ToolContext } from "./context.js";
 import { CallJournal } from "./guard.js";
-import { RECORDER, type Recorder } from "./recording.js";
+import { RECORDER, type StepRecorder } from "./recorder-slot.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
 
 /**
@@ -197,7 +197,7 @@ async function runCall(
       callJournal: journal,
     });
     // A recording session's acting calls: the element is found again before the call can move it.
-    const recorder = context.sessionState.get(RECORDER) as Recorder | undefined;
+    const recorder = context.sessionState.get(RECORDER) as StepRecorder | undefined;
     const pending = recorder?.records(tool) ? await recorder.before(scoped, tool, input) : undefined;
     const output = await tool.handler(scoped, input);
     journal.endOpen("the call returned without saying how this attempt ended (a defect in deskhand)");

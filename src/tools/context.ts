@@ -13,7 +13,7 @@ import type { SafetyLevel } from "../safety/levels.js";
 import { policyInForce, type SafetyPolicy } from "../safety/policy.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
 import type { CallJournal } from "./guard.js";
-import { RECORDER, Recorder } from "./recording.js";
+import { RECORDER, type StepRecorder } from "./recorder-slot.js";
 import type { ToolDefinition } from "./tool.js";
 
 export const DESKHAND_VERSION = "0.1.0";
@@ -100,8 +100,8 @@ export interface ServingInfo {
 
 export interface ContextOptions {
   refLifetime: RefLifetime;
-  /** Record this session's acting calls to this file (`deskhand mcp --record FILE`). */
-  record?: string;
+  /** Records this session's acting calls (`deskhand mcp --record FILE`: a Recorder, recording.ts). */
+  recorder?: StepRecorder;
   env?: NodeJS.ProcessEnv;
   /** Injected for tests and other backends; defaults to this platform's. */
   connect?: () => Promise<AccessibilityBackend>;
@@ -172,6 +172,14 @@ export function lazily<T extends { readonly closed: boolean; close(): Promise<vo
   };
 }
 
+/**
+ * One connection to the hands for many sessions (an HTTP server's), made on first use and again once
+ * closed: the only way above the platform to the real mouse and keyboard besides a context's own.
+ */
+export function sharedHands(env: NodeJS.ProcessEnv): ReturnType<typeof lazily<Hands>> {
+  return lazily(() => connectHands({ env }));
+}
+
 export function createContext(options: ContextOptions): ToolContext {
   const env = options.env ?? process.env;
   const backend = lazily(options.connect ?? (() => connectBackend({ env })));
@@ -182,7 +190,7 @@ export function createContext(options: ContextOptions): ToolContext {
   const currentPolicy = (): SafetyPolicy =>
     policyInForce(env, options.ceiling ? { ceiling: options.ceiling } : {});
   const sessionState = new Map<symbol, unknown>();
-  if (options.record) sessionState.set(RECORDER, new Recorder(options.record));
+  if (options.recorder) sessionState.set(RECORDER, options.recorder);
   return {
     backend: backend.get,
     hands: hands.get,

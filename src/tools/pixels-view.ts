@@ -24,7 +24,7 @@ import type { Point, RgbaImage } from "../platform/hands.js";
 import { RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect, WindowInfo } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
-import { languagesFrom, passwordsIn } from "./screen-text.js";
+import { languagesFrom, passwordsIn } from "./pixels-read.js";
 
 /** What the pixels part of one observe may spend: engine time, and characters of target lines. */
 export const PIXELS_BUDGET = { ms: 8000, chars: 2500 };

@@ -22,12 +22,13 @@ import { type Secret, withoutSecrets } from "../safety/audit.js";
 import { holdsCredential } from "../safety/secrets.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
+import type { PendingStep, StepRecorder } from "./recorder-slot.js";
 import type { Step } from "./run.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
 
 export const RECORDING_VERSION = 1;
-/** The session's recorder, where one runs: in the context's session state. */
-export const RECORDER = Symbol("recorder");
+export { RECORDER } from "./recorder-slot.js";
+
 /** How long a recorded expect waits on replay: an app is slower on some days. */
 const EXPECT_TIMEOUT_MS = 10_000;
 /** How long a recorded step's find waits on replay for its element (a dialog still opening). */
@@ -121,7 +122,7 @@ interface Pending {
   windows?: WindowInfo[];
 }
 
-export class Recorder {
+export class Recorder implements StepRecorder {
   readonly steps: Record<string, unknown>[] = [];
   readonly params: Record<string, z.input<typeof paramSchema>> = {};
   readonly started = new Date().toISOString();
@@ -161,7 +162,8 @@ export class Recorder {
    * After a call that was done: the step, written at once. A window that came or went later than the
    * reply's read is waited for here (briefly) and expected; what it was is returned, for the reply.
    */
-  async after(context: ToolContext, pending: Pending, output: ToolOutput): Promise<string | undefined> {
+  async after(context: ToolContext, started: PendingStep, output: ToolOutput): Promise<string | undefined> {
+    const pending = started as Pending;
     const { tool, input, element } = pending;
     const args: Record<string, unknown> = { ...input };
     delete args.ref;

@@ -15,7 +15,7 @@ import { pingTool } from "./ping.js";
 import { readTableTool } from "./read-table.js";
 import { readTextTool } from "./read-text.js";
 import { recordTool } from "./record.js";
-import { runTool } from "./run.js";
+import { defineRunTool } from "./run.js";
 import { findTextTool, readScreenTextTool } from "./screen-text.js";
 import { snapshotTool } from "./snapshot.js";
 import { TOOL_GROUP_NAMES, type ToolDefinition, type ToolGroup } from "./tool.js";
@@ -23,6 +23,9 @@ import { waitTool } from "./wait.js";
 import { windowsTool } from "./windows.js";
 
 /** deskhand's own tools: each names its group, so `--tools` and the CLI's lists derive from this one list. */
+/** run finds its steps' tools in this list, built here so that run.ts depends on no list. */
+export const runTool = defineRunTool((name) => findTool(name));
+
 const OWN = [
   pingTool,
   windowsTool,

@@ -226,147 +226,153 @@ async function windowsNow(context: ToolContext): Promise<WindowInfo[] | undefine
   return (await context.backend()).listWindows().catch(() => undefined);
 }
 
-export const runTool = defineTool({
-  name: "run",
-  group: "run",
-  title: "Run steps",
-  description:
-    "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect (wait's arguments) is not met. A step's find is resolved when it runs (its ref goes to args.ref or \"$ref\"). Replays a recording.",
-  level: "L1",
-  highest: "L4",
-  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
-  input: runInput,
-  async handler(context, input) {
-    // The registry lists run itself: it is reached when a run starts, not when this module loads.
-    const { findTool } = await import("./registry.js");
-    const recorded = input.recording ? readRecording(recordingsDir(context.env), input.recording) : undefined;
-    const steps = recorded ? recordedSteps(recorded.steps) : input.steps!;
-    const params = recorded ? paramValues(recorded, input.params) : input.params;
-    checkSteps(steps, params, input.include_changes, findTool);
-    const started = Date.now();
-    const before = await windowsNow(context);
-    // A window that came or went after the last reply: said once for the run, not by its first step.
-    const since = before ? windowsSinceLast(context, before) : undefined;
-    const lines: StepLine[] = [];
-    let stopped:
-      | { step: number; tool: string; reason: Stop; reply: { text: string; data: unknown } }
-      | undefined;
-    for (const [i, step] of steps.entries()) {
-      const number = i + 1;
-      const tool = findTool(step.tool)!;
-      const stop = (reason: Stop, reply: { text: string; data: unknown }) => {
-        stopped = { step: number, tool: step.tool, reason, reply };
-        lines.push({ step: number, tool: step.tool, outcome: reason, line: firstLines(reply.text) });
-      };
-      // Checked before the step's find and again before its call: no step starts once asked to stop.
-      const halted = () => {
-        const why = haltedBecause(context);
-        if (why) stop(why.stop, { text: why.text, data: null });
-        return why !== undefined;
-      };
-      if (halted()) break;
-      let ref: string | undefined;
-      if (step.find) {
-        const found = await resolveOne(context, step.find).then(
-          (m) => m,
-          (error: unknown) => (error instanceof DeskhandError ? error : undefined),
-        );
-        if (!found || found instanceof DeskhandError) {
-          const error =
-            found ?? new DeskhandError("internal_error", "the step's find failed", "Try the find alone.");
-          // What was recorded, beside what is there now: the difference is the reply.
-          const recordedAs = step.element
-            ? `recorded ${step.element.role} ${JSON.stringify(step.element.name)}; now `
-            : "";
-          stop(error.code === "not_found" || error.code === "ambiguous" ? "differs" : "error", {
-            text: `the step's find: ${recordedAs}${error.code}: ${error.message}\n${error.next}`,
-            data: { ...error.toJSON(), ...(step.element ? { recorded: step.element } : {}) },
-          });
+/**
+ * The run tool, given the list it finds its steps' tools in: the registry builds it, so this module
+ * depends on no list of tools (the registry lists run itself).
+ */
+export const defineRunTool = (findTool: (name: string) => ToolDefinition | undefined) =>
+  defineTool({
+    name: "run",
+    group: "run",
+    title: "Run steps",
+    description:
+      "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect (wait's arguments) is not met. A step's find is resolved when it runs (its ref goes to args.ref or \"$ref\"). Replays a recording.",
+    level: "L1",
+    highest: "L4",
+    annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+    input: runInput,
+    async handler(context, input) {
+      const recorded = input.recording
+        ? readRecording(recordingsDir(context.env), input.recording)
+        : undefined;
+      const steps = recorded ? recordedSteps(recorded.steps) : input.steps!;
+      const params = recorded ? paramValues(recorded, input.params) : input.params;
+      checkSteps(steps, params, input.include_changes, findTool);
+      const started = Date.now();
+      const before = await windowsNow(context);
+      // A window that came or went after the last reply: said once for the run, not by its first step.
+      const since = before ? windowsSinceLast(context, before) : undefined;
+      const lines: StepLine[] = [];
+      let stopped:
+        | { step: number; tool: string; reason: Stop; reply: { text: string; data: unknown } }
+        | undefined;
+      for (const [i, step] of steps.entries()) {
+        const number = i + 1;
+        const tool = findTool(step.tool)!;
+        const stop = (reason: Stop, reply: { text: string; data: unknown }) => {
+          stopped = { step: number, tool: step.tool, reason, reply };
+          lines.push({ step: number, tool: step.tool, outcome: reason, line: firstLines(reply.text) });
+        };
+        // Checked before the step's find and again before its call: no step starts once asked to stop.
+        const halted = () => {
+          const why = haltedBecause(context);
+          if (why) stop(why.stop, { text: why.text, data: null });
+          return why !== undefined;
+        };
+        if (halted()) break;
+        let ref: string | undefined;
+        if (step.find) {
+          const found = await resolveOne(context, step.find).then(
+            (m) => m,
+            (error: unknown) => (error instanceof DeskhandError ? error : undefined),
+          );
+          if (!found || found instanceof DeskhandError) {
+            const error =
+              found ?? new DeskhandError("internal_error", "the step's find failed", "Try the find alone.");
+            // What was recorded, beside what is there now: the difference is the reply.
+            const recordedAs = step.element
+              ? `recorded ${step.element.role} ${JSON.stringify(step.element.name)}; now `
+              : "";
+            stop(error.code === "not_found" || error.code === "ambiguous" ? "differs" : "error", {
+              text: `the step's find: ${recordedAs}${error.code}: ${error.message}\n${error.next}`,
+              data: { ...error.toJSON(), ...(step.element ? { recorded: step.element } : {}) },
+            });
+            break;
+          }
+          const want = step.element;
+          if (want && (found.role !== want.role || (found.name ?? "") !== want.name)) {
+            stop("differs", {
+              text: `the step's element differs from the recorded one; nothing was done: recorded ${want.role} ${JSON.stringify(want.name)}, now ${found.role} ${JSON.stringify(found.name ?? "")} [ref=${found.ref}]`,
+              data: { recorded: want, now: { ref: found.ref, role: found.role, name: found.name ?? "" } },
+            });
+            break;
+          }
+          ref = found.ref;
+        }
+        const args = argsOf(step, tool, params, ref);
+        if (input.include_changes && "include_changes" in tool.input.shape) args.include_changes ??= true;
+        if (halted()) break;
+        const result = await callTool(context, tool, args, context.signal);
+        if (!result.ok || result.outcome !== "done") {
+          stop(result.outcome === "refused" ? "refused" : "error", replyOf(result));
           break;
         }
-        const want = step.element;
-        if (want && (found.role !== want.role || (found.name ?? "") !== want.name)) {
-          stop("differs", {
-            text: `the step's element differs from the recorded one; nothing was done: recorded ${want.role} ${JSON.stringify(want.name)}, now ${found.role} ${JSON.stringify(found.name ?? "")} [ref=${found.ref}]`,
-            data: { recorded: want, now: { ref: found.ref, role: found.role, name: found.name ?? "" } },
-          });
-          break;
+        const line: StepLine = {
+          step: number,
+          tool: step.tool,
+          outcome: "done",
+          line: firstLines(result.output.text),
+          ...(ref ? { ref } : {}),
+        };
+        if (step.expect) {
+          const waited = await callTool(
+            context,
+            waitTool,
+            substitute(step.expect, params, ref),
+            context.signal,
+          );
+          const met = waited.ok && (waited.output.data as { met?: boolean }).met === true;
+          if (!met) {
+            lines.push(line);
+            stopped = {
+              step: number,
+              tool: step.tool,
+              reason: "expect_not_met",
+              reply: {
+                text: `the step was done, but its expect was not met: ${replyOf(waited).text}`,
+                data: replyOf(waited).data,
+              },
+            };
+            break;
+          }
+          line.line += ` · expect met`;
         }
-        ref = found.ref;
+        lines.push(line);
       }
-      const args = argsOf(step, tool, params, ref);
-      if (input.include_changes && "include_changes" in tool.input.shape) args.include_changes ??= true;
-      if (halted()) break;
-      const result = await callTool(context, tool, args, context.signal);
-      if (!result.ok || result.outcome !== "done") {
-        stop(result.outcome === "refused" ? "refused" : "error", replyOf(result));
-        break;
-      }
-      const line: StepLine = {
-        step: number,
-        tool: step.tool,
-        outcome: "done",
-        line: firstLines(result.output.text),
-        ...(ref ? { ref } : {}),
+      const after = await windowsNow(context);
+      const changes = before && after ? windowChanges(before, after) : undefined;
+      if (after) rememberWindows(context, after);
+      const done = lines.filter((l) => l.outcome === "done").length;
+      const notRun = steps.slice(lines.length).map((s, i) => ({ step: lines.length + i + 1, tool: s.tool }));
+      const status = !stopped ? "done" : stopped.reason === "refused" ? "refused" : "error";
+      const reason = stopped ? reasonOf(stopped.reply) : undefined;
+      const text = [
+        // The first word is the outcome, as every front end shows a refusal or a failure.
+        stopped
+          ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${Date.now() - started} ms`
+          : `done: ${steps.length} of ${steps.length} steps · ${Date.now() - started} ms`,
+        ...(since?.lines ?? []),
+        ...lines.map(
+          (l) =>
+            `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
+        ),
+        ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
+        ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
+        ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),
+      ].join("\n");
+      return {
+        data: {
+          status,
+          done,
+          total: steps.length,
+          steps: lines,
+          ...(stopped ? { stopped, reason } : {}),
+          not_run: notRun,
+          ...(since?.data ?? {}),
+          ...(changes ?? {}),
+          ms: Date.now() - started,
+        },
+        text,
       };
-      if (step.expect) {
-        const waited = await callTool(
-          context,
-          waitTool,
-          substitute(step.expect, params, ref),
-          context.signal,
-        );
-        const met = waited.ok && (waited.output.data as { met?: boolean }).met === true;
-        if (!met) {
-          lines.push(line);
-          stopped = {
-            step: number,
-            tool: step.tool,
-            reason: "expect_not_met",
-            reply: {
-              text: `the step was done, but its expect was not met: ${replyOf(waited).text}`,
-              data: replyOf(waited).data,
-            },
-          };
-          break;
-        }
-        line.line += ` · expect met`;
-      }
-      lines.push(line);
-    }
-    const after = await windowsNow(context);
-    const changes = before && after ? windowChanges(before, after) : undefined;
-    if (after) rememberWindows(context, after);
-    const done = lines.filter((l) => l.outcome === "done").length;
-    const notRun = steps.slice(lines.length).map((s, i) => ({ step: lines.length + i + 1, tool: s.tool }));
-    const status = !stopped ? "done" : stopped.reason === "refused" ? "refused" : "error";
-    const reason = stopped ? reasonOf(stopped.reply) : undefined;
-    const text = [
-      // The first word is the outcome, as every front end shows a refusal or a failure.
-      stopped
-        ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${Date.now() - started} ms`
-        : `done: ${steps.length} of ${steps.length} steps · ${Date.now() - started} ms`,
-      ...(since?.lines ?? []),
-      ...lines.map(
-        (l) => `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
-      ),
-      ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
-      ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
-      ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),
-    ].join("\n");
-    return {
-      data: {
-        status,
-        done,
-        total: steps.length,
-        steps: lines,
-        ...(stopped ? { stopped, reason } : {}),
-        not_run: notRun,
-        ...(since?.data ?? {}),
-        ...(changes ?? {}),
-        ms: Date.now() - started,
-      },
-      text,
-    };
-  },
-});
+    },
+  });

@@ -14,13 +14,14 @@ import {
   toScreenLines,
 } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
-import { type PasswordAreas, passwordAreas } from "../core/passwords.js";
+import type { PasswordAreas } from "../core/passwords.js";
 import type { RgbaImage } from "../platform/hands.js";
 import { type RecognizerInfo, RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
 import type { FocusReport } from "./hands/attempt.js";
 import { type CaptureInput, captureSchema, resolveCapture } from "./hands/capture.js";
+import { languagesFrom, passwordsIn } from "./pixels-read.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 const LANGUAGE = z
@@ -74,22 +75,6 @@ async function recognizeScreen(
   };
 }
 
-/** The password fields over `region`; where the tree cannot be read at all, nothing is known of them: said. */
-export function passwordsIn(context: ToolContext, region: Rect, timeoutMs: number): Promise<PasswordAreas> {
-  return context
-    .backend()
-    .then((backend) => passwordAreas(backend, region, timeoutMs))
-    .catch(
-      (error: Error): PasswordAreas => ({
-        fields: 0,
-        areas: [],
-        unknown: [
-          { window: 0, title: "", reason: `the accessibility tree cannot be read (${error.message})` },
-        ],
-      }),
-    );
-}
-
 /** The lines in a capture of `region` (global points), password fields blanked first. */
 async function recognizeCapture(
   context: ToolContext,
@@ -107,12 +92,6 @@ async function recognizeCapture(
     ...(context.signal ? { signal: context.signal } : {}),
   });
   return { ...toScreenLines(words, region, prepared.factor), passwords };
-}
-
-/** DESKHAND_OCR_LANGUAGES ("eng+deu" or "eng,deu"), else every language installed. */
-export function languagesFrom(env: NodeJS.ProcessEnv, engine: RecognizerInfo): string[] {
-  const set = env.DESKHAND_OCR_LANGUAGES?.split(/[+,\s]+/).filter(Boolean);
-  return set && set.length > 0 ? set : engine.languages;
 }
 
 function source(r: Recognition): string {

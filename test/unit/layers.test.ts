@@ -119,3 +119,85 @@ it("the check catches an upward import", () => {
   assert.deepEqual(layerViolations(root), ["core/model.ts imports ../tools/registry.js (core → tools)"]);
   rmSync(root, { recursive: true });
 });
+
+// The real mouse and keyboard are connected in one place above the platform: the context, which
+// hands them out only through the gate (ACTING above). A tool that imported connectHands would hold
+// hands the gate never saw.
+const MAY_CONNECT_HANDS = ["tools/context.ts"];
+
+function handsConnections(root = SRC): string[] {
+  return files(root)
+    .filter((file) => layerOf(file, root) > 0 && !MAY_CONNECT_HANDS.includes(relative(root, file)))
+    .filter((file) => /\bimport\s*\{[^}]*\bconnectHands\b[^}]*\}\s*from/.test(readFileSync(file, "utf8")))
+    .map((file) => `${relative(root, file)} imports connectHands`);
+}
+
+it("above platform/, only the context connects the hands", () => {
+  assert.deepEqual(handsConnections(), []);
+});
+
+it("the check catches a tool that connects them itself", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  mkdirSync(join(root, "tools"));
+  writeFileSync(join(root, "tools", "grab.ts"), 'import { connectHands } from "../platform/index.js";\n');
+  assert.deepEqual(handsConnections(root), ["tools/grab.ts imports connectHands"]);
+  rmSync(root, { recursive: true });
+});
+
+/**
+ * Cycles of value imports among the files under `dir`: each as its files, sorted. Imports of types
+ * only are left out: the compiler erases them, so they order nothing at run time.
+ */
+function valueCycles(dir: string): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of files(dir)) {
+    const deps: string[] = [];
+    for (const m of readFileSync(file, "utf8").matchAll(
+      /^(?:import|export)\s+(type\s+)?([^;]*?)from\s+"(\.[^"]+)"/gms,
+    )) {
+      const typesOnly = m[1] || /^\{\s*(?:type\s+[^,}]+,?\s*)+\}\s*$/.test(m[2]!.trim());
+      if (!typesOnly) deps.push(resolve(dirname(file), m[3]!.replace(/\.js$/, ".ts")));
+    }
+    graph.set(
+      file,
+      deps.filter((d) => d.startsWith(dir)),
+    );
+  }
+  // Tarjan's strongly connected components.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) component.push(w);
+    if (component.length > 1) cycles.push(component.map((f) => relative(dir, f)).sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+it("no cycle of value imports in src/tools/: what every tool sees depends on nothing that sees it", () => {
+  assert.deepEqual(valueCycles(join(SRC, "tools")), []);
+});
+
+it("the check catches a cycle, and leaves out one of types only", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  writeFileSync(join(root, "a.ts"), 'import { b } from "./b.js";\nexport const a = 1;\n');
+  writeFileSync(join(root, "b.ts"), 'import { a } from "./a.js";\nexport const b = 2;\n');
+  writeFileSync(join(root, "c.ts"), 'import type { D } from "./d.js";\nexport type C = 1;\n');
+  writeFileSync(join(root, "d.ts"), 'import { type C } from "./c.js";\nexport type D = 2;\n');
+  assert.deepEqual(valueCycles(root), [["a.ts", "b.ts"]]);
+  rmSync(root, { recursive: true });
+});

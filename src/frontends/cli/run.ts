@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { asDeskhandError } from "../../core/errors.js";
 import { callTool } from "../../tools/call.js";
 import { paramValues, readRecordingFile } from "../../tools/recording.js";
-import { runTool } from "../../tools/run.js";
+import { runTool } from "../../tools/registry.js";
 import { exitBy } from "../mcp/calls.js";
 import { reportFailure, withContext } from "./elements.js";
 import { exitStatus } from "./exit.js";

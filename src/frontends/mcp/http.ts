@@ -10,6 +10,7 @@
 //   gate, the ceiling and the journal (which records the session that acted);
 // - SIGTERM lets calls in flight finish (within SHUTDOWN_MS), releases held input, exits 0;
 // - GET /health answers "ok" to anyone: it says nothing else.
+
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,12 +18,18 @@ import { isIP } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { Hands } from "../../platform/hands.js";
-import { connectBackend, connectHands } from "../../platform/index.js";
+import { connectBackend } from "../../platform/index.js";
 import type { AccessibilityBackend } from "../../platform/types.js";
 import type { SafetyLevel } from "../../safety/levels.js";
-import { createContext, lazily, type ServingInfo, type ToolContext } from "../../tools/context.js";
+import {
+  createContext,
+  lazily,
+  type ServingInfo,
+  sharedHands,
+  type ToolContext,
+} from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
+import { Recorder } from "../../tools/recording.js";
 import type { Profile } from "../profiles/index.js";
 import { CallsInFlight, exitBy } from "./calls.js";
 import { createMcpServer, elicitationConfirmer } from "./server.js";
@@ -221,7 +228,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
   const { clients, token } = resolveClients(options);
   // One connection of each for every session, made on first use, made again once closed.
   const backend = lazily<AccessibilityBackend>(() => connectBackend({ env }));
-  const hands = lazily<Hands>(() => connectHands({ env }));
+  const hands = sharedHands(env);
   const sessions = new Map<string, Session>();
   const idleMs = positive(env.DESKHAND_SESSION_IDLE_MS, SESSION_IDLE_MS);
   const maxSessions = positive(env.DESKHAND_MAX_SESSIONS, MAX_SESSIONS);
@@ -380,7 +387,9 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       snapshotNumbers,
       stopping: calls.halted,
       ...(options.ceiling ? { ceiling: options.ceiling } : {}),
-      ...(options.record ? { record: options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`) } : {}),
+      ...(options.record
+        ? { recorder: new Recorder(options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`)) }
+        : {}),
     });
     server = createMcpServer(context, options.profile, calls);
     const transport = new StreamableHTTPServerTransport({

@@ -1,5 +1,6 @@
 // MCP over stdio. The tool list and schemas come from the registry; a failed call is an isError result
 // whose text names what went wrong and the next step, so an agent can act on it.
+
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
@@ -9,6 +10,7 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { type CallResult, callTool, failed } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
+import { Recorder } from "../../tools/recording.js";
 import { TOOLS } from "../../tools/registry.js";
 import type { Profile } from "../profiles/index.js";
 import { CallsInFlight, DRAIN_MS, exitBy } from "./calls.js";
@@ -147,7 +149,7 @@ export async function runMcpServer(
   const calls = new CallsInFlight();
   const context = createContext({
     refLifetime: "while-verified",
-    ...(options.record ? { record: options.record } : {}),
+    ...(options.record ? { recorder: new Recorder(options.record) } : {}),
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
     stopping: calls.halted,
