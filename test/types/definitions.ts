@@ -110,3 +110,16 @@ void (node.role === "push buton");
 void node.states?.includes("focussed");
 // @ts-expect-error: "Texts" is no interface
 void node.interfaces?.includes("Texts");
+
+// A group that `--tools` does not serve does not compile: the groups are a closed list.
+defineTool({
+  name: "bad_group",
+  // @ts-expect-error: "reading" is no group (read, act, hands, pixels, raw, run)
+  group: "reading",
+  title: "t",
+  description: "d",
+  level: "L1",
+  annotations: READ_ONLY,
+  input: z.object({}),
+  handler,
+});
