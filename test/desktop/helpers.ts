@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before } from "node:test";
 import { promisify } from "node:util";
@@ -209,13 +209,33 @@ export async function mcpClient(name: string, args: string[] = []): Promise<Clie
  * A context under the default policy (ceiling L3) with no way to ask a person, its journal in `dir`:
  * what the gate must refuse, it refuses, but for what `preapprove` allows (a config written in `dir`).
  */
-export function gatedContext(dir: string, preapprove?: Record<string, string>[]): ToolContext {
+export function gatedContext(
+  dir: string,
+  preapprove?: Record<string, string>[],
+  /** A desktop of the test's own (its `info.env`); the shared one by default. */
+  desktopEnv: NodeJS.ProcessEnv = process.env,
+): ToolContext {
   const config = join(dir, preapprove ? "config.json" : "none.json");
   if (preapprove) writeFileSync(config, JSON.stringify({ preapprove }));
   return createContext({
     refLifetime: "while-verified",
-    env: { ...process.env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
+    env: { ...desktopEnv, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: config },
   });
+}
+
+/** The lines a fixture app wrote to its log (each press of gtk3_labels.py and qt_labels.py), in order. */
+export const loggedLines = (log: string): string[] =>
+  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+
+/** Waits until the app's log ends with `line`: the press it names reached the app. */
+export async function pressLogged(log: string, line: string): Promise<void> {
+  for (
+    const deadline = Date.now() + HANG_MS;
+    Date.now() < deadline;
+    await new Promise((r) => setTimeout(r, 100))
+  )
+    if (loggedLines(log).at(-1) === line) return;
+  assert.fail(`${line} was never pressed: ${JSON.stringify(loggedLines(log))}`);
 }
 
 export interface StartedApp {

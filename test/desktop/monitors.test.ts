@@ -4,7 +4,7 @@
 // monitor is listed there, `doctor` names both screens, and a click by ref and one at the centre
 // `find_text` gives each press their own button, read back from the app's own log.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -12,18 +12,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
 import { Desktop, type DesktopOptions } from "../../src/platform/sandbox/desktop.js";
 import { SwayIpc } from "../../src/platform/wayland/sway.js";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { type Element, findWaiting, HANG_MS, toolCaller, windowId } from "./helpers.js";
+import type { ToolContext } from "../../src/tools/context.js";
+import {
+  type Element,
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  pressLogged,
+  toolCaller,
+  windowId,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-monitors-"));
-const logged = (log: string) =>
-  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
-
-async function logs(log: string, line: string): Promise<void> {
-  for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(100))
-    if (logged(log).at(-1) === line) return;
-  assert.fail(`${line} was never pressed: ${JSON.stringify(logged(log))}`);
-}
 
 interface Layout {
   name: string;
@@ -68,10 +68,7 @@ for (const layout of LAYOUTS) {
         await ipc.command(`[title="${title}"] move container to output HEADLESS-2, focus output HEADLESS-2`);
         ipc.close();
       }
-      context = createContext({
-        refLifetime: "while-verified",
-        env: { ...env, DESKHAND_AUDIT: join(dir, "audit.jsonl"), DESKHAND_CONFIG: join(dir, "none.json") },
-      });
+      context = gatedContext(dir, undefined, env);
       call = toolCaller(context);
       id = await windowId(call, title);
     });
@@ -101,7 +98,7 @@ for (const layout of LAYOUTS) {
       )) as Element;
       const clicked = await call("click", { ref: beta.ref, intent: "Press Beta" });
       assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
-      await logs(log, "Beta");
+      await pressLogged(log, "Beta");
       const seen = await call("find_text", { text: "Gamma", of: { kind: "window", window: { id } } });
       const match = seen.data?.matches?.[0];
       assert.ok(match, seen.text ?? JSON.stringify(seen.error));
@@ -110,7 +107,7 @@ for (const layout of LAYOUTS) {
         intent: "Press Gamma",
       });
       assert.equal(at.data?.status, "done", at.text ?? JSON.stringify(at.error));
-      await logs(log, "Gamma");
+      await pressLogged(log, "Gamma");
     });
   });
 }

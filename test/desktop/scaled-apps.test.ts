@@ -12,9 +12,17 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
 import { Desktop } from "../../src/platform/sandbox/desktop.js";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolContext } from "../../src/tools/context.js";
 import { webStatus } from "../toolkits/profiles.js";
-import { type Element, findWaiting, HANG_MS, SWING_COMMAND, toolCaller, windowId } from "./helpers.js";
+import {
+  type Element,
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  SWING_COMMAND,
+  toolCaller,
+  windowId,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-scaled-apps-"));
 
@@ -83,14 +91,7 @@ describe("a Java app and two browsers on a screen scaled by 2", () => {
   let call: ReturnType<typeof toolCaller>;
   before(async () => {
     desktop = await Desktop.start({ scale: 2, width: 2560, height: 2048 });
-    context = createContext({
-      refLifetime: "while-verified",
-      env: {
-        ...desktop.info.env,
-        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-        DESKHAND_CONFIG: join(dir, "none.json"),
-      },
-    });
+    context = gatedContext(dir, undefined, desktop.info.env);
     call = toolCaller(context);
   });
   after(async () => {

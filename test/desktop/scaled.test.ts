@@ -7,20 +7,22 @@
 // apps run in desktops of their own made as `sandbox --scale 2` and `--dpi 100` make them, the last
 // with Qt scaling itself from the dots per inch, unrounded, as KDE apps do (×100/96), and typed into.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
 import { Desktop } from "../../src/platform/sandbox/desktop.js";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolContext } from "../../src/tools/context.js";
 import {
   centre,
   type Element,
   findWaiting,
   gatedContext,
   HANG_MS,
+  loggedLines,
+  pressLogged,
   type StartedApp,
   startApp,
   toolCaller,
@@ -28,14 +30,6 @@ import {
 } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-scaled-"));
-const logged = (log: string) =>
-  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
-
-async function logs(log: string, line: string): Promise<void> {
-  for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(100))
-    if (logged(log).at(-1) === line) return;
-  assert.fail(`${line} was never pressed: ${JSON.stringify(logged(log))}`);
-}
 
 interface Kit {
   name: string;
@@ -101,14 +95,7 @@ for (const kit of KITS) {
         desktop = await Desktop.start({ ...kit.sandbox, width: 2560, height: 2048 });
         const env = Object.entries(kit.env ?? {}).map(([k, v]) => `${k}=${v}`);
         await launchApp(desktop, ["env", ...env, ...command].map((a) => `'${a}'`).join(" "), HANG_MS);
-        context = createContext({
-          refLifetime: "while-verified",
-          env: {
-            ...desktop.info.env,
-            DESKHAND_AUDIT: join(dir, "audit.jsonl"),
-            DESKHAND_CONFIG: join(dir, "none.json"),
-          },
-        });
+        context = gatedContext(dir, undefined, desktop.info.env);
       } else {
         context = gatedContext(dir);
         app = startApp(command, { ...process.env, ...kit.env });
@@ -157,7 +144,7 @@ for (const kit of KITS) {
       ] as const) {
         const clicked = await call("click", { ...where, intent: `Press ${name}` });
         assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
-        await logs(log, name);
+        await pressLogged(log, name);
       }
     });
 
@@ -166,7 +153,7 @@ for (const kit of KITS) {
         const note = (await findWaiting(call, title, { role: "text", name: "Note" }, HANG_MS)) as Element;
         const typed = await call("type_text", { ref: note.ref, text: "scaled ok", intent: "Write a note" });
         assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
-        await logs(log, "Note=scaled ok");
+        await pressLogged(log, "Note=scaled ok");
       });
   });
 }
@@ -210,9 +197,9 @@ describe("an app whose frame disagrees with its window", () => {
     assert.equal(clicked.error?.code, "not_clickable", clicked.text ?? JSON.stringify(clicked.data));
     assert.match(clicked.error.message, /no place on the screen: its frame reads/);
     await sleep(500);
-    assert.deepEqual(logged(log), [], "something was pressed");
+    assert.deepEqual(loggedLines(log), [], "something was pressed");
     const pressed = await call("act", { ref: beta.ref, action: { kind: "invoke" }, intent: "Press Beta" });
     assert.equal(pressed.error, undefined, JSON.stringify(pressed.error));
-    await logs(log, "Beta");
+    await pressLogged(log, "Beta");
   });
 });

@@ -62,6 +62,16 @@ describe("the Ouroboros profile, replayed", () => {
       false,
       "a label does not expose checked: the key is missing, not false",
     );
+    // Keys where the element exposes the state, though not by the state's own name: Swing's combo box
+    // says `collapsed` (expanded: false), its read-only field only lacks `editable` (read_only: true).
+    const combo = read.elements.find((e: { role: string }) => e.role === "combo box");
+    assert.equal(combo?.state.expanded, false, JSON.stringify(combo));
+    const serial = read.elements.find((e: { value?: string }) => e.value === "DH-0042");
+    assert.equal(serial?.state.read_only, true, JSON.stringify(serial));
+    const name = read.elements.find(
+      (e: { role: string; name: string }) => e.role === "text" && e.name === "Name",
+    );
+    assert.equal(name?.state.read_only, false, JSON.stringify(name));
     const placed = read.elements.find((e: { rect: unknown }) => e.rect);
     assert.deepEqual(Object.keys(placed.rect.center), ["x", "y"]);
     const win32 = await call("window_read", { hwnd, backend: "win32" });

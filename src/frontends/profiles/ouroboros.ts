@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { FindResult } from "../../core/find.js";
 import { TOGGLE_ROLES } from "../../platform/types.js";
+import { ONE_CARET_ROLES } from "../../platform/vocabulary.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { findElementsTool } from "../../tools/find.js";
@@ -105,9 +106,13 @@ function stateOf(role: string, states: string[] | null): Record<string, boolean>
   };
   if (has("focusable")) block.focused = has("focused");
   if (TOGGLE_ROLES.has(role) || has("checkable") || has("checked")) block.checked = has("checked");
-  if (has("expandable")) block.expanded = has("expanded");
+  // Swing's combo box says `collapsed` and never `expandable`: either says it can expand.
+  if (has("expandable") || has("expanded") || has("collapsed")) block.expanded = has("expanded");
   if (has("selectable")) block.selected = has("selected");
-  if (has("editable") || has("read only")) block.read_only = has("read only") || !has("editable");
+  // A text field exposes whether it takes typing by `editable` alone: Swing's read-only field has no
+  // `read only` state, only no `editable`.
+  if (has("editable") || has("read only") || ONE_CARET_ROLES.has(role))
+    block.read_only = has("read only") || !has("editable");
   return block;
 }
 

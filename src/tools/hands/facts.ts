@@ -633,6 +633,19 @@ function openMenuPresses(
  * counts as committing unless it is one that never commits; while a menu is open, a letter presses
  * its item and Enter its selected one. `focused` is the element the caller is about to focus (a ref).
  */
+/** What judging one key or text needs as it goes: the window read, the effect so far, and how to add to it. */
+interface KeyJudging {
+  context: ToolContext;
+  windowId: number;
+  read: WindowRead;
+  effect: KeyEffect;
+  /** Items of an open menu judged already: not judged twice. */
+  pressedItems: Set<RawNode>;
+  menuItems: RawNode[];
+  withWindow(node: RawNode): TargetFacts;
+  add(facts: TargetFacts, via: string): Promise<void>;
+}
+
 export async function keyEffect(
   context: ToolContext,
   input: {
@@ -654,10 +667,7 @@ export async function keyEffect(
   const typing = !enter && !space && !bindings;
   if (typing && letters.length === 0) return effect;
   // What could not be read counts beside what was (an open menu's item).
-  const unreadable = (why: string): KeyEffect =>
-    typing
-      ? effect
-      : { ...effect, presses: [{ unreadable: why }, ...effect.presses], via: ["unknown", ...effect.via] };
+  const unreadable = (why: string): KeyEffect => (typing ? effect : withUnreadable(effect, why));
   if (input.windowId === undefined)
     return unreadable("no window has the keyboard focus that deskhand can read");
   let read: WindowRead;
@@ -666,57 +676,24 @@ export async function keyEffect(
   } catch (error) {
     return unreadable(`the window's tree did not answer: ${(error as Error).message}`);
   }
-  const window = windowFacts(read.root);
-  const withWindow = (node: RawNode): TargetFacts => {
-    const shown = childTexts(node);
-    return {
-      role: node.role,
-      name: node.name,
-      description: node.description,
-      states: node.states,
-      ...(shown.length > 0 ? { shown } : {}),
-      ...(opensMenu(node) ? { opensMenu: true } : {}),
-      window,
-    };
-  };
-  const add = async (facts: TargetFacts, via: string) => {
-    await answer(context, facts, windowQuestions(facts), input.windowId!, read);
-    effect.presses.push(facts);
-    effect.via.push(via);
-  };
-  const backend = await context.backend();
-  const menuItems = openMenuItems(read);
-  const pressedItems = new Set<RawNode>();
-  if (menuItems.length > 0) {
-    await backend.enrich(menuItems, { ...BINDINGS_READ, windowId: input.windowId });
-    for (const { node, via } of openMenuPresses(menuItems, letters, enter || space)) {
-      pressedItems.add(node);
-      await add(withWindow(node), via);
-    }
-  } else if (letters.length > 0 || enter || space) {
-    // A menu open on screen holds the keyboard; one no tree shows (Qt leaves its popups out) hides
-    // what its letters and Enter press.
-    const unseen = await backend.openMenus?.().catch(() => undefined);
-    if (unseen?.length) {
-      effect.presses.push({ unreadable: UNREAD_MENU });
-      effect.via.push("a menu open on screen that no accessible tree shows");
-    }
-  }
+  const j = judging(context, input.windowId, read, effect);
+  await openMenuEffect(j, letters, enter || space);
   if (typing) return effect;
   const focusedNode = focusedOf(read.nodes) ?? openPopupChoice(read);
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
   effect.focusedRoles = everyFocused(read.nodes).map((n) => n.role);
+  const window = windowFacts(read.root);
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode
-      ? withWindow(focusedNode)
+      ? j.withWindow(focusedNode)
       : undefined;
 
   // A terminal takes Enter, a pasted line and its shell's own keys as commands, whatever its label.
   if (focused?.role === "terminal") {
     const runs = terminalEffect(input.chord, input.text, enter);
-    if (runs) await add({ ...focused, runs }, "the focused terminal");
+    if (runs) await j.add({ ...focused, runs }, "the focused terminal");
     if (runs || !bindings) return effect;
   }
 
@@ -725,120 +702,226 @@ export async function keyEffect(
       return unreadable(
         "no element of the window reports the keyboard focus; name the element with a ref (key and type_text take one), or bring the window to the front (window focus), and try again",
       );
-    effect.focusPresses = focused.role !== undefined && PRESSABLE_ROLES.has(focused.role);
     const node = input.focused ? read.nodes.find((n) => n.handle === input.focusedHandle) : focusedNode;
-    const found = await activationPresses(context, input.windowId, read, window, focused, node, {
-      enter,
-      space,
-    });
-    for (const press of found) {
-      if ("unreadable" in press) {
-        effect.presses.push({ unreadable: press.unreadable });
-        effect.via.push(press.via);
-        continue;
-      }
-      // An open menu's chosen item, already judged as that, is not judged twice as the focus.
-      const pressed = press.node ?? node;
-      if (pressed && pressedItems.has(pressed)) continue;
-      await add(press.node ? withWindow(press.node) : focused, press.via);
-    }
+    await activationEffect(j, focused, node, { enter, space });
   }
 
-  if (bindings && input.chord) {
-    const chord = input.chord;
-    const inTextField =
-      focused?.role === "terminal" ||
-      (focused?.role !== undefined &&
-        EDITABLE_ROLES.has(focused.role) &&
-        !!focused.states?.includes("editable"));
-    const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
-    const readPressables = async () => {
-      const found = read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
-      await backend.enrich(found, { ...BINDINGS_READ, windowId: input.windowId });
-      return found;
-    };
-    let pressables = await readPressables();
-    let fromMenus = "";
-    // An app that builds a menu's items only as it shows (Thunar) has them missing, or greyed as
-    // they were the last time: where nothing claims the chord, its menus are shown and read again.
-    const claimed = pressables.some((n) => !pressedItems.has(n) && claims(n, chord));
-    const shown = !decided && !claimed && menuItems.length === 0 ? await fillMenus(context, read) : 0;
-    if (shown > 0) {
-      effect.menusShown = shown;
-      read = await readWhole(context, input.windowId);
-      pressables = await readPressables();
-      fromMenus = " (read after showing the window's menus, which fill only as they open)";
-    }
-    const pressedBefore = effect.presses.length;
-    for (const node of pressables) {
-      if (pressedItems.has(node)) continue;
-      for (const binding of node.keyBindings ?? []) {
-        const hit = bindingHit(node, binding, chord);
-        if (hit) {
-          await add(withWindow(node), `the key binding ${binding}${fromMenus}`);
-          break;
-        }
-      }
-      // GTK 4 and Qt show a menu item's shortcut in its label where they report no binding.
-      const label = labelShortcut(node, chord);
-      if (label && !node.keyBindings?.some((b) => bindingChords(b).some((c) => sameChord(c.chord, chord))))
-        await add(withWindow(node), `the shortcut its label shows, ${label}`);
-    }
-    // A chord the app's own key bindings or labels tie to an element is judged by that element.
-    const found = effect.presses.length > pressedBefore || pressedItems.size > 0;
-    const reported = pressables.flatMap((n) => (n.keyBindings ?? []).flatMap((b) => bindingChords(b)));
-    // Accelerators (ctrl+s, F2, Delete) and mnemonics (alt+d, or a bare letter) are reported apart:
-    // the Java wrapper and GTK 4 report no accelerators, GTK 4.8 no mnemonics either.
-    const reportsAccelerators = reported.some((c) => !c.bare && !activationKey(c.chord));
-    const reportsMnemonics = reported.some((c) => c.chord.key?.kind === "char");
-    const key = chord.key;
-    const mnemonicLike = chord.modifiers.length === 1 && chord.modifiers[0] === "alt" && key?.kind === "char";
-    if (!reportsAccelerators && !mnemonicLike && key?.kind === "char" && effect.presses.length === 0) {
-      for (const node of pressables.filter((n) => n.role.endsWith("menu item"))) {
-        const first = normalizeLabel(node.name ?? "")
-          .charAt(0)
-          .toLowerCase();
-        if (first && first === key.char.toLowerCase() && chord.modifiers.includes("ctrl"))
-          await add(
-            withWindow(node),
-            `a guess: the app reports no accelerators, and ${chordText(chord)} usually presses "${node.name}"`,
-          );
-      }
-    }
-    // GTK 4.8 reports no key bindings at all, mnemonics included: alt+letter is taken to press each
-    // element whose label marks that letter ("_Delete"), or, unmarked, contains it.
-    if (!reportsMnemonics && mnemonicLike && key?.kind === "char") {
-      const letter = key.char.toLowerCase();
-      for (const node of pressables) {
-        const name = node.name ?? "";
-        const marked = /(?:^|[^_&])[_&]([\p{L}\p{N}])/u.exec(name)?.[1]?.toLowerCase();
-        const possible = marked ? marked === letter : normalizeLabel(name).toLowerCase().includes(letter);
-        if (possible && !effect.presses.some((p) => p.name === node.name && p.role === node.role))
-          await add(
-            withWindow(node),
-            `a possible mnemonic (the app reports no key bindings): ${chordText(chord)}`,
-          );
-      }
-    }
-    // Without the app's accelerators nothing tells what the chord runs, a guess included. Delete
-    // outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
-    const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
-    if (!decided && (!reportsAccelerators || viewDelete) && !mnemonicLike && !found) {
-      effect.presses.unshift({
-        unreadable: reportsAccelerators
-          ? `no element claims ${chordText(chord)}, and a list or view takes it itself (a file manager deletes the selection); select the item and act on its menu item or button instead`
-          : `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
-      });
-      effect.via.unshift("unknown");
-    }
-    if (effect.presses.length === 0 && !decided) {
-      if (!read.complete)
-        return unreadable("the window was not read whole, so the chord's key binding cannot be ruled out");
-      if (pressables.some((n) => n.unread.includes("actions")))
-        return unreadable("some elements did not answer for their key bindings");
-    }
+  if (input.chord) {
+    const why = await chordEffect(j, input.chord, focused);
+    if (why) return unreadable(why);
   }
   return effect;
+}
+
+/** The effect with an unreadable press first: what could not be read counts beside what was. */
+function withUnreadable(effect: KeyEffect, why: string): KeyEffect {
+  return { ...effect, presses: [{ unreadable: why }, ...effect.presses], via: ["unknown", ...effect.via] };
+}
+
+function judging(context: ToolContext, windowId: number, read: WindowRead, effect: KeyEffect): KeyJudging {
+  const j: KeyJudging = {
+    context,
+    windowId,
+    read,
+    effect,
+    pressedItems: new Set(),
+    menuItems: [],
+    withWindow(node) {
+      const shown = childTexts(node);
+      return {
+        role: node.role,
+        name: node.name,
+        description: node.description,
+        states: node.states,
+        ...(shown.length > 0 ? { shown } : {}),
+        ...(opensMenu(node) ? { opensMenu: true } : {}),
+        window: windowFacts(j.read.root),
+      };
+    },
+    async add(facts, via) {
+      await answer(context, facts, windowQuestions(facts), windowId, j.read);
+      effect.presses.push(facts);
+      effect.via.push(via);
+    },
+  };
+  return j;
+}
+
+/**
+ * What an open menu's items take of the keys: its letters and Enter or space press them. A menu open
+ * on screen that no tree shows (Qt leaves its popups out) hides what they press: said.
+ */
+async function openMenuEffect(j: KeyJudging, letters: string[], activates: boolean): Promise<void> {
+  const backend = await j.context.backend();
+  j.menuItems = openMenuItems(j.read);
+  if (j.menuItems.length > 0) {
+    await backend.enrich(j.menuItems, { ...BINDINGS_READ, windowId: j.windowId });
+    for (const { node, via } of openMenuPresses(j.menuItems, letters, activates)) {
+      j.pressedItems.add(node);
+      await j.add(j.withWindow(node), via);
+    }
+  } else if (letters.length > 0 || activates) {
+    const unseen = await backend.openMenus?.().catch(() => undefined);
+    if (unseen?.length) {
+      j.effect.presses.push({ unreadable: UNREAD_MENU });
+      j.effect.via.push("a menu open on screen that no accessible tree shows");
+    }
+  }
+}
+
+/** What Enter or space presses from the focus: the focused element, a default button, a form's. */
+async function activationEffect(
+  j: KeyJudging,
+  focused: TargetFacts,
+  node: RawNode | undefined,
+  keys: { enter: boolean; space: boolean },
+): Promise<void> {
+  j.effect.focusPresses = focused.role !== undefined && PRESSABLE_ROLES.has(focused.role);
+  const window = windowFacts(j.read.root);
+  const found = await activationPresses(j.context, j.windowId, j.read, window, focused, node, keys);
+  for (const press of found) {
+    if ("unreadable" in press) {
+      j.effect.presses.push({ unreadable: press.unreadable });
+      j.effect.via.push(press.via);
+      continue;
+    }
+    // An open menu's chosen item, already judged as that, is not judged twice as the focus.
+    const pressed = press.node ?? node;
+    if (pressed && j.pressedItems.has(pressed)) continue;
+    await j.add(press.node ? j.withWindow(press.node) : focused, press.via);
+  }
+}
+
+/**
+ * What a chord presses: the elements whose key bindings or labels claim it, read again after showing
+ * the menus where nothing claims it (Thunar fills its menus as they open), then the guesses where
+ * the app reports none. Returns why it cannot be told, where it cannot.
+ */
+async function chordEffect(
+  j: KeyJudging,
+  chord: Chord,
+  focused: TargetFacts | undefined,
+): Promise<string | undefined> {
+  const { effect } = j;
+  const backend = await j.context.backend();
+  const inTextField =
+    focused?.role === "terminal" ||
+    (focused?.role !== undefined &&
+      EDITABLE_ROLES.has(focused.role) &&
+      !!focused.states?.includes("editable"));
+  const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
+  const readPressables = async () => {
+    const found = j.read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
+    await backend.enrich(found, { ...BINDINGS_READ, windowId: j.windowId });
+    return found;
+  };
+  let pressables = await readPressables();
+  let fromMenus = "";
+  const claimed = pressables.some((n) => !j.pressedItems.has(n) && claims(n, chord));
+  const shown = !decided && !claimed && j.menuItems.length === 0 ? await fillMenus(j.context, j.read) : 0;
+  if (shown > 0) {
+    effect.menusShown = shown;
+    j.read = await readWhole(j.context, j.windowId);
+    pressables = await readPressables();
+    fromMenus = " (read after showing the window's menus, which fill only as they open)";
+  }
+  const pressedBefore = effect.presses.length;
+  await claimedBy(j, pressables, chord, fromMenus);
+  // A chord the app's own key bindings or labels tie to an element is judged by that element.
+  const found = effect.presses.length > pressedBefore || j.pressedItems.size > 0;
+  const reported = pressables.flatMap((n) => (n.keyBindings ?? []).flatMap((b) => bindingChords(b)));
+  // Accelerators (ctrl+s, F2, Delete) and mnemonics (alt+d, or a bare letter) are reported apart:
+  // the Java wrapper and GTK 4 report no accelerators, GTK 4.8 no mnemonics either.
+  const reportsAccelerators = reported.some((c) => !c.bare && !activationKey(c.chord));
+  const reportsMnemonics = reported.some((c) => c.chord.key?.kind === "char");
+  const key = chord.key;
+  const mnemonicLike = chord.modifiers.length === 1 && chord.modifiers[0] === "alt" && key?.kind === "char";
+  if (!reportsAccelerators && !mnemonicLike && key?.kind === "char" && effect.presses.length === 0)
+    await guessedAccelerators(j, pressables, chord, key.char);
+  if (!reportsMnemonics && mnemonicLike && key?.kind === "char")
+    await possibleMnemonics(j, pressables, chord, key.char);
+  // Without the app's accelerators nothing tells what the chord runs, a guess included. Delete
+  // outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
+  const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
+  if (!decided && (!reportsAccelerators || viewDelete) && !mnemonicLike && !found) {
+    effect.presses.unshift({
+      unreadable: reportsAccelerators
+        ? `no element claims ${chordText(chord)}, and a list or view takes it itself (a file manager deletes the selection); select the item and act on its menu item or button instead`
+        : `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
+    });
+    effect.via.unshift("unknown");
+  }
+  if (effect.presses.length === 0 && !decided) {
+    if (!j.read.complete)
+      return "the window was not read whole, so the chord's key binding cannot be ruled out";
+    if (pressables.some((n) => n.unread.includes("actions")))
+      return "some elements did not answer for their key bindings";
+  }
+  return undefined;
+}
+
+/** The elements whose key bindings claim the chord, or whose label shows it (GTK 4 and Qt). */
+async function claimedBy(
+  j: KeyJudging,
+  pressables: RawNode[],
+  chord: Chord,
+  fromMenus: string,
+): Promise<void> {
+  for (const node of pressables) {
+    if (j.pressedItems.has(node)) continue;
+    for (const binding of node.keyBindings ?? []) {
+      if (bindingHit(node, binding, chord)) {
+        await j.add(j.withWindow(node), `the key binding ${binding}${fromMenus}`);
+        break;
+      }
+    }
+    const label = labelShortcut(node, chord);
+    if (label && !node.keyBindings?.some((b) => bindingChords(b).some((c) => sameChord(c.chord, chord))))
+      await j.add(j.withWindow(node), `the shortcut its label shows, ${label}`);
+  }
+}
+
+/** An app that reports no accelerators: ctrl+letter is taken to press the menu item that starts with it. */
+async function guessedAccelerators(
+  j: KeyJudging,
+  pressables: RawNode[],
+  chord: Chord,
+  char: string,
+): Promise<void> {
+  if (!chord.modifiers.includes("ctrl")) return;
+  for (const node of pressables.filter((n) => n.role.endsWith("menu item"))) {
+    const first = normalizeLabel(node.name ?? "")
+      .charAt(0)
+      .toLowerCase();
+    if (first && first === char.toLowerCase())
+      await j.add(
+        j.withWindow(node),
+        `a guess: the app reports no accelerators, and ${chordText(chord)} usually presses "${node.name}"`,
+      );
+  }
+}
+
+/**
+ * GTK 4.8 reports no key bindings at all, mnemonics included: alt+letter is taken to press each
+ * element whose label marks that letter ("_Delete"), or, unmarked, contains it.
+ */
+async function possibleMnemonics(
+  j: KeyJudging,
+  pressables: RawNode[],
+  chord: Chord,
+  char: string,
+): Promise<void> {
+  const letter = char.toLowerCase();
+  for (const node of pressables) {
+    const name = node.name ?? "";
+    const marked = /(?:^|[^_&])[_&]([\p{L}\p{N}])/u.exec(name)?.[1]?.toLowerCase();
+    const possible = marked ? marked === letter : normalizeLabel(name).toLowerCase().includes(letter);
+    if (possible && !j.effect.presses.some((p) => p.name === node.name && p.role === node.role))
+      await j.add(
+        j.withWindow(node),
+        `a possible mnemonic (the app reports no key bindings): ${chordText(chord)}`,
+      );
+  }
 }
 
 /**
