@@ -4,6 +4,7 @@ import { readsBackAs } from "../core/readback.js";
 import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from "../core/receipt.js";
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
+import type { Secret } from "../safety/audit.js";
 import { runAction } from "./act.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { type FindQueryInput, searchUntil } from "./find.js";
@@ -34,6 +35,113 @@ export interface FieldResult {
   receipt?: Receipt;
   error?: Record<string, unknown>;
   typed?: Record<string, unknown>;
+}
+
+type FillInput = { intent?: string | undefined; typed_fallback: boolean };
+
+/** One field: set through its accessibility interface, read back; typed instead where that fails and it may. */
+async function fillField(
+  context: ToolContext,
+  input: FillInput,
+  field: { ref: string; value: string | number },
+  secrets: Secret[],
+): Promise<FieldResult> {
+  const expected = String(field.value);
+  const action =
+    typeof field.value === "number"
+      ? { kind: "set_range" as const, value: field.value }
+      : { kind: "set_value" as const, text: field.value };
+  let failure: FieldResult;
+  try {
+    const receipt = await runAction(
+      context,
+      {
+        ref: field.ref,
+        action,
+        waitMs: 50,
+        timeoutMs: 2000,
+        reversible: true,
+        ...(input.intent ? { intent: input.intent } : {}),
+      },
+      secrets,
+    );
+    const after = receipt.after?.value;
+    // Typing again would only type it twice: the call took, and nothing can say more.
+    if (after === PASSWORD_MARKER)
+      return { ref: field.ref, set: false, unverifiable: true, route: "accessibility", receipt };
+    if (readsBackAs(after, expected) === true)
+      return { ref: field.ref, set: true, route: "accessibility", receipt };
+    failure = { ref: field.ref, set: false, receipt };
+  } catch (error) {
+    const problem = asDeskhandError(error);
+    failure = { ref: field.ref, set: false, error: problem.toJSON() };
+    if (!TYPE_AFTER.has(problem.code)) return failure;
+  }
+  if (!input.typed_fallback || expected === "") return failure;
+  const others = secrets.filter((s) => s.text !== expected);
+  return typedRoute(context, input, field.ref, expected, others, failure);
+}
+
+/** The typed route: the keys, then the same test as the accessibility route's, on the value re-read. */
+async function typedRoute(
+  context: ToolContext,
+  input: FillInput,
+  ref: string,
+  expected: string,
+  others: Secret[],
+  failure: FieldResult,
+): Promise<FieldResult> {
+  const typed = await typeText(
+    context,
+    {
+      ref,
+      text: expected,
+      clear: true,
+      intent: input.intent ?? "Fill a form field",
+      reversible: true,
+      ensure_focus: true,
+      include_changes: false,
+      settleMs: 50,
+    },
+    others,
+  ).catch((error) => ({ data: { status: "error", reason: asDeskhandError(error).message } }));
+  const data = typed.data as { status: string; reason?: string; result?: Record<string, unknown> };
+  // The element's value as re-read (a spinner's text can show the digits while its value waits for Enter).
+  const after = (data.result?.after as { value?: string } | undefined)?.value;
+  const readBack =
+    data.status !== "done"
+      ? undefined
+      : after === undefined
+        ? "unreadable"
+        : readsBackAs(after, expected)
+          ? "exact"
+          : "differs";
+  const typedSummary = {
+    status: data.status,
+    ...(data.reason ? { reason: data.reason } : {}),
+    ...(readBack ? { read_back: readBack } : {}),
+  };
+  if (data.status === "done" && readBack === "exact")
+    return { ref, set: true, route: "typed", typed: typedSummary };
+  if (data.status === "done" && readBack === "unreadable")
+    return { ref, set: TYPED_UNVERIFIED, route: "typed", typed: typedSummary };
+  return { ...failure, typed: typedSummary };
+}
+
+/** A field's line in the reply: how it was set and read back, or why not. */
+function fieldLine(r: FieldResult): string {
+  if (r.unverifiable)
+    return `${r.ref}: written by its accessibility interface (the call returned); a password field cannot be read back, so it is not verified`;
+  if (r.set === TYPED_UNVERIFIED)
+    return `${r.ref}: typed, not verified: the keys went in, and the field cannot be read back`;
+  if (r.set)
+    return `${r.ref}: set by ${r.route === "typed" ? "typing" : "its accessibility interface"}; reads back as asked`;
+  const typed = r.typed
+    ? `; typed: ${r.typed.status}${r.typed.read_back ? `, reads back ${r.typed.read_back}` : ""}${r.typed.reason ? ` (${r.typed.reason})` : ""}`
+    : "";
+  if (r.receipt)
+    return `${r.ref}: not set — ${renderReceipt(r.receipt).split("\n")[0]}, but it does NOT read back as asked${typed}`;
+  return `${r.ref}: not set — ${String(r.error?.code)}: ${String(r.error?.message)}${typed}`;
 }
 
 /** The one field a label names in the target: its ref, or why there is none to fill. */
@@ -129,108 +237,15 @@ export const fillFormTool = defineTool({
     }));
     for (const [i, given] of input.fields.entries()) {
       const found = resolved[i]!;
-      if ("error" in found) {
-        results.push({ ref: `label ${JSON.stringify(given.label)}`, set: false, error: found.error });
-        continue;
-      }
-      const field = { ref: found.ref, value: given.value };
-      const expected = String(field.value);
-      const others = secrets.filter((s) => s.text !== expected);
-      const action =
-        typeof field.value === "number"
-          ? { kind: "set_range" as const, value: field.value }
-          : { kind: "set_value" as const, text: field.value };
-      let failure: FieldResult | undefined;
-      try {
-        const receipt = await runAction(
-          context,
-          {
-            ref: field.ref,
-            action,
-            waitMs: 50,
-            timeoutMs: 2000,
-            reversible: true,
-            ...(input.intent ? { intent: input.intent } : {}),
-          },
-          secrets,
-        );
-        const after = receipt.after?.value;
-        if (after === PASSWORD_MARKER) {
-          // Typing again would only type it twice: the call took, and nothing can say more.
-          results.push({ ref: field.ref, set: false, unverifiable: true, route: "accessibility", receipt });
-          continue;
-        }
-        const matches = readsBackAs(after, expected) === true;
-        if (matches) {
-          results.push({ ref: field.ref, set: true, route: "accessibility", receipt });
-          continue;
-        }
-        failure = { ref: field.ref, set: false, receipt };
-      } catch (error) {
-        const problem = asDeskhandError(error);
-        failure = { ref: field.ref, set: false, error: problem.toJSON() };
-        if (!TYPE_AFTER.has(problem.code)) {
-          results.push(failure);
-          continue;
-        }
-      }
-      if (!input.typed_fallback || expected === "") {
-        results.push(failure);
-        continue;
-      }
-      const typed = await typeText(
-        context,
-        {
-          ref: field.ref,
-          text: expected,
-          clear: true,
-          intent: input.intent ?? "Fill a form field",
-          reversible: true,
-          ensure_focus: true,
-          include_changes: false,
-          settleMs: 50,
-        },
-        others,
-      ).catch((error) => ({ data: { status: "error", reason: asDeskhandError(error).message } }));
-      const data = typed.data as { status: string; reason?: string; result?: Record<string, unknown> };
-      // The same test as the accessibility route's: the element's value as re-read (a spinner's text
-      // can show the digits while its value waits for Enter).
-      const after = (data.result?.after as { value?: string } | undefined)?.value;
-      const readBack =
-        data.status !== "done"
-          ? undefined
-          : after === undefined
-            ? "unreadable"
-            : readsBackAs(after, expected)
-              ? "exact"
-              : "differs";
-      const typedSummary = {
-        status: data.status,
-        ...(data.reason ? { reason: data.reason } : {}),
-        ...(readBack ? { read_back: readBack } : {}),
-      };
-      if (data.status === "done" && readBack === "exact")
-        results.push({ ref: field.ref, set: true, route: "typed", typed: typedSummary });
-      else if (data.status === "done" && readBack === "unreadable")
-        results.push({ ref: field.ref, set: TYPED_UNVERIFIED, route: "typed", typed: typedSummary });
-      else results.push({ ...failure, typed: typedSummary });
+      results.push(
+        "error" in found
+          ? { ref: `label ${JSON.stringify(given.label)}`, set: false, error: found.error }
+          : await fillField(context, input, { ref: found.ref, value: given.value }, secrets),
+      );
     }
     const done = results.filter((r) => r.set === true).length;
     const typedOnly = results.filter((r) => r.set === TYPED_UNVERIFIED).length;
-    const lines = results.map((r) => {
-      if (r.unverifiable)
-        return `${r.ref}: written by its accessibility interface (the call returned); a password field cannot be read back, so it is not verified`;
-      if (r.set === TYPED_UNVERIFIED)
-        return `${r.ref}: typed, not verified: the keys went in, and the field cannot be read back`;
-      if (r.set)
-        return `${r.ref}: set by ${r.route === "typed" ? "typing" : "its accessibility interface"}; reads back as asked`;
-      const typed = r.typed
-        ? `; typed: ${r.typed.status}${r.typed.read_back ? `, reads back ${r.typed.read_back}` : ""}${r.typed.reason ? ` (${r.typed.reason})` : ""}`
-        : "";
-      if (r.receipt)
-        return `${r.ref}: not set — ${renderReceipt(r.receipt).split("\n")[0]}, but it does NOT read back as asked${typed}`;
-      return `${r.ref}: not set — ${String(r.error?.code)}: ${String(r.error?.message)}${typed}`;
-    });
+    const lines = results.map(fieldLine);
     const unverifiable = results.filter((r) => r.unverifiable).length;
     lines.push(
       `${done} of ${results.length} fields set and read back${typedOnly ? `; ${typedOnly} typed, not verified` : ""}${unverifiable ? `; ${unverifiable} password field${unverifiable > 1 ? "s" : ""} written, not verifiable` : ""}.`,
