@@ -218,6 +218,65 @@ export interface RunningHttpServer {
   shutdown(): Promise<void>;
 }
 
+/**
+ * Who may reach the server, against DNS rebinding and foreign pages: the Host names (loopback names,
+ * the bound address, those allowed; "any" for a server bound to every address with none named) and
+ * the Origins (loopback pages, those allowed).
+ */
+function allowedPeers(options: HttpOptions, port: number) {
+  const shownHost = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
+  const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
+  const anyAddress = options.host === "0.0.0.0" || options.host === "::";
+  const hosts: string[] | "any" =
+    anyAddress && options.allowHosts.length === 0
+      ? "any"
+      : [...new Set([...loopbackNames, shownHost, ...options.allowHosts])].map((h) =>
+          h.includes(":") && !h.startsWith("[") ? h : `${h}:${port}`,
+        );
+  const origins = [...new Set([...loopbackNames.map((h) => `http://${h}:${port}`), ...options.allowOrigins])];
+  return { shownHost, hosts, origins };
+}
+
+/**
+ * Refuses a Host or Origin not allowed, names an allowed origin on every answer (a browser client's
+ * page may read it) and answers its preflight, which carries no token. True when it answered.
+ */
+function answeredByPeerRules(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hosts: string[] | "any",
+  origins: string[],
+): boolean {
+  const host = (req.headers.host ?? "").toLowerCase();
+  if (hosts !== "any" && !hosts.includes(host)) {
+    refuse(res, 403, `Host ${JSON.stringify(host)} is not allowed`);
+    return true;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !origins.includes(origin)) {
+    refuse(res, 403, `Origin ${JSON.stringify(origin)} is not allowed`);
+    return true;
+  }
+  if (origin !== undefined) {
+    res.setHeader("access-control-allow-origin", origin);
+    res.setHeader("access-control-expose-headers", "mcp-session-id, www-authenticate");
+    res.setHeader("vary", "Origin");
+  }
+  if (req.method !== "OPTIONS") return false;
+  res.writeHead(204, {
+    "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+    "access-control-allow-headers":
+      "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+    "access-control-max-age": "600",
+  });
+  res.end();
+  return true;
+}
+
+/** The session used longest ago that is doing nothing, to make room; none when every one is busy. */
+function idlestSession(sessions: Map<string, Session>): [string, Session] | undefined {
+  return [...sessions].filter(([, s]) => s.busy === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+}
 export async function startMcpHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const env = options.env ?? process.env;
   if (!isLoopback(options.host) && !options.allowRemote)
@@ -266,16 +325,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
   });
   const bound = http.address();
   const port = typeof bound === "object" && bound ? bound.port : options.port;
-  const shownHost = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
-  const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
-  const anyAddress = options.host === "0.0.0.0" || options.host === "::";
-  const hosts: string[] | "any" =
-    anyAddress && options.allowHosts.length === 0
-      ? "any"
-      : [...new Set([...loopbackNames, shownHost, ...options.allowHosts])].map((h) =>
-          h.includes(":") && !h.startsWith("[") ? h : `${h}:${port}`,
-        );
-  const origins = [...new Set([...loopbackNames.map((h) => `http://${h}:${port}`), ...options.allowOrigins])];
+  const { shownHost, hosts, origins } = allowedPeers(options, port);
   const serving: ServingInfo = {
     transport: "http",
     address: `${shownHost}:${port}`,
@@ -292,30 +342,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
       return;
     }
     if (path !== "/mcp") return refuse(res, 404, "not found: MCP is served at /mcp, health at /health");
-    // DNS rebinding: a page elsewhere must not reach this server through a name it controls.
-    const host = (req.headers.host ?? "").toLowerCase();
-    if (hosts !== "any" && !hosts.includes(host))
-      return refuse(res, 403, `Host ${JSON.stringify(host)} is not allowed`);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins.includes(origin))
-      return refuse(res, 403, `Origin ${JSON.stringify(origin)} is not allowed`);
-    // A browser client at an allowed origin: its preflight carries no token (browsers send none), and
-    // every answer names the origin so the page may read it.
-    if (origin !== undefined) {
-      res.setHeader("access-control-allow-origin", origin);
-      res.setHeader("access-control-expose-headers", "mcp-session-id, www-authenticate");
-      res.setHeader("vary", "Origin");
-    }
-    if (req.method === "OPTIONS") {
-      res.writeHead(204, {
-        "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-        "access-control-allow-headers":
-          "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
-        "access-control-max-age": "600",
-      });
-      res.end();
-      return;
-    }
+    if (answeredByPeerRules(req, res, hosts, origins)) return;
     const client = clientOf(req.headers.authorization, clients);
     if (!client)
       return refuse(res, 401, "a valid bearer token is required", {
@@ -354,10 +381,7 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     if (req.method !== "POST" || !isInitializeRequest(body))
       return refuse(res, 400, "no session: the first request must be initialize");
     if (sessions.size >= maxSessions) {
-      // The session used longest ago that is doing nothing makes room; if all are busy, none is opened.
-      const oldest = [...sessions]
-        .filter(([, s]) => s.busy === 0)
-        .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      const oldest = idlestSession(sessions);
       if (!oldest)
         return refuse(
           res,
