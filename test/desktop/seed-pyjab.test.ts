@@ -28,6 +28,9 @@ describe("the pyjab profile, replayed", () => {
     const gtk = await call("java_attach_window", { title: TITLES.gtk3 });
     assert.equal(gtk.isError, true);
     assert.match(text(gtk), /not Java/);
+    const nothing = await call("java_attach_window", {});
+    assert.equal(nothing.isError, true);
+    assert.match(text(nothing), /give a title .* or an hwnd/);
     const bound = await call("java_attach_window", { title: "Deskhand Fix*" });
     const session = bound.structuredContent.session_id;
     assert.match(session, /^session-\d+$/);

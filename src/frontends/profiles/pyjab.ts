@@ -122,7 +122,11 @@ const attachWindow = defineTool({
     "Nothing is done to the application.",
   level: "L1",
   annotations: READ_ONLY,
-  input: z.object({ title: z.string().min(1).optional(), hwnd: z.number().int().positive().optional() }),
+  input: z
+    .object({ title: z.string().min(1).optional(), hwnd: z.number().int().positive().optional() })
+    .refine((i) => i.title !== undefined || i.hwnd !== undefined, {
+      message: "give a title (an fnmatch pattern) or an hwnd (from java_list_windows)",
+    }),
   async handler(context, input) {
     const windows = await allWindows(context);
     const found =
