@@ -73,6 +73,10 @@ describe("the pyjab profile, replayed", () => {
       text(shallow),
     );
     assert.ok(shallow.structuredContent.truncated_by.includes("maxDepth"));
+    // The fixture's table shows its first rows: the cut names the tool that reads them all.
+    const deep = await call("java_snapshot", { session_id: session, depth: 40, max_nodes: 5000 });
+    assert.ok(deep.structuredContent.truncated_by.includes("tableRows"), text(deep).slice(-400));
+    assert.match(text(deep), /cut by tableRows: .*java_read_table/);
   });
 
   it("finds with exactly one selector, acts, and verifies; a handle of another session is refused", async () => {

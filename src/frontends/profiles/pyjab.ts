@@ -213,8 +213,15 @@ const snapshot = defineTool({
     const others = truncatedBy.filter(
       (c) => !(c === "maxDepth" && below > 0) && !(c === "maxNodes" && within.length > shown.length),
     );
-    if (others.length)
-      lines.push(`(cut by ${others.join(", ")}: raise depth or max_nodes, or snapshot less of the window)`);
+    // A table's rows past the first few are read by java_read_table, in pages: said so by name.
+    const tableRows = others.includes("tableRows");
+    const rest = others.filter((c) => c !== "tableRows");
+    if (tableRows)
+      lines.push(
+        "(cut by tableRows: a table shows its first rows here; java_read_table reads them all, a page at a time)",
+      );
+    if (rest.length)
+      lines.push(`(cut by ${rest.join(", ")}: raise depth or max_nodes, or snapshot less of the window)`);
     return {
       data: {
         session_id: input.session_id,
