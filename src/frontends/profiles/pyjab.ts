@@ -273,10 +273,13 @@ const find = defineTool({
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.states !== undefined ? { states: input.states } : {}),
       ...(input.xpath !== undefined ? { locator: input.xpath } : {}),
-      limit: input.max_results,
+      // The seed's name is exact, case and all, where deskhand's folds case: read more, keep the exact.
+      limit: input.name !== undefined ? 500 : input.max_results,
       include_off_screen: true,
     });
-    const matches = data.matches.map((m) => ({
+    const exact = input.name === undefined ? data.matches : data.matches.filter((m) => m.name === input.name);
+    const total = input.name === undefined ? data.total : exact.length;
+    const matches = exact.slice(0, input.max_results).map((m) => ({
       handle: give(context, input.session_id, m.ref),
       role: m.role,
       name: m.name,
@@ -289,7 +292,7 @@ const find = defineTool({
     const text = matches.length
       ? matches.map((m) => `[${m.handle}] ${m.role} ${JSON.stringify(m.name ?? "")} ${m.locator}`).join("\n")
       : `Nothing matched ${selector}${data.searched_whole_window ? " (the whole window was read)" : " in what could be read"}.`;
-    return { data: { matches, total: data.total, searched_whole_window: data.searched_whole_window }, text };
+    return { data: { matches, total, searched_whole_window: data.searched_whole_window }, text };
   },
 });
 
