@@ -138,6 +138,11 @@ describe("the pyjab profile, replayed", () => {
     });
     assert.ok(!waited.isError);
     assert.equal(waited.structuredContent.met, false);
+    // Java windows only: the GTK fixture's title is there, and does not meet it; the Swing one's does.
+    const gtk = await call("java_wait", { session_id: session, window_title: TITLES.gtk3, timeout: 0.3 });
+    assert.equal(gtk.structuredContent.met, false, text(gtk));
+    const swing = await call("java_wait", { session_id: session, window_title: TITLES.swing, timeout: 2 });
+    assert.equal(swing.structuredContent.met, true, text(swing));
   });
 
   it("java_fill_form without simulate never types: a push button given a space is not pressed", async () => {

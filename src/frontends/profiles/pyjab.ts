@@ -632,21 +632,44 @@ const wait = defineTool({
     }),
   async handler(context, input) {
     session(context, input.session_id);
-    const condition =
-      input.window_title !== undefined
-        ? { kind: "window" as const, title: input.window_title }
-        : {
-            kind: "text" as const,
-            ref: refOf(context, input.session_id, input.handle!),
-            ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
-          };
+    const timeoutMs = Math.round(input.timeout * 1000);
+    const pollMs = Math.round(input.poll_interval * 1000);
+    if (input.window_title !== undefined)
+      return javaWindowWait(context, input.window_title, timeoutMs, pollMs);
     return runTool(context, waitTool, {
-      condition,
-      timeout_ms: Math.round(input.timeout * 1000),
-      poll_ms: Math.round(input.poll_interval * 1000),
+      condition: {
+        kind: "text" as const,
+        ref: refOf(context, input.session_id, input.handle!),
+        ...(input.text_equals !== undefined ? { equals: input.text_equals } : {}),
+      },
+      timeout_ms: timeoutMs,
+      poll_ms: pollMs,
     });
   },
 });
+
+/**
+ * Waits for a Java window whose title matches (fnmatch): the seed's java_wait looks among Java
+ * windows only, so a GTK window of that title does not meet it. A timeout is a result, as wait's.
+ */
+async function javaWindowWait(context: ToolContext, title: string, timeoutMs: number, pollMs: number) {
+  const started = Date.now();
+  for (;;) {
+    const java = (await allWindows(context)).filter((w) => w.toolkit === JAVA_TOOLKIT);
+    const found = java.filter((w) => globMatch(title, w.title)).map((w) => ({ hwnd: w.id, title: w.title }));
+    const waited = Date.now() - started;
+    const cancelled = context.signal?.aborted ?? false;
+    if (found.length > 0 || waited >= timeoutMs || cancelled) {
+      const met = found.length > 0;
+      const data = { cancelled, met, waited_ms: waited, condition: "window", seen: found };
+      const text = met
+        ? `Met after ${waited} ms: ${found.map((w) => `hwnd=${w.hwnd} ${JSON.stringify(w.title)}`).join(", ")}`
+        : `Not met after ${waited} ms: no Java window's title matches ${JSON.stringify(title)} (a timeout is an answer, not an error)`;
+      return { data, text };
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, timeoutMs - waited)));
+  }
+}
 
 const diagnostics = defineTool({
   name: "java_diagnostics",
