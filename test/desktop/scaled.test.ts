@@ -203,3 +203,48 @@ describe("an app whose frame disagrees with its window", () => {
     await pressLogged(log, "Beta");
   });
 });
+
+// A KDE app as it runs: KCalc (KF5) at the dots per inch the X server reports, Xvfb's own 100 and a
+// sandbox's 144. It draws its fonts larger and keeps its extents the screen's, so nothing is scaled
+// and nothing disagrees: buttons clicked by ref and keys typed by ref give the sums, read back from
+// its display (a frame named by what it shows).
+for (const dpi of [undefined, 144]) {
+  describe(`a KDE app, KCalc, at ${dpi ?? "Xvfb's default"} dpi`, () => {
+    let desktop: Desktop;
+    let context: ToolContext;
+    let call: ReturnType<typeof toolCaller>;
+    let id: number;
+    before(async () => {
+      desktop = await Desktop.start(dpi ? { dpi, width: 2560, height: 2048 } : {});
+      await launchApp(desktop, "kcalc", HANG_MS);
+      context = gatedContext(dir, undefined, desktop.info.env);
+      call = toolCaller(context);
+      id = await windowId(call, "KCalc");
+    });
+    after(async () => {
+      await context?.close();
+      await desktop?.stop();
+    });
+    const display = async (shows: string) => {
+      for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(100)) {
+        const found = await call("find", { target: { kind: "window", id }, role: "frame", name: shows });
+        if (found.data?.total === 1) return found.data.matches[0] as Element;
+      }
+      assert.fail(`KCalc never showed ${shows}`);
+    };
+    it("clicks its buttons by ref and types into it by ref: the display shows the sums", async () => {
+      const listed = await call("windows", {});
+      const window = listed.data.windows.find((w: { id: number }) => w.id === id);
+      assert.equal(window.extentsDisagree, undefined, window.extentsDisagree);
+      for (const name of ["7", "+", "2", "="]) {
+        const button = (await findWaiting(call, "KCalc", { role: "push button", name }, HANG_MS)) as Element;
+        const clicked = await call("click", { ref: button.ref, intent: `Press ${name}` });
+        assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+      }
+      const nine = await display("9");
+      const typed = await call("type_text", { ref: nine.ref, text: "6*7=", intent: "Multiply" });
+      assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+      await display("42");
+    });
+  });
+}

@@ -83,10 +83,10 @@ describe("the pyjab profile, replayed", () => {
     const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
     const two = await call("java_find", { session_id: session, name: "Alpha", role: "push button" });
     assert.equal(two.isError, true);
-    // name is exact, case and all: "alpha" is not the button "Alpha".
-    const exact = await call("java_find", { session_id: session, name: "Alpha" });
+    // name is exact, case and all: "note" is not the button "Note" (which other tests never rename).
+    const exact = await call("java_find", { session_id: session, name: "Note" });
     assert.equal(exact.structuredContent.total, 1, text(exact));
-    const folded = await call("java_find", { session_id: session, name: "alpha" });
+    const folded = await call("java_find", { session_id: session, name: "note" });
     assert.equal(folded.structuredContent.total, 0, text(folded));
     const none = await call("java_find", { session_id: session, name: "Launch rockets" });
     assert.match(text(none), /^Nothing matched name="Launch rockets"/);
