@@ -136,22 +136,28 @@ describe("sandbox", () => {
 
   it("run ends only the processes it started", () => {
     const marker = `deskhand-marker-${process.pid}`;
-    const before = processesMatching("gtk3-widget-factory");
-    const result = deskhand([
-      "sandbox",
-      "run",
-      "--app",
-      `gtk3-widget-factory --name=${marker}`,
-      "--",
-      "true",
-    ]);
-    assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(processesMatching(marker), [], "the sandbox's app is gone");
-    assert.deepEqual(
-      processesMatching("gtk3-widget-factory").filter((p) => before.includes(p)),
-      before,
-      "the outer app still runs",
-    );
+    // An app of the same program outside, started here: other jobs' apps come and go on their own,
+    // so this one is the witness.
+    const outerMarker = `deskhand-outer-${process.pid}`;
+    const outer = spawn("gtk3-widget-factory", [`--name=${outerMarker}`], {
+      stdio: "ignore",
+      detached: true,
+    });
+    try {
+      const result = deskhand([
+        "sandbox",
+        "run",
+        "--app",
+        `gtk3-widget-factory --name=${marker}`,
+        "--",
+        "true",
+      ]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.deepEqual(processesMatching(marker), [], "the sandbox's app is gone");
+      assert.deepEqual(processesMatching(outerMarker), [outer.pid], "the outer app still runs");
+    } finally {
+      outer.kill("SIGKILL");
+    }
   });
 
   it("an app that never registers gets a clear error naming it", () => {
