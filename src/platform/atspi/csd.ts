@@ -11,8 +11,6 @@ import { COORD_SCREEN, IFACE } from "./names.js";
 /** More than this around a window is no shadow (a window bigger than its tile, clipped by sway). */
 const MOST_SHADOW = 100;
 
-type Extents = [number, number, number, number];
-
 /** [left, right, top, bottom] of the shadow around `visible` in the frame at `path`; null when none. */
 export async function shadowMargins(
   app: AtspiApp,
@@ -130,7 +128,7 @@ export async function extentsFit(
   if (!usable(frame)) return { fits: "unknown" };
   // Java's dialogs report a frame beside their window (341,355 222×60 for 302,335 220×35) and a
   // content that is the window: the content is the evidence there.
-  if (holds(frame, window) || (content && usable(content) && inside(content, window)))
+  if (within(window, frame) || (content && usable(content) && within(content, window)))
     return { fits: "screen" };
   const [x, y, width, height] = frame;
   return { fits: "none", frame: { x, y, width, height } };
@@ -140,24 +138,13 @@ function usable([x, y, width, height]: Extents): boolean {
   return width > 0 && height > 0 && x > -1_000_000 && y > -1_000_000;
 }
 
-/** Whether the content lies in the window, give or take two pixels of rounding. */
-function inside([x, y, width, height]: Extents, window: Rect): boolean {
-  return (
-    x >= window.x - 2 &&
-    y >= window.y - 2 &&
-    x + width <= window.x + window.width + 2 &&
-    y + height <= window.y + window.height + 2
-  );
-}
+export type Extents = [number, number, number, number];
 
-/** Whether the frame holds the window, give or take two pixels of rounding. */
-function holds([x, y, width, height]: Extents, window: Rect): boolean {
-  return (
-    window.x >= x - 2 &&
-    window.y >= y - 2 &&
-    window.x + window.width <= x + width + 2 &&
-    window.y + window.height <= y + height + 2
-  );
+/** Whether `inner` lies in `outer`, give or take two pixels of rounding. Either may be raw extents. */
+export function within(inner: Rect | Extents, outer: Rect | Extents): boolean {
+  const [ix, iy, iw, ih] = Array.isArray(inner) ? inner : [inner.x, inner.y, inner.width, inner.height];
+  const [ox, oy, ow, oh] = Array.isArray(outer) ? outer : [outer.x, outer.y, outer.width, outer.height];
+  return ix >= ox - 2 && iy >= oy - 2 && ix + iw <= ox + ow + 2 && iy + ih <= oy + oh + 2;
 }
 
 function scaleOf([x, y, width, height]: Extents, window: Rect): number | undefined {

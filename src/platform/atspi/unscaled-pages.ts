@@ -7,24 +7,14 @@
 import type { RawNode, Rect } from "../types.js";
 import { roleSet } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
+import { type Extents, within } from "./csd.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
 import { parentOf } from "./reader.js";
 
 const PAGE_ROLES = roleSet("document web", "document frame");
 
-type Extents = [number, number, number, number];
-
-/** Whether `box` lies in `window`, give or take two pixels. */
-function lies(window: Rect, [x, y, width, height]: Extents): boolean {
-  return (
-    width > 0 &&
-    height > 0 &&
-    x >= window.x - 2 &&
-    y >= window.y - 2 &&
-    x + width <= window.x + window.width + 2 &&
-    y + height <= window.y + window.height + 2
-  );
-}
+/** Whether `box` has an area and lies in `window`. */
+const lies = (window: Rect, box: Extents): boolean => box[2] > 0 && box[3] > 0 && within(box, window);
 
 /** Whether extents read as `raw` are the screen's already, though the app's frame is scaled by `scale`. */
 function unscaled(raw: Extents, scale: number, window: Rect): boolean {
