@@ -133,6 +133,9 @@ export async function callCommand(args: string[]): Promise<number> {
       `no tool ${JSON.stringify(name)}; the tools are ${TOOLS.map((t) => t.name).join(", ")}`,
     );
   if (rest.length > 0) throw new UsageError("call takes a tool, its input as one JSON object, and --json");
+  // Its picture would be lost on a terminal: the command of its own writes it to a file.
+  if (name === "screenshot")
+    throw new UsageError("a screenshot is a picture: use `deskhand screenshot`, which writes the PNG");
   let parsed: unknown = {};
   if (input !== undefined) {
     try {
