@@ -8,8 +8,9 @@ import type { Secret } from "../safety/audit.js";
 import { runAction } from "./act.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { type FindQueryInput, searchUntil } from "./find.js";
-import { typeText } from "./hands/keyboard.js";
+import { typeTextPlan, typeTextTool } from "./hands/keyboard.js";
 import { intentSchema } from "./hands/schemas.js";
+import { runPlan } from "./input-tool.js";
 import { refSchema, targetSchema, wholeCharacters } from "./schemas.js";
 import { defineTool } from "./tool.js";
 
@@ -91,20 +92,19 @@ async function typedRoute(
   others: Secret[],
   failure: FieldResult,
 ): Promise<FieldResult> {
-  const typed = await typeText(
-    context,
-    {
-      ref,
-      text: expected,
-      clear: true,
-      intent: input.intent ?? "Fill a form field",
-      reversible: true,
-      ensure_focus: true,
-      include_changes: false,
-      settleMs: 50,
-    },
-    others,
-  ).catch((error) => ({ data: { status: "error", reason: asDeskhandError(error).message } }));
+  const typing = {
+    ref,
+    text: expected,
+    clear: true,
+    intent: input.intent ?? "Fill a form field",
+    reversible: true,
+    ensure_focus: true,
+    include_changes: false,
+    settleMs: 50,
+  };
+  const typed = await typeTextPlan(context, typing, others)
+    .then((plan) => runPlan(context, typeTextTool, plan))
+    .catch((error) => ({ data: { status: "error", reason: asDeskhandError(error).message } }));
   const data = typed.data as { status: string; reason?: string; result?: Record<string, unknown> };
   // The element's value as re-read (a spinner's text can show the digits while its value waits for Enter).
   const after = (data.result?.after as { value?: string } | undefined)?.value;

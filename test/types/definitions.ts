@@ -9,6 +9,7 @@ import type { ToolContext } from "../../src/tools/context.js";
 import { findElementsTool } from "../../src/tools/find.js";
 import { clickTool } from "../../src/tools/hands/pointer.js";
 import { windowTool } from "../../src/tools/hands/window.js";
+import { defineInputTool } from "../../src/tools/input-tool.js";
 import { defineTool, READ_ONLY } from "../../src/tools/tool.js";
 import { windowsTool } from "../../src/tools/windows.js";
 
@@ -122,4 +123,45 @@ defineTool({
   annotations: READ_ONLY,
   input: z.object({}),
   handler,
+});
+
+// An input tool plans; its declaration gates and sends the plan under the tool's own name. A handler
+// of its own, which could send around the gate or under another name, does not compile.
+defineInputTool({
+  name: "own_handler",
+  group: "hands",
+  title: "t",
+  description: "d",
+  level: "L2",
+  annotations: READ_ONLY,
+  input: z.object({}),
+  plan: async () => ({
+    nominal: "L2",
+    intent: "i",
+    reversible: true,
+    ensureFocus: false,
+    execute: async () => ({}),
+    describe: () => "",
+  }),
+  // @ts-expect-error: an input tool has no handler; its plan is sent by the declaration
+  handler,
+});
+// What a press may open is one of three declared ways, not a name.
+defineInputTool({
+  name: "bad_opens",
+  title: "t",
+  description: "d",
+  level: "L2",
+  annotations: READ_ONLY,
+  // @ts-expect-error: "menu" is not one of place, chord, text
+  opens: "menu",
+  input: z.object({}),
+  plan: async () => ({
+    nominal: "L2",
+    intent: "i",
+    reversible: true,
+    ensureFocus: false,
+    execute: async () => ({}),
+    describe: () => "",
+  }),
 });

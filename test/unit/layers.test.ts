@@ -144,6 +144,29 @@ it("the check catches a tool that connects them itself", () => {
   rmSync(root, { recursive: true });
 });
 
+// Input goes out through an input tool's declaration (tools/input-tool.ts), which names it after
+// the tool: a tool that ran the chain itself could name its input after another tool.
+const MAY_ATTEMPT_INPUT = ["tools/input-tool.ts", "tools/hands/attempt.ts"];
+
+function inputAttempts(root = SRC): string[] {
+  return files(root)
+    .filter((file) => !MAY_ATTEMPT_INPUT.includes(relative(root, file)))
+    .filter((file) => /\battemptInput\b/.test(readFileSync(file, "utf8").replace(/\/\/.*$/gm, "")))
+    .map((file) => `${relative(root, file)} runs attemptInput`);
+}
+
+it("only an input tool's declaration runs the input chain", () => {
+  assert.deepEqual(inputAttempts(), []);
+});
+
+it("the check catches a tool that runs it itself", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  mkdirSync(join(root, "tools"));
+  writeFileSync(join(root, "tools", "poke.ts"), 'import { attemptInput } from "./hands/attempt.js";\n');
+  assert.deepEqual(inputAttempts(root), ["tools/poke.ts runs attemptInput"]);
+  rmSync(root, { recursive: true });
+});
+
 /**
  * Cycles of value imports among the files under `dir`: each as its files, sorted. Imports of types
  * only are left out: the compiler erases them, so they order nothing at run time.

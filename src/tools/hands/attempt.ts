@@ -33,6 +33,8 @@ export interface InputAttempt {
    * (typing). Absent: it opens nothing of itself (a drag, a hover, the wheel).
    */
   mayOpen?: "place" | "chord" | "text";
+  /** False for the raw primitives: the reply does not read the windows before and after. */
+  readsWindows?: false;
   nominal: SafetyLevel;
   intent: string;
   /** Undefined: true, except a press on a committing target, which defaults to not reversible. */
@@ -226,7 +228,7 @@ async function seeWindows(
   hands: Hands,
   attempt: InputAttempt,
 ): Promise<{ windows: WindowInfo[]; front: number | undefined } | undefined> {
-  if (attempt.tool === "raw_input") return undefined;
+  if (attempt.readsWindows === false) return undefined;
   try {
     const windows = await (await context.backend()).listWindows();
     return { windows, front: await hands.activeWindow() };
@@ -348,6 +350,7 @@ function sinceSeen(attempt: InputAttempt): string {
   return `${start ? `\nstart ${start}` : ""}${end ? `\n${end}` : ""}`;
 }
 
+/** Run only by an input tool's declaration (input-tool.ts), which names the input after its tool. */
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
   // The display is reached before anything is judged: no hands, no attempt to journal.
   const seeing = await context.hands();

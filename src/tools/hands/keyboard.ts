@@ -12,9 +12,9 @@ import type { Secret } from "../../safety/audit.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
+import { defineInputTool, type InputPlan } from "../input-tool.js";
 import { refSchema, typedTextSchema } from "../schemas.js";
-import { defineTool, type ToolOutput } from "../tool.js";
-import { attemptInput, NothingSent } from "./attempt.js";
+import { NothingSent } from "./attempt.js";
 import {
   activates,
   everyFocused,
@@ -72,7 +72,7 @@ async function keyboardTarget(
   if (windowId !== undefined && input.ensure_focus && (await hands.activeWindow()) !== windowId) {
     await activateWindow(context, { id: windowId }, input.chord ? "key" : "type_text", input.intent);
   }
-  // Without a window named, the keys go where the focus is now (attemptInput refuses later if the
+  // Without a window named, the keys go where the focus is now (the input chain refuses later if the
   // named window did not come forward).
   const keysGoTo = windowId !== undefined && input.ensure_focus ? windowId : await hands.activeWindow();
   const focused =
@@ -418,7 +418,7 @@ const typeTextInput = z
   })
   .refine(...elementRule);
 
-export const typeTextTool = defineTool({
+export const typeTextTool = defineInputTool({
   name: "type_text",
   group: "hands",
   title: "Type text",
@@ -427,9 +427,9 @@ export const typeTextTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
-  mayOpenWindows: (input) => typeof input.text === "string" && /[\r\n]/.test(input.text),
+  opens: "text",
   input: typeTextInput,
-  handler: (context, input) => typeText(context, input),
+  plan: (context, input) => typeTextPlan(context, input),
 });
 
 /**
@@ -478,19 +478,17 @@ async function focusedReadBack(
 }
 
 /**
- * type_text's work, also fill_form's typed route: `otherSecrets` are the call's other values, kept
+ * type_text's plan, also fill_form's typed route: `otherSecrets` are the call's other values, kept
  * out of this journal line too.
  */
-export async function typeText(
+export async function typeTextPlan(
   context: ToolContext,
   input: z.output<typeof typeTextInput>,
   otherSecrets: Secret[] = [],
-): Promise<ToolOutput> {
+): Promise<InputPlan> {
   const { place, firstEnd, ...target } = await keyboardTarget(context, input);
   const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
-  return attemptInput(context, {
-    tool: "type_text",
-    mayOpen: "text",
+  return {
     ...target,
     place,
     approach: clicksToFocus(place),
@@ -549,7 +547,7 @@ export async function typeText(
         : "";
       return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${readBack}`;
     },
-  });
+  };
 }
 
 /**
@@ -602,7 +600,7 @@ function holds(outer: RawNode, node: RawNode): boolean {
   return outer.children.some((child) => child === node || holds(child, node));
 }
 
-export const keyTool = defineTool({
+export const keyTool = defineInputTool({
   name: "key",
   group: "hands",
   title: "Press a key or chord",
@@ -611,7 +609,7 @@ export const keyTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
-  mayOpenWindows: () => true,
+  opens: "chord",
   input: z
     .object({
       key: chordSchema,
@@ -626,7 +624,7 @@ export const keyTool = defineTool({
       settleMs: z.number().int().min(0).max(5000).default(150),
     })
     .refine(...elementRule),
-  async handler(context, input) {
+  async plan(context, input) {
     const chord = parseChord(input.key, input.modifiers);
     // A printable key pressed alone types its character: the journal keeps it out like typed text
     // (a password typed one key at a time), and says only "a printable key".
@@ -646,9 +644,7 @@ export const keyTool = defineTool({
             input.count,
           )
         : undefined;
-    return attemptInput(context, {
-      tool: "key",
-      mayOpen: "chord",
+    return {
       ...target,
       place,
       approach: input.focus && clicksToFocus(place),
@@ -691,6 +687,6 @@ export const keyTool = defineTool({
           : "";
         return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}`;
       },
-    });
+    };
   },
 });

@@ -7,8 +7,8 @@ import { MODIFIERS } from "../../platform/keys.js";
 import { wheelChangesValue } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { findToolSchema } from "../find.js";
-import { type DeclaredAnnotations, defineTool } from "../tool.js";
-import { attemptInput } from "./attempt.js";
+import { defineInputTool } from "../input-tool.js";
+import type { DeclaredAnnotations } from "../tool.js";
 import { placeFacts } from "./facts.js";
 import { type ResolvedPlace, resolvePlace, resolveWindowSpec } from "./place.js";
 import {
@@ -74,7 +74,7 @@ async function placeInWindow(
 
 const at = (place: ResolvedPlace) => `(${place.point.x}, ${place.point.y})`;
 
-export const clickTool = defineTool({
+export const clickTool = defineInputTool({
   name: "click",
   group: "hands",
   title: "Click",
@@ -83,7 +83,7 @@ export const clickTool = defineTool({
   level: "L2",
   highest: "L3",
   annotations: INPUT,
-  mayOpenWindows: () => true,
+  opens: "place",
   input: z
     .object({
       ...placeShape,
@@ -100,12 +100,10 @@ export const clickTool = defineTool({
       settleMs: settleSchema,
     })
     .refine(...placeRule),
-  async handler(context, input) {
+  async plan(context, input) {
     const hands = await context.hands();
     const { named, place } = await placeInWindow(context, hands, input);
-    return attemptInput(context, {
-      tool: "click",
-      mayOpen: "place",
+    return {
       nominal: "L2",
       intent: input.intent,
       reversible: input.reversible,
@@ -126,14 +124,14 @@ export const clickTool = defineTool({
         };
       },
       describe: () => `${input.count === 2 ? "double-" : ""}${input.button} click at ${at(place)}`,
-    });
+    };
   },
 });
 
 // Nested, find is listed as find's arguments: the description says the rest once.
 const endSchema = z.object({ ...placeShape, find: findToolSchema.optional() }).refine(...placeRule);
 
-export const dragTool = defineTool({
+export const dragTool = defineInputTool({
   name: "drag",
   group: "hands",
   title: "Drag",
@@ -152,13 +150,12 @@ export const dragTool = defineTool({
     ...windowShape,
     settleMs: settleSchema,
   }),
-  async handler(context, input) {
+  async plan(context, input) {
     const hands = await context.hands();
     const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
     const from = await resolvePlace(context, hands, input.from, named);
     const to = await resolvePlace(context, hands, input.to, named ?? from.windowId);
-    return attemptInput(context, {
-      tool: "drag",
+    return {
       nominal: "L2",
       intent: input.intent,
       reversible: input.reversible,
@@ -179,11 +176,11 @@ export const dragTool = defineTool({
         return { from: from.point, to: to.point, ...(await readBack(context, from, input.settleMs)) };
       },
       describe: () => `dragged from ${at(from)} to ${at(to)}`,
-    });
+    };
   },
 });
 
-export const hoverTool = defineTool({
+export const hoverTool = defineInputTool({
   name: "hover",
   group: "hands",
   title: "Hover",
@@ -194,11 +191,10 @@ export const hoverTool = defineTool({
   input: z
     .object({ ...pointOrRefShape, intent: intentSchema, window: windowSchema.optional() })
     .refine(...pointRule),
-  async handler(context, input) {
+  async plan(context, input) {
     const hands = await context.hands();
     const { named, place } = await placeInWindow(context, hands, input);
-    return attemptInput(context, {
-      tool: "hover",
+    return {
       nominal: "L1",
       intent: input.intent,
       reversible: true,
@@ -213,11 +209,11 @@ export const hoverTool = defineTool({
         return { point: place.point };
       },
       describe: () => `pointer moved to ${at(place)}`,
-    });
+    };
   },
 });
 
-export const wheelTool = defineTool({
+export const wheelTool = defineInputTool({
   name: "wheel",
   group: "hands",
   title: "Scroll with the wheel",
@@ -241,7 +237,7 @@ export const wheelTool = defineTool({
       message: "give ref or at, not both",
       path: ["ref"],
     }),
-  async handler(context, input) {
+  async plan(context, input) {
     const hands = await context.hands();
     const named = input.window ? (await resolveWindowSpec(context, input.window)).id : undefined;
     const place =
@@ -252,8 +248,7 @@ export const wheelTool = defineTool({
     const under = place ? [place.element, ...(place.ancestors ?? []), ...(place.beneath ?? [])] : [];
     const changesValue = under.some((e) => wheelChangesValue(e?.role));
     const nominal = !place || place.how === "unknown" || changesValue ? "L2" : "L1";
-    return attemptInput(context, {
-      tool: "wheel",
+    return {
       nominal,
       intent: input.intent,
       reversible: true,
@@ -272,6 +267,6 @@ export const wheelTool = defineTool({
         };
       },
       describe: () => `wheel ${input.direction} ${input.notches} notch(es)${place ? ` at ${at(place)}` : ""}`,
-    });
+    };
   },
 });

@@ -2,8 +2,7 @@
 // held is released by the hands themselves after 10 s if no release follows.
 import { z } from "zod";
 import { chordText, parseChord } from "../../platform/keys.js";
-import { defineTool } from "../tool.js";
-import { attemptInput } from "./attempt.js";
+import { defineInputTool } from "../input-tool.js";
 import { chordSchema } from "./keyboard.js";
 import { resolvePlace } from "./place.js";
 import { buttonSchema, INPUT } from "./pointer.js";
@@ -11,7 +10,7 @@ import { intentSchema, pointOrRefShape, pointRule } from "./schemas.js";
 
 const pointerFields = { ...pointOrRefShape, button: buttonSchema };
 
-export const rawInputTool = defineTool({
+export const rawInputTool = defineInputTool({
   name: "raw_input",
   group: "raw",
   title: "Raw input",
@@ -19,6 +18,7 @@ export const rawInputTool = defineTool({
     "mouse_down/mouse_up at a ref or point, key_down/key_up. L4 only; what is held is released after 10 s.",
   level: "L4",
   annotations: INPUT,
+  readsWindows: false,
   input: z.object({
     primitive: z.discriminatedUnion("kind", [
       z.object({ kind: z.literal("mouse_down"), ...pointerFields }).refine(...pointRule),
@@ -28,13 +28,12 @@ export const rawInputTool = defineTool({
     ]),
     intent: intentSchema,
   }),
-  async handler(context, input) {
+  async plan(context, input) {
     const hands = await context.hands();
     const p = input.primitive;
     if (p.kind === "mouse_down" || p.kind === "mouse_up") {
       const place = await resolvePlace(context, hands, p);
-      return attemptInput(context, {
-        tool: "raw_input",
+      return {
         nominal: "L4",
         intent: input.intent,
         reversible: true,
@@ -52,11 +51,10 @@ export const rawInputTool = defineTool({
           };
         },
         describe: () => `${p.kind} ${p.button} at (${place.point.x}, ${place.point.y})`,
-      });
+      };
     }
     const chord = parseChord(p.key);
-    return attemptInput(context, {
-      tool: "raw_input",
+    return {
       nominal: "L4",
       intent: input.intent,
       reversible: true,
@@ -68,6 +66,6 @@ export const rawInputTool = defineTool({
         return { primitive: p.kind, key: chordText(chord), held: h.held(), auto_release_ms: h.autoReleaseMs };
       },
       describe: () => `${p.kind} ${chordText(chord)}`,
-    });
+    };
   },
 });

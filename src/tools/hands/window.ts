@@ -1,8 +1,7 @@
 // Window management: focus, minimize, hide (all the app's windows), show, close. Each answer is read
 // back from the window manager. Closing is L3 and not reversible: it needs a person.
 import { z } from "zod";
-import { defineTool } from "../tool.js";
-import { attemptInput } from "./attempt.js";
+import { defineInputTool } from "../input-tool.js";
 import { resolveWindowSpec } from "./place.js";
 import { INPUT } from "./pointer.js";
 import { intentSchema, windowSchema } from "./schemas.js";
@@ -17,7 +16,7 @@ type WindowAction = "focus" | "minimize" | "hide" | "show" | "close";
 /** The level of each action, declared once: the listing's range and the gate both read it. */
 const levelOf = (action: WindowAction) => (action === "close" ? "L3" : "L1");
 
-export const windowTool = defineTool({
+export const windowTool = defineInputTool({
   name: "window",
   group: "hands",
   title: "Manage a window",
@@ -31,11 +30,11 @@ export const windowTool = defineTool({
     window: windowSchema.describe("The window"),
     intent: intentSchema,
   }),
-  async handler(context, input) {
+  async plan(context, input) {
     const window = await resolveWindowSpec(context, input.window);
     const closing = input.action === "close";
-    return attemptInput(context, {
-      tool: `window.${input.action}`,
+    return {
+      step: input.action,
       nominal: levelOf(input.action),
       intent: input.intent,
       reversible: !closing,
@@ -70,6 +69,6 @@ export const windowTool = defineTool({
                 : `: closed ${r.closed}`;
         return `${input.action} window ${window.id} ${JSON.stringify(window.title)}${verdict}`;
       },
-    });
+    };
   },
 });
