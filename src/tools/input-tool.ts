@@ -15,8 +15,12 @@ export type InputPlan = Omit<InputAttempt, "tool" | "mayOpen" | "readsWindows"> 
 /** How an input may open, close or retitle a window: see InputAttempt.mayOpen. */
 export type Opens = NonNullable<InputAttempt["mayOpen"]>;
 
-export interface InputToolDefinition<Input extends z.ZodObject, Group extends ToolGroup | undefined>
-  extends Omit<ToolDefinition<Input>, "handler" | "mayOpenWindows" | "group"> {
+export interface InputToolDefinition<
+  Input extends z.ZodObject,
+  Name extends string,
+  Group extends ToolGroup | undefined,
+> extends Omit<ToolDefinition<Input>, "handler" | "mayOpenWindows" | "group" | "name"> {
+  name: Name;
   group?: Group;
   /**
    * How its press may open a window: "place" (what it lands on: a click), "chord" (a key) or "text"
@@ -32,19 +36,22 @@ export interface InputToolDefinition<Input extends z.ZodObject, Group extends To
 /** An input tool as the registry holds it, with what running its plans needs. */
 export type InputTool<
   Input extends z.ZodObject = z.ZodObject,
+  Name extends string = string,
   Group extends ToolGroup | undefined = ToolGroup,
-> = ToolDefinition<Input> & { group: Group; opens?: Opens; readsWindows?: false };
+> = ToolDefinition<Input> & { name: Name; group: Group; opens?: Opens; readsWindows?: false };
 
 /** Declares an input tool: its handler is its plan, gated and sent under its own name. */
-export function defineInputTool<Input extends z.ZodObject, Group extends ToolGroup | undefined = undefined>(
-  tool: InputToolDefinition<Input, Group>,
-): InputTool<Input, Group> {
+export function defineInputTool<
+  Input extends z.ZodObject,
+  const Name extends string,
+  Group extends ToolGroup | undefined = undefined,
+>(tool: InputToolDefinition<Input, Name, Group>): InputTool<Input, Name, Group> {
   const { plan, ...definition } = tool;
-  const declared: InputTool<Input, Group> = defineTool({
+  const declared: InputTool<Input, Name, Group> = defineTool({
     ...definition,
     mayOpenWindows: (input: z.output<Input>) => mayOpenWindows(tool.opens, input),
     handler: async (context, input) => runPlan(context, declared, await plan(context, input)),
-  }) as InputTool<Input, Group>;
+  }) as InputTool<Input, Name, Group>;
   return declared;
 }
 

@@ -52,8 +52,11 @@ const OWN = [
   runTool,
   recordTool,
   doctorTool,
-] satisfies readonly { name: string; group: ToolGroup }[];
-export const TOOLS = OWN as unknown as readonly (ToolDefinition & { group: ToolGroup })[];
+] as const satisfies readonly { name: string; group: ToolGroup }[];
+export const TOOLS = OWN as unknown as readonly (ToolDefinition & { name: ToolName; group: ToolGroup })[];
+
+/** The name of one of deskhand's own tools: a misspelt one does not compile. */
+export type ToolName = (typeof OWN)[number]["name"];
 
 /**
  * What deskhand's default catalog may cost every conversation before its first call: characters of
@@ -63,8 +66,19 @@ export const TOOLS = OWN as unknown as readonly (ToolDefinition & { group: ToolG
  */
 export const CATALOG_BUDGET = 20_000;
 
+/** The tool a caller named, or undefined: for names that come from outside (a request, a step). */
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((tool) => tool.name === name);
+}
+
+/** Whether a name from outside (a request, a command line) is one of deskhand's own tools. */
+export function isToolName(name: string): name is ToolName {
+  return TOOLS.some((t) => t.name === name);
+}
+
+/** One of deskhand's own tools, by a name the compiler checked. */
+export function toolNamed(name: ToolName): ToolDefinition {
+  return TOOLS.find((t) => t.name === name)!;
 }
 
 /**
@@ -73,7 +87,7 @@ export function findTool(name: string): ToolDefinition | undefined {
  * recording. Every tool is in one group.
  */
 /** Each group's tools, in the list's order, as their definitions name them. */
-export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+export const TOOL_GROUPS: Readonly<Record<string, readonly ToolName[]>> = Object.fromEntries(
   TOOL_GROUP_NAMES.map((group) => [group, TOOLS.filter((t) => t.group === group).map((t) => t.name)]),
 );
 

@@ -62,13 +62,19 @@ export interface ToolDefinition<
   handler(context: ToolContext, input: z.output<Input>): Promise<Output>;
 }
 
-/** Declares a tool; its group, when it names one, is kept in its type for the registry to check. */
+/**
+ * Declares a tool; its name and its group, when it names one, are kept in its type: the registry
+ * checks the group, and derives the names every front end may call (ToolName).
+ */
 export function defineTool<
   Input extends z.ZodObject,
   Output extends ToolOutput<object>,
+  const Name extends string,
   Group extends ToolGroup | undefined = undefined,
->(tool: ToolDefinition<Input, Output> & { group?: Group }): ToolDefinition<Input, Output> & { group: Group } {
-  return tool as ToolDefinition<Input, Output> & { group: Group };
+>(
+  tool: ToolDefinition<Input, Output> & { name: Name; group?: Group },
+): ToolDefinition<Input, Output> & { name: Name; group: Group } {
+  return tool as ToolDefinition<Input, Output> & { name: Name; group: Group };
 }
 
 /** What a tool takes, as a caller writes it (defaults may be left out). */

@@ -1,9 +1,11 @@
 // Semantic actions on real apps, each effect re-read from the app itself: the Swing fixture's status
 // label records what the app saw; GTK states are re-read in a fresh snapshot.
+
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import { HANG_MS, TITLES, toolCaller } from "./helpers.js";
 
 type Element = {
@@ -25,7 +27,7 @@ describe("acting on real apps", () => {
   });
   after(() => context.close());
 
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   const snapshot = async (glob: string): Promise<Element[]> => {
     const result = await call("snapshot", {
       target: { kind: "title", glob },

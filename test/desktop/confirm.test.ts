@@ -7,6 +7,7 @@
 // - text typed into the focused password field (no ref) is a password: its pieces are on no line
 //   of the journal file, of this session or another; a key typed into an ordinary field is a secret
 //   parameter of the recording file and masked in the journal.
+
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import {
   CLI,
   findWaiting,
@@ -191,7 +193,7 @@ describe("secrets typed into the focus reach no journal line and no recording", 
     await typist.close();
     await other.close();
   });
-  const ok = async (tool: string, input: Record<string, unknown>, caller = call) => {
+  const ok = async (tool: ToolName, input: Record<string, unknown>, caller = call) => {
     const result = await caller(tool, input);
     assert.ok(result.ok && result.data.status !== "refused", `${tool}: ${JSON.stringify(result)}`);
     return result;

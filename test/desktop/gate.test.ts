@@ -3,12 +3,14 @@
 // then a key, the button's mnemonic, the window manager's menu, a click while the app is stopped) is
 // refused without a person, and the app shows nothing happened: the dialog is still open, and when
 // it is finally cancelled (an L2 press the gate lets through) its exit status says "cancelled".
+
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ToolContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import { CASES, type Dialog, type Element, everyRouteRefused, refused, startDialog } from "./gate-dialogs.js";
 import { findWaiting, gatedContext, HANG_MS, NdjsonClient, TITLES, toolCaller } from "./helpers.js";
 
@@ -19,7 +21,7 @@ const gated = () => gatedContext(dir);
 
 describe("the gate on real dialogs", () => {
   let context: ToolContext;
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
     context = gated();
   });
@@ -69,7 +71,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
   let context: ToolContext;
   let editor: Dialog;
   const TITLE = `Gate Editor ${process.pid}`;
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
     context = gated();
     editor = startDialog(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", TITLE], "en");
@@ -189,7 +191,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
 
 describe("the gate on the Swing fixture's modal dialog and menu", () => {
   let context: ToolContext;
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(() => {
     context = gated();
   });

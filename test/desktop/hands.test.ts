@@ -13,7 +13,7 @@ import { charKeysym, Keymap } from "../../src/platform/x11/keymap.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { HANG_MS, TITLES, toolCaller } from "./helpers.js";
 
 type Match = {
@@ -55,7 +55,7 @@ describe("hands on real apps", () => {
     await probe.close();
   });
 
-  const call = (tool: string, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
   const find = async (glob: string, query: Record<string, unknown>): Promise<Match[]> => {
     const result = await call("find", {
       target: { kind: "title", glob },
@@ -344,7 +344,7 @@ describe("hands on real apps", () => {
 
   it("an element's screenshot decodes to the element's size and is not blank", async () => {
     const alpha = await one(TITLES.swing, { role: "push button", name_contains: "Alpha" });
-    const result = await callTool(context, findTool("screenshot")!, {
+    const result = await callTool(context, toolNamed("screenshot"), {
       of: { kind: "element", ref: alpha.ref },
     });
     assert.ok(result.ok);

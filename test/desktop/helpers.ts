@@ -15,7 +15,7 @@ import { Desktop } from "../../src/platform/sandbox/desktop.js";
 import type { WindowInfo } from "../../src/platform/types.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 
 const run = promisify(execFile);
 
@@ -180,8 +180,8 @@ export class NdjsonClient {
 
 /** Calls registry tools in-process, as a front end does; failures come back as their JSON, not thrown. */
 export function toolCaller(context: ToolContext) {
-  return async (tool: string, input: Record<string, unknown>) => {
-    const result = await callTool(context, findTool(tool)!, input);
+  return async (tool: ToolName, input: Record<string, unknown>) => {
+    const result = await callTool(context, toolNamed(tool), input);
     return result.ok
       ? {
           ok: true as const,

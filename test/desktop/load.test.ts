@@ -3,6 +3,7 @@
 // typists borrowing keycodes do). Window activation is confirmed by the window manager's own answer,
 // not a fixed wait; a click and typing still read back exact; a window whose modal dialog is open is
 // refused with the dialog named, since the window manager gives the focus to the dialog.
+
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { startLoad } from "../../scripts/load.mjs";
 import { X11Connection } from "../../src/platform/x11/connection.js";
 import { Keymap } from "../../src/platform/x11/keymap.js";
 import type { ToolContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import { findWaiting, gatedContext, startApp, TITLES, toolCaller, within } from "./helpers.js";
 
 /** Remaps one spare keycode back and forth every CHURN_MS until stopped, then gives it back empty. */
@@ -62,7 +64,7 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
   let context: ToolContext;
   let stopLoad: () => void;
   let churn: Awaited<ReturnType<typeof churnKeymap>>;
-  const call = (tool: string, input: Record<string, unknown>) => toolCaller(context)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>) => toolCaller(context)(tool, input);
   before(async () => {
     context = gatedContext(dir);
     // Bounded in time, whatever happens to this test: the workers stop by themselves after 3 min.

@@ -2,6 +2,7 @@
 // a file chooser with gtk_dialog_run (a nested main loop inside the action's D-Bus handler) is
 // invoked through `act`, and the dialog is read, typed into, confirmed (the file is written) and
 // cancelled, each effect read back from the app or the disk.
+
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import { HANG_MS, toolCaller, within } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-modal-"));
@@ -42,7 +44,7 @@ function withSaver(fixture: string, title: string) {
       // Gone already.
     }
   });
-  return (tool: string, input: Record<string, unknown>) => toolCaller(state.context!)(tool, input);
+  return (tool: ToolName, input: Record<string, unknown>) => toolCaller(state.context!)(tool, input);
 }
 
 describe("a modal dialog opened by act", () => {

@@ -17,7 +17,7 @@ import type { TextRecognizer } from "../../src/platform/ocr/types.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { foldedPixelLines } from "../../src/tools/pixels-view.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, toolNamed } from "../../src/tools/registry.js";
 import { type StartedApp, SWING_COMMAND, startApp, toolCaller, within } from "./helpers.js";
 
 interface PixelTarget {
@@ -180,7 +180,7 @@ describe("observe reads the pixels where the tree is silent", () => {
 
   it("a screenshot numbers observe's targets with the same indices, at their boxes", async () => {
     const observed = await observeCanvas();
-    const result = await callTool(context, findTool("screenshot")!, {
+    const result = await callTool(context, toolNamed("screenshot"), {
       of: { kind: "window", window: { title: `${CANVAS.title}*` } },
       marks: observed.data.snapshotId,
     });

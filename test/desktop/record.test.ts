@@ -2,6 +2,7 @@
 // dialog opened from a menu and confirmed) recorded from `deskhand mcp --record FILE`, then replayed in a fresh
 // sandbox by `deskhand replay`, the effect re-read from the app there; the password is not in the
 // file and is asked for as a parameter; a changed app stops the replay before the step that differs.
+
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import { CLI, findWaiting, type StartedApp, SWING_COMMAND, startApp, TITLES, toolCaller } from "./helpers.js";
 
 const TITLE = "Record Fixture";
@@ -165,7 +167,7 @@ describe("record: text typed into the focused field", () => {
   });
   after(() => context.close());
 
-  const ok = async (tool: string, input: Record<string, unknown>) => {
+  const ok = async (tool: ToolName, input: Record<string, unknown>) => {
     const result = await call(tool, input);
     assert.ok(result.ok && result.data.status !== "refused", `${tool}: ${JSON.stringify(result)}`);
     return result;

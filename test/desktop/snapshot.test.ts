@@ -1,5 +1,6 @@
 // Snapshots of real apps: tables paged through the Table interface, filters, cursors, and a password
 // that never leaves deskhand even when the field holds one.
+
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SNAPSHOT_DEFAULTS } from "../../src/core/limits.js";
@@ -10,6 +11,7 @@ import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import { DBusConnection } from "../../src/platform/atspi/dbus.js";
 import { parseHandle } from "../../src/platform/atspi/reader.js";
 import { createContext } from "../../src/tools/context.js";
+import type { ToolName } from "../../src/tools/registry.js";
 import { connect, HANG_MS, startExtraSwingApp, TITLES, toolCaller, windowTitled } from "./helpers.js";
 
 describe("snapshots of real apps", () => {
@@ -212,7 +214,7 @@ describe("a blocked or stopped app", () => {
   it("a blocked Swing event thread does not stop reads (the ATK wrapper answers off it); it recovers", async () => {
     const context = createContext({ refLifetime: "while-verified" });
     const caller = toolCaller(context);
-    const call = async (name: string, input: Record<string, unknown>) => {
+    const call = async (name: ToolName, input: Record<string, unknown>) => {
       const result = await caller(name, input);
       assert.ok(result.ok, JSON.stringify(result.error));
       return result.data;

@@ -19,7 +19,7 @@ import { SwayIpc, swayWindows } from "../../src/platform/wayland/sway.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { CASES, everyRouteRefused } from "./gate-dialogs.js";
 import { HANG_MS, toolCaller } from "./helpers.js";
 
@@ -69,7 +69,7 @@ describe("hands on a Wayland desktop (sway)", () => {
     await desktop?.stop();
   });
 
-  const call = (tool: string, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
+  const call = (tool: ToolName, input: Record<string, unknown>, on = context) => toolCaller(on)(tool, input);
   const find = async (title: string, query: Record<string, unknown>): Promise<Match[]> => {
     const result = await call("find", { target: { kind: "title", glob: title }, limit: 50, ...query });
     assert.ok(result.ok, JSON.stringify(result.error));
@@ -186,7 +186,7 @@ describe("hands on a Wayland desktop (sway)", () => {
       "the picture is of sway's rectangle for the window",
     );
     const button = await one(EDITOR, { role: "push button", name: "Replace All" });
-    const element = await callTool(context, findTool("screenshot")!, {
+    const element = await callTool(context, toolNamed("screenshot"), {
       of: { kind: "element", ref: button.ref },
     });
     assert.ok(element.ok);
@@ -219,7 +219,7 @@ describe("hands on a Wayland desktop (sway)", () => {
         await sleep(100);
         window = await sway(EDITOR);
       }
-      const shot = await callTool(context, findTool("screenshot")!, {
+      const shot = await callTool(context, toolNamed("screenshot"), {
         of: { kind: "window", window: { id: window.id } },
         max_width: 4000,
       });
@@ -281,7 +281,7 @@ describe("hands on a Wayland desktop (sway)", () => {
         window = await sway(EDITOR);
       }
       assert.ok(window.rect.x < 0, `the window is on the left output: ${JSON.stringify(window.rect)}`);
-      const shot = await callTool(context, findTool("screenshot")!, {
+      const shot = await callTool(context, toolNamed("screenshot"), {
         of: { kind: "window", window: { id: window.id } },
         max_width: 4000,
       });

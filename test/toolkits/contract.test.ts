@@ -9,7 +9,7 @@ import { decodePng, distinctColours } from "../../src/core/image.js";
 import { sessionKind } from "../../src/platform/wayland/sway.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, toolNamed } from "../../src/tools/registry.js";
 import { toolCaller } from "../desktop/helpers.js";
 import { tableCells } from "./cells.js";
 import { CAPABILITIES, type Capability, PROFILES, type Query, SET_TEXT, TYPED_KEYS } from "./profiles.js";
@@ -335,7 +335,7 @@ describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : scale ? 
       );
     },
     async screenshot() {
-      const shot = await callTool(context, findTool("screenshot")!, {
+      const shot = await callTool(context, toolNamed("screenshot"), {
         of: { kind: "window", window: { title: profile.title } },
       });
       assert.ok(shot.ok, shot.ok ? "" : JSON.stringify(shot.error.toJSON()));

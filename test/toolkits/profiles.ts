@@ -1,6 +1,7 @@
 // One profile per toolkit app: how to start it, and where each capability of the contract suite is
 // exercised in it. A capability the toolkit lacks is a named skip with its reason, or an expected
 // refusal that deskhand must give with a reason.
+import type { ToolName } from "../../src/tools/registry.js";
 export type Capability =
   | "snapshot"
   | "find"
@@ -204,7 +205,7 @@ export const PROFILES: Record<string, Profile> = {
 };
 
 type Call = (
-  tool: string,
+  tool: ToolName,
   input: Record<string, unknown>,
 ) => Promise<{ data: any; text?: string | undefined }>;
 

@@ -10,6 +10,7 @@ import { findElementsTool } from "../../src/tools/find.js";
 import { clickTool } from "../../src/tools/hands/pointer.js";
 import { windowTool } from "../../src/tools/hands/window.js";
 import { defineInputTool } from "../../src/tools/input-tool.js";
+import { toolNamed } from "../../src/tools/registry.js";
 import { defineTool, READ_ONLY } from "../../src/tools/tool.js";
 import { windowsTool } from "../../src/tools/windows.js";
 
@@ -165,3 +166,7 @@ defineInputTool({
     describe: () => "",
   }),
 });
+
+// Tool names are a type derived from the registry: a misspelt one does not compile.
+// @ts-expect-error: there is no tool "clik"
+toolNamed("clik");

@@ -15,7 +15,7 @@ import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { AuditJournal } from "../../src/safety/audit.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-bounds-"));
@@ -101,8 +101,8 @@ function assertBounded(result: CallResult, what: string): void {
   assert.ok(longest <= STRING_CEILING, `${what}: a string of ${longest} characters`);
 }
 
-async function call(tool: string, input: Record<string, unknown>): Promise<CallResult> {
-  return callTool(context, findTool(tool)!, input);
+async function call(tool: ToolName, input: Record<string, unknown>): Promise<CallResult> {
+  return callTool(context, toolNamed(tool), input);
 }
 
 describe("replies within their bounds", () => {

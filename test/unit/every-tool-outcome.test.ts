@@ -13,7 +13,7 @@ import { ProtocolError, protocolResult } from "../../src/frontends/ndjson/protoc
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { levelRank } from "../../src/safety/levels.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
-import { findTool, TOOLS } from "../../src/tools/registry.js";
+import { findTool, TOOLS, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-every-tool-"));
@@ -41,7 +41,7 @@ function context() {
 const point = { space: "global", x: 50, y: 50 };
 const intent = "Test the ceiling";
 /** A valid call of each tool whose least level is above L1; `REF` is replaced by a found ref. */
-const ACTING_CALLS: Record<string, Record<string, unknown>> = {
+const ACTING_CALLS: Partial<Record<ToolName, Record<string, unknown>>> = {
   act: { ref: "REF", action: { kind: "set_value", text: "x" }, intent },
   fill_form: { fields: [{ ref: "REF", value: "x" }], intent },
   click: { at: point, window: { id: 7 }, intent },
@@ -51,7 +51,7 @@ const ACTING_CALLS: Record<string, Record<string, unknown>> = {
   raw_input: { primitive: { kind: "key_down", key: "a" }, intent },
 };
 /** Tools that start at L1 and are raised above it by what they are asked: a call that raises them. */
-const RAISED_CALLS: Record<string, Record<string, unknown>> = {
+const RAISED_CALLS: Partial<Record<ToolName, Record<string, unknown>>> = {
   window: { action: "close", window: { id: 7 }, intent },
   // A wheel with no place: what it would scroll cannot be told, so it is input (L2).
   wheel: { direction: "down", intent },
@@ -95,7 +95,7 @@ describe("every tool, one outcome on every front end", () => {
   it("refused by a ceiling of L1: refused on MCP, NDJSON and the CLI", async () => {
     const ctx = context();
     try {
-      const found = await callTool(ctx, findTool("find")!, {
+      const found = await callTool(ctx, toolNamed("find"), {
         target: { kind: "title", glob: "Editor" },
         role: "text",
       });
@@ -103,7 +103,7 @@ describe("every tool, one outcome on every front end", () => {
       assert.ok(ref, "the fake field is found");
       for (const [name, input] of Object.entries({ ...ACTING_CALLS, ...RAISED_CALLS })) {
         const withRef = JSON.parse(JSON.stringify(input).replaceAll('"REF"', JSON.stringify(ref)));
-        const result = await callTool(ctx, findTool(name)!, withRef);
+        const result = await callTool(ctx, toolNamed(name as ToolName), withRef);
         sameStory(result, "refused", name);
         const reason = result.ok ? String(result.output.data.reason) : result.error.message;
         assert.match(reason, /above the ceiling L1/, name);

@@ -8,7 +8,7 @@ import { after, it } from "node:test";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-fill-"));
@@ -52,7 +52,7 @@ it("a field whose value opens a window: fill_form says so once, for the whole fo
     },
   });
   try {
-    const result = await callTool(context, findTool("fill_form")!, {
+    const result = await callTool(context, toolNamed("fill_form"), {
       target: { kind: "title", glob: "New account" },
       fields: [
         { label: "Name", value: "Ada" },

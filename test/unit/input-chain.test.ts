@@ -13,7 +13,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { attemptInput } from "../../src/tools/hands/attempt.js";
 import { INPUT } from "../../src/tools/hands/pointer.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { fakeContext } from "./fake-desktop.js";
 
@@ -53,8 +53,8 @@ function desktop(hands: FakeHandsDesktop) {
     hands,
     dir,
   });
-  const call = async (tool: string, input: Record<string, unknown>) => {
-    const result = await callTool(context, findTool(tool)!, input);
+  const call = async (tool: ToolName, input: Record<string, unknown>) => {
+    const result = await callTool(context, toolNamed(tool), input);
     assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
     return result;
   };
@@ -140,7 +140,7 @@ describe("the input chain on fake hands", () => {
     const ref = (found.ok && (found.output.data.matches as { ref: string }[])[0]?.ref) || "";
     assert.ok(ref);
     backend.replace("w7/0/0", { ...field, name: "Password" });
-    const result = await callTool(context, findTool("click")!, { ref, intent: "Click the notes" });
+    const result = await callTool(context, toolNamed("click"), { ref, intent: "Click the notes" });
     assert.notEqual(result.outcome, "done", JSON.stringify(result));
     assert.deepEqual(hands.sent, [], "nothing was sent to the changed element");
     await context.close();

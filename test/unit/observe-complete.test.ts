@@ -11,7 +11,7 @@ import type { SnapshotElement } from "../../src/core/snapshot.js";
 import { differences } from "../../src/core/verify.js";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
 import { callTool } from "../../src/tools/call.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const field = (name: string, y: number): FakeElement => ({
@@ -76,7 +76,7 @@ it("an empty surface over a form hides nothing and is not pixels only; a map und
     hands: { windows: [] },
     dir: mkdtempSync(join(tmpdir(), "deskhand-observe-cover-")),
   });
-  const result = await callTool(context, findTool("observe")!, { target: { kind: "title", glob: "Cover" } });
+  const result = await callTool(context, toolNamed("observe"), { target: { kind: "title", glob: "Cover" } });
   assert.ok(result.ok, JSON.stringify(!result.ok && result.error.toJSON()));
   const text = result.output.text;
   assert.match(text, /text "Full name"/, text);
@@ -194,7 +194,7 @@ it("an item view that lists nothing while it shows items (KDE's file view: 0 row
     hands: { windows: [] },
     dir: mkdtempSync(join(tmpdir(), "deskhand-items-")),
   });
-  const observed = await callTool(context, findTool("observe")!, {
+  const observed = await callTool(context, toolNamed("observe"), {
     target: { kind: "window", id: 2 },
     pixels: false,
   });

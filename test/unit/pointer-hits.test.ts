@@ -12,7 +12,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { callTool } from "../../src/tools/call.js";
 import { opensMenu } from "../../src/tools/hands/facts.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-hits-"));
@@ -100,7 +100,7 @@ describe("what stands at a point", () => {
       hands: { windows: [{ id: 7, rect: { x: 0, y: 0, width: 400, height: 300 } }], active: 7 },
       dir,
     });
-    const result = await callTool(context, findTool("click")!, {
+    const result = await callTool(context, toolNamed("click"), {
       at: { space: "global", x: 100, y: 55 },
       intent: "Press Alpha",
     });

@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-refs-input-"));
@@ -46,8 +46,8 @@ function desktop(buttons: FakeElement[]) {
     hands: { windows: windows.map((w) => ({ id: w.id, rect: w.rect })), active: 7 },
     dir,
   });
-  const call = (tool: string, input: Record<string, unknown>) =>
-    callTool(fake.context, findTool(tool)!, input);
+  const call = (tool: ToolName, input: Record<string, unknown>) =>
+    callTool(fake.context, toolNamed(tool), input);
   return { ...fake, call };
 }
 

@@ -10,7 +10,7 @@ import { after, describe, it } from "node:test";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-replies-"));
@@ -44,8 +44,8 @@ function desktop(children: FakeElement[], react?: Parameters<typeof fakeContext>
     dir,
     ...(react ? { react } : {}),
   });
-  const call = async (tool: string, input: Record<string, unknown>) => {
-    const result = await callTool(made.context, findTool(tool)!, input);
+  const call = async (tool: ToolName, input: Record<string, unknown>) => {
+    const result = await callTool(made.context, toolNamed(tool), input);
     assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
     return result.output as { text: string; data: Record<string, any> };
   };

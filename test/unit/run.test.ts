@@ -21,7 +21,7 @@ import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
-import { findTool } from "../../src/tools/registry.js";
+import { findTool, toolNamed } from "../../src/tools/registry.js";
 import { recordedSteps } from "../../src/tools/run.js";
 import { fakeContext } from "./fake-desktop.js";
 
@@ -74,7 +74,7 @@ const set = (name: string, value: string) => ({
 describe("run", () => {
   it("runs every step, each found as it runs, and each effect is in the app", async () => {
     const { context, field } = desktop();
-    const result = await callTool(context, findTool("run")!, {
+    const result = await callTool(context, toolNamed("run"), {
       steps: [
         set("Name", "Ada"),
         {
@@ -96,7 +96,7 @@ describe("run", () => {
     const { context, field } = desktop();
     const steps = Array.from({ length: 60 }, (_, i) => set("Name", `n${i}`));
     assert.equal(recordedSteps(steps).length, 60, "a recording's steps are not bounded");
-    const result = await callTool(context, findTool("run")!, { steps });
+    const result = await callTool(context, toolNamed("run"), { steps });
     assert.ok(result.ok && result.outcome === "done", JSON.stringify(result));
     assert.match(result.output.text, /^done: 60 of 60 steps/);
     assert.equal(field(0).text, "n59", "the last step was done too");
@@ -105,7 +105,7 @@ describe("run", () => {
 
   it("stops at a refused step: the steps after it are not done", async () => {
     const { context, field } = desktop("L1");
-    const result = await callTool(context, findTool("run")!, {
+    const result = await callTool(context, toolNamed("run"), {
       steps: [{ tool: "find", args: { target, role: "text" } }, set("Name", "Ada"), set("Email", "x@y.z")],
     });
     assert.ok(result.ok);
@@ -119,14 +119,14 @@ describe("run", () => {
 
   it("stops before a step whose element differs from the recorded one, and at an unmet expect", async () => {
     const { context, field } = desktop();
-    const differs = await callTool(context, findTool("run")!, {
+    const differs = await callTool(context, toolNamed("run"), {
       steps: [{ ...set("Name", "Ada"), element: { role: "text", name: "Full name" } }, set("Email", "x@y.z")],
     });
     assert.ok(differs.ok && differs.outcome === "error");
     assert.match(differs.output.text, /recorded text "Full name", now text "Name"/);
     assert.equal(field(0).text, "", "nothing was done on that step");
     assert.equal(field(1).text, "");
-    const unmet = await callTool(context, findTool("run")!, {
+    const unmet = await callTool(context, toolNamed("run"), {
       steps: [
         {
           ...set("Name", "Ada"),
@@ -144,7 +144,7 @@ describe("run", () => {
 
   it("refuses the whole run, nothing done, for a missing parameter or a malformed step", async () => {
     const { context, field } = desktop();
-    const missing = await callTool(context, findTool("run")!, {
+    const missing = await callTool(context, toolNamed("run"), {
       steps: [
         set("Name", "Ada"),
         { ...set("Password", ""), args: { action: { kind: "set_value", text: { $param: "pw" } } } },
@@ -152,7 +152,7 @@ describe("run", () => {
     });
     assert.ok(!missing.ok);
     assert.match(missing.error.message, /needs parameter pw; nothing was done/);
-    const malformed = await callTool(context, findTool("run")!, {
+    const malformed = await callTool(context, toolNamed("run"), {
       steps: [
         set("Name", "Ada"),
         { tool: "click", args: { at: { space: "global", x: 1 } } },
@@ -173,7 +173,7 @@ describe("recording", () => {
     const path = join(dir, "signup.json");
     context.sessionState.set(RECORDER, new Recorder(path));
     const first = async (role: string) => {
-      const found = await callTool(context, findTool("find")!, { target, role });
+      const found = await callTool(context, toolNamed("find"), { target, role });
       assert.ok(found.ok);
       return (found.output.data.matches as { ref: string }[])[0]!.ref;
     };
@@ -181,7 +181,7 @@ describe("recording", () => {
       [await first("text"), "Ada"],
       [await first("password text"), "hunter2-secret"],
     ]) {
-      const acted = await callTool(context, findTool("act")!, {
+      const acted = await callTool(context, toolNamed("act"), {
         ref,
         action: { kind: "set_value", text: value },
       });
@@ -203,7 +203,7 @@ describe("recording", () => {
     // Replayed on a fresh desktop: the same effect, the password given as a parameter.
     const fresh = desktop();
     context.sessionState.delete(RECORDER);
-    const replay = await callTool(fresh.context, findTool("run")!, {
+    const replay = await callTool(fresh.context, toolNamed("run"), {
       steps: file.steps,
       params: { password_2: "another-secret" },
     });
@@ -218,13 +218,13 @@ describe("recording", () => {
     const path = join(dir, "form.json");
     context.sessionState.set(RECORDER, new Recorder(path));
     const refOf = async (role: string, name: string) => {
-      const found = await callTool(context, findTool("find")!, { target, role, name });
+      const found = await callTool(context, toolNamed("find"), { target, role, name });
       assert.ok(found.ok);
       return (found.output.data.matches as { ref: string }[])[0]!.ref;
     };
     const refs = { Name: await refOf("text", "Name"), Password: await refOf("password text", "Password") };
     const ref = (name: "Name" | "Password") => refs[name];
-    const filled = await callTool(context, findTool("fill_form")!, {
+    const filled = await callTool(context, toolNamed("fill_form"), {
       fields: [
         { ref: ref("Name"), value: "Ada" },
         { ref: ref("Password"), value: "hunter2-secret" },
@@ -280,7 +280,7 @@ describe("a window that comes after the reply's read", () => {
       },
     }).context;
   const press = (context: ReturnType<typeof lateDialog>, button: string) =>
-    callTool(context, findTool("act")!, {
+    callTool(context, toolNamed("act"), {
       find: { target: { kind: "title", glob: "Editor" }, role: "push button", name: button },
       action: { kind: "invoke" },
     });
@@ -322,7 +322,7 @@ describe("a recording that cannot be written", () => {
     // The folder goes away under the recorder: its next write fails.
     rmSync(join(dir, "gone"), { recursive: true, force: true });
     writeFileSync(join(dir, "gone"), "a file where the folder was");
-    const acted = await callTool(context, findTool("act")!, {
+    const acted = await callTool(context, toolNamed("act"), {
       find: { target, role: "text", name: "Name" },
       action: { kind: "set_value", text: "Ada" },
     });
@@ -358,7 +358,7 @@ describe("a recording on a full disk", () => {
     } finally {
       closeSync(fd);
     }
-    const acted = await callTool(context, findTool("act")!, {
+    const acted = await callTool(context, toolNamed("act"), {
       find: { target, role: "text", name: "Name" },
       action: { kind: "set_value", text: "Ada" },
     });
@@ -409,7 +409,7 @@ describe("a window that goes with its app during a step", () => {
     const path = join(dir, `${name}.json`);
     context.sessionState.set(RECORDER, new Recorder(path));
     try {
-      const acted = await callTool(context, findTool("act")!, {
+      const acted = await callTool(context, toolNamed("act"), {
         find: { target: { kind: "title", glob: "Viewer" }, role: "push button", name: "Go" },
         action: { kind: "invoke" },
       });

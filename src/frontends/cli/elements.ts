@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { DeskhandError } from "../../core/errors.js";
 import { callTool, failed } from "../../tools/call.js";
 import { type ContextOptions, createContext, type ToolContext } from "../../tools/context.js";
-import { findTool } from "../../tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../tools/registry.js";
 import { exitStatus } from "./exit.js";
 import { WINDOW_TARGET_FLAGS } from "./tools.js";
 import { UsageError } from "./usage.js";
@@ -102,11 +102,11 @@ export function reportFailure(error: DeskhandError, json: boolean): number {
 
 export async function run(
   context: ToolContext,
-  tool: string,
+  tool: ToolName,
   input: Record<string, unknown>,
   json: boolean,
 ): Promise<number> {
-  const result = await callTool(context, findTool(tool)!, input);
+  const result = await callTool(context, toolNamed(tool), input);
   if (!result.ok) return reportFailure(result.error, json);
   process.stdout.write(`${json ? JSON.stringify(result.output.data) : result.output.text}\n`);
   return exitStatus(result);
@@ -116,7 +116,7 @@ export async function run(
 export async function resolve(context: ToolContext, values: Values): Promise<string | number> {
   // Acting and reading through accessibility need no element on screen (a table on another tab).
   const input = { ...query(values), limit: 50, include_off_screen: true };
-  const result = await callTool(context, findTool("find")!, input);
+  const result = await callTool(context, toolNamed("find"), input);
   if (!result.ok) return run(context, "find", input, Boolean(values.json));
   const matches = result.output.data.matches as { ref: string; role: string; name: string }[];
   const nth = whole("nth", values.nth);

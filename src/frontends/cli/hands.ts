@@ -12,7 +12,7 @@ import { SAFETY_LEVELS, type SafetyLevel } from "../../safety/levels.js";
 import { loadPolicy } from "../../safety/policy.js";
 import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
-import { findTool } from "../../tools/registry.js";
+import { findTool, type ToolName, toolNamed } from "../../tools/registry.js";
 import { parse, reportFailure, resolve, type Values, whole, withContext } from "./elements.js";
 import { exitStatus } from "./exit.js";
 import { UsageError } from "./usage.js";
@@ -104,11 +104,11 @@ export const terminalConfirmer: Confirmer = async (request) => {
 
 async function runHands(
   context: ToolContext,
-  tool: string,
+  tool: ToolName,
   input: Record<string, unknown>,
   values: Values,
 ): Promise<number> {
-  const result = await callTool(context, findTool(tool)!, input);
+  const result = await callTool(context, toolNamed(tool), input);
   const json = Boolean(values.json);
   if (!result.ok) return reportFailure(result.error, json);
   const { data, text, image } = result.output;
@@ -166,7 +166,7 @@ async function place(
 }
 
 function handsCommand(
-  tool: string,
+  tool: ToolName,
   extra: Record<string, { type: "string" | "boolean"; multiple?: boolean }>,
   build: (context: ToolContext, values: Values) => Promise<Record<string, unknown> | number>,
 ) {

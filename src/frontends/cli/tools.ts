@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { callTool } from "../../tools/call.js";
 import { createContext } from "../../tools/context.js";
-import { findTool, TOOLS } from "../../tools/registry.js";
+import { isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
 import { exitStatus } from "./exit.js";
 import { UsageError } from "./usage.js";
 
@@ -84,14 +84,14 @@ function parse(args: string[], options: Flags): Record<string, string | boolean 
 
 /** Runs one tool and prints its text (or JSON); returns the exit code. */
 async function runTool(
-  name: string,
+  name: ToolName,
   input: Record<string, unknown>,
   json: boolean,
   pages = false,
 ): Promise<number> {
   const context = createContext({ refLifetime: "latest-snapshot" });
   try {
-    let result = await callTool(context, findTool(name)!, input);
+    let result = await callTool(context, toolNamed(name), input);
     if (!result.ok) {
       const { error } = result;
       if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: error.toJSON() })}\n`);
@@ -106,7 +106,7 @@ async function runTool(
     }
     // A CLI process keeps no state between runs, so --all-pages follows the cursor here.
     while (pages && typeof result.output.data.cursor === "string") {
-      result = await callTool(context, findTool(name)!, {
+      result = await callTool(context, toolNamed(name), {
         ...input,
         target: { kind: "cursor", cursor: result.output.data.cursor },
       });
@@ -128,7 +128,7 @@ export async function callCommand(args: string[]): Promise<number> {
   const json = args.includes("--json");
   const [name, input, ...rest] = args.filter((a) => a !== "--json");
   if (!name) throw new UsageError(`call needs a tool: ${TOOLS.map((t) => t.name).join(", ")}`);
-  if (!findTool(name))
+  if (!isToolName(name))
     throw new UsageError(
       `no tool ${JSON.stringify(name)}; the tools are ${TOOLS.map((t) => t.name).join(", ")}`,
     );

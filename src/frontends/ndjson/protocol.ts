@@ -7,7 +7,7 @@ import { scrollAmountSchema } from "../../tools/act.js";
 import { type CallResult, callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
-import { findTool, TOOLS } from "../../tools/registry.js";
+import { findTool, isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
 
 export const PROTOCOL_ERROR_CODES = [
   "invalid_request",
@@ -129,8 +129,12 @@ function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<
   return parsed.data;
 }
 
-async function run(context: ToolContext, toolName: string, input: unknown): Promise<Record<string, unknown>> {
-  return protocolResult(await callTool(context, findTool(toolName)!, input));
+async function run(
+  context: ToolContext,
+  toolName: ToolName,
+  input: unknown,
+): Promise<Record<string, unknown>> {
+  return protocolResult(await callTool(context, toolNamed(toolName), input));
 }
 
 /** A tool's result, or the protocol error its outcome maps to (CODE_FOR, the one table). */
@@ -348,7 +352,7 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     case "run": {
       // A run that stopped keeps what it did: the steps done and the stopping step's reply go with
       // the error, as `run`.
-      const result = await callTool(context, findTool("run")!, params ?? {});
+      const result = await callTool(context, toolNamed("run"), params ?? {});
       if (!result.ok || result.outcome === "done") return protocolResult(result);
       const data = result.output.data;
       throw new ProtocolError(
@@ -359,7 +363,7 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     }
     default:
       // Every other tool of deskhand's by its own name, its input as params: the registry is the list.
-      if (findTool(method)) return run(context, method, params ?? {});
+      if (isToolName(method)) return run(context, method, params ?? {});
       throw new ProtocolError("unknown_method", `unknown method ${JSON.stringify(method).slice(0, 100)}`, {
         methods: METHODS,
         tools: TOOLS.map((t) => t.name),
