@@ -273,10 +273,107 @@ function answeredByPeerRules(
   return true;
 }
 
-/** The session used longest ago that is doing nothing, to make room; none when every one is busy. */
-function idlestSession(sessions: Map<string, Session>): [string, Session] | undefined {
-  return [...sessions].filter(([, s]) => s.busy === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+/**
+ * The open sessions: opened on initialize, closed by DELETE, once idle (a client that never said
+ * DELETE; refs and all), or to make room for a new one. A busy session is never closed for either.
+ */
+class SessionTable {
+  readonly #sessions = new Map<string, Session>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(
+    readonly idleMs: number,
+    readonly max: number,
+  ) {
+    this.#sweeper = setInterval(
+      () => this.#sweep(),
+      Math.min(60_000, Math.max(250, Math.floor(idleMs / 4))),
+    ).unref();
+  }
+
+  get(id: string | string[] | undefined): Session | undefined {
+    return typeof id === "string" ? this.#sessions.get(id) : undefined;
+  }
+
+  add(id: string, session: Session): void {
+    this.#sessions.set(id, session);
+  }
+
+  remove(id: string): void {
+    this.#sessions.delete(id);
+  }
+
+  /** Room for one more, closing the idlest if full; false when every session is busy. */
+  makeRoom(): boolean {
+    if (this.#sessions.size < this.max) return true;
+    const idlest = [...this.#sessions]
+      .filter(([, s]) => s.busy === 0)
+      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+    if (idlest) this.#close(...idlest);
+    return idlest !== undefined;
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.#sweeper);
+    for (const session of this.#sessions.values()) await session.transport.close().catch(() => undefined);
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const [id, session] of this.#sessions)
+      if (session.busy === 0 && now - session.lastUsed > this.idleMs) this.#close(id, session);
+  }
+
+  #close(id: string, session: Session): void {
+    this.#sessions.delete(id);
+    void session.transport.close().catch(() => undefined);
+    void session.context.close().catch(() => undefined);
+  }
 }
+
+/** Requests being answered (POSTs: a call or its reply), so that shutdown waits for their replies. */
+class Replies {
+  #open = 0;
+  #idle: (() => void) | undefined;
+
+  async track(work: Promise<void>): Promise<void> {
+    this.#open++;
+    try {
+      await work;
+    } finally {
+      this.#open--;
+      if (this.#open === 0) this.#idle?.();
+    }
+  }
+
+  /** Resolves once none is open, or after `ms`. */
+  async settled(ms: number): Promise<void> {
+    if (this.#open === 0) return;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        this.#idle = resolve;
+      }),
+      new Promise((resolve) => setTimeout(resolve, ms)),
+    ]);
+  }
+}
+
+/** What every session shares, and what a request is checked against. */
+interface Shared {
+  options: HttpOptions;
+  env: NodeJS.ProcessEnv;
+  clients: HttpClient[];
+  backend: ReturnType<typeof lazily<AccessibilityBackend>>;
+  hands: ReturnType<typeof sharedHands>;
+  sessions: SessionTable;
+  replies: Replies;
+  /** Every session's tool calls: SIGTERM answers each, finished or not, before the sessions close. */
+  calls: CallsInFlight;
+  snapshotNumbers: () => number;
+  stopping: boolean;
+  serving?: ServingInfo;
+}
+
 export async function startMcpHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const env = options.env ?? process.env;
   if (!isLoopback(options.host) && !options.allowRemote)
@@ -285,36 +382,25 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
     );
   prepareGate();
   const { clients, token } = resolveClients(options);
-  // One connection of each for every session, made on first use, made again once closed.
-  const backend = lazily<AccessibilityBackend>(() => connectBackend({ env }));
-  const hands = sharedHands(env);
-  const sessions = new Map<string, Session>();
-  const idleMs = positive(env.DESKHAND_SESSION_IDLE_MS, SESSION_IDLE_MS);
-  const maxSessions = positive(env.DESKHAND_MAX_SESSIONS, MAX_SESSIONS);
-  const closeSession = (id: string, session: Session) => {
-    sessions.delete(id);
-    void session.transport.close().catch(() => undefined);
-    void session.context.close().catch(() => undefined);
-  };
-  // Abandoned sessions (a client that never said DELETE) go once idle, refs and all.
-  const sweeper = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions)
-        if (session.busy === 0 && now - session.lastUsed > idleMs) closeSession(id, session);
-    },
-    Math.min(60_000, Math.max(250, Math.floor(idleMs / 4))),
-  ).unref();
   let snapshots = 0;
-  const snapshotNumbers = () => ++snapshots;
-  let inFlight = 0;
-  // Every session's tool calls: SIGTERM answers each, finished or not, before the sessions close.
-  const calls = new CallsInFlight();
-  let idle: (() => void) | undefined;
-  let stopping = false;
-
+  // One connection of each for every session, made on first use, made again once closed.
+  const shared: Shared = {
+    options,
+    env,
+    clients,
+    backend: lazily<AccessibilityBackend>(() => connectBackend({ env })),
+    hands: sharedHands(env),
+    sessions: new SessionTable(
+      positive(env.DESKHAND_SESSION_IDLE_MS, SESSION_IDLE_MS),
+      positive(env.DESKHAND_MAX_SESSIONS, MAX_SESSIONS),
+    ),
+    replies: new Replies(),
+    calls: new CallsInFlight(),
+    snapshotNumbers: () => ++snapshots,
+    stopping: false,
+  };
   const http = createServer((req, res) => {
-    void handle(req, res).catch((error: Error) => {
+    void handle(shared, req, res).catch((error: Error) => {
       if (!res.headersSent) refuse(res, 500, `internal error: ${error.message}`);
       else res.end();
     });
@@ -326,144 +412,132 @@ export async function startMcpHttpServer(options: HttpOptions): Promise<RunningH
   const bound = http.address();
   const port = typeof bound === "object" && bound ? bound.port : options.port;
   const { shownHost, hosts, origins } = allowedPeers(options, port);
-  const serving: ServingInfo = {
+  shared.serving = {
     transport: "http",
     address: `${shownHost}:${port}`,
     loopbackOnly: isLoopback(options.host),
     origins,
     hosts,
   };
+  return { address: shared.serving.address, port, token, shutdown: () => shutdown(shared, http) };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path === "/health" && req.method === "GET") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end("ok");
-      return;
-    }
-    if (path !== "/mcp") return refuse(res, 404, "not found: MCP is served at /mcp, health at /health");
-    if (answeredByPeerRules(req, res, hosts, origins)) return;
-    const client = clientOf(req.headers.authorization, clients);
-    if (!client)
-      return refuse(res, 401, "a valid bearer token is required", {
-        "www-authenticate": 'Bearer realm="deskhand"',
-      });
-    if (stopping) return refuse(res, 503, "deskhand is shutting down", { connection: "close" });
-
-    const remote = req.socket.remoteAddress ?? "";
-    const sessionId = req.headers["mcp-session-id"];
-    const known = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    let body: unknown;
-    if (req.method === "POST") {
-      const read = await readBody(req);
-      if (read.error) return refuse(res, read.error[0], read.error[1]);
-      body = read.body;
-    }
-    // A POST is a call (or a reply to one): shutdown waits for it. A GET is a stream left open.
-    const handled = async (session: Session) => {
-      session.lastUsed = Date.now();
-      session.busy++;
-      try {
-        await session.transport.handleRequest(req, res, body);
-      } finally {
-        session.busy--;
-        session.lastUsed = Date.now();
-      }
-    };
-    if (known && (known.client !== client || known.address !== remote))
-      return refuse(
-        res,
-        403,
-        "this session was opened by another client (another token, or another address); initialize a session of your own",
-      );
-    if (known) return req.method === "POST" ? track(handled(known)) : handled(known);
-    if (sessionId !== undefined) return refuse(res, 404, "unknown session: initialize a new one");
-    if (req.method !== "POST" || !isInitializeRequest(body))
-      return refuse(res, 400, "no session: the first request must be initialize");
-    if (sessions.size >= maxSessions) {
-      const oldest = idlestSession(sessions);
-      if (!oldest)
-        return refuse(
-          res,
-          503,
-          `${maxSessions} sessions are open and busy (DESKHAND_MAX_SESSIONS); try again shortly`,
-        );
-      closeSession(...oldest);
-    }
-    const session = openSession(client, remote);
-    await session.server.connect(session.transport);
-    return track(handled(session));
+/** One request: the path, the peer rules, the token, then the session it names or opens. */
+async function handle(shared: Shared, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0];
+  if (path === "/health" && req.method === "GET") {
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end("ok");
+    return;
   }
-
-  function openSession(client: HttpClient, address: string): Session {
-    let server: Server | undefined;
-    const id = randomUUID();
-    const context = createContext({
-      refLifetime: "while-verified",
-      env,
-      connect: backend.get,
-      connectHands: hands.get,
-      ownsConnections: false,
-      confirm: elicitationConfirmer(() => server),
-      session: id,
-      client: client.name,
-      serving,
-      snapshotNumbers,
-      stopping: calls.halted,
-      ...(options.ceiling ? { ceiling: options.ceiling } : {}),
-      ...(options.record
-        ? { recorder: new Recorder(options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`)) }
-        : {}),
+  if (path !== "/mcp") return refuse(res, 404, "not found: MCP is served at /mcp, health at /health");
+  const { hosts, origins } = shared.serving!;
+  if (answeredByPeerRules(req, res, hosts, origins)) return;
+  const client = clientOf(req.headers.authorization, shared.clients);
+  if (!client)
+    return refuse(res, 401, "a valid bearer token is required", {
+      "www-authenticate": 'Bearer realm="deskhand"',
     });
-    server = createMcpServer(context, options.profile, calls);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: () => {
-        sessions.set(id, session);
-      },
-    });
-    transport.onclose = () => {
-      sessions.delete(id);
-    };
-    const session: Session = { client, address, transport, server, context, lastUsed: Date.now(), busy: 0 };
-    return session;
+  if (shared.stopping) return refuse(res, 503, "deskhand is shutting down", { connection: "close" });
+  let body: unknown;
+  if (req.method === "POST") {
+    const read = await readBody(req);
+    if (read.error) return refuse(res, read.error[0], read.error[1]);
+    body = read.body;
   }
+  return inSession(shared, client, { req, res, body });
+}
 
-  async function track(work: Promise<void>): Promise<void> {
-    inFlight++;
-    try {
-      await work;
-    } finally {
-      inFlight--;
-      if (inFlight === 0) idle?.();
-    }
-  }
+type Request = { req: IncomingMessage; res: ServerResponse; body: unknown };
 
-  async function shutdown(): Promise<void> {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(sweeper);
-    http.close();
-    await calls.drain(SHUTDOWN_MS);
-    if (inFlight > 0)
-      await Promise.race([
-        new Promise<void>((resolve) => {
-          idle = resolve;
-        }),
-        // The calls are answered by now; what is left is their replies on the wire.
-        new Promise((resolve) => setTimeout(resolve, 1000)),
-      ]);
-    for (const session of sessions.values()) await session.transport.close().catch(() => undefined);
-    // Closing the hands releases whatever is still held.
-    const [b, h] = await Promise.all(
-      [backend.current(), hands.current()].map((made) => made?.catch(() => undefined)),
+/** The request in its session: the caller's own, or a new one when it initializes. */
+async function inSession(shared: Shared, client: HttpClient, request: Request): Promise<void> {
+  const { req, res, body } = request;
+  const remote = req.socket.remoteAddress ?? "";
+  const sessionId = req.headers["mcp-session-id"];
+  const known = shared.sessions.get(sessionId);
+  if (known && (known.client !== client || known.address !== remote))
+    return refuse(
+      res,
+      403,
+      "this session was opened by another client (another token, or another address); initialize a session of your own",
     );
-    await h?.close().catch(() => undefined);
-    await b?.close().catch(() => undefined);
-    http.closeAllConnections();
-  }
+  // A POST is a call (or a reply to one): shutdown waits for it. A GET is a stream left open.
+  if (known)
+    return req.method === "POST" ? shared.replies.track(handled(known, request)) : handled(known, request);
+  if (sessionId !== undefined) return refuse(res, 404, "unknown session: initialize a new one");
+  if (req.method !== "POST" || !isInitializeRequest(body))
+    return refuse(res, 400, "no session: the first request must be initialize");
+  if (!shared.sessions.makeRoom())
+    return refuse(
+      res,
+      503,
+      `${shared.sessions.max} sessions are open and busy (DESKHAND_MAX_SESSIONS); try again shortly`,
+    );
+  const session = openSession(shared, client, remote);
+  await session.server.connect(session.transport);
+  return shared.replies.track(handled(session, request));
+}
 
-  return { address: serving.address, port, token, shutdown };
+async function handled(session: Session, { req, res, body }: Request): Promise<void> {
+  session.lastUsed = Date.now();
+  session.busy++;
+  try {
+    await session.transport.handleRequest(req, res, body);
+  } finally {
+    session.busy--;
+    session.lastUsed = Date.now();
+  }
+}
+
+/** A session of its own for a client: its context (refs, snapshots, confirmations) and MCP server. */
+function openSession(shared: Shared, client: HttpClient, address: string): Session {
+  const { options, sessions } = shared;
+  let server: Server | undefined;
+  const id = randomUUID();
+  const context = createContext({
+    refLifetime: "while-verified",
+    env: shared.env,
+    connect: shared.backend.get,
+    connectHands: shared.hands.get,
+    ownsConnections: false,
+    confirm: elicitationConfirmer(() => server),
+    session: id,
+    client: client.name,
+    ...(shared.serving ? { serving: shared.serving } : {}),
+    snapshotNumbers: shared.snapshotNumbers,
+    stopping: shared.calls.halted,
+    ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    ...(options.record
+      ? { recorder: new Recorder(options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`)) }
+      : {}),
+  });
+  server = createMcpServer(context, options.profile, shared.calls);
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    onsessioninitialized: () => sessions.add(id, session),
+  });
+  transport.onclose = () => sessions.remove(id);
+  const session: Session = { client, address, transport, server, context, lastUsed: Date.now(), busy: 0 };
+  return session;
+}
+
+/** As SIGTERM: no new request, calls in flight answered, sessions closed, held input released. */
+async function shutdown(shared: Shared, http: ReturnType<typeof createServer>): Promise<void> {
+  if (shared.stopping) return;
+  shared.stopping = true;
+  http.close();
+  await shared.calls.drain(SHUTDOWN_MS);
+  // The calls are answered by now; what is left is their replies on the wire.
+  await shared.replies.settled(1000);
+  await shared.sessions.closeAll();
+  // Closing the hands releases whatever is still held.
+  const [b, h] = await Promise.all(
+    [shared.backend.current(), shared.hands.current()].map((made) => made?.catch(() => undefined)),
+  );
+  await h?.close().catch(() => undefined);
+  await b?.close().catch(() => undefined);
+  http.closeAllConnections();
 }
 
 export async function runMcpHttpServer(options: HttpOptions): Promise<void> {
