@@ -337,143 +337,182 @@ export async function flatten(
     separators: 0,
     emptyCells: 0,
   };
-  const screen = options.view === "screen";
-  const foldHidden = screen && !options.unfold && !options.visibleOnly;
   for (const { node: root, windowId, path: rootPath } of roots) {
     const firstEntry = result.entries.length;
-    const showingKnown = reportsShowing(root);
-    const shown = (node: RawNode) => isShown(node, showingKnown);
-    const foldOf = (node: RawNode, self: boolean): Fold => {
-      const elements = countSubtree(node) - 1;
-      result.folds++;
-      result.foldedElements += elements + (self ? 1 : 0);
-      const menu =
-        node.role === "menu" ||
-        node.role === "combo box" ||
-        (node.children.length > 0 && node.children.every(isMenuish));
-      return {
-        self,
-        elements,
-        // A menu off screen is a closed one; a combo box or menu bar item on screen may hold one.
-        ...(menu && (!self || node.role === "menu") ? { items: countItems(node) } : {}),
-        ...(node.role === "combo box" && !self && chosenItem(node) ? { selected: chosenItem(node)! } : {}),
-        cut: hasCut(node),
-        why: menu && (!self || node.role === "menu") ? "closed menu" : "not showing",
-      };
-    };
-    const visit = async (
-      node: RawNode,
-      depth: number,
-      path: number[],
-      isRoot: boolean,
-      parentName: string,
-    ): Promise<void> => {
-      const turn = yieldIfDue();
-      if (turn) await turn;
-      // A separator shows nothing, on screen or off.
-      if (screen && !isRoot && node.role === "separator" && node.children.length === 0) {
-        result.separators++;
-        return;
-      }
-      if (!isRoot && (options.visibleOnly || foldHidden) && !shown(node)) {
-        if (options.visibleOnly) {
-          result.droppedHidden += countSubtree(node);
-          return;
-        }
-        result.entries.push({ node, depth, path, windowId, fold: foldOf(node, true) });
-        return;
-      }
-      if (screen && !isRoot) {
-        // An empty unnamed layout box (a tab page with nothing in it) shows nothing.
-        if (isEmptyBox(node)) {
-          result.separators++;
-          return;
-        }
-        if (isEcho(node, parentName)) {
-          result.mergedEchoes++;
-          return;
-        }
-        if (isWrapper(node)) {
-          result.mergedWrappers++;
-          const child = node.children[0]!;
-          await visit(child, depth, [...path, child.indexInParent], false, parentName);
-          return;
-        }
-      }
-      const keep = isRoot || !options.onlyInteractive || isInteractive(node);
-      const entry: FlatEntry = { node, depth, path, windowId };
-      if (keep) result.entries.push(entry);
-      else result.droppedStructural++;
-      // A shown element whose children are all off screen (a closed menu in its bar) is one line.
-      if (foldHidden && keep && !isRoot && node.children.length > 0 && !node.children.some(shown)) {
-        entry.fold = foldOf(node, false);
-        return;
-      }
-      const childDepth = keep ? depth + 1 : depth;
-      // Children off screen (a toolbar's overflow buttons, a sheet's columns out of view), when there
-      // are several, are one line after the others: what they are, and the parent's ref reads them.
-      const off = (child: RawNode) =>
-        foldHidden && !shown(child) && !(child.role === "separator" && child.children.length === 0);
-      const hidden = node.children.filter(off);
-      const grouped = hidden.length > 1;
-      // Runs of empty cells on screen (a spreadsheet's blank grid) are one line each, with their refs.
-      let blanks: RawNode[] = [];
-      const flushBlanks = async () => {
-        if (blanks.length >= EMPTY_RUN) result.entries.push(emptyRunOf(blanks, node, childDepth, path));
-        else
-          for (const b of blanks)
-            await visit(b, childDepth, [...path, b.indexInParent], false, labelOf(node));
-        blanks = [];
-      };
-      for (const child of node.children) {
-        if (grouped && off(child)) continue;
-        if (screen && isEmptyCell(child)) {
-          blanks.push(child);
-          continue;
-        }
-        await flushBlanks();
-        await visit(child, childDepth, [...path, child.indexInParent], false, labelOf(node));
-      }
-      await flushBlanks();
-      if (grouped) result.entries.push(groupOf(hidden, node, childDepth, path));
-    };
-    /** One line standing for several siblings: on it, the first of them, and the parent that reads them. */
-    const lineFor = (
-      members: RawNode[],
-      parent: RawNode,
-      depth: number,
-      path: number[],
-      fold: Omit<Fold, "group">,
-      roles: string,
-    ): FlatEntry => {
-      const first = members[0]!;
-      return {
-        node: first,
-        depth,
-        path: [...path, first.indexInParent],
-        windowId,
-        fold: { ...fold, group: { count: members.length, roles, parentHandle: parent.handle, members } },
-      };
-    };
-    /** One line for a run of empty cells: the first and last cell's names, and every cell's ref. */
-    const emptyRunOf = (cells: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
-      result.emptyCells += cells.length;
-      const fold = { self: false, elements: cells.length, cut: false, why: "empty" as const };
-      return lineFor(cells, parent, depth, path, fold, "table cell");
-    };
-    /** One line for several hidden siblings, with what they are and how many elements they hold. */
-    const groupOf = (members: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry => {
-      const roles = new Map<string, number>();
-      for (const m of members) roles.set(m.role, (roles.get(m.role) ?? 0) + 1);
-      const elements = members.reduce((n, m) => n + countSubtree(m), 0);
-      result.folds++;
-      result.foldedElements += elements;
-      const fold = { self: true, elements, cut: members.some(hasCut), why: "not showing" as const };
-      const named = [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", ");
-      return lineFor(members, parent, depth, path, fold, named);
-    };
-    await visit(root, 0, rootPath ?? [], true, "");
+    await new RootLayout(result, options, root, windowId).visit(root, 0, rootPath ?? [], true, "");
     if (rootPath === null) for (const entry of result.entries.slice(firstEntry)) entry.fromWindow = false;
   }
   return result;
+}
+
+/** One root's layout into the shared result: each element kept, merged, folded or dropped. */
+class RootLayout {
+  readonly #screen: boolean;
+  readonly #foldHidden: boolean;
+  readonly #showingKnown: boolean;
+
+  constructor(
+    readonly result: FlattenResult,
+    readonly options: FlattenOptions,
+    root: RawNode,
+    readonly windowId: number | null,
+  ) {
+    this.#screen = options.view === "screen";
+    this.#foldHidden = this.#screen && !options.unfold && !options.visibleOnly;
+    this.#showingKnown = reportsShowing(root);
+  }
+
+  #shown(node: RawNode): boolean {
+    return isShown(node, this.#showingKnown);
+  }
+
+  async visit(
+    node: RawNode,
+    depth: number,
+    path: number[],
+    isRoot: boolean,
+    parentName: string,
+  ): Promise<void> {
+    const turn = yieldIfDue();
+    if (turn) await turn;
+    if (!isRoot && (await this.#leftOut(node, depth, path, parentName))) return;
+    const keep = isRoot || !this.options.onlyInteractive || isInteractive(node);
+    const entry: FlatEntry = { node, depth, path, windowId: this.windowId };
+    if (keep) this.result.entries.push(entry);
+    else this.result.droppedStructural++;
+    // A shown element whose children are all off screen (a closed menu in its bar) is one line.
+    if (
+      this.#foldHidden &&
+      keep &&
+      !isRoot &&
+      node.children.length > 0 &&
+      !node.children.some((c) => this.#shown(c))
+    ) {
+      entry.fold = this.#foldOf(node, false);
+      return;
+    }
+    await this.#children(node, keep ? depth + 1 : depth, path);
+  }
+
+  /**
+   * Whether the element has no line of its own: a separator, a hidden one (dropped or folded), an
+   * empty box, an echo of its parent's name, or a wrapper (its one child is laid out in its place).
+   */
+  async #leftOut(node: RawNode, depth: number, path: number[], parentName: string): Promise<boolean> {
+    const { result, options } = this;
+    // A separator shows nothing, on screen or off.
+    if (this.#screen && node.role === "separator" && node.children.length === 0) {
+      result.separators++;
+      return true;
+    }
+    if ((options.visibleOnly || this.#foldHidden) && !this.#shown(node)) {
+      if (options.visibleOnly) result.droppedHidden += countSubtree(node);
+      else
+        result.entries.push({ node, depth, path, windowId: this.windowId, fold: this.#foldOf(node, true) });
+      return true;
+    }
+    if (!this.#screen) return false;
+    // An empty unnamed layout box (a tab page with nothing in it) shows nothing.
+    if (isEmptyBox(node)) {
+      result.separators++;
+      return true;
+    }
+    if (isEcho(node, parentName)) {
+      result.mergedEchoes++;
+      return true;
+    }
+    if (!isWrapper(node)) return false;
+    result.mergedWrappers++;
+    const child = node.children[0]!;
+    await this.visit(child, depth, [...path, child.indexInParent], false, parentName);
+    return true;
+  }
+
+  /**
+   * The children in order. Children off screen (a toolbar's overflow buttons, a sheet's columns out
+   * of view), when there are several, are one line after the others: what they are, and the
+   * parent's ref reads them. Runs of empty cells on screen (a spreadsheet's blank grid) are one line
+   * each, with their refs.
+   */
+  async #children(node: RawNode, depth: number, path: number[]): Promise<void> {
+    const off = (child: RawNode) =>
+      this.#foldHidden && !this.#shown(child) && !(child.role === "separator" && child.children.length === 0);
+    const hidden = node.children.filter(off);
+    const grouped = hidden.length > 1;
+    const name = labelOf(node);
+    let blanks: RawNode[] = [];
+    const flushBlanks = async () => {
+      if (blanks.length >= EMPTY_RUN) this.result.entries.push(this.#emptyRunOf(blanks, node, depth, path));
+      else for (const b of blanks) await this.visit(b, depth, [...path, b.indexInParent], false, name);
+      blanks = [];
+    };
+    for (const child of node.children) {
+      if (grouped && off(child)) continue;
+      if (this.#screen && isEmptyCell(child)) {
+        blanks.push(child);
+        continue;
+      }
+      await flushBlanks();
+      await this.visit(child, depth, [...path, child.indexInParent], false, name);
+    }
+    await flushBlanks();
+    if (grouped) this.result.entries.push(this.#groupOf(hidden, node, depth, path));
+  }
+
+  #foldOf(node: RawNode, self: boolean): Fold {
+    const elements = countSubtree(node) - 1;
+    this.result.folds++;
+    this.result.foldedElements += elements + (self ? 1 : 0);
+    const menu =
+      node.role === "menu" ||
+      node.role === "combo box" ||
+      (node.children.length > 0 && node.children.every(isMenuish));
+    return {
+      self,
+      elements,
+      // A menu off screen is a closed one; a combo box or menu bar item on screen may hold one.
+      ...(menu && (!self || node.role === "menu") ? { items: countItems(node) } : {}),
+      ...(node.role === "combo box" && !self && chosenItem(node) ? { selected: chosenItem(node)! } : {}),
+      cut: hasCut(node),
+      why: menu && (!self || node.role === "menu") ? "closed menu" : "not showing",
+    };
+  }
+
+  /** One line standing for several siblings: on it, the first of them, and the parent that reads them. */
+  #lineFor(
+    members: RawNode[],
+    parent: RawNode,
+    depth: number,
+    path: number[],
+    fold: Omit<Fold, "group">,
+    roles: string,
+  ): FlatEntry {
+    const first = members[0]!;
+    return {
+      node: first,
+      depth,
+      path: [...path, first.indexInParent],
+      windowId: this.windowId,
+      fold: { ...fold, group: { count: members.length, roles, parentHandle: parent.handle, members } },
+    };
+  }
+
+  /** One line for a run of empty cells: the first and last cell's names, and every cell's ref. */
+  #emptyRunOf(cells: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry {
+    this.result.emptyCells += cells.length;
+    const fold = { self: false, elements: cells.length, cut: false, why: "empty" as const };
+    return this.#lineFor(cells, parent, depth, path, fold, "table cell");
+  }
+
+  /** One line for several hidden siblings, with what they are and how many elements they hold. */
+  #groupOf(members: RawNode[], parent: RawNode, depth: number, path: number[]): FlatEntry {
+    const roles = new Map<string, number>();
+    for (const m of members) roles.set(m.role, (roles.get(m.role) ?? 0) + 1);
+    const elements = members.reduce((n, m) => n + countSubtree(m), 0);
+    this.result.folds++;
+    this.result.foldedElements += elements;
+    const fold = { self: true, elements, cut: members.some(hasCut), why: "not showing" as const };
+    const named = [...roles].map(([role, n]) => (n > 1 ? `${role} ×${n}` : role)).join(", ");
+    return this.#lineFor(members, parent, depth, path, fold, named);
+  }
 }
