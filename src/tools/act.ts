@@ -16,7 +16,13 @@ import {
 import { PASSWORD_MARKER } from "../core/snapshot.js";
 import { type Verified, verifiedNote, verifyRef } from "../core/verify.js";
 import { processAlive } from "../platform/index.js";
-import type { ActionReport, SemanticAction } from "../platform/types.js";
+import type {
+  AccessibilityReader,
+  ActionReport,
+  RawNode,
+  SemanticAction,
+  WindowInfo,
+} from "../platform/types.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { COMMAND_ROLES, commitReason } from "../safety/classify.js";
@@ -25,7 +31,7 @@ import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { inlineFindSchema, inlineNthSchema, resolveOne } from "./find.js";
-import { guard } from "./guard.js";
+import { type Guarded, guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { clickTool } from "./hands/pointer.js";
 import { intentSchema } from "./hands/schemas.js";
@@ -142,77 +148,12 @@ export async function runAction(
   // An unwritable journal stops everything before the app is even read.
   context.audit().ensureWritable();
   const backend = await context.backend();
-  const [{ entry, node, moved, refound }, before] = await Promise.all([
-    verifyRef(backend, context.refs, input.ref),
-    backend.listWindows(),
-  ]);
-  // Same gate as the input tools: invoking a committing button is L3 and needs a person.
-  const windowTitle = before.find((w) => w.id === entry.fingerprint.windowId)?.title;
-  const target = {
-    role: node.role,
-    name: node.name,
-    ref: input.ref,
-    ...(entry.fingerprint.windowId !== null
-      ? { window: { id: entry.fingerprint.windowId, title: windowTitle } }
-      : {}),
-  };
-  const secret = input.action.kind === "set_value" ? input.action.text : undefined;
-  // Only pressing commits (invoke, or toggling a pressable element); setting a field named "Delete
-  // after" does not. The press is judged with its window's facts, like a click.
-  const pressing = input.action.kind === "invoke" || input.action.kind === "toggle";
-  const facts = await judgedPress(context, input.action, node, entry.fingerprint.windowId ?? undefined);
-  const presses = facts !== undefined && commitReason(facts) !== undefined;
-  const guarded = await guard(context, {
-    journalTool: `act.${input.action.kind}`,
-    gate: {
-      tool: "act",
-      nominal: "L2",
-      intent: input.intent ?? null,
-      reversible: input.reversible ?? !presses,
-      reversibleDeclared: input.reversible !== undefined,
-      target: facts ? { ...facts, windowTitle } : { windowTitle },
-    },
-    target,
-    secret,
-    otherSecrets,
-    password: node.role === PASSWORD_ROLE,
-  });
-  if (!guarded.allowed) {
-    throw new DeskhandError("refused", guarded.reason, "Ask a person to confirm, or leave this to them.", {
-      level: guarded.level,
-      target,
-    });
-  }
+  const gated = await gateAction(context, input, otherSecrets);
+  const { entry, node, before, guarded } = gated;
   // A window that came or went after the last reply is said first.
   const since = windowsSinceLast(context, before);
-  const section =
-    input.action.kind === "toggle"
-      ? await watchSection(backend, node, entry.handle, entry.fingerprint.windowId)
-      : undefined;
-  let report: ActionReport;
-  try {
-    report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
-      timeoutMs: input.timeoutMs,
-      node,
-    });
-  } catch (error) {
-    guarded.end({ decision: "error", reason: error instanceof Error ? error.message : String(error) });
-    throw error;
-  }
-  guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
-  await sleep(input.waitMs);
-  // The toggle flipped only its group's checked states: the route did not take; a real click is the next.
-  const pressed = section ? await pressIfStayed(context, section, input, node.name) : undefined;
-  if (pressed?.clicked) report = { ...report, route: `${report.route}, then a real click` };
-  if (pressed) report = { ...report, detail: pressed.detail };
-  let after = await backend.listWindows();
-  // A press may open or close a window a moment later (Qt runs a dialog's exec after the call returns);
-  // a check box toggled does not, and is not kept waiting for one.
-  if (pressing) {
-    if (input.action.kind === "invoke" || COMMAND_ROLES.has(node.role))
-      after = await windowsSettled(() => backend.listWindows(), before, after, OPENING_SETTLE_MS);
-    after = await awaitPromisedWindow(() => backend.listWindows(), before, after, node.name, endsInEllipsis);
-  }
+  const report = await performAction(context, input, gated);
+  let after = await windowsAfter(backend, input.action.kind, node, before);
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
   // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
   const wanted = input.action.kind === "set_value" ? input.action.text : undefined;
@@ -222,28 +163,10 @@ export async function runAction(
     entry.fingerprint.windowId,
     wanted !== undefined ? Math.min(WHOLE_TEXT_MAX, Math.max(RECEIPT_TEXT, wanted.length + 1)) : RECEIPT_TEXT,
   );
-  // The element gone: the app may be exiting (a Quit button). Its process is watched for a moment,
-  // and it is reported as exited only once the process has ended. Where the app goes on (a dialog
-  // closed by its own button, a page that removed the button) this ends at once, or after 300 ms
-  // while the window stays.
-  let exited: Receipt["app_exited"];
   const actedIn = before.find((w) => w.id === entry.fingerprint.windowId);
-  const pid = actedIn?.pid;
-  if (reread.after_read === "unavailable" && pid != null) {
-    const started = Date.now();
-    for (;;) {
-      if (!processAlive(pid)) {
-        exited = { pid, app: actedIn?.app ?? "its app" };
-        break;
-      }
-      const goesOn = after.some((w) => w.pid === pid);
-      const windowStays = after.some((w) => w.id === actedIn?.id);
-      const elapsed = Date.now() - started;
-      if ((goesOn && (!windowStays || elapsed > 300)) || elapsed > 1500) break;
-      await sleep(100);
-      after = await backend.listWindows();
-    }
-  }
+  let exited: Receipt["app_exited"];
+  if (reread.after_read === "unavailable")
+    ({ exited, after } = await whetherAppExited(backend, actedIn, after));
   const changes = windowChanges(before, after);
   rememberWindows(context, after);
   // Not returned, and a window came meanwhile: the modal dialog the action opened is holding it.
@@ -263,24 +186,160 @@ export async function runAction(
     ...(exited ? { app_exited: exited } : {}),
     ...(guarded.gate ? { gate: guarded.gate } : {}),
   };
+  if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
+  valueEffect(receipt, input.action);
+  const { moved, refound } = gated;
   const sinceSeen =
     moved || refound ? { ...(moved ? { moved } : {}), ...(refound ? { refound } : {}) } : undefined;
-  if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
-  // Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
-  // Value): the re-read says whether the value took.
-  if (input.action.kind === "set_value" || input.action.kind === "set_range") {
-    const wanted = input.action.kind === "set_value" ? input.action.text : input.action.value;
-    const got = receipt.after?.value;
-    // Longer than the re-read could take (value_length set even at the whole read): unknown.
-    receipt.effect =
-      got === undefined || got === PASSWORD_MARKER || receipt.after?.value_length !== undefined
-        ? "unknown"
-        : readsBackAs(got, wanted)
-          ? "seen"
-          : "not_seen";
-    if (receipt.after) receipt.after = clipState(receipt.after);
-  }
   return sinceSeen ? { ...receipt, since_seen: sinceSeen } : receipt;
+}
+
+type Gated = Awaited<ReturnType<typeof verifyRef>> & {
+  before: WindowInfo[];
+  guarded: Extract<Guarded, { allowed: true }>;
+};
+
+/** The ref verified and the action judged: allowed, journaled before anything is done; else refused. */
+async function gateAction(
+  context: ToolContext,
+  input: z.output<typeof actOnRefInput>,
+  otherSecrets: Secret[],
+): Promise<Gated> {
+  const backend = await context.backend();
+  const [verified, before] = await Promise.all([
+    verifyRef(backend, context.refs, input.ref),
+    backend.listWindows(),
+  ]);
+  const { entry, node } = verified;
+  // Same gate as the input tools: invoking a committing button is L3 and needs a person.
+  const windowTitle = before.find((w) => w.id === entry.fingerprint.windowId)?.title;
+  const target = {
+    role: node.role,
+    name: node.name,
+    ref: input.ref,
+    ...(entry.fingerprint.windowId !== null
+      ? { window: { id: entry.fingerprint.windowId, title: windowTitle } }
+      : {}),
+  };
+  // Only pressing commits (invoke, or toggling a pressable element); setting a field named "Delete
+  // after" does not. The press is judged with its window's facts, like a click.
+  const facts = await judgedPress(context, input.action, node, entry.fingerprint.windowId ?? undefined);
+  const presses = facts !== undefined && commitReason(facts) !== undefined;
+  const guarded = await guard(context, {
+    journalTool: `act.${input.action.kind}`,
+    gate: {
+      tool: "act",
+      nominal: "L2",
+      intent: input.intent ?? null,
+      reversible: input.reversible ?? !presses,
+      reversibleDeclared: input.reversible !== undefined,
+      target: facts ? { ...facts, windowTitle } : { windowTitle },
+    },
+    target,
+    secret: input.action.kind === "set_value" ? input.action.text : undefined,
+    otherSecrets,
+    password: node.role === PASSWORD_ROLE,
+  });
+  if (!guarded.allowed)
+    throw new DeskhandError("refused", guarded.reason, "Ask a person to confirm, or leave this to them.", {
+      level: guarded.level,
+      target,
+    });
+  return { ...verified, before, guarded };
+}
+
+/**
+ * The action through the backend the gate gave out, its end journaled; a toggle that flipped only
+ * its group's checked states did not take, and a real click is the next route.
+ */
+async function performAction(
+  context: ToolContext,
+  input: z.output<typeof actOnRefInput>,
+  { entry, node, guarded }: Gated,
+): Promise<ActionReport> {
+  const backend = await context.backend();
+  const section =
+    input.action.kind === "toggle"
+      ? await watchSection(backend, node, entry.handle, entry.fingerprint.windowId)
+      : undefined;
+  let report: ActionReport;
+  try {
+    report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
+      timeoutMs: input.timeoutMs,
+      node,
+    });
+  } catch (error) {
+    guarded.end({ decision: "error", reason: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
+  await sleep(input.waitMs);
+  const pressed = section ? await pressIfStayed(context, section, input, node.name) : undefined;
+  if (pressed?.clicked) report = { ...report, route: `${report.route}, then a real click` };
+  if (pressed) report = { ...report, detail: pressed.detail };
+  return report;
+}
+
+/**
+ * The windows after the action. A press may open or close a window a moment later (Qt runs a
+ * dialog's exec after the call returns); a check box toggled does not, and is not kept waiting.
+ */
+async function windowsAfter(
+  backend: AccessibilityReader,
+  kind: SemanticAction["kind"],
+  node: RawNode,
+  before: WindowInfo[],
+): Promise<WindowInfo[]> {
+  const list = () => backend.listWindows();
+  let after = await list();
+  if (kind !== "invoke" && kind !== "toggle") return after;
+  if (kind === "invoke" || COMMAND_ROLES.has(node.role))
+    after = await windowsSettled(list, before, after, OPENING_SETTLE_MS);
+  return awaitPromisedWindow(list, before, after, node.name, endsInEllipsis);
+}
+
+/**
+ * The element gone: the app may be exiting (a Quit button). Its process is watched for a moment,
+ * and it is reported as exited only once the process has ended. Where the app goes on (a dialog
+ * closed by its own button, a page that removed the button) this ends at once, or after 300 ms
+ * while the window stays.
+ */
+async function whetherAppExited(
+  backend: AccessibilityReader,
+  actedIn: WindowInfo | undefined,
+  windows: WindowInfo[],
+): Promise<{ exited?: Receipt["app_exited"]; after: WindowInfo[] }> {
+  const pid = actedIn?.pid;
+  let after = windows;
+  if (pid == null) return { after };
+  const started = Date.now();
+  for (;;) {
+    if (!processAlive(pid)) return { exited: { pid, app: actedIn?.app ?? "its app" }, after };
+    const goesOn = after.some((w) => w.pid === pid);
+    const windowStays = after.some((w) => w.id === actedIn?.id);
+    const elapsed = Date.now() - started;
+    if ((goesOn && (!windowStays || elapsed > 300)) || elapsed > 1500) return { after };
+    await sleep(100);
+    after = await backend.listWindows();
+  }
+}
+
+/**
+ * Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
+ * Value): the re-read says whether a value set took.
+ */
+function valueEffect(receipt: Receipt, action: z.output<typeof semanticActionSchema>): void {
+  if (action.kind !== "set_value" && action.kind !== "set_range") return;
+  const wanted = action.kind === "set_value" ? action.text : action.value;
+  const got = receipt.after?.value;
+  // Longer than the re-read could take (value_length set even at the whole read): unknown.
+  receipt.effect =
+    got === undefined || got === PASSWORD_MARKER || receipt.after?.value_length !== undefined
+      ? "unknown"
+      : readsBackAs(got, wanted)
+        ? "seen"
+        : "not_seen";
+  if (receipt.after) receipt.after = clipState(receipt.after);
 }
 
 /**
