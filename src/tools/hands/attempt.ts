@@ -449,48 +449,83 @@ interface Allowed {
   target: AuditTarget;
 }
 
-/** The allowed input: its window in front, its point still its element's, then sent and re-read. */
-async function sendInput(
+/**
+ * The input's window in front, when asked and it is not (or it is covered: act focus made it active,
+ * another window stays on top, and a click at its element would be refused as covered for good).
+ */
+async function bringForward(
   context: ToolContext,
   attempt: InputAttempt,
-  { hands, guarded, refuse, windowId, title, element, target }: Allowed,
-): Promise<ToolOutput> {
-  const { level, confirmed } = guarded;
-  let focus: FocusReport | undefined;
-  // An active window can still be covered (act focus made it active, another window stays on top):
-  // it is brought forward too, or a click at its element would be refused as covered for good.
+  { hands, refuse, windowId, title }: Allowed,
+): Promise<{ focus?: FocusReport } | { refused: ToolOutput }> {
   const presses = [attempt.pressAt?.point, attempt.place?.point].filter((p): p is Point => p !== undefined);
   const covered = async () =>
     (await Promise.all(presses.map((p) => hands.windowAt(p)))).some(
       (top) => top !== undefined && top !== windowId,
     );
-  if (
-    attempt.ensureFocus &&
-    windowId !== undefined &&
-    ((await hands.activeWindow()) !== windowId || (await covered()))
-  ) {
-    const truth = await activateWindow(context, { id: windowId, title }, attempt.tool, attempt.intent);
-    focus = { window: windowId, title, result: FOCUS_WORDS[truth] };
-    if (truth !== "front") {
-      const named = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""}`;
-      if (truth === "unknown")
-        return refuse(
-          `cannot tell whether ${named} is in front: the window manager did not answer within ${WINDOW_MANAGER_ANSWER_MS / 1000} s; nothing was sent`,
-          { focus },
-        );
-      // Who has it instead: often a dialog of the same app that must be answered first.
-      const instead = await hands.activeWindow().catch(() => undefined);
-      const insteadTitle = await windowTitle(context, instead);
-      const other =
-        instead !== undefined && instead !== windowId
-          ? `; window ${instead}${insteadTitle ? ` (${JSON.stringify(insteadTitle)})` : ""} is`
-          : "";
-      return refuse(`${named} is not in front after asking the window manager${other}; nothing was sent`, {
-        focus,
-        ...(other ? { in_front: { window: instead, title: insteadTitle } } : {}),
-      });
-    }
+  if (!attempt.ensureFocus || windowId === undefined) return {};
+  if ((await hands.activeWindow()) === windowId && !(await covered())) return {};
+  const truth = await activateWindow(context, { id: windowId, title }, attempt.tool, attempt.intent);
+  const focus: FocusReport = { window: windowId, title, result: FOCUS_WORDS[truth] };
+  if (truth === "front") return { focus };
+  const named = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""}`;
+  if (truth === "unknown")
+    return {
+      refused: refuse(
+        `cannot tell whether ${named} is in front: the window manager did not answer within ${WINDOW_MANAGER_ANSWER_MS / 1000} s; nothing was sent`,
+        { focus },
+      ),
+    };
+  // Who has it instead: often a dialog of the same app that must be answered first.
+  const instead = await hands.activeWindow().catch(() => undefined);
+  const insteadTitle = await windowTitle(context, instead);
+  const other =
+    instead !== undefined && instead !== windowId
+      ? `; window ${instead}${insteadTitle ? ` (${JSON.stringify(insteadTitle)})` : ""} is`
+      : "";
+  return {
+    refused: refuse(`${named} is not in front after asking the window manager${other}; nothing was sent`, {
+      focus,
+      ...(other ? { in_front: { window: instead, title: insteadTitle } } : {}),
+    }),
+  };
+}
+
+/** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
+function whereText(attempt: InputAttempt, element: ResolvedPlace["element"]): string {
+  // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
+  const called = element?.name ? JSON.stringify(element.name) : (attempt.place?.ref ?? "(unnamed)");
+  const word = attempt.place?.pixelWord;
+  const read = word ? `${element ? "," : ""} on ${JSON.stringify(word.text)} (from pixels)` : "";
+  return `${element ? ` on ${element.role} ${called}` : ""}${read}`;
+}
+
+/** Why a point would land on another window than the element observed, if one covers it. */
+async function coveredPoint(
+  hands: Hands,
+  attempt: InputAttempt,
+  windowId: number | undefined,
+): Promise<string | undefined> {
+  if (windowId === undefined) return undefined;
+  for (const point of [attempt.pressAt?.point, attempt.place?.point]) {
+    if (!point) continue;
+    const top = await hands.windowAt(point);
+    if (top !== undefined && top !== windowId)
+      return (
+        `(${point.x}, ${point.y}) is covered by window ${top}; nothing was sent. Name the target window ` +
+        "(window, with ensure_focus) to bring it to the front first, or act on the element through act"
+      );
   }
+  return undefined;
+}
+
+/** The allowed input: its window in front, its point still its element's, then sent and re-read. */
+async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: Allowed): Promise<ToolOutput> {
+  const { hands, guarded, refuse, windowId, element, target } = allowed;
+  const { level, confirmed } = guarded;
+  const front = await bringForward(context, attempt, allowed);
+  if ("refused" in front) return front.refused;
+  const { focus } = front;
   const recentred = await recentre(context, hands, attempt, focus !== undefined, windowId);
   if ("changed" in recentred) {
     return refuse(`${recentred.changed} changed ${recentred.when}; nothing was sent. Take a new snapshot`, {
@@ -498,18 +533,8 @@ async function sendInput(
     });
   }
   const { moved, startMoved } = recentred;
-  // A point another window covers would land on that window, not on the element observed.
-  if (windowId !== undefined) {
-    for (const point of [attempt.pressAt?.point, attempt.place?.point]) {
-      if (!point) continue;
-      const top = await hands.windowAt(point);
-      if (top !== undefined && top !== windowId)
-        return refuse(
-          `(${point.x}, ${point.y}) is covered by window ${top}; nothing was sent. Name the target window ` +
-            "(window, with ensure_focus) to bring it to the front first, or act on the element through act",
-        );
-    }
-  }
+  const covered = await coveredPoint(hands, attempt, windowId);
+  if (covered) return refuse(covered);
 
   const watchOn = attempt.includeChanges
     ? (attempt.changesWindow ?? windowId ?? (await hands.activeWindow()))
@@ -558,15 +583,13 @@ async function sendInput(
     ...(guarded.gate ? { gate: guarded.gate } : {}),
     target,
   };
-  // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
-  const called = element?.name ? JSON.stringify(element.name) : (attempt.place?.ref ?? "(unnamed)");
-  const word = attempt.place?.pixelWord;
-  const read = word ? `${element ? "," : ""} on ${JSON.stringify(word.text)} (from pixels)` : "";
-  const where = `${element ? ` on ${element.role} ${called}` : ""}${read}`;
-  const focusText = focus ? ` (focused window ${focus.window} first)` : "";
-  const gateText = guarded.gate ? `\n${gateLine(guarded.gate)}` : "";
-  const changedText = changed?.lines.length ? `\n${changed.lines.join("\n")}` : "";
-  const text = `${sinceText}done: ${attempt.describe(result)}${where}${focusText}${sinceSeen(attempt)}${changedText}${gateText}`;
+  const text = [
+    `${sinceText}done: ${attempt.describe(result)}${whereText(attempt, element)}`,
+    focus ? ` (focused window ${focus.window} first)` : "",
+    sinceSeen(attempt),
+    changed?.lines.length ? `\n${changed.lines.join("\n")}` : "",
+    guarded.gate ? `\n${gateLine(guarded.gate)}` : "",
+  ].join("");
   if (!watch) return { data, text };
   const changes = await watch.finish();
   return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };
