@@ -375,6 +375,7 @@ async function pressIfStayed(
 
 export const actTool = defineTool({
   name: "act",
+  typedValues: "action.text",
   group: "act",
   title: "Act on an element",
   description:

@@ -190,15 +190,18 @@ async function runCall(
       outer && (!context.levelFloor || levelRank(outer.level) > levelRank(context.levelFloor.level))
         ? { level: outer.level, tool: outer.name }
         : context.levelFloor;
+    // A recording session's acting calls, each once: a call made inside one is part of its step.
+    const recorder = context.sessionState.get(RECORDER) as StepRecorder | undefined;
+    const recorded = !context.inRecordedStep && recorder?.records(tool);
     const scoped: ToolContext = Object.assign(Object.create(context) as ToolContext, {
       running,
       ...(levelFloor ? { levelFloor } : {}),
       ...(signal ? { signal } : {}),
+      ...(recorded ? { inRecordedStep: true } : {}),
       callJournal: journal,
     });
-    // A recording session's acting calls: the element is found again before the call can move it.
-    const recorder = context.sessionState.get(RECORDER) as StepRecorder | undefined;
-    const pending = recorder?.records(tool) ? await recorder.before(scoped, tool, input) : undefined;
+    // The element is found again before the call can move it.
+    const pending = recorded ? await recorder!.before(scoped, tool, input) : undefined;
     const output = await tool.handler(scoped, input);
     journal.endOpen("the call returned without saying how this attempt ended (a defect in deskhand)");
     const outcome = outcomeOf(output);

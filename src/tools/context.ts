@@ -32,6 +32,8 @@ export interface ToolContext {
    * a tool's level is nominal, so what it calls is judged at that level at least, never below.
    */
   readonly levelFloor?: { level: SafetyLevel; tool: string };
+  /** Inside a call a recording writes as a step: what it calls is part of that step, not one of its own. */
+  readonly inRecordedStep?: boolean;
   /** Text from pixels; made on first use. */
   recognizer(): TextRecognizer;
   /** The safety policy in force now (the config is read again when it changes): throws ConfigError while it is wrong. */

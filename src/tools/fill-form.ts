@@ -183,6 +183,7 @@ const TYPE_AFTER = new Set(["unsupported_pattern", "action_failed"]);
 
 export const fillFormTool = defineTool({
   name: "fill_form",
+  typedValues: "fields[].value",
   group: "act",
   title: "Fill several fields",
   description:

@@ -11,6 +11,7 @@ import { defineTool } from "./tool.js";
 
 export const recordTool = defineTool({
   name: "record",
+  recorded: false,
   group: "run",
   title: "Record a run",
   description:

@@ -24,7 +24,7 @@ import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
 import type { PendingStep, StepRecorder } from "./recorder-slot.js";
 import type { Step } from "./run.js";
-import type { ToolDefinition, ToolOutput } from "./tool.js";
+import type { ToolDefinition, ToolOutput, TypedValues } from "./tool.js";
 
 export const RECORDING_VERSION = 1;
 export { RECORDER } from "./recorder-slot.js";
@@ -38,8 +38,6 @@ const FIND_TIMEOUT_MS = 5_000;
  * its event thread, and a dialog it opens can take a second to map on a loaded machine.
  */
 const LATE_WINDOW_MS = 1_000;
-/** Tools whose calls are not steps: they run steps or switch recording. */
-const NOT_RECORDED = new Set(["run", "record"]);
 
 const paramSchema = z.strictObject({
   secret: z.boolean().default(false),
@@ -140,8 +138,12 @@ export class Recorder implements StepRecorder {
     this.write();
   }
 
+  /**
+   * Whether a call is a step: one of deskhand's own tools (it names its group; a seed profile's tool
+   * does not, and is recorded as the steps it makes, since replay runs deskhand's tools) that acts.
+   */
   records(tool: ToolDefinition): boolean {
-    return !tool.annotations.readOnlyHint && !NOT_RECORDED.has(tool.name);
+    return tool.group !== undefined && !tool.annotations.readOnlyHint && tool.recorded !== false;
   }
 
   /** Before the call: its element, while it is still there (a press may close its window). */
@@ -173,7 +175,7 @@ export class Recorder implements StepRecorder {
     }
     const n = this.steps.length + 1;
     const secret = element ? element.role === PASSWORD_ROLE : undefined;
-    this.#values(tool.name, args, output, secret, n, element);
+    this.#values(tool.typedValues, args, output, secret, n, element);
     if (typeof args.intent === "string") args.intent = withoutSecrets(args.intent, this.#secrets);
     const step: Record<string, unknown> = {
       tool: tool.name,
@@ -203,7 +205,7 @@ export class Recorder implements StepRecorder {
 
   /** Typed and set values: a password's becomes a secret parameter; with "typed" or "hidden", every one is one. */
   #values(
-    tool: string,
+    typed: TypedValues | undefined,
     args: Record<string, unknown>,
     output: ToolOutput,
     secret: boolean | undefined,
@@ -226,19 +228,19 @@ export class Recorder implements StepRecorder {
         : { secret: false, default: value, note: `typed into ${where} in step ${n}` };
       return { $param: named };
     };
-    if (tool === "type_text" && typeof args.text === "string") {
+    if (typed === "text" && typeof args.text === "string") {
       // Typed into the focus: a password field, or one whose role was not read, keeps its secret.
       const into = (output.data as { result?: { typed_into?: { role?: string } } }).result?.typed_into;
       const isSecret = secret ?? (into?.role === undefined || into.role === PASSWORD_ROLE);
       args.text = param(args.text, isSecret ? `password_${n}` : `text_${n}`, isSecret, place);
     }
     const action = args.action as { kind?: string; text?: unknown } | undefined;
-    if (tool === "act" && action?.kind === "set_value" && typeof action.text === "string")
+    if (typed === "action.text" && action?.kind === "set_value" && typeof action.text === "string")
       args.action = {
         ...action,
         text: param(action.text, secret ? `password_${n}` : `value_${n}`, !!secret, place),
       };
-    if (tool === "fill_form" && Array.isArray(args.fields)) {
+    if (typed === "fields[].value" && Array.isArray(args.fields)) {
       // A field's role as re-read after it was set; a password field is not read back at all.
       type FieldResult = { unverifiable?: boolean; receipt?: { after?: { role?: string } | null } };
       const results = ((output.data as { fields?: FieldResult[] }).fields ?? []) as FieldResult[];

@@ -233,6 +233,7 @@ async function windowsNow(context: ToolContext): Promise<WindowInfo[] | undefine
 export const defineRunTool = (findTool: (name: string) => ToolDefinition | undefined) =>
   defineTool({
     name: "run",
+    recorded: false,
     group: "run",
     title: "Run steps",
     description:

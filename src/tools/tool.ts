@@ -26,6 +26,9 @@ export interface ToolOutput<Data extends object = ToolData> {
   image?: { mimeType: "image/png"; data: Buffer };
 }
 
+/** The places a typed value can be in a tool's input: its text, a set_value action's, each form field's. */
+export type TypedValues = "text" | "action.text" | "fields[].value";
+
 /** What `--tools` serves a tool under; each tool names its own. */
 export const TOOL_GROUP_NAMES = ["read", "act", "hands", "pixels", "raw", "run"] as const;
 export type ToolGroup = (typeof TOOL_GROUP_NAMES)[number];
@@ -58,6 +61,13 @@ export interface ToolDefinition<
    * a typed line break, an invoked action), so that a recording watches for one that comes late.
    */
   mayOpenWindows?(input: z.output<Input>): boolean;
+  /**
+   * Where a call's typed or set values are in its input: a recording makes each a parameter, and a
+   * secret where it went into a password field (test/unit/typed-values.test.ts finds every one).
+   */
+  typedValues?: TypedValues;
+  /** False for a tool whose calls are not steps of a recording (it runs steps, or switches recording). */
+  recorded?: false;
   /** Its reply's type is inferred from what it returns: that is the tool's typed reply (DataOf). */
   handler(context: ToolContext, input: z.output<Input>): Promise<Output>;
 }

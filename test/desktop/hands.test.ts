@@ -13,7 +13,7 @@ import { charKeysym, Keymap } from "../../src/platform/x11/keymap.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { HANG_MS, TITLES, toolCaller } from "./helpers.js";
 
 type Match = {

@@ -15,7 +15,7 @@ import { Desktop } from "../../src/platform/sandbox/desktop.js";
 import type { WindowInfo } from "../../src/platform/types.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { type ToolName, toolNamed } from "../../src/tools/registry.js";
 
 const run = promisify(execFile);
 

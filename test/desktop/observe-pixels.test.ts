@@ -17,7 +17,7 @@ import type { TextRecognizer } from "../../src/platform/ocr/types.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { foldedPixelLines } from "../../src/tools/pixels-view.js";
-import { findTool, toolNamed } from "../../src/tools/registry.js";
+import { toolNamed } from "../../src/tools/registry.js";
 import { type StartedApp, SWING_COMMAND, startApp, toolCaller, within } from "./helpers.js";
 
 interface PixelTarget {

@@ -19,7 +19,7 @@ import { SwayIpc, swayWindows } from "../../src/platform/wayland/sway.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { CASES, everyRouteRefused } from "./gate-dialogs.js";
 import { HANG_MS, toolCaller } from "./helpers.js";
 

@@ -9,7 +9,7 @@ import { decodePng, distinctColours } from "../../src/core/image.js";
 import { sessionKind } from "../../src/platform/wayland/sway.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findTool, toolNamed } from "../../src/tools/registry.js";
+import { toolNamed } from "../../src/tools/registry.js";
 import { toolCaller } from "../desktop/helpers.js";
 import { tableCells } from "./cells.js";
 import { CAPABILITIES, type Capability, PROFILES, type Query, SET_TEXT, TYPED_KEYS } from "./profiles.js";

@@ -15,7 +15,7 @@ import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { AuditJournal } from "../../src/safety/audit.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
-import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-bounds-"));

@@ -13,7 +13,7 @@ import { ProtocolError, protocolResult } from "../../src/frontends/ndjson/protoc
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { levelRank } from "../../src/safety/levels.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
-import { findTool, TOOLS, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { TOOLS, type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-every-tool-"));

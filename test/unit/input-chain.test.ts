@@ -13,7 +13,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { attemptInput } from "../../src/tools/hands/attempt.js";
 import { INPUT } from "../../src/tools/hands/pointer.js";
-import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { defineTool } from "../../src/tools/tool.js";
 import { fakeContext } from "./fake-desktop.js";
 

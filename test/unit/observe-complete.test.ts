@@ -11,7 +11,7 @@ import type { SnapshotElement } from "../../src/core/snapshot.js";
 import { differences } from "../../src/core/verify.js";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
 import { callTool } from "../../src/tools/call.js";
-import { findTool, toolNamed } from "../../src/tools/registry.js";
+import { toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const field = (name: string, y: number): FakeElement => ({

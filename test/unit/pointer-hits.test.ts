@@ -12,7 +12,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { callTool } from "../../src/tools/call.js";
 import { opensMenu } from "../../src/tools/hands/facts.js";
-import { findTool, toolNamed } from "../../src/tools/registry.js";
+import { toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-hits-"));

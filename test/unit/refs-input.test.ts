@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
-import { findTool, type ToolName, toolNamed } from "../../src/tools/registry.js";
+import { type ToolName, toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-refs-input-"));

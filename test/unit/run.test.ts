@@ -17,11 +17,12 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { PROFILES } from "../../src/frontends/profiles/index.js";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
-import { findTool, toolNamed } from "../../src/tools/registry.js";
+import { toolNamed } from "../../src/tools/registry.js";
 import { recordedSteps } from "../../src/tools/run.js";
 import { fakeContext } from "./fake-desktop.js";
 
@@ -238,6 +239,25 @@ describe("recording", () => {
     assert.deepEqual(step.args.fields[0], { label: "Name", value: "Ada" });
     assert.deepEqual(step.args.fields[1].label, "Password");
     assert.ok(step.args.fields[1].value.$param, written);
+    await context.close();
+  });
+});
+
+describe("recording a seed profile's tool", () => {
+  it("records the steps it made of deskhand's own tools, never its own call: its text stays out", async () => {
+    const { context } = desktop();
+    const path = join(dir, "profile.json");
+    context.sessionState.set(RECORDER, new Recorder(path));
+    const mainType = PROFILES.daimon!.tools.find((t) => t.name === "main_type")!;
+    const typed = await callTool(context, mainType, { text: "hunter2-secret", intent: "Type it" });
+    assert.ok(typed.ok && typed.outcome === "done", JSON.stringify(typed));
+    const written = readFileSync(path, "utf8");
+    assert.doesNotMatch(written, /hunter2/, "the profile tool's text is not in the file");
+    // Replay runs steps through deskhand's own tools: a profile's tool could not be replayed.
+    assert.deepEqual(
+      JSON.parse(written).steps.map((s: { tool: string }) => s.tool),
+      ["type_text"],
+    );
     await context.close();
   });
 });

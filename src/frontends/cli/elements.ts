@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { DeskhandError } from "../../core/errors.js";
 import { callTool, failed } from "../../tools/call.js";
 import { type ContextOptions, createContext, type ToolContext } from "../../tools/context.js";
-import { findTool, type ToolName, toolNamed } from "../../tools/registry.js";
+import { type ToolName, toolNamed } from "../../tools/registry.js";
 import { exitStatus } from "./exit.js";
 import { WINDOW_TARGET_FLAGS } from "./tools.js";
 import { UsageError } from "./usage.js";

@@ -12,7 +12,7 @@ import { SAFETY_LEVELS, type SafetyLevel } from "../../safety/levels.js";
 import { loadPolicy } from "../../safety/policy.js";
 import { callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
-import { findTool, type ToolName, toolNamed } from "../../tools/registry.js";
+import { type ToolName, toolNamed } from "../../tools/registry.js";
 import { parse, reportFailure, resolve, type Values, whole, withContext } from "./elements.js";
 import { exitStatus } from "./exit.js";
 import { UsageError } from "./usage.js";

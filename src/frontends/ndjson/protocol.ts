@@ -7,7 +7,7 @@ import { scrollAmountSchema } from "../../tools/act.js";
 import { type CallResult, callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
-import { findTool, isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
+import { isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
 
 export const PROTOCOL_ERROR_CODES = [
   "invalid_request",

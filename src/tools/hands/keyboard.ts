@@ -420,6 +420,7 @@ const typeTextInput = z
 
 export const typeTextTool = defineInputTool({
   name: "type_text",
+  typedValues: "text",
   group: "hands",
   title: "Type text",
   description:
