@@ -19,7 +19,7 @@ import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js"
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
 import { pathOf, type RefStore } from "./refs.js";
 import { fold, matches, needsDetails, type Selector } from "./selector.js";
-import { resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
+import { readMessage, resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
 
 export type FindQuery = { selector: Selector } | { locator: string };
 
@@ -304,6 +304,9 @@ async function judge(
       timeoutMs,
       accessibleIds: wanted.accessibleId,
     });
+  // A message region found without its children (the app answered the search) says its words there.
+  if (wanted.value)
+    for (const e of entries) await readMessage(backend, e.node, { windowId: e.windowId, timeoutMs });
   if ("locator" in parsed) {
     const found = new Set(roots.flatMap((r) => evaluateLocator(parsed.locator, r.node)));
     return { cuts, hits: entries.filter((e) => found.has(e.node)), unreadable: [] };
@@ -430,6 +433,8 @@ export async function findElements(
     timeoutMs: options.timeoutMs,
     accessibleIds: false,
   });
+  for (const e of shown)
+    await readMessage(backend, e.node, { windowId: e.windowId, timeoutMs: options.timeoutMs });
   const surfaces = hits.length === 0 ? await pixelsOnlySurfaces(backend, candidates, options.timeoutMs) : [];
   // Found by the app itself (Collection), a match carries no read of the table around it: the
   // toolkit says which cell it is in.

@@ -1,8 +1,9 @@
 // Selectors with AND semantics: every field given must hold. role, name, description and the
 // `_contains` fields fold case (Unicode-aware); accessible_id is exact and case-sensitive; every state
 // given must be present.
-import type { RawNode } from "../platform/types.js";
+import { PASSWORD_ROLE, type RawNode } from "../platform/types.js";
 import type { State } from "../platform/vocabulary.js";
+import { shownValue } from "./value.js";
 
 export interface Selector {
   role?: string | undefined;
@@ -72,7 +73,8 @@ export function matches(node: RawNode, selector: Selector): MatchResult {
     else if (node.accessibleId !== selector.accessible_id) return "no";
   }
   if (selector.value_contains !== undefined) {
-    const value = node.value ?? node.text;
+    // What the element shows (an alert's words in its children too), never a password.
+    const value = node.role === PASSWORD_ROLE ? undefined : shownValue(node);
     if (value === undefined && (node.unread.includes("value") || node.unread.includes("text")))
       unreadable = true;
     else if (value === undefined || !fold(value).includes(fold(selector.value_contains))) return "no";

@@ -3,14 +3,7 @@
 // for the next page of the same read, with the same snapshot id.
 
 import { yieldIfDue } from "../platform/slice.js";
-import {
-  type AccessibilityReader,
-  type ChildrenCut,
-  PASSWORD_ROLE,
-  type RawNode,
-  type Rect,
-  type WindowInfo,
-} from "../platform/types.js";
+import type { AccessibilityReader, ChildrenCut, RawNode, Rect, WindowInfo } from "../platform/types.js";
 import { fixFor, type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError, invalidCursor, PIXELS_ONLY_WINDOW, windowNotFound } from "./errors.js";
 import {
@@ -38,23 +31,9 @@ export type SnapshotTarget =
   | { kind: "desktop" }
   | { kind: "element"; ref: string };
 
-export const PASSWORD_MARKER = "<hidden: password field>";
+import { shownValue } from "./value.js";
 
-/**
- * The value an element shows: its Value, else its text; a marker for a password field. With
- * `skipNameEcho`, text that only repeats the name (a label's) is left out.
- */
-export function shownValue(node: RawNode, skipNameEcho = false): string | undefined {
-  if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
-  if (node.value !== undefined) return node.value;
-  if (node.text === undefined) return undefined;
-  // Web engines and LibreOffice put U+FFFC where a child object sits in a container's text; a text
-  // made only of those says nothing the children do not.
-  if (/^[\s\uFFFC]*\uFFFC[\s\uFFFC]*$/u.test(node.text)) return undefined;
-  if (skipNameEcho && node.text.trim() === (node.name ?? "").trim()) return undefined;
-  // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
-  return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
-}
+export { PASSWORD_MARKER, readMessage, shownValue } from "./value.js";
 
 export interface SnapshotElement {
   ref: string;

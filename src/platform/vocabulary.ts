@@ -190,6 +190,12 @@ export const SHOWS_TYPED_ROLES = roleSet(
   "terminal",
 );
 
+/**
+ * Regions that announce a message (an alert, a status line, a notification): what they say is the
+ * text of everything in them, which a page often puts in child paragraphs, not in their own text.
+ */
+export const MESSAGE_ROLES = roleSet("alert", "notification", "status bar", "info bar", "tool tip");
+
 /** Where a click gives the keyboard focus for typing after it: an editable field, a terminal, a cell, a combo box. */
 export const CLICK_TO_FOCUS_ROLES = roleSet(
   ...TYPED_FIELDS,

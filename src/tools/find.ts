@@ -180,12 +180,17 @@ export function renderFind(
   }
   for (const m of result.matches) {
     const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})` : "";
+    // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
     const named =
-      m.inferred_label && !m.name ? `~${JSON.stringify(m.inferred_label)}` : JSON.stringify(m.name);
+      m.inferred_label && !m.name
+        ? ` ~${JSON.stringify(m.inferred_label)}`
+        : m.name
+          ? ` ${JSON.stringify(m.name)}`
+          : "";
     // The states a person sees, on every line that shows the element (observe's and snapshot's too).
     const states = keyStates(m);
     lines.push(
-      `- ${m.role} ${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""} [ref=${m.ref}]${cell}`,
+      `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""} [ref=${m.ref}]${cell}`,
     );
   }
   const tables = result.tables;

@@ -1,0 +1,110 @@
+// The value an element shows, one judgement for every reply that shows one (snapshot, find, receipts,
+// value_contains): its Value, else its own text, a marker for a password field, and for a message
+// region (an alert, a status line) the words of what is in it.
+
+import { type AccessibilityReader, PASSWORD_ROLE, type RawNode } from "../platform/types.js";
+import { MESSAGE_ROLES } from "../platform/vocabulary.js";
+
+export const PASSWORD_MARKER = "<hidden: password field>";
+
+/**
+ * The value an element shows: its Value, else its text; a marker for a password field. With
+ * `skipNameEcho`, text that only repeats the name (a label's) is left out.
+ */
+export function shownValue(node: RawNode, skipNameEcho = false): string | undefined {
+  if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
+  if (node.value !== undefined) return node.value;
+  if (MESSAGE_ROLES.has(node.role) && !ownText(node.text)) return messageText(node);
+  if (node.text === undefined) return undefined;
+  // Web engines and LibreOffice put U+FFFC where a child object sits in a container's text; a text
+  // made only of those says nothing the children do not.
+  if (onlyPlaceholders(node.text)) return undefined;
+  if (skipNameEcho && node.text.trim() === (node.name ?? "").trim()) return undefined;
+  // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
+  return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
+}
+
+/** A text made only of U+FFFC (and spaces): where children sit, saying nothing itself. An empty text is a value. */
+function onlyPlaceholders(text: string): boolean {
+  return /^[\s\uFFFC]*\uFFFC[\s\uFFFC]*$/u.test(text);
+}
+
+/** Whether a text says something of its own: not empty, nor only U+FFFC where children sit. */
+function ownText(text: string | undefined): boolean {
+  return text !== undefined && !/^[\s\uFFFC]*$/u.test(text);
+}
+
+/** Characters of a message region's text gathered from its children. */
+const MESSAGE_CHARS = 1000;
+
+/**
+ * An alert's or a status line's message, where its own text only marks its children (a page's
+ * `<div role="alert"><p>…</p></div>`): their texts in reading order, each U+FFFC replaced by the
+ * child it stands for. Undefined when the children were not read.
+ */
+function messageText(node: RawNode): string | undefined {
+  if (node.children.length === 0) return node.text === undefined ? undefined : "";
+  return spoken(node).replace(/\s+/gu, " ").trim().slice(0, MESSAGE_CHARS);
+}
+
+/**
+ * Reads the children of a message region found without them (a search the app answered, one
+ * element described), so that its value says its message: a few levels, a few dozen elements.
+ */
+export async function readMessage(
+  backend: AccessibilityReader,
+  node: RawNode,
+  options: { windowId: number | null; timeoutMs: number },
+): Promise<void> {
+  if (
+    !MESSAGE_ROLES.has(node.role) ||
+    node.value !== undefined ||
+    ownText(node.text) ||
+    node.children.length > 0
+  )
+    return;
+  const structure = {
+    maxDepth: 4,
+    tableRows: 0,
+    walkTables: false,
+    nodeCeiling: 60,
+    timeoutMs: options.timeoutMs,
+  };
+  const read = await backend.readSubtree(node.handle, structure).catch(() => undefined);
+  if (!read) return;
+  const inside: RawNode[] = [];
+  const collect = (n: RawNode) => {
+    for (const child of n.children) {
+      inside.push(child);
+      collect(child);
+    }
+  };
+  collect(read.root);
+  if (inside.length === 0) return;
+  await backend
+    .enrich(inside, {
+      maxText: MESSAGE_CHARS,
+      timeoutMs: options.timeoutMs,
+      accessibleIds: false,
+      actions: false,
+      ...(options.windowId === null ? {} : { windowId: options.windowId }),
+    })
+    .catch(() => undefined);
+  node.children = read.root.children;
+}
+
+/** What a person reads in an element and everything in it (a password field: nothing). */
+function spoken(node: RawNode): string {
+  if (node.role === PASSWORD_ROLE) return "";
+  if (node.value !== undefined) return node.value;
+  if (node.text?.includes("\uFFFC")) {
+    let child = 0;
+    return node.text.replace(/\uFFFC/gu, () => {
+      const next = node.children[child++];
+      return next ? ` ${spoken(next)} ` : "";
+    });
+  }
+  if (ownText(node.text)) return node.text!;
+  if (node.children.length > 0) return node.children.map(spoken).join(" ");
+  return node.name ?? "";
+}
