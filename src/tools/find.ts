@@ -282,14 +282,16 @@ export async function resolveOne(
 ): Promise<FoundElement> {
   // find's own nth names the match as an outer nth does.
   const nth = outerNth ?? find.nth;
-  const result = await searchUntil(
-    context,
-    find,
-    Math.max(50, find.limit, (nth ?? 0) + 1),
-    find.timeout_ms,
-    find.include_off_screen === undefined ? offScreen : find.include_off_screen ? "include" : "leave_out",
-    find.search_tables,
-  );
+  const limit = Math.max(50, find.limit, (nth ?? 0) + 1);
+  const mode =
+    find.include_off_screen === undefined ? offScreen : find.include_off_screen ? "include" : "leave_out";
+  let result = await searchUntil(context, find, limit, find.timeout_ms, mode, find.search_tables);
+  // Off screen counted, several match where find alone (which leaves them out) shows one: that one is
+  // meant, so act's find and find agree (a hidden copy of a button beside the one that shows).
+  if (mode === "include" && find.include_off_screen === undefined && nth === undefined && result.total > 1) {
+    const shown = await searchUntil(context, find, limit, 0, "leave_out", find.search_tables);
+    if (shown.total === 1 && shown.unreadable_candidates.length === 0) result = shown;
+  }
   const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));
   if (result.unreadable_candidates.length > 0) {
     throw new DeskhandError(

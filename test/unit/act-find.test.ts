@@ -1,0 +1,71 @@
+// act's inline find and find agree on what matches: where find, which leaves out what is off screen,
+// shows one element and a hidden copy of it is off screen, act acts on the one that shows instead of
+// answering "ambiguous: 2". Off screen alone still matches (a closed menu's item).
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, it } from "node:test";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
+import type { State } from "../../src/platform/vocabulary.js";
+import { callTool } from "../../src/tools/call.js";
+import { toolNamed } from "../../src/tools/registry.js";
+import { fakeContext } from "./fake-desktop.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-act-find-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const rect = { x: 0, y: 0, width: 400, height: 300 };
+const box = (name: string, shown: boolean): FakeElement => ({
+  role: "check box",
+  name,
+  actions: ["click"],
+  interfaces: ["Accessible", "Action", "Component"],
+  // The copy reports visible, not showing, and has no bounds (as GTK keeps a popover's copy).
+  states: (shown
+    ? ["enabled", "sensitive", "visible", "showing"]
+    : ["enabled", "sensitive", "visible"]) as State[],
+  ...(shown ? { bounds: { x: 20, y: 40, width: 120, height: 24 } } : {}),
+});
+
+it("act by find takes the one find shows; an element only off screen is still found", async () => {
+  const shown = box("Remember me", true);
+  const copy = box("Remember me", false);
+  const hiddenOnly = box("Advanced", false);
+  const { context } = fakeContext({
+    windows: [
+      {
+        id: 7,
+        title: "Sign in",
+        pid: 11,
+        app: "fake",
+        rect,
+        focused: true,
+        root: { role: "frame", name: "Sign in", bounds: rect, children: [shown, copy, hiddenOnly] },
+      },
+    ],
+    hands: { windows: [{ id: 7, rect }], active: 7 },
+    dir,
+  });
+  const target = { kind: "title", glob: "Sign in" };
+  const found = await callTool(context, toolNamed("find"), {
+    target,
+    role: "check box",
+    name: "Remember me",
+  });
+  assert.ok(found.ok && found.output.data.total === 1, JSON.stringify(found));
+  const acted = await callTool(context, toolNamed("act"), {
+    find: { target, role: "check box", name: "Remember me" },
+    action: { kind: "toggle" },
+  });
+  assert.ok(acted.ok, JSON.stringify(!acted.ok && acted.error));
+  assert.ok(shown.states?.includes("checked"), "the shown one was toggled");
+  assert.ok(!copy.states?.includes("checked"), "its hidden copy was not");
+  const advanced = await callTool(context, toolNamed("act"), {
+    find: { target, role: "check box", name: "Advanced" },
+    action: { kind: "toggle" },
+  });
+  assert.ok(advanced.ok, JSON.stringify(!advanced.ok && advanced.error));
+  assert.ok(hiddenOnly.states?.includes("checked"));
+  await context.close();
+});
