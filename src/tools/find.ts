@@ -178,6 +178,7 @@ export function renderFind(
       `${result.total} match${result.total === 1 ? "" : "es"}${result.truncated ? `, first ${result.matches.length} shown` : ""}:`,
     );
   }
+  const alike = sameNamed(result.matches);
   for (const m of result.matches) {
     const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})` : "";
     // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
@@ -190,7 +191,7 @@ export function renderFind(
     // The states a person sees, on every line that shows the element (observe's and snapshot's too).
     const states = keyStates(m);
     lines.push(
-      `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""} [ref=${m.ref}]${cell}`,
+      `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""}${alike.has(m) ? placeOf(m) : ""} [ref=${m.ref}]${cell}`,
     );
   }
   const tables = result.tables;
@@ -269,6 +270,28 @@ export const inlineNthSchema = z.number().int().min(0).optional().describe("Whic
 
 const CANDIDATES_IN_TEXT = 10;
 
+type Listed = Pick<FoundElement, "role" | "name" | "bounds"> &
+  Partial<Pick<FoundElement, "states" | "value">>;
+
+/**
+ * Matches a line would not tell apart (the same role, name, value and states: two "Menu" toggle
+ * buttons): each is shown with where it is on screen, which a person tells them apart by.
+ */
+function sameNamed<T extends Listed>(matches: readonly T[]): Set<T> {
+  const key = (m: T) =>
+    JSON.stringify([m.role, m.name ?? "", m.value ?? null, keyStates({ states: m.states ?? null })]);
+  const counts = new Map<string, number>();
+  for (const m of matches) counts.set(key(m), (counts.get(key(m)) ?? 0) + 1);
+  return new Set(matches.filter((m) => (counts.get(key(m)) ?? 0) > 1));
+}
+
+/** " at (x, y)": the centre of what shows, or " off screen". */
+function placeOf(m: Listed): string {
+  const b = m.bounds;
+  if (!b || b.width <= 0 || b.height <= 0) return " off screen";
+  return ` at (${Math.round(b.x + b.width / 2)}, ${Math.round(b.y + b.height / 2)})`;
+}
+
 /**
  * `find` resolved to exactly one element, or refused listing the candidates: what `act`'s inline find
  * and a `run` step's find do. Several matches need nth; off screen counts unless said otherwise.
@@ -292,7 +315,13 @@ export async function resolveOne(
     const shown = await searchUntil(context, find, limit, 0, "leave_out", find.search_tables);
     if (shown.total === 1 && shown.unreadable_candidates.length === 0) result = shown;
   }
-  const candidates = result.matches.map((m) => ({ ref: m.ref, role: m.role, name: m.name }));
+  const candidates = result.matches.map((m) => ({
+    ref: m.ref,
+    role: m.role,
+    name: m.name,
+    states: m.states,
+    bounds: m.bounds,
+  }));
   if (result.unreadable_candidates.length > 0) {
     throw new DeskhandError(
       "ambiguous",
@@ -313,7 +342,10 @@ export async function resolveOne(
     // The candidates go in the message too: a client that shows only the text must see them.
     const listed = candidates
       .slice(0, CANDIDATES_IN_TEXT)
-      .map((c, i) => `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}`)
+      .map((c, i) => {
+        const states = keyStates({ states: c.states });
+        return `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}${states.length ? ` (${states.join(", ")})` : ""}${placeOf(c)}`;
+      })
       .join("");
     const more =
       candidates.length > CANDIDATES_IN_TEXT ? `\n  … ${candidates.length - CANDIDATES_IN_TEXT} more` : "";

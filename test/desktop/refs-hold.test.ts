@@ -71,8 +71,16 @@ describe("refs that hold while a window's layout shifts", () => {
     });
     assert.equal(ambiguous.ok, false);
     assert.equal(ambiguous.error.code, "ambiguous");
-    assert.match(ambiguous.error.message, /nth 0: .*"Twin"\n {2}nth 1: .*"Twin"/);
+    assert.match(
+      ambiguous.error.message,
+      /nth 0: .*"Twin" at \(\d+, \d+\)\n {2}nth 1: .*"Twin" at \(\d+, \d+\)/,
+    );
     assert.deepEqual(presses(), ["Ping"], "nothing was pressed");
+    // Told apart where they are listed: each twin's line says where it is, and the places differ.
+    const twins = await call("find", { target, role: "push button", name: "Twin" });
+    const places = [...(twins.text ?? "").matchAll(/"Twin" at (\(\d+, \d+\))/g)].map((m) => m[1]);
+    assert.equal(places.length, 2, twins.text);
+    assert.notEqual(places[0], places[1]);
     const second = await call("click", {
       find: { target, role: "push button", name: "Twin", nth: 1 },
       intent: "Press the second twin",
