@@ -2,7 +2,8 @@
 // no relation (a GTK 3 find-and-replace form: its labels come after its entries in the tree) takes the
 // nearest label to its left, on its line, or above it, within the same container. Shown marked as
 // inferred (~"Search for"), never as the application's own name; `find {label}` and fill_form's
-// `label` use it. Taking fields in tree order had typed a search into the replace field.
+// `label` use it. Taking fields in tree order had typed a search into the replace field. A named
+// field takes the key ("Title:") on its line too, where its name is something else.
 
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
@@ -15,6 +16,9 @@ const SLACK = 4;
 
 export const isUnnamedField = (node: RawNode): boolean =>
   LABELLED_FIELD_ROLES.has(node.role) && !(node.name ?? "").trim();
+/** A field the app named, maybe after something else than the label a person reads beside it. */
+const isNamedField = (node: RawNode): boolean =>
+  LABELLED_FIELD_ROLES.has(node.role) && !!(node.name ?? "").trim();
 
 const isLabel = (node: RawNode): boolean => LABEL_ROLES.has(node.role) && !!(node.name ?? "").trim();
 
@@ -33,8 +37,10 @@ export function labelCandidates(roots: RawNode[]): RawNode[] {
     const node = stack.pop()!;
     // A property pane: keys ("Producer:") beside the labels that show their values.
     const pairs = node.children.some(isKey) && node.children.some(isValue);
-    if (node.children.some(isUnnamedField) || pairs)
-      for (const child of node.children) if (isUnnamedField(child) || isLabel(child)) needed.push(child);
+    const keyed = node.children.some(isKey) && node.children.some(isNamedField);
+    if (node.children.some(isUnnamedField) || pairs || keyed)
+      for (const child of node.children)
+        if (isUnnamedField(child) || isLabel(child) || (keyed && isNamedField(child))) needed.push(child);
     stack.push(...node.children);
   }
   return needed;
@@ -67,6 +73,10 @@ export function inferLabels(roots: RawNode[]): number {
     const labels = node.children.filter((c) => isLabel(c) && c.bounds);
     if (labels.length === 0) continue;
     for (const field of node.children) {
+      if (isNamedField(field)) {
+        if (keyBeside(field, labels)) inferred++;
+        continue;
+      }
       if (!isUnnamedField(field) || !field.bounds) continue;
       let best: { label: RawNode; gap: number; left: boolean } | undefined;
       for (const label of labels) {
@@ -100,6 +110,25 @@ export function inferLabels(roots: RawNode[]): number {
     }
   }
   return inferred;
+}
+
+/**
+ * A named field whose name is something else than the key on its line to its left ("Title:" beside
+ * an entry GTK named after its section's heading) takes that key as its inferred label too: a person
+ * reads it there, and `find {label}` finds the field by it. Only a key (ending in a colon), only on
+ * its line: a heading above is not a field's label.
+ */
+function keyBeside(field: RawNode, labels: RawNode[]): boolean {
+  if (!field.bounds) return false;
+  let best: { key: RawNode; gap: number } | undefined;
+  for (const key of labels.filter(isKey)) {
+    const at = gapToField(key.bounds!, field.bounds);
+    if (!at?.left || at.gap > MAX_GAP) continue;
+    if (!best || at.gap < best.gap) best = { key, gap: at.gap };
+  }
+  if (!best || keyWord(best.key).toLowerCase() === field.name!.trim().toLowerCase()) return false;
+  field.inferredLabel = keyWord(best.key);
+  return true;
 }
 
 /** Reads the areas inference needs and infers; cheap where no field is unnamed (nothing is read). */

@@ -182,12 +182,8 @@ export function renderFind(
   for (const m of result.matches) {
     const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})` : "";
     // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
-    const named =
-      m.inferred_label && !m.name
-        ? ` ~${JSON.stringify(m.inferred_label)}`
-        : m.name
-          ? ` ${JSON.stringify(m.name)}`
-          : "";
+    // The label a person reads beside it, where the app's name is none or something else: ~"Title".
+    const named = `${m.name ? ` ${JSON.stringify(m.name)}` : ""}${m.inferred_label ? ` ~${JSON.stringify(m.inferred_label)}` : ""}`;
     // The states a person sees, on every line that shows the element (observe's and snapshot's too).
     const states = keyStates(m);
     lines.push(

@@ -94,6 +94,18 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
     assert.equal(wrong.error?.code, "invalid_params");
   });
 
+  it("a field named after something else takes the key beside it too: find {label} and fill_form reach it", async () => {
+    const field = await call("find", { target, label: "Title" });
+    assert.equal(field.data.total, 1, field.text);
+    assert.equal(field.data.matches[0].name, "Details", "the app's own name stays its name");
+    assert.equal(field.data.matches[0].inferred_label, "Title");
+    assert.match(field.text!, /- text "Details" ~"Title"/);
+    const filled = await call("fill_form", { target, fields: [{ label: "Title", value: "Quarterly" }] });
+    assert.ok(filled.ok, JSON.stringify(filled.error));
+    const again = await call("find", { target, role: "text", name: "Details" });
+    assert.equal(again.data.matches[0].value, "Quarterly", again.text);
+  });
+
   it("unnamed fields take the label beside them, marked inferred; find and fill_form use it", async () => {
     const snapshot = await call("snapshot", { target });
     assert.match(snapshot.text!, /- text ~"Search for" \[ref=\S+\]/);
