@@ -85,8 +85,16 @@ async function childPaths(app: AtspiApp, path: string, timeoutMs: number): Promi
  * where a child object sits, a header's sort button, a cell's link), each of those is the child's
  * own words. No U+FFFC is ever returned.
  */
-async function cellContent(app: AtspiApp, path: string, timeoutMs: number, depth = 0): Promise<CellContent> {
-  const own = await ownText(app, path, timeoutMs);
+async function cellContent(
+  app: AtspiApp,
+  path: string,
+  timeoutMs: number,
+  depth = 0,
+  /** The cell's place name ("B1"): LibreOffice names a cell by it, which is no content of its own. */
+  place?: string,
+): Promise<CellContent> {
+  const named = await ownText(app, path, timeoutMs);
+  const own = named === place ? null : named;
   if (own !== null && !own.includes("\uFFFC")) return { text: own, fromChildren: false };
   if (depth >= 2) return { text: own?.replace(/\uFFFC/g, "").trim() || null, fromChildren: false };
   const children = await childPaths(app, path, timeoutMs).catch(() => []);
@@ -95,8 +103,12 @@ async function cellContent(app: AtspiApp, path: string, timeoutMs: number, depth
     const content = await cellContent(app, child, timeoutMs, depth + 1).catch(() => ({ text: null }));
     if (content.text) words.push(content.text);
   }
+  // A Writer table's cell holds its text in paragraphs; a Calc cell named by its place holds none.
   if (own === null)
-    return { text: words.length > 0 ? words.join(" ") : null, fromChildren: words.length > 0 };
+    return {
+      text: words.length > 0 ? words.join(" ") : named === null ? null : "",
+      fromChildren: words.length > 0,
+    };
   // Each placeholder takes the next child's words, in order; extra placeholders say nothing.
   let next = 0;
   const text = own
@@ -208,9 +220,7 @@ async function tableCell(
     const [ref] = await app.call(path, IFACE.table, "GetAccessibleAt", timeoutMs, "ii", [row, column]);
     const cellPath = (ref as [string, string])[1];
     if (cellPath === NULL_PATH) return { row, column, text: null };
-    const content = await cellContent(app, cellPath, timeoutMs);
-    // LibreOffice names an empty cell by its place ("B1"): that is no content.
-    if (!content.fromChildren && content.text === placeName(row, column)) return { row, column, text: "" };
+    const content = await cellContent(app, cellPath, timeoutMs, 0, placeName(row, column));
     return { row, column, text: content.text, ...(content.fromChildren ? { fromChildren: true } : {}) };
   } catch {
     return { row, column, text: null, unreadable: true };
