@@ -116,6 +116,15 @@ describe("the pyjab profile, replayed", () => {
     assert.ok(!typed.isError, text(typed));
     const read = await call("java_read_text", { session_id: session, handle: field.handle });
     assert.equal(read.structuredContent.text, "pyjab");
+    // Without simulate no real key goes out: " " on the push button sets nothing and presses nothing.
+    const before = (await call("java_element_info", { session_id: session, handle: status.handle }))
+      .structuredContent.description;
+    const space = await call("java_type_text", { session_id: session, handle: note.handle, value: " " });
+    assert.match(text(space), /not set/, text(space));
+    await sleep(300);
+    const after = (await call("java_element_info", { session_id: session, handle: status.handle }))
+      .structuredContent.description;
+    assert.equal(after, before, "the button was not pressed");
     const notTable = await call("java_read_table", { session_id: session, handle: note.handle });
     assert.match(text(notTable), /is a push button "Note", not a table/);
     const other = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;

@@ -344,7 +344,13 @@ const typeText = defineTool({
     const ref = refOf(context, input.session_id, input.handle);
     if (input.simulate)
       return runTool(context, typeTextTool, { ref, text: input.value, clear: true, intent: NO_INTENT });
-    return runTool(context, fillFormTool, { fields: [{ ref, value: input.value }], intent: NO_INTENT });
+    // Without simulate no real key is sent: where the field takes no accessible text (a push button
+    // given " "), nothing is set, rather than typed keys that press it.
+    return runTool(context, fillFormTool, {
+      fields: [{ ref, value: input.value }],
+      typed_fallback: false,
+      intent: NO_INTENT,
+    });
   },
 });
 
