@@ -221,7 +221,9 @@ function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [numb
     const needle = foldOne(secret).replace(/^\s+|\s+$/g, "");
     if (!needle || !/[\p{L}\p{N}\p{S}\p{P}]/u.test(needle)) continue;
     if (needle.length < SHORT) {
-      if (!shortToo) continue;
+      // One character typed where no password goes ("a", "7") hides nothing by masking, and would
+      // blank that word in every intent ("Type a letter"); a password's, one key at a time, is masked.
+      if (!shortToo || ([...needle].length === 1 && !password)) continue;
       for (let at = folded.text.indexOf(needle); at >= 0; at = folded.text.indexOf(needle, at + 1)) {
         const before = folded.text[at - 1] ?? " ";
         const after = folded.text[at + needle.length] ?? " ";

@@ -162,3 +162,21 @@ describe("a password typed in pieces leaves no readable run on any line", () => 
     assert.match(readFileSync(path, "utf8"), /Open the monthly report/);
   });
 });
+
+describe("a one-character value typed where no password goes", () => {
+  it("is not masked as a word of the intent; a password's one key at a time is", () => {
+    assert.equal(
+      withoutSecrets("Type a letter into the field", [{ text: "a" }]),
+      "Type a letter into the field",
+    );
+    assert.equal(
+      withoutSecrets("Type a letter into the field", [{ text: "a", password: true }]),
+      "Type [typed text] letter into the field",
+    );
+    assert.equal(
+      withoutSecrets("Say ok to it", [{ text: "ok" }]),
+      "Say [typed text] to it",
+      "two letters still are",
+    );
+  });
+});
