@@ -239,7 +239,10 @@ describe("the journal keeps no secret in any form", () => {
     const { journal: j, text } = journal("short");
     j.record({ ...base, intent: "press space to tick a box" }, [{ text: " " }]);
     j.record({ ...base, intent: "type a into the a field" }, [{ text: "a" }]);
+    j.record({ ...base, intent: "type b into the b field" }, [{ text: "b", password: true }]);
     assert.match(text(), /press space to tick a box/);
+    // Typed where no password goes, one character hides nothing by masking; a password's key is masked.
+    assert.match(text(), /type a into the a field/);
     assert.match(text(), /type \[typed text\] into the \[typed text\] field/);
     assert.match(text(), /"role":"password text"/);
   });

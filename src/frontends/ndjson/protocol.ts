@@ -333,7 +333,8 @@ export async function dispatch(context: ToolContext, method: string, params: unk
         ref: p.ref,
         action: actionFor(method, p),
         ...(p.waitMs === undefined ? {} : { waitMs: p.waitMs }),
-        ...(p.intent === undefined ? {} : { intent: p.intent }),
+        // The journal says none was given, and by whom, where the document's client gives none.
+        intent: p.intent ?? NO_INTENT,
       });
     }
     case "click":

@@ -313,6 +313,9 @@ const elementFind = defineTool({
   },
 });
 
+/** What the journal keeps as the intent of a call the document gives none. */
+const NO_INTENT = "(none given: an Ouroboros client)";
+
 const ACTIONS = [
   "invoke",
   "set_value",
@@ -367,6 +370,8 @@ const elementAct = defineTool({
           ? { kind: "select" as const, ...(input.option ? { option: input.option } : {}) }
           : { kind: input.action };
     const data = await runData(context, actTool, {
+      // The document's calls carry no intent: the journal says so, and whose call it was.
+      intent: NO_INTENT,
       find: { target: targetOf(input.hwnd), ...selectorOf(input) },
       ...(input.select ? { nth: input.select.nth } : {}),
       action,
