@@ -36,6 +36,8 @@ export interface WindowInfo {
    * than because none owns it.
    */
   unanswered?: boolean;
+  /** The window's class, as the window manager knows it (X11's WM_CLASS, sway's app_id). */
+  windowClass?: string;
   /** The toolkit its application reports ("GTK", "Qt", "J2SE-access-bridge" for Java), when known. */
   toolkit?: string;
   /**

@@ -42,6 +42,9 @@ describe("the Ouroboros profile, replayed", () => {
     const whole = (await call("window_list")).structuredContent;
     assert.equal(whole.total_known, true);
     assert.ok(whole.windows.some((w: { title: string }) => w.title === TITLES.swing));
+    // class is the window's class (X11's WM_CLASS), not its app's accessible name.
+    const factory = whole.windows.find((w: { title: string }) => w.title === TITLES.gtk3);
+    assert.equal(factory?.class, "Gtk3-widget-factory", JSON.stringify(factory));
   });
 
   it("window_read: elements with rect and center and a state block; limits with ceilings; cuts named", async () => {

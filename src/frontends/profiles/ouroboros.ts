@@ -1,7 +1,7 @@
 // The Ouroboros `windows_computer_use` profile: its four tools, with its argument spellings, defaults and
 // reply shapes, each a translation onto deskhand's own tools (windows, snapshot, find, act). Windows
 // mechanics map to Linux: an `hwnd` is the X window id; `automation_id` is the AT-SPI accessible id;
-// `class` is the application's accessible name (X11's WM_CLASS is not read).
+// a window's `class` is its X11 WM_CLASS class (sway: its app_id), else its app's accessible name.
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { FindResult } from "../../core/find.js";
@@ -157,8 +157,8 @@ const windowList = defineTool({
   name: "window_list",
   title: "List windows",
   description:
-    "Visible top-level windows that have a title (hwnd: the X window id, title, class: the app's accessible " +
-    "name, pid, rect, foreground), front to back. Stops at limit (echoed back); a cut says truncated_by [limit] " +
+    "Visible top-level windows that have a title (hwnd: the X window id, title, class: the window's " +
+    "class, pid, rect, foreground), front to back. Stops at limit (echoed back); a cut says truncated_by [limit] " +
     "and total_known false.",
   level: "L1",
   annotations: READ_ONLY,
@@ -173,7 +173,7 @@ const windowList = defineTool({
     const windows = shown.map((w) => ({
       hwnd: w.id,
       title: w.title,
-      class: w.app,
+      class: w.windowClass ?? w.app,
       pid: w.pid,
       rect: w.rect,
       foreground: w.focused,

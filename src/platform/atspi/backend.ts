@@ -377,6 +377,7 @@ export class AtspiBackend implements AccessibilityBackend {
         accessible: frame !== undefined,
         ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
         ...(frame?.app.toolkit.name ? { toolkit: frame.app.toolkit.name } : {}),
+        ...(window.windowClass ? { windowClass: window.windowClass } : {}),
         ...(window.extentsScale ? { extentsScale: window.extentsScale } : {}),
         ...(window.extentsDisagree ? { extentsDisagree: window.extentsDisagree } : {}),
       }));

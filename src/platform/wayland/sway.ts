@@ -53,6 +53,8 @@ export interface SwayNode {
   type?: string;
   pid?: number;
   app_id?: string | null;
+  /** An XWayland window's X11 properties, its WM_CLASS class among them. */
+  window_properties?: { class?: string | null } | null;
   shell?: string;
   focused?: boolean;
   visible?: boolean;
@@ -69,6 +71,8 @@ export interface SwayWindow {
   title: string;
   pid: number;
   app: string | null;
+  /** Its class: the Wayland app_id, or an XWayland window's WM_CLASS class. */
+  windowClass: string | null;
   /** Where the window's surface is on screen: the container's rect plus the surface's offset in it. */
   rect: SwayRect;
   focused: boolean;
@@ -90,6 +94,7 @@ export function swayWindows(tree: SwayNode): SwayWindow[] {
         title: node.name ?? "",
         pid: node.pid,
         app: node.app_id ?? null,
+        windowClass: node.app_id ?? node.window_properties?.class ?? null,
         rect: {
           x: node.rect.x + inner.x,
           y: node.rect.y + inner.y,
@@ -242,6 +247,7 @@ export function stackedWindows(tree: SwayNode): ClientWindow[] {
       rect: w.visible ? w.rect : null,
       csdMargins: null,
       stackIndex,
+      ...(w.windowClass ? { windowClass: w.windowClass } : {}),
       ...(w.xwayland ? { xwayland: true as const } : {}),
     }));
 }

@@ -13,6 +13,8 @@ export interface ClientWindow {
   csdMargins: [number, number, number, number] | null;
   /** Stacking position, 0 = bottom. */
   stackIndex: number;
+  /** The window's class: X11's WM_CLASS (its second string), sway's app_id or XWayland's class. */
+  windowClass?: string;
   /** Under sway: an X11 client of XWayland, whose extents are shifted to its place (csd.ts). */
   xwayland?: true;
   /** What is added to its extents (XWayland: measured per window); null: no place can be trusted. */
@@ -32,13 +34,16 @@ export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {
   const windows = await Promise.all(
     stacking.map(async (id, stackIndex): Promise<ClientWindow | undefined> => {
       try {
-        const [title, legacyTitle, pid, rect, margins] = await Promise.all([
+        const [title, legacyTitle, pid, rect, margins, wmClass] = await Promise.all([
           x.text(id, "_NET_WM_NAME"),
           x.text(id, "WM_NAME"),
           x.cardinals(id, "_NET_WM_PID"),
           x.rootRect(id).catch(() => null),
           x.cardinals(id, "_GTK_FRAME_EXTENTS"),
+          x.text(id, "WM_CLASS"),
         ]);
+        // WM_CLASS is the instance and the class, each ended by a NUL: "gedit\0Gedit\0".
+        const windowClass = wmClass?.split("\0")[1];
         return {
           id,
           title: title ?? legacyTitle ?? "",
@@ -46,6 +51,7 @@ export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {
           rect,
           csdMargins: margins?.length === 4 ? (margins as [number, number, number, number]) : null,
           stackIndex,
+          ...(windowClass ? { windowClass } : {}),
         };
       } catch {
         // The window closed while we were reading it.
