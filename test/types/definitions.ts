@@ -126,6 +126,15 @@ defineTool({
   handler,
 });
 
+const plan = async () => ({
+  nominal: "L2" as const,
+  intent: "i",
+  reversible: true,
+  ensureFocus: false,
+  execute: async () => ({}),
+  describe: () => "",
+});
+
 // An input tool plans; its declaration gates and sends the plan under the tool's own name. A handler
 // of its own, which could send around the gate or under another name, does not compile.
 defineInputTool({
@@ -136,14 +145,7 @@ defineInputTool({
   level: "L2",
   annotations: READ_ONLY,
   input: z.object({}),
-  plan: async () => ({
-    nominal: "L2",
-    intent: "i",
-    reversible: true,
-    ensureFocus: false,
-    execute: async () => ({}),
-    describe: () => "",
-  }),
+  plan,
   // @ts-expect-error: an input tool has no handler; its plan is sent by the declaration
   handler,
 });
@@ -157,14 +159,7 @@ defineInputTool({
   // @ts-expect-error: "menu" is not one of place, chord, text
   opens: "menu",
   input: z.object({}),
-  plan: async () => ({
-    nominal: "L2",
-    intent: "i",
-    reversible: true,
-    ensureFocus: false,
-    execute: async () => ({}),
-    describe: () => "",
-  }),
+  plan,
 });
 
 // Tool names are a type derived from the registry: a misspelt one does not compile.

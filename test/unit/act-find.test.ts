@@ -10,12 +10,11 @@ import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext } from "./fake-desktop.js";
+import { oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-act-find-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const rect = { x: 0, y: 0, width: 400, height: 300 };
 const box = (name: string, shown: boolean): FakeElement => ({
   role: "check box",
   name,
@@ -32,21 +31,7 @@ it("act by find takes the one find shows; an element only off screen is still fo
   const shown = box("Remember me", true);
   const copy = box("Remember me", false);
   const hiddenOnly = box("Advanced", false);
-  const { context } = fakeContext({
-    windows: [
-      {
-        id: 7,
-        title: "Sign in",
-        pid: 11,
-        app: "fake",
-        rect,
-        focused: true,
-        root: { role: "frame", name: "Sign in", bounds: rect, children: [shown, copy, hiddenOnly] },
-      },
-    ],
-    hands: { windows: [{ id: 7, rect }], active: 7 },
-    dir,
-  });
+  const { context } = oneWindow("Sign in", [shown, copy, hiddenOnly], dir);
   const target = { kind: "title", glob: "Sign in" };
   const found = await callTool(context, toolNamed("find"), {
     target,

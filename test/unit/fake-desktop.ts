@@ -116,3 +116,23 @@ export function fakeContext(options: {
   });
   return { backend, hands, context };
 }
+
+/** One window titled `title` (id 7, pid 11) holding `children`, in front, on fake hands. */
+export function oneWindow(title: string, children: FakeElement[], dir: string) {
+  const rect = { x: 0, y: 0, width: 400, height: 300 };
+  return fakeContext({
+    windows: [
+      {
+        id: 7,
+        title,
+        pid: 11,
+        app: "fake",
+        rect,
+        focused: true,
+        root: { role: "frame", name: title, bounds: rect, children },
+      },
+    ],
+    hands: { windows: [{ id: 7, rect }], active: 7 },
+    dir,
+  });
+}

@@ -10,12 +10,11 @@ import { PROFILES } from "../../src/frontends/profiles/index.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext } from "./fake-desktop.js";
+import { oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-intents-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const rect = { x: 0, y: 0, width: 400, height: 300 };
 const box: FakeElement = {
   role: "check box",
   name: "Remember me",
@@ -26,20 +25,7 @@ const box: FakeElement = {
 };
 
 it("the journal keeps the intent given, and says when none was, by whose client", async () => {
-  const { context } = fakeContext({
-    windows: [
-      {
-        id: 7,
-        title: "Sign in",
-        pid: 11,
-        app: "fake",
-        rect,
-        root: { role: "frame", name: "Sign in", bounds: rect, children: [box] },
-      },
-    ],
-    hands: { windows: [{ id: 7, rect }], active: 7 },
-    dir,
-  });
+  const { context } = oneWindow("Sign in", [box], dir);
   const target = { kind: "title", glob: "Sign in" };
   const ref = async () => {
     const found = await callTool(context, toolNamed("find"), { target, role: "check box" });
