@@ -105,6 +105,13 @@ describe("ndjson on real apps", () => {
       "stale_element",
       "the combo box is now named Green: the old ref is refused",
     );
+    // select on a radio button chooses it, as the document's SelectionItem does; then the first again.
+    const small = find((e) => e.role === "radio button" && e.name === "Small");
+    const chosen = await client.request("a3r", "select", { ref: small.ref });
+    assert.equal(chosen.ok, true, JSON.stringify(chosen));
+    assert.ok(chosen.result.after.states.includes("checked"), JSON.stringify(chosen.result.after));
+    const medium = find((e) => e.role === "radio button" && e.name === "Medium");
+    assert.equal((await client.request("a3m", "select", { ref: medium.ref })).ok, true);
     const status = find((e) => e.name === "Status");
     assert.equal(
       (await client.request("a4", "set_value", { ref: status.ref, value: "x" })).error.code,

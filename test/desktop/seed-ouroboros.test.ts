@@ -92,6 +92,14 @@ describe("the Ouroboros profile, replayed", () => {
     const two = await call("element_act", { hwnd, role: "radio button", action: "toggle" });
     assert.equal(two.isError, true);
     assert.match(two.content[0]!.text, /ambiguous|candidates/);
+    // select on a radio button chooses it, as the seed's SelectionItem does; read back, then put back.
+    const large = (await call("element_act", { hwnd, role: "radio button", name: "Large", action: "select" }))
+      .structuredContent;
+    assert.equal(large.after?.state.checked, true, JSON.stringify(large));
+    const medium = (
+      await call("element_act", { hwnd, role: "radio button", name: "Medium", action: "select" })
+    ).structuredContent;
+    assert.equal(medium.after?.state.checked, true, JSON.stringify(medium));
     const acted = (
       await call("element_act", { hwnd, role: "check box", name: "Subscribe", action: "toggle" })
     ).structuredContent;

@@ -359,8 +359,9 @@ async function select(
     const seen = await check();
     return seen === undefined ? report : { ...report, seen };
   }
+  if (node.role === "radio button" || node.role === "radio menu item") return chooseRadio(target, timeoutMs);
   // No option: select this element within its parent (a list item, a page tab), which must be a
-  // selection container; a radio button is chosen with toggle.
+  // selection container.
   const selectable = node.states === undefined || node.states.includes("selectable");
   const parentInterfaces = target.parentPath
     ? ((
@@ -370,9 +371,26 @@ async function select(
   if (!target.parentPath || !selectable || !parentInterfaces.some((i) => i.endsWith(".Selection")))
     throw unsupported(
       target,
-      `select without option or row (it is not a selectable item of a list or tab list${node.role === "radio button" ? "; use toggle" : ""})`,
+      "select without option or row (it is not a selectable item of a list or tab list)",
     );
   return selectChild(app, target.parentPath, node.indexInParent, timeoutMs, "of this element in its parent");
+}
+
+/**
+ * Selecting a radio button chooses it, as UIA's SelectionItem does and the seeds' clients expect:
+ * its own action checks it, read back; one already checked is left as it is.
+ */
+async function chooseRadio(target: ActionTarget, timeoutMs: number): Promise<ActionReport> {
+  const checked = async () =>
+    statesFromBitset(
+      (await target.app.call(target.path, IFACE.accessible, "GetState", timeoutMs))[0] as number[],
+    ).includes("checked");
+  if (await checked().catch(() => false))
+    return { route: "none: the radio button is already chosen", outcome: "completed", seen: true };
+  const report = await doAction(target, TOGGLE_NAMES, "select", timeoutMs);
+  await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+  const seen = await checked().catch(() => undefined);
+  return seen === undefined ? report : { ...report, seen };
 }
 
 const SCROLL_STEP: Record<ScrollAmount, number> = {
