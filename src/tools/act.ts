@@ -23,14 +23,14 @@ import type {
   SemanticAction,
   WindowInfo,
 } from "../platform/types.js";
-import { PASSWORD_ROLE } from "../platform/types.js";
+import { PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { COMMAND_ROLES, commitReason } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
 import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
-import { inlineFindSchema, inlineNthSchema, resolveOne } from "./find.js";
+import { findQuerySchema, inlineFindSchema, inlineNthSchema, resolveOne, searchUntil } from "./find.js";
 import { type Guarded, guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { clickTool } from "./hands/pointer.js";
@@ -269,8 +269,14 @@ async function performAction(
       node,
     });
   } catch (error) {
-    guarded.end({ decision: "error", reason: error instanceof Error ? error.message : String(error) });
-    throw error;
+    const picked = await pickFromOpenList(context, input, { entry, node, guarded }, error).catch(
+      () => undefined,
+    );
+    if (!picked) {
+      guarded.end({ decision: "error", reason: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+    report = picked;
   }
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
@@ -279,6 +285,54 @@ async function performAction(
   if (pressed) report = { ...report, detail: pressed.detail };
   return report;
 }
+
+/**
+ * A combo box that selects no option through accessibility (Qt's implements no Selection, and its
+ * list items' own action selects in the closed list only) is chosen as a person does: its list is
+ * opened by its own action, and the option, now on screen, is clicked with the real mouse through
+ * the gate as any click. The combo's value read back says whether it took.
+ */
+async function pickFromOpenList(
+  context: ToolContext,
+  input: z.output<typeof actOnRefInput>,
+  { entry, node, guarded }: Pick<Gated, "entry" | "node" | "guarded">,
+  error: unknown,
+): Promise<ActionReport | undefined> {
+  const action = input.action;
+  if (!(error instanceof UnsupportedAction) || action.kind !== "select" || action.option === undefined)
+    return;
+  if (node.role !== "combo box") return;
+  const acting = await guarded.acting.backend();
+  // Expanded, or pressed where it reports no expandable state (Qt's ShowMenu and Press open its list).
+  const open = (kind: "expand" | "invoke") =>
+    acting.perform(entry.handle, { kind }, { timeoutMs: input.timeoutMs, node });
+  const opened = await open("expand").catch((e) =>
+    e instanceof UnsupportedAction ? open("invoke") : Promise.reject(e),
+  );
+  await sleep(300);
+  const find = findQuerySchema.parse({ target: { kind: "element", ref: input.ref }, name: action.option });
+  const shown = await searchUntil(context, find, 5, 2000, "leave_out");
+  const option = shown.matches.find((m) => m.bounds && m.bounds.width > 0);
+  if (!option) return;
+  const clicked = await callTool(context, clickTool, {
+    ref: option.ref,
+    intent: input.intent ?? `Choose ${JSON.stringify(action.option)} in its list`,
+  });
+  if (!(clicked.ok && clicked.outcome === "done")) return;
+  guarded.end({ decision: "done", outcome: { route: "opened its list, then a real click on the option" } });
+  await sleep(SETTLE_AFTER_PICK_MS);
+  const now = await (await context.backend()).describe(entry.handle, { maxText: 200 }).catch(() => undefined);
+  const value = now ? (now.name ?? now.value) : undefined;
+  return {
+    route: `${opened.route}, then a real click on ${JSON.stringify(action.option)}`,
+    outcome: "completed",
+    detail: `${error.message}, so its list was opened and the option clicked with the real mouse`,
+    ...(value === undefined ? {} : { seen: value === action.option }),
+  };
+}
+
+/** A combo box shows the option a click chose once its list has closed. */
+const SETTLE_AFTER_PICK_MS = 200;
 
 /**
  * The windows after the action. A press may open or close a window a moment later (Qt runs a
