@@ -89,7 +89,15 @@ describe("hands on a Wayland desktop (sway)", () => {
     });
     return result.data.elements.find((e: { name: string }) => e.name === "Status").description as string;
   };
-  const sway = async (title: string) => swayWindows(await ipc.tree()).find((w) => w.title === title)!;
+  /** The titled window in sway's tree, waited for: an app registers on the bus before sway maps it. */
+  const sway = async (title: string) => {
+    const deadline = Date.now() + HANG_MS;
+    for (;;) {
+      const window = swayWindows(await ipc.tree()).find((w) => w.title === title);
+      if (window || Date.now() > deadline) return window!;
+      await sleep(100);
+    }
+  };
   /** A value once it matches, or the last one read after 3 s: GTK applies input on its own time. */
   const becomes = async (read: () => Promise<string | undefined>, expected: RegExp) => {
     const deadline = Date.now() + HANG_MS;
