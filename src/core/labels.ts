@@ -93,18 +93,11 @@ export function inferLabels(roots: RawNode[]): number {
     }
     // A value label takes the key on its line, to its left, as its inferred label: what it is the
     // value of ("Producer" for "heldout-pdf 2.7"), which its own name does not say.
-    const keys = labels.filter(isKey);
-    if (keys.length === 0) continue;
     for (const value of labels) {
       if (!isValue(value)) continue;
-      let best: { key: RawNode; gap: number } | undefined;
-      for (const key of keys) {
-        const at = gapToField(key.bounds!, value.bounds!);
-        if (!at?.left || at.gap > MAX_GAP) continue;
-        if (!best || at.gap < best.gap) best = { key, gap: at.gap };
-      }
-      if (best) {
-        value.inferredLabel = keyWord(best.key);
+      const key = keyLeftOf(value.bounds!, labels);
+      if (key) {
+        value.inferredLabel = keyWord(key);
         inferred++;
       }
     }
@@ -119,16 +112,21 @@ export function inferLabels(roots: RawNode[]): number {
  * its line: a heading above is not a field's label.
  */
 function keyBeside(field: RawNode, labels: RawNode[]): boolean {
-  if (!field.bounds) return false;
+  const key = field.bounds && keyLeftOf(field.bounds, labels);
+  if (!key || keyWord(key).toLowerCase() === field.name!.trim().toLowerCase()) return false;
+  field.inferredLabel = keyWord(key);
+  return true;
+}
+
+/** The nearest key label ("Producer:") on a place's line, to its left, within MAX_GAP. */
+function keyLeftOf(place: Rect, labels: RawNode[]): RawNode | undefined {
   let best: { key: RawNode; gap: number } | undefined;
   for (const key of labels.filter(isKey)) {
-    const at = gapToField(key.bounds!, field.bounds);
+    const at = gapToField(key.bounds!, place);
     if (!at?.left || at.gap > MAX_GAP) continue;
     if (!best || at.gap < best.gap) best = { key, gap: at.gap };
   }
-  if (!best || keyWord(best.key).toLowerCase() === field.name!.trim().toLowerCase()) return false;
-  field.inferredLabel = keyWord(best.key);
-  return true;
+  return best?.key;
 }
 
 /** Reads the areas inference needs and infers; cheap where no field is unnamed (nothing is read). */
