@@ -11,6 +11,7 @@ import {
   isClosedPopup,
   isEcho,
   isShown,
+  mayBeClosedPopup,
   reportsShowing,
 } from "./flatten.js";
 import { inferLabelsOf } from "./labels.js";
@@ -500,6 +501,21 @@ function withoutHiddenCopies(hits: FlatEntry[]): { kept: FlatEntry[]; dropped: n
   return kept.length < hits.length ? { kept, dropped: hits.length - kept.length } : undefined;
 }
 
+/** The bounds of the menus and lists around matches, which tell whether they are closed (isClosedPopup). */
+async function readPopupBounds(
+  backend: AccessibilityReader,
+  hits: FlatEntry[],
+  parents: Map<RawNode, RawNode>,
+  timeoutMs: number,
+): Promise<void> {
+  const popups = new Map<RawNode, FlatEntry>();
+  for (const hit of hits)
+    for (let up = parents.get(hit.node); up; up = parents.get(up))
+      if (!up.enriched && mayBeClosedPopup(up) && !popups.has(up)) popups.set(up, { ...hit, node: up });
+  if (popups.size > 0)
+    await enrichEntries(backend, [...popups.values()], { maxText: 0, timeoutMs, accessibleIds: false });
+}
+
 async function leaveOut(
   backend: AccessibilityReader,
   roots: { node: RawNode }[],
@@ -526,6 +542,7 @@ async function leaveOut(
   const inferred = hits.filter((e) => reports(e) === false);
   if (inferred.length > 0)
     await enrichEntries(backend, inferred, { maxText: 200, timeoutMs, accessibleIds: false });
+  await readPopupBounds(backend, hits, parents, timeoutMs);
   let offScreen = 0;
   let repeats = 0;
   const kept = hits.filter((e) => {

@@ -149,13 +149,14 @@ export function isShown(node: RawNode, toolkitReportsShowing: boolean): boolean 
   return b.width > 0 && b.height > 0;
 }
 
-const POPUP_ROLES = new Set(["list", "list box", "menu"]);
+const POPUP_ROLES = new Set(["list", "list box", "menu", "menu bar"]);
 
 /**
  * A popup a toolkit reports showing while it is closed: Qt's combo box keeps its list at 0×0 and its
  * items at the screen's corner, all `showing`. No area and nothing in it but items: nothing of it is
  * on screen, and a point at that corner hits none of its items (callers that judge an element alone
- * ask this of its ancestors).
+ * ask this of its ancestors). A menu bar too: LibreOffice keeps a second one of no height, its menus
+ * `visible` where the shown bar's are.
  */
 export function isClosedPopup(node: RawNode): boolean {
   const b = node.bounds;

@@ -29,6 +29,23 @@ const isKey = (node: RawNode): boolean => isLabel(node) && KEY_END.test((node.na
 const isValue = (node: RawNode): boolean => isLabel(node) && !isKey(node);
 const keyWord = (node: RawNode): string => node.name!.trim().replace(KEY_END, "").trim();
 
+const WRAPPER_ROLES = roleSet("filler", "panel", "section");
+const showing = (node: RawNode) => node.states?.includes("showing") !== false;
+
+/**
+ * The one unnamed field a nameless wrapper shows, which reads as a field of the wrapper's container:
+ * LibreOffice boxes each dialog combo box with its hidden parts, its label outside the box.
+ */
+function boxedField(node: RawNode): RawNode | undefined {
+  if (!WRAPPER_ROLES.has(node.role) || (node.name ?? "").trim()) return undefined;
+  const fields = node.children.filter((c) => isUnnamedField(c) && showing(c));
+  return fields.length === 1 ? fields[0] : undefined;
+}
+
+/** An unnamed field among a container's children: the child itself or the one its box shows. */
+const unnamedFieldIn = (child: RawNode): RawNode | undefined =>
+  isUnnamedField(child) ? child : boxedField(child);
+
 /** Parents with an unnamed field among their children, and the nodes whose areas inference needs. */
 export function labelCandidates(roots: RawNode[]): RawNode[] {
   const needed: RawNode[] = [];
@@ -38,9 +55,12 @@ export function labelCandidates(roots: RawNode[]): RawNode[] {
     // A property pane: keys ("Producer:") beside the labels that show their values.
     const pairs = node.children.some(isKey) && node.children.some(isValue);
     const keyed = node.children.some(isKey) && node.children.some(isNamedField);
-    if (node.children.some(isUnnamedField) || pairs || keyed)
-      for (const child of node.children)
-        if (isUnnamedField(child) || isLabel(child) || (keyed && isNamedField(child))) needed.push(child);
+    if (node.children.some(unnamedFieldIn) || pairs || keyed)
+      for (const child of node.children) {
+        const field = unnamedFieldIn(child);
+        if (field) needed.push(field);
+        else if (isLabel(child) || (keyed && isNamedField(child))) needed.push(child);
+      }
     stack.push(...node.children);
   }
   return needed;
@@ -72,12 +92,13 @@ export function inferLabels(roots: RawNode[]): number {
     stack.push(...node.children);
     const labels = node.children.filter((c) => isLabel(c) && c.bounds);
     if (labels.length === 0) continue;
-    for (const field of node.children) {
-      if (isNamedField(field)) {
-        if (keyBeside(field, labels)) inferred++;
+    for (const child of node.children) {
+      if (isNamedField(child)) {
+        if (keyBeside(child, labels)) inferred++;
         continue;
       }
-      if (!isUnnamedField(field) || !field.bounds) continue;
+      const field = unnamedFieldIn(child);
+      if (!field?.bounds) continue;
       let best: { label: RawNode; gap: number; left: boolean } | undefined;
       for (const label of labels) {
         const at = gapToField(label.bounds!, field.bounds);

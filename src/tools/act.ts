@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
+import type { FoundElement } from "../core/find.js";
 import { readsBackAs } from "../core/readback.js";
 import {
   afterRead,
@@ -23,7 +24,7 @@ import type {
   SemanticAction,
   WindowInfo,
 } from "../platform/types.js";
-import { PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
+import { ActionRejected, PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { COMMAND_ROLES, commitReason } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
@@ -269,12 +270,14 @@ async function performAction(
       node,
     });
   } catch (error) {
-    const picked = await pickFromOpenList(context, input, { entry, node, guarded }, error).catch(
-      () => undefined,
+    // An option its open list does not show is said as such; any other failure, as the call's own.
+    const picked = await pickFromOpenList(context, input, { entry, node, guarded }, error).catch((e) =>
+      e instanceof ActionRejected ? e : undefined,
     );
-    if (!picked) {
-      guarded.end({ decision: "error", reason: error instanceof Error ? error.message : String(error) });
-      throw error;
+    if (!picked || picked instanceof ActionRejected) {
+      const failed = picked ?? error;
+      guarded.end({ decision: "error", reason: failed instanceof Error ? failed.message : String(failed) });
+      throw failed;
     }
     report = picked;
   }
@@ -304,31 +307,104 @@ async function pickFromOpenList(
   if (node.role !== "combo box") return;
   const acting = await guarded.acting.backend();
   // Expanded, or pressed where it reports no expandable state (Qt's ShowMenu and Press open its list).
-  const open = (kind: "expand" | "invoke") =>
+  const open = (kind: "expand" | "collapse" | "invoke") =>
     acting.perform(entry.handle, { kind }, { timeoutMs: input.timeoutMs, node });
-  const opened = await open("expand").catch((e) =>
-    e instanceof UnsupportedAction ? open("invoke") : Promise.reject(e),
-  );
+  let pressed = false;
+  const opened = await open("expand").catch((e) => {
+    if (!(e instanceof UnsupportedAction)) throw e;
+    pressed = true;
+    return open("invoke");
+  });
+  // Closed again where no option could be chosen: the list is not left over the window.
+  const close = () =>
+    open(pressed ? "invoke" : "collapse")
+      .then(() => undefined)
+      .catch(() => undefined);
   await sleep(300);
-  const find = findQuerySchema.parse({ target: { kind: "element", ref: input.ref }, name: action.option });
-  const shown = await searchUntil(context, find, 5, 2000, "leave_out");
-  const option = shown.matches.find((m) => m.bounds && m.bounds.width > 0);
-  if (!option) return;
+  const windowId = entry.fingerprint.windowId;
+  const option = await openOption(context, input.ref, windowId, action.option);
+  if (!option) {
+    await close();
+    throw new ActionRejected(
+      `${error.message}; its list was opened and shows no option named ${JSON.stringify(action.option)}, so it was closed again and nothing was chosen`,
+    );
+  }
   const clicked = await callTool(context, clickTool, {
     ref: option.ref,
     intent: input.intent ?? `Choose ${JSON.stringify(action.option)} in its list`,
   });
-  if (!(clicked.ok && clicked.outcome === "done")) return;
+  if (!(clicked.ok && clicked.outcome === "done")) return close();
   guarded.end({ decision: "done", outcome: { route: "opened its list, then a real click on the option" } });
   await sleep(SETTLE_AFTER_PICK_MS);
   const now = await (await context.backend()).describe(entry.handle, { maxText: 200 }).catch(() => undefined);
-  const value = now ? (now.name ?? now.value) : undefined;
+  const value =
+    (now?.name || now?.value) ??
+    (now && windowId !== null ? await chosenInList(context, () => open("invoke"), windowId) : undefined);
   return {
     route: `${opened.route}, then a real click on ${JSON.stringify(action.option)}`,
     outcome: "completed",
     detail: `${error.message}, so its list was opened and the option clicked with the real mouse`,
     ...(value === undefined ? {} : { seen: value === action.option }),
   };
+}
+
+/**
+ * The option a combo box that names no value of its own has chosen (LibreOffice's dialogs draw theirs):
+ * the one its list holds selected, read by opening the list through the combo box's own action and
+ * closing it again.
+ */
+async function chosenInList(
+  context: ToolContext,
+  press: () => Promise<unknown>,
+  windowId: number,
+): Promise<string | undefined> {
+  const opened = await press().then(
+    () => true,
+    () => false,
+  );
+  if (!opened) return undefined;
+  const query = findQuerySchema.parse({ target: { kind: "window", id: windowId }, states: ["selected"] });
+  let chosen: FoundElement | undefined;
+  // The list opens a moment after the press; until then only the window's own selections match.
+  for (const started = Date.now(); !chosen && Date.now() - started < LIST_OPENS_MS; await sleep(150)) {
+    const found = await searchUntil(context, query, 20, 0, "leave_out", true).catch(() => undefined);
+    chosen = found?.matches.find((m) => OPTION_ROLES.has(m.role));
+  }
+  await press().catch(() => undefined);
+  return chosen?.name ?? undefined;
+}
+
+/** How long a list opened by a press takes to show, at most, on a loaded machine. */
+const LIST_OPENS_MS = 2000;
+
+/** Roles an open list shows its options as: a menu's items, a list's, a popup table's cells. */
+const OPTION_ROLES = new Set(["menu item", "list item", "table cell", "check menu item", "radio menu item"]);
+
+/**
+ * The option on screen in a combo box's open list: inside the combo box (Qt), else in a popup of its
+ * window (LibreOffice's dialogs open theirs in a window of their own, a child of the dialog).
+ */
+async function openOption(
+  context: ToolContext,
+  ref: string,
+  windowId: number | null,
+  name: string,
+): Promise<FoundElement | undefined> {
+  const onScreen = (m: FoundElement) => !!m.bounds && m.bounds.width > 0;
+  const inside = findQuerySchema.parse({ target: { kind: "element", ref }, name });
+  const around =
+    windowId === null ? undefined : findQuerySchema.parse({ target: { kind: "window", id: windowId }, name });
+  // The list shows a moment after the press: both places are searched until it does.
+  for (const started = Date.now(); Date.now() - started < LIST_OPENS_MS; await sleep(150)) {
+    const shown = await searchUntil(context, inside, 5, 0, "leave_out");
+    const option = shown.matches.find(onScreen);
+    if (option) return option;
+    if (!around) continue;
+    const popup = await searchUntil(context, around, 5, 0, "leave_out", true);
+    const item = popup.matches.find((m) => onScreen(m) && OPTION_ROLES.has(m.role));
+    if (item) return item;
+  }
+  return undefined;
 }
 
 /** A combo box shows the option a click chose once its list has closed. */

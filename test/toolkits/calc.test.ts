@@ -108,7 +108,7 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
   });
 
-  it("acts on a menu item by find, LibreOffice's hidden second menu bar no second match", async () => {
+  it("acts on a menu item by find, one menu bar, and the Sort dialog's combo boxes chosen from their lists", async () => {
     const target = { kind: "title", glob: profile.title };
     const opened = await call("act", {
       find: { target, role: "menu item", name: "Sort..." },
@@ -117,6 +117,38 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     });
     assert.ok(opened.ok, JSON.stringify(opened.error));
     const dialog = await windowId(call, "Sort");
+    // Its menu bar's own copy, of no height, is not on screen: one "Data" menu.
+    const menus = await call("find", { target, role: "menu", name: "Data" });
+    assert.equal(menus.data?.total, 1, menus.text);
+    // Each sort key's combo box is drawn by LibreOffice as an unnamed toggle button beside a hidden
+    // combo box: it reads as a combo box labelled "Column", chosen from its list with nothing to
+    // confirm, and the dialog answers (the next key opens once this one is set).
+    const inDialog = { kind: "window", id: dialog };
+    const combos = await call("find", { target: inDialog, role: "combo box", label: "Column" });
+    assert.equal(combos.data?.total, 3, combos.text);
+    assert.match(combos.text ?? "", /combo box ~"Column"/);
+    const thirdSensitive = async () =>
+      /^states: .*\bsensitive\b/m.test(
+        (await call("element_info", { ref: combos.data.matches[2].ref })).text ?? "",
+      );
+    assert.equal(await thirdSensitive(), false, "the third key waits for the second");
+    const chose = await call("act", {
+      ref: combos.data.matches[1].ref,
+      action: { kind: "select", option: "A" },
+      intent: "Sort by column A second",
+    });
+    assert.ok(chose.ok, JSON.stringify(chose.error));
+    assert.match(chose.text ?? "", /The option reads selected afterwards/, chose.text);
+    assert.equal(await thirdSensitive(), true, "the dialog took the second key");
+    const missing = await call("act", {
+      ref: combos.data.matches[0].ref,
+      action: { kind: "select", option: "No such column" },
+      intent: "Sort by a column that is not there",
+    });
+    assert.match(
+      missing.error?.message ?? "",
+      /shows no option named "No such column", so it was closed again/,
+    );
     const cancel = await call("act", {
       find: { target: { kind: "window", id: dialog }, role: "push button", name: "Cancel" },
       action: { kind: "invoke" },

@@ -26,6 +26,7 @@ type Element = {
   childCount: number | null;
   fold?: { self: boolean; elements: number; why?: string; selected?: string; group?: { refs: string[] } };
   cut?: unknown;
+  bounds?: { width: number; height: number } | null;
 };
 
 describe(`the screen view loses nothing: ${profile.label}`, () => {
@@ -117,6 +118,9 @@ describe(`the screen view loses nothing: ${profile.label}`, () => {
       // screen's corner, and OSWorld keeps them): the line says "closed, N items", its ref reads them.
       if (nearestLine(p)?.fold?.why === "closed menu") continue;
       const line = nearestLine(p);
+      // A menu bar of no height (LibreOffice keeps a copy of the bar it shows): its menus report
+      // `showing`, and OSWorld keeps them; the line says it is hidden, its ref reads them.
+      if (line?.role === "menu bar" && line.fold?.self && line.bounds?.height === 0) continue;
       missing.push(
         `${role} ${JSON.stringify(keptName)} at ${p}${element ? "" : " (not in the full tree)"}, under ${line ? `${line.role} ${JSON.stringify(line.name)} = ${JSON.stringify(line.value)}` : "no line"}`,
       );

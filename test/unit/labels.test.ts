@@ -52,3 +52,27 @@ it("an unnamed field still takes the label beside it", () => {
   inferLabels([node("panel", "", 0, 0, 400, [field, node("label", "Search for:", 0, 10)])]);
   assert.equal(field.inferredLabel, "Search for");
 });
+
+it("a field boxed alone with its hidden parts takes the label beside its box; a box of two fields does not", () => {
+  // LibreOffice's dialog combo box: a box of the shown combo box and a hidden one, the label outside.
+  const hidden: RawNode = { ...node("combo box", "", 0, 0, 0), states: ["enabled"] };
+  const shown = node("combo box", "", 80, 10, 200);
+  const box = node("filler", "", 80, 10, 200, [hidden, shown]);
+  const other = node("combo box", "", 80, 40, 90);
+  const pair = node("filler", "", 80, 40, 200, [other, node("combo box", "", 180, 40, 90)]);
+  inferLabels([
+    node("panel", "", 0, 0, 400, [
+      box,
+      node("label", "Column", 0, 10, 60),
+      pair,
+      node("label", "Row", 0, 40, 60),
+    ]),
+  ]);
+  assert.equal(shown.inferredLabel, "Column");
+  assert.equal(hidden.inferredLabel, undefined);
+  assert.equal(
+    other.inferredLabel,
+    undefined,
+    "two fields in a box: which one the label names cannot be told",
+  );
+});

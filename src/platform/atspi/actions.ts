@@ -311,6 +311,10 @@ async function select(
   }
   if (action.option !== undefined) {
     const found = await findOption(app, path, cleanName(action.option), timeoutMs);
+    // No options in the tree and no Selection: its list is built only as it opens (LibreOffice's
+    // dialog combo boxes), which the caller may do.
+    if (!found.option && found.seen.length === 0 && !interfaces.includes("Selection"))
+      throw unsupported(target, "choosing an option it does not list until its list is open (Selection)");
     if (!found.option) {
       throw new ActionRejected(
         `no option named ${JSON.stringify(action.option)}; the options are ${JSON.stringify(found.seen.slice(0, 30))}`,

@@ -29,6 +29,7 @@ import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
+import { mayBeComboFace } from "./combo-face.js";
 import { type ExtentsFit, extentsFit, shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
@@ -692,12 +693,30 @@ export class AtspiBackend implements AccessibilityBackend {
       if (!alive) throw this.#notResponding(app);
       throw new ElementGone(handle, "it no longer answers");
     }
+    if (mayBeComboFace(node) && (await this.#isComboFace(handle))) node.role = "combo box";
     // A combo box that reports no value of its own (Chromium's <select>) shows its selected item.
     if (node.role === "combo box" && node.value === undefined && !node.text) {
       const shown = await this.#selectedItem(handle).catch(() => undefined);
       if (shown !== undefined) node.value = shown;
     }
     return node;
+  }
+
+  /** Whether an element read alone is the face of a hidden combo box: its siblings are read. */
+  async #isComboFace(handle: string): Promise<boolean> {
+    const { app, path } = this.#app(handle);
+    const parent = (await app
+      .property(path, IFACE.accessible, "Parent", this.callTimeoutMs)
+      .catch(() => undefined)) as [string, string] | undefined;
+    if (!parent || parent[1] === NULL_PATH) return false;
+    const box = await this.readSubtree(handleOf(app.busName, parent[1]), {
+      maxDepth: 1,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 12,
+      timeoutMs: this.callTimeoutMs,
+    }).catch(() => undefined);
+    return box?.root.children.some((c) => c.handle === handle && c.role === "combo box") ?? false;
   }
 
   async cellPosition(handle: string): Promise<{ row: number; column: number } | undefined> {

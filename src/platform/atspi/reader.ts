@@ -8,6 +8,7 @@ import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
 import { INTERFACES, type Interface } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
+import { markComboFace } from "./combo-face.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { CACHE_PATH, IFACE, NULL_PATH } from "./names.js";
 import { roleName } from "./roles.js";
@@ -463,6 +464,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       readNode(context, childPath, indexes?.[index] ?? index, node),
     );
     if (itemsRead) readAsItems(node);
+    markComboFace(node.children);
     // A cell read through the Table interface knows its row and column; what sits inside a cell (a
     // link, a button, a label) is in that cell too.
     for (const [i, child] of node.children.entries()) {
