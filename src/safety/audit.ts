@@ -37,6 +37,8 @@ export interface AuditEntry {
   /** "attempt": written before the action; "outcome": how it ended. Absent on a single-line refusal. */
   phase?: "attempt" | "outcome";
   tool: string;
+  /** The profile tool its client called (main_press), where deskhand's own tool ran inside it. */
+  via?: string;
   level: SafetyLevel;
   intent: string | null;
   reversible: boolean;

@@ -193,9 +193,12 @@ async function runCall(
     // A recording session's acting calls, each once: a call made inside one is part of its step.
     const recorder = context.sessionState.get(RECORDER) as StepRecorder | undefined;
     const recorded = !context.inRecordedStep && recorder?.records(tool);
+    // A profile's tool (no group of deskhand's own) is what its client called: the outermost one counts.
+    const calledAs = context.calledAs ?? (tool.group === undefined ? tool.name : undefined);
     const scoped: ToolContext = Object.assign(Object.create(context) as ToolContext, {
       running,
       ...(levelFloor ? { levelFloor } : {}),
+      ...(calledAs ? { calledAs } : {}),
       ...(signal ? { signal } : {}),
       ...(recorded ? { inRecordedStep: true } : {}),
       callJournal: journal,

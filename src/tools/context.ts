@@ -32,6 +32,11 @@ export interface ToolContext {
    * a tool's level is nominal, so what it calls is judged at that level at least, never below.
    */
   readonly levelFloor?: { level: SafetyLevel; tool: string };
+  /**
+   * The profile tool (a seed's own, as its client called it: main_press) this call runs inside: the
+   * journal names it beside deskhand's own tool.
+   */
+  readonly calledAs?: string;
   /** Inside a call a recording writes as a step: what it calls is part of that step, not one of its own. */
   readonly inRecordedStep?: boolean;
   /** Text from pixels; made on first use. */

@@ -125,6 +125,7 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
   const base = {
     time: new Date().toISOString(),
     tool: spec.journalTool,
+    ...(context.calledAs ? { via: context.calledAs } : {}),
     intent: spec.gate.intent,
     reversible: spec.gate.reversible,
     target: spec.target,

@@ -50,6 +50,11 @@ describe("the Daimon profile, replayed", () => {
   it("main_activate, main_click, main_type and main_key: done, and the app shows it", async () => {
     const front = await call("main_activate", { intent: "Bring the fixture forward", title: TITLES.swing });
     assert.equal(front.structuredContent.status, "done", front.content[0]!.text);
+    const shape = JSON.parse(front.content[0]!.text);
+    assert.equal(shape.status, "done");
+    assert.ok(
+      "result" in shape && Object.keys(shape).every((k) => ["status", "result", "focus"].includes(k)),
+    );
     const alpha = await centre({ role: "push button", name_contains: "Alpha" });
     const clicked = await call("main_click", { ...alpha, intent: "Press Alpha", window_title: TITLES.swing });
     assert.equal(clicked.structuredContent.status, "done", clicked.content[0]!.text);
@@ -92,6 +97,9 @@ describe("the Daimon profile, replayed", () => {
     const held = await call("main_key_down", { key: "c", modifiers: ["ctrl"], intent: "Hold ctrl+c" });
     assert.equal(held.structuredContent.status, "refused", held.content[0]!.text);
     assert.match(held.structuredContent.reason, /L4/);
+    // The text block is the seed's object itself, and a refusal is a result, not an MCP error.
+    assert.deepEqual(Object.keys(JSON.parse(held.content[0]!.text)), ["status", "reason"]);
+    assert.equal(held.isError, undefined);
     const bundle = await call("main_window_hide", { intent: "Hide Finder", bundle: "com.apple.finder" });
     assert.equal(bundle.structuredContent.error, "invalid_arguments");
   });

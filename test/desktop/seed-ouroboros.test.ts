@@ -2,7 +2,10 @@
 // describes, in its own spelling (window_list, window_read, element_find, element_act), with the reply
 // shapes it states, against the Swing fixture and gtk3-widget-factory.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { mcpClient, TITLES } from "./helpers.js";
 
@@ -100,6 +103,11 @@ describe("the Ouroboros profile, replayed", () => {
       await call("element_act", { hwnd, role: "radio button", name: "Medium", action: "select" })
     ).structuredContent;
     assert.equal(medium.after?.state.checked, true, JSON.stringify(medium));
+    // The journal names the client's own tool beside deskhand's, and says no intent was given.
+    const journal = readFileSync(process.env.DESKHAND_AUDIT!, "utf8").trim().split("\n");
+    const last = JSON.parse(journal.at(-1)!);
+    assert.equal(last.via, "element_act", JSON.stringify(last));
+    assert.equal(last.intent, "(none given: an Ouroboros client)");
     const acted = (
       await call("element_act", { hwnd, role: "check box", name: "Subscribe", action: "toggle" })
     ).structuredContent;
@@ -177,6 +185,39 @@ describe("the Ouroboros profile, replayed", () => {
       }
     } finally {
       await call("element_act", { hwnd, role: "text", name: "Name", action: "set_value", text: "" });
+    }
+  });
+  it("automation_id: the accessible id an app gives, in window_read, matches and receipts", async () => {
+    const title = `Ouroboros ids ${process.pid}`;
+    const app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk3_files.py", title], {
+      stdio: "ignore",
+      detached: true,
+    });
+    try {
+      let hwnd: number | undefined;
+      for (let i = 0; i < 100 && hwnd === undefined; i++) {
+        const list = (await call("window_list")).structuredContent.windows;
+        hwnd = list.find((w: { title: string }) => w.title === title)?.hwnd;
+        if (hwnd === undefined) await sleep(200);
+      }
+      assert.ok(hwnd, "the fixture's window came");
+      const found = (await call("element_find", { hwnd, automation_id: "title-entry", timeout_ms: 20_000 }))
+        .structuredContent;
+      assert.equal(found.total, 1, JSON.stringify(found));
+      assert.equal(found.matches[0].automation_id, "title-entry");
+      const named = (await call("element_find", { hwnd, role: "text", name: "Details" })).structuredContent;
+      assert.equal(named.matches[0]?.automation_id, "title-entry", "found by name, its id still given");
+      const read = (await call("window_read", { hwnd })).structuredContent;
+      assert.ok(
+        read.elements.some((e: { automation_id: string | null }) => e.automation_id === "title-entry"),
+      );
+      const set = (
+        await call("element_act", { hwnd, automation_id: "title-entry", action: "set_value", text: "Q3" })
+      ).structuredContent;
+      assert.equal(set.after.automation_id, "title-entry", JSON.stringify(set));
+      assert.equal(set.after.value, "Q3");
+    } finally {
+      process.kill(-app.pid!, "SIGKILL");
     }
   });
 });

@@ -392,7 +392,8 @@ function auditLine(e: Record<string, unknown>, _i: number, all: Record<string, u
         ? `${line.decision}${typeof line.reason === "string" ? ` (${line.reason})` : ""}`
         : "attempted";
   const intent = typeof line.intent === "string" ? line.intent : "(no intent)";
-  return `${text(e.time)} ${text(line.level)} ${text(line.tool)}${what}: ${how} — ${intent}`;
+  const tool = typeof line.via === "string" ? `${line.via} (${text(line.tool)})` : text(line.tool);
+  return `${text(e.time)} ${text(line.level)} ${tool}${what}: ${how} — ${intent}`;
 }
 
 export async function auditCommand(args: string[]): Promise<number> {

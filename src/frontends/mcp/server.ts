@@ -90,9 +90,15 @@ export function createMcpServer(
 }
 
 /** A call's MCP result: isError for every outcome but done, the text and the structured reply. */
-export function mcpResult(result: CallResult, profile: Pick<Profile, "error"> = {}) {
+export function mcpResult(result: CallResult, profile: Pick<Profile, "error" | "reply"> = {}) {
   if (result.ok) {
     const { output } = result;
+    const shaped = profile.reply?.(output.data as Record<string, unknown>);
+    if (shaped)
+      return {
+        content: [{ type: "text" as const, text: JSON.stringify(shaped) }],
+        structuredContent: { ...output.data, ...shaped },
+      };
     return {
       // A refused or failed action is a result the agent must notice: isError, with the reason.
       ...(result.outcome !== "done" ? { isError: true } : {}),

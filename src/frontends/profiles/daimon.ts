@@ -436,3 +436,16 @@ export function daimonError(error: DeskhandError): { error: string; message: str
           : "motor_unavailable";
   return { error: code, message: error.message };
 }
+
+/**
+ * The document's reply object for an action that ran: `{status: "done", result, focus}` (focus only
+ * where a window was brought forward), or `{status: "refused" | "error", reason}`. A reply with no
+ * status (a snapshot, the doctor) keeps its own shape.
+ */
+export function daimonReply(data: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { status } = data;
+  if (status === "done")
+    return { status, result: data.result ?? null, ...(data.focus ? { focus: data.focus } : {}) };
+  if (status === "refused" || status === "error") return { status, reason: data.reason ?? null };
+  return undefined;
+}

@@ -9,6 +9,7 @@ import { TOGGLE_ROLES } from "../../platform/types.js";
 import { ONE_CARET_ROLES } from "../../platform/vocabulary.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
+import { elementInfoTool } from "../../tools/element-info.js";
 import { findElementsTool } from "../../tools/find.js";
 import { readTextTool } from "../../tools/read-text.js";
 import { pageOf, snapshotTool } from "../../tools/snapshot.js";
@@ -153,6 +154,25 @@ async function withText(context: ToolContext, e: Line): Promise<Line> {
   }
 }
 
+/**
+ * An element with its automation_id: deskhand's find and act replies leave the accessible id out
+ * (one more call per element), so it is read here for each element the seed's reply shows.
+ */
+async function withId(context: ToolContext, e: Line): Promise<Line> {
+  if (e.accessibleId !== undefined) return e;
+  try {
+    const info = await runData(context, elementInfoTool, { ref: e.ref });
+    const id = "accessibleId" in info ? info.accessibleId : null;
+    return id ? { ...e, accessibleId: id } : e;
+  } catch {
+    return e; // Gone meanwhile: null, as for an element that has none.
+  }
+}
+
+/** An element as receipts and matches show it: its first 4,000 units of text and its automation_id. */
+const inFull = async (context: ToolContext, e: Line): Promise<Line> =>
+  withId(context, await withText(context, e));
+
 const windowList = defineTool({
   name: "window_list",
   title: "List windows",
@@ -224,6 +244,7 @@ const windowRead = defineTool({
         maxDepth: input.max_depth,
         maxText: input.max_text_chars,
         timeoutMs: input.timeout_ms,
+        accessibleIds: true,
       }),
     );
     // max_children_per_node: past that many children of one element, the rest are left out and named.
@@ -294,7 +315,7 @@ const elementFind = defineTool({
     .refine((s) => Object.keys(selectorOf(s)).length > 0, { message: "give at least one selector field" }),
   async handler(context, input) {
     const data = await findBySelector(context, input, input.limit, input.timeout_ms);
-    const matches = await Promise.all(data.matches.map((m) => withText(context, m as Line)));
+    const matches = await Promise.all(data.matches.map((m) => inFull(context, m as Line)));
     const reply = {
       matches: matches.map((m) => element(m)),
       total: data.total,
@@ -360,7 +381,8 @@ const elementAct = defineTool({
     let stopped: number | undefined;
     if (input.timeout_ms > 0) {
       const waited = await findBySelector(context, input, 1, input.timeout_ms);
-      if (!waited.timed_out) stopped = waited.waited_ms;
+      // A match the last read found after the deadline is no early stop: the figure never passes it.
+      if (!waited.timed_out && waited.waited_ms < input.timeout_ms) stopped = waited.waited_ms;
     }
     const action =
       input.action === "set_value"
@@ -381,7 +403,7 @@ const elementAct = defineTool({
       route: data.route,
       action_outcome: data.action_outcome,
       action_call_made: data.action_outcome === "unknown" ? "unknown" : true,
-      after: data.after ? element(await withText(context, { ...data.after, ref: data.ref } as Line)) : null,
+      after: data.after ? element(await inFull(context, { ...data.after, ref: data.ref } as Line)) : null,
       after_read: data.after_read,
       ...(data.unread ? { unread: data.unread } : {}),
       ...(data.effect ? { effect: data.effect } : {}),

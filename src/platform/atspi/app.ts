@@ -62,8 +62,6 @@ export class AtspiApp {
   lastFrames: unknown[] | undefined = undefined;
   /** Until then, listing does not ask this app again: it just failed to answer. */
   quietUntil = 0;
-  /** Whether this app sets accessible ids at all: most toolkits leave them empty everywhere. */
-  readonly accessibleIds = { seen: 0, empty: 0 };
 
   constructor(
     readonly busName: string,

@@ -26,8 +26,6 @@ const VALUE_ROLES = roleSet(
   "level bar",
   "split pane",
 );
-/** After this many empty AccessibleId answers from one app, it is taken not to set ids at all. */
-const ACCESSIBLE_ID_PROBES = 64;
 
 export interface EnrichContext {
   app: AtspiApp;
@@ -164,26 +162,26 @@ async function attempt(node: RawNode, field: Field, read: () => Promise<void>): 
   }
 }
 
+/** Nodes whose accessible id was asked: an id is asked of a node enriched before without it. */
+const idsAsked = new WeakSet<RawNode>();
+
 export async function enrichNode(context: EnrichContext, node: RawNode): Promise<void> {
-  if (node.enriched) return;
-  node.enriched = true;
   const { app } = context;
   const { path } = parseHandle(node.handle);
+  // Asked of every element when asked at all, enriched before or not: an app may give ids to a few
+  // widgets deep in its tree, and a search by id had missed a field enriched for its label first.
+  const idRead =
+    context.accessibleIds && !idsAsked.has(node)
+      ? attempt(node, "accessibleId", async () => {
+          idsAsked.add(node);
+          const id = String(await app.property(path, IFACE.accessible, "AccessibleId", remaining(context)));
+          node.accessibleId = id === "" ? undefined : id;
+        })
+      : undefined;
+  if (node.enriched) return idRead;
+  node.enriched = true;
   const interfaces = node.interfaces ?? [];
-  const reads: Promise<void>[] = [];
-  if (
-    context.accessibleIds &&
-    (app.accessibleIds.seen > 0 || app.accessibleIds.empty < ACCESSIBLE_ID_PROBES)
-  ) {
-    reads.push(
-      attempt(node, "accessibleId", async () => {
-        const id = String(await app.property(path, IFACE.accessible, "AccessibleId", remaining(context)));
-        node.accessibleId = id === "" ? undefined : id;
-        if (id === "") app.accessibleIds.empty++;
-        else app.accessibleIds.seen++;
-      }),
-    );
-  }
+  const reads: Promise<void>[] = idRead ? [idRead] : [];
   if (interfaces.includes("Component") && onScreen(app, node)) {
     const inferred = app.reportsShowing === false;
     const extents = () =>
