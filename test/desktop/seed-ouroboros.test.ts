@@ -80,6 +80,17 @@ describe("the Ouroboros profile, replayed", () => {
     assert.equal(name?.state.read_only, false, JSON.stringify(name));
     const placed = read.elements.find((e: { rect: unknown }) => e.rect);
     assert.deepEqual(Object.keys(placed.rect.center), ["x", "y"]);
+    // Every cut is named in notes too: the table paged, texts cut at max_text_chars.
+    assert.ok(
+      read.notes.some((n: string) => /a table paged, \d+ of its \d+ rows read/.test(n)),
+      read.notes,
+    );
+    const short = (await call("window_read", { hwnd, max_depth: 30, max_text_chars: 3 })).structuredContent;
+    assert.ok(short.truncated_by.includes("max_text_chars"), JSON.stringify(short.truncated_by));
+    assert.ok(
+      short.notes.some((n: string) => /text cut at max_text_chars \(3\)/.test(n)),
+      short.notes,
+    );
     const win32 = await call("window_read", { hwnd, backend: "win32" });
     assert.equal(win32.isError, true);
   });

@@ -277,6 +277,7 @@ const windowRead = defineTool({
         );
     }
     if (data.cursor) notes.push(`${data.counts.after} more elements past max_nodes`);
+    notes.push(...cutNotes(kept, input));
     const reply = {
       hwnd: data.windows[0]?.id ?? null,
       title: data.windows[0]?.title ?? null,
@@ -296,6 +297,40 @@ const windowRead = defineTool({
     return { data: fitted, text: JSON.stringify(fitted) };
   },
 });
+
+type Cut = { reason: string; rows?: number; rowsRead?: number; childCount?: number };
+
+/**
+ * A note for each cut the read made besides max_children_per_node and max_nodes: texts cut at
+ * max_text_chars, tables paged, branches the timeout stopped, children not read.
+ */
+function cutNotes(
+  kept: (Line & { cut?: Cut })[],
+  input: { max_text_chars: number; max_depth: number; timeout_ms: number },
+): string[] {
+  const notes: string[] = [];
+  const cutTexts = kept.filter((e) => e.textLength !== undefined && e.textLength > (e.value?.length ?? 0));
+  if (cutTexts.length > 0)
+    notes.push(
+      `${cutTexts.length} elements' text cut at max_text_chars (${input.max_text_chars}): ${cutTexts[0]!.ref} holds ${cutTexts[0]!.textLength} units`,
+    );
+  const cuts = kept.filter((e): e is Line & { cut: Cut } => e.cut !== undefined);
+  for (const e of cuts.filter((c) => c.cut.reason === "table"))
+    notes.push(
+      `${e.ref}: a table paged, ${e.cut.rowsRead} of its ${e.cut.rows} rows read (max_children_per_node)`,
+    );
+  for (const e of cuts.filter((c) => c.cut.reason === "hugeChildCount"))
+    notes.push(
+      `${e.ref}: its ${e.cut.childCount} children not read, too many to walk (max_children_per_node)`,
+    );
+  const deep = cuts.filter((c) => c.cut.reason === "maxDepth").length;
+  if (deep > 0) notes.push(`${deep} elements' children below max_depth (${input.max_depth}) not read`);
+  const late = cuts.filter((c) => c.cut.reason === "timeout").length;
+  if (late > 0) notes.push(`${late} elements' children not read before timeout_ms (${input.timeout_ms})`);
+  const unread = cuts.filter((c) => c.cut.reason === "unreadable").length;
+  if (unread > 0) notes.push(`${unread} elements' children could not be read (unreadable)`);
+  return notes;
+}
 
 const elementFind = defineTool({
   name: "element_find",
