@@ -153,6 +153,16 @@ describe("the Ouroboros profile, replayed", () => {
     const noPattern = await call("element_act", { hwnd, role: "label", name: "Status", action: "invoke" });
     assert.equal(noPattern.isError, true);
     assert.match(noPattern.content[0]!.text, /supports/);
+    // What a button supports, in element_act's own words (invoke), not AT-SPI's (action:click).
+    const button = await call("element_act", {
+      hwnd,
+      role: "push button",
+      name: "Note",
+      action: "set_value",
+      text: "x",
+    });
+    assert.equal(button.isError, true);
+    assert.match(button.content[0]!.text, /it supports invoke, /, button.content[0]!.text);
     const gtk = await hwndOf(TITLES.gtk3);
     const none = (await call("element_find", { hwnd: gtk, name: "No such element anywhere" }))
       .structuredContent;

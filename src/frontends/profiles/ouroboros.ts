@@ -432,7 +432,7 @@ const elementAct = defineTool({
       find: { target: targetOf(input.hwnd), ...selectorOf(input) },
       ...(input.select ? { nth: input.select.nth } : {}),
       action,
-    });
+    }).catch((error: unknown) => Promise.reject(inSeedWords(error)));
     const reply = {
       action: input.action,
       route: data.route,
@@ -448,6 +448,29 @@ const elementAct = defineTool({
     return { data: reply, text: JSON.stringify(reply) };
   },
 });
+
+/** What deskhand says an element supports, as the actions element_act takes (its patterns). */
+function seedAction(route: string): string {
+  const action = route.startsWith("action:") ? route.slice(7).toLowerCase() : route;
+  if (/^(click|press|activate|open|jump|invoke)$/.test(action)) return "invoke";
+  if (/^(toggle|check|uncheck)$/.test(action)) return "toggle";
+  if (/^(expand|collapse|expand or contract)$/.test(action)) return "expand, collapse";
+  if (action === "set_range") return "set_value";
+  return action;
+}
+
+/** A refusal for a missing pattern, its list of what the element supports in element_act's words. */
+function inSeedWords(error: unknown): unknown {
+  if (!(error instanceof DeskhandError) || !Array.isArray(error.details.supported)) return error;
+  const supported = [
+    ...new Set((error.details.supported as string[]).flatMap((s) => seedAction(s).split(", "))),
+  ];
+  const message = error.message.replace(
+    /; it supports .*$/s,
+    `; it supports ${supported.join(", ") || "none of them"}`,
+  );
+  return new DeskhandError(error.code, message, error.next, { ...error.details, supported });
+}
 
 export const OUROBOROS: ToolDefinition[] = [
   windowList,
