@@ -39,6 +39,7 @@ import { intentSchema } from "./hands/schemas.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { defineTool } from "./tool.js";
+import { stepByKeys, steppable } from "./value-by-keys.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
 
@@ -281,12 +282,57 @@ async function performAction(
     }
     report = picked;
   }
+  if (input.action.kind === "set_range" && steppable(node))
+    report = await stepIfNotApplied(context, input, { entry, node, guarded }, input.action.value, report);
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
   const pressed = section ? await pressIfStayed(context, section, input, node.name) : undefined;
   if (pressed?.clicked) report = { ...report, route: `${report.route}, then a real click` };
   if (pressed) report = { ...report, detail: pressed.detail };
   return report;
+}
+
+/**
+ * A slider or spin button whose Value took the call and stayed where it was is stepped with the
+ * arrow keys (value-by-keys.ts); where it took, or cannot be stepped, the report stands.
+ */
+async function stepIfNotApplied(
+  context: ToolContext,
+  input: z.output<typeof actOnRefInput>,
+  { entry, node, guarded }: Pick<Gated, "entry" | "node" | "guarded">,
+  wanted: number,
+  report: ActionReport,
+): Promise<ActionReport> {
+  await sleep(SETTLE_AFTER_PICK_MS);
+  const now = await (await context.backend()).describe(entry.handle, { maxText: 0 }).catch(() => undefined);
+  const current = Number(now?.value);
+  if (
+    !Number.isFinite(current) ||
+    current === wanted ||
+    !Number.isInteger(current) ||
+    !Number.isInteger(wanted)
+  )
+    return report;
+  const acting = await guarded.acting.backend();
+  const stepped = await stepByKeys(
+    context,
+    {
+      ref: input.ref,
+      node,
+      handle: entry.handle,
+      intent: input.intent ?? `Set it to ${wanted}`,
+      windowId: entry.fingerprint.windowId,
+    },
+    current,
+    { value: wanted, step: 1 },
+    () => acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
+  ).catch(() => undefined);
+  if (!stepped) return report;
+  return {
+    ...report,
+    route: `${report.route} (read back ${current}: not applied), then ${stepped.route}`,
+    ...(stepped.seen === undefined ? {} : { seen: stepped.seen }),
+  };
 }
 
 /**

@@ -135,6 +135,17 @@ describe("ndjson on real apps", () => {
       (await client.request("a9", "toggle", { ref: name.ref, waitMs: 9000 })).error.code,
       "invalid_params",
     );
+    // The Java wrapper takes a Value and leaves a JSlider or JSpinner where it was: the arrow keys
+    // step it there, and the value reads back.
+    const volume = find((e) => e.role === "slider" && e.name === "Volume");
+    const goal = Number(volume.value) + 5;
+    const slid = await client.request("a8s", "set_range", { ref: volume.ref, value: goal });
+    assert.equal(slid.ok, true, JSON.stringify(slid));
+    assert.equal(Number(slid.result.after.value), goal, JSON.stringify(slid.result));
+    const quantity = find((e) => e.role === "spin button" && e.name === "Quantity");
+    const more = Number(quantity.value) + 2;
+    const spun = await client.request("a8q", "set_range", { ref: quantity.ref, value: more });
+    assert.equal(Number(spun.result?.after?.value), more, JSON.stringify(spun));
     const table = find((e) => e.role === "table");
     const scrolled = await client.request("a10", "scroll", { ref: table.ref, vertical: "large_increment" });
     assert.notEqual(scrolled.error?.code, "internal_error", JSON.stringify(scrolled));

@@ -219,9 +219,17 @@ async function main(argv: string[]): Promise<number> {
   return command(args);
 }
 
+/**
+ * A one-shot command has printed all it says once it returns: a handle left open under load (a bus
+ * call that answered after its timeout) must not keep the process alive. The event loop is given a
+ * moment to drain by itself first.
+ */
+const EXIT_GRACE_MS = 1000;
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
@@ -231,5 +239,6 @@ main(process.argv.slice(2)).then(
     }
     process.stderr.write(`deskhand: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
+    setTimeout(() => process.exit(1), EXIT_GRACE_MS).unref();
   },
 );

@@ -1,0 +1,56 @@
+// A slider or spin button whose Value the toolkit accepts and does not apply (the Java ATK wrapper
+// returns true and leaves a JSlider or JSpinner where it was) is set as a person sets it: focused by
+// its ref, then stepped with the arrow keys, through the gate as any key. The value read back says
+// whether it took.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ActionReport, RawNode } from "../platform/types.js";
+import { callTool } from "./call.js";
+import type { ToolContext } from "./context.js";
+import { keyTool } from "./hands/keyboard.js";
+
+/** More steps than this are not pressed: a range that wide wants a drag or the app's own field. */
+const MAX_STEPS = 100;
+/** The toolkit shows a stepped value a moment after the last key. */
+const SETTLE_MS = 200;
+
+const STEPPED_ROLES = new Set(["slider", "spin button"]);
+
+/** Whether a value set that did not take can be stepped to by keys. */
+export const steppable = (node: RawNode): boolean => STEPPED_ROLES.has(node.role);
+
+/**
+ * Steps the element from `current` to `wanted` with the arrow keys: Up and Down for a spin button
+ * and a vertical slider, Right and Left for a horizontal one. Undefined where the distance is not a
+ * whole number of steps, or too many of them.
+ */
+export async function stepByKeys(
+  context: ToolContext,
+  target: { ref: string; node: RawNode; handle: string; intent: string; windowId: number | null },
+  current: number,
+  wanted: { value: number; step: number },
+  /** Gives the element the focus through its own action: a spin button's keys go to its field. */
+  focus: () => Promise<unknown>,
+): Promise<(Pick<ActionReport, "route" | "seen"> & { value?: string }) | undefined> {
+  const steps = (wanted.value - current) / wanted.step;
+  if (!Number.isInteger(steps) || steps === 0 || Math.abs(steps) > MAX_STEPS) return undefined;
+  const vertical = target.node.role === "spin button" || target.node.states?.includes("vertical");
+  const key = steps > 0 ? (vertical ? "Up" : "Right") : vertical ? "Down" : "Left";
+  // A slider takes the keys by its ref; a spin button's go to the field inside it, which has the
+  // focus once the spin button is focused (a ref would place a caret in its text first).
+  const field = target.node.role === "spin button" && target.windowId !== null;
+  if (field) await focus();
+  const pressed = await callTool(context, keyTool, {
+    ...(field ? { window: { id: target.windowId } } : { ref: target.ref }),
+    key,
+    count: Math.abs(steps),
+    intent: target.intent,
+  });
+  if (!(pressed.ok && pressed.outcome === "done")) return undefined;
+  await sleep(SETTLE_MS);
+  const now = await (await context.backend()).describe(target.handle, { maxText: 0 }).catch(() => undefined);
+  const value = now?.value;
+  return {
+    route: `${key} pressed ${Math.abs(steps)} times with the real keyboard`,
+    ...(value === undefined ? {} : { seen: Number(value) === wanted.value, value }),
+  };
+}
