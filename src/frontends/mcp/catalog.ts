@@ -26,14 +26,31 @@ const LEFT_TO_THE_SERVER = new Set([
 
 const isSchema = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A field as a description names it: `id`, `state?`, `button?: left|middle|right`. */
+/** Objects that each hold one field (`{id} | {title} | {pid}`), as `{id}|{title}|{pid}`. */
+function oneFieldChoices(schema: unknown): string | undefined {
+  // Compacted already (oneFieldOf): its description ends by listing them.
+  const listed =
+    isSchema(schema) && typeof schema.description === "string"
+      ? /\{\w+\}(?:, \{\w+\})* or \{\w+\}$/.exec(schema.description)
+      : null;
+  if (listed) return listed[0].replace(/, | or /g, "|");
+  const variants = isSchema(schema) && Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  const keys = variants?.map((v) =>
+    isSchema(v) && isSchema(v.properties) && Object.keys(v.properties).length === 1
+      ? Object.keys(v.properties)[0]
+      : undefined,
+  );
+  return keys?.every((k) => k !== undefined) ? keys.map((k) => `{${k}}`).join("|") : undefined;
+}
+
+/** A field as a description names it: `id`, `state?`, `button?: left|middle|right`, `window: {id}|{title}`. */
 function field(key: string, schema: unknown, required: boolean): string {
   // A short choice is spelled out; a long one (scroll amounts) is in the server's refusal if wrong.
-  const values =
+  const choices =
     isSchema(schema) && Array.isArray(schema.enum) && schema.enum.length <= 4
-      ? `: ${schema.enum.join("|")}`
-      : "";
-  return `${key}${required ? "" : "?"}${values}`;
+      ? schema.enum.join("|")
+      : oneFieldChoices(schema);
+  return `${key}${required ? "" : "?"}${choices ? `: ${choices}` : ""}`;
 }
 
 /**
@@ -274,7 +291,8 @@ export function catalogEntry(
   const off = folded.filter((f) => f.endsWith("=false")).map((f) => f.slice(0, -"=false".length));
   const rest = folded.filter((f) => !f.endsWith("=false"));
   const said = [...rest, ...(off.length > 0 ? [`off: ${off.join(", ")}`] : [])];
-  const tuning = said.length > 0 ? ` Tuning: ${said.join(", ")}.` : "";
+  // Arguments left out of the schema to keep the catalog short: still taken, with these defaults.
+  const tuning = said.length > 0 ? ` Optional: ${said.join(", ")}.` : "";
   return {
     name: tool.name,
     title: tool.title,

@@ -59,7 +59,8 @@ export function createMcpServer(
         "`snapshot` a window (read in rings: shallow first, then snapshot a ref). Refs stay valid while the " +
         "element they name still verifies. Prefer `act` (accessibility actions); real input (`click`, `type_text`, " +
         "`key`...) needs an intent and runs under a safety ceiling, and committing or irreversible actions ask a " +
-        "person. Run `doctor` when anything fails.",
+        "person. Levels: L1 reads, L2 input, L3 a press that commits (asks a person), L4 raw held input. " +
+        "Run `doctor` when anything fails.",
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
