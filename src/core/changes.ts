@@ -94,6 +94,8 @@ export async function changesFrom(
   // Values are compared only where both reads have them: read them all in the new one.
   await store.enrichAll(reading, Math.max(100, earlier.limits.timeoutMs - (Date.now() - reading.started)));
   const changes = await diffEntries(earlier.entries, reading.entries, reading.handles);
+  // A re-issued element keeps its ref: the report says its ref stands, and it does.
+  for (const [was, now] of changes.reissued) store.refs.rebind(was.node.handle, now.node.handle);
   const { stored, page } = await store.publish(reading);
   // Positions in the new read, so that runs of added elements keep their nesting.
   const position = new Map(reading.entries.map((e, i) => [e, i]));

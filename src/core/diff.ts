@@ -27,6 +27,11 @@ export interface Changes {
   added: FlatEntry[];
   removed: FlatEntry[];
   changed: { entry: FlatEntry; fields: FieldChange[] }[];
+  /**
+   * Elements the app handed out anew (a new handle for the same role, name and place: LibreOffice's
+   * cells, a file chooser's rows, rebuilt as a menu opens), as [before, after]: neither added nor removed.
+   */
+  reissued: [FlatEntry, FlatEntry][];
 }
 
 function seen(entry: FlatEntry): Seen {
@@ -68,7 +73,7 @@ export async function diffEntries(
   stillThere: Set<string>,
 ): Promise<Changes> {
   const old = new Map(before.map((e) => [e.node.handle, seen(e)]));
-  const changes: Changes = { added: [], removed: [], changed: [] };
+  const changes: Changes = { added: [], removed: [], changed: [], reissued: [] };
   const matched = new Set<string>();
   const added = new Set<string>();
   for (const entry of after) {
@@ -90,5 +95,31 @@ export async function diffEntries(
     if (stillThere.has(handle) && !added.has(handle)) continue;
     changes.removed.push(entry);
   }
+  pairReissued(changes, old);
   return changes;
+}
+
+/** Where an element stands, as a person would tell it again: its place in the tree, role and name. */
+const placeOf = (e: FlatEntry) =>
+  `${e.fromWindow === false ? "~" : ""}${e.path.join("/")}\u0000${e.node.role}\u0000${e.node.name ?? ""}`;
+
+/** An addition and a removal at the same place with the same role and name are one element re-issued. */
+function pairReissued(changes: Changes, old: Map<string, Seen>): void {
+  const gone = new Map<string, FlatEntry>();
+  for (const entry of changes.removed) gone.set(placeOf(entry), entry);
+  const added: FlatEntry[] = [];
+  for (const entry of changes.added) {
+    const was = gone.get(placeOf(entry));
+    if (!was) {
+      added.push(entry);
+      continue;
+    }
+    gone.delete(placeOf(entry));
+    changes.reissued.push([was, entry]);
+    const fields = compare(old.get(was.node.handle) ?? seen(was), seen(entry));
+    if (fields.length > 0) changes.changed.push({ entry, fields });
+  }
+  const kept = new Set(changes.reissued.map(([was]) => was));
+  changes.added = added;
+  changes.removed = changes.removed.filter((e) => !kept.has(e));
 }

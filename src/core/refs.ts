@@ -95,6 +95,16 @@ export class RefStore {
     return `s${this.#snapshotCounter}`;
   }
 
+  /** The element behind a ref has a new handle (the app re-issued it): the ref follows it. */
+  rebind(oldHandle: string, newHandle: string): void {
+    const ref = this.#byHandle.get(oldHandle);
+    const entry = ref ? this.#entries.get(ref) : undefined;
+    if (!ref || !entry || this.#byHandle.has(newHandle)) return;
+    entry.handle = newHandle;
+    this.#byHandle.delete(oldHandle);
+    this.#byHandle.set(newHandle, ref);
+  }
+
   assign(snapshotId: string, handle: string, fingerprint: Fingerprint): string {
     if (this.lifetime === "while-verified") {
       const existing = this.#byHandle.get(handle);
