@@ -46,6 +46,12 @@ export const readTableTool = defineTool({
     // A wide sheet's rows end at a run of empty cells: the run is not shown.
     if (table.rowShare)
       for (const values of rows.values()) while (values.length > 0 && values.at(-1) === "") values.pop();
+    // Nor are the headers of columns past the widest row shown, where none of them is named.
+    const widest = Math.max(0, ...[...rows.values()].map((v) => v.length));
+    const shownHeaders =
+      table.rowShare && table.headers.slice(widest).every((h) => h == null)
+        ? table.headers.slice(0, widest)
+        : table.headers;
     const rowsRead = [...rows.keys()];
     const last = rowsRead.length ? Math.max(...rowsRead) : input.row_start - 1;
     // max_cells may stop inside a row: that row is named, with what of it is shown, and read again next.
@@ -76,7 +82,7 @@ export const readTableTool = defineTool({
     };
     const lines = [
       `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
-      `| row | ${table.headers.map((h) => h ?? "-").join(" | ")} |`,
+      `| row | ${shownHeaders.map((h) => h ?? "-").join(" | ")} |`,
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
     const columnName = (column: number) => table.headers[column] ?? `column ${column}`;

@@ -92,6 +92,8 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
       page.text,
     );
     assert.ok((page.text ?? "").length < 400, `a short page: ${page.text}`);
+    // Its header line as wide as the widest row, not the 32 columns read.
+    assert.match(page.text ?? "", /^\| row \| - \| - \|$/m, page.text);
     // A snapshot and find show a cell's content beside its place-name.
     const snap = await call("snapshot", { target: { kind: "title", glob: profile.title }, tableRows: 3 });
     assert.match(snap.text ?? "", /table cell "A1" \[ref=[^\]]+\][^\n]*= "7"/, snap.text);
