@@ -383,13 +383,21 @@ async function pickFromOpenList(
   guarded.end({ decision: "done", outcome: { route: "opened its list, then a real click on the option" } });
   await sleep(SETTLE_AFTER_PICK_MS);
   const now = await (await context.backend()).describe(entry.handle, { maxText: 200 }).catch(() => undefined);
-  const value =
-    (now?.name || now?.value) ??
-    (now && windowId !== null ? await chosenInList(context, () => open("invoke"), windowId) : undefined);
+  const own = (now?.name || now?.value) ?? undefined;
+  const listed =
+    own === undefined && now && windowId !== null
+      ? await chosenInList(context, () => open("invoke"), windowId)
+      : undefined;
+  const value = own ?? listed;
+  // Its value is in no read while the list is closed: the reply is where the agent learns it.
+  const shows =
+    listed === undefined
+      ? ""
+      : `; it shows ${JSON.stringify(listed)} (read from its list, opened again and closed: the tree does not show its value while it is closed)`;
   return {
     route: `${opened.route}, then a real click on ${JSON.stringify(action.option)}`,
     outcome: "completed",
-    detail: `${error.message}, so its list was opened and the option clicked with the real mouse`,
+    detail: `${error.message}, so its list was opened and the option clicked with the real mouse${shows}`,
     ...(value === undefined ? {} : { seen: value === action.option }),
   };
 }

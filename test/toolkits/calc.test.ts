@@ -141,6 +141,7 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     });
     assert.ok(chose.ok, JSON.stringify(chose.error));
     assert.match(chose.text ?? "", /The option reads selected afterwards/, chose.text);
+    assert.match(chose.text ?? "", /it shows "A" \(read from its list/, chose.text);
     assert.equal(await thirdSensitive(), true, "the dialog took the second key");
     const missing = await call("act", {
       ref: combos.data.matches[0].ref,
