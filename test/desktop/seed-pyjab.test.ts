@@ -208,4 +208,26 @@ describe("the pyjab profile, replayed", () => {
     });
     assert.equal(unknown.isError, true);
   });
+  it("a picture without a caption; element_info on an element that changed is an error", async () => {
+    const session = (await call("java_attach_window", { title: TITLES.swing })).structuredContent.session_id;
+    const shot = await call("java_screenshot", { session_id: session });
+    assert.deepEqual(
+      shot.content.map((c) => c.type),
+      ["image"],
+    );
+    // The combo box is named after its choice: once another is chosen, its handle names another element.
+    const combo = (await call("java_find", { session_id: session, role: "combo box" })).structuredContent
+      .matches[0];
+    const first = combo.name;
+    const other = first === "Green" ? "Red" : "Green";
+    const chose = await call("java_select", { session_id: session, handle: combo.handle, option: other });
+    assert.ok(!chose.isError, text(chose));
+    const info = await call("java_element_info", { session_id: session, handle: combo.handle });
+    assert.equal(info.isError, true, text(info));
+    assert.match(text(info), /no longer the element that was found|is gone/);
+    // Put it back as it was.
+    const again = (await call("java_find", { session_id: session, role: "combo box" })).structuredContent
+      .matches[0];
+    await call("java_select", { session_id: session, handle: again.handle, option: first });
+  });
 });

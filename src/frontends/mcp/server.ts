@@ -104,7 +104,8 @@ export function mcpResult(result: CallResult, profile: Pick<Profile, "error" | "
       // A refused or failed action is a result the agent must notice: isError, with the reason.
       ...(result.outcome !== "done" ? { isError: true } : {}),
       content: [
-        { type: "text" as const, text: output.text },
+        // A picture sent alone (a seed's screenshot) has no caption block.
+        ...(output.text === "" && output.image ? [] : [{ type: "text" as const, text: output.text }]),
         ...(output.image
           ? [
               {

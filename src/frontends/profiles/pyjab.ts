@@ -545,6 +545,14 @@ const elementInfo = defineTool({
   async handler(context, input) {
     const ref = refOf(context, input.session_id, input.handle);
     const out = await runTool(context, elementInfoTool, { ref });
+    // The seed's element_info fails for an element that is gone or no longer what was found.
+    if (!out.data.verified)
+      throw new DeskhandError(
+        "stale_element",
+        `handle ${input.handle} ${"gone" in out.data && out.data.gone ? "is gone" : "is no longer the element that was found"}: ${out.text.split("\n")[0]}`,
+        "Find it again (java_find) and use the new handle.",
+        { handle: input.handle },
+      );
     const known = "path" in out.data ? out.data : undefined;
     const depth = known ? known.path.length : null;
     const locator = known ? locatorOf(known.role, known.name) : null;
@@ -612,7 +620,9 @@ const screenshot = defineTool({
       input.handle !== undefined
         ? { kind: "element" as const, ref: refOf(context, input.session_id, input.handle) }
         : { kind: "window" as const, window: { id: bound.windowId } };
-    return runTool(context, screenshotTool, { of });
+    // The seed sends the picture alone: no caption beside it (what was captured stays in the data).
+    const shot = await runTool(context, screenshotTool, { of });
+    return { ...shot, text: "" };
   },
 });
 
