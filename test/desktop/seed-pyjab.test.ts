@@ -225,6 +225,16 @@ describe("the pyjab profile, replayed", () => {
     const info = await call("java_element_info", { session_id: session, handle: combo.handle });
     assert.equal(info.isError, true, text(info));
     assert.match(text(info), /no longer the element that was found|is gone/);
+    // Unnamed buttons (a spinner's arrows) share the locator //push button: they get none, the total says how many.
+    const buttons = (await call("java_find", { session_id: session, role: "push button", max_results: 100 }))
+      .structuredContent;
+    const unnamed = buttons.matches.filter((m: { name: string | null }) => !m.name);
+    assert.ok(unnamed.length > 1, JSON.stringify(buttons.matches));
+    assert.ok(
+      unnamed.every((m: { locator: string | null }) => m.locator === null),
+      JSON.stringify(unnamed),
+    );
+    assert.equal(typeof buttons.total, "number");
     // Put it back as it was.
     const again = (await call("java_find", { session_id: session, role: "combo box" })).structuredContent
       .matches[0];

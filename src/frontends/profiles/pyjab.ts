@@ -279,18 +279,33 @@ const find = defineTool({
     });
     const exact = input.name === undefined ? data.matches : data.matches.filter((m) => m.name === input.name);
     const total = input.name === undefined ? data.total : exact.length;
-    const matches = exact.slice(0, input.max_results).map((m) => ({
-      handle: give(context, input.session_id, m.ref),
-      role: m.role,
-      name: m.name,
-      locator: locatorOf(m.role, m.name),
-    }));
+    // A locator finds its element again only where no other match shares it: a shared one is none.
+    const shared = new Map<string, number>();
+    for (const m of exact)
+      shared.set(locatorOf(m.role, m.name), (shared.get(locatorOf(m.role, m.name)) ?? 0) + 1);
+    const matches = exact.slice(0, input.max_results).map((m) => {
+      const locator = locatorOf(m.role, m.name);
+      return {
+        handle: give(context, input.session_id, m.ref),
+        role: m.role,
+        name: m.name,
+        locator: shared.get(locator)! > 1 ? null : locator,
+      };
+    });
     const selector = ["name", "role", "description", "states", "xpath"]
       .filter((k) => input[k as "name"] !== undefined)
       .map((k) => `${k}=${JSON.stringify(input[k as "name"])}`)
       .join("");
     const text = matches.length
-      ? matches.map((m) => `[${m.handle}] ${m.role} ${JSON.stringify(m.name ?? "")} ${m.locator}`).join("\n")
+      ? [
+          ...matches.map(
+            (m) =>
+              `[${m.handle}] ${m.role} ${JSON.stringify(m.name ?? "")} ${m.locator ?? "(no locator: others match it too)"}`,
+          ),
+          ...(total > matches.length
+            ? [`${total} matches in all; ${matches.length} shown (max_results)`]
+            : []),
+        ].join("\n")
       : `Nothing matched ${selector}${data.searched_whole_window ? " (the whole window was read)" : " in what could be read"}.`;
     return { data: { matches, total, searched_whole_window: data.searched_whole_window }, text };
   },
