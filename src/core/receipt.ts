@@ -248,8 +248,9 @@ export function renderReceipt(receipt: Receipt): string {
       total === 0
         ? "none"
         : `${rows.join(", ")}${total > rows.length ? ` and ${total - rows.length} more` : ""}`;
+    const told = receipt.effect === undefined && total === 0 ? " (as the table reports them)" : "";
     lines.push(
-      `Selected rows now: ${listed}${receipt.effect === "not_seen" ? " — not what was asked: the table did not take the selection as asked" : ""}.`,
+      `Selected rows now${told}: ${listed}${receipt.effect === "not_seen" ? " — not what was asked: the table did not take the selection as asked" : ""}.`,
     );
   } else if (receipt.effect === "seen" && receipt.action === "select")
     lines.push("The option reads selected afterwards.");

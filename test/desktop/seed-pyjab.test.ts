@@ -235,6 +235,14 @@ describe("the pyjab profile, replayed", () => {
       JSON.stringify(unnamed),
     );
     assert.equal(typeof buttons.total, "number");
+    // A row chosen in the Swing table: read back as selected, or said to be beyond telling, never refuted
+    // on the word of a wrapper that reports no selection at all.
+    const table = (await call("java_find", { session_id: session, role: "table" })).structuredContent
+      .matches[0];
+    const row = await call("java_select", { session_id: session, handle: table.handle, row: 3 });
+    assert.ok(!row.isError, text(row));
+    assert.doesNotMatch(text(row), /not what was asked/, text(row));
+    assert.match(text(row), /cannot be told from here|Selected rows now: 3\./, text(row));
     // Put it back as it was.
     const again = (await call("java_find", { session_id: session, role: "combo box" })).structuredContent
       .matches[0];

@@ -306,8 +306,17 @@ async function select(
     await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
     const after = await selectedRows(app, path, timeoutMs);
     if (!after) return report;
+    const selection = { rows: after.slice(0, SELECTION_SHOWN), total: after.length };
+    // No row reads selected at all: the Java wrapper reports none even where the table took it (its
+    // own listeners saw the row chosen), so nothing can be told from here either way.
+    if (after.length === 0)
+      return {
+        ...report,
+        selection,
+        detail: `${report.detail ? `${report.detail}; ` : ""}the table reports no selected row at all, which some toolkits (Java's) always do: whether row ${row} is selected cannot be told from here; read what the app shows of it`,
+      };
     const seen = after.includes(row) && (mode === "add" || after.length === 1);
-    return { ...report, seen, selection: { rows: after.slice(0, SELECTION_SHOWN), total: after.length } };
+    return { ...report, seen, selection };
   }
   if (action.option !== undefined) {
     const found = await findOption(app, path, cleanName(action.option), timeoutMs);
@@ -452,7 +461,8 @@ async function scroll(
       read("MaximumValue"),
       read("MinimumIncrement").catch(() => 0),
     ]);
-    const unit = increment > 0 ? increment : (maximum - minimum) / 100;
+    // An increment too small to move anything is no increment (the Java wrapper answers 5e-323).
+    const unit = increment > (maximum - minimum) / 10_000 ? increment : (maximum - minimum) / 100;
     const next = Math.max(minimum, Math.min(maximum, current + step * unit));
     await app.act(bar.path, IFACE.properties, "Set", timeoutMs, "ssv", [
       IFACE.value,
