@@ -45,6 +45,8 @@ interface Focus {
   pressable: boolean;
   /** A table reports the focus: its cells, left out of the read, take Tab and line breaks as moves. */
   inGrid?: boolean;
+  /** That table's handle. */
+  grid?: string | undefined;
 }
 
 async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | undefined> {
@@ -62,6 +64,7 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
     handle: node.handle,
     all: all.map((n) => n.handle),
     inGrid: all.some((n) => GRIDS.has(n.role)),
+    grid: all.find((n) => GRIDS.has(n.role))?.handle,
     multiLine: !!node.states?.includes("multi line"),
     length: text?.length,
     pressable: PRESSABLE_ROLES.has(node.role),
@@ -86,6 +89,10 @@ async function focusAfter(
   piece: string,
 ): Promise<Focus | undefined> {
   if (!before?.handle) return undefined;
+  if (before.inGrid && before.grid) {
+    const stayed = await stayedInGrid(context, hands, before);
+    if (stayed) return before;
+  }
   const grown = before.length === undefined ? undefined : before.length + [...piece].length;
   const started = Date.now();
   const deadline = started + MOVE_SHOWS_WITHIN_MS;
@@ -101,6 +108,26 @@ async function focusAfter(
     if (before.inGrid && now.inGrid && Date.now() - started >= GRID_SETTLES_MS) return now;
   }
   return undefined;
+}
+
+/**
+ * Whether the focus stayed on a spreadsheet's table through GRID_SETTLES_MS after a Tab or line
+ * break: its window still in front and the table still focused, each asked alone, not by a read of
+ * the whole window (LibreOffice's is 1,850 elements, read several times a piece). A window that came
+ * to the front, or a table that lost the focus, is left to the full reads.
+ */
+async function stayedInGrid(context: ToolContext, hands: Hands, before: Focus): Promise<boolean> {
+  const backend = await context.backend();
+  const started = Date.now();
+  for (;;) {
+    const [window, grid] = await Promise.all([
+      hands.activeWindow().catch(() => undefined),
+      backend.describe(before.grid!, { maxText: 0 }).catch(() => undefined),
+    ]);
+    if (window !== before.windowId || !grid?.states?.includes("focused")) return false;
+    if (Date.now() - started >= GRID_SETTLES_MS) return true;
+    await sleep(MOVE_POLL_MS[1]!);
+  }
 }
 
 export interface TypedPieces {
@@ -130,12 +157,16 @@ export async function typeInPieces(
   let pieces = 0;
   // A later piece the gate allowed on its own journal line: its outcome follows once it is sent.
   let allowed: ((outcome: Record<string, unknown>) => void) | undefined;
+  // The focus the last piece left, read after it: nothing is sent between that read and the next piece.
+  let known: Focus | undefined;
+  // What the next piece's keys press where the focus stayed in one table: the same as last time.
+  let judged: { grid: string; keys: string; effect: Awaited<ReturnType<typeof keyEffect>> } | undefined;
   while (at < text.length) {
     // The piece from `at` to `end` has been judged; where nothing after it is judged by the focus,
     // the rest goes with it.
     const judgedLater = ACTIVATES.test(text.slice(end));
     const piece = judgedLater ? text.slice(at, end) : text.slice(at);
-    const before = judgedLater ? await readFocus(context, hands) : undefined;
+    const before = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
     remapped += (await hands.type(piece)).remapped;
     pieces++;
     at += piece.length;
@@ -143,12 +174,18 @@ export async function typeInPieces(
     allowed = undefined;
     if (at >= text.length) break;
     const now = await focusAfter(context, hands, before, piece);
+    known = now;
     end = pieceEnd(text, at, now?.pressable ?? true);
     const next = text.slice(at, end);
     if (!ACTIVATES.test(next)) continue;
-    const effect = now
-      ? await keyEffect(context, { windowId: now.windowId, text: next })
-      : { presses: [{ unreadable: unknownMove(piece) } as TargetFacts], via: ["unknown"] };
+    const keys = [...new Set(next.match(/[\n\r ]/g))].sort().join("");
+    const sameGrid = now?.inGrid && now.grid && judged?.grid === now.grid && judged.keys === keys;
+    const effect = sameGrid
+      ? judged!.effect
+      : now
+        ? await keyEffect(context, { windowId: now.windowId, text: next })
+        : { presses: [{ unreadable: unknownMove(piece) } as TargetFacts], via: ["unknown"] };
+    judged = now?.inGrid && now.grid ? { grid: now.grid, keys, effect } : undefined;
     const step = await gateStep(context, {
       tool: typing.tool,
       intent: typing.intent,
