@@ -137,7 +137,7 @@ export async function decide(
       // Say only what the caller said: an undeclared press that commits is taken as not reversible.
       why: request.reversibleDeclared
         ? "it is declared not reversible"
-        : "it commits, so it is taken as not reversible (reversible: true says it can be undone)",
+        : "it commits, so it is taken as not reversible (declaring reversible: true would still leave the commit to a person)",
     });
   const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
   if (dangerous) needs.push({ reason: "dangerous_chord", why: dangerous });
