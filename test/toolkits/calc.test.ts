@@ -143,6 +143,10 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     assert.match(chose.text ?? "", /The option reads selected afterwards/, chose.text);
     assert.match(chose.text ?? "", /it shows "A" \(read from its list/, chose.text);
     assert.equal(await thirdSensitive(), true, "the dialog took the second key");
+    // Its value is drawn, never in the tree while the list is closed: a search by value says it could
+    // not read them, rather than that nothing matched.
+    const byValue = await call("find", { target: inDialog, role: "combo box", value_contains: "A" });
+    assert.ok(byValue.data.unreadable_candidates.length >= 2, byValue.text);
     const missing = await call("act", {
       ref: combos.data.matches[0].ref,
       action: { kind: "select", option: "No such column" },

@@ -24,6 +24,7 @@ it("the toggle button beside a hidden combo box reads as a combo box", () => {
   const face = node("toggle button", SHOWN);
   markComboFace([node("text", ["editable"]), node("combo box", ["enabled"]), face]);
   assert.equal(face.role, "combo box");
+  assert.deepEqual(face.unread, ["value"], "its value is drawn, not in the tree");
 });
 
 it("a toggle button stays one beside a shown combo box, with a name, or with another like it", () => {

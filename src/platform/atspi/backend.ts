@@ -29,7 +29,7 @@ import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
-import { mayBeComboFace } from "./combo-face.js";
+import { mayBeComboFace, readAsCombo } from "./combo-face.js";
 import { type ExtentsFit, extentsFit, shadowMargins, xwaylandShift } from "./csd.js";
 import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
@@ -693,7 +693,7 @@ export class AtspiBackend implements AccessibilityBackend {
       if (!alive) throw this.#notResponding(app);
       throw new ElementGone(handle, "it no longer answers");
     }
-    if (mayBeComboFace(node) && (await this.#isComboFace(handle))) node.role = "combo box";
+    if (mayBeComboFace(node) && (await this.#isComboFace(handle))) readAsCombo(node);
     // A combo box that reports no value of its own (Chromium's <select>) shows its selected item.
     if (node.role === "combo box" && node.value === undefined && !node.text) {
       const shown = await this.#selectedItem(handle).catch(() => undefined);

@@ -20,7 +20,16 @@ function comboFace(children: RawNode[]): RawNode | undefined {
 /** Reads the face of a hidden combo box among a node's children as the combo box it shows. */
 export function markComboFace(children: RawNode[]): void {
   const face = comboFace(children);
-  if (face) face.role = "combo box";
+  if (face) readAsCombo(face);
+}
+
+/**
+ * The face as a combo box. Its value is drawn, never in the tree while its list is closed: it is
+ * unread, so a search by value lists it as a candidate that could not be read, not as a miss.
+ */
+export function readAsCombo(face: RawNode): void {
+  face.role = "combo box";
+  if (!face.unread.includes("value")) face.unread.push("value");
 }
 
 /** Whether an element read alone may be such a face: its siblings decide (markComboFace). */
