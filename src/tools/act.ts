@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
-import type { FoundElement } from "../core/find.js";
 import { readsBackAs } from "../core/readback.js";
 import {
   afterRead,
@@ -31,15 +30,16 @@ import { endsInEllipsis } from "../safety/vocabulary.js";
 import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
-import { findQuerySchema, inlineFindSchema, inlineNthSchema, resolveOne, searchUntil } from "./find.js";
+import { inlineFindSchema, inlineNthSchema, resolveOne } from "./find.js";
 import { type Guarded, guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { clickTool } from "./hands/pointer.js";
 import { intentSchema } from "./hands/schemas.js";
+import { pickFromOpenList } from "./open-list.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { defineTool } from "./tool.js";
-import { stepByKeys, steppable } from "./value-by-keys.js";
+import { stepIfNotApplied, steppable } from "./value-by-keys.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
 
@@ -265,14 +265,15 @@ async function performAction(
       ? await watchSection(backend, node, entry.handle, entry.fingerprint.windowId)
       : undefined;
   let report: ActionReport;
+  const acting = await guarded.acting.backend();
   try {
-    report = await (await guarded.acting.backend()).perform(entry.handle, input.action as SemanticAction, {
+    report = await acting.perform(entry.handle, input.action as SemanticAction, {
       timeoutMs: input.timeoutMs,
       node,
     });
   } catch (error) {
     // An option its open list does not show is said as such; any other failure, as the call's own.
-    const picked = await pickFromOpenList(context, input, { entry, node, guarded }, error).catch((e) =>
+    const picked = await fallBackToList(context, input, { entry, node, guarded }, error).catch((e) =>
       e instanceof ActionRejected ? e : undefined,
     );
     if (!picked || picked instanceof ActionRejected) {
@@ -282,8 +283,13 @@ async function performAction(
     }
     report = picked;
   }
-  if (input.action.kind === "set_range" && steppable(node))
-    report = await stepIfNotApplied(context, input, { entry, node, guarded }, input.action.value, report);
+  if (input.action.kind === "set_range" && steppable(node)) {
+    const target = { ref: input.ref, node, handle: entry.handle, windowId: entry.fingerprint.windowId };
+    const intent = input.intent ?? `Set it to ${input.action.value}`;
+    report = await stepIfNotApplied(context, { ...target, intent }, input.action.value, report, () =>
+      acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
+    );
+  }
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);
   const pressed = section ? await pressIfStayed(context, section, input, node.name) : undefined;
@@ -292,56 +298,8 @@ async function performAction(
   return report;
 }
 
-/**
- * A slider or spin button whose Value took the call and stayed where it was is stepped with the
- * arrow keys (value-by-keys.ts); where it took, or cannot be stepped, the report stands.
- */
-async function stepIfNotApplied(
-  context: ToolContext,
-  input: z.output<typeof actOnRefInput>,
-  { entry, node, guarded }: Pick<Gated, "entry" | "node" | "guarded">,
-  wanted: number,
-  report: ActionReport,
-): Promise<ActionReport> {
-  await sleep(SETTLE_AFTER_PICK_MS);
-  const now = await (await context.backend()).describe(entry.handle, { maxText: 0 }).catch(() => undefined);
-  const current = Number(now?.value);
-  if (
-    !Number.isFinite(current) ||
-    current === wanted ||
-    !Number.isInteger(current) ||
-    !Number.isInteger(wanted)
-  )
-    return report;
-  const acting = await guarded.acting.backend();
-  const stepped = await stepByKeys(
-    context,
-    {
-      ref: input.ref,
-      node,
-      handle: entry.handle,
-      intent: input.intent ?? `Set it to ${wanted}`,
-      windowId: entry.fingerprint.windowId,
-    },
-    current,
-    { value: wanted, step: 1 },
-    () => acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
-  ).catch(() => undefined);
-  if (!stepped) return report;
-  return {
-    ...report,
-    route: `${report.route} (read back ${current}: not applied), then ${stepped.route}`,
-    ...(stepped.seen === undefined ? {} : { seen: stepped.seen }),
-  };
-}
-
-/**
- * A combo box that selects no option through accessibility (Qt's implements no Selection, and its
- * list items' own action selects in the closed list only) is chosen as a person does: its list is
- * opened by its own action, and the option, now on screen, is clicked with the real mouse through
- * the gate as any click. The combo's value read back says whether it took.
- */
-async function pickFromOpenList(
+/** A combo box's option chosen from its open list where Selection could not choose it (open-list.ts). */
+async function fallBackToList(
   context: ToolContext,
   input: z.output<typeof actOnRefInput>,
   { entry, node, guarded }: Pick<Gated, "entry" | "node" | "guarded">,
@@ -349,120 +307,20 @@ async function pickFromOpenList(
 ): Promise<ActionReport | undefined> {
   const action = input.action;
   if (!(error instanceof UnsupportedAction) || action.kind !== "select" || action.option === undefined)
-    return;
-  if (node.role !== "combo box") return;
+    return undefined;
+  if (node.role !== "combo box") return undefined;
   const acting = await guarded.acting.backend();
-  // Expanded, or pressed where it reports no expandable state (Qt's ShowMenu and Press open its list).
-  const open = (kind: "expand" | "collapse" | "invoke") =>
-    acting.perform(entry.handle, { kind }, { timeoutMs: input.timeoutMs, node });
-  let pressed = false;
-  const opened = await open("expand").catch((e) => {
-    if (!(e instanceof UnsupportedAction)) throw e;
-    pressed = true;
-    return open("invoke");
-  });
-  // Closed again where no option could be chosen: the list is not left over the window.
-  const close = () =>
-    open(pressed ? "invoke" : "collapse")
-      .then(() => undefined)
-      .catch(() => undefined);
-  await sleep(300);
-  const windowId = entry.fingerprint.windowId;
-  const option = await openOption(context, input.ref, windowId, action.option);
-  if (!option) {
-    await close();
-    throw new ActionRejected(
-      `${error.message}; its list was opened and shows no option named ${JSON.stringify(action.option)}, so it was closed again and nothing was chosen`,
-    );
-  }
-  const clicked = await callTool(context, clickTool, {
-    ref: option.ref,
-    intent: input.intent ?? `Choose ${JSON.stringify(action.option)} in its list`,
-  });
-  if (!(clicked.ok && clicked.outcome === "done")) return close();
-  guarded.end({ decision: "done", outcome: { route: "opened its list, then a real click on the option" } });
-  await sleep(SETTLE_AFTER_PICK_MS);
-  const now = await (await context.backend()).describe(entry.handle, { maxText: 200 }).catch(() => undefined);
-  const own = (now?.name || now?.value) ?? undefined;
-  const listed =
-    own === undefined && now && windowId !== null
-      ? await chosenInList(context, () => open("invoke"), windowId)
-      : undefined;
-  const value = own ?? listed;
-  // Its value is in no read while the list is closed: the reply is where the agent learns it.
-  const shows =
-    listed === undefined
-      ? ""
-      : `; it shows ${JSON.stringify(listed)} (read from its list, opened again and closed: the tree does not show its value while it is closed)`;
-  return {
-    route: `${opened.route}, then a real click on ${JSON.stringify(action.option)}`,
-    outcome: "completed",
-    detail: `${error.message}, so its list was opened and the option clicked with the real mouse${shows}`,
-    ...(value === undefined ? {} : { seen: value === action.option }),
+  const owner = {
+    ref: input.ref,
+    handle: entry.handle,
+    windowId: entry.fingerprint.windowId,
+    intent: input.intent,
+    perform: (kind: SemanticAction["kind"]) =>
+      acting.perform(entry.handle, { kind } as SemanticAction, { timeoutMs: input.timeoutMs, node }),
+    end: guarded.end,
   };
+  return pickFromOpenList(context, owner, action.option, error);
 }
-
-/**
- * The option a combo box that names no value of its own has chosen (LibreOffice's dialogs draw theirs):
- * the one its list holds selected, read by opening the list through the combo box's own action and
- * closing it again.
- */
-async function chosenInList(
-  context: ToolContext,
-  press: () => Promise<unknown>,
-  windowId: number,
-): Promise<string | undefined> {
-  const opened = await press().then(
-    () => true,
-    () => false,
-  );
-  if (!opened) return undefined;
-  const query = findQuerySchema.parse({ target: { kind: "window", id: windowId }, states: ["selected"] });
-  let chosen: FoundElement | undefined;
-  // The list opens a moment after the press; until then only the window's own selections match.
-  for (const started = Date.now(); !chosen && Date.now() - started < LIST_OPENS_MS; await sleep(150)) {
-    const found = await searchUntil(context, query, 20, 0, "leave_out", true).catch(() => undefined);
-    chosen = found?.matches.find((m) => OPTION_ROLES.has(m.role));
-  }
-  await press().catch(() => undefined);
-  return chosen?.name ?? undefined;
-}
-
-/** How long a list opened by a press takes to show, at most, on a loaded machine. */
-const LIST_OPENS_MS = 2000;
-
-/** Roles an open list shows its options as: a menu's items, a list's, a popup table's cells. */
-const OPTION_ROLES = new Set(["menu item", "list item", "table cell", "check menu item", "radio menu item"]);
-
-/**
- * The option on screen in a combo box's open list: inside the combo box (Qt), else in a popup of its
- * window (LibreOffice's dialogs open theirs in a window of their own, a child of the dialog).
- */
-async function openOption(
-  context: ToolContext,
-  ref: string,
-  windowId: number | null,
-  name: string,
-): Promise<FoundElement | undefined> {
-  const onScreen = (m: FoundElement) => !!m.bounds && m.bounds.width > 0;
-  const inside = findQuerySchema.parse({ target: { kind: "element", ref }, name });
-  const around =
-    windowId === null ? undefined : findQuerySchema.parse({ target: { kind: "window", id: windowId }, name });
-  // The list shows a moment after the press: both places are searched until it does.
-  for (const started = Date.now(); Date.now() - started < LIST_OPENS_MS; await sleep(150)) {
-    const shown = await searchUntil(context, inside, 5, 0, "leave_out");
-    const option = shown.matches.find(onScreen);
-    if (option) return option;
-    if (!around) continue;
-    const popup = await searchUntil(context, around, 5, 0, "leave_out", true);
-    const item = popup.matches.find((m) => onScreen(m) && OPTION_ROLES.has(m.role));
-    if (item) return item;
-  }
-  return undefined;
-}
-
-/** A combo box shows the option a click chose once its list has closed. */
-const SETTLE_AFTER_PICK_MS = 200;
 
 /**
  * The windows after the action. A press may open or close a window a moment later (Qt runs a

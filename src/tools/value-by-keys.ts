@@ -19,20 +19,55 @@ const STEPPED_ROLES = new Set(["slider", "spin button"]);
 export const steppable = (node: RawNode): boolean => STEPPED_ROLES.has(node.role);
 
 /**
- * Steps the element from `current` to `wanted` with the arrow keys: Up and Down for a spin button
- * and a vertical slider, Right and Left for a horizontal one. Undefined where the distance is not a
- * whole number of steps, or too many of them.
+ * A slider or spin button after its Value was set: where it does not read `wanted` (at once, or a
+ * moment later), it is stepped there with the arrow keys. The report stands where it took, where the
+ * value is not a whole number, or where it cannot be stepped.
  */
-export async function stepByKeys(
+export async function stepIfNotApplied(
   context: ToolContext,
-  target: { ref: string; node: RawNode; handle: string; intent: string; windowId: number | null },
-  current: number,
-  wanted: { value: number; step: number },
+  target: Target,
+  wanted: number,
+  report: ActionReport,
   /** Gives the element the focus through its own action: a spin button's keys go to its field. */
   focus: () => Promise<unknown>,
+): Promise<ActionReport> {
+  const backend = await context.backend();
+  const read = () =>
+    backend.describe(target.handle, { maxText: 0 }).then(
+      (n) => Number(n.value),
+      () => Number.NaN,
+    );
+  let current = await read();
+  if (current === wanted) return report;
+  // A toolkit may show the value a moment later: only one still not there is stepped.
+  await sleep(SETTLE_MS);
+  current = await read();
+  if (current === wanted || !Number.isInteger(current) || !Number.isInteger(wanted)) return report;
+  const stepped = await stepByKeys(context, target, current, wanted, focus).catch(() => undefined);
+  if (!stepped) return report;
+  return {
+    ...report,
+    route: `${report.route} (read back ${current}: not applied), then ${stepped.route}`,
+    ...(stepped.seen === undefined ? {} : { seen: stepped.seen }),
+  };
+}
+
+type Target = { ref: string; node: RawNode; handle: string; intent: string; windowId: number | null };
+
+/**
+ * Steps the element from `current` to `wanted` with the arrow keys: Up and Down for a spin button
+ * and a vertical slider, Right and Left for a horizontal one. Undefined where it is too many steps.
+ */
+async function stepByKeys(
+  context: ToolContext,
+  target: Target,
+  current: number,
+  wanted: number,
+  focus: () => Promise<unknown>,
 ): Promise<(Pick<ActionReport, "route" | "seen"> & { value?: string }) | undefined> {
-  const steps = (wanted.value - current) / wanted.step;
-  if (!Number.isInteger(steps) || steps === 0 || Math.abs(steps) > MAX_STEPS) return undefined;
+  // One key moves it by one: a Swing slider's and spinner's step.
+  const steps = wanted - current;
+  if (steps === 0 || Math.abs(steps) > MAX_STEPS) return undefined;
   const vertical = target.node.role === "spin button" || target.node.states?.includes("vertical");
   const key = steps > 0 ? (vertical ? "Up" : "Right") : vertical ? "Down" : "Left";
   // A slider takes the keys by its ref; a spin button's go to the field inside it, which has the
@@ -51,6 +86,6 @@ export async function stepByKeys(
   const value = now?.value;
   return {
     route: `${key} pressed ${Math.abs(steps)} times with the real keyboard`,
-    ...(value === undefined ? {} : { seen: Number(value) === wanted.value, value }),
+    ...(value === undefined ? {} : { seen: Number(value) === wanted, value }),
   };
 }
