@@ -68,6 +68,14 @@ function openOption(context: ToolContext, owner: ListOwner, name: string): Promi
   return whileListOpens(context, [inside, { query: around, tables: true, accept: isOption }]);
 }
 
+/** Whether the open list holds the option, with no place on screen to click (a window whose places disagree). */
+async function listedWithoutPlace(context: ToolContext, owner: ListOwner, name: string): Promise<boolean> {
+  if (owner.windowId === null) return false;
+  const query = findQuerySchema.parse({ target: { kind: "window", id: owner.windowId }, name });
+  const found = await searchUntil(context, query, 20, 0, "include", true).catch(() => undefined);
+  return !!found?.matches.some((m) => OPTION_ROLES.has(m.role));
+}
+
 /** The row the list holds selected, read by opening it through the combo box's own action and closing it. */
 async function chosenInList(
   context: ToolContext,
@@ -90,15 +98,15 @@ async function chosenInList(
 
 /**
  * `option` chosen from the combo box's open list; `failure` is why Selection could not choose it.
- * Undefined where the list could not be opened or the click was not done (the list is closed again).
- * An option the open list does not show is ActionRejected, the list closed again.
+ * An option the open list does not show, or a click on it that was not done, is ActionRejected, the
+ * list closed again.
  */
 export async function pickFromOpenList(
   context: ToolContext,
   owner: ListOwner,
   option: string,
   failure: Error,
-): Promise<ActionReport | undefined> {
+): Promise<ActionReport> {
   // Expanded, or pressed where it reports no expandable state (Qt's ShowMenu and Press, LibreOffice's Click).
   let pressed = false;
   const opened = await owner.perform("expand").catch(async (e) => {
@@ -114,16 +122,26 @@ export async function pickFromOpenList(
   await sleep(300);
   const shown = await openOption(context, owner, option);
   if (!shown) {
+    const unplaced = await listedWithoutPlace(context, owner, option);
     await close();
+    const what = unplaced
+      ? `lists ${JSON.stringify(option)}, but where it is on screen cannot be read (no click lands where its place is not known)`
+      : `shows no option named ${JSON.stringify(option)}`;
     throw new ActionRejected(
-      `${failure.message}; its list was opened and shows no option named ${JSON.stringify(option)}, so it was closed again and nothing was chosen`,
+      `${failure.message}; its list was opened and ${what}, so it was closed again and nothing was chosen`,
     );
   }
   const clicked = await callTool(context, clickTool, {
     ref: shown.ref,
     intent: owner.intent ?? `Choose ${JSON.stringify(option)} in its list`,
   });
-  if (!(clicked.ok && clicked.outcome === "done")) return close();
+  if (!(clicked.ok && clicked.outcome === "done")) {
+    await close();
+    const why = (clicked.ok ? clicked.output.text : clicked.error.message).split("\n")[0];
+    throw new ActionRejected(
+      `${failure.message}; its list was opened, but the click on ${JSON.stringify(option)} was not done (${why}), so the list was closed again and nothing was chosen`,
+    );
+  }
   owner.end({ decision: "done", outcome: { route: "opened its list, then a real click on the option" } });
   await sleep(SETTLE_AFTER_PICK_MS);
   const now = await (await context.backend()).describe(owner.handle, { maxText: 200 }).catch(() => undefined);
