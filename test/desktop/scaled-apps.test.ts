@@ -1,9 +1,11 @@
-// A Java app and two browsers on a screen scaled by 2, as `deskhand sandbox --scale 2` makes one
+// A Java app, two browsers and an office suite on a screen scaled by 2, as `deskhand sandbox --scale 2` makes one
 // (issue 38): Java told `-Dsun.java2d.uiScale=2`, Firefox `GDK_SCALE=2`, Chromium the 192 dots per
 // inch of Xft.dpi. Java and Firefox report their extents in their own
 // points, Chromium its frame in its points and its page in the screen's pixels: each is mapped from
 // evidence, so a click by ref and one at the centre `find_text` gives press their own controls, read
-// back from the app (Swing's status label, the page's status line).
+// back from the app (Swing's status label, the page's status line). LibreOffice's frames hold their
+// window manager's decorations, in its own points: its dialogs are placed from that, so a combo box
+// there is chosen by a real click and the dialog answers.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,7 +84,7 @@ const APPS: ScaledApp[] = [
   },
 ];
 
-describe("a Java app and two browsers on a screen scaled by 2", () => {
+describe("a Java app, two browsers and an office suite on a screen scaled by 2", () => {
   let desktop: Desktop;
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
@@ -137,4 +139,40 @@ describe("a Java app and two browsers on a screen scaled by 2", () => {
       assert.equal(at.data?.status, "done", at.text ?? JSON.stringify(at.error));
       await pressedUntil(app.byText);
     });
+  it("LibreOffice Calc at GDK_SCALE=2: its dialog is placed, and a combo box there chosen by a real click", async () => {
+    await launchApp(desktop, "soffice --calc --norestore --nologo", 90_000);
+    const opened = await call("act", {
+      find: { target: { kind: "title", glob: "*LibreOffice Calc" }, role: "menu item", name: "Sort..." },
+      action: { kind: "invoke" },
+      intent: "Open the Sort dialog",
+    });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    const dialog = await windowId(call, "Sort");
+    const listed = (await call("windows", {})).data.windows.find((w: { id: number }) => w.id === dialog);
+    assert.equal(listed.extentsDisagree, undefined, JSON.stringify(listed));
+    const combos = await call("find", {
+      target: { kind: "window", id: dialog },
+      role: "combo box",
+      label: "Column",
+    });
+    assert.equal(combos.data?.total, 3, combos.text);
+    const second = combos.data.matches[1];
+    assert.ok(second.bounds?.height > 30, `not placed at twice the size: ${JSON.stringify(second)}`);
+    const chose = await call("act", {
+      ref: second.ref,
+      action: { kind: "select", option: "A" },
+      intent: "Sort by column A second",
+    });
+    assert.ok(chose.ok, JSON.stringify(chose.error));
+    assert.match(chose.text ?? "", /it shows "A" \(read from its list/, chose.text);
+    // The dialog took it: the third key, disabled until the second is set, is enabled.
+    const third = await call("element_info", { ref: combos.data.matches[2].ref });
+    assert.match(third.text ?? "", /^states: .*\bsensitive\b/m, third.text);
+    const cancel = await call("act", {
+      find: { target: { kind: "window", id: dialog }, role: "push button", name: "Cancel" },
+      action: { kind: "invoke" },
+      intent: "Close it",
+    });
+    assert.match(cancel.text ?? "", /window disappeared: \d+ "Sort"/, cancel.text);
+  });
 });

@@ -104,9 +104,10 @@ export type ExtentsFit =
  * the decorations in its frame and is read from its first child, its content, as is Java at
  * uiScale 2, whose frame reports -1 and whose content pane 756×606 at (40, 56) fills a 1512×1212
  * window at (81, 112). A scale counts only
- * where width, height and origin all agree on it. Unscaled, the frame is the window or holds it
- * (LibreOffice's includes the decorations), or the content lies in the window. Anything else
- * disagrees.
+ * where width, height and origin all agree on it, or where the frame at that scale holds the window
+ * with no more than its decorations around it (LibreOffice's at GDK_SCALE=2). Unscaled, the frame is
+ * the window or holds it (LibreOffice's includes the decorations), or the content lies in the
+ * window. Anything else disagrees.
  */
 export async function extentsFit(
   app: AtspiApp,
@@ -126,6 +127,8 @@ export async function extentsFit(
   const ofContent = content ? scaleOf(content, window) : undefined;
   if (ofContent !== undefined) return { fits: "scaled", scale: ofContent };
   if (!usable(frame)) return { fits: "unknown" };
+  const ofDecorated = scaleHolding(frame, window, content);
+  if (ofDecorated !== undefined) return { fits: "scaled", scale: ofDecorated };
   // Java's dialogs report a frame beside their window (341,355 222×60 for 302,335 220×35) and a
   // content that is the window: the content is the evidence there.
   if (within(window, frame) || (content && usable(content) && within(content, window)))
@@ -145,6 +148,35 @@ export function within(inner: Rect | Extents, outer: Rect | Extents): boolean {
   const [ix, iy, iw, ih] = Array.isArray(inner) ? inner : [inner.x, inner.y, inner.width, inner.height];
   const [ox, oy, ow, oh] = Array.isArray(outer) ? outer : [outer.x, outer.y, outer.width, outer.height];
   return ix >= ox - 2 && iy >= oy - 2 && ix + iw <= ox + ow + 2 && iy + ih <= oy + oh + 2;
+}
+
+/** Most a window manager's decorations add beside and below a window, and above it, per unit of scale. */
+const MOST_BORDER = 12;
+const MOST_TITLE_BAR = 60;
+
+/**
+ * The scale at which the frame holds the window with its decorations: LibreOffice's frames include
+ * them, so at GDK_SCALE=2 its Tip of the Day's frame 585×229 at (188, 201) is, doubled, the
+ * decorated 1170×458 at (376, 402) around the 1168×424 window at (377, 434). Its width is a little
+ * more than the window's: the scale is that ratio at a quarter step, or the ratio itself. The
+ * content, where it reads, must lie in the window at that scale.
+ */
+function scaleHolding(frame: Extents, window: Rect, content: Extents | undefined): number | undefined {
+  const ratio = window.width / frame[2];
+  for (const scale of new Set([Math.round(ratio * 4) / 4, ratio])) {
+    if (Math.abs(scale - 1) < 0.03 || scale > 4) continue;
+    const [x, y, width, height] = frame.map((v) => v * scale) as Extents;
+    const left = window.x - x;
+    const top = window.y - y;
+    const right = x + width - (window.x + window.width);
+    const bottom = y + height - (window.y + window.height);
+    const slack = scale + 1;
+    if ([left, top, right, bottom].some((m) => m < -slack)) continue;
+    if (Math.max(left, right, bottom) > MOST_BORDER * scale || top > MOST_TITLE_BAR * scale) continue;
+    if (content && usable(content) && !within(content.map((v) => v * scale) as Extents, window)) continue;
+    return scale;
+  }
+  return undefined;
 }
 
 function scaleOf([x, y, width, height]: Extents, window: Rect): number | undefined {
