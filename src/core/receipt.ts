@@ -52,6 +52,7 @@ export interface Receipt {
   windows_appeared: Pick<WindowInfo, "id" | "title" | "app">[];
   windows_disappeared: Pick<WindowInfo, "id" | "title" | "app">[];
   windows_retitled?: { id: number; was: string; now: string }[];
+  programs_started?: StartedProgram[];
   /** What changed in the windows after the last action's reply and before this one began. */
   since_last_action?: WindowChanges;
   /**
@@ -91,7 +92,17 @@ export function elementState(node: RawNode): ElementState {
   return state;
 }
 
-export function windowChanges(before: WindowInfo[], after: WindowInfo[]) {
+/** A program the input started below the app's process that can open a window (tools/started-programs.ts). */
+export interface StartedProgram {
+  pid: number;
+  /** Its executable (its name where the path cannot be read). */
+  program: string;
+  /** Its windows when the reply was made. */
+  windows: number[];
+  running: boolean;
+}
+
+export function windowChanges(before: WindowInfo[], after: WindowInfo[], started: StartedProgram[] = []) {
   const pick = ({ id, title, app }: WindowInfo) => ({ id, title, app });
   const had = new Map(before.map((w) => [w.id, w]));
   const has = new Set(after.map((w) => w.id));
@@ -103,6 +114,7 @@ export function windowChanges(before: WindowInfo[], after: WindowInfo[]) {
     windows_appeared: after.filter((w) => !had.has(w.id)).map(pick),
     windows_disappeared: before.filter((w) => !has.has(w.id)).map(pick),
     ...(retitled.length > 0 ? { windows_retitled: retitled } : {}),
+    ...(started.length > 0 ? { programs_started: started } : {}),
   };
 }
 
@@ -195,6 +207,16 @@ export function windowChangeLines(changes: WindowChanges): string[] {
     ...changes.windows_disappeared.map((w) => `window disappeared: ${w.id} ${JSON.stringify(w.title)}`),
     ...(changes.windows_retitled ?? []).map(
       (w) => `window retitled: ${w.id} ${JSON.stringify(w.was)} → ${JSON.stringify(w.now)}`,
+    ),
+    ...(changes.programs_started ?? []).map(
+      (p) =>
+        `started: ${p.program.split("/").pop()} (pid ${p.pid})${
+          p.windows.length > 0
+            ? `, its window ${p.windows.join(", ")}`
+            : p.running
+              ? ", no window of it yet: the next call says if one comes"
+              : ", which ended with no window"
+        }`,
     ),
   ];
 }

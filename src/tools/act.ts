@@ -38,6 +38,7 @@ import { intentSchema } from "./hands/schemas.js";
 import { pickFromOpenList } from "./open-list.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
+import { programsBefore, windowsOfStarted } from "./started-programs.js";
 import { defineTool } from "./tool.js";
 import { stepIfNotApplied, steppable } from "./value-by-keys.js";
 
@@ -154,8 +155,12 @@ export async function runAction(
   const { entry, node, before, guarded } = gated;
   // A window that came or went after the last reply is said first.
   const since = windowsSinceLast(context, before);
+  const actedIn = before.find((w) => w.id === entry.fingerprint.windowId);
+  const programs = input.action.kind === "invoke" ? programsBefore(actedIn?.pid) : undefined;
   const report = await performAction(context, input, gated);
-  let after = await windowsAfter(backend, input.action.kind, node, before);
+  const settled = await windowsAfter(backend, input.action.kind, node, before);
+  const starting = await windowsOfStarted(() => backend.listWindows(), programs, settled);
+  let after = starting.windows;
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
   // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
   const wanted = input.action.kind === "set_value" ? input.action.text : undefined;
@@ -165,11 +170,10 @@ export async function runAction(
     entry.fingerprint.windowId,
     wanted !== undefined ? Math.min(WHOLE_TEXT_MAX, Math.max(RECEIPT_TEXT, wanted.length + 1)) : RECEIPT_TEXT,
   );
-  const actedIn = before.find((w) => w.id === entry.fingerprint.windowId);
   let exited: Receipt["app_exited"];
   if (reread.after_read === "unavailable")
     ({ exited, after } = await whetherAppExited(backend, actedIn, after));
-  const changes = windowChanges(before, after);
+  const changes = windowChanges(before, after, starting.started);
   rememberWindows(context, after);
   // Not returned, and a window came meanwhile: the modal dialog the action opened is holding it.
   const holder = report.outcome === "unknown" ? changes.windows_appeared[0] : undefined;

@@ -1,7 +1,8 @@
 // Receipts that read true. On a real Qt app: an action that opens a modal dialog names the dialog
 // (where the call is held by it, that it opened it: test/unit/receipt.test.ts), never "outcome
 // unknown"; the dialog's own button closing it is reported as a window gone; an action after which
-// the app exits says the app exited.
+// the app exits says the app exited; a press that starts another program of its app (a plug-in)
+// names the program and the window it opens later.
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -166,5 +167,48 @@ describe("what an input changed, on a GTK 3 editor", () => {
     assert.equal(clicked.data.status, "done", clicked.text);
     assert.match(clicked.text ?? "", /window disappeared: \d+ "Search"/, clicked.text);
     assert.ok(clicked.data.windows_disappeared.some((w: { title: string }) => w.title === "Search"));
+  });
+});
+
+describe("a press that starts another program of its app, on a GTK 3 window", () => {
+  const title = "Deskhand plug-in host";
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-started-"));
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(() => {
+    context = preapproved(dir, []);
+    call = toolCaller(context);
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_plugin_host.py", title]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("names the window the program opens a second and a half later, and the program", async () => {
+    const sharpen = (await findWaiting(call, title, { role: "push button", name: "Sharpen" }, 20_000)) as {
+      ref: string;
+    };
+    // Its window comes 1.5 s after the press, past the settle any press is given: waited for only
+    // because a program of another script started below the app's process.
+    const ran = await call("act", { ref: sharpen.ref, action: { kind: "invoke" }, intent: "Sharpen" });
+    assert.equal(ran.error, undefined, JSON.stringify(ran.error));
+    assert.match(ran.text ?? "", /window appeared: \d+ "Sharpen options"/, ran.text);
+    assert.match(ran.text ?? "", /started: gtk3_plugin\.py \(pid \d+\), its window \d+/, ran.text);
+    const [program] = ran.data.programs_started;
+    assert.deepEqual(program.windows, [ran.data.windows_appeared[0].id]);
+    const cancel = (await findWaiting(
+      call,
+      "Sharpen options",
+      { role: "push button", name: "Cancel" },
+      10_000,
+    )) as {
+      ref: string;
+    };
+    const closed = await call("click", { ref: cancel.ref, intent: "Close the options" });
+    assert.equal(closed.data.status, "done", closed.text);
+    assert.match(closed.text ?? "", /window disappeared: \d+ "Sharpen options"/, closed.text);
+    assert.doesNotMatch(closed.text ?? "", /started:/, "a press that starts nothing says nothing of it");
   });
 });

@@ -22,6 +22,7 @@ import type { ActingSurfaces } from "../acting.js";
 import { watchChanges } from "../changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "../context.js";
 import { activateWindow, FOCUS_WORDS, type Guarded, guard } from "../guard.js";
+import { type ProgramsBefore, programsBefore, windowsOfStarted } from "../started-programs.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./place.js";
 
@@ -227,14 +228,25 @@ async function seeWindows(
   context: ToolContext,
   hands: Hands,
   attempt: InputAttempt,
-): Promise<{ windows: WindowInfo[]; front: number | undefined } | undefined> {
+  windowId: number | undefined,
+): Promise<WindowsBefore | undefined> {
   if (attempt.readsWindows === false) return undefined;
   try {
     const windows = await (await context.backend()).listWindows();
-    return { windows, front: await hands.activeWindow() };
+    const front = await hands.activeWindow();
+    // What the input lands in may start a program of its app (a plug-in, a helper dialog).
+    const into = windows.find((w) => w.id === (windowId ?? front));
+    const programs = mayChangeWindows(attempt) ? programsBefore(into?.pid) : undefined;
+    return { windows, front, programs };
   } catch {
     return undefined;
   }
+}
+
+interface WindowsBefore {
+  windows: WindowInfo[];
+  front: number | undefined;
+  programs: ProgramsBefore | undefined;
 }
 
 /** How long an input's effect on windows is given to show when nothing was re-read after it. */
@@ -310,7 +322,7 @@ function chordMayOpen(chord: Chord): boolean {
 async function windowsChanged(
   context: ToolContext,
   hands: Hands,
-  before: { windows: WindowInfo[]; front: number | undefined },
+  before: WindowsBefore,
   result: Record<string, unknown>,
   attempt: InputAttempt,
 ): Promise<{ data: Record<string, unknown>; lines: string[]; windows: WindowInfo[] } | undefined> {
@@ -325,8 +337,10 @@ async function windowsChanged(
     // A click presses what it lands on ("Open…" promises a window); a drag, a hover or a wheel does not.
     const pressed = attempt.mayOpen === "place" ? attempt.place?.element?.name : undefined;
     windows = await awaitPromisedWindow(list, before.windows, windows, pressed, endsInEllipsis);
+    const starting = await windowsOfStarted(list, before.programs, windows);
+    windows = starting.windows;
     const front = await hands.activeWindow();
-    const changes = windowChanges(before.windows, windows);
+    const changes = windowChanges(before.windows, windows, starting.started);
     const lines = windowChangeLines(changes);
     const moved = front !== undefined && front !== before.front;
     const frontTitle = windows.find((w) => w.id === front)?.title;
@@ -540,7 +554,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     ? (attempt.changesWindow ?? windowId ?? (await hands.activeWindow()))
     : undefined;
   const watch = watchOn !== undefined ? await watchChanges(context, watchOn) : undefined;
-  const windowsBefore = await seeWindows(context, hands, attempt);
+  const windowsBefore = await seeWindows(context, hands, attempt, windowId);
   // A window that came or went after the last reply is said first, before what this input did.
   const since = windowsBefore ? windowsSinceLast(context, windowsBefore.windows) : undefined;
   const sinceText = since ? `${since.lines.join("\n")}\n` : "";
