@@ -2,6 +2,7 @@
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
 import type { AccessibilityReader, RawNode, Rect, StructureOptions, WindowInfo } from "../platform/types.js";
+import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from "./apart.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
 import {
@@ -46,6 +47,13 @@ export interface FoundElement {
   cell?: { row: number; column: number };
   /** An unnamed field's label, inferred from where it sits: not the application's own name. */
   inferred_label?: string;
+  /**
+   * Beside another match of its role and name: the group it is in where theirs differ (the nearest
+   * named ancestor they do not share: `tool bar "Formatting"`), and its description (a tooltip)
+   * where theirs differ.
+   */
+  group?: string;
+  description?: string;
 }
 
 export interface FindResult {
@@ -374,7 +382,12 @@ async function pixelsOnlySurfaces(
 }
 
 /** One match as the reply shows it, with a ref for it. */
-function describeFound(refs: RefStore, snapshotId: string, entry: FlatEntry): FoundElement {
+function describeFound(
+  refs: RefStore,
+  snapshotId: string,
+  entry: FlatEntry,
+  apart?: Map<FlatEntry, TellApart>,
+): FoundElement {
   const { node } = entry;
   const ref = refs.assign(snapshotId, node.handle, fingerprintOf(entry));
   const found: FoundElement = {
@@ -386,6 +399,7 @@ function describeFound(refs: RefStore, snapshotId: string, entry: FlatEntry): Fo
     window: entry.windowId,
     ...(node.cell ? { cell: node.cell } : {}),
     ...(node.inferredLabel ? { inferred_label: node.inferredLabel } : {}),
+    ...apart?.get(entry),
   };
   const value = shownValue(node);
   if (value !== undefined) {
@@ -447,8 +461,9 @@ export async function findElements(
         if (cell) e.node.cell = cell;
       }),
     );
+  const apart = await tellApart(backend, shown, candidates.roots);
   const snapshotId = refs.newSnapshot();
-  const describe = (entry: FlatEntry) => describeFound(refs, snapshotId, entry);
+  const describe = (entry: FlatEntry) => describeFound(refs, snapshotId, entry, apart);
   const { incomplete, method } = candidates;
   return {
     snapshotId,
@@ -516,12 +531,8 @@ async function readPopupBounds(
     await enrichEntries(backend, [...popups.values()], { maxText: 0, timeoutMs, accessibleIds: false });
 }
 
-async function leaveOut(
-  backend: AccessibilityReader,
-  roots: { node: RawNode }[],
-  hits: FlatEntry[],
-  timeoutMs: number,
-): Promise<{ kept: FlatEntry[]; offScreen: number; repeats: number }> {
+/** Each read node's parent, from the roots read. */
+function parentsOf(roots: { node: RawNode }[]): Map<RawNode, RawNode> {
   const parents = new Map<RawNode, RawNode>();
   const walk = (node: RawNode) => {
     for (const child of node.children) {
@@ -530,6 +541,65 @@ async function leaveOut(
     }
   };
   for (const root of roots) walk(root.node);
+  return parents;
+}
+
+type TellApart = Pick<FoundElement, "group" | "description">;
+
+/** Roles that are a window, not a group in it. */
+const WINDOW_ROLES = new Set(["application", "frame", "window", "dialog", "file chooser", "alert"]);
+/** Ancestors read up from a match the app found itself (Collection), where no tree was read. */
+const ANCESTORS_READ = 6;
+
+/**
+ * Matches of the same role and name (two "Menu" toggle buttons), told apart by what a person tells
+ * them apart by beside their place: the group each is in, the nearest named ancestor not every
+ * other has (a tool bar "Formatting" against "Standard"), and its description (a tooltip), where
+ * theirs differ. Ancestors come from the tree read, or are asked of the app.
+ */
+async function tellApart(
+  backend: AccessibilityReader,
+  shown: FlatEntry[],
+  roots: { node: RawNode }[],
+): Promise<Map<FlatEntry, TellApart>> {
+  const apart = new Map<FlatEntry, TellApart>();
+  // Elements with neither a name nor a label are told apart by their places alone.
+  const key = ({ node }: FlatEntry) =>
+    node.name || node.inferredLabel
+      ? `${node.role}\u0000${node.name ?? ""}\u0000${node.inferredLabel ?? ""}`
+      : undefined;
+  const sets = alikeSets(shown, key, TOLD_APART);
+  if (sets.length === 0) return apart;
+  const parents = parentsOf(roots);
+  const groupsUp = async (e: FlatEntry): Promise<string[]> => {
+    const up: { role: string; name: string | undefined }[] = [];
+    for (let p = parents.get(e.node); p; p = parents.get(p)) up.push(p);
+    const chain =
+      up.length > 0
+        ? up
+        : ((await backend.ancestorsOf?.(e.node.handle, ANCESTORS_READ).catch(() => [])) ?? []);
+    return chain.filter((a) => a.name && !WINDOW_ROLES.has(a.role)).map((a) => groupName(a.role, a.name!));
+  };
+  for (const set of sets) {
+    const groups = groupsApart(await Promise.all(set.map(groupsUp)));
+    const descriptions = descriptionsApart(set.map((e) => e.node.description));
+    set.forEach((e, i) => {
+      const group = groups[i];
+      const description = descriptions[i];
+      if (group || description)
+        apart.set(e, { ...(group ? { group } : {}), ...(description ? { description } : {}) });
+    });
+  }
+  return apart;
+}
+
+async function leaveOut(
+  backend: AccessibilityReader,
+  roots: { node: RawNode }[],
+  hits: FlatEntry[],
+  timeoutMs: number,
+): Promise<{ kept: FlatEntry[]; offScreen: number; repeats: number }> {
+  const parents = parentsOf(roots);
   const matched = new Set(hits.map((e) => e.node));
   // Found through Collection, with no tree read: the app's last read says, else the candidates
   // themselves (any of them `showing` means the toolkit reports it).

@@ -5,6 +5,15 @@
 // a split pane, an unnamed element that can only take the focus) is left out and counted.
 import { roleSet } from "../platform/vocabulary.js";
 import { affordances, isTarget } from "./affordances.js";
+import {
+  alikeSets,
+  apartText,
+  descriptionsApart,
+  groupName,
+  groupsApart,
+  placeText,
+  TOLD_APART,
+} from "./apart.js";
 import { isCellPosition } from "./flatten.js";
 import { keyStates } from "./render.js";
 import type { SnapshotElement } from "./snapshot.js";
@@ -112,6 +121,8 @@ export function observeTargets(
     named?: string;
     /** The other named cells of a row shown as its cells side by side (GTK's tree view). */
     alongside?: string[];
+    /** Its named ancestors below the window, nearest first: told apart by them from one alike. */
+    groups?: string[];
   }[] = [];
   /** Rows of sibling cells already listed: the parent's order and the row's place, to the target. */
   const cellRows = new Map<string, (typeof picked)[number]>();
@@ -122,11 +133,21 @@ export function observeTargets(
   let foldedBelow: number | undefined;
   let focused: string | undefined;
   const cutByDepth: string[] = [];
-  /** The names of the current element's ancestors, by depth. */
+  /** The names of the current element's ancestors, by depth; and those named, as groups. */
   const ancestors: (string | null | undefined)[] = [];
+  const groupsAt: (string | undefined)[] = [];
   elements.forEach((element, order) => {
     ancestors.length = element.depth;
     ancestors[element.depth] = element.name;
+    groupsAt.length = element.depth;
+    // Not the window's own title (depth 0): it names everything in it.
+    groupsAt[element.depth] =
+      element.depth > 0 && element.name ? groupName(element.role, element.name) : undefined;
+    const groups = () =>
+      groupsAt
+        .slice(0, element.depth)
+        .filter((g) => g !== undefined)
+        .reverse();
     latestAt.length = element.depth;
     latestAt[element.depth] = order;
     if (foldedBelow !== undefined && element.depth > foldedBelow) {
@@ -183,27 +204,27 @@ export function observeTargets(
       else if (element.name) listed.alongside = [...(listed.alongside ?? []), element.name];
       return;
     }
-    const target = { element, order, actions };
+    const target = { element, order, actions, groups: groups() };
     if (row !== undefined) cellRows.set(row, target);
     picked.push(target);
   });
   const ordered = readingOrder(picked);
-  const targets = ordered
-    .slice(0, options.maxTargets)
-    .map(({ element, actions, rows, named, alongside }, index) => {
-      const value = `${valueOnLine(element)}${alongsideOf(alongside)}`;
-      const states = keyStates(element);
-      // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
-      const what =
-        rows !== undefined
-          ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
-          : element.pixelsOnly
-            ? " (pixels only)"
-            : "";
-      const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
-      const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what} [ref=${element.ref}] ${actions.join(",")}`;
-      return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
-    });
+  const listed = ordered.slice(0, options.maxTargets);
+  const apart = tellApart(listed);
+  const targets = listed.map(({ element, actions, rows, named, alongside }, index) => {
+    const value = `${valueOnLine(element)}${alongsideOf(alongside)}`;
+    const states = keyStates(element);
+    // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
+    const what =
+      rows !== undefined
+        ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
+        : element.pixelsOnly
+          ? " (pixels only)"
+          : "";
+    const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
+    const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what}${apart.get(element) ?? ""} [ref=${element.ref}] ${actions.join(",")}`;
+    return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
+  });
   return {
     targets,
     total: ordered.length,
@@ -211,6 +232,24 @@ export function observeTargets(
     ...(focused ? { focused } : {}),
     ...(cutByDepth.length ? { cut_by_depth: cutByDepth } : {}),
   };
+}
+
+/** Targets that would read alike: each line says where it is, the group it is in and its tooltip. */
+function tellApart(
+  listed: { element: SnapshotElement; named?: string; groups?: string[] }[],
+): Map<SnapshotElement, string> {
+  const lines = new Map<SnapshotElement, string>();
+  const key = ({ element, named }: (typeof listed)[number]) =>
+    JSON.stringify([element.role, named ?? shownName(element), element.value ?? null, keyStates(element)]);
+  for (const set of alikeSets(listed, key, TOLD_APART)) {
+    const groups = groupsApart(set.map((t) => t.groups ?? []));
+    const descriptions = descriptionsApart(set.map((t) => t.element.description));
+    set.forEach((t, i) => {
+      const apart = apartText({ group: groups[i], description: descriptions[i] });
+      lines.set(t.element, `${placeText(t.element.bounds)}${apart}`);
+    });
+  }
+  return lines;
 }
 
 /** Cells beside a row's first named one, on its line: a few, each cut short. */

@@ -175,6 +175,8 @@ export interface CandidateMatcher {
    * toolkit says (the TableCell interface); undefined otherwise.
    */
   cellPosition?(handle: string): Promise<{ row: number; column: number } | undefined>;
+  /** The roles and names of an element's ancestors, nearest first, at most `levels` of them. */
+  ancestorsOf?(handle: string, levels: number): Promise<{ role: string; name: string | undefined }[]>;
   /**
    * Whether the app of an element reports `showing` (GTK 4.8 does not), as its last read showed;
    * `undefined` when not known yet.

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import { apartText, placeText } from "../core/apart.js";
 import { DeskhandError } from "../core/errors.js";
 import {
   FIND_TABLE_CELLS,
@@ -187,7 +188,7 @@ export function renderFind(
     // The states a person sees, on every line that shows the element (observe's and snapshot's too).
     const states = keyStates(m);
     lines.push(
-      `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""}${alike.has(m) ? placeOf(m) : ""} [ref=${m.ref}]${cell}`,
+      `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""}${alike.has(m) ? placeText(m.bounds) : ""}${apartText(m)} [ref=${m.ref}]${cell}`,
     );
   }
   const tables = result.tables;
@@ -281,13 +282,6 @@ function sameNamed<T extends Listed>(matches: readonly T[]): Set<T> {
   return new Set(matches.filter((m) => (counts.get(key(m)) ?? 0) > 1));
 }
 
-/** " at (x, y)": the centre of what shows, or " off screen". */
-function placeOf(m: Listed): string {
-  const b = m.bounds;
-  if (!b || b.width <= 0 || b.height <= 0) return " off screen";
-  return ` at (${Math.round(b.x + b.width / 2)}, ${Math.round(b.y + b.height / 2)})`;
-}
-
 /**
  * `find` resolved to exactly one element, or refused listing the candidates: what `act`'s inline find
  * and a `run` step's find do. Several matches need nth; off screen counts unless said otherwise.
@@ -317,6 +311,8 @@ export async function resolveOne(
     name: m.name,
     states: m.states,
     bounds: m.bounds,
+    ...(m.group ? { group: m.group } : {}),
+    ...(m.description ? { description: m.description } : {}),
   }));
   if (result.unreadable_candidates.length > 0) {
     throw new DeskhandError(
@@ -340,7 +336,7 @@ export async function resolveOne(
       .slice(0, CANDIDATES_IN_TEXT)
       .map((c, i) => {
         const states = keyStates({ states: c.states });
-        return `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}${states.length ? ` (${states.join(", ")})` : ""}${placeOf(c)}`;
+        return `\n  nth ${i}: ${c.ref} ${c.role} ${JSON.stringify(c.name ?? "")}${states.length ? ` (${states.join(", ")})` : ""}${placeText(c.bounds)}${apartText(c)}`;
       })
       .join("");
     const more =

@@ -73,7 +73,7 @@ describe("refs that hold while a window's layout shifts", () => {
     assert.equal(ambiguous.error.code, "ambiguous");
     assert.match(
       ambiguous.error.message,
-      /nth 0: .*"Twin" at \(\d+, \d+\)\n {2}nth 1: .*"Twin" at \(\d+, \d+\)/,
+      /nth 0: .*"Twin" at \(\d+, \d+\) in panel "Left" described "The first twin"\n {2}nth 1: .*"Twin" at \(\d+, \d+\) in panel "Right" described "The second twin"/,
     );
     assert.deepEqual(presses(), ["Ping"], "nothing was pressed");
     // Told apart where they are listed: each twin's line says where it is, and the places differ.
@@ -81,6 +81,22 @@ describe("refs that hold while a window's layout shifts", () => {
     const places = [...(twins.text ?? "").matchAll(/"Twin" at (\(\d+, \d+\))/g)].map((m) => m[1]);
     assert.equal(places.length, 2, twins.text);
     assert.notEqual(places[0], places[1]);
+    // And by the frame each is in, and its tooltip: what a person reads beside the place.
+    assert.deepEqual(
+      twins.data.matches.map((m: { group: string; description: string }) => [m.group, m.description]),
+      [
+        ['panel "Left"', "The first twin"],
+        ['panel "Right"', "The second twin"],
+      ],
+    );
+    const observed = await call("observe", { target });
+    assert.match(
+      observed.text ?? "",
+      /push button "Twin" at \(\d+, \d+\) in panel "Left" described "The first twin" \[ref=/,
+      observed.text,
+    );
+    assert.match(observed.text ?? "", /push button "Twin" at \(\d+, \d+\) in panel "Right"/, observed.text);
+    assert.doesNotMatch(observed.text ?? "", /"Ping" at/, "what reads alike with nothing is not told apart");
     const second = await call("click", {
       find: { target, role: "push button", name: "Twin", nth: 1 },
       intent: "Press the second twin",

@@ -743,6 +743,29 @@ export class AtspiBackend implements AccessibilityBackend {
     return undefined;
   }
 
+  async ancestorsOf(handle: string, levels: number): Promise<{ role: string; name: string | undefined }[]> {
+    const { app } = this.#app(handle);
+    let { path } = this.#app(handle);
+    const found: { role: string; name: string | undefined }[] = [];
+    while (found.length < levels) {
+      const parent = (await app.property(path, IFACE.accessible, "Parent", this.callTimeoutMs)) as [
+        string,
+        string,
+      ];
+      // The app's root has the desktop, on the registry's connection, as its parent.
+      if (!Array.isArray(parent) || parent[1] === NULL_PATH || parent[0] !== app.busName) break;
+      path = parent[1];
+      const [[role], name] = await Promise.all([
+        app.call(path, IFACE.accessible, "GetRole", this.callTimeoutMs),
+        app.property(path, IFACE.accessible, "Name", this.callTimeoutMs),
+      ]);
+      found.push({ role: roleName(Number(role)), name: name ? String(name) : undefined });
+      // Its window is as far as it goes: nothing above it groups anything in it.
+      if (FRAME_ROLES.has(found.at(-1)!.role)) break;
+    }
+    return found;
+  }
+
   /** The name of the item a combo box's list (child or grandchild) reports selected. */
   async #selectedItem(handle: string): Promise<string | undefined> {
     const read = await this.readSubtree(handle, {
