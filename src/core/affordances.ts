@@ -9,6 +9,19 @@ import type { SnapshotElement } from "./snapshot.js";
 const SELECT_ROLES = roleSet("list item", "page tab", "tree item", "table cell", "menu item", "combo box");
 const SCROLL_ROLES = roleSet("scroll pane", "scroll bar", "viewport");
 
+/** Roles that are a field for text whatever states they report. */
+const TEXT_FIELD_ROLES = roleSet("text", "password text", "entry", "spin button", "combo box", "terminal");
+
+/**
+ * Whether a text can be set into the element: it has EditableText, and it says it is editable or is
+ * a field by its role. Firefox gives EditableText to everything on a page, buttons and paragraphs
+ * too, and setting it there returns true and changes nothing.
+ */
+function takesText(element: SnapshotElement): boolean {
+  if (!(element.interfaces ?? []).includes("EditableText") || element.role === "label") return false;
+  return (element.states ?? []).includes("editable") || TEXT_FIELD_ROLES.has(element.role);
+}
+
 export function affordances(element: SnapshotElement): string[] {
   const actions = new Set<string>();
   const interfaces = element.interfaces ?? [];
@@ -17,7 +30,7 @@ export function affordances(element: SnapshotElement): string[] {
   const readOnly = states.includes("read only") || (!states.includes("editable") && element.role === "label");
   if (TOGGLE_ROLES.has(element.role) && named.length > 0) actions.add("toggle");
   else if (named.some((a) => /^(click|press|activate|jump|open|invoke)$/.test(a))) actions.add("invoke");
-  if (interfaces.includes("EditableText") && !readOnly && element.role !== "label") actions.add("set_value");
+  if (takesText(element) && !readOnly) actions.add("set_value");
   if (interfaces.includes("Value") && !readOnly) actions.add("set_range");
   if (SELECT_ROLES.has(element.role) || interfaces.includes("Selection")) actions.add("select");
   if (states.includes("expandable")) actions.add(states.includes("expanded") ? "collapse" : "expand");

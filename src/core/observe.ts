@@ -239,8 +239,11 @@ function tellApart(
   listed: { element: SnapshotElement; named?: string; groups?: string[] }[],
 ): Map<SnapshotElement, string> {
   const lines = new Map<SnapshotElement, string>();
-  const key = ({ element, named }: (typeof listed)[number]) =>
-    JSON.stringify([element.role, named ?? shownName(element), element.value ?? null, keyStates(element)]);
+  // Elements with no name a person reads are told apart by nothing here (find's rule too).
+  const key = ({ element, named }: (typeof listed)[number]) => {
+    const name = named ?? shownName(element);
+    return name ? JSON.stringify([element.role, name, element.value ?? null, keyStates(element)]) : undefined;
+  };
   for (const set of alikeSets(listed, key, TOLD_APART)) {
     const groups = groupsApart(set.map((t) => t.groups ?? []));
     const descriptions = descriptionsApart(set.map((t) => t.element.description));
