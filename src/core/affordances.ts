@@ -5,22 +5,10 @@ import { TOGGLE_ROLES } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
 import { isInteractiveRole } from "./flatten.js";
 import type { SnapshotElement } from "./snapshot.js";
+import { takesText } from "./value.js";
 
 const SELECT_ROLES = roleSet("list item", "page tab", "tree item", "table cell", "menu item", "combo box");
 const SCROLL_ROLES = roleSet("scroll pane", "scroll bar", "viewport");
-
-/** Roles that are a field for text whatever states they report. */
-const TEXT_FIELD_ROLES = roleSet("text", "password text", "entry", "spin button", "combo box", "terminal");
-
-/**
- * Whether a text can be set into the element: it has EditableText, and it says it is editable or is
- * a field by its role. Firefox gives EditableText to everything on a page, buttons and paragraphs
- * too, and setting it there returns true and changes nothing.
- */
-function takesText(element: SnapshotElement): boolean {
-  if (!(element.interfaces ?? []).includes("EditableText") || element.role === "label") return false;
-  return (element.states ?? []).includes("editable") || TEXT_FIELD_ROLES.has(element.role);
-}
 
 export function affordances(element: SnapshotElement): string[] {
   const actions = new Set<string>();

@@ -401,7 +401,7 @@ function describeFound(
     ...(node.inferredLabel ? { inferred_label: node.inferredLabel } : {}),
     ...apart?.get(entry),
   };
-  const value = shownValue(node);
+  const value = shownValue(node, true);
   if (value !== undefined) {
     const whole = Math.max(value.length, node.textLength ?? 0);
     found.value = value.slice(0, FOUND_VALUE_CHARS);

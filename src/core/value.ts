@@ -3,9 +3,26 @@
 // region (an alert, a status line) the words of what is in it.
 
 import { type AccessibilityReader, PASSWORD_ROLE, type RawNode } from "../platform/types.js";
-import { MESSAGE_ROLES } from "../platform/vocabulary.js";
+import { MESSAGE_ROLES, roleSet } from "../platform/vocabulary.js";
 
 export const PASSWORD_MARKER = "<hidden: password field>";
+
+/** Roles that are a field for text whatever states they report. */
+const TEXT_FIELD_ROLES = roleSet("text", "password text", "entry", "spin button", "combo box", "terminal");
+
+/**
+ * Whether a text can be set into the element (a field): it has EditableText, and it says it is
+ * editable or is a field by its role. Firefox gives EditableText to everything on a page, buttons
+ * and paragraphs too, and setting it there returns true and changes nothing.
+ */
+export function takesText(node: {
+  role: string;
+  interfaces?: readonly string[] | null | undefined;
+  states?: readonly string[] | null | undefined;
+}): boolean {
+  if (!(node.interfaces ?? []).includes("EditableText") || node.role === "label") return false;
+  return (node.states ?? []).includes("editable") || TEXT_FIELD_ROLES.has(node.role);
+}
 
 /**
  * The value an element shows: its Value, else its text; a marker for a password field. With
@@ -20,6 +37,8 @@ export function shownValue(node: RawNode, skipNameEcho = false): string | undefi
   // made only of those says nothing the children do not.
   if (onlyPlaceholders(node.text)) return undefined;
   if (skipNameEcho && node.text.trim() === (node.name ?? "").trim()) return undefined;
+  // An empty field says it is empty; an empty text elsewhere (Firefox's icon buttons) says nothing.
+  if (skipNameEcho && node.text === "" && node.interfaces !== undefined && !takesText(node)) return undefined;
   // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
   return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
 }
