@@ -26,7 +26,8 @@ export function takesText(node: {
 
 /**
  * The value an element shows: its Value, else its text; a marker for a password field. With
- * `skipNameEcho`, text that only repeats the name (a label's) is left out.
+ * `skipNameEcho`, text that only repeats the name (a label's), or is empty, is left out where the
+ * element is no field.
  */
 export function shownValue(node: RawNode, skipNameEcho = false): string | undefined {
   if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
@@ -36,9 +37,9 @@ export function shownValue(node: RawNode, skipNameEcho = false): string | undefi
   // Web engines and LibreOffice put U+FFFC where a child object sits in a container's text; a text
   // made only of those says nothing the children do not.
   if (onlyPlaceholders(node.text)) return undefined;
-  if (skipNameEcho && node.text.trim() === (node.name ?? "").trim()) return undefined;
-  // An empty field says it is empty; an empty text elsewhere (Firefox's icon buttons) says nothing.
-  if (skipNameEcho && node.text === "" && node.interfaces !== undefined && !takesText(node)) return undefined;
+  // A field's text is what was typed, whatever it says; elsewhere, text that repeats the name (a
+  // label's, a web button's) or is empty (Firefox's icon buttons) says nothing.
+  if (skipNameEcho && !takesText(node) && node.text.trim() === (node.name ?? "").trim()) return undefined;
   // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
   return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
 }

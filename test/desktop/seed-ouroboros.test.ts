@@ -189,6 +189,18 @@ describe("the Ouroboros profile, replayed", () => {
       assert.equal(found.total, 1, JSON.stringify(found).slice(0, 400));
       assert.equal(found.matches[0].value.length, 4000);
       assert.equal(found.matches[0].text_truncated, true);
+      // An ambiguous element_act's candidates: in the seed's shape, their text read, 4,000 units.
+      const ambiguous = await call("element_act", { hwnd, role: "text", action: "focus" });
+      assert.equal(ambiguous.isError, true);
+      const candidates = ambiguous.structuredContent.error.candidates;
+      const named = candidates.find((c: { name: string }) => c.name === "Name");
+      assert.ok(named, JSON.stringify(candidates).slice(0, 400));
+      assert.equal(named.value.length, 4000);
+      assert.equal(named.text_truncated, true);
+      assert.ok(
+        "automation_id" in named && "state" in named && "rect" in named,
+        JSON.stringify(named).slice(-300),
+      );
       // window_read's own limit, named as the caller set it.
       const read = (await call("window_read", { hwnd, max_text_chars: 100, max_depth: 30 }))
         .structuredContent;

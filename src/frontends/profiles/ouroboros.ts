@@ -432,7 +432,7 @@ const elementAct = defineTool({
       find: { target: targetOf(input.hwnd), ...selectorOf(input) },
       ...(input.select ? { nth: input.select.nth } : {}),
       action,
-    }).catch((error: unknown) => Promise.reject(inSeedWords(error)));
+    }).catch(async (error: unknown) => Promise.reject(await candidatesInFull(context, inSeedWords(error))));
     const reply = {
       action: input.action,
       route: data.route,
@@ -448,6 +448,40 @@ const elementAct = defineTool({
     return { data: reply, text: JSON.stringify(reply) };
   },
 });
+
+/** Candidates of an ambiguous element_act shown in the seed's shape: beyond these, their count. */
+const CANDIDATES_SHOWN = 20;
+
+/**
+ * An ambiguous element_act's candidates as the seed shows them: each element in its shape, its
+ * text's first 4,000 units (read, since deskhand's candidates carry none) and its automation_id;
+ * then fitted to the relay like any list.
+ */
+async function candidatesInFull(context: ToolContext, error: unknown): Promise<unknown> {
+  if (!(error instanceof DeskhandError) || error.code !== "ambiguous") return error;
+  const listed = error.details.candidates;
+  if (!Array.isArray(listed)) return error;
+  const withText = async (c: Line): Promise<Line> => {
+    try {
+      const read = await runData(context, readTextTool, { ref: c.ref, length: TEXT_UNITS });
+      return { ...c, value: String(read.text), value_length: Number(read.length) };
+    } catch {
+      return c; // No text to read, or gone meanwhile.
+    }
+  };
+  const shown = await Promise.all(
+    (listed as Line[])
+      .slice(0, CANDIDATES_SHOWN)
+      .map(async (c) => element(await withId(context, await withText(c)))),
+  );
+  const fitted = fitRelay({ candidates: shown }, ["candidates"]);
+  const omitted = listed.length - shown.length;
+  return new DeskhandError(error.code, error.message, error.next, {
+    ...error.details,
+    ...fitted,
+    ...(omitted > 0 ? { candidates_not_shown: omitted } : {}),
+  });
+}
 
 /** What deskhand says an element supports, as the actions element_act takes (its patterns). */
 function seedAction(route: string): string {
