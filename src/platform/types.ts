@@ -176,7 +176,10 @@ export interface CandidateMatcher {
    */
   cellPosition?(handle: string): Promise<{ row: number; column: number } | undefined>;
   /** The roles and names of an element's ancestors, nearest first, at most `levels` of them. */
-  ancestorsOf?(handle: string, levels: number): Promise<{ role: string; name: string | undefined }[]>;
+  ancestorsOf?(
+    handle: string,
+    levels: number,
+  ): Promise<{ handle: string; role: string; name: string | undefined }[]>;
   /**
    * Whether the app of an element reports `showing` (GTK 4.8 does not), as its last read showed;
    * `undefined` when not known yet.
@@ -308,6 +311,8 @@ export interface ActionReport {
   detail?: string;
   /** After selecting a row: the table's selected rows, as it reports them (the first 20). */
   selection?: { rows: number[]; total: number };
+  /** After a scroll: each bar asked to move, with its value before, to be read again (its Value). */
+  scrollBars?: { axis: "horizontal" | "vertical"; handle: string; before: number; wanted: number }[];
 }
 
 export interface TableCell {

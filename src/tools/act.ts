@@ -37,6 +37,7 @@ import { clickTool } from "./hands/pointer.js";
 import { intentSchema } from "./hands/schemas.js";
 import { pickFromOpenList } from "./open-list.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
+import { wheelIfNotMoved } from "./scroll-by-wheel.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { programsBefore, windowsOfStarted } from "./started-programs.js";
 import { defineTool } from "./tool.js";
@@ -293,6 +294,11 @@ async function performAction(
     report = await stepIfNotApplied(context, { ...target, intent }, input.action.value, report, () =>
       acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
     );
+  }
+  if (input.action.kind === "scroll") {
+    const { horizontal, vertical } = input.action;
+    const intent = input.intent ?? "Scroll it";
+    report = await wheelIfNotMoved(context, { ref: input.ref, intent }, { horizontal, vertical }, report);
   }
   guarded.end({ decision: "done", outcome: { route: report.route, action_outcome: report.outcome } });
   await sleep(input.waitMs);

@@ -7,7 +7,7 @@ import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedA
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
-import { cleanName, shortInterfaces } from "./reader.js";
+import { cleanName, handleOf, shortInterfaces } from "./reader.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
@@ -446,6 +446,7 @@ async function scroll(
     throw unsupported(target, "scroll (neither it nor the two elements around it have scroll bars)");
   const routes: string[] = [];
   const moved: (boolean | undefined)[] = [];
+  const asked: NonNullable<ActionReport["scrollBars"]> = [];
   for (const [axis, amount] of [
     ["horizontal", action.horizontal],
     ["vertical", action.vertical],
@@ -469,6 +470,7 @@ async function scroll(
       "CurrentValue",
       ["d", next],
     ]);
+    asked.push({ axis, handle: handleOf(app.busName, bar.path), before: current, wanted: next });
     // The Java wrapper accepts the Set and leaves the bar where it was: the bar is read again.
     const after = await read("CurrentValue").catch(() => undefined);
     moved.push(after === undefined ? undefined : next === current || Math.abs(after - next) <= unit / 2);
@@ -481,6 +483,7 @@ async function scroll(
     route: routes.join("; ") || "nothing to scroll (no_amount on both axes)",
     outcome: "completed",
     ...(seen === undefined ? {} : { seen }),
+    ...(asked.length > 0 ? { scrollBars: asked } : {}),
     ...(seen === false
       ? {
           detail:

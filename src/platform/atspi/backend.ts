@@ -743,10 +743,13 @@ export class AtspiBackend implements AccessibilityBackend {
     return undefined;
   }
 
-  async ancestorsOf(handle: string, levels: number): Promise<{ role: string; name: string | undefined }[]> {
+  async ancestorsOf(
+    handle: string,
+    levels: number,
+  ): Promise<{ handle: string; role: string; name: string | undefined }[]> {
     const { app } = this.#app(handle);
     let { path } = this.#app(handle);
-    const found: { role: string; name: string | undefined }[] = [];
+    const found: { handle: string; role: string; name: string | undefined }[] = [];
     while (found.length < levels) {
       const parent = (await app.property(path, IFACE.accessible, "Parent", this.callTimeoutMs)) as [
         string,
@@ -759,7 +762,11 @@ export class AtspiBackend implements AccessibilityBackend {
         app.call(path, IFACE.accessible, "GetRole", this.callTimeoutMs),
         app.property(path, IFACE.accessible, "Name", this.callTimeoutMs),
       ]);
-      found.push({ role: roleName(Number(role)), name: name ? String(name) : undefined });
+      found.push({
+        handle: handleOf(app.busName, path),
+        role: roleName(Number(role)),
+        name: name ? String(name) : undefined,
+      });
       // Its window is as far as it goes: nothing above it groups anything in it.
       if (FRAME_ROLES.has(found.at(-1)!.role)) break;
     }

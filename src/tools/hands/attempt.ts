@@ -210,7 +210,12 @@ async function recentre(
     const b = node?.bounds;
     if (!node || node.role !== place.element?.role || node.name !== place.element?.name || !b || b.width <= 0)
       return { changed: place.ref ?? "the element", when };
-    const centre = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    // The point keeps its place on the element: its centre, or its shown part's (a tall table's).
+    const shift = place.fromCentre ?? { x: 0, y: 0 };
+    const centre = {
+      x: Math.round(b.x + b.width / 2) + shift.x,
+      y: Math.round(b.y + b.height / 2) + shift.y,
+    };
     if (centre.x === place.point.x && centre.y === place.point.y) continue;
     moves.set(place, { from: { ...place.point }, to: centre, when });
     place.point.x = centre.x;

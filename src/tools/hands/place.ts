@@ -6,6 +6,7 @@ import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
+import { intersection } from "../../core/rects.js";
 import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
@@ -42,6 +43,8 @@ export interface ResolvedPlace {
   verified?: Pick<Verified, "moved" | "refound">;
   /** The verified element's handle, to re-read it afterwards. */
   handle?: string;
+  /** Where the point lies from the element's centre: its shown part's centre (pressPoint). */
+  fromCentre?: Point;
   /** What is there: verified (from the ref), probed (hit-test), or unknown (could not be read). */
   element: PlacedElement | undefined;
   /** For a probed point: the elements holding the hit, nearest first (a button around its icon). */
@@ -219,6 +222,39 @@ async function hitTest(
   return { hit: best.node, ancestors: best.up, beneath };
 }
 
+/** How far up a pane that scrolls an element is looked for. */
+const CLIPPING_ANCESTORS = 6;
+/** What shows only a part of what it holds. (A page tab is no such pane: Java's is its tab's header.) */
+const SCROLLING_PANES = new Set(["viewport", "scroll pane"]);
+
+/**
+ * Where to press an element: the centre of the part that shows. Its bounds are cut by the screen and
+ * by the panes around it that scroll: a table taller than its pane has its centre far below the pane
+ * (on the desktop, or in another window), and its rows that show are where a person presses. A pane
+ * whose bounds would leave nothing of the element is not trusted (Java's scroll pane can report a
+ * place beside its own viewport): the element's own bounds stand there.
+ */
+async function pressPoint(
+  backend: AccessibilityReader,
+  handle: string,
+  bounds: Rect,
+  windowId: number | null,
+  screen: Rect,
+): Promise<Point | undefined> {
+  const onScreen = intersection(bounds, screen);
+  if (!onScreen) return undefined;
+  let part: Rect = onScreen;
+  const ancestors = (await backend.ancestorsOf?.(handle, CLIPPING_ANCESTORS).catch(() => [])) ?? [];
+  for (const ancestor of ancestors.filter((a) => SCROLLING_PANES.has(a.role))) {
+    const pane = await backend
+      .describe(ancestor.handle, { maxText: 0, ...(windowId === null ? {} : { windowId }) })
+      .catch(() => undefined);
+    const cut = pane && usableBounds(pane.bounds) ? intersection(part, pane.bounds) : part;
+    part = cut ?? part;
+  }
+  return { x: Math.round(part.x + part.width / 2), y: Math.round(part.y + part.height / 2) };
+}
+
 /** Where an input goes: a ref, a point, or a `find` resolved to one element on screen (its nth among several). */
 export interface PlaceInput {
   ref?: string | undefined;
@@ -245,13 +281,18 @@ export async function resolvePlace(
     const backend = await context.backend();
     const { entry, node, moved, refound } = await verifyRef(backend, context.refs, ref);
     if (!usableBounds(node.bounds)) throw await unplaced(backend, ref, node, entry.fingerprint.windowId);
+    const screen = await hands.screen();
+    const point = await pressPoint(backend, entry.handle, node.bounds, entry.fingerprint.windowId, screen);
+    if (!point) throw notClickable(`${ref} shows nowhere on the screen (its bounds lie off it)`, { ref });
     const b = node.bounds;
-    const point = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
-    if (!inside(point, await hands.screen()))
-      throw notClickable(`${ref}'s centre (${point.x}, ${point.y}) is off screen`, { ref });
+    const fromCentre = {
+      x: point.x - Math.round(b.x + b.width / 2),
+      y: point.y - Math.round(b.y + b.height / 2),
+    };
     return {
       point,
       ref,
+      ...(fromCentre.x !== 0 || fromCentre.y !== 0 ? { fromCentre } : {}),
       ...(moved || refound
         ? { verified: { ...(moved ? { moved } : {}), ...(refound ? { refound } : {}) } }
         : {}),
