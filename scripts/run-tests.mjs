@@ -140,6 +140,7 @@ if (shared.length) {
 const TOOLKIT_APPS = {
   gtk3: "gtk3-widget-factory",
   gtk4: "gtk4-widget-factory",
+  gtk2: "gtk-demo",
   swing: SWING_FIXTURE,
   qt: "/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/styles/styles",
   firefox: "test/fixtures/web/firefox",

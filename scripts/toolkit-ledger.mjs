@@ -9,7 +9,7 @@ if (!dir || !out) {
   console.error("usage: toolkit-ledger.mjs RESULTS_DIR OUT.md");
   process.exit(2);
 }
-const ORDER = ["gtk3", "gtk4", "qt", "swing", "firefox", "chromium", "calc"];
+const ORDER = ["gtk3", "gtk4", "gtk2", "qt", "swing", "firefox", "chromium", "calc"];
 const CAPABILITIES = [
   "snapshot",
   "find",

@@ -60,7 +60,7 @@ export interface Profile {
   find: Query;
   /** Invoke this and re-read `effect` until it holds. */
   /** `undo`: invoke once more afterwards (a popover left open would take the later clicks). */
-  invoke: { target: Query; effect: Query; undo?: boolean } | { skip: string };
+  invoke: { target: Query; effect: Query | { opens: string }; undo?: boolean } | { skip: string };
   /** A click (real input) before typing: puts the field on screen (a tab). */
   beforeTyping?: Query;
   /** A text field for set_value and typing. */
@@ -113,6 +113,19 @@ export const PROFILES: Record<string, Profile> = {
       target: { role: "text", states: ["editable", "showing"], pick: (m) => m.value === "entry" },
       contains: "entry",
     },
+  },
+  gtk2: {
+    label: "GTK 2 (gtk-demo)",
+    app: "gtk-demo",
+    title: "GTK+ Code Demos",
+    find: { role: "tree table" },
+    // A row's own action opens the demo it names, in a window of its own.
+    invoke: { target: { role: "table cell", name: "Button Boxes" }, effect: { opens: "Button Boxes" } },
+    text: { skip: "gtk-demo's main window has no field that takes text: its Info view is read-only" },
+    toggle: { kind: "select_cell", target: { role: "tree table" }, row: 3, column: 0, cell: "Button Boxes" },
+    // The Info page says what the selected demo is; the first row is selected at start.
+    readText: { target: { role: "text", states: ["showing"] }, contains: "Application main window" },
+    table: { role: "tree table" },
   },
   gtk4: {
     label: "GTK4",
