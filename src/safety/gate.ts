@@ -9,6 +9,8 @@ import type { ConfirmationReason, Preapproval, SafetyPolicy } from "./policy.js"
 
 export interface GateRequest {
   tool: string;
+  /** The tool the client called, where it is a profile's running this one (Daimon's main_press). */
+  via?: string;
   nominal: SafetyLevel;
   /** The tool whose level `nominal` is, when it is not `tool`'s own (a profile's main_press running click). */
   nominalFrom?: string;
@@ -74,7 +76,7 @@ function covering(
   return policy.preapprovals.find(
     (p) =>
       (p.reason === "any" || p.reason === reason) &&
-      (p.tool === undefined || p.tool === request.tool) &&
+      (p.tool === undefined || p.tool === request.tool || p.tool === request.via) &&
       (p.window === undefined ||
         (request.target?.windowTitle !== undefined && globMatch(p.window, request.target.windowTitle))),
   );
@@ -92,7 +94,8 @@ function ruleThatAllows(request: GateRequest, needs: { reason: ConfirmationReaso
   const title = request.target?.windowTitle;
   const rule = {
     reason: needs.length === 1 ? needs[0]!.reason : "any",
-    tool: request.tool,
+    // In the words of the client's own tools: a rule naming either is kept.
+    tool: request.via ?? request.tool,
     ...(title ? { window: literalGlob(title) } : {}),
   };
   if (request.target?.unreadable && title)
@@ -107,6 +110,8 @@ export async function decide(
 ): Promise<GateDecision> {
   const commits = request.target ? commitReason(request.target) : undefined;
   const level = raiseLevel(request.nominal, commits ? "L3" : "L1");
+  // The tool as the client knows it: a profile's own, with deskhand's that runs it.
+  const named = request.via ? `${request.via} (${request.tool})` : request.tool;
   if (!withinCeiling(level, policy.ceiling)) {
     const why =
       level !== request.nominal && commits
@@ -118,7 +123,7 @@ export async function decide(
       allowed: false,
       level,
       reason:
-        `${request.tool} is ${level} ${LEVEL_NAMES[level]}${why}, above the ceiling ${policy.ceiling} ` +
+        `${named} is ${level} ${LEVEL_NAMES[level]}${why}, above the ceiling ${policy.ceiling} ` +
         `(set by ${policy.ceilingSource}); nothing was done. A person can raise the ceiling with --ceiling, ` +
         `DESKHAND_CEILING or "ceiling" in ${policy.configPath}.`,
     };
@@ -147,7 +152,7 @@ export async function decide(
     return { allowed: true, level, confirmed_by: "preapproval", rules: [...new Set(rules)] };
   const reasons = needs.map((n) => n.why);
   const answer = confirm
-    ? await confirm({ tool: request.tool, level, intent: request.intent, reasons, target: request.target })
+    ? await confirm({ tool: named, level, intent: request.intent, reasons, target: request.target })
     : "unavailable";
   if (answer === "approved") return { allowed: true, level, confirmed_by: "human" };
   const because = reasons.join("; ");

@@ -146,10 +146,11 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     journal.record({ ...base, ...entry }, secrets, typed);
   // A call made by another tool is judged at that tool's level at least (levelFloor).
   const floor = context.levelFloor;
-  const gate =
+  const floored =
     floor && levelRank(floor.level) > levelRank(spec.gate.nominal)
       ? { ...spec.gate, nominal: floor.level, nominalFrom: floor.tool }
       : spec.gate;
+  const gate = context.calledAs ? { ...floored, via: context.calledAs } : floored;
   const policy = context.policy();
   const decision = await decide(gate, policy, context.confirm);
   const undeclared = outsideDeclaration(context, spec, decision.level);

@@ -47,6 +47,26 @@ describe("the gate", () => {
     assert.match((save as { reason: string }).reason, /needs a person's confirmation.*"save" commits/i);
   });
 
+  it("speaks in a profile's own tool names: its refusal's rule names the tool called, and either name is kept", async () => {
+    const save = { target: { role: "push button", name: "Save", windowTitle: "Doc" }, via: "main_press" };
+    const refused = await decide(click(save), policy(), undefined);
+    assert.match((refused as { reason: string }).reason, /"tool":"main_press"/);
+    const asked: ConfirmationRequest[] = [];
+    const declining = async (request: ConfirmationRequest) => {
+      asked.push(request);
+      return "declined" as const;
+    };
+    await decide(click(save), policy(), declining);
+    assert.match(asked[0]!.tool, /^main_press \(click\)$/);
+    for (const tool of ["main_press", "click"]) {
+      const rule = { reason: "any" as const, tool, window: "Doc" };
+      const kept = await decide(click(save), policy({ preapprovals: [rule] }), undefined);
+      assert.equal(kept.allowed, true, tool);
+    }
+    const other = { reason: "any" as const, tool: "main_click", window: "Doc" };
+    assert.equal((await decide(click(save), policy({ preapprovals: [other] }), undefined)).allowed, false);
+  });
+
   it("refuses above the ceiling, saying where the ceiling came from", async () => {
     const decision = await decide(
       click(),
