@@ -12,7 +12,7 @@ import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/c
 import { prepareGate } from "../../tools/guard.js";
 import { Recorder } from "../../tools/recording.js";
 import { TOOLS } from "../../tools/registry.js";
-import type { Profile } from "../profiles/index.js";
+import { inOwnWords, type Profile } from "../profiles/index.js";
 import { CallsInFlight, DRAIN_MS, exitBy } from "./calls.js";
 import { catalog } from "./catalog.js";
 import { GuardedStdioTransport } from "./stdio.js";
@@ -33,13 +33,15 @@ function stoppingResult(tool: string, started: boolean, profile: Profile) {
 }
 
 /** A failed call: the profile's own shape where it has one, and its code in the text block too. */
-function errorResult(profile: Pick<Profile, "error">, error: DeskhandError) {
+function errorResult(profile: Pick<Profile, "error" | "words">, error: DeskhandError) {
   const shaped = profile.error?.(error);
   const code = typeof shaped?.error === "string" ? shaped.error : error.code;
+  // The advice names the tools this client has: a profile's own names for deskhand's.
+  const next = inOwnWords(error.next, profile.words);
   return {
     isError: true,
-    content: [{ type: "text" as const, text: `${code}: ${error.message}\nNext: ${error.next}` }],
-    structuredContent: shaped ?? { error: error.toJSON() },
+    content: [{ type: "text" as const, text: `${code}: ${error.message}\nNext: ${next}` }],
+    structuredContent: shaped ?? { error: { ...error.toJSON(), next } },
   };
 }
 
@@ -91,7 +93,7 @@ export function createMcpServer(
 }
 
 /** A call's MCP result: isError for every outcome but done, the text and the structured reply. */
-export function mcpResult(result: CallResult, profile: Pick<Profile, "error" | "reply"> = {}) {
+export function mcpResult(result: CallResult, profile: Pick<Profile, "error" | "reply" | "words"> = {}) {
   if (result.ok) {
     const { output } = result;
     const shaped = profile.reply?.(output.data as Record<string, unknown>);

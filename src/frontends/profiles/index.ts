@@ -17,10 +17,61 @@ export interface Profile {
    * text block is that object, and a refusal is a result like any other, not an MCP error.
    */
   reply?: (data: Record<string, unknown>) => Record<string, unknown> | undefined;
+  /** deskhand's tools as this profile's client calls them, for the advice an error gives (`next`). */
+  words?: Record<string, string>;
+}
+
+/** Advice in a profile's words: each of deskhand's tool names it has its own for, as a whole word. */
+export function inOwnWords(advice: string, words: Record<string, string> | undefined): string {
+  if (!words) return advice;
+  const names = Object.keys(words).sort((a, b) => b.length - a.length);
+  if (names.length === 0) return advice;
+  const pattern = new RegExp(`(?<![\\w-])\`?(${names.join("|")})\`?(?![\\w-])`, "g");
+  return advice.replace(pattern, (_, name: string) => words[name]!);
 }
 
 export const PROFILES: Record<string, Profile> = {
-  ouroboros: { tools: OUROBOROS, asDeclared: true },
-  daimon: { tools: DAIMON, error: daimonError, reply: daimonReply, asDeclared: true },
-  pyjab: { tools: PYJAB, asDeclared: true },
+  ouroboros: {
+    tools: OUROBOROS,
+    asDeclared: true,
+    words: {
+      windows: "window_list",
+      snapshot: "window_read",
+      observe: "window_read",
+      find: "element_find",
+      act: "element_act",
+    },
+  },
+  daimon: {
+    tools: DAIMON,
+    error: daimonError,
+    reply: daimonReply,
+    asDeclared: true,
+    words: {
+      click: "main_click",
+      type_text: "main_type",
+      key: "main_key",
+      drag: "main_drag",
+      hover: "main_hover",
+    },
+  },
+  pyjab: {
+    tools: PYJAB,
+    asDeclared: true,
+    words: {
+      windows: "java_list_windows",
+      snapshot: "java_snapshot",
+      observe: "java_snapshot",
+      find: "java_find",
+      click: "java_click",
+      type_text: "java_type_text",
+      fill_form: "java_fill_form",
+      key: "java_send_keys",
+      element_info: "java_element_info",
+      read_table: "java_read_table",
+      read_text: "java_read_text",
+      screenshot: "java_screenshot",
+      doctor: "java_diagnostics",
+    },
+  },
 };
