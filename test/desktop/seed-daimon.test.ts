@@ -2,6 +2,9 @@
 // in its own spelling (main_click {x, y, intent}, main_type, main_key, ...), with its reply shapes
 // (refused / done / error) and error codes, against the Swing fixture; each effect is re-read from the app.
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -130,6 +133,59 @@ describe("the Daimon profile, replayed", () => {
     }
     await sleep(300);
     assert.equal(await status(), before, "Note was not pressed");
+  });
+
+  it("main_press presses the button at the point through its own action, once a rule naming main_press allows it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "deskhand-daimon-press-"));
+    // The person's rule names the client's own tool, as the refusal suggests it.
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({ preapprove: [{ reason: "any", tool: "main_press", window: TITLES.swing }] }),
+    );
+    const allowed = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_CONFIG: join(dir, "config.json"),
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+      },
+    });
+    const { DAIMON } = await import("../../src/frontends/profiles/daimon.js");
+    const { callTool } = await import("../../src/tools/call.js");
+    try {
+      const note = await centre({ role: "push button", name: "Note" });
+      const before = await status();
+      const press = DAIMON.find((t) => t.name === "main_press")!;
+      const result = await callTool(allowed, press, {
+        ...note,
+        intent: "Add a note",
+        window_title: TITLES.swing,
+      });
+      assert.ok(result.ok, JSON.stringify(result));
+      const data = result.output.data as {
+        status: string;
+        result: { route: string; pressed: { name: string } };
+      };
+      assert.equal(data.status, "done", result.output.text);
+      assert.equal(data.result.pressed.name, "Note");
+      assert.match(data.result.route, /DoAction/, "its accessibility action, not a real click");
+      let now = before;
+      for (let i = 0; i < 20 && now === before; i++) {
+        await sleep(100);
+        now = await status();
+      }
+      assert.notEqual(now, before, "Note was pressed: the app's status changed");
+      const journal = readFileSync(join(dir, "audit.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      assert.ok(
+        journal.some((l) => l.via === "main_press" && l.tool === "act.invoke" && l.decision === "done"),
+        JSON.stringify(journal).slice(0, 2000),
+      );
+    } finally {
+      await allowed.close();
+    }
   });
 
   it("a role in the seed's own spelling raises a click: AXButton labelled Delete needs a person", async () => {

@@ -23,11 +23,14 @@ it("names the profile's tools in advice, whole words only, and leaves the rest",
 it("an MCP error from a profile's tool advises in its words, in the text and the structured reply", () => {
   const error = new DeskhandError("stale_element", "it changed", "Take a new snapshot and use its refs.");
   const result = mcpResult({ ok: false, outcome: "error", error } as never, PROFILES.pyjab);
-  assert.match(result.content[0]!.text, /Next: Take a new java_snapshot and use its refs\./);
+  assert.match(
+    (result.content[0] as { text: string }).text,
+    /Next: Take a new java_snapshot and use its refs\./,
+  );
   assert.equal(
     (result.structuredContent as { error: { next: string } }).error.next,
     "Take a new java_snapshot and use its refs.",
   );
   const plain = mcpResult({ ok: false, outcome: "error", error } as never);
-  assert.match(plain.content[0]!.text, /Next: Take a new snapshot and use its refs\./);
+  assert.match((plain.content[0] as { text: string }).text, /Next: Take a new snapshot and use its refs\./);
 });

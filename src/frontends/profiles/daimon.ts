@@ -6,12 +6,15 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { Modifier } from "../../platform/keys.js";
+import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { keyTool, typeTextTool } from "../../tools/hands/keyboard.js";
+import { resolveWindowSpec } from "../../tools/hands/place.js";
 import { clickTool, dragTool, hoverTool, wheelTool } from "../../tools/hands/pointer.js";
 import { rawInputTool } from "../../tools/hands/raw.js";
 import type { PointInput } from "../../tools/hands/schemas.js";
 import { windowTool as deskhandWindowTool } from "../../tools/hands/window.js";
+import { type Pressable, pressableAt } from "../../tools/pressable-at.js";
 import { defineTool, type ToolDefinition } from "../../tools/tool.js";
 import { runTool } from "./run.js";
 
@@ -185,8 +188,9 @@ const mainPress = defineTool({
   name: "main_press",
   title: "Press a committing button",
   description:
-    "Press the button at (x, y). L3: a target that is not a way back needs a person. reversible defaults to " +
-    "false. On Linux this is a real click at the point, judged by what it presses (there is no AXPress by point).",
+    "Press the button at (x, y) through its accessibility action (AXPress's counterpart); where nothing there " +
+    "offers one, a real click at the point. L3: a target that is not a way back needs a person. reversible " +
+    "defaults to false.",
   level: "L3",
   annotations: INPUT,
   input: z.object({
@@ -200,9 +204,44 @@ const mainPress = defineTool({
     ...targetWindow,
   }),
   async handler(context, input) {
-    return clickAt(context, input, {});
+    const point = await at(context, input, input.x, input.y);
+    const named = windowOf(input).window;
+    const hint = named ? (await resolveWindowSpec(context, named)).id : undefined;
+    const pressable = await pressableAt(context, point, hint).catch(() => undefined);
+    if (!pressable) return clickAt(context, input, {});
+    return pressThrough(context, pressable, input);
   },
 });
+
+/** main_press by the element's own action: the document's reply, a refusal as a result. */
+async function pressThrough(
+  context: ToolContext,
+  pressable: Pressable,
+  input: { intent: string; reversible: boolean },
+) {
+  const pressed = { role: pressable.role, name: pressable.name ?? null };
+  try {
+    const { data } = await runTool(context, actTool, {
+      ref: pressable.ref,
+      action: { kind: "invoke" },
+      intent: input.intent,
+      reversible: input.reversible,
+    });
+    const result = {
+      pressed,
+      route: data.route,
+      after: data.after,
+      ...(data.windows_appeared.length ? { windows_appeared: data.windows_appeared } : {}),
+      ...(data.windows_disappeared.length ? { windows_disappeared: data.windows_disappeared } : {}),
+    };
+    return { data: { status: "done", result }, text: JSON.stringify({ status: "done", result }) };
+  } catch (error) {
+    if (!(error instanceof DeskhandError) || error.code !== "refused") throw error;
+    const reply = { status: "refused", reason: error.message };
+    const level = error.details.level;
+    return { data: { ...reply, pressed, ...(level ? { level } : {}) }, text: JSON.stringify(reply) };
+  }
+}
 
 const mainType = defineTool({
   name: "main_type",
