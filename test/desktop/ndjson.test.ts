@@ -68,6 +68,12 @@ describe("ndjson on real apps", () => {
     );
     assert.ok(openDialog, labels.join("\n"));
     assert.ok(openDialog.actions.includes("invoke"));
+    // The document's label shape: the ref and the actions inside one bracket.
+    assert.match(
+      openDialog.label,
+      /^push button "Open dialog" \[ref=s\d+:e\d+[a-z]{2}; actions=invoke(,\w+)*\]$/,
+    );
+    assert.ok(labels.includes(openDialog.label));
     assert.match(openDialog.ref, /^s\d+:e\d+[a-z]{2}$/);
     assert.deepEqual(
       reply.result.targets.map((t: { index: number }) => t.index),

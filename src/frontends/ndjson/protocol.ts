@@ -129,6 +129,20 @@ function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<
   return parsed.data;
 }
 
+/**
+ * observe's labels in the document's shape, `Button "Save" [ref=s1:e12; actions=invoke,click]`:
+ * deskhand's agent view ends a label with `[ref=…] invoke,click`, which the protocol does not.
+ */
+function inSeedLabels(result: Record<string, unknown>): Record<string, unknown> {
+  const label = (text: string) => text.replace(/ \[ref=([^\]]+)\] ([\w,]*)$/, " [ref=$1; actions=$2]");
+  const targets = (result.targets as { label: string }[] | undefined)?.map((t) => ({
+    ...t,
+    label: label(t.label),
+  }));
+  const visible = (result.visible as string[] | undefined)?.map(label);
+  return { ...result, ...(targets ? { targets } : {}), ...(visible ? { visible } : {}) };
+}
+
 async function run(
   context: ToolContext,
   toolName: ToolName,
@@ -311,12 +325,14 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     case "observe": {
       const p = parseParams(observeParams, params);
       const { maxTargets, includeTree, ...scope } = p;
-      return run(context, "observe", {
-        target: toTarget(scope),
-        ...limitsOf(scope),
-        ...(maxTargets === undefined ? {} : { maxTargets }),
-        ...(includeTree === undefined ? {} : { includeTree }),
-      });
+      return inSeedLabels(
+        await run(context, "observe", {
+          target: toTarget(scope),
+          ...limitsOf(scope),
+          ...(maxTargets === undefined ? {} : { maxTargets }),
+          ...(includeTree === undefined ? {} : { includeTree }),
+        }),
+      );
     }
     case "invoke":
     case "set_value":
