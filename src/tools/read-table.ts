@@ -82,7 +82,8 @@ export const readTableTool = defineTool({
     };
     const lines = [
       `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
-      `| row | ${shownHeaders.map((h) => h ?? "-").join(" | ")} |`,
+      // A sheet's unnamed columns go by the letters a person reads above them.
+      `| row | ${shownHeaders.map((h, column) => h ?? (table.rowShare ? columnLetters(column) : "-")).join(" | ")} |`,
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
     const columnName = (column: number) => table.headers[column] ?? `column ${column}`;
@@ -104,10 +105,20 @@ export const readTableTool = defineTool({
     if (table.rowShare) {
       const cut = [...rows].filter(([, values]) => values.length >= table.rowShare!).map(([row]) => row);
       lines.push(
-        `a sheet too wide to read across: each row ends at its first ${table.rowsEndAtEmpty} empty cells, which are left out${cut.length ? `; rows ${cut.join(", ")} were cut at ${table.rowShare} cells (max_cells shared among the rows): fewer rows a call read more of each` : ""}`,
+        cut.length
+          ? `a sheet too wide to read across: each row ends at its first ${table.rowsEndAtEmpty} empty cells, which are left out; rows ${cut.join(", ")} were cut at ${table.rowShare} cells (max_cells shared among the rows): fewer rows a call read more of each`
+          : `a sheet: each row ends at its first ${table.rowsEndAtEmpty} empty cells`,
       );
     }
     if (data.more_rows > 0) lines.push(`${data.more_rows} more rows: row_start ${next} continues`);
     return { data, text: lines.join("\n") };
   },
 });
+
+/** A sheet's column letters: 0 is A, 25 Z, 26 AA. */
+function columnLetters(column: number): string {
+  let letters = "";
+  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}

@@ -44,7 +44,11 @@ export const readTextTool = defineTool({
       throw new DeskhandError(
         "no_text",
         `${node.role} ${JSON.stringify(node.name ?? "")} has no text interface (not the same as empty text)`,
-        "Its name is in the snapshot; read_table reads tables.",
+        node.unread.includes("value")
+          ? "What it shows is in no tree (it is drawn): read_screen_text {of: {kind: \"element\", ref}} reads it from pixels."
+          : node.name
+            ? "Its name is in the snapshot; read_table reads tables."
+            : "Its value, where it has one, is in element_info; read_screen_text {of: {kind: \"element\", ref}} reads what it shows.",
       );
     }
     const end = input.start + read.text.length;

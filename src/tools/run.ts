@@ -182,9 +182,12 @@ function checkSteps(
 
 function firstLines(text: string): string {
   const lines = text.split("\n");
-  // The reply's first line, and the lines that say what it changed in the windows.
-  const changed = lines.filter((l) =>
-    /^((since your last action: )?window (appeared|disappeared|retitled)|in front now):/.test(l),
+  // The reply's first line, the lines that say what it changed in the windows, and what was read
+  // back (an option chosen, a value set, rows selected): a step's line says whether it took.
+  const changed = lines.filter(
+    (l) =>
+      /^((since your last action: )?window (appeared|disappeared|retitled)|in front now|started):/.test(l) ||
+      /^(The option (reads|does not read)|The value read back|Selected rows now)/.test(l),
   );
   const first = lines.find((l) => !l.startsWith("since your last action: ")) ?? "";
   return [first.length > STEP_LINE_CHARS ? `${first.slice(0, STEP_LINE_CHARS)}…` : first, ...changed].join(

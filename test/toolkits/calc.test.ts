@@ -92,8 +92,8 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
       page.text,
     );
     assert.ok((page.text ?? "").length < 400, `a short page: ${page.text}`);
-    // Its header line as wide as the widest row, not the 32 columns read.
-    assert.match(page.text ?? "", /^\| row \| - \| - \|$/m, page.text);
+    // Its header line as wide as the widest row, not the 32 columns read, in the sheet's letters.
+    assert.match(page.text ?? "", /^\| row \| A \| B \|$/m, page.text);
     // A snapshot and find show a cell's content beside its place-name.
     const snap = await call("snapshot", { target: { kind: "title", glob: profile.title }, tableRows: 3 });
     assert.match(snap.text ?? "", /table cell "A1" \[ref=[^\]]+\][^\n]*= "7"/, snap.text);
@@ -134,6 +134,9 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
         (await call("element_info", { ref: combos.data.matches[2].ref })).text ?? "",
       );
     assert.equal(await thirdSensitive(), false, "the third key waits for the second");
+    // Read alone (a snapshot of its ref), it is the same combo box, its value unread.
+    const alone = await call("snapshot", { target: { kind: "element", ref: combos.data.matches[0].ref } });
+    assert.match(alone.text ?? "", /^- combo box\b/m, alone.text);
     const chose = await call("act", {
       ref: combos.data.matches[1].ref,
       action: { kind: "select", option: "A" },

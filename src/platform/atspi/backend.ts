@@ -534,6 +534,9 @@ export class AtspiBackend implements AccessibilityBackend {
     try {
       const read = await readStructure(app, path, options, this.#eagerEnricher(app, options, undefined));
       read.root.indexInParent = Number(index);
+      // Read alone, a combo box's face has no siblings to tell it by: they are asked (as describe does).
+      if (mayBeComboFace(read.root) && (await this.#isComboFace(handle).catch(() => false)))
+        readAsCombo(read.root);
       return read;
     } catch (error) {
       if (this.closed) throw this.#busGone();
