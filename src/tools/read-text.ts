@@ -45,10 +45,10 @@ export const readTextTool = defineTool({
         "no_text",
         `${node.role} ${JSON.stringify(node.name ?? "")} has no text interface (not the same as empty text)`,
         node.unread.includes("value")
-          ? "What it shows is in no tree (it is drawn): read_screen_text {of: {kind: \"element\", ref}} reads it from pixels."
+          ? 'What it shows is in no tree (it is drawn): read_screen_text {of: {kind: "element", ref}} reads it from pixels.'
           : node.name
             ? "Its name is in the snapshot; read_table reads tables."
-            : "Its value, where it has one, is in element_info; read_screen_text {of: {kind: \"element\", ref}} reads what it shows.",
+            : 'Its value, where it has one, is in element_info; read_screen_text {of: {kind: "element", ref}} reads what it shows.',
       );
     }
     const end = input.start + read.text.length;
