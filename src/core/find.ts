@@ -2,6 +2,7 @@
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
 import type { AccessibilityReader, RawNode, Rect, StructureOptions, WindowInfo } from "../platform/types.js";
+import { WINDOW_ROLES } from "../platform/vocabulary.js";
 import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from "./apart.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
@@ -546,8 +547,6 @@ function parentsOf(roots: { node: RawNode }[]): Map<RawNode, RawNode> {
 
 type TellApart = Pick<FoundElement, "group" | "description">;
 
-/** Roles that are a window, not a group in it. */
-const WINDOW_ROLES = new Set(["application", "frame", "window", "dialog", "file chooser", "alert"]);
 /** Ancestors read up from a match the app found itself (Collection), where no tree was read. */
 const ANCESTORS_READ = 6;
 
@@ -578,7 +577,9 @@ async function tellApart(
       up.length > 0
         ? up
         : ((await backend.ancestorsOf?.(e.node.handle, ANCESTORS_READ).catch(() => [])) ?? []);
-    return chain.filter((a) => a.name && !WINDOW_ROLES.has(a.role)).map((a) => groupName(a.role, a.name!));
+    return chain
+      .filter((a) => a.name && a.role !== "application" && !WINDOW_ROLES.has(a.role))
+      .map((a) => groupName(a.role, a.name!));
   };
   for (const set of sets) {
     const groups = groupsApart(await Promise.all(set.map(groupsUp)));

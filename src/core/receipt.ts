@@ -154,7 +154,7 @@ export async function windowsOnceChanged(
 }
 
 /** The windows, read again every 100 ms until `changed` holds of them, for up to `ms`. */
-async function windowsUntil(
+export async function windowsUntil(
   listWindows: () => Promise<WindowInfo[]>,
   after: WindowInfo[],
   ms: number,

@@ -2,6 +2,13 @@
 // the pixel readers, the overlay rule and password blanking all need.
 import type { Rect } from "../platform/types.js";
 
+/** Whether a point lies in a rectangle (its right and bottom edges outside it). */
+export function inside(point: { x: number; y: number }, rect: Rect): boolean {
+  return (
+    point.x >= rect.x && point.y >= rect.y && point.x < rect.x + rect.width && point.y < rect.y + rect.height
+  );
+}
+
 /** The rectangle two share, or undefined when they do not overlap. */
 export function intersection(a: Rect, b: Rect): Rect | undefined {
   const x = Math.max(a.x, b.x);

@@ -3,12 +3,9 @@
 // region (an alert, a status line) the words of what is in it.
 
 import { type AccessibilityReader, PASSWORD_ROLE, type RawNode } from "../platform/types.js";
-import { MESSAGE_ROLES, roleSet } from "../platform/vocabulary.js";
+import { MESSAGE_ROLES, SET_TEXT_ROLES } from "../platform/vocabulary.js";
 
 export const PASSWORD_MARKER = "<hidden: password field>";
-
-/** Roles that are a field for text whatever states they report. */
-const TEXT_FIELD_ROLES = roleSet("text", "password text", "entry", "spin button", "combo box", "terminal");
 
 /**
  * Whether a text can be set into the element (a field): it has EditableText, and it says it is
@@ -21,7 +18,7 @@ export function takesText(node: {
   states?: readonly string[] | null | undefined;
 }): boolean {
   if (!(node.interfaces ?? []).includes("EditableText") || node.role === "label") return false;
-  return (node.states ?? []).includes("editable") || TEXT_FIELD_ROLES.has(node.role);
+  return (node.states ?? []).includes("editable") || SET_TEXT_ROLES.has(node.role);
 }
 
 /**

@@ -10,26 +10,46 @@ export interface ProcessEntry {
   program: string;
 }
 
-/** Every process's parent, from /proc/PID/stat: the fourth field, after the name in parentheses. */
-function parents(): Map<number, number> {
-  const parentOf = new Map<number, number>();
+/** What /proc/PID/stat says of a process: its state ("Z" a zombie), parent, group and start time. */
+export interface ProcessStat {
+  pid: number;
+  state: string;
+  ppid: number;
+  pgid: number;
+  /** Its start time in clock ticks since boot (field 22): with the pid, it names one process. */
+  start: number;
+}
+
+/** A process's stat line, read; undefined once it has ended (or where there is no /proc). */
+export function statOf(pid: number): ProcessStat | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name is in parentheses and may hold spaces: fields are counted after its end.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return {
+      pid,
+      state: fields[0]!,
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      start: Number(fields[19]) >>> 0,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every running process's stat, from /proc. */
+export function allProcesses(): ProcessStat[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return parentOf;
+    return [];
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parentOf.set(Number(entry), parent);
-    } catch {
-      // It ended while the list was read.
-    }
-  }
-  return parentOf;
+  return entries.flatMap((entry) => {
+    const stat = /^\d+$/.test(entry) ? statOf(Number(entry)) : undefined;
+    return stat ? [stat] : [];
+  });
 }
 
 /** Executables that run a program given to them: the program is then the script they run. */
@@ -63,7 +83,8 @@ export function programOf(pid: number): string | undefined {
 /** The processes below `pid`: its children, theirs, and so on. None where /proc cannot be read. */
 export function processesBelow(pid: number): ProcessEntry[] {
   const childrenOf = new Map<number, number[]>();
-  for (const [child, parent] of parents()) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), child]);
+  for (const { pid: child, ppid } of allProcesses())
+    childrenOf.set(ppid, [...(childrenOf.get(ppid) ?? []), child]);
   const below: ProcessEntry[] = [];
   const queue = [...(childrenOf.get(pid) ?? [])];
   while (queue.length > 0 && below.length < 1000) {

@@ -156,6 +156,12 @@ export const TYPED_TEXT_ROLES = roleSet(...TYPED_FIELDS);
 /** Fields that take typing: the typed ones, and a spin button, which holds a number. */
 export const EDITABLE_ROLES = roleSet(...TYPED_FIELDS, "spin button");
 
+/**
+ * Fields a text is set into whatever states they report: a document or paragraph must say it is
+ * editable (Firefox gives EditableText to everything on a page, and setting it there does nothing).
+ */
+export const SET_TEXT_ROLES = roleSet(...ONE_LINE_FIELDS, "spin button", "combo box", "terminal");
+
 /** Fields a label beside them names: one-line fields and the controls that pick a value. A document is not. */
 export const LABELLED_FIELD_ROLES = roleSet(...ONE_LINE_FIELDS, "spin button", "combo box", "slider");
 
@@ -194,6 +200,17 @@ export const SHOWS_TYPED_ROLES = roleSet(
  * Regions that announce a message (an alert, a status line, a notification): what they say is the
  * text of everything in them, which a page often puts in child paragraphs, not in their own text.
  */
+/** Roles of a top-level window's own element: nothing above one groups anything in it. */
+export const WINDOW_ROLES = roleSet(
+  "frame",
+  "window",
+  "dialog",
+  "alert",
+  "file chooser",
+  "color chooser",
+  "font chooser",
+);
+
 export const MESSAGE_ROLES = roleSet("alert", "notification", "status bar", "info bar", "tool tip");
 
 /** Where a click gives the keyboard focus for typing after it: an editable field, a terminal, a cell, a combo box. */

@@ -3,6 +3,7 @@
 // asks for a press (Daimon's main_press, AXPress of the button at a point) is served through that
 // action, as on macOS; where nothing there offers one, the caller falls back to a real click.
 
+import { inside } from "../core/rects.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, searchUntil } from "./find.js";
 import { type PlacedElement, resolvePlace } from "./hands/place.js";
@@ -42,14 +43,7 @@ export async function pressableAt(
       ...(node.name ? { name: node.name } : {}),
     });
     const found = await searchUntil(context, query, 50, 0, "leave_out");
-    const holding = found.matches.filter(
-      (m) =>
-        m.bounds &&
-        place.point.x >= m.bounds.x &&
-        place.point.y >= m.bounds.y &&
-        place.point.x < m.bounds.x + m.bounds.width &&
-        place.point.y < m.bounds.y + m.bounds.height,
-    );
+    const holding = found.matches.filter((m) => m.bounds && inside(place.point, m.bounds));
     const area = (m: (typeof holding)[number]) => m.bounds!.width * m.bounds!.height;
     const match = holding.sort((a, b) => area(a) - area(b))[0];
     return match ? { ref: match.ref, role: match.role, name: match.name ?? undefined } : undefined;

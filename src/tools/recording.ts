@@ -17,6 +17,7 @@ import { RefStore } from "../core/refs.js";
 import { SnapshotStore } from "../core/snapshot.js";
 import { verifyRef } from "../core/verify.js";
 import { writeWholeSync } from "../platform/files.js";
+import { statOf } from "../platform/processes.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../platform/types.js";
 import { type Secret, withoutSecrets } from "../safety/audit.js";
 import { holdsCredential } from "../safety/secrets.js";
@@ -388,11 +389,8 @@ function appsEnded(before: WindowInfo[]): (windowId: number) => boolean {
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === "ESRCH";
     }
-    try {
-      return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-    } catch {
-      return true;
-    }
+    const stat = statOf(pid);
+    return stat === undefined || stat.state === "Z";
   };
 }
 

@@ -3,9 +3,9 @@
 // press, past the settle any press is given, so the receipt would say nothing came. The programs the
 // press started that can draw are found below the app's process, and their window is waited for.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { StartedProgram } from "../core/receipt.js";
+import { type StartedProgram, windowsUntil } from "../core/receipt.js";
 import { processAlive } from "../platform/index.js";
-import { drawsOnScreen, processesBelow, programOf } from "../platform/processes.js";
+import { drawsOnScreen, type ProcessEntry, processesBelow, programOf } from "../platform/processes.js";
 import type { WindowInfo } from "../platform/types.js";
 
 /** How long a started program that can draw is given for its window: a plug-in takes a second or two. */
@@ -36,29 +36,12 @@ export async function windowsOfStarted(
   before: ProgramsBefore | undefined,
   windows: WindowInfo[],
 ): Promise<{ windows: WindowInfo[]; started: StartedProgram[] }> {
-  if (!before) return { windows, started: [] };
-  // Read after the settle any press is given: a started program has loaded its libraries by then.
-  const fresh = processesBelow(before.pid).filter(
-    (p) => !before.had.has(p.pid) && p.program !== before.program,
-  );
-  if (fresh.length === 0) return { windows, started: [] };
-  // A program loads its libraries as it starts (a Python one as it imports GTK): it is given a
-  // moment to show that it can draw. One that never does (a shell's command) costs this much.
-  let started = fresh.filter((p) => drawsOnScreen(p.pid));
-  for (const until = Date.now() + DRAWING_GRACE_MS; started.length === 0 && Date.now() < until; ) {
-    if (!fresh.some((p) => processAlive(p.pid))) break;
-    await sleep(100);
-    started = fresh.filter((p) => drawsOnScreen(p.pid));
-  }
+  const started = before ? await drawingPrograms(before) : [];
   if (started.length === 0) return { windows, started: [] };
   const pids = new Set(started.map((p) => p.pid));
-  const shown = (list: WindowInfo[]) => list.some((w) => w.pid !== null && pids.has(w.pid));
-  const deadline = Date.now() + STARTED_WINDOW_MS;
-  let now = windows;
-  while (!shown(now) && started.some((p) => processAlive(p.pid)) && Date.now() < deadline) {
-    await sleep(100);
-    now = await listWindows().catch(() => now);
-  }
+  const settled = (list: WindowInfo[]) =>
+    list.some((w) => w.pid !== null && pids.has(w.pid)) || !started.some((p) => processAlive(p.pid));
+  const now = await windowsUntil(listWindows, windows, STARTED_WINDOW_MS, settled);
   return {
     windows: now,
     started: started.map((p) => ({
@@ -67,4 +50,23 @@ export async function windowsOfStarted(
       running: processAlive(p.pid),
     })),
   };
+}
+
+/**
+ * The programs below the app's process since `before`, other than its own, that can draw. A program
+ * loads its libraries as it starts (a Python one as it imports GTK): it is given DRAWING_GRACE_MS
+ * to show that it can. One that never does (a shell's command) costs that much.
+ */
+async function drawingPrograms(before: ProgramsBefore): Promise<ProcessEntry[]> {
+  const fresh = processesBelow(before.pid).filter(
+    (p) => !before.had.has(p.pid) && p.program !== before.program,
+  );
+  const drawing = () => fresh.filter((p) => drawsOnScreen(p.pid));
+  let found = drawing();
+  for (const until = Date.now() + DRAWING_GRACE_MS; found.length === 0 && Date.now() < until; ) {
+    if (!fresh.some((p) => processAlive(p.pid))) break;
+    await sleep(100);
+    found = drawing();
+  }
+  return found;
 }

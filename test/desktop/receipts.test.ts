@@ -27,21 +27,34 @@ function preapproved(dir: string, rules: Record<string, string>[]): ToolContext 
   });
 }
 
-describe("receipts on a Qt app", () => {
+/**
+ * A fixture app and a context whose config pre-approves `rules` (its journal and config in a folder
+ * of its own), started before the suite's tests and ended after them.
+ */
+function onApp(command: string[], rules: Record<string, string>[]) {
   const dir = mkdtempSync(join(tmpdir(), "deskhand-receipts-"));
-  let app: StartedApp;
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
+  let app: StartedApp | undefined;
+  let context: ToolContext | undefined;
+  let caller: ReturnType<typeof toolCaller> | undefined;
   before(() => {
-    // Leaving the app is the person's call; this test's person allowed it in this window.
-    context = preapproved(dir, [{ reason: "any", tool: "act", window: TITLE }]);
-    call = toolCaller(context);
-    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_modal.py", TITLE]);
+    context = preapproved(dir, rules);
+    caller = toolCaller(context);
+    app = startApp(command);
   });
   after(async () => {
-    app.kill();
-    await context.close();
+    app?.kill();
+    await context?.close();
   });
+  const call: ReturnType<typeof toolCaller> = (tool, input) => caller!(tool, input);
+  return { call, app: () => app! };
+}
+
+describe("receipts on a Qt app", () => {
+  // Leaving the app is the person's call; this test's person allowed it in this window.
+  const { call, app } = onApp(
+    ["/usr/bin/python3", "test/fixtures/dialogs/qt_modal.py", TITLE],
+    [{ reason: "any", tool: "act", window: TITLE }],
+  );
 
   it("an act that opens a modal dialog says it opened it; its Close is reported as the window gone", async () => {
     const settings = (await findWaiting(call, TITLE, { role: "push button", name: "Settings…" }, 20_000)) as {
@@ -84,7 +97,7 @@ describe("receipts on a Qt app", () => {
     };
     const left = await call("act", { ref: leave.ref, action: { kind: "invoke" }, intent: "Leave the app" });
     assert.equal(left.error, undefined, JSON.stringify(left.error));
-    const code = await Promise.race([app.exited, sleep(within(5000)).then(() => "still running")]);
+    const code = await Promise.race([app().exited, sleep(within(5000)).then(() => "still running")]);
     assert.equal(code, 0, "the app really exited");
     assert.ok(left.data.app_exited, left.text);
     assert.match(left.text ?? "", /the app exited: .*has no window and no process left/);
@@ -94,23 +107,14 @@ describe("receipts on a Qt app", () => {
 
 describe("what an input changed, on a GTK 3 editor", () => {
   const title = "Deskhand marks";
-  const dir = mkdtempSync(join(tmpdir(), "deskhand-changes-"));
-  let app: StartedApp;
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    // Saving is the person's call; this test's person allowed it in these windows.
-    context = preapproved(dir, [
+  // Saving is the person's call; this test's person allowed it in these windows.
+  const { call } = onApp(
+    ["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", title, "--marks"],
+    [
       { reason: "any", window: `${title}*` },
       { reason: "any", window: "Search" },
-    ]);
-    call = toolCaller(context);
-    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_editor.py", title, "--marks"]);
-  });
-  after(async () => {
-    app.kill();
-    await context.close();
-  });
+    ],
+  );
 
   it("type_text and key ctrl+s say the title changed; act and click say a dialog came and went", async () => {
     const doc = (await findWaiting(call, title, { role: "text", name: "Document" }, 20_000)) as {
@@ -172,19 +176,7 @@ describe("what an input changed, on a GTK 3 editor", () => {
 
 describe("a press that starts another program of its app, on a GTK 3 window", () => {
   const title = "Deskhand plug-in host";
-  const dir = mkdtempSync(join(tmpdir(), "deskhand-started-"));
-  let app: StartedApp;
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    context = preapproved(dir, []);
-    call = toolCaller(context);
-    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_plugin_host.py", title]);
-  });
-  after(async () => {
-    app.kill();
-    await context.close();
-  });
+  const { call } = onApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_plugin_host.py", title], []);
 
   it("names the window the program opens a second and a half later, and the program", async () => {
     const sharpen = (await findWaiting(call, title, { role: "push button", name: "Sharpen" }, 20_000)) as {

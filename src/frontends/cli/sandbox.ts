@@ -1,10 +1,11 @@
 // `deskhand sandbox run|start|stop`: process management around platform/sandbox, no tools involved.
 
 import { spawn } from "node:child_process";
-import { existsSync, openSync, readFileSync } from "node:fs";
+import { existsSync, openSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { statOf } from "../../platform/processes.js";
 import { launchApp } from "../../platform/sandbox/apps.js";
 import { Desktop, SANDBOX_VARIABLES, toolkitEnvironment } from "../../platform/sandbox/desktop.js";
 import { readState, type SandboxState, stateFile, writeState } from "../../platform/sandbox/state.js";
@@ -271,12 +272,8 @@ export async function sandboxStop(args: string[]): Promise<number> {
   // Done when the supervisor has exited, not merely when it removed its state file on the way out.
   // (It may linger as a zombie: its parent exited long ago and PID 1 here does not reap.)
   const exited = () => {
-    try {
-      const stat = readFileSync(`/proc/${state.supervisorPid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
-    } catch {
-      return true;
-    }
+    const stat = statOf(state.supervisorPid);
+    return stat === undefined || stat.state === "Z";
   };
   while ((existsSync(file) || !exited()) && Date.now() < deadline) {
     await sleep(50);

@@ -144,13 +144,15 @@ function element(e: Line, clip = true) {
  * A receipt's or candidate's text as the seed shows it, its first 4,000 units: deskhand's replies
  * carry 200 characters and the whole length, so a longer text is read again up to 4,000.
  */
-async function withText(context: ToolContext, e: Line): Promise<Line> {
-  if (e.value === undefined || e.value_length === undefined || e.value.length >= TEXT_UNITS) return e;
+async function withText(context: ToolContext, e: Line, unread = false): Promise<Line> {
+  // A candidate of an ambiguous act carries no text at all (`unread`): it is read whole.
+  const cut = e.value !== undefined && e.value_length !== undefined && e.value.length < TEXT_UNITS;
+  if (!cut && !unread) return e;
   try {
     const read = await runData(context, readTextTool, { ref: e.ref, length: TEXT_UNITS });
-    return { ...e, value: String(read.text) };
+    return { ...e, value: String(read.text), value_length: Number(read.length) };
   } catch {
-    return e; // Its first 200 characters, marked text_truncated.
+    return e; // Its first 200 characters, marked text_truncated; or no text to read.
   }
 }
 
@@ -461,18 +463,10 @@ async function candidatesInFull(context: ToolContext, error: unknown): Promise<u
   if (!(error instanceof DeskhandError) || error.code !== "ambiguous") return error;
   const listed = error.details.candidates;
   if (!Array.isArray(listed)) return error;
-  const withText = async (c: Line): Promise<Line> => {
-    try {
-      const read = await runData(context, readTextTool, { ref: c.ref, length: TEXT_UNITS });
-      return { ...c, value: String(read.text), value_length: Number(read.length) };
-    } catch {
-      return c; // No text to read, or gone meanwhile.
-    }
-  };
   const shown = await Promise.all(
     (listed as Line[])
       .slice(0, CANDIDATES_SHOWN)
-      .map(async (c) => element(await withId(context, await withText(c)))),
+      .map(async (c) => element(await withId(context, await withText(context, c, true)))),
   );
   const fitted = fitRelay({ candidates: shown }, ["candidates"]);
   const omitted = listed.length - shown.length;

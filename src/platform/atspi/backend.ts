@@ -20,7 +20,7 @@ import {
   WindowNotAccessible,
   WindowNotFound,
 } from "../types.js";
-import { roleSet } from "../vocabulary.js";
+import { roleSet, WINDOW_ROLES } from "../vocabulary.js";
 import { SwayIpc, sessionKind, swayWindowSource } from "../wayland/sway.js";
 import type { WindowSource } from "../window-source.js";
 import { X11Connection } from "../x11/connection.js";
@@ -70,15 +70,6 @@ const MENU_FILL_MS = 1000;
 const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
-const FRAME_ROLES = roleSet(
-  "frame",
-  "window",
-  "dialog",
-  "alert",
-  "file chooser",
-  "color chooser",
-  "font chooser",
-);
 
 export class AtspiBackend implements AccessibilityBackend {
   readonly #apps = new Map<string, AtspiApp>();
@@ -262,7 +253,7 @@ export class AtspiBackend implements AccessibilityBackend {
     for (const window of windows) {
       const score = (frame: Frame): number => {
         if (taken.has(frame)) return -1;
-        if (!FRAME_ROLES.has(frame.role) && frame.name !== window.title) return -1;
+        if (!WINDOW_ROLES.has(frame.role) && frame.name !== window.title) return -1;
         const samePid = window.pid !== null && frame.app.pid === window.pid;
         if (window.pid !== null && frame.app.pid !== null && !samePid) return -1;
         let total = samePid ? 2 : 0;
@@ -771,7 +762,7 @@ export class AtspiBackend implements AccessibilityBackend {
         name: name ? String(name) : undefined,
       });
       // Its window is as far as it goes: nothing above it groups anything in it.
-      if (FRAME_ROLES.has(found.at(-1)!.role)) break;
+      if (WINDOW_ROLES.has(found.at(-1)!.role)) break;
     }
     return found;
   }

@@ -3,6 +3,7 @@
 // (bus-activated services stay in their launcher's group) without touching anything it did not start.
 import { type ChildProcess, spawn } from "node:child_process";
 import { openSync } from "node:fs";
+import { allProcesses, type ProcessStat, statOf } from "../processes.js";
 
 export interface StartedProcess {
   readonly label: string;
@@ -69,33 +70,9 @@ export function readLineFrom(started: StartedProcess, fd: number, timeoutMs: num
   });
 }
 
-interface ProcStat {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  state: string;
-}
-
-async function readStat(pid: number): Promise<ProcStat | undefined> {
-  const { readFile } = await import("node:fs/promises");
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    // The command name is in parentheses and may contain spaces: the fields after it are fixed.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { pid, state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Live (non-zombie) members of a process group, read from /proc. */
-async function groupMembers(pgid: number): Promise<ProcStat[]> {
-  const { readdir } = await import("node:fs/promises");
-  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number);
-  const stats = await Promise.all(pids.map(readStat));
-  return stats.filter(
-    (s): s is ProcStat => s !== undefined && s.pgid === pgid && s.state !== "Z" && s.state !== "X",
-  );
+function groupMembers(pgid: number): ProcessStat[] {
+  return allProcesses().filter((s) => s.pgid === pgid && s.state !== "Z" && s.state !== "X");
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
@@ -113,7 +90,7 @@ function signal(pid: number, name: NodeJS.Signals): void {
  */
 async function stopGroup(leader: number, graceMs: number): Promise<void> {
   for (let round = 0; round < 32; round++) {
-    const members = await groupMembers(leader);
+    const members = groupMembers(leader);
     if (members.length === 0) return;
     const parents = new Set(members.map((m) => m.ppid));
     const leaves = members.filter((m) => !parents.has(m.pid));
@@ -122,16 +99,12 @@ async function stopGroup(leader: number, graceMs: number): Promise<void> {
     const deadline = Date.now() + graceMs;
     // Gone means reaped: a zombie whose parent lives is waited for, or killing the parent next would
     // orphan it to PID 1 for good. A zombie already orphaned cannot be helped.
-    const unreaped = async () =>
-      (await Promise.all(targets.map((t) => readStat(t.pid)))).filter(
-        (s) => s && !(s.state === "Z" && s.ppid === 1),
-      );
-    while (Date.now() < deadline && (await unreaped()).length > 0)
-      await new Promise((r) => setTimeout(r, 10));
-    for (const left of await unreaped()) if (left && left.state !== "Z") signal(left.pid, "SIGKILL");
+    const unreaped = () =>
+      targets.map((t) => statOf(t.pid)).filter((s) => s && !(s.state === "Z" && s.ppid === 1));
+    while (Date.now() < deadline && unreaped().length > 0) await new Promise((r) => setTimeout(r, 10));
+    for (const left of unreaped()) if (left && left.state !== "Z") signal(left.pid, "SIGKILL");
     const reapDeadline = Date.now() + 500;
-    while (Date.now() < reapDeadline && (await unreaped()).length > 0)
-      await new Promise((r) => setTimeout(r, 10));
+    while (Date.now() < reapDeadline && unreaped().length > 0) await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -142,7 +115,7 @@ export async function stopGroups(processes: readonly StartedProcess[], graceMs =
 
 /** Parent pid of a process, from /proc; undefined when it is gone. */
 export async function parentPid(pid: number): Promise<number | undefined> {
-  return (await readStat(pid))?.ppid;
+  return statOf(pid)?.ppid;
 }
 
 /** Whether `pid` is `ancestor` or one of its descendants. */

@@ -7,8 +7,8 @@
 // The record is one CARDINAL list on the root window, read and written under the input lock:
 // per owner [host, pid, start, buttons, keys…count-prefixed, borrowed…count-prefixed]. `start` is the
 // process's start time in clock ticks, so a reused pid is not taken for the owner.
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { statOf } from "../processes.js";
 
 export const OWNERS_PROPERTY = "_DESKHAND_INPUT_OWNERS";
 
@@ -33,14 +33,7 @@ function hostDigest(name: string): number {
 
 /** A process's start time in clock ticks (field 22 of /proc/PID/stat), or undefined when it is gone. */
 export function processStart(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name is in parentheses and may hold spaces: fields are counted after its end.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[19]) >>> 0;
-  } catch {
-    return undefined;
-  }
+  return statOf(pid)?.start;
 }
 
 export const THIS_HOST = hostDigest(hostname());

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { elementState, RECEIPT_TEXT } from "../../core/receipt.js";
+import { inside } from "../../core/rects.js";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
@@ -356,12 +357,7 @@ async function focusElsewhere(context: ToolContext, place: ResolvedPlace): Promi
 const named = (n: RawNode) => `${n.role}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
 
 /** Whether a point lies within an element's bounds. */
-const liesOver = (n: RawNode, p: { x: number; y: number }) =>
-  !!n.bounds &&
-  p.x >= n.bounds.x &&
-  p.y >= n.bounds.y &&
-  p.x < n.bounds.x + n.bounds.width &&
-  p.y < n.bounds.y + n.bounds.height;
+const liesOver = (n: RawNode, p: { x: number; y: number }) => !!n.bounds && inside(p, n.bounds);
 
 /**
  * Waits until the clicked field reports the focus: keys sent before the app has handled the click

@@ -6,10 +6,11 @@ import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
-import { intersection } from "../../core/rects.js";
+import { inside, intersection } from "../../core/rects.js";
 import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
+import { roleSet } from "../../platform/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
@@ -98,12 +99,6 @@ function usableBounds(bounds: Rect | null | undefined): bounds is Rect {
     bounds.x > -1_000_000 &&
     bounds.y > -1_000_000 &&
     !(bounds.x === -1 && bounds.y === -1)
-  );
-}
-
-function inside(point: Point, rect: Rect): boolean {
-  return (
-    point.x >= rect.x && point.y >= rect.y && point.x < rect.x + rect.width && point.y < rect.y + rect.height
   );
 }
 
@@ -225,7 +220,7 @@ async function hitTest(
 /** How far up a pane that scrolls an element is looked for. */
 const CLIPPING_ANCESTORS = 6;
 /** What shows only a part of what it holds. (A page tab is no such pane: Java's is its tab's header.) */
-const SCROLLING_PANES = new Set(["viewport", "scroll pane"]);
+const SCROLLING_PANES = roleSet("viewport", "scroll pane");
 
 /**
  * Where to press an element: the centre of the part that shows. Its bounds are cut by the screen and
