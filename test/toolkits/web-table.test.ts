@@ -82,6 +82,21 @@ describe("a web table and a select, read and acted on", { skip: web ? false : "w
     assert.equal(info.data?.value ?? info.data?.element?.value, "Blue", info.text);
   });
 
+  it("a page's buttons offer a press, not a text to set; its field a text where it takes one; a name's echo is no value", async () => {
+    const observed = await call("observe", { target });
+    const line = (start: string) =>
+      observed.data.targets.find((t: { label: string }) => t.label.startsWith(start));
+    // Firefox gives EditableText to every button of a page: setting it there does nothing.
+    const greet = line('push button "Greet"');
+    assert.ok(greet, observed.text);
+    assert.ok(greet.actions.includes("invoke") && !greet.actions.includes("set_value"), greet.label);
+    // Chromium's inputs have no EditableText at all (its profile says so): its field offers none.
+    const name = line('entry "Name"');
+    assert.equal(name?.actions.includes("set_value"), !profile.setValueRefused, name?.label ?? observed.text);
+    const found = await call("find", { target, role: "push button", name: "Greet" });
+    assert.match(found.text ?? "", /^- push button "Greet" \[ref=/m, found.text);
+  });
+
   it("an alert whose words are in child paragraphs reads with them, in find and in a snapshot", async () => {
     const greet = await call("find", { target, role: "push button", name: "Greet" });
     const pressed = await call("act", { ref: greet.data.matches[0].ref, action: { kind: "invoke" } });
