@@ -128,6 +128,11 @@ export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCap
   readonly closed: boolean;
   /** Why these hands cannot send keys, where they cannot (a Wayland session without a virtual keyboard). */
   readonly keyboardMissing?: string | undefined;
+  /**
+   * Where only the keys of the compositor's own keymap can be sent (KWin's fake input): whether a
+   * character is one of them. Others are written into the focused text instead (tools/hands/pieces.ts).
+   */
+  readonly keyable?: (char: string) => boolean;
   close(): Promise<void>;
 }
 

@@ -4,7 +4,9 @@ import type { Hands } from "./hands.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
+import { waylandCompositor } from "./wayland/compositor.js";
 import { openWaylandHands } from "./wayland/hands.js";
+import { openKWinHands } from "./wayland/kwin-hands.js";
 import { sessionKind } from "./wayland/sway.js";
 import { openX11Hands } from "./x11/hands.js";
 
@@ -21,7 +23,7 @@ export function platformSupport(platform: string = process.platform): { supporte
   if (platform === "linux")
     return {
       supported: true,
-      detail: "AT-SPI2 over D-Bus; windows and input from X11, windows from sway under Wayland",
+      detail: "AT-SPI2 over D-Bus; windows and input from X11, from sway or KWin under Wayland",
     };
   return { supported: false, detail: PLANNED[platform] ?? `no backend for ${platform}` };
 }
@@ -38,8 +40,10 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
   const env = options.env ?? process.env;
-  // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, pixels by its own screencopy (grim where that cannot serve).
-  if (sessionKind(env) === "wayland") return openWaylandHands(env);
+  // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, pixels by its
+  // own screencopy (grim where that cannot serve); KWin's: its fake input, scripts and ScreenShot2.
+  if (sessionKind(env) === "wayland")
+    return waylandCompositor(env) === "kwin" ? openKWinHands(env) : openWaylandHands(env);
   return openX11Hands({ display: env.DISPLAY });
 }
 

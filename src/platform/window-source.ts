@@ -5,8 +5,8 @@ import type { Rect } from "./types.js";
 import type { ClientWindow } from "./x11/windows.js";
 
 export interface WindowSource {
-  /** "atspi+x11", "atspi+sway": the backend's name. */
-  readonly kind: "x11" | "sway";
+  /** "atspi+x11", "atspi+sway", "atspi+kwin": the backend's name. */
+  readonly kind: "x11" | "sway" | "kwin";
   /** Bottom to top. */
   clientWindows(): Promise<ClientWindow[]>;
   activeWindow(): Promise<number | undefined>;

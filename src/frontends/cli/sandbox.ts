@@ -23,7 +23,13 @@ function parseSize(size: string | undefined): { width?: number; height?: number 
  * --scale, --dpi and --monitors, checked: a scale from 1 to 4 (1.25, 1.5, 2), whole dots per inch
  * from 48 to 480, from 1 to 4 monitors.
  */
-function parseScreen(values: { scale?: string; dpi?: string; monitors?: string; wayland?: boolean }): {
+function parseScreen(values: {
+  scale?: string;
+  dpi?: string;
+  monitors?: string;
+  wayland?: boolean;
+  kde?: boolean;
+}): {
   scale?: number;
   dpi?: number;
   monitors?: number;
@@ -51,7 +57,8 @@ function parseScreen(values: { scale?: string; dpi?: string; monitors?: string; 
       throw new UsageError(
         `--dpi takes whole dots per inch from 48 to 480, like 144, not ${JSON.stringify(values.dpi)}`,
       );
-    if (values.wayland) throw new UsageError("--dpi is for X11: a Wayland output takes --scale");
+    if (values.wayland || values.kde)
+      throw new UsageError("--dpi is for X11: a Wayland output takes --scale");
     screen.dpi = dpi;
   }
   return screen;
@@ -65,6 +72,7 @@ const sandboxFlags = {
   dpi: { type: "string" },
   monitors: { type: "string" },
   wayland: { type: "boolean" },
+  kde: { type: "boolean" },
   xwayland: { type: "boolean" },
   name: { type: "string" },
   state: { type: "string" },
@@ -121,6 +129,7 @@ async function startWithApps(
     ...parseSize(values.size),
     ...parseScreen(values),
     ...(values.wayland ? { wayland: true } : {}),
+    ...(values.kde ? { kde: true } : {}),
     ...(values.xwayland ? { xwayland: true } : {}),
   });
   try {

@@ -21,6 +21,8 @@ import {
   WindowNotFound,
 } from "../types.js";
 import { roleSet, WINDOW_ROLES } from "../vocabulary.js";
+import { NO_COMPOSITOR, waylandCompositor } from "../wayland/compositor.js";
+import { KWinScripting, kwinWindowSource } from "../wayland/kwin.js";
 import { SwayIpc, sessionKind, swayWindowSource } from "../wayland/sway.js";
 import type { WindowSource } from "../window-source.js";
 import { X11Connection } from "../x11/connection.js";
@@ -90,10 +92,8 @@ export class AtspiBackend implements AccessibilityBackend {
     const env = options.env ?? process.env;
     const timeoutMs = options.callTimeoutMs ?? 3000;
     const wayland = sessionKind(env) === "wayland";
-    if (wayland && !env.SWAYSOCK)
-      throw new BackendUnavailable(
-        "this is a Wayland session without sway's IPC (SWAYSOCK is not set): deskhand lists windows on Wayland through sway only. Run inside `deskhand sandbox run`.",
-      );
+    const compositor = wayland ? waylandCompositor(env) : undefined;
+    if (wayland && !compositor) throw new BackendUnavailable(NO_COMPOSITOR);
     if (!wayland && !env.DISPLAY) {
       throw new BackendUnavailable(
         "DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.",
@@ -109,9 +109,12 @@ export class AtspiBackend implements AccessibilityBackend {
     const a11y = await DBusConnection.open(a11yAddress, { timeoutMs });
     let windows: WindowSource;
     try {
-      windows = wayland
-        ? swayWindowSource(await SwayIpc.open(env.SWAYSOCK!, timeoutMs), timeoutMs)
-        : x11WindowSource(await X11Connection.open(env.DISPLAY!, timeoutMs));
+      windows =
+        compositor === "sway"
+          ? swayWindowSource(await SwayIpc.open(env.SWAYSOCK!, timeoutMs), timeoutMs)
+          : compositor === "kwin"
+            ? kwinWindowSource(await KWinScripting.open(env, timeoutMs))
+            : x11WindowSource(await X11Connection.open(env.DISPLAY!, timeoutMs));
     } catch (error) {
       a11y.close();
       throw error;
@@ -138,7 +141,7 @@ export class AtspiBackend implements AccessibilityBackend {
   #busGone(): BackendUnavailable {
     if (!this.a11y.closed)
       return new BackendUnavailable(
-        `the connection to the ${this.windows.kind === "x11" ? "X server" : "sway IPC"} closed: it stopped or was replaced; the next call connects anew`,
+        `the connection to the ${{ x11: "X server", sway: "sway IPC", kwin: "KWin" }[this.windows.kind]} closed: it stopped or was replaced; the next call connects anew`,
       );
     return new BackendUnavailable(
       "the connection to the accessibility bus closed: the bus stopped or restarted; the next call connects anew",

@@ -79,6 +79,12 @@ interface NativeConnection {
 
 interface NativeBus {
   connection: NativeConnection;
+  setMethodCallHandler(
+    path: string,
+    iface: string,
+    member: string,
+    handler: [(...args: unknown[]) => unknown, string],
+  ): void;
   /** The unique name the bus gave us at Hello. */
   name?: string | null;
   cookies: Record<number, unknown>;
@@ -344,6 +350,20 @@ export class DBusConnection {
         reject(closedError);
       });
     });
+  }
+
+  /**
+   * Answers calls of `iface.member` on `path` from other peers (a KWin script reporting back), with
+   * an empty reply. Only what this connection's owner asked for is served.
+   */
+  serve(path: string, iface: string, member: string, handler: (...args: unknown[]) => void): void {
+    this.bus.setMethodCallHandler(path, iface, member, [
+      (...args: unknown[]) => {
+        handler(...args);
+        return undefined;
+      },
+      "",
+    ]);
   }
 
   close(): void {

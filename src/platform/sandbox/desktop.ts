@@ -16,6 +16,7 @@ import {
 import { DBusConnection } from "../atspi/dbus.js";
 import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
 import { deskhandCacheDir } from "../translations.js";
+import { kwinExecutable, writeGrant } from "../wayland/kwin-grant.js";
 import { X11Connection } from "../x11/connection.js";
 import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
 import { Watchdog } from "./watchdog.js";
@@ -24,12 +25,16 @@ export const ATK_WRAPPER_JAR = "/usr/share/java/java-atk-wrapper.jar";
 const A11Y_BUS_SERVICE_FILE = "/usr/share/dbus-1/services/org.a11y.Bus.service";
 const BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
 const REGISTRY_DAEMON = "/usr/libexec/at-spi2-registryd";
+/** The Wayland socket's name in a KDE sandbox's private runtime folder. */
+const KWIN_SOCKET = "wayland-kde";
 
 export interface DesktopOptions {
   width?: number;
   height?: number;
   /** Headless sway instead of Xvfb and openbox: apps run on Wayland. */
   wayland?: boolean;
+  /** KDE Plasma's compositor, KWin, headless instead of sway (implies Wayland; kwin.ts). */
+  kde?: boolean;
   /** With wayland: sway's XWayland too, its DISPLAY given to apps (for X11-only ones). */
   xwayland?: boolean;
   /**
@@ -91,6 +96,8 @@ export const SANDBOX_VARIABLES = [
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",
   "XDG_SESSION_TYPE",
+  "XDG_CURRENT_DESKTOP",
+  "KDE_FULL_SESSION",
 ] as const;
 
 /** Variables that make each toolkit expose its tree under Xvfb. */
@@ -233,7 +240,8 @@ export class Desktop {
     delete base.WAYLAND_DISPLAY;
     delete base.SWAYSOCK;
     // Under Wayland an X display would let toolkits pick X11: apps see the compositor only.
-    if (options.wayland) delete base.DISPLAY;
+    const wayland = options.wayland || options.kde;
+    if (wayland) delete base.DISPLAY;
     const env: Record<string, string> = {
       ...base,
       ...toolkitEnvironment(),
@@ -242,18 +250,19 @@ export class Desktop {
       XDG_CACHE_HOME: join(this.root, "cache"),
       XDG_DATA_HOME: join(this.root, "data"),
       XDG_STATE_HOME: join(this.root, "state"),
-      XDG_SESSION_TYPE: options.wayland ? "wayland" : "x11",
+      XDG_SESSION_TYPE: wayland ? "wayland" : "x11",
       // deskhand's own cache (the catalogs' labels, the gate's phrases) is kept from one sandbox to
       // the next: it is keyed by what it was made from, and the apps never read it.
       DESKHAND_CACHE_DIR: deskhandCacheDir(process.env),
-      ...(options.wayland
-        ? { GDK_BACKEND: "wayland", QT_QPA_PLATFORM: "wayland", MOZ_ENABLE_WAYLAND: "1" }
-        : {}),
+      ...(wayland ? { GDK_BACKEND: "wayland", QT_QPA_PLATFORM: "wayland", MOZ_ENABLE_WAYLAND: "1" } : {}),
+      // What a Plasma session sets, and how deskhand knows KWin is the compositor there.
+      ...(options.kde ? { XDG_CURRENT_DESKTOP: "KDE", KDE_FULL_SESSION: "true" } : {}),
     };
     const daemonEnv = () => ({ ...env, HOME: join(this.root, "home") });
     const log = (name: string) => join(this.logDir, `${name}.log`);
-    if (options.wayland && options.dpi)
+    if (wayland && options.dpi)
       throw new Error("a Wayland output has a scale, not dots per inch: give it a scale instead");
+    if (options.kde) return this.#startKde(options, env, daemonEnv, log, step);
     if (options.wayland) return this.#startWayland(options, env, daemonEnv, log, step);
 
     const dpi = options.dpi ?? (options.scale ? Math.round(96 * options.scale) : undefined);
@@ -460,6 +469,75 @@ export class Desktop {
     }
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     this.#ready(env, sockets.display, a11yAddress);
+  }
+
+  /**
+   * Headless KWin (shared/notes/kde-gnome.md §1): its virtual backend, its own session bus, and a
+   * desktop file in the sandbox's data folder that grants deskhand's Node its fake input and
+   * screenshots (kwin-grant.ts), as `deskhand setup kde` does on a user's desktop. KWin runs as
+   * root; a container that forbids its file capability gets a copy without it.
+   */
+  async #startKde(
+    options: DesktopOptions,
+    env: Record<string, string>,
+    daemonEnv: () => Record<string, string>,
+    log: (name: string) => string,
+    step: number,
+  ): Promise<void> {
+    if ((options.monitors ?? 1) > 1)
+      throw new Error("a KDE sandbox has one screen: --monitors is for X11 and sway");
+    await this.#startSessionBus(env, daemonEnv, log, step);
+    await writeGrant(env.XDG_DATA_HOME!);
+    const kwin = await kwinExecutable(join(this.root, "bin"));
+    const width = options.width ?? 1280;
+    const height = options.height ?? 1024;
+    const xSockets = options.xwayland ? await xDisplays() : [];
+    const kwinEnv = daemonEnv();
+    // KWin is a Qt program with a platform of its own; the apps' Qt settings are not for it.
+    for (const key of Object.keys(kwinEnv)) if (key.startsWith("QT_")) delete kwinEnv[key];
+    this.#service(
+      startDetached(
+        "kwin_wayland",
+        kwin,
+        [
+          "--virtual",
+          "--width",
+          String(width),
+          "--height",
+          String(height),
+          ...(options.scale ? ["--scale", String(options.scale)] : []),
+          "--socket",
+          KWIN_SOCKET,
+          "--no-lockscreen",
+          "--no-global-shortcuts",
+          "--no-kactivities",
+          ...(options.xwayland ? ["--xwayland"] : []),
+        ],
+        { env: kwinEnv, logFile: log("kwin_wayland") },
+      ),
+    );
+    const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, step);
+    try {
+      await until("KWin owning org.kde.KWin", step, async () =>
+        existsSync(join(env.XDG_RUNTIME_DIR!, KWIN_SOCKET)) &&
+        (await nameHasOwner(session, "org.kde.KWin", 1000))
+          ? true
+          : undefined,
+      );
+    } finally {
+      session.close();
+    }
+    env.WAYLAND_DISPLAY = KWIN_SOCKET;
+    if (options.xwayland) {
+      env.DISPLAY = await until("KWin's XWayland", step, async () => {
+        const fresh = (await xDisplays()).find((d) => !xSockets.includes(d));
+        if (fresh === undefined) return undefined;
+        (await X11Connection.open(fresh, 1000)).close();
+        return fresh;
+      });
+    }
+    const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
+    this.#ready(env, KWIN_SOCKET, a11yAddress);
   }
 
   /** Ends every process this desktop started (and what they spawned), newest first, and removes its files. */

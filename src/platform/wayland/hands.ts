@@ -4,7 +4,6 @@
 // grim. Where the keyboard cannot open (a Node
 // that cannot pass its keymap's descriptor, a compositor without the protocol), every key, chord, text
 // and modifier says why and sends nothing. One deskhand sends input at a time (typist-lock.ts).
-import { AsyncLocalStorage } from "node:async_hooks";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -26,7 +25,7 @@ import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
 import { WaylandScreencopy } from "./screencopy.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
-import { lockName, takeInputLock } from "./typist-lock.js";
+import { InputTurns, lockName } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
 
 /** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
@@ -153,10 +152,7 @@ class WaylandHands implements Hands {
   /** The outputs' extent as last read: sway changes it when an output is scaled, added or moved. */
   #layout: Rect;
   readonly #timeoutMs: number;
-  /** Calls of this process wait their turn here before asking for the session's input lock. */
-  #turn: Promise<void> = Promise.resolve();
-  /** Set inside the call chain that holds the input: a nested `exclusive` there runs at once. */
-  readonly #holding = new AsyncLocalStorage<true>();
+  readonly #turns: InputTurns;
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   readonly #clicks = new ClickSpacing();
   /** XTEST on XWayland's own X display, opened the first time an X11 app there needs it; or why not. */
@@ -176,6 +172,7 @@ class WaylandHands implements Hands {
     this.autoReleaseMs = settings.autoReleaseMs;
     this.#layout = settings.layout;
     this.#timeoutMs = settings.timeoutMs;
+    this.#turns = new InputTurns(settings.lock, settings.display, LOCK_WAIT_MS);
   }
 
   get name(): string {
@@ -361,28 +358,8 @@ class WaylandHands implements Hands {
     );
   }
 
-  /**
-   * Runs `work` as the only deskhand sending input to the session: this process's calls take turns,
-   * then the session's lock is taken. Calls inside `work` take it again freely.
-   */
-  async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#holding.getStore()) return work();
-    let release!: () => void;
-    const before = this.#turn;
-    this.#turn = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await before;
-    try {
-      const unlock = await takeInputLock(this.settings.lock, LOCK_WAIT_MS, this.settings.display);
-      try {
-        return await this.#holding.run(true, work);
-      } finally {
-        unlock();
-      }
-    } finally {
-      release();
-    }
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.#turns.run(work);
   }
 
   async buttonDown(at: Point, button: MouseButton): Promise<void> {

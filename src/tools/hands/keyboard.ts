@@ -497,13 +497,13 @@ export async function typeTextPlan(
     async execute(h, acting) {
       // The focus, the caret and the typing go as one: another deskhand's click in between would
       // send this text into its field.
-      const { focused, start, remapped, started, shown } = await h.exclusive(async () => {
+      const { focused, start, remapped, written, started, shown } = await h.exclusive(async () => {
         const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
         const start = input.clear
           ? await emptied(context, h, place)
           : await caretAtEnd(context, h, acting, place);
         const started = Date.now();
-        const { remapped } = await typeInPieces(context, h, {
+        const { remapped, written } = await typeInPieces(context, h, acting, {
           text: input.text,
           firstEnd,
           tool: "type_text",
@@ -515,7 +515,7 @@ export async function typeTextPlan(
         // characters when the app reads them, with the keymap of that moment, and another deskhand
         // remapping the same keycodes before then would change what arrives.
         const shown = await untilShown(context, place, input.text, start);
-        return { focused, start, remapped, started, shown };
+        return { focused, start, remapped, written, started, shown };
       });
       return {
         characters: [...input.text].length,
@@ -523,6 +523,7 @@ export async function typeTextPlan(
         cleared: input.clear,
         ...(start && !input.clear ? { caret: start.how } : {}),
         remapped_keys: remapped,
+        ...(written ? { written_as_text: written } : {}),
         typing_ms: Date.now() - started,
         ...shown,
         ...(place
@@ -542,7 +543,10 @@ export async function typeTextPlan(
       const readBack = r.read_back
         ? `; ${READ_BACK_WORDS[String(r.read_back)] ?? `reads back ${String(r.read_back)}`}${differs}`
         : "";
-      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${readBack}`;
+      const asText = r.written_as_text
+        ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
+        : "";
+      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${asText}${readBack}`;
     },
   };
 }

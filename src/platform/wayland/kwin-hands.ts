@@ -1,0 +1,491 @@
+// The hands on KDE Plasma (KWin): the pointer and the keys are KWin's own fake input
+// (org_kde_kwin_fake_input, offered only to a program a desktop file grants it, kwin-grant.ts, and
+// obeyed only after `authenticate`), windows and their control are KWin's scripts (kwin.ts), and
+// pixels come from KWin's ScreenShot2 into a file whose descriptor goes with the call (dbus-fd.ts).
+// KWin keeps the modifier state itself and types with its own keymap: keys are evdev codes of the
+// us layout, and text outside it is refused before anything is sent (act set_value sets it).
+// Measured on Plasma 5.27: shared/notes/kde-gnome.md §1.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  ClickSpacing,
+  type FocusTruth,
+  type Hands,
+  HandsUnavailable,
+  type MouseButton,
+  type Point,
+  type RgbaImage,
+  type WheelDirection,
+} from "../hands.js";
+import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
+import type { Rect } from "../types.js";
+import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { DBusFdConnection, variantMap } from "./dbus-fd.js";
+import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
+import { type KWinAction, KWinScripting, type KWinWindow, kwinClientWindows, windowNumber } from "./kwin.js";
+import { GRANT_FILE } from "./kwin-grant.js";
+import { InputTurns, lockName } from "./typist-lock.js";
+import { WaylandConnection } from "./wire.js";
+
+/** org_kde_kwin_fake_input requests (the notes' §1.3). */
+const FAKE = { authenticate: 0, button: 2, axis: 3, motionAbsolute: 9, key: 10 };
+const BUTTONS: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
+const PRESSED = 1;
+const RELEASED = 0;
+const PRESS_MS = 30;
+const DRAG_STEPS = 12;
+const STEP_MS = 15;
+/** One wheel notch, as libinput reports one to KWin. */
+const NOTCH = 15;
+/** Keys go in runs this long between round trips. */
+const RUN = 64;
+/** QImage's ARGB32 formats: 32-bit words 0xAARRGGBB, so B, G, R, A in memory. */
+const ARGB32 = new Set([4, 5, 6]);
+
+export async function openKWinHands(
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number; autoReleaseMs?: number } = {},
+): Promise<Hands> {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const kwin = await KWinScripting.open(env, timeoutMs).catch((error: Error) => {
+    throw new HandsUnavailable(`cannot reach KWin: ${error.message}`);
+  });
+  let wl: WaylandConnection;
+  try {
+    wl = await WaylandConnection.open(env, timeoutMs);
+  } catch (error) {
+    kwin.close();
+    throw new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`);
+  }
+  if (!wl.globals.has("org_kde_kwin_fake_input")) {
+    wl.close();
+    kwin.close();
+    throw new HandsUnavailable(
+      `KWin offers deskhand no fake input: no desktop file grants it to ${process.execPath} (run \`deskhand setup kde\`, which writes ~/.local/share/applications/${GRANT_FILE})`,
+    );
+  }
+  const fake = wl.bind("org_kde_kwin_fake_input", 4);
+  wl.send(fake, FAKE.authenticate, [
+    { s: "deskhand" },
+    { s: "an agent's input, through deskhand's safety gate" },
+  ]);
+  await wl.roundtrip(timeoutMs);
+  const display = env.WAYLAND_DISPLAY ?? "wayland-0";
+  const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  return new KWinHands(kwin, wl, fake, {
+    autoReleaseMs: options.autoReleaseMs ?? 10_000,
+    timeoutMs,
+    turns: new InputTurns(lockName(socketPath), display),
+    busAddress: env.DBUS_SESSION_BUS_ADDRESS ?? "",
+  });
+}
+
+interface Settings {
+  autoReleaseMs: number;
+  timeoutMs: number;
+  turns: InputTurns;
+  busAddress: string;
+}
+
+interface HeldKeys {
+  codes: number[];
+  timer: NodeJS.Timeout;
+}
+
+class KWinHands implements Hands {
+  readonly recovered = undefined;
+  readonly keyboardMissing = undefined;
+  readonly keyable = (char: string) => usStroke(char) !== undefined;
+  readonly autoReleaseMs: number;
+  readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
+  readonly #heldKeys = new Map<string, HeldKeys>();
+  readonly #clicks = new ClickSpacing();
+  /** The connection that passes ScreenShot2 its file, opened at the first picture. */
+  #pixels: Promise<DBusFdConnection> | undefined;
+  readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-kwin-pixels-"));
+
+  constructor(
+    private readonly kwin: KWinScripting,
+    private readonly wl: WaylandConnection,
+    private readonly fake: number,
+    private readonly settings: Settings,
+  ) {
+    this.autoReleaseMs = settings.autoReleaseMs;
+  }
+
+  readonly name = "wayland (KWin): fake input, KWin scripts, ScreenShot2";
+
+  get closed(): boolean {
+    return this.wl.closed || this.kwin.closed;
+  }
+
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.settings.turns.run(work);
+  }
+
+  #roundtrip(): Promise<void> {
+    return this.wl.roundtrip(this.settings.timeoutMs);
+  }
+
+  #moveTo(to: Point): void {
+    this.wl.send(this.fake, FAKE.motionAbsolute, [{ fixed: Math.round(to.x) }, { fixed: Math.round(to.y) }]);
+  }
+
+  #button(button: MouseButton, state: number): void {
+    this.wl.send(this.fake, FAKE.button, [{ u: BUTTONS[button] }, { u: state }]);
+  }
+
+  #key(code: number, state: number): void {
+    this.wl.send(this.fake, FAKE.key, [{ u: code }, { u: state }]);
+  }
+
+  /** The evdev codes of a chord, modifiers first; refused before anything is sent where one has none. */
+  #codes(chord: Chord): number[] {
+    const stroke = chord.key ? keyStroke(chord.key) : undefined;
+    if (chord.key && !stroke)
+      throw new HandsUnavailable(
+        `${JSON.stringify(chordText(chord))} is outside the us keymap KWin types with: nothing was sent; set a field's text with act set_value`,
+      );
+    const modifiers = new Set<Modifier>(chord.modifiers);
+    if (stroke?.shift) modifiers.add("shift");
+    return [...[...modifiers].map((m) => MODIFIER_KEYS[m].code), ...(stroke ? [stroke.code] : [])];
+  }
+
+  async #holding<T>(modifiers: Modifier[], work: () => Promise<T>): Promise<T> {
+    const codes = modifiers.map((m) => MODIFIER_KEYS[m].code);
+    for (const code of codes) this.#key(code, PRESSED);
+    try {
+      return await work();
+    } finally {
+      if (!this.wl.closed) for (const code of [...codes].reverse()) this.#key(code, RELEASED);
+    }
+  }
+
+  async move(to: Point): Promise<void> {
+    await this.exclusive(async () => {
+      this.#moveTo(to);
+      await this.#roundtrip();
+    });
+  }
+
+  async click(
+    at: Point,
+    options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] },
+  ): Promise<void> {
+    await this.exclusive(async () => {
+      this.#moveTo(at);
+      await this.#roundtrip();
+      const apart = this.#clicks.waitBefore(at, options.button);
+      if (apart > 0) await sleep(apart);
+      await this.#holding(options.modifiers, async () => {
+        for (let i = 0; i < options.count; i++) {
+          this.#button(options.button, PRESSED);
+          await sleep(PRESS_MS);
+          this.#button(options.button, RELEASED);
+          if (i + 1 < options.count) await sleep(PRESS_MS);
+        }
+      });
+      await this.#roundtrip();
+      this.#clicks.clicked(at, options.button);
+    });
+  }
+
+  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    await this.exclusive(async () => {
+      this.#moveTo(from);
+      await this.#roundtrip();
+      await this.#holding(options.modifiers, async () => {
+        this.#button(options.button, PRESSED);
+        try {
+          for (let i = 1; i <= DRAG_STEPS; i++) {
+            await sleep(STEP_MS);
+            this.#moveTo({
+              x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
+              y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
+            });
+          }
+          await sleep(PRESS_MS);
+        } finally {
+          if (!this.wl.closed) this.#button(options.button, RELEASED);
+        }
+      });
+      await this.#roundtrip();
+    });
+  }
+
+  async wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    await this.exclusive(async () => {
+      if (at) this.#moveTo(at);
+      const axis = direction === "up" || direction === "down" ? 0 : 1;
+      const sign = direction === "up" || direction === "left" ? -1 : 1;
+      for (let i = 0; i < notches; i++) {
+        this.wl.send(this.fake, FAKE.axis, [{ u: axis }, { fixed: sign * NOTCH }]);
+        await sleep(STEP_MS);
+      }
+      await this.#roundtrip();
+    });
+  }
+
+  async chord(chord: Chord, count: number): Promise<void> {
+    const codes = this.#codes(chord);
+    await this.exclusive(async () => {
+      for (let i = 0; i < count; i++) {
+        for (const code of codes) this.#key(code, PRESSED);
+        for (const code of [...codes].reverse()) this.#key(code, RELEASED);
+        if ((i + 1) % RUN === 0) await this.#roundtrip();
+      }
+      await this.#roundtrip();
+    });
+  }
+
+  async type(text: string): Promise<{ remapped: number }> {
+    const lone = loneSurrogateError(text);
+    if (lone) throw new Error(`the text ${lone}`);
+    const outside = [...text].find((c) => !usStroke(c));
+    if (outside !== undefined)
+      throw new HandsUnavailable(
+        `${JSON.stringify(outside)} is outside the us keymap KWin types with: nothing was typed; set the text with act set_value`,
+      );
+    return this.exclusive(async () => {
+      let sent = 0;
+      for (const char of text) {
+        const stroke = usStroke(char)!;
+        if (stroke.shift) this.#key(MODIFIER_KEYS.shift.code, PRESSED);
+        this.#key(stroke.code, PRESSED);
+        this.#key(stroke.code, RELEASED);
+        if (stroke.shift) this.#key(MODIFIER_KEYS.shift.code, RELEASED);
+        if (++sent % RUN === 0) await this.#roundtrip();
+      }
+      await this.#roundtrip();
+      return { remapped: 0 };
+    });
+  }
+
+  async buttonDown(at: Point, button: MouseButton): Promise<void> {
+    await this.exclusive(async () => {
+      this.#moveTo(at);
+      this.#button(button, PRESSED);
+      await this.#roundtrip();
+    });
+    clearTimeout(this.#heldButtons.get(button));
+    // Released by deskhand itself after autoReleaseMs, even when no other call comes.
+    const timer = setTimeout(() => {
+      this.#heldButtons.delete(button);
+      if (!this.wl.closed) this.#button(button, RELEASED);
+    }, this.autoReleaseMs);
+    timer.unref();
+    this.#heldButtons.set(button, timer);
+  }
+
+  async buttonUp(at: Point, button: MouseButton): Promise<void> {
+    clearTimeout(this.#heldButtons.get(button));
+    this.#heldButtons.delete(button);
+    await this.exclusive(async () => {
+      this.#moveTo(at);
+      this.#button(button, RELEASED);
+      await this.#roundtrip();
+    });
+  }
+
+  async keyDown(chord: Chord): Promise<void> {
+    const name = chordText(chord);
+    if (this.#heldKeys.has(name)) return;
+    const codes = this.#codes(chord);
+    await this.exclusive(async () => {
+      for (const code of codes) this.#key(code, PRESSED);
+      await this.#roundtrip();
+    });
+    const timer = setTimeout(() => this.#releaseKeys(name), this.autoReleaseMs);
+    timer.unref();
+    this.#heldKeys.set(name, { codes, timer });
+  }
+
+  async keyUp(chord: Chord): Promise<void> {
+    this.#releaseKeys(chordText(chord));
+    await this.#roundtrip();
+  }
+
+  #releaseKeys(name: string): void {
+    const held = this.#heldKeys.get(name);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.#heldKeys.delete(name);
+    if (!this.wl.closed) for (const code of [...held.codes].reverse()) this.#key(code, RELEASED);
+  }
+
+  held(): { buttons: MouseButton[]; keys: string[] } {
+    return { buttons: [...this.#heldButtons.keys()], keys: [...this.#heldKeys.keys()] };
+  }
+
+  /** Wayland has no query for what a seat holds: this is deskhand's own account. */
+  async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
+    return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
+  }
+
+  screen(): Promise<Rect> {
+    return this.kwin.run<Rect>(
+      "const g = workspace.virtualScreenGeometry; return { x: g.x, y: g.y, width: g.width, height: g.height };",
+    );
+  }
+
+  /** The region by ScreenShot2, one pixel per point (KWin scales a scaled screen's pixels down). */
+  async capture(region: Rect): Promise<RgbaImage> {
+    const file = join(this.#folder, "capture");
+    writeFileSync(file, "", { mode: 0o600 });
+    const bus = await this.#pixelBus();
+    const [results] = await bus.call(
+      {
+        destination: "org.kde.KWin",
+        path: "/org/kde/KWin/ScreenShot2",
+        iface: "org.kde.KWin.ScreenShot2",
+        member: "CaptureArea",
+        signature: "iiuua{sv}h",
+        body: [
+          Math.round(region.x),
+          Math.round(region.y),
+          Math.round(region.width),
+          Math.round(region.height),
+          [],
+          0,
+        ],
+        file,
+      },
+      this.settings.timeoutMs * 5,
+    );
+    const info = variantMap(results);
+    const width = Number(info.width);
+    const height = Number(info.height);
+    const stride = Number(info.stride);
+    if (!ARGB32.has(Number(info.format)))
+      throw new HandsUnavailable(
+        `KWin gave pixels in a format deskhand does not read (QImage format ${info.format})`,
+      );
+    // KWin answers first and writes after: the file is whole at stride × height bytes.
+    const deadline = Date.now() + this.settings.timeoutMs * 5;
+    while (statSync(file).size < stride * height) {
+      if (Date.now() > deadline)
+        throw new HandsUnavailable("KWin did not finish writing the screenshot in time");
+      await sleep(10);
+    }
+    return fromArgb32(readFileSync(file), width, height, stride);
+  }
+
+  #pixelBus(): Promise<DBusFdConnection> {
+    this.#pixels ??= DBusFdConnection.open(this.settings.busAddress, this.settings.timeoutMs);
+    return this.#pixels.then(
+      (bus) => {
+        if (!bus.closed) return bus;
+        this.#pixels = undefined;
+        return this.#pixelBus();
+      },
+      (error: Error) => {
+        this.#pixels = undefined;
+        throw new HandsUnavailable(`screenshots from KWin need a file passed over D-Bus: ${error.message}`);
+      },
+    );
+  }
+
+  async #windows(): Promise<KWinWindow[]> {
+    return this.kwin.windows();
+  }
+
+  async #clientWindows(): Promise<ClientWindow[]> {
+    return kwinClientWindows(await this.#windows());
+  }
+
+  async #uuidOf(windowId: number): Promise<KWinWindow | undefined> {
+    return (await this.#windows()).find((w) => windowNumber(w.uuid) === windowId);
+  }
+
+  async activeWindow(): Promise<number | undefined> {
+    const front = (await this.#windows()).find((w) => w.active);
+    return front ? windowNumber(front.uuid) : undefined;
+  }
+
+  async windowAt(point: Point): Promise<number | undefined> {
+    return windowsAtPoint(await this.#clientWindows(), point)[0]?.id;
+  }
+
+  async #act(windowId: number, action: KWinAction): Promise<KWinWindow | undefined> {
+    const window = await this.#uuidOf(windowId);
+    if (window) await this.kwin.act(window.uuid, action);
+    return window;
+  }
+
+  async activate(windowId: number): Promise<FocusTruth> {
+    await this.#act(windowId, "activate");
+    const focused = await this.activeWindow();
+    return focused === windowId ? "front" : focused === undefined ? "unknown" : "not_front";
+  }
+
+  async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
+    const window = await this.#act(windowId, "minimize");
+    if (!window) return { minimized: "unknown" };
+    return { minimized: (await this.#uuidOf(windowId))?.minimized ?? "unknown" };
+  }
+
+  async hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
+    const all = await this.#windows();
+    const pid = all.find((w) => windowNumber(w.uuid) === windowId)?.pid;
+    const mine = all.filter((w) => w.pid === pid && !w.minimized && !w.menu);
+    for (const w of mine) await this.kwin.act(w.uuid, "minimize");
+    const after = await this.#windows();
+    return {
+      windows: mine.map((w) => windowNumber(w.uuid)),
+      hidden: mine.every((w) => after.find((a) => a.uuid === w.uuid)?.minimized === true),
+    };
+  }
+
+  async show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
+    const all = await this.#windows();
+    const pid = all.find((w) => windowNumber(w.uuid) === windowId)?.pid;
+    const mine = all.filter((w) => w.pid === pid && w.minimized);
+    for (const w of mine) await this.kwin.act(w.uuid, "restore");
+    return {
+      windows: mine.length ? mine.map((w) => windowNumber(w.uuid)) : [windowId],
+      focus: await this.activate(windowId),
+    };
+  }
+
+  async closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
+    if (!(await this.#act(windowId, "close"))) return { closed: "unknown" };
+    for (let i = 0; i < 20; i++) {
+      if (!(await this.#uuidOf(windowId))) return { closed: true };
+      await sleep(100);
+    }
+    return { closed: "unknown" };
+  }
+
+  async close(): Promise<void> {
+    // Nothing stays held: every held key and button is released before the device goes.
+    for (const name of [...this.#heldKeys.keys()]) this.#releaseKeys(name);
+    if (!this.wl.closed) {
+      for (const button of this.#heldButtons.keys()) this.#button(button, RELEASED);
+      await this.#roundtrip().catch(() => undefined);
+    }
+    for (const timer of this.#heldButtons.values()) clearTimeout(timer);
+    this.#heldButtons.clear();
+    (await this.#pixels?.catch(() => undefined))?.close();
+    this.wl.close();
+    this.kwin.close();
+    rmSync(this.#folder, { recursive: true, force: true });
+  }
+}
+
+/** QImage ARGB32 (premultiplied or not; an opaque screen is the same either way) as RGBA rows. */
+export function fromArgb32(bytes: Buffer, width: number, height: number, stride: number): RgbaImage {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const from = y * stride + x * 4;
+      const to = (y * width + x) * 4;
+      data[to] = bytes[from + 2]!;
+      data[to + 1] = bytes[from + 1]!;
+      data[to + 2] = bytes[from]!;
+      data[to + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
