@@ -108,6 +108,7 @@ const OWN_DESKTOP = [
   "sandbox",
   "wayland-hands",
   "wayland",
+  "kde",
   "display-replaced",
   "restart",
   "answers-follow",
@@ -183,6 +184,12 @@ if (contract.length) {
     jobs.push({
       name: `wayland-${toolkit}`,
       args: sandboxRun(["--wayland", ...APP_WAIT], [TOOLKIT_APPS[toolkit]], nodeTest(waylandSuite)),
+      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+    });
+    // And under KDE Plasma's KWin, headless (issue 42).
+    jobs.push({
+      name: `kde-${toolkit}`,
+      args: sandboxRun(["--kde", ...APP_WAIT], [TOOLKIT_APPS[toolkit]], nodeTest(waylandSuite)),
       env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
     });
   }

@@ -44,6 +44,7 @@ const table = (list) => [
 ];
 const x11 = runs.filter((r) => r.session === "x11" || r.session === undefined);
 const wayland = runs.filter((r) => r.session === "wayland");
+const kde = runs.filter((r) => r.session === "kde");
 const scaled = runs.filter((r) => r.session?.startsWith("x11-scale-"));
 const lines = [
   "# Toolkits",
@@ -70,6 +71,18 @@ const lines = [
         "LibreOffice is not run here.",
         "",
         ...table(wayland),
+        "",
+      ]
+    : []),
+  ...(kde.length
+    ? [
+        "## KDE Plasma on Wayland (`deskhand sandbox --kde`: headless KWin 5.27)",
+        "",
+        "The same suite, each app native on Wayland under KDE Plasma's compositor. Windows come from KWin's",
+        "scripts; clicks, keys and drags go through KWin's fake input (granted to deskhand by a desktop file),",
+        "screenshots through KWin's ScreenShot2. Text outside KWin's keymap is written into the focused text.",
+        "",
+        ...table(kde),
         "",
       ]
     : []),

@@ -16,6 +16,8 @@ import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
 import { NoAnswerError, waitedFor } from "./types.js";
+import { waylandCompositor } from "./wayland/compositor.js";
+import { kwinChecks } from "./wayland/kwin-checks.js";
 import { screencopyUnavailable } from "./wayland/screencopy.js";
 import { SwayIpc, type SwayRect, sessionKind, swayWindows } from "./wayland/sway.js";
 import { WaylandConnection } from "./wayland/wire.js";
@@ -47,6 +49,8 @@ export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[
   { name: "tesseract-ocr", role: "text from pixels (read_screen_text, find_text)", required: false },
   { name: "sway", role: "a Wayland session (sway's IPC gives deskhand its windows there)", required: false },
   { name: "grim", role: "screenshots under Wayland", required: false },
+  { name: "kwin-wayland", role: "KDE Plasma's compositor for `deskhand sandbox --kde`", required: false },
+  { name: "wl-clipboard", role: "text outside KWin's keymap, pasted", required: false },
 ];
 
 /**
@@ -158,13 +162,16 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
       value: `Wayland (WAYLAND_DISPLAY=${env.WAYLAND_DISPLAY})${env.DISPLAY ? `, with an X display ${env.DISPLAY} (XWayland)` : ""}`,
     },
   ];
+  if (waylandCompositor(env) === "kwin")
+    return [...checks, ...(await kwinChecks(env, CHECK_MS)).map((check) => ({ section, ...check }))];
   if (!env.SWAYSOCK)
     checks.push({
       section,
       name: "sway IPC",
       status: "unavailable",
-      value: "UNAVAILABLE (SWAYSOCK is not set: this is not sway, or not its session)",
-      hint: "deskhand's Wayland window list speaks sway's IPC; other compositors are not supported yet",
+      value:
+        "UNAVAILABLE (SWAYSOCK is not set, and XDG_CURRENT_DESKTOP does not say KDE: this is neither sway nor KDE Plasma)",
+      hint: "deskhand's Wayland windows and input come from sway's IPC or KWin; GNOME Shell is not supported yet",
     });
   else {
     let ipc: SwayIpc | undefined;

@@ -133,6 +133,11 @@ export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCap
    * character is one of them. Others are written into the focused text instead (tools/hands/pieces.ts).
    */
   readonly keyable?: (char: string) => boolean;
+  /**
+   * Puts `text` on the clipboard and presses ctrl+v, waits for `arrived` (the field shows it), then
+   * puts back the clipboard's earlier text; whether it arrived. Where the hands can paste.
+   */
+  paste?(text: string, arrived: () => Promise<boolean>): Promise<boolean>;
   close(): Promise<void>;
 }
 

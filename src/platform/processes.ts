@@ -107,3 +107,16 @@ export function drawsOnScreen(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Whether a process still runs: signal 0 tests it without sending anything. EPERM means it runs
+ * under another user. (A zombie its parent has not reaped counts as running.)
+ */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodePng, distinctColours } from "../../src/core/image.js";
+import { waylandCompositor } from "../../src/platform/wayland/compositor.js";
 import { sessionKind } from "../../src/platform/wayland/sway.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
@@ -21,17 +22,21 @@ const name = process.env.DESKHAND_TOOLKIT ?? "";
 const profile = PROFILES[name];
 if (!profile) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.keys(PROFILES).join(", ")}`);
 
-/** The same suite runs in an X11 sandbox and in a Wayland one (`sandbox run --wayland`): the ledger keeps both. */
+/**
+ * The same suite runs in an X11 sandbox and in Wayland ones (`sandbox run --wayland`, sway, and
+ * `--kde`, KWin): the ledger keeps each.
+ */
 const wayland = sessionKind(process.env) === "wayland";
+const kde = wayland && waylandCompositor(process.env) === "kwin";
 /** And in an X11 sandbox at a scale (`sandbox run --scale 2`), whose run says so here. */
 const scale = process.env.DESKHAND_LEDGER_SCALE;
-const session = wayland ? "wayland" : scale ? `x11-scale-${scale}` : "x11";
+const session = kde ? "kde" : wayland ? "wayland" : scale ? `x11-scale-${scale}` : "x11";
 
 type Outcome = { outcome: "works" | "refused" | "not supported"; detail: string };
 const results: Partial<Record<Capability, Outcome>> = {};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : scale ? ` at scale ${scale}` : ""}`, () => {
+describe(`toolkit contract: ${profile.label}${kde ? " on KDE Plasma" : wayland ? " on Wayland" : scale ? ` at scale ${scale}` : ""}`, () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   before(async () => {
@@ -339,7 +344,7 @@ describe(`toolkit contract: ${profile.label}${wayland ? " on Wayland" : scale ? 
       record(
         "typing",
         "works",
-        `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped; read back; three quick calls more add at the end`,
+        `${kde ? `KWin's fake input keys, ${typed.data.result.written_as_text ?? 0} outside its keymap written into the text` : `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped`}; read back; three quick calls more add at the end`,
       );
     },
     async screenshot() {

@@ -7,10 +7,15 @@ import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 import { waylandCompositor } from "../../src/platform/wayland/compositor.js";
 import { encodeCall, socketPathOf, variantMap } from "../../src/platform/wayland/dbus-fd.js";
-import { type KWinWindow, kwinClientWindows, windowNumber } from "../../src/platform/wayland/kwin.js";
+import {
+  frontWindow,
+  type KWinWindow,
+  kwinClientWindows,
+  windowNumber,
+} from "../../src/platform/wayland/kwin.js";
 import { grantText } from "../../src/platform/wayland/kwin-grant.js";
 import { fromArgb32 } from "../../src/platform/wayland/kwin-hands.js";
-import { runsBy } from "../../src/tools/hands/pieces.js";
+import { runsBy } from "../../src/tools/hands/outside-keymap.js";
 
 const require = createRequire(import.meta.url);
 const { unmarshall } = require("@homebridge/dbus-native/lib/message");
@@ -55,6 +60,15 @@ describe("KWin", () => {
       ],
     );
     assert.equal(listed[0]!.id, windowNumber("{a}"));
+  });
+
+  it("takes an open popup's app window, not the popup, for the window in front", () => {
+    const main = window({ uuid: "{main}", pid: 7, stacking: 2 });
+    const other = window({ uuid: "{other}", pid: 8, stacking: 3 });
+    const popup = window({ uuid: "{pop}", pid: 7, stacking: 9, menu: true, active: true });
+    assert.equal(frontWindow([main, other, popup]), windowNumber("{main}"));
+    assert.equal(frontWindow([main, { ...other, active: true }]), windowNumber("{other}"));
+    assert.equal(frontWindow([main, other]), undefined);
   });
 
   it("names a UUID by the same positive 31-bit number each time, and different ones apart", () => {

@@ -32,6 +32,7 @@ import {
 } from "./hands.js";
 import { replayCommand, runCommand } from "./run.js";
 import { sandboxRun, sandboxStart, sandboxStop, sandboxSupervise } from "./sandbox.js";
+import { setupCommand } from "./setup.js";
 import {
   callCommand,
   doctorCommand,
@@ -134,6 +135,7 @@ const COMMANDS: Record<string, Command> = {
   snapshot: snapshotCommand,
   observe: observeCommand,
   doctor: doctorCommand,
+  setup: setupCommand,
   ping: pingCommand,
   find: findCommand,
   act: actCommand,

@@ -73,6 +73,7 @@ Commands:
   run FILE             run a file of steps (or a recording) as one call
   replay FILE          replay a recording, each step checked against what was recorded
   doctor               report whether deskhand can work here (read-only)
+  setup kde|gnome      what your own desktop needs once (KDE: KWin's grant for input and pixels)
   ping                 print the version
   mcp                  serve MCP over stdio, or Streamable HTTP with --http
   serve                serve the NDJSON protocol over stdio
@@ -109,6 +110,13 @@ ${TARGETS}
 
 ${LIMITS}
 observe's own defaults: --max-depth 64, --max-nodes 1000, on-screen elements only.`,
+  setup: `Usage: deskhand setup kde [--dry-run]
+       deskhand setup gnome
+
+kde: writes ~/.local/share/applications/deskhand.desktop (under XDG_DATA_HOME where set), which
+grants the Node running deskhand KWin's fake input (clicks, keys) and ScreenShot2 (pixels). KWin
+reads it by itself. Every program that Node runs as you gets the same grant; remove the file to take
+it back. --dry-run prints the file instead. gnome: not built yet, and says so.`,
   doctor: `Usage: deskhand doctor [--probe] [--json]
 
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system
@@ -231,8 +239,8 @@ Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, ke
 "intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
 needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
-  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland [--xwayland]] -- COMMAND [ARGS...]
-  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland [--xwayland]] [--json]
+  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland | --kde] [--xwayland] -- COMMAND [ARGS...]
+  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland | --kde] [--xwayland] [--json]
   deskhand sandbox stop [--name NAME]
 
 A private headless desktop: Xvfb on a free display, a session bus that activates only the AT-SPI
@@ -248,6 +256,12 @@ trees and accessibility actions work as under X11; the pointer and the keyboard 
 virtual ones, pixels come from its own screencopy (grim where that cannot serve). --xwayland
 starts sway's XWayland too and gives apps its DISPLAY, for X11-only apps (Java Swing) beside the Wayland ones: their places are shifted to where
 sway shows them, and text outside the us keymap reaches them by XTEST on XWayland's display.
+
+--kde: KDE Plasma's compositor, KWin, headless (kwin_wayland --virtual, one screen) instead of sway,
+with XDG_CURRENT_DESKTOP=KDE and a desktop file in the sandbox's data folder granting deskhand's
+Node KWin's fake input and ScreenShot2 (as \`deskhand setup kde\` does on your desktop). Windows come
+from KWin's scripts, clicks and keys from its fake input, pixels from ScreenShot2; text outside
+KWin's keymap is pasted (wl-copy) or written into the field.
 
 --scale F (1 to 4): a scaled screen. Under Wayland the output's scale. Under X11, as GNOME and
 Plasma set one: Xvfb and Xft.dpi at 96×F dots per inch, GDK_SCALE=F with GDK_DPI_SCALE=1/F (a whole

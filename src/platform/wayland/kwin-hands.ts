@@ -3,7 +3,9 @@
 // obeyed only after `authenticate`), windows and their control are KWin's scripts (kwin.ts), and
 // pixels come from KWin's ScreenShot2 into a file whose descriptor goes with the call (dbus-fd.ts).
 // KWin keeps the modifier state itself and types with its own keymap: keys are evdev codes of the
-// us layout, and text outside it is refused before anything is sent (act set_value sets it).
+// us layout. Text outside it is pasted (wl-copy, then ctrl+v; tools/hands/outside-keymap.ts decides
+// where), and a key or chord outside it is refused before anything is sent. KWin keeps a dead
+// client's keys pressed, so what is held is on file for the next deskhand (held-record.ts).
 // Measured on Plasma 5.27: shared/notes/kde-gnome.md §1.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,9 +24,18 @@ import {
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { clipboardText, hasClipboardTools, setClipboardText } from "./clipboard.js";
 import { DBusFdConnection, variantMap } from "./dbus-fd.js";
+import { HeldRecord } from "./held-record.js";
 import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
-import { type KWinAction, KWinScripting, type KWinWindow, kwinClientWindows, windowNumber } from "./kwin.js";
+import {
+  frontWindow,
+  type KWinAction,
+  KWinScripting,
+  type KWinWindow,
+  kwinClientWindows,
+  windowNumber,
+} from "./kwin.js";
 import { GRANT_FILE } from "./kwin-grant.js";
 import { InputTurns, lockName } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
@@ -71,18 +82,35 @@ export async function openKWinHands(
     { s: "deskhand" },
     { s: "an agent's input, through deskhand's safety gate" },
   ]);
-  await wl.roundtrip(timeoutMs);
   const display = env.WAYLAND_DISPLAY ?? "wayland-0";
   const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  const lock = lockName(socketPath);
+  const record = new HeldRecord(env.XDG_RUNTIME_DIR ?? tmpdir(), `deskhand-held-${lock.slice(16, 32)}-`);
+  // What a deskhand that died holding keys or buttons left pressed is let go first.
+  const left = record.leftByTheDead();
+  for (const code of left.keys) wl.send(fake, FAKE.key, [{ u: code }, { u: RELEASED }]);
+  for (const code of left.buttons) wl.send(fake, FAKE.button, [{ u: code }, { u: RELEASED }]);
+  await wl.roundtrip(timeoutMs);
+  const recovered =
+    left.keys.length + left.buttons.length
+      ? `released ${left.keys.length} key(s) and ${left.buttons.length} button(s) a deskhand that is gone left held`
+      : undefined;
+  if (recovered) process.stderr.write(`deskhand: on ${display}: ${recovered}\n`);
   return new KWinHands(kwin, wl, fake, {
+    env,
+    recovered,
+    record,
     autoReleaseMs: options.autoReleaseMs ?? 10_000,
     timeoutMs,
-    turns: new InputTurns(lockName(socketPath), display),
+    turns: new InputTurns(lock, display),
     busAddress: env.DBUS_SESSION_BUS_ADDRESS ?? "",
   });
 }
 
 interface Settings {
+  env: NodeJS.ProcessEnv;
+  recovered: string | undefined;
+  record: HeldRecord;
   autoReleaseMs: number;
   timeoutMs: number;
   turns: InputTurns;
@@ -95,9 +123,11 @@ interface HeldKeys {
 }
 
 class KWinHands implements Hands {
-  readonly recovered = undefined;
+  readonly recovered: string | undefined;
   readonly keyboardMissing = undefined;
   readonly keyable = (char: string) => usStroke(char) !== undefined;
+  /** Present where wl-copy is installed: text outside the keymap then goes by the clipboard. */
+  readonly paste?: (text: string, arrived: () => Promise<boolean>) => Promise<boolean>;
   readonly autoReleaseMs: number;
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   readonly #heldKeys = new Map<string, HeldKeys>();
@@ -113,6 +143,35 @@ class KWinHands implements Hands {
     private readonly settings: Settings,
   ) {
     this.autoReleaseMs = settings.autoReleaseMs;
+    this.recovered = settings.recovered;
+    if (hasClipboardTools(settings.env)) this.paste = (text, arrived) => this.#paste(text, arrived);
+  }
+
+  /**
+   * The text on the clipboard, ctrl+v, and the clipboard's earlier text put back once the field
+   * shows it (a text that was not there is cleared). A clipboard of only other kinds (an image) is
+   * not kept: putting it back is not built.
+   */
+  async #paste(text: string, arrived: () => Promise<boolean>): Promise<boolean> {
+    const env = this.settings.env;
+    return this.exclusive(async () => {
+      const earlier = await clipboardText(env);
+      await setClipboardText(env, text);
+      try {
+        await this.chord({ modifiers: ["ctrl"], key: { kind: "char", char: "v" } }, 1);
+        return await arrived();
+      } finally {
+        await setClipboardText(env, earlier).catch(() => undefined);
+      }
+    });
+  }
+
+  /** What is held now, on file for the next deskhand should this one die holding it. */
+  #recordHeld(): void {
+    this.settings.record.write({
+      keys: [...new Set([...this.#heldKeys.values()].flatMap((h) => h.codes))],
+      buttons: [...this.#heldButtons.keys()].map((b) => BUTTONS[b]),
+    });
   }
 
   readonly name = "wayland (KWin): fake input, KWin scripts, ScreenShot2";
@@ -274,14 +333,17 @@ class KWinHands implements Hands {
     const timer = setTimeout(() => {
       this.#heldButtons.delete(button);
       if (!this.wl.closed) this.#button(button, RELEASED);
+      this.#recordHeld();
     }, this.autoReleaseMs);
     timer.unref();
     this.#heldButtons.set(button, timer);
+    this.#recordHeld();
   }
 
   async buttonUp(at: Point, button: MouseButton): Promise<void> {
     clearTimeout(this.#heldButtons.get(button));
     this.#heldButtons.delete(button);
+    this.#recordHeld();
     await this.exclusive(async () => {
       this.#moveTo(at);
       this.#button(button, RELEASED);
@@ -293,13 +355,15 @@ class KWinHands implements Hands {
     const name = chordText(chord);
     if (this.#heldKeys.has(name)) return;
     const codes = this.#codes(chord);
+    const timer = setTimeout(() => this.#releaseKeys(name), this.autoReleaseMs);
+    timer.unref();
+    // On file before they are pressed: a death between the two still leaves them to release.
+    this.#heldKeys.set(name, { codes, timer });
+    this.#recordHeld();
     await this.exclusive(async () => {
       for (const code of codes) this.#key(code, PRESSED);
       await this.#roundtrip();
     });
-    const timer = setTimeout(() => this.#releaseKeys(name), this.autoReleaseMs);
-    timer.unref();
-    this.#heldKeys.set(name, { codes, timer });
   }
 
   async keyUp(chord: Chord): Promise<void> {
@@ -313,6 +377,7 @@ class KWinHands implements Hands {
     clearTimeout(held.timer);
     this.#heldKeys.delete(name);
     if (!this.wl.closed) for (const code of [...held.codes].reverse()) this.#key(code, RELEASED);
+    this.#recordHeld();
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
@@ -400,8 +465,7 @@ class KWinHands implements Hands {
   }
 
   async activeWindow(): Promise<number | undefined> {
-    const front = (await this.#windows()).find((w) => w.active);
-    return front ? windowNumber(front.uuid) : undefined;
+    return frontWindow(await this.#windows());
   }
 
   async windowAt(point: Point): Promise<number | undefined> {
@@ -467,6 +531,7 @@ class KWinHands implements Hands {
     }
     for (const timer of this.#heldButtons.values()) clearTimeout(timer);
     this.#heldButtons.clear();
+    this.settings.record.clear();
     (await this.#pixels?.catch(() => undefined))?.close();
     this.wl.close();
     this.kwin.close();

@@ -32,7 +32,7 @@ export interface KWinWindow {
   minimized: boolean;
   /** An X11 client of KWin's XWayland. */
   x11: boolean;
-  /** A popup menu or a drop-down list: listed as a menu, not a window. */
+  /** A popup (a menu, a drop-down list, a tooltip: xdg_popup): listed as a menu, not a window. */
   menu: boolean;
 }
 
@@ -66,7 +66,7 @@ return all()
     active: w === front,
     minimized: !!w.minimized,
     x11: !!w.windowId,
-    menu: !!(w.popupMenu || w.dropdownMenu || w.comboBox),
+    menu: !!(w.popupWindow || w.popupMenu || w.dropdownMenu || w.comboBox),
   }));
 `;
 
@@ -209,6 +209,21 @@ export class KWinScripting {
   }
 }
 
+/**
+ * The window in front, as deskhand names windows: an open popup (a menu) can hold KWin's focus, and
+ * then its app's window under it is the one in front (the popup is no window of deskhand's; asking
+ * KWin to activate the window would close the menu).
+ */
+export function frontWindow(windows: KWinWindow[]): number | undefined {
+  const front = windows.find((w) => w.active);
+  if (!front) return undefined;
+  if (!front.menu) return windowNumber(front.uuid);
+  const owner = windows
+    .filter((w) => !w.menu && !w.minimized && w.pid === front.pid)
+    .sort((a, b) => b.stacking - a.stacking)[0];
+  return owner ? windowNumber(owner.uuid) : undefined;
+}
+
 /** KWin's windows as deskhand lists them: bottom to top, minimized ones with no place, menus apart. */
 export function kwinClientWindows(windows: KWinWindow[]): ClientWindow[] {
   return windows
@@ -233,10 +248,7 @@ export function kwinWindowSource(kwin: KWinScripting): WindowSource {
   return {
     kind: "kwin",
     clientWindows: async () => kwinClientWindows(await kwin.windows()),
-    async activeWindow() {
-      const front = (await kwin.windows()).find((w) => w.active);
-      return front ? windowNumber(front.uuid) : undefined;
-    },
+    activeWindow: async () => frontWindow(await kwin.windows()),
     async windowUnderPointer(windows) {
       return windowsAtPoint(windows, await kwin.cursor())[0]?.id;
     },

@@ -4,7 +4,7 @@
 // again once it visibly moved, and the next piece's Enter and spaces are judged on it before it is
 // sent. Where the move cannot be seen, the next piece counts as pressing what cannot be read.
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Hands, HandsUnavailable } from "../../platform/hands.js";
+import type { Hands } from "../../platform/hands.js";
 import { roleSet } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { TargetFacts } from "../../safety/classify.js";
@@ -13,6 +13,7 @@ import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { gateStep, PartlySent } from "./attempt.js";
 import { everyFocused, keyEffect, readWhole } from "./facts.js";
+import { typePiece } from "./outside-keymap.js";
 
 /** A spreadsheet's table: Tab and a line break move its cursor from cell to cell. */
 const GRIDS = roleSet("table", "tree table");
@@ -170,7 +171,13 @@ export async function typeInPieces(
     const judgedLater = ACTIVATES.test(text.slice(end));
     const piece = judgedLater ? text.slice(at, end) : text.slice(at);
     const before = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
-    const sent = await typePiece(context, hands, acting, piece);
+    const sent = await typePiece(
+      context,
+      hands,
+      acting,
+      piece,
+      async () => (await readFocus(context, hands))?.all,
+    );
     remapped += sent.remapped;
     written += sent.written;
     pieces++;
@@ -210,78 +217,6 @@ export async function typeInPieces(
     if (step) allowed = step.end;
   }
   return { remapped, pieces, written };
-}
-
-/**
- * Types one piece. Where the hands can send only their keymap's keys, each run of characters
- * outside it is written into the focused text at its caret (over its selection) through the text
- * itself, and the caret set after it; with no focused text that takes it, nothing more is sent.
- * It counts the characters sent on remapped keys and those written through the text.
- */
-async function typePiece(
-  context: ToolContext,
-  hands: Hands,
-  acting: ActingSurfaces,
-  piece: string,
-): Promise<{ remapped: number; written: number }> {
-  const keyable = hands.keyable;
-  if (!keyable) return { remapped: (await hands.type(piece)).remapped, written: 0 };
-  let written = 0;
-  for (const run of runsBy(piece, keyable)) {
-    if (run.keys) {
-      await hands.type(run.text);
-      continue;
-    }
-    await writeAtCaret(context, hands, acting, run.text);
-    written += [...run.text].length;
-  }
-  return { remapped: 0, written };
-}
-
-/** The text cut where keyable characters meet others. */
-export function runsBy(text: string, keyable: (char: string) => boolean): { text: string; keys: boolean }[] {
-  const runs: { text: string; keys: boolean }[] = [];
-  for (const char of text) {
-    const keys = keyable(char);
-    const last = runs.at(-1);
-    if (last && last.keys === keys) last.text += char;
-    else runs.push({ text: char, keys });
-  }
-  return runs;
-}
-
-async function writeAtCaret(
-  context: ToolContext,
-  hands: Hands,
-  acting: ActingSurfaces,
-  run: string,
-): Promise<void> {
-  const nothing = `${JSON.stringify(run)} is outside the keymap these hands type with`;
-  const focus = await readFocus(context, hands);
-  if (!focus?.handle)
-    throw new HandsUnavailable(
-      `${nothing}, and nothing has the keyboard focus to write it into; nothing more was typed`,
-    );
-  const backend = await context.backend();
-  const caret = await backend.readCaret(focus.handle).catch(() => null);
-  const whole = caret && (await backend.readText(focus.handle, 0, caret.length).catch(() => null));
-  if (!caret || !whole)
-    throw new HandsUnavailable(
-      `${nothing}, and the focused element has no text to write it into; nothing more was typed`,
-    );
-  // Offsets count characters; a selection is replaced, as typing would.
-  const chars = [...whole.text];
-  const from = caret.selections[0]?.start ?? caret.caret;
-  const to = caret.selections[0]?.end ?? caret.caret;
-  const text = [...chars.slice(0, from), run, ...chars.slice(to)].join("");
-  const timeoutMs = 5000;
-  const actor = await acting.backend();
-  await actor.perform(focus.handle, { kind: "set_value", text }, { timeoutMs }).catch((error: Error) => {
-    throw new HandsUnavailable(
-      `${nothing}, and the focused text did not take it (${error.message}); nothing more was typed`,
-    );
-  });
-  await actor.placeCaret(focus.handle, from + [...run].length, { timeoutMs }).catch(() => false);
 }
 
 function keyName(piece: string): string {

@@ -10,7 +10,7 @@ import { findToolSchema } from "../find.js";
 import { defineInputTool } from "../input-tool.js";
 import type { DeclaredAnnotations } from "../tool.js";
 import { placeFacts } from "./facts.js";
-import { type ResolvedPlace, resolvePlace, resolveWindowSpec } from "./place.js";
+import { clicked, type ResolvedPlace, resolvePlace, resolveWindowSpec, untilMenuShows } from "./place.js";
 import {
   declaredShape,
   intentSchema,
@@ -115,7 +115,9 @@ export const clickTool = defineInputTool({
       presses: await placeFacts(context, place, { button: input.button, count: input.count }),
       declared: { role: input.role, label: input.label },
       async execute(h) {
+        await untilMenuShows(context, place);
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
+        clicked(context);
         return {
           point: place.point,
           button: input.button,
