@@ -458,15 +458,7 @@ export class Desktop {
     env.WAYLAND_DISPLAY = sockets.display;
     env.SWAYSOCK = sockets.ipc;
     env.XDG_SESSION_TYPE = "wayland";
-    if (options.xwayland) {
-      // XWayland's display is the X socket that was not there before sway started.
-      env.DISPLAY = await until("sway's XWayland", step, async () => {
-        const fresh = (await xDisplays()).find((d) => !xSockets.includes(d));
-        if (fresh === undefined) return undefined;
-        (await X11Connection.open(fresh, 1000)).close();
-        return fresh;
-      });
-    }
+    if (options.xwayland) env.DISPLAY = await freshXDisplay("sway's XWayland", xSockets, step);
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     this.#ready(env, sockets.display, a11yAddress);
   }
@@ -528,14 +520,7 @@ export class Desktop {
       session.close();
     }
     env.WAYLAND_DISPLAY = KWIN_SOCKET;
-    if (options.xwayland) {
-      env.DISPLAY = await until("KWin's XWayland", step, async () => {
-        const fresh = (await xDisplays()).find((d) => !xSockets.includes(d));
-        if (fresh === undefined) return undefined;
-        (await X11Connection.open(fresh, 1000)).close();
-        return fresh;
-      });
-    }
+    if (options.xwayland) env.DISPLAY = await freshXDisplay("KWin's XWayland", xSockets, step);
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     this.#ready(env, KWIN_SOCKET, a11yAddress);
   }
@@ -575,6 +560,16 @@ function spanOf(layout: { x: number; y: number; width: number; height: number }[
     width: Math.max(...layout.map((m) => m.x + m.width)),
     height: Math.max(...layout.map((m) => m.y + m.height)),
   };
+}
+
+/** XWayland's display: the X socket that was not there before the compositor started, answering. */
+function freshXDisplay(what: string, before: string[], step: number): Promise<string> {
+  return until(what, step, async () => {
+    const fresh = (await xDisplays()).find((d) => !before.includes(d));
+    if (fresh === undefined) return undefined;
+    (await X11Connection.open(fresh, 1000)).close();
+    return fresh;
+  });
 }
 
 /** The X displays with a socket in /tmp/.X11-unix (":0", ":12"). */

@@ -17,6 +17,7 @@ import {
   type RgbaImage,
   type WheelDirection,
 } from "../hands.js";
+import { InputTurns } from "../input-turns.js";
 import { type Chord, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { openX11Hands } from "../x11/hands.js";
@@ -25,7 +26,7 @@ import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
 import { WaylandScreencopy } from "./screencopy.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
-import { InputTurns, lockName } from "./typist-lock.js";
+import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
 
 /** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
@@ -172,7 +173,7 @@ class WaylandHands implements Hands {
     this.autoReleaseMs = settings.autoReleaseMs;
     this.#layout = settings.layout;
     this.#timeoutMs = settings.timeoutMs;
-    this.#turns = new InputTurns(settings.lock, settings.display, LOCK_WAIT_MS);
+    this.#turns = new InputTurns(() => takeInputLock(settings.lock, LOCK_WAIT_MS, settings.display));
   }
 
   get name(): string {

@@ -21,6 +21,7 @@ import {
   type RgbaImage,
   type WheelDirection,
 } from "../hands.js";
+import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
@@ -37,7 +38,7 @@ import {
   windowNumber,
 } from "./kwin.js";
 import { GRANT_FILE } from "./kwin-grant.js";
-import { InputTurns, lockName } from "./typist-lock.js";
+import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
 
 /** org_kde_kwin_fake_input requests (the notes' §1.3). */
@@ -46,6 +47,8 @@ const BUTTONS: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle
 const PRESSED = 1;
 const RELEASED = 0;
 const PRESS_MS = 30;
+/** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
+const LOCK_WAIT_MS = 30_000;
 const DRAG_STEPS = 12;
 const STEP_MS = 15;
 /** One wheel notch, as libinput reports one to KWin. */
@@ -102,7 +105,7 @@ export async function openKWinHands(
     record,
     autoReleaseMs: options.autoReleaseMs ?? 10_000,
     timeoutMs,
-    turns: new InputTurns(lock, display),
+    turns: new InputTurns(() => takeInputLock(lock, LOCK_WAIT_MS, display)),
     busAddress: env.DBUS_SESSION_BUS_ADDRESS ?? "",
   });
 }

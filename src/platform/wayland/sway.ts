@@ -1,8 +1,8 @@
 // Sway's IPC, spoken directly: the i3-ipc framing ("i3-ipc", u32 length, u32 type, JSON) over the
 // UNIX socket in SWAYSOCK. It gives every window's con_id, title, pid, rectangles and focus, and runs
 // commands (focus, move scratchpad, kill). Every request is bounded; a reply longer than the bound
-// is refused, not buffered. The first piece of deskhand's Wayland session (issue 28): windows and
-// their control; input and pixels over Wayland are not built yet, and doctor says so.
+// is refused, not buffered. Input and pixels on sway are deskhand's own (hands.ts); KDE Plasma's
+// KWin has its own window source (kwin.ts).
 import { connect, type Socket } from "node:net";
 import { NoAnswerError } from "../types.js";
 import type { WindowSource } from "../window-source.js";

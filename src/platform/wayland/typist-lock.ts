@@ -4,7 +4,6 @@
 // the press. The lock is a listening socket in the abstract namespace (Linux): binding the name is
 // taking the lock, and the kernel frees it the moment its owner dies, even by SIGKILL, so a killed
 // deskhand never leaves the session locked.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -45,42 +44,5 @@ export async function takeInputLock(name: string, waitMs: number, display: strin
         `another deskhand has held the input lock on ${display} for ${Math.round(waitMs / 1000)} s; nothing more was sent`,
       );
     await sleep(POLL_MS);
-  }
-}
-
-/**
- * Runs each piece of input as the only deskhand sending it to the session: this process's calls
- * take turns, then the session's lock is taken. Calls inside a piece take it again freely.
- */
-export class InputTurns {
-  /** Calls of this process wait their turn here before asking for the session's lock. */
-  #turn: Promise<void> = Promise.resolve();
-  /** Set inside the call chain that holds the input: a nested run there runs at once. */
-  readonly #holding = new AsyncLocalStorage<true>();
-
-  constructor(
-    private readonly lock: string,
-    private readonly display: string,
-    private readonly waitMs = 30_000,
-  ) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#holding.getStore()) return work();
-    let release!: () => void;
-    const before = this.#turn;
-    this.#turn = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await before;
-    try {
-      const unlock = await takeInputLock(this.lock, this.waitMs, this.display);
-      try {
-        return await this.#holding.run(true, work);
-      } finally {
-        unlock();
-      }
-    } finally {
-      release();
-    }
   }
 }

@@ -1,6 +1,5 @@
 // Synthetic input through XTEST. Every batch of fake events ends with a round trip, so when a call
 // resolves the server has delivered its events; what the app then does with them is re-read by callers.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   ClickSpacing,
@@ -11,6 +10,7 @@ import {
   type PointerInput,
   type WheelDirection,
 } from "../hands.js";
+import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { RawXTest, X11Connection } from "./connection.js";
 import { charKeysym, Keymap, type KeyStroke, keyKeysym, MODIFIER_KEYSYMS } from "./keymap.js";
@@ -150,16 +150,24 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
   #serial<T>(work: () => Promise<T>): Promise<T> {
     // Inside the call chain that holds the keyboard, steps run in its own order: queued behind
     // another call that waits for the keyboard, they would wait for themselves.
-    if (this.#holding.getStore()) return work();
+    if (this.#turns.inside) return work();
     const run = this.#queue.then(work, work);
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  /** Set inside the call chain that holds the keyboard: a nested `exclusive` there runs at once. */
-  readonly #holding = new AsyncLocalStorage<true>();
-  /** Calls of this process wait their turn here before asking the display's lock. */
-  #turn: Promise<void> = Promise.resolve();
+  /** This process's calls take turns, then the display's keyboard lock is taken. */
+  readonly #turns = new InputTurns(async () => {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    while (!(await this.x.tryLock(INPUT_LOCK))) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `another program has held the keyboard lock on ${this.x.display} for ${LOCK_WAIT_MS / 1000} s; nothing more was typed`,
+        );
+      await sleep(LOCK_POLL_MS);
+    }
+    return () => this.x.unlock(INPUT_LOCK).catch(() => undefined);
+  });
 
   /** Holds the keyboard lock across several calls (a focus click, then the typing). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -168,35 +176,10 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
 
   /**
    * Runs `work` holding the display's keyboard lock; waits for another deskhand to finish first.
-   * Re-entrant within one call chain only: two calls of this process at once (two MCP sessions, or
-   * two requests of one) take turns, since the display's lock, taken by this same connection, would
-   * let both in and interleave their keys.
+   * Re-entrant within one call chain only (input-turns.ts).
    */
-  async #withInput<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#holding.getStore()) return work();
-    let release!: () => void;
-    const before = this.#turn;
-    this.#turn = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await before;
-    try {
-      const deadline = Date.now() + LOCK_WAIT_MS;
-      while (!(await this.x.tryLock(INPUT_LOCK))) {
-        if (Date.now() > deadline)
-          throw new Error(
-            `another program has held the keyboard lock on ${this.x.display} for ${LOCK_WAIT_MS / 1000} s; nothing more was typed`,
-          );
-        await sleep(LOCK_POLL_MS);
-      }
-      try {
-        return await this.#holding.run(true, work);
-      } finally {
-        await this.x.unlock(INPUT_LOCK).catch(() => undefined);
-      }
-    } finally {
-      release();
-    }
+  #withInput<T>(work: () => Promise<T>): Promise<T> {
+    return this.#turns.run(work);
   }
 
   #fake(type: number, detail: number, at?: Point): void {
