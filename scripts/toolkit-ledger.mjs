@@ -80,7 +80,7 @@ const lines = [
         "",
         "The same suite, each app native on Wayland under KDE Plasma's compositor. Windows come from KWin's",
         "scripts; clicks, keys and drags go through KWin's fake input (granted to deskhand by a desktop file),",
-        "screenshots through KWin's ScreenShot2. Text outside KWin's keymap is written into the focused text.",
+        "screenshots through KWin's ScreenShot2. Text outside KWin's keymap is pasted into the focused text (wl-copy).",
         "",
         ...table(kde),
         "",

@@ -433,3 +433,49 @@ describe("hands on KDE Plasma (KWin, Wayland)", () => {
     assert.match(refused?.message ?? "", /no fake input.*deskhand setup kde/, String(refused));
   });
 });
+
+describe("hands on KDE Plasma on a screen scaled by 2", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-kde-scaled-"));
+  const log = join(dir, "qt.log");
+  let desktop: Desktop;
+  let context: ToolContext;
+  before(async () => {
+    desktop = await Desktop.start({ kde: true, scale: 2, width: 2560, height: 2048 });
+    await launchApp(
+      desktop,
+      `/usr/bin/python3 test/fixtures/dialogs/qt_buttons.py 'Scaled Qt' ${log} ${join(dir, "v")}`,
+      60_000,
+    );
+    context = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...desktop.info.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+    });
+  });
+  after(async () => {
+    await context?.close();
+    await desktop?.stop();
+  });
+
+  it("the screen is KWin's points, a screenshot has a pixel per point, and a Qt click by ref lands", async () => {
+    const call = toolCaller(context);
+    const shot = await call("screenshot", { of: { kind: "window", window: { title: "Scaled Qt" } } });
+    assert.ok(shot.ok, JSON.stringify(shot.error));
+    const region = shot.data.image_space.region;
+    assert.equal(shot.data.width, region.width, "one pixel per point");
+    const found = await call("find", {
+      target: { kind: "title", glob: "Scaled Qt" },
+      role: "push button",
+      name: "Alpha",
+    });
+    const clicked = await call("click", { ref: found.data.matches[0].ref, intent: "Press Alpha" });
+    assert.equal(clicked.data.status, "done", clicked.text);
+    const deadline = Date.now() + HANG_MS / 4;
+    while (!(existsSync(log) && /Alpha/.test(readFileSync(log, "utf8"))) && Date.now() < deadline)
+      await sleep(100);
+    assert.match(readFileSync(log, "utf8"), /Alpha/, "the Qt app logged the press");
+  });
+});

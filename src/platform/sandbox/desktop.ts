@@ -481,8 +481,9 @@ export class Desktop {
     await this.#startSessionBus(env, daemonEnv, log, step);
     await writeGrant(env.XDG_DATA_HOME!);
     const kwin = await kwinExecutable(join(this.root, "bin"));
-    const width = options.width ?? 1280;
-    const height = options.height ?? 1024;
+    // KWin takes the screen's size in its own points; --size is pixels, as sway's output mode is.
+    const width = Math.round((options.width ?? 1280) / (options.scale ?? 1));
+    const height = Math.round((options.height ?? 1024) / (options.scale ?? 1));
     const xSockets = options.xwayland ? await xDisplays() : [];
     const kwinEnv = daemonEnv();
     // KWin is a Qt program with a platform of its own; the apps' Qt settings are not for it.
