@@ -19,6 +19,7 @@ const APPS = {
   // bench/gate starts its own windows, one per toolkit, with the labels of its table.
   gate: [],
   wayland: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'Wayland Bench'"],
+  kde: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'KDE Bench'"],
   pixels: [`${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-pixels-canvas.json`],
   ocr: [
     "/usr/bin/python3 test/fixtures/ocr/gtk3_canvas.py /tmp/deskhand-bench-gtk3-canvas.json",
@@ -27,7 +28,7 @@ const APPS = {
   ],
 };
 const benches = (
-  process.argv[2] ?? "snapshot,act,input,wayland,eventloop,ocr,pixels,http,run,tokens,vocabulary,gate"
+  process.argv[2] ?? "snapshot,act,input,wayland,kde,eventloop,ocr,pixels,http,run,tokens,vocabulary,gate"
 ).split(",");
 // Benches that need no desktop.
 const ALONE = new Set(["vocabulary"]);
@@ -77,6 +78,8 @@ for (const bench of benches) {
   const args = ["dist/frontends/cli/main.js", "sandbox", "run", "--app-timeout-ms", "60000"];
   // bench/wayland measures the same input on a headless sway.
   if (bench === "wayland") args.push("--wayland");
+  // bench/kde the same on a headless KWin.
+  if (bench === "kde") args.push("--kde");
   for (const app of APPS[bench] ?? ALL) args.push("--app", app);
   args.push("--", process.execPath, "--import", "tsx", `bench/${bench}.ts`);
   status ||= spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;

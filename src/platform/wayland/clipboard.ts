@@ -70,3 +70,13 @@ export function setClipboardText(env: NodeJS.ProcessEnv, text: string | undefine
     child.stdin.end(text ?? "");
   });
 }
+
+/** Whether the clipboard holds `text`, waited for up to a second. */
+export async function clipboardHolds(env: NodeJS.ProcessEnv, text: string): Promise<boolean> {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    if ((await clipboardText(env)) === text) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

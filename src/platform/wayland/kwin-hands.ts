@@ -25,7 +25,7 @@ import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
-import { clipboardText, hasClipboardTools, setClipboardText } from "./clipboard.js";
+import { clipboardHolds, clipboardText, hasClipboardTools, setClipboardText } from "./clipboard.js";
 import { DBusFdConnection, variantMap } from "./dbus-fd.js";
 import { HeldRecord } from "./held-record.js";
 import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
@@ -49,6 +49,8 @@ const RELEASED = 0;
 const PRESS_MS = 30;
 /** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
 const LOCK_WAIT_MS = 30_000;
+/** How long the clipboard's earlier text, just put back, is taken as still there. */
+const RESTORED_FRESH_MS = 1500;
 const DRAG_STEPS = 12;
 const STEP_MS = 15;
 /** One wheel notch, as libinput reports one to KWin. */
@@ -135,6 +137,8 @@ class KWinHands implements Hands {
   readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
   readonly #heldKeys = new Map<string, HeldKeys>();
   readonly #clicks = new ClickSpacing();
+  /** What the last paste put back on the clipboard, and when. */
+  #restored: { text: string | undefined; at: number } | undefined;
   /** The connection that passes ScreenShot2 its file, opened at the first picture. */
   #pixels: Promise<DBusFdConnection> | undefined;
   readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-kwin-pixels-"));
@@ -153,18 +157,26 @@ class KWinHands implements Hands {
   /**
    * The text on the clipboard, ctrl+v, and the clipboard's earlier text put back once the field
    * shows it (a text that was not there is cleared). A clipboard of only other kinds (an image) is
-   * not kept: putting it back is not built.
+   * not kept: putting it back is not built. Runs pasted one after another (a text with several)
+   * take the earlier text the last run put back, unread: reading an empty clipboard waits 400 ms.
    */
   async #paste(text: string, arrived: () => Promise<boolean>): Promise<boolean> {
     const env = this.settings.env;
     return this.exclusive(async () => {
-      const earlier = await clipboardText(env);
+      const last = this.#restored;
+      const earlier = last && Date.now() - last.at < RESTORED_FRESH_MS ? last.text : await clipboardText(env);
       await setClipboardText(env, text);
       try {
+        // wl-copy's first process may end before the one it forked holds the clipboard.
+        if (!(await clipboardHolds(env, text)))
+          throw new HandsUnavailable(
+            "the clipboard did not take the text within 1 s: nothing was pasted or typed",
+          );
         await this.chord({ modifiers: ["ctrl"], key: { kind: "char", char: "v" } }, 1);
         return await arrived();
       } finally {
         await setClipboardText(env, earlier).catch(() => undefined);
+        this.#restored = { text: earlier, at: Date.now() };
       }
     });
   }

@@ -39,14 +39,29 @@ export async function typePiece(
   const keyable = hands.keyable;
   if (!keyable) return { remapped: (await hands.type(piece)).remapped, written: 0 };
   let written = 0;
-  for (const run of runsBy(piece, keyable)) {
-    if (run.keys) await hands.type(run.text);
-    else {
+  const runs = runsBy(piece, keyable);
+  for (const [i, run] of runs.entries()) {
+    if (run.keys) {
+      // Keys reach the app on its own time: a run written after them is placed by the caret they
+      // leave, so they must have arrived first.
+      const field = i + 1 < runs.length ? await focusedText(context, "", focused) : undefined;
+      await hands.type(run.text);
+      if (field) await keysArrived(context, field, run.text);
+    } else {
       await writeOutside(context, hands, acting, run.text, focused);
       written += [...run.text].length;
     }
   }
   return { remapped: 0, written };
+}
+
+/** Waits (bounded) until the field's text has grown by the keys typed into it. */
+async function keysArrived(context: ToolContext, field: FocusedText, keys: string): Promise<void> {
+  const backend = await context.backend();
+  const grown = [...field.expected].length + [...keys].length;
+  await until(
+    async () => ((await backend.readCaret(field.handle).catch(() => null))?.length ?? grown) >= grown,
+  );
 }
 
 interface FocusedText {
