@@ -15,22 +15,14 @@ import {
   TEXT_UNICODE,
   typingMedian,
 } from "./input-steps.js";
-import { median } from "./stats.js";
+import { medianTime } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TITLE = "KDE Bench";
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
-async function timed(work: () => Promise<unknown>, runs = RUNS): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs + 1; i++) {
-    const start = performance.now();
-    await work();
-    if (i > 0) times.push(performance.now() - start);
-  }
-  return median(times);
-}
+const timed = (work: () => Promise<unknown>, runs = RUNS) => medianTime(work, runs);
 
 async function main(): Promise<void> {
   const { context, call, find } = benchTools(TITLE);

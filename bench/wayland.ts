@@ -17,7 +17,7 @@ import {
   TEXT_UNICODE,
   typingMedian,
 } from "./input-steps.js";
-import { median } from "./stats.js";
+import { medianTime } from "./stats.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -62,15 +62,7 @@ async function main(): Promise<void> {
   const outputs =
     await ipc.request<{ name: string; rect: { x: number; y: number; width: number; height: number } }[]>(3);
   const screen = outputs[0]!.rect;
-  const timed = async (capture: () => Promise<unknown>) => {
-    const times: number[] = [];
-    for (let i = 0; i < RUNS + 1; i++) {
-      const start = performance.now();
-      await capture();
-      if (i > 0) times.push(performance.now() - start);
-    }
-    return median(times);
-  };
+  const timed = (capture: () => Promise<unknown>) => medianTime(capture, RUNS);
   const grim = await timed(async () =>
     ppmToRgba((await run("grim", ["-t", "ppm", "-"], { encoding: "buffer", maxBuffer: 64 << 20 })).stdout),
   );

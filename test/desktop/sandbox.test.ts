@@ -191,6 +191,15 @@ describe("sandbox", () => {
     const dpi = deskhand(["sandbox", "run", "--wayland", "--dpi", "144", "--", "true"]);
     assert.equal(dpi.status, 2);
     assert.match(dpi.stderr, /--dpi is for X11: a Wayland output takes --scale/);
+    const both = deskhand(["sandbox", "run", "--wayland", "--kde", "--", "true"]);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /give one of them/);
+    const screens = deskhand(["sandbox", "run", "--kde", "--monitors", "2", "--", "true"]);
+    assert.equal(screens.status, 2);
+    assert.match(screens.stderr, /a KDE sandbox has one screen/);
+    const setup = deskhand(["setup", "fly"]);
+    assert.equal(setup.status, 2);
+    assert.match(setup.stderr, /setup knows kde and gnome/);
   });
 
   it("--dpi sets the X server's and Xft.dpi's dots per inch, and doctor reads both", () => {

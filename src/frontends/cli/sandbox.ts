@@ -35,12 +35,16 @@ function parseScreen(values: {
   monitors?: number;
 } {
   const screen: { scale?: number; dpi?: number; monitors?: number } = {};
+  if (values.wayland && values.kde)
+    throw new UsageError("--wayland (sway) and --kde (KWin) each start a compositor: give one of them");
   if (values.monitors !== undefined) {
     const monitors = Number(values.monitors);
     if (!Number.isInteger(monitors) || monitors < 1 || monitors > 4)
       throw new UsageError(
         `--monitors takes a count from 1 to 4, like 2, not ${JSON.stringify(values.monitors)}`,
       );
+    if (values.kde && monitors > 1)
+      throw new UsageError("a KDE sandbox has one screen: --monitors is for X11 and --wayland (sway)");
     screen.monitors = monitors;
   }
   if (values.scale !== undefined) {

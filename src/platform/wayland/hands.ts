@@ -24,24 +24,23 @@ import { openX11Hands } from "../x11/hands.js";
 import { windowsAtPoint } from "../x11/windows.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
+import {
+  BUTTONS,
+  dragSteps,
+  LOCK_WAIT_MS,
+  NOTCH,
+  PRESS_MS,
+  PRESSED,
+  RELEASED,
+  STEP_MS,
+} from "./pointer-motion.js";
 import { WaylandScreencopy } from "./screencopy.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
 
-/** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
-const LOCK_WAIT_MS = 30_000;
-const BUTTONS: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
 /** zwlr_virtual_pointer_v1 requests. */
 const POINTER = { motionAbsolute: 1, button: 2, frame: 4, axisSource: 5, axisDiscrete: 7, destroy: 8 };
-const PRESSED = 1;
-const RELEASED = 0;
-/** Between press and release, and between the moves of a drag: what toolkits take for a person. */
-const PRESS_MS = 30;
-const DRAG_STEPS = 12;
-const STEP_MS = 15;
-/** One wheel notch, in the axis' own units (libinput's 15 degrees). */
-const NOTCH = 15;
 const GRIM_TIMEOUT_MS = 10_000;
 
 /** A binary PPM (P6) as RGBA: what grim writes with `-t ppm`. */
@@ -275,12 +274,9 @@ class WaylandHands implements Hands {
       const drag = async () => {
         this.#button(options.button, PRESSED);
         try {
-          for (let i = 1; i <= DRAG_STEPS; i++) {
+          for (const step of dragSteps(from, to)) {
             await sleep(STEP_MS);
-            await this.#moveTo({
-              x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
-              y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
-            });
+            await this.#moveTo(step);
           }
           await sleep(PRESS_MS);
         } finally {

@@ -38,23 +38,23 @@ import {
   windowNumber,
 } from "./kwin.js";
 import { GRANT_FILE } from "./kwin-grant.js";
+import {
+  BUTTONS,
+  dragSteps,
+  LOCK_WAIT_MS,
+  NOTCH,
+  PRESS_MS,
+  PRESSED,
+  RELEASED,
+  STEP_MS,
+} from "./pointer-motion.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
 
 /** org_kde_kwin_fake_input requests (the notes' §1.3). */
 const FAKE = { authenticate: 0, button: 2, axis: 3, motionAbsolute: 9, key: 10 };
-const BUTTONS: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
-const PRESSED = 1;
-const RELEASED = 0;
-const PRESS_MS = 30;
-/** How long a call waits for another deskhand's input to end before it gives up, sending nothing. */
-const LOCK_WAIT_MS = 30_000;
 /** How long the clipboard's earlier text, just put back, is taken as still there. */
 const RESTORED_FRESH_MS = 1500;
-const DRAG_STEPS = 12;
-const STEP_MS = 15;
-/** One wheel notch, as libinput reports one to KWin. */
-const NOTCH = 15;
 /** Keys go in runs this long between round trips. */
 const RUN = 64;
 /** QImage's ARGB32 formats: 32-bit words 0xAARRGGBB, so B, G, R, A in memory. */
@@ -273,12 +273,9 @@ class KWinHands implements Hands {
       await this.#holding(options.modifiers, async () => {
         this.#button(options.button, PRESSED);
         try {
-          for (let i = 1; i <= DRAG_STEPS; i++) {
+          for (const step of dragSteps(from, to)) {
             await sleep(STEP_MS);
-            this.#moveTo({
-              x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
-              y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
-            });
+            this.#moveTo(step);
           }
           await sleep(PRESS_MS);
         } finally {
