@@ -5,6 +5,7 @@ import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
 import { waylandCompositor } from "./wayland/compositor.js";
+import { openGnomeHands } from "./wayland/gnome-hands.js";
 import { openWaylandHands } from "./wayland/hands.js";
 import { openKWinHands } from "./wayland/kwin-hands.js";
 import { sessionKind } from "./wayland/sway.js";
@@ -41,9 +42,14 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
   const env = options.env ?? process.env;
   // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, pixels by its
-  // own screencopy (grim where that cannot serve); KWin's: its fake input, scripts and ScreenShot2.
-  if (sessionKind(env) === "wayland")
-    return waylandCompositor(env) === "kwin" ? openKWinHands(env) : openWaylandHands(env);
+  // own screencopy (grim where that cannot serve); KWin's: its fake input, scripts and ScreenShot2;
+  // GNOME Shell's: deskhand's Shell extension.
+  if (sessionKind(env) === "wayland") {
+    const compositor = waylandCompositor(env);
+    if (compositor === "kwin") return openKWinHands(env);
+    if (compositor === "gnome") return openGnomeHands(env);
+    return openWaylandHands(env);
+  }
   return openX11Hands({ display: env.DISPLAY });
 }
 

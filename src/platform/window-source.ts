@@ -5,8 +5,8 @@ import type { Rect } from "./types.js";
 import type { ClientWindow } from "./x11/windows.js";
 
 export interface WindowSource {
-  /** "atspi+x11", "atspi+sway", "atspi+kwin": the backend's name. */
-  readonly kind: "x11" | "sway" | "kwin";
+  /** "atspi+x11", "atspi+sway", "atspi+kwin", "atspi+gnome": the backend's name. */
+  readonly kind: "x11" | "sway" | "kwin" | "gnome";
   /** Bottom to top. */
   clientWindows(): Promise<ClientWindow[]>;
   activeWindow(): Promise<number | undefined>;
@@ -19,6 +19,11 @@ export interface WindowSource {
    * compositor's), so each window's origin is added to them.
    */
   readonly windowRelativeExtents: boolean;
+  /**
+   * Whether a window may draw its own title bar around the part its tree covers (GNOME gives
+   * Wayland clients no server-side title bars, and Qt 5 draws one outside its tree).
+   */
+  readonly ownTitleBars?: boolean;
   readonly closed: boolean;
   close(): void;
 }

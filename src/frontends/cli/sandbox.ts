@@ -7,7 +7,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { statOf } from "../../platform/processes.js";
 import { launchApp } from "../../platform/sandbox/apps.js";
-import { Desktop, SANDBOX_VARIABLES, toolkitEnvironment } from "../../platform/sandbox/desktop.js";
+import {
+  Desktop,
+  gnomeRefuses,
+  SANDBOX_VARIABLES,
+  toolkitEnvironment,
+} from "../../platform/sandbox/desktop.js";
 import { readState, type SandboxState, stateFile, writeState } from "../../platform/sandbox/state.js";
 import { configPath, defaultAuditPath } from "../../safety/policy.js";
 import { UsageError } from "./usage.js";
@@ -29,14 +34,18 @@ function parseScreen(values: {
   monitors?: string;
   wayland?: boolean;
   kde?: boolean;
+  gnome?: boolean;
+  xwayland?: boolean;
 }): {
   scale?: number;
   dpi?: number;
   monitors?: number;
 } {
   const screen: { scale?: number; dpi?: number; monitors?: number } = {};
-  if (values.wayland && values.kde)
-    throw new UsageError("--wayland (sway) and --kde (KWin) each start a compositor: give one of them");
+  if ([values.wayland, values.kde, values.gnome].filter(Boolean).length > 1)
+    throw new UsageError(
+      "--wayland (sway), --kde (KWin) and --gnome (GNOME Shell) each start a compositor: give one of them",
+    );
   if (values.monitors !== undefined) {
     const monitors = Number(values.monitors);
     if (!Number.isInteger(monitors) || monitors < 1 || monitors > 4)
@@ -61,10 +70,12 @@ function parseScreen(values: {
       throw new UsageError(
         `--dpi takes whole dots per inch from 48 to 480, like 144, not ${JSON.stringify(values.dpi)}`,
       );
-    if (values.wayland || values.kde)
+    if (values.wayland || values.kde || values.gnome)
       throw new UsageError("--dpi is for X11: a Wayland output takes --scale");
     screen.dpi = dpi;
   }
+  const refused = values.gnome ? gnomeRefuses({ ...screen, xwayland: values.xwayland === true }) : undefined;
+  if (refused) throw new UsageError(refused);
   return screen;
 }
 
@@ -77,6 +88,7 @@ const sandboxFlags = {
   monitors: { type: "string" },
   wayland: { type: "boolean" },
   kde: { type: "boolean" },
+  gnome: { type: "boolean" },
   xwayland: { type: "boolean" },
   name: { type: "string" },
   state: { type: "string" },
@@ -134,6 +146,7 @@ async function startWithApps(
     ...parseScreen(values),
     ...(values.wayland ? { wayland: true } : {}),
     ...(values.kde ? { kde: true } : {}),
+    ...(values.gnome ? { gnome: true } : {}),
     ...(values.xwayland ? { xwayland: true } : {}),
   });
   try {

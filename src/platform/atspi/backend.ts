@@ -22,6 +22,7 @@ import {
 } from "../types.js";
 import { roleSet, WINDOW_ROLES } from "../vocabulary.js";
 import { NO_COMPOSITOR, waylandCompositor } from "../wayland/compositor.js";
+import { GnomeShell, shellWindowSource } from "../wayland/gnome-shell.js";
 import { KWinScripting, kwinWindowSource } from "../wayland/kwin.js";
 import { SwayIpc, sessionKind, swayWindowSource } from "../wayland/sway.js";
 import type { WindowSource } from "../window-source.js";
@@ -114,7 +115,9 @@ export class AtspiBackend implements AccessibilityBackend {
           ? swayWindowSource(await SwayIpc.open(env.SWAYSOCK!, timeoutMs), timeoutMs)
           : compositor === "kwin"
             ? kwinWindowSource(await KWinScripting.open(env, timeoutMs))
-            : x11WindowSource(await X11Connection.open(env.DISPLAY!, timeoutMs));
+            : compositor === "gnome"
+              ? shellWindowSource(await GnomeShell.open(env, timeoutMs))
+              : x11WindowSource(await X11Connection.open(env.DISPLAY!, timeoutMs));
     } catch (error) {
       a11y.close();
       throw error;
@@ -141,7 +144,7 @@ export class AtspiBackend implements AccessibilityBackend {
   #busGone(): BackendUnavailable {
     if (!this.a11y.closed)
       return new BackendUnavailable(
-        `the connection to the ${{ x11: "X server", sway: "sway IPC", kwin: "KWin" }[this.windows.kind]} closed: it stopped or was replaced; the next call connects anew`,
+        `the connection to the ${{ x11: "X server", sway: "sway IPC", kwin: "KWin", gnome: "GNOME Shell" }[this.windows.kind]} closed: it stopped or was replaced; the next call connects anew`,
       );
     return new BackendUnavailable(
       "the connection to the accessibility bus closed: the bus stopped or restarted; the next call connects anew",
@@ -337,15 +340,20 @@ export class AtspiBackend implements AccessibilityBackend {
     let margins = this.#shadows.get(key);
     if (margins === undefined) {
       // An app that did not answer is asked again next time: only an answer is kept.
-      margins = await shadowMargins(frame.app, frame.path, window.rect, this.callTimeoutMs).catch(
-        () => undefined,
-      );
+      margins = await shadowMargins(frame.app, frame.path, window.rect, this.callTimeoutMs, {
+        titleBar: this.windows.ownTitleBars === true,
+      }).catch(() => undefined);
       if (margins === undefined) return;
       if (this.#shadows.size > 500) this.#shadows.clear();
       this.#shadows.set(key, margins);
     }
     if (!margins) return;
     const [left, right, top, bottom] = margins;
+    if (left < 0) {
+      // Inward: the app draws its own title bar outside its tree, which starts inside it.
+      window.extentsShift = { x: window.rect.x - left, y: window.rect.y - top };
+      return;
+    }
     window.rect = {
       x: window.rect.x - left,
       y: window.rect.y - top,
@@ -611,6 +619,8 @@ export class AtspiBackend implements AccessibilityBackend {
         if (!app.isGtk4 && !surface) return undefined;
         // An XWayland client: its measured shift, or null, no place to trust (csd.ts).
         if (surface && window.xwayland) return window.extentsShift ?? null;
+        // Inside a title bar the app draws itself (csd.ts).
+        if (surface && window.extentsShift) return window.extentsShift;
         return {
           x: window.rect.x + (surface ? 0 : (window.csdMargins?.[0] ?? 0)),
           y: window.rect.y + (surface ? 0 : (window.csdMargins?.[2] ?? 0)),

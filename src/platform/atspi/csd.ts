@@ -11,16 +11,25 @@ import { COORD_SCREEN, IFACE } from "./names.js";
 /** More than this around a window is no shadow (a window bigger than its tile, clipped by sway). */
 const MOST_SHADOW = 100;
 
-/** [left, right, top, bottom] of the shadow around `visible` in the frame at `path`; null when none. */
+/**
+ * [left, right, top, bottom] of the shadow around `visible` in the frame at `path`; null when none.
+ * With `titleBar` (a compositor that leaves title bars to the apps), a frame smaller than its window
+ * is inside a title bar the app draws itself: the margins are then negative, inward (titleBarInset).
+ */
 export async function shadowMargins(
   app: AtspiApp,
   path: string,
   visible: Rect,
   timeoutMs: number,
+  options: { titleBar?: boolean } = {},
 ): Promise<[number, number, number, number] | null> {
   const extents = async (at: string) =>
     (await app.call(at, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN]))[0] as Extents;
   const [, , width, height] = await extents(path);
+  if (options.titleBar && width <= visible.width && height < visible.height) {
+    const inset = titleBarInset({ width, height }, visible);
+    return inset ? [-inset.x, -inset.x, -inset.y, -inset.x] : null;
+  }
   if (width <= visible.width + 1 && height <= visible.height + 1) return null;
   const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
     [string, string][],
@@ -41,6 +50,23 @@ export async function shadowMargins(
   if (left <= 0 && top <= 0) return null;
   if ([left, right, top, bottom].some((m) => m < 0 || m > MOST_SHADOW)) return null;
   return [left, right, top, bottom];
+}
+
+/**
+ * Where the tree of a window that draws its own title bar starts inside it: the sides and the bottom
+ * are one border, the top is the rest (Qt 5 under GNOME: a 646×453 window, a 640×420 frame, its
+ * tree from (3, 30), measured). Null where the sizes fit no such border.
+ */
+export function titleBarInset(
+  frame: { width: number; height: number },
+  visible: Rect,
+): { x: number; y: number } | null {
+  const wider = visible.width - frame.width;
+  const taller = visible.height - frame.height;
+  if (wider < 0 || wider % 2 !== 0 || taller > MOST_SHADOW) return null;
+  const side = wider / 2;
+  const top = taller - side;
+  return top > side ? { x: side, y: top } : null;
 }
 
 /**

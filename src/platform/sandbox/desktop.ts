@@ -2,6 +2,7 @@
 // the AT-SPI bus launcher and registry. The start order follows shared/notes/linux-desktop.md; each step
 // says why it is where it is. With `wayland`, headless sway takes the place of Xvfb and openbox
 // (shared/notes/wayland.md): the buses, the registry, the folders and the teardown are the same.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import {
 import { DBusConnection } from "../atspi/dbus.js";
 import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
 import { deskhandCacheDir } from "../translations.js";
+import { EXTENSION_UUID, formFor, SHELL_NAME, writeExtension } from "../wayland/gnome-extension.js";
 import { kwinExecutable, writeGrant } from "../wayland/kwin-grant.js";
 import { X11Connection } from "../x11/connection.js";
 import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
@@ -27,6 +29,26 @@ const BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
 const REGISTRY_DAEMON = "/usr/libexec/at-spi2-registryd";
 /** The Wayland socket's name in a KDE sandbox's private runtime folder. */
 const KWIN_SOCKET = "wayland-kde";
+/** And in a GNOME sandbox's. */
+const GNOME_SOCKET = "wayland-gnome";
+
+/** Why a GNOME sandbox cannot have these options; undefined where it can. */
+export function gnomeRefuses(options: DesktopOptions): string | undefined {
+  if ((options.monitors ?? 1) > 1) return "a GNOME sandbox has one screen: --monitors is for X11 and sway";
+  if (options.scale && options.scale !== 1)
+    return "a GNOME sandbox is not scaled: GNOME Shell's headless monitor takes no scale on its command line; use --wayland or --kde for a scaled screen";
+  if (options.xwayland)
+    return "a GNOME sandbox has no XWayland (the Shell runs with --no-x11): use --wayland --xwayland";
+  return undefined;
+}
+
+/** The major version of the GNOME Shell installed (43 on Debian 12), which decides its extension's form. */
+function shellMajor(): number {
+  const probe = spawnSync("gnome-shell", ["--version"], { timeout: 10_000, encoding: "utf8" });
+  if ((probe.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT")
+    throw new Error("gnome-shell is not installed: a GNOME sandbox needs it (apt-get install gnome-shell)");
+  return Number(/GNOME Shell (\d+)/.exec(probe.stdout ?? "")?.[1] ?? 43);
+}
 
 export interface DesktopOptions {
   width?: number;
@@ -35,6 +57,8 @@ export interface DesktopOptions {
   wayland?: boolean;
   /** KDE Plasma's compositor, KWin, headless instead of sway (implies Wayland; kwin.ts). */
   kde?: boolean;
+  /** GNOME Shell headless with deskhand's extension instead of sway (implies Wayland; gnome-shell.ts). */
+  gnome?: boolean;
   /** With wayland: sway's XWayland too, its DISPLAY given to apps (for X11-only ones). */
   xwayland?: boolean;
   /**
@@ -240,7 +264,7 @@ export class Desktop {
     delete base.WAYLAND_DISPLAY;
     delete base.SWAYSOCK;
     // Under Wayland an X display would let toolkits pick X11: apps see the compositor only.
-    const wayland = options.wayland || options.kde;
+    const wayland = options.wayland || options.kde || options.gnome;
     if (wayland) delete base.DISPLAY;
     const env: Record<string, string> = {
       ...base,
@@ -257,12 +281,14 @@ export class Desktop {
       ...(wayland ? { GDK_BACKEND: "wayland", QT_QPA_PLATFORM: "wayland", MOZ_ENABLE_WAYLAND: "1" } : {}),
       // What a Plasma session sets, and how deskhand knows KWin is the compositor there.
       ...(options.kde ? { XDG_CURRENT_DESKTOP: "KDE", KDE_FULL_SESSION: "true" } : {}),
+      ...(options.gnome ? { XDG_CURRENT_DESKTOP: "GNOME" } : {}),
     };
     const daemonEnv = () => ({ ...env, HOME: join(this.root, "home") });
     const log = (name: string) => join(this.logDir, `${name}.log`);
     if (wayland && options.dpi)
       throw new Error("a Wayland output has a scale, not dots per inch: give it a scale instead");
     if (options.kde) return this.#startKde(options, env, daemonEnv, log, step);
+    if (options.gnome) return this.#startGnome(options, env, daemonEnv, log, step);
     if (options.wayland) return this.#startWayland(options, env, daemonEnv, log, step);
 
     const dpi = options.dpi ?? (options.scale ? Math.round(96 * options.scale) : undefined);
@@ -524,6 +550,90 @@ export class Desktop {
     if (options.xwayland) env.DISPLAY = await freshXDisplay("KWin's XWayland", xSockets, step);
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     this.#ready(env, KWIN_SOCKET, a11yAddress);
+  }
+
+  /**
+   * Headless GNOME Shell (shared/notes/kde-gnome.md §2): its own virtual monitor, its own session
+   * and system buses, settings in a key file that enable deskhand's extension (written into the
+   * sandbox's data folder, as `deskhand setup gnome` does on a user's desktop). The accessibility
+   * bus comes first, so the Shell finds it as it starts. Ready when the extension owns its name.
+   */
+  async #startGnome(
+    options: DesktopOptions,
+    env: Record<string, string>,
+    daemonEnv: () => Record<string, string>,
+    log: (name: string) => string,
+    step: number,
+  ): Promise<void> {
+    const refused = gnomeRefuses(options);
+    if (refused) throw new Error(refused);
+    await this.#startSessionBus(env, daemonEnv, log, step);
+    const systemBus = await this.#startSystemBus(daemonEnv, log, step);
+    await writeExtension(env.XDG_DATA_HOME!, formFor(shellMajor()));
+    const settings = join(env.XDG_CONFIG_HOME!, "glib-2.0", "settings");
+    await mkdir(settings, { recursive: true });
+    await writeFile(
+      join(settings, "keyfile"),
+      `[org/gnome/shell]\nenabled-extensions=['${EXTENSION_UUID}']\nwelcome-dialog-last-shown-version='999'\n`,
+    );
+    const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
+    const width = options.width ?? 1280;
+    const height = options.height ?? 1024;
+    this.#service(
+      startDetached(
+        "gnome-shell",
+        "gnome-shell",
+        [
+          "--headless",
+          "--wayland",
+          "--no-x11",
+          "--virtual-monitor",
+          `${width}x${height}`,
+          "--wayland-display",
+          GNOME_SOCKET,
+        ],
+        {
+          // Only the Shell keeps its settings in the file; apps keep theirs in memory, as elsewhere.
+          env: { ...daemonEnv(), GSETTINGS_BACKEND: "keyfile", DBUS_SYSTEM_BUS_ADDRESS: systemBus },
+          logFile: log("gnome-shell"),
+        },
+      ),
+    );
+    const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, step);
+    try {
+      // The Shell loads extensions once it has started: up to 10 s on a loaded machine (measured).
+      await until("GNOME Shell's deskhand extension owning org.deskhand.Shell", step * 3, async () =>
+        (await nameHasOwner(session, SHELL_NAME, 1000)) ? true : undefined,
+      );
+    } finally {
+      session.close();
+    }
+    env.WAYLAND_DISPLAY = GNOME_SOCKET;
+    this.#ready(env, GNOME_SOCKET, a11yAddress);
+  }
+
+  /** A private system bus, which GNOME Shell needs to start: it allows everything, and activates nothing. */
+  async #startSystemBus(
+    daemonEnv: () => Record<string, string>,
+    log: (name: string) => string,
+    step: number,
+  ): Promise<string> {
+    const configFile = join(this.root, "system-bus.conf");
+    await writeFile(
+      configFile,
+      sessionBusConfig(this.root)
+        .replace("<type>session</type>", "<type>system</type>")
+        .replace("session-bus", "system-bus")
+        .replace(/ *<servicedir>.*\n/, ""),
+    );
+    const bus = startDetached(
+      "dbus-daemon-system",
+      "dbus-daemon",
+      [`--config-file=${configFile}`, "--nofork", "--nopidfile", "--print-address=3"],
+      { env: daemonEnv(), logFile: log("dbus-daemon-system"), extraPipes: 1 },
+    );
+    this.#service(bus);
+    return readLineFrom(bus, 3, step);
   }
 
   /** Ends every process this desktop started (and what they spawned), newest first, and removes its files. */

@@ -20,23 +20,16 @@ import {
   type Point,
   type RgbaImage,
   type WheelDirection,
+  type WindowControl,
 } from "../hands.js";
 import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
-import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
 import { clipboardHolds, clipboardText, hasClipboardTools, setClipboardText } from "./clipboard.js";
 import { DBusFdConnection, variantMap } from "./dbus-fd.js";
 import { HeldRecord } from "./held-record.js";
 import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
-import {
-  frontWindow,
-  type KWinAction,
-  KWinScripting,
-  type KWinWindow,
-  kwinClientWindows,
-  windowNumber,
-} from "./kwin.js";
+import { frontWindow, KWinScripting, type KWinWindow, kwinClientWindows, windowNumber } from "./kwin.js";
 import { GRANT_FILE } from "./kwin-grant.js";
 import {
   BUTTONS,
@@ -49,6 +42,7 @@ import {
   STEP_MS,
 } from "./pointer-motion.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
+import { type CompositorWindow, compositorWindowControl } from "./window-control.js";
 import { WaylandConnection } from "./wire.js";
 
 /** org_kde_kwin_fake_input requests (the notes' §1.3). */
@@ -142,6 +136,7 @@ class KWinHands implements Hands {
   /** The connection that passes ScreenShot2 its file, opened at the first picture. */
   #pixels: Promise<DBusFdConnection> | undefined;
   readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-kwin-pixels-"));
+  readonly #control: WindowControl;
 
   constructor(
     private readonly kwin: KWinScripting,
@@ -152,6 +147,12 @@ class KWinHands implements Hands {
     this.autoReleaseMs = settings.autoReleaseMs;
     this.recovered = settings.recovered;
     if (hasClipboardTools(settings.env)) this.paste = (text, arrived) => this.#paste(text, arrived);
+    this.#control = compositorWindowControl<KWinWindow & CompositorWindow>({
+      windows: async () => (await kwin.windows()).map((w) => ({ ...w, number: windowNumber(w.uuid) })),
+      clientWindows: kwinClientWindows,
+      front: frontWindow,
+      act: (w, action) => kwin.act(w.uuid, action),
+    });
   }
 
   /**
@@ -464,74 +465,32 @@ class KWinHands implements Hands {
     );
   }
 
-  async #windows(): Promise<KWinWindow[]> {
-    return this.kwin.windows();
+  activeWindow(): Promise<number | undefined> {
+    return this.#control.activeWindow();
   }
 
-  async #clientWindows(): Promise<ClientWindow[]> {
-    return kwinClientWindows(await this.#windows());
+  windowAt(point: Point): Promise<number | undefined> {
+    return this.#control.windowAt(point);
   }
 
-  async #uuidOf(windowId: number): Promise<KWinWindow | undefined> {
-    return (await this.#windows()).find((w) => windowNumber(w.uuid) === windowId);
+  activate(windowId: number): Promise<FocusTruth> {
+    return this.#control.activate(windowId);
   }
 
-  async activeWindow(): Promise<number | undefined> {
-    return frontWindow(await this.#windows());
+  minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
+    return this.#control.minimize(windowId);
   }
 
-  async windowAt(point: Point): Promise<number | undefined> {
-    return windowsAtPoint(await this.#clientWindows(), point)[0]?.id;
+  hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
+    return this.#control.hide(windowId);
   }
 
-  async #act(windowId: number, action: KWinAction): Promise<KWinWindow | undefined> {
-    const window = await this.#uuidOf(windowId);
-    if (window) await this.kwin.act(window.uuid, action);
-    return window;
+  show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
+    return this.#control.show(windowId);
   }
 
-  async activate(windowId: number): Promise<FocusTruth> {
-    await this.#act(windowId, "activate");
-    const focused = await this.activeWindow();
-    return focused === windowId ? "front" : focused === undefined ? "unknown" : "not_front";
-  }
-
-  async minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
-    const window = await this.#act(windowId, "minimize");
-    if (!window) return { minimized: "unknown" };
-    return { minimized: (await this.#uuidOf(windowId))?.minimized ?? "unknown" };
-  }
-
-  async hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
-    const all = await this.#windows();
-    const pid = all.find((w) => windowNumber(w.uuid) === windowId)?.pid;
-    const mine = all.filter((w) => w.pid === pid && !w.minimized && !w.menu);
-    for (const w of mine) await this.kwin.act(w.uuid, "minimize");
-    const after = await this.#windows();
-    return {
-      windows: mine.map((w) => windowNumber(w.uuid)),
-      hidden: mine.every((w) => after.find((a) => a.uuid === w.uuid)?.minimized === true),
-    };
-  }
-
-  async show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
-    const all = await this.#windows();
-    const pid = all.find((w) => windowNumber(w.uuid) === windowId)?.pid;
-    const mine = all.filter((w) => w.pid === pid && w.minimized);
-    for (const w of mine) await this.kwin.act(w.uuid, "restore");
-    return {
-      windows: mine.length ? mine.map((w) => windowNumber(w.uuid)) : [windowId],
-      focus: await this.activate(windowId),
-    };
-  }
-
-  async closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
-    if (!(await this.#act(windowId, "close"))) return { closed: "unknown" };
-    for (let i = 0; i < 20; i++) {
-      if (!(await this.#uuidOf(windowId))) return { closed: true };
-      await sleep(100);
-    }
-    return { closed: "unknown" };
+  closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
+    return this.#control.closeWindow(windowId);
   }
 
   async close(): Promise<void> {

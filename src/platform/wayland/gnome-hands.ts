@@ -1,0 +1,360 @@
+// The hands on GNOME Shell: deskhand's Shell extension (data/gnome-shell/service.js) moves a
+// Clutter virtual pointer and keyboard, commits text to the focused text input, sets the clipboard,
+// lists and acts on windows and writes screenshots, each call carrying the extension's token.
+// Keys go as keysyms, which the Shell finds in the session's own layout (shift added where the
+// level needs it); a keysym the layout lacks is dropped by the Shell, so only the us keymap's
+// characters are sent as keys and others are committed (GTK 3 and 4) or pasted (Qt 5), then read
+// back (tools/hands/outside-keymap.ts). What this deskhand holds, the extension lets go the moment
+// deskhand's bus connection ends. Measured on GNOME 43: shared/notes/kde-gnome.md §2.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { PNG } from "pngjs";
+import {
+  ClickSpacing,
+  type FocusTruth,
+  type Hands,
+  HandsUnavailable,
+  type MouseButton,
+  type Point,
+  type RgbaImage,
+  type WheelDirection,
+  type WindowControl,
+} from "../hands.js";
+import { InputTurns } from "../input-turns.js";
+import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
+import type { Rect } from "../types.js";
+import { charKeysym, keyKeysym, MODIFIER_KEYSYMS } from "../x11/keymap.js";
+import { GnomeShell, type ShellWindow, shellClientWindows, shellFrontWindow } from "./gnome-shell.js";
+import { usStroke } from "./keymap.js";
+import { windowNumber } from "./kwin.js";
+import { dragSteps, LOCK_WAIT_MS, PRESS_MS, STEP_MS } from "./pointer-motion.js";
+import { lockName, takeInputLock } from "./typist-lock.js";
+import { type CompositorWindow, compositorWindowControl } from "./window-control.js";
+
+/** Clutter's button numbers. */
+const CLUTTER_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+/** Clutter.ScrollDirection. */
+const SCROLL: Record<WheelDirection, number> = { up: 0, down: 1, left: 2, right: 3 };
+/** Keys go in runs this long a call. */
+const RUN = 64;
+
+type KeyEvent = [number, boolean];
+
+export async function openGnomeHands(
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number; autoReleaseMs?: number } = {},
+): Promise<Hands> {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const shell = await GnomeShell.open(env, timeoutMs).catch((error: Error) => {
+    throw new HandsUnavailable(`cannot reach GNOME Shell: ${error.message}`);
+  });
+  const display = env.WAYLAND_DISPLAY ?? "wayland-0";
+  const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  const lock = lockName(socketPath);
+  return new GnomeHands(shell, {
+    autoReleaseMs: options.autoReleaseMs ?? 10_000,
+    timeoutMs,
+    turns: new InputTurns(() => takeInputLock(lock, LOCK_WAIT_MS, display)),
+  });
+}
+
+interface Settings {
+  autoReleaseMs: number;
+  timeoutMs: number;
+  turns: InputTurns;
+}
+
+class GnomeHands implements Hands {
+  readonly keyboardMissing = undefined;
+  readonly keyable = (char: string) => usStroke(char) !== undefined;
+  readonly autoReleaseMs: number;
+  readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
+  readonly #heldKeys = new Map<string, { keysyms: number[]; timer: NodeJS.Timeout }>();
+  readonly #clicks = new ClickSpacing();
+  readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-gnome-pixels-"));
+  readonly #control: WindowControl;
+
+  constructor(
+    private readonly shell: GnomeShell,
+    private readonly settings: Settings,
+  ) {
+    this.autoReleaseMs = settings.autoReleaseMs;
+    this.#control = compositorWindowControl<ShellWindow & CompositorWindow>({
+      windows: async () => (await shell.windows()).map((w) => ({ ...w, number: windowNumber(String(w.id)) })),
+      clientWindows: shellClientWindows,
+      front: shellFrontWindow,
+      act: (w, action) => shell.act(w.id, action),
+    });
+  }
+
+  readonly name = "wayland (GNOME Shell): deskhand's Shell extension";
+
+  get closed(): boolean {
+    return this.shell.closed;
+  }
+
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.settings.turns.run(work);
+  }
+
+  #moveTo(to: Point): Promise<unknown> {
+    return this.shell.call("Pointer", "dd", [to.x, to.y]);
+  }
+
+  #button(button: MouseButton, pressed: boolean): Promise<unknown> {
+    return this.shell.call("Button", "ub", [CLUTTER_BUTTONS[button], pressed]);
+  }
+
+  #keys(events: KeyEvent[]): Promise<unknown> {
+    return this.shell.call("Keys", "a(ub)", [events]);
+  }
+
+  /** A chord's keysyms, modifiers first (the Shell adds shift where a character's level needs it). */
+  #keysyms(chord: Chord): number[] {
+    return [...chord.modifiers.map((m) => MODIFIER_KEYSYMS[m]), ...(chord.key ? [keyKeysym(chord.key)] : [])];
+  }
+
+  #stroke(keysyms: number[]): KeyEvent[] {
+    return [
+      ...keysyms.map((k): KeyEvent => [k, true]),
+      ...[...keysyms].reverse().map((k): KeyEvent => [k, false]),
+    ];
+  }
+
+  async #holding<T>(modifiers: Modifier[], work: () => Promise<T>): Promise<T> {
+    const keysyms = modifiers.map((m) => MODIFIER_KEYSYMS[m]);
+    if (keysyms.length) await this.#keys(keysyms.map((k) => [k, true]));
+    try {
+      return await work();
+    } finally {
+      if (keysyms.length && !this.closed) await this.#keys([...keysyms].reverse().map((k) => [k, false]));
+    }
+  }
+
+  async move(to: Point): Promise<void> {
+    await this.exclusive(() => this.#moveTo(to));
+  }
+
+  async click(
+    at: Point,
+    options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] },
+  ): Promise<void> {
+    await this.exclusive(async () => {
+      await this.#moveTo(at);
+      const apart = this.#clicks.waitBefore(at, options.button);
+      if (apart > 0) await sleep(apart);
+      await this.#holding(options.modifiers, async () => {
+        for (let i = 0; i < options.count; i++) {
+          await this.#button(options.button, true);
+          await sleep(PRESS_MS);
+          await this.#button(options.button, false);
+          if (i + 1 < options.count) await sleep(PRESS_MS);
+        }
+      });
+      this.#clicks.clicked(at, options.button);
+    });
+  }
+
+  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    await this.exclusive(async () => {
+      await this.#moveTo(from);
+      await this.#holding(options.modifiers, async () => {
+        await this.#button(options.button, true);
+        try {
+          for (const step of dragSteps(from, to)) {
+            await sleep(STEP_MS);
+            await this.#moveTo(step);
+          }
+          await sleep(PRESS_MS);
+        } finally {
+          if (!this.closed) await this.#button(options.button, false);
+        }
+      });
+    });
+  }
+
+  async wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    await this.exclusive(async () => {
+      if (at) await this.#moveTo(at);
+      for (let i = 0; i < notches; i++) {
+        await this.shell.call("Scroll", "uu", [SCROLL[direction], 1]);
+        await sleep(STEP_MS);
+      }
+    });
+  }
+
+  async chord(chord: Chord, count: number): Promise<void> {
+    const stroke = this.#stroke(this.#keysyms(chord));
+    await this.exclusive(async () => {
+      for (let sent = 0; sent < count; sent += RUN)
+        await this.#keys(Array.from({ length: Math.min(RUN, count - sent) }, () => stroke).flat());
+    });
+  }
+
+  async type(text: string): Promise<{ remapped: number }> {
+    const lone = loneSurrogateError(text);
+    if (lone) throw new Error(`the text ${lone}`);
+    const outside = [...text].find((c) => !usStroke(c));
+    if (outside !== undefined)
+      throw new HandsUnavailable(
+        `${JSON.stringify(outside)} is outside the keymap GNOME Shell is sent keys in: nothing was typed; set the text with act set_value`,
+      );
+    const chars = [...text];
+    return this.exclusive(async () => {
+      for (let i = 0; i < chars.length; i += RUN)
+        await this.#keys(chars.slice(i, i + RUN).flatMap((c) => this.#stroke([charKeysym(c)])));
+      return { remapped: 0 };
+    });
+  }
+
+  /**
+   * Text outside the keymap: committed where a text input has the focus (GTK 3 and 4), else put on
+   * the clipboard and pasted with ctrl+v (Qt 5), the clipboard's earlier text put back after.
+   */
+  readonly paste = (text: string, arrived: () => Promise<boolean>): Promise<boolean> =>
+    this.exclusive(async () => {
+      const [committed] = await this.shell.call<[boolean]>("Commit", "s", [text]);
+      if (committed) return arrived();
+      const [earlier] = await this.shell.call<[string]>("Clipboard");
+      await this.shell.call("SetClipboard", "s", [text]);
+      try {
+        await this.#keys(this.#stroke([MODIFIER_KEYSYMS.ctrl, charKeysym("v")]));
+        return await arrived();
+      } finally {
+        await this.shell.call("SetClipboard", "s", [earlier]).catch(() => undefined);
+      }
+    });
+
+  async buttonDown(at: Point, button: MouseButton): Promise<void> {
+    await this.exclusive(async () => {
+      await this.#moveTo(at);
+      await this.#button(button, true);
+    });
+    clearTimeout(this.#heldButtons.get(button));
+    // Released by deskhand itself after autoReleaseMs, even when no other call comes.
+    const timer = setTimeout(() => {
+      this.#heldButtons.delete(button);
+      if (!this.closed) this.#button(button, false).catch(() => undefined);
+    }, this.autoReleaseMs);
+    timer.unref();
+    this.#heldButtons.set(button, timer);
+  }
+
+  async buttonUp(at: Point, button: MouseButton): Promise<void> {
+    clearTimeout(this.#heldButtons.get(button));
+    this.#heldButtons.delete(button);
+    await this.exclusive(async () => {
+      await this.#moveTo(at);
+      await this.#button(button, false);
+    });
+  }
+
+  async keyDown(chord: Chord): Promise<void> {
+    const name = chordText(chord);
+    if (this.#heldKeys.has(name)) return;
+    const keysyms = this.#keysyms(chord);
+    const timer = setTimeout(() => this.#releaseKeys(name).catch(() => undefined), this.autoReleaseMs);
+    timer.unref();
+    this.#heldKeys.set(name, { keysyms, timer });
+    await this.exclusive(() => this.#keys(keysyms.map((k) => [k, true])));
+  }
+
+  async keyUp(chord: Chord): Promise<void> {
+    await this.#releaseKeys(chordText(chord));
+  }
+
+  async #releaseKeys(name: string): Promise<void> {
+    const held = this.#heldKeys.get(name);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.#heldKeys.delete(name);
+    if (!this.closed) await this.#keys([...held.keysyms].reverse().map((k) => [k, false]));
+  }
+
+  held(): { buttons: MouseButton[]; keys: string[] } {
+    return { buttons: [...this.#heldButtons.keys()], keys: [...this.#heldKeys.keys()] };
+  }
+
+  /** The Shell answers no query for what a seat holds: this is deskhand's own account. */
+  async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
+    return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
+  }
+
+  async screen(): Promise<Rect> {
+    const { x, y, width, height } = await this.shell.screen();
+    return { x, y, width, height };
+  }
+
+  /** The region as the Shell's PNG, one pixel per point (a scaled screen's pixels are averaged down). */
+  async capture(region: Rect): Promise<RgbaImage> {
+    const file = join(this.#folder, "capture.png");
+    const area = [region.x, region.y, region.width, region.height].map(Math.round);
+    await this.shell.call("Capture", "iiiis", [...area, file], this.settings.timeoutMs * 5);
+    try {
+      const png = PNG.sync.read(readFileSync(file));
+      return perPoint({ width: png.width, height: png.height, data: png.data }, area[2]!, area[3]!);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+
+  activeWindow(): Promise<number | undefined> {
+    return this.#control.activeWindow();
+  }
+
+  windowAt(point: Point): Promise<number | undefined> {
+    return this.#control.windowAt(point);
+  }
+
+  activate(windowId: number): Promise<FocusTruth> {
+    return this.#control.activate(windowId);
+  }
+
+  minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
+    return this.#control.minimize(windowId);
+  }
+
+  hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
+    return this.#control.hide(windowId);
+  }
+
+  show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
+    return this.#control.show(windowId);
+  }
+
+  closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
+    return this.#control.closeWindow(windowId);
+  }
+
+  async close(): Promise<void> {
+    // Nothing stays held: every held key and button is released before the connection goes (and
+    // the extension lets go of the rest once it does).
+    for (const name of [...this.#heldKeys.keys()]) await this.#releaseKeys(name).catch(() => undefined);
+    for (const [button, timer] of this.#heldButtons) {
+      clearTimeout(timer);
+      if (!this.closed) await this.#button(button, false).catch(() => undefined);
+    }
+    this.#heldButtons.clear();
+    this.shell.close();
+    rmSync(this.#folder, { recursive: true, force: true });
+  }
+}
+
+/** An image of a scaled screen's pixels as one pixel per point: each point the mean of its pixels. */
+export function perPoint(image: RgbaImage, width: number, height: number): RgbaImage {
+  const factor = image.width / width;
+  if (factor <= 1 || !Number.isInteger(factor) || image.height !== height * factor) return image;
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let c = 0; c < 4; c++) {
+        let sum = 0;
+        for (let dy = 0; dy < factor; dy++)
+          for (let dx = 0; dx < factor; dx++)
+            sum += image.data[((y * factor + dy) * image.width + x * factor + dx) * 4 + c]!;
+        data[(y * width + x) * 4 + c] = Math.round(sum / (factor * factor));
+      }
+  return { width, height, data };
+}

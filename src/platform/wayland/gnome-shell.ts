@@ -1,0 +1,178 @@
+// GNOME Shell as a window source, through deskhand's own Shell extension (gnome-extension.ts,
+// data/gnome-shell/service.js): one D-Bus call a question, each carrying the token the extension
+// wrote to a 0600 file in the user's runtime folder. Measured on GNOME 43 (shared/notes/kde-gnome.md
+// §2): 2–23 ms a window list.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DBusCallError, DBusConnection } from "../atspi/dbus.js";
+import type { Point } from "../hands.js";
+import type { Rect } from "../types.js";
+import type { WindowSource } from "../window-source.js";
+import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { extensionVersion, SHELL_NAME, SHELL_PATH, TOKEN_FILE } from "./gnome-extension.js";
+import { windowNumber } from "./kwin.js";
+
+/** A window as the extension reports it (Meta.Window). */
+export interface ShellWindow {
+  /** Mutter's window id (64 bits; deskhand's number is its hash). */
+  id: number;
+  pid: number;
+  title: string;
+  windowClass: string;
+  /** The window without its client-side shadow, and the surface's buffer (shadow included). */
+  frame: Rect;
+  buffer: Rect;
+  stacking: number;
+  active: boolean;
+  minimized: boolean;
+  x11: boolean;
+  /** A popup (a menu, a drop-down list, a tooltip): listed as a menu, not a window. */
+  menu: boolean;
+}
+
+export type ShellAction = "activate" | "minimize" | "restore" | "close";
+
+/** Where GNOME Shell has no deskhand extension to answer, and what to do. */
+export const NO_EXTENSION =
+  "GNOME Shell has no deskhand extension answering on the session bus (org.deskhand.Shell): run `deskhand setup gnome`, log out and in once, then `gnome-extensions enable deskhand@deskhand.dev`; or run apps inside `deskhand sandbox run --gnome`";
+
+export class GnomeShell {
+  private constructor(
+    readonly bus: DBusConnection,
+    private readonly token: string,
+    private readonly timeoutMs: number,
+    /** The extension's version, and whether it is this deskhand's. */
+    readonly version: string,
+  ) {}
+
+  /** The session's Shell with deskhand's extension, or why there is none. */
+  static async open(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<GnomeShell> {
+    if (!env.DBUS_SESSION_BUS_ADDRESS)
+      throw new Error("DBUS_SESSION_BUS_ADDRESS is not set: GNOME Shell cannot be asked");
+    const bus = await DBusConnection.open(env.DBUS_SESSION_BUS_ADDRESS, { timeoutMs });
+    try {
+      const [version] = (await bus
+        .call({ destination: SHELL_NAME, path: SHELL_PATH, iface: SHELL_NAME, member: "Version" }, timeoutMs)
+        .catch((error: Error) => {
+          throw error instanceof DBusCallError ? new Error(NO_EXTENSION) : error;
+        })) as [string];
+      const file = join(env.XDG_RUNTIME_DIR ?? "", TOKEN_FILE);
+      let token: string;
+      try {
+        token = readFileSync(file, "utf8").trim();
+      } catch (error) {
+        throw new Error(
+          `the deskhand extension answers, but its token file ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): deskhand runs as another user than the desktop, or XDG_RUNTIME_DIR is not the session's`,
+        );
+      }
+      return new GnomeShell(bus, token, timeoutMs, version);
+    } catch (error) {
+      bus.close();
+      throw error;
+    }
+  }
+
+  /** Whether the extension answering is the one this deskhand would install. */
+  get current(): boolean {
+    return this.version === extensionVersion();
+  }
+
+  get closed(): boolean {
+    return this.bus.closed;
+  }
+
+  async call<T extends unknown[]>(
+    member: string,
+    signature = "",
+    body: unknown[] = [],
+    timeoutMs = this.timeoutMs,
+  ) {
+    return (await this.bus.call(
+      {
+        destination: SHELL_NAME,
+        path: SHELL_PATH,
+        iface: SHELL_NAME,
+        member,
+        signature: `s${signature}`,
+        body: [this.token, ...body],
+      },
+      timeoutMs,
+    )) as T;
+  }
+
+  async windows(): Promise<ShellWindow[]> {
+    const [json] = await this.call<[string]>("Windows");
+    return JSON.parse(json) as ShellWindow[];
+  }
+
+  /** Whether the window was there to act on. */
+  async act(id: number, action: ShellAction): Promise<boolean> {
+    const [found] = await this.call<[boolean]>("Act", "ss", [String(id), action]);
+    return found;
+  }
+
+  async cursor(): Promise<Point> {
+    const [x, y] = await this.call<[number, number]>("Cursor");
+    return { x, y };
+  }
+
+  async screen(): Promise<Rect & { scale: number }> {
+    const [json] = await this.call<[string]>("Screen");
+    return JSON.parse(json) as Rect & { scale: number };
+  }
+
+  close(): void {
+    this.bus.close();
+  }
+}
+
+/** The window in front, as deskhand names windows: an open popup's app window stands for it. */
+export function shellFrontWindow(windows: ShellWindow[]): number | undefined {
+  const front = windows.find((w) => w.active);
+  if (!front) return undefined;
+  if (!front.menu) return windowNumber(String(front.id));
+  const owner = windows
+    .filter((w) => !w.menu && !w.minimized && w.pid === front.pid)
+    .sort((a, b) => b.stacking - a.stacking)[0];
+  return owner ? windowNumber(String(owner.id)) : undefined;
+}
+
+/** The Shell's windows as deskhand lists them: bottom to top, minimized ones with no place, menus apart. */
+export function shellClientWindows(windows: ShellWindow[]): ClientWindow[] {
+  return windows
+    .filter((w) => !w.menu)
+    .sort((a, b) => a.stacking - b.stacking)
+    .map((w, stackIndex) => ({
+      id: windowNumber(String(w.id)),
+      title: w.title,
+      pid: w.pid,
+      // The window as drawn, shadow aside: a toolkit whose extents start at its shadow (GTK 3) or
+      // inside its own title bar (Qt 5) is measured apart (csd.ts), as under sway.
+      rect: w.minimized ? null : w.frame,
+      csdMargins: null,
+      stackIndex,
+      ...(w.windowClass ? { windowClass: w.windowClass } : {}),
+      ...(w.x11 ? { xwayland: true as const } : {}),
+    }));
+}
+
+/** GNOME Shell as the AT-SPI backend's window source. */
+export function shellWindowSource(shell: GnomeShell): WindowSource {
+  return {
+    kind: "gnome",
+    clientWindows: async () => shellClientWindows(await shell.windows()),
+    activeWindow: async () => shellFrontWindow(await shell.windows()),
+    async windowUnderPointer(windows) {
+      return windowsAtPoint(windows, await shell.cursor())[0]?.id;
+    },
+    async openMenus() {
+      return (await shell.windows()).filter((w) => w.menu && !w.minimized).map((w) => w.frame);
+    },
+    windowRelativeExtents: true,
+    ownTitleBars: true,
+    get closed() {
+      return shell.closed;
+    },
+    close: () => shell.close(),
+  };
+}
