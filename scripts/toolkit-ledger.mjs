@@ -45,6 +45,7 @@ const table = (list) => [
 const x11 = runs.filter((r) => r.session === "x11" || r.session === undefined);
 const wayland = runs.filter((r) => r.session === "wayland");
 const kde = runs.filter((r) => r.session === "kde");
+const gnome = runs.filter((r) => r.session === "gnome");
 const scaled = runs.filter((r) => r.session?.startsWith("x11-scale-"));
 const lines = [
   "# Toolkits",
@@ -83,6 +84,20 @@ const lines = [
         "screenshots through KWin's ScreenShot2. Text outside KWin's keymap is pasted into the focused text (wl-copy).",
         "",
         ...table(kde),
+        "",
+      ]
+    : []),
+  ...(gnome.length
+    ? [
+        "## GNOME on Wayland (`deskhand sandbox --gnome`: headless GNOME Shell 43)",
+        "",
+        "The same suite, each app native on Wayland under GNOME Shell, with deskhand's Shell extension. Windows,",
+        "clicks, keys, drags and screenshots all go through the extension (Clutter's virtual pointer and keyboard,",
+        "the Shell's screenshots). Text outside the keymap is committed to the focused text input (GTK) or pasted",
+        "through the Shell's clipboard (Qt). `npm test` runs GTK 3 and Qt here; the other columns are from a",
+        "whole run (`DESKHAND_GNOME_TOOLKITS=all`).",
+        "",
+        ...table(gnome),
         "",
       ]
     : []),

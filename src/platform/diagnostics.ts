@@ -17,6 +17,7 @@ import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
 import { NoAnswerError, waitedFor } from "./types.js";
 import { waylandCompositor } from "./wayland/compositor.js";
+import { gnomeChecks } from "./wayland/gnome-checks.js";
 import { kwinChecks } from "./wayland/kwin-checks.js";
 import { screencopyUnavailable } from "./wayland/screencopy.js";
 import { SwayIpc, type SwayRect, sessionKind, swayWindows } from "./wayland/sway.js";
@@ -164,14 +165,16 @@ async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   ];
   if (waylandCompositor(env) === "kwin")
     return [...checks, ...(await kwinChecks(env, CHECK_MS)).map((check) => ({ section, ...check }))];
+  if (waylandCompositor(env) === "gnome")
+    return [...checks, ...(await gnomeChecks(env, CHECK_MS)).map((check) => ({ section, ...check }))];
   if (!env.SWAYSOCK)
     checks.push({
       section,
       name: "sway IPC",
       status: "unavailable",
       value:
-        "UNAVAILABLE (SWAYSOCK is not set, and XDG_CURRENT_DESKTOP does not say KDE: this is neither sway nor KDE Plasma)",
-      hint: "deskhand's Wayland windows and input come from sway's IPC or KWin; GNOME Shell is not supported yet",
+        "UNAVAILABLE (SWAYSOCK is not set, and XDG_CURRENT_DESKTOP says neither KDE nor GNOME: this is not sway, KDE Plasma or GNOME)",
+      hint: "deskhand's Wayland windows and input come from sway's IPC, KWin or GNOME Shell (with deskhand's extension)",
     });
   else {
     let ipc: SwayIpc | undefined;

@@ -2,7 +2,7 @@
 // with a named failure, COMMAND's exit status, and teardown of exactly what it started.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -200,6 +200,36 @@ describe("sandbox", () => {
     const setup = deskhand(["setup", "fly"]);
     assert.equal(setup.status, 2);
     assert.match(setup.stderr, /setup knows kde and gnome/);
+    const gnomeScaled = deskhand(["sandbox", "run", "--gnome", "--scale", "2", "--", "true"]);
+    assert.equal(gnomeScaled.status, 2);
+    assert.match(gnomeScaled.stderr, /a GNOME sandbox is not scaled/);
+    const form = deskhand(["setup", "gnome", "--form", "gnome40"]);
+    assert.equal(form.status, 2);
+    assert.match(form.stderr, /--form takes gnome43 .* or esm/);
+  });
+
+  it("setup gnome writes the extension in the installed Shell's form, or the one asked for, and says what is untested", () => {
+    const home = mkdtempSync(join(tmpdir(), "deskhand-setup-"));
+    try {
+      const env = { ...process.env, XDG_DATA_HOME: home };
+      const folder = join(home, "gnome-shell/extensions/deskhand@deskhand.dev");
+      const dry = deskhand(["setup", "gnome", "--dry-run", "--form", "esm"], env);
+      assert.equal(dry.status, 0, dry.stderr);
+      assert.match(dry.stdout, /export default class DeskhandExtension/);
+      assert.match(dry.stdout, /has not run on a real GNOME Shell/);
+      assert.equal(existsSync(folder), false, "a dry run writes nothing");
+      const wrote = deskhand(["setup", "gnome"], env);
+      assert.equal(wrote.status, 0, wrote.stderr);
+      assert.match(wrote.stdout, /gnome43 form, for GNOME Shell 43/);
+      assert.match(wrote.stdout, /log out and back in/);
+      assert.match(readFileSync(join(folder, "extension.js"), "utf8"), /^const \{ Gio, GLib/);
+      assert.deepEqual(JSON.parse(readFileSync(join(folder, "metadata.json"), "utf8"))["shell-version"], [
+        "43",
+        "44",
+      ]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("--dpi sets the X server's and Xft.dpi's dots per inch, and doctor reads both", () => {

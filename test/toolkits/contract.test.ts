@@ -24,19 +24,20 @@ if (!profile) throw new Error(`DESKHAND_TOOLKIT=${name} is not one of ${Object.k
 
 /**
  * The same suite runs in an X11 sandbox and in Wayland ones (`sandbox run --wayland`, sway, and
- * `--kde`, KWin): the ledger keeps each.
+ * `--kde`, KWin, and `--gnome`, GNOME Shell): the ledger keeps each.
  */
 const wayland = sessionKind(process.env) === "wayland";
 const kde = wayland && waylandCompositor(process.env) === "kwin";
+const gnome = wayland && waylandCompositor(process.env) === "gnome";
 /** And in an X11 sandbox at a scale (`sandbox run --scale 2`), whose run says so here. */
 const scale = process.env.DESKHAND_LEDGER_SCALE;
-const session = kde ? "kde" : wayland ? "wayland" : scale ? `x11-scale-${scale}` : "x11";
+const session = kde ? "kde" : gnome ? "gnome" : wayland ? "wayland" : scale ? `x11-scale-${scale}` : "x11";
 
 type Outcome = { outcome: "works" | "refused" | "not supported"; detail: string };
 const results: Partial<Record<Capability, Outcome>> = {};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(`toolkit contract: ${profile.label}${kde ? " on KDE Plasma" : wayland ? " on Wayland" : scale ? ` at scale ${scale}` : ""}`, () => {
+describe(`toolkit contract: ${profile.label}${kde ? " on KDE Plasma" : gnome ? " on GNOME" : wayland ? " on Wayland" : scale ? ` at scale ${scale}` : ""}`, () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   before(async () => {
@@ -344,7 +345,7 @@ describe(`toolkit contract: ${profile.label}${kde ? " on KDE Plasma" : wayland ?
       record(
         "typing",
         "works",
-        `${kde ? `KWin's fake input keys, ${typed.data.result.written_as_text ?? 0} outside its keymap written into the text` : `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped`}; read back; three quick calls more add at the end`,
+        `${kde || gnome ? `${kde ? "KWin's fake input" : "GNOME Shell's virtual keyboard"} keys, ${typed.data.result.written_as_text ?? 0} outside its keymap written into the text` : `${wayland ? "virtual keyboard keys" : "XTEST keys"}, ${typed.data.result.remapped_keys} remapped`}; read back; three quick calls more add at the end`,
       );
     },
     async screenshot() {

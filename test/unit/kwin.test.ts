@@ -40,7 +40,7 @@ describe("KWin", () => {
     assert.equal(waylandCompositor({ XDG_CURRENT_DESKTOP: "KDE" }), "kwin");
     assert.equal(waylandCompositor({ XDG_CURRENT_DESKTOP: "ubuntu:KDE" }), "kwin");
     assert.equal(waylandCompositor({ SWAYSOCK: "/run/sway.sock", XDG_CURRENT_DESKTOP: "KDE" }), "sway");
-    assert.equal(waylandCompositor({ XDG_CURRENT_DESKTOP: "GNOME" }), undefined);
+    assert.equal(waylandCompositor({ XDG_CURRENT_DESKTOP: "XFCE" }), undefined);
     assert.equal(waylandCompositor({}), undefined);
   });
 

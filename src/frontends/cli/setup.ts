@@ -1,7 +1,14 @@
 // `deskhand setup kde|gnome`: what a user's own desktop needs once before deskhand's hands work
 // there. On KDE Plasma, KWin's grant (a desktop file in the user's applications folder, which KWin
-// reads by itself); GNOME Shell has no backend yet, and this says so.
-import { kdeGrant, writeKdeGrant } from "../../platform/setup.js";
+// reads by itself); on GNOME, deskhand's Shell extension, which the Shell finds at the next login.
+import { parseArgs } from "node:util";
+import {
+  extensionSource,
+  gnomeExtensionPlan,
+  kdeGrant,
+  writeGnomeExtension,
+  writeKdeGrant,
+} from "../../platform/setup.js";
 import { UsageError } from "./usage.js";
 
 async function setupKde(args: string[]): Promise<number> {
@@ -26,15 +33,65 @@ async function setupKde(args: string[]): Promise<number> {
   return 0;
 }
 
+async function setupGnome(args: string[]): Promise<number> {
+  let values: { "dry-run"?: boolean; form?: string };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { "dry-run": { type: "boolean" }, form: { type: "string" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(`setup gnome: ${(error as Error).message}`);
+  }
+  const form = values.form;
+  if (form !== undefined && form !== "gnome43" && form !== "esm")
+    throw new UsageError(
+      `--form takes gnome43 (GNOME 43, 44) or esm (45 and later), not ${JSON.stringify(form)}`,
+    );
+  let plan: ReturnType<typeof gnomeExtensionPlan>;
+  try {
+    plan = values["dry-run"]
+      ? gnomeExtensionPlan(process.env, form)
+      : await writeGnomeExtension(process.env, form);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const untested = plan.tested
+    ? []
+    : [
+        "This form (an ES module, for GNOME 45 and later) is built and syntax-checked, but it has not run on a real GNOME Shell: `deskhand doctor` says whether it answers.",
+      ];
+  if (values["dry-run"]) {
+    process.stdout.write(
+      [
+        `would write ${plan.folder}/extension.js and metadata.json (${plan.form} form${plan.shell ? `, for ${plan.shell}` : ""}):`,
+        extensionSource(plan.form),
+        ...untested,
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  }
+  process.stdout.write(
+    [
+      `wrote ${plan.folder} (${plan.form} form${plan.shell ? `, for ${plan.shell}` : ""})`,
+      "Once, by you: log out and back in (on Wayland GNOME Shell finds a new extension only at login), then run",
+      "  gnome-extensions enable deskhand@deskhand.dev",
+      "When enabled, the extension writes a token to $XDG_RUNTIME_DIR/deskhand-gnome-token, readable only by you, and answers only callers that give it: any program you run can read that file, no other user's can.",
+      "To take it back: gnome-extensions disable deskhand@deskhand.dev, and remove the folder.",
+      ...untested,
+      "Check with: deskhand doctor",
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}
+
 export async function setupCommand(args: string[]): Promise<number> {
   const [desktop, ...rest] = args;
   if (desktop === "kde") return setupKde(rest);
-  if (desktop === "gnome") {
-    process.stderr.write(
-      "deskhand setup gnome: not built. deskhand has no GNOME Shell backend yet (its Shell extension is planned); on GNOME it reads trees and acts through accessibility, without windows, input or pixels. `deskhand doctor` says what works.\n",
-    );
-    return 1;
-  }
+  if (desktop === "gnome") return setupGnome(rest);
   throw new UsageError(
     desktop ? `setup knows kde and gnome, not ${JSON.stringify(desktop)}` : "setup needs kde or gnome",
   );

@@ -73,7 +73,7 @@ Commands:
   run FILE             run a file of steps (or a recording) as one call
   replay FILE          replay a recording, each step checked against what was recorded
   doctor               report whether deskhand can work here (read-only)
-  setup kde|gnome      what your own desktop needs once (KDE: KWin's grant for input and pixels)
+  setup kde|gnome      what your own desktop needs once (KDE: KWin's grant; GNOME: deskhand's extension)
   ping                 print the version
   mcp                  serve MCP over stdio, or Streamable HTTP with --http
   serve                serve the NDJSON protocol over stdio
@@ -111,12 +111,16 @@ ${TARGETS}
 ${LIMITS}
 observe's own defaults: --max-depth 64, --max-nodes 1000, on-screen elements only.`,
   setup: `Usage: deskhand setup kde [--dry-run]
-       deskhand setup gnome
+       deskhand setup gnome [--form gnome43|esm] [--dry-run]
 
 kde: writes ~/.local/share/applications/deskhand.desktop (under XDG_DATA_HOME where set), which
 grants the Node running deskhand KWin's fake input (clicks, keys) and ScreenShot2 (pixels). KWin
 reads it by itself. Every program that Node runs as you gets the same grant; remove the file to take
-it back. --dry-run prints the file instead. gnome: not built yet, and says so.`,
+it back. --dry-run prints the file instead.
+gnome: writes deskhand's Shell extension to ~/.local/share/gnome-shell/extensions/deskhand@deskhand.dev,
+in the form the installed GNOME Shell loads (--form: gnome43 for 43 and 44, esm for 45 on; only
+gnome43 has run here). Log out and in once, then \`gnome-extensions enable deskhand@deskhand.dev\`.
+The extension answers only callers holding the token it writes to a 0600 file in your runtime folder.`,
   doctor: `Usage: deskhand doctor [--probe] [--json]
 
 Report the platform, display, XTEST, the session and AT-SPI buses, the registry, missing system
