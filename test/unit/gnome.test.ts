@@ -118,7 +118,7 @@ describe("GNOME Shell", () => {
   it("averages a scaled screen's pixels to one a point, and leaves a picture at one a point as it is", () => {
     const data = Buffer.alloc(4 * 2 * 4);
     // Two by four pixels: the left point's four pixels 0, 40, 80, 120; the right's all 200.
-    [0, 40, 200, 200, 80, 120, 200, 200].forEach((v, i) => data.fill(v, i * 4, i * 4 + 4));
+    for (const [i, v] of [0, 40, 200, 200, 80, 120, 200, 200].entries()) data.fill(v, i * 4, i * 4 + 4);
     const image = perPoint({ width: 4, height: 2, data }, 2, 1);
     assert.deepEqual([image.width, image.height, image.data[0], image.data[4]], [2, 1, 60, 200]);
     const same = { width: 2, height: 1, data: Buffer.alloc(8) };
