@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { titleBarInset } from "../../src/platform/atspi/csd.js";
+import { boxShift } from "../../src/platform/atspi/popup-places.js";
 import { gnomeRefuses } from "../../src/platform/sandbox/desktop.js";
 import { waylandCompositor } from "../../src/platform/wayland/compositor.js";
 import {
@@ -130,5 +131,23 @@ describe("GNOME Shell", () => {
     assert.match(gnomeRefuses({ monitors: 2 }) ?? "", /one screen/);
     assert.match(gnomeRefuses({ scale: 2 }) ?? "", /--wayland or --kde/);
     assert.match(gnomeRefuses({ xwayland: true }) ?? "", /--wayland --xwayland/);
+  });
+});
+
+describe("a menu's items under Wayland", () => {
+  it("are placed in the one open popup whose frame has their box's size", () => {
+    // GNOME 43's File menu, measured: four items from (6, 31), a popup of 219×104 at (119, 160).
+    const items: [number, number, number, number][] = [
+      [6, 31, 219, 26],
+      [6, 57, 219, 26],
+      [6, 83, 219, 26],
+      [6, 109, 219, 26],
+    ];
+    const popup = { x: 119, y: 160, width: 219, height: 104 };
+    assert.deepEqual(boxShift(items, [{ x: 0, y: 0, width: 40, height: 300 }, popup]), { x: 113, y: 129 });
+    // Two popups of that size, or none: no place is trusted.
+    assert.equal(boxShift(items, [popup, { ...popup, x: 400 }]), null);
+    assert.equal(boxShift(items, [{ ...popup, height: 300 }]), null);
+    assert.equal(boxShift([], [popup]), null);
   });
 });

@@ -243,8 +243,8 @@ Methods: ping, windows, snapshot, observe, the ten actions, click, type_text, ke
 "intent"), shutdown. Closing stdin ends the process. Nothing can be confirmed on this channel: what
 needs a person is refused unless pre-approved in the config.`,
   sandbox: `Usage:
-  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland | --kde] [--xwayland] -- COMMAND [ARGS...]
-  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland | --kde] [--xwayland] [--json]
+  deskhand sandbox run [--app "CMD"]... [--app-timeout-ms N] [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland | --kde | --gnome] [--xwayland] -- COMMAND [ARGS...]
+  deskhand sandbox start [--name NAME] [--app "CMD"]... [--size WxH] [--scale F | --dpi N] [--monitors N] [--wayland | --kde | --gnome] [--xwayland] [--json]
   deskhand sandbox stop [--name NAME]
 
 A private headless desktop: Xvfb on a free display, a session bus that activates only the AT-SPI
@@ -266,6 +266,12 @@ with XDG_CURRENT_DESKTOP=KDE and a desktop file in the sandbox's data folder gra
 Node KWin's fake input and ScreenShot2 (as \`deskhand setup kde\` does on your desktop). Windows come
 from KWin's scripts, clicks and keys from its fake input, pixels from ScreenShot2; text outside
 KWin's keymap is pasted (wl-copy) or written into the field.
+
+--gnome: GNOME Shell headless (gnome-shell --headless, one screen at scale 1, no XWayland) instead
+of sway, with XDG_CURRENT_DESKTOP=GNOME, a private system bus, and deskhand's Shell extension in the
+sandbox's data folder (as \`deskhand setup gnome\` puts it on your desktop). Windows, clicks, keys
+and pixels all go through the extension; text outside the us keymap is committed to the focused
+text input or pasted through the Shell's clipboard.
 
 --scale F (1 to 4): a scaled screen. Under Wayland the output's scale. Under X11, as GNOME and
 Plasma set one: Xvfb and Xft.dpi at 96×F dots per inch, GDK_SCALE=F with GDK_DPI_SCALE=1/F (a whole

@@ -38,7 +38,8 @@ import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
 import { type BoundsOffset, enrichNode } from "./enrich.js";
 import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
-import { handleOf, parseHandle, readStructure } from "./reader.js";
+import { POPUP_ITEM_ROLES, popupShift } from "./popup-places.js";
+import { handleOf, parentOf, parseHandle, readStructure } from "./reader.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
@@ -567,6 +568,7 @@ export class AtspiBackend implements AccessibilityBackend {
           accessibleIds: options.accessibleIds,
           deadline,
           boundsOffset: this.#boundsOffset(app, options.windowId),
+          popupOffset: this.#popupOffsets(app),
         },
         node,
       );
@@ -597,6 +599,7 @@ export class AtspiBackend implements AccessibilityBackend {
       accessibleIds: eager.accessibleIds,
       deadline: Date.now() + options.timeoutMs,
       boundsOffset: this.#boundsOffset(app, windowId),
+      popupOffset: this.#popupOffsets(app),
     };
     return async (node: RawNode) => {
       if (started++ < eager.limit) await enrichNode(context, node);
@@ -628,6 +631,44 @@ export class AtspiBackend implements AccessibilityBackend {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Under a compositor that lists its open popups, where a menu's items are: each menu asked once a
+   * read (popup-places.ts). Undefined for an element that is no menu's item, or with no such list.
+   */
+  #popupOffsets(app: AtspiApp): ((node: RawNode) => Promise<BoundsOffset | null | undefined>) | undefined {
+    const source = this.windows;
+    if (!source.windowRelativeExtents || !source.openMenus) return undefined;
+    let popups: Promise<Rect[]> | undefined;
+    const shifts = new Map<string, Promise<BoundsOffset | null | undefined>>();
+    return async (node) => {
+      if (!POPUP_ITEM_ROLES.has(node.role)) return undefined;
+      const parent = await this.#parentMenu(app, node);
+      if (!parent) return undefined;
+      let shift = shifts.get(parent);
+      if (!shift) {
+        popups ??= source.openMenus!().catch(() => []);
+        shift = popups.then((open) =>
+          open.length ? popupShift(app, parent, open, this.callTimeoutMs).catch(() => null) : undefined,
+        );
+        shifts.set(parent, shift);
+      }
+      return shift;
+    };
+  }
+
+  /** The path of the menu the node is an item of; undefined where its parent is no menu. */
+  async #parentMenu(app: AtspiApp, node: RawNode): Promise<string | undefined> {
+    const read = parentOf(node);
+    if (read) return read.role === "menu" ? parseHandle(read.handle).path : undefined;
+    const { path } = parseHandle(node.handle);
+    const [, parent] = (await app
+      .property(path, IFACE.accessible, "Parent", this.callTimeoutMs)
+      .catch(() => [undefined, undefined])) as [string | undefined, string | undefined];
+    if (!parent) return undefined;
+    const [role] = await app.call(parent, IFACE.accessible, "GetRole", this.callTimeoutMs).catch(() => [-1]);
+    return roleName(Number(role)) === "menu" ? parent : undefined;
   }
 
   reportsShowing(handle: string): boolean | undefined {

@@ -39,6 +39,11 @@ export interface EnrichContext {
    * so none is given.
    */
   boundsOffset: BoundsOffset | null | undefined;
+  /**
+   * Under Wayland, the offset of an element in an open popup (a menu's item), which is not the
+   * window's (popup-places.ts); undefined where the element is in no popup.
+   */
+  popupOffset?: (node: RawNode) => Promise<BoundsOffset | null | undefined>;
 }
 
 /**
@@ -53,6 +58,8 @@ function remaining(context: EnrichContext): number {
 
 /** The offset for this node: none where it lies in a page that reports the screen's pixels. */
 async function offsetFor(context: EnrichContext, node: RawNode): Promise<BoundsOffset | null | undefined> {
+  const inPopup = await context.popupOffset?.(node);
+  if (inPopup !== undefined) return inPopup;
   const offset = context.boundsOffset;
   if (!offset?.scale || !offset.window) return offset;
   const path = (handle: string) => parseHandle(handle).path;
