@@ -1,7 +1,7 @@
 // The hands' twins on GNOME Shell (compositor-suite.ts), headless in deskhand's own sandbox
 // (`Desktop.start({ gnome: true })`) with deskhand's Shell extension: its window list, Clutter's
 // virtual pointer and keyboard, text committed or pasted, its screenshots. What only GNOME has: the
-// extension's token, which keeps other callers out, and a GTK 3 menu opened by real clicks.
+// extension's token, which keeps other callers out.
 import assert from "node:assert/strict";
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -29,7 +29,7 @@ compositorHandsSuite({
   },
   hands: "openGnomeHands",
   handsModule: "gnome-hands",
-  more({ env, call, one, editor, becomes, status }) {
+  more({ env }) {
     it("doctor finds the extension; a caller without its token is refused, and the token is private", async () => {
       const checks = await diagnose(env());
       const session = Object.fromEntries(
@@ -61,17 +61,6 @@ compositorHandsSuite({
       } finally {
         bus.close();
       }
-    });
-
-    it("a GTK 3 menu opened by real clicks: File, then its item Save As…, which the editor records", async () => {
-      await call("window", { action: "focus", window: { title: editor }, intent: "Work in the editor" });
-      const file = await one(editor, { role: "menu", name: "File" });
-      const opened = await call("click", { ref: file.ref, intent: "Open the File menu" });
-      assert.equal(opened.data.status, "done", opened.text);
-      const item = await one(editor, { role: "menu item", name: "Save As…" });
-      const clicked = await call("click", { ref: item.ref, intent: "Open Save As to look" });
-      assert.equal(clicked.data.status, "done", clicked.text);
-      assert.equal(await becomes(status, /^Save As asked$/), "Save As asked", "the item was activated");
     });
   },
 });

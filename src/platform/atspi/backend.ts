@@ -75,6 +75,9 @@ const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
 
+/** How long a menu whose items show is given for the compositor to list its popup. */
+const POPUP_MAPS_WITHIN_MS = 800;
+
 export class AtspiBackend implements AccessibilityBackend {
   readonly #apps = new Map<string, AtspiApp>();
   readonly #matches = new Map<number, WindowMatch>();
@@ -640,22 +643,38 @@ export class AtspiBackend implements AccessibilityBackend {
   #popupOffsets(app: AtspiApp): ((node: RawNode) => Promise<BoundsOffset | null | undefined>) | undefined {
     const source = this.windows;
     if (!source.windowRelativeExtents || !source.openMenus) return undefined;
-    let popups: Promise<Rect[]> | undefined;
-    const shifts = new Map<string, Promise<BoundsOffset | null | undefined>>();
+    const shifts = new Map<string, Promise<BoundsOffset | null>>();
     return async (node) => {
       if (!POPUP_ITEM_ROLES.has(node.role)) return undefined;
       const parent = await this.#parentMenu(app, node);
       if (!parent) return undefined;
       let shift = shifts.get(parent);
       if (!shift) {
-        popups ??= source.openMenus!().catch(() => []);
-        shift = popups.then((open) =>
-          open.length ? popupShift(app, parent, open, this.callTimeoutMs).catch(() => null) : undefined,
-        );
+        shift = this.#popupShift(app, parent, () => source.openMenus!());
         shifts.set(parent, shift);
       }
       return shift;
     };
+  }
+
+  /**
+   * The shift of a menu's items into its popup. A menu's items can say they show before the
+   * compositor maps their popup (measured on KWin): it is waited for a little, then no place is given.
+   */
+  async #popupShift(
+    app: AtspiApp,
+    menu: string,
+    openMenus: () => Promise<Rect[]>,
+  ): Promise<BoundsOffset | null> {
+    const deadline = Date.now() + POPUP_MAPS_WITHIN_MS;
+    for (;;) {
+      const open = await openMenus().catch(() => []);
+      const shift = open.length
+        ? await popupShift(app, menu, open, this.callTimeoutMs).catch(() => null)
+        : null;
+      if (shift || Date.now() > deadline) return shift;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** The path of the menu the node is an item of; undefined where its parent is no menu. */
