@@ -20,6 +20,7 @@ const APPS = {
   gate: [],
   wayland: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'Wayland Bench'"],
   kde: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'KDE Bench'"],
+  gnome: ["/usr/bin/python3 test/fixtures/dialogs/gtk3_editor.py 'GNOME Bench'"],
   pixels: [`${SWING.replace("DeskhandFixture", "DeskhandCanvas")} /tmp/deskhand-bench-pixels-canvas.json`],
   ocr: [
     "/usr/bin/python3 test/fixtures/ocr/gtk3_canvas.py /tmp/deskhand-bench-gtk3-canvas.json",
@@ -28,7 +29,8 @@ const APPS = {
   ],
 };
 const benches = (
-  process.argv[2] ?? "snapshot,act,input,wayland,kde,eventloop,ocr,pixels,http,run,tokens,vocabulary,gate"
+  process.argv[2] ??
+  "snapshot,act,input,wayland,kde,gnome,eventloop,ocr,pixels,http,run,tokens,vocabulary,gate"
 ).split(",");
 // Benches that need no desktop.
 const ALONE = new Set(["vocabulary"]);
@@ -80,6 +82,8 @@ for (const bench of benches) {
   if (bench === "wayland") args.push("--wayland");
   // bench/kde the same on a headless KWin.
   if (bench === "kde") args.push("--kde");
+  // bench/gnome the same on a headless GNOME Shell.
+  if (bench === "gnome") args.push("--gnome");
   for (const app of APPS[bench] ?? ALL) args.push("--app", app);
   args.push("--", process.execPath, "--import", "tsx", `bench/${bench}.ts`);
   status ||= spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;

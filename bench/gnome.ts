@@ -1,0 +1,110 @@
+// bench/gnome: bench/input's figures on GNOME Shell, headless (`sandbox --gnome`, the GTK 3 editor
+// fixture), all through deskhand's Shell extension: a window list, a click on a verified ref, typing
+// 200 characters (keysyms by the Shell's virtual keyboard; text outside the keymap committed run by
+// run) read back each time, a full-screen screenshot, and the Shell's capture alone. The peer is the
+// gdbus command asking the Shell for its windows over D-Bus in the same run (its own Introspect
+// interface where the Shell allows it, else the extension's list). `npm run bench -- gnome`.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { SHELL_NAME, SHELL_PATH, TOKEN_FILE } from "../src/platform/wayland/gnome-extension.js";
+import { openGnomeHands } from "../src/platform/wayland/gnome-hands.js";
+import { GnomeShell } from "../src/platform/wayland/gnome-shell.js";
+import {
+  benchTools,
+  clickMedian,
+  screenshotMedian,
+  TEXT_ASCII,
+  TEXT_UNICODE,
+  typingMedian,
+} from "./input-steps.js";
+import { medianTime } from "./stats.js";
+
+const run = promisify(execFile);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const TITLE = "GNOME Bench";
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+const timed = (work: () => Promise<unknown>, runs = RUNS) => medianTime(work, runs);
+
+/** gdbus asking the Shell for its windows: its Introspect where allowed, else deskhand's extension. */
+async function peer(): Promise<{ label: string; ms: number }> {
+  const introspect = [
+    "call",
+    "--session",
+    "--dest",
+    "org.gnome.Shell",
+    "--object-path",
+    "/org/gnome/Shell/Introspect",
+    "--method",
+    "org.gnome.Shell.Introspect.GetWindows",
+  ];
+  if (
+    await run("gdbus", introspect).then(
+      () => true,
+      () => false,
+    )
+  )
+    return { label: "gdbus Introspect.GetWindows", ms: await timed(() => run("gdbus", introspect)) };
+  const token = readFileSync(join(process.env.XDG_RUNTIME_DIR ?? "", TOKEN_FILE), "utf8");
+  const extension = [
+    "call",
+    "--session",
+    "--dest",
+    SHELL_NAME,
+    "--object-path",
+    SHELL_PATH,
+    "--method",
+    `${SHELL_NAME}.Windows`,
+    token,
+  ];
+  return {
+    label: "gdbus, the extension's list (the Shell refused Introspect)",
+    ms: await timed(() => run("gdbus", extension)),
+  };
+}
+
+async function main(): Promise<void> {
+  const { context, call, find } = benchTools(TITLE);
+  const rows: string[] = [];
+
+  const shell = await GnomeShell.open(process.env, 5000);
+  const list = await timed(() => shell.windows());
+  shell.close();
+  const other = await peer();
+  rows.push(
+    `| window list (the extension) | ${ms(list)} | ${ms(other.ms)} (${other.label}) | ${(list / other.ms).toFixed(2)} |`,
+  );
+
+  const field = await find({ role: "text", name: "Find" });
+  rows.push(`| click a verified ref | ${ms(await clickMedian(call, field.ref, RUNS))} | – | – |`);
+  for (const [label, text] of [
+    ["type 200 ASCII characters", TEXT_ASCII],
+    ["type 200 characters, runs outside the keymap committed", TEXT_UNICODE],
+  ] as const) {
+    const m = await typingMedian(call, () => find({ role: "text", name: "First" }), text, Math.min(RUNS, 5));
+    rows.push(`| ${label} | ${ms(m)} (${(200 / (m / 1000)).toFixed(0)} chars/s, read back exact) | – | – |`);
+  }
+  const shot = await screenshotMedian(call, RUNS);
+  rows.push(`| full-screen screenshot (${shot.size}, PNG encoded) | ${ms(shot.ms)} | – | – |`);
+  const hands = await openGnomeHands(process.env);
+  const screen = await hands.screen();
+  rows.push(
+    `| full-screen capture as RGBA (${screen.width}×${screen.height}, the Shell's PNG decoded) | ${ms(await timed(() => hands.capture(screen), 5))} | – | – |`,
+  );
+  await hands.close();
+
+  console.log(
+    `# bench/gnome · GNOME Shell 43, headless · medians of ${RUNS} (typing, capture: 5) · node ${process.versions.node}`,
+  );
+  console.log("| what | deskhand | peer | ratio |");
+  console.log("|---|---|---|---|");
+  for (const row of rows) console.log(row);
+  await context.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
