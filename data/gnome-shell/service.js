@@ -107,6 +107,8 @@ function deskhandService({ Gio, GLib, Clutter, Meta, Shell, St, Main }, version)
           active: w === focus,
           minimized: !!w.minimized,
           x11: w.get_client_type() === Meta.WindowClientType.X11,
+          // The scale its app draws at: the Shell's points are pixels, the app's are that many times larger.
+          scale: global.display.get_monitor_scale(w.get_monitor()),
           menu: MENUS.has(w.get_window_type()),
         })),
       );

@@ -126,10 +126,11 @@ describe("GNOME Shell", () => {
     assert.equal(perPoint(same, 2, 1), same);
   });
 
-  it("a GNOME sandbox refuses several screens, a scale and XWayland, each with the way that works", () => {
+  it("a GNOME sandbox refuses several screens, a fractional scale and XWayland, each with the way that works", () => {
     assert.equal(gnomeRefuses({}), undefined);
+    assert.equal(gnomeRefuses({ scale: 2 }), undefined);
     assert.match(gnomeRefuses({ monitors: 2 }) ?? "", /one screen/);
-    assert.match(gnomeRefuses({ scale: 2 }) ?? "", /--wayland or --kde/);
+    assert.match(gnomeRefuses({ scale: 1.5 }) ?? "", /whole scale.*--wayland or --kde/);
     assert.match(gnomeRefuses({ xwayland: true }) ?? "", /--wayland --xwayland/);
   });
 });

@@ -267,7 +267,7 @@ Node KWin's fake input and ScreenShot2 (as \`deskhand setup kde\` does on your d
 from KWin's scripts, clicks and keys from its fake input, pixels from ScreenShot2; text outside
 KWin's keymap is pasted (wl-copy) or written into the field.
 
---gnome: GNOME Shell headless (gnome-shell --headless, one screen at scale 1, no XWayland) instead
+--gnome: GNOME Shell headless (gnome-shell --headless, one screen, a whole --scale only, no XWayland) instead
 of sway, with XDG_CURRENT_DESKTOP=GNOME, a private system bus, and deskhand's Shell extension in the
 sandbox's data folder (as \`deskhand setup gnome\` puts it on your desktop). Windows, clicks, keys
 and pixels all go through the extension; text outside the us keymap is committed to the focused

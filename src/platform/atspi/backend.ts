@@ -340,11 +340,15 @@ export class AtspiBackend implements AccessibilityBackend {
       );
       return;
     }
+    // A compositor whose points are the screen's pixels (GNOME at a scale) draws each app N times
+    // larger than its own points: the margins are measured in the app's points, then multiplied.
+    const n = window.extentsScale ?? 1;
+    const visible = { ...window.rect, width: window.rect.width / n, height: window.rect.height / n };
     const key = `${window.id}:${window.rect.width}x${window.rect.height}`;
     let margins = this.#shadows.get(key);
     if (margins === undefined) {
       // An app that did not answer is asked again next time: only an answer is kept.
-      margins = await shadowMargins(frame.app, frame.path, window.rect, this.callTimeoutMs, {
+      margins = await shadowMargins(frame.app, frame.path, visible, this.callTimeoutMs, {
         titleBar: this.windows.ownTitleBars === true,
       }).catch(() => undefined);
       if (margins === undefined) return;
@@ -352,7 +356,7 @@ export class AtspiBackend implements AccessibilityBackend {
       this.#shadows.set(key, margins);
     }
     if (!margins) return;
-    const [left, right, top, bottom] = margins;
+    const [left, right, top, bottom] = margins.map((m) => m * n) as [number, number, number, number];
     if (left < 0) {
       // Inward: the app draws its own title bar outside its tree, which starts inside it.
       window.extentsShift = { x: window.rect.x - left, y: window.rect.y - top };
@@ -364,7 +368,7 @@ export class AtspiBackend implements AccessibilityBackend {
       width: window.rect.width + left + right,
       height: window.rect.height + top + bottom,
     };
-    window.csdMargins = margins;
+    window.csdMargins = [left, right, top, bottom];
   }
 
   async listWindows(): Promise<WindowInfo[]> {
@@ -620,6 +624,13 @@ export class AtspiBackend implements AccessibilityBackend {
     const surface = this.windows.windowRelativeExtents;
     for (const { window, frame } of this.#matches.values()) {
       if (frame?.app === app && window.rect && (windowId === undefined || window.id === windowId)) {
+        // Under a compositor whose points are pixels (GNOME at a scale): the app's points times the
+        // scale, from its window's origin (or inside its own title bar).
+        if (window.extentsScale && surface)
+          return {
+            ...(window.extentsShift ?? { x: window.rect.x, y: window.rect.y }),
+            scale: window.extentsScale,
+          };
         if (window.extentsScale) return { x: 0, y: 0, scale: window.extentsScale, window: window.rect };
         if (window.extentsDisagree) return null;
         if (!app.isGtk4 && !surface) return undefined;
@@ -644,13 +655,14 @@ export class AtspiBackend implements AccessibilityBackend {
     const source = this.windows;
     if (!source.windowRelativeExtents || !source.openMenus) return undefined;
     const shifts = new Map<string, Promise<BoundsOffset | null>>();
+    const scale = this.#boundsOffset(app, undefined)?.scale ?? 1;
     return async (node) => {
       if (!POPUP_ITEM_ROLES.has(node.role)) return undefined;
       const parent = await this.#parentMenu(app, node);
       if (!parent) return undefined;
       let shift = shifts.get(parent);
       if (!shift) {
-        shift = this.#popupShift(app, parent, () => source.openMenus!());
+        shift = this.#popupShift(app, parent, () => source.openMenus!(), scale);
         shifts.set(parent, shift);
       }
       return shift;
@@ -665,14 +677,16 @@ export class AtspiBackend implements AccessibilityBackend {
     app: AtspiApp,
     menu: string,
     openMenus: () => Promise<Rect[]>,
+    scale: number,
   ): Promise<BoundsOffset | null> {
     const deadline = Date.now() + POPUP_MAPS_WITHIN_MS;
     for (;;) {
       const open = await openMenus().catch(() => []);
       const shift = open.length
-        ? await popupShift(app, menu, open, this.callTimeoutMs).catch(() => null)
+        ? await popupShift(app, menu, open, this.callTimeoutMs, scale).catch(() => null)
         : null;
-      if (shift || Date.now() > deadline) return shift;
+      if (shift) return scale === 1 ? shift : { ...shift, scale };
+      if (Date.now() > deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

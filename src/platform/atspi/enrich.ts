@@ -47,7 +47,8 @@ export interface EnrichContext {
 }
 
 /**
- * Added to each extent, or (`scale`: an app that scaled itself, X11) multiplying it instead, except
+ * Added to each extent, after multiplying it by `scale` where there is one (an app that scaled
+ * itself on X11, with no offset; an app on a scaled GNOME screen, from its window's origin), except
  * in a page that reports the screen's pixels in `window` (unscaled-pages.ts).
  */
 export type BoundsOffset = { x: number; y: number; scale?: number; window?: Rect };
@@ -85,8 +86,8 @@ function toRect(raw: unknown, offset: BoundsOffset | null | undefined): Rect | n
     const left = Math.round(x * scale);
     const top = Math.round(y * scale);
     return {
-      x: left,
-      y: top,
+      x: left + (offset?.x ?? 0),
+      y: top + (offset?.y ?? 0),
       width: Math.round((x + width) * scale) - left,
       height: Math.round((y + height) * scale) - top,
     };

@@ -25,12 +25,16 @@ const SLACK = 2;
 
 type Extents = [number, number, number, number];
 
-/** What is added to the extents of the menu at `path`'s items; null where no open popup is theirs. */
+/**
+ * What is added to the extents of the menu at `path`'s items, once multiplied by `scale` (an app on a
+ * scaled GNOME screen); null where no open popup is theirs.
+ */
 export async function popupShift(
   app: AtspiApp,
   path: string,
   popups: Rect[],
   timeoutMs: number,
+  scale = 1,
 ): Promise<{ x: number; y: number } | null> {
   const [children] = (await app.call(path, IFACE.accessible, "GetChildren", timeoutMs)) as [
     [string, string][],
@@ -46,7 +50,10 @@ export async function popupShift(
       ),
     )
   ).filter((b): b is Extents => b !== null && b[2] > 0 && b[3] > 0 && b[0] > -1_000_000);
-  return boxShift(boxes, popups);
+  return boxShift(
+    boxes.map((b) => b.map((v) => v * scale) as Extents),
+    popups,
+  );
 }
 
 /** The shift from the items' box to the one popup frame of its size; null where not exactly one. */

@@ -35,8 +35,8 @@ const GNOME_SOCKET = "wayland-gnome";
 /** Why a GNOME sandbox cannot have these options; undefined where it can. */
 export function gnomeRefuses(options: DesktopOptions): string | undefined {
   if ((options.monitors ?? 1) > 1) return "a GNOME sandbox has one screen: --monitors is for X11 and sway";
-  if (options.scale && options.scale !== 1)
-    return "a GNOME sandbox is not scaled: GNOME Shell's headless monitor takes no scale on its command line; use --wayland or --kde for a scaled screen";
+  if (options.scale && !Number.isInteger(options.scale))
+    return "a GNOME sandbox takes a whole scale (GNOME's scaling-factor): 2, 3 or 4; use --wayland or --kde for a fractional one";
   if (options.xwayland)
     return "a GNOME sandbox has no XWayland (the Shell runs with --no-x11): use --wayland --xwayland";
   return undefined;
@@ -574,7 +574,9 @@ export class Desktop {
     await mkdir(settings, { recursive: true });
     await writeFile(
       join(settings, "keyfile"),
-      `[org/gnome/shell]\nenabled-extensions=['${EXTENSION_UUID}']\nwelcome-dialog-last-shown-version='999'\n`,
+      `[org/gnome/shell]\nenabled-extensions=['${EXTENSION_UUID}']\nwelcome-dialog-last-shown-version='999'\n` +
+        // A whole scale, as GNOME's display settings set one: the screen stays its pixels.
+        (options.scale ? `[org/gnome/desktop/interface]\nscaling-factor=uint32 ${options.scale}\n` : ""),
     );
     const a11yAddress = await this.#startAccessibility(env, daemonEnv, log, step);
     const width = options.width ?? 1280;

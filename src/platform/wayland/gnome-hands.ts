@@ -13,7 +13,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { PNG } from "pngjs";
 import {
   ClickSpacing,
-  type FocusTruth,
   type Hands,
   HandsUnavailable,
   type MouseButton,
@@ -31,7 +30,7 @@ import { usStroke } from "./keymap.js";
 import { windowNumber } from "./kwin.js";
 import { dragSteps, LOCK_WAIT_MS, PRESS_MS, STEP_MS } from "./pointer-motion.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
-import { type CompositorWindow, compositorWindowControl } from "./window-control.js";
+import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
 
 /** Clutter's button numbers. */
 const CLUTTER_BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -66,7 +65,7 @@ interface Settings {
   turns: InputTurns;
 }
 
-class GnomeHands implements Hands {
+class GnomeHands extends CompositorControlled implements Hands {
   readonly keyboardMissing = undefined;
   readonly keyable = (char: string) => usStroke(char) !== undefined;
   readonly autoReleaseMs: number;
@@ -74,14 +73,15 @@ class GnomeHands implements Hands {
   readonly #heldKeys = new Map<string, { keysyms: number[]; timer: NodeJS.Timeout }>();
   readonly #clicks = new ClickSpacing();
   readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-gnome-pixels-"));
-  readonly #control: WindowControl;
+  protected readonly control: WindowControl;
 
   constructor(
     private readonly shell: GnomeShell,
     private readonly settings: Settings,
   ) {
+    super();
     this.autoReleaseMs = settings.autoReleaseMs;
-    this.#control = compositorWindowControl<ShellWindow & CompositorWindow>({
+    this.control = compositorWindowControl<ShellWindow & CompositorWindow>({
       windows: async () => (await shell.windows()).map((w) => ({ ...w, number: windowNumber(String(w.id)) })),
       clientWindows: shellClientWindows,
       front: shellFrontWindow,
@@ -298,34 +298,6 @@ class GnomeHands implements Hands {
     } finally {
       rmSync(file, { force: true });
     }
-  }
-
-  activeWindow(): Promise<number | undefined> {
-    return this.#control.activeWindow();
-  }
-
-  windowAt(point: Point): Promise<number | undefined> {
-    return this.#control.windowAt(point);
-  }
-
-  activate(windowId: number): Promise<FocusTruth> {
-    return this.#control.activate(windowId);
-  }
-
-  minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
-    return this.#control.minimize(windowId);
-  }
-
-  hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
-    return this.#control.hide(windowId);
-  }
-
-  show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
-    return this.#control.show(windowId);
-  }
-
-  closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
-    return this.#control.closeWindow(windowId);
   }
 
   async close(): Promise<void> {

@@ -11,23 +11,17 @@ import type { WindowSource } from "../window-source.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
 import { extensionVersion, SHELL_NAME, SHELL_PATH, TOKEN_FILE } from "./gnome-extension.js";
 import { windowNumber } from "./kwin.js";
+import { frontOf, type ListedWindow, listedClientWindows } from "./window-control.js";
 
 /** A window as the extension reports it (Meta.Window). */
-export interface ShellWindow {
+export interface ShellWindow extends ListedWindow {
   /** Mutter's window id (64 bits; deskhand's number is its hash). */
   id: number;
-  pid: number;
-  title: string;
-  windowClass: string;
   /** The window without its client-side shadow, and the surface's buffer (shadow included). */
   frame: Rect;
   buffer: Rect;
-  stacking: number;
-  active: boolean;
-  minimized: boolean;
-  x11: boolean;
-  /** A popup (a menu, a drop-down list, a tooltip): listed as a menu, not a window. */
-  menu: boolean;
+  /** Its monitor's scale: the Shell's points are the screen's pixels, so its app's are this many. */
+  scale?: number;
 }
 
 export type ShellAction = "activate" | "minimize" | "restore" | "close";
@@ -126,34 +120,24 @@ export class GnomeShell {
   }
 }
 
-/** The window in front, as deskhand names windows: an open popup's app window stands for it. */
+const shellNumber = (w: ShellWindow) => windowNumber(String(w.id));
+
+/** The window in front, as deskhand names windows (window-control.ts, frontOf). */
 export function shellFrontWindow(windows: ShellWindow[]): number | undefined {
-  const front = windows.find((w) => w.active);
-  if (!front) return undefined;
-  if (!front.menu) return windowNumber(String(front.id));
-  const owner = windows
-    .filter((w) => !w.menu && !w.minimized && w.pid === front.pid)
-    .sort((a, b) => b.stacking - a.stacking)[0];
-  return owner ? windowNumber(String(owner.id)) : undefined;
+  return frontOf(windows, shellNumber);
 }
 
-/** The Shell's windows as deskhand lists them: bottom to top, minimized ones with no place, menus apart. */
+/**
+ * The Shell's windows as deskhand lists them, each as drawn, shadow aside: a toolkit whose extents
+ * start at its shadow (GTK 3) or inside its own title bar (Qt 5) is measured apart (csd.ts). On a
+ * scaled screen, the app's points are the scale times larger than the Shell's.
+ */
 export function shellClientWindows(windows: ShellWindow[]): ClientWindow[] {
-  return windows
-    .filter((w) => !w.menu)
-    .sort((a, b) => a.stacking - b.stacking)
-    .map((w, stackIndex) => ({
-      id: windowNumber(String(w.id)),
-      title: w.title,
-      pid: w.pid,
-      // The window as drawn, shadow aside: a toolkit whose extents start at its shadow (GTK 3) or
-      // inside its own title bar (Qt 5) is measured apart (csd.ts), as under sway.
-      rect: w.minimized ? null : w.frame,
-      csdMargins: null,
-      stackIndex,
-      ...(w.windowClass ? { windowClass: w.windowClass } : {}),
-      ...(w.x11 ? { xwayland: true as const } : {}),
-    }));
+  const scales = new Map(windows.map((w) => [shellNumber(w), w.scale ?? 1]));
+  return listedClientWindows(windows, shellNumber, (w) => w.frame).map((w) => {
+    const scale = scales.get(w.id) ?? 1;
+    return scale > 1 ? { ...w, extentsScale: scale } : w;
+  });
 }
 
 /** GNOME Shell as the AT-SPI backend's window source. */

@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   ClickSpacing,
-  type FocusTruth,
   type Hands,
   HandsUnavailable,
   type MouseButton,
@@ -42,7 +41,7 @@ import {
   STEP_MS,
 } from "./pointer-motion.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
-import { type CompositorWindow, compositorWindowControl } from "./window-control.js";
+import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
 import { WaylandConnection } from "./wire.js";
 
 /** org_kde_kwin_fake_input requests (the notes' §1.3). */
@@ -121,7 +120,7 @@ interface HeldKeys {
   timer: NodeJS.Timeout;
 }
 
-class KWinHands implements Hands {
+class KWinHands extends CompositorControlled implements Hands {
   readonly recovered: string | undefined;
   readonly keyboardMissing = undefined;
   readonly keyable = (char: string) => usStroke(char) !== undefined;
@@ -136,7 +135,7 @@ class KWinHands implements Hands {
   /** The connection that passes ScreenShot2 its file, opened at the first picture. */
   #pixels: Promise<DBusFdConnection> | undefined;
   readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-kwin-pixels-"));
-  readonly #control: WindowControl;
+  protected readonly control: WindowControl;
 
   constructor(
     private readonly kwin: KWinScripting,
@@ -144,10 +143,11 @@ class KWinHands implements Hands {
     private readonly fake: number,
     private readonly settings: Settings,
   ) {
+    super();
     this.autoReleaseMs = settings.autoReleaseMs;
     this.recovered = settings.recovered;
     if (hasClipboardTools(settings.env)) this.paste = (text, arrived) => this.#paste(text, arrived);
-    this.#control = compositorWindowControl<KWinWindow & CompositorWindow>({
+    this.control = compositorWindowControl<KWinWindow & CompositorWindow>({
       windows: async () => (await kwin.windows()).map((w) => ({ ...w, number: windowNumber(w.uuid) })),
       clientWindows: kwinClientWindows,
       front: frontWindow,
@@ -463,34 +463,6 @@ class KWinHands implements Hands {
         throw new HandsUnavailable(`screenshots from KWin need a file passed over D-Bus: ${error.message}`);
       },
     );
-  }
-
-  activeWindow(): Promise<number | undefined> {
-    return this.#control.activeWindow();
-  }
-
-  windowAt(point: Point): Promise<number | undefined> {
-    return this.#control.windowAt(point);
-  }
-
-  activate(windowId: number): Promise<FocusTruth> {
-    return this.#control.activate(windowId);
-  }
-
-  minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
-    return this.#control.minimize(windowId);
-  }
-
-  hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
-    return this.#control.hide(windowId);
-  }
-
-  show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
-    return this.#control.show(windowId);
-  }
-
-  closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
-    return this.#control.closeWindow(windowId);
   }
 
   async close(): Promise<void> {

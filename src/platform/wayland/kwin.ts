@@ -12,28 +12,19 @@ import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { frontOf, type ListedWindow, listedClientWindows } from "./window-control.js";
 
 const KWIN = "org.kde.KWin";
 const REPORT_PATH = "/org/deskhand/KWinReport";
 const REPORT_IFACE = "org.deskhand.KWinReport";
 
 /** A window as the script reports it. */
-export interface KWinWindow {
+export interface KWinWindow extends ListedWindow {
   /** KWin's internalId, a UUID. */
   uuid: string;
-  pid: number;
-  title: string;
-  windowClass: string;
   /** The frame KWin decorates (no client shadow), and the surface's buffer (shadow included). */
   frame: Rect;
   buffer: Rect;
-  stacking: number;
-  active: boolean;
-  minimized: boolean;
-  /** An X11 client of KWin's XWayland. */
-  x11: boolean;
-  /** A popup (a menu, a drop-down list, a tooltip: xdg_popup): listed as a menu, not a window. */
-  menu: boolean;
 }
 
 /** KWin's UUIDs as the 31-bit numbers deskhand's windows are named by: the same each time. */
@@ -209,38 +200,18 @@ export class KWinScripting {
   }
 }
 
-/**
- * The window in front, as deskhand names windows: an open popup (a menu) can hold KWin's focus, and
- * then its app's window under it is the one in front (the popup is no window of deskhand's; asking
- * KWin to activate the window would close the menu).
- */
+/** The window in front, as deskhand names windows (window-control.ts, frontOf). */
 export function frontWindow(windows: KWinWindow[]): number | undefined {
-  const front = windows.find((w) => w.active);
-  if (!front) return undefined;
-  if (!front.menu) return windowNumber(front.uuid);
-  const owner = windows
-    .filter((w) => !w.menu && !w.minimized && w.pid === front.pid)
-    .sort((a, b) => b.stacking - a.stacking)[0];
-  return owner ? windowNumber(owner.uuid) : undefined;
+  return frontOf(windows, (w) => windowNumber(w.uuid));
 }
 
-/** KWin's windows as deskhand lists them: bottom to top, minimized ones with no place, menus apart. */
+/** KWin's windows as deskhand lists them, each at its surface: every toolkit's extents are relative to it. */
 export function kwinClientWindows(windows: KWinWindow[]): ClientWindow[] {
-  return windows
-    .filter((w) => !w.menu)
-    .sort((a, b) => a.stacking - b.stacking)
-    .map((w, stackIndex) => ({
-      id: windowNumber(w.uuid),
-      title: w.title,
-      pid: w.pid,
-      // The surface's place: every toolkit's extents are relative to it (the shadow is measured
-      // apart, as under sway).
-      rect: w.minimized ? null : w.buffer,
-      csdMargins: null,
-      stackIndex,
-      ...(w.windowClass ? { windowClass: w.windowClass } : {}),
-      ...(w.x11 ? { xwayland: true as const } : {}),
-    }));
+  return listedClientWindows(
+    windows,
+    (w) => windowNumber(w.uuid),
+    (w) => w.buffer,
+  );
 }
 
 /** KWin as the AT-SPI backend's window source. */

@@ -3,6 +3,7 @@
 // from the compositor's own list afterwards.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FocusTruth, Point, WindowControl } from "../hands.js";
+import type { Rect } from "../types.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
 
 export type CompositorAction = "activate" | "minimize" | "restore" | "close";
@@ -76,4 +77,89 @@ export function compositorWindowControl<W extends CompositorWindow>(
       return { closed: "unknown" };
     },
   };
+}
+
+/** A compositor's window as both KWin's scripts and GNOME Shell's extension list it. */
+export interface ListedWindow {
+  pid: number;
+  title: string;
+  windowClass: string;
+  stacking: number;
+  active: boolean;
+  minimized: boolean;
+  x11: boolean;
+  /** A popup (a menu, a drop-down list, a tooltip): listed as a menu, not a window. */
+  menu: boolean;
+}
+
+/**
+ * The window in front, as deskhand names windows: an open popup (a menu) can hold the compositor's
+ * focus, and then its app's window under it is the one in front (the popup is no window of
+ * deskhand's; activating the window would close the menu).
+ */
+export function frontOf<W extends ListedWindow>(
+  windows: W[],
+  numberOf: (w: W) => number,
+): number | undefined {
+  const front = windows.find((w) => w.active);
+  if (!front) return undefined;
+  if (!front.menu) return numberOf(front);
+  const owner = windows
+    .filter((w) => !w.menu && !w.minimized && w.pid === front.pid)
+    .sort((a, b) => b.stacking - a.stacking)[0];
+  return owner ? numberOf(owner) : undefined;
+}
+
+/** The windows as deskhand lists them: bottom to top, minimized ones with no place, menus apart. */
+export function listedClientWindows<W extends ListedWindow>(
+  windows: W[],
+  numberOf: (w: W) => number,
+  placeOf: (w: W) => Rect,
+): ClientWindow[] {
+  return windows
+    .filter((w) => !w.menu)
+    .sort((a, b) => a.stacking - b.stacking)
+    .map((w, stackIndex) => ({
+      id: numberOf(w),
+      title: w.title,
+      pid: w.pid,
+      rect: w.minimized ? null : placeOf(w),
+      csdMargins: null,
+      stackIndex,
+      ...(w.windowClass ? { windowClass: w.windowClass } : {}),
+      ...(w.x11 ? { xwayland: true as const } : {}),
+    }));
+}
+
+/** The window control a compositor's hands delegate to, written once for KWin's and GNOME's. */
+export abstract class CompositorControlled implements WindowControl {
+  protected abstract readonly control: WindowControl;
+
+  activeWindow(): Promise<number | undefined> {
+    return this.control.activeWindow();
+  }
+
+  windowAt(point: Point): Promise<number | undefined> {
+    return this.control.windowAt(point);
+  }
+
+  activate(windowId: number): Promise<FocusTruth> {
+    return this.control.activate(windowId);
+  }
+
+  minimize(windowId: number): Promise<{ minimized: boolean | "unknown" }> {
+    return this.control.minimize(windowId);
+  }
+
+  hide(windowId: number): Promise<{ windows: number[]; hidden: boolean | "unknown" }> {
+    return this.control.hide(windowId);
+  }
+
+  show(windowId: number): Promise<{ windows: number[]; focus: FocusTruth }> {
+    return this.control.show(windowId);
+  }
+
+  closeWindow(windowId: number): Promise<{ closed: boolean | "unknown" }> {
+    return this.control.closeWindow(windowId);
+  }
 }
