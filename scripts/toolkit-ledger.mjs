@@ -1,10 +1,13 @@
 // Writes docs/toolkits.md from the contract suite's results: one row per capability, one column per
 // toolkit, each cell "works", "refused" or "not supported", with the reason.
-// Usage: node scripts/toolkit-ledger.mjs RESULTS_DIR OUT.md
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+// Usage: node scripts/toolkit-ledger.mjs RESULTS_DIR OUT.md [KEPT_DIR]
+// KEPT_DIR holds KDE's and GNOME's results as last run: this run's are written there, and a column
+// this run did not run there (the browsers, which `npm test` leaves to a whole run) is taken from it,
+// dated.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [dir, out] = process.argv.slice(2);
+const [dir, out, kept] = process.argv.slice(2);
 if (!dir || !out) {
   console.error("usage: toolkit-ledger.mjs RESULTS_DIR OUT.md");
   process.exit(2);
@@ -22,10 +25,26 @@ const CAPABILITIES = [
   "table_cells",
   "field_labels",
 ];
-const runs = readdirSync(dir)
-  .filter((f) => f.endsWith(".json"))
-  .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")))
-  .sort((a, b) => ORDER.indexOf(a.toolkit) - ORDER.indexOf(b.toolkit));
+const read = (folder) =>
+  readdirSync(folder)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => ({ file: f, ...JSON.parse(readFileSync(join(folder, f), "utf8")) }));
+const fresh = read(dir);
+const KEPT_SESSIONS = new Set(["kde", "gnome"]);
+if (kept) {
+  mkdirSync(kept, { recursive: true });
+  for (const run of fresh.filter((r) => KEPT_SESSIONS.has(r.session))) {
+    copyFileSync(join(dir, run.file), join(kept, run.file));
+  }
+}
+const ranHere = new Set(fresh.map((r) => r.file));
+const older =
+  kept && existsSync(kept)
+    ? read(kept)
+        .filter((r) => !ranHere.has(r.file))
+        .map((r) => ({ ...r, label: `${r.label} (last whole run${r.date ? `, ${r.date}` : ""})` }))
+    : [];
+const runs = [...fresh, ...older].sort((a, b) => ORDER.indexOf(a.toolkit) - ORDER.indexOf(b.toolkit));
 
 const cell = (result) => {
   if (!result) return "not run";
@@ -82,6 +101,8 @@ const lines = [
         "The same suite, each app native on Wayland under KDE Plasma's compositor. Windows come from KWin's",
         "scripts; clicks, keys and drags go through KWin's fake input (granted to deskhand by a desktop file),",
         "screenshots through KWin's ScreenShot2. Text outside KWin's keymap is pasted into the focused text (wl-copy).",
+        "`npm test` runs GTK and Qt here; the browsers' columns are from the last run with",
+        "`DESKHAND_DESKTOP_BROWSERS=1` (kept in `docs/ledger/`) where a column says so.",
         "",
         ...table(kde),
         "",
@@ -94,7 +115,8 @@ const lines = [
         "The same suite, each app native on Wayland under GNOME Shell, with deskhand's Shell extension. Windows,",
         "clicks, keys, drags and screenshots all go through the extension (Clutter's virtual pointer and keyboard,",
         "the Shell's screenshots). Text outside the keymap is committed to the focused text input (GTK) or pasted",
-        "through the Shell's clipboard (Qt).",
+        "through the Shell's clipboard (Qt). `npm test` runs GTK and Qt here; the browsers' columns are from the",
+        "last run with `DESKHAND_DESKTOP_BROWSERS=1` (kept in `docs/ledger/`) where a column says so.",
         "",
         ...table(gnome),
         "",

@@ -51,7 +51,7 @@ describe(`toolkit contract: ${profile.label}${kde ? " on KDE Plasma" : gnome ? "
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, `${name}${session === "x11" ? "" : `-${session}`}.json`),
-      `${JSON.stringify({ toolkit: name, label: profile.label, session, results }, null, 2)}\n`,
+      `${JSON.stringify({ toolkit: name, label: profile.label, session, date: new Date().toISOString().slice(0, 10), results }, null, 2)}\n`,
     );
   });
 
