@@ -74,14 +74,14 @@ function runJob({ name, args, env = {}, stream = false }) {
   });
 }
 
-/** Runs jobs JOBS_AT_ONCE at a time, in order; the status is the first failure's, else 0. */
-async function runJobs(jobs) {
+/** Runs jobs `atOnce` at a time, in order; the status is the first failure's, else 0. */
+async function runJobs(jobs, atOnce = JOBS_AT_ONCE) {
   let status = 0;
   let next = 0;
   const lane = async () => {
     while (next < jobs.length) status = (await runJob(jobs[next++])) || status;
   };
-  await Promise.all(Array.from({ length: Math.min(JOBS_AT_ONCE, jobs.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(atOnce, jobs.length) }, lane));
   return status;
 }
 
@@ -204,8 +204,10 @@ if (contract.length) {
 }
 // The typecheck (tests and test/types/ included; the build checked src/) takes a lane's first
 // minute, beside the desktop's start, rather than a minute before everything.
+// It and the unit tests use no desktop: they run in a lane of their own beside the pool.
+const noDesktop = [];
 if (!process.env.DESKHAND_TEST_FILTER)
-  desktopJobs.push({ name: "typecheck", args: ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"] });
+  noDesktop.push({ name: "typecheck", args: ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"] });
 // The unit tests in one process: loading TypeScript anew for each of 70 files took most of their
 // two minutes. They share no desktop, and none may depend on another's leftovers.
 if (unit.length) {
@@ -214,7 +216,7 @@ if (unit.length) {
     "build/unit-tests.test.mjs",
     unit.map((file) => `await import(${JSON.stringify(`../${file}`)});`).join("\n"),
   );
-  desktopJobs.push({ name: "unit", args: nodeTest(["build/unit-tests.test.mjs"]) });
+  noDesktop.push({ name: "unit", args: nodeTest(["build/unit-tests.test.mjs"]) });
 }
 if (own.length) desktopJobs.push({ name: "desktop-own", args: sandboxRun([], [], worker(own)) });
 // Chromium without renderer accessibility: the tree is known to be incomplete, and must say so.
@@ -224,9 +226,10 @@ if (toolkits.includes("chromium") && incomplete.length) {
   jobs.push({ name: "incomplete-chromium", args: sandboxRun(APP_WAIT, [app], nodeTest(incomplete)) });
 }
 
-// One pool: the shared desktop's long job holds one lane; the other takes the unit tests, the
-// own-desktop files and the toolkits in turn, and the first lane free takes what is left.
-let status = await runJobs([...desktopJobs, ...jobs]);
+// One pool: the shared desktop's long job holds one lane; the other takes the own-desktop files and
+// the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
+// unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
+let status = Math.max(...(await Promise.all([runJobs(noDesktop, 1), runJobs([...desktopJobs, ...jobs])])));
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.
