@@ -4,7 +4,7 @@
 // extension's token, which keeps other callers out, and a screen scaled by 2, whose points are its
 // pixels while each app draws twice its own size.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -19,6 +19,14 @@ import { windowNumber } from "../../src/platform/wayland/kwin.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import type { ToolName } from "../../src/tools/registry.js";
 import { compositorHandsSuite } from "./compositor-suite.js";
+
+/** Whether `read` comes true within a while. */
+async function until(read: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + HANG_MS / 4;
+  while (!(await read()) && Date.now() < deadline) await sleep(100);
+  return read();
+}
+
 import { HANG_MS, toolCaller } from "./helpers.js";
 
 compositorHandsSuite({
@@ -69,6 +77,27 @@ compositorHandsSuite({
         bus.close();
       }
     });
+
+    it("a connection made before the extension was enabled again goes on with the new token", async () => {
+      const shell = await GnomeShell.open(env(), 5000);
+      try {
+        const token = join(env().XDG_RUNTIME_DIR!, TOKEN_FILE);
+        const before = readFileSync(token, "utf8");
+        const keyfile = join(env().XDG_CONFIG_HOME!, "glib-2.0", "settings", "keyfile");
+        const settings = readFileSync(keyfile, "utf8");
+        // The Shell watches its settings file: off, then on again, writes a new token.
+        writeFileSync(keyfile, settings.replace(/enabled-extensions=.*/, "enabled-extensions=@as []"));
+        assert.ok(await until(async () => !existsSync(token)), "disabled: the token file is gone");
+        writeFileSync(keyfile, settings);
+        assert.ok(
+          await until(async () => existsSync(token) && readFileSync(token, "utf8") !== before),
+          "enabled again: a new token",
+        );
+        assert.ok((await shell.windows()).length > 0, "the old connection lists windows with the new token");
+      } finally {
+        shell.close();
+      }
+    });
   },
 });
 
@@ -106,11 +135,6 @@ describe("hands on GNOME Shell on a screen scaled by 2", () => {
     const found = await call("find", { target: { kind: "title", glob: title }, ...query });
     assert.ok(found.data?.matches?.[0], `${JSON.stringify(query)} in ${title}: ${found.text}`);
     return found.data.matches[0];
-  };
-  const until = async (read: () => Promise<boolean>) => {
-    const deadline = Date.now() + HANG_MS / 4;
-    while (!(await read()) && Date.now() < deadline) await sleep(100);
-    return read();
   };
 
   it("the Shell's points are the screen's pixels; Qt and GTK 3 drawn twice their size are clicked where they are", async () => {

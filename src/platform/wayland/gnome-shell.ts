@@ -33,7 +33,8 @@ export const NO_EXTENSION =
 export class GnomeShell {
   private constructor(
     readonly bus: DBusConnection,
-    private readonly token: string,
+    private readonly tokenFile: string,
+    private token: string,
     private readonly timeoutMs: number,
     /** The extension's version, and whether it is this deskhand's. */
     readonly version: string,
@@ -51,15 +52,7 @@ export class GnomeShell {
           throw error instanceof DBusCallError ? new Error(NO_EXTENSION) : error;
         })) as [string];
       const file = join(env.XDG_RUNTIME_DIR ?? "", TOKEN_FILE);
-      let token: string;
-      try {
-        token = readFileSync(file, "utf8").trim();
-      } catch (error) {
-        throw new Error(
-          `the deskhand extension answers, but its token file ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): deskhand runs as another user than the desktop, or XDG_RUNTIME_DIR is not the session's`,
-        );
-      }
-      return new GnomeShell(bus, token, timeoutMs, version);
+      return new GnomeShell(bus, file, readToken(file), timeoutMs, version);
     } catch (error) {
       bus.close();
       throw error;
@@ -75,23 +68,37 @@ export class GnomeShell {
     return this.bus.closed;
   }
 
+  /**
+   * One of the extension's methods, with the token. A Shell restarted (or the extension enabled
+   * again) has written a new one: on a refusal the file is read again, once.
+   */
   async call<T extends unknown[]>(
     member: string,
     signature = "",
     body: unknown[] = [],
     timeoutMs = this.timeoutMs,
-  ) {
-    return (await this.bus.call(
-      {
-        destination: SHELL_NAME,
-        path: SHELL_PATH,
-        iface: SHELL_NAME,
-        member,
-        signature: `s${signature}`,
-        body: [this.token, ...body],
-      },
-      timeoutMs,
-    )) as T;
+  ): Promise<T> {
+    const ask = () =>
+      this.bus.call(
+        {
+          destination: SHELL_NAME,
+          path: SHELL_PATH,
+          iface: SHELL_NAME,
+          member,
+          signature: `s${signature}`,
+          body: [this.token, ...body],
+        },
+        timeoutMs,
+      ) as Promise<T>;
+    try {
+      return await ask();
+    } catch (error) {
+      if (!(error instanceof DBusCallError) || !error.dbusName.endsWith(".Denied")) throw error;
+      const fresh = readToken(this.tokenFile);
+      if (fresh === this.token) throw error;
+      this.token = fresh;
+      return ask();
+    }
   }
 
   async windows(): Promise<ShellWindow[]> {
@@ -121,6 +128,16 @@ export class GnomeShell {
 }
 
 const shellNumber = (w: ShellWindow) => windowNumber(String(w.id));
+
+function readToken(file: string): string {
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch (error) {
+    throw new Error(
+      `the deskhand extension answers, but its token file ${file} cannot be read (${(error as NodeJS.ErrnoException).code}): deskhand runs as another user than the desktop, or XDG_RUNTIME_DIR is not the session's`,
+    );
+  }
+}
 
 /** The window in front, as deskhand names windows (window-control.ts, frontOf). */
 export function shellFrontWindow(windows: ShellWindow[]): number | undefined {
