@@ -26,6 +26,7 @@ function deskhandService({ Gio, GLib, Clutter, Meta, Shell, St, Main }, version)
     ${method("Capture", [["x", "i"], ["y", "i"], ["width", "i"], ["height", "i"], ["path", "s"]], [["scale", "d"]])}
     ${method("Screen", [], [["json", "s"]])}
     ${method("Cursor", [], [["x", "i"], ["y", "i"]])}
+    ${method("LeaveOverview", [])}
   </interface></node>`;
   const MENUS = new Set(
     ["DROPDOWN_MENU", "POPUP_MENU", "COMBO", "TOOLTIP", "MENU", "DND", "NOTIFICATION"].map((t) => Meta.WindowType[t]),
@@ -163,6 +164,12 @@ function deskhandService({ Gio, GLib, Clutter, Meta, Shell, St, Main }, version)
       const [x, y] = global.get_pointer();
       return [x, y];
     },
+    // A headless Shell starts in the overview; deskhand's sandbox asks for its windows instead.
+    LeaveOverview() {
+      if (Main.layoutManager._startingUp)
+        Main.layoutManager.connect("startup-complete", () => Main.overview.hide());
+      else Main.overview.hide();
+    },
   };
 
   const asynchronous = {
@@ -232,10 +239,6 @@ function deskhandService({ Gio, GLib, Clutter, Meta, Shell, St, Main }, version)
         null,
       );
       nameId = Gio.bus_own_name_on_connection(Gio.DBus.session, NAME, Gio.BusNameOwnerFlags.NONE, null, null);
-      // A sandbox's shell starts in the overview: the windows are what deskhand shows.
-      if (Main.layoutManager._startingUp)
-        Main.layoutManager.connect("startup-complete", () => Main.overview.hide());
-      else Main.overview.hide();
     },
     disable() {
       for (const sender of [...holders.keys()]) release(sender);

@@ -18,6 +18,7 @@ import { DBusConnection } from "../atspi/dbus.js";
 import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
 import { deskhandCacheDir } from "../translations.js";
 import { EXTENSION_UUID, formFor, SHELL_NAME, writeExtension } from "../wayland/gnome-extension.js";
+import { GnomeShell } from "../wayland/gnome-shell.js";
 import { kwinExecutable, writeGrant } from "../wayland/kwin-grant.js";
 import { X11Connection } from "../x11/connection.js";
 import { readLineFrom, type StartedProcess, startDetached, stopGroups } from "./processes.js";
@@ -609,6 +610,13 @@ export class Desktop {
       );
     } finally {
       session.close();
+    }
+    // The Shell starts in its overview; a desktop of windows is what the apps are tried on.
+    const shell = await GnomeShell.open(env, step);
+    try {
+      await shell.call("LeaveOverview");
+    } finally {
+      shell.close();
     }
     env.WAYLAND_DISPLAY = GNOME_SOCKET;
     this.#ready(env, GNOME_SOCKET, a11yAddress);
