@@ -570,9 +570,9 @@ function openMenuItems(read: WindowRead): RawNode[] {
   return items;
 }
 
-/** Why a key or a click into a menu that no accessible tree shows cannot be judged. */
+/** Why a key or a click into a menu or popup that no accessible tree shows cannot be judged. */
 export const UNREAD_MENU =
-  "a menu is open on screen that its app leaves out of its accessible tree (Qt does so with its popup menus), and it takes the keys and clicks in it: what they press there cannot be read; close it with Escape, or act on the element by ref";
+  "a menu or popup is open on screen that its app leaves out of its accessible tree (Qt's popup menus, a GTK 4 entry's completion list), and it takes the keys and clicks in it: what they press there cannot be read; close it with Escape (the popup takes it before its window does), or act on the element by ref";
 
 /**
  * The letter that presses an item of an open menu: the mnemonic its toolkit reports (GTK's bare
