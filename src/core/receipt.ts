@@ -296,6 +296,9 @@ export function renderReceipt(receipt: Receipt): string {
     lines.push(`after_read: ${receipt.after_read}${receipt.unread ? ` (${receipt.unread.join("; ")})` : ""}`);
   lines.push(...windowChangeLines(receipt));
   if (receipt.gate) lines.push(gateLine(receipt.gate));
-  lines.push("Whether this achieved the goal is for you to judge: re-read what matters.");
+  // Where the asked effect was read back, there is nothing more to judge (a new user called the
+  // sentence noise there); where it was not, whether the goal was reached is the caller's to check.
+  if (receipt.effect !== "seen")
+    lines.push("Whether this achieved the goal is for you to judge: re-read what matters.");
   return lines.join("\n");
 }

@@ -244,6 +244,25 @@ export function compositorHandsSuite(desk: Desk): void {
       assert.equal(await becomes(status, /^Replaced 3$/), "Replaced 3");
     });
 
+    it("text is read from the window's pixels, and a word found there is where the button is", async () => {
+      const found = await call("find_text", {
+        text: "Replace",
+        match: "contains",
+        of: { kind: "window", window: { title: EDITOR } },
+      });
+      assert.ok(found.ok, JSON.stringify(found.error));
+      const button = await one(EDITOR, { role: "push button", name: "Replace All" });
+      const b = button.bounds;
+      const centre = found.data.matches.map((m: { centre: { x: number; y: number } }) => m.centre);
+      assert.ok(
+        centre.some(
+          (c: { x: number; y: number }) =>
+            c.x >= b.x && c.x < b.x + b.width && c.y >= b.y && c.y < b.y + b.height,
+        ),
+        `"Replace" read at ${JSON.stringify(centre)}, the button at ${JSON.stringify(b)}`,
+      );
+    });
+
     it("the element's picture is drawn, at its size", async () => {
       const button = await one(EDITOR, { role: "push button", name: "Replace All" });
       const result = await callTool(context, toolNamed("screenshot"), {
