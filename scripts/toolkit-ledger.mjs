@@ -42,7 +42,7 @@ const older =
   kept && existsSync(kept)
     ? read(kept)
         .filter((r) => !ranHere.has(r.file))
-        .map((r) => ({ ...r, label: `${r.label} (last whole run${r.date ? `, ${r.date}` : ""})` }))
+        .map((r) => ({ ...r, label: `${r.label} (kept${r.date ? ` from ${r.date}` : ""})` }))
     : [];
 const runs = [...fresh, ...older].sort((a, b) => ORDER.indexOf(a.toolkit) - ORDER.indexOf(b.toolkit));
 
