@@ -32,9 +32,6 @@ compositorHandsSuite({
   },
   hands: "openKWinHands",
   handsModule: "kwin-hands",
-  // Placed right (the popup's frame, popup-places.ts) and activated when tried by hand, three times
-  // in three, but in this suite the item's press leaves the menu open: not understood yet.
-  menuClickSkipped: "in this suite KWin's GTK 3 menu ignores the item's press (by hand it works)",
   more({ env: envOf }) {
     it("doctor says what KWin grants, and without the grant the hands say how to get it", async () => {
       const env = envOf();

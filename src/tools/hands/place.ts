@@ -226,11 +226,15 @@ const MENU_SHOWS_WITHIN_MS = 600;
  * and activates nothing: a menu item is pressed no sooner after the last click.
  */
 const MENU_SETTLES_MS = 550;
-const lastClick = new WeakMap<ToolContext, number>();
+/**
+ * When this process last clicked: the display's, whichever session clicked. (It was kept per tool
+ * context, and each call has a context of its own, so the wait never came: found in KWin's suite.)
+ */
+let lastClickAt = 0;
 
 /** Notes a click's time, for the next menu item's press. */
-export function clicked(context: ToolContext): void {
-  lastClick.set(context, Date.now());
+export function clicked(): void {
+  lastClickAt = Date.now();
 }
 
 /**
@@ -242,7 +246,7 @@ export function clicked(context: ToolContext): void {
  */
 export async function untilMenuShows(context: ToolContext, place: ResolvedPlace): Promise<void> {
   if (!place.element || !MENU_ITEMS.has(place.element.role)) return;
-  const since = Date.now() - (lastClick.get(context) ?? 0);
+  const since = Date.now() - lastClickAt;
   if (since < MENU_SETTLES_MS) await sleep(MENU_SETTLES_MS - since);
   const backend = await context.backend();
   const deadline = Date.now() + MENU_SHOWS_WITHIN_MS;

@@ -117,7 +117,7 @@ export const clickTool = defineInputTool({
       async execute(h) {
         await untilMenuShows(context, place);
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
-        clicked(context);
+        clicked();
         return {
           point: place.point,
           button: input.button,
