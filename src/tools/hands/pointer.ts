@@ -115,7 +115,7 @@ export const clickTool = defineInputTool({
       presses: await placeFacts(context, place, { button: input.button, count: input.count }),
       declared: { role: input.role, label: input.label },
       async execute(h) {
-        await untilMenuShows(context, place);
+        await untilMenuShows(context, place, h);
         await h.click(place.point, { button: input.button, count: input.count, modifiers: input.modifiers });
         clicked();
         return {
