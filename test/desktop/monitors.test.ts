@@ -65,7 +65,18 @@ for (const layout of LAYOUTS) {
       await launchApp(desktop, layout.options.wayland ? app : `env WINDOW_AT=1400,100 ${app}`, HANG_MS);
       if (layout.options.wayland) {
         const ipc = await SwayIpc.open(env.SWAYSOCK!, 2000);
-        await ipc.command(`[title="${title}"] move container to output HEADLESS-2, focus output HEADLESS-2`);
+        // The app's tree can register before sway knows its title: the move is asked again a while.
+        const move = `[title="${title}"] move container to output HEADLESS-2, focus output HEADLESS-2`;
+        for (const deadline = Date.now() + HANG_MS / 4; ; await sleep(100)) {
+          const moved = await ipc.command(move).then(
+            () => true,
+            (error: Error) => {
+              if (Date.now() > deadline) throw error;
+              return false;
+            },
+          );
+          if (moved) break;
+        }
         ipc.close();
       }
       context = gatedContext(dir, undefined, env);
