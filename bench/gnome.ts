@@ -11,14 +11,7 @@ import { promisify } from "node:util";
 import { SHELL_NAME, SHELL_PATH, TOKEN_FILE } from "../src/platform/wayland/gnome-extension.js";
 import { openGnomeHands } from "../src/platform/wayland/gnome-hands.js";
 import { GnomeShell } from "../src/platform/wayland/gnome-shell.js";
-import {
-  benchTools,
-  clickMedian,
-  screenshotMedian,
-  TEXT_ASCII,
-  TEXT_UNICODE,
-  typingMedian,
-} from "./input-steps.js";
+import { benchTools, compositorRows } from "./input-steps.js";
 import { medianTime } from "./stats.js";
 
 const run = promisify(execFile);
@@ -77,23 +70,12 @@ async function main(): Promise<void> {
     `| window list (the extension) | ${ms(list)} | ${ms(other.ms)} (${other.label}) | ${(list / other.ms).toFixed(2)} |`,
   );
 
-  const field = await find({ role: "text", name: "Find" });
-  rows.push(`| click a verified ref | ${ms(await clickMedian(call, field.ref, RUNS))} | – | – |`);
-  for (const [label, text] of [
-    ["type 200 ASCII characters", TEXT_ASCII],
-    ["type 200 characters, runs outside the keymap committed", TEXT_UNICODE],
-  ] as const) {
-    const m = await typingMedian(call, () => find({ role: "text", name: "First" }), text, Math.min(RUNS, 5));
-    rows.push(`| ${label} | ${ms(m)} (${(200 / (m / 1000)).toFixed(0)} chars/s, read back exact) | – | – |`);
-  }
-  const shot = await screenshotMedian(call, RUNS);
-  rows.push(`| full-screen screenshot (${shot.size}, PNG encoded) | ${ms(shot.ms)} | – | – |`);
-  const hands = await openGnomeHands(process.env);
-  const screen = await hands.screen();
   rows.push(
-    `| full-screen capture as RGBA (${screen.width}×${screen.height}, the Shell's PNG decoded) | ${ms(await timed(() => hands.capture(screen), 5))} | – | – |`,
+    ...(await compositorRows(call, find, RUNS, () => openGnomeHands(process.env), {
+      outside: "the keymap committed",
+      capture: "the Shell's PNG decoded",
+    })),
   );
-  await hands.close();
 
   console.log(
     `# bench/gnome · GNOME Shell 43, headless · medians of ${RUNS} (typing, capture: 5) · node ${process.versions.node}`,

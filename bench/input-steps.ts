@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { callTool } from "../src/tools/call.js";
 import { createContext, type ToolContext } from "../src/tools/context.js";
 import { findTool } from "../src/tools/registry.js";
-import { median } from "./stats.js";
+import { median, medianTime } from "./stats.js";
 
 export const TEXT_ASCII = "The quick brown fox jumps over the lazy dog 0123456789. ".repeat(4).slice(0, 200);
 export const TEXT_UNICODE = "Grüße, été, ñandú, 日本語, ✓✗, Ωμέγα; ".repeat(7).slice(0, 200);
@@ -94,4 +94,43 @@ export async function peerMs(command: string, args: string[]): Promise<number | 
   } catch {
     return null;
   }
+}
+
+/**
+ * The rows bench/kde and bench/gnome share on the GTK 3 editor fixture: a click on a verified ref,
+ * typing 200 ASCII characters and 200 with runs outside the keymap (each read back), a full-screen
+ * screenshot, and the hands' capture alone. `outside` and `capture` name how each desktop does it.
+ */
+export async function compositorRows(
+  call: Call,
+  find: (query: Record<string, unknown>) => Promise<{ ref: string }>,
+  runs: number,
+  hands: () => Promise<{
+    screen(): Promise<{ width: number; height: number; x: number; y: number }>;
+    capture(region: { x: number; y: number; width: number; height: number }): Promise<unknown>;
+    close(): Promise<void>;
+  }>,
+  words: { outside: string; capture: string },
+): Promise<string[]> {
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const rows: string[] = [];
+  const field = await find({ role: "text", name: "Find" });
+  rows.push(`| click a verified ref | ${ms(await clickMedian(call, field.ref, runs))} | – | – |`);
+  for (const [label, text] of [
+    ["type 200 ASCII characters", TEXT_ASCII],
+    [`type 200 characters, runs outside ${words.outside}`, TEXT_UNICODE],
+  ] as const) {
+    const m = await typingMedian(call, () => find({ role: "text", name: "First" }), text, Math.min(runs, 5));
+    rows.push(`| ${label} | ${ms(m)} (${(200 / (m / 1000)).toFixed(0)} chars/s, read back exact) | – | – |`);
+  }
+  const shot = await screenshotMedian(call, runs);
+  rows.push(`| full-screen screenshot (${shot.size}, PNG encoded) | ${ms(shot.ms)} | – | – |`);
+  const opened = await hands();
+  const screen = await opened.screen();
+  const capture = await medianTime(() => opened.capture(screen), 5);
+  rows.push(
+    `| full-screen capture as RGBA (${screen.width}×${screen.height}, ${words.capture}) | ${ms(capture)} | – | – |`,
+  );
+  await opened.close();
+  return rows;
 }

@@ -7,14 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { KWinScripting } from "../src/platform/wayland/kwin.js";
 import { openKWinHands } from "../src/platform/wayland/kwin-hands.js";
-import {
-  benchTools,
-  clickMedian,
-  screenshotMedian,
-  TEXT_ASCII,
-  TEXT_UNICODE,
-  typingMedian,
-} from "./input-steps.js";
+import { benchTools, compositorRows } from "./input-steps.js";
 import { medianTime } from "./stats.js";
 
 const run = promisify(execFile);
@@ -50,23 +43,12 @@ async function main(): Promise<void> {
   );
   kwin.close();
 
-  const field = await find({ role: "text", name: "Find" });
-  rows.push(`| click a verified ref | ${ms(await clickMedian(call, field.ref, RUNS))} | – | – |`);
-  for (const [label, text] of [
-    ["type 200 ASCII characters", TEXT_ASCII],
-    ["type 200 characters, runs outside KWin's keymap pasted", TEXT_UNICODE],
-  ] as const) {
-    const m = await typingMedian(call, () => find({ role: "text", name: "First" }), text, Math.min(RUNS, 5));
-    rows.push(`| ${label} | ${ms(m)} (${(200 / (m / 1000)).toFixed(0)} chars/s, read back exact) | – | – |`);
-  }
-  const shot = await screenshotMedian(call, RUNS);
-  rows.push(`| full-screen screenshot (${shot.size}, PNG encoded) | ${ms(shot.ms)} | – | – |`);
-  const hands = await openKWinHands(process.env);
-  const screen = await hands.screen();
   rows.push(
-    `| full-screen capture as RGBA (${screen.width}×${screen.height}, ScreenShot2) | ${ms(await timed(() => hands.capture(screen), 5))} | – | – |`,
+    ...(await compositorRows(call, find, RUNS, () => openKWinHands(process.env), {
+      outside: "KWin's keymap pasted",
+      capture: "ScreenShot2",
+    })),
   );
-  await hands.close();
 
   console.log(
     `# bench/kde · KWin 5.27, headless · medians of ${RUNS} (typing, capture: 5) · node ${process.versions.node}`,
