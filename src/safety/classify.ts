@@ -6,9 +6,11 @@
 
 import { LABEL_CEILING } from "../core/limits.js";
 import { type Chord, chordText } from "../platform/keys.js";
-import { ROLES, type Role, roleSet } from "../platform/vocabulary.js";
+import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/vocabulary.js";
+import { readLabel } from "./label-reading.js";
 import type { SafetyLevel } from "./levels.js";
 import { committingMeaning } from "./meanings.js";
+import { labelWords } from "./phrases.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
 
 /** Roles a press (click, Enter, space, an action) activates. */
@@ -31,10 +33,20 @@ export const BUTTON_ROLES = roleSet("push button", "toggle button");
 export const DIALOG_ROLES = roleSet("dialog", "alert", "file chooser", "color chooser", "font chooser");
 
 /**
- * Roles whose press sets a value the user can set back (a box ticked, a choice made): a check box
- * "Send me the newsletter" sends nothing. Only an alert's are judged by their words.
+ * Roles whose press sets a value the user can set back (a box ticked, a toggle pressed, a choice
+ * made): a check box "Send me the newsletter" sends nothing, a toggle "Paid only" filters a view.
+ * Only an alert's are judged by their words.
  */
-export const SETTING_ROLES = roleSet("check box", "radio button", "check menu item", "radio menu item");
+export const SETTING_ROLES = roleSet(
+  "check box",
+  "radio button",
+  "toggle button",
+  "check menu item",
+  "radio menu item",
+);
+
+/** Roles whose press shows part of a view (a page, a column's order), whatever they are named. */
+const HEADER_ROLES = roleSet("column header", "row header", "table column header", "table row header");
 
 /** Roles whose press runs a command: their label is all that says what it does. */
 export const COMMAND_ROLES = roleSet("push button", "toggle button", "menu item", "link");
@@ -104,10 +116,16 @@ export interface TargetFacts {
   unreadable?: string | undefined;
   /** It holds the menu a press opens (a menu title, a submenu's item): the press opens that menu. */
   opensMenu?: boolean | undefined;
+  /** The roles of its nearest ancestors, nearest first, where read (a button inside a column header). */
+  inside?: string[] | undefined;
   /** Pressed twice by a double click: the second press lands on whatever the first put there. */
   twice?: boolean | undefined;
   /** Something is dropped onto it (a drag's end): what it is named for takes what is dropped. */
   dropped?: boolean | undefined;
+  /** Set, not pressed: the value it takes, or (an option) the list it is chosen in; judged by their words. */
+  sets?: { value?: string | undefined; list?: { role?: string; name?: string | undefined } } | undefined;
+  /** The input presses and sets nothing, only does this ("moves the pointer"): the judge still sees it. */
+  nothing?: string | undefined;
 }
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
@@ -139,8 +157,7 @@ export function commitReason(target: TargetFacts): string | undefined {
   if (target.runs) return `it ${target.runs}`;
   const reason = pressReason(target);
   if (!reason) return undefined;
-  const dropped = target.dropped && !PRESSABLE_ROLES.has(target.role?.toLowerCase() ?? "");
-  return dropped ? `it drops what it drags onto ${reason}` : `it presses ${reason}`;
+  return target.dropped ? `it drops what it drags onto ${reason}` : `it presses ${reason}`;
 }
 
 interface Label {
@@ -159,10 +176,26 @@ function labelsOf(target: TargetFacts): Label[] {
     const longer = text && text.length > LABEL_CEILING ? { longer: text.length } : {};
     labels.push({ text: normal, shown, ...longer });
   };
-  add(target.name, true);
-  for (const text of target.shown ?? []) add(text, true);
+  add(withoutShortcut(target.name), true);
+  for (const text of target.shown ?? []) add(withoutShortcut(text), true);
   add(target.description, false);
   return labels;
+}
+
+/** Qt's menu item text "Save As...\tCtrl+Shift+S": the label is what stands before its shortcut. */
+const withoutShortcut = (text: string | undefined) => text?.replace(/\t[^\t]{1,24}$/u, "");
+
+// How long a label is quoted in a reason: a longer one shows its head and its tail, so the words
+// that decided (quoted on their own) stay within what a person reads.
+const QUOTED_LABEL = 80;
+
+/** A label as a reason quotes it: whole up to 80 characters, else its head and its tail. */
+export function quoteLabel(label: string): string {
+  const chars = [...label];
+  if (chars.length <= QUOTED_LABEL) return JSON.stringify(label);
+  const head = chars.slice(0, 52).join("");
+  const tail = chars.slice(-20).join("");
+  return `${JSON.stringify(`${head}…${tail}`)} (${chars.length.toLocaleString("en-US")} characters)`;
 }
 
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
@@ -197,7 +230,7 @@ function withoutNamedThings(label: string): string {
 function judgeLabel(label: string, role: string, window: WindowFacts | undefined, shownAs = label): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
-  const what = `a ${role} ${JSON.stringify(shownAs)}`;
+  const what = `a ${role} ${quoteLabel(shownAs)}`;
   // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
   if (endsInEllipsis(label)) return { safe: true };
   if (labelIs(label, "cancels")) return { safe: true };
@@ -214,9 +247,9 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
   if (words.picks && !words.commits && window?.chooser) return { safe: true };
   if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
-  // A command's verb by its meaning, in any inflection ("Paying", "Truncate table", "결제"), and a
-  // cancel word's object ("Cancel subscription"): a main window has no other signal to fall back on.
-  const meaning = COMMAND_ROLES.has(role) ? committingMeaning(judged) : undefined;
+  // A verb by its meaning, in any inflection ("Paying", "Truncate table", "결제"), and a cancel
+  // word's object ("Cancel subscription"): a main window has no other signal to fall back on.
+  const meaning = committingMeaning(judged);
   if (meaning) return { commits: `${what} ("${meaning.word}": ${meaning.what})` };
   if (words.closes) {
     if (inDialog && window?.holdsInput === false) return { safe: true };
@@ -241,78 +274,193 @@ const KEYPAD_SYMBOLS = /^[\s+\-−–×÷*/=%.,()√^±²³⌫←<>]+$/u;
 const symbolsOnly = (label: string) => !/[\p{L}\p{N}]/u.test(label) && !KEYPAD_SYMBOLS.test(label);
 
 const DROP_WORDS = /\b(drop|drag)\b/giu;
+// Where a drop only moves what is dropped into a view (a folder's list, a document, a canvas).
+const DROP_CONTAINERS = roleSet(
+  "list",
+  "list box",
+  "table",
+  "tree",
+  "tree table",
+  "layered pane",
+  "scroll pane",
+  "viewport",
+  "document frame",
+  "document text",
+  "text",
+  "entry",
+  "canvas",
+  "drawing area",
+  "panel",
+  "filler",
+);
+// A thing named for what it does, as its agent noun: "Shredder" shreds, "Eraser" erases.
+const AGENT_NOUN = /(?:er|or)$/u;
+
+/** The verbs an agent noun may come from: "shredder" shred, "eraser" erase, "incinerator" incinerate. */
+function agentVerbs(word: string): string[] {
+  if (!AGENT_NOUN.test(word) || word.length < 5) return [];
+  const stem = word.slice(0, -2);
+  const undoubled = /(.)\1$/u.test(stem) ? [stem.slice(0, -1)] : [];
+  return [stem, `${stem}e`, ...undoubled];
+}
 
 /**
- * A drop onto an element that is not pressed (a trash or folder view, a label of a drop area): what
- * it is named for takes what is dropped, so its words are judged as a command's.
+ * A drop onto an element that is not pressed (a trash or folder view, a drop area): what it is named
+ * for takes what is dropped, so it commits unless its name reads as harmless ("Documents"); an
+ * unnamed one commits unless it is a view that only holds what is dropped (a folder's list).
  */
 function dropReason(target: TargetFacts, role: string): string | undefined {
-  const verdict = labelsOf(target)
+  const labels = labelsOf(target)
     .filter((l) => l.shown)
     // "Drop here" names the drop itself, not what the area does with it.
     .map((l) => ({ label: l.text, text: l.text.replace(DROP_WORDS, " ").trim() }))
-    .filter(({ text }) => text !== "")
-    .map(({ label, text }) => judgeLabel(text, role, target.window, label))
-    .find((v): v is { commits: string } => !!v && "commits" in v);
-  return verdict?.commits;
+    .filter(({ text }) => text !== "");
+  if (labels.length === 0)
+    return DROP_CONTAINERS.has(role)
+      ? undefined
+      : `an unnamed ${role}: what it does with a drop cannot be read`;
+  for (const { label, text } of labels) {
+    const verdict = judgeLabel(text, role, target.window, label);
+    if (verdict && "commits" in verdict) return verdict.commits;
+    const agent = labelWords(text)
+      .flatMap(agentVerbs)
+      .find((verb) => committingMeaning(verb));
+    if (agent) return `a ${role} ${quoteLabel(label)} (it takes a drop to ${agent})`;
+    if (symbolsOnly(text)) return `a ${role} ${quoteLabel(label)}: a drop target named by symbols only`;
+    const unknown = readLabel(text).unknown;
+    if (unknown.length > 0)
+      return `a ${role} ${quoteLabel(label)}: deskhand cannot read ${JSON.stringify(unknown[0])} as harmless`;
+  }
+  return undefined;
+}
+
+/**
+ * What a control is, before any of its words: whether its press can commit at all. A control that
+ * opens something (a menu title, an item with a popup), shows a view (a page tab, a sortable
+ * header) or sets a value the user can set back commits nothing whatever it is named; a command
+ * (a push button, a menu item) commits unless its label reads as harmless; a link or a choice (a
+ * list item, a cell) commits where its words say so.
+ */
+type ControlKind = "opens" | "view" | "setting" | "command" | "link" | "choice";
+
+function controlKind(target: TargetFacts, role: string): ControlKind {
+  // A menu title opens its menu, whatever it or its items say: the items are pressed later, and judged then.
+  if (target.opensMenu || target.states?.includes("has popup")) return "opens";
+  if (role === "page tab" || HEADER_ROLES.has(role) || target.inside?.some((r) => HEADER_ROLES.has(r)))
+    return "view";
+  if (SETTING_ROLES.has(role)) return "setting";
+  if (role === "link") return "link";
+  return COMMAND_ROLES.has(role) ? "command" : "choice";
 }
 
 function pressReason(target: TargetFacts): string | undefined {
+  if (target.nothing) return undefined;
   const role = target.role?.toLowerCase();
-  if (role && target.dropped && !PRESSABLE_ROLES.has(role)) return dropReason(target, role);
+  // A drop lands on what its target is named for, pressable or not (an icon "Shredder").
+  if (role && target.dropped)
+    return (
+      dropReason(target, role) ??
+      (PRESSABLE_ROLES.has(role) ? pressReason({ ...target, dropped: false }) : undefined)
+    );
+  if (target.sets) return setReason(target, role ?? "element");
   if (!role || !PRESSABLE_ROLES.has(role)) return undefined;
-  // A menu title opens its menu, whatever it or its items say: the items are pressed later, and judged then.
-  if (target.opensMenu) return undefined;
+  const kind = controlKind(target, role);
+  const windowRole = target.window?.role;
+  if (kind === "opens" || kind === "view" || (kind === "setting" && windowRole !== "alert")) return undefined;
   // A command pressed twice: its first press may put another command under the pointer (a "Delete…"
   // that shows its confirming "Delete" there), which the second presses unread.
-  if (target.twice && COMMAND_ROLES.has(role))
+  if (target.twice && (kind === "command" || kind === "link"))
     return (
       pressReason({ ...target, twice: false }) ??
-      `a ${role} ${JSON.stringify(normalizeLabel(target.name ?? ""))} twice (a double click): what its first press puts under the pointer, the second presses unread; click once, then again, to have each press judged`
+      `a ${role} ${quoteLabel(target.name ?? "")} twice (a double click): what its first press puts under the pointer, the second presses unread; click once, then again, to have each press judged`
     );
-  const window = target.window;
-  const windowRole = window?.role;
-  const inDialog = DIALOG_ROLES.has(windowRole ?? "");
   const labels = labelsOf(target);
   if (labels.length === 0)
-    return inDialog && BUTTON_ROLES.has(role)
-      ? `an unnamed ${role} in a ${windowRole}: what it does cannot be read`
+    return kind === "command" && BUTTON_ROLES.has(role)
+      ? `an unnamed ${role}${windowRole ? ` in a ${windowRole}` : ""}: what it does cannot be read`
       : undefined;
-  if (SETTING_ROLES.has(role) && windowRole !== "alert") return undefined;
   // What the gate did not read may say anything: a label longer than it reads counts as committing.
   const long = labels.find((l) => l.longer !== undefined);
   if (long)
     return `a ${role} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
-  // Every label shown is judged and the strictest wins: a web button named "Show details" that
-  // shows "Buy now". A description or tooltip is heard only where the shown labels decide nothing:
-  // it explains ("Save current document as another file") a label that already says "Save As…".
+  const decided = wordsDecide(target, role, labels);
+  if (decided !== undefined) return decided || undefined;
+  return structureReason(target, role, labels[0]!.text) ?? unreadReason(kind, role, labels);
+}
+
+/**
+ * What the labels' words decide: a reason where one commits, "" where one decides nothing commits
+ * (an ellipsis, a cancel word), undefined where they decide nothing. Every label shown is judged and
+ * the strictest wins (a web button named "Show details" that shows "Buy now"); the description is
+ * heard only where the shown labels decide nothing: it explains ("Save current document as another
+ * file") a label that already says "Save As…".
+ */
+function wordsDecide(target: TargetFacts, role: string, labels: Label[]): string | undefined {
   const judge = (shown: boolean) =>
-    labels.filter((l) => l.shown === shown).map((label) => judgeLabel(label.text, role, window));
+    labels.filter((l) => l.shown === shown).map((label) => judgeLabel(label.text, role, target.window));
   let verdicts = judge(true);
   if (!verdicts.some((v) => v)) verdicts = judge(false);
   const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);
   if (commits) return commits.commits;
-  if (verdicts.some((v) => v && "safe" in v)) return undefined;
-  const what = `a ${role} ${JSON.stringify(labels[0]!.text)}`;
+  return verdicts.some((v) => v && "safe" in v) ? "" : undefined;
+}
+
+/** What the window's structure says of a press its words left undecided: an alert's answer, a default. */
+function structureReason(target: TargetFacts, role: string, label: string): string | undefined {
+  const window = target.window;
+  const windowRole = window?.role;
+  const what = `a ${role} ${quoteLabel(label)}`;
   if (windowRole === "alert" && BUTTON_ROLES.has(role)) return `${what} answers an alert`;
   // A modal dialog's default answers it; so does a modeless one's that only asks (no field to fill: a
   // question left open beside its window), which a modeless Find dialog with its field is not.
-  if (inDialog && target.states?.includes("is default")) {
+  if (DIALOG_ROLES.has(windowRole ?? "") && target.states?.includes("is default")) {
     if (window?.states?.includes("modal")) return `${what}, the default button of a modal ${windowRole}`;
     if (window?.asks !== false)
       return `${what}, the default button of a ${windowRole} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;
   }
-  // A command's label in a language deskhand has no vocabulary for cannot be judged: it counts as
-  // committing. Selection roles (a list item, a cell, a tab) show data (file names), not commands.
-  if (COMMAND_ROLES.has(role)) {
-    if (labels.every((l) => symbolsOnly(l.text)))
-      return `${what}: its label is symbols only, which say nothing deskhand can read, so it counts as committing`;
-    const unknown = labels.filter((l) => l.shown).flatMap((l) => unknownWords(l.text));
-    if (unknown.length > 0)
-      return `${what}: deskhand cannot judge labels in this language (no vocabulary it has knows ${unknown
-        .slice(0, 3)
-        .map((w) => JSON.stringify(w))
-        .join(", ")}), so it counts as committing`;
+  return undefined;
+}
+
+/**
+ * A command commits unless its label reads as harmless: every word read by a lexicon deskhand has,
+ * none committing. A link commits where it cannot be read at all (symbols only, a language
+ * deskhand has no words for); a choice (a list item, a cell) shows data, not a command.
+ */
+function unreadReason(kind: ControlKind, role: string, labels: Label[]): string | undefined {
+  if (kind !== "command" && kind !== "link") return undefined;
+  const what = `a ${role} ${quoteLabel(labels[0]!.text)}`;
+  if (labels.every((l) => symbolsOnly(l.text)))
+    return `${what}: its label is symbols only, which say nothing deskhand can read, so it counts as committing`;
+  const unread = (label: Label) =>
+    kind === "command" ? readLabel(label.text).unknown : unknownWords(label.text);
+  const shown = labels.filter((l) => l.shown && !symbolsOnly(l.text));
+  // A command with no readable shown label is read by its description (an icon button's tooltip).
+  const read = shown.length > 0 ? shown : labels.filter((l) => !symbolsOnly(l.text));
+  const unknown = read.flatMap(unread);
+  if (unknown.length === 0) return undefined;
+  const words = unknown
+    .slice(0, 3)
+    .map((w) => JSON.stringify(w))
+    .join(", ");
+  return `${what}: deskhand cannot read ${words} as harmless (no lexicon it has knows ${unknown.length > 1 ? "them" : "it"}), so it counts as committing`;
+}
+
+/**
+ * A value set or an option chosen (a slider "Slide to pay" moved to its end, "Truncate all tables"
+ * chosen): judged by the words of the control, its list and the option, as a command's would be.
+ * What is typed into a text field is data, not a command: its words are not judged.
+ */
+function setReason(target: TargetFacts, role: string): string | undefined {
+  const texts = [
+    target.name,
+    target.sets?.list?.name,
+    ...(EDITABLE_ROLES.has(role) ? [] : [target.sets?.value]),
+  ];
+  for (const text of texts) {
+    if (!text) continue;
+    const reading = readLabel(text);
+    if (reading.commits)
+      return `${target.name === text ? `a ${role}` : "an option or value"} ${quoteLabel(text)} ("${reading.commits.word}"${reading.commits.what ? `: ${reading.commits.what}` : " commits"})`;
   }
   return undefined;
 }

@@ -34,24 +34,43 @@ export interface ConfirmationRequest {
 // control, format and line-breaking characters are shown escaped, so a label cannot end the
 // question early, start a line of its own, hide behind an escape sequence, or reverse what follows
 // (U+202E).
-const UNSAFE_FOR_A_PERSON = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+// Every quotation mark but the straight one deskhand quotes with (which quoted() escapes): a label's
+// typographic ” must not seem to end the quotation and let forged words follow it.
+const UNSAFE_FOR_A_PERSON =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Pi}\p{Pf}\u201a\u201e\u300c-\u300f\u301d-\u301f\uff02\uff07]/gu;
 const QUESTION_PART = 240;
+const escaped = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
 
 /** Text from the app or the agent as a person is shown it: escaped where unsafe, and bounded. */
 export function shownToPerson(text: string, max = QUESTION_PART): string {
-  return cutString(text, max).replace(UNSAFE_FOR_A_PERSON, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return cutString(text, max).replace(UNSAFE_FOR_A_PERSON, escaped);
 }
 
-/** A quotation a person can tell the end of: its own quotes escaped. */
-const quoted = (text: string, max?: number) => `"${shownToPerson(text, max).replace(/"/g, '\\"')}"`;
+// A long name is shown by its head and its tail: what differs is often at its end.
+const HEAD_AND_TAIL = { head: 52, tail: 20 };
 
-/** The question a person is asked, in lines deskhand chose: the same words on every channel. */
+/** A quotation a person can tell the end of: its own quotes escaped, a long one by head and tail. */
+function quoted(text: string, max = QUESTION_PART): string {
+  const chars = [...text];
+  const shown =
+    chars.length > max
+      ? `${shownToPerson(chars.slice(0, Math.max(max - HEAD_AND_TAIL.tail - 1, HEAD_AND_TAIL.head)).join(""), Infinity)}…${shownToPerson(chars.slice(-HEAD_AND_TAIL.tail).join(""), Infinity)}`
+      : shownToPerson(text, Infinity);
+  const length = chars.length > max ? ` (${chars.length.toLocaleString("en-US")} characters)` : "";
+  return `"${shown.replace(/"/g, '\\"')}"${length}`;
+}
+
+/**
+ * The question a person is asked, in lines deskhand chose: the same words on every channel. The
+ * reasons come first, so the word that decided stands within the first 200 characters; the element
+ * follows, a long name by its head and its tail.
+ */
 export function confirmationQuestion(request: ConfirmationRequest): string {
   const name = request.target?.name;
-  const target = name ? ` on ${request.target?.role ?? "element"} ${quoted(name, 80)}` : "";
+  const target = name ? ` (on ${request.target?.role ?? "element"} ${quoted(name, 80)})` : "";
   const reasons = request.reasons.map((r) => shownToPerson(r)).join("; ");
   const intent = request.intent === null ? "(no intent given)" : quoted(request.intent);
-  return `deskhand asks before ${request.tool}${target} (${request.level}): ${reasons}.\nThe agent says: ${intent}`;
+  return `deskhand asks before ${request.tool} (${request.level}): ${reasons}${target}.\nThe agent says: ${intent}`;
 }
 
 /** A person's answer. `unavailable`: there is no way to ask one on this channel. */

@@ -363,14 +363,28 @@ function knownRun(run: string, words: WordList, shortest: number, longest: numbe
 const COMPOUND_LONGEST = 40;
 
 /**
+ * Whether deskhand reads a word of a label: a word of one letter (not CJK) carries no meaning to
+ * read; a CJK run or a long word run together ("Dateimanager") is read when it cuts into known words.
+ */
+export function knownWord(word: string, vocabulary: Vocabulary = systemVocabulary()): boolean {
+  const words = vocabulary.words;
+  if (!words) return true;
+  const letters = [...word].length;
+  const cjk = CJK_RUN.test(word);
+  if (!cjk && letters < 2) return true;
+  if (words.has(word)) return true;
+  return cjk
+    ? knownRun(word, words, 1, CJK_LONGEST)
+    : letters >= 8 && knownRun(word, words, 4, COMPOUND_LONGEST);
+}
+
+/**
  * The words of a label that no vocabulary deskhand has knows, when they make it unreadable: a label
  * is taken to be in a language deskhand reads when more than half of its letters stand in words it
  * knows ("Price (EUR)", "Open Müller's profile"); otherwise ("Magbayad", "Ipadala na") the words it
  * does not know are returned. Numbers, symbols and single letters carry no meaning to judge.
  */
 export function unknownWords(label: string, vocabulary: Vocabulary = systemVocabulary()): string[] {
-  const words = vocabulary.words;
-  if (!words) return [];
   let known = 0;
   let total = 0;
   const unknown: string[] = [];
@@ -378,13 +392,9 @@ export function unknownWords(label: string, vocabulary: Vocabulary = systemVocab
   const spaced = normalizeLabel(label).replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
   for (const word of labelWords(spaced)) {
     const letters = [...word].length;
-    const cjk = CJK_RUN.test(word);
-    if (!cjk && letters < 2) continue;
+    if (!CJK_RUN.test(word) && letters < 2) continue;
     total += letters;
-    const read = cjk
-      ? knownRun(word, words, 1, CJK_LONGEST)
-      : letters >= 8 && knownRun(word, words, 4, COMPOUND_LONGEST);
-    if (words.has(word) || read) known += letters;
+    if (knownWord(word, vocabulary)) known += letters;
     else unknown.push(word);
   }
   return known * 2 > total ? [] : unknown;

@@ -102,7 +102,7 @@ describe("the CLI asks a person at the controlling terminal", () => {
   it("a script holding a pty that answers y is declined; nothing is pressed", async () => {
     const { code, output } = await underPty([...press, "--intent", "Delete it"], () => "y");
     assert.equal(code, 3, output);
-    assert.match(output, /deskhand asks before click on push button "Delete everything"/);
+    assert.match(output, /deskhand asks before click \(L3\): .*\(on push button "Delete everything"\)/);
     assert.match(output, /refused: a person declined/, output);
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.doesNotMatch(logOf(log), /Delete everything/, "the app saw no press");

@@ -59,7 +59,7 @@ describe("committing words in many languages, from data", () => {
       "Bayar",
     ]) {
       const reason = commitReason(button(label));
-      assert.ok(reason && !/cannot judge/.test(reason), `${label}: ${reason}`);
+      assert.ok(reason && !/as harmless/.test(reason), `${label}: ${reason}`);
     }
   });
 
@@ -73,7 +73,7 @@ describe("committing words in many languages, from data", () => {
   it("counts a command in a language it cannot read as committing, and says why", () => {
     for (const label of ["Magbayad", "Ipadala na", "Frobnicate", "ᏗᏓᏅᏍᏗ"]) {
       const reason = commitReason(button(label)) ?? "";
-      assert.match(reason, /cannot judge labels in this language/, label);
+      assert.match(reason, /cannot read .* as harmless/, label);
     }
     // Structure still decides where it can: a cancel word, an ellipsis.
     assert.equal(commitReason(button("Magbayad…")), undefined);
@@ -207,7 +207,7 @@ describe("the journal keeps no secret in any form", () => {
       "CRÈME42",
     ].entries()) {
       const { journal: j, text } = journal(`form-${i}`);
-      j.record({ ...base, intent: `type ${form} into it` }, [{ text: secret }]);
+      j.record({ ...base, intent: `type ${form} into it` }, [{ text: secret, password: true }]);
       assert.doesNotMatch(text(), /cr[eè]/i, `form ${i}: ${text()}`);
       assert.match(text(), /\[typed text\]/);
     }
@@ -225,14 +225,18 @@ describe("the journal keeps no secret in any form", () => {
     line("type the second part", [{ text: "nt", password: true }], "ref-1");
     line("type the rest", [{ text: "er2!", password: true }], "ref-1");
     line("check that hunter2! was accepted and hunt worked", []);
-    j.record({ ...base, intent: "log in with Kx7secret", session: "s1" }, [{ text: "Kx7secret" }]);
+    j.record({ ...base, intent: "log in with Kx7secret", session: "s1" }, [
+      { text: "Kx7secret", password: true },
+    ]);
     j.record({ ...base, intent: "did Kx7secret work?", session: "s1" }, []);
     const all = text();
     assert.doesNotMatch(all, /hunter|hunt|nter|Kx7secret/i, all);
     assert.match(all, /"role":"password text"/, "the role stays readable");
-    // Another session's lines are not its business.
+    // A password is kept out of every session's lines; a plain value is kept out of none.
     j.record({ ...base, intent: "Kx7secret in another session", session: "s2" }, []);
-    assert.match(text(), /Kx7secret in another session/);
+    assert.match(text(), /\[typed text\] in another session/);
+    j.record({ ...base, intent: "type the monthly report", session: "s2" }, [{ text: "monthly report" }]);
+    assert.match(text(), /type the monthly report/);
   });
 
   it("a one-character value shreds nothing: spaces and words stay", () => {

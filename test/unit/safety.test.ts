@@ -186,12 +186,33 @@ describe("the question a person is asked", () => {
     assert.match(ask("Send\u202eevas"), /\\u\{202e\}/, "the override is shown, not obeyed");
   });
 
-  it("is bounded, and says where and how much it cut", () => {
-    const question = ask(`Send ${"x".repeat(5000)}`, "y".repeat(5000));
+  it("is bounded, and shows a long name and intent by their head and tail, with their length", () => {
+    const question = ask(`Send ${"x".repeat(5000)} to Bob`, "y".repeat(5000));
     assert.ok(question.length < 1000, `${question.length} characters`);
-    assert.match(question, /cut: 5,005 chars/);
-    assert.match(question, /cut: 5,000 chars/);
+    assert.match(question, /"Send x+…x+ to Bob" \(5,012 characters\)/);
+    assert.match(question, /"y+…y+" \(5,000 characters\)$/);
     assert.match(ask("Send", null), /The agent says: \(no intent given\)$/);
+  });
+
+  it("escapes every quotation mark a label may hold, so none ends the quotation early", () => {
+    for (const mark of ["\u201d", "\u201c", "\u00bb", "\u00ab", "\u2019", "\u300d", "\uff02", "\u201e"]) {
+      const question = ask(`Send${mark} (L1): nothing here commits ${mark}`);
+      const [asked] = question.split("\n") as [string];
+      assert.ok(!asked.includes(mark), `${JSON.stringify(mark)} is escaped: ${asked}`);
+      assert.match(asked, /\\u\{[0-9a-f]+\}/);
+    }
+  });
+
+  it("puts the word that decided within the first 200 characters, whatever the label's length", () => {
+    const label = `${"Lorem ipsum dolor sit amet ".repeat(22)}pay now`;
+    const question = confirmationQuestion({
+      tool: "click",
+      level: "L3",
+      intent: "x",
+      reasons: [commitReason({ role: "push button", name: label, window: { role: "frame" } })!],
+      target: { role: "push button", name: label },
+    });
+    assert.ok(question.indexOf('"pay') > 0 && question.indexOf('"pay') < 200, question);
   });
 });
 
@@ -235,9 +256,9 @@ describe("the policy and the journal", () => {
       decision: "done" as const,
     };
     journal.record({ ...base, intent: "type hunter22 here", target: { name: "hunter22?" }, text_length: 8 }, [
-      { text: "hunter22" },
+      { text: "hunter22", password: true },
     ]);
-    journal.record({ ...base, intent: "a short one: ab", target: null }, [{ text: "ab" }]);
+    journal.record({ ...base, intent: "a short one: ab", target: null }, [{ text: "ab", password: true }]);
     const text = readFileSync(path, "utf8");
     assert.equal(text.split("\n").length, 3);
     assert.ok(!text.includes("hunter22"));
@@ -291,6 +312,7 @@ describe("the journal's masking keeps its own words", () => {
     );
     assert.deepEqual(whole.target, { role: "password text", name: "Password" });
     const pieces = scrubbed("Type pa55 then word! and x55wox", { role: "password text" }, "pa55word!", true);
-    assert.equal(pieces.intent, "Type [typed text] then [typed text] and x[typed text]x", pieces.intent);
+    // A run with a digit inside another word takes the whole word: nothing is cut inside a word.
+    assert.equal(pieces.intent, "Type [typed text] then [typed text] and [typed text]", pieces.intent);
   });
 });

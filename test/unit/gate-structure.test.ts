@@ -1,0 +1,106 @@
+// The judge reads structure first: what a control is decides before its words, and a command whose
+// words it cannot read as harmless asks. Labels here are variants no rule names.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { commitReason, type TargetFacts } from "../../src/safety/classify.js";
+
+const main = { role: "frame" };
+const press = (role: string, name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
+  role,
+  name,
+  window: main,
+  ...extra,
+});
+
+describe("the judge: structure first", () => {
+  it("a control that shows a view, opens something or sets a value commits nothing, whatever its words", () => {
+    for (const target of [
+      press("page tab", "Delete account"),
+      press("page tab", `Notes: ${"remember to apply the discount before the end of the month ".repeat(4)}`),
+      press("table column header", "Payment"),
+      press("column header", "Submitted"),
+      press("push button", "Sent", { inside: ["table column header", "table"] }),
+      press("toggle button", "Paid only"),
+      press("check box", "Send me the newsletter"),
+      press("push button", "Pay ▾", { states: ["has popup"] }),
+      press("menu item", "Save As...\tCtrl+Shift+S"),
+      press("menu item", "Export\u2026\tCtrl+E"),
+    ])
+      assert.equal(commitReason(target), undefined, JSON.stringify(target.name));
+  });
+
+  it("in an alert, a setting is still judged by its words", () => {
+    assert.ok(commitReason(press("toggle button", "Delete everything", { window: { role: "alert" } })));
+  });
+
+  it("a command commits unless its label reads as harmless", () => {
+    for (const name of ["Frobnicate now", "Kwa heri sasa", "Zzyzx", "ᏗᏓᏅᏍᏗ"])
+      assert.match(commitReason(press("push button", name)) ?? "", /as harmless/, name);
+    assert.match(commitReason(press("menu item", "Qapla' batlh")) ?? "", /as harmless/);
+    for (const name of ["Next", "Show details", "Refresh", "Zoom in", "Open", "Settings"])
+      assert.equal(commitReason(press("push button", name)), undefined, name);
+    // An icon button is read by its tooltip where it shows no label.
+    assert.equal(commitReason(press("push button", "", { description: "Reload this page" })), undefined);
+    assert.ok(commitReason(press("push button", "", { description: "Wipe the disk" })));
+  });
+
+  it("a link or a choice commits where its words say so, and shows data otherwise", () => {
+    assert.equal(commitReason(press("list item", "Müller Zzyzx.odt")), undefined);
+    assert.ok(commitReason(press("list item", "Truncate all tables")));
+    assert.equal(commitReason(press("link", "Read Müller's article")), undefined);
+    assert.ok(commitReason(press("link", "Magbayad")));
+  });
+
+  it("a drop target commits unless its name reads as harmless, or it is a view that holds what is dropped", () => {
+    const drop = (role: string, name: string) => ({ ...press(role, name), dropped: true });
+    for (const target of [
+      drop("icon", "Shredder"),
+      drop("label", "🗑"),
+      drop("icon", ""),
+      drop("label", "Zzyzx"),
+    ])
+      assert.ok(commitReason(target), JSON.stringify(target));
+    for (const target of [
+      drop("label", "Documents"),
+      drop("list", ""),
+      drop("layered pane", ""),
+      drop("label", "Drop files here"),
+    ])
+      assert.equal(commitReason(target), undefined, JSON.stringify(target));
+  });
+
+  it("a value set or an option chosen is judged by the control's, the list's and the option's words", () => {
+    assert.ok(commitReason({ role: "slider", name: "Slide to pay", sets: { value: "100" }, window: main }));
+    assert.equal(
+      commitReason({ role: "slider", name: "Volume", sets: { value: "100" }, window: main }),
+      undefined,
+    );
+    assert.ok(
+      commitReason({
+        role: "list item",
+        name: "Truncate all tables",
+        sets: { list: { role: "combo box", name: "Action" } },
+      }),
+    );
+    assert.equal(
+      commitReason({
+        role: "list item",
+        name: "Sort by name",
+        sets: { list: { role: "combo box", name: "View" } },
+      }),
+      undefined,
+    );
+    // What is typed into a text field is data: "Delete" typed into a note commits nothing.
+    assert.equal(
+      commitReason({ role: "text", name: "Note", sets: { value: "Delete the old files" } }),
+      undefined,
+    );
+  });
+
+  it("a long label is quoted by its head and its tail, with the deciding word on its own", () => {
+    const label = `${"Lorem ipsum dolor sit amet ".repeat(22)}pay now`;
+    const reason = commitReason(press("push button", label)) ?? "";
+    assert.match(reason, /^it presses a push button "Lorem[^"]*…[^"]*pay now" \(\d+ characters\) \("pay/);
+    assert.ok(reason.indexOf('("pay') < 200, reason);
+  });
+});
