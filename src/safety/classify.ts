@@ -118,6 +118,8 @@ export interface TargetFacts {
   opensMenu?: boolean | undefined;
   /** The roles of its nearest ancestors, nearest first, where read (a button inside a column header). */
   inside?: string[] | undefined;
+  /** It sits in a bar beside a field that searches (a find bar): its Close hides the bar. */
+  searchBar?: boolean | undefined;
   /** Pressed twice by a double click: the second press lands on whatever the first put there. */
   twice?: boolean | undefined;
   /** Something is dropped onto it (a drag's end): what it is named for takes what is dropped. */
@@ -227,7 +229,13 @@ function withoutNamedThings(label: string): string {
   return rest === normal ? label : rest;
 }
 
-function judgeLabel(label: string, role: string, window: WindowFacts | undefined, shownAs = label): Verdict {
+function judgeLabel(
+  label: string,
+  role: string,
+  window: WindowFacts | undefined,
+  shownAs = label,
+  bar = false,
+): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
   const what = `a ${role} ${quoteLabel(shownAs)}`;
@@ -253,6 +261,8 @@ function judgeLabel(label: string, role: string, window: WindowFacts | undefined
   if (meaning) return { commits: `${what} ("${meaning.word}": ${meaning.what})` };
   if (words.closes) {
     if (inDialog && window?.holdsInput === false) return { safe: true };
+    // A find bar's Close hides the bar: the document stays as it is.
+    if (bar) return { safe: true };
     return {
       commits: inDialog
         ? `${what} closes a ${windowRole}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
@@ -397,7 +407,9 @@ function pressReason(target: TargetFacts): string | undefined {
  */
 function wordsDecide(target: TargetFacts, role: string, labels: Label[]): string | undefined {
   const judge = (shown: boolean) =>
-    labels.filter((l) => l.shown === shown).map((label) => judgeLabel(label.text, role, target.window));
+    labels
+      .filter((l) => l.shown === shown)
+      .map((label) => judgeLabel(label.text, role, target.window, label.text, !!target.searchBar));
   let verdicts = judge(true);
   if (!verdicts.some((v) => v)) verdicts = judge(false);
   const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);

@@ -29,6 +29,11 @@ describe("the judge: structure first", () => {
       assert.equal(commitReason(target), undefined, JSON.stringify(target.name));
   });
 
+  it("a find bar's Close hides the bar; a main window's Close may lose unsaved work", () => {
+    assert.equal(commitReason(press("push button", "Close", { searchBar: true })), undefined);
+    assert.match(commitReason(press("push button", "Close")) ?? "", /unsaved work/);
+  });
+
   it("in an alert, a setting is still judged by its words", () => {
     assert.ok(commitReason(press("toggle button", "Delete everything", { window: { role: "alert" } })));
   });
