@@ -1,4 +1,5 @@
 import { type Interface, type Role, roleSet, type State } from "./vocabulary.js";
+import type { ExportedItem } from "./gtk-menus.js";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 
@@ -141,12 +142,19 @@ export interface TreeReader {
   readSubtree(handle: string, options: StructureOptions): Promise<StructureRead>;
   enrich(nodes: RawNode[], options: EnrichOptions): Promise<void>;
   /**
-   * Shows each of a menu bar's menus for a moment and closes it, as a person opens a menu to read
-   * it: an app may build a menu's items only as it shows (GTK 3's Thunar, on "show"), so until then
-   * the menu is empty, or holds the items, greyed or missing, of the last time it showed. Returns
-   * how many showed; 0 where the toolkit's menus cannot be closed again cleanly this way.
+   * What a window's app binds outside its accessible tree, read without acting on it: whether it
+   * is a GtkApplication (whose accelerators need no menu item), and the items of the menu models
+   * it exports on the session bus (org.gtk.Menus), with their `accel`. Undefined where the platform
+   * cannot tell; throws where an exported model did not answer.
    */
-  fillMenus?(barHandle: string, menuHandles: string[]): Promise<number>;
+  appBindings?(windowId: number): Promise<AppBindings | undefined>;
+}
+
+export interface AppBindings {
+  gtkApplication: boolean;
+  items: ExportedItem[];
+  /** Whether a submenu of an exported model stayed empty: it fills only as it opens. */
+  partial: boolean;
 }
 
 export interface PointerLocator {

@@ -1,6 +1,7 @@
 // Where the AT-SPI backend learns which windows are on screen: the X server (EWMH) under X11, sway's
 // IPC under Wayland. The trees are AT-SPI's either way; this is only the windows, their places, the
 // focus and what is under the pointer.
+import type { GtkExports } from "./gtk-menus.js";
 import type { Rect } from "./types.js";
 import type { ClientWindow } from "./x11/windows.js";
 
@@ -14,6 +15,8 @@ export interface WindowSource {
   windowUnderPointer(windows: ClientWindow[]): Promise<number | undefined>;
   /** The menus open on screen, as the display places them; absent where it cannot tell (sway). */
   openMenus?(): Promise<Rect[]>;
+  /** What a GTK window says its app exports on the session bus (X11 properties); absent elsewhere. */
+  gtkExports?(windowId: number): Promise<GtkExports | undefined>;
   /**
    * Whether every toolkit's AT-SPI extents are relative to its window (Wayland: the screen is the
    * compositor's), so each window's origin is added to them.

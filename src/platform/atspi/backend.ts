@@ -1,10 +1,12 @@
 // The Linux backend: AT-SPI2 over D-Bus for trees; the windows on screen from X11 (EWMH), or under
 // Wayland from sway's IPC (a WindowSource either way).
 
+import { readExportedMenu } from "../gtk-menus.js";
 import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
   ActionReport,
+  AppBindings,
   EnrichOptions,
   RawNode,
   Rect,
@@ -69,8 +71,6 @@ interface WindowMatch {
 const POPUP_TOP_LEVELS = roleSet("window", "menu", "popup menu");
 /** Bound on asking one app for its windows while listing: a hung app is then listed as last seen. */
 const FRAME_LIST_TIMEOUT_MS = 1000;
-/** How long a menu shown by fillMenus is given to fill itself. */
-const MENU_FILL_MS = 1000;
 const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
@@ -86,7 +86,10 @@ export class AtspiBackend implements AccessibilityBackend {
     private readonly a11y: DBusConnection,
     private readonly windows: WindowSource,
     readonly callTimeoutMs: number,
+    /** The session bus, where GTK apps export their menus (appBindings); opened when first asked. */
+    private readonly sessionAddress?: string,
   ) {}
+  #session: Promise<DBusConnection> | undefined;
 
   /** "atspi+x11", or "atspi+sway" under Wayland. */
   get name(): string {
@@ -141,7 +144,7 @@ export class AtspiBackend implements AccessibilityBackend {
         timeoutMs,
       )
       .catch(() => undefined);
-    return new AtspiBackend(a11y, windows, timeoutMs);
+    return new AtspiBackend(a11y, windows, timeoutMs, env.DBUS_SESSION_BUS_ADDRESS);
   }
 
   /** The applications on the bus now; connections to apps that left are closed. */
@@ -490,44 +493,19 @@ export class AtspiBackend implements AccessibilityBackend {
     return popups;
   }
 
-  /** See TreeReader.fillMenus. GTK 3 only: its bar's Selection.ClearSelection closes a menu again. */
-  async fillMenus(barHandle: string, menuHandles: string[]): Promise<number> {
-    const { app, path: bar } = this.#app(barHandle);
-    if (!app.isGtk3) return 0;
-    const timeout = this.callTimeoutMs;
-    const childCount = async (path: string) =>
-      Number(await app.property(path, IFACE.accessible, "ChildCount", timeout).catch(() => 0));
-    // Shown once its first item shows: the action runs from the app's main loop, after the call.
-    const shown = async (path: string) => {
-      if ((await childCount(path)) === 0) return false;
-      const [[, first]] = (await app.call(path, IFACE.accessible, "GetChildAtIndex", timeout, "i", [0])) as [
-        [string, string],
-      ];
-      const [bits] = await app.call(first, IFACE.accessible, "GetState", timeout);
-      return statesFromBitset(bits as number[]).includes("showing");
-    };
-    let filled = 0;
-    for (const handle of menuHandles) {
-      const { path } = this.#app(handle);
-      const { names } = await app.actionNames(path, timeout).catch(() => ({ names: [] as string[] }));
-      const click = names.findIndex((name) => name.toLowerCase() === "click");
-      if (click < 0) continue;
-      let seen = false;
-      try {
-        await app.act(path, IFACE.action, "DoAction", timeout, "i", [click]);
-        for (let waited = 0; waited < MENU_FILL_MS && !seen; waited += 50) {
-          seen = await shown(path).catch(() => false);
-          if (!seen) await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      } finally {
-        const close = () => app.act(bar, IFACE.selection, "ClearSelection", timeout).catch(() => undefined);
-        await close();
-        // A menu slower than the wait may open after the first close: close it again once more.
-        if (!seen) await new Promise((resolve) => setTimeout(resolve, 200)).then(close);
-      }
-      if (seen) filled++;
-    }
-    return filled;
+  /** See TreeReader.appBindings: the window's X properties, then each exported menu model. */
+  async appBindings(windowId: number): Promise<AppBindings | undefined> {
+    const exports = await this.windows.gtkExports?.(windowId);
+    if (!exports) return undefined;
+    const gtkApplication = exports.application !== undefined;
+    if (exports.menus.length === 0) return { gtkApplication, items: [], partial: false };
+    if (this.#session === undefined || (await this.#session.catch(() => undefined))?.closed)
+      this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
+    const session = await this.#session;
+    const read = await Promise.all(
+      exports.menus.map((path) => readExportedMenu(session, exports.busName, path, this.callTimeoutMs)),
+    );
+    return { gtkApplication, items: read.flatMap((r) => r.items), partial: read.some((r) => r.partial) };
   }
 
   async readSubtree(handle: string, options: StructureOptions): Promise<StructureRead> {
@@ -948,5 +926,6 @@ export class AtspiBackend implements AccessibilityBackend {
     this.#apps.clear();
     this.a11y.close();
     this.windows.close();
+    this.#session?.then((session) => session.close()).catch(() => undefined);
   }
 }

@@ -1,5 +1,6 @@
 // Top-level windows as the window manager lists them (EWMH): the ground truth of what is on screen.
 
+import type { GtkExports } from "../gtk-menus.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";
 import type { X11Connection } from "./connection.js";
@@ -118,6 +119,21 @@ export async function openMenuWindows(x: X11Connection): Promise<Rect[]> {
   return menus.filter((m): m is Rect => m !== undefined);
 }
 
+/** What a GTK window's X properties say its app exports on the session bus; undefined: nothing. */
+async function gtkExports(x: X11Connection, id: number): Promise<GtkExports | undefined> {
+  const [busName, application, menubar, appMenu] = await Promise.all(
+    [
+      "_GTK_UNIQUE_BUS_NAME",
+      "_GTK_APPLICATION_OBJECT_PATH",
+      "_GTK_MENUBAR_OBJECT_PATH",
+      "_GTK_APP_MENU_OBJECT_PATH",
+    ].map((name) => x.text(id, name)),
+  );
+  if (!busName) return undefined;
+  const menus = [menubar, appMenu].filter((p): p is string => !!p);
+  return { busName, ...(application ? { application } : {}), menus };
+}
+
 /** The X server as the AT-SPI backend's window source. */
 export function x11WindowSource(x: X11Connection): WindowSource {
   return {
@@ -126,6 +142,7 @@ export function x11WindowSource(x: X11Connection): WindowSource {
     activeWindow: () => activeWindow(x),
     windowUnderPointer: (windows) => windowAtPointer(x, windows),
     openMenus: () => openMenuWindows(x),
+    gtkExports: (id) => gtkExports(x, id),
     windowRelativeExtents: false,
     get closed() {
       return x.closed;

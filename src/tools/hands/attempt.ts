@@ -63,8 +63,6 @@ export interface InputAttempt {
   presses?: TargetFacts[];
   /** How each press was found, for the reply ("the default button"). */
   pressedVia?: string[];
-  /** Menus the judging showed for a moment to read them: journaled with the attempt. */
-  menusShown?: number;
   chord?: Chord;
   /** Read the window before and after, and answer what changed (`include_changes`). */
   includeChanges?: boolean;
@@ -407,7 +405,6 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
     ...(keysWindow !== undefined ? { window: { id: keysWindow, title } } : {}),
     ...(attempt.place ? { point: attempt.place.point } : {}),
     ...(attempt.place?.ref ? { ref: attempt.place.ref } : {}),
-    ...(attempt.menusShown ? { menus_shown: attempt.menusShown } : {}),
   };
   const guarded = await guard(context, {
     journalTool: attempt.tool,

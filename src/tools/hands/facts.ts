@@ -5,7 +5,7 @@
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
-import type { RawNode } from "../../platform/types.js";
+import type { AppBindings, RawNode } from "../../platform/types.js";
 import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES } from "../../platform/vocabulary.js";
 import {
   BUTTON_ROLES,
@@ -278,8 +278,6 @@ export interface KeyEffect {
   presses: TargetFacts[];
   /** How each press was found: "focused", "default button", "key binding <Control>s". */
   via: string[];
-  /** Menus shown for a moment to read their items (fillMenus): an act on the app, journaled. */
-  menusShown?: number;
   /** The element that had the keyboard focus when the keys were judged: a reply says where it went. */
   focusedHandle?: string;
   /** Every element that reported the focus then (Qt leaves it on some): what is new after is where it went. */
@@ -793,9 +791,9 @@ async function activationEffect(
 }
 
 /**
- * What a chord presses: the elements whose key bindings or labels claim it, read again after showing
- * the menus where nothing claims it (Thunar fills its menus as they open), then the guesses where
- * the app reports none. Returns why it cannot be told, where it cannot.
+ * What a chord presses: the elements whose key bindings or labels claim it, the items of the menus
+ * the app exports that bind it, then the guesses where the app reports none. Judging only reads: no
+ * menu is opened to see what it holds. Returns why it cannot be told, where it cannot.
  */
 async function chordEffect(
   j: KeyJudging,
@@ -804,29 +802,19 @@ async function chordEffect(
 ): Promise<string | undefined> {
   const { effect } = j;
   const backend = await j.context.backend();
-  const inTextField =
-    focused?.role === "terminal" ||
-    (focused?.role !== undefined &&
-      EDITABLE_ROLES.has(focused.role) &&
-      !!focused.states?.includes("editable"));
-  const decided = harmlessChord(chord) || !commandChord(chord, inTextField);
-  const readPressables = async () => {
-    const found = j.read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
-    await backend.enrich(found, { ...BINDINGS_READ, windowId: j.windowId });
-    return found;
-  };
-  let pressables = await readPressables();
-  let fromMenus = "";
-  const claimed = pressables.some((n) => !j.pressedItems.has(n) && claims(n, chord));
-  const shown = !decided && !claimed && j.menuItems.length === 0 ? await fillMenus(j.context, j.read) : 0;
-  if (shown > 0) {
-    effect.menusShown = shown;
-    j.read = await readWhole(j.context, j.windowId);
-    pressables = await readPressables();
-    fromMenus = " (read after showing the window's menus, which fill only as they open)";
-  }
+  const editing =
+    focused?.role !== undefined && EDITABLE_ROLES.has(focused.role) && !!focused.states?.includes("editable");
+  const inTextField = focused?.role === "terminal" || editing;
+  const pressables = j.read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
+  const [, app] = await Promise.all([
+    backend.enrich(pressables, { ...BINDINGS_READ, windowId: j.windowId }),
+    backend.appBindings?.(j.windowId).catch(() => "unread" as const),
+  ]);
+  const formatting = formats(j.read, chord, editing);
+  const decided = harmlessChord(chord) || !!formatting || !commandChord(chord, inTextField);
   const pressedBefore = effect.presses.length;
-  await claimedBy(j, pressables, chord, fromMenus);
+  await claimedBy(j, pressables, chord);
+  if (typeof app === "object") await exportedClaims(j, app, chord);
   // A chord the app's own key bindings or labels tie to an element is judged by that element.
   const found = effect.presses.length > pressedBefore || j.pressedItems.size > 0;
   const reported = pressables.flatMap((n) => (n.keyBindings ?? []).flatMap((b) => bindingChords(b)));
@@ -836,19 +824,16 @@ async function chordEffect(
   const reportsMnemonics = reported.some((c) => c.chord.key?.kind === "char");
   const key = chord.key;
   const mnemonicLike = chord.modifiers.length === 1 && chord.modifiers[0] === "alt" && key?.kind === "char";
-  if (!reportsAccelerators && !mnemonicLike && key?.kind === "char" && effect.presses.length === 0)
+  const guess = !reportsAccelerators && formatting !== "menu" && effect.presses.length === 0;
+  if (guess && !mnemonicLike && key?.kind === "char")
     await guessedAccelerators(j, pressables, chord, key.char);
   if (!reportsMnemonics && mnemonicLike && key?.kind === "char")
     await possibleMnemonics(j, pressables, chord, key.char);
-  // Without the app's accelerators nothing tells what the chord runs, a guess included. Delete
-  // outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
+  // Delete outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
   const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
-  if (!decided && (!reportsAccelerators || viewDelete) && !mnemonicLike && !found) {
-    effect.presses.unshift({
-      unreadable: reportsAccelerators
-        ? `no element claims ${chordText(chord)}, and a list or view takes it itself (a file manager deletes the selection); select the item and act on its menu item or button instead`
-        : `this app reports no key bindings, so what ${chordText(chord)} does cannot be read; act on the menu item or button itself instead`,
-    });
+  const outside = bindsOutside(j, app, focused);
+  if (!decided && (!reportsAccelerators || viewDelete || outside) && !mnemonicLike && !found) {
+    effect.presses.unshift({ unreadable: unclaimedWhy(chord, { viewDelete, outside }) });
     effect.via.unshift("unknown");
   }
   if (effect.presses.length === 0 && !decided) {
@@ -860,18 +845,71 @@ async function chordEffect(
   return undefined;
 }
 
-/** The elements whose key bindings claim the chord, or whose label shows it (GTK 4 and Qt). */
-async function claimedBy(
+/** Why a command chord nothing claims counts as committing: what it runs is read nowhere. */
+function unclaimedWhy(chord: Chord, why: { viewDelete: boolean; outside: string | undefined }): string {
+  const name = chordText(chord);
+  if (why.viewDelete)
+    return `no element claims ${name}, and a list or view takes it itself (a file manager deletes the selection); select the item and act on its menu item or button instead`;
+  if (why.outside)
+    return `this app binds keys that deskhand cannot read without opening its menus (${why.outside}), and judging never opens them, so what ${name} does is unknown; act on the menu item or button itself instead`;
+  return `this app reports no key bindings, so what ${name} does cannot be read; act on the menu item or button itself instead`;
+}
+
+/**
+ * Where the window's app binds keys that its accessible tree does not show: a GtkApplication (its
+ * accelerators need no menu item), GTK 3 menus that fill only as they open (Thunar), a web page's
+ * own key handlers, or exported menus that did not answer. Undefined: its bindings are all read.
+ */
+function bindsOutside(
   j: KeyJudging,
-  pressables: RawNode[],
-  chord: Chord,
-  fromMenus: string,
-): Promise<void> {
+  app: AppBindings | "unread" | undefined,
+  focused: TargetFacts | undefined,
+): string | undefined {
+  if (app === "unread") return "the menus it exports on the session bus did not answer";
+  if (app?.gtkApplication) return "a GtkApplication, whose accelerators need no menu item";
+  if (app?.partial) return "its exported menus fill only as they open";
+  const empty = (menu: RawNode) => menu.role === "menu" && menu.children.length === 0 && !menu.childrenCut;
+  const bars = j.read.nodes.filter((n) => n.role === "menu bar");
+  if (bars.some((bar) => bar.children.some(empty))) return "its menus are empty until they open";
+  const inPage = everyFocused(j.read.nodes)
+    .flatMap((n) => pathTo(j.read.root, n))
+    .some((n) => n.role === "document web");
+  if (inPage || focused?.role === "document web") return "a web page's own key handlers";
+  return undefined;
+}
+
+/** The items of the app's exported menus whose accelerator is the chord, judged as presses of them. */
+async function exportedClaims(j: KeyJudging, app: AppBindings, chord: Chord): Promise<void> {
+  for (const item of app.items) {
+    if (!item.accel || !bindingChords(item.accel).some((b) => !b.bare && sameChord(b.chord, chord))) continue;
+    const facts: TargetFacts = { role: "menu item", name: item.label, window: windowFacts(j.read.root) };
+    await j.add(facts, `the accelerator ${item.accel} of the app's exported menu item "${item.label}"`);
+  }
+}
+
+/** Formatting chords, by the convention editors share. */
+const FORMATTING: Record<string, string> = { "ctrl+b": "bold", "ctrl+i": "italic", "ctrl+u": "underline" };
+
+/**
+ * Whether a chord only formats text: bold, italic or underline, in a window whose menus name that
+ * formatting ("menu": AbiWord's canvas reports no text, its Format menu says "Bold") or into an
+ * editable text ("editing"; a terminal is none: its shell takes them).
+ */
+function formats(read: WindowRead, chord: Chord, editing: boolean): "menu" | "editing" | undefined {
+  const word = FORMATTING[chordText(chord).toLowerCase()];
+  if (!word) return undefined;
+  const named = (n: RawNode) => normalizeLabel(n.name ?? "").toLowerCase() === word;
+  if (read.nodes.some((n) => MENU_ITEM_ROLES.has(n.role) && named(n))) return "menu";
+  return editing ? "editing" : undefined;
+}
+
+/** The elements whose key bindings claim the chord, or whose label shows it (GTK 4 and Qt). */
+async function claimedBy(j: KeyJudging, pressables: RawNode[], chord: Chord): Promise<void> {
   for (const node of pressables) {
     if (j.pressedItems.has(node)) continue;
     for (const binding of node.keyBindings ?? []) {
       if (bindingHit(node, binding, chord)) {
-        await j.add(j.withWindow(node), `the key binding ${binding}${fromMenus}`);
+        await j.add(j.withWindow(node), `the key binding ${binding}`);
         break;
       }
     }
@@ -935,29 +973,6 @@ function bindingHit(node: RawNode, binding: string, chord: Chord): boolean {
       ((sameChord(b.chord, chord) && (!b.bare || node.states?.includes("showing"))) ||
         (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, chord))),
   );
-}
-
-/** Whether the element says it takes `chord`: a key binding, or the shortcut its label shows. */
-const claims = (node: RawNode, chord: Chord): boolean =>
-  (node.keyBindings ?? []).some((binding) => bindingHit(node, binding, chord)) ||
-  labelShortcut(node, chord) !== undefined;
-
-/** Shows the window's menu bar menus where its app builds them only on show; how many showed. */
-async function fillMenus(context: ToolContext, read: WindowRead): Promise<number> {
-  const backend = await context.backend();
-  if (!backend.fillMenus) return 0;
-  let filled = 0;
-  for (const bar of read.nodes.filter((n) => n.role === "menu bar")) {
-    const menus = bar.children.filter((n) => n.role === "menu");
-    if (menus.length > 0)
-      filled += await backend
-        .fillMenus(
-          bar.handle,
-          menus.map((m) => m.handle),
-        )
-        .catch(() => 0);
-  }
-  return filled;
 }
 
 /** How the pointer meets a place: which button, once or twice, a press or a drag's drop. */

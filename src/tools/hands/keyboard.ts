@@ -111,7 +111,6 @@ async function keyboardTarget(
     ensureFocus: input.ensure_focus,
     presses: effect.presses,
     pressedVia: effect.via,
-    ...(effect.menusShown ? { menusShown: effect.menusShown } : {}),
     focusedBefore: effect.focusedHandles,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,

@@ -1,0 +1,101 @@
+// GTK's exported menus (org.gtk.Menus): a GtkApplication publishes its menu bar and app menu on the
+// session bus, at paths its windows' X properties name. Subscribing (Start) and leaving (End) only
+// reads the model: the app shows nothing and its focus stays where it was.
+import type { DBusConnection } from "./atspi/dbus.js";
+
+/** What a window's X properties say its GTK app exports on the session bus. */
+export interface GtkExports {
+  /** _GTK_UNIQUE_BUS_NAME: the app's connection on the session bus. */
+  busName: string;
+  /** _GTK_APPLICATION_OBJECT_PATH: a GtkApplication, whose accelerators need no menu item. */
+  application?: string;
+  /** _GTK_MENUBAR_OBJECT_PATH and _GTK_APP_MENU_OBJECT_PATH: the menu models it exports. */
+  menus: string[];
+}
+
+/** An item of an exported menu: its label (mnemonic marks dropped), action and accelerator. */
+export interface ExportedItem {
+  label: string;
+  action?: string;
+  accel?: string;
+}
+
+/** A variant as dbus-native decodes it: [signature, [value]]. */
+type Variant = [unknown, [unknown]];
+/** One menu of a Start reply: its group, its id in the group, its items' attributes. */
+export type ExportedMenu = [number, number, [string, Variant][][]];
+
+const MENUS_IFACE = "org.gtk.Menus";
+/** Submenus nest a group each: more rounds than any real menu bar needs. */
+const ROUNDS = 8;
+
+/**
+ * The items of the menus a Start reply holds, from menu 0 of group 0, through sections and
+ * submenus; `missing` names the groups they link to that the reply lacks.
+ */
+export function exportedItems(menus: ExportedMenu[]): { items: ExportedItem[]; missing: number[] } {
+  const byId = new Map(menus.map(([group, menu, items]) => [`${group}:${menu}`, items]));
+  const items: ExportedItem[] = [];
+  const missing = new Set<number>();
+  const seen = new Set<string>();
+  const walk = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    const found = byId.get(id);
+    if (!found) {
+      missing.add(Number(id.split(":")[0]));
+      return;
+    }
+    for (const attributes of found) {
+      const value = new Map(attributes.map(([key, variant]) => [key, variant[1][0]]));
+      for (const link of [":section", ":submenu"]) {
+        const to = value.get(link) as [number, number] | undefined;
+        if (to) walk(`${to[0]}:${to[1]}`);
+      }
+      const label = value.get("label");
+      if (typeof label !== "string") continue;
+      const action = value.get("action");
+      const accel = value.get("accel");
+      items.push({
+        label: label.replace(/_(.)/gsu, "$1"),
+        ...(typeof action === "string" ? { action } : {}),
+        ...(typeof accel === "string" ? { accel } : {}),
+      });
+    }
+  };
+  walk("0:0");
+  return { items, missing: [...missing] };
+}
+
+/**
+ * Every item of an exported menu model, its subscriptions ended again, and whether a submenu stayed
+ * empty: one that fills as it opens (`submenu-action`: Mousepad's Open Recent). Throws where the
+ * model does not answer.
+ */
+export async function readExportedMenu(
+  session: DBusConnection,
+  busName: string,
+  path: string,
+  timeoutMs: number,
+): Promise<{ items: ExportedItem[]; partial: boolean }> {
+  const call = (member: string, groups: number[]) =>
+    session.call(
+      { destination: busName, path, iface: MENUS_IFACE, member, signature: "au", body: [groups] },
+      timeoutMs,
+    );
+  const menus: ExportedMenu[] = [];
+  const asked: number[] = [];
+  let wanted = [0];
+  try {
+    for (let round = 0; round < ROUNDS && wanted.length > 0; round++) {
+      asked.push(...wanted);
+      const [reply] = (await call("Start", wanted)) as [ExportedMenu[]];
+      menus.push(...reply);
+      wanted = exportedItems(menus).missing.filter((g) => !asked.includes(g));
+    }
+  } finally {
+    await call("End", asked).catch(() => undefined);
+  }
+  const { items, missing } = exportedItems(menus);
+  return { items, partial: missing.length > 0 };
+}

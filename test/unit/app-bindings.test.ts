@@ -1,0 +1,197 @@
+// Keys an app binds outside its accessible tree, judged from what can be read without acting: GTK's
+// exported menu model (org.gtk.Menus, parsed here from a reply shaped as Mousepad's), whether the
+// app is a GtkApplication, menus that are empty until they open, a web page; formatting chords.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
+import { type ExportedMenu, exportedItems } from "../../src/platform/gtk-menus.js";
+import { parseChord } from "../../src/platform/keys.js";
+import type { AppBindings } from "../../src/platform/types.js";
+import type { State } from "../../src/platform/vocabulary.js";
+import { commitReason } from "../../src/safety/classify.js";
+import { createContext } from "../../src/tools/context.js";
+import { keyEffect } from "../../src/tools/hands/facts.js";
+
+const v = (value: unknown): [unknown, [unknown]] => [[], [value]];
+
+describe("an exported menu model", () => {
+  it("lists its items through sections and submenus, names the groups it lacks, drops mnemonic marks", () => {
+    const menus: ExportedMenu[] = [
+      [
+        0,
+        0,
+        [
+          [
+            ["label", v("_File")],
+            [":submenu", v([1, 0])],
+          ],
+        ],
+      ],
+      [
+        1,
+        0,
+        [
+          [[":section", v([1, 1])]],
+          [
+            ["label", v("Open _Recent")],
+            [":submenu", v([2, 0])],
+          ],
+        ],
+      ],
+      [
+        1,
+        1,
+        [
+          [
+            ["label", v("_Save")],
+            ["action", v("win.save")],
+            ["accel", v("<Primary>s")],
+          ],
+          [
+            ["label", v("Save__As")],
+            ["action", v("win.save-as")],
+          ],
+        ],
+      ],
+    ];
+    assert.deepEqual(exportedItems(menus), {
+      items: [
+        { label: "Save", action: "win.save", accel: "<Primary>s" },
+        { label: "Save_As", action: "win.save-as" },
+        { label: "Open Recent" },
+        { label: "File" },
+      ],
+      missing: [2],
+    });
+  });
+});
+
+const showing: State[] = ["enabled", "sensitive", "showing", "visible", "focusable"];
+const item = (name: string, keyBindings?: string[]): FakeElement => ({
+  role: "menu item",
+  name,
+  actions: ["click"],
+  interfaces: ["Accessible", "Action"],
+  states: showing,
+  ...(keyBindings ? { keyBindings } : {}),
+});
+const menu = (name: string, children: FakeElement[]): FakeElement => ({
+  role: "menu",
+  name,
+  states: showing,
+  children,
+});
+const editor: FakeElement = {
+  role: "text",
+  name: "Body",
+  interfaces: ["Accessible", "Text", "EditableText"],
+  states: [...showing, "editable", "focused", "multi line"],
+};
+const canvas: FakeElement = { role: "drawing area", states: [...showing, "focused"] };
+const frame = (children: FakeElement[]): FakeElement => ({
+  role: "frame",
+  name: "F",
+  states: showing,
+  children,
+});
+/** A GTK 3 menu bar whose File menu reports an accelerator. */
+const bar = (extra: FakeElement[] = []): FakeElement => ({
+  role: "menu bar",
+  states: showing,
+  children: [menu("File", [item("Open…", ["o;<Alt>f:o;<Primary>o"])]), ...extra],
+});
+
+async function judged(root: FakeElement, chord: string, bindings?: AppBindings | Error) {
+  const backend = new FakeBackend({
+    windows: [
+      {
+        id: 7,
+        title: "W",
+        pid: 1,
+        app: "fake",
+        rect: { x: 0, y: 0, width: 400, height: 300 },
+        focused: true,
+        root,
+      },
+    ],
+  });
+  if (bindings)
+    Object.assign(backend, {
+      appBindings: async () => {
+        if (bindings instanceof Error) throw bindings;
+        return bindings;
+      },
+    });
+  const context = createContext({ refLifetime: "while-verified", connect: async () => backend });
+  const effect = await keyEffect(context, { windowId: 7, chord: parseChord(chord) });
+  await context.close();
+  return effect.presses.map((p, i) => ({
+    name: p.name ?? p.unreadable,
+    via: effect.via[i],
+    commits: !!commitReason(p),
+  }));
+}
+
+const app = (extra: Partial<AppBindings> = {}): AppBindings => ({
+  gtkApplication: false,
+  items: [],
+  partial: false,
+  ...extra,
+});
+
+describe("a chord in an app that binds keys outside its tree", () => {
+  it("is judged as the exported menu item whose accel it is", async () => {
+    const items = [
+      { label: "Publish", action: "win.publish", accel: "<Primary><Shift>p" },
+      { label: "Zoom In", action: "win.zoom-in", accel: "<Primary>plus" },
+    ];
+    assert.deepEqual(await judged(frame([bar(), editor]), "ctrl+shift+p", app({ items })), [
+      {
+        name: "Publish",
+        via: 'the accelerator <Primary><Shift>p of the app\'s exported menu item "Publish"',
+        commits: true,
+      },
+    ]);
+  });
+
+  it("asks where nothing readable claims it: a GtkApplication, a model that fills as it opens, one that did not answer", async () => {
+    for (const [bindings, why] of [
+      [app({ gtkApplication: true }), /GtkApplication/],
+      [app({ partial: true }), /fill only as they open/],
+      [new Error("no answer"), /did not answer/],
+    ] as const) {
+      const [press, ...rest] = await judged(frame([bar(), editor]), "ctrl+shift+F7", bindings);
+      assert.equal(press?.via, "unknown");
+      assert.match(press?.name ?? "", /cannot read without opening its menus/);
+      assert.match(press?.name ?? "", why);
+      assert.deepEqual(rest, []);
+    }
+    // The same app with every binding in its tree: a chord no element claims presses nothing.
+    assert.deepEqual(await judged(frame([bar(), editor]), "ctrl+shift+F7", app()), []);
+  });
+
+  it("asks where a menu of its bar is empty until it opens (Thunar), or the focus is in a web page", async () => {
+    const thunar = frame([bar([menu("Go", [])]), editor]);
+    assert.match((await judged(thunar, "ctrl+shift+n"))[0]?.name ?? "", /menus are empty until they open/);
+    const page = frame([bar(), { role: "document web", name: "Shop", states: showing, children: [editor] }]);
+    assert.match((await judged(page, "ctrl+shift+F7"))[0]?.name ?? "", /web page's own key handlers/);
+  });
+
+  it("still passes chords that never commit, and formatting chords in an editable text or where the menus name them", async () => {
+    const gtkApp = app({ gtkApplication: true });
+    assert.deepEqual(await judged(frame([bar(), editor]), "ctrl+c", gtkApp), []);
+    for (const chord of ["ctrl+b", "ctrl+i", "ctrl+u"])
+      assert.deepEqual(await judged(frame([bar(), editor]), chord, gtkApp), [], `${chord} formats the text`);
+    // AbiWord's canvas is no text, and it reports no accelerators; its Format menu names Bold.
+    const abiword = (items: FakeElement[]) =>
+      frame([{ role: "menu bar", states: showing, children: [menu("Format", items)] }, canvas]);
+    assert.deepEqual(await judged(abiword([item("Bold", ["b;<Alt>o:b;"])]), "ctrl+b"), []);
+    assert.equal((await judged(abiword([item("Bold", ["b;<Alt>o:b;"])]), "ctrl+i"))[0]?.via, "unknown");
+    assert.equal((await judged(abiword([item("Borders…")]), "ctrl+b"))[0]?.via, "unknown");
+    // A formatting chord the app binds to something else is judged by that.
+    const bound = frame([bar([menu("Mail", [item("Send", ["<Primary>b"])])]), editor]);
+    assert.deepEqual(await judged(bound, "ctrl+b"), [
+      { name: "Send", via: "the key binding <Primary>b", commits: true },
+    ]);
+  });
+});
