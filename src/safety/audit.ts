@@ -1,8 +1,8 @@
 // The audit journal: JSON lines, appended, never rewritten. An action allowed by the gate is two lines
 // tied by one `id`: its attempt, on disk before any input is sent, then its outcome. Typed text and
-// any value written into a field never appear: only their length. A line that quotes a value typed in
-// the session (in any normal form or case, or split across calls) has the quote replaced, so the
-// journal can be shared.
+// any value written into a field never appear: only their length. A line that quotes a secret typed
+// by any process (a password or code, a key, a card number; in any normal form, case or spacing, or
+// split across calls) has the quote replaced, so the journal can be shared; plain text stays.
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -18,7 +18,8 @@ import {
 import { dirname } from "node:path";
 import { boundValue } from "../core/limits.js";
 import type { SafetyLevel } from "./levels.js";
-import { credentialRanges, mergeRanges } from "./secrets.js";
+import { foldValue, type Secret, SecretStore } from "./secret-store.js";
+import { secretField } from "./secrets.js";
 
 export interface AuditTarget {
   role?: string | undefined;
@@ -57,11 +58,7 @@ export interface AuditEntry {
   client?: string;
 }
 
-/** A value of the call to keep out of the journal; a password's every run of 4+ characters too. */
-export interface Secret {
-  text: string;
-  password?: boolean;
-}
+export type { Secret } from "./secret-store.js";
 
 /** Text typed by keys, and where: the runs typed into one place one after another join up. */
 export interface TypedInto {
@@ -70,198 +67,16 @@ export interface TypedInto {
   password: boolean;
 }
 
-/**
- * A text folded for matching, grapheme by grapheme: compatibility forms (full-width "ｓｅｃｒｅｔ"),
- * composed and decomposed accents (NFC "é", NFD "e\u0301") and case all fold alike, and each folded
- * unit remembers the original range it came from, so a match is replaced in the text as written.
- */
-interface Folded {
-  text: string;
-  from: number[];
-  to: number[];
-}
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-// Format characters (a zero-width space or joiner, a soft hyphen, a direction mark) show nothing:
-// one inside a quoted value must not hide it, so both sides are matched without them.
-const FORMAT = /\p{Cf}/gu;
-const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC").replace(FORMAT, "");
-
-function fold(text: string): Folded {
-  // Printable ASCII folds to its lower case, each character where it was: no segmenting needed
-  // (a 100,000-character label took 300 ms of the event loop the slow way).
-  if (/^[\x20-\x7e]*$/.test(text)) {
-    const at = Array.from({ length: text.length }, (_, i) => i);
-    return { text: text.toLowerCase(), from: at, to: at.map((i) => i + 1) };
-  }
-  const folded: Folded = { text: "", from: [], to: [] };
-  for (const [start, end] of pieces(text))
-    for (const { segment, index } of graphemes.segment(text.slice(start, end))) {
-      const f = foldOne(segment);
-      folded.text += f;
-      for (let i = 0; i < f.length; i++) {
-        folded.from.push(start + index);
-        folded.to.push(start + index + segment.length);
-      }
-    }
-  return folded;
-}
-
-// Each step of a grapheme segmenter's iterator costs time in the length of the whole string (V8's
-// Intl.Segmenter: 30 s for 100,000 characters), so a text is segmented in pieces of about this many.
-const PIECE = 512;
-
-/**
- * Where to cut `text` for segmenting: between two printable ASCII characters, where a grapheme
- * always ends; in a long run without such a pair, before a letter, digit, mark-free sign or space.
- */
-function pieces(text: string): [number, number][] {
-  const out: [number, number][] = [];
-  const ascii = (at: number) => {
-    const unit = text.charCodeAt(at);
-    return unit >= 0x20 && unit <= 0x7e;
-  };
-  let start = 0;
-  for (let at = PIECE; at < text.length; at++) {
-    const safe =
-      (ascii(at - 1) && ascii(at)) ||
-      (at - start >= PIECE * 4 && /^[\p{L}\p{N}\p{P}\p{Zs}]$/u.test(text[at]!) && text[at - 1] !== "\u200d");
-    if (!safe || at - start < PIECE) continue;
-    out.push([start, at]);
-    start = at;
-  }
-  out.push([start, text.length]);
-  return out;
-}
-
 const REPLACEMENT = "[typed text]";
-// A password's runs of this many characters or more are its pieces: each is kept out too.
-const PASSWORD_RUN = 4;
-// Values shorter than this (in folded units) would shred ordinary words: they leave the intent only,
-// and only where they stand as a word of their own.
+// A password's values shorter than this (a key typed alone) are masked only where they stand as a
+// word of the intent, and only in their own session: anywhere else they would shred every "the".
 const SHORT = 3;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-/**
- * For each position of `text`, the length of the longest run starting there that is a piece of
- * `needle`: one pass over the text through a suffix automaton of the reversed needle (linear in both;
- * asking `needle.includes` of every run was line length × password length, and more).
- */
-function piecesOf(text: string, needle: string): Int32Array {
-  const next: Map<number, number>[] = [new Map()];
-  const link = [-1];
-  const longest = [0];
-  let last = 0;
-  for (let i = needle.length - 1; i >= 0; i--) {
-    const unit = needle.charCodeAt(i);
-    const current = next.push(new Map()) - 1;
-    link.push(0);
-    longest.push(longest[last]! + 1);
-    let p = last;
-    while (p !== -1 && !next[p]!.has(unit)) {
-      next[p]!.set(unit, current);
-      p = link[p]!;
-    }
-    if (p !== -1) {
-      const q = next[p]!.get(unit)!;
-      if (longest[p]! + 1 === longest[q]) link[current] = q;
-      else {
-        const clone = next.push(new Map(next[q])) - 1;
-        link.push(link[q]!);
-        longest.push(longest[p]! + 1);
-        while (p !== -1 && next[p]!.get(unit) === q) {
-          next[p]!.set(unit, clone);
-          p = link[p]!;
-        }
-        link[q] = clone;
-        link[current] = clone;
-      }
-    }
-    last = current;
-  }
-  // Read the text backwards: the longest match ending at each point of the reversed text is the
-  // longest piece starting there in the text.
-  const runs = new Int32Array(text.length + 1);
-  let state = 0;
-  let length = 0;
-  for (let i = text.length - 1; i >= 0; i--) {
-    const unit = text.charCodeAt(i);
-    while (state !== 0 && !next[state]!.has(unit)) {
-      state = link[state]!;
-      length = longest[state]!;
-    }
-    const to = next[state]!.get(unit);
-    if (to === undefined) length = 0;
-    else {
-      state = to;
-      length++;
-    }
-    runs[i] = length;
-  }
-  return runs;
-}
+/** Where a journal's secret store is: beside it; a journal to /dev/null keeps none on disk. */
+export const secretStorePath = (journal: string): string | undefined =>
+  journal === "/dev/null" ? undefined : `${journal}.secrets`;
 
-/** How many code units before each position of `text` are not part of a letter. */
-function notLetterCounts(text: string): Int32Array {
-  const counts = new Int32Array(text.length + 1);
-  let at = 0;
-  for (const char of text) {
-    const letter = /\p{L}/u.test(char);
-    for (let i = 0; i < char.length; i++, at++) counts[at + 1] = counts[at]! + (letter ? 0 : 1);
-  }
-  return counts;
-}
-
-/** The original ranges of `text` that hold a secret or look like a credential, merged. */
-function secretRanges(text: string, secrets: Secret[], shortToo: boolean): [number, number][] {
-  const marks: [number, number][] = credentialRanges(text);
-  if (secrets.length === 0) return mergeRanges(marks);
-  const folded = fold(text);
-  const mark = (start: number, length: number) =>
-    marks.push([folded.from[start]!, folded.to[start + length - 1]!]);
-  for (const { text: secret, password } of secrets) {
-    const needle = foldOne(secret).replace(/^\s+|\s+$/g, "");
-    if (!needle || !/[\p{L}\p{N}\p{S}\p{P}]/u.test(needle)) continue;
-    if (needle.length < SHORT) {
-      // One character typed where no password goes ("a", "7") hides nothing by masking, and would
-      // blank that word in every intent ("Type a letter"); a password's, one key at a time, is masked.
-      if (!shortToo || ([...needle].length === 1 && !password)) continue;
-      for (let at = folded.text.indexOf(needle); at >= 0; at = folded.text.indexOf(needle, at + 1)) {
-        const before = folded.text[at - 1] ?? " ";
-        const after = folded.text[at + needle.length] ?? " ";
-        if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) mark(at, needle.length);
-      }
-      continue;
-    }
-    for (let at = folded.text.indexOf(needle); at >= 0; at = folded.text.indexOf(needle, at + 1))
-      mark(at, needle.length);
-    if (!password) continue;
-    // Every run of the line that is a piece of the password, however it was split. A piece of
-    // letters only counts where it stands as a word of its own: "word" of "pa55word!" is masked in
-    // "then word!", never inside "Password", which would shred the journal's own words.
-    // In the intent, the agent's own words, a piece of 3 is one too ("lti" of "ulti7x"): what it
-    // typed a piece at a time must not be spelled out there across lines.
-    const shortest = shortToo ? SHORT : PASSWORD_RUN;
-    const runs = piecesOf(folded.text, needle);
-    const notLetters = notLetterCounts(folded.text);
-    for (let start = 0; start + shortest <= folded.text.length; start++) {
-      const length = runs[start]!;
-      if (length < shortest) continue;
-      const alone =
-        !LETTER_OR_DIGIT.test(folded.text[start - 1] ?? " ") &&
-        !LETTER_OR_DIGIT.test(folded.text[start + length] ?? " ");
-      const lettersOnly = notLetters[start + length] === notLetters[start];
-      if (alone || !lettersOnly) mark(start, length);
-    }
-  }
-  return mergeRanges(marks);
-}
-
-function replaceSecrets(text: string, secrets: Secret[], shortToo: boolean): string {
-  // Most strings are short words of deskhand's own: nothing to fold when nothing could match.
-  if (secrets.length === 0 && text.length < 10) return text;
-  const ranges = secretRanges(text, secrets, shortToo);
-  if (ranges.length === 0) return text;
+function replaced(text: string, ranges: [number, number][]): string {
   let out = "";
   let at = 0;
   for (const [start, end] of ranges) {
@@ -271,12 +86,8 @@ function replaceSecrets(text: string, secrets: Secret[], shortToo: boolean): str
   return out + text.slice(at);
 }
 
-/**
- * `text` with every secret and every credential-looking run replaced, as a journal line's free text
- * is (a recording's intents are kept the same way).
- */
-export const withoutSecrets = (text: string, secrets: Secret[]): string =>
-  replaceSecrets(text, secrets, true);
+const shortOf = (secrets: Secret[]) =>
+  secrets.filter((s) => s.password && foldValue(s.text).length < SHORT).map((s) => s.text);
 
 // Fields that name what deskhand did, never what was typed: left as they are, so a journal stays
 // readable ("password text" stays a role even when the password holds "pass").
@@ -292,51 +103,51 @@ const STRUCTURAL = new Set([
   "reversible",
 ]);
 
-/**
- * Replaces every secret, folded as above, and every run that looks like a credential (an API key, a
- * token), in every free-text field of the entry (the intent, the reason, names, titles, outcomes);
- * a short value only in the intent, where it stands as a word.
- */
-export function scrub(entry: AuditEntry, secrets: Secret[]): AuditEntry {
-  const deep = (value: unknown, key: string | undefined): unknown => {
-    if (key !== undefined && STRUCTURAL.has(key)) return value;
-    if (typeof value === "string") return replaceSecrets(value, secrets, key === "intent");
-    if (Array.isArray(value)) return value.map((v) => deep(v, undefined));
-    if (value && typeof value === "object")
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v, k)]));
-    return value;
+/** `value` with what `store` knows replaced in every free-text string; short words in the intent. */
+function scrubWith<T>(value: T, store: SecretStore, short: string[]): T {
+  const deep = (v: unknown, key: string | undefined): unknown => {
+    if (key !== undefined && STRUCTURAL.has(key)) return v;
+    if (typeof v === "string") return replaced(v, store.ranges(v, key === "intent", short));
+    if (Array.isArray(v)) return v.map((item) => deep(item, undefined));
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, deep(item, k)]));
+    return v;
   };
-  return deep(entry, undefined) as AuditEntry;
+  return deep(value, undefined) as T;
 }
 
-/** What one session has typed: every value, and the runs typed one after another into one place. */
-interface Remembered {
-  secrets: Secret[];
-  stream?: { place: string; text: string; password: boolean };
-}
-// Bounds on what a journal remembers: values per session, and sessions.
-const REMEMBERED_VALUES = 500;
-const REMEMBERED_SESSIONS = 200;
-const STREAM_CHARS = 512;
+const storeOf = (secrets: Secret[]) => {
+  const store = new SecretStore();
+  store.remember(secrets, "");
+  return store;
+};
 
 /**
- * The passwords this process has seen typed or set, in any session, held in memory only (never
- * written) and bounded: every session's lines are kept clear of them, since another client of the
- * same server may quote one. A run still being typed into a password field is held under its
- * session and place, and grows as it is typed.
+ * `text` with every secret (a password's pieces, a key or card number in any value) and every
+ * credential-looking run replaced, as a journal line's intent is.
  */
-const processPasswords = new Map<string, Secret>();
-const PROCESS_PASSWORDS = 256;
+export const withoutSecrets = (text: string, secrets: Secret[]): string =>
+  replaced(text, storeOf(secrets).ranges(text, true, shortOf(secrets)));
 
-function rememberPassword(key: string, secret: Secret): void {
-  // A piece of one or two characters would mask every such word of every session: the run it
-  // joins (a stream) is remembered instead.
-  if (foldOne(secret.text).trim().length < SHORT) return;
-  processPasswords.delete(key);
-  processPasswords.set(key, secret);
-  if (processPasswords.size > PROCESS_PASSWORDS)
-    processPasswords.delete(processPasswords.keys().next().value as string);
+/** Replaces every secret and every run that looks like a credential in every free-text field. */
+export const scrub = (entry: AuditEntry, secrets: Secret[]): AuditEntry =>
+  scrubWith(entry, storeOf(secrets), shortOf(secrets));
+
+/**
+ * The call's values as the store must keep them: all of them a password's when the field's name
+ * says it takes a code (a one-time code, a PIN, a card's security code).
+ */
+function asTyped(entry: Pick<AuditEntry, "target">, secrets: Secret[], typed?: TypedInto) {
+  if (!secretField(entry.target?.name)) return { secrets, typed };
+  return {
+    secrets: secrets.map((s) => ({ ...s, password: true })),
+    typed: typed && { ...typed, password: true },
+  };
 }
+
+// Bounds on the short keys a journal remembers: per session, and sessions.
+const SHORT_KEYS = 64;
+const SHORT_SESSIONS = 200;
 
 export class AuditUnwritable extends Error {
   override readonly name = "AuditUnwritable";
@@ -362,65 +173,61 @@ export interface JournalAttempt {
  * never interleave.
  */
 export class AuditJournal {
-  readonly #remembered = new Map<string, Remembered>();
+  readonly #store: SecretStore;
+  readonly #short = new Map<string, string[]>();
 
-  constructor(readonly path: string) {}
-
-  /**
-   * Every secret a line of this session must not show: the call's own, and all typed before in the
-   * session (an intent that repeats an earlier value), including what was typed into one place
-   * over several calls ("hun", "ter2") as one.
-   */
-  #secretsFor(session: string, secrets: Secret[], typed?: TypedInto): Secret[] {
-    let memory = this.#remembered.get(session);
-    if (!memory) {
-      memory = { secrets: [] };
-      if (this.#remembered.size >= REMEMBERED_SESSIONS) {
-        const oldest = this.#remembered.keys().next().value;
-        if (oldest !== undefined) this.#remembered.delete(oldest);
-      }
-      this.#remembered.set(session, memory);
-    }
-    memory.secrets.push(...secrets);
-    for (const secret of secrets) if (secret.password) rememberPassword(`value ${secret.text}`, secret);
-    if (memory.secrets.length > REMEMBERED_VALUES)
-      memory.secrets.splice(0, memory.secrets.length - REMEMBERED_VALUES);
-    // A run typed into one place ends when something else is done: it stays a secret of the session.
-    const stream = memory.stream;
-    const continues = typed !== undefined && stream?.place === typed.place;
-    const streamKey = (place: string) => `stream ${session}\u0000${place}`;
-    if (stream && !continues) {
-      memory.secrets.push({ text: stream.text, password: stream.password });
-      memory.stream = undefined;
-      if (stream.password) {
-        processPasswords.delete(streamKey(stream.place));
-        rememberPassword(`value ${stream.text}`, { text: stream.text, password: true });
-      }
-    }
-    if (typed)
-      memory.stream = continues
-        ? {
-            place: typed.place,
-            text: (stream!.text + typed.text).slice(-STREAM_CHARS),
-            password: stream!.password || typed.password,
-          }
-        : { place: typed.place, text: typed.text.slice(-STREAM_CHARS), password: typed.password };
-    if (memory.stream?.password)
-      rememberPassword(streamKey(memory.stream.place), { text: memory.stream.text, password: true });
-    if (memory.secrets.length > REMEMBERED_VALUES)
-      memory.secrets.splice(0, memory.secrets.length - REMEMBERED_VALUES);
-    return this.#known(session);
+  constructor(readonly path: string) {
+    this.#store = new SecretStore(secretStorePath(path));
   }
 
-  /** What the session's lines must not show, as its last attempt left it (a typed run still open). */
-  #known(session: string): Secret[] {
-    const memory = this.#remembered.get(session);
-    const stream = memory?.stream;
-    return [
-      ...(memory?.secrets ?? []),
-      ...(stream ? [{ text: stream.text, password: stream.password }] : []),
-      ...processPasswords.values(),
-    ];
+  /**
+   * Remembers the call's secrets in the store every process shares (a password typed through one
+   * CLI call or HTTP session is kept out of every other's lines), and a password's keys typed
+   * alone in the session's memory; returns those keys.
+   */
+  #remember(entry: AuditEntry | Omit<AuditEntry, "decision">, given: Secret[], typing?: TypedInto): string[] {
+    const session = entry.session ?? "";
+    const { secrets, typed } = asTyped(entry, given, typing);
+    this.#guarded(() => this.#store.remember(secrets, session, typed));
+    const keys = [...(this.#short.get(session) ?? []), ...shortOf(secrets)].slice(-SHORT_KEYS);
+    this.#short.delete(session);
+    this.#short.set(session, keys);
+    if (this.#short.size > SHORT_SESSIONS) this.#short.delete(this.#short.keys().next().value as string);
+    return keys;
+  }
+
+  /** A store that cannot be read or written stops the action, as a journal that cannot be written does. */
+  #guarded<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      const path = this.#store.path ?? this.path;
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new AuditUnwritable(
+        path,
+        code === "ELOOP" ? "it is a symbolic link; remove it" : (error as Error).message,
+        code,
+      );
+    }
+  }
+
+  #line(entry: unknown, short: string[]): string {
+    return `${JSON.stringify(this.#guarded(() => scrubWith(entry, this.#store, short)))}\n`;
+  }
+
+  /** `text` with every secret any process has typed masked, as a name or a reason is. */
+  mask(text: string): string {
+    return this.#guarded(() => replaced(text, this.#store.ranges(text, false)));
+  }
+
+  /** `value` with every secret masked in every free-text string, as a journal line is (a recording step). */
+  scrubbed<T>(value: T): T {
+    return this.#guarded(() => scrubWith(value, this.#store, []));
+  }
+
+  /** Remembers values to keep out of every line and recording from now on (a recording's secrets). */
+  keep(secrets: Secret[]): void {
+    this.#guarded(() => this.#store.remember(secrets, "\u0000recording"));
   }
 
   /**
@@ -490,14 +297,14 @@ export class AuditJournal {
   }
 
   /**
-   * `secrets`: every value of the call (typed text, field values), kept out of every field of this
-   * line and of every later line of the session. `typed`: text typed by keys into one place, which
-   * joins what was typed there just before.
+   * `secrets`: the call's values; those typed into a password or code field, and any key or card
+   * number among them, are kept out of this line and every later line of every process. `typed`:
+   * text typed by keys into one place, which joins what was typed there just before.
    */
   record(entry: AuditEntry, secrets: Secret[] = [], typed?: TypedInto): void {
-    const all = this.#secretsFor(entry.session ?? "", secrets, typed);
+    const short = this.#remember(entry, secrets, typed);
     // Cut to the bounds of a reply before the secrets are looked for: both stay linear and small.
-    this.#append(`${JSON.stringify(scrub(boundValue(entry).value, all))}\n`);
+    this.#append(this.#line(boundValue(entry).value, short));
   }
 
   /**
@@ -506,14 +313,17 @@ export class AuditJournal {
    * (the process killed, the machine down) still has its line.
    */
   attempt(entry: Omit<AuditEntry, "id" | "phase" | "decision">, secrets: Secret[] = [], typed?: TypedInto) {
-    const all = this.#secretsFor(entry.session ?? "", secrets, typed);
+    const short = this.#remember(entry, secrets, typed);
     const id = randomBytes(6).toString("hex");
-    this.#append(`${JSON.stringify(scrub({ ...entry, id, phase: "attempt" }, all))}\n`, true);
+    this.#append(this.#line(boundValue({ ...entry, id, phase: "attempt" }).value, short), true);
     const written: JournalAttempt = {
       id,
       outcome: (end) =>
         this.#append(
-          `${JSON.stringify(scrub({ ...end, id, phase: "outcome" }, this.#known(end.session ?? "")))}\n`,
+          this.#line(
+            boundValue({ ...end, id, phase: "outcome" }).value,
+            this.#short.get(end.session ?? "") ?? [],
+          ),
         ),
     };
     return written;

@@ -1,33 +1,52 @@
 // Values that look like credentials whoever typed them and wherever: an API key, an access token, a
-// JWT. The journal masks them in every line and a recording keeps them as secret parameters, so a
-// key pasted into an ordinary field leaves no more trace than a password.
+// JWT, a card number. The journal masks them in every line and a recording keeps them as secret
+// parameters, so a key pasted into an ordinary field leaves no more trace than a password. Keys are
+// found in any case: one written all in lower or upper case is still the key.
 
 // Prefixes the issuers put on their keys, each followed by the key's own characters.
 const PREFIXED = [
-  /\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic, Stripe
-  /\b(?:rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, // Stripe
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, // AWS access key ids
-  /\bAIza[A-Za-z0-9_-]{30,}/g, // Google API keys
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT: header.payload.signature
+  /\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}/gi, // OpenAI, Anthropic, Stripe
+  /\b(?:rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/gi, // Stripe
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/gi, // GitHub tokens
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/gi,
+  /\bglpat-[A-Za-z0-9_-]{20,}/gi, // GitLab
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/gi, // Slack
+  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/gi, // AWS access key ids
+  /\bAIza[A-Za-z0-9_-]{30,}/gi, // Google API keys
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/gi, // JWT: header.payload.signature
 ];
+
+// A card number: 13 to 19 digits, single spaces or dashes between, starting as the card networks'
+// numbers do (2 to 6), and passing the Luhn check; never a part of a longer number.
+const CARD = /(?<![\p{L}\p{N}]|\d[ -])[2-6](?:[ -]?\d){12,18}(?![\p{L}\p{N}]|[ -]\d)/gu;
+
+/** The Luhn check every card number passes (one mistyped digit fails it). */
+function luhn(number: string): boolean {
+  const digits = number.replace(/\D/g, "");
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
 
 // A run of key characters long enough to be a random key, judged by its mix (below).
 const LONG_RUN = /[A-Za-z0-9+/=_]{24,}/g;
 const HEX_RUN = /\b[0-9a-fA-F]{32,}\b/g;
 
 /**
- * Whether a long run reads as random rather than as words: lower, upper and digits all present, at
- * least two digits, and its character class changing at almost a third of its steps (random base-62
- * text changes at about 60%; "AbstractSingletonProxyFactoryBean2" at 15%).
+ * Whether a long run reads as random rather than as words: letters and at least two digits, and its
+ * character class changing at almost a third of its steps (random base-62 text changes at about 60%;
+ * "AbstractSingletonProxyFactoryBean2" at 15%). A key folded to one case has only letters and
+ * digits to change between (random base-36 text at about 40%), so it needs three digits.
  */
 function random(run: string): boolean {
   const core = run.replace(/[=]+$/, "");
   const digits = core.replace(/\D/g, "").length;
-  if (!/[a-z]/.test(core) || !/[A-Z]/.test(core) || digits < 2) return false;
+  const mixed = /[a-z]/.test(core) && /[A-Z]/.test(core);
+  if (!/[a-z]/i.test(core) || digits < (mixed ? 2 : 3)) return false;
   const kind = (c: string) => (/[a-z]/.test(c) ? 0 : /[A-Z]/.test(c) ? 1 : /\d/.test(c) ? 2 : 3);
   let changes = 0;
   for (let i = 1; i < core.length; i++) if (kind(core[i]!) !== kind(core[i - 1]!)) changes++;
@@ -60,6 +79,7 @@ export function credentialRanges(written: string): [number, number][] {
   for (const pattern of PREFIXED) scan(pattern);
   scan(LONG_RUN, random);
   scan(HEX_RUN, randomHex);
+  scan(CARD, luhn);
   return mergeRanges(found);
 }
 
@@ -74,5 +94,17 @@ export function mergeRanges(ranges: [number, number][]): [number, number][] {
   return merged;
 }
 
-/** Whether any part of `text` looks like a credential. */
+/** Whether any part of `text` looks like a credential or a card number. */
 export const holdsCredential = (text: string): boolean => credentialRanges(text).length > 0;
+
+// What a field asks for when its name says it takes a one-time code, a PIN or a card's security code
+// (a compound ending in "code": "Sicherheitscode", "Bestätigungscode"), but not a code nobody keeps
+// secret (a postal code, a promotion code).
+const CODE_FIELD =
+  /(?<!\p{L})(?:otp|pin|cvv2?|cvc2?|csc|tan|2fa|mfa|passcode|one[- ]?time)(?!\p{L})|(?:code|código|codice|kod|kode|koodi)(?!\p{L})/iu;
+const PUBLIC_CODE =
+  /\b(?:zip|postal|post|postcode|area|country|promo|promotion|coupon|discount|voucher|gift|referral|source|language|currency|product|item|colou?r|tracking|invite|invitation|qr|bar)\s*-?code|\bpostcode\b|\bsource code\b/iu;
+
+/** Whether a field's name or description says what is typed into it is a code to keep secret. */
+export const secretField = (...words: (string | undefined)[]): boolean =>
+  words.some((w) => w !== undefined && CODE_FIELD.test(w) && !PUBLIC_CODE.test(w));

@@ -19,8 +19,8 @@ import { verifyRef } from "../core/verify.js";
 import { writeWholeSync } from "../platform/files.js";
 import { statOf } from "../platform/processes.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../platform/types.js";
-import { type Secret, withoutSecrets } from "../safety/audit.js";
-import { holdsCredential } from "../safety/secrets.js";
+import type { AuditJournal } from "../safety/audit.js";
+import { holdsCredential, secretField } from "../safety/secrets.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
 import type { PendingStep, StepRecorder } from "./recorder-slot.js";
@@ -125,8 +125,6 @@ export class Recorder implements StepRecorder {
   readonly steps: Record<string, unknown>[] = [];
   readonly params: Record<string, z.input<typeof paramSchema>> = {};
   readonly started = new Date().toISOString();
-  /** The values kept as secret parameters, in memory only: an intent that quotes one is masked. */
-  readonly #secrets: Secret[] = [];
 
   constructor(
     readonly path: string,
@@ -175,9 +173,9 @@ export class Recorder implements StepRecorder {
       delete args.nth;
     }
     const n = this.steps.length + 1;
-    const secret = element ? element.role === PASSWORD_ROLE : undefined;
-    this.#values(tool.typedValues, args, output, secret, n, element);
-    if (typeof args.intent === "string") args.intent = withoutSecrets(args.intent, this.#secrets);
+    const secret = element ? element.role === PASSWORD_ROLE || secretField(element.name) : undefined;
+    const journal = context.audit();
+    this.#values(journal, tool.typedValues, args, output, secret, n, element);
     const step: Record<string, unknown> = {
       tool: tool.name,
       args,
@@ -198,14 +196,16 @@ export class Recorder implements StepRecorder {
     if (expect) step.expect = expect;
     const notes = [element?.note, vanishedWithApp(output, died)].filter(Boolean);
     if (notes.length > 0) step.note = notes.join("; ");
-    // A step is held to a reply's bounds: an app's 5 MB name is not written into the recording.
-    this.steps.push(boundValue(step).value);
+    // A step is held to a reply's bounds (an app's 5 MB name is not written into the recording), and
+    // keeps out every secret any process typed, as a journal line does (an intent, a title, a name).
+    this.steps.push(journal.scrubbed(boundValue(step).value));
     this.write();
     return late;
   }
 
   /** Typed and set values: a password's becomes a secret parameter; with "typed" or "hidden", every one is one. */
   #values(
+    journal: AuditJournal,
     typed: TypedValues | undefined,
     args: Record<string, unknown>,
     output: ToolOutput,
@@ -215,11 +215,12 @@ export class Recorder implements StepRecorder {
   ): void {
     const place = element ? `${element.role} ${JSON.stringify(element.name)}` : "the focused element";
     const param = (value: string, name: string, password: boolean, where: string) => {
-      // A key or token typed into any field is kept like a password.
-      const credential = !password && holdsCredential(value);
+      // A key, token or card number typed into any field is kept like a password, and so is a value
+      // that quotes a secret typed before (by any process).
+      const credential = !password && (holdsCredential(value) || journal.mask(value) !== value);
       const isSecret = password || credential || this.parameters === "hidden";
       if (!isSecret && this.parameters !== "typed") return value;
-      if (isSecret) this.#secrets.push({ text: value, password: true });
+      if (isSecret) journal.keep([{ text: value, password }]);
       const named = credential ? name.replace(/^[a-z]+/, "secret") : name;
       this.params[named] = isSecret
         ? {
@@ -231,8 +232,10 @@ export class Recorder implements StepRecorder {
     };
     if (typed === "text" && typeof args.text === "string") {
       // Typed into the focus: a password field, or one whose role was not read, keeps its secret.
-      const into = (output.data as { result?: { typed_into?: { role?: string } } }).result?.typed_into;
-      const isSecret = secret ?? (into?.role === undefined || into.role === PASSWORD_ROLE);
+      const into = (output.data as { result?: { typed_into?: { role?: string; name?: string } } }).result
+        ?.typed_into;
+      const isSecret =
+        secret ?? (into?.role === undefined || into.role === PASSWORD_ROLE || secretField(into.name));
       args.text = param(args.text, isSecret ? `password_${n}` : `text_${n}`, isSecret, place);
     }
     const action = args.action as { kind?: string; text?: unknown } | undefined;
@@ -247,8 +250,8 @@ export class Recorder implements StepRecorder {
       const results = ((output.data as { fields?: FieldResult[] }).fields ?? []) as FieldResult[];
       args.fields = (args.fields as Record<string, unknown>[]).map((field, i) => {
         const role = results[i]?.unverifiable ? PASSWORD_ROLE : results[i]?.receipt?.after?.role;
-        const isSecret = role === undefined || role === PASSWORD_ROLE;
         const label = typeof field.label === "string" ? field.label : `field ${i + 1}`;
+        const isSecret = role === undefined || role === PASSWORD_ROLE || secretField(label);
         return typeof field.value === "string"
           ? {
               ...field,
