@@ -9,9 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { globMatch } from "../../src/core/glob.js";
+import type { RawNode } from "../../src/platform/types.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import {
   centre,
+  connect,
   type Element,
   findWaiting,
   gatedContext,
@@ -35,6 +38,44 @@ const refusedWith = (result: Reply, route: string, reason: RegExp) => {
 };
 const done = (result: Reply, route: string) =>
   assert.equal(result.data?.status, "done", `${route}: ${result.text ?? JSON.stringify(result.error)}`);
+
+/**
+ * A window's menu bar menus as the app holds them: how many items each has (Thunar fills one only
+ * as it shows) and the items on screen (an open menu's). Judging a key must change neither.
+ */
+async function menusOf(glob: string): Promise<{ sizes: number[]; shown: string[] }> {
+  const backend = await connect();
+  try {
+    const window = (await backend.listWindows()).find((w) => globMatch(glob, w.title));
+    assert.ok(window, `a window ${glob}`);
+    const read = await backend.readWindow(window.id, {
+      maxDepth: 40,
+      tableRows: 0,
+      walkTables: false,
+      nodeCeiling: 5000,
+      timeoutMs: 5000,
+    });
+    const sizes: number[] = [];
+    const shown: string[] = [];
+    const walk = (node: RawNode) => {
+      if (node.role === "menu bar") sizes.push(...node.children.map((menu) => menu.children.length));
+      if (node.role.endsWith("menu item") && node.states?.includes("showing")) shown.push(node.name ?? "");
+      node.children.forEach(walk);
+    };
+    walk(read.root);
+    return { sizes, shown };
+  } finally {
+    await backend.close();
+  }
+}
+
+/** The journal's lines for an intent, parsed. */
+const journaled = (intent: string) =>
+  readFileSync(join(dir, "audit.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.intent === intent);
 
 /** The element a query finds in a window, waiting for the window's tree to register. */
 const one = async (call: Call, title: string, query: Record<string, unknown>) =>
@@ -263,23 +304,21 @@ describe("keys in a GTK 3 file manager whose menus fill only as they open (Thuna
     await context.close();
   });
 
-  it("passes F2 and reads ctrl+shift+n from the menus it shows (journaled): each opens a dialog", async () => {
+  it("passes F2, which opens its dialog; asks for ctrl+shift+n and ctrl+shift+w, which its unopened menus would name, and opens none", async () => {
     await opened(await key("F2", "Rename the file"), /^Rename "notes\.txt"$/);
-    await opened(await key("ctrl+shift+n", "New folder"), /^Create New Folder$/);
-    assert.deepEqual(readdirSync(folder), ["notes.txt"], "nothing was renamed or created");
-    // Showing the menus acted on the app: the attempt's journal line says how many were shown.
-    const lines = readFileSync(join(dir, "audit.jsonl"), "utf8").split("\n").filter(Boolean);
-    const attempt = lines
-      .map((l) => JSON.parse(l))
-      .find((e) => e.intent === "New folder" && e.phase === "attempt");
-    assert.ok(attempt?.target?.menus_shown > 0, JSON.stringify(attempt));
-  });
-
-  it("judges a chord by the item the menus tie it to, and Delete, which no item claims, as unknown", async () => {
-    refusedWith(await key("ctrl+shift+w", "Close them"), "ctrl+shift+w", /Close All Windows/);
+    const before = await menusOf(title);
+    assert.ok(before.sizes.length >= 5 && before.sizes.every((n) => n === 0), JSON.stringify(before));
+    for (const chord of ["ctrl+shift+n", "ctrl+shift+w"])
+      refusedWith(
+        await key(chord, "Use a menu command"),
+        chord,
+        /binds keys that deskhand cannot read without opening its menus.*act on the menu item/,
+      );
     refusedWith(await key("Delete", "Delete it"), "Delete", /no element claims Delete/);
+    // Thunar fills a menu only as it shows: still empty, none was opened to judge.
+    assert.deepEqual(await menusOf(title), before, "Thunar's menus were not opened");
     await sleep(500);
-    assert.deepEqual(readdirSync(folder), ["notes.txt"], "nothing was deleted");
+    assert.deepEqual(readdirSync(folder), ["notes.txt"], "nothing was created or deleted");
     const windows = await call("windows", {});
     assert.ok(windows.ok && JSON.stringify(windows.data).includes(title), "the window is still open");
   });
@@ -322,6 +361,102 @@ describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor
   });
 
   it("still asks a person for a chord nothing says anything of", async () => {
-    refusedWith(await key("ctrl+i", "Something"), "ctrl+i", /reports no key bindings/);
+    refusedWith(
+      await key("ctrl+shift+F7", "Something"),
+      "ctrl+shift+F7",
+      /cannot read without opening its menus/,
+    );
+  });
+});
+
+// Judging a chord only reads: it once showed every menu to read it, which put a footnote into an
+// AbiWord document and swallowed the space typed next in AbiWord and mousepad.
+describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) leaves them as they were", () => {
+  const abw = join(dir, `letter-${process.pid}.abw`);
+  const txt = join(dir, `notes-${process.pid}.txt`);
+  // Either title, edited ("*letter.abw") or not.
+  const abiword = `*letter-${process.pid}.abw`;
+  const mousepad = `*notes-${process.pid}.txt - Mousepad`;
+  let context: ToolContext;
+  let saver: ToolContext;
+  let call: Call;
+  const apps: StartedApp[] = [];
+  const typed = async (title: string, text: string) =>
+    done(
+      await call("type_text", { text, intent: "Write the note", window: { title } }),
+      JSON.stringify(text),
+    );
+  const key = (title: string, chord: string, intent: string) =>
+    call("key", { key: chord, intent, window: { title } });
+  /** The letter as AbiWord saves it (its canvas has no text to read): the body's text and markup. */
+  const saved = async () => {
+    const before = readFileSync(abw, "utf8");
+    done(
+      await toolCaller(saver)("key", { key: "ctrl+s", intent: "Save", window: { title: abiword } }),
+      "save",
+    );
+    for (let i = 0; i < 50 && readFileSync(abw, "utf8") === before; i++) await sleep(100);
+    const body = /<section[^>]*>([\s\S]*)<\/section>/.exec(readFileSync(abw, "utf8"))?.[1] ?? "";
+    return { text: body.replace(/<[^>]+>/g, "").trim(), body };
+  };
+  before(async () => {
+    writeFileSync(
+      abw,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<abiword xmlns="http://www.abisource.com/awml.dtd" fileformat="1.1">\n<section><p></p></section>\n</abiword>\n',
+    );
+    writeFileSync(txt, "");
+    mkdirSync(join(dir, "saver"), { recursive: true });
+    context = gatedContext(dir);
+    // Saving is the person's call; this test's person allowed it in the letter's window.
+    saver = gatedContext(join(dir, "saver"), [{ reason: "any", window: abiword }]);
+    call = toolCaller(context);
+    apps.push(startApp(["abiword", abw]), startApp(["mousepad", txt]));
+    await findWaiting(call, abiword, { role: "menu", name: "Format" }, HANG_MS);
+    await findWaiting(call, mousepad, { role: "text" }, HANG_MS);
+  });
+  after(async () => {
+    for (const app of apps) app.kill();
+    await context.close();
+    await saver.close();
+  });
+
+  it("AbiWord: ctrl+b passes and sets bold, and what is typed next follows; an unread chord is refused and changes nothing", async () => {
+    const menus = await menusOf(abiword);
+    assert.deepEqual(menus.shown, [], "no menu is open");
+    await typed(abiword, "abc");
+    done(await key(abiword, "ctrl+b", "Make it bold"), "ctrl+b");
+    assert.deepEqual(await menusOf(abiword), menus, "no menu was opened or filled to judge it");
+    await typed(abiword, " xyz");
+    const first = await saved();
+    assert.equal(first.text, "abc xyz", first.body);
+    assert.match(first.body, /font-weight:bold[^>]*>\s?xyz/, "bold, as the same key from xdotool sets it");
+    assert.doesNotMatch(first.body, /<foot/, "no footnote was inserted");
+    const attempt = journaled("Make it bold").find((e) => e.phase === "attempt");
+    assert.ok(attempt && !("menus_shown" in attempt.target), JSON.stringify(attempt));
+    // ctrl+shift+F7 is in none of AbiWord's menus, and AbiWord reports no accelerators.
+    refusedWith(
+      await key(abiword, "ctrl+shift+F7", "Try a shortcut"),
+      "ctrl+shift+F7",
+      /reports no key bindings/,
+    );
+    assert.deepEqual(await menusOf(abiword), menus, "no menu was opened to judge the refused chord");
+    await typed(abiword, " q");
+    assert.equal((await saved()).text, "abc xyz q", "the space typed after the refusal landed");
+  });
+
+  it("mousepad: the space typed after a chord passed and one refused lands where the caret was", async () => {
+    const menus = await menusOf(mousepad);
+    const field = (await findWaiting(call, mousepad, { role: "text" }, HANG_MS)) as { ref: string };
+    await typed(mousepad, "abc");
+    done(await key(mousepad, "ctrl+b", "Make it bold"), "ctrl+b");
+    refusedWith(
+      await key(mousepad, "ctrl+shift+F7", "Try a shortcut"),
+      "ctrl+shift+F7",
+      /cannot read without opening its menus \(a GtkApplication/,
+    );
+    await typed(mousepad, " xyz");
+    const read = await call("read_text", { ref: field.ref });
+    assert.equal(read.data?.text, "abc xyz", read.text);
+    assert.deepEqual(await menusOf(mousepad), menus, "no menu was opened to judge");
   });
 });
