@@ -125,6 +125,7 @@ const OWN_DESKTOP = [
   "gtk2",
   "monitors",
   "scaled-apps",
+  "two-typists",
 ].map((name) => `test/desktop/${name}.test.ts`);
 const desktop = files("test/desktop");
 const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));

@@ -159,6 +159,8 @@ export type SeeingHands = Pick<
   | "held"
   | "serverHeld"
   | "autoReleaseMs"
+  // Taking the display's input turn sends nothing: the plan that reads and judges holds it too.
+  | "exclusive"
 >;
 
 /** The hands cannot reach the display: no DISPLAY, no XTEST, or no window manager. */

@@ -50,7 +50,11 @@ export function defineInputTool<
   const declared: InputTool<Input, Name, Group> = defineTool({
     ...definition,
     mayOpenWindows: (input: z.output<Input>) => mayOpenWindows(tool.opens, input),
-    handler: async (context, input) => runPlan(context, declared, await plan(context, input)),
+    // One typist at a time on the display, from the plan's first act (its window raised so that the
+    // focus can be read and judged) to the last key: raised outside the turn, a window took the
+    // focus from another process mid-typing, whose keys then landed in it.
+    handler: async (context, input) =>
+      (await context.hands()).exclusive(async () => runPlan(context, declared, await plan(context, input))),
   }) as InputTool<Input, Name, Group>;
   return declared;
 }
