@@ -455,6 +455,14 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
       /cannot read without opening its menus \(a GtkApplication/,
     );
     await typed(mousepad, " xyz");
+    // Its menu model, read over the session bus (org.gtk.Menus): labels and actions, no accel.
+    const backend = await connect();
+    const window = (await backend.listWindows()).find((w) => globMatch(mousepad, w.title));
+    const bindings = await backend.appBindings(window!.id).finally(() => backend.close());
+    assert.equal(bindings?.gtkApplication, true);
+    assert.ok(bindings?.partial, "Open Recent fills only as it opens");
+    const save = bindings?.items.find((item) => item.label === "Save As...");
+    assert.deepEqual(save, { label: "Save As...", action: "win.file.save-as" }, JSON.stringify(bindings));
     const read = await call("read_text", { ref: field.ref });
     assert.equal(read.data?.text, "abc xyz", read.text);
     assert.deepEqual(await menusOf(mousepad), menus, "no menu was opened to judge");
