@@ -201,13 +201,9 @@ export class AuditJournal {
     try {
       return run();
     } catch (error) {
-      const path = this.#store.path ?? this.path;
       const code = (error as NodeJS.ErrnoException).code;
-      throw new AuditUnwritable(
-        path,
-        code === "ELOOP" ? "it is a symbolic link; remove it" : (error as Error).message,
-        code,
-      );
+      const why = code === "ELOOP" ? "it is a symbolic link; remove it" : (error as Error).message;
+      throw new AuditUnwritable(this.path, `its secret store ${this.#store.path}: ${why}`, code);
     }
   }
 

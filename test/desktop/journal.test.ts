@@ -1,7 +1,9 @@
 // The journal keeps no secret, through every front end, on a real password field: a password typed
 // one key at a time (over MCP's key tool, the Daimon profile's main_key and NDJSON's key), in parts
 // (type_text twice), and repeated afterwards in an intent, in another normal form and case, is on no
-// line of the journal; each key is journaled as "a printable key"; the record stays readable.
+// line of the journal; each key is journaled as "a printable key"; the record stays readable. A
+// password typed by one CLI process is masked in another's line; plain text typed before a refusal
+// masks nothing ("neither" stays whole).
 // The journal comes first: on a full disk (a 64 KiB tmpfs filled up) an acting call is refused and
 // the Swing field re-read is unchanged; a disk that fills between an action's attempt line and its
 // outcome line leaves the attempt whole and the reply says the action was done; `deskhand audit`
@@ -138,6 +140,72 @@ describe("the journal keeps a password out, typed any way through any front end"
     const text = JSON.stringify(lines().slice(from));
     assert.doesNotMatch(text, /Rt5vXp2|Rt5v|vXp2/i, text);
     assert.match(text, /Check that \[typed text\] took/);
+  });
+});
+
+describe("secrets in every process, and only secrets", () => {
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(() => {
+    context = createContext({ refLifetime: "while-verified" });
+    call = toolCaller(context);
+  });
+  after(() => context.close());
+
+  const one = async (query: Record<string, unknown>) => {
+    const found = await call("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      include_off_screen: true,
+      ...query,
+    });
+    assert.ok(found.ok && found.data.matches[0], found.text);
+    return found.data.matches[0] as { ref: string; value?: string };
+  };
+
+  it("a password typed through one CLI process is masked in a second CLI process's line, in any case", async () => {
+    const from = lines().length;
+    const target = ["--title", TITLES.swing, "--role", "password text"];
+    const typed = await cli(["type", ...target, "--text", "Jv8Lq3zW", "--clear", "--intent", "Type it"]);
+    assert.equal(typed.code, 0, typed.stdout + typed.stderr);
+    const quoted = await cli([
+      "key",
+      "--key",
+      "Tab",
+      ...target,
+      "--intent",
+      "Check that jv8lq3zw took, then Lq3z",
+    ]);
+    assert.equal(quoted.code, 0, quoted.stdout + quoted.stderr);
+    const written = lines().slice(from);
+    const text = JSON.stringify(written);
+    assert.doesNotMatch(text, /jv8l|lq3z|3zw/i, text);
+    const tab = written.find((l) => l.tool === "key" && l.phase === "attempt");
+    assert.equal(tab?.intent, "Check that [typed text] took, then [typed text]", text);
+  });
+
+  it("plain text typed before a refusal masks nothing: neither stays whole", async () => {
+    const from = lines().length;
+    const name = await one({ role: "text", name: "Name" });
+    for (const text of ["the", "n't"]) {
+      const typed = await call("type_text", { ref: name.ref, text, intent: `Type ${text}` });
+      assert.equal(typed.data.status, "done", typed.text);
+    }
+    const save = await one({ role: "push button", name: "Save" });
+    const refused = await call("click", {
+      ref: save.ref,
+      intent: "Save neither the draft nor what didn't fit",
+    });
+    assert.equal(refused.data.status, "refused", refused.text);
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: name.value ?? "" } });
+    const written = lines().slice(from);
+    const line = written.find((l) => l.decision === "refused");
+    assert.equal(line?.intent, "Save neither the draft nor what didn't fit", JSON.stringify(line));
+    assert.ok(line?.reason, JSON.stringify(line));
+    assert.doesNotMatch(JSON.stringify(written), /\[typed text\]/, JSON.stringify(written));
+    assert.ok(
+      written.some((l) => l.intent === "Type the"),
+      "a plain value stays on its own line too",
+    );
   });
 });
 

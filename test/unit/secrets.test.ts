@@ -318,7 +318,7 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
     symlinkSync(store, `${linked}.secrets`);
     assert.throws(
       () => new AuditJournal(linked).record({ ...done, intent: "x" }),
-      /secrets cannot be written \(it is a symbolic link/,
+      /audit journal .*\.jsonl cannot be written \(its secret store .*\.secrets: it is a symbolic link/,
     );
   });
 
