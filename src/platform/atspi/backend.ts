@@ -499,8 +499,9 @@ export class AtspiBackend implements AccessibilityBackend {
     if (!exports) return undefined;
     const gtkApplication = exports.application !== undefined;
     if (exports.menus.length === 0) return { gtkApplication, items: [], partial: false };
-    if (this.#session === undefined || (await this.#session.catch(() => undefined))?.closed)
-      this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
+    // Opened again where it closed or never opened (a bus restarted).
+    const open = await this.#session?.catch(() => undefined);
+    if (!open || open.closed) this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
     const session = await this.#session;
     const read = await Promise.all(
       exports.menus.map((path) => readExportedMenu(session, exports.busName, path, this.callTimeoutMs)),
