@@ -195,3 +195,70 @@ describe("a chord in an app that binds keys outside its tree", () => {
     ]);
   });
 });
+
+describe("judging a key", () => {
+  // Every method a judge may call: reads. A backend method outside it (an action, a caret moved,
+  // a menu shown to read it) fails the test, whatever it is named.
+  const READS = new Set([
+    "listWindows",
+    "readWindow",
+    "readSubtree",
+    "enrich",
+    "appBindings",
+    "windowUnderPointer",
+    "openMenus",
+    "describe",
+    "readText",
+    "readCaret",
+    "readAttributes",
+    "readTable",
+    "matchCandidates",
+    "cellPosition",
+    "name",
+    "closed",
+    "close",
+  ]);
+
+  it("calls only the backend's reads, on every route a key or text takes", async () => {
+    const called = new Set<string>();
+    const windows = [
+      frame([bar([menu("Go", [])]), editor]),
+      frame([{ role: "menu bar", states: showing, children: [menu("Format", [item("Bold")])] }, canvas]),
+      frame([bar(), { role: "document web", name: "Shop", states: showing, children: [editor] }]),
+    ];
+    for (const root of windows) {
+      const backend = new FakeBackend({
+        windows: [
+          {
+            id: 7,
+            title: "W",
+            pid: 1,
+            app: "fake",
+            rect: { x: 0, y: 0, width: 400, height: 300 },
+            focused: true,
+            root,
+          },
+        ],
+      });
+      Object.assign(backend, { appBindings: async () => app({ gtkApplication: true, partial: true }) });
+      const reading = new Proxy(backend, {
+        get(target, key) {
+          const value = Reflect.get(target, key, target);
+          if (typeof key === "string" && typeof value === "function") called.add(key);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const context = createContext({ refLifetime: "while-verified", connect: async () => reading });
+      for (const key of ["ctrl+b", "ctrl+shift+F7", "ctrl+shift+n", "Delete", "Enter", "space", "alt+g"])
+        await keyEffect(context, { windowId: 7, chord: parseChord(key) });
+      for (const text of ["abc", "a b\n"]) await keyEffect(context, { windowId: 7, text });
+      await context.close();
+    }
+    assert.ok(called.has("readWindow") && called.has("appBindings"), [...called].join(", "));
+    assert.deepEqual(
+      [...called].filter((method) => !READS.has(method)),
+      [],
+      "judging called only reads",
+    );
+  });
+});
