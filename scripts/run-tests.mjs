@@ -117,6 +117,7 @@ const OWN_DESKTOP = [
   "gate-keys",
   "gate-meanings",
   "gate-pointer",
+  "gate-structure",
   "gate-unknowns",
   "modal",
   "observe-complete",

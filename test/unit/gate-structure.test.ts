@@ -39,7 +39,7 @@ describe("the judge: structure first", () => {
   });
 
   it("a command commits unless its label reads as harmless", () => {
-    for (const name of ["Frobnicate now", "Kwa heri sasa", "Zzyzx", "ᏗᏓᏅᏍᏗ"])
+    for (const name of ["Vrandosk now", "Kwa heri sasa", "Zzyzx", "ᏗᏓᏅᏍᏗ"])
       assert.match(commitReason(press("push button", name)) ?? "", /as harmless/, name);
     assert.match(commitReason(press("menu item", "Qapla' batlh")) ?? "", /as harmless/);
     for (const name of ["Next", "Show details", "Refresh", "Zoom in", "Open", "Settings"])
