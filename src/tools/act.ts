@@ -25,7 +25,7 @@ import type {
 } from "../platform/types.js";
 import { ActionRejected, PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
-import { COMMAND_ROLES, commitReason } from "../safety/classify.js";
+import { COMMAND_ROLES, commitReason, type TargetFacts } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/vocabulary.js";
 import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
@@ -35,6 +35,7 @@ import { type Guarded, guard } from "./guard.js";
 import { pressFacts } from "./hands/facts.js";
 import { clickTool } from "./hands/pointer.js";
 import { intentSchema } from "./hands/schemas.js";
+import { optionFacts, VALUE_ROLES, valueFacts } from "./hands/sets.js";
 import { pickFromOpenList } from "./open-list.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
 import { wheelIfNotMoved } from "./scroll-by-wheel.js";
@@ -44,9 +45,6 @@ import { defineTool } from "./tool.js";
 import { stepIfNotApplied, steppable } from "./value-by-keys.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
-
-/** An option chosen by its text is judged as the item of a list it is (its own role is not read). */
-const OPTION_ROLE = "list item";
 
 /** The longest value set_value reads back whole to compare (about 1 MB of text). */
 const WHOLE_TEXT_MAX = 1_000_000;
@@ -125,21 +123,49 @@ async function resolveTarget(context: ToolContext, input: z.output<typeof actInp
   return (await resolveOne(context, input.find!, input.nth)).ref;
 }
 
+/** What the actions that press and set nothing do instead. */
+const MOVES_ONLY = {
+  focus: "focuses it",
+  expand: "expands it",
+  collapse: "collapses it",
+  scroll_into_view: "scrolls it into view",
+  scroll: "scrolls it",
+} as const;
+
 /**
- * What an action presses, as the gate judges it: invoke and toggle press the element; select chooses
- * an option, which a page or an app may run as a command (a listbox whose change handler acts), so it
- * is judged as a press of that option by its label. A row of a table is data: not judged.
+ * What an action presses or sets, as the one judge reads it: invoke and toggle press the element;
+ * select chooses an option, which a page or an app may run as a command (a listbox whose change
+ * handler acts), judged by its words with its list's name; set_range, and set_value on a value
+ * control, set the control to a value, judged by the control's words ("Slide to pay"); set_value
+ * sets a field's text. A row of a table is data. The rest moves or shows, and presses nothing.
  */
 async function judgedPress(
   context: ToolContext,
   action: z.output<typeof semanticActionSchema>,
-  node: Parameters<typeof pressFacts>[1],
+  node: Parameters<typeof pressFacts>[1] & Pick<RawNode, "role">,
   windowId: number | undefined,
-) {
-  if (action.kind === "invoke" || action.kind === "toggle") return pressFacts(context, node, windowId);
-  if (action.kind !== "select" || action.row !== undefined) return undefined;
-  if (action.option === undefined) return pressFacts(context, node, windowId);
-  return pressFacts(context, { role: OPTION_ROLE, name: action.option }, windowId);
+): Promise<TargetFacts> {
+  switch (action.kind) {
+    case "invoke":
+    case "toggle":
+      return pressFacts(context, node, windowId);
+    case "select":
+      if (action.row !== undefined) return { name: node.name, nothing: "selects a row of data" };
+      if (action.option === undefined) return pressFacts(context, node, windowId);
+      return optionFacts(context, node, action.option, windowId);
+    case "set_range":
+      return valueFacts(context, node, String(action.value), windowId);
+    case "set_value":
+      // A combo box's text chooses its option of that text (fill_form's choices); a field's text is
+      // what the person typed, not a command, and is kept out of the judge's words.
+      if (node.role === "combo box" && !node.states?.includes("editable"))
+        return optionFacts(context, node, action.text, windowId);
+      return VALUE_ROLES.has(node.role)
+        ? valueFacts(context, node, action.text, windowId)
+        : { ...(await pressFacts(context, node, windowId)), sets: {} };
+    default:
+      return { name: node.name, nothing: MOVES_ONLY[action.kind] };
+  }
 }
 
 /** Verify, act, wait, re-read: the one path every semantic action takes. */
@@ -228,10 +254,9 @@ async function gateAction(
       ? { window: { id: entry.fingerprint.windowId, title: windowTitle } }
       : {}),
   };
-  // Only pressing commits (invoke, or toggling a pressable element); setting a field named "Delete
-  // after" does not. The press is judged with its window's facts, like a click.
+  // What it presses or sets is judged with its window's facts, like a click.
   const facts = await judgedPress(context, input.action, node, entry.fingerprint.windowId ?? undefined);
-  const presses = facts !== undefined && commitReason(facts) !== undefined;
+  const presses = commitReason(facts) !== undefined;
   const guarded = await guard(context, {
     journalTool: `act.${input.action.kind}`,
     gate: {
@@ -240,7 +265,7 @@ async function gateAction(
       intent: input.intent ?? null,
       reversible: input.reversible ?? !presses,
       reversibleDeclared: input.reversible !== undefined,
-      target: facts ? { ...facts, windowTitle } : { windowTitle },
+      target: { ...facts, windowTitle },
     },
     target,
     secret: input.action.kind === "set_value" ? input.action.text : undefined,

@@ -7,6 +7,7 @@ import type { RawNode } from "../../src/platform/types.js";
 import { roleSet } from "../../src/platform/vocabulary.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { findElementsTool } from "../../src/tools/find.js";
+import { pressesNothing } from "../../src/tools/hands/attempt.js";
 import { clickTool } from "../../src/tools/hands/pointer.js";
 import { windowTool } from "../../src/tools/hands/window.js";
 import { defineInputTool } from "../../src/tools/input-tool.js";
@@ -126,13 +127,27 @@ defineTool({
   handler,
 });
 
-const plan = async () => ({
+const unnamed = {
   nominal: "L2" as const,
   intent: "i",
   reversible: true,
   ensureFocus: false,
   execute: async () => ({}),
   describe: () => "",
+};
+const plan = async () => ({ ...unnamed, presses: pressesNothing("moves the pointer") });
+
+// An input that does not name what it activates or changes is not sent: it does not compile, and
+// saying it presses nothing is said by name, which the judge sees (pressesNothing).
+defineInputTool({
+  name: "unnamed_press",
+  title: "t",
+  description: "d",
+  level: "L2",
+  annotations: READ_ONLY,
+  input: z.object({}),
+  // @ts-expect-error: presses is required
+  plan: async () => unnamed,
 });
 
 // An input tool plans; its declaration gates and sends the plan under the tool's own name. A handler

@@ -179,6 +179,7 @@ describe("the input chain on fake hands", () => {
           intent: "Poke",
           reversible: true,
           ensureFocus: false,
+          presses: [],
           execute: async (h) => {
             await h.click({ x: 1, y: 1 }, { button: "left", count: 1, modifiers: [] });
             return {};
@@ -211,6 +212,7 @@ describe("the input chain on fake hands", () => {
           intent: "Nudge",
           reversible: true,
           ensureFocus: false,
+          presses: [],
           execute: async (h) => {
             await h.click({ x: 1, y: 1 }, { button: "left", count: 1, modifiers: [] });
             return {};

@@ -347,9 +347,9 @@ const mainNavigate = defineTool({
   title: "Scroll",
   description:
     "Scroll by scroll_y (positive is up; 120 is one wheel notch), at (x, y) or where the pointer is. L1, or L2 over " +
-    "a slider, spin button or combo box (the wheel changes their value).",
+    "a slider, spin button or combo box (the wheel sets their value; L3 where that commits).",
   level: "L1",
-  highest: "L2",
+  highest: "L3",
   annotations: VIEW_ONLY,
   input: z.object({
     intent,

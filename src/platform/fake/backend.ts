@@ -56,6 +56,8 @@ export interface FakeWindow {
   app: string;
   rect: Rect;
   focused?: boolean;
+  /** The toolkit its app reports ("J2SE-access-bridge" for a Java profile's window). */
+  toolkit?: string;
   /** Omit for a window whose app exposes no tree. */
   root?: FakeElement;
 }
@@ -111,6 +113,7 @@ export class FakeBackend implements AccessibilityBackend {
       rect: w.rect,
       focused: Boolean(w.focused),
       accessible: w.root !== undefined,
+      ...(w.toolkit ? { toolkit: w.toolkit } : {}),
     }));
   }
 

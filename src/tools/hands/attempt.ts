@@ -56,11 +56,12 @@ export interface InputAttempt {
   approach?: boolean;
   declared?: { role?: string | undefined; label?: string | undefined };
   /**
-   * What the input will press, as read just before (facts.ts): the element under a click with its
-   * window, or what a key reaches. Judged instead of the bare place element; an unreadable one
-   * counts as committing.
+   * What the input will press or change, as read just before (facts.ts): the element under a click
+   * with its window, what a key reaches, the value or option set, the drop target; `pressesNothing`
+   * for a move or a scroll. Required: an input that does not say what it activates is not sent. An
+   * unreadable one counts as committing.
    */
-  presses?: TargetFacts[];
+  presses: TargetFacts[];
   /** How each press was found, for the reply ("the default button"). */
   pressedVia?: string[];
   chord?: Chord;
@@ -86,6 +87,9 @@ export interface InputAttempt {
   /** One line for a person: what was done, without typed text. */
   describe(result: Record<string, unknown>): string;
 }
+
+/** What an input that presses and sets nothing says it does instead ("moves the pointer"): judged too. */
+export const pressesNothing = (how: string): TargetFacts[] => [{ nothing: how }];
 
 /**
  * Thrown by an input's execute when it stopped before sending what would have gone astray (the
@@ -289,7 +293,7 @@ const EDITING_CHORDS = new Set(
  * moving and editing do not wait for it: a chord that opens nothing pays the whole settle.
  */
 function mayChangeWindows(attempt: InputAttempt): boolean {
-  if (attempt.presses?.some((f) => commitReason(f))) return true;
+  if (attempt.presses.some((f) => commitReason(f))) return true;
   switch (attempt.mayOpen) {
     case "place": {
       const role = attempt.place?.element?.role;
@@ -391,10 +395,7 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   const element = attempt.place?.element;
   // The target may raise the level, never lower it: whichever of what the input presses and what the
   // caller declared commits, counts.
-  const judged: TargetFacts[] = [
-    ...(attempt.presses ?? (element ? [element] : [])),
-    ...(declared ? [declared] : []),
-  ];
+  const judged: TargetFacts[] = [...attempt.presses, ...(declared ? [declared] : [])];
   const { committing, facts, reversible } = judgedFacts(judged, attempt.reversible);
   const target: AuditTarget = {
     ...(element

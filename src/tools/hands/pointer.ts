@@ -4,11 +4,11 @@ import { z } from "zod";
 import { afterRead } from "../../core/receipt.js";
 import type { SeeingHands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
-import { wheelChangesValue } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { findToolSchema } from "../find.js";
 import { defineInputTool } from "../input-tool.js";
 import type { DeclaredAnnotations } from "../tool.js";
+import { pressesNothing } from "./attempt.js";
 import { placeFacts } from "./facts.js";
 import { clicked, type ResolvedPlace, resolvePlace, resolveWindowSpec, untilMenuShows } from "./place.js";
 import {
@@ -24,6 +24,7 @@ import {
   windowSchema,
   windowShape,
 } from "./schemas.js";
+import { wheelFacts } from "./sets.js";
 
 export const INPUT: DeclaredAnnotations = {
   readOnlyHint: false,
@@ -201,7 +202,7 @@ export const hoverTool = defineInputTool({
       intent: input.intent,
       reversible: true,
       place,
-      presses: [],
+      presses: pressesNothing("moves the pointer"),
       // A ref's (or the named) window comes to the front, so the pointer lands there and not on a cover.
       windowId: named ?? place.windowId,
       ensureFocus: place.ref !== undefined || named !== undefined,
@@ -221,9 +222,10 @@ export const wheelTool = defineInputTool({
   title: "Scroll with the wheel",
   description:
     "Turn the mouse wheel over a ref, a point or where the pointer is. To scroll by accessibility, act scroll.",
-  // The wheel presses nothing: a committing button under it stays unpressed. It changes a value (L2).
+  // The wheel presses nothing: a committing button under it stays unpressed. It sets a value (L2), or
+  // chooses a combo box's option, judged by its words.
   level: "L1",
-  highest: "L2",
+  highest: "L3",
   annotations: INPUT,
   input: z
     .object({
@@ -246,16 +248,14 @@ export const wheelTool = defineInputTool({
       input.ref !== undefined || input.at !== undefined
         ? await resolvePlace(context, hands, input, named)
         : undefined;
-    // The wheel changes a slider's, spin button's or combo box's value; elsewhere it only scrolls.
-    const under = place ? [place.element, ...(place.ancestors ?? []), ...(place.beneath ?? [])] : [];
-    const changesValue = under.some((e) => wheelChangesValue(e?.role));
-    const nominal = !place || place.how === "unknown" || changesValue ? "L2" : "L1";
+    // It sets a slider's value or chooses a combo box's next options; elsewhere it only scrolls (L1).
+    const presses = await wheelFacts(context, place, input);
     return {
-      nominal,
+      nominal: presses.every((f) => f.nothing) ? "L1" : "L2",
       intent: input.intent,
       reversible: true,
       place,
-      presses: [],
+      presses,
       windowId: named ?? place?.windowId,
       ensureFocus: place?.ref !== undefined || named !== undefined,
       approach: true,

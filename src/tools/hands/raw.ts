@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { chordText, parseChord } from "../../platform/keys.js";
 import { defineInputTool } from "../input-tool.js";
+import { pressesNothing } from "./attempt.js";
+import { keyEffect, placeFacts } from "./facts.js";
 import { chordSchema } from "./keyboard.js";
 import { resolvePlace } from "./place.js";
 import { buttonSchema, INPUT } from "./pointer.js";
@@ -38,6 +40,8 @@ export const rawInputTool = defineInputTool({
         intent: input.intent,
         reversible: true,
         place,
+        // A press presses what it lands on; a release ends it there, as a drop (most toolkits act on it).
+        presses: await placeFacts(context, place, { button: p.button, drop: p.kind === "mouse_up" }),
         ensureFocus: false,
         async execute(h) {
           if (p.kind === "mouse_down") await h.buttonDown(place.point, p.button);
@@ -54,12 +58,19 @@ export const rawInputTool = defineInputTool({
       };
     }
     const chord = parseChord(p.key);
+    // A key goes down where the focus is, and presses what it is bound to there; a release or a
+    // modifier alone presses nothing more.
+    const presses =
+      p.kind === "key_down" && chord.key
+        ? (await keyEffect(context, { windowId: await hands.activeWindow(), chord })).presses
+        : pressesNothing(p.kind === "key_up" ? "releases a key" : "holds a modifier");
     return {
       nominal: "L4",
       intent: input.intent,
       reversible: true,
       ensureFocus: false,
       chord,
+      presses,
       async execute(h) {
         if (p.kind === "key_down") await h.keyDown(chord);
         else await h.keyUp(chord);

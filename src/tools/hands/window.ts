@@ -2,6 +2,7 @@
 // back from the window manager. Closing is L3 and not reversible: it needs a person.
 import { z } from "zod";
 import { defineInputTool } from "../input-tool.js";
+import { pressesNothing } from "./attempt.js";
 import { resolveWindowSpec } from "./place.js";
 import { INPUT } from "./pointer.js";
 import { intentSchema, windowSchema } from "./schemas.js";
@@ -39,6 +40,10 @@ export const windowTool = defineInputTool({
       intent: input.intent,
       reversible: !closing,
       windowId: window.id,
+      // Closing runs the window's close (L3); the rest only moves or shows windows.
+      presses: closing
+        ? [{ role: "frame", name: window.title, runs: "closes the window, and what it holds unsaved" }]
+        : pressesNothing(`${input.action === "focus" ? "focuses" : `${input.action}s`} a window`),
       ensureFocus: false,
       async execute(h) {
         switch (input.action) {

@@ -1,0 +1,124 @@
+// What an input sets rather than presses, named as the facts the one judge (classify.ts) reads: a
+// value control's new value (a slider "Slide to pay" is judged by its words), an option chosen in a
+// list (by the option's words, with its list's name), the options a wheel turns a combo box through.
+import type { RawNode } from "../../platform/types.js";
+import { roleSet } from "../../platform/vocabulary.js";
+import type { TargetFacts } from "../../safety/classify.js";
+import type { ToolContext } from "../context.js";
+import { pressFacts } from "./facts.js";
+import type { PlacedElement, ResolvedPlace } from "./place.js";
+
+/** Controls whose value an input sets (set_range, set_value, the wheel, keys). */
+export const VALUE_ROLES = roleSet(
+  "slider",
+  "spin button",
+  "scroll bar",
+  "dial",
+  "progress bar",
+  "level bar",
+);
+
+type Control = Pick<PlacedElement, "role" | "name" | "description" | "states">;
+
+/** A value control about to take `value`, with its window: judged by its words. */
+export async function valueFacts(
+  context: ToolContext,
+  control: Control,
+  value: string,
+  windowId: number | undefined,
+): Promise<TargetFacts> {
+  return { ...(await pressFacts(context, facetsOf(control), windowId)), sets: { value } };
+}
+
+const facetsOf = (c: Control) => ({
+  role: c.role,
+  name: c.name,
+  states: c.states,
+  ...(c.description ? { description: c.description } : {}),
+});
+
+/** The role an option of a list has, by the list: a combo box's and a menu's are its items. */
+const OPTION_OF: Record<string, string> = {
+  "combo box": "menu item",
+  menu: "menu item",
+  "page tab list": "page tab",
+  tree: "tree item",
+  "tree table": "tree item",
+};
+
+/** An option about to be chosen in `list`, by its text: judged by its words, with its list's name. */
+export async function optionFacts(
+  context: ToolContext,
+  list: Control,
+  option: string,
+  windowId: number | undefined,
+): Promise<TargetFacts> {
+  const role = OPTION_OF[list.role] ?? "list item";
+  const facts = await pressFacts(context, { role, name: option }, windowId);
+  return { ...facts, sets: { list: { role: list.role, name: list.name } } };
+}
+
+/** Roles a combo box's list shows its options as. */
+const OPTION_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item");
+const OPTIONS_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 500, timeoutMs: 1500 };
+
+/**
+ * The options a wheel turn over a combo box chooses, one a notch from the current one (by its name
+ * or its `selected` state) down or up its list; every option where the current one is not found.
+ * None readable (a closed Qt or GTK 4 list is not in the tree): what it chooses cannot be read.
+ */
+async function wheeledOptions(
+  context: ToolContext,
+  combo: PlacedElement,
+  forward: boolean,
+  notches: number,
+  windowId: number | undefined,
+): Promise<TargetFacts[]> {
+  const unread = {
+    unreadable: `the wheel over combo box ${JSON.stringify(combo.name ?? "")} chooses an option its tree does not list`,
+  };
+  if (!combo.handle) return [unread];
+  const backend = await context.backend();
+  const read = await backend.readSubtree(combo.handle, OPTIONS_READ).catch(() => undefined);
+  const options: RawNode[] = [];
+  const walk = (n: RawNode) => {
+    if (OPTION_ROLES.has(n.role) && n.name) options.push(n);
+    else n.children.forEach(walk);
+  };
+  read?.root.children.forEach(walk);
+  if (options.length === 0) return [unread];
+  const at = options.findIndex((o) => o.states?.includes("selected") || o.name === combo.name);
+  const chosen =
+    at < 0
+      ? options
+      : forward
+        ? options.slice(at + 1, at + 1 + notches)
+        : options.slice(Math.max(0, at - notches), at);
+  return Promise.all(chosen.map((o) => optionFacts(context, combo, o.name!, windowId)));
+}
+
+/**
+ * What a wheel turn sets where it lands: the first value control or combo box under the point (the
+ * element, then what holds it, then what lies beneath); elsewhere it only scrolls. A point that
+ * could not be read, or no point at all (the pointer where it is), is unreadable.
+ */
+export async function wheelFacts(
+  context: ToolContext,
+  place: ResolvedPlace | undefined,
+  wheel: { direction: "up" | "down" | "left" | "right"; notches: number },
+): Promise<TargetFacts[]> {
+  if (!place)
+    return [
+      { unreadable: "the wheel turns wherever the pointer is, which was not read: give a ref or a point" },
+    ];
+  if (place.how === "unknown")
+    return [{ unreadable: place.unknownBecause ?? "the point could not be probed" }];
+  const under = [place.element, ...(place.ancestors ?? []), ...(place.beneath ?? [])];
+  const turned = under.find((e) => e && (e.role === "combo box" || VALUE_ROLES.has(e.role)));
+  if (!turned) return [{ nothing: "scrolls" }];
+  const forward = wheel.direction === "down" || wheel.direction === "right";
+  if (turned.role === "combo box")
+    return wheeledOptions(context, turned, forward, wheel.notches, place.windowId);
+  const by = `${forward ? "+" : "-"}${wheel.notches} step${wheel.notches === 1 ? "" : "s"}`;
+  return [await valueFacts(context, turned, by, place.windowId)];
+}
