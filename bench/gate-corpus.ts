@@ -1,0 +1,271 @@
+// bench/gate's corpus part: the label reading (src/safety/label-reading.ts) measured on labels its
+// lexicon was not built from. The corpus is the machine's catalogs' translations of English msgids
+// whose class is known: committing (pay, send, delete, transfer, order, publish, purchase, buy,
+// submit, remove, erase, with their objects: "Send Message", "_Delete", "Pay Invoice") and harmless
+// (Next, Back, View, Sort, Filter, Settings, Zoom In…). The lexicon is learnt from the same catalogs
+// less every fifth language (those languages are held out whole) and every fifth catalog domain
+// (their labels in the other languages are held out: wordings nobody taught it).
+//
+// Each label is read as a main window's push button is judged: it commits unless it reads as
+// harmless. A miss is a committing label read as harmless, judged by the learnt lexicon and English
+// rules alone (a language left out gets no phrase table either); a false alarm is a harmless label
+// not read as harmless, judged with every table deskhand has (each can only add alarms).
+import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
+import { deskhandCacheDir } from "../src/platform/translations.js";
+import { buildLabelLexicon, domainOf, NOT_LABELS } from "../src/safety/label-lexicon.js";
+import { readLabel } from "../src/safety/label-reading.js";
+import { labelWords } from "../src/safety/phrases.js";
+import { systemVocabulary } from "../src/safety/vocabulary.js";
+
+const ROOTS = ["/usr/share/locale", "/usr/share/locale-langpack"];
+
+type Class = "money" | "data" | "destroys" | "harmless";
+// The committing verbs measured, by what pressing them does; the target is 0 misses on these in the
+// languages held out.
+const VERBS: Record<string, Class> = {
+  pay: "money",
+  purchase: "money",
+  buy: "money",
+  order: "money",
+  transfer: "money",
+  send: "data",
+  publish: "data",
+  submit: "data",
+  delete: "destroys",
+  remove: "destroys",
+  erase: "destroys",
+};
+const TARGET_VERBS = new Set(["pay", "send", "delete", "transfer", "order", "publish", "purchase"]);
+// Verbs that are nouns as often ("Order number", "Transfer data"): they count only as a button's
+// label, with a mnemonic.
+const NOUN_TOO = new Set(["order", "transfer", "purchase"]);
+// Labels that start with a committing verb and name a thing: a drawing's stacking order, a setting.
+const NOT_COMMANDS =
+  /^send (to back|backward)|^order by|\b(options|settings|preferences|status|queue|history|number|date|rate|speed|limit|size|type|mode|interval|progress|error|method|time|key|button|dialog)$/;
+const HARMLESS = new Set(
+  [
+    "next",
+    "back",
+    "previous",
+    "forward",
+    "go back",
+    "go forward",
+    "go up",
+    "up",
+    "down",
+    "home",
+    "view",
+    "show",
+    "hide",
+    "show all",
+    "show details",
+    "hide details",
+    "details",
+    "information",
+    "sort",
+    "sort by name",
+    "filter",
+    "refresh",
+    "reload",
+    "settings",
+    "preferences",
+    "properties",
+    "options",
+    "open",
+    "open file",
+    "search",
+    "find",
+    "find next",
+    "find previous",
+    "zoom in",
+    "zoom out",
+    "normal size",
+    "best fit",
+    "fullscreen",
+    "full screen",
+    "help",
+    "about",
+    "contents",
+    "select all",
+    "copy",
+    "expand",
+    "collapse",
+    "expand all",
+    "collapse all",
+    "first",
+    "last",
+    "browse",
+    "new window",
+    "new tab",
+    "show hidden files",
+    "tools",
+    "view details",
+  ].map((l) => l),
+);
+
+interface Item {
+  language: string;
+  domain: string;
+  /** The English msgid's verb, for a committing one. */
+  verb?: string | undefined;
+  cls: Class;
+  text: string;
+}
+
+/** The class of an English msgid, or undefined when it is not in the corpus. */
+function classOf(id: string): { cls: Class; verb?: string } | undefined {
+  if (/(\.\.\.|…)\s*$/.test(id)) return undefined;
+  const words = labelWords(id);
+  const bare = words.join(" ");
+  if (words.length === 0 || words.length > 4) return undefined;
+  if (HARMLESS.has(bare)) return { cls: "harmless" };
+  const verb = words[0]!;
+  const cls = VERBS[verb];
+  if (!cls || NOT_COMMANDS.test(bare)) return undefined;
+  if (NOUN_TOO.has(verb) && !/[_&]/.test(id)) return undefined;
+  return { cls, verb };
+}
+
+const baseLanguage = (language: string) => language.split(/[_@.]/)[0]!;
+
+/** Every fifth of a sorted list, from an offset: a held-out set no one picked by hand. */
+function everyFifth(values: Iterable<string>, offset: number): Set<string> {
+  return new Set([...new Set(values)].sort().filter((_, i) => i % 5 === offset));
+}
+
+export function corpus(): { items: Item[]; languages: Set<string>; domains: Set<string> } {
+  const files = listCatalogs(ROOTS).filter((f) => !NOT_LABELS.test(domainOf(f)));
+  const languages = everyFifth(
+    files.map((f) => baseLanguage(f.language)).filter((l) => l !== "en"),
+    2,
+  );
+  const domains = everyFifth(files.map(domainOf), 0);
+  const items: Item[] = [];
+  const seen = new Set<string>();
+  const add = (item: Item) => {
+    const key = JSON.stringify([item.language, item.cls, item.text]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    items.push(item);
+  };
+  for (const file of files) {
+    const domain = domainOf(file);
+    for (const { id, text } of readCatalog(file.path, (m) => classOf(m) !== undefined, 40)) {
+      const found = classOf(id);
+      if (!found || /[%<\n{$]/.test(text) || /(\.\.\.|…)\s*$/.test(text)) continue;
+      add({ language: file.language, domain, cls: found.cls, verb: found.verb, text });
+      // English: the msgid itself, from the domains held out.
+      if (domains.has(domain)) add({ language: "en", domain, cls: found.cls, verb: found.verb, text: id });
+    }
+  }
+  return { items, languages, domains };
+}
+
+const SCRIPTS: [string, RegExp][] = [
+  ["Latin", /\p{Script=Latin}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
+  ["Greek", /\p{Script=Greek}/u],
+  ["Arabic, Hebrew", /[\p{Script=Arabic}\p{Script=Hebrew}]/u],
+  [
+    "Indic",
+    /[\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]/u,
+  ],
+  ["CJK, Hangul", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],
+  ["Southeast Asian", /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u],
+];
+const scriptOf = (text: string) => SCRIPTS.find(([, re]) => re.test(text))?.[0] ?? "other";
+
+interface Row {
+  labels: number;
+  wrong: string[];
+}
+
+function addTo(rows: Map<string, Row>, key: string, wrong: string | undefined): void {
+  const row = rows.get(key) ?? { labels: 0, wrong: [] };
+  row.labels++;
+  if (wrong) row.wrong.push(wrong);
+  rows.set(key, row);
+}
+
+const percent = (row: Row) => `${((100 * row.wrong.length) / Math.max(1, row.labels)).toFixed(2)}%`;
+
+function printRows(title: string, rows: Map<string, Row>, what: string): void {
+  console.log(`\n${title}`);
+  console.log(`| set | labels | ${what} | rate | examples |`);
+  console.log("|---|---|---|---|---|");
+  for (const [key, row] of [...rows].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(
+      `| ${key} | ${row.labels} | ${row.wrong.length} | ${percent(row)} | ${row.wrong.slice(0, 4).join("; ")} |`,
+    );
+}
+
+/** The lexicon learnt without the held-out languages and domains (cached under their names). */
+export function heldOutLexicon(languages: Set<string>, domains: Set<string>) {
+  return buildLabelLexicon(
+    { roots: ROOTS, cacheDir: deskhandCacheDir(process.env) },
+    {
+      keep: (language, domain) => !languages.has(baseLanguage(language)) && !domains.has(domain),
+      name: `held out: ${[...languages, ...domains].join(" ")}`,
+    },
+  );
+}
+
+const COVERED = "held-out domains, covered languages";
+
+/** Prints the corpus's figures; returns how many targets were missed. */
+export function corpusReport(): number {
+  const started = performance.now();
+  const { items, languages, domains } = corpus();
+  const lexicon = heldOutLexicon(languages, domains);
+  // The languages deskhand claims a committing vocabulary for (doctor's list): the target's ground.
+  const covered = new Set([...systemVocabulary().languages, "en"]);
+  console.log(
+    `\n# bench/gate · the label reading on ${items.length} catalog labels it was not built from (${((performance.now() - started) / 1000).toFixed(0)} s to gather and learn)`,
+  );
+  console.log(`Held out whole: ${languages.size} languages (${[...languages].join(" ")}).`);
+  console.log(
+    `Held out in every language: ${domains.size} catalog domains (${[...domains].slice(0, 12).join(" ")}…).`,
+  );
+  const misses = new Map<string, Row>();
+  const alarms = new Map<string, Row>();
+  const bySplit = new Map<string, Row>();
+  for (const item of items) {
+    const heldLanguage = languages.has(baseLanguage(item.language));
+    if (!heldLanguage && !domains.has(item.domain)) continue;
+    const split = heldLanguage
+      ? "held-out languages"
+      : `held-out domains, ${covered.has(item.language) ? "covered" : "other"} languages`;
+    const name = `${item.language} ${JSON.stringify(item.text)}`;
+    if (item.cls === "harmless") {
+      const asked = !readLabel(item.text, { lexicon }).harmless;
+      addTo(alarms, `${split} · ${scriptOf(item.text)}`, asked ? name : undefined);
+      addTo(bySplit, `${split} · harmless asked`, asked ? name : undefined);
+    } else {
+      const missed = readLabel(item.text, { lexicon, englishOnly: true }).harmless;
+      const target = TARGET_VERBS.has(item.verb!) ? "the seven verbs" : "other verbs";
+      addTo(
+        misses,
+        `${split} · ${item.cls} · ${scriptOf(item.text)}`,
+        missed ? `${name} (${item.verb})` : undefined,
+      );
+      addTo(bySplit, `${split} · ${target} missed`, missed ? `${name} (${item.verb})` : undefined);
+    }
+  }
+  printRows("Committing labels read as harmless (misses), by class and script", misses, "misses");
+  printRows("Harmless labels asked (false alarms), by script", alarms, "asked");
+  printRows("Totals", bySplit, "wrong");
+  const rate = (key: string) => {
+    const row = bySplit.get(key);
+    return row ? row.wrong.length / row.labels : 0;
+  };
+  const missed = [
+    bySplit.get("held-out languages · the seven verbs missed")?.wrong.length
+      ? "misses on held-out languages"
+      : "",
+    rate(`${COVERED} · the seven verbs missed`) > 0.01 ? "over 1% missed on held-out domains" : "",
+    rate(`${COVERED} · other verbs missed`) > 0.01 ? "over 1% of other verbs missed on held-out domains" : "",
+    rate(`${COVERED} · harmless asked`) > 0.03 ? "over 3% harmless asked on held-out domains" : "",
+  ].filter(Boolean);
+  console.log(missed.length ? `\nTargets missed: ${missed.join("; ")}` : "\nTargets met.");
+  return missed.length;
+}

@@ -1,0 +1,253 @@
+// What each word of a label means to the gate, learnt from the translation catalogs on the machine:
+// in every language, the words of translated labels whose English msgid commits (pay, send, delete,
+// transfer, order, publish…: the classes of data/meanings.json and the committing phrases) against
+// those of labels whose msgid commits nothing. A word seen mostly in committing labels commits; one
+// seen in harmless labels, and not mostly in committing ones, reads as harmless; any other word is
+// unread, and a command holding one asks a person. English reads by the msgids themselves.
+//
+// Words are counted a language at a time (the catalogs are listed by language), so a first build
+// holds one language's counts, not all of them: a CLI process has a 96 MB heap. The result is cached
+// beside the catalogs' other caches, as two sorted word lists read off the heap (lexicon.ts).
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { type CatalogFile, listCatalogs, readCatalog } from "../platform/catalogs.js";
+import { type CatalogSource, readCached, writeCached } from "../platform/translations.js";
+import { Lexicon } from "./lexicon.js";
+import { committingMeaning, LIGHT_VERBS } from "./meanings.js";
+import { CATALOG_PHRASES, catalogPhrase, ENGLISH, labelWords, PHRASES_MODULE } from "./phrases.js";
+
+/** Which catalogs a lexicon is built from: all, or (for measuring it) all but some. */
+export interface CatalogFilter {
+  /** Keeps a catalog's language ("de", "pt_BR") and domain ("gtk30"). */
+  keep?: ((language: string, domain: string) => boolean) | undefined;
+  /** A name for the filter, part of the cache's key; without one a filtered build is not cached. */
+  name?: string | undefined;
+}
+
+export interface LabelLexicon {
+  /** Words seen mostly in labels that commit, in some language. */
+  commits: Lexicon;
+  /** Words seen in harmless labels, and not mostly in committing ones. */
+  harmless: Lexicon;
+}
+
+/** A catalog's message that is a label: short, capitalized (or a mnemonic), no format or markup. */
+const NOT_A_LABEL = /%|<|\n|\{|\$|\ufffd|\\/u;
+// Code lists (countries, languages, places, keyboard layouts) are names, not labels.
+export const NOT_LABELS = /^iso_|locations|^xkeyboard-config/;
+// A msgid of up to this many bytes and words: labels, and the short messages that say the same words.
+const LABEL_ID_BYTES = 64;
+const LABEL_WORDS = 8;
+const MEANINGS = new URL("../../data/meanings.json", import.meta.url);
+const labelStart = (byte: number) => (byte >= 0x41 && byte <= 0x5a) || byte === 0x5f || byte === 0x26;
+
+/** The catalog's domain: its file name without ".mo". */
+export const domainOf = (file: CatalogFile) => basename(file.path, ".mo");
+
+// The English words a committing msgid must hold one of: the meanings' verbs in every form, the
+// light verbs and cancel words their nouns follow, the committing phrases' first words. Asking the
+// meanings only then keeps a first build fast.
+let candidates: Set<string> | undefined;
+
+function candidateWords(): Set<string> {
+  if (candidates) return candidates;
+  const meanings = JSON.parse(readFileSync(MEANINGS, "utf8")) as {
+    english: Record<string, { forms: string[] }>;
+  };
+  const phrases = [
+    ...Object.values(meanings.english).flatMap((entry) => entry.forms),
+    ...LIGHT_VERBS,
+    ...ENGLISH.cancels,
+    ...CATALOG_PHRASES.commits,
+  ];
+  candidates = new Set(phrases.map((phrase) => labelWords(phrase)[0] ?? ""));
+  return candidates;
+}
+
+// English committing words that are also nouns ("Order", "Trash", "Format"): they make a msgid commit
+// only as catalogPhrase takes them (a button's label, with a mnemonic).
+const NOUNS_TOO = new Set([
+  "empty",
+  "order",
+  "post",
+  "format",
+  "archive",
+  "drop",
+  "purchase",
+  "transfer",
+  "trash",
+]);
+const COMMITS_FIRST = new Set(
+  ENGLISH.commits.filter((phrase) => !phrase.includes(" ") && !NOUNS_TOO.has(phrase)),
+);
+
+/**
+ * Whether an English msgid commits: a committing phrase, a committing verb first ("Clear History",
+ * "Restore Defaults") or a verb by its meaning ("Pay Invoice", "Truncate Table").
+ */
+function committingId(id: string, text: string, words: string[]): boolean {
+  if (!words.some((word) => candidateWords().has(word))) return false;
+  if (COMMITS_FIRST.has(words[0]!) && words.length <= 4) return true;
+  return catalogPhrase(id, text)?.kind === "commits" || !!committingMeaning(id.replace(/[_&]/g, ""));
+}
+
+// The pieces of a Chinese or Japanese run counted as words of their own: its words have no spaces
+// between them. (A piece of Thai or Myanmar would be part of a syllable.)
+const CJK_PIECE = { shortest: 2, longest: 4 };
+export const HAN_KANA = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+$/u;
+
+/** The pieces of a run written without spaces ("ファイルを削除": ファイ, ファイル, 削除…); none for others. */
+export function pieces(run: string): string[] {
+  if (!HAN_KANA.test(run)) return [];
+  const chars = [...run];
+  const found: string[] = [];
+  for (let start = 0; start < chars.length; start++)
+    for (
+      let length = CJK_PIECE.shortest;
+      length <= CJK_PIECE.longest && start + length <= chars.length;
+      length++
+    )
+      if (length < chars.length) found.push(chars.slice(start, start + length).join(""));
+  return found;
+}
+
+/** A label's words and whether its msgid commits. */
+interface Seen {
+  words: string[];
+  commits: boolean;
+}
+
+// In one language, a word is a committing verb when it stands in at least STRONG times as many
+// committing labels as harmless ones (and in two): it commits in every language (a spelling is one
+// word to the gate, whatever its language). The other words beside it ("Delete File", "Zaplatit
+// fakturu") count only the committing labels no such verb explains, summed over all languages: a
+// word commits when it stands in as many committing labels so counted as harmless ones; it reads as
+// harmless when it stands in HARMLESS_LABELS harmless labels or more (once is a translator's whim).
+const STRONG = 4;
+const HARMLESS_LABELS = 2;
+
+// The counts of all languages, a number a word (committing * HARMLESS_UNIT + harmless): 500,000
+// words as objects would not fit a CLI process's heap.
+const HARMLESS_UNIT = 2 ** 24;
+
+/** Per word: committing labels it stands in (or explains), harmless labels it stands in. */
+type Counts = Map<string, { commits: number; harmless: number }>;
+
+function tally(labels: Seen[], into: Counts = new Map()): Counts {
+  for (const { words, commits } of labels)
+    for (const word of new Set(words)) {
+      const c = into.get(word) ?? { commits: 0, harmless: 0 };
+      if (commits) c.commits++;
+      else c.harmless++;
+      into.set(word, c);
+    }
+  return into;
+}
+
+/** One language's labels, counted into the counts of all. */
+function countLanguage(labels: Seen[], all: Map<string, number>, verbs: Set<string>): void {
+  const counts = tally(labels);
+  const verb = (c: { commits: number; harmless: number } | undefined) =>
+    !!c && c.commits >= 2 && c.commits >= STRONG * c.harmless;
+  for (const [word, c] of counts) if (verb(c)) verbs.add(word);
+  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(counts.get(w)))));
+  for (const [word, c] of counts) {
+    const explained = verb(c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
+    all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + c.harmless);
+  }
+}
+
+/**
+ * The committing and harmless words of the catalogs' labels, counted a language at a time; English
+ * from the msgids of every catalog kept.
+ */
+export function learnWords(files: CatalogFile[]): { commits: string[]; harmless: string[] } {
+  const all = new Map<string, number>();
+  const verbs = new Set<string>();
+  const english = new Map<string, Seen>();
+  let language: string | undefined;
+  let labels = new Map<string, Seen>();
+  for (const file of files) {
+    if (file.language !== language) {
+      countLanguage([...labels.values()], all, verbs);
+      language = file.language;
+      labels = new Map();
+    }
+    for (const { id, text } of readCatalog(
+      file.path,
+      (m) => !NOT_A_LABEL.test(m),
+      LABEL_ID_BYTES,
+      labelStart,
+    )) {
+      const key = `${id}\u0000${text}`;
+      if (labels.has(key) || NOT_A_LABEL.test(text)) continue;
+      const words = labelWords(text);
+      if (words.length === 0 || words.length > LABEL_WORDS) continue;
+      words.push(...words.flatMap(pieces));
+      let source = english.get(id);
+      if (!source) {
+        const idWords = labelWords(id);
+        source = { words: idWords, commits: committingId(id, text, idWords) };
+        english.set(id, source);
+      }
+      labels.set(key, { words, commits: source.commits });
+    }
+  }
+  countLanguage([...labels.values()], all, verbs);
+  countLanguage([...english.values()], all, verbs);
+  const commits: string[] = [];
+  const harmless: string[] = [];
+  for (const [word, n] of all) {
+    const committing = Math.floor(n / HARMLESS_UNIT);
+    const harmlessLabels = n % HARMLESS_UNIT;
+    // A verb of one language that is a common harmless word of others ("la", "del") is theirs.
+    const verb = verbs.has(word) && committing * STRONG >= harmlessLabels;
+    if (verb || (committing > 0 && committing >= harmlessLabels)) commits.push(word);
+    else if (harmlessLabels >= HARMLESS_LABELS) harmless.push(word);
+  }
+  return { commits, harmless };
+}
+
+/** Words one a line in UTF-8 byte order, as a Lexicon searches them. */
+function lines(words: string[]): string {
+  return `${[...words].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).join("\n")}\n`;
+}
+
+/** What makes the learnt words: this module, the phrases and the meanings. A change of any re-learns. */
+function rulesVersion(): string {
+  const source = (url: string | URL) => readFileSync(url, "utf8");
+  return createHash("sha256")
+    .update(source(new URL(import.meta.url)))
+    .update(source(new URL(PHRASES_MODULE)))
+    .update(source(MEANINGS))
+    .digest("hex");
+}
+
+/**
+ * The label lexicon of these catalogs (those the filter keeps), cached by the catalogs' stamps and
+ * the rules: a first build reads every catalog (a few seconds), later processes read two files.
+ */
+export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter = {}): LabelLexicon {
+  const files = listCatalogs(source.roots).filter(
+    (file) => !NOT_LABELS.test(domainOf(file)) && (filter.keep?.(file.language, domainOf(file)) ?? true),
+  );
+  const cacheDir = filter.keep && !filter.name ? undefined : source.cacheDir;
+  const key = createHash("sha256")
+    .update(
+      JSON.stringify({ rules: rulesVersion(), filter: filter.name ?? "", files: files.map((f) => f.stamp) }),
+    )
+    .digest("hex")
+    .slice(0, 16);
+  const name = `labels-${key}.json`;
+  let cached = readCached<{ commits: string; harmless: string }>(cacheDir, name);
+  if (typeof cached?.commits !== "string" || typeof cached.harmless !== "string") {
+    const learnt = learnWords(files);
+    cached = { commits: lines(learnt.commits), harmless: lines(learnt.harmless) };
+    writeCached(cacheDir, name, cached);
+  }
+  return {
+    commits: new Lexicon(Buffer.from(cached.commits)),
+    harmless: new Lexicon(Buffer.from(cached.harmless)),
+  };
+}
