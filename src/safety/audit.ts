@@ -105,6 +105,7 @@ const STRUCTURAL = new Set([
 
 /** `value` with what `store` knows replaced in every free-text string; short words in the intent. */
 function scrubWith<T>(value: T, store: SecretStore, short: string[]): T {
+  store.refresh();
   const deep = (v: unknown, key: string | undefined): unknown => {
     if (key !== undefined && STRUCTURAL.has(key)) return v;
     if (typeof v === "string") return replaced(v, store.ranges(v, key === "intent", short));
@@ -213,7 +214,10 @@ export class AuditJournal {
 
   /** `text` with every secret any process has typed masked, as a name or a reason is. */
   mask(text: string): string {
-    return this.#guarded(() => replaced(text, this.#store.ranges(text, false)));
+    return this.#guarded(() => {
+      this.#store.refresh();
+      return replaced(text, this.#store.ranges(text, false));
+    });
   }
 
   /** `value` with every secret masked in every free-text string, as a journal line is (a recording step). */

@@ -242,7 +242,7 @@ export class SecretStore {
    * value), and joins `typed` to what its session typed into the same place just before.
    */
   remember(secrets: Secret[], session: string, typed?: { place: string; text: string; password: boolean }) {
-    this.#refresh();
+    this.refresh();
     const lines: string[] = [];
     const add = (kind: "a" | "i", length: number, fp: number) => {
       const set = kind === "i" ? this.#intent : this.#setOf(length);
@@ -255,9 +255,11 @@ export class SecretStore {
     this.#append(lines);
   }
 
-  /** The ranges of `text` (as written) holding a remembered secret or a credential by its look. */
+  /**
+   * The ranges of `text` (as written) holding a remembered secret or a credential by its look, as
+   * the store was last read (`refresh`).
+   */
   ranges(text: string, intent: boolean, shortWords: string[] = []): [number, number][] {
-    this.#refresh();
     const found = credentialRanges(text);
     const hasAny = this.#everywhere.size > 0 || (intent && (this.#intent.size > 0 || shortWords.length > 0));
     if (!hasAny) return found;
@@ -399,7 +401,7 @@ export class SecretStore {
   }
 
   /** Reads what other processes appended since the last read (all of it after a compaction). */
-  #refresh(): void {
+  refresh(): void {
     if (!this.path) return;
     const fd = this.#open();
     try {
