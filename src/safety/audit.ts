@@ -135,13 +135,15 @@ export const scrub = (entry: AuditEntry, secrets: Secret[]): AuditEntry =>
   scrubWith(entry, storeOf(secrets), shortOf(secrets));
 
 /**
- * The call's values as the store must keep them: all of them a password's when the field's name
- * says it takes a code (a one-time code, a PIN, a card's security code).
+ * The call's values as the store must keep them: its own value a password's when the field's name
+ * says it takes a code (a one-time code, a PIN, a card's security code). The line's own value comes
+ * first, where it has one (its length is journaled); a form's other values are other fields'.
  */
-function asTyped(entry: Pick<AuditEntry, "target">, secrets: Secret[], typed?: TypedInto) {
-  if (!secretField(entry.target?.name)) return { secrets, typed };
+function asTyped(entry: Pick<AuditEntry, "target" | "text_length">, secrets: Secret[], typed?: TypedInto) {
+  if (entry.text_length === undefined || !secretField(entry.target?.name)) return { secrets, typed };
+  const [own, ...others] = secrets;
   return {
-    secrets: secrets.map((s) => ({ ...s, password: true })),
+    secrets: own ? [{ ...own, password: true }, ...others] : others,
     typed: typed && { ...typed, password: true },
   };
 }

@@ -262,23 +262,50 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
     const path = fresh();
     const journal = new AuditJournal(path);
     journal.record(
-      { ...done, intent: "Type the code", target: { role: "text", name: "Verification code" } },
+      {
+        ...done,
+        intent: "Type the code",
+        target: { role: "text", name: "Verification code" },
+        text_length: 6,
+      },
       [{ text: "482913" }],
     );
-    journal.record({ ...done, intent: "Type the zip", target: { role: "text", name: "Zip code" } }, [
-      { text: "90210" },
-    ]);
+    journal.record(
+      { ...done, intent: "Type the zip", target: { role: "text", name: "Zip code" }, text_length: 5 },
+      [{ text: "90210" }],
+    );
     new AuditJournal(path).record({ ...done, intent: "It said 482913 for 90210", session: "other" });
     assert.match(read(path), /It said \[typed text\] for 90210/);
   });
 
-  it("another session's password, through another journal object, is kept out", () => {
+  it("another HTTP session's secrets, through another journal object, are kept out", () => {
     const path = fresh();
-    new AuditJournal(path).record({ ...done, intent: "Log in", session: "http-a" }, [
-      { text: "Wq9!vL3x", password: true },
+    const first = new AuditJournal(path);
+    first.record({ ...done, intent: "Log in", session: "http-a" }, [{ text: "Wq9!vL3x", password: true }]);
+    // A card number and a security code typed into ordinary fields: secrets by look and by field.
+    first.record({ ...done, intent: "Pay", session: "http-a", target: { role: "text", name: "Card" } }, [
+      { text: "5555 5555 5555 4444" },
     ]);
-    new AuditJournal(path).record({ ...done, intent: "Saw wq9!VL3X and vL3x", session: "http-b" });
-    assert.match(read(path), /Saw \[typed text\] and \[typed text\]"/, read(path));
+    first.record(
+      // A form's line for its code field: the other fields' values stay plain.
+      {
+        ...done,
+        intent: "Code",
+        session: "http-a",
+        target: { role: "text", name: "Security code" },
+        text_length: 4,
+      },
+      [{ text: "7391" }, { text: "Ada Lovelace" }],
+    );
+    new AuditJournal(path).record({
+      ...done,
+      intent: "Saw wq9!VL3X and vL3x",
+      reason: "card 5555.5555.5555.4444, code 7391, name Ada Lovelace",
+      session: "http-b",
+    });
+    const last = JSON.parse(read(path).trim().split("\n").at(-1)!);
+    assert.equal(last.intent, "Saw [typed text] and [typed text]");
+    assert.equal(last.reason, "card [typed text], code [typed text], name Ada Lovelace");
   });
 
   it("a second process knows the first one's password and the run typed into one place across both", () => {

@@ -705,7 +705,7 @@ export async function keyEffect(
   }
 
   if (input.chord) {
-    const why = await chordEffect(j, input.chord, focused);
+    const why = await chordEffect(j, input.chord, focused, input.focused ? input.focusedHandle : undefined);
     if (why) return unreadable(why);
   }
   return effect;
@@ -799,6 +799,8 @@ async function chordEffect(
   j: KeyJudging,
   chord: Chord,
   focused: TargetFacts | undefined,
+  /** The element a ref names, about to take the focus. */
+  refHandle?: string,
 ): Promise<string | undefined> {
   const { effect } = j;
   const backend = await j.context.backend();
@@ -831,7 +833,8 @@ async function chordEffect(
     await possibleMnemonics(j, pressables, chord, key.char);
   // Delete outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
   const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
-  const outside = bindsOutside(j, app, focused);
+  const named = refHandle === undefined ? [] : j.read.nodes.filter((n) => n.handle === refHandle);
+  const outside = bindsOutside(j, app, named.length > 0 ? named : everyFocused(j.read.nodes), focused);
   if (!decided && (!reportsAccelerators || viewDelete || outside) && !mnemonicLike && !found) {
     effect.presses.unshift({ unreadable: unclaimedWhy(chord, { viewDelete, outside }) });
     effect.via.unshift("unknown");
@@ -863,18 +866,18 @@ function unclaimedWhy(chord: Chord, why: { viewDelete: boolean; outside: string 
 function bindsOutside(
   j: KeyJudging,
   app: AppBindings | "unread" | undefined,
+  focusedNodes: RawNode[],
   focused: TargetFacts | undefined,
 ): string | undefined {
+  // Keys into a page reach its scripts, whatever the browser's menus say.
+  const inPage = focusedNodes.flatMap((n) => pathTo(j.read.root, n)).some((n) => n.role === "document web");
+  if (inPage || focused?.role === "document web") return "a web page's own key handlers";
   if (app === "unread") return "the menus it exports on the session bus did not answer";
   if (app?.gtkApplication) return "a GtkApplication, whose accelerators need no menu item";
   if (app?.partial) return "its exported menus fill only as they open";
   const empty = (menu: RawNode) => menu.role === "menu" && menu.children.length === 0 && !menu.childrenCut;
   const bars = j.read.nodes.filter((n) => n.role === "menu bar");
   if (bars.some((bar) => bar.children.some(empty))) return "its menus are empty until they open";
-  const inPage = everyFocused(j.read.nodes)
-    .flatMap((n) => pathTo(j.read.root, n))
-    .some((n) => n.role === "document web");
-  if (inPage || focused?.role === "document web") return "a web page's own key handlers";
   return undefined;
 }
 
