@@ -51,6 +51,8 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
   let app: StartedApp;
   let id: number;
   const find = (query: Record<string, unknown>) => one(call, title, query);
+  const valueOf = async (query: Record<string, unknown>) =>
+    ((await find(query)) as Element & { value?: string }).value;
   before(async () => {
     context = gatedContext(dir);
     call = toolCaller(context);
@@ -167,6 +169,45 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
       "a drop into Documents",
     );
     await logs(log, "moved report.odt to Documents");
+  });
+
+  it("a value set or an option chosen is judged by its words: to pay or truncate is refused, unchanged", async () => {
+    const tables = await find({ role: "combo box" });
+    const before = logged(log).length;
+    refusedWith(
+      await call("act", {
+        ref: tables.ref,
+        action: { kind: "select", option: "Truncate all tables" },
+        intent,
+      }),
+      "act select Truncate all tables",
+      /Truncate all tables/,
+    );
+    // The wheel down over it would choose the next option, the same one.
+    refusedWith(
+      await call("wheel", { at: centre(tables), direction: "down", notches: 1, intent, window: { id } }),
+      "the wheel over the combo box",
+      /Truncate all tables/,
+    );
+    const pay = await find({ role: "slider", name: "Slide to pay" });
+    refusedWith(
+      await call("act", { ref: pay.ref, action: { kind: "set_range", value: 100 }, intent }),
+      "set_range on Slide to pay",
+      /pay/,
+    );
+    await sleep(300);
+    assert.deepEqual(logged(log, before), [], "nothing was paid or truncated");
+    assert.equal(await valueOf({ role: "slider", name: "Slide to pay" }), "0", "the slider stayed");
+    assert.equal((await find({ role: "combo box" })).name, tables.name, "the option stayed");
+    done(
+      await call("act", { ref: tables.ref, action: { kind: "select", option: "Large" }, intent }),
+      "act select Large",
+    );
+    await logs(log, "chose Large");
+    const volume = await find({ role: "slider", name: "Volume" });
+    done(await call("act", { ref: volume.ref, action: { kind: "set_range", value: 40 }, intent }), "Volume");
+    await logs(log, "volume 40");
+    assert.equal(await valueOf({ role: "slider", name: "Volume" }), "40", "the volume was set");
   });
 });
 
