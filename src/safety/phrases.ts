@@ -139,7 +139,7 @@ export const CATALOG_PHRASES: Record<WordKind, string[]> = {
 };
 
 /** Verbs that are also nouns or adjectives: a catalog's translation of them counts with a mnemonic. */
-const MNEMONIC_ONLY = new Set([
+export const MNEMONIC_ONLY = new Set([
   "empty",
   "order",
   "post",

@@ -88,4 +88,19 @@ describe("web pages the gate reads: a button named one thing and showing another
     assert.match(await status(), toolkit === "firefox" ? /Chose Plain/ : /Chose/);
     assert.doesNotMatch(await status(), /Account deleted/);
   });
+
+  it("a chord into the page, whose scripts bind keys no tree shows, asks; bold and copying pass", async () => {
+    const notes = await call("find", { target, name: "Notes", states: ["editable"] });
+    assert.equal(notes.data?.total, 1, notes.text);
+    const ref = notes.data.matches[0].ref;
+    const refused = await call("key", { ref, key: "ctrl+shift+F7", intent: "Press the shortcut" });
+    assert.equal(refused.data?.status, "refused", refused.text);
+    assert.match(refused.data.reason, /web page's own key handlers/);
+    for (const key of ["ctrl+b", "ctrl+c"]) {
+      const passed = await call("key", { ref, key, intent: "Format or copy the notes" });
+      assert.equal(passed.data?.status, "done", `${key}: ${passed.text}`);
+    }
+    await sleep(300);
+    assert.doesNotMatch(await status(), /Ordered by key/, "the page's shortcut did not run");
+  });
 });

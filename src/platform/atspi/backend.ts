@@ -500,9 +500,11 @@ export class AtspiBackend implements AccessibilityBackend {
     const gtkApplication = exports.application !== undefined;
     if (exports.menus.length === 0) return { gtkApplication, items: [], partial: false };
     // Opened again where it closed or never opened (a bus restarted).
-    const open = await this.#session?.catch(() => undefined);
-    if (!open || open.closed) this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
-    const session = await this.#session;
+    let session = await this.#session?.catch(() => undefined);
+    if (!session || session.closed) {
+      this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
+      session = await this.#session;
+    }
     const read = await Promise.all(
       exports.menus.map((path) => readExportedMenu(session, exports.busName, path, this.callTimeoutMs)),
     );

@@ -1,0 +1,164 @@
+// The label reading (src/safety/label-reading.ts, label-lexicon.ts): words learnt from catalogs by
+// what their English msgid does, read back on wordings the lexicon was not built from; letters joined
+// by punctuation or written in other forms read as their words; a word seen only in committing
+// labels is never read as harmless.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import gettextParser from "gettext-parser";
+import { listCatalogs } from "../../src/platform/catalogs.js";
+import { buildLabelLexicon } from "../../src/safety/label-lexicon.js";
+import { readLabel } from "../../src/safety/label-reading.js";
+import { matchLabel } from "../../src/safety/vocabulary.js";
+
+const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
+
+/** Writes `<root>/<language>/LC_MESSAGES/<domain>.mo` holding these msgid → msgstr pairs. */
+function catalog(root: string, language: string, domain: string, messages: Record<string, string>): void {
+  const folder = join(root, language, "LC_MESSAGES");
+  mkdirSync(folder, { recursive: true });
+  const translations: Record<string, { msgid: string; msgstr: string[] }> = {
+    "": { msgid: "", msgstr: ["Content-Type: text/plain; charset=UTF-8\n"] },
+  };
+  for (const [msgid, msgstr] of Object.entries(messages)) translations[msgid] = { msgid, msgstr: [msgstr] };
+  writeFileSync(
+    join(folder, `${domain}.mo`),
+    compile({ charset: "utf-8", headers: {}, translations: { "": translations } }),
+  );
+}
+
+const root = mkdtempSync(join(tmpdir(), "deskhand-label-reading-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+// A made-up language "xx", so that nothing the machine has can read it: two apps' catalogs.
+catalog(root, "xx", "mail", {
+  _Delete: "_Zmaž",
+  "Delete File": "Zmaž soubor",
+  "Delete All": "Zmaž vše",
+  "Send Message": "Pošli zprávu",
+  _Send: "_Pošli",
+  "Pay Invoice": "Zaplať fakturu",
+  "Pay Bill": "Zaplať účet",
+  "Open File": "Otevři soubor",
+  "Open Folder": "Otevři složku",
+  "Show Hidden": "Ukaž skryté",
+  "_Show All": "_Ukaž vše",
+  "New Message": "Nová zpráva",
+  "Message List": "Seznam zpráv",
+  _Next: "_Dál",
+});
+catalog(root, "xx", "viewer", {
+  "Show Details": "Ukaž podrobnosti",
+  "_View Details": "_Podrobnosti",
+  "File Properties": "Vlastnosti souboru",
+  "Zoom In": "Přibliž pohled",
+  "Zoom Out": "Oddal pohled",
+  "Go _Forward": "Jdi _dál",
+});
+
+describe("words learnt from catalogs", () => {
+  const lexicon = buildLabelLexicon({ roots: [root] });
+  const read = (label: string) => readLabel(label, { lexicon, englishOnly: true });
+
+  it("a verb the committing msgids share commits, in a wording no catalog has", () => {
+    for (const label of ["Zmaž zprávu", "Pošli podrobnosti", "Zaplať vše"]) {
+      const reading = read(label);
+      assert.equal(reading.harmless, false, label);
+      assert.ok(reading.commits, `${label}: ${JSON.stringify(reading)}`);
+    }
+  });
+
+  it("the words of harmless labels (two or more) read as harmless, in new combinations", () => {
+    for (const label of ["Otevři podrobnosti", "Ukaž dál", "Dál"])
+      assert.deepEqual(read(label), { commits: undefined, unknown: [], harmless: true }, label);
+  });
+
+  it("a word seen only in committing labels is not read as harmless", () => {
+    // "fakturu" stands only beside "Zaplať": it is no harmless word, though a catalog holds it.
+    const reading = read("Fakturu");
+    assert.equal(reading.harmless, false);
+    assert.deepEqual(reading.unknown, ["fakturu"]);
+  });
+
+  it("an inflection no catalog shows is not read as harmless, nor is a language with no catalog", () => {
+    for (const label of ["Zaplaťte", "Zmažte soubor", "Magbayad ngayon"])
+      assert.equal(read(label).harmless, false, label);
+  });
+
+  it("a lexicon built without a catalog does not know its words", () => {
+    const without = buildLabelLexicon(
+      { roots: [root] },
+      { keep: (_language, domain) => domain !== "viewer" },
+    );
+    assert.equal(readLabel("Ukaž podrobnosti", { lexicon, englishOnly: true }).harmless, true);
+    assert.deepEqual(readLabel("Ukaž podrobnosti", { lexicon: without, englishOnly: true }).unknown, [
+      "podrobnosti",
+    ]);
+  });
+});
+
+describe("letters as a person reads them", () => {
+  it("letters joined by punctuation, or written in other forms, read as the committing word", () => {
+    for (const label of [
+      "P.a.y",
+      "D-E-L-E-T-E",
+      "S·e·n·d",
+      "Pay-now",
+      "pay_now",
+      "ＰＡＹ ＮＯＷ",
+      "ᴘᴀʏ ɴᴏᴡ",
+      "𝐃𝐞𝐥𝐞𝐭𝐞",
+      "🅿🅰🆈",
+      "Ⓢⓔⓝⓓ",
+      "Рау now",
+    ]) {
+      const reading = readLabel(label);
+      assert.equal(reading.harmless, false, label);
+      assert.match(
+        reading.commits?.word ?? "",
+        /^(pay|delete|send)/i,
+        `${label}: ${JSON.stringify(reading)}`,
+      );
+    }
+  });
+
+  it("another language's own word is no look-alike of a phrase in another script", () => {
+    // Italian "Vai" (go) is spelt like Greek "Ναι" (yes) by skeleton; it says "go up".
+    assert.equal(matchLabel("Vai in su").commits, undefined);
+    assert.equal(matchLabel("Oк").commits, "ok", "a Cyrillic к inside OK still matches");
+  });
+});
+
+describe("the machine's catalogs", () => {
+  const installed = listCatalogs(["/usr/share/locale"]).length > 0;
+
+  it("a committing verb beside words the gate knows is not harmless, in wordings no catalog has", (t) => {
+    if (!installed) return t.skip("no catalogs on this machine");
+    for (const label of [
+      "Zaplaťte teď",
+      "Überweisung jetzt ausführen",
+      "Jetzt überweisen",
+      "Betaal nu",
+      "Payez maintenant",
+      "Оплатите сейчас",
+      "Settle invoice",
+      "Disburse funds",
+    ])
+      assert.equal(readLabel(label).harmless, false, label);
+  });
+
+  it("ordinary labels read as harmless", (t) => {
+    if (!installed) return t.skip("no catalogs on this machine");
+    for (const label of [
+      "Next",
+      "Zoom In",
+      "Einstellungen",
+      "Suivant",
+      "Afficher les détails",
+      "設定",
+      "Hello",
+    ])
+      assert.equal(readLabel(label).harmless, true, `${label}: ${JSON.stringify(readLabel(label))}`);
+  });
+});
