@@ -36,6 +36,7 @@ const P2 = 94906247;
 const PIECE = 4;
 const INTENT_PIECE = 3;
 const KEY_PIECE = 12;
+const LENGTHS = [INTENT_PIECE, PIECE, KEY_PIECE];
 // Bounds: the file is compacted to its newest half past this size.
 const MAX_BYTES = 512 * 1024;
 const HEADER = "deskhand-secret-hashes 1";
@@ -345,7 +346,7 @@ export class SecretStore {
           : joined(joins.tails[rest - 1]!, residues(own, this.#bases), own.length, this.#bases),
       );
     }
-    const stream = { place, length: Math.min(total, 1e9), tails };
+    const stream = { place, length: total, tails };
     this.#streams.set(key, stream);
     lines.push(`s ${key} ${place} ${stream.length} ${tails.map(pack).join(" ")}`);
   }
@@ -354,8 +355,9 @@ export class SecretStore {
     const [kind, ...rest] = line.split(" ");
     const n = rest.map(Number);
     if (n.some((v) => !Number.isSafeInteger(v) || v < 0)) return;
-    if (kind === "a" && n.length === 2) this.#setOf(n[0]!).add(n[1]!);
-    else if (kind === "i" && n.length === 2) this.#intent.add(n[1]!);
+    // Only the lengths this module writes: a line of another length would cost a scan of its own.
+    if (kind === "a" && n.length === 2 && LENGTHS.includes(n[0]!)) this.#setOf(n[0]!).add(n[1]!);
+    else if (kind === "i" && n.length === 2 && n[0] === INTENT_PIECE) this.#intent.add(n[1]!);
     else if (kind === "e" && n.length === 1) this.#streams.delete(n[0]!);
     else if (kind === "s" && n.length >= 3)
       this.#streams.set(n[0]!, { place: n[1]!, length: n[2]!, tails: n.slice(3, 6).map(unpack) });
