@@ -60,3 +60,59 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     assert.ok(!logged().includes("Vrandosk now"), `not pressed: ${JSON.stringify(logged())}`);
   });
 });
+
+describe("the judge on a Qt 5 window: a tab, a checkable button and a menu item carrying its shortcut", () => {
+  const qtTitle = `Gate structure Qt ${process.pid}`;
+  const qtLog = join(dir, "structure-qt.log");
+  const qtLogged = () => (existsSync(qtLog) ? readFileSync(qtLog, "utf8").split("\n").filter(Boolean) : []);
+  const context = gatedContext(dir);
+  const call = toolCaller(context);
+  let app: StartedApp;
+  const intent = "Use the window";
+  const element = async (query: Record<string, unknown>) =>
+    (await findWaiting(call, qtTitle, query, HANG_MS)) as { ref: string; name: string };
+
+  before(() => {
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/qt_structure.py", qtTitle, qtLog]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("each passes and takes effect; the command no lexicon reads is refused", async () => {
+    const until = async (line: string) => {
+      const deadline = Date.now() + HANG_MS;
+      while (!qtLogged().includes(line) && Date.now() < deadline) await sleep(100);
+      assert.ok(qtLogged().includes(line), `${line}: ${JSON.stringify(qtLogged())}`);
+    };
+    const tab = await call("click", {
+      ref: (await element({ role: "page tab", name: "Delete account" })).ref,
+      intent,
+    });
+    assert.ok(tab.ok && tab.data.status !== "refused", JSON.stringify(tab.data ?? tab.error));
+    await until("page 1");
+    const paid = await call("click", {
+      ref: (await element({ role: "check box", name: "Paid only" })).ref,
+      intent,
+    });
+    assert.ok(paid.ok && paid.data.status !== "refused", JSON.stringify(paid.data ?? paid.error));
+    await until("toggle True");
+    const saveAs = await element({ role: "menu item", name_contains: "Save As" });
+    // Qt names the item by its text and its shortcut after a tab: the ellipsis is not the name's end.
+    assert.match(saveAs.name, /^Save As\.\.\.\tCtrl\+Shift\+S$/);
+    const saved = await call("act", { ref: saveAs.ref, action: { kind: "invoke" }, intent });
+    assert.ok(
+      saved.ok && saved.data.status !== "refused",
+      `${JSON.stringify(saveAs.name)}: ${JSON.stringify(saved.data ?? saved.error)}`,
+    );
+    await until("save as");
+    const strange = await call("click", {
+      ref: (await element({ role: "push button", name: "Vrandosk now" })).ref,
+      intent,
+    });
+    assert.ok(strange.ok && strange.data.status === "refused", JSON.stringify(strange.data ?? strange.error));
+    await sleep(300);
+    assert.ok(!qtLogged().includes("Vrandosk now"), JSON.stringify(qtLogged()));
+  });
+});
