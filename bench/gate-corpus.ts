@@ -173,7 +173,17 @@ const SCRIPTS: [string, RegExp][] = [
   ["CJK, Hangul", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],
   ["Southeast Asian", /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u],
 ];
-const scriptOf = (text: string) => SCRIPTS.find(([, re]) => re.test(text))?.[0] ?? "other";
+/** The script most of a label's letters are in (a Latin mnemonic beside Bengali is Bengali). */
+function scriptOf(text: string): string {
+  const letters = [...text].filter((c) => /\p{L}/u.test(c));
+  let best = "other";
+  let most = 0;
+  for (const [name, re] of SCRIPTS) {
+    const count = letters.filter((c) => re.test(c)).length;
+    if (count > most) [best, most] = [name, count];
+  }
+  return best;
+}
 
 interface Row {
   labels: number;

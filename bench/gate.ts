@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commitReason, type TargetFacts } from "../src/safety/classify.js";
 import { type LabelsKit, pressEach } from "../test/desktop/labels-app.js";
+import { corpusReport } from "./gate-corpus.js";
 
 type Class = "money" | "data" | "destroys" | "fixes" | "unreadable" | "harmless";
 type Window = "main" | "dialog" | "alert";
@@ -134,6 +135,9 @@ export const TABLE: Row[] = [
   commit("P a y  n o w", "unreadable", "en", { live: ["qt"], from: `${ISSUE}: letters spaced apart` }),
   commit("D e l e t e", "unreadable", "en", { from: `${ISSUE}: letters spaced apart` }),
   commit("Magbayad", "unreadable", "tl"),
+  commit("Tell a friend", "unreadable", "en", {
+    from: "fail closed: no catalog shows the verb tell in a harmless label",
+  }),
   commit("Print Preview and Pay", "money"),
   commit("Prіnt Preview", "data", "en", { from: "a look-alike i keeps the word it hides: print" }),
   // Commits nothing.
@@ -168,7 +172,6 @@ export const TABLE: Row[] = [
   harmless("Send to Back", "en", { role: "menu item", from: "a drawing's stacking order" }),
   harmless("Send Backward", "en", { role: "menu item" }),
   harmless("Say hello"),
-  harmless("Tell a friend"),
   harmless("Ask a question", "en", { live: ["qt"] }),
   harmless("Address Book", "en", { live: ["gtk3"] }),
   harmless("Tip of the day"),
@@ -288,13 +291,14 @@ function coverage(): void {
 
 async function main(): Promise<void> {
   coverage();
+  const targetsMissed = corpusReport();
   let wrong = print(
     `${TABLE.length} labelled presses judged by the gate's rules (${new Set(TABLE.map((r) => r.language).filter(Boolean)).size} languages)`,
     tally(TABLE.map((row) => ({ row, committed: judged(row), where: row.window }))),
   );
   if (process.env.BENCH_GATE_LIVE === "0" || !process.env.DISPLAY) {
     console.log("\n(no desktop: the presses on real apps were skipped)");
-    process.exitCode = wrong ? 1 : 0;
+    process.exitCode = wrong || targetsMissed ? 1 : 0;
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "deskhand-bench-gate-"));
@@ -314,7 +318,7 @@ async function main(): Promise<void> {
     `${live.length} presses on real apps (GTK 3, Qt 5), read back from the app's log`,
     tally(live),
   );
-  process.exitCode = wrong ? 1 : 0;
+  process.exitCode = wrong || targetsMissed ? 1 : 0;
 }
 
 await main();

@@ -73,8 +73,8 @@ function candidateWords(): Set<string> {
 }
 
 // English committing words that are also nouns ("Order", "Trash", "Format"): they make a msgid commit
-// only as catalogPhrase takes them (a button's label, with a mnemonic).
-const NOUNS_TOO = new Set([...MNEMONIC_ONLY, "trash"]);
+// only as catalogPhrase takes them (a button's label, with a mnemonic). "Clear History" clears.
+const NOUNS_TOO = new Set([...MNEMONIC_ONLY, "trash"].filter((word) => word !== "clear"));
 const COMMITS_FIRST = new Set(
   ENGLISH.commits.filter((phrase) => !phrase.includes(" ") && !NOUNS_TOO.has(phrase)),
 );
