@@ -1,6 +1,6 @@
 // One judge for what an input sets, by every route: a value set on a slider, an option chosen in a
 // list (act, fill_form, the three seed profiles), the options a wheel turns a combo box through, and
-// a run's or a replayed recording's step. What commits is refused with no person to ask, and the
+// a run's or a replayed recording's step; and, for the key route, what a moving key sets. What commits is refused with no person to ask, and the
 // fake app's value is read again: unchanged; what does not commit is done, and the value changed.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,7 +10,9 @@ import { after, it } from "node:test";
 import { PROFILES } from "../../src/frontends/profiles/index.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
+import { commitReason } from "../../src/safety/classify.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
+import { keyedFacts } from "../../src/tools/hands/sets.js";
 import { toolNamed } from "../../src/tools/registry.js";
 import { recordedSteps } from "../../src/tools/run.js";
 import { fakeContext } from "./fake-desktop.js";
@@ -186,5 +188,28 @@ it("a run's and a replayed recording's set_range step is judged like the call", 
   assert.match(replayed.output.text, /^refused: the run stopped at step 2 of 2/);
   assert.equal(volume.value, "30", "the first step was done");
   assert.equal(pay.value, "0", "the refused step did nothing");
+  await context.close();
+});
+
+it("a moving key on a focused slider or combo box is judged by what it sets (for the key route)", async () => {
+  const { context } = desktop();
+  const focused = async (role: string, name: string) => {
+    const found = await callTool(context, toolNamed("find"), { target, role, name });
+    assert.ok(found.ok, JSON.stringify(found));
+    const entry = context.refs.lookup((found.output.data.matches as { ref: string }[])[0]!.ref);
+    return { role, name, handle: entry.handle };
+  };
+  const commits = async (role: string, name: string, key: string) => {
+    const facts = await keyedFacts(context, await focused(role, name), { name: key, count: 1 }, 7);
+    assert.ok(facts, `${key} sets something in ${name}`);
+    return facts.map((f) => commitReason(f)).filter(Boolean);
+  };
+  assert.match(String(await commits("slider", "Slide to pay", "End")), /pay/);
+  assert.deepEqual(await commits("slider", "Volume", "Right"), []);
+  assert.match(String(await commits("combo box", "Medium", "Down")), /Delete all/);
+  assert.deepEqual(await commits("combo box", "Medium", "Up"), [], "Up chooses Small");
+  assert.match(String(await commits("combo box", "Keep", "End")), /Truncate all tables/);
+  const typed = await keyedFacts(context, await focused("slider", "Volume"), { name: "a", count: 1 }, 7);
+  assert.equal(typed, undefined, "a letter sets no value");
   await context.close();
 });

@@ -20,14 +20,17 @@ export const VALUE_ROLES = roleSet(
 
 type Control = Pick<PlacedElement, "role" | "name" | "description" | "states">;
 
-/** A value control about to take `value`, with its window: judged by its words. */
+/** A value control about to take `value` (undefined: not read), with its window: judged by its words. */
 export async function valueFacts(
   context: ToolContext,
   control: Control,
-  value: string,
+  value: string | undefined,
   windowId: number | undefined,
 ): Promise<TargetFacts> {
-  return { ...(await pressFacts(context, facetsOf(control), windowId)), sets: { value } };
+  return {
+    ...(await pressFacts(context, facetsOf(control), windowId)),
+    sets: value === undefined ? {} : { value },
+  };
 }
 
 const facetsOf = (c: Control) => ({
@@ -62,24 +65,36 @@ export async function optionFacts(
 const OPTION_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item");
 const OPTIONS_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 500, timeoutMs: 1500 };
 
+/** How an input moves through a list's options: by steps forward or back, or to its first or last. */
+type Move = { forward: boolean; steps: number } | "first" | "last";
+
+/** The options a move passes through from the one at `at` (each is chosen on the way); all where unknown. */
+function passed<T>(options: T[], at: number, move: Move): T[] {
+  if (at < 0) return options;
+  if (move === "first") return options.slice(0, at);
+  if (move === "last") return options.slice(at + 1);
+  return move.forward
+    ? options.slice(at + 1, at + 1 + move.steps)
+    : options.slice(Math.max(0, at - move.steps), at);
+}
+
 /**
- * The options a wheel turn over a combo box chooses, one a notch from the current one (by its name
- * or its `selected` state) down or up its list; every option where the current one is not found.
- * None readable (a closed Qt or GTK 4 list is not in the tree): what it chooses cannot be read.
+ * The options a move over a combo box or list chooses, from the current one (by its `selected`
+ * state or the combo box's name). None readable (a closed Qt or GTK 4 list is not in the tree):
+ * what it chooses cannot be read.
  */
-async function wheeledOptions(
+async function movedOptions(
   context: ToolContext,
-  combo: PlacedElement,
-  forward: boolean,
-  notches: number,
+  list: PlacedElement,
+  move: Move,
   windowId: number | undefined,
 ): Promise<TargetFacts[]> {
   const unread = {
-    unreadable: `the wheel over combo box ${JSON.stringify(combo.name ?? "")} chooses an option its tree does not list`,
+    unreadable: `it chooses an option of ${list.role} ${JSON.stringify(list.name ?? "")} that its tree does not list`,
   };
-  if (!combo.handle) return [unread];
+  if (!list.handle) return [unread];
   const backend = await context.backend();
-  const read = await backend.readSubtree(combo.handle, OPTIONS_READ).catch(() => undefined);
+  const read = await backend.readSubtree(list.handle, OPTIONS_READ).catch(() => undefined);
   const options: RawNode[] = [];
   const walk = (n: RawNode) => {
     if (OPTION_ROLES.has(n.role) && n.name) options.push(n);
@@ -87,14 +102,42 @@ async function wheeledOptions(
   };
   read?.root.children.forEach(walk);
   if (options.length === 0) return [unread];
-  const at = options.findIndex((o) => o.states?.includes("selected") || o.name === combo.name);
-  const chosen =
-    at < 0
-      ? options
-      : forward
-        ? options.slice(at + 1, at + 1 + notches)
-        : options.slice(Math.max(0, at - notches), at);
-  return Promise.all(chosen.map((o) => optionFacts(context, combo, o.name!, windowId)));
+  const at = options.findIndex((o) => o.states?.includes("selected") || o.name === list.name);
+  return Promise.all(passed(options, at, move).map((o) => optionFacts(context, list, o.name!, windowId)));
+}
+
+/** Keys that move a value control's value or a list's choice, and how. */
+const KEY_MOVES: Record<string, Move> = {
+  Home: "first",
+  End: "last",
+  Up: { forward: false, steps: 1 },
+  Left: { forward: false, steps: 1 },
+  Down: { forward: true, steps: 1 },
+  Right: { forward: true, steps: 1 },
+  // A page is many options: every one to that end.
+  PageUp: "first",
+  PageDown: "last",
+};
+const CHOICE_LISTS = roleSet("combo box", "list box");
+
+/**
+ * What a moving key sets in the focused element (for the key route, facts.ts): a value control's
+ * value ("End" on a slider "Slide to pay" moves it to its end), or the options a combo box or list
+ * box passes through (arrows on a focused `<select>`). Undefined: the key sets nothing there.
+ */
+export async function keyedFacts(
+  context: ToolContext,
+  focused: PlacedElement,
+  key: { name: string; count: number },
+  windowId: number | undefined,
+): Promise<TargetFacts[] | undefined> {
+  const move = KEY_MOVES[key.name];
+  if (!move) return undefined;
+  // The value it reaches is not read before: the control is judged by its own words.
+  if (VALUE_ROLES.has(focused.role)) return [await valueFacts(context, focused, undefined, windowId)];
+  if (!CHOICE_LISTS.has(focused.role)) return undefined;
+  const stepped = typeof move === "string" ? move : { ...move, steps: move.steps * key.count };
+  return movedOptions(context, focused, stepped, windowId);
 }
 
 /**
@@ -118,7 +161,7 @@ export async function wheelFacts(
   if (!turned) return [{ nothing: "scrolls" }];
   const forward = wheel.direction === "down" || wheel.direction === "right";
   if (turned.role === "combo box")
-    return wheeledOptions(context, turned, forward, wheel.notches, place.windowId);
+    return movedOptions(context, turned, { forward, steps: wheel.notches }, place.windowId);
   const by = `${forward ? "+" : "-"}${wheel.notches} step${wheel.notches === 1 ? "" : "s"}`;
   return [await valueFacts(context, turned, by, place.windowId)];
 }
