@@ -376,7 +376,7 @@ const attemptShown = (entries: Record<string, unknown>[], outcome: Record<string
   entries.some((e) => e.phase === "attempt" && e.id === outcome.id);
 
 /** One journal line as a person reads it; a field a line lacks is left out, never "undefined". */
-function auditLine(e: Record<string, unknown>, _i: number, all: Record<string, unknown>[]): string {
+function auditLine(e: Record<string, unknown>, all: Record<string, unknown>[]): string {
   if (typeof e.unreadable === "string")
     return `line ${e.line}: unreadable (cut short or garbled): ${JSON.stringify(e.unreadable.slice(0, 80))}`;
   // An attempt shown with its outcome reads as the outcome; one with none did not finish.
@@ -404,7 +404,16 @@ export async function auditCommand(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ path: policy.auditPath, entries })}\n`);
     return 0;
   }
-  const lines = entries.filter((e) => e.phase !== "outcome" || !attemptShown(entries, e)).map(auditLine);
-  process.stdout.write(`${policy.auditPath}\n${lines.join("\n") || "(empty)"}\n`);
+  process.stdout.write(`${policy.auditPath}\n${auditLines(entries).join("\n") || "(empty)"}\n`);
   return 0;
+}
+
+/**
+ * The journal's lines as a person reads them: an attempt and its outcome as one line, read against
+ * every line (an outcome left out of the list is still the attempt's end).
+ */
+export function auditLines(entries: Record<string, unknown>[]): string[] {
+  return entries
+    .filter((e) => e.phase !== "outcome" || !attemptShown(entries, e))
+    .map((e) => auditLine(e, entries));
 }
