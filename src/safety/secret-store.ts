@@ -439,17 +439,18 @@ export class SecretStore {
 
   /**
    * One write per call, so lines from several processes never interleave; a line written into a
-   * file that a compaction has just replaced is written again into the new one.
+   * file that a compaction has just replaced is written again into the new one. Each write starts a
+   * line of its own: one cut short by a full disk spoils no line written after it.
    */
   #append(lines: string[]): void {
     if (!this.path || lines.length === 0) return;
-    const bytes = Buffer.from(`${lines.join("\n")}\n`);
+    const bytes = Buffer.from(`\n${lines.join("\n")}\n`);
     for (let tries = 0; tries < 3; tries++) {
       const fd = this.#open();
       let ino: number;
       try {
         ino = fstatSync(fd).ino;
-        writeSync(fd, bytes);
+        for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
       } finally {
         closeSync(fd);
       }
