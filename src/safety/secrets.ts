@@ -16,13 +16,23 @@ const PREFIXED = [
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/gi, // JWT: header.payload.signature
 ];
 
-// A card number: 13 to 19 digits, single spaces or dashes between, starting as the card networks'
-// numbers do (2 to 6), and passing the Luhn check; never a part of a longer number.
-const CARD = /(?<![\p{L}\p{N}]|\d[ -])[2-6](?:[ -]?\d){12,18}(?![\p{L}\p{N}]|[ -]\d)/gu;
+// A card number: 13 to 19 digits (full-width too) starting as the card networks' numbers do (2 to
+// 6) and passing the Luhn check, never part of a longer number: single spaces or dashes anywhere
+// between its digits, or groups of 3 to 6 digits apart by any one or two spaces, dashes or dots
+// ("4111.1111.1111.1111", "3782  822463  10005"; not "3.14159265358979").
+const DIGIT = /[0-9\uff10-\uff19]/.source;
+const APART = /[\s.\u00a0\u2010-\u2015-]/.source;
+const NOT_IN_NUMBER = `(?<![\\p{L}\\p{N}]|\\p{N}${APART})`;
+const NOT_BEFORE_NUMBER = `(?![\\p{L}\\p{N}]|${APART}{1,2}\\p{N})`;
+const CARDS = [
+  new RegExp(`${NOT_IN_NUMBER}${DIGIT}(?:[ -]?${DIGIT}){12,18}${NOT_BEFORE_NUMBER}`, "gu"),
+  new RegExp(`${NOT_IN_NUMBER}${DIGIT}{3,6}(?:${APART}{1,2}${DIGIT}{3,6}){2,5}${NOT_BEFORE_NUMBER}`, "gu"),
+];
 
-/** The Luhn check every card number passes (one mistyped digit fails it). */
-function luhn(number: string): boolean {
-  const digits = number.replace(/\D/g, "");
+/** Whether a run reads as a card number: its digits' count and first digit, and the Luhn check. */
+function card(run: string): boolean {
+  const digits = run.normalize("NFKC").replace(/\D/g, "");
+  if (digits.length < 13 || digits.length > 19 || !/^[2-6]/.test(digits)) return false;
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = Number(digits[digits.length - 1 - i]);
@@ -79,7 +89,7 @@ export function credentialRanges(written: string): [number, number][] {
   for (const pattern of PREFIXED) scan(pattern);
   scan(LONG_RUN, random);
   scan(HEX_RUN, randomHex);
-  scan(CARD, luhn);
+  for (const pattern of CARDS) scan(pattern, card);
   return mergeRanges(found);
 }
 

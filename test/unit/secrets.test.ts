@@ -198,6 +198,9 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
       "4111-1111-1111-1111",
       "4111111111111111",
       "3782 822463 10005",
+      "4111.1111.1111.1111",
+      "4111  1111  1111  1111",
+      "４１１１ １１１１ １１１１ １１１１",
     ])
       assert.equal(withoutSecrets(`pay with ${card} now`, []), "pay with [typed text] now", card);
     for (const plain of [
@@ -205,6 +208,8 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
       "at 1733312345678 ms",
       "call +1 555 123 4567",
       "2026-12-04",
+      "pi is 3.14159265358979",
+      "4111 1111 1111 1112",
     ])
       assert.equal(
         withoutSecrets(plain, []),
