@@ -1,5 +1,5 @@
-import { type Interface, type Role, roleSet, type State } from "./vocabulary.js";
 import type { ExportedItem } from "./gtk-menus.js";
+import { type Interface, type Role, roleSet, type State } from "./vocabulary.js";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 
@@ -365,6 +365,8 @@ export interface ElementReader {
   readText(handle: string, start: number, length: number): Promise<{ text: string; length: number } | null>;
   /** The element's caret and selections, or `null` when it has no text interface. */
   readCaret(handle: string): Promise<TextCaret | null>;
+  /** The element's object attributes (GTK's "placeholder-text", a page's "placeholder"); {} where none. */
+  readAttributes?(handle: string): Promise<Record<string, string>>;
   readTable(handle: string, rowStart: number, rowCount: number, maxCells: number): Promise<TableRead>;
 }
 

@@ -166,6 +166,47 @@ describe("typed keys on a GTK 3 main window with no default button", () => {
     assert.equal(await text("Message"), "Dear Ann,\nsee you soon");
   });
 
+  it("Enter in a field whose placeholder says it searches searches, with no person", async () => {
+    const query = await one(call, title, { name: "Query" });
+    done(await call("type_text", { ref: query.ref, text: "red cats\n", intent: "Search" }), "Enter in Query");
+    await sleep(300);
+    assert.equal(commands().at(-1), "queried red cats");
+  });
+
+  it("Enter and ctrl+Enter in a composer beside Send need a person, and nothing is sent", async () => {
+    const chat = await one(call, `${title} chat`, { name: "Chat" });
+    refusedWith(
+      await call("type_text", { ref: chat.ref, text: "hi\n", intent: "Say hi" }),
+      "a line break in Chat",
+      /Send|Pay/,
+    );
+    refusedWith(
+      await call("key", { ref: chat.ref, key: "ctrl+Enter", intent: "Send it" }),
+      "ctrl+Enter",
+      /./,
+    );
+    await sleep(300);
+    assert.deepEqual(
+      commands().filter((c) => c.startsWith("sent")),
+      [],
+      "nothing was sent",
+    );
+  });
+
+  it("a field that hands the focus to Pay by itself: the space after it is judged on Pay and stopped", async () => {
+    const card = await one(call, `${title} chat`, { name: "Card number" });
+    const result = await call("type_text", { ref: card.ref, text: "4242424242424242 ", intent: "Card" });
+    refusedWith(
+      result,
+      "a space after 16 digits",
+      /typed 16 of 17 character\(s\), then stopped before the space.*Pay/,
+    );
+    await sleep(300);
+    assert.ok(!commands().includes("paid"), "Pay was not pressed");
+    const read = await call("read_text", { ref: card.ref });
+    assert.equal(read.data?.text, "4242424242424242", "the digits went in");
+  });
+
   it("Down and Enter in an open combo box list choose an option, with no person", async () => {
     const colour = await one(call, title, { role: "combo box", name: "Colour" });
     done(await call("click", { ref: colour.ref, intent: "Open the list" }), "opening the list");
@@ -215,6 +256,41 @@ describe("typed keys on a GTK 3 main window with no default button", () => {
     );
     await sleep(300);
     assert.equal(commands().at(-1), "copied link", "the harmless item was pressed");
+  });
+});
+
+describe("a line break typed into a document canvas that reports no text (AbiWord)", () => {
+  const name = `notes-${process.pid}.txt`;
+  let context: ToolContext;
+  let call: Call;
+  let app: StartedApp;
+  before(async () => {
+    writeFileSync(join(dir, name), "");
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    app = startApp(["abiword", join(dir, name)]);
+    await one(call, name, { role: "drawing area", states: ["focused"] });
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("passes with no person once the canvas drew the first line, and the document shows both", async () => {
+    // AbiWord's page is a drawing area: no text, no caret, no multi-line state to read. The line
+    // break took effect once its pixels changed and the focus stayed on it.
+    done(
+      await call("type_text", {
+        text: "line one\nline two",
+        intent: "Write two lines",
+        window: { title: name },
+      }),
+      "a line break in AbiWord",
+    );
+    const page = await one(call, `*${name}`, { role: "drawing area", states: ["focused"] });
+    const read = await call("read_screen_text", { of: { kind: "element", ref: page.ref } });
+    const lines = ((read.data?.lines ?? []) as { text: string }[]).map((l) => l.text.trim());
+    assert.deepEqual(lines.slice(0, 2), ["line one", "line two"], read.text);
   });
 });
 

@@ -110,6 +110,27 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
   });
 
+  it("Enter in the Name Box moves the cell cursor, with no person", async () => {
+    // LibreOffice names its Name Box nowhere: it is the single-line field holding a cell reference
+    // in a spreadsheet's window, and its Enter only moves the view.
+    const target = { kind: "title", glob: profile.title };
+    const [box] = (await call("find", { target, role: "text", value_contains: "A1" })).data.matches;
+    const typed = await call("type_text", { ref: box.ref, text: "C5\n", clear: true, intent: "Go to C5" });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    const current = await call("find", {
+      target,
+      role: "table cell",
+      states: ["focused"],
+      search_tables: true,
+    });
+    assert.deepEqual(
+      current.data?.matches?.map((m: { name: string }) => m.name),
+      ["C5"],
+      current.text,
+    );
+    assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
+  });
+
   it("acts on a menu item by find, one menu bar, and the Sort dialog's combo boxes chosen from their lists", async () => {
     const target = { kind: "title", glob: profile.title };
     const opened = await call("act", {

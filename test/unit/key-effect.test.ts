@@ -157,6 +157,84 @@ describe("what a key presses", () => {
     assert.deepEqual(own, [{ name: undefined, via: "the field's own action", commits: true }]);
   });
 
+  it("Enter in a text of many lines may press a sending button beside it; ctrl+Enter any of the window's", async () => {
+    const text = (name: string): FakeElement => ({
+      role: "text",
+      name,
+      interfaces: ["Accessible", "Text", "EditableText"],
+      states: [...showing, "editable", "focused", "multi line"],
+    });
+    const frame = (children: FakeElement[]): FakeElement => ({
+      role: "frame",
+      name: "F",
+      states: showing,
+      children,
+    });
+    const box = (children: FakeElement[]): FakeElement => ({
+      role: "filler",
+      name: "",
+      states: showing,
+      children,
+    });
+    const pane = (child: FakeElement): FakeElement => ({
+      role: "scroll pane",
+      name: "",
+      states: showing,
+      children: [child],
+    });
+    const chat = frame([box([pane(text("Chat")), button("Attach"), button("Send")]), button("Delete")]);
+    assert.deepEqual(await judged(chat, { text: "hi\n" }), [
+      { name: "Send", via: "a sending button beside the text", commits: true },
+    ]);
+    const arrow = frame([box([pane(text("Chat")), button("")])]);
+    assert.equal((await judged(arrow, { chord: "Enter" }))[0]?.via, "a sending button beside the text");
+    // An editor's toolbar saves and formats: nothing of it sends, and Enter is a line break.
+    const editor = frame([
+      box([box([button("Save"), button("Bold")]), pane(text("Body"))]),
+      { role: "link", name: "Publish", states: showing },
+    ]);
+    assert.deepEqual(await judged(editor, { text: "one\ntwo" }), []);
+    // ctrl+Enter, bound by no element here, counts as committing; the window's sending link is named.
+    const sent = await judged(editor, { chord: "ctrl+Enter" });
+    assert.ok(
+      sent.some((p) => p.name === "Publish" && /ctrl\+Enter may press/.test(p.via ?? "")),
+      JSON.stringify(sent),
+    );
+  });
+
+  it("Enter in a field that only moves a view commits nothing: a spreadsheet's Name Box, a page entry", async () => {
+    const field = (name: string, text: string): FakeElement => ({
+      role: "text",
+      name,
+      text,
+      interfaces: ["Accessible", "Text", "EditableText"],
+      states: [...showing, "editable", "focused", "single line"],
+    });
+    const sheet: FakeElement = { role: "document spreadsheet", name: "Sheet", states: showing };
+    const frame = (children: FakeElement[]): FakeElement => ({
+      role: "frame",
+      name: "Calc",
+      states: showing,
+      children,
+    });
+    assert.deepEqual(await judged(frame([sheet, field("", "$B$7")]), { chord: "Enter" }), []);
+    assert.equal(
+      (await judged(frame([sheet, field("", "Total")]), { chord: "Enter" }))[0]?.via,
+      "the field's own action",
+    );
+    assert.equal(
+      (await judged(frame([field("", "B7")]), { chord: "Enter" }))[0]?.via,
+      "the field's own action",
+      "no sheet",
+    );
+    assert.deepEqual(await judged(frame([field("Page", "3 of 10")]), { chord: "Enter" }), []);
+    assert.deepEqual(await judged(frame([field("Go to line", "")]), { chord: "Enter" }), []);
+    assert.equal(
+      (await judged(frame([field("Page title", "Home")]), { chord: "Enter" }))[0]?.via,
+      "the field's own action",
+    );
+  });
+
   it("a GTK 4.8 dialog reports no showing: its visible buttons are what Enter may press", async () => {
     const visible: State[] = ["enabled", "sensitive", "visible", "focusable"];
     const root: FakeElement = {

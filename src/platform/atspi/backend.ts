@@ -858,6 +858,12 @@ export class AtspiBackend implements AccessibilityBackend {
     return readCaret(app, path, this.callTimeoutMs);
   }
 
+  async readAttributes(handle: string) {
+    const { app, path } = this.#app(handle);
+    const [pairs] = await app.call(path, IFACE.accessible, "GetAttributes", this.callTimeoutMs);
+    return Object.fromEntries((pairs as [string, string][]).map(([k, v]) => [String(k), String(v)]));
+  }
+
   /** Text.SetCaretOffset, through the bus like every call that changes the app. */
   async placeCaret(handle: string, offset: number, options: { timeoutMs: number }) {
     const { app, path } = this.#app(handle);

@@ -16,6 +16,7 @@ import {
   type WindowQuestion,
   windowQuestions,
 } from "../../safety/classify.js";
+import { committingMeaning } from "../../safety/meanings.js";
 import { matchLabel, normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import type { ResolvedPlace } from "./place.js";
@@ -434,11 +435,19 @@ function pathTo(root: RawNode, node: RawNode): RawNode[] {
   return [];
 }
 
+/** The keys judged by what has the focus: Enter (with `modified`, ctrl+Enter and the like) and space. */
+export interface ActivationKeys {
+  enter: boolean;
+  space: boolean;
+  /** Enter held with ctrl, alt or super: a composer's "send" where plain Enter is a line break. */
+  modified?: boolean;
+}
+
 /**
  * What Enter or space presses, from the focused element: a pressable one is pressed itself; Enter
- * in a text of many lines types a line break unless the app binds plain Enter to a command; Enter
- * anywhere else activates the window's default button, or, where none is reported, what the field
- * itself runs (below). `node` undefined: the focused element itself (a ref's facts).
+ * in a text of many lines types a line break unless something may send it (below); Enter anywhere
+ * else activates the window's default button, or, where none is reported, what the field itself
+ * runs (below). `node` undefined: the focused element itself (a ref's facts).
  */
 async function activationPresses(
   context: ToolContext,
@@ -447,26 +456,14 @@ async function activationPresses(
   window: WindowFacts,
   focused: TargetFacts,
   focusedNode: RawNode | undefined,
-  keys: { enter: boolean; space: boolean },
+  keys: ActivationKeys,
 ): Promise<Activation[]> {
   if (focused.role !== undefined && PRESSABLE_ROLES.has(focused.role))
     return [{ via: "the focused element" }];
   if (!keys.enter) return [];
   const editable = focused.role !== undefined && EDITABLE_ROLES.has(focused.role);
   const shown = shownIn(read);
-  if (editable && multiLine(focused)) {
-    // A composer that sends on Enter says so only through a command bound to it (GTK 3's menus).
-    const commands = read.nodes.filter((n) => COMMAND_ROLES.has(n.role) && !BUTTON_ROLES.has(n.role));
-    const backend = await context.backend();
-    await backend.enrich(commands, {
-      maxText: 0,
-      actions: true,
-      accessibleIds: false,
-      timeoutMs: 1500,
-      windowId,
-    });
-    return commands.filter(bindsEnter).map((node) => ({ node, via: "the command the app binds to Enter" }));
-  }
+  if (editable && multiLine(focused)) return composerSends(context, windowId, read, focusedNode, keys);
   const defaults = read.nodes.filter((n) => n.states?.includes("is default") && shown(n));
   if (defaults.length > 0) return defaults.map((node) => ({ node, via: "the default button" }));
   // GTK 4.8 reports no default button: in a dialog, Enter may press any of its buttons.
@@ -475,17 +472,94 @@ async function activationPresses(
       .filter((n) => BUTTON_ROLES.has(n.role) && shown(n))
       .map((node) => ({ node, via: "a possible default button (the toolkit reports none)" }));
   if (!editable) return [];
-  return fieldActivation(read, focused, focusedNode, shown);
+  return fieldActivation(context, read, focused, focusedNode, shown);
 }
 
-/** Whether an element's key binding is plain Enter as an accelerator (GTK 3's ";;Return"). */
-function bindsEnter(node: RawNode): boolean {
+/** How far up from a text of many lines a button counts as beside it (its pane, its box, their box). */
+const BESIDE_LEVELS = 3;
+/** The classes of data/meanings.json whose words send: money or data leaves. */
+const SENDING = new Set(["money leaves", "data leaves the app"]);
+
+/**
+ * Whether a button or link reads as sending: its words mean money or data leaves ("Send", "Post",
+ * "Envoyer", "Pay"); with `unnamedToo`, one that says nothing at all (a composer's arrow icon).
+ */
+function sendsLike(node: RawNode, unnamedToo: boolean): boolean {
+  const labels = [node.name, node.description, ...childTexts(node)].filter((l): l is string => !!l?.trim());
+  if (labels.length === 0) return unnamedToo;
+  return labels.some((label) => SENDING.has(committingMeaning(label)?.what ?? ""));
+}
+
+/**
+ * What Enter may send from a text of many lines (a chat composer, a web `<textarea>`): a command
+ * the app binds to the key; in a web form, the form's buttons; a sending button beside it ("Send",
+ * an unnamed arrow). ctrl+Enter, which toolkits never report, may press any sending button or link
+ * of the window; a window not read whole may hold one.
+ */
+async function composerSends(
+  context: ToolContext,
+  windowId: number,
+  read: WindowRead,
+  focusedNode: RawNode | undefined,
+  keys: ActivationKeys,
+): Promise<Activation[]> {
+  const shown = shownIn(read);
+  const commands = read.nodes.filter((n) => COMMAND_ROLES.has(n.role) && !BUTTON_ROLES.has(n.role));
+  const backend = await context.backend();
+  await backend.enrich(commands, { ...BINDINGS_READ, windowId });
+  const found: Activation[] = commands
+    .filter((n) => bindsEnter(n, !!keys.modified))
+    .map((node) => ({ node, via: "the command the app binds to Enter" }));
+  const path = focusedNode ? pathTo(read.root, focusedNode) : [];
+  const form = path.findLast((n) => n.role === "form");
+  if (form) found.push(...buttonsIn(form, shown).map((node) => ({ node, via: "the form's submit button" })));
+  // The window itself is not beside the text: its buttons are a dialog's, not a composer's.
+  const beside = form
+    ? []
+    : path
+        .slice(1, -1)
+        .slice(-BESIDE_LEVELS)
+        .flatMap((n) => n.children.filter((c) => !path.includes(c)))
+        .flatMap((n) => buttonsIn(n, shown))
+        .filter((n) => sendsLike(n, true));
+  for (const node of new Set(beside)) found.push({ node, via: "a sending button beside the text" });
+  if (!keys.modified) return found;
+  if (!read.complete)
+    return [
+      ...found,
+      {
+        unreadable: "the window was not read whole, so what ctrl+Enter sends cannot be ruled out",
+        via: "unknown",
+      },
+    ];
+  const pressed = new Set(found.map((f) => ("node" in f ? f.node : undefined)));
+  const sends = read.nodes.filter(
+    (n) =>
+      (BUTTON_ROLES.has(n.role) || n.role === "link") && shown(n) && !pressed.has(n) && sendsLike(n, false),
+  );
+  for (const node of sends)
+    found.push({ node, via: "a sending button of the window, which ctrl+Enter may press" });
+  return found;
+}
+
+/** The buttons on screen in a subtree. */
+function buttonsIn(root: RawNode, shown: (n: RawNode) => boolean): RawNode[] {
+  const found: RawNode[] = [];
+  const walk = (n: RawNode) => {
+    if (BUTTON_ROLES.has(n.role) && shown(n)) found.push(n);
+    n.children.forEach(walk);
+  };
+  walk(root);
+  return found;
+}
+
+/** Whether an element's key binding is Enter as an accelerator (GTK 3's ";;Return"), plain or modified. */
+function bindsEnter(node: RawNode, modified: boolean): boolean {
   return (node.keyBindings ?? []).some((binding) =>
     bindingChords(binding).some(
       (b) =>
         !b.bare &&
-        b.chord.modifiers.length === 0 &&
-        activationKey(b.chord) &&
+        b.chord.modifiers.some((m) => m !== "shift") === modified &&
         b.chord.key?.kind === "named" &&
         b.chord.key.name === "Enter",
     ),
@@ -511,27 +585,35 @@ function labelShortcut(node: RawNode, chord: Chord): string | undefined {
   );
 }
 
+/** Words naming a field whose Enter only moves a view: a line or page to go to, a spreadsheet's Name Box. */
+const MOVES_VIEW =
+  /\b(go ?to (line|page)|jump to (line|page)|line number|page number|name ?box|cell reference)\b/i;
+/** A page or zoom entry moves the view when it holds a number ("3", "3 of 10", "150%") or nothing. */
+const NUMBERED_VIEW = /\b(page|pages|zoom)\b/i;
+const NUMBER_SHOWN = /^\s*(\d+([.,]\d+)?\s*(%|(of|\/)\s*\d+)?)?\s*$/;
+/** A spreadsheet's cell or range reference ("B7", "$A$1:C3", "Sheet1.A1"), as a Name Box holds one. */
+const CELL_REFERENCE = /^(?:[\p{L}\p{N}_ ]+[.!])?\$?[A-Z]{1,3}\$?\d{1,7}(?::\$?[A-Z]{1,3}\$?\d{1,7})?$/u;
+const SPREADSHEETS = roleSet("document spreadsheet");
+
 /**
  * Enter in a single-line field with no default button runs the field's own action: a web form's
  * implicit submission, or what the app connected to it (GTK's activate, Qt's returnPressed, a Swing
- * action), which no toolkit reports. A form is judged by its buttons; a field named for searching
- * or a spin button runs a search or sets its number; anything else cannot be read.
+ * action), which no toolkit reports. A form is judged by its buttons. A field that searches or
+ * filters (by its name, label, description or placeholder), or only moves a view (a spin button, a
+ * page or line entry, a spreadsheet's Name Box holding a cell reference) commits nothing; anything
+ * else cannot be read.
  */
-function fieldActivation(
+async function fieldActivation(
+  context: ToolContext,
   read: WindowRead,
   focused: TargetFacts,
   focusedNode: RawNode | undefined,
   shown: (n: RawNode) => boolean,
-): Activation[] {
+): Promise<Activation[]> {
   const path = focusedNode ? pathTo(read.root, focusedNode) : [];
   const form = path.findLast((n) => n.role === "form");
   if (form) {
-    const inForm: RawNode[] = [];
-    const walk = (n: RawNode) => {
-      if (BUTTON_ROLES.has(n.role) && shown(n)) inForm.push(n);
-      n.children.forEach(walk);
-    };
-    walk(form);
+    const inForm = buttonsIn(form, shown);
     if (inForm.length > 0) return inForm.map((node) => ({ node, via: "the form's submit button" }));
     return [
       {
@@ -541,8 +623,8 @@ function fieldActivation(
       },
     ];
   }
-  const label = [focused.name, focusedNode?.inferredLabel, focused.description].find((l) => l);
-  if (focused.role === "spin button" || (label && matchLabel(label).searches)) return [];
+  if (focused.role === "spin button" || (await onlySearchesOrMoves(context, read, focused, focusedNode)))
+    return [];
   return [
     {
       unreadable:
@@ -550,6 +632,31 @@ function fieldActivation(
       via: "the field's own action",
     },
   ];
+}
+
+/** Whether a single-line field only searches, filters or moves a view, by what it is named or holds. */
+async function onlySearchesOrMoves(
+  context: ToolContext,
+  read: WindowRead,
+  focused: TargetFacts,
+  node: RawNode | undefined,
+): Promise<boolean> {
+  const backend = await context.backend();
+  const [attributes, text] = node
+    ? await Promise.all([
+        backend.readAttributes?.(node.handle).catch(() => undefined),
+        backend.readText(node.handle, 0, 40).catch(() => null),
+      ])
+    : [undefined, null];
+  const placeholder = attributes?.["placeholder-text"] ?? attributes?.placeholder;
+  const labels = [focused.name, node?.inferredLabel, focused.description, placeholder].filter(
+    (l): l is string => !!l,
+  );
+  const holds = text?.text.trim() ?? "";
+  if (labels.some((l) => matchLabel(l).searches || MOVES_VIEW.test(l))) return true;
+  if (labels.some((l) => NUMBERED_VIEW.test(l)) && NUMBER_SHOWN.test(holds)) return true;
+  // LibreOffice names its Name Box nowhere: a cell reference in a spreadsheet's window is one.
+  return CELL_REFERENCE.test(holds) && read.nodes.some((n) => SPREADSHEETS.has(n.role));
 }
 
 /**
@@ -701,7 +808,10 @@ export async function keyEffect(
         "no element of the window reports the keyboard focus; name the element with a ref (key and type_text take one), or bring the window to the front (window focus), and try again",
       );
     const node = input.focused ? read.nodes.find((n) => n.handle === input.focusedHandle) : focusedNode;
-    await activationEffect(j, focused, node, { enter, space });
+    // ctrl+Enter and its like, never ctrl+j or ctrl+m (a line feed, a carriage return).
+    const chord = input.chord;
+    const modified = chord?.key?.kind === "named" && chord.modifiers.some((m) => m !== "shift");
+    await activationEffect(j, focused, node, { enter, space, modified });
   }
 
   if (input.chord) {
@@ -772,7 +882,7 @@ async function activationEffect(
   j: KeyJudging,
   focused: TargetFacts,
   node: RawNode | undefined,
-  keys: { enter: boolean; space: boolean },
+  keys: ActivationKeys,
 ): Promise<void> {
   j.effect.focusPresses = focused.role !== undefined && PRESSABLE_ROLES.has(focused.role);
   const window = windowFacts(j.read.root);

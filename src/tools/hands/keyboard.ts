@@ -26,7 +26,7 @@ import {
   readWhole,
 } from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, untilShown } from "./field.js";
-import { pieceEnd, typeInPieces } from "./pieces.js";
+import { movesItself, pieceEnd, typeInPieces } from "./pieces.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -89,6 +89,10 @@ async function keyboardTarget(
       ...(text !== undefined ? { text } : {}),
       ...(focused ? { focused, focusedHandle: place?.handle } : {}),
     });
+  // A single-line field may move the focus by itself as it fills: its spaces and line breaks are
+  // sent once the focus is seen still there (pieces.ts).
+  const field =
+    /[\n\r ]/.test(input.text?.slice(1) ?? "") && (await typedIntoField(context, place, keysGoTo));
   let firstEnd = input.text === undefined ? 0 : pieceEnd(input.text, 0, false);
   let effect = await judge(input.text?.slice(0, firstEnd));
   if (input.text !== undefined && effect.focusPresses) {
@@ -115,7 +119,20 @@ async function keyboardTarget(
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
     firstEnd,
+    movesItself: field,
   };
+}
+
+/** Whether typed text goes into a single-line field (the ref's, else the focused one), which may move the focus. */
+async function typedIntoField(
+  context: ToolContext,
+  place: ResolvedPlace | undefined,
+  windowId: number | undefined,
+): Promise<boolean> {
+  if (place?.element) return movesItself(place.element);
+  if (windowId === undefined) return false;
+  const { focused } = await focusedElements(context, windowId).catch(() => ({ focused: [] as RawNode[] }));
+  return movesItself(focused.at(-1));
 }
 
 /**
@@ -482,7 +499,7 @@ export async function typeTextPlan(
   input: z.output<typeof typeTextInput>,
   otherSecrets: Secret[] = [],
 ): Promise<InputPlan> {
-  const { place, firstEnd, ...target } = await keyboardTarget(context, input);
+  const { place, firstEnd, movesItself: field, ...target } = await keyboardTarget(context, input);
   const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
   return {
     ...target,
@@ -505,6 +522,7 @@ export async function typeTextPlan(
         const { remapped, written } = await typeInPieces(context, h, acting, {
           text: input.text,
           firstEnd,
+          movesItself: field,
           tool: "type_text",
           intent: input.intent,
           reversible: input.reversible,
@@ -632,6 +650,7 @@ export const keyTool = defineInputTool({
     const {
       place,
       firstEnd: _firstEnd,
+      movesItself: _field,
       ...target
     } = await keyboardTarget(context, {
       ...input,

@@ -2,9 +2,13 @@
 // space that pressed something) can move the focus, so the Enter or space after it presses whatever
 // it reached. The text goes in pieces, each ending with such a key; after each, the focus is read
 // again once it visibly moved, and the next piece's Enter and spaces are judged on it before it is
-// sent. Where the move cannot be seen, the next piece counts as pressing what cannot be read.
+// sent. A single-line field may move the focus by itself (a card number field that jumps to "Pay"):
+// there a piece also ends before each space and line break, judged where the focus is once the
+// text before it shows. Where the move cannot be seen, the next piece counts as pressing what
+// cannot be read.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../platform/hands.js";
+import type { Rect } from "../../platform/types.js";
 import { roleSet } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { TargetFacts } from "../../safety/classify.js";
@@ -34,6 +38,15 @@ export function pieceEnd(text: string, from: number, spacePresses: boolean): num
   return text.length;
 }
 
+const ONE_LINE = roleSet("text", "entry", "password text");
+
+/** Whether typing into an element may move the focus by itself: an editable single-line field. */
+export const movesItself = (node: { role: string; states?: string[] | undefined } | undefined): boolean =>
+  !!node &&
+  ONE_LINE.has(node.role) &&
+  !!node.states?.includes("editable") &&
+  !node.states.includes("multi line");
+
 interface Focus {
   windowId: number | undefined;
   handle: string | undefined;
@@ -49,6 +62,14 @@ interface Focus {
   inGrid?: boolean;
   /** That table's handle. */
   grid?: string | undefined;
+  /** A single-line field: it may move the focus by itself. */
+  movesItself?: boolean;
+  /**
+   * Nothing of it can be read but its pixels (a document canvas: AbiWord's drawing area), with the
+   * region and pixels it showed just before the piece.
+   */
+  opaque?: boolean;
+  shows?: { region: Rect; pixels: Buffer } | undefined;
 }
 
 async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | undefined> {
@@ -61,16 +82,52 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
     return { windowId, handle: undefined, all: [], multiLine: false, length: undefined, pressable: false };
   const backend = await context.backend();
   const text = await backend.readText(node.handle, 0, 0).catch(() => null);
+  const inGrid = all.some((n) => GRIDS.has(n.role));
+  const pressable = PRESSABLE_ROLES.has(node.role);
   return {
     windowId,
     handle: node.handle,
     all: all.map((n) => n.handle),
-    inGrid: all.some((n) => GRIDS.has(n.role)),
+    inGrid,
     grid: all.find((n) => GRIDS.has(n.role))?.handle,
     multiLine: !!node.states?.includes("multi line"),
     length: text?.length,
-    pressable: PRESSABLE_ROLES.has(node.role),
+    pressable,
+    movesItself: movesItself(node),
+    opaque: !text && !pressable && !inGrid && node.role !== "terminal",
   };
+}
+
+/** The focus with what its region shows now, where only its pixels can show a key's effect. */
+async function withPixels(context: ToolContext, hands: Hands, focus: Focus): Promise<Focus> {
+  if (!focus.opaque || !focus.handle) return focus;
+  const backend = await context.backend();
+  const node = await backend.describe(focus.handle, { maxText: 0 }).catch(() => undefined);
+  const region = node?.bounds;
+  if (!region || region.width <= 0 || region.height <= 0) return { ...focus, shows: undefined };
+  const image = await hands.capture(region).catch(() => undefined);
+  return { ...focus, shows: image ? { region, pixels: image.data } : undefined };
+}
+
+/**
+ * A document canvas that reports no text (AbiWord's): the piece took effect once its pixels changed
+ * and the focus then stayed on it, its window in front, for GRID_SETTLES_MS.
+ */
+async function drewThenStayed(
+  context: ToolContext,
+  hands: Hands,
+  before: Focus,
+  deadline: number,
+): Promise<boolean> {
+  const shows = before.shows;
+  if (!shows || !before.handle) return false;
+  for (let poll = 0; Date.now() < deadline; poll++) {
+    await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
+    const image = await hands.capture(shows.region).catch(() => undefined);
+    if (!image) return false;
+    if (!image.data.equals(shows.pixels)) return stayedOn(context, hands, before.windowId, before.handle);
+  }
+  return false;
 }
 
 /** How long a Tab or line break is given to show its effect before where it went counts as unknown. */
@@ -91,20 +148,21 @@ async function focusAfter(
   piece: string,
 ): Promise<Focus | undefined> {
   if (!before?.handle) return undefined;
-  if (before.inGrid && before.grid) {
-    const stayed = await stayedInGrid(context, hands, before);
-    if (stayed) return before;
-  }
-  const grown = before.length === undefined ? undefined : before.length + [...piece].length;
   const started = Date.now();
   const deadline = started + MOVE_SHOWS_WITHIN_MS;
+  if (before.inGrid && before.grid && (await stayedOn(context, hands, before.windowId, before.grid)))
+    return before;
+  if (before.opaque && (await drewThenStayed(context, hands, before, deadline))) return before;
+  const grown = before.length === undefined ? undefined : before.length + [...piece].length;
+  // A piece that ends before a space or line break (in a single-line field) shows whole as text.
+  const showsAsText = before.multiLine || !MOVES_OR_PRESSES.test(piece.at(-1) ?? "");
   for (let poll = 0; Date.now() < deadline; poll++) {
     await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
     const now = await readFocus(context, hands);
     if (!now?.handle) continue;
     const gained = now.all.some((handle) => !before.all.includes(handle));
     if (now.windowId !== before.windowId || now.handle !== before.handle || gained) return now;
-    if (before.multiLine && grown !== undefined && (now.length ?? 0) >= grown) return now;
+    if (showsAsText && grown !== undefined && (now.length ?? 0) >= grown) return now;
     // A spreadsheet moves its cursor to a cell the read leaves out (LibreOffice Calc keeps the focus
     // on its table): once the focus has stayed there a while, the keys still go to the table.
     if (before.inGrid && now.inGrid && Date.now() - started >= GRID_SETTLES_MS) return now;
@@ -113,20 +171,25 @@ async function focusAfter(
 }
 
 /**
- * Whether the focus stayed on a spreadsheet's table through GRID_SETTLES_MS after a Tab or line
- * break: its window still in front and the table still focused, each asked alone, not by a read of
- * the whole window (LibreOffice's is 1,850 elements, read several times a piece). A window that came
- * to the front, or a table that lost the focus, is left to the full reads.
+ * Whether the focus stayed on an element (a spreadsheet's table, a document canvas) through
+ * GRID_SETTLES_MS after a key: its window still in front and the element still focused, each asked
+ * alone, not by a read of the whole window (LibreOffice's is 1,850 elements, read several times a
+ * piece). A window that came to the front, or an element that lost the focus, is left to the full reads.
  */
-async function stayedInGrid(context: ToolContext, hands: Hands, before: Focus): Promise<boolean> {
+async function stayedOn(
+  context: ToolContext,
+  hands: Hands,
+  windowId: number | undefined,
+  handle: string,
+): Promise<boolean> {
   const backend = await context.backend();
   const started = Date.now();
   for (;;) {
-    const [window, grid] = await Promise.all([
+    const [window, node] = await Promise.all([
       hands.activeWindow().catch(() => undefined),
-      backend.describe(before.grid!, { maxText: 0 }).catch(() => undefined),
+      backend.describe(handle, { maxText: 0 }).catch(() => undefined),
     ]);
-    if (window !== before.windowId || !grid?.states?.includes("focused")) return false;
+    if (window !== windowId || !node?.states?.includes("focused")) return false;
     if (Date.now() - started >= GRID_SETTLES_MS) return true;
     await sleep(MOVE_POLL_MS[1]!);
   }
@@ -141,6 +204,8 @@ export interface TypedPieces {
   reversible: boolean | undefined;
   /** The call's values, kept out of a later step's journal line. */
   secrets: Secret[];
+  /** The text goes into a single-line field, which may move the focus by itself. */
+  movesItself?: boolean;
 }
 
 /**
@@ -155,7 +220,11 @@ export async function typeInPieces(
 ): Promise<{ remapped: number; pieces: number; written: number }> {
   const { text } = typing;
   let at = 0;
+  // The text before `end` is judged on the focus it goes to.
   let end = typing.firstEnd;
+  // A single-line field may move the focus by itself: its spaces and line breaks go as pieces of
+  // their own, sent only once the focus is seen still there.
+  let selfMoving = typing.movesItself ?? false;
   let remapped = 0;
   let written = 0;
   let pieces = 0;
@@ -164,13 +233,14 @@ export async function typeInPieces(
   // The focus the last piece left, read after it: nothing is sent between that read and the next piece.
   let known: Focus | undefined;
   // What the next piece's keys press where the focus stayed in one table: the same as last time.
-  let judged: { grid: string; keys: string; effect: Awaited<ReturnType<typeof keyEffect>> } | undefined;
+  let judged: { spot: string; keys: string; effect: Awaited<ReturnType<typeof keyEffect>> } | undefined;
   while (at < text.length) {
-    // The piece from `at` to `end` has been judged; where nothing after it is judged by the focus,
-    // the rest goes with it.
-    const judgedLater = ACTIVATES.test(text.slice(end));
-    const piece = judgedLater ? text.slice(at, end) : text.slice(at);
-    const before = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
+    const cut = selfMoving ? cutBefore(text, at, end) : undefined;
+    // Where nothing after the judged text is judged by the focus, the rest goes with it.
+    const judgedLater = cut !== undefined || ACTIVATES.test(text.slice(end));
+    const piece = judgedLater ? text.slice(at, cut ?? end) : text.slice(at);
+    const focus = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
+    const before = focus && (await withPixels(context, hands, focus));
     const sent = await typePiece(
       context,
       hands,
@@ -187,17 +257,23 @@ export async function typeInPieces(
     if (at >= text.length) break;
     const now = await focusAfter(context, hands, before, piece);
     known = now;
+    // Still in the field, which took the text: the keys after it land where they were judged.
+    if (cut !== undefined && now && stayed(before, now)) continue;
+    selfMoving = !!now?.movesItself;
     end = pieceEnd(text, at, now?.pressable ?? true);
     const next = text.slice(at, end);
     if (!ACTIVATES.test(next)) continue;
     const keys = [...new Set(next.match(/[\n\r ]/g))].sort().join("");
-    const sameGrid = now?.inGrid && now.grid && judged?.grid === now.grid && judged.keys === keys;
-    const effect = sameGrid
-      ? judged!.effect
-      : now
-        ? await keyEffect(context, { windowId: now.windowId, text: next })
-        : { presses: [{ unreadable: unknownMove(piece) } as TargetFacts], via: ["unknown"] };
-    judged = now?.inGrid && now.grid ? { grid: now.grid, keys, effect } : undefined;
+    // Where the focus stayed in one table, or in one field that takes a space as text, the next
+    // keys press what they pressed last time.
+    const spot = now?.inGrid ? now.grid : keys === " " && !now?.pressable ? now?.handle : undefined;
+    const effect =
+      spot && judged?.spot === spot && judged.keys === keys
+        ? judged.effect
+        : now
+          ? await keyEffect(context, { windowId: now.windowId, text: next })
+          : { presses: [{ unreadable: unknownMove(piece) } as TargetFacts], via: ["unknown"] };
+    judged = spot ? { spot, keys, effect } : undefined;
     const step = await gateStep(context, {
       tool: typing.tool,
       intent: typing.intent,
@@ -209,9 +285,12 @@ export async function typeInPieces(
     });
     if (step && !step.allowed) {
       const typed = [...text.slice(0, at)].length;
+      const key = keyName(piece);
       throw new PartlySent(
-        `typed ${typed} of ${[...text].length} character(s), up to and including the ${keyName(piece)}, then stopped before the rest: ${step.reason}`,
-        { characters: typed, stopped_after: keyName(piece) },
+        key
+          ? `typed ${typed} of ${[...text].length} character(s), up to and including the ${key}, then stopped before the rest: ${step.reason}`
+          : `typed ${typed} of ${[...text].length} character(s), then stopped before the ${keyName(next, true)}: ${step.reason}`,
+        { characters: typed, ...(key ? { stopped_after: key } : { stopped_before: keyName(next, true) }) },
       );
     }
     if (step) allowed = step.end;
@@ -219,10 +298,30 @@ export async function typeInPieces(
   return { remapped, pieces, written };
 }
 
-function keyName(piece: string): string {
-  const last = piece.at(-1);
-  return last === "\t" ? "Tab" : last === " " ? "space" : "line break";
+/** Where a piece typed into a single-line field ends before `end`: just before its next space or line break. */
+function cutBefore(text: string, from: number, end: number): number | undefined {
+  for (let i = from + 1; i < end; i++) if (ACTIVATES.test(text[i]!)) return i;
+  return undefined;
+}
+
+/** Whether the focus is where it was: the same element of the same window, none gained. */
+const stayed = (before: Focus | undefined, now: Focus) =>
+  !!before &&
+  now.windowId === before.windowId &&
+  now.handle === before.handle &&
+  now.all.every((handle) => before.all.includes(handle));
+
+/** The key a piece ends with (Tab, space, line break), or, for a piece's first, the one it starts with. */
+function keyName(piece: string, first = false): string | undefined {
+  const key = first ? piece[0] : piece.at(-1);
+  return key === "\t"
+    ? "Tab"
+    : key === " "
+      ? "space"
+      : key === "\n" || key === "\r"
+        ? "line break"
+        : undefined;
 }
 
 const unknownMove = (piece: string) =>
-  `after the ${keyName(piece)} the keyboard focus neither moved nor took it as text within ${MOVE_SHOWS_WITHIN_MS / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;
+  `after the ${keyName(piece) ?? "text typed before it"} the keyboard focus neither moved nor took it as text within ${MOVE_SHOWS_WITHIN_MS / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;
