@@ -120,7 +120,8 @@ interface Seen {
 // word to the gate, whatever its language). The other words beside it ("Delete File", "Zaplatit
 // fakturu") count only the committing labels no such verb explains, summed over all languages: a
 // word commits when it stands in as many committing labels so counted as harmless ones; it reads as
-// harmless when it stands in HARMLESS_LABELS harmless labels or more (once is a translator's whim).
+// harmless when it stands in HARMLESS_LABELS harmless labels or more of one language (once is a
+// translator's whim).
 const STRONG = 4;
 const HARMLESS_LABELS = 2;
 
@@ -151,6 +152,9 @@ function countLanguage(labels: Seen[], all: Map<string, number>, verbs: Set<stri
   const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(counts.get(w)))));
   for (const [word, c] of counts) {
     const explained = verb(c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
+    // A word one harmless label of a language has is a translator's whim there; kept, the whims of
+    // every language would not fit a CLI process's heap.
+    if (explained === 0 && c.harmless < HARMLESS_LABELS) continue;
     all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + c.harmless);
   }
 }
