@@ -51,7 +51,7 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
   let app: StartedApp;
   let id: number;
   const find = (query: Record<string, unknown>) => one(call, title, query);
-  const valueOf = async (query: Record<string, unknown>) =>
+  const valueNow = async (query: Record<string, unknown>) =>
     ((await find(query)) as Element & { value?: string }).value;
   before(async () => {
     context = gatedContext(dir);
@@ -133,6 +133,18 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     assert.ok(!logged(log).includes("sent report"));
   });
 
+  it("a double click on a row whose selection reveals a command there is judged by that command", async () => {
+    const draft = await find({ role: "list item", name: "draft.txt" });
+    const before = logged(log).length;
+    refusedWith(
+      await call("click", { at: centre(draft), count: 2, intent, window: { id } }),
+      "a double click on draft.txt",
+      /Delete draft/,
+    );
+    await sleep(300);
+    assert.deepEqual(logged(log, before), [], "nothing was selected or deleted");
+  });
+
   it("a double click on a list's row opens it: judged by its label, a file opens without a person", async () => {
     const notes = await find({ role: "list item", name: "notes.txt" });
     done(
@@ -197,7 +209,7 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     );
     await sleep(300);
     assert.deepEqual(logged(log, before), [], "nothing was paid or truncated");
-    assert.equal(await valueOf({ role: "slider", name: "Slide to pay" }), "0", "the slider stayed");
+    assert.equal(await valueNow({ role: "slider", name: "Slide to pay" }), "0", "the slider stayed");
     assert.equal((await find({ role: "combo box" })).name, tables.name, "the option stayed");
     done(
       await call("act", { ref: tables.ref, action: { kind: "select", option: "Large" }, intent }),
@@ -207,7 +219,7 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     const volume = await find({ role: "slider", name: "Volume" });
     done(await call("act", { ref: volume.ref, action: { kind: "set_range", value: 40 }, intent }), "Volume");
     await logs(log, "volume 40");
-    assert.equal(await valueOf({ role: "slider", name: "Volume" }), "40", "the volume was set");
+    assert.equal(await valueNow({ role: "slider", name: "Volume" }), "40", "the volume was set");
   });
 });
 

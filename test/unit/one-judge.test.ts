@@ -1,7 +1,8 @@
 // One judge for what an input sets, by every route: a value set on a slider, an option chosen in a
-// list (act, fill_form, the three seed profiles), the options a wheel turns a combo box through, and
-// a run's or a replayed recording's step; and, for the key route, what a moving key sets. What commits is refused with no person to ask, and the
-// fake app's value is read again: unchanged; what does not commit is done, and the value changed.
+// list (act, fill_form, the three seed profiles), the options a wheel turns a combo box through, a
+// run's or a replayed recording's step, what a moving key sets (for the key route), and the command
+// a double click's first press reveals. What commits is refused with no person to ask, and the fake
+// app is read again: unchanged; what does not commit is done.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,7 @@ import { type CallResult, callTool } from "../../src/tools/call.js";
 import { keyedFacts } from "../../src/tools/hands/sets.js";
 import { toolNamed } from "../../src/tools/registry.js";
 import { recordedSteps } from "../../src/tools/run.js";
-import { fakeContext } from "./fake-desktop.js";
+import { fakeContext, oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-one-judge-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -211,5 +212,61 @@ it("a moving key on a focused slider or combo box is judged by what it sets (for
   assert.match(String(await commits("combo box", "Keep", "End")), /Truncate all tables/);
   const typed = await keyedFacts(context, await focused("slider", "Volume"), { name: "a", count: 1 }, 7);
   assert.equal(typed, undefined, "a letter sets no value");
+  await context.close();
+});
+
+it("a double click on a row that holds a hidden command is judged by it: its first press may reveal it", async () => {
+  const row = (name: string, y: number, hidden?: string): FakeElement => ({
+    role: "list item",
+    name,
+    states: [...shown, "selectable"],
+    actions: ["activate"],
+    interfaces: ["Accessible", "Component", "Action"],
+    bounds: { x: 20, y, width: 300, height: 30 },
+    children: [
+      { role: "label", name, states: shown, bounds: { x: 20, y, width: 200, height: 30 } },
+      ...(hidden
+        ? [
+            {
+              role: "push button" as const,
+              name: hidden,
+              actions: ["click"],
+              states: ["enabled", "sensitive", "visible"] as State[],
+            },
+          ]
+        : []),
+    ],
+  });
+  const { context, hands } = oneWindow(
+    "Files",
+    [
+      {
+        role: "list box",
+        states: shown,
+        children: [row("notes.txt", 40, "Delete"), row("todo.txt", 80, "Rename")],
+      },
+    ],
+    dir,
+  );
+  const files = { kind: "title", glob: "Files" };
+  const refOf = async (name: string) => {
+    const found = await callTool(context, toolNamed("find"), { target: files, role: "list item", name });
+    assert.ok(found.ok, JSON.stringify(found));
+    return (found.output.data.matches as { ref: string }[])[0]!.ref;
+  };
+  const click = toolNamed("click");
+  refused(await callTool(context, click, { ref: await refOf("notes.txt"), count: 2, intent: "Open notes" }));
+  assert.match(lastLine().reason, /Delete/);
+  assert.deepEqual(
+    hands.sent.filter((s) => s.startsWith("click")),
+    [],
+    "nothing was clicked",
+  );
+  done(await callTool(context, click, { ref: await refOf("todo.txt"), count: 2, intent: "Open todo" }));
+  assert.equal(
+    hands.sent.filter((s) => s.startsWith("click left 2")).length,
+    1,
+    "todo.txt was double-clicked",
+  );
   await context.close();
 });

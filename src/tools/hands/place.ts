@@ -12,10 +12,11 @@ import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import { roleSet } from "../../platform/vocabulary.js";
+import { COMMAND_ROLES, type TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
-import { MENU_ROLES, opensMenu, UNREAD_MENU } from "./facts.js";
+import { MENU_ROLES, opensMenu, pressFacts, UNREAD_MENU } from "./facts.js";
 import type { FindInput, PointInput } from "./schemas.js";
 
 export interface PlacedElement {
@@ -412,4 +413,32 @@ export async function resolveWindowSpec(
       { candidates: found.map((w) => ({ id: w.id, title: w.title, pid: w.pid })) },
     );
   return found.find((w) => w.focused) ?? found[0]!;
+}
+
+/** What a double click's first press selects: a row of a list, a tree or a table, or the element itself. */
+const ROWS = roleSet("list item", "tree item", "table row", "table cell");
+const REVEALED_READ = { maxDepth: 6, tableRows: 0, walkTables: false, nodeCeiling: 200, timeoutMs: 1500 };
+
+/**
+ * The commands a double click's first press may put under the pointer, for the second to press
+ * unread: those its row holds and does not show yet (a "Delete" a selected row reveals), each
+ * judged as pressed. A row whose tree cannot be read reveals what cannot be read.
+ */
+export async function revealedCommands(context: ToolContext, place: ResolvedPlace): Promise<TargetFacts[]> {
+  const chain = [place.element, ...(place.ancestors ?? [])];
+  const row = chain.find((e) => e && ROWS.has(e.role))?.handle ?? place.handle ?? place.element?.handle;
+  if (!row) return [];
+  const backend = await context.backend();
+  const read = await backend.readSubtree(row, REVEALED_READ).catch(() => undefined);
+  if (!read)
+    return [{ unreadable: "what a double click's first press shows under the pointer could not be read" }];
+  const showingKnown = reportsShowing(read.root);
+  const hidden: RawNode[] = [];
+  const walk = (node: RawNode, shown: boolean) => {
+    const now = shown && isShown(node, showingKnown);
+    if (!now && COMMAND_ROLES.has(node.role)) hidden.push(node);
+    for (const child of node.children) walk(child, now);
+  };
+  for (const child of read.root.children) walk(child, true);
+  return Promise.all(hidden.map((node) => pressFacts(context, placed(node), place.windowId)));
 }

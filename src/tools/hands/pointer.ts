@@ -10,7 +10,14 @@ import { defineInputTool } from "../input-tool.js";
 import type { DeclaredAnnotations } from "../tool.js";
 import { pressesNothing } from "./attempt.js";
 import { placeFacts } from "./facts.js";
-import { clicked, type ResolvedPlace, resolvePlace, resolveWindowSpec, untilMenuShows } from "./place.js";
+import {
+  clicked,
+  type ResolvedPlace,
+  resolvePlace,
+  resolveWindowSpec,
+  revealedCommands,
+  untilMenuShows,
+} from "./place.js";
 import {
   declaredShape,
   intentSchema,
@@ -113,7 +120,10 @@ export const clickTool = defineInputTool({
       ensureFocus: input.ensure_focus,
       includeChanges: input.include_changes,
       approach: true,
-      presses: await placeFacts(context, place, { button: input.button, count: input.count }),
+      presses: [
+        ...(await placeFacts(context, place, { button: input.button, count: input.count })),
+        ...(input.count === 2 ? await revealedCommands(context, place) : []),
+      ],
       declared: { role: input.role, label: input.label },
       async execute(h) {
         await untilMenuShows(context, place, h);
