@@ -148,6 +148,16 @@ function asTyped(entry: Pick<AuditEntry, "target" | "text_length">, secrets: Sec
   };
 }
 
+// One store per file in a process: an HTTP server's sessions each have a journal object, and share
+// what the store holds in memory rather than each reading it all.
+const stores = new Map<string, SecretStore>();
+const storeFor = (path: string | undefined): SecretStore => {
+  if (path === undefined) return new SecretStore();
+  const store = stores.get(path) ?? new SecretStore(path);
+  stores.set(path, store);
+  return store;
+};
+
 // Bounds on the short keys a journal remembers: per session, and sessions.
 const SHORT_KEYS = 64;
 const SHORT_SESSIONS = 200;
@@ -180,7 +190,7 @@ export class AuditJournal {
   readonly #short = new Map<string, string[]>();
 
   constructor(readonly path: string) {
-    this.#store = new SecretStore(secretStorePath(path));
+    this.#store = storeFor(secretStorePath(path));
   }
 
   /**
