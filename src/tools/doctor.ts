@@ -124,27 +124,7 @@ function safety(context: ToolContext): Check[] {
       },
     ];
   }
-  const journalDir = dirname(policy.auditPath);
-  let journal: Check;
-  try {
-    accessSync(
-      existsSync(policy.auditPath)
-        ? policy.auditPath
-        : existsSync(journalDir)
-          ? journalDir
-          : dirname(journalDir),
-      constants.W_OK,
-    );
-    journal = { section, name: "audit journal", status: "ok", value: policy.auditPath };
-  } catch {
-    journal = {
-      section,
-      name: "audit journal",
-      status: "fail",
-      value: `${policy.auditPath} is not writable`,
-      hint: 'set DESKHAND_AUDIT or "audit_path" in the config to a writable file',
-    };
-  }
+  const journal = journalCheck(policy.auditPath);
   const covered = coveredLanguages();
   const vocabulary: Check = {
     section,
@@ -259,3 +239,36 @@ export const doctorTool = defineTool({
     return { data: { checks, failures: failed }, text: lines.join("\n") };
   },
 });
+
+/**
+ * Whether the first action could write its journal line: the file, or the nearest folder that
+ * exists on its way, which the first action creates the rest of (a fresh HOME has no
+ * ~/.local/state yet). An empty path names no file: every action would be refused.
+ */
+function journalCheck(path: string): Check {
+  const base = { section: "safety", name: "audit journal" } as const;
+  if (path.trim() === "")
+    return {
+      ...base,
+      status: "fail",
+      value: "the journal's path is empty, so every action is refused",
+      hint: 'unset DESKHAND_AUDIT or set it (or "audit_path" in the config) to a writable file',
+    };
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    accessSync(existing, constants.W_OK);
+    const made =
+      existing === path
+        ? ""
+        : ` (the first action creates ${existing === dirname(path) ? "it" : "its folder"})`;
+    return { ...base, status: "ok", value: `${path}${made}` };
+  } catch {
+    return {
+      ...base,
+      status: "fail",
+      value: `${path} is not writable (${existing} is not writable)`,
+      hint: 'set DESKHAND_AUDIT or "audit_path" in the config to a writable file',
+    };
+  }
+}

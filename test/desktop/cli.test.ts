@@ -1,7 +1,7 @@
 // The CLI: --json, --help and exit codes (0 done, 1 failed, 2 bad command line).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -158,6 +158,27 @@ describe("cli", () => {
       assert.ok(names.includes(expected), expected);
     }
     assert.ok(checks.every((c) => c.status !== "fail"));
+  });
+
+  it("doctor in a fresh HOME, before any action made the journal's folder: ok, exit 0; an empty journal path fails", async () => {
+    const home = mkdtempSync(join(tmpdir(), "deskhand-fresh-home-"));
+    const fresh: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+    for (const name of ["DESKHAND_AUDIT", "XDG_STATE_HOME"]) delete fresh[name];
+    const first = await cli(["doctor", "--json"], "", fresh);
+    const journal = (out: string) =>
+      (JSON.parse(out).checks as { section: string; name: string; status: string; value: string }[]).find(
+        (c) => c.section === "safety" && c.name === "audit journal",
+      );
+    assert.equal(first.code, 0, first.stdout);
+    assert.equal(journal(first.stdout)?.status, "ok");
+    assert.match(
+      journal(first.stdout)!.value,
+      /\.local\/state\/deskhand\/audit\.jsonl \(the first action creates its folder\)/,
+    );
+    assert.ok(!existsSync(join(home, ".local", "state")), "doctor itself created nothing");
+    const empty = await cli(["doctor", "--json"], "", { ...fresh, DESKHAND_AUDIT: "" });
+    assert.equal(empty.code, 1);
+    assert.match(journal(empty.stdout)!.value, /path is empty, so every action is refused/);
   });
 
   it("doctor names a broken safety config as a failure, and what it stops", async () => {
