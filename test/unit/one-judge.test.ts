@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, it } from "node:test";
+import { dispatch } from "../../src/frontends/ndjson/protocol.js";
 import { PROFILES } from "../../src/frontends/profiles/index.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
@@ -94,7 +95,7 @@ const done = (r: CallResult) =>
 /** The journal's last line, for the words the judge gave. */
 const lastLine = () => JSON.parse(readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n").at(-1)!);
 
-it("act set_range on a slider is judged by its words: Slide to pay refused, Volume set", async () => {
+it("a value set on a slider is judged by its words, by act, NDJSON and element_act: Slide to pay refused, Volume set", async () => {
   const { context, pay, volume } = desktop();
   const act = toolNamed("act");
   const paid = await callTool(context, act, {
@@ -102,6 +103,14 @@ it("act set_range on a slider is judged by its words: Slide to pay refused, Volu
     action: { kind: "set_range", value: 100 },
   });
   refused(paid);
+  // The same set through NDJSON's method and Ouroboros's element_act (a set_value of its text).
+  const found = await callTool(context, toolNamed("find"), { target, role: "slider", name: "Slide to pay" });
+  assert.ok(found.ok, JSON.stringify(found));
+  const ref = (found.output.data.matches as { ref: string }[])[0]!.ref;
+  await assert.rejects(dispatch(context, "set_range", { ref, value: 100 }), /pay/);
+  const elementAct = PROFILES.ouroboros!.tools.find((t) => t.name === "element_act")!;
+  const args = { hwnd: 7, name: "Slide to pay", action: "set_value", text: "100" };
+  refused(await callTool(context, elementAct, args));
   assert.equal(pay.value, "0", "the slider did not move");
   assert.match(lastLine().reason, /pay/);
   done(
