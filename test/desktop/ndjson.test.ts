@@ -276,4 +276,23 @@ describe("ndjson on real apps", () => {
     assert.equal((await short.next()).id, 1);
     assert.equal(await short.exited, 0);
   });
+
+  it("SIGTERM drains: the request in flight is answered and journaled, then the process exits 0", async () => {
+    const serving = new NdjsonClient();
+    try {
+      assert.equal((await serving.request(1, "ping")).ok, true);
+      const snapshot = serving.request(2, "snapshot", { scope: "foreground" });
+      serving.writeRaw('{"id":3,"method":"windows"}\n');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      serving.child.kill("SIGTERM");
+      const answer = await snapshot;
+      assert.equal(answer.id, 2, "the request in flight got its own answer");
+      const next = await serving.next();
+      assert.equal(next.id, 3);
+      assert.ok(next.ok || /not started and nothing was done/.test(next.error.message), JSON.stringify(next));
+      assert.equal(await serving.exited, 0);
+    } finally {
+      serving.child.kill("SIGKILL");
+    }
+  });
 });

@@ -5,6 +5,7 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { createContext, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
 import { LineSplitter } from "../lines.js";
+import { DRAIN_MS, exitBy } from "../mcp/calls.js";
 import { dispatch, ProtocolError } from "./protocol.js";
 
 export const MAX_LINE_BYTES = 1 << 20;
@@ -94,7 +95,27 @@ export interface ServeOptions {
   output: Writable;
   context?: ToolContext;
   maxLineBytes?: number;
+  /**
+   * Aborted to stop (SIGTERM): no request is read or started after it; the one running is given
+   * `drainMs` to finish and answered either way, each queued one is answered as not started.
+   */
+  stop?: AbortSignal;
+  drainMs?: number;
 }
+
+/** The answer to a request the server did not start because it was stopping. */
+const notStarted = (id: RequestId) =>
+  failure(
+    id,
+    new ProtocolError(
+      "internal_error",
+      "the server is stopping; this request was not started and nothing was done",
+      {
+        stopping: true,
+        next: "Send it again once the server is back.",
+      },
+    ),
+  );
 
 export function serve(options: ServeOptions): Promise<void> {
   const context = options.context ?? createContext({ refLifetime: "latest-snapshot" });
@@ -134,17 +155,12 @@ export function serve(options: ServeOptions): Promise<void> {
         await write(job.response);
         continue;
       }
-      try {
-        const result = await job.run();
-        await write({ id: job.id, ok: true, result });
-      } catch (error) {
-        const protocolError =
-          error instanceof ProtocolError
-            ? error
-            : new ProtocolError("internal_error", error instanceof Error ? error.message : String(error));
-        await write(failure(job.id, protocolError));
+      if (options.stop?.aborted) {
+        await write(notStarted(job.id));
+        continue;
       }
-      if (shuttingDown) {
+      await write(await answered(job));
+      if (shuttingDown && !options.stop?.aborted) {
         queue.length = 0;
         break;
       }
@@ -152,6 +168,53 @@ export function serve(options: ServeOptions): Promise<void> {
     running = false;
     if (shuttingDown || inputEnded) await stop();
   };
+
+  // A job's answer: its result, its error, or, when the server stops and it runs past the drain,
+  // that it had started and may have taken effect in part.
+  const answered = async (job: Job): Promise<object> => {
+    const result = job.run().then(
+      (value) => ({ id: job.id, ok: true, result: value }),
+      (error: unknown) =>
+        failure(
+          job.id,
+          error instanceof ProtocolError
+            ? error
+            : new ProtocolError("internal_error", error instanceof Error ? error.message : String(error)),
+        ),
+    );
+    if (!options.stop) return result;
+    const cut = new Promise<object>((resolve) => {
+      const onStop = () =>
+        setTimeout(
+          () =>
+            resolve(
+              failure(
+                job.id,
+                new ProtocolError(
+                  "internal_error",
+                  `the server is stopping and this request was still running after ${(options.drainMs ?? 0) / 1000} s; it had started, so it may have taken effect in part`,
+                  { stopping: true, next: "Re-read the app before going on." },
+                ),
+              ),
+            ),
+          options.drainMs ?? 0,
+        ).unref();
+      if (options.stop!.aborted) onStop();
+      else options.stop!.addEventListener("abort", onStop, { once: true });
+    });
+    return Promise.race([result, cut]);
+  };
+
+  options.stop?.addEventListener(
+    "abort",
+    () => {
+      shuttingDown = true;
+      options.input.removeAllListeners("data");
+      options.input.pause();
+      if (!running) void pump();
+    },
+    { once: true },
+  );
 
   const enqueue = (events: ReturnType<LineSplitter["push"]>) => {
     for (const event of events) {
@@ -184,12 +247,28 @@ export function serve(options: ServeOptions): Promise<void> {
 }
 
 export async function runNdjsonServer(options: { ceiling?: SafetyLevel } = {}): Promise<void> {
+  // SIGTERM drains as the MCP servers do: the request running finishes (or is answered as cut at
+  // DRAIN_MS), queued ones are answered as not started, held input is released, and it exits 0.
+  const stopping = new AbortController();
   // No way to ask a person on this channel: what needs confirmation is refused unless pre-approved.
   const context = createContext({
     refLifetime: "latest-snapshot",
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    stopping: stopping.signal,
   });
   prepareGate();
-  await serve({ input: process.stdin, output: process.stdout, context });
+  const stop = () => {
+    exitBy(0);
+    stopping.abort();
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  await serve({
+    input: process.stdin,
+    output: process.stdout,
+    context,
+    stop: stopping.signal,
+    drainMs: DRAIN_MS,
+  });
   process.exit(0);
 }
