@@ -1,7 +1,8 @@
 // GTK's exported menus (org.gtk.Menus): a GtkApplication publishes its menu bar and app menu on the
 // session bus, at paths its windows' X properties name. Subscribing (Start) and leaving (End) only
 // reads the model: the app shows nothing and its focus stays where it was.
-import type { DBusConnection } from "./atspi/dbus.js";
+import { type DBusConnection, DBusTimeoutError } from "./atspi/dbus.js";
+import { DBUS_NAME, DBUS_PATH, IFACE } from "./atspi/names.js";
 
 /** What a window's X properties say its GTK app exports on the session bus. */
 export interface GtkExports {
@@ -98,4 +99,58 @@ export async function readExportedMenu(
   }
   const { items, missing } = exportedItems(menus);
   return { items, partial: missing.length > 0 };
+}
+
+/** Where GApplication exports an application id: "org.xfce.mousepad" at /org/xfce/mousepad. */
+export const applicationPath = (id: string): string => `/${id.replace(/\./g, "/").replace(/-/g, "_")}`;
+
+/** A well-known bus name that may be an application id ("org.xfce.mousepad"). */
+const APP_ID = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+$/;
+
+/**
+ * Under Wayland no X property names a window's exports (and sway's app_id is the program's name):
+ * the GtkApplication of a process is the owner of an application id on the session bus, of that
+ * pid, that answers org.gtk.Actions at the id's path. Its menu models are not looked for there.
+ * Undefined: none; throws where the bus or the app did not answer.
+ */
+export async function gtkApplicationOfPid(
+  session: DBusConnection,
+  pid: number,
+  timeoutMs: number,
+): Promise<GtkExports | undefined> {
+  const bus = async (member: string, name?: string) =>
+    (
+      await session.call(
+        {
+          destination: DBUS_NAME,
+          path: DBUS_PATH,
+          iface: IFACE.dbus,
+          member,
+          ...(name === undefined ? {} : { signature: "s", body: [name] }),
+        },
+        timeoutMs,
+      )
+    )[0];
+  // A name whose owner left meanwhile is no answer; an app that does not answer is not known to be none.
+  const gone = (error: unknown) => {
+    if (error instanceof DBusTimeoutError) throw error;
+    return undefined;
+  };
+  const names = ((await bus("ListNames")) as string[]).filter((name) => APP_ID.test(name));
+  const owners = await Promise.all(
+    names
+      .map(async (id) => {
+        const owner = String(await bus("GetNameOwner", id));
+        return Number(await bus("GetConnectionUnixProcessID", owner)) === pid ? { id, owner } : undefined;
+      })
+      .map((owner) => owner.catch(gone)),
+  );
+  for (const found of owners) {
+    if (!found) continue;
+    const application = applicationPath(found.id);
+    const actions = { destination: found.owner, path: application, iface: "org.gtk.Actions", member: "List" };
+    if (await session.call(actions, timeoutMs).then(() => true, gone))
+      return { busName: found.owner, application, menus: [] };
+  }
+  return undefined;
 }

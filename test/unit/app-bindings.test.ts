@@ -3,8 +3,9 @@
 // app is a GtkApplication, menus that are empty until they open, a web page; formatting chords.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { DBusConnection } from "../../src/platform/atspi/dbus.js";
 import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
-import { type ExportedMenu, exportedItems } from "../../src/platform/gtk-menus.js";
+import { type ExportedMenu, exportedItems, gtkApplicationOfPid } from "../../src/platform/gtk-menus.js";
 import { parseChord } from "../../src/platform/keys.js";
 import type { AppBindings } from "../../src/platform/types.js";
 import type { State } from "../../src/platform/vocabulary.js";
@@ -13,6 +14,39 @@ import { createContext } from "../../src/tools/context.js";
 import { keyEffect } from "../../src/tools/hands/facts.js";
 
 const v = (value: unknown): [unknown, [unknown]] => [[], [value]];
+
+describe("a GtkApplication found by its process (Wayland: no X property names it)", () => {
+  // A session bus: Mousepad (pid 10) owns its id, a Qt app (pid 10 too) owns one without
+  // org.gtk.Actions, and a name's owner left between the list and the question.
+  const session = {
+    async call(message: { destination: string; path: string; member: string; body?: unknown[] }) {
+      const name = String(message.body?.[0]);
+      const owners: Record<string, string> = { "org.xfce.mousepad": ":1.7", "org.kde.kate-10": ":1.8" };
+      switch (message.member) {
+        case "ListNames":
+          return [["org.freedesktop.DBus", ":1.7", "org.gone.App", "org.kde.kate-10", "org.xfce.mousepad"]];
+        case "GetNameOwner":
+          if (!owners[name]) throw new Error("NameHasNoOwner");
+          return [owners[name]];
+        case "GetConnectionUnixProcessID":
+          return [10];
+        case "List":
+          if (message.destination === ":1.7" && message.path === "/org/xfce/mousepad") return [[]];
+          throw new Error("UnknownObject");
+      }
+      throw new Error(`unexpected ${message.member}`);
+    },
+  } as unknown as DBusConnection;
+
+  it("is the owner of an application id of that pid that answers org.gtk.Actions at its path", async () => {
+    assert.deepEqual(await gtkApplicationOfPid(session, 10, 1000), {
+      busName: ":1.7",
+      application: "/org/xfce/mousepad",
+      menus: [],
+    });
+    assert.equal(await gtkApplicationOfPid(session, 11, 1000), undefined, "another process owns none");
+  });
+});
 
 describe("an exported menu model", () => {
   it("lists its items through sections and submenus, names the groups it lacks, drops mnemonic marks", () => {

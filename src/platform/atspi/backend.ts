@@ -1,7 +1,7 @@
 // The Linux backend: AT-SPI2 over D-Bus for trees; the windows on screen from X11 (EWMH), or under
 // Wayland from sway's IPC (a WindowSource either way).
 
-import { readExportedMenu } from "../gtk-menus.js";
+import { type GtkExports, gtkApplicationOfPid, readExportedMenu } from "../gtk-menus.js";
 import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
@@ -495,20 +495,41 @@ export class AtspiBackend implements AccessibilityBackend {
 
   /** See TreeReader.appBindings: the window's X properties, then each exported menu model. */
   async appBindings(windowId: number): Promise<AppBindings | undefined> {
-    const exports = await this.windows.gtkExports?.(windowId);
+    const exports = this.windows.gtkExports
+      ? await this.windows.gtkExports(windowId)
+      : await this.#gtkApplicationOf(windowId);
     if (!exports) return undefined;
     const gtkApplication = exports.application !== undefined;
     if (exports.menus.length === 0) return { gtkApplication, items: [], partial: false };
-    // Opened again where it closed or never opened (a bus restarted).
-    let session = await this.#session?.catch(() => undefined);
-    if (!session || session.closed) {
-      this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
-      session = await this.#session;
-    }
+    const session = await this.#sessionBus();
     const read = await Promise.all(
       exports.menus.map((path) => readExportedMenu(session, exports.busName, path, this.callTimeoutMs)),
     );
     return { gtkApplication, items: read.flatMap((r) => r.items), partial: read.some((r) => r.partial) };
+  }
+
+  /** The session bus, opened again where it closed or never opened (a bus restarted). */
+  async #sessionBus(): Promise<DBusConnection> {
+    const session = await this.#session?.catch(() => undefined);
+    if (session && !session.closed) return session;
+    this.#session = openSessionBus(this.sessionAddress, this.callTimeoutMs);
+    return this.#session;
+  }
+
+  /** A window's process's GtkApplication where no X property names it (Wayland), asked once a process. */
+  readonly #gtkApplications = new Map<number, Promise<GtkExports | undefined>>();
+  async #gtkApplicationOf(windowId: number): Promise<GtkExports | undefined> {
+    const known = this.#matches.get(windowId)?.window;
+    const pid = (known ?? (await this.windows.clientWindows()).find((w) => w.id === windowId))?.pid;
+    if (!pid) return undefined;
+    let found = this.#gtkApplications.get(pid);
+    if (!found) {
+      found = this.#sessionBus().then((session) => gtkApplicationOfPid(session, pid, this.callTimeoutMs));
+      // A failed ask is asked again next time.
+      found.catch(() => this.#gtkApplications.delete(pid));
+      this.#gtkApplications.set(pid, found);
+    }
+    return found;
   }
 
   async readSubtree(handle: string, options: StructureOptions): Promise<StructureRead> {
