@@ -154,22 +154,26 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     await logs(log, "opened notes.txt");
   });
 
-  it("a drop is judged by what it lands on: into Trash or onto Print it is refused, into Documents it moves", async () => {
+  it("a drop is judged by what it lands on: into Trash, a bin, a shredder or onto Print it is refused, into Documents it moves", async () => {
     const file = await find({ role: "label", name: "report.odt" });
     const before = logged(log).length;
-    for (const [role, name] of [
-      ["label", "Trash"],
-      ["push button", "Print"],
+    for (const [query, why] of [
+      [{ role: "label", name: "Trash" }, /Trash/],
+      [{ role: "push button", name: "Print" }, /Print/],
+      // A bin named by a symbol (what it does cannot be read), a shredder by its icon alone (GTK
+      // names it by the icon's own description, "Delete").
+      [{ role: "label", name: "🗑" }, /🗑/],
+      [{ role: "icon" }, /icon/],
     ] as const) {
-      const place = await find({ role, name });
+      const place = await find(query);
       refusedWith(
         await call("drag", { from: { at: centre(file) }, to: { at: centre(place) }, intent, window: { id } }),
-        `a drop onto ${name}`,
-        new RegExp(name),
+        `a drop onto ${JSON.stringify(query)}`,
+        why,
       );
     }
     await sleep(300);
-    assert.deepEqual(logged(log, before), [], "nothing was deleted or printed");
+    assert.deepEqual(logged(log, before), [], "nothing was deleted, printed, binned or shredded");
     const documents = await find({ role: "label", name: "Documents" });
     done(
       await call("drag", {
