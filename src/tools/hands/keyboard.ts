@@ -36,6 +36,8 @@ const READ_BACK_WORDS: Record<string, string> = {
   exact: "the field reads back exactly as it should",
   "ends with it": "the field reads back ending with it",
   contains: "the focused element reads back containing it",
+  "last line":
+    "the focused element reads back containing its last line (the lines before went into paragraphs of their own)",
   differs: "the field reads back different",
   "across cells":
     "its Tabs and line breaks moved it across the table's cells, so no one field holds it: read_table reads them",
@@ -477,13 +479,23 @@ async function focusedReadBack(
     if (!now) return { read_back: "unreadable" };
     const shown = shownIn(now);
     const state = elementState(now);
+    // A word processor puts each line in a paragraph of its own, and the focus in the last one.
+    const lastLine = /[\n\r]/.test(text) ? text.split(/\r\n|[\r\n]/).at(-1) : undefined;
+    const readBack =
+      shown === undefined
+        ? "unreadable"
+        : shown.includes(text)
+          ? "contains"
+          : lastLine && shown.includes(lastLine)
+            ? "last line"
+            : "differs";
     return {
       typed_into: {
         role: state.role,
         name: state.name,
         ...(state.value !== undefined ? { value: state.value } : {}),
       },
-      read_back: shown === undefined ? "unreadable" : shown.includes(text) ? "contains" : "differs",
+      read_back: readBack,
     };
   } catch {
     return { read_back: "unreadable" };
