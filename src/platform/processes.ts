@@ -120,3 +120,22 @@ export function processAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * A process and everything it started that still lives, by parent links (a child that left its
+ * process group or session, as a daemon does, included), children after their parents.
+ */
+export function descendantsOf(pid: number, processes: ProcessStat[] = allProcesses()): ProcessStat[] {
+  const live = processes.filter((p) => p.state !== "Z" && p.state !== "X");
+  const tree: ProcessStat[] = [];
+  const add = (parent: number) => {
+    for (const child of live.filter((p) => p.ppid === parent && !tree.includes(p))) {
+      tree.push(child);
+      add(child.pid);
+    }
+  };
+  const self = live.find((p) => p.pid === pid);
+  if (self) tree.push(self);
+  add(pid);
+  return tree;
+}

@@ -240,6 +240,39 @@ describe("sandbox", () => {
     );
   });
 
+  it("stop ends an app that ignores SIGTERM and its child in a session of its own, within its bound, and says so", () => {
+    const name = `stubborn-${process.pid}`;
+    const marker = String(4000 + (process.pid % 1000));
+    const app = `/usr/bin/python3 test/fixtures/dialogs/gtk3_stubborn.py ${marker}`;
+    const started = deskhand(["sandbox", "start", "--name", name, "--app", app, "--json"]);
+    assert.equal(started.status, 0, started.stderr);
+    const sleeping = () =>
+      readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return (
+              readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0` &&
+              processState(Number(p)) !== "Z"
+            );
+          } catch {
+            return false;
+          }
+        });
+    assert.equal(sleeping().length, 1, "the app's child runs");
+    const before = Date.now();
+    const stopped = deskhand(["sandbox", "stop", "--name", name]);
+    const took = Date.now() - before;
+    assert.equal(stopped.status, 0, stopped.stderr);
+    assert.ok(took < 15_000, `stopped within its bound (${took} ms)`);
+    assert.deepEqual(sleeping(), [], "the child in a session of its own was ended too");
+    const files = join(tmpdir(), `deskhand-${process.getuid?.() ?? "user"}`);
+    assert.deepEqual(
+      readdirSync(files).filter((f) => f.includes(`sandbox-${name}`)),
+      [],
+    );
+  });
+
   it("start prints the environment to export; stop ends it", () => {
     const name = `test-${process.pid}`;
     const started = deskhand(["sandbox", "start", "--name", name, "--app", "gtk3-widget-factory", "--json"]);

@@ -5,7 +5,7 @@ import { existsSync, openSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { statOf } from "../../platform/processes.js";
+import { descendantsOf, statOf } from "../../platform/processes.js";
 import { launchApp } from "../../platform/sandbox/apps.js";
 import {
   Desktop,
@@ -278,6 +278,17 @@ export async function sandboxStart(args: string[]): Promise<number> {
   return 1;
 }
 
+/** How long a stop waits for the sandbox to end itself before it ends what is left with SIGKILL. */
+const STOP_BOUND_MS = 12_000;
+
+function signalSafely(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
+}
+
 export async function sandboxStop(args: string[]): Promise<number> {
   const { values } = parse(args);
   const name = values.name ?? "default";
@@ -287,6 +298,8 @@ export async function sandboxStop(args: string[]): Promise<number> {
     process.stderr.write(`deskhand sandbox stop: no sandbox named ${JSON.stringify(name)} is running\n`);
     return 1;
   }
+  // What the sandbox runs, read before it stops: once the supervisor is gone its orphans lose the link.
+  const started = descendantsOf(state.supervisorPid);
   try {
     process.kill(state.supervisorPid, "SIGTERM");
   } catch {
@@ -294,7 +307,7 @@ export async function sandboxStop(args: string[]): Promise<number> {
     await rm(`${file}.log`, { force: true });
     return 0;
   }
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + STOP_BOUND_MS;
   // Done when the supervisor has exited, not merely when it removed its state file on the way out.
   // (It may linger as a zombie: its parent exited long ago and PID 1 here does not reap.)
   const exited = () => {
@@ -304,11 +317,18 @@ export async function sandboxStop(args: string[]): Promise<number> {
   while ((existsSync(file) || !exited()) && Date.now() < deadline) {
     await sleep(50);
   }
-  if (existsSync(file) || !exited()) {
+  // Past the bound, what is left of it is ended at once (an app that ignores SIGTERM, a child in a
+  // session of its own), and said.
+  const left = started.filter((p) => {
+    const now = statOf(p.pid);
+    return now !== undefined && now.start === p.start && now.state !== "Z";
+  });
+  if (left.length > 0) {
+    for (const p of left) signalSafely(p.pid, "SIGKILL");
+    await rm(file, { force: true });
     process.stderr.write(
-      `deskhand sandbox stop: the sandbox did not stop within 15 s (supervisor pid ${state.supervisorPid})\n`,
+      `deskhand sandbox stop: ${left.length} process${left.length === 1 ? "" : "es"} of the sandbox still ran (pids ${left.map((p) => p.pid).join(", ")}): ended with SIGKILL\n`,
     );
-    return 1;
   }
   // The supervisor's output went to this log: nothing of the sandbox is left behind.
   await rm(`${file}.log`, { force: true });

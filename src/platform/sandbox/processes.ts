@@ -3,7 +3,7 @@
 // (bus-activated services stay in their launcher's group) without touching anything it did not start.
 import { type ChildProcess, spawn } from "node:child_process";
 import { openSync } from "node:fs";
-import { allProcesses, type ProcessStat, statOf } from "../processes.js";
+import { allProcesses, descendantsOf, type ProcessStat, statOf } from "../processes.js";
 
 export interface StartedProcess {
   readonly label: string;
@@ -70,9 +70,15 @@ export function readLineFrom(started: StartedProcess, fd: number, timeoutMs: num
   });
 }
 
-/** Live (non-zombie) members of a process group, read from /proc. */
+/**
+ * Live (non-zombie) members of a process group, read from /proc, and what they started that left the
+ * group (a child in a session of its own would otherwise outlive the sandbox forever).
+ */
 function groupMembers(pgid: number): ProcessStat[] {
-  return allProcesses().filter((s) => s.pgid === pgid && s.state !== "Z" && s.state !== "X");
+  const processes = allProcesses();
+  const members = processes.filter((s) => s.pgid === pgid && s.state !== "Z" && s.state !== "X");
+  const escaped = members.flatMap((m) => descendantsOf(m.pid, processes)).filter((d) => d.pgid !== pgid);
+  return [...members, ...escaped.filter((d, i) => escaped.findIndex((e) => e.pid === d.pid) === i)];
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
