@@ -62,7 +62,7 @@ export const recordTool = defineTool({
       );
     if (!input.name)
       throw new DeskhandError("invalid_params", "start needs a name", 'Pass name, like "monthly-report".');
-    const path = join(recordingsDir(context.env), `${input.name}.json`);
+    const path = join(recordingsDir(context.env, context.policy().auditPath), `${input.name}.json`);
     if (existsSync(path))
       throw new DeskhandError(
         "invalid_params",

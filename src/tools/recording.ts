@@ -6,7 +6,6 @@
 // any other field is written as it was, so a replay asks for nothing. The file is JSON,
 // versioned, rewritten whole after each step so a server killed mid-task leaves a usable file.
 import { mkdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
@@ -62,12 +61,9 @@ export type RecordingFile = {
   steps: Record<string, unknown>[];
 };
 
-/** Where the `record` tool keeps recordings by name: beside the audit journal. */
-export function recordingsDir(env: NodeJS.ProcessEnv): string {
-  return (
-    env.DESKHAND_RECORDINGS ??
-    join(env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "deskhand", "recordings")
-  );
+/** Where the `record` tool keeps recordings by name: beside the audit journal, wherever that is. */
+export function recordingsDir(env: NodeJS.ProcessEnv, auditPath: string): string {
+  return env.DESKHAND_RECORDINGS ?? join(dirname(auditPath), "recordings");
 }
 
 /** A recording read from a file: its steps, and its parameters' defaults and which are secret. */

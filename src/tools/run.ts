@@ -247,7 +247,7 @@ export const defineRunTool = (findTool: (name: string) => ToolDefinition | undef
     input: runInput,
     async handler(context, input) {
       const recorded = input.recording
-        ? readRecording(recordingsDir(context.env), input.recording)
+        ? readRecording(recordingsDir(context.env, context.policy().auditPath), input.recording)
         : undefined;
       const steps = recorded ? recordedSteps(recorded.steps) : input.steps!;
       const params = recorded ? paramValues(recorded, input.params) : input.params;
