@@ -141,16 +141,6 @@ describe("the journal keeps a password out, typed any way through any front end"
     assert.doesNotMatch(text, /Rt5vXp2|Rt5v|vXp2/i, text);
     assert.match(text, /Check that \[typed text\] took/);
   });
-});
-
-describe("secrets in every process, and only secrets", () => {
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    context = createContext({ refLifetime: "while-verified" });
-    call = toolCaller(context);
-  });
-  after(() => context.close());
 
   const one = async (query: Record<string, unknown>) => {
     const found = await call("find", {
