@@ -1,4 +1,4 @@
-// bench/vocabulary: what the gate's vocabulary costs a process that judges its first press (every CLI
+// bench/vocabulary: what the gate's vocabulary and label lexicon cost a process that judges its first press (every CLI
 // command that clicks, presses a key or invokes), each build in a fresh process: with no cache (the
 // machine's catalogs read), with the catalogs' labels cached but not the phrases made from them, and
 // with both cached (every start after the first). Prints figures for docs/benchmarks.md.
@@ -13,9 +13,24 @@ const SCRIPT = `
   const { systemVocabulary } = await import("./src/safety/vocabulary.ts");
   const loaded = performance.now();
   const v = systemVocabulary();
-  console.log(JSON.stringify({ build: performance.now() - loaded, phrases: v.phrases.length }));`;
+  const built = performance.now();
+  const { systemLabelLexicon } = await import("./src/safety/label-reading.ts");
+  const lexicon = systemLabelLexicon();
+  console.log(JSON.stringify({
+    build: built - loaded,
+    lexicon: performance.now() - built,
+    phrases: v.phrases.length,
+    words: lexicon.harmless.size + lexicon.commits.size,
+  }));`;
 
-function build(cacheDir: string): { build: number; phrases: number } {
+interface Built {
+  build: number;
+  lexicon: number;
+  phrases: number;
+  words: number;
+}
+
+function build(cacheDir: string): Built {
   const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", SCRIPT], {
     encoding: "utf8",
     env: { ...process.env, DESKHAND_CACHE_DIR: cacheDir },
@@ -30,25 +45,25 @@ const cases: [string, (dir: string) => void][] = [
   [
     "catalogs' labels cached, phrases not",
     (dir) => {
-      for (const f of readdirSync(dir)) if (f.startsWith("phrases-")) rmSync(join(dir, f));
+      for (const f of readdirSync(dir)) if (/^(phrases|labels)-/.test(f)) rmSync(join(dir, f));
     },
   ],
   ["both cached", () => undefined],
 ];
 console.log("\n# bench/vocabulary · the gate's vocabulary, built in a fresh process");
-console.log("| cache | median build | runs | phrases |");
-console.log("|---|---|---|---|");
+console.log("| cache | median build | median label lexicon | runs | phrases | lexicon words |");
+console.log("|---|---|---|---|---|---|");
 const dir = mkdtempSync(join(tmpdir(), "deskhand-bench-vocabulary-"));
 build(dir);
 for (const [label, prepare] of cases) {
-  const times: number[] = [];
-  let phrases = 0;
+  const runs: Built[] = [];
   for (let i = 0; i < RUNS; i++) {
     prepare(dir);
-    const result = build(dir);
-    times.push(result.build);
-    phrases = result.phrases;
+    runs.push(build(dir));
   }
-  console.log(`| ${label} | ${median(times).toFixed(0)} ms | ${RUNS} | ${phrases} |`);
+  const ms = (key: "build" | "lexicon") => `${median(runs.map((r) => r[key])).toFixed(0)} ms`;
+  console.log(
+    `| ${label} | ${ms("build")} | ${ms("lexicon")} | ${RUNS} | ${runs[0]!.phrases} | ${runs[0]!.words} |`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });

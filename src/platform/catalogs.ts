@@ -79,8 +79,22 @@ export interface CatalogFile {
   stamp: string;
 }
 
+// A listing is kept this long: the vocabulary and the label lexicon of one process's first judgement
+// each list the same thousands of catalogs, and stating them is most of what a cached start costs.
+const LISTING_KEPT_MS = 10_000;
+const listings = new Map<string, { at: number; files: CatalogFile[] }>();
+
 /** Every `<root>/<lang>/LC_MESSAGES/*.mo`, in a stable order. */
 export function listCatalogs(roots: string[]): CatalogFile[] {
+  const key = JSON.stringify(roots);
+  const kept = listings.get(key);
+  if (kept && Date.now() - kept.at < LISTING_KEPT_MS) return kept.files;
+  const files = listFresh(roots);
+  listings.set(key, { at: Date.now(), files });
+  return files;
+}
+
+function listFresh(roots: string[]): CatalogFile[] {
   const found: CatalogFile[] = [];
   for (const root of roots) {
     let languages: string[];

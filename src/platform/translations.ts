@@ -4,7 +4,7 @@
 // short msgids (catalogs.ts); what a caller picks is kept in a cache file keyed by each catalog's
 // path, size and modification time, so a changed or new catalog re-reads.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { listCatalogs, readCatalog } from "./catalogs.js";
@@ -63,6 +63,56 @@ export function writeCached(cacheDir: string | undefined, name: string, value: u
     for (const { f } of older) rmSync(join(cacheDir, f), { force: true });
   } catch {
     // A cache that cannot be written only costs time next start.
+  }
+}
+
+// How long a process waits for another that is building the same cache file, and how old a lock
+// may grow before it counts as left by a process that died.
+const BUILD_WAIT_MS = 180_000;
+const BUILD_POLL_MS = 250;
+
+/**
+ * A cache file's value, built once across processes: the first to need it builds it under a lock
+ * file; the others wait for its result instead of building it too (tests start many processes at
+ * once, each of which would otherwise spend the build's CPU).
+ */
+export function cachedOnce<T>(
+  cacheDir: string | undefined,
+  name: string,
+  valid: (value: T | undefined) => value is T,
+  build: () => T,
+): T {
+  const found = readCached<T>(cacheDir, name);
+  if (valid(found) || !cacheDir) return valid(found) ? found : build();
+  const lock = join(cacheDir, `${name}.lock`);
+  const deadline = Date.now() + BUILD_WAIT_MS;
+  while (!takeLock(cacheDir, lock) && Date.now() < deadline) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUILD_POLL_MS);
+    const built = readCached<T>(cacheDir, name);
+    if (valid(built)) return built;
+  }
+  try {
+    const value = build();
+    writeCached(cacheDir, name, value);
+    return value;
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Takes the lock file; false while another process holds it (a stale one is removed for the next try). */
+function takeLock(cacheDir: string, lock: string): boolean {
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    closeSync(openSync(lock, "wx"));
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > BUILD_WAIT_MS) rmSync(lock, { force: true });
+    } catch {
+      // Gone meanwhile: the next try takes it.
+    }
+    return false;
   }
 }
 

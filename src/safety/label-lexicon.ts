@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { type CatalogFile, listCatalogs, readCatalog } from "../platform/catalogs.js";
-import { type CatalogSource, readCached, writeCached } from "../platform/translations.js";
+import { type CatalogSource, cachedOnce } from "../platform/translations.js";
 import { Lexicon } from "./lexicon.js";
 import { committingMeaning, LIGHT_VERBS } from "./meanings.js";
 import {
@@ -225,6 +225,15 @@ function rulesVersion(): string {
     .digest("hex");
 }
 
+/** The learnt words as cached: two lists, one word a line. */
+interface Learnt {
+  commits: string;
+  harmless: string;
+}
+
+const isLearnt = (value: Learnt | undefined): value is Learnt =>
+  typeof value?.commits === "string" && typeof value.harmless === "string";
+
 /**
  * The label lexicon of these catalogs (those the filter keeps), cached by the catalogs' stamps and
  * the rules: a first build reads every catalog (a few seconds), later processes read two files.
@@ -240,13 +249,12 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
     )
     .digest("hex")
     .slice(0, 16);
-  const name = `labels-${key}.json`;
-  let cached = readCached<{ commits: string; harmless: string }>(cacheDir, name);
-  if (typeof cached?.commits !== "string" || typeof cached.harmless !== "string") {
+  // A measuring build has a kind of its own in the cache, so it does not push out the one in use.
+  const name = `${filter.keep ? "labels_filtered" : "labels"}-${key}.json`;
+  const cached = cachedOnce(cacheDir, name, isLearnt, () => {
     const learnt = learnWords(files);
-    cached = { commits: lines(learnt.commits), harmless: lines(learnt.harmless) };
-    writeCached(cacheDir, name, cached);
-  }
+    return { commits: lines(learnt.commits), harmless: lines(learnt.harmless) };
+  });
   return {
     commits: new Lexicon(Buffer.from(cached.commits)),
     harmless: new Lexicon(Buffer.from(cached.harmless)),
