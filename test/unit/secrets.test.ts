@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { AuditJournal, scrub, withoutSecrets } from "../../src/safety/audit.js";
-import { credentialRanges, holdsCredential } from "../../src/safety/secrets.js";
+import { credentialRanges, holdsCredential, secretField } from "../../src/safety/secrets.js";
 import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
 import { toolNamed } from "../../src/tools/registry.js";
@@ -281,6 +281,20 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
     );
     new AuditJournal(path).record({ ...done, intent: "It said 482913 for 90210", session: "other" });
     assert.match(read(path), /It said \[typed text\] for 90210/);
+    const codes = [
+      "PIN",
+      "CVV",
+      "Código de verificación",
+      "Sicherheitscode",
+      "Код подтверждения",
+      "認証コード",
+      "验证码",
+    ];
+    const plain = ["Zip code", "Promo code", "Spin", "Barcode", "Country code", "Name"];
+    assert.deepEqual(
+      [...codes, ...plain].filter((name) => secretField(name)),
+      codes,
+    );
   });
 
   it("another HTTP session's secrets, through another journal object, are kept out", () => {
