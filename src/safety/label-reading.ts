@@ -111,6 +111,13 @@ const STEM_FROM = 7;
 const STEM_ENDING = 3;
 const STEM_LEAST = 5;
 
+/** A word's stem, for a word long enough to have one. */
+function stemOf(word: string): string | undefined {
+  const letters = [...word];
+  if (letters.length < STEM_FROM) return undefined;
+  return letters.slice(0, Math.max(STEM_LEAST, letters.length - STEM_ENDING)).join("");
+}
+
 /**
  * Whether the lexicon reads a word as harmless: itself, its stem, an English word that is no verb, or a CJK run or long compound cut
  * into harmless words (a Chinese or Japanese one into pieces of two characters, or one of hiragana:
@@ -126,10 +133,8 @@ function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
     return knownRun(word, piece, 1, CJK_LONGEST);
   }
   if (CJK_RUN.test(word)) return knownRun(word, lexicon.harmless, 1, CJK_LONGEST);
-  if (letters.length >= STEM_FROM) {
-    const stem = letters.slice(0, Math.max(STEM_LEAST, letters.length - STEM_ENDING)).join("");
-    if (lexicon.harmless.hasPrefix(stem) && !lexicon.commits.hasPrefix(stem)) return true;
-  }
+  const stem = stemOf(word);
+  if (stem && lexicon.harmless.hasPrefix(stem) && !lexicon.commits.hasPrefix(stem)) return true;
   return letters.length >= 8 && knownRun(word, lexicon.harmless, 4, COMPOUND_LONGEST);
 }
 
@@ -166,5 +171,10 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     if (letters < 2 && !CJK_RUN.test(word)) return false;
     return !learntCommitting(word, lexicon) && !harmlessWord(word, lexicon);
   });
+  // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
+  const stemmed = commits
+    ? undefined
+    : unknown.find((word) => lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
+  commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
   return { commits, unknown, harmless: !commits && unknown.length === 0 };
 }

@@ -84,6 +84,9 @@ describe("words learnt from catalogs", () => {
   it("an inflection no catalog shows is not read as harmless, nor is a language with no catalog", () => {
     for (const label of ["Zaplaťte", "Zmažte soubor", "Magbayad ngayon"])
       assert.equal(read(label).harmless, false, label);
+    // The inflection shares the committing verb's stem: that is why it asks.
+    assert.equal(read("Zaplaťte").commits?.word, "zaplaťte");
+    assert.equal(read("Magbayad ngayon").commits, undefined, "an unknown language is only unread");
   });
 
   it("a lexicon built without a catalog does not know its words", () => {
