@@ -155,7 +155,16 @@ async function focusAfter(
   if (before.opaque && (await drewThenStayed(context, hands, before, deadline))) return before;
   const grown = before.length === undefined ? undefined : before.length + [...piece].length;
   // A piece that ends before a space or line break (in a single-line field) shows whole as text.
-  const showsAsText = before.multiLine || !MOVES_OR_PRESSES.test(piece.at(-1) ?? "");
+  const cut = !MOVES_OR_PRESSES.test(piece.at(-1) ?? "");
+  const showsAsText = before.multiLine || cut;
+  // Its field's length is asked alone until it shows the piece, then the window read once: a read
+  // of the whole window at every poll cost each space of a sentence.
+  if (
+    cut &&
+    grown !== undefined &&
+    (await grownTo(context, before.handle, grown, started + MOVE_SHOWS_WITHIN_MS / 2))
+  )
+    return readFocus(context, hands);
   for (let poll = 0; Date.now() < deadline; poll++) {
     await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
     const now = await readFocus(context, hands);
@@ -168,6 +177,22 @@ async function focusAfter(
     if (before.inGrid && now.inGrid && Date.now() - started >= GRID_SETTLES_MS) return now;
   }
   return undefined;
+}
+
+/** Whether an element's text reaches a length before the deadline, its length alone asked. */
+async function grownTo(
+  context: ToolContext,
+  handle: string,
+  length: number,
+  deadline: number,
+): Promise<boolean> {
+  const backend = await context.backend();
+  for (let poll = 0; Date.now() < deadline; poll++) {
+    await sleep(MOVE_POLL_MS[Math.min(poll, MOVE_POLL_MS.length - 1)]!);
+    const text = await backend.readText(handle, 0, 0).catch(() => null);
+    if ((text?.length ?? 0) >= length) return true;
+  }
+  return false;
 }
 
 /**
