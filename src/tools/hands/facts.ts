@@ -6,7 +6,7 @@
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { AppBindings, RawNode } from "../../platform/types.js";
-import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES } from "../../platform/vocabulary.js";
+import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES, WINDOW_ROLES } from "../../platform/vocabulary.js";
 import {
   BUTTON_ROLES,
   COMMAND_ROLES,
@@ -30,16 +30,16 @@ interface WindowRead {
   complete: boolean;
 }
 
+/** A tree's nodes, the root first. */
+function everyNode(root: RawNode): RawNode[] {
+  return [root, ...root.children.flatMap(everyNode)];
+}
+
 /** A window's tree, read as the gate reads it (bounded), and whether it was read whole. */
 export async function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
   const backend = await context.backend();
   const read = await backend.readWindow(windowId, READ);
-  const nodes: RawNode[] = [];
-  const walk = (node: RawNode) => {
-    nodes.push(node);
-    for (const child of node.children) walk(child);
-  };
-  walk(read.root);
+  const nodes = everyNode(read.root);
   const cut = nodes.some((n) => n.childrenCut && n.childrenCut.reason !== "table");
   return { root: read.root, nodes, complete: !read.timedOut && !read.ceilingHit && !cut };
 }
@@ -239,6 +239,34 @@ async function answer(
   facts.window = window;
 }
 
+// How far up a button's containers are read: a column header holds its sort button directly, a
+// find bar its Close beside its field.
+const CONTAINERS_READ = 2;
+const BAR_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 40, timeoutMs: 800 };
+
+/**
+ * A button's containers, nearest first: their roles, and whether the nearest that is not its window
+ * holds a field that searches (a find bar, whose Close hides the bar and loses nothing). Read only for
+ * a button whose words close; everything here is a read.
+ */
+async function containers(
+  context: ToolContext,
+  handle: string,
+  element: { role: string; name: string | undefined },
+): Promise<Pick<TargetFacts, "inside" | "searchBar">> {
+  if (!BUTTON_ROLES.has(element.role)) return {};
+  const backend = await context.backend();
+  const ancestors = (await backend.ancestorsOf?.(handle, CONTAINERS_READ).catch(() => [])) ?? [];
+  const inside = ancestors.map((a) => a.role);
+  const bar = ancestors.find((a) => !WINDOW_ROLES.has(a.role));
+  if (!bar || !element.name || !matchLabel(element.name).closes) return { inside };
+  const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
+  const searches = (n: RawNode) =>
+    EDITABLE_ROLES.has(n.role) && [n.name, n.description].some((l) => !!l && !!matchLabel(l).searches);
+  const found = read ? everyNode(read.root).some(searches) : false;
+  return { inside, ...(found ? { searchBar: true } : {}) };
+}
+
 /**
  * The facts of an element about to be pressed: its window's role and states, and whether the window
  * holds input when the label's rule asks. A window that cannot be read leaves those unknown.
@@ -258,9 +286,13 @@ export async function pressFacts(
   const { handle, ...own } = element;
   const facts: TargetFacts = { ...own };
   if (handle && PRESSABLE_ROLES.has(element.role)) {
-    const shown = await shownTexts(context, handle, windowId);
+    const [shown, held] = await Promise.all([
+      shownTexts(context, handle, windowId),
+      containers(context, handle, element),
+    ]);
     if (shown.texts.length > 0) facts.shown = shown.texts;
     if (shown.opensMenu) facts.opensMenu = true;
+    Object.assign(facts, held);
   }
   if (windowId === undefined) return facts;
   const backend = await context.backend();
