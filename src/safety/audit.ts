@@ -201,7 +201,8 @@ export class AuditJournal {
   #remember(entry: AuditEntry | Omit<AuditEntry, "decision">, given: Secret[], typing?: TypedInto): string[] {
     const session = entry.session ?? "";
     const { secrets, typed } = asTyped(entry, given, typing);
-    this.#guarded(() => this.#store.remember(secrets, session, typed));
+    // A window raised as a step of a call (window.focus) does not end what is being typed.
+    this.#guarded(() => this.#store.remember(secrets, session, typed, entry.tool === "window.focus"));
     const keys = [...(this.#short.get(session) ?? []), ...shortOf(secrets)].slice(-SHORT_KEYS);
     this.#short.delete(session);
     this.#short.set(session, keys);

@@ -240,9 +240,15 @@ export class SecretStore {
 
   /**
    * Remembers the call's secrets (a password's pieces; a key's or card number's found in any
-   * value), and joins `typed` to what its session typed into the same place just before.
+   * value), and joins `typed` to what its session typed into the same place just before. A
+   * `substep` (a window raised as a step of a call) leaves the session's run as it is.
    */
-  remember(secrets: Secret[], session: string, typed?: { place: string; text: string; password: boolean }) {
+  remember(
+    secrets: Secret[],
+    session: string,
+    typed?: { place: string; text: string; password: boolean },
+    substep = false,
+  ) {
     this.refresh();
     const lines: string[] = [];
     const add = (kind: "a" | "i", length: number, fp: number) => {
@@ -252,7 +258,7 @@ export class SecretStore {
       lines.push(`${kind} ${length} ${fp}`);
     };
     for (const secret of secrets) this.#pieces(secret, add);
-    this.#stream(session, typed, add, lines);
+    if (!substep || typed) this.#stream(session, typed, add, lines);
     this.#append(lines);
   }
 

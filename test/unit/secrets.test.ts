@@ -354,6 +354,17 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
     assert.equal(text.match(/\[typed text\]/g)?.length, 5, text);
   });
 
+  it("a window raised between two parts typed into one place does not split the run", () => {
+    const path = fresh();
+    const journal = new AuditJournal(path);
+    const typed = (text: string) => ({ place: "window 7", text, password: true });
+    journal.record({ ...done, intent: "Type" }, [{ text: "Zk4", password: true }], typed("Zk4"));
+    journal.record({ ...done, tool: "window.focus", intent: "Type" });
+    journal.record({ ...done, intent: "Type" }, [{ text: "pR8m", password: true }], typed("pR8m"));
+    journal.record({ ...done, intent: "Check", reason: "it holds k4pR" });
+    assert.equal(JSON.parse(read(path).trim().split("\n").at(-1)!).reason, "it holds [typed text]");
+  });
+
   it("the store holds no secret in plain text, is the user's own, and refuses a symlink", () => {
     const path = fresh();
     new AuditJournal(path).record({ ...done, intent: "Log in" }, [{ text: "Mx4!pQ7z", password: true }]);
