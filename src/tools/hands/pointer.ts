@@ -4,6 +4,7 @@ import { z } from "zod";
 import { afterRead } from "../../core/receipt.js";
 import type { SeeingHands } from "../../platform/hands.js";
 import { MODIFIERS } from "../../platform/keys.js";
+import type { TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { findToolSchema } from "../find.js";
 import { defineInputTool } from "../input-tool.js";
@@ -31,7 +32,7 @@ import {
   windowSchema,
   windowShape,
 } from "./schemas.js";
-import { wheelFacts } from "./sets.js";
+import { draggedValue, wheelFacts } from "./sets.js";
 
 export const INPUT: DeclaredAnnotations = {
   readOnlyHint: false,
@@ -144,6 +145,21 @@ export const clickTool = defineInputTool({
 // Nested, find is listed as find's arguments: the description says the rest once.
 const endSchema = z.object({ ...placeShape, find: findToolSchema.optional() }).refine(...placeRule);
 
+/** What a drag presses or sets: the value control it starts on, else both its ends. */
+async function dragFacts(
+  context: ToolContext,
+  from: ResolvedPlace,
+  to: ResolvedPlace,
+  button: "left" | "middle" | "right",
+): Promise<TargetFacts[]> {
+  const value = await draggedValue(context, from);
+  if (value) return [value];
+  return [
+    ...(await placeFacts(context, to, { button, drop: true })),
+    ...(await placeFacts(context, from, { button })),
+  ];
+}
+
 export const dragTool = defineInputTool({
   name: "drag",
   group: "hands",
@@ -175,11 +191,9 @@ export const dragTool = defineInputTool({
       place: to,
       pressAt: from,
       // Both ends press: the button pressed at the start can run its action (a committing button
-      // dragged off still fires in some toolkits), and dropping on Trash deletes.
-      presses: [
-        ...(await placeFacts(context, to, { button: input.button, drop: true })),
-        ...(await placeFacts(context, from, { button: input.button })),
-      ],
+      // dragged off still fires in some toolkits), and dropping on Trash deletes. A slider's knob
+      // dragged sets the slider's value instead, wherever it is released.
+      presses: await dragFacts(context, from, to, input.button),
       windowId: named ?? from.windowId,
       ensureFocus: input.ensure_focus,
       includeChanges: input.include_changes,

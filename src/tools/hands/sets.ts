@@ -165,3 +165,16 @@ export async function wheelFacts(
   const by = `${forward ? "+" : "-"}${wheel.notches} step${wheel.notches === 1 ? "" : "s"}`;
   return [await valueFacts(context, turned, by, place.windowId)];
 }
+
+/**
+ * What a drag that starts on a value control sets: the control holds the pointer until the release
+ * (a slider's knob dragged), so its value changes wherever the drag ends, and nothing there takes a
+ * drop. Judged by the control's words. Undefined: the drag does not start on one.
+ */
+export async function draggedValue(
+  context: ToolContext,
+  from: ResolvedPlace,
+): Promise<TargetFacts | undefined> {
+  const control = [from.element, ...(from.ancestors ?? [])].find((e) => e && VALUE_ROLES.has(e.role));
+  return control ? valueFacts(context, control, undefined, from.windowId) : undefined;
+}
