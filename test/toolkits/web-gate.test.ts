@@ -103,4 +103,20 @@ describe("web pages the gate reads: a button named one thing and showing another
     await sleep(300);
     assert.doesNotMatch(await status(), /Ordered by key/, "the page's shortcut did not run");
   });
+
+  it("Enter in a <textarea> of a form is judged by the form's buttons: refused, and nothing typed", async () => {
+    const notes = await call("find", { target, name: "Notes", states: ["editable"] });
+    const ref = notes.data.matches[0].ref;
+    const read = async () => (await call("read_text", { ref })).data?.text as string;
+    const was = await read();
+    const typed = await call("type_text", { ref, text: "Send it\n", intent: "Add a line" });
+    assert.equal(typed.data?.status, "refused", typed.text);
+    assert.match(
+      typed.data.reason,
+      /push button "(Greet|Show details|Buy now|Name it)"/,
+      "judged by a button of the form",
+    );
+    assert.equal(await read(), was, "nothing was typed");
+    assert.doesNotMatch(await status(), /Bought/);
+  });
 });
