@@ -279,3 +279,27 @@ it("a double click on a row that holds a hidden command is judged by it: its fir
   );
   await context.close();
 });
+
+it("a drag that starts on a slider sets its value: judged by the slider's words, not as a drop", async () => {
+  const { context, hands } = desktop();
+  const drag = toolNamed("drag");
+  const along = (y: number, toY = y) => ({
+    from: { at: { space: "global", x: 60, y } },
+    to: { at: { space: "global", x: 210, y: toY } },
+    intent: "Slide it",
+  });
+  refused(await callTool(context, drag, along(50)));
+  assert.match(lastLine().reason, /pay/);
+  assert.deepEqual(
+    hands.sent.filter((s) => s.startsWith("drag")),
+    [],
+    "nothing was dragged",
+  );
+  // Volume's knob released over "Slide to pay": Volume holds the pointer, and is what is set.
+  done(await callTool(context, drag, along(90, 50)));
+  assert.deepEqual(
+    hands.sent.filter((s) => s.startsWith("drag")),
+    ["drag left 60,90 to 210,50"],
+  );
+  await context.close();
+});
