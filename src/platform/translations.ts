@@ -131,14 +131,15 @@ export function readInstalledTranslations<T>(
   version: string,
   keep: (id: string) => boolean,
   pick: (id: string, text: string) => T | undefined,
-  options: { maxIdBytes?: number; first?: (byte: number) => boolean } = {},
+  /** `kind`: the cache file's prefix, one per caller, so that each keeps its own newest files. */
+  options: { maxIdBytes?: number; first?: (byte: number) => boolean; kind?: string } = {},
 ): { picked: Picked<T>[]; catalogs: number } {
   const files = listCatalogs(source.roots);
   const key = createHash("sha256")
     .update(JSON.stringify({ version, files: files.map((f) => f.stamp) }))
     .digest("hex")
     .slice(0, 16);
-  const name = `translations-${key}.json`;
+  const name = `${options.kind ?? "translations"}-${key}.json`;
   const cached = readCached<{ picked: Picked<T>[]; catalogs: number }>(source.cacheDir, name);
   if (cached) return cached;
   const seen = new Set<string>();

@@ -10,6 +10,7 @@ import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/vocabular
 import { readLabel } from "./label-reading.js";
 import type { SafetyLevel } from "./levels.js";
 import { committingMeaning } from "./meanings.js";
+import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
 
@@ -202,32 +203,6 @@ export function quoteLabel(label: string): string {
 
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
 type Verdict = { commits: string } | { safe: true } | undefined;
-
-// A committing word that names a thing, not the act: a character ("Close Bracket", a calculator's
-// ")"), a view or a setting ("Print Preview", "Sort Order"), a place in a drawing's stack ("Send to
-// Back"), a session ("Sign in"). Taken out before the label's words are judged; the rest is judged.
-const NAMES_A_THING = new RegExp(
-  [
-    "clos(e|ing) (round |square |curly |angle )?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?",
-    "print (preview|layout|view|ranges?|areas?|setup|settings|options|margins|scaling|titles|queue)",
-    "send (to back|backwards?|to background)",
-    "sort order",
-    "order by",
-    "sign (in|on|up)",
-    "tip of the day",
-    "book marks?",
-  ]
-    .map((phrase) => `\\b${phrase}\\b`)
-    .join("|"),
-  "giu",
-);
-
-/** The label without the things it names, or the label itself where it names none. */
-function withoutNamedThings(label: string): string {
-  const normal = normalizeLabel(label);
-  const rest = normal.replace(NAMES_A_THING, " ").replace(/\s+/g, " ").trim();
-  return rest === normal ? label : rest;
-}
 
 function judgeLabel(
   label: string,

@@ -34,6 +34,19 @@ describe("the judge: structure first", () => {
     assert.match(commitReason(press("push button", "Close")) ?? "", /unsaved work/);
   });
 
+  it("a committing word that names a thing commits nothing, in the catalogs' languages too", () => {
+    for (const name of [
+      "Print Preview",
+      "Aperçu avant impression",
+      "Anteprima di stampa",
+      "Druckvorschau",
+      "Close Bracket",
+    ])
+      assert.equal(commitReason(press("push button", name)), undefined, name);
+    for (const name of ["Print Preview and Pay", "Imprimer", "Stampa"])
+      assert.ok(commitReason(press("push button", name)), name);
+  });
+
   it("in an alert, a setting is still judged by its words", () => {
     assert.ok(commitReason(press("toggle button", "Delete everything", { window: { role: "alert" } })));
   });
