@@ -347,7 +347,8 @@ function pressReason(target: TargetFacts): string | undefined {
       dropReason(target, role) ??
       (PRESSABLE_ROLES.has(role) ? pressReason({ ...target, dropped: false }) : undefined)
     );
-  if (target.sets) return setReason(target, role ?? "element");
+  // A tab chosen shows its page, whatever the route (act select on the tab list, a click).
+  if (target.sets && role !== "page tab") return setReason(target, role ?? "element");
   if (!role || !PRESSABLE_ROLES.has(role)) return undefined;
   const kind = controlKind(target, role);
   const windowRole = target.window?.role;
@@ -410,27 +411,37 @@ function structureReason(target: TargetFacts, role: string, label: string): stri
 
 /**
  * A command commits unless its label reads as harmless: every word read by a lexicon deskhand has,
- * none committing. A link commits where it cannot be read at all (symbols only, a language
- * deskhand has no words for); a choice (a list item, a cell) shows data, not a command.
+ * none committing (a word the catalogs show only in committing labels, "Zaplaťte", commits). A link
+ * commits where it cannot be read at all (symbols only, a language deskhand has no words for); a
+ * choice (a list item, a cell) shows data, not a command.
  */
 function unreadReason(kind: ControlKind, role: string, labels: Label[]): string | undefined {
   if (kind !== "command" && kind !== "link") return undefined;
   const what = `a ${role} ${quoteLabel(labels[0]!.text)}`;
   if (labels.every((l) => symbolsOnly(l.text)))
     return `${what}: its label is symbols only, which say nothing deskhand can read, so it counts as committing`;
-  const unread = (label: Label) =>
-    kind === "command" ? readLabel(label.text).unknown : unknownWords(label.text);
   const shown = labels.filter((l) => l.shown && !symbolsOnly(l.text));
   // A command with no readable shown label is read by its description (an icon button's tooltip).
   const read = shown.length > 0 ? shown : labels.filter((l) => !symbolsOnly(l.text));
-  const unknown = read.flatMap(unread);
-  if (unknown.length === 0) return undefined;
-  const words = unknown
+  if (kind === "link") {
+    const unknown = read.flatMap((l) => unknownWords(l.text));
+    return unknown.length > 0 ? `${what}: ${unreadWords(unknown)}` : undefined;
+  }
+  // The words that remain once the things a label names are taken out ("Print Preview").
+  const readings = read.map((l) => readLabel(withoutNamedThings(l.text)));
+  const commits = readings.find((r) => r.commits)?.commits;
+  if (commits) return `${what} ("${commits.word}": ${commits.what ?? "commits"})`;
+  const unknown = readings.flatMap((r) => r.unknown);
+  return unknown.length > 0 ? `${what}: ${unreadWords(unknown)}` : undefined;
+}
+
+const unreadWords = (unknown: string[]) =>
+  `deskhand cannot read ${unknown
     .slice(0, 3)
     .map((w) => JSON.stringify(w))
-    .join(", ");
-  return `${what}: deskhand cannot read ${words} as harmless (no lexicon it has knows ${unknown.length > 1 ? "them" : "it"}), so it counts as committing`;
-}
+    .join(
+      ", ",
+    )} as harmless (no lexicon it has knows ${unknown.length > 1 ? "them" : "it"}), so it counts as committing`;
 
 /**
  * A value set or an option chosen (a slider "Slide to pay" moved to its end, "Truncate all tables"

@@ -62,12 +62,21 @@ let dictionary: { words: Lexicon; verbs: Lexicon } | undefined;
  * an adjective ("Hello", "Tip of the day") says what a control shows, not what pressing it does.
  */
 function englishNonVerb(word: string): boolean {
+  return englishWord(word) && !englishDictionary().verbs.has(word);
+}
+
+/** Whether a word is in the shipped English word list. */
+function englishWord(word: string): boolean {
+  return /^[a-z]+$/.test(word) && englishDictionary().words.has(word);
+}
+
+function englishDictionary(): { words: Lexicon; verbs: Lexicon } {
   const data = new URL("../../data/", import.meta.url);
   dictionary ??= {
     words: new Lexicon(readFileSync(new URL("english.txt", data))),
     verbs: new Lexicon(readFileSync(new URL("english-verbs.txt", data))),
   };
-  return /^[a-z]+$/.test(word) && dictionary.words.has(word) && !dictionary.verbs.has(word);
+  return dictionary;
 }
 
 /** The English phrases alone, as a language the data left out is read with. */
@@ -125,6 +134,9 @@ function stemOf(word: string): string | undefined {
  */
 function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
   if (lexicon.harmless.has(word) || englishNonVerb(word)) return true;
+  // An English word the msgids use on labels is read: whether it commits is the English rules'
+  // (a verb's place and tense), which judged the label before its words are asked for.
+  if (englishWord(word) && lexicon.commits.has(word)) return true;
   const letters = [...word];
   if (HAN_KANA.test(word)) {
     const piece = {
@@ -138,8 +150,13 @@ function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
   return letters.length >= 8 && knownRun(word, lexicon.harmless, 4, COMPOUND_LONGEST);
 }
 
-/** Whether the lexicon has a word commit: itself, its look-alike letters read as Latin, a CJK word inside it. */
+/**
+ * Whether the lexicon has a word commit: itself, its look-alike letters read as Latin, a CJK word
+ * inside it. An English word is left to the English rules, which know a verb's place and tense
+ * ("Book now" commits, "Address Book" and a view "Installed" do not).
+ */
 function learntCommitting(word: string, lexicon: LabelLexicon): boolean {
+  if (englishWord(word)) return false;
   const latin = lookAlike(word);
   if (lexicon.commits.has(word) || (latin !== word && lexicon.commits.has(latin))) return true;
   if (!CJK_RUN.test(word)) return false;
@@ -174,7 +191,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits
     ? undefined
-    : unknown.find((word) => lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
+    : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
   commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
   return { commits, unknown, harmless: !commits && unknown.length === 0 };
 }

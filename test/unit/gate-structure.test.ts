@@ -108,6 +108,11 @@ describe("the judge: structure first", () => {
       }),
       undefined,
     );
+    // A tab chosen from its list shows its page, as a click on it does.
+    assert.equal(
+      commitReason({ role: "page tab", name: "Delete account", sets: { list: { role: "page tab list" } } }),
+      undefined,
+    );
     // What is typed into a text field is data: "Delete" typed into a note commits nothing.
     assert.equal(
       commitReason({ role: "text", name: "Note", sets: { value: "Delete the old files" } }),
