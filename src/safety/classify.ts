@@ -277,6 +277,13 @@ const DROP_CONTAINERS = roleSet(
   "drawing area",
   "panel",
   "filler",
+  // A drag on a value control moves its knob: what it sets is judged as a value set.
+  "slider",
+  "scroll bar",
+  "spin button",
+  "dial",
+  "split pane",
+  "separator",
 );
 // A thing named for what it does, as its agent noun: "Shredder" shreds, "Eraser" erases.
 const AGENT_NOUN = /(?:er|or)$/u;

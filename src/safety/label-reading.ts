@@ -55,28 +55,12 @@ export function systemLabelLexicon(env: NodeJS.ProcessEnv = process.env): LabelL
 }
 
 let english: Vocabulary | undefined;
-let dictionary: { words: Lexicon; verbs: Lexicon } | undefined;
-
-/**
- * Whether a word is an English word of the shipped word list that no verb has as a form: a noun or
- * an adjective ("Hello", "Tip of the day") says what a control shows, not what pressing it does.
- */
-function englishNonVerb(word: string): boolean {
-  return englishWord(word) && !englishDictionary().verbs.has(word);
-}
+let dictionary: Lexicon | undefined;
 
 /** Whether a word is in the shipped English word list. */
 function englishWord(word: string): boolean {
-  return /^[a-z]+$/.test(word) && englishDictionary().words.has(word);
-}
-
-function englishDictionary(): { words: Lexicon; verbs: Lexicon } {
-  const data = new URL("../../data/", import.meta.url);
-  dictionary ??= {
-    words: new Lexicon(readFileSync(new URL("english.txt", data))),
-    verbs: new Lexicon(readFileSync(new URL("english-verbs.txt", data))),
-  };
-  return dictionary;
+  dictionary ??= new Lexicon(readFileSync(new URL("../../data/english.txt", import.meta.url)));
+  return /^[a-z]+$/.test(word) && dictionary.has(word);
 }
 
 /** The English phrases alone, as a language the data left out is read with. */
@@ -133,10 +117,9 @@ function stemOf(word: string): string | undefined {
  * a particle).
  */
 function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
-  if (lexicon.harmless.has(word) || englishNonVerb(word)) return true;
-  // An English word the msgids use on labels is read: whether it commits is the English rules'
-  // (a verb's place and tense), which judged the label before its words are asked for.
-  if (englishWord(word) && lexicon.commits.has(word)) return true;
+  // An English word of the word list is read: whether it commits is the English rules' (phrases, and
+  // the verbs by their senses, place and tense), which judged the label before its words are asked for.
+  if (lexicon.harmless.has(word) || englishWord(word)) return true;
   const letters = [...word];
   if (HAN_KANA.test(word)) {
     const piece = {

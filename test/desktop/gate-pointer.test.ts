@@ -214,6 +214,10 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     await sleep(300);
     assert.deepEqual(logged(log, before), [], "nothing was paid or truncated");
     assert.equal(await valueNow({ role: "slider", name: "Slide to pay" }), "0", "the slider stayed");
+    // The key route: End on the focused slider sets it to its end, judged by the slider's words.
+    refusedWith(await call("key", { key: "End", ref: pay.ref, intent }), "End on Slide to pay", /pay/);
+    await sleep(300);
+    assert.equal(await valueNow({ role: "slider", name: "Slide to pay" }), "0", "End did not slide it");
     assert.equal((await find({ role: "combo box" })).name, tables.name, "the option stayed");
     done(
       await call("act", { ref: tables.ref, action: { kind: "select", option: "Large" }, intent }),

@@ -30,6 +30,7 @@ import { movesItself, pieceEnd, typeInPieces } from "./pieces.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
+import { keyedFacts } from "./sets.js";
 
 /** What the read-back found, as the reply says it. */
 const READ_BACK_WORDS: Record<string, string> = {
@@ -101,6 +102,11 @@ async function keyboardTarget(
     // A space presses the focused button, which may move the focus: the first piece ends there too.
     firstEnd = pieceEnd(input.text, 0, true);
     effect = await judge(input.text.slice(0, firstEnd));
+  }
+  if (input.chord) {
+    // The element the keys reach: the ref's (focused first), else the focused one.
+    const reached = place?.handle ?? effect.focusedHandle;
+    await movingKeySets(context, effect, input.chord, { count: input.count ?? 1, reached }, keysGoTo);
   }
   if (input.chord && (input.count ?? 1) > 1) repeatedPress(effect, input.chord);
   const password =
@@ -721,3 +727,29 @@ export const keyTool = defineInputTool({
     };
   },
 });
+
+/**
+ * A moving key on a focused value control or list sets its value or chooses an option (End on a
+ * slider "Slide to pay", Down on a <select>): what it sets joins what the key presses, judged by its
+ * words. The focused element is read again by its handle, a read.
+ */
+async function movingKeySets(
+  context: ToolContext,
+  effect: KeyEffect,
+  chord: Chord,
+  { count, reached }: { count: number; reached: string | undefined },
+  windowId: number | undefined,
+): Promise<void> {
+  const key = chord.key;
+  if (key?.kind !== "named" || chord.modifiers.length > 0 || !reached) return;
+  const backend = await context.backend();
+  const node = await backend
+    .describe(reached, { maxText: 0, ...(windowId === undefined ? {} : { windowId }) })
+    .catch(() => undefined);
+  if (!node) return;
+  const element = { ...node, handle: reached };
+  for (const set of (await keyedFacts(context, element, { name: key.name, count }, windowId)) ?? []) {
+    effect.presses.push(set);
+    effect.via.push(`what ${key.name} sets on the focused ${node.role}`);
+  }
+}
