@@ -928,8 +928,20 @@ async function activationEffect(
     // An open menu's chosen item, already judged as that, is not judged twice as the focus.
     const pressed = press.node ?? node;
     if (pressed && j.pressedItems.has(pressed)) continue;
-    await j.add(press.node ? j.withWindow(press.node) : focused, press.via);
+    await j.add(press.node ? await withOwnText(j, press.node) : focused, press.via);
   }
+}
+
+/**
+ * A button's facts with the text it shows through its own Text interface as well (a web button
+ * whose aria-label says "Show details" and whose text says "Buy now"), as a press of it reads them.
+ */
+async function withOwnText(j: KeyJudging, node: RawNode): Promise<TargetFacts> {
+  const facts = j.withWindow(node);
+  if (!BUTTON_ROLES.has(node.role)) return facts;
+  const { texts } = await shownTexts(j.context, node.handle, j.windowId);
+  const shown = [...new Set([...(facts.shown ?? []), ...texts])];
+  return shown.length > 0 ? { ...facts, shown } : facts;
 }
 
 /**
