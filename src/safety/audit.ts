@@ -27,8 +27,6 @@ export interface AuditTarget {
   window?: { id: number; title?: string | undefined } | undefined;
   point?: { x: number; y: number } | undefined;
   ref?: string | undefined;
-  /** How many of the window's menus were shown for a moment to read what the keys press. */
-  menus_shown?: number | undefined;
 }
 
 export interface AuditEntry {
