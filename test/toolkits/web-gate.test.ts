@@ -111,11 +111,7 @@ describe("web pages the gate reads: a button named one thing and showing another
     const was = await read();
     const typed = await call("type_text", { ref, text: "Send it\n", intent: "Add a line" });
     assert.equal(typed.data?.status, "refused", typed.text);
-    assert.match(
-      typed.data.reason,
-      /push button "(Show details|Buy now)"/,
-      "judged by a button of the form",
-    );
+    assert.match(typed.data.reason, /push button "(Show details|Buy now)"/, "judged by a button of the form");
     assert.equal(await read(), was, "nothing was typed");
     assert.doesNotMatch(await status(), /Bought/);
   });
