@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DBusConnection } from "../../src/platform/atspi/dbus.js";
-import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { type ExportedMenu, exportedItems, gtkApplicationOfPid } from "../../src/platform/gtk-menus.js";
 import { parseChord } from "../../src/platform/keys.js";
 import type { AppBindings } from "../../src/platform/types.js";
@@ -12,6 +12,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { createContext } from "../../src/tools/context.js";
 import { keyEffect } from "../../src/tools/hands/facts.js";
+import { backendWithWindow } from "./fake-desktop.js";
 
 const v = (value: unknown): [unknown, [unknown]] => [[], [value]];
 
@@ -136,19 +137,7 @@ const bar = (extra: FakeElement[] = []): FakeElement => ({
 });
 
 async function judged(root: FakeElement, chord: string, bindings?: AppBindings | Error) {
-  const backend = new FakeBackend({
-    windows: [
-      {
-        id: 7,
-        title: "W",
-        pid: 1,
-        app: "fake",
-        rect: { x: 0, y: 0, width: 400, height: 300 },
-        focused: true,
-        root,
-      },
-    ],
-  });
+  const backend = backendWithWindow(root);
   if (bindings)
     Object.assign(backend, {
       appBindings: async () => {
@@ -261,19 +250,7 @@ describe("judging a key", () => {
       frame([bar(), { role: "document web", name: "Shop", states: showing, children: [editor] }]),
     ];
     for (const root of windows) {
-      const backend = new FakeBackend({
-        windows: [
-          {
-            id: 7,
-            title: "W",
-            pid: 1,
-            app: "fake",
-            rect: { x: 0, y: 0, width: 400, height: 300 },
-            focused: true,
-            root,
-          },
-        ],
-      });
+      const backend = backendWithWindow(root);
       Object.assign(backend, { appBindings: async () => app({ gtkApplication: true, partial: true }) });
       const reading = new Proxy(backend, {
         get(target, key) {

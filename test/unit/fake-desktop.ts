@@ -136,3 +136,11 @@ export function oneWindow(title: string, children: FakeElement[], dir: string) {
     dir,
   });
 }
+
+/** A backend with one window (id 7, in front) whose tree is `root`, for judging keys against it. */
+export function backendWithWindow(root: FakeElement): FakeBackend {
+  const rect = { x: 0, y: 0, width: 400, height: 300 };
+  return new FakeBackend({
+    windows: [{ id: 7, title: "W", pid: 1, app: "fake", rect, focused: true, root }],
+  });
+}

@@ -2,12 +2,13 @@
 // element, the default button, a key binding, the guessed accelerator, and "cannot tell".
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FakeBackend, type FakeElement } from "../../src/platform/fake/backend.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { parseChord } from "../../src/platform/keys.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { createContext } from "../../src/tools/context.js";
 import { keyEffect } from "../../src/tools/hands/facts.js";
+import { backendWithWindow } from "./fake-desktop.js";
 
 const showing: State[] = ["enabled", "sensitive", "showing", "visible", "focusable"];
 const button = (name: string, extra: Partial<FakeElement> = {}): FakeElement => ({
@@ -20,19 +21,7 @@ const button = (name: string, extra: Partial<FakeElement> = {}): FakeElement => 
 });
 
 function contextWith(root: FakeElement) {
-  const backend = new FakeBackend({
-    windows: [
-      {
-        id: 7,
-        title: "W",
-        pid: 1,
-        app: "fake",
-        rect: { x: 0, y: 0, width: 400, height: 300 },
-        focused: true,
-        root,
-      },
-    ],
-  });
+  const backend = backendWithWindow(root);
   return createContext({ refLifetime: "while-verified", connect: async () => backend });
 }
 
