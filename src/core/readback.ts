@@ -56,3 +56,53 @@ export function textDifference(got: string, wanted: string): string | undefined 
     `(${a.length} characters, ${b.length} expected)`
   );
 }
+
+/** Texts longer than this (in characters, either side) are not aligned character by character. */
+const ALIGNED_TEXT = 2_000;
+
+/**
+ * Which characters of `wanted` are not in `got`, by the longest common subsequence of the two: the
+ * characters that did not arrive (typed keys an app dropped), with their offsets in `wanted`, and how
+ * many characters `got` holds that `wanted` has not. Undefined when either text is too long to align.
+ */
+export function lostCharacters(
+  got: string,
+  wanted: string,
+): { lost: string; at: number[]; extra: number } | undefined {
+  const a = [...got];
+  const b = [...wanted];
+  if (a.length > ALIGNED_TEXT || b.length > ALIGNED_TEXT) return undefined;
+  const width = b.length + 1;
+  // lengths[i * width + j]: the longest common subsequence of a[i..] and b[j..].
+  const lengths = new Uint16Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lengths[i * width + j] =
+        a[i] === b[j]
+          ? lengths[(i + 1) * width + j + 1]! + 1
+          : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
+  const at: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (j < b.length) {
+    if (i < a.length && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (i < a.length && lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) i++;
+    else at.push(j++);
+  }
+  const common = b.length - at.length;
+  return { lost: at.map((k) => b[k]).join(""), at, extra: a.length - common };
+}
+
+/** Offsets as runs, one-based for a person: "11–15", "3, 7". */
+export function offsetRuns(at: number[]): string {
+  const runs: string[] = [];
+  for (let k = 0; k < at.length; ) {
+    let end = k;
+    while (end + 1 < at.length && at[end + 1] === at[end]! + 1) end++;
+    runs.push(end === k ? `${at[k]! + 1}` : `${at[k]! + 1}–${at[end]! + 1}`);
+    k = end + 1;
+  }
+  return runs.join(", ");
+}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { readsBackAs } from "../core/readback.js";
 import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from "../core/receipt.js";
-import { PASSWORD_MARKER } from "../core/snapshot.js";
+import { hidesSecret } from "../core/value.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { runAction } from "./act.js";
@@ -25,7 +25,10 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
 
 export interface FieldResult {
   ref: string;
-  /** A password field: its value never leaves the app, so whether it took cannot be read back. */
+  /**
+   * A password field, or a field whose value holds a secret (a card number, a code): its value never
+   * comes back in a reply, so whether it took cannot be read back.
+   */
   unverifiable?: true;
   /**
    * True only when it reads back as asked; "typed, not verified" when its keys went in and the field
@@ -68,7 +71,7 @@ async function fillField(
     );
     const after = receipt.after?.value;
     // Typing again would only type it twice: the call took, and nothing can say more.
-    if (after === PASSWORD_MARKER)
+    if (hidesSecret(after))
       return { ref: field.ref, set: false, unverifiable: true, route: "accessibility", receipt };
     if (readsBackAs(after, expected) === true)
       return { ref: field.ref, set: true, route: "accessibility", receipt };
@@ -108,22 +111,22 @@ async function typedRoute(
   const data = typed.data as { status: string; reason?: string; result?: Record<string, unknown> };
   // The element's value as re-read (a spinner's text can show the digits while its value waits for Enter).
   const after = (data.result?.after as { value?: string } | undefined)?.value;
-  const readBack =
-    data.status !== "done"
-      ? undefined
-      : after === undefined
-        ? "unreadable"
-        : readsBackAs(after, expected)
-          ? "exact"
-          : "differs";
+  // type_text's own read-back ("typed, not verified", characters lost) is judged again here, on the value.
+  const sent = data.status === "done" || data.status === "unverified" || data.result !== undefined;
+  const readBack = !sent
+    ? undefined
+    : after === undefined
+      ? "unreadable"
+      : readsBackAs(after, expected)
+        ? "exact"
+        : "differs";
   const typedSummary = {
     status: data.status,
     ...(data.reason ? { reason: data.reason } : {}),
     ...(readBack ? { read_back: readBack } : {}),
   };
-  if (data.status === "done" && readBack === "exact")
-    return { ref, set: true, route: "typed", typed: typedSummary };
-  if (data.status === "done" && readBack === "unreadable")
+  if (sent && readBack === "exact") return { ref, set: true, route: "typed", typed: typedSummary };
+  if (sent && readBack === "unreadable")
     return { ref, set: TYPED_UNVERIFIED, route: "typed", typed: typedSummary };
   return { ...failure, typed: typedSummary };
 }
@@ -131,7 +134,7 @@ async function typedRoute(
 /** A field's line in the reply: how it was set and read back, or why not. */
 function fieldLine(r: FieldResult): string {
   if (r.unverifiable)
-    return `${r.ref}: written by its accessibility interface (the call returned); a password field cannot be read back, so it is not verified`;
+    return `${r.ref}: written by its accessibility interface (the call returned); a password field, or a card number, key or code in a field, is never read back, so it is not verified`;
   if (r.set === TYPED_UNVERIFIED)
     return `${r.ref}: typed, not verified: the keys went in, and the field cannot be read back`;
   if (r.set)
@@ -249,7 +252,7 @@ export const fillFormTool = defineTool({
     const lines = results.map(fieldLine);
     const unverifiable = results.filter((r) => r.unverifiable).length;
     lines.push(
-      `${done} of ${results.length} fields set and read back${typedOnly ? `; ${typedOnly} typed, not verified` : ""}${unverifiable ? `; ${unverifiable} password field${unverifiable > 1 ? "s" : ""} written, not verifiable` : ""}.`,
+      `${done} of ${results.length} fields set and read back${typedOnly ? `; ${typedOnly} typed, not verified` : ""}${unverifiable ? `; ${unverifiable} secret field${unverifiable > 1 ? "s" : ""} (password, card number, key or code) written, not verifiable` : ""}.`,
     );
     // The call's outcome: done when any field was set; refused when every field was refused (the
     // gate, a person); an error when nothing was set for any other reason.

@@ -1,7 +1,14 @@
 // The one test of whether a written value took, shared by act and fill_form.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readsBackAs, textAfterTyping, textDifference } from "../../src/core/readback.js";
+import {
+  lostCharacters,
+  offsetRuns,
+  readsBackAs,
+  textAfterTyping,
+  textDifference,
+} from "../../src/core/readback.js";
+import { lostOf } from "../../src/tools/hands/field.js";
 
 describe("readsBackAs", () => {
   it("the same text, or the same number written another way", () => {
@@ -44,5 +51,31 @@ describe("the whole field after typing", () => {
       'from character 3 it holds "X" where "c" should be (5 characters, 5 expected)',
     );
     assert.match(textDifference("x".repeat(100), "")!, /holds "x{40}"… where "" should be \(100 characters/);
+  });
+});
+
+describe("typed characters that did not arrive", () => {
+  it("names the characters a field lacks and where they were typed, in the field's old text too", () => {
+    assert.deepEqual(lostCharacters("abcdefghij", "abcdefghijklmno"), {
+      lost: "klmno",
+      at: [10, 11, 12, 13, 14],
+      extra: 0,
+    });
+    assert.deepEqual(lostCharacters("Quartrly figures", "Quarterly figures"), {
+      lost: "e",
+      at: [5],
+      extra: 0,
+    });
+    assert.equal(offsetRuns([0, 4, 5, 6, 9]), "1, 5–7, 10");
+    // Typed "xyz" at offset 3 of "abcdef": the field holds "abcxzdef", so "y" (typed second) is lost.
+    assert.deepEqual(lostOf("abcxzdef", "xyz", { text: "abcxyzdef", at: 3 }), {
+      characters: 1,
+      text: "y",
+      typed_at: "2",
+    });
+    assert.equal(lostOf("abcxyzdef", "xyz", { text: "abcxyzdef", at: 3 }), undefined);
+    // Only the old text lost: no typed character is missing.
+    assert.equal(lostOf("xyzdef", "xyz", { text: "abcxyzdef", at: 3 }), undefined);
+    assert.equal(lostCharacters("a".repeat(3000), "b"), undefined, "too long to align");
   });
 });

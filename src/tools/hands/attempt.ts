@@ -86,7 +86,20 @@ export interface InputAttempt {
   execute(hands: Hands, acting: ActingSurfaces): Promise<Record<string, unknown>>;
   /** One line for a person: what was done, without typed text. */
   describe(result: Record<string, unknown>): string;
+  /**
+   * What the result says of the input beyond "sent" (typed text read back): absent or undefined, done;
+   * else the reply's status and first word, and a note after where it went.
+   */
+  verdict?(result: Record<string, unknown>): Verdict | undefined;
 }
+
+/**
+ * An input sent whose effect is not what was asked ("error": typed characters that did not arrive,
+ * `reason` for the journal, with no typed text) or cannot be read ("unverified", done but not claimed).
+ */
+export type Verdict =
+  | { status: "error"; lead: "error"; note: string; reason: string }
+  | { status: "unverified"; lead: "typed, not verified"; note: string };
 
 /** What an input that presses and sets nothing says it does instead ("moves the pointer"): judged too. */
 export const pressesNothing = (how: string): TargetFacts[] => [{ nothing: how }];
@@ -577,16 +590,19 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   }
   // The journal keeps what was done, not the element's whole re-read state.
   const { after: _after, after_read: _read, unread: _unread, typed_into: _into, ...outcome } = result;
-  guarded.end({
-    decision: "done",
-    outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome,
-  });
+  const verdict = attempt.verdict?.(result);
+  guarded.end(
+    verdict?.status === "error"
+      ? { decision: "error", reason: verdict.reason }
+      : { decision: "done", outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome },
+  );
   const changed = windowsBefore
     ? await windowsChanged(context, hands, windowsBefore, result, attempt)
     : undefined;
   if (changed) rememberWindows(context, changed.windows);
   const data = {
-    status: "done",
+    status: verdict?.status ?? "done",
+    ...(verdict?.status === "error" ? { reason: verdict.reason } : {}),
     level,
     result,
     ...(since?.data ?? {}),
@@ -601,7 +617,8 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     target,
   };
   const text = [
-    `${sinceText}done: ${attempt.describe(result)}${whereText(attempt, element)}`,
+    `${sinceText}${verdict?.lead ?? "done"}: ${attempt.describe(result)}${whereText(attempt, element)}`,
+    verdict ? `; ${verdict.note}` : "",
     focus ? ` (focused window ${focus.window} first)` : "",
     sinceSeen(attempt),
     changed?.lines.length ? `\n${changed.lines.join("\n")}` : "",

@@ -3,7 +3,7 @@
 // it should now be. Typing used to go wherever a focus click had put the caret, or over the selection
 // two quick clicks had made, and the reply said "exact" whenever the field ended with the typed text.
 import { setTimeout as sleep } from "node:timers/promises";
-import { textAfterTyping, textDifference } from "../../core/readback.js";
+import { lostCharacters, offsetRuns, textAfterTyping, textDifference } from "../../core/readback.js";
 import type { Hands } from "../../platform/hands.js";
 import { parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type TextCaret } from "../../platform/types.js";
@@ -149,7 +149,39 @@ export async function emptied(
  * text with the typed text at the caret, or the typed text alone after a clear); "ends with it":
  * only its end could be compared (no text read before); "differs", with what differs; "unreadable".
  */
-export type ReadBack = "exact" | "ends with it" | "differs" | "unreadable";
+export type ReadBack = "exact" | "ends with it" | "same length" | "differs" | "unreadable";
+
+/**
+ * Typed characters the field does not hold: how many, which (typed text: the journal keeps only the
+ * count), and where they were in the typed text, one-based ("11–15").
+ */
+export interface Lost {
+  characters: number;
+  /** Absent for a password field, whose text is never read: only its length is. */
+  text?: string;
+  typed_at?: string;
+}
+
+/**
+ * The typed characters `shown` lacks, where `whole` is what it should hold with `typed` at `at`
+ * (undefined: only its end can be compared). Undefined when none is missing or it cannot be said.
+ */
+export function lostOf(shown: string, typed: string, whole?: { text: string; at: number }): Lost | undefined {
+  const typedLength = [...typed].length;
+  const aligned = whole
+    ? lostCharacters(shown, whole.text)
+    : lostCharacters([...shown].slice(-2 * typedLength).join(""), typed);
+  if (!aligned) return undefined;
+  const offset = whole?.at ?? 0;
+  const inTyped = aligned.at.map((k) => k - offset).filter((k) => k >= 0 && k < typedLength);
+  if (inTyped.length === 0) return undefined;
+  const chars = [...typed];
+  return {
+    characters: inTyped.length,
+    text: inTyped.map((k) => chars[k]).join(""),
+    typed_at: offsetRuns(inTyped),
+  };
+}
 
 /**
  * Waits until the field shows what was typed, bounded: "done" means the app has taken the text, not
@@ -161,9 +193,12 @@ export async function untilShown(
   place: ResolvedPlace | undefined,
   typed: string,
   start: FieldStart | undefined,
-): Promise<{ read_back: ReadBack; read_back_differs?: string } | undefined> {
+): Promise<
+  { read_back: ReadBack; read_back_differs?: string; read_back_reason?: string; lost?: Lost } | undefined
+> {
   if (!place || !SHOWS_TYPED_ROLES.has(place.element?.role ?? "")) return undefined;
-  if (!place.handle || place.element?.role === PASSWORD_ROLE) return { read_back: "unreadable" };
+  if (!place.handle) return { read_back: "unreadable" };
+  if (place.element?.role === PASSWORD_ROLE) return passwordLength(context, place.handle, typed, start);
   const backend = await context.backend();
   // A field does not keep a trailing newline the same way everywhere: Enter was a key there.
   const trim = (text: string) => text.replace(/[\r\n]+$/, "");
@@ -180,16 +215,51 @@ export async function untilShown(
       })
       .catch(() => undefined);
     const shown = node?.text ?? node?.value;
-    if (shown === undefined || (node?.textLength ?? 0) > shown.length) return { read_back: "unreadable" };
+    if (shown === undefined)
+      return {
+        read_back: "unreadable",
+        read_back_reason: node ? "it has no text to read back" : "it could not be re-read",
+      };
+    if ((node?.textLength ?? 0) > shown.length)
+      return { read_back: "unreadable", read_back_reason: "its text is too long to compare" };
     const now = trim(shown);
     if (whole === undefined ? now.endsWith(trim(typed)) : now === whole)
       return { read_back: whole === undefined ? "ends with it" : "exact" };
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
+      // Offsets count the characters that went in: a single-line field takes no line break.
+      const inserted = start?.singleLine ? typed.replace(/[\r\n]/g, "") : typed.replace(/\r/g, "\n");
+      const lost = lostOf(now, inserted, whole === undefined ? undefined : { text: whole, at: start!.at });
       return {
         read_back: "differs",
         read_back_differs:
           whole === undefined ? "it does not end with the typed text" : textDifference(now, whole)!,
+        ...(lost ? { lost } : {}),
       };
+    }
     await sleep(30);
   }
+}
+
+/**
+ * A password field's text is never read, but its length is (Text.CharacterCount): as many characters
+ * as it held before and was typed is "same length"; fewer, the count that did not arrive.
+ */
+async function passwordLength(
+  context: ToolContext,
+  handle: string,
+  typed: string,
+  start: FieldStart | undefined,
+): Promise<{ read_back: ReadBack; read_back_differs?: string; read_back_reason?: string; lost?: Lost }> {
+  const never = "a password field's text is never read";
+  if (!start) return { read_back: "unreadable", read_back_reason: never };
+  const inserted = start.singleLine ? typed.replace(/[\r\n]/g, "") : typed.replace(/\r/g, "\n");
+  const wanted = start.at + [...inserted].length;
+  const caret = await caretUntil(context, handle, (c) => c.length === wanted, SHOWN_WITHIN_MS);
+  if (!caret) return { read_back: "unreadable", read_back_reason: `${never}, and its length could not be` };
+  if (caret.length === wanted) return { read_back: "same length" };
+  return {
+    read_back: "differs",
+    read_back_differs: `it holds ${caret.length} characters, ${wanted} expected`,
+    ...(caret.length < wanted ? { lost: { characters: wanted - caret.length } } : {}),
+  };
 }

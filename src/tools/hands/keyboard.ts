@@ -15,7 +15,7 @@ import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
 import { defineInputTool, type InputPlan } from "../input-tool.js";
 import { refSchema, typedTextSchema } from "../schemas.js";
-import { NothingSent } from "./attempt.js";
+import { NothingSent, type Verdict } from "./attempt.js";
 import {
   activates,
   everyFocused,
@@ -25,7 +25,7 @@ import {
   pressFacts,
   readWhole,
 } from "./facts.js";
-import { caretAtEnd, EDITS_TEXT, emptied, untilShown } from "./field.js";
+import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { movesItself, pieceEnd, typeInPieces } from "./pieces.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
@@ -35,6 +35,7 @@ import { keyedFacts } from "./sets.js";
 /** What the read-back found, as the reply says it. */
 const READ_BACK_WORDS: Record<string, string> = {
   exact: "the field reads back exactly as it should",
+  "same length": "the password field holds as many characters as it should (its text is never read)",
   "ends with it": "the field reads back ending with it",
   contains: "the focused element reads back containing it",
   "last line":
@@ -469,7 +470,12 @@ async function focusedReadBack(
     const read = await readWhole(context, windowId).catch(() => undefined);
     const focused = read ? everyFocused(read.nodes) : [];
     if (focused.length === 0)
-      return { read_back: "unreadable", read_back_reason: "no element reports the keyboard focus" };
+      return {
+        read_back: "unreadable",
+        read_back_reason: read
+          ? "no element there reports the keyboard focus, so nothing reads the text back"
+          : "the window's tree could not be read",
+      };
     // A spreadsheet moves from cell to cell on Tab and Enter: the text is in several cells.
     if (/[\t\n\r]/.test(text) && focused.some((n) => n.role === "table" || n.role === "tree table"))
       return { read_back: "across cells" };
@@ -481,13 +487,11 @@ async function focusedReadBack(
     const readable = described.filter((n): n is RawNode => n !== undefined);
     // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
     // text went where it shows; else to the deepest, last in the tree.
-    const now = readable.find((n) => shownIn(n)?.includes(text)) ?? readable.at(-1);
-    if (!now) return { read_back: "unreadable" };
-    const shown = shownIn(now);
-    const state = elementState(now);
+    let now = readable.find((n) => shownIn(n)?.includes(text)) ?? readable.at(-1);
+    if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
     // A word processor puts each line in a paragraph of its own, and the focus in the last one.
     const lastLine = /[\n\r]/.test(text) ? text.split(/\r\n|[\r\n]/).at(-1) : undefined;
-    const readBack =
+    const judged = (shown: string | undefined) =>
       shown === undefined
         ? "unreadable"
         : shown.includes(text)
@@ -495,6 +499,16 @@ async function focusedReadBack(
           : lastLine && shown.includes(lastLine)
             ? "last line"
             : "differs";
+    // A loaded app may still be taking the keys: "differs" is said only once it has had time.
+    const deadline = Date.now() + FOCUSED_SHOWN_WITHIN_MS;
+    while (judged(shownIn(now)) === "differs" && Date.now() < deadline) {
+      await sleep(100);
+      now = (await backend.describe(now.handle, { maxText: 10_000, windowId }).catch(() => undefined)) ?? now;
+    }
+    const shown = shownIn(now);
+    const readBack = judged(shown);
+    const state = elementState(now);
+    const lost = readBack === "differs" ? lostOf(shown!, text) : undefined;
     return {
       typed_into: {
         role: state.role,
@@ -502,11 +516,23 @@ async function focusedReadBack(
         ...(state.value !== undefined ? { value: state.value } : {}),
       },
       read_back: readBack,
+      ...(readBack === "unreadable"
+        ? {
+            read_back_reason:
+              now.role === PASSWORD_ROLE
+                ? "a password field is never read back"
+                : `the focused ${state.role} has no text to read back`,
+          }
+        : {}),
+      ...(lost ? { lost } : {}),
     };
   } catch {
     return { read_back: "unreadable" };
   }
 }
+
+/** How long the focused element is read again before it is said not to hold what was typed. */
+const FOCUSED_SHOWN_WITHIN_MS = 5_000;
 
 /**
  * type_text's plan, also fill_form's typed route: `otherSecrets` are the call's other values, kept
@@ -527,7 +553,11 @@ export async function typeTextPlan(
     typed: true,
     otherSecrets,
     // The difference quotes the field, typed text and all: the reply has it, the journal not.
-    journalOutcome: ({ read_back_differs: _differs, ...outcome }) => outcome,
+    journalOutcome: ({ read_back_differs: _differs, lost, ...outcome }) => ({
+      ...outcome,
+      ...(lost ? { lost_characters: (lost as Lost).characters } : {}),
+    }),
+    verdict: (r) => typedVerdict(r, place),
     async execute(h, acting) {
       // The focus, the caret and the typing go as one: another deskhand's click in between would
       // send this text into its field.
@@ -571,19 +601,60 @@ export async function typeTextPlan(
       const where = into
         ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}`
         : "";
+      const asText = r.written_as_text
+        ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
+        : "";
+      const verdict = typedVerdict(r, place);
+      if (verdict?.status === "unverified")
+        return `${r.characters} character(s) sent as keys${where}${asText}`;
+      const at = r.caret ? " at the end of its text" : "";
+      if (verdict) return `typed ${r.characters} character(s)${where}${at}${asText}`;
       const unsure = arrivalUnsure(r, input.text, input.clear);
       if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
-      const at = r.caret ? " at the end of its text" : "";
       const differs = r.read_back_differs ? `: ${r.read_back_differs}` : "";
       const readBack = r.read_back
         ? `; ${READ_BACK_WORDS[String(r.read_back)] ?? `reads back ${String(r.read_back)}`}${differs}`
         : "";
-      const asText = r.written_as_text
-        ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
-        : "";
       return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${asText}${readBack}`;
     },
   };
+}
+
+/**
+ * What typed text's read-back makes of the reply: typed characters the field does not hold are an
+ * error naming them; where nothing can read the text back (no Text interface: a canvas, a terminal
+ * with no tree, a password field, an app gone), "typed, not verified". Undefined: done.
+ */
+function typedVerdict(r: Record<string, unknown>, place: ResolvedPlace | undefined): Verdict | undefined {
+  const lost = r.lost as Lost | undefined;
+  if (lost) {
+    const of = `${lost.characters} of ${String(r.characters)} typed character(s)`;
+    return {
+      status: "error",
+      lead: "error",
+      note: `but ${of} did not arrive${lost.text !== undefined ? `: ${JSON.stringify(lost.text)} (typed at ${lost.typed_at})` : " (a password field: which cannot be read)"}`,
+      reason: `${of} did not arrive (read back from the field)`,
+    };
+  }
+  const unverified = (why: string): Verdict => ({
+    status: "unverified",
+    lead: "typed, not verified",
+    note: why,
+  });
+  const after = r.after as { role?: string; value?: string } | null | undefined;
+  if (after === null) {
+    const why = (r.unread as string[] | undefined)?.[0];
+    return unverified(
+      `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its app may have stopped`,
+    );
+  }
+  if (r.read_back === "unreadable")
+    return unverified(String(r.read_back_reason ?? "it could not be read back"));
+  if (r.read_back !== undefined) return undefined;
+  if (!place) return unverified("no window has the keyboard focus that deskhand can read");
+  if (after && after.value === undefined)
+    return unverified(`the ${after.role ?? "element"} has no text to read back`);
+  return undefined;
 }
 
 /**
