@@ -9,7 +9,7 @@ import { type Chord, chordText } from "../platform/keys.js";
 import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/vocabulary.js";
 import { readLabel } from "./label-reading.js";
 import type { SafetyLevel } from "./levels.js";
-import { committingMeaning } from "./meanings.js";
+import { agentOf, committingMeaning } from "./meanings.js";
 import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
@@ -285,17 +285,6 @@ const DROP_CONTAINERS = roleSet(
   "split pane",
   "separator",
 );
-// A thing named for what it does, as its agent noun: "Shredder" shreds, "Eraser" erases.
-const AGENT_NOUN = /(?:er|or)$/u;
-
-/** The verbs an agent noun may come from: "shredder" shred, "eraser" erase, "incinerator" incinerate. */
-function agentVerbs(word: string): string[] {
-  if (!AGENT_NOUN.test(word) || word.length < 5) return [];
-  const stem = word.slice(0, -2);
-  const undoubled = /(.)\1$/u.test(stem) ? [stem.slice(0, -1)] : [];
-  return [stem, `${stem}e`, ...undoubled];
-}
-
 /**
  * A drop onto an element that is not pressed (a trash or folder view, a drop area): what it is named
  * for takes what is dropped, so it commits unless its name reads as harmless ("Documents"); an
@@ -315,8 +304,8 @@ function dropReason(target: TargetFacts, role: string): string | undefined {
     const verdict = judgeLabel(text, role, target.window, label);
     if (verdict && "commits" in verdict) return verdict.commits;
     const agent = labelWords(text)
-      .flatMap(agentVerbs)
-      .find((verb) => committingMeaning(verb));
+      .map(agentOf)
+      .find((verb) => verb);
     if (agent) return `a ${role} ${quoteLabel(label)} (it takes a drop to ${agent})`;
     if (symbolsOnly(text)) return `a ${role} ${quoteLabel(label)}: a drop target named by symbols only`;
     const unknown = readLabel(text).unknown;

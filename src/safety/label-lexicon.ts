@@ -15,6 +15,7 @@ import { type CatalogFile, listCatalogs, readCatalog } from "../platform/catalog
 import { type CatalogSource, cachedOnce } from "../platform/translations.js";
 import { Lexicon } from "./lexicon.js";
 import { committingMeaning, LIGHT_VERBS } from "./meanings.js";
+import { NAMED_THINGS_MODULE, withoutEnglishThings } from "./named-things.js";
 import {
   CATALOG_PHRASES,
   catalogPhrase,
@@ -85,6 +86,10 @@ const COMMITS_FIRST = new Set(
  */
 function committingId(id: string, text: string, words: string[]): boolean {
   if (!words.some((word) => candidateWords().has(word))) return false;
+  // "Order by Name", "Print Preview" name a thing: what else the msgid says decides.
+  const bareId = id.replace(/[_&]/g, "").trim();
+  const unnamed = withoutEnglishThings(bareId);
+  if (unnamed !== bareId) return unnamed !== "" && committingId(unnamed, text, labelWords(unnamed));
   if (COMMITS_FIRST.has(words[0]!) && words.length <= 4) return true;
   return catalogPhrase(id, text)?.kind === "commits" || !!committingMeaning(id.replace(/[_&]/g, ""));
 }
@@ -107,6 +112,16 @@ export function pieces(run: string): string[] {
     )
       if (length < chars.length) found.push(chars.slice(start, start + length).join(""));
   return found;
+}
+
+// Words side by side are counted as one too, for the committing verbs written as two ("нест кардан",
+// "gỡ bỏ", "o weka"), whose words each stand in harmless labels as well. A pair is only ever a
+// committing word: a label is harmless when each of its words is.
+const isPair = (word: string) => word.includes(" ");
+
+/** A label's words side by side, as "first second". */
+export function pairsOf(words: string[]): string[] {
+  return words.slice(1).map((word, i) => `${words[i]} ${word}`);
 }
 
 /** A label's words and whether its msgid commits. */
@@ -146,15 +161,16 @@ function tally(labels: Seen[], into: Counts = new Map()): Counts {
 /** One language's labels, counted into the counts of all. */
 function countLanguage(labels: Seen[], all: Map<string, number>, verbs: Set<string>): void {
   const counts = tally(labels);
-  const verb = (c: { commits: number; harmless: number } | undefined) =>
-    !!c && c.commits >= 2 && c.commits >= STRONG * c.harmless;
-  for (const [word, c] of counts) if (verb(c)) verbs.add(word);
-  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(counts.get(w)))));
+  // A pair explains no label: it commits only where no word of its own does ("нест кардан").
+  const verb = (word: string, c: { commits: number; harmless: number } | undefined) =>
+    !!c && !isPair(word) && c.commits >= 2 && c.commits >= STRONG * c.harmless;
+  for (const [word, c] of counts) if (verb(word, c)) verbs.add(word);
+  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(w, counts.get(w)))));
   for (const [word, c] of counts) {
-    const explained = verb(c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
+    const explained = verb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
     // A word one harmless label of a language has is a translator's whim there; kept, the whims of
     // every language would not fit a CLI process's heap.
-    if (explained === 0 && c.harmless < HARMLESS_LABELS) continue;
+    if (explained === 0 && (c.harmless < HARMLESS_LABELS || isPair(word))) continue;
     all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + c.harmless);
   }
 }
@@ -185,7 +201,7 @@ export function learnWords(files: CatalogFile[]): { commits: string[]; harmless:
       if (labels.has(key) || NOT_A_LABEL.test(text)) continue;
       const words = labelWords(text);
       if (words.length === 0 || words.length > LABEL_WORDS) continue;
-      words.push(...words.flatMap(pieces));
+      words.push(...words.flatMap(pieces), ...pairsOf(words));
       let source = english.get(id);
       if (!source) {
         const idWords = labelWords(id);
@@ -204,8 +220,10 @@ export function learnWords(files: CatalogFile[]): { commits: string[]; harmless:
     const harmlessLabels = n % HARMLESS_UNIT;
     // A verb of one language that is a common harmless word of others ("la", "del") is theirs.
     const verb = verbs.has(word) && committing * STRONG >= harmlessLabels;
-    if (verb || (committing > 0 && committing >= harmlessLabels)) commits.push(word);
-    else if (harmlessLabels >= HARMLESS_LABELS) harmless.push(word);
+    // A pair commits as a verb does: in two labels or more, and far more often than not.
+    const pair = isPair(word) && committing >= 2 && committing >= STRONG * harmlessLabels;
+    if (verb || pair || (!isPair(word) && committing > 0 && committing >= harmlessLabels)) commits.push(word);
+    else if (harmlessLabels >= HARMLESS_LABELS && !isPair(word)) harmless.push(word);
   }
   return { commits, harmless };
 }
@@ -221,6 +239,7 @@ function rulesVersion(): string {
   return createHash("sha256")
     .update(source(new URL(import.meta.url)))
     .update(source(new URL(PHRASES_MODULE)))
+    .update(source(new URL(NAMED_THINGS_MODULE)))
     .update(source(MEANINGS))
     .digest("hex");
 }

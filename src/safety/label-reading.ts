@@ -12,9 +12,9 @@ import { readFileSync } from "node:fs";
 import anyAscii from "any-ascii";
 import confusables from "unicode-confusables";
 import { SYSTEM_CATALOGS } from "../platform/translations.js";
-import { buildLabelLexicon, HAN_KANA, type LabelLexicon } from "./label-lexicon.js";
+import { buildLabelLexicon, HAN_KANA, type LabelLexicon, pairsOf } from "./label-lexicon.js";
 import { Lexicon } from "./lexicon.js";
-import { committingMeaning } from "./meanings.js";
+import { agentOf, committingMeaning } from "./meanings.js";
 import { labelWords } from "./phrases.js";
 import {
   buildVocabulary,
@@ -111,6 +111,12 @@ function stemOf(word: string): string | undefined {
   return letters.slice(0, Math.max(STEM_LEAST, letters.length - STEM_ENDING)).join("");
 }
 
+/** The pieces of a word joined by an apostrophe ("l'anterior": l, anterior), or undefined for one without. */
+function elisionParts(word: string): string[] | undefined {
+  const parts = word.split(/['’]/u).filter((part) => part !== "");
+  return parts.length > 1 ? parts.filter((part) => [...part].length > 1) : undefined;
+}
+
 /**
  * Whether the lexicon reads a word as harmless: itself, its stem, an English word that is no verb, or a CJK run or long compound cut
  * into harmless words (a Chinese or Japanese one into pieces of two characters, or one of hiragana:
@@ -120,6 +126,9 @@ function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
   // An English word of the word list is read: whether it commits is the English rules' (phrases, and
   // the verbs by their senses, place and tense), which judged the label before its words are asked for.
   if (lexicon.harmless.has(word) || englishWord(word)) return true;
+  // An elided article or pronoun ("l'ingrandimento", "dell'elenco"): each piece is a word of its own.
+  const elided = elisionParts(word);
+  if (elided) return elided.every((part) => harmlessWord(part, lexicon));
   const letters = [...word];
   if (HAN_KANA.test(word)) {
     const piece = {
@@ -135,11 +144,14 @@ function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
 
 /**
  * Whether the lexicon has a word commit: itself, its look-alike letters read as Latin, a CJK word
- * inside it. An English word is left to the English rules, which know a verb's place and tense
- * ("Book now" commits, "Address Book" and a view "Installed" do not).
+ * inside it. In an English label an English word is left to the English rules, which know a verb's
+ * place and tense ("Book now" commits, "Address Book" and a view "Installed" do not); in a label of
+ * another language it is that language's word ("Remover pacotes").
  */
-function learntCommitting(word: string, lexicon: LabelLexicon): boolean {
-  if (englishWord(word)) return false;
+function learntCommitting(word: string, lexicon: LabelLexicon, english: boolean): boolean {
+  if (english && englishWord(word)) return false;
+  const elided = elisionParts(word);
+  if (elided) return elided.some((part) => learntCommitting(part, lexicon, english));
   const latin = lookAlike(word);
   if (lexicon.commits.has(word) || (latin !== word && lexicon.commits.has(latin))) return true;
   if (!CJK_RUN.test(word)) return false;
@@ -148,6 +160,24 @@ function learntCommitting(word: string, lexicon: LabelLexicon): boolean {
     for (let end = start + 2; end <= Math.min(chars.length, start + CJK_LONGEST); end++)
       if (lexicon.commits.has(chars.slice(start, end).join(""))) return true;
   return false;
+}
+
+/** Two words side by side that the catalogs show committing together ("нест кардан", "gỡ bỏ"). */
+function committingPair(words: string[], lexicon: LabelLexicon): string | undefined {
+  return pairsOf(words).find((pair) => lexicon.commits.has(pair));
+}
+
+/**
+ * Whether a label is English: none of its words is another language's word the lexicon knows (a
+ * name it knows nothing of leaves it English, and asks by itself).
+ */
+function isEnglish(words: string[], lexicon: LabelLexicon): boolean {
+  return words.every(
+    (word) =>
+      englishWord(word) ||
+      [...word].length < 2 ||
+      (!lexicon.harmless.has(word) && !lexicon.commits.has(word)),
+  );
 }
 
 /** Reads a label (normalized or not) for the words that decide what pressing it does. */
@@ -164,12 +194,21 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     const meaning = phrase ? undefined : committingMeaning(text, options.englishOnly ? "english" : "all");
     commits ??= phrase ? { word: phrase } : meaning;
   }
-  const learnt = [...words, ...labelWords(spaced)].find((word) => learntCommitting(word, lexicon));
+  const english = isEnglish(
+    words.flatMap((word) => elisionParts(word) ?? [word]),
+    lexicon,
+  );
+  const learnt =
+    [...words, ...labelWords(spaced)].find((word) => learntCommitting(word, lexicon, english)) ??
+    (english ? undefined : committingPair(words, lexicon));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
+  // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
+  const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
+  commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;
   const unknown = words.filter((word) => {
     const letters = [...word].length;
     if (letters < 2 && !CJK_RUN.test(word)) return false;
-    return !learntCommitting(word, lexicon) && !harmlessWord(word, lexicon);
+    return !learntCommitting(word, lexicon, english) && !harmlessWord(word, lexicon);
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits

@@ -145,3 +145,19 @@ export function committingMeaning(
   }
   return undefined;
 }
+
+// A thing named for what it does, as its agent noun: "Shredder" shreds, "Eraser" erases.
+const AGENT_NOUN = /(?:er|or)$/u;
+
+/** The verbs an agent noun may come from: "shredder" shred, "eraser" erase, "incinerator" incinerate. */
+function agentVerbs(word: string): string[] {
+  if (!AGENT_NOUN.test(word) || word.length < 5) return [];
+  const stem = word.slice(0, -2);
+  const undoubled = /(.)\1$/u.test(stem) ? [stem.slice(0, -1)] : [];
+  return [stem, `${stem}e`, ...undoubled];
+}
+
+/** The committing verb a word names the doer of ("remover": remove), or undefined. */
+export function agentOf(word: string): string | undefined {
+  return agentVerbs(word).find((verb) => committingMeaning(verb, "english"));
+}

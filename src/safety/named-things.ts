@@ -18,6 +18,9 @@ export const THING_PHRASES = [
   "book marks?",
 ];
 
+/** This module's own file, part of the learnt words' cache key (label-lexicon.ts): its phrases decide what commits. */
+export const NAMED_THINGS_MODULE = import.meta.url;
+
 const ENGLISH = new RegExp(THING_PHRASES.map((p) => `\\b${p}\\b`).join("|"), "giu");
 const WHOLE_ID = new RegExp(`^(${THING_PHRASES.join("|")})$`, "iu");
 
@@ -60,12 +63,17 @@ function translations(env: NodeJS.ProcessEnv): string[] {
   return translated;
 }
 
+/** The label without the English phrases of things it names ("Order by Name": "Name"). */
+export function withoutEnglishThings(label: string): string {
+  return label.replace(ENGLISH, " ").replace(/\s+/g, " ").trim();
+}
+
 /**
  * The label without the things it names, or the label itself where it names none: an English
  * phrase anywhere in it, or a catalog's translation of one that is the whole label ("Druckvorschau").
  */
 export function withoutNamedThings(label: string, env: NodeJS.ProcessEnv = process.env): string {
-  const english = label.replace(ENGLISH, " ").replace(/\s+/g, " ").trim();
+  const english = withoutEnglishThings(label);
   if (english !== label.trim()) return english;
   const form = comparable(label);
   const hit = translations(env).find((t) => form.includes(t));

@@ -57,6 +57,32 @@ catalog(root, "xx", "viewer", {
   "Go _Forward": "Jdi _dál",
 });
 
+// A second made-up language "yy": a verb written as two words that each stand in harmless labels,
+// a verb spelled as an English word, elided articles, and a sort order whose msgid says "Order by".
+catalog(root, "yy", "files", {
+  _Delete: "_Nesta kardan",
+  "Delete File": "Nesta kardan fil",
+  "Delete All": "Nesta kardan tut",
+  "Go Back": "Kardan bak",
+  "Go Forward": "Kardan fore",
+  "Go Up": "Kardan alto",
+  "Go Home": "Kardan casa",
+  "Nothing Selected": "Nesta vu",
+  "Nothing Found": "Nesta trovi",
+  "No Files": "Nesta fil",
+  "No Results": "Nesta rezult",
+  _Remove: "_Tang",
+  "Remove File": "Tang fil",
+  "Remove All": "Tang tut",
+  "Open Folder": "Abrir elenco",
+  "Open File": "Abrir fil",
+  "Show List": "Mostra elenco",
+  "List View": "Vista elenco",
+  "Show All": "Mostra tut",
+  "_Order by Name": "Ordina per nome",
+  "Order by _Date": "Ordina per data",
+});
+
 describe("words learnt from catalogs", () => {
   const lexicon = buildLabelLexicon({ roots: [root] });
   const read = (label: string) => readLabel(label, { lexicon, englishOnly: true });
@@ -98,6 +124,37 @@ describe("words learnt from catalogs", () => {
     assert.deepEqual(readLabel("Ukaž podrobnosti", { lexicon: without, englishOnly: true }).unknown, [
       "podrobnosti",
     ]);
+  });
+});
+
+describe("words in context", () => {
+  const lexicon = buildLabelLexicon({ roots: [root] });
+  const read = (label: string) => readLabel(label, { lexicon, englishOnly: true });
+
+  it("a verb written as two words commits, though each word alone reads as harmless", () => {
+    assert.equal(read("Nesta kardan rezult").commits?.word, "nesta kardan");
+    for (const label of ["Kardan fil", "Nesta fil", "Kardan nesta"])
+      assert.equal(read(label).harmless, true, label);
+  });
+
+  it("a word spelled as an English word is its own language's in a label of that language", () => {
+    // "Tang" alone is English, read by the English rules; beside "elenco" it is this language's verb.
+    assert.equal(read("Tang elenco").commits?.word, "tang");
+    assert.equal(read("Tang").harmless, true);
+  });
+
+  it("a command named for its doer does what the doer does", () => {
+    for (const label of ["Remover", "Shredder", "Sender of invoices"]) assert.ok(read(label).commits, label);
+    for (const label of ["Viewer", "Folder", "Editor"]) assert.equal(read(label).harmless, true, label);
+  });
+
+  it("an elided article leaves its word to be read", () => {
+    assert.equal(read("Mostra l'elenco").harmless, true);
+    assert.equal(read("Tang l'elenco").commits?.word, "tang");
+  });
+
+  it("a msgid that names a sort order teaches no committing word", () => {
+    assert.deepEqual(read("Ordina per nome"), { commits: undefined, unknown: [], harmless: true });
   });
 });
 
