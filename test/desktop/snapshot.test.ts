@@ -174,6 +174,50 @@ describe("snapshots of real apps", () => {
   });
 });
 
+describe("a small Swing window of an app with more", () => {
+  it("is read again with its own calls, not the app's whole cache, with the same elements", async () => {
+    const backend = await connect();
+    const extra = await startExtraSwingApp(backend);
+    const context = createContext({ refLifetime: "while-verified" });
+    const caller = toolCaller(context);
+    const call = async (name: ToolName, input: Record<string, unknown>) => {
+      const result = await caller(name, input);
+      assert.ok(result.ok, JSON.stringify(result.error));
+      return result.data;
+    };
+    try {
+      const opened = await call("act", {
+        find: { target: { kind: "window", id: extra.windowId }, role: "push button", name: "Open dialog" },
+        action: { kind: "invoke" },
+        waitMs: 500,
+      });
+      const dialog = opened.windows_appeared.find((w: { title: string }) => w.title === "Confirm");
+      assert.ok(dialog, JSON.stringify(opened.windows_appeared));
+      const target = { kind: "window", id: dialog.id };
+      // The first read goes through the app's cache (its main window's 120 elements and more); the
+      // dialog's 5 then tell the next read that its own calls cost less.
+      const first = await call("snapshot", { target, format: "json" });
+      const second = await call("snapshot", { target, format: "json" });
+      assert.match(first.method, /^cache/);
+      assert.match(second.method, /^per-node calls/);
+      const shown = (page: { elements: Record<string, unknown>[] }) =>
+        page.elements.map(({ ref: _ref, ...element }) => element);
+      assert.deepEqual(shown(second), shown(first));
+      const cancel = second.elements.find((e: { name: string }) => e.name === "Cancel");
+      assert.ok(cancel, "the dialog's Cancel button is read");
+      const closed = await call("act", { ref: cancel.ref, action: { kind: "invoke" }, waitMs: 500 });
+      assert.deepEqual(
+        closed.windows_disappeared.map((w: { title: string }) => w.title),
+        ["Confirm"],
+      );
+    } finally {
+      extra.kill();
+      await context.close();
+      await backend.close();
+    }
+  });
+});
+
 describe("a hung app", () => {
   it("does not hold up listing windows or reading another app's window", async () => {
     const backend = await connect();

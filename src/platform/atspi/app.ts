@@ -58,6 +58,20 @@ export class AtspiApp {
    * from ancestors (see enrich.ts): their extents are asked for without waiting for the ancestors'.
    */
   readonly hadArea = new Set<string>();
+  /** How many items the app's last `Cache.GetItems` answered with: every element of every window it has. */
+  cacheItems: number | undefined = undefined;
+  /** Elements read the last time each root (a window, a dialog, an element) was read with given bounds. */
+  readonly #nodesRead = new Map<string, number>();
+
+  rememberNodesRead(key: string, nodes: number): void {
+    if (this.#nodesRead.size >= 1000) this.#nodesRead.clear();
+    this.#nodesRead.set(key, nodes);
+  }
+
+  nodesRead(key: string): number | undefined {
+    return this.#nodesRead.get(key);
+  }
+
   /** The frames this app had when it last answered, for listing it while it does not. */
   lastFrames: unknown[] | undefined = undefined;
   /** Until then, listing does not ask this app again: it just failed to answer. */
@@ -99,6 +113,11 @@ export class AtspiApp {
    */
   get bindingsApart(): boolean {
     return this.toolkit.name === "Qt";
+  }
+
+  /** The Java ATK wrapper, which names its toolkit after the Java Access Bridge. */
+  get isJava(): boolean {
+    return this.toolkit.name === "J2SE-access-bridge";
   }
 
   get isGtk3(): boolean {

@@ -500,6 +500,27 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
   }
 }
 
+/**
+ * How many times an element read with its own calls costs a cache item, at most, where a window is
+ * read alone rather than through the app's whole cache. Java's wrapper answers Cache.GetItems at
+ * 0.25–0.35 ms an item and the calls for one element (role, states, interfaces, properties, its
+ * share of its parent's children) at 0.65–0.85 ms, both crossing into the Swing thread for every
+ * field; measured on jEdit, whose first-start Help window holds half its 715 cached items.
+ */
+const JAVA_CALLS_PER_ITEM = 4;
+
+/**
+ * Whether a root is cheaper read with its own calls than through the app's whole cache: a Java app's
+ * cache holds every element of every window it has open (and its wrapper answers it an element at a
+ * time), so a dialog of 40 elements costs as much as its 700-element main window. Judged by what the
+ * last read of the same root with the same bounds found; a root never read goes through the cache.
+ */
+function smallBesideCache(app: AtspiApp, key: string): boolean {
+  if (!app.isJava || app.cacheItems === undefined) return false;
+  const nodes = app.nodesRead(key);
+  return nodes !== undefined && nodes * JAVA_CALLS_PER_ITEM <= app.cacheItems;
+}
+
 export async function readStructure(
   app: AtspiApp,
   rootPath: string,
@@ -507,10 +528,14 @@ export async function readStructure(
   onNode?: (node: RawNode) => Promise<void>,
 ): Promise<StructureRead> {
   const deadline = Date.now() + options.timeoutMs;
+  const readKey = `${rootPath} ${options.maxDepth} ${options.nodeCeiling} ${options.walkTables}`;
   // For one node, four calls cost less than the app's whole cache.
   // The cache gets half the budget at most: an app that does not answer it must leave time to say so.
   const cache =
-    options.maxDepth === 0 ? undefined : await readCache(app, Math.min(options.timeoutMs / 2, 5000));
+    options.maxDepth === 0 || smallBesideCache(app, readKey)
+      ? undefined
+      : await readCache(app, Math.min(options.timeoutMs / 2, 5000));
+  if (cache) app.cacheItems = cache.size;
   if (cache) {
     const frames = new Set(["frame", "window", "dialog"]);
     app.reportsShowing = false;
@@ -571,6 +596,7 @@ export async function readStructure(
   };
   await visit(root, 0);
   await Promise.all(context.pending);
+  if (!context.timedOut) app.rememberNodesRead(readKey, context.count);
   const method =
     context.usedCalls === 0 ? "cache" : context.usedCache === 0 ? "per-node calls" : "cache + per-node calls";
   return {
