@@ -3,9 +3,53 @@
 // region (an alert, a status line) the words of what is in it.
 
 import { type AccessibilityReader, PASSWORD_ROLE, type RawNode } from "../platform/types.js";
-import { MESSAGE_ROLES, SET_TEXT_ROLES } from "../platform/vocabulary.js";
+import { MESSAGE_ROLES, roleSet, SET_TEXT_ROLES } from "../platform/vocabulary.js";
+import { credentialRanges, secretField } from "./credentials.js";
 
 export const PASSWORD_MARKER = "<hidden: password field>";
+/** What a field's value shows where it holds a card number or a key: that part is kept out of replies. */
+export const CREDENTIAL_MARKER = "<hidden: card number or key>";
+/** A field whose name says it takes a one-time code, a PIN or a security code: its value is kept out. */
+export const CODE_MARKER = "<hidden: code field>";
+
+/** Fields typed into on one line (an entry, a web input, a combo box's text). */
+const FIELD_ROLES = roleSet("text", "entry", "editbar", "combo box", "spin button");
+
+/**
+ * A field's value as a reply may show it: a secret typed into it never comes back (issue 54: secrets
+ * stay out of every journal line, recording and reply). A field named for a code shows a marker; a
+ * card number or a key in any field, found by its look as the journal finds it, is replaced by one.
+ * Text in a document, a terminal or a label is shown as it is (a digest in an editor is data).
+ */
+function fieldValue(node: RawNode, value: string): string {
+  const ranges = secretRanges(node, value);
+  if (ranges.length === 0) return value;
+  if (secretField(node.name, node.description)) return CODE_MARKER;
+  let shown = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    shown += value.slice(at, start) + CREDENTIAL_MARKER;
+    at = end;
+  }
+  return shown + value.slice(at);
+}
+
+/**
+ * The parts of a field's text that are secrets, [start, end): all of it in a field named for a
+ * code, else each card number or key found by its look; none outside a one-line field.
+ */
+export function secretRanges(
+  node: Pick<RawNode, "role" | "name" | "description" | "interfaces" | "states">,
+  text: string,
+): [number, number][] {
+  if (!FIELD_ROLES.has(node.role) || text === "") return [];
+  if (secretField(node.name, node.description) && takesText(node)) return [[0, text.length]];
+  return credentialRanges(text);
+}
+
+/** Whether a value shown in a reply had a secret taken out (it cannot be compared with what was set). */
+export const hidesSecret = (value: string | undefined): boolean =>
+  value === PASSWORD_MARKER || value === CODE_MARKER || !!value?.includes(CREDENTIAL_MARKER);
 
 /**
  * Whether a text can be set into the element (a field): it has EditableText, and it says it is
@@ -22,11 +66,17 @@ export function takesText(node: {
 }
 
 /**
- * The value an element shows: its Value, else its text; a marker for a password field. With
+ * The value an element shows: its Value, else its text; a marker for a password field, for a field
+ * named for a code, and for a card number or a key in a field (fieldValue). With
  * `skipNameEcho`, text that only repeats the name (a label's), or is empty, is left out where the
  * element is no field.
  */
 export function shownValue(node: RawNode, skipNameEcho = false): string | undefined {
+  const value = rawShownValue(node, skipNameEcho);
+  return value === undefined ? undefined : fieldValue(node, value);
+}
+
+function rawShownValue(node: RawNode, skipNameEcho: boolean): string | undefined {
   if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
   if (node.value !== undefined) return node.value;
   if (MESSAGE_ROLES.has(node.role) && !ownText(node.text)) return messageText(node);

@@ -13,7 +13,7 @@ import {
   windowChanges,
   windowsSettled,
 } from "../core/receipt.js";
-import { PASSWORD_MARKER } from "../core/snapshot.js";
+import { hidesSecret } from "../core/value.js";
 import { type Verified, verifiedNote, verifyRef } from "../core/verify.js";
 import { processAlive } from "../platform/index.js";
 import type {
@@ -409,9 +409,10 @@ function valueEffect(receipt: Receipt, action: z.output<typeof semanticActionSch
   if (action.kind !== "set_value" && action.kind !== "set_range") return;
   const wanted = action.kind === "set_value" ? action.text : action.value;
   const got = receipt.after?.value;
-  // Longer than the re-read could take (value_length set even at the whole read): unknown.
+  // Longer than the re-read could take (value_length set even at the whole read), or a secret kept
+  // out of the reply (a password, a card number): unknown.
   receipt.effect =
-    got === undefined || got === PASSWORD_MARKER || receipt.after?.value_length !== undefined
+    got === undefined || hidesSecret(got) || receipt.after?.value_length !== undefined
       ? "unknown"
       : readsBackAs(got, wanted)
         ? "seen"

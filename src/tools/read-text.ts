@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { STRING_CEILING } from "../core/limits.js";
+import { secretRanges } from "../core/value.js";
 import { verifyRef } from "../core/verify.js";
 import { type AccessibilityReader, PASSWORD_ROLE } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
@@ -21,8 +22,21 @@ export async function refText(context: ToolContext, ref: string, start = 0, leng
       "Do not read secrets.",
     );
   }
-  return { node, read: await backend.readText(entry.handle, start, length) };
+  const read = await backend.readText(entry.handle, start, length);
+  if (read === null || read.length > FIELD_READ) return { node, read };
+  // A card number, a key or a code in a field never comes back: read whole, so that no slice cuts
+  // one in two where its look is lost, and shown with each of its characters as "•".
+  const whole = await backend.readText(entry.handle, 0, read.length).catch(() => null);
+  if (whole === null) return { node, read };
+  const ranges = secretRanges(node, whole.text);
+  if (ranges.length === 0) return { node, read };
+  let text = whole.text;
+  for (const [from, to] of ranges) text = text.slice(0, from) + "•".repeat(to - from) + text.slice(to);
+  return { node, read: { text: text.slice(start, start + length), length: whole.length } };
 }
+
+/** A field's text up to this long is read whole, to keep the secrets in it out (secretRanges). */
+const FIELD_READ = 10_000;
 
 export const readTextTool = defineTool({
   name: "read_text",

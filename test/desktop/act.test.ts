@@ -304,7 +304,10 @@ describe("acting on real apps", () => {
       { set: false, unverifiable: true },
       secret.text,
     );
-    assert.match(secret.text!, /a password field cannot be read back, so it is not verified/);
+    assert.match(
+      secret.text!,
+      /a password field, or a card number, key or code in a field, is never read back, so it is not verified/,
+    );
     assert.ok(!secret.text!.includes("s3cret"));
     const bad = await call("fill_form", { fields: [] });
     assert.equal(bad.ok, false);

@@ -2,7 +2,13 @@
 // value_contains. A message region's words may sit in its children; an empty field is a value.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { shownValue } from "../../src/core/value.js";
+import {
+  CODE_MARKER,
+  CREDENTIAL_MARKER,
+  hidesSecret,
+  secretRanges,
+  shownValue,
+} from "../../src/core/value.js";
 import type { RawNode } from "../../src/platform/types.js";
 
 const node = (role: string, extra: Partial<RawNode> = {}): RawNode =>
@@ -36,4 +42,30 @@ it("a message region's own text wins; a password inside one is never read; unrea
   assert.equal(shownValue(withPassword), "Your code");
   assert.equal(shownValue(node("alert", { text: "\uFFFC" })), "");
   assert.equal(shownValue(node("alert")), undefined);
+});
+
+it("a card number or a key in a field, and a code field's value, never come back; a document's text does", () => {
+  const card = "5371 1890 2645 7730";
+  assert.equal(shownValue(node("text", { text: `Card ${card}` })), `Card ${CREDENTIAL_MARKER}`);
+  assert.equal(shownValue(node("entry", { value: "sk-proj-Qx7vB2mN9pL4kR8sT1wZ3yH6" })), CREDENTIAL_MARKER);
+  const otp = node("text", {
+    name: "One-time code",
+    text: "482913",
+    interfaces: ["EditableText"],
+    states: ["editable"],
+  });
+  assert.equal(shownValue(otp), CODE_MARKER);
+  assert.deepEqual(secretRanges(otp, "482913"), [[0, 6]]);
+  assert.ok(hidesSecret(shownValue(otp)));
+  // Plain text, a postal code and a number that is no card stay as they are.
+  assert.equal(shownValue(node("text", { text: "lunch with Mireille" })), "lunch with Mireille");
+  assert.equal(
+    shownValue(node("text", { name: "Postal code", text: "75011", states: ["editable"] })),
+    "75011",
+  );
+  assert.equal(shownValue(node("text", { text: "3.14159265358979" })), "3.14159265358979");
+  assert.ok(!hidesSecret("lunch with Mireille"));
+  // A digest in a document or a terminal is data.
+  assert.equal(shownValue(node("document text", { text: card })), card);
+  assert.equal(shownValue(node("terminal", { text: card })), card);
 });

@@ -28,6 +28,8 @@ interface WindowRead {
   root: RawNode;
   nodes: RawNode[];
   complete: boolean;
+  /** The language its app shows its labels in, where the platform can tell. */
+  language?: string | undefined;
 }
 
 /** A tree's nodes, the root first. */
@@ -41,7 +43,12 @@ export async function readWhole(context: ToolContext, windowId: number): Promise
   const read = await backend.readWindow(windowId, READ);
   const nodes = everyNode(read.root);
   const cut = nodes.some((n) => n.childrenCut && n.childrenCut.reason !== "table");
-  return { root: read.root, nodes, complete: !read.timedOut && !read.ceilingHit && !cut };
+  return {
+    root: read.root,
+    nodes,
+    complete: !read.timedOut && !read.ceilingHit && !cut,
+    language: read.language,
+  };
 }
 
 /** The element with the keyboard focus: the deepest that reports it. */
@@ -109,10 +116,13 @@ async function holdsInput(
   return false;
 }
 
-/** A modal top-level is a dialog, whatever its role (GTK 4.8's file chooser says "filler"). */
-function windowFacts(root: RawNode): WindowFacts {
+/**
+ * A window's role, states and its app's language. A modal top-level is a dialog, whatever its role
+ * (GTK 4.8's file chooser says "filler").
+ */
+function windowFacts({ root, language }: { root: RawNode; language?: string | undefined }): WindowFacts {
   const modal = root.states?.includes("modal") && !DIALOG_ROLES.has(root.role);
-  return { role: modal ? "dialog" : root.role, states: root.states };
+  return { role: modal ? "dialog" : root.role, states: root.states, ...(language ? { language } : {}) };
 }
 
 /** Where a window holds a file chooser: its own role, or a chooser inside (GTK 4, Qt). */
@@ -261,9 +271,16 @@ async function containers(
   const bar = ancestors.find((a) => !WINDOW_ROLES.has(a.role));
   if (!bar || !element.name || !matchLabel(element.name).closes) return { inside };
   const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
-  const searches = (n: RawNode) =>
-    EDITABLE_ROLES.has(n.role) && [n.name, n.description].some((l) => !!l && !!matchLabel(l).searches);
-  const found = read ? everyNode(read.root).some(searches) : false;
+  const searching = (l: string | undefined) => !!l && !!matchLabel(l).searches;
+  const fields = read ? everyNode(read.root).filter((n) => EDITABLE_ROLES.has(n.role)) : [];
+  // A field named only by its placeholder ("Search…": GTK 4's search entry has no other name).
+  const placeholder = async (n: RawNode) => {
+    const attributes = await backend.readAttributes?.(n.handle).catch(() => undefined);
+    return searching(attributes?.["placeholder-text"] ?? attributes?.placeholder);
+  };
+  const found =
+    fields.some((n) => searching(n.name) || searching(n.description)) ||
+    (await Promise.all(fields.slice(0, 4).map(placeholder))).some(Boolean);
   return { inside, ...(found ? { searchBar: true } : {}) };
 }
 
@@ -298,7 +315,7 @@ export async function pressFacts(
   const backend = await context.backend();
   try {
     const top = await backend.readWindow(windowId, { ...READ, maxDepth: 0, nodeCeiling: 1 });
-    facts.window = windowFacts(top.root);
+    facts.window = windowFacts(top);
     await answer(context, facts, windowQuestions(facts), windowId);
   } catch {
     // The window could not be read: the rules that need it assume the worst.
@@ -820,7 +837,7 @@ export async function keyEffect(
   if (focusedNode) effect.focusedHandle = focusedNode.handle;
   effect.focusedHandles = everyFocused(read.nodes).map((n) => n.handle);
   effect.focusedRoles = everyFocused(read.nodes).map((n) => n.role);
-  const window = windowFacts(read.root);
+  const window = windowFacts(read);
   const focused = input.focused
     ? { ...input.focused, window }
     : focusedNode
@@ -875,7 +892,7 @@ function judging(context: ToolContext, windowId: number, read: WindowRead, effec
         states: node.states,
         ...(shown.length > 0 ? { shown } : {}),
         ...(opensMenu(node) ? { opensMenu: true } : {}),
-        window: windowFacts(j.read.root),
+        window: windowFacts(j.read),
       };
     },
     async add(facts, via) {
@@ -917,7 +934,7 @@ async function activationEffect(
   keys: ActivationKeys,
 ): Promise<void> {
   j.effect.focusPresses = focused.role !== undefined && PRESSABLE_ROLES.has(focused.role);
-  const window = windowFacts(j.read.root);
+  const window = windowFacts(j.read);
   const found = await activationPresses(j.context, j.windowId, j.read, window, focused, node, keys);
   for (const press of found) {
     if ("unreadable" in press) {
@@ -1039,7 +1056,7 @@ function bindsOutside(
 async function exportedClaims(j: KeyJudging, app: AppBindings, chord: Chord): Promise<void> {
   for (const item of app.items) {
     if (!item.accel || !bindingChords(item.accel).some((b) => !b.bare && sameChord(b.chord, chord))) continue;
-    const facts: TargetFacts = { role: "menu item", name: item.label, window: windowFacts(j.read.root) };
+    const facts: TargetFacts = { role: "menu item", name: item.label, window: windowFacts(j.read) };
     await j.add(facts, `the accelerator ${item.accel} of the app's exported menu item "${item.label}"`);
   }
 }

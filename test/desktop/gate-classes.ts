@@ -1,0 +1,89 @@
+// Shared by the class-by-class proofs of the gate on GTK 4, Swing and a web page
+// (gate-classes-gtk4.test.ts, gate-classes-swing.test.ts, gate-classes-web.test.ts): each judges one
+// window's controls through the real tools with no person to ask, and reads the app's own log (or
+// state) to show what happened; the secrets' part reads the journal, the recording and every reply.
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { HANG_MS, type toolCaller, within } from "./helpers.js";
+
+type Call = ReturnType<typeof toolCaller>;
+type Result = Awaited<ReturnType<Call>>;
+
+/** The lines an app appended to its log, in order. */
+export const logLines = (log: string): string[] =>
+  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+
+/** Waits until a line of the log matches: the input reached the app and took effect. */
+export async function untilLogged(log: string, line: string | RegExp): Promise<void> {
+  const hit = () => logLines(log).some((l) => (typeof line === "string" ? l === line : line.test(l)));
+  const deadline = Date.now() + within(HANG_MS);
+  while (!hit() && Date.now() < deadline) await sleep(100);
+  assert.ok(hit(), `${line} was logged: ${JSON.stringify(logLines(log))}`);
+}
+
+/** The call went through the gate with no person to ask: done, not refused. */
+export function passed(result: Result, what: string): void {
+  assert.ok(
+    result.ok && result.data?.status !== "refused",
+    `${what} passes: ${JSON.stringify(result.data ?? result.error)}`,
+  );
+}
+
+/** The gate refused the call (there is no person to ask), saying why. */
+export function refused(result: Result, what: string, reason?: RegExp): void {
+  const why = result.ok ? result.data?.reason : result.error?.message;
+  assert.ok(
+    result.ok ? result.data?.status === "refused" : result.error?.code === "refused",
+    `${what} is refused: ${JSON.stringify(result.data ?? result.error)}`,
+  );
+  if (reason) assert.match(String(why), reason, what);
+}
+
+/** Waits a moment, then: no line of the log matches (the refused input never reached the app). */
+export async function neverLogged(log: string, line: RegExp, what: string): Promise<void> {
+  await sleep(within(400));
+  const hits = logLines(log).filter((l) => line.test(l));
+  assert.deepEqual(hits, [], `${what}: the app never did it: ${JSON.stringify(logLines(log))}`);
+}
+
+/** Text folded as the tests compare it: NFKC, lower case, no spaces. */
+export const folded = (text: string): string => text.normalize("NFKC").toLowerCase().replace(/\s+/gu, "");
+
+/** Every run of `length` characters of the folded value: its pieces. */
+export function pieces(value: string, length: number): string[] {
+  const f = [...folded(value)];
+  if (f.length <= length) return [f.join("")];
+  return Array.from({ length: f.length - length + 1 }, (_, i) => f.slice(i, i + length).join(""));
+}
+
+/**
+ * The folded text holds none of the pieces (each found, if any, named): where a secret would show
+ * in a journal line, a recording or a reply.
+ */
+export function holdsNone(text: string, secretPieces: string[], where: string): void {
+  const f = folded(text);
+  const found = secretPieces.filter((p) => f.includes(p));
+  assert.deepEqual(found, [], `${where} holds no piece of a secret`);
+}
+
+/** Every recording written in the folder, as one text. */
+export function recordingsIn(dir: string): string {
+  if (!existsSync(dir)) return "";
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
+}
+
+/** A password whose every run of four holds a digit or a symbol, and a Luhn-valid card number. */
+export const SECRETS = { password: "Qz7!mK2#vR9p", card: "5371 1890 2645 7730" };
+
+/**
+ * The pieces a secret case must never show: the password's runs of 4 (it is typed into a password
+ * field) and the card number's runs of 12 (a card number is found by its look, and masked by them).
+ */
+export const SECRET_PIECES = [...pieces(SECRETS.password, 4), ...pieces(SECRETS.card, 12)];
+
+/** Every string of a reply, its text and its data, as one text to search. */
+export const replyText = (result: Result): string => JSON.stringify([result.text, result.data, result.error]);
