@@ -109,6 +109,8 @@ export interface TargetFacts {
          * undefined: not read.
          */
         asks?: boolean | undefined;
+        /** The language its app shows its labels in ("pt_BR"), where the platform could tell. */
+        language?: string | undefined;
       }
     | undefined;
   /** What the input does beyond a press, read from the target itself ("Enter runs … in a terminal"). */
@@ -308,7 +310,7 @@ function dropReason(target: TargetFacts, role: string): string | undefined {
       .find((verb) => verb);
     if (agent) return `a ${role} ${quoteLabel(label)} (it takes a drop to ${agent})`;
     if (symbolsOnly(text)) return `a ${role} ${quoteLabel(label)}: a drop target named by symbols only`;
-    const unknown = readLabel(text).unknown;
+    const unknown = readLabel(text, { language: target.window?.language }).unknown;
     if (unknown.length > 0)
       return `a ${role} ${quoteLabel(label)}: deskhand cannot read ${JSON.stringify(unknown[0])} as harmless`;
   }
@@ -329,10 +331,19 @@ function controlKind(target: TargetFacts, role: string): ControlKind {
   if (target.opensMenu || target.states?.includes("has popup")) return "opens";
   if (role === "page tab" || HEADER_ROLES.has(role) || target.inside?.some((r) => HEADER_ROLES.has(r)))
     return "view";
-  if (SETTING_ROLES.has(role)) return "setting";
+  if (SETTING_ROLES.has(role) || pressedToggle(target, role)) return "setting";
   if (role === "link") return "link";
   return COMMAND_ROLES.has(role) ? "command" : "choice";
 }
+
+/**
+ * A toggle reported as a push button: GTK 4.8 gives its toggle buttons the push button's role, and
+ * only the "pressed" state (shown while it is on) tells them apart. A push button held down by the
+ * pointer reports "armed" too (Java), and is not one; an untoggled GTK 4 toggle shows nothing, so it
+ * is judged by its words as a command.
+ */
+const pressedToggle = (target: TargetFacts, role: string) =>
+  role === "push button" && !!target.states?.includes("pressed") && !target.states.includes("armed");
 
 function pressReason(target: TargetFacts): string | undefined {
   if (target.nothing) return undefined;
@@ -367,7 +378,10 @@ function pressReason(target: TargetFacts): string | undefined {
     return `a ${role} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
   const decided = wordsDecide(target, role, labels);
   if (decided !== undefined) return decided || undefined;
-  return structureReason(target, role, labels[0]!.text) ?? unreadReason(kind, role, labels);
+  return (
+    structureReason(target, role, labels[0]!.text) ??
+    unreadReason(kind, role, labels, target.window?.language)
+  );
 }
 
 /**
@@ -411,7 +425,12 @@ function structureReason(target: TargetFacts, role: string, label: string): stri
  * commits where it cannot be read at all (symbols only, a language deskhand has no words for); a
  * choice (a list item, a cell) shows data, not a command.
  */
-function unreadReason(kind: ControlKind, role: string, labels: Label[]): string | undefined {
+function unreadReason(
+  kind: ControlKind,
+  role: string,
+  labels: Label[],
+  language: string | undefined,
+): string | undefined {
   if (kind !== "command" && kind !== "link") return undefined;
   const what = `a ${role} ${quoteLabel(labels[0]!.text)}`;
   if (labels.every((l) => symbolsOnly(l.text)))
@@ -424,11 +443,15 @@ function unreadReason(kind: ControlKind, role: string, labels: Label[]): string 
     return unknown.length > 0 ? `${what}: ${unreadWords(unknown)}` : undefined;
   }
   // The words that remain once the things a label names are taken out ("Print Preview").
-  const readings = read.map((l) => readLabel(withoutNamedThings(l.text)));
+  const readings = read.map((l) => readLabel(withoutNamedThings(l.text), { language }));
   const commits = readings.find((r) => r.commits)?.commits;
   if (commits) return `${what} ("${commits.word}": ${commits.what ?? "commits"})`;
   const unknown = readings.flatMap((r) => r.unknown);
-  return unknown.length > 0 ? `${what}: ${unreadWords(unknown)}` : undefined;
+  if (unknown.length === 0) return undefined;
+  const foreign = readings.find((r) => r.unreadLanguage)?.unreadLanguage;
+  return foreign
+    ? `${what}: its app shows its labels in ${JSON.stringify(foreign)}, a language no catalog on this machine is in, so deskhand cannot read ${JSON.stringify(unknown[0])} as harmless and it counts as committing`
+    : `${what}: ${unreadWords(unknown)}`;
 }
 
 const unreadWords = (unknown: string[]) =>
@@ -452,7 +475,7 @@ function setReason(target: TargetFacts, role: string): string | undefined {
   ];
   for (const text of texts) {
     if (!text) continue;
-    const reading = readLabel(text);
+    const reading = readLabel(text, { language: target.window?.language });
     if (reading.commits)
       return `${target.name === text ? `a ${role}` : "an option or value"} ${quoteLabel(text)} ("${reading.commits.word}"${reading.commits.what ? `: ${reading.commits.what}` : " commits"})`;
   }

@@ -47,6 +47,16 @@ describe("the judge: structure first", () => {
       assert.ok(commitReason(press("push button", name)), name);
   });
 
+  it("GTK 4.8's toggle, a push button shown pressed, is a setting; held down (armed) or unpressed, a command", () => {
+    assert.equal(commitReason(press("push button", "Pay", { states: ["focusable", "pressed"] })), undefined);
+    assert.match(
+      commitReason(press("push button", "Pay", { states: ["pressed", "armed"] })) ?? "",
+      /"pay" commits/,
+    );
+    assert.match(commitReason(press("push button", "Pay", { states: ["focusable"] })) ?? "", /"pay" commits/);
+    assert.ok(commitReason(press("push button", "Pay", { states: ["pressed"], window: { role: "alert" } })));
+  });
+
   it("in an alert, a setting is still judged by its words", () => {
     assert.ok(commitReason(press("toggle button", "Delete everything", { window: { role: "alert" } })));
   });

@@ -1,0 +1,184 @@
+// The judge's classes on a real GTK 4 window (test/fixtures/dialogs/gtk4_gate.py), judged through the
+// real tools with no person to ask: what structure says is harmless passes whatever its words and
+// the app's log shows it happened; what commits is refused and the log shows it never happened; a
+// password and a card number typed in reach no journal line, recording or reply.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import {
+  holdsNone,
+  neverLogged,
+  passed,
+  recordingsIn,
+  refused,
+  replyText,
+  SECRET_PIECES,
+  SECRETS,
+  untilLogged,
+} from "./gate-classes.js";
+import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-classes-gtk4-"));
+const title = `Gate classes GTK 4 ${process.pid}`;
+const log = join(dir, "gtk4.log");
+const intent = "Use the window";
+
+describe("the judge's classes on a GTK 4 window", () => {
+  const context = gatedContext(dir);
+  const call = toolCaller(context);
+  let app: StartedApp;
+  type Match = { ref: string; name: string | null; bounds: { x: number; y: number } | null };
+  const element = async (query: Record<string, unknown>) =>
+    (await findWaiting(call, title, query, HANG_MS)) as Match;
+  const all = async (query: Record<string, unknown>) =>
+    (await call("find", { target: { kind: "title", glob: title }, limit: 50, ...query })).data
+      .matches as Match[];
+
+  before(async () => {
+    app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk4_gate.py", title, log]);
+    await element({ role: "slider", name: "Slide to pay" });
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("by structure, whatever the words: a tab, a sortable column, a pressed toggle, a find bar's Close, Enter in a search field", async () => {
+    // GTK 4.8 names every tab "Tab"; its label is a child. The second is "Delete".
+    const tabs = await all({ role: "page tab" });
+    assert.equal(tabs.length, 2, JSON.stringify(tabs));
+    passed(await call("click", { ref: tabs[1]!.ref, intent }), 'the tab "Delete"');
+    await untilLogged(log, "page 1");
+    // A GtkColumnView's title: its label is what a person clicks.
+    passed(
+      await call("click", { ref: (await element({ role: "label", name: "Send" })).ref, intent }),
+      "Send",
+    );
+    await untilLogged(log, "sorted");
+    // GTK 4.8 reports a toggle as a push button; shown pressed, it is one.
+    passed(
+      await call("click", {
+        ref: (await element({ role: "push button", name: "Pay", states: ["pressed"] })).ref,
+        intent,
+      }),
+      'the pressed toggle "Pay"',
+    );
+    await untilLogged(log, "toggle False");
+    // Untoggled, GTK 4.8 shows nothing that tells it from a push button "Pay": judged by its words.
+    const off = await element({ role: "push button", name: "Pay" });
+    refused(await call("click", { ref: off.ref, intent }), 'the untoggled "Pay"', /pay/);
+    await neverLogged(log, /toggle True/, 'the untoggled "Pay"');
+    const search = await element({ role: "entry" });
+    passed(await call("key", { ref: search.ref, key: "Enter", intent }), "Enter in the search field");
+    await untilLogged(log, "searched");
+    passed(
+      await call("click", { ref: (await element({ role: "push button", name: "Close" })).ref, intent }),
+      "Close",
+    );
+    await untilLogged(log, "bar closed");
+  });
+
+  it("commits: a French command, an unnamed icon, symbols, Enter that activates the default, an option, a slider", async () => {
+    const invoice = await element({ role: "push button", name: "Envoyer la facture" });
+    refused(await call("click", { ref: invoice.ref, intent }), "Envoyer la facture", /envoyer/i);
+    refused(
+      await call("act", { ref: invoice.ref, action: { kind: "invoke" }, intent }),
+      "Envoyer la facture by act",
+    );
+    await neverLogged(log, /invoice sent/, "Envoyer la facture");
+    // The icon button beside it: no name, no label.
+    const row = (await all({ role: "push button" })).filter((b) => b.bounds?.y === invoice.bounds?.y);
+    const icon = row.find((b) => !b.name);
+    assert.ok(icon, JSON.stringify(row));
+    refused(await call("click", { ref: icon.ref, intent }), "the unnamed icon", /unnamed/);
+    await neverLogged(log, /icon pressed/, "the unnamed icon");
+    const symbols = await element({ role: "push button", name: "✓ ➜" });
+    refused(await call("click", { ref: symbols.ref, intent }), "✓ ➜", /symbols only/);
+    await neverLogged(log, /symbols pressed/, "✓ ➜");
+    // Enter in an entry that activates the window's default button "Pay": GTK 4.8 reports no default
+    // ("is default"), so the entry's own action, which no toolkit reports, is what Enter runs.
+    const amount = await element({ role: "text", name: "Amount" });
+    const field = /default button|field's own action/;
+    refused(await call("key", { ref: amount.ref, key: "Enter", intent }), "Enter in Amount", field);
+    refused(
+      await call("type_text", { ref: amount.ref, text: "3\n", intent }),
+      "3 and Enter in Amount",
+      field,
+    );
+    await neverLogged(log, /paid/, "Enter in Amount");
+    const rows = await element({ role: "combo box", name: "Rows" });
+    refused(
+      await call("act", { ref: rows.ref, action: { kind: "select", option: "Delete all rows" }, intent }),
+      "select Delete all rows",
+      /Delete all rows/,
+    );
+    await neverLogged(log, /chose Delete/, "select Delete all rows");
+    const slider = await element({ role: "slider", name: "Slide to pay" });
+    refused(
+      await call("act", { ref: slider.ref, action: { kind: "set_range", value: 100 }, intent }),
+      "set_range",
+      /pay/,
+    );
+    refused(await call("key", { ref: slider.ref, key: "End", intent }), "End on Slide to pay", /pay/);
+    await neverLogged(log, /slid/, "Slide to pay");
+  });
+
+  it("a password and a card number reach no journal line, recording or reply; plain text stays plain", async () => {
+    const replies: string[] = [];
+    const kept = async (tool: Parameters<typeof call>[0], input: Record<string, unknown>) => {
+      const result = await call(tool, input);
+      replies.push(replyText(result));
+      passed(result, tool);
+      return result;
+    };
+    await kept("record", { action: "start", name: "gtk4-secrets" });
+    try {
+      const password = await element({ role: "password text", name: "Password" });
+      await kept("type_text", {
+        ref: password.ref,
+        text: SECRETS.password,
+        intent: `Type ${SECRETS.password}`,
+      });
+      const card = await element({ role: "text", name: "Card number" });
+      await kept("type_text", {
+        ref: card.ref,
+        text: SECRETS.card,
+        intent: `Enter the card ${SECRETS.card}`,
+      });
+      const notes = await element({ role: "text", name: "Notes" });
+      await kept("type_text", {
+        ref: notes.ref,
+        text: "lunch with Mireille",
+        intent: "Note lunch with Mireille",
+      });
+    } finally {
+      await kept("record", { action: "stop" });
+    }
+    await untilLogged(log, `password ${SECRETS.password.length}`);
+    await untilLogged(log, `card ${SECRETS.card}`);
+    await untilLogged(log, "notes lunch with Mireille");
+    const target = { kind: "title", glob: title };
+    const snapshot = await call("snapshot", { target });
+    // The card number is in the field (the app logged it), and the reply says it is kept out.
+    assert.match(snapshot.text ?? "", /text "Card number".*= "<hidden: card number or key>"/);
+    assert.match(
+      snapshot.text ?? "",
+      /text "Notes".*= "lunch with Mireille"/,
+      "plain text is shown as it is",
+    );
+    replies.push(replyText(snapshot));
+    replies.push(replyText(await call("observe", { target })));
+    const card = await element({ role: "text", name: "Card number" });
+    replies.push(replyText(await call("element_info", { ref: card.ref })));
+    const read = await call("read_text", { ref: card.ref });
+    assert.equal(read.data?.text, "•".repeat(SECRETS.card.length), JSON.stringify(read));
+    replies.push(replyText(read));
+    const journal = readFileSync(join(dir, "audit.jsonl"), "utf8");
+    holdsNone(journal, SECRET_PIECES, "the journal");
+    holdsNone(recordingsIn(join(dir, "recordings")), SECRET_PIECES, "the recording");
+    for (const [i, reply] of replies.entries()) holdsNone(reply, SECRET_PIECES, `reply ${i}`);
+    assert.match(journal, /Note lunch with Mireille/, "plain text stays unmasked");
+  });
+});
