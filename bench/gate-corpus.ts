@@ -221,6 +221,7 @@ export function heldOutLexicon(languages: Set<string>, domains: Set<string>) {
 }
 
 const COVERED = "held-out domains, covered languages";
+const KNOWN = "held-out languages, the app's language known";
 
 /** Prints the corpus's figures; returns how many targets were missed. */
 export function corpusReport(): number {
@@ -248,6 +249,10 @@ export function corpusReport(): number {
     const name = `${item.language} ${JSON.stringify(item.text)}`;
     if (item.cls === "harmless") {
       const asked = !readLabel(item.text, { lexicon }).harmless;
+      if (heldLanguage) {
+        const inApp = !readLabel(item.text, { lexicon, language: item.language }).harmless;
+        addTo(bySplit, `${KNOWN} · harmless asked`, inApp ? name : undefined);
+      }
       addTo(alarms, `${split} · ${scriptOf(item.text)}`, asked ? name : undefined);
       addTo(bySplit, `${split} · harmless asked`, asked ? name : undefined);
     } else {
@@ -259,6 +264,11 @@ export function corpusReport(): number {
         missed ? `${name} (${item.verb})` : undefined,
       );
       addTo(bySplit, `${split} · ${target} missed`, missed ? `${name} (${item.verb})` : undefined);
+      // As the gate reads a native app, whose language its process names (a web page's it does not).
+      if (heldLanguage) {
+        const inApp = readLabel(item.text, { lexicon, englishOnly: true, language: item.language }).harmless;
+        addTo(bySplit, `${KNOWN} · ${target} missed`, inApp ? `${name} (${item.verb})` : undefined);
+      }
     }
   }
   printRows("Committing labels read as harmless (misses), by class and script", misses, "misses");
@@ -269,9 +279,7 @@ export function corpusReport(): number {
     return row ? row.wrong.length / row.labels : 0;
   };
   const missed = [
-    bySplit.get("held-out languages · the seven verbs missed")?.wrong.length
-      ? "misses on held-out languages"
-      : "",
+    bySplit.get(`${KNOWN} · the seven verbs missed`)?.wrong.length ? "misses on held-out languages" : "",
     rate(`${COVERED} · the seven verbs missed`) > 0.01 ? "over 1% missed on held-out domains" : "",
     rate(`${COVERED} · other verbs missed`) > 0.01 ? "over 1% of other verbs missed on held-out domains" : "",
     rate(`${COVERED} · harmless asked`) > 0.03 ? "over 3% harmless asked on held-out domains" : "",

@@ -139,3 +139,32 @@ export function descendantsOf(pid: number, processes: ProcessStat[] = allProcess
   add(pid);
   return tree;
 }
+
+/**
+ * The language a process shows its messages in, as gettext picks it: the first of LANGUAGE's list,
+ * else LC_ALL, LC_MESSAGES or LANG ("pt_BR.UTF-8" is "pt_BR"); "en" for the C and POSIX locales.
+ * Undefined where its environment cannot be read (another user's process, no /proc) or names none.
+ */
+export function processLanguage(pid: number): string | undefined {
+  let environ: string;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+  } catch {
+    return undefined;
+  }
+  const env = new Map(
+    environ
+      .split("\0")
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)] as const),
+  );
+  const locale = env.get("LC_ALL") || env.get("LC_MESSAGES") || env.get("LANG");
+  const plain = (name: string | undefined) => !name || /^(C|POSIX)([._@].*)?$/u.test(name);
+  // gettext ignores LANGUAGE where the locale is C: the app shows its English msgids.
+  if (locale && plain(locale)) return "en";
+  const first = env.get("LANGUAGE")?.split(":").find(Boolean) ?? locale;
+  if (!first) return undefined;
+  if (plain(first)) return "en";
+  // A locale name is letters, a region and a variant ("sr_RS@latin"); anything else names none.
+  const name = first.replace(/\..*$/u, "");
+  return /^[A-Za-z]{2,8}(?:[_@-][A-Za-z0-9]{1,8}){0,2}$/u.test(name) ? name : undefined;
+}

@@ -120,6 +120,11 @@ export interface StructureRead {
   /** Nodes whose children could not be read because the deadline passed. */
   timedOut: boolean;
   ceilingHit: boolean;
+  /**
+   * The language the window's app shows its labels in ("pt_BR"; "en" for the C locale), read from its
+   * process; undefined where the platform cannot tell.
+   */
+  language?: string | undefined;
 }
 
 export interface EnrichOptions {

@@ -38,7 +38,12 @@ export interface LabelLexicon {
   commits: Lexicon;
   /** Words seen in harmless labels, and not mostly in committing ones. */
   harmless: Lexicon;
+  /** The languages it learnt from, by their base code ("pt" for pt_BR), English among them. */
+  languages: Set<string>;
 }
+
+/** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin", "de" for "de_DE.UTF-8". */
+export const baseLanguage = (language: string) => language.split(/[_@.-]/u)[0]!.toLowerCase();
 
 /** A catalog's message that is a label: short, capitalized (or a mnemonic), no format or markup. */
 const NOT_A_LABEL = /%|<|\n|\{|\$|\ufffd|\\/u;
@@ -277,5 +282,6 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
   return {
     commits: new Lexicon(Buffer.from(cached.commits)),
     harmless: new Lexicon(Buffer.from(cached.harmless)),
+    languages: new Set(["en", ...files.map((file) => baseLanguage(file.language))]),
   };
 }

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import anyAscii from "any-ascii";
 import confusables from "unicode-confusables";
 import { SYSTEM_CATALOGS } from "../platform/translations.js";
-import { buildLabelLexicon, HAN_KANA, type LabelLexicon, pairsOf } from "./label-lexicon.js";
+import { baseLanguage, buildLabelLexicon, HAN_KANA, type LabelLexicon, pairsOf } from "./label-lexicon.js";
 import { Lexicon } from "./lexicon.js";
 import { agentOf, committingMeaning } from "./meanings.js";
 import { labelWords } from "./phrases.js";
@@ -35,6 +35,8 @@ export interface LabelReading {
   unknown: string[];
   /** Every word read as harmless, and none commits: the label says what it does, and that commits nothing. */
   harmless: boolean;
+  /** The app's language, where no catalog on the machine is in it: only English words were read. */
+  unreadLanguage?: string;
 }
 
 export interface ReadingOptions {
@@ -44,6 +46,11 @@ export interface ReadingOptions {
   vocabulary?: Vocabulary | undefined;
   /** Only English phrases and meanings besides the lexicon: what a language the data left out still gets. */
   englishOnly?: boolean | undefined;
+  /**
+   * The language the app shows its labels in ("xh_ZA"), where known. In a language no catalog on the
+   * machine is in, only English words read: another language's harmless word is no reading of it.
+   */
+  language?: string | undefined;
 }
 
 let system: LabelLexicon | undefined;
@@ -205,15 +212,21 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
   const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
   commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;
+  const unread = !!options.language && !lexicon.languages.has(baseLanguage(options.language));
   const unknown = words.filter((word) => {
     const letters = [...word].length;
     if (letters < 2 && !CJK_RUN.test(word)) return false;
-    return !learntCommitting(word, lexicon, english) && !harmlessWord(word, lexicon);
+    if (learntCommitting(word, lexicon, english)) return false;
+    // In a language deskhand has no catalog of, a word is read only as English.
+    return unread
+      ? !(englishWord(word) || elisionParts(word)?.every(englishWord))
+      : !harmlessWord(word, lexicon);
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits
     ? undefined
     : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
   commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
-  return { commits, unknown, harmless: !commits && unknown.length === 0 };
+  const reading = { commits, unknown, harmless: !commits && unknown.length === 0 };
+  return unread && options.language ? { ...reading, unreadLanguage: options.language } : reading;
 }

@@ -1,6 +1,7 @@
 // Committing by meaning on a real app: a plain GTK 3 main window, where no structural rule can help,
 // whose Korean "결제" (pay) button, a "Cancel subscription" and a "Paying" need a person and are not
-// pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed.
+// pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed. In an app
+// whose language no catalog on the machine is in, another language's harmless word is unread and asks.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,11 @@ const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-meanings-"));
 
 describe("committing by meaning in a GTK 3 main window", () => {
   it("a Korean 결제 button needs a person and nothing is pressed; harmless labels pass", async () => {
-    const results = await pressEach("gtk3", ["결제", "Cancel subscription", "Paying", "다음", "Next"], dir);
+    const results = await pressEach(
+      "gtk3",
+      ["결제", "Cancel subscription", "Paying", "다음", "Next", "Weiter"],
+      dir,
+    );
     const by = new Map(results.map((r) => [r.label, r]));
     for (const label of ["결제", "Cancel subscription", "Paying"]) {
       const r = by.get(label)!;
@@ -20,10 +25,27 @@ describe("committing by meaning in a GTK 3 main window", () => {
       assert.equal(r.pressed, false, `${label} was not pressed`);
     }
     assert.match(by.get("결제")!.refused!, /person|confirm/i, "the refusal says a person must confirm");
-    for (const label of ["다음", "Next"]) {
+    for (const label of ["다음", "Next", "Weiter"]) {
       const r = by.get(label)!;
       assert.equal(r.refused, undefined, `${label} passes: ${r.refused}`);
       assert.equal(r.pressed, true, `${label} was pressed`);
     }
+  });
+
+  it("an app in a language no catalog here is in: only English words read, the rest asks", async () => {
+    // "qaa" is reserved for local use: no catalog on any machine is in it. The app's process says so.
+    const env: NodeJS.ProcessEnv = { ...process.env, LANG: "qaa_ZZ.UTF-8" };
+    for (const name of ["LC_ALL", "LC_MESSAGES", "LANGUAGE"]) delete env[name];
+    // A log of its own: the first app's log holds its own press of "Weiter".
+    const own = mkdtempSync(join(dir, "qaa-"));
+    const results = await pressEach("gtk3", ["Weiter", "Siguiente", "Next"], own, env);
+    const by = new Map(results.map((r) => [r.label, r]));
+    for (const label of ["Weiter", "Siguiente"]) {
+      const r = by.get(label)!;
+      assert.match(r.refused ?? "", /"qaa_ZZ", a language no catalog/, `${label}: ${r.refused}`);
+      assert.equal(r.pressed, false, `${label} was not pressed`);
+    }
+    assert.equal(by.get("Next")!.refused, undefined, by.get("Next")!.refused);
+    assert.equal(by.get("Next")!.pressed, true);
   });
 });

@@ -34,13 +34,24 @@ async function buttonRef(call: Call, title: string, label: string): Promise<stri
   }
 }
 
-/** Presses each label's button with `act invoke`, then reads the app's log of presses. */
-export async function pressEach(kit: LabelsKit, labels: string[], dir: string): Promise<Pressed[]> {
+/**
+ * Presses each label's button with `act invoke`, then reads the app's log of presses. `env`: the
+ * app's environment (its language).
+ */
+export async function pressEach(
+  kit: LabelsKit,
+  labels: string[],
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Pressed[]> {
   const title = `Deskhand labels ${kit} ${process.pid}`;
   const log = join(dir, `${kit}-labels.log`);
   const context = gatedContext(dir);
   const call = toolCaller(context);
-  const app = startApp(["/usr/bin/python3", `test/fixtures/dialogs/${kit}_labels.py`, title, log, ...labels]);
+  const app = startApp(
+    ["/usr/bin/python3", `test/fixtures/dialogs/${kit}_labels.py`, title, log, ...labels],
+    env,
+  );
   const logged = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
   try {
     const results: Pressed[] = [];

@@ -87,6 +87,26 @@ describe("committing words in many languages, from data", () => {
       assert.equal(commitReason(button(label)), undefined, label);
   });
 
+  it("reads a label in its app's language: one no catalog here is in reads only as English", () => {
+    // "Siguiente" and "Weiter" read as harmless Spanish and German words; in an app that shows another
+    // language, one this machine has no catalog of ("qaa", reserved for local use), they are unread.
+    const inApp = (name: string, language: string | undefined) =>
+      commitReason(button(name, { window: { role: "frame", ...(language ? { language } : {}) } }));
+    for (const label of ["Siguiente", "Weiter", "Mostra elenco"]) {
+      assert.equal(inApp(label, undefined), undefined, label);
+      assert.equal(inApp(label, "pt_BR"), undefined, label);
+      assert.match(
+        inApp(label, "qaa_ZZ") ?? "",
+        /"qaa_ZZ", a language no catalog on this machine is in/,
+        label,
+      );
+    }
+    // English words (untranslated labels) still read; a committing word still commits.
+    for (const label of ["Settings", "Next page", "Don't ask again"])
+      assert.equal(inApp(label, "qaa_ZZ"), undefined, label);
+    assert.match(inApp("Pay now", "qaa_ZZ") ?? "", /pay/i);
+  });
+
   it("lets harmless labels in covered languages through", () => {
     for (const label of [
       "Einstellungen",

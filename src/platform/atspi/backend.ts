@@ -2,6 +2,7 @@
 // Wayland from sway's IPC (a WindowSource either way).
 
 import { type GtkExports, gtkApplicationOfPid, readExportedMenu } from "../gtk-menus.js";
+import { processLanguage } from "../processes.js";
 import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
@@ -439,6 +440,9 @@ export class AtspiBackend implements AccessibilityBackend {
     read.root.indexInParent = index;
     this.#frameBoundsFallback(read.root, windowId);
     await this.#withOpenPopups(read, match.frame, windowId, options);
+    const pid = app.pid ?? match.window.pid;
+    const language = pid ? processLanguage(pid) : undefined;
+    if (language) read.language = language;
     return read;
   }
 
