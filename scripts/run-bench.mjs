@@ -5,9 +5,13 @@ const SWING =
   "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
   "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
 const EDITOR = SWING.replace("DeskhandFixture", "DeskhandEditor");
+// jEdit from fresh settings each run: its first start opens its Help window beside the main one, and
+// -noserver keeps it from handing the start to a jEdit already running.
+const JEDIT = "jedit -noserver -settings=$(mktemp -d /tmp/deskhand-bench-jedit-XXXXXX)";
 const ALL = ["gtk4-widget-factory", SWING, EDITOR, "soffice --calc --norestore --nologo"];
 // Each bench gets the apps it measures; input needs only the Swing fixture.
 const APPS = {
+  snapshot: [...ALL, JEDIT],
   eventloop: [
     ...ALL,
     "/usr/bin/python3 test/fixtures/dialogs/gtk3_huge.py 'Deskhand huge' /tmp/deskhand-bench-huge.log",
