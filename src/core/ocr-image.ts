@@ -112,18 +112,19 @@ async function eraseRules(
   width: number,
   height: number,
   tiles: { ground: Uint8Array; columns: number },
+  rule = RULE,
 ): Promise<void> {
   const isInk = (x: number, y: number) =>
     gray[y * width + x]! + INK_CONTRAST <
     tiles.ground[Math.floor(y / TILE) * tiles.columns + Math.floor(x / TILE)]!;
-  const rule = new Uint8Array(width * height);
+  const ruled = new Uint8Array(width * height);
   await rows(height, (y) => {
     let start = -1;
     for (let x = 0; x <= width; x++) {
       const ink = x < width && isInk(x, y);
       if (ink && start < 0) start = x;
       if (!ink && start >= 0) {
-        if (x - start >= RULE) rule.fill(1, y * width + start, y * width + x);
+        if (x - start >= rule) ruled.fill(1, y * width + start, y * width + x);
         start = -1;
       }
     }
@@ -134,13 +135,13 @@ async function eraseRules(
       const ink = y < height && isInk(x, y);
       if (ink && runStart[x]! < 0) runStart[x] = y;
       if (!ink && runStart[x]! >= 0) {
-        if (y - runStart[x]! >= RULE) for (let r = runStart[x]!; r < y; r++) rule[r * width + x] = 1;
+        if (y - runStart[x]! >= rule) for (let r = runStart[x]!; r < y; r++) ruled[r * width + x] = 1;
         runStart[x] = -1;
       }
     }
   });
-  for (let i = 0; i < rule.length; i++)
-    if (rule[i])
+  for (let i = 0; i < ruled.length; i++)
+    if (ruled[i])
       gray[i] = tiles.ground[Math.floor(i / width / TILE) * tiles.columns + Math.floor((i % width) / TILE)]!;
 }
 
@@ -259,7 +260,17 @@ async function shrink(image: GrayImage, k: number): Promise<GrayImage> {
  * size best and misreads ones four times that ("Suoscrise" for "Subscribe" at ×4), so such a capture
  * is read at its points' size.
  */
-export async function prepareForOcr(capture: RgbaImage, blank: Rect[], scale = 1): Promise<PreparedImage> {
+export async function prepareForOcr(
+  capture: RgbaImage,
+  blank: Rect[],
+  scale = 1,
+  /**
+   * A second look at a line read with doubt (ocr-second-pass.ts): stipple erased, straight runs of
+   * ink `rule` pixels long erased as rules (longer than the line's letters are tall), doubled always,
+   * black and white.
+   */
+  second?: { rule: number },
+): Promise<PreparedImage> {
   const { width, height } = capture;
   const gray = await luminance(capture);
   const tiles = await tileGrounds(gray, width, height);
@@ -292,7 +303,9 @@ export async function prepareForOcr(capture: RgbaImage, blank: Rect[], scale = 1
         gray[i] = ground[t]!;
     }
   });
-  await eraseRules(gray, width, height, tiles);
+  // The stipple first: its dots touch the frame round it, which is then an outline like any other.
+  if (second) eraseStipple(gray, width, height);
+  await eraseRules(gray, width, height, tiles, second ? Math.min(RULE, second.rule) : RULE);
   await eraseFrames(gray, width, height, tiles);
   for (const area of blank) {
     const x0 = Math.max(0, Math.floor(area.x));
@@ -301,8 +314,85 @@ export async function prepareForOcr(capture: RgbaImage, blank: Rect[], scale = 1
       gray.fill(255, y * width + x0, y * width + Math.max(x0, x1));
   }
   const image = { width, height, data: gray };
+  if (second) {
+    const doubled = await double(image);
+    binarize(doubled.data);
+    return { image: doubled, factor: 2 };
+  }
   const k = Math.floor(scale + 0.25);
   if (k >= 2) return { image: await shrink(image, k), factor: 1 / k };
   if (width * height > DOUBLE_UP_TO) return { image, factor: 1 };
   return { image: await double(image), factor: 2 };
+}
+
+/** Ink, for stipple and for black and white: darker than the middle grey. */
+const DARK = 128;
+
+/**
+ * A stipple (a checkerboard of single dots: xmessage's and Motif's hatched bars) painted over with
+ * paper: beside "Quarterly" it was read as part of the word, at a confidence of 33. A dot of it is
+ * ink whose four sides are paper and whose corners are ink; a letter's pixel has ink on a side.
+ */
+function eraseStipple(gray: Uint8Array, width: number, height: number): void {
+  const ink = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < width && y < height && gray[y * width + x]! < DARK;
+  const dots: number[] = [];
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      if (!ink(x, y) || ink(x - 1, y) || ink(x + 1, y) || ink(x, y - 1) || ink(x, y + 1)) continue;
+      const corners =
+        Number(ink(x - 1, y - 1)) +
+        Number(ink(x + 1, y - 1)) +
+        Number(ink(x - 1, y + 1)) +
+        Number(ink(x + 1, y + 1));
+      if (corners >= 3) dots.push(y * width + x);
+    }
+  // A dot at the stipple's edge has fewer inked corners: it goes when a corner of it is a dot.
+  const isDot = new Uint8Array(width * height);
+  for (const i of dots) isDot[i] = 1;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (isDot[i] || !ink(x, y) || ink(x - 1, y) || ink(x + 1, y) || ink(x, y - 1) || ink(x, y + 1))
+        continue;
+      for (const [dx, dy] of [
+        [-1, -1],
+        [1, -1],
+        [-1, 1],
+        [1, 1],
+      ] as const) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx >= 0 && ny >= 0 && nx < width && ny < height && isDot[ny * width + nx] === 1) {
+          dots.push(i);
+          break;
+        }
+      }
+    }
+  for (const i of dots) gray[i] = 255;
+}
+
+/** Black and white at the threshold that best parts ink from paper (Otsu's). */
+function binarize(gray: Uint8Array): void {
+  const histogram = new Float64Array(256);
+  for (const v of gray) histogram[v]!++;
+  let sum = 0;
+  for (let v = 0; v < 256; v++) sum += v * histogram[v]!;
+  let below = 0;
+  let belowSum = 0;
+  let best = -1;
+  let threshold = DARK;
+  for (let v = 0; v < 256; v++) {
+    below += histogram[v]!;
+    if (below === 0) continue;
+    const above = gray.length - below;
+    if (above === 0) break;
+    belowSum += v * histogram[v]!;
+    const between = below * above * (belowSum / below - (sum - belowSum) / above) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = v;
+    }
+  }
+  for (let i = 0; i < gray.length; i++) gray[i] = gray[i]! <= threshold ? 0 : 255;
 }

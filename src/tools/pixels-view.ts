@@ -9,6 +9,7 @@ import type { Mark } from "../core/marks.js";
 import type { ObservedTarget } from "../core/observe.js";
 import { toScreenLines } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
+import { recognizeTwice } from "../core/ocr-second-pass.js";
 import {
   foldedWords,
   lineTargets,
@@ -106,7 +107,7 @@ async function readTogether(
     blanks[i]!.map((a) => ({ ...a, x: a.x - c.region.x, y: a.y - c.region.y + offsets[i]! })),
   );
   const prepared = await prepareForOcr(stacked, blank);
-  const words = await context.recognizer().recognize(prepared.image, {
+  const words = await recognizeTwice(context.recognizer(), stacked, prepared, blank, {
     languages: languagesFrom(context.env, engine),
     timeoutMs: Math.max(LEAST_MS, timeoutMs - (Date.now() - started)),
     ...(context.signal ? { signal: context.signal } : {}),

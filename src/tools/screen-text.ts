@@ -14,6 +14,7 @@ import {
   toScreenLines,
 } from "../core/ocr.js";
 import { prepareForOcr } from "../core/ocr-image.js";
+import { recognizeTwice } from "../core/ocr-second-pass.js";
 import type { PasswordAreas } from "../core/passwords.js";
 import type { RgbaImage } from "../platform/hands.js";
 import { type RecognizerInfo, RecognizerUnavailable } from "../platform/ocr/types.js";
@@ -86,9 +87,10 @@ async function recognizeCapture(
   const passwords = await passwordsIn(context, region, Math.min(5000, options.timeoutMs / 3));
   const blank = passwords.areas.map((a) => ({ ...a, x: a.x - region.x, y: a.y - region.y }));
   const prepared = await prepareForOcr(capture, blank, options.scale);
-  const words = await context.recognizer().recognize(prepared.image, {
+  const words = await recognizeTwice(context.recognizer(), capture, prepared, blank, {
     languages: options.languages,
     timeoutMs: Math.max(1000, options.timeoutMs - (Date.now() - started)),
+    scale: options.scale,
     ...(context.signal ? { signal: context.signal } : {}),
   });
   return { ...toScreenLines(words, region, prepared.factor), passwords };

@@ -173,6 +173,36 @@ describe("text from pixels", () => {
     });
   }
 
+  it("xmessage's message beside its stippled bar: observe lists every word (a doubtful line is read again)", async () => {
+    // The bar's stipple was read as part of "Quarterly" at a confidence of 33, and the word was left out.
+    const title = `OCR xmessage ${process.pid}`;
+    const app = spawn("xmessage", ["-title", title, "Quarterly figures are filed in Zanzibar"], {
+      stdio: "ignore",
+      detached: true,
+    });
+    apps.push(app);
+    const deadline = Date.now() + 20_000;
+    let reply: Awaited<ReturnType<typeof call>> | undefined;
+    while (Date.now() < deadline) {
+      reply = await call("observe", { target: { kind: "title", glob: title } });
+      if (reply.ok && /\(from pixels\)/.test(reply.text ?? "")) break;
+      await sleep(300);
+    }
+    assert.ok(reply?.ok, JSON.stringify(reply?.error));
+    assert.match(
+      reply.text!,
+      /^\d+\. text "Quarterly figures are filed in Zanzibar" \(from pixels\)/m,
+      reply.text,
+    );
+    const read = await readWindow(title);
+    const line = (read.data.lines as { text: string; words: Word[] }[]).find((l) => /Zanzibar/.test(l.text));
+    assert.equal(line?.text, "Quarterly figures are filed in Zanzibar", read.text);
+    // The word's box is the word's, not the bar's beside it: it starts right of the bar (x ≥ 14 in the window).
+    const window = (await backend.listWindows()).find((w) => w.title === title)!;
+    const quarterly = line!.words[0]!;
+    assert.ok(quarterly.box.x - window.rect!.x >= 14, JSON.stringify({ quarterly, window: window.rect }));
+  });
+
   it("a password field showing its text is never read: its area is blanked first", async () => {
     const { secret } = report(SWING.report);
     // The check can fail: unblanked, the same pixels do read as the secret.
