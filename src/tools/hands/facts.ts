@@ -285,6 +285,18 @@ async function containers(
 }
 
 /**
+ * Whether a push button says it is a toggle by its object attribute "pressed" (Firefox maps a page's
+ * `aria-pressed` there, "true" or "false", and keeps the push button's role): its press sets a value
+ * the user can set back, as a toggle button's does.
+ */
+async function pressedAttribute(context: ToolContext, handle: string, role: string): Promise<boolean> {
+  if (role !== "push button") return false;
+  const backend = await context.backend();
+  const attributes = await backend.readAttributes?.(handle).catch(() => undefined);
+  return ["true", "false", "mixed"].includes(attributes?.pressed ?? "");
+}
+
+/**
  * The facts of an element about to be pressed: its window's role and states, and whether the window
  * holds input when the label's rule asks. A window that cannot be read leaves those unknown.
  */
@@ -303,10 +315,12 @@ export async function pressFacts(
   const { handle, ...own } = element;
   const facts: TargetFacts = { ...own };
   if (handle && PRESSABLE_ROLES.has(element.role)) {
-    const [shown, held] = await Promise.all([
+    const [shown, held, toggle] = await Promise.all([
       shownTexts(context, handle, windowId),
       containers(context, handle, element),
+      pressedAttribute(context, handle, element.role),
     ]);
+    if (toggle) facts.role = "toggle button";
     if (shown.texts.length > 0) facts.shown = shown.texts;
     if (shown.opensMenu) facts.opensMenu = true;
     Object.assign(facts, held);
@@ -513,7 +527,17 @@ async function activationPresses(
   const editable = focused.role !== undefined && EDITABLE_ROLES.has(focused.role);
   const shown = shownIn(read);
   if (editable && multiLine(focused)) return composerSends(context, windowId, read, focusedNode, keys);
-  const defaults = read.nodes.filter((n) => n.states?.includes("is default") && shown(n));
+  // A web form's default (its submit button) is pressed by Enter in that form's fields only: Enter
+  // in a field outside it (a page's search box) leaves it alone. Where the field cannot be placed,
+  // every default counts.
+  const formOf = (node: RawNode) => pathTo(read.root, node).findLast((n) => n.role === "form");
+  const ownForm = focusedNode && pathTo(read.root, focusedNode).length > 0 ? formOf(focusedNode) : null;
+  const defaults = read.nodes.filter(
+    (n) =>
+      n.states?.includes("is default") &&
+      shown(n) &&
+      (ownForm === null || formOf(n) === undefined || formOf(n) === ownForm),
+  );
   if (defaults.length > 0) return defaults.map((node) => ({ node, via: "the default button" }));
   // GTK 4.8 reports no default button: in a dialog, Enter may press any of its buttons.
   if (DIALOG_ROLES.has(window.role ?? ""))

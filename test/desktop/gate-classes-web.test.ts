@@ -1,0 +1,232 @@
+// The judge's classes on a web page in Firefox (test/fixtures/web/gate.html), judged through the real
+// tools with no person to ask: what structure says is harmless passes whatever its words and the
+// page's log shows it happened; what commits is refused and the log shows it never happened; a
+// password and a card number typed in reach no journal line, recording or reply.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  holdsNone,
+  passed,
+  recordingsIn,
+  refused,
+  replyText,
+  SECRET_PIECES,
+  SECRETS,
+} from "./gate-classes.js";
+import {
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  startApp,
+  toolCaller,
+  within,
+} from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-classes-web-"));
+const title = "Deskhand Gate Classes*Firefox*";
+const intent = "Use the page";
+
+/** A fresh Firefox profile that opens no first-run or welcome tabs (as test/fixtures/web/firefox). */
+function profile(): string {
+  const path = mkdtempSync(join(dir, "firefox-"));
+  const prefs = {
+    "browser.startup.homepage_override.mstone": "ignore",
+    "startup.homepage_welcome_url": "",
+    "startup.homepage_welcome_url.additional": "",
+    "browser.aboutwelcome.enabled": false,
+    "datareporting.policy.dataSubmissionEnabled": false,
+    "datareporting.policy.firstRunURL": "",
+    "toolkit.telemetry.reportingpolicy.firstRun": false,
+    "browser.shell.checkDefaultBrowser": false,
+    "app.update.enabled": false,
+  };
+  const lines = Object.entries(prefs).map(
+    ([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`,
+  );
+  writeFileSync(join(path, "user.js"), `${lines.join("\n")}\n`);
+  return path;
+}
+
+describe("the judge's classes on a web page in Firefox", () => {
+  const context = gatedContext(dir);
+  const call = toolCaller(context);
+  let app: StartedApp;
+  type Match = { ref: string; name: string | null };
+  const element = async (query: Record<string, unknown>) =>
+    (await findWaiting(call, title, query, HANG_MS)) as Match;
+  /** The page's log: what its scripts saw, one line each. */
+  const logged = async () => {
+    const log = await element({ role: "section", name: "Log" });
+    const read = await call("read_text", { ref: log.ref });
+    return String(read.data?.text ?? "")
+      .split("\n")
+      .filter(Boolean);
+  };
+  const untilShown = async (line: string) => {
+    const deadline = Date.now() + within(HANG_MS);
+    while (!(await logged()).includes(line) && Date.now() < deadline) await sleep(150);
+    assert.ok((await logged()).includes(line), `${line}: ${JSON.stringify(await logged())}`);
+  };
+  const neverShown = async (line: RegExp, what: string) => {
+    await sleep(within(400));
+    const hits = (await logged()).filter((l) => line.test(l));
+    assert.deepEqual(hits, [], `${what}: the page never did it`);
+  };
+
+  before(async () => {
+    const page = `file://${resolve("test/fixtures/web/gate.html")}`;
+    app = startApp(["firefox-esr", "--no-remote", "--profile", profile(), page]);
+    await element({ role: "slider", name: "Slide to pay" });
+    // A browser that has just drawn its window may drop the first click into the page (seen on a
+    // loaded shared desktop): the harmless "Overview" tab is clicked until the page shows it took one.
+    const overview = await element({ role: "page tab", name: "Overview" });
+    for (let tries = 0; tries < 10 && !(await logged()).includes("page 0"); tries++) {
+      await call("click", { ref: overview.ref, intent });
+      await sleep(500);
+    }
+    assert.ok((await logged()).includes("page 0"), "the page takes clicks");
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("by structure, whatever the words: a tab, a sortable column, a toggle, a find bar's Close, Enter in a search field", async () => {
+    passed(
+      await call("click", { ref: (await element({ role: "page tab", name: "Delete" })).ref, intent }),
+      "Delete",
+    );
+    await untilShown("page 1");
+    // A button in a column header sorts the table.
+    passed(
+      await call("click", { ref: (await element({ role: "push button", name: "Send" })).ref, intent }),
+      "Send",
+    );
+    await untilShown("sorted");
+    // Firefox keeps a push button's role for `aria-pressed`, and says "pressed" in an attribute: the
+    // first "Pay" of the page, before the form's.
+    const toggle = await element({ role: "push button", name: "Pay" });
+    passed(await call("click", { ref: toggle.ref, intent }), 'the toggle "Pay"');
+    await untilShown("toggle true");
+    // Named by its placeholder only, outside any form: Enter runs the page's search.
+    const search = await element({ role: "entry", name: "Search…" });
+    passed(await call("key", { ref: search.ref, key: "Enter", intent }), "Enter in the search field");
+    await untilShown("searched");
+    passed(
+      await call("click", { ref: (await element({ role: "push button", name: "Close" })).ref, intent }),
+      "Close",
+    );
+    await untilShown("bar closed");
+  });
+
+  it("commits: an Italian command, an unnamed button, symbols, Enter that submits the form, an option, a slider", async () => {
+    const invia = await element({ role: "push button", name: "Invia il bonifico" });
+    refused(await call("click", { ref: invia.ref, intent }), "Invia il bonifico", /invia/i);
+    refused(
+      await call("act", { ref: invia.ref, action: { kind: "invoke" }, intent }),
+      "Invia il bonifico by act",
+    );
+    await neverShown(/transfer done/, "Invia il bonifico");
+    const buttons = (
+      await call("find", { target: { kind: "title", glob: title }, role: "push button", limit: 50 })
+    ).data.matches as Match[];
+    // The page's only unnamed button: its icon is drawn by CSS.
+    const unnamed = buttons.filter((b) => !b.name);
+    assert.equal(unnamed.length, 1, JSON.stringify(buttons));
+    refused(await call("click", { ref: unnamed[0]!.ref, intent }), "the unnamed button", /unnamed/);
+    await neverShown(/icon pressed/, "the unnamed button");
+    const symbols = await element({ role: "push button", name: "✓ ➜" });
+    refused(await call("click", { ref: symbols.ref, intent }), "✓ ➜", /symbols only/);
+    await neverShown(/symbols pressed/, "✓ ➜");
+    // Enter in a form's field submits it through its button "Pay".
+    const amount = await element({ role: "entry", name: "Amount" });
+    refused(await call("key", { ref: amount.ref, key: "Enter", intent }), "Enter in Amount", /Pay/);
+    refused(
+      await call("type_text", { ref: amount.ref, text: "3\n", intent }),
+      "3 and Enter in Amount",
+      /Pay/,
+    );
+    await neverShown(/paid/, "Enter in Amount");
+    const rows = await element({ role: "list box", name: "Rows" });
+    refused(
+      await call("act", { ref: rows.ref, action: { kind: "select", option: "Delete all rows" }, intent }),
+      "select Delete all rows",
+      /Delete all rows/,
+    );
+    const option = await element({ role: "list item", name: "Delete all rows" });
+    refused(
+      await call("act", { ref: option.ref, action: { kind: "select" }, intent }),
+      "select the option itself",
+    );
+    await neverShown(/chose/, "select Delete all rows");
+    const slider = await element({ role: "slider", name: "Slide to pay" });
+    refused(
+      await call("act", { ref: slider.ref, action: { kind: "set_range", value: 100 }, intent }),
+      "set_range",
+      /pay/,
+    );
+    refused(await call("key", { ref: slider.ref, key: "End", intent }), "End on Slide to pay", /pay/);
+    await neverShown(/slid/, "Slide to pay");
+  });
+
+  it("a password and a card number reach no journal line, recording or reply; plain text stays plain", async () => {
+    const replies: string[] = [];
+    const kept = async (tool: Parameters<typeof call>[0], input: Record<string, unknown>) => {
+      const result = await call(tool, input);
+      replies.push(replyText(result));
+      passed(result, tool);
+      return result;
+    };
+    await kept("record", { action: "start", name: "web-secrets" });
+    try {
+      const password = await element({ role: "password text", name: "Password" });
+      await kept("type_text", {
+        ref: password.ref,
+        text: SECRETS.password,
+        intent: `Type ${SECRETS.password}`,
+      });
+      const card = await element({ role: "entry", name: "Card number" });
+      await kept("type_text", {
+        ref: card.ref,
+        text: SECRETS.card,
+        intent: `Enter the card ${SECRETS.card}`,
+      });
+      const notes = await element({ role: "entry", name: "Notes" });
+      await kept("type_text", {
+        ref: notes.ref,
+        text: "lunch with Mireille",
+        intent: "Note lunch with Mireille",
+      });
+    } finally {
+      await kept("record", { action: "stop" });
+    }
+    await untilShown(`password ${SECRETS.password.length}`);
+    await untilShown(`card ${SECRETS.card.length}`);
+    await untilShown("notes lunch with Mireille");
+    const target = { kind: "title", glob: title };
+    const snapshot = await call("snapshot", { target });
+    assert.match(snapshot.text ?? "", /entry "Card number".*= "<hidden: card number or key>"/);
+    assert.match(
+      snapshot.text ?? "",
+      /entry "Notes".*= "lunch with Mireille"/,
+      "plain text is shown as it is",
+    );
+    replies.push(replyText(snapshot));
+    replies.push(replyText(await call("observe", { target })));
+    const card = await element({ role: "entry", name: "Card number" });
+    replies.push(replyText(await call("element_info", { ref: card.ref })));
+    const read = await call("read_text", { ref: card.ref });
+    assert.equal(read.data?.text, "•".repeat(SECRETS.card.length), JSON.stringify(read));
+    replies.push(replyText(read));
+    const journal = readFileSync(join(dir, "audit.jsonl"), "utf8");
+    holdsNone(journal, SECRET_PIECES, "the journal");
+    holdsNone(recordingsIn(join(dir, "recordings")), SECRET_PIECES, "the recording");
+    for (const [i, reply] of replies.entries()) holdsNone(reply, SECRET_PIECES, `reply ${i}`);
+    assert.match(journal, /Note lunch with Mireille/, "plain text stays unmasked");
+  });
+});
