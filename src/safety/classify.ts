@@ -449,6 +449,9 @@ function unreadReason(
   const unknown = readings.flatMap((r) => r.unknown);
   if (unknown.length === 0) return undefined;
   const foreign = readings.find((r) => r.unreadLanguage)?.unreadLanguage;
+  const verb = readings.find((r) => r.unreadVerb)?.unreadVerb;
+  if (verb)
+    return `${what}: ${JSON.stringify(verb)} is an English verb no catalog on this machine shows leading a harmless label, so what it does cannot be read and it counts as committing`;
   return foreign
     ? `${what}: its app shows its labels in ${JSON.stringify(foreign)}, a language no catalog on this machine is in, so deskhand cannot read ${JSON.stringify(unknown[0])} as harmless and it counts as committing`
     : `${what}: ${unreadWords(unknown)}`;

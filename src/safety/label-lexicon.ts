@@ -7,7 +7,7 @@
 //
 // Words are counted a language at a time (the catalogs are listed by language), so a first build
 // holds one language's counts, not all of them: a CLI process has a 96 MB heap. The result is cached
-// beside the catalogs' other caches, as two sorted word lists read off the heap (lexicon.ts).
+// beside the catalogs' other caches, as sorted word lists read off the heap (lexicon.ts).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -40,6 +40,8 @@ export interface LabelLexicon {
   harmless: Lexicon;
   /** The languages it learnt from, by their base code ("pt" for pt_BR), English among them. */
   languages: Set<string>;
+  /** The first words of the English msgids that commit nothing ("open", "show", "address"). */
+  leads: Lexicon;
 }
 
 /** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin", "de" for "de_DE.UTF-8". */
@@ -184,7 +186,7 @@ function countLanguage(labels: Seen[], all: Map<string, number>, verbs: Set<stri
  * The committing and harmless words of the catalogs' labels, counted a language at a time; English
  * from the msgids of every catalog kept.
  */
-export function learnWords(files: CatalogFile[]): { commits: string[]; harmless: string[] } {
+export function learnWords(files: CatalogFile[]): { commits: string[]; harmless: string[]; leads: string[] } {
   const all = new Map<string, number>();
   const verbs = new Set<string>();
   const english = new Map<string, Seen>();
@@ -230,7 +232,12 @@ export function learnWords(files: CatalogFile[]): { commits: string[]; harmless:
     if (verb || pair || (!isPair(word) && committing > 0 && committing >= harmlessLabels)) commits.push(word);
     else if (harmlessLabels >= HARMLESS_LABELS && !isPair(word)) harmless.push(word);
   }
-  return { commits, harmless };
+  // The first words of harmless English msgids: the verbs a harmless command starts with ("Open",
+  // "Show", "Go"), and the nouns a label may start with ("Address Book").
+  const leads = new Set<string>();
+  for (const { words, commits: committing } of english.values())
+    if (!committing && words[0]) leads.add(words[0]);
+  return { commits, harmless, leads: [...leads] };
 }
 
 /** Words one a line in UTF-8 byte order, as a Lexicon searches them. */
@@ -249,18 +256,19 @@ function rulesVersion(): string {
     .digest("hex");
 }
 
-/** The learnt words as cached: two lists, one word a line. */
+/** The learnt words as cached: three lists, one word a line. */
 interface Learnt {
   commits: string;
   harmless: string;
+  leads: string;
 }
 
 const isLearnt = (value: Learnt | undefined): value is Learnt =>
-  typeof value?.commits === "string" && typeof value.harmless === "string";
+  typeof value?.commits === "string" && typeof value.harmless === "string" && typeof value.leads === "string";
 
 /**
  * The label lexicon of these catalogs (those the filter keeps), cached by the catalogs' stamps and
- * the rules: a first build reads every catalog (a few seconds), later processes read two files.
+ * the rules: a first build reads every catalog (a few seconds), later processes read one file.
  */
 export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter = {}): LabelLexicon {
   const files = listCatalogs(source.roots).filter(
@@ -277,11 +285,12 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
   const name = `${filter.keep ? "labels_filtered" : "labels"}-${key}.json`;
   const cached = cachedOnce(cacheDir, name, isLearnt, () => {
     const learnt = learnWords(files);
-    return { commits: lines(learnt.commits), harmless: lines(learnt.harmless) };
+    return { commits: lines(learnt.commits), harmless: lines(learnt.harmless), leads: lines(learnt.leads) };
   });
   return {
     commits: new Lexicon(Buffer.from(cached.commits)),
     harmless: new Lexicon(Buffer.from(cached.harmless)),
     languages: new Set(["en", ...files.map((file) => baseLanguage(file.language))]),
+    leads: new Lexicon(Buffer.from(cached.leads)),
   };
 }

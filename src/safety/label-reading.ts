@@ -37,6 +37,8 @@ export interface LabelReading {
   harmless: boolean;
   /** The app's language, where no catalog on the machine is in it: only English words were read. */
   unreadLanguage?: string;
+  /** An English verb the label starts with that no catalog shows leading a harmless label ("settle"). */
+  unreadVerb?: string;
 }
 
 export interface ReadingOptions {
@@ -63,6 +65,14 @@ export function systemLabelLexicon(env: NodeJS.ProcessEnv = process.env): LabelL
 
 let english: Vocabulary | undefined;
 let dictionary: Lexicon | undefined;
+
+let verbs: Lexicon | undefined;
+
+/** Whether a word is an English verb (WordNet's, data/english-verbs.txt). */
+function englishVerb(word: string): boolean {
+  verbs ??= new Lexicon(readFileSync(new URL("../../data/english-verbs.txt", import.meta.url)));
+  return verbs.has(word);
+}
 
 /** Whether a word is in the shipped English word list. */
 function englishWord(word: string): boolean {
@@ -227,6 +237,20 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     ? undefined
     : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
   commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
-  const reading = { commits, unknown, harmless: !commits && unknown.length === 0 };
+  // An English command led by a verb, with what it acts on, that no catalog shows leading a harmless
+  // label ("Settle invoice", "Wire the money"): what it does is not read, so it asks. A word alone
+  // ("Greet") is left to the English rules: as often a noun as a verb.
+  const lead = words[0];
+  const unreadVerb =
+    !commits && english && words.length > 1 && lead && englishVerb(lead) && !lexicon.leads.has(lead)
+      ? lead
+      : undefined;
+  if (unreadVerb && !unknown.includes(unreadVerb)) unknown.unshift(unreadVerb);
+  const reading = {
+    commits,
+    unknown,
+    harmless: !commits && unknown.length === 0,
+    ...(unreadVerb ? { unreadVerb } : {}),
+  };
   return unread && options.language ? { ...reading, unreadLanguage: options.language } : reading;
 }

@@ -204,9 +204,15 @@ describe("the machine's catalogs", () => {
       "Оплатите сейчас",
     ])
       assert.equal(readLabel(label).harmless, false, label);
-    // English is read by its own rules (senses, place, tense): a verb outside the chosen senses
-    // passes, a gap docs/safety.md names ("What deskhand still cannot know").
-    assert.equal(readLabel("Settle invoice").harmless, true);
+    // An English verb outside the chosen senses, with what it acts on, asks where no catalog shows
+    // it leading a harmless label; alone it is left to the English rules (a gap docs/safety.md names).
+    for (const label of ["Settle invoice", "Disburse the funds", "Wire the money", "Tell a friend"]) {
+      const reading = readLabel(label);
+      assert.equal(reading.harmless, false, label);
+      assert.ok(reading.commits ?? reading.unreadVerb, `${label}: ${JSON.stringify(reading)}`);
+    }
+    for (const label of ["Settle", "Show details", "Open file", "Address Book", "Go back", "Read more"])
+      assert.equal(readLabel(label).harmless, true, label);
   });
 
   it("ordinary labels read as harmless", (t) => {
