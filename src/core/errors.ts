@@ -183,6 +183,14 @@ export function asDeskhandError(error: unknown): DeskhandError {
         message,
         "Call again: the next call connects to the display anew (its windows and refs are new too).",
       );
+    case "CompositorUnreachable": {
+      // The session's compositor is gone, or GNOME Shell's deskhand extension does not answer.
+      const gone = error as Error & { compositor?: string; problem?: string; next?: string };
+      return new DeskhandError("backend_unavailable", message, gone.next ?? "Run `deskhand doctor`.", {
+        compositor: gone.compositor,
+        problem: gone.problem,
+      });
+    }
     case "BackendUnavailable":
     case "X11Error":
       return new DeskhandError(

@@ -158,7 +158,13 @@ export function lazily<T extends { readonly closed: boolean; close(): Promise<vo
             return value;
           },
           (error: unknown) => {
-            if (lost && error instanceof Error && !error.message.startsWith(LOST))
+            // A compositor named as gone says it all already.
+            if (
+              lost &&
+              error instanceof Error &&
+              error.name !== "CompositorUnreachable" &&
+              !error.message.startsWith(LOST)
+            )
               error.message = `${LOST}${error.message}`;
             throw error;
           },

@@ -4,8 +4,9 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CompositorUnreachable } from "./compositor.js";
 import { EXTENSION_UUID, TOKEN_FILE } from "./gnome-extension.js";
-import { GnomeShell, NO_EXTENSION } from "./gnome-shell.js";
+import { GnomeShell } from "./gnome-shell.js";
 import type { KWinCheck as Check } from "./kwin-checks.js";
 
 const SETUP =
@@ -35,12 +36,21 @@ export async function gnomeChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Pr
     shell = await GnomeShell.open(env, timeoutMs);
   } catch (error) {
     const message = (error as Error).message;
-    checks.push({
-      name: "GNOME Shell",
-      status: "unavailable",
-      value: `UNAVAILABLE (${message === NO_EXTENSION ? "deskhand's extension does not answer on the session bus" : message})`,
-      hint: SETUP,
-    });
+    // This session is GNOME's: deskhand would use the Shell, so its being gone, or its extension's
+    // silence, is a failure (doctor exits 1), not a piece that is merely not there.
+    checks.push(
+      error instanceof CompositorUnreachable
+        ? {
+            name: "GNOME Shell",
+            status: "fail",
+            value:
+              error.problem === "extension_missing"
+                ? "deskhand's extension does not answer on the session bus"
+                : message,
+            hint: error.problem === "extension_missing" ? SETUP : error.next,
+          }
+        : { name: "GNOME Shell", status: "unavailable", value: `UNAVAILABLE (${message})`, hint: SETUP },
+    );
     return checks;
   }
   try {

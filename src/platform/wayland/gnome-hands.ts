@@ -25,6 +25,7 @@ import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { charKeysym, keyKeysym, MODIFIER_KEYSYMS } from "../x11/keymap.js";
+import { CompositorUnreachable } from "./compositor.js";
 import { GnomeShell, type ShellWindow, shellClientWindows, shellFrontWindow } from "./gnome-shell.js";
 import { usStroke } from "./keymap.js";
 import { windowNumber } from "./kwin.js";
@@ -47,7 +48,9 @@ export async function openGnomeHands(
 ): Promise<Hands> {
   const timeoutMs = options.timeoutMs ?? 2000;
   const shell = await GnomeShell.open(env, timeoutMs).catch((error: Error) => {
-    throw new HandsUnavailable(`cannot reach GNOME Shell: ${error.message}`);
+    throw error instanceof CompositorUnreachable
+      ? error
+      : new HandsUnavailable(`cannot reach GNOME Shell: ${error.message}`);
   });
   const display = env.WAYLAND_DISPLAY ?? "wayland-0";
   const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);

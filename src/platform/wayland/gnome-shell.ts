@@ -9,8 +9,9 @@ import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { CompositorUnreachable } from "./compositor.js";
 import { extensionVersion, SHELL_NAME, SHELL_PATH, TOKEN_FILE } from "./gnome-extension.js";
-import { windowNumber } from "./kwin.js";
+import { busNameGone, windowNumber } from "./kwin.js";
 import { frontOf, type ListedWindow, listedClientWindows } from "./window-control.js";
 
 /** A window as the extension reports it (Meta.Window). */
@@ -48,8 +49,8 @@ export class GnomeShell {
     try {
       const [version] = (await bus
         .call({ destination: SHELL_NAME, path: SHELL_PATH, iface: SHELL_NAME, member: "Version" }, timeoutMs)
-        .catch((error: Error) => {
-          throw error instanceof DBusCallError ? new Error(NO_EXTENSION) : error;
+        .catch(async (error: Error) => {
+          throw error instanceof DBusCallError ? await shellProblem(bus, timeoutMs) : error;
         })) as [string];
       const file = join(env.XDG_RUNTIME_DIR ?? "", TOKEN_FILE);
       return new GnomeShell(bus, file, readToken(file), timeoutMs, version);
@@ -93,6 +94,15 @@ export class GnomeShell {
     try {
       return await ask();
     } catch (error) {
+      // The Shell gone, or the extension disabled, mid-session: said as such.
+      if (busNameGone(error) || (error instanceof DBusCallError && error.dbusName.endsWith(".UnknownMethod")))
+        throw await shellProblem(this.bus, timeoutMs);
+      // The Shell killed while it answered: no reply, and no Shell on the bus any more.
+      if (error instanceof DBusCallError && error.dbusName.endsWith(".NoReply")) {
+        const problem = await shellProblem(this.bus, timeoutMs);
+        if (problem.problem === "compositor_gone") throw problem;
+      }
+
       if (!(error instanceof DBusCallError) || !error.dbusName.endsWith(".Denied")) throw error;
       const fresh = readToken(this.tokenFile);
       if (fresh === this.token) throw error;
@@ -176,4 +186,27 @@ export function shellWindowSource(shell: GnomeShell): WindowSource {
     },
     close: () => shell.close(),
   };
+}
+
+/**
+ * Why the extension does not answer: the Shell itself is gone from the session bus, or it runs
+ * without deskhand's extension (not installed, or disabled).
+ */
+async function shellProblem(bus: DBusConnection, timeoutMs: number): Promise<CompositorUnreachable> {
+  const [owned] = await bus
+    .call(
+      {
+        destination: "org.freedesktop.DBus",
+        path: "/org/freedesktop/DBus",
+        iface: "org.freedesktop.DBus",
+        member: "NameHasOwner",
+        signature: "s",
+        body: ["org.gnome.Shell"],
+      },
+      timeoutMs,
+    )
+    .catch(() => [undefined]);
+  return owned === false
+    ? new CompositorUnreachable("gnome", "compositor_gone", "org.gnome.Shell has no owner on the session bus")
+    : new CompositorUnreachable("gnome", "extension_missing", NO_EXTENSION);
 }

@@ -22,6 +22,7 @@ import { type Chord, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { openX11Hands } from "../x11/hands.js";
 import { windowsAtPoint } from "../x11/windows.js";
+import { goneFrom } from "./compositor.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
 import {
@@ -71,14 +72,20 @@ export async function openWaylandHands(
       "this is a Wayland session without sway's IPC (SWAYSOCK is not set): deskhand's Wayland hands need sway",
     );
   const ipc = await SwayIpc.open(env.SWAYSOCK, timeoutMs).catch((error: Error) => {
-    throw new HandsUnavailable(`cannot reach sway's IPC: ${error.message}`);
+    throw (
+      goneFrom(error, "sway", "its IPC socket refuses connections") ??
+      new HandsUnavailable(`cannot reach sway's IPC: ${error.message}`)
+    );
   });
   let wl: WaylandConnection;
   try {
     wl = await WaylandConnection.open(env, timeoutMs);
   } catch (error) {
     ipc.close();
-    throw new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`);
+    throw (
+      goneFrom(error, "sway", "its Wayland display refuses connections") ??
+      new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`)
+    );
   }
   const autoReleaseMs = options.autoReleaseMs ?? 10_000;
   const started = Date.now();

@@ -25,6 +25,7 @@ import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { clipboardHolds, clipboardText, hasClipboardTools, setClipboardText } from "./clipboard.js";
+import { CompositorUnreachable, goneFrom } from "./compositor.js";
 import { DBusFdConnection, variantMap } from "./dbus-fd.js";
 import { HeldRecord } from "./held-record.js";
 import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
@@ -59,14 +60,19 @@ export async function openKWinHands(
 ): Promise<Hands> {
   const timeoutMs = options.timeoutMs ?? 2000;
   const kwin = await KWinScripting.open(env, timeoutMs).catch((error: Error) => {
-    throw new HandsUnavailable(`cannot reach KWin: ${error.message}`);
+    throw error instanceof CompositorUnreachable
+      ? error
+      : new HandsUnavailable(`cannot reach KWin: ${error.message}`);
   });
   let wl: WaylandConnection;
   try {
     wl = await WaylandConnection.open(env, timeoutMs);
   } catch (error) {
     kwin.close();
-    throw new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`);
+    throw (
+      goneFrom(error, "kwin", "its Wayland display refuses connections") ??
+      new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`)
+    );
   }
   if (!wl.globals.has("org_kde_kwin_fake_input")) {
     wl.close();
@@ -201,7 +207,10 @@ class KWinHands extends CompositorControlled implements Hands {
   }
 
   #roundtrip(): Promise<void> {
-    return this.wl.roundtrip(this.settings.timeoutMs);
+    // KWin gone mid-typing: said so, not taken for a key its keymap lacks.
+    return this.wl.roundtrip(this.settings.timeoutMs).catch((error: unknown) => {
+      throw goneFrom(error, "kwin", "its Wayland display closed") ?? error;
+    });
   }
 
   #moveTo(to: Point): void {

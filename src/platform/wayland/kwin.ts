@@ -12,6 +12,7 @@ import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";
 import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { CompositorUnreachable } from "./compositor.js";
 import { frontOf, type ListedWindow, listedClientWindows } from "./window-control.js";
 
 const KWIN = "org.kde.KWin";
@@ -113,7 +114,11 @@ export class KWinScripting {
       });
     if (!owned) {
       bus.close();
-      throw new Error("no KWin on the session bus (org.kde.KWin has no owner)");
+      throw new CompositorUnreachable(
+        "kwin",
+        "compositor_gone",
+        "org.kde.KWin has no owner on the session bus",
+      );
     }
     return new KWinScripting(bus, timeoutMs);
   }
@@ -157,10 +162,16 @@ export class KWinScripting {
   }
 
   #scripting(member: string, signature: string, body: unknown[]): Promise<unknown[]> {
-    return this.bus.call(
-      { destination: KWIN, path: "/Scripting", iface: "org.kde.kwin.Scripting", member, signature, body },
-      this.timeoutMs,
-    );
+    return this.bus
+      .call(
+        { destination: KWIN, path: "/Scripting", iface: "org.kde.kwin.Scripting", member, signature, body },
+        this.timeoutMs,
+      )
+      .catch((error: unknown) => {
+        throw busNameGone(error)
+          ? new CompositorUnreachable("kwin", "compositor_gone", "org.kde.KWin left the session bus")
+          : error;
+      });
   }
 
   async #start(id: number): Promise<void> {
@@ -232,4 +243,9 @@ export function kwinWindowSource(kwin: KWinScripting): WindowSource {
     },
     close: () => kwin.close(),
   };
+}
+
+/** Whether a D-Bus call failed because its destination's name has no owner (the service is gone). */
+export function busNameGone(error: unknown): boolean {
+  return error instanceof DBusCallError && /\.(ServiceUnknown|NameHasNoOwner)$/.test(error.dbusName);
 }

@@ -7,6 +7,7 @@ import { connect, type Socket } from "node:net";
 import { NoAnswerError } from "../types.js";
 import type { WindowSource } from "../window-source.js";
 import type { ClientWindow } from "../x11/windows.js";
+import { CompositorUnreachable, peerGone } from "./compositor.js";
 
 const MAGIC = Buffer.from("i3-ipc");
 const HEADER = MAGIC.length + 8;
@@ -123,8 +124,16 @@ export class SwayIpc {
   private constructor(socket: Socket) {
     this.#socket = socket;
     socket.on("data", (chunk) => this.#receive(chunk));
-    socket.on("error", (error) => this.#fail(error));
-    socket.on("close", () => this.#fail(new Error("sway closed the IPC socket")));
+    socket.on("error", (error) =>
+      this.#fail(
+        peerGone(error)
+          ? new CompositorUnreachable("sway", "compositor_gone", `its IPC socket failed (${error.message})`)
+          : error,
+      ),
+    );
+    socket.on("close", () =>
+      this.#fail(new CompositorUnreachable("sway", "compositor_gone", "it closed its IPC socket")),
+    );
   }
 
   /** Connects to the socket in SWAYSOCK (or `path`), within `timeoutMs`. */
@@ -143,7 +152,15 @@ export class SwayIpc {
       });
       socket.once("error", (error) => {
         clearTimeout(timer);
-        reject(error);
+        reject(
+          peerGone(error)
+            ? new CompositorUnreachable(
+                "sway",
+                "compositor_gone",
+                `its IPC socket ${path} refuses connections (${(error as NodeJS.ErrnoException).code})`,
+              )
+            : error,
+        );
       });
     });
   }

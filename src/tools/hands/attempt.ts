@@ -2,6 +2,7 @@
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
 import { setTimeout as sleep } from "node:timers/promises";
+import { asDeskhandError } from "../../core/errors.js";
 import {
   awaitPromisedWindow,
   gateLine,
@@ -166,6 +167,7 @@ export async function gateStep(
       reversible,
       reversibleDeclared: step.reversible !== undefined,
       target: { ...facts, windowTitle: title },
+      laterStep: true,
     },
     target: {
       ...(facts?.role ? { role: facts.role, name: facts.name } : {}),
@@ -583,9 +585,25 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     guarded.end({ decision: unsent ? "refused" : "error", reason });
     const status = unsent ? "refused" : "error";
     const sent = error instanceof PartlySent ? { sent: error.sent } : {};
+    // A compositor gone mid-input is named, with what to do (not left to look like a key's fault).
+    const named =
+      error instanceof Error && error.name === "CompositorUnreachable" ? asDeskhandError(error) : undefined;
     return {
-      data: { status, reason, level, ...sent, ...(since?.data ?? {}), target },
-      text: `${sinceText}${status}: ${reason}`,
+      data: {
+        status,
+        reason,
+        level,
+        ...sent,
+        ...(named ? { error: named.toJSON() } : {}),
+        ...(since?.data ?? {}),
+        target,
+      },
+      text: `${sinceText}${status}: ${reason}${
+        named
+          ? `
+${named.next}`
+          : ""
+      }`,
     };
   }
   // The journal keeps what was done, not the element's whole re-read state.
