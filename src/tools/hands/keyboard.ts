@@ -620,6 +620,9 @@ export async function typeTextPlan(
   };
 }
 
+/** Cells: typed into an editor of their own, their text read once committed, not as it is typed. */
+const EDITED_APART = new Set(["table cell", "cell"]);
+
 /**
  * What typed text's read-back makes of the reply: typed characters the field does not hold are an
  * error naming them; where nothing can read the text back (no Text interface: a canvas, a terminal
@@ -652,7 +655,8 @@ function typedVerdict(r: Record<string, unknown>, place: ResolvedPlace | undefin
     return unverified(String(r.read_back_reason ?? "it could not be read back"));
   if (r.read_back !== undefined) return undefined;
   if (!place) return unverified("no window has the keyboard focus that deskhand can read");
-  if (after && after.value === undefined)
+  // A cell takes typed text into an editor of its own, seen once committed (read_table reads it).
+  if (after && after.value === undefined && !EDITED_APART.has(after.role ?? ""))
     return unverified(`the ${after.role ?? "element"} has no text to read back`);
   return undefined;
 }
