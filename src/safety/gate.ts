@@ -20,7 +20,12 @@ export interface GateRequest {
   reversibleDeclared?: boolean;
   target?: (TargetFacts & { windowTitle?: string | undefined }) | undefined;
   chord?: Chord | undefined;
+  /** A later step of an input whose first part was sent (the Enter after typed text): a refusal stops the rest. */
+  laterStep?: boolean;
 }
+
+/** What a refusal left undone: all of it, or for a later step what was still to send. */
+const notDone = (request: GateRequest) => (request.laterStep ? "nothing more was sent" : "nothing was done");
 
 export interface ConfirmationRequest {
   tool: string;
@@ -143,7 +148,7 @@ export async function decide(
       level,
       reason:
         `${named} is ${level} ${LEVEL_NAMES[level]}${why}, above the ceiling ${policy.ceiling} ` +
-        `(set by ${policy.ceilingSource}); nothing was done. A person can raise the ceiling with --ceiling, ` +
+        `(set by ${policy.ceilingSource}); ${notDone(request)}. A person can raise the ceiling with --ceiling, ` +
         `DESKHAND_CEILING or "ceiling" in ${policy.configPath}.`,
     };
   }
@@ -180,9 +185,9 @@ export async function decide(
     level,
     reason:
       answer === "declined"
-        ? `a person declined: ${because}; nothing was done.`
-        : `this needs a person's confirmation (${because}), and this channel cannot ask one; nothing was ` +
-          `done. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
+        ? `a person declined: ${because}; ${notDone(request)}.`
+        : `this needs a person's confirmation (${because}), and this channel cannot ask one; ` +
+          `${notDone(request)}. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
           ruleThatAllows(request, needs),
   };
 }

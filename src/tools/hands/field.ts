@@ -191,13 +191,16 @@ export function lostOf(shown: string, typed: string, whole?: { text: string; at:
 export async function untilShown(
   context: ToolContext,
   place: ResolvedPlace | undefined,
-  typed: string,
+  sent: string,
   start: FieldStart | undefined,
 ): Promise<
   { read_back: ReadBack; read_back_differs?: string; read_back_reason?: string; lost?: Lost } | undefined
 > {
   if (!place || !SHOWS_TYPED_ROLES.has(place.element?.role ?? "")) return undefined;
   if (!place.handle) return { read_back: "unreadable" };
+  // A Tab moves the focus on from a single-line field: what follows it went to another field.
+  const tab = singleLine(place) ? sent.indexOf("\t") : -1;
+  const typed = tab >= 0 ? sent.slice(0, tab) : sent;
   if (place.element?.role === PASSWORD_ROLE) return passwordLength(context, place.handle, typed, start);
   const backend = await context.backend();
   // A field does not keep a trailing newline the same way everywhere: Enter was a key there.
