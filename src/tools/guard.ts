@@ -15,6 +15,7 @@ import {
 import { decide, type GateDecision, type GateRequest } from "../safety/gate.js";
 import { levelRank, type SafetyLevel } from "../safety/levels.js";
 import { systemVocabulary } from "../safety/vocabulary.js";
+import { warmInBackground } from "../safety/warm.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
 import type { ToolContext } from "./context.js";
 
@@ -230,9 +231,11 @@ export async function activateWindow(
 
 /**
  * Reads the gate's vocabulary now (the shipped table and this machine's catalogs: about 0.5 s from
- * the cache, 3 s without it), so that a server pays it before it takes requests, not inside one.
+ * the cache, 3 s without it), so that a server pays it before it takes requests, not inside one; and
+ * starts learning its label lexicon in the background (20 s without its cache).
  */
 export function prepareGate(): void {
+  warmInBackground();
   try {
     systemVocabulary();
   } catch {
