@@ -404,7 +404,12 @@ export function compositorHandsSuite(desk: Desk): void {
         { ref: second.ref, text: "a", intent: "Type with shift held" },
         autonomous,
       );
-      assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+      // The field holds "A" where "a" was typed: the reply says so, and is no success.
+      assert.equal(typed.data?.status, "error", typed.text ?? JSON.stringify(typed.error));
+      assert.match(
+        typed.text ?? "",
+        /did not arrive: "a" \(typed at 1\); from character 0 it holds "A" where "a" should be/,
+      );
       assert.equal((await one(EDITOR, { role: "text", name: "Second" })).value, "A", "shift was held");
       await sleep(13_000 - (Date.now() - since));
       await call("type_text", { ref: second.ref, text: "a", intent: "Type after the release" }, autonomous);

@@ -392,7 +392,12 @@ describe("hands on a Wayland desktop (sway)", () => {
       { ref: first.ref, text: "a", intent: "Type with shift held" },
       autonomous,
     );
-    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    // The field holds "A" where "a" was typed: the reply says so, and is no success.
+    assert.equal(typed.data?.status, "error", typed.text ?? JSON.stringify(typed.error));
+    assert.match(
+      typed.text ?? "",
+      /did not arrive: "a" \(typed at 1\); from character 0 it holds "A" where "a" should be/,
+    );
     assert.equal((await one(EDITOR, { role: "text", name: "First" })).value, "A", "shift was held");
     // Released at 10 s; 3 s more, since a loaded machine runs the release late.
     await sleep(13_000 - (Date.now() - since));

@@ -160,6 +160,8 @@ export interface Lost {
   /** Absent for a password field, whose text is never read: only its length is. */
   text?: string;
   typed_at?: string;
+  /** Characters the field holds that were not typed (an "A" where "a" was): others arrived instead. */
+  instead?: number;
 }
 
 /**
@@ -180,6 +182,7 @@ export function lostOf(shown: string, typed: string, whole?: { text: string; at:
     characters: inTyped.length,
     text: inTyped.map((k) => chars[k]).join(""),
     typed_at: offsetRuns(inTyped),
+    ...(aligned.extra > 0 ? { instead: aligned.extra } : {}),
   };
 }
 

@@ -635,7 +635,7 @@ function typedVerdict(r: Record<string, unknown>, place: ResolvedPlace | undefin
     return {
       status: "error",
       lead: "error",
-      note: `but ${of} did not arrive${lost.text !== undefined ? `: ${JSON.stringify(lost.text)} (typed at ${lost.typed_at})` : " (a password field: which cannot be read)"}`,
+      note: `but ${of} did not arrive${lost.text !== undefined ? `: ${JSON.stringify(lost.text)} (typed at ${lost.typed_at})` : " (a password field: which cannot be read)"}${lost.instead && r.read_back_differs ? `; ${String(r.read_back_differs)}` : ""}`,
       reason: `${of} did not arrive (read back from the field)`,
     };
   }
