@@ -73,6 +73,56 @@ describe("what a key presses", () => {
     );
   });
 
+  it("on a web page, a form's default is Enter's only in that form's fields", async () => {
+    const page = (focusedInForm: boolean): FakeElement => ({
+      role: "frame",
+      name: "Page",
+      states: showing,
+      children: [
+        {
+          role: "document web",
+          name: "Page",
+          states: showing,
+          children: [
+            {
+              role: "entry",
+              name: "Search…",
+              states: [
+                ...showing,
+                "editable",
+                "single line",
+                ...(focusedInForm ? [] : (["focused"] as State[])),
+              ],
+            },
+            {
+              role: "form",
+              name: "",
+              states: showing,
+              children: [
+                {
+                  role: "entry",
+                  name: "Amount",
+                  states: [
+                    ...showing,
+                    "editable",
+                    "single line",
+                    ...(focusedInForm ? (["focused"] as State[]) : []),
+                  ],
+                },
+                button("Pay", { states: [...showing, "is default"] }),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(await judged(page(true), { chord: "Enter" }), [
+      { name: "Pay", via: "the default button", commits: true },
+    ]);
+    // Outside the form, a field that searches by its name runs the search: nothing is pressed.
+    assert.deepEqual(await judged(page(false), { chord: "Enter" }), []);
+  });
+
   it("with no default reported, Enter in a dialog may press any of its buttons", async () => {
     const field: FakeElement = { role: "text", name: "Name", states: [...showing, "editable", "focused"] };
     const pressed = await judged(dialog([field, button("Cancel"), button("OK")]), { chord: "Enter" });
