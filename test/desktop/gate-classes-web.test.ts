@@ -131,6 +131,9 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
     const toggle = await element({ role: chromium ? "toggle button" : "push button", name: "Pay" });
     passed(await call("click", { ref: toggle.ref, intent }), 'the toggle "Pay"');
     await untilShown("toggle true");
+    // Space with the focus on it (the click left it there), no ref: judged the same way.
+    passed(await call("key", { key: "space", intent }), 'space on the focused toggle "Pay"');
+    await untilShown("toggle false");
     // Named by its placeholder only, outside any form: Enter runs the page's search.
     const search = await element({ role: "entry", name: "Search…" });
     passed(await call("key", { ref: search.ref, key: "Enter", intent }), "Enter in the search field");
