@@ -553,4 +553,31 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
     assert.equal(read.data?.text, "abc xyz", read.text);
     assert.deepEqual(await menusOf(mousepad), menus, "no menu was opened to judge");
   });
+
+  it("mousepad: its find bar's Close (a tool bar's, beside a field named nothing) hides the bar with no person", async () => {
+    done(await key(mousepad, "ctrl+f", "Find"), "ctrl+f");
+    const options = { role: "check box", name: "Match case" };
+    const shown = async () => {
+      const found = await call("find", { target: { kind: "title", glob: mousepad }, ...options });
+      return found.ok ? found.data.matches.length : -1;
+    };
+    await findWaiting(call, mousepad, options, HANG_MS);
+    assert.equal(await shown(), 1, "the find bar is shown");
+    const close = (await findWaiting(call, mousepad, { role: "push button", name: "Close" }, HANG_MS)) as {
+      ref: string;
+    };
+    // Passed with no person (the app's bar says whether it took effect, below).
+    const closed = await call("act", {
+      ref: close.ref,
+      action: { kind: "invoke" },
+      intent: "Close the find bar",
+    });
+    assert.ok(closed.ok && closed.data.status !== "refused", closed.text ?? JSON.stringify(closed.error));
+    for (let i = 0; i < 30 && (await shown()) !== 0; i++) await sleep(100);
+    assert.equal(await shown(), 0, "the find bar is gone");
+    const text = await call("read_text", {
+      ref: ((await findWaiting(call, mousepad, { role: "text" }, HANG_MS)) as { ref: string }).ref,
+    });
+    assert.equal(text.data?.text, "abc xyz", "the document is still there, as it was");
+  });
 });

@@ -252,12 +252,14 @@ async function answer(
 // How far up a button's containers are read: a column header holds its sort button directly, a
 // find bar its Close beside its field.
 const CONTAINERS_READ = 2;
-const BAR_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 40, timeoutMs: 800 };
+const BAR_READ = { maxDepth: 5, tableRows: 0, walkTables: false, nodeCeiling: 60, timeoutMs: 800 };
 
 /**
- * A button's containers, nearest first: their roles, and whether the nearest that is not its window
- * holds a field that searches (a find bar, whose Close hides the bar and loses nothing). Read only for
- * a button whose words close; everything here is a read.
+ * A button's containers, nearest first: their roles, and whether its bar (the tool bar holding it,
+ * else the nearest container that is not its window) holds a field that searches (a find bar, whose
+ * Close hides the bar and loses nothing). A tool bar's Close beside a single-line field is such a
+ * bar's, whatever the field says (mousepad's find bar names nothing): a window's Close is never in
+ * a tool bar beside a field. Read only for a button whose words close; everything here is a read.
  */
 async function containers(
   context: ToolContext,
@@ -268,11 +270,14 @@ async function containers(
   const backend = await context.backend();
   const ancestors = (await backend.ancestorsOf?.(handle, CONTAINERS_READ).catch(() => [])) ?? [];
   const inside = ancestors.map((a) => a.role);
-  const bar = ancestors.find((a) => !WINDOW_ROLES.has(a.role));
+  const toolBar = ancestors.find((a) => a.role === "tool bar");
+  const bar = toolBar ?? ancestors.find((a) => !WINDOW_ROLES.has(a.role));
   if (!bar || !element.name || !matchLabel(element.name).closes) return { inside };
   const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
   const searching = (l: string | undefined) => !!l && !!matchLabel(l).searches;
   const fields = read ? everyNode(read.root).filter((n) => EDITABLE_ROLES.has(n.role)) : [];
+  if (toolBar && fields.some((n) => n.states?.includes("single line")))
+    return { inside, searchBar: true };
   // A field named only by its placeholder ("Search…": GTK 4's search entry has no other name).
   const placeholder = async (n: RawNode) => {
     const attributes = await backend.readAttributes?.(n.handle).catch(() => undefined);
