@@ -276,8 +276,7 @@ async function containers(
   const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
   const searching = (l: string | undefined) => !!l && !!matchLabel(l).searches;
   const fields = read ? everyNode(read.root).filter((n) => EDITABLE_ROLES.has(n.role)) : [];
-  if (toolBar && fields.some((n) => n.states?.includes("single line")))
-    return { inside, searchBar: true };
+  if (toolBar && fields.some((n) => n.states?.includes("single line"))) return { inside, searchBar: true };
   // A field named only by its placeholder ("Search…": GTK 4's search entry has no other name).
   const placeholder = async (n: RawNode) => {
     const attributes = await backend.readAttributes?.(n.handle).catch(() => undefined);
