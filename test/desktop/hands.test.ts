@@ -578,6 +578,9 @@ describe("hands on real apps", () => {
     assert.equal(await probe.activeWindow(), swing.id);
     const close = await call("window", { action: "close", window: { id: gtk4.id }, intent: "Close it" });
     assert.equal(close.data.status, "refused", "closing needs a person");
+    // Its reason says why, and says only what the caller said: it declared nothing.
+    assert.match(close.data.reason, /closes the window, and what it holds unsaved/);
+    assert.doesNotMatch(close.data.reason, /declared not reversible/);
   });
 
   it("an unknown key name is an error naming it, and nothing is sent", async () => {

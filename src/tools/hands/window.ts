@@ -38,7 +38,8 @@ export const windowTool = defineInputTool({
       step: input.action,
       nominal: levelOf(input.action),
       intent: input.intent,
-      reversible: !closing,
+      // Closing commits (it runs the window's close): taken as not reversible, which no caller said.
+      reversible: closing ? undefined : true,
       windowId: window.id,
       // Closing runs the window's close (L3); the rest only moves or shows windows.
       presses: closing
