@@ -130,7 +130,6 @@ const OWN_DESKTOP = [
   "two-typists",
   "gate-classes-gtk4",
   "gate-classes-swing",
-  "gate-classes-web",
   "typed-readback",
   "compositor-gone",
 ].map((name) => `test/desktop/${name}.test.ts`);

@@ -17,8 +17,15 @@ export interface CatalogSource {
   cacheDir?: string | undefined;
 }
 
+/**
+ * The machine's catalogs: `/usr/share/locale` and `/usr/share/locale-langpack`, or the roots
+ * `DESKHAND_CATALOGS` lists (colon-separated), such as an app's own locale folder beside them.
+ */
 export const SYSTEM_CATALOGS = (env: NodeJS.ProcessEnv): CatalogSource => ({
-  roots: ["/usr/share/locale", "/usr/share/locale-langpack"],
+  roots: env.DESKHAND_CATALOGS?.split(":").filter(Boolean) ?? [
+    "/usr/share/locale",
+    "/usr/share/locale-langpack",
+  ],
   cacheDir: deskhandCacheDir(env),
 });
 

@@ -4,4 +4,5 @@ import { systemLabelLexicon } from "./label-reading.js";
 import { withoutNamedThings } from "./named-things.js";
 
 systemLabelLexicon();
-withoutNamedThings("Print Preview");
+// A label that is no English thing's name: its translations are then read (and cached).
+withoutNamedThings("-");

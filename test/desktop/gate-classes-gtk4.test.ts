@@ -3,21 +3,11 @@
 // the app's log shows it happened; what commits is refused and the log shows it never happened; a
 // password and a card number typed in reach no journal line, recording or reply.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import {
-  holdsNone,
-  neverLogged,
-  passed,
-  recordingsIn,
-  refused,
-  replyText,
-  SECRET_PIECES,
-  SECRETS,
-  untilLogged,
-} from "./gate-classes.js";
+import { neverLogged, passed, refused, SECRETS, secretsKeptOut, untilLogged } from "./gate-classes.js";
 import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-classes-gtk4-"));
@@ -126,59 +116,22 @@ describe("the judge's classes on a GTK 4 window", () => {
   });
 
   it("a password and a card number reach no journal line, recording or reply; plain text stays plain", async () => {
-    const replies: string[] = [];
-    const kept = async (tool: Parameters<typeof call>[0], input: Record<string, unknown>) => {
-      const result = await call(tool, input);
-      replies.push(replyText(result));
-      passed(result, tool);
-      return result;
-    };
-    await kept("record", { action: "start", name: "gtk4-secrets" });
-    try {
-      const password = await element({ role: "password text", name: "Password" });
-      await kept("type_text", {
-        ref: password.ref,
-        text: SECRETS.password,
-        intent: `Type ${SECRETS.password}`,
-      });
-      const card = await element({ role: "text", name: "Card number" });
-      await kept("type_text", {
-        ref: card.ref,
-        text: SECRETS.card,
-        intent: `Enter the card ${SECRETS.card}`,
-      });
-      const notes = await element({ role: "text", name: "Notes" });
-      await kept("type_text", {
-        ref: notes.ref,
-        text: "lunch with Mireille",
-        intent: "Note lunch with Mireille",
-      });
-    } finally {
-      await kept("record", { action: "stop" });
-    }
-    await untilLogged(log, `password ${SECRETS.password.length}`);
-    await untilLogged(log, `card ${SECRETS.card}`);
-    await untilLogged(log, "notes lunch with Mireille");
-    const target = { kind: "title", glob: title };
-    const snapshot = await call("snapshot", { target });
-    // The card number is in the field (the app logged it), and the reply says it is kept out.
-    assert.match(snapshot.text ?? "", /text "Card number".*= "<hidden: card number or key>"/);
-    assert.match(
-      snapshot.text ?? "",
-      /text "Notes".*= "lunch with Mireille"/,
-      "plain text is shown as it is",
-    );
-    replies.push(replyText(snapshot));
-    replies.push(replyText(await call("observe", { target })));
-    const card = await element({ role: "text", name: "Card number" });
-    replies.push(replyText(await call("element_info", { ref: card.ref })));
-    const read = await call("read_text", { ref: card.ref });
-    assert.equal(read.data?.text, "•".repeat(SECRETS.card.length), JSON.stringify(read));
-    replies.push(replyText(read));
-    const journal = readFileSync(join(dir, "audit.jsonl"), "utf8");
-    holdsNone(journal, SECRET_PIECES, "the journal");
-    holdsNone(recordingsIn(join(dir, "recordings")), SECRET_PIECES, "the recording");
-    for (const [i, reply] of replies.entries()) holdsNone(reply, SECRET_PIECES, `reply ${i}`);
-    assert.match(journal, /Note lunch with Mireille/, "plain text stays unmasked");
+    await secretsKeptOut({
+      call,
+      element,
+      title,
+      dir,
+      kit: "gtk4",
+      field: "text",
+      took: (what) =>
+        untilLogged(
+          log,
+          {
+            password: `password ${SECRETS.password.length}`,
+            card: `card ${SECRETS.card}`,
+            notes: "notes lunch with Mireille",
+          }[what],
+        ),
+    });
   });
 });

@@ -87,3 +87,69 @@ export const SECRET_PIECES = [...pieces(SECRETS.password, 4), ...pieces(SECRETS.
 
 /** Every string of a reply, its text and its data, as one text to search. */
 export const replyText = (result: Result): string => JSON.stringify([result.text, result.data, result.error]);
+
+/**
+ * The secrets' proof, the same on every toolkit: a password, a card number and a plain note typed
+ * into the window's fields (named "Password", "Card number", "Notes"; `field` the role of the two
+ * text ones) while recording; the app says it took each (`took`: "password 12", "card …", "notes …");
+ * then no journal line, recording or reply holds a piece of either secret, the card reads masked, and
+ * the note stays plain.
+ */
+export async function secretsKeptOut(o: {
+  call: Call;
+  element: (query: Record<string, unknown>) => Promise<{ ref: string }>;
+  title: string;
+  dir: string;
+  kit: string;
+  field: string;
+  took: (what: "password" | "card" | "notes") => Promise<void>;
+}): Promise<void> {
+  const replies: string[] = [];
+  const kept = async (tool: Parameters<Call>[0], input: Record<string, unknown>) => {
+    const result = await o.call(tool, input);
+    replies.push(replyText(result));
+    passed(result, tool);
+    return result;
+  };
+  await kept("record", { action: "start", name: `${o.kit}-secrets` });
+  try {
+    const password = await o.element({ role: "password text", name: "Password" });
+    await kept("type_text", {
+      ref: password.ref,
+      text: SECRETS.password,
+      intent: `Type ${SECRETS.password}`,
+    });
+    const card = await o.element({ role: o.field, name: "Card number" });
+    await kept("type_text", { ref: card.ref, text: SECRETS.card, intent: `Enter the card ${SECRETS.card}` });
+    const notes = await o.element({ role: o.field, name: "Notes" });
+    await kept("type_text", {
+      ref: notes.ref,
+      text: "lunch with Mireille",
+      intent: "Note lunch with Mireille",
+    });
+  } finally {
+    await kept("record", { action: "stop" });
+  }
+  for (const what of ["password", "card", "notes"] as const) await o.took(what);
+  const target = { kind: "title", glob: o.title };
+  const snapshot = await o.call("snapshot", { target });
+  // The card number is in the field (the app said so), and the reply says it is kept out.
+  assert.match(snapshot.text ?? "", new RegExp(`${o.field} "Card number".*= "<hidden: card number or key>"`));
+  assert.match(
+    snapshot.text ?? "",
+    new RegExp(`${o.field} "Notes".*= "lunch with Mireille"`),
+    "plain text is shown as it is",
+  );
+  replies.push(replyText(snapshot));
+  replies.push(replyText(await o.call("observe", { target })));
+  const card = await o.element({ role: o.field, name: "Card number" });
+  replies.push(replyText(await o.call("element_info", { ref: card.ref })));
+  const read = await o.call("read_text", { ref: card.ref });
+  assert.equal(read.data?.text, "•".repeat(SECRETS.card.length), JSON.stringify(read));
+  replies.push(replyText(read));
+  const journal = readFileSync(join(o.dir, "audit.jsonl"), "utf8");
+  holdsNone(journal, SECRET_PIECES, "the journal");
+  holdsNone(recordingsIn(join(o.dir, "recordings")), SECRET_PIECES, "the recording");
+  for (const [i, reply] of replies.entries()) holdsNone(reply, SECRET_PIECES, `reply ${i}`);
+  assert.match(journal, /Note lunch with Mireille/, "plain text stays unmasked");
+}
