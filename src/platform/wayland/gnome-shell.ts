@@ -4,6 +4,7 @@
 // §2): 2–23 ms a window list.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { nameHasOwner } from "../atspi/bus.js";
 import { DBusCallError, DBusConnection } from "../atspi/dbus.js";
 import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
@@ -193,19 +194,7 @@ export function shellWindowSource(shell: GnomeShell): WindowSource {
  * without deskhand's extension (not installed, or disabled).
  */
 async function shellProblem(bus: DBusConnection, timeoutMs: number): Promise<CompositorUnreachable> {
-  const [owned] = await bus
-    .call(
-      {
-        destination: "org.freedesktop.DBus",
-        path: "/org/freedesktop/DBus",
-        iface: "org.freedesktop.DBus",
-        member: "NameHasOwner",
-        signature: "s",
-        body: ["org.gnome.Shell"],
-      },
-      timeoutMs,
-    )
-    .catch(() => [undefined]);
+  const owned = await nameHasOwner(bus, "org.gnome.Shell", timeoutMs).catch(() => undefined);
   return owned === false
     ? new CompositorUnreachable("gnome", "compositor_gone", "org.gnome.Shell has no owner on the session bus")
     : new CompositorUnreachable("gnome", "extension_missing", NO_EXTENSION);

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nameHasOwner } from "../atspi/bus.js";
 import { DBusCallError, DBusConnection } from "../atspi/dbus.js";
 import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
@@ -96,22 +97,10 @@ export class KWinScripting {
     if (!env.DBUS_SESSION_BUS_ADDRESS)
       throw new Error("DBUS_SESSION_BUS_ADDRESS is not set: KWin cannot be asked");
     const bus = await DBusConnection.open(env.DBUS_SESSION_BUS_ADDRESS, { timeoutMs });
-    const [owned] = await bus
-      .call(
-        {
-          destination: "org.freedesktop.DBus",
-          path: "/org/freedesktop/DBus",
-          iface: "org.freedesktop.DBus",
-          member: "NameHasOwner",
-          signature: "s",
-          body: [KWIN],
-        },
-        timeoutMs,
-      )
-      .catch((error: Error) => {
-        bus.close();
-        throw error;
-      });
+    const owned = await nameHasOwner(bus, KWIN, timeoutMs).catch((error: Error) => {
+      bus.close();
+      throw error;
+    });
     if (!owned) {
       bus.close();
       throw new CompositorUnreachable(
