@@ -7,7 +7,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { neverLogged, passed, refused, SECRETS, secretsKeptOut, untilLogged } from "./gate-classes.js";
+import {
+  commitsRefused,
+  neverLogged,
+  passed,
+  refused,
+  SECRETS,
+  secretsKeptOut,
+  untilLogged,
+} from "./gate-classes.js";
 import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-classes-gtk4-"));
@@ -71,48 +79,15 @@ describe("the judge's classes on a GTK 4 window", () => {
   });
 
   it("commits: a French command, an unnamed icon, symbols, Enter that activates the default, an option, a slider", async () => {
-    const invoice = await element({ role: "push button", name: "Envoyer la facture" });
-    refused(await call("click", { ref: invoice.ref, intent }), "Envoyer la facture", /envoyer/i);
-    refused(
-      await call("act", { ref: invoice.ref, action: { kind: "invoke" }, intent }),
-      "Envoyer la facture by act",
-    );
-    await neverLogged(log, /invoice sent/, "Envoyer la facture");
-    // The icon button beside it: no name, no label.
-    const row = (await all({ role: "push button" })).filter((b) => b.bounds?.y === invoice.bounds?.y);
-    const icon = row.find((b) => !b.name);
-    assert.ok(icon, JSON.stringify(row));
-    refused(await call("click", { ref: icon.ref, intent }), "the unnamed icon", /unnamed/);
-    await neverLogged(log, /icon pressed/, "the unnamed icon");
-    const symbols = await element({ role: "push button", name: "✓ ➜" });
-    refused(await call("click", { ref: symbols.ref, intent }), "✓ ➜", /symbols only/);
-    await neverLogged(log, /symbols pressed/, "✓ ➜");
-    // Enter in an entry that activates the window's default button "Pay": GTK 4.8 reports no default
-    // ("is default"), so the entry's own action, which no toolkit reports, is what Enter runs.
-    const amount = await element({ role: "text", name: "Amount" });
-    const field = /default button|field's own action/;
-    refused(await call("key", { ref: amount.ref, key: "Enter", intent }), "Enter in Amount", field);
-    refused(
-      await call("type_text", { ref: amount.ref, text: "3\n", intent }),
-      "3 and Enter in Amount",
-      field,
-    );
-    await neverLogged(log, /paid/, "Enter in Amount");
-    const rows = await element({ role: "combo box", name: "Rows" });
-    refused(
-      await call("act", { ref: rows.ref, action: { kind: "select", option: "Delete all rows" }, intent }),
-      "select Delete all rows",
-      /Delete all rows/,
-    );
-    await neverLogged(log, /chose Delete/, "select Delete all rows");
-    const slider = await element({ role: "slider", name: "Slide to pay" });
-    refused(
-      await call("act", { ref: slider.ref, action: { kind: "set_range", value: 100 }, intent }),
-      "set_range",
-      /pay/,
-    );
-    refused(await call("key", { ref: slider.ref, key: "End", intent }), "End on Slide to pay", /pay/);
-    await neverLogged(log, /slid/, "Slide to pay");
+    await commitsRefused({
+      call,
+      log,
+      intent,
+      element,
+      all,
+      command: { label: "Envoyer la facture", word: /envoyer/i, logs: /invoice sent/ },
+      rows: "Rows",
+    });
   });
 
   it("a password and a card number reach no journal line, recording or reply; plain text stays plain", async () => {

@@ -2,12 +2,11 @@
 // real tools with no person to ask: what structure says is harmless passes whatever its words and
 // the app's log shows it happened; what commits is refused and the log shows it never happened; a
 // password and a card number typed in reach no journal line, recording or reply.
-import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { neverLogged, passed, refused, SECRETS, secretsKeptOut, untilLogged } from "./gate-classes.js";
+import { commitsRefused, passed, SECRETS, secretsKeptOut, untilLogged } from "./gate-classes.js";
 import {
   findWaiting,
   gatedContext,
@@ -71,48 +70,16 @@ describe("the judge's classes on a Swing window", () => {
   });
 
   it("commits: a German command, an unnamed icon, symbols, Enter that activates the default, an option, a slider", async () => {
-    const invoice = await element({ role: "push button", name: "Überweisung ausführen" });
-    refused(await call("click", { ref: invoice.ref, intent }), "Überweisung ausführen", /ausführen/i);
-    refused(
-      await call("act", { ref: invoice.ref, action: { kind: "invoke" }, intent }),
-      "Überweisung ausführen by act",
-    );
-    await neverLogged(log, /transfer done/, "Überweisung ausführen");
-    // The icon button beside it: no name, no label.
-    const row = (await all({ role: "push button" })).filter((b) => b.bounds?.y === invoice.bounds?.y);
-    const icon = row.find((b) => !b.name);
-    assert.ok(icon, JSON.stringify(row));
-    refused(await call("click", { ref: icon.ref, intent }), "the unnamed icon", /unnamed/);
-    await neverLogged(log, /icon pressed/, "the unnamed icon");
-    const symbols = await element({ role: "push button", name: "✓ ➜" });
-    refused(await call("click", { ref: symbols.ref, intent }), "✓ ➜", /symbols only/);
-    await neverLogged(log, /symbols pressed/, "✓ ➜");
-    // Enter in a field with no action of its own presses the window's default button "Pay".
-    const amount = await element({ role: "text", name: "Amount" });
-    const field = /default button|field's own action/;
-    refused(await call("key", { ref: amount.ref, key: "Enter", intent }), "Enter in Amount", field);
-    refused(
-      await call("type_text", { ref: amount.ref, text: "3\n", intent }),
-      "3 and Enter in Amount",
-      field,
-    );
-    await neverLogged(log, /paid/, "Enter in Amount");
     // The ATK wrapper names a combo box by its choice.
-    const rows = await element({ role: "combo box", name: "Keep rows" });
-    refused(
-      await call("act", { ref: rows.ref, action: { kind: "select", option: "Delete all rows" }, intent }),
-      "select Delete all rows",
-      /Delete all rows/,
-    );
-    await neverLogged(log, /chose Delete/, "select Delete all rows");
-    const slider = await element({ role: "slider", name: "Slide to pay" });
-    refused(
-      await call("act", { ref: slider.ref, action: { kind: "set_range", value: 100 }, intent }),
-      "set_range",
-      /pay/,
-    );
-    refused(await call("key", { ref: slider.ref, key: "End", intent }), "End on Slide to pay", /pay/);
-    await neverLogged(log, /slid/, "Slide to pay");
+    await commitsRefused({
+      call,
+      log,
+      intent,
+      element,
+      all,
+      command: { label: "Überweisung ausführen", word: /ausführen/i, logs: /transfer done/ },
+      rows: "Keep rows",
+    });
   });
 
   it("a password and a card number reach no journal line, recording or reply; plain text stays plain", async () => {

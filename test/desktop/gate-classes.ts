@@ -153,3 +153,60 @@ export async function secretsKeptOut(o: {
   for (const [i, reply] of replies.entries()) holdsNone(reply, SECRET_PIECES, `reply ${i}`);
   assert.match(journal, /Note lunch with Mireille/, "plain text stays unmasked");
 }
+
+/** A control as `find` answers it: its ref, name and place. */
+export type Found = { ref: string; name: string | null; bounds: { x: number; y: number } | null };
+
+/**
+ * The committing classes on a desktop window (GTK 4's and Swing's twins): a command in another
+ * language (`command`: its label, a word of the refusal, the line it logs), the unnamed icon beside
+ * it, symbols, Enter in "Amount", the option "Delete all rows" of the `rows` combo box, and "Slide to
+ * pay" are each refused, and the app's log shows none happened.
+ */
+export async function commitsRefused(o: {
+  call: Call;
+  log: string;
+  intent: string;
+  element: (query: Record<string, unknown>) => Promise<Found>;
+  all: (query: Record<string, unknown>) => Promise<Found[]>;
+  command: { label: string; word: RegExp; logs: RegExp };
+  rows: string;
+}): Promise<void> {
+  const { call, log, intent } = o;
+  const label = o.command.label;
+  const invoice = await o.element({ role: "push button", name: label });
+  refused(await call("click", { ref: invoice.ref, intent }), label, o.command.word);
+  refused(await call("act", { ref: invoice.ref, action: { kind: "invoke" }, intent }), `${label} by act`);
+  await neverLogged(log, o.command.logs, label);
+  // The icon button beside it: no name, no label.
+  const row = (await o.all({ role: "push button" })).filter((b) => b.bounds?.y === invoice.bounds?.y);
+  const icon = row.find((b) => !b.name);
+  assert.ok(icon, JSON.stringify(row));
+  refused(await call("click", { ref: icon.ref, intent }), "the unnamed icon", /unnamed/);
+  await neverLogged(log, /icon pressed/, "the unnamed icon");
+  const symbols = await o.element({ role: "push button", name: "✓ ➜" });
+  refused(await call("click", { ref: symbols.ref, intent }), "✓ ➜", /symbols only/);
+  await neverLogged(log, /symbols pressed/, "✓ ➜");
+  // Enter in "Amount" presses the default "Pay" (Swing), or runs the entry's own action, which no
+  // toolkit reports (GTK 4.8 reports no default).
+  const amount = await o.element({ role: "text", name: "Amount" });
+  const field = /default button|field's own action/;
+  refused(await call("key", { ref: amount.ref, key: "Enter", intent }), "Enter in Amount", field);
+  refused(await call("type_text", { ref: amount.ref, text: "3\n", intent }), "3 and Enter in Amount", field);
+  await neverLogged(log, /paid/, "Enter in Amount");
+  const rows = await o.element({ role: "combo box", name: o.rows });
+  refused(
+    await call("act", { ref: rows.ref, action: { kind: "select", option: "Delete all rows" }, intent }),
+    "select Delete all rows",
+    /Delete all rows/,
+  );
+  await neverLogged(log, /chose Delete/, "select Delete all rows");
+  const slider = await o.element({ role: "slider", name: "Slide to pay" });
+  refused(
+    await call("act", { ref: slider.ref, action: { kind: "set_range", value: 100 }, intent }),
+    "set_range",
+    /pay/,
+  );
+  refused(await call("key", { ref: slider.ref, key: "End", intent }), "End on Slide to pay", /pay/);
+  await neverLogged(log, /slid/, "Slide to pay");
+}
