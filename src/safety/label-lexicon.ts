@@ -42,6 +42,11 @@ export interface LabelLexicon {
   languages: Set<string>;
   /** The first words of the English msgids that commit nothing ("open", "show", "address"). */
   leads: Lexicon;
+  /**
+   * The words of English msgids that commit nothing, in two or more: English as labels write it. A
+   * dictionary's word ("del", "cuir") is no reading of a label in a language deskhand has no catalog of.
+   */
+  english: Lexicon;
 }
 
 /** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin", "de" for "de_DE.UTF-8". */
@@ -186,7 +191,12 @@ function countLanguage(labels: Seen[], all: Map<string, number>, verbs: Set<stri
  * The committing and harmless words of the catalogs' labels, counted a language at a time; English
  * from the msgids of every catalog kept.
  */
-export function learnWords(files: CatalogFile[]): { commits: string[]; harmless: string[]; leads: string[] } {
+export function learnWords(files: CatalogFile[]): {
+  commits: string[];
+  harmless: string[];
+  leads: string[];
+  english: string[];
+} {
   const all = new Map<string, number>();
   const verbs = new Set<string>();
   const english = new Map<string, Seen>();
@@ -237,7 +247,9 @@ export function learnWords(files: CatalogFile[]): { commits: string[]; harmless:
   const leads = new Set<string>();
   for (const { words, commits: committing } of english.values())
     if (!committing && words[0]) leads.add(words[0]);
-  return { commits, harmless, leads: [...leads] };
+  const englishCounts = tally([...english.values()].filter((seen) => !seen.commits));
+  const englishWords = [...englishCounts].filter(([, c]) => c.harmless >= HARMLESS_LABELS).map(([w]) => w);
+  return { commits, harmless, leads: [...leads], english: englishWords };
 }
 
 /** Words one a line in UTF-8 byte order, as a Lexicon searches them. */
@@ -256,15 +268,19 @@ function rulesVersion(): string {
     .digest("hex");
 }
 
-/** The learnt words as cached: three lists, one word a line. */
+/** The learnt words as cached: four lists, one word a line. */
 interface Learnt {
   commits: string;
   harmless: string;
   leads: string;
+  english: string;
 }
 
 const isLearnt = (value: Learnt | undefined): value is Learnt =>
-  typeof value?.commits === "string" && typeof value.harmless === "string" && typeof value.leads === "string";
+  typeof value?.commits === "string" &&
+  typeof value.harmless === "string" &&
+  typeof value.leads === "string" &&
+  typeof value.english === "string";
 
 /**
  * The label lexicon of these catalogs (those the filter keeps), cached by the catalogs' stamps and
@@ -285,12 +301,18 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
   const name = `${filter.keep ? "labels_filtered" : "labels"}-${key}.json`;
   const cached = cachedOnce(cacheDir, name, isLearnt, () => {
     const learnt = learnWords(files);
-    return { commits: lines(learnt.commits), harmless: lines(learnt.harmless), leads: lines(learnt.leads) };
+    return {
+      commits: lines(learnt.commits),
+      harmless: lines(learnt.harmless),
+      leads: lines(learnt.leads),
+      english: lines(learnt.english),
+    };
   });
   return {
     commits: new Lexicon(Buffer.from(cached.commits)),
     harmless: new Lexicon(Buffer.from(cached.harmless)),
     languages: new Set(["en", ...files.map((file) => baseLanguage(file.language))]),
     leads: new Lexicon(Buffer.from(cached.leads)),
+    english: new Lexicon(Buffer.from(cached.english)),
   };
 }

@@ -227,10 +227,9 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     const letters = [...word].length;
     if (letters < 2 && !CJK_RUN.test(word)) return false;
     if (learntCommitting(word, lexicon, english)) return false;
-    // In a language deskhand has no catalog of, a word is read only as English.
-    return unread
-      ? !(englishWord(word) || elisionParts(word)?.every(englishWord))
-      : !harmlessWord(word, lexicon);
+    // In a language deskhand has no catalog of, a word is read only as English labels write it.
+    const inLabels = (w: string) => lexicon.english.has(w);
+    return unread ? !(inLabels(word) || elisionParts(word)?.every(inLabels)) : !harmlessWord(word, lexicon);
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits

@@ -212,13 +212,26 @@ export function catalogPhrase(
   return { ...found, text: label };
 }
 
+// Scripts written without spaces between words, whose words ICU's dictionaries find ("ลบไฟล์":
+// ลบ, ไฟล์). Chinese and Japanese are read by their pieces instead (label-lexicon.ts).
+const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}]/u;
+let segmenter: Intl.Segmenter | undefined;
+
+/** A run of letters as its words: itself, or the words ICU finds in a run of an unspaced script. */
+function wordsOfRun(run: string): string[] {
+  if (!UNSPACED.test(run)) return [run];
+  segmenter ??= new Intl.Segmenter("und", { granularity: "word" });
+  const words = [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => s.segment);
+  return words.length > 0 ? words : [run];
+}
+
 /** The words of a label, as the lexicon keeps them: letters and marks, lower case. */
 export function labelWords(text: string): string[] {
   return (
     bare(text)
       .toLowerCase()
       .match(/[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu) ?? []
-  ).map((w) => w.normalize("NFC"));
+  ).flatMap((w) => wordsOfRun(w.normalize("NFC")));
 }
 
 /** This module's own file, whose source is part of the cached phrases' key (vocabulary.ts). */

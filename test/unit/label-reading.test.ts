@@ -83,6 +83,19 @@ catalog(root, "yy", "files", {
   "Order by _Date": "Ordina per data",
 });
 
+// Thai, written without spaces between words: ICU's dictionary finds them, in learning and reading.
+catalog(root, "th", "files", {
+  _Delete: "_ลบ",
+  "Delete File": "ลบไฟล์",
+  "Delete All": "ลบทั้งหมด",
+  "Open File": "เปิดไฟล์",
+  "Open Folder": "เปิดโฟลเดอร์",
+  "Show All": "แสดงทั้งหมด",
+  "Show Files": "แสดงไฟล์",
+  "Show Folder": "แสดงโฟลเดอร์",
+  "Open All": "เปิดทั้งหมด",
+});
+
 describe("words learnt from catalogs", () => {
   const lexicon = buildLabelLexicon({ roots: [root] });
   const read = (label: string) => readLabel(label, { lexicon, englishOnly: true });
@@ -113,6 +126,12 @@ describe("words learnt from catalogs", () => {
     // The inflection shares the committing verb's stem: that is why it asks.
     assert.equal(read("Zaplaťte").commits?.word, "zaplaťte");
     assert.equal(read("Magbayad ngayon").commits, undefined, "an unknown language is only unread");
+  });
+
+  it("words written without spaces (Thai) are learnt and read one by one, in new combinations", () => {
+    for (const label of ["เปิดโฟลเดอร์ทั้งหมด", "แสดงไฟล์ทั้งหมด"])
+      assert.deepEqual(read(label), { commits: undefined, unknown: [], harmless: true }, label);
+    assert.equal(read("ลบโฟลเดอร์").commits?.word, "ลบ");
   });
 
   it("a lexicon built without a catalog does not know its words", () => {
