@@ -11,18 +11,14 @@ import {
   type ScreenLine,
   type TextMatch,
   type TextMatchMode,
-  toScreenLines,
 } from "../core/ocr.js";
-import { prepareForOcr } from "../core/ocr-image.js";
-import { recognizeTwice } from "../core/ocr-second-pass.js";
 import type { PasswordAreas } from "../core/passwords.js";
-import type { RgbaImage } from "../platform/hands.js";
 import { type RecognizerInfo, RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
 import type { FocusReport } from "./hands/attempt.js";
 import { type CaptureInput, captureSchema, resolveCapture } from "./hands/capture.js";
-import { languagesFrom, passwordsIn } from "./pixels-read.js";
+import { languagesFrom, recognizeCapture } from "./pixels-read.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 const LANGUAGE = z
@@ -74,26 +70,6 @@ async function recognizeScreen(
     languages,
     ms: Date.now() - started,
   };
-}
-
-/** The lines in a capture of `region` (global points), password fields blanked first. */
-async function recognizeCapture(
-  context: ToolContext,
-  region: Rect,
-  capture: RgbaImage,
-  options: { languages: string[]; timeoutMs: number; scale: number },
-): Promise<{ lines: ScreenLine[]; leftOut: number; passwords: PasswordAreas }> {
-  const started = Date.now();
-  const passwords = await passwordsIn(context, region, Math.min(5000, options.timeoutMs / 3));
-  const blank = passwords.areas.map((a) => ({ ...a, x: a.x - region.x, y: a.y - region.y }));
-  const prepared = await prepareForOcr(capture, blank, options.scale);
-  const words = await recognizeTwice(context.recognizer(), capture, prepared, blank, {
-    languages: options.languages,
-    timeoutMs: Math.max(1000, options.timeoutMs - (Date.now() - started)),
-    scale: options.scale,
-    ...(context.signal ? { signal: context.signal } : {}),
-  });
-  return { ...toScreenLines(words, region, prepared.factor), passwords };
 }
 
 function source(r: Recognition): string {

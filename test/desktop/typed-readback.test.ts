@@ -106,11 +106,34 @@ describe("typed text read back from the app", () => {
     assert.equal(typed.ok, true);
     assert.match(
       typed.text ?? "",
-      /^typed, not verified: 3 character\(s\) sent as keys on drawing area "Canvas"; the drawing area has no text to read back$/m,
+      /^typed, not verified: 3 character\(s\) sent as keys on drawing area "Canvas"; the drawing area has no text to read back; its pixels did not change$/m,
       typed.text,
     );
     assert.doesNotMatch(typed.text ?? "", /^done|exact/m, typed.text);
     assert.match(await holds(), /\|Canvas=xyz\|/);
+  });
+
+  it("a drawing area that draws what it took: read back from its pixels, done", async () => {
+    const typed = await call("type_text", {
+      ref: await ref("Sketch"),
+      text: "quartz",
+      intent: "Draw a word",
+    });
+    assert.equal(typed.data?.status, "done", JSON.stringify(typed));
+    assert.match(
+      typed.text ?? "",
+      /^done: typed 6 character\(s\); its pixels show it now, read by OCR .* on drawing area "Sketch"/m,
+      typed.text,
+    );
+    assert.match(await holds(), /\|Sketch=quartz\|/);
+    // Typed again, the word it already showed must show once more: twice now, once before.
+    const again = await call("type_text", {
+      ref: await ref("Sketch"),
+      text: " quartz",
+      intent: "Draw it again",
+    });
+    assert.equal(again.data?.status, "done", JSON.stringify(again));
+    assert.match(await holds(), /\|Sketch=quartz quartz\|/);
   });
 
   it("a window with no accessible tree (Tk, as a terminal): typed, not verified, and the app has the keys", async () => {

@@ -27,6 +27,7 @@ import {
 } from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { movesItself, pieceEnd, typeInPieces } from "./pieces.js";
+import { pixelsBefore, readBackFromPixels } from "./pixel-readback.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
@@ -44,6 +45,7 @@ const READ_BACK_WORDS: Record<string, string> = {
   "across cells":
     "its Tabs and line breaks moved it across the table's cells, so no one field holds it: read_table reads them",
   unreadable: "it could not be read back",
+  "from pixels": "its pixels show it now, read by OCR (it has no text to read)",
 };
 
 // Clicking these puts the caret in them; clicking anything else might press it.
@@ -561,8 +563,10 @@ export async function typeTextPlan(
     async execute(h, acting) {
       // The focus, the caret and the typing go as one: another deskhand's click in between would
       // send this text into its field.
-      const { focused, start, remapped, written, started, shown } = await h.exclusive(async () => {
+      const { focused, start, remapped, written, started, shown, pixels } = await h.exclusive(async () => {
         const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
+        // An element with no text to read back shows what it took only in its pixels.
+        const pixels = await pixelsBefore(context, place, input.text);
         const start = input.clear
           ? await emptied(context, h, place)
           : await caretAtEnd(context, h, acting, place);
@@ -580,9 +584,9 @@ export async function typeTextPlan(
         // characters when the app reads them, with the keymap of that moment, and another deskhand
         // remapping the same keycodes before then would change what arrives.
         const shown = await untilShown(context, place, input.text, start);
-        return { focused, start, remapped, written, started, shown };
+        return { focused, start, remapped, written, started, shown, pixels };
       });
-      return {
+      const result = {
         characters: [...input.text].length,
         ...(focused ? { focused_by: focused } : {}),
         cleared: input.clear,
@@ -595,6 +599,9 @@ export async function typeTextPlan(
           ? await readBack(context, place, shown ? 0 : input.settleMs)
           : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs)),
       };
+      if (!pixels || typedVerdict(result, place)?.status !== "unverified") return result;
+      const seen = await readBackFromPixels(context, pixels, input.text);
+      return seen.shown ? { ...result, read_back: "from pixels" } : { ...result, read_back_pixels: seen.why };
     },
     describe: (r) => {
       const into = r.typed_into as { role: string; name: string | null } | undefined;
@@ -651,13 +658,14 @@ function typedVerdict(r: Record<string, unknown>, place: ResolvedPlace | undefin
       `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its app may have stopped`,
     );
   }
+  const pixels = r.read_back_pixels ? `; ${String(r.read_back_pixels)}` : "";
   if (r.read_back === "unreadable")
-    return unverified(String(r.read_back_reason ?? "it could not be read back"));
+    return unverified(`${String(r.read_back_reason ?? "it could not be read back")}${pixels}`);
   if (r.read_back !== undefined) return undefined;
   if (!place) return unverified("no window has the keyboard focus that deskhand can read");
   // A cell takes typed text into an editor of its own, seen once committed (read_table reads it).
   if (after && after.value === undefined && !EDITED_APART.has(after.role ?? ""))
-    return unverified(`the ${after.role ?? "element"} has no text to read back`);
+    return unverified(`the ${after.role ?? "element"} has no text to read back${pixels}`);
   return undefined;
 }
 
