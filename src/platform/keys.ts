@@ -221,8 +221,10 @@ const BINDING_MODIFIERS: Record<string, Modifier> = {
  * GTK "<Primary>Delete", "F2", "<Control>KP_Enter". `bare` marks a character with no modifier: a
  * mnemonic that works only while its menu or dialog shows (a bare F-key or Delete is an accelerator).
  */
-export function bindingChords(binding: string): { chord: Chord; bare: boolean }[] {
-  const chords: { chord: Chord; bare: boolean }[] = [];
+const QT_MNEMONIC = /^Alt\+\p{Ll}$/u;
+
+export function bindingChords(binding: string): { chord: Chord; bare: boolean; mnemonic: boolean }[] {
+  const chords: { chord: Chord; bare: boolean; mnemonic: boolean }[] = [];
   for (const part of binding.split(";")) {
     const text = part.trim();
     if (!text || text.includes(":")) continue;
@@ -243,9 +245,13 @@ export function bindingChords(binding: string): { chord: Chord; bare: boolean }[
     rest = words.join("");
     const key = bindingKey(rest);
     if (!key) continue;
+    const bare = modifiers.size === 0 && key.kind === "char";
     chords.push({
       chord: { modifiers: MODIFIERS.filter((m) => modifiers.has(m)), key },
-      bare: modifiers.size === 0 && key.kind === "char",
+      bare,
+      // Qt writes a mnemonic as "Alt+" and the label's own letter ("Clos&e All": "Alt+e"), an
+      // accelerator in upper case ("Alt+E"): a lower-case letter is a mnemonic.
+      mnemonic: bare || QT_MNEMONIC.test(text),
     });
   }
   return chords;

@@ -426,4 +426,44 @@ describe("what a key presses", () => {
     // A closed menu's items are not on screen: typing is typing.
     assert.deepEqual(await judged(menu(closed), { text: "d" }), []);
   });
+
+  it("alt+letter opens the menu whose title shows it; a closed menu's items take no mnemonic, an accelerator still counts", async () => {
+    // KWrite: the menu bar's "Edit" is Qt's "Alt+E"; File's closed "Close All" reports its mnemonic as
+    // "Alt+e" (the label's own letter), "Quit Now" an accelerator "Alt+Q" (Qt writes those upper case).
+    const closed: State[] = ["enabled", "sensitive", "visible"];
+    const root = frame([
+      {
+        role: "menu bar",
+        states: showing,
+        children: [
+          item("File", {
+            keyBindings: ["Alt+F"],
+            children: [
+              {
+                role: "popup menu",
+                states: closed,
+                children: [
+                  item("Close All", { keyBindings: ["Alt+e"], states: closed }),
+                  item("Quit Now", { keyBindings: ["Alt+Q"], states: closed }),
+                ],
+              },
+            ],
+          }),
+          item("Edit", { keyBindings: ["Alt+E"], children: [{ role: "popup menu", states: closed }] }),
+        ],
+      },
+    ]);
+    const pressed = await judged(root, { chord: "alt+e" });
+    assert.deepEqual(
+      pressed.map((p) => p.name),
+      ["Edit"],
+      JSON.stringify(pressed),
+    );
+    assert.equal(pressed[0]!.commits, false);
+    const quit = await judged(root, { chord: "alt+q" });
+    assert.ok(
+      quit.some((p) => p.name === "Quit Now" && p.commits),
+      JSON.stringify(quit),
+    );
+  });
 });

@@ -1165,15 +1165,18 @@ async function possibleMnemonics(
 }
 
 /**
- * Whether a binding of `node` is `chord`. A bare mnemonic works unmodified while its menu shows
- * (GTK), and with alt (the Java wrapper's "F;;" is alt+f): both count.
+ * Whether a binding of `node` is `chord`. A mnemonic (GTK's and the Java wrapper's bare letter, Qt's
+ * "Alt+e") presses only what is on screen: unmodified or with alt, while its menu or dialog shows.
+ * An item of a closed menu takes no alt+letter of its label (KWrite's "Clos&e All" is no alt+e).
  */
 function bindingHit(node: RawNode, binding: string, chord: Chord): boolean {
+  const showing = !!node.states?.includes("showing");
   return bindingChords(binding).some(
     (b) =>
       !activationKey(b.chord) &&
-      ((sameChord(b.chord, chord) && (!b.bare || node.states?.includes("showing"))) ||
-        (b.bare && sameChord({ modifiers: ["alt"], key: b.chord.key }, chord))),
+      (b.mnemonic
+        ? showing && (sameChord(b.chord, chord) || sameChord({ modifiers: ["alt"], key: b.chord.key }, chord))
+        : sameChord(b.chord, chord)),
   );
 }
 
