@@ -142,8 +142,8 @@ async function twin(target: ActionTarget, timeoutMs: number): Promise<ActionTarg
     app
       .call(child, IFACE.accessible, "GetState", timeoutMs)
       .then(([bits]) => statesFromBitset(bits as number[])),
-    app.call(child, IFACE.action, "GetActions", timeoutMs).then(
-      ([triples]) => (triples as [string, string, string][]).map(([n]) => n),
+    app.actionNames(child, timeoutMs).then(
+      ({ names }) => names,
       () => [],
     ),
     app

@@ -37,6 +37,8 @@ export interface Toolkit {
  * where closing it would freeze the app; after this many later actions, that is taken to be over.
  */
 const ACTION_CONNECTIONS = 64;
+/** Actions asked of one element one at a time at most: an element has a handful (Firefox's one). */
+const MAX_ACTIONS = 16;
 
 /** GTK 3 names its toolkit "gtk" (GTK 4 says "GTK"). */
 export function isGtk3(toolkit: Toolkit): boolean {
@@ -113,6 +115,26 @@ export class AtspiApp {
    */
   get bindingsApart(): boolean {
     return this.toolkit.name === "Qt";
+  }
+
+  /**
+   * Whether the app's action strings must be asked one at a time (GetName, GetKeyBinding), never all
+   * at once with GetActions. Gecko's ATK layer (Firefox, Thunderbird) hands out every action string
+   * from one buffer it rewrites on each call (`AccessibleWrap::ReturnString`), and the bridge's
+   * GetActions takes an action's name, description and key binding before it sends any of them: the
+   * three are the key binding (the ";;" Firefox was known to answer), and a binding longer than the
+   * buffer held moves it, leaving the first two pointing at freed memory. libdbus finds them not
+   * UTF-8 and aborts the app. Measured on Firefox ESR 153 (issue 55): GetActions on its open Edit
+   * menu's "Redo" (`R;<Alt>E:R;<Control><Shift>Z`) or "Cut" ended Firefox ("arguments to
+   * dbus_message_iter_append_basic() were incorrect … _dbus_check_is_valid_utf8", then its crash
+   * reporter), and every `key` sent while that menu was open did, as the gate read the menu's key
+   * bindings; GetName and GetKeyBinding asked per index never did, as each answer is sent before the
+   * next call. No reply can tell the harm apart before it is done, so this follows the toolkit
+   * (the engine, not an app's name). Chromium answers GetActions with empty strings, and GTK, Qt and
+   * the Java wrapper with their own: their one call stays.
+   */
+  get actionsOneByOne(): boolean {
+    return this.toolkit.name === "Gecko";
   }
 
   /** The Java ATK wrapper, which names its toolkit after the Java Access Bridge. */
@@ -196,19 +218,21 @@ export class AtspiApp {
 
   /**
    * An element's action names, and their key bindings ("<Control>s"): what a chord will press, for
-   * the gate. Firefox and Chromium answer GetActions with empty names, or with ";;" (name,
-   * description and key binding run together, all empty); GetName per index has the real names.
+   * the gate. Chromium answers GetActions with empty names; GetName per index has the real names.
    * `askBindings`: where GetActions gives no binding, ask GetKeyBinding per action: Qt 5 answers
-   * only there with a menu item's shortcut ("Ctrl+S") or mnemonic ("Alt+A").
+   * only there with a menu item's shortcut ("Ctrl+S") or mnemonic ("Alt+A"). Gecko is never asked
+   * GetActions (`actionsOneByOne`: the call can end Firefox). Every read of an element's actions
+   * comes here.
    */
   async actionNames(
     path: string,
     timeoutMs: number,
     askBindings = false,
   ): Promise<{ names: string[]; bindings: string[] }> {
+    const blank = (text: string) => /^;*$/.test(text);
+    if (this.actionsOneByOne) return this.#actionsOneByOne(path, timeoutMs, blank);
     const [actions] = await this.call(path, IFACE.action, "GetActions", timeoutMs);
     const triples = actions as [string, string, string][];
-    const blank = (text: string) => /^;*$/.test(text);
     let bindings = triples.map(([, , binding]) => binding).filter((b) => b && !blank(b));
     if (askBindings && bindings.length === 0 && triples.length > 0) {
       const asked = await Promise.all(
@@ -225,6 +249,27 @@ export class AtspiApp {
       names.map((_, index) => this.call(path, IFACE.action, "GetName", timeoutMs, "i", [index])),
     );
     return { names: named.map(([name]) => String(name)), bindings };
+  }
+
+  /** An element's action names and key bindings, each string asked on its own (see `actionsOneByOne`). */
+  async #actionsOneByOne(
+    path: string,
+    timeoutMs: number,
+    blank: (text: string) => boolean,
+  ): Promise<{ names: string[]; bindings: string[] }> {
+    const count = Number(await this.property(path, IFACE.action, "NActions", timeoutMs));
+    const indexes = Array.from(
+      { length: Number.isFinite(count) ? Math.min(count, MAX_ACTIONS) : 0 },
+      (_, i) => i,
+    );
+    const ask = (member: string, index: number) =>
+      this.call(path, IFACE.action, member, timeoutMs, "i", [index]).then(([text]) => String(text ?? ""));
+    const [names, bindings] = await Promise.all([
+      Promise.all(indexes.map((index) => ask("GetName", index))),
+      // A binding that cannot be read says no more than an empty one.
+      Promise.all(indexes.map((index) => ask("GetKeyBinding", index).catch(() => ""))),
+    ]);
+    return { names, bindings: bindings.filter((b) => b && !blank(b)) };
   }
 
   /** Opens the direct connection and reads the toolkit; a failure leaves the app on the bus route. */
