@@ -131,6 +131,7 @@ const OWN_DESKTOP = [
   "gate-classes-gtk4",
   "gate-classes-swing",
   "typed-readback",
+  "kwrite-keys",
   "compositor-gone",
 ].map((name) => `test/desktop/${name}.test.ts`);
 // KDE's and GNOME's own desktop tests (about two minutes) run where what they test changed since a

@@ -58,6 +58,16 @@ const focusedOf = (nodes: RawNode[]): RawNode | undefined => everyFocused(nodes)
 export const everyFocused = (nodes: RawNode[]): RawNode[] =>
   nodes.filter((n) => n.states?.includes("focused"));
 
+const takesText = (node: RawNode) => EDITABLE_ROLES.has(node.role) && !!node.states?.includes("editable");
+
+/**
+ * Where typed text goes among the elements reporting the focus: Qt reports it on every widget whose
+ * focus proxy has it (KWrite's status bar buttons beside its document), so a field that takes text
+ * is the one; else the last in tree order.
+ */
+export const typedInto = (focused: RawNode[]): RawNode | undefined =>
+  focused.filter(takesText).at(-1) ?? focused.at(-1);
+
 /**
  * Every element of a window on screen that reports the focus, in tree order, and whether the window
  * was read whole (a part not read may hold the focus).
@@ -1106,10 +1116,21 @@ function formats(read: WindowRead, chord: Chord, editing: boolean): "menu" | "ed
 }
 
 /** The elements whose key bindings claim the chord, or whose label shows it (GTK 4 and Qt). */
+// Qt writes a mnemonic, and an accelerator of alt and a letter, as "Alt+E". Where a title on screen
+// has the chord as its mnemonic, an item of a closed menu bound the same does not fire: its own
+// mnemonic works only once its menu is open, and an accelerator two actions share is ambiguous,
+// which Qt triggers for neither ("Ambiguous shortcut overload"). KWrite's Tools > "&Emmet" is no alt+e.
+const QT_ALT_LETTER = /^Alt\+\p{L}$/u;
+
 async function claimedBy(j: KeyJudging, pressables: RawNode[], chord: Chord): Promise<void> {
+  const showing = (n: RawNode) => !!n.states?.includes("showing");
+  const titleOnScreen = pressables.some(
+    (n) => showing(n) && (n.keyBindings ?? []).some((b) => QT_ALT_LETTER.test(b) && bindingHit(n, b, chord)),
+  );
   for (const node of pressables) {
     if (j.pressedItems.has(node)) continue;
     for (const binding of node.keyBindings ?? []) {
+      if (titleOnScreen && !showing(node) && QT_ALT_LETTER.test(binding)) continue;
       if (bindingHit(node, binding, chord)) {
         await j.add(j.withWindow(node), `the key binding ${binding}`);
         break;

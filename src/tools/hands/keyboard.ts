@@ -24,6 +24,7 @@ import {
   keyEffect,
   pressFacts,
   readWhole,
+  typedInto,
 } from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { movesItself, pieceEnd, typeInPieces } from "./pieces.js";
@@ -488,8 +489,8 @@ async function focusedReadBack(
     );
     const readable = described.filter((n): n is RawNode => n !== undefined);
     // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
-    // text went where it shows; else to the deepest, last in the tree.
-    let now = readable.find((n) => shownIn(n)?.includes(text)) ?? readable.at(-1);
+    // text went where it shows; else where typed text goes (typedInto).
+    let now = readable.find((n) => shownIn(n)?.includes(text)) ?? typedInto(readable);
     if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
     // A word processor puts each line in a paragraph of its own, and the focus in the last one.
     const lastLine = /[\n\r]/.test(text) ? text.split(/\r\n|[\r\n]/).at(-1) : undefined;

@@ -16,7 +16,7 @@ import { PRESSABLE_ROLES } from "../../safety/classify.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { gateStep, PartlySent } from "./attempt.js";
-import { everyFocused, keyEffect, readWhole } from "./facts.js";
+import { everyFocused, keyEffect, readWhole, typedInto } from "./facts.js";
 import { typePiece } from "./outside-keymap.js";
 
 /** A spreadsheet's table: Tab and a line break move its cursor from cell to cell. */
@@ -77,7 +77,7 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
   if (windowId === undefined) return undefined;
   const read = await readWhole(context, windowId).catch(() => undefined);
   const all = read ? everyFocused(read.nodes) : [];
-  const node = all.at(-1);
+  const node = typedInto(all);
   if (!node)
     return { windowId, handle: undefined, all: [], multiLine: false, length: undefined, pressable: false };
   const backend = await context.backend();

@@ -1,0 +1,87 @@
+// KWrite (KDE Frameworks' text editor) takes deskhand's keys as it takes a person's (issue 55): alt+e
+// opens its Edit menu every time (sent as one burst, KDE's menu bar took it 1 time in 4, and the
+// gate had judged it as File's closed "Clos&e All"), and text with spaces and a line break goes
+// into the document with no person (Qt reports the focus on every status bar button that proxies
+// it, and the typing had waited 5 s for one of them to take the text). Read back from the app.
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ToolContext } from "../../src/tools/context.js";
+import {
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  startApp,
+  toolCaller,
+  within,
+} from "./helpers.js";
+
+describe("KWrite takes deskhand's keys as a person's", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-kwrite-"));
+  const file = join(dir, `notes-${process.pid}.txt`);
+  const title = `notes-${process.pid}.txt*KWrite`;
+  let app: StartedApp;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  /** The document's text, once it is `expected` (KWrite loads the file after its window shows) or 10 s passed. */
+  const document = async (expected: string) => {
+    for (const deadline = Date.now() + within(10_000); ; await sleep(200)) {
+      const text = (
+        (await findWaiting(call, title, { role: "text", name: `notes-${process.pid}.txt` }, HANG_MS)) as {
+          value?: string;
+        }
+      ).value;
+      if (text === expected || Date.now() > deadline) return text;
+    }
+  };
+  /** Whether the Edit menu's "Cut" is on screen (the menu open), once it is as `open` says or 3 s passed. */
+  const editOpen = async (open: boolean) => {
+    for (const deadline = Date.now() + within(3000); ; await sleep(100)) {
+      const found = await call("find", {
+        target: { kind: "title", glob: title },
+        role: "menu item",
+        name: "Cut",
+      });
+      const shown = found.data.total > 0;
+      if (shown === open || Date.now() > deadline) return shown;
+    }
+  };
+
+  before(async () => {
+    writeFileSync(file, "last line\n");
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    app = startApp(["kwrite", file]);
+    assert.equal(await document("last line\n"), "last line\n");
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("types words and a line break into the document, with no person", async () => {
+    const typed = await call("type_text", {
+      text: "first words here\nsecond ",
+      intent: "Write two lines",
+      window: { title },
+    });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    const expected = "first words here\nsecond last line\n";
+    assert.equal(await document(expected), expected);
+  });
+
+  it("alt+e opens the Edit menu every time, and Escape closes it", async () => {
+    for (let round = 0; round < 3; round++) {
+      const opened = await call("key", { key: "alt+e", intent: "Open the Edit menu", window: { title } });
+      assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
+      assert.ok(await editOpen(true), `round ${round}: the Edit menu did not open: ${opened.text}`);
+      const closed = await call("key", { key: "Escape", intent: "Close the menu", window: { title } });
+      assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));
+      assert.ok(!(await editOpen(false)), `round ${round}: the Edit menu stayed open`);
+    }
+  });
+});
