@@ -88,7 +88,11 @@ for (const bench of benches) {
   if (bench === "kde") args.push("--kde");
   // bench/gnome the same on a headless GNOME Shell.
   if (bench === "gnome") args.push("--gnome");
-  for (const app of APPS[bench] ?? ALL) args.push("--app", app);
+  // BENCH_ONLY=jedit also starts only the apps whose command names it (all of them when none does).
+  const only = process.env.BENCH_ONLY?.toLowerCase();
+  const apps = APPS[bench] ?? ALL;
+  const named = only ? apps.filter((app) => app.toLowerCase().includes(only)) : [];
+  for (const app of named.length > 0 ? named : apps) args.push("--app", app);
   args.push("--", process.execPath, "--import", "tsx", `bench/${bench}.ts`);
   status ||= spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
 }

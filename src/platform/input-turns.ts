@@ -8,6 +8,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /** Takes the display's lock (waiting for another deskhand, bounded); what lets it go. */
 export type TakeLock = () => Promise<() => unknown>;
 
+/** When this process last sent synthetic input (Date.now() time): its effects' events may be on their way. */
+let lastInputAt = 0;
+
+export function lastInputSent(): number {
+  return lastInputAt;
+}
+
 export class InputTurns {
   /** Calls of this process wait their turn here before asking for the display's lock. */
   #turn: Promise<void> = Promise.resolve();
@@ -32,8 +39,10 @@ export class InputTurns {
     try {
       const unlock = await this.take();
       try {
+        lastInputAt = Date.now();
         return await this.#holding.run(true, work);
       } finally {
+        lastInputAt = Date.now();
         await unlock();
       }
     } finally {

@@ -74,6 +74,57 @@ export class AtspiApp {
     return this.#nodesRead.get(key);
   }
 
+  /**
+   * From when the app's changes are heard (its events: a state, a property, the visible data or the
+   * children of an element changed), Date.now() time; undefined: they are not, so no cache is kept.
+   * Set by the backend once it registered for them and matched them on its connection.
+   */
+  changesHeardFrom: number | undefined = undefined;
+  /** When deskhand last made the app act through accessibility (`act`): its events may be on their way. */
+  lastActedAt = 0;
+  /**
+   * The app's last `Cache.GetItems` answer (reader.ts parses it), kept for the next read while no
+   * event has named an element it holds; see `keptCache` in reader.ts.
+   */
+  #kept: ReadonlyMap<string, unknown> | undefined = undefined;
+  /** For each GetItems in flight, the elements events named meanwhile: its answer may predate them. */
+  readonly #changedDuringReads = new Set<Set<string>>();
+
+  /** An event named this element as changed: a kept cache that holds it no longer says what is. */
+  noteChange(path: string): void {
+    for (const changed of this.#changedDuringReads) changed.add(path);
+    if (this.#kept?.has(path)) this.#kept = undefined;
+  }
+
+  /** The kept cache, if any. */
+  get kept(): ReadonlyMap<string, unknown> | undefined {
+    return this.#kept;
+  }
+
+  /**
+   * Reads the app's cache with `read`, and keeps its answer when `keep` allows and no event during
+   * the read named an element of it.
+   */
+  async readAndKeep<T extends ReadonlyMap<string, unknown>>(
+    read: () => Promise<T | undefined>,
+    keep: boolean,
+  ): Promise<T | undefined> {
+    const changed = new Set<string>();
+    const startedAt = Date.now();
+    this.#changedDuringReads.add(changed);
+    try {
+      const items = await read();
+      const heard = this.changesHeardFrom !== undefined && startedAt >= this.changesHeardFrom;
+      this.#kept =
+        keep && heard && items !== undefined && ![...changed].some((path) => items.has(path))
+          ? items
+          : undefined;
+      return items;
+    } finally {
+      this.#changedDuringReads.delete(changed);
+    }
+  }
+
   /** The frames this app had when it last answered, for listing it while it does not. */
   lastFrames: unknown[] | undefined = undefined;
   /** Until then, listing does not ask this app again: it just failed to answer. */
@@ -197,6 +248,9 @@ export class AtspiApp {
       message.signature = signature;
       message.body = body ?? [];
     }
+    // What the action changes reaches the kept cache only through the app's events, later.
+    this.lastActedAt = Date.now();
+    this.#kept = undefined;
     if (!this.#directAddress)
       return this.limiter.run(() => this.a11y.call({ ...message, destination: this.busName }, timeoutMs));
     const started = Date.now();

@@ -76,6 +76,17 @@ const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
 
+/** The AT-SPI events that say an element's cached fields changed, by their D-Bus signal's member. */
+const CHANGE_EVENTS = {
+  ChildrenChanged: "object:children-changed",
+  StateChanged: "object:state-changed",
+  PropertyChange: "object:property-change",
+  VisibleDataChanged: "object:visible-data-changed",
+};
+const EVENT_OBJECT_IFACE = "org.a11y.atspi.Event.Object";
+/** How long apps are given to learn of an event registration from the registry's signal. */
+const EVENTS_LIVE_AFTER_MS = 1000;
+
 /** How long a menu whose items show is given for the compositor to list its popup. */
 const POPUP_MAPS_WITHIN_MS = 800;
 
@@ -130,23 +141,55 @@ export class AtspiBackend implements AccessibilityBackend {
       a11y.close();
       throw error;
     }
-    // Toolkits fill their bulk cache (and send events) only once some client has registered for events.
-    // The registration lasts as long as this connection.
-    await a11y
-      .call(
-        {
-          destination: REGISTRY_NAME,
-          path: REGISTRY_PATH,
-          iface: REGISTRY_IFACE,
-          member: "RegisterEvent",
-          signature: "sass",
-          body: ["object:children-changed", [], ""],
-        },
-        timeoutMs,
-      )
-      .catch(() => undefined);
-    return new AtspiBackend(a11y, windows, timeoutMs, env.DBUS_SESSION_BUS_ADDRESS);
+    const backend = new AtspiBackend(a11y, windows, timeoutMs, env.DBUS_SESSION_BUS_ADDRESS);
+    await backend.#hearChanges(timeoutMs);
+    return backend;
   }
+
+  /**
+   * Hears the events that say an element's cached fields changed (its states, a property, its
+   * visible data, its children), so that a Java app's cache can be kept between reads (reader.ts,
+   * `keptCache`). Swing says a label's or a button's new text only as visible data changed. An event
+   * of an element the kept cache does not hold (a tree's or a list's cell renderer, stamped for each
+   * row it paints or is read) leaves it. If any registration fails, nothing is kept.
+   */
+  async #hearChanges(timeoutMs: number): Promise<void> {
+    const call = (destination: string, path: string, iface: string, member: string, body: unknown[]) =>
+      this.a11y.call(
+        { destination, path, iface, member, signature: body.length === 1 ? "s" : "sass", body },
+        timeoutMs,
+      );
+    // Toolkits fill their bulk cache (and send events) only once some client has registered for
+    // events: children-changed is registered whatever else fails. A registration lasts as long as
+    // this connection.
+    const registered = await Promise.all(
+      Object.values(CHANGE_EVENTS).map((event) =>
+        call(REGISTRY_NAME, REGISTRY_PATH, REGISTRY_IFACE, "RegisterEvent", [event, [], ""]).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    const members = Object.keys(CHANGE_EVENTS);
+    const unlisten = this.a11y.onSignal((signal) => {
+      if (signal.iface !== EVENT_OBJECT_IFACE || !members.includes(signal.member)) return;
+      this.#apps.get(signal.sender)?.noteChange(signal.path);
+    });
+    try {
+      if (registered.includes(false)) throw new Error("an event registration failed");
+      for (const member of members)
+        await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", [
+          `type='signal',interface='${EVENT_OBJECT_IFACE}',member='${member}'`,
+        ]);
+      // Apps learn of a registration from the registry's signal: a moment later.
+      this.#changesHeardFrom = Date.now() + EVENTS_LIVE_AFTER_MS;
+    } catch {
+      unlisten();
+    }
+  }
+
+  /** From when the apps' change events are heard (#hearChanges); undefined: they are not. */
+  #changesHeardFrom: number | undefined;
 
   /** The applications on the bus now; connections to apps that left are closed. */
   #busGone(): BackendUnavailable {
@@ -175,6 +218,7 @@ export class AtspiBackend implements AccessibilityBackend {
         if (known) return known;
         try {
           const app = await AtspiApp.open(this.a11y, bus, path, this.callTimeoutMs);
+          app.changesHeardFrom = this.#changesHeardFrom;
           app.pid = await connectionPid(this.a11y, bus, this.callTimeoutMs).catch(() => null);
           this.#apps.set(bus, app);
           return app;

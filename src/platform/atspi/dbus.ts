@@ -108,6 +108,18 @@ export interface DBusMethodCall {
   body?: unknown[];
 }
 
+/** A signal as received: who sent it, from which object, and its arguments. */
+export interface DBusSignal {
+  sender: string;
+  path: string;
+  iface: string;
+  member: string;
+  body: unknown[];
+}
+
+/** D-Bus's message type of a signal. */
+const SIGNAL_TYPE = 4;
+
 export class DBusCallError extends Error {
   override readonly name = "DBusCallError";
   constructor(
@@ -350,6 +362,29 @@ export class DBusConnection {
         reject(closedError);
       });
     });
+  }
+
+  /**
+   * Calls `listener` with each signal this connection receives (those its match rules let through),
+   * until the returned function is called.
+   */
+  onSignal(listener: (signal: DBusSignal) => void): () => void {
+    const handler = (message: NativeMessage & { sender?: string }) => {
+      if (message.type !== SIGNAL_TYPE) return;
+      listener({
+        sender: message.sender ?? "",
+        path: message.path,
+        iface: message.interface,
+        member: message.member,
+        body: message.body ?? [],
+      });
+    };
+    const connection = this.bus.connection as unknown as {
+      on(event: "message", listener: typeof handler): void;
+      removeListener(event: "message", listener: typeof handler): void;
+    };
+    connection.on("message", handler);
+    return () => connection.removeListener("message", handler);
   }
 
   /**

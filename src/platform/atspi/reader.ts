@@ -3,6 +3,7 @@
 // tables) or not at all (Qt). So the cache is used node by node only where it proves complete (its
 // children match the node's child count); everything else is read with concurrent per-node calls.
 
+import { lastInputSent } from "../input-turns.js";
 import { startAll, yieldIfDue } from "../slice.js";
 import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
@@ -128,6 +129,8 @@ interface ReadContext {
   options: StructureOptions;
   deadline: number;
   cache: Map<string, CacheItem> | undefined;
+  /** The cache is one kept from an earlier read (keptCache). */
+  cacheKept: boolean;
   cacheChildren: Map<string, CacheItem[]>;
   count: number;
   timedOut: boolean;
@@ -238,6 +241,16 @@ async function readChildCount(context: ReadContext, node: RawNode, path: string)
   }
 }
 
+async function readDescription(context: ReadContext, node: RawNode, path: string): Promise<void> {
+  try {
+    const description = await context.app.property(path, IFACE.accessible, "Description", remaining(context));
+    node.description = cutString(String(description));
+  } catch {
+    node.description = undefined;
+    node.unread.push("description");
+  }
+}
+
 async function readNode(
   context: ReadContext,
   path: string,
@@ -252,6 +265,9 @@ async function readNode(
     // GTK3 caches -1 as the child count of menus it has not built yet, LibreOffice for 155 of its
     // 1,850 nodes: the rest of the item holds, so only the count is asked of the node itself.
     if (cached.childCount < 0) await readChildCount(context, node, path);
+    // A kept cache's descriptions may be old: Swing's is the tooltip, which an app may make up as it
+    // is asked (jEdit's clock says the time to the second) and changes with no event.
+    if (context.cacheKept) await readDescription(context, node, path);
   } else {
     node = await nodeFromCalls(context, path, indexInParent);
   }
@@ -521,6 +537,26 @@ function smallBesideCache(app: AtspiApp, key: string): boolean {
   return nodes !== undefined && nodes * JAVA_CALLS_PER_ITEM <= app.cacheItems;
 }
 
+/**
+ * How long after deskhand's last input or action on an app its kept cache is not used: the app's
+ * events about what it changed come later (Java's about 72 ms after a state change, measured).
+ */
+const SETTLE_MS = 1000;
+
+/**
+ * A Java app's last cache answer, where it still holds: every change the app makes to an element it
+ * holds is heard as an event (state, property, visible data, children) and drops it (AtspiApp), and
+ * no input or action of deskhand's is that recent. Java's wrapper answers Cache.GetItems an element
+ * at a time, crossing into the Swing thread for every field, for every window the app has (715 items
+ * for jEdit's first start, 200–450 ms), where pyatspi's libatspi keeps its cache from the same
+ * events. Other toolkits answer it in a few milliseconds an app and are asked each time.
+ */
+function keptCache(app: AtspiApp): Map<string, CacheItem> | undefined {
+  if (!app.isJava || app.changesHeardFrom === undefined) return undefined;
+  if (Date.now() - Math.max(app.lastActedAt, lastInputSent()) < SETTLE_MS) return undefined;
+  return app.kept as Map<string, CacheItem> | undefined;
+}
+
 export async function readStructure(
   app: AtspiApp,
   rootPath: string,
@@ -531,10 +567,12 @@ export async function readStructure(
   const readKey = `${rootPath} ${options.maxDepth} ${options.nodeCeiling} ${options.walkTables}`;
   // For one node, four calls cost less than the app's whole cache.
   // The cache gets half the budget at most: an app that does not answer it must leave time to say so.
+  const kept = options.maxDepth === 0 ? undefined : keptCache(app);
   const cache =
-    options.maxDepth === 0 || smallBesideCache(app, readKey)
+    kept ??
+    (options.maxDepth === 0 || smallBesideCache(app, readKey)
       ? undefined
-      : await readCache(app, Math.min(options.timeoutMs / 2, 5000));
+      : await app.readAndKeep(() => readCache(app, Math.min(options.timeoutMs / 2, 5000)), app.isJava));
   if (cache) app.cacheItems = cache.size;
   if (cache) {
     const frames = new Set(["frame", "window", "dialog"]);
@@ -562,6 +600,7 @@ export async function readStructure(
     options,
     deadline,
     cache,
+    cacheKept: kept !== undefined,
     cacheChildren,
     count: 1,
     timedOut: false,
@@ -597,8 +636,13 @@ export async function readStructure(
   await visit(root, 0);
   await Promise.all(context.pending);
   if (!context.timedOut) app.rememberNodesRead(readKey, context.count);
+  const source = context.cacheKept ? "kept cache" : "cache";
   const method =
-    context.usedCalls === 0 ? "cache" : context.usedCache === 0 ? "per-node calls" : "cache + per-node calls";
+    context.usedCalls === 0
+      ? source
+      : context.usedCache === 0
+        ? "per-node calls"
+        : `${source} + per-node calls`;
   return {
     root,
     method: `${method} via ${app.route}`,
