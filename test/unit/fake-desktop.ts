@@ -8,6 +8,7 @@ import {
   type FakeWindow,
 } from "../../src/platform/fake/backend.js";
 import { FakeHands, type FakeHandsDesktop } from "../../src/platform/fake/hands.js";
+import type { Confirmer } from "../../src/safety/gate.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 
@@ -97,6 +98,8 @@ export function fakeContext(options: {
   dir: string;
   ceiling?: SafetyLevel;
   react?: FakeDesktop["react"];
+  /** The person asked, where a test answers for one. */
+  confirm?: Confirmer;
 }): { backend: FakeBackend; hands: FakeHands; context: ToolContext } {
   const backend = new FakeBackend({
     windows: options.windows,
@@ -108,6 +111,7 @@ export function fakeContext(options: {
     connect: async () => backend,
     connectHands: async () => hands,
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    ...(options.confirm ? { confirm: options.confirm } : {}),
     env: {
       ...process.env,
       DESKHAND_AUDIT: join(options.dir, "audit.jsonl"),

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { FakeHandsDesktop, FakeHandsWindow } from "../../src/platform/fake/hands.js";
 import type { State } from "../../src/platform/vocabulary.js";
+import type { Confirmer } from "../../src/safety/gate.js";
 import { callTool } from "../../src/tools/call.js";
 import { attemptInput } from "../../src/tools/hands/attempt.js";
 import { INPUT } from "../../src/tools/hands/pointer.js";
@@ -35,7 +36,7 @@ const root = (): FakeElement => ({
   children: [{ role: "panel", bounds: { x: 0, y: 0, width: 400, height: 300 }, children: [{ ...field }] }],
 });
 
-function desktop(hands: FakeHandsDesktop) {
+function desktop(hands: FakeHandsDesktop, confirm?: Confirmer) {
   const window = (id: number, title: string, pid: number) => ({
     id,
     title,
@@ -52,6 +53,7 @@ function desktop(hands: FakeHandsDesktop) {
     windows: [window(7, "Editor", 11), window(9, "Other", 12)],
     hands,
     dir,
+    ...(confirm ? { confirm } : {}),
   });
   const call = async (tool: ToolName, input: Record<string, unknown>) => {
     const result = await callTool(context, toolNamed(tool), input);
@@ -93,6 +95,26 @@ describe("the input chain on fake hands", () => {
     assert.match(result.ok ? String(result.output.data.reason) : "", /window 7 \("Editor"\) is not in front/);
     assert.deepEqual(hands.sent, [], "nothing was sent");
     assert.deepEqual(hands.activations, [7]);
+    assert.equal(journalLast().decision, "refused");
+    await context.close();
+  });
+
+  it("keys judged for the window in front, another in front by the time they go: refused, nothing sent", async () => {
+    // A person asked about alt+F4 answers while another window comes forward (an app dying while
+    // its keys are judged brings its crash reporter): the keys would close a window nobody judged.
+    let fake: { desktop: FakeHandsDesktop } | undefined;
+    const { hands, context, call } = desktop({ windows: [win(9), win(7)], active: 7 }, async () => {
+      fake!.desktop.active = 9;
+      return "approved";
+    });
+    fake = hands;
+    const result = await call("key", { key: "alt+F4", intent: "Close the editor" });
+    assert.equal(result.outcome, "refused");
+    assert.match(
+      result.ok ? String(result.output.data.reason) : "",
+      /judged for window 7 \("Editor"\), but window 9 \("Other"\) is in front now; nothing was sent/,
+    );
+    assert.deepEqual(hands.sent, [], "nothing was sent");
     assert.equal(journalLast().decision, "refused");
     await context.close();
   });

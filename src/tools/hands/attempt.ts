@@ -523,6 +523,28 @@ async function bringForward(
   };
 }
 
+/**
+ * Keys sent with no window named go to the window in front: they were judged on the one in front
+ * then. Another in front now (its app died while it was judged, a person answered slowly, a dialog
+ * came up) would take keys nobody judged for it. Undefined: the same one is in front.
+ */
+async function frontSinceJudged(
+  context: ToolContext,
+  attempt: InputAttempt,
+  { hands, windowId }: Allowed,
+): Promise<string | undefined> {
+  const judgedOn = attempt.changesWindow;
+  if (windowId !== undefined || judgedOn === undefined || (attempt.chord === undefined && !attempt.typed))
+    return undefined;
+  const now = await hands.activeWindow().catch(() => undefined);
+  if (now === judgedOn) return undefined;
+  const named = async (id: number | undefined) => {
+    const title = await windowTitle(context, id);
+    return id === undefined ? "no window" : `window ${id}${title ? ` (${JSON.stringify(title)})` : ""}`;
+  };
+  return `the keys were judged for ${await named(judgedOn)}, but ${await named(now)} is in front now; nothing was sent. Name the window the keys are for (window), or call again`;
+}
+
 /** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
 function whereText(attempt: InputAttempt, element: ResolvedPlace["element"]): string {
   // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
@@ -558,6 +580,8 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   const front = await bringForward(context, attempt, allowed);
   if ("refused" in front) return front.refused;
   const { focus } = front;
+  const elsewhere = await frontSinceJudged(context, attempt, allowed);
+  if (elsewhere) return refuse(elsewhere);
   const recentred = await recentre(context, hands, attempt, focus !== undefined, windowId);
   if ("changed" in recentred) {
     return refuse(`${recentred.changed} changed ${recentred.when}; nothing was sent. Take a new snapshot`, {
