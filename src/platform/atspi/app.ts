@@ -101,6 +101,11 @@ export class AtspiApp {
     return this.#kept;
   }
 
+  /** Drops the kept cache: the app did not answer (it died: no event says so). */
+  forgetKept(): void {
+    this.#kept = undefined;
+  }
+
   /**
    * Reads the app's cache with `read`, and keeps its answer when `keep` allows and no event during
    * the read named an element of it.

@@ -551,10 +551,24 @@ const SETTLE_MS = 1000;
  * for jEdit's first start, 200–450 ms), where pyatspi's libatspi keeps its cache from the same
  * events. Other toolkits answer it in a few milliseconds an app and are asked each time.
  */
-function keptCache(app: AtspiApp): Map<string, CacheItem> | undefined {
+async function keptCache(
+  app: AtspiApp,
+  rootPath: string,
+  timeoutMs: number,
+): Promise<Map<string, CacheItem> | undefined> {
   if (!app.isJava || app.changesHeardFrom === undefined) return undefined;
   if (Date.now() - Math.max(app.lastActedAt, lastInputSent()) < SETTLE_MS) return undefined;
-  return app.kept as Map<string, CacheItem> | undefined;
+  const kept = app.kept as Map<string, CacheItem> | undefined;
+  if (!kept) return undefined;
+  // An app that died sends no event: it is asked one thing first, and one that does not answer
+  // is read as any other, which says it is gone.
+  try {
+    await app.property(rootPath, IFACE.accessible, "ChildCount", Math.min(timeoutMs, 1000));
+    return kept;
+  } catch {
+    app.forgetKept();
+    return undefined;
+  }
 }
 
 export async function readStructure(
@@ -567,7 +581,7 @@ export async function readStructure(
   const readKey = `${rootPath} ${options.maxDepth} ${options.nodeCeiling} ${options.walkTables}`;
   // For one node, four calls cost less than the app's whole cache.
   // The cache gets half the budget at most: an app that does not answer it must leave time to say so.
-  const kept = options.maxDepth === 0 ? undefined : keptCache(app);
+  const kept = options.maxDepth === 0 ? undefined : await keptCache(app, rootPath, options.timeoutMs);
   const cache =
     kept ??
     (options.maxDepth === 0 || smallBesideCache(app, readKey)
