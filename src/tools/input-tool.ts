@@ -3,7 +3,7 @@
 // receipt) under the tool's own name. What a press may open, and whether its reply reads the windows,
 // are properties of the definition: the recorder and the receipt read them, never a tool's name.
 import type { z } from "zod";
-import { attemptInput, type InputAttempt } from "./hands/attempt.js";
+import { attemptInput, frontChanged, type InputAttempt } from "./hands/attempt.js";
 import { defineTool, type ToolDefinition, type ToolGroup, type ToolOutput } from "./tool.js";
 
 /**
@@ -54,7 +54,12 @@ export function defineInputTool<
     // focus can be read and judged) to the last key: raised outside the turn, a window took the
     // focus from another process mid-typing, whose keys then landed in it.
     handler: async (context, input) =>
-      (await context.hands()).exclusive(async () => runPlan(context, declared, await plan(context, input))),
+      (await context.hands()).exclusive(async () => {
+        const sent = await runPlan(context, declared, await plan(context, input));
+        // Keys judged for the window in front while another came forward (an act's focus raises its
+        // window just after it answers): judged again, once, on the one in front now.
+        return frontChanged(sent) ? runPlan(context, declared, await plan(context, input)) : sent;
+      }),
   }) as InputTool<Input, Name, Group>;
   return declared;
 }

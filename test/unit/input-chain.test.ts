@@ -99,20 +99,41 @@ describe("the input chain on fake hands", () => {
     await context.close();
   });
 
-  it("keys judged for the window in front, another in front by the time they go: refused, nothing sent", async () => {
+  it("keys judged for the window in front, another in front by the time they go: judged again there, once", async () => {
     // A person asked about alt+F4 answers while another window comes forward (an app dying while
-    // its keys are judged brings its crash reporter): the keys would close a window nobody judged.
+    // its keys are judged brings its crash reporter): the keys are judged again, for the window in
+    // front now, and a person is asked about that one.
+    const asked: string[] = [];
     let fake: { desktop: FakeHandsDesktop } | undefined;
-    const { hands, context, call } = desktop({ windows: [win(9), win(7)], active: 7 }, async () => {
-      fake!.desktop.active = 9;
+    const { hands, context, call } = desktop({ windows: [win(9), win(7)], active: 7 }, async (request) => {
+      asked.push(String(request.target?.windowTitle));
+      if (asked.length === 1) fake!.desktop.active = 9;
       return "approved";
     });
     fake = hands;
-    const result = await call("key", { key: "alt+F4", intent: "Close the editor" });
+    const result = await call("key", { key: "alt+F4", intent: "Close the window" });
+    assert.equal(result.outcome, "done", JSON.stringify(result));
+    assert.deepEqual(asked, ["Editor", "Other"]);
+    assert.deepEqual(hands.sent, ["chord alt+F4 ×1"]);
+    const decisions = journalLines()
+      .slice(-4)
+      .map((l) => l.decision ?? l.phase);
+    assert.ok(decisions.includes("refused"), JSON.stringify(decisions));
+    await context.close();
+  });
+
+  it("and where the window in front changes again: refused, nothing sent", async () => {
+    let fake: { desktop: FakeHandsDesktop } | undefined;
+    const { hands, context, call } = desktop({ windows: [win(9), win(7)], active: 7 }, async () => {
+      fake!.desktop.active = fake!.desktop.active === 7 ? 9 : 7;
+      return "approved";
+    });
+    fake = hands;
+    const result = await call("key", { key: "alt+F4", intent: "Close the window" });
     assert.equal(result.outcome, "refused");
     assert.match(
       result.ok ? String(result.output.data.reason) : "",
-      /judged for window 7 \("Editor"\), but window 9 \("Other"\) is in front now; nothing was sent/,
+      /judged for window 9 \("Other"\), but window 7 \("Editor"\) is in front now; nothing was sent/,
     );
     assert.deepEqual(hands.sent, [], "nothing was sent");
     assert.equal(journalLast().decision, "refused");

@@ -532,7 +532,7 @@ async function frontSinceJudged(
   context: ToolContext,
   attempt: InputAttempt,
   { hands, windowId }: Allowed,
-): Promise<string | undefined> {
+): Promise<{ reason: string; windows: { judged_for: number; in_front?: number } } | undefined> {
   const judgedOn = attempt.changesWindow;
   if (windowId !== undefined || judgedOn === undefined || (attempt.chord === undefined && !attempt.typed))
     return undefined;
@@ -542,8 +542,15 @@ async function frontSinceJudged(
     const title = await windowTitle(context, id);
     return id === undefined ? "no window" : `window ${id}${title ? ` (${JSON.stringify(title)})` : ""}`;
   };
-  return `the keys were judged for ${await named(judgedOn)}, but ${await named(now)} is in front now; nothing was sent. Name the window the keys are for (window), or call again`;
+  return {
+    reason: `the keys were judged for ${await named(judgedOn)}, but ${await named(now)} is in front now; nothing was sent. Name the window the keys are for (window), or call again`,
+    windows: { judged_for: judgedOn, ...(now !== undefined ? { in_front: now } : {}) },
+  };
 }
+
+/** Whether a reply is the refusal of keys judged for a window no longer in front (frontSinceJudged). */
+export const frontChanged = (output: ToolOutput): boolean =>
+  output.data.status === "refused" && output.data.front_changed !== undefined;
 
 /** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
 function whereText(attempt: InputAttempt, element: ResolvedPlace["element"]): string {
@@ -581,7 +588,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   if ("refused" in front) return front.refused;
   const { focus } = front;
   const elsewhere = await frontSinceJudged(context, attempt, allowed);
-  if (elsewhere) return refuse(elsewhere);
+  if (elsewhere) return refuse(elsewhere.reason, { front_changed: elsewhere.windows });
   const recentred = await recentre(context, hands, attempt, focus !== undefined, windowId);
   if ("changed" in recentred) {
     return refuse(`${recentred.changed} changed ${recentred.when}; nothing was sent. Take a new snapshot`, {
