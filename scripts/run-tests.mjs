@@ -132,6 +132,15 @@ const OWN_DESKTOP = [
   "gate-classes-swing",
   "typed-readback",
   "kwrite-keys",
+  // Files that start their own apps, moved from the shared desktop's lane, the longest.
+  "faults",
+  "hover",
+  "observe-pixels",
+  "receipts",
+  "refs-hold",
+  "replies",
+  "tables-forms",
+  "writer",
   "compositor-gone",
 ].map((name) => `test/desktop/${name}.test.ts`);
 // KDE's and GNOME's own desktop tests (about two minutes) run where what they test changed since a
