@@ -6,7 +6,7 @@
 // real keyboard (alt+e), Escape goes through the `key` tool, and Firefox itself answers: its process
 // lives, its window is listed and read, its Edit menu is closed, and the reply's changes say so.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -14,32 +14,20 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../src/platform/hands.js";
 import { parseChord } from "../../src/platform/keys.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
-import { gatedContext, HANG_MS, type StartedApp, startApp, toolCaller, windowId, within } from "./helpers.js";
+import {
+  firefoxProfile,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  startApp,
+  toolCaller,
+  windowId,
+  within,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-firefox-menu-"));
 const title = "Deskhand Web Form — Mozilla Firefox";
 const intent = "Close the Edit menu";
-
-/** A fresh Firefox profile that opens no first-run or welcome tabs (as test/fixtures/web/firefox). */
-function profile(): string {
-  const path = mkdtempSync(join(dir, "firefox-"));
-  const prefs = {
-    "browser.startup.homepage_override.mstone": "ignore",
-    "startup.homepage_welcome_url": "",
-    "startup.homepage_welcome_url.additional": "",
-    "browser.aboutwelcome.enabled": false,
-    "datareporting.policy.dataSubmissionEnabled": false,
-    "datareporting.policy.firstRunURL": "",
-    "toolkit.telemetry.reportingpolicy.firstRun": false,
-    "browser.shell.checkDefaultBrowser": false,
-    "app.update.enabled": false,
-  };
-  const lines = Object.entries(prefs).map(
-    ([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`,
-  );
-  writeFileSync(join(path, "user.js"), `${lines.join("\n")}\n`);
-  return path;
-}
 
 describe("Escape while Firefox's Edit menu is open", () => {
   const context = gatedContext(dir);
@@ -79,7 +67,7 @@ describe("Escape while Firefox's Edit menu is open", () => {
       "firefox-esr",
       "--no-remote",
       "--profile",
-      profile(),
+      firefoxProfile(dir),
       `file://${resolve("test/fixtures/web/form.html")}`,
     ]);
     app.exited.then((code) => {

@@ -4,7 +4,7 @@
 // page's log shows it happened; what commits is refused and the log shows it never happened; a
 // password and a card number typed in reach no journal line, recording or reply.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -12,6 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { passed, refused, SECRETS, secretsKeptOut } from "./gate-classes.js";
 import {
   findWaiting,
+  firefoxProfile,
   gatedContext,
   HANG_MS,
   type StartedApp,
@@ -24,27 +25,6 @@ const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-classes-web-"));
 const chromium = process.env.DESKHAND_GATE_BROWSER === "chromium";
 const title = chromium ? "Deskhand Gate Classes*Chromium*" : "Deskhand Gate Classes*Firefox*";
 const intent = "Use the page";
-
-/** A fresh Firefox profile that opens no first-run or welcome tabs (as test/fixtures/web/firefox). */
-function profile(): string {
-  const path = mkdtempSync(join(dir, "firefox-"));
-  const prefs = {
-    "browser.startup.homepage_override.mstone": "ignore",
-    "startup.homepage_welcome_url": "",
-    "startup.homepage_welcome_url.additional": "",
-    "browser.aboutwelcome.enabled": false,
-    "datareporting.policy.dataSubmissionEnabled": false,
-    "datareporting.policy.firstRunURL": "",
-    "toolkit.telemetry.reportingpolicy.firstRun": false,
-    "browser.shell.checkDefaultBrowser": false,
-    "app.update.enabled": false,
-  };
-  const lines = Object.entries(prefs).map(
-    ([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`,
-  );
-  writeFileSync(join(path, "user.js"), `${lines.join("\n")}\n`);
-  return path;
-}
 
 describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefox"}`, () => {
   const context = gatedContext(dir);
@@ -86,7 +66,7 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
             "--force-renderer-accessibility",
             page,
           ]
-        : ["firefox-esr", "--no-remote", "--profile", profile(), page],
+        : ["firefox-esr", "--no-remote", "--profile", firefoxProfile(dir), page],
     );
     await element({ role: "slider", name: "Slide to pay" });
     // A browser that has just drawn its window may drop the first click into the page (seen on a

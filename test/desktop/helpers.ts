@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before } from "node:test";
 import { promisify } from "node:util";
@@ -372,4 +372,25 @@ export async function one(call: Call, title: string, query: Record<string, unkno
   const result = await call("find", { target: { kind: "title", glob: title }, limit: 5, ...query });
   assert.ok(result.ok && result.data.matches.length === 1, `${JSON.stringify(query)}: ${result.text}`);
   return result.data.matches[0];
+}
+
+/** A fresh Firefox profile under `dir` that opens no first-run or welcome tabs (as test/fixtures/web/firefox). */
+export function firefoxProfile(dir: string): string {
+  const path = mkdtempSync(join(dir, "firefox-"));
+  const prefs = {
+    "browser.startup.homepage_override.mstone": "ignore",
+    "startup.homepage_welcome_url": "",
+    "startup.homepage_welcome_url.additional": "",
+    "browser.aboutwelcome.enabled": false,
+    "datareporting.policy.dataSubmissionEnabled": false,
+    "datareporting.policy.firstRunURL": "",
+    "toolkit.telemetry.reportingpolicy.firstRun": false,
+    "browser.shell.checkDefaultBrowser": false,
+    "app.update.enabled": false,
+  };
+  const lines = Object.entries(prefs).map(
+    ([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`,
+  );
+  writeFileSync(join(path, "user.js"), `${lines.join("\n")}\n`);
+  return path;
 }
