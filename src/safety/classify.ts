@@ -504,9 +504,7 @@ export function wheelChangesValue(role: string | undefined): boolean {
 export const DANGEROUS_CHORDS: Record<string, string> = {
   "ctrl+alt+Backspace": "kills the X server",
   "ctrl+alt+Delete": "logs out or reboots",
-  "alt+F4": "closes the window",
   "ctrl+F4": "closes the document or tab",
-  "shift+alt+F4": "closes the window",
   "ctrl+q": "quits the application",
   "ctrl+w": "closes the document, tab or window",
   "ctrl+shift+q": "quits or logs out",
@@ -521,6 +519,18 @@ export const DANGEROUS_CHORDS: Record<string, string> = {
     Array.from({ length: 12 }, (_, i) => [`ctrl+alt+F${i + 1}`, "switches to a virtual terminal"]),
   ),
 };
+
+/**
+ * The window manager's chords that close the window in front: judged, as the window tool's close
+ * is, by what that window holds (src/tools/hands/closing.ts), not asked of a person whatever it holds.
+ */
+const WINDOW_CLOSING_CHORDS = ["alt+F4", "shift+alt+F4"];
+
+/** Whether a chord is the window manager's close of the window in front. */
+export function closesWindow(chord: Chord): boolean {
+  const text = chordText(chord).toLowerCase();
+  return WINDOW_CLOSING_CHORDS.some((c) => c.toLowerCase() === text);
+}
 
 /** Why a chord is dangerous, or undefined. */
 export function dangerousChord(chord: Chord): string | undefined {

@@ -100,7 +100,7 @@ describe("the input chain on fake hands", () => {
   });
 
   it("keys judged for the window in front, another in front by the time they go: judged again there, once", async () => {
-    // A person asked about alt+F4 answers while another window comes forward (an app dying while
+    // A person asked about ctrl+w answers while another window comes forward (an app dying while
     // its keys are judged brings its crash reporter): the keys are judged again, for the window in
     // front now, and a person is asked about that one.
     const asked: string[] = [];
@@ -111,10 +111,10 @@ describe("the input chain on fake hands", () => {
       return "approved";
     });
     fake = hands;
-    const result = await call("key", { key: "alt+F4", intent: "Close the window" });
+    const result = await call("key", { key: "ctrl+w", intent: "Close the window" });
     assert.equal(result.outcome, "done", JSON.stringify(result));
     assert.deepEqual(asked, ["Editor", "Other"]);
-    assert.deepEqual(hands.sent, ["chord alt+F4 ×1"]);
+    assert.deepEqual(hands.sent, ["chord ctrl+w ×1"]);
     const decisions = journalLines()
       .slice(-4)
       .map((l) => l.decision ?? l.phase);
@@ -129,7 +129,7 @@ describe("the input chain on fake hands", () => {
       return "approved";
     });
     fake = hands;
-    const result = await call("key", { key: "alt+F4", intent: "Close the window" });
+    const result = await call("key", { key: "ctrl+w", intent: "Close the window" });
     assert.equal(result.outcome, "refused");
     assert.match(
       result.ok ? String(result.output.data.reason) : "",

@@ -87,9 +87,9 @@ describe("the gate", () => {
       return "approved" as const;
     };
     const no = async () => "declined" as const;
-    const alt = await decide(click({ tool: "key", chord: parseChord("alt+F4") }), policy(), yes);
+    const alt = await decide(click({ tool: "key", chord: parseChord("ctrl+w") }), policy(), yes);
     assert.deepEqual(alt, { allowed: true, level: "L2", confirmed_by: "human" });
-    assert.match(asked[0]!.reasons[0]!, /alt\+F4/);
+    assert.match(asked[0]!.reasons[0]!, /ctrl\+w/);
     const irreversible = await decide(click({ reversible: false, reversibleDeclared: true }), policy(), no);
     assert.equal(irreversible.allowed, false);
     assert.match(

@@ -207,7 +207,8 @@ ${SAFETY}`,
 
 Names: ctrl, shift, alt, super; Enter, Tab, Escape, Space, Backspace, Delete, Insert, Home, End,
 PageUp, PageDown, Up, Down, Left, Right, F1-F12; one letter, digit or character. An unknown name is
-an error and nothing is sent. alt+F4, ctrl+q, ctrl+w, ctrl+alt+Delete, super+l... need confirmation.
+an error and nothing is sent. ctrl+q, ctrl+w, ctrl+alt+Delete, super+l... need confirmation; alt+F4 where
+the window may lose what it holds.
 
 ${SAFETY}`,
   drag: `Usage: deskhand drag --from X,Y --to X,Y [target] --intent S [--button B] [--ceiling L] [--json]
@@ -231,7 +232,8 @@ Where a text appears on screen, read from pixels: each match's box and the centr
 (deskhand click --at X,Y). No match means not found in what was recognised.`,
   window: `Usage: deskhand window focus|minimize|hide|show|close (--window ID | --title GLOB | --pid PID) --intent S
 
-Each answer is read back from the window manager. close is L3 and needs confirmation.`,
+Each answer is read back from the window manager. close needs confirmation (L3) where the window
+may lose what it holds (an unsaved mark, text in a field, a canvas, a choice); else it is L2.`,
   audit: `Usage: deskhand audit [--tail N] [--json]
 
 The last N lines (default 20) of the audit journal: $DESKHAND_AUDIT, "audit_path" in the config, or

@@ -10,6 +10,7 @@ import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES, WINDOW_ROLES } from "../../p
 import {
   BUTTON_ROLES,
   COMMAND_ROLES,
+  closesWindow,
   DIALOG_ROLES,
   PRESSABLE_ROLES,
   type TargetFacts,
@@ -19,37 +20,13 @@ import {
 import { committingMeaning } from "../../safety/meanings.js";
 import { matchLabel, normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
+import { closingFacts } from "./closing.js";
 import type { ResolvedPlace } from "./place.js";
+import { everyNode, READ, readWhole, type WindowRead } from "./window-read.js";
 
-const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
+export { readWhole } from "./window-read.js";
+
 type WindowFacts = NonNullable<TargetFacts["window"]>;
-
-interface WindowRead {
-  root: RawNode;
-  nodes: RawNode[];
-  complete: boolean;
-  /** The language its app shows its labels in, where the platform can tell. */
-  language?: string | undefined;
-}
-
-/** A tree's nodes, the root first. */
-function everyNode(root: RawNode): RawNode[] {
-  return [root, ...root.children.flatMap(everyNode)];
-}
-
-/** A window's tree, read as the gate reads it (bounded), and whether it was read whole. */
-export async function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
-  const backend = await context.backend();
-  const read = await backend.readWindow(windowId, READ);
-  const nodes = everyNode(read.root);
-  const cut = nodes.some((n) => n.childrenCut && n.childrenCut.reason !== "table");
-  return {
-    root: read.root,
-    nodes,
-    complete: !read.timedOut && !read.ceilingHit && !cut,
-    language: read.language,
-  };
-}
 
 /** The element with the keyboard focus: the deepest that reports it. */
 const focusedOf = (nodes: RawNode[]): RawNode | undefined => everyFocused(nodes).at(-1);
@@ -1012,6 +989,12 @@ async function chordEffect(
   refHandle?: string,
 ): Promise<string | undefined> {
   const { effect } = j;
+  // The window manager's close of the window in front: judged by what that window holds.
+  if (closesWindow(chord)) {
+    for (const facts of await closingFacts(j.context, j.windowId, j.read.root.name ?? ""))
+      await j.add(facts, `${chordText(chord)}, the window manager's close of the window in front`);
+    return undefined;
+  }
   const backend = await j.context.backend();
   const editing =
     focused?.role !== undefined && EDITABLE_ROLES.has(focused.role) && !!focused.states?.includes("editable");

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineInputTool } from "../input-tool.js";
 import { pressesNothing } from "./attempt.js";
+import { closingFacts } from "./closing.js";
 import { resolveWindowSpec } from "./place.js";
 import { INPUT } from "./pointer.js";
 import { intentSchema, windowSchema } from "./schemas.js";
@@ -36,14 +37,15 @@ export const windowTool = defineInputTool({
     const closing = input.action === "close";
     return {
       step: input.action,
-      nominal: levelOf(input.action),
+      // Closing is input (L2) that commits (L3) where the window may lose what it holds (closing.ts).
+      nominal: closing ? "L2" : levelOf(input.action),
       intent: input.intent,
       // Closing commits (it runs the window's close): taken as not reversible, which no caller said.
       reversible: closing ? undefined : true,
       windowId: window.id,
-      // Closing runs the window's close (L3); the rest only moves or shows windows.
+      // Closing runs the window's close; the rest only moves or shows windows.
       presses: closing
-        ? [{ role: "frame", name: window.title, runs: "closes the window, and what it holds unsaved" }]
+        ? await closingFacts(context, window.id, window.title)
         : pressesNothing(`${input.action === "focus" ? "focuses" : `${input.action}s`} a window`),
       ensureFocus: false,
       async execute(h) {

@@ -1,0 +1,57 @@
+// What closing a window loses, judged by what it holds: a window with nothing a person made or chose
+// in it (a help viewer, an information window, a demo's list) closes with nothing lost, and asks no
+// one; one holding text typed into a field, a document, a canvas, a terminal or a choice, or
+// marked modified in its title, or one that cannot be read whole, may lose it: closing it commits.
+import { roleSet } from "../../platform/vocabulary.js";
+import type { TargetFacts } from "../../safety/classify.js";
+import type { ToolContext } from "../context.js";
+import { readWhole } from "./window-read.js";
+
+/** Roles whose element holds what a person made or chose, whatever its states say. */
+const HOLDS_WORK = roleSet(
+  "drawing area",
+  "canvas",
+  "terminal",
+  "check box",
+  "radio button",
+  "combo box",
+  "slider",
+  "spin button",
+  "dial",
+  "embedded",
+);
+/** A title that says its document has unsaved changes: "*notes.txt", "notes.txt * — KWrite", "(modified)". */
+const MODIFIED = /^\s*\*|\s\*(\s|$)|\*\s*$|•|[([](modified|changed|unsaved)[)\]]/i;
+
+/** Why closing the window may lose something, or undefined where it holds nothing to lose. */
+async function mayLose(context: ToolContext, windowId: number, title: string): Promise<string | undefined> {
+  if (MODIFIED.test(title)) return "its title marks unsaved changes";
+  const read = await readWhole(context, windowId).catch(() => undefined);
+  if (!read?.complete) return "it could not be read whole, so what it holds cannot be told";
+  const held = read.nodes.find((n) => HOLDS_WORK.has(n.role));
+  if (held) return `it holds a ${held.role}${held.name ? ` "${held.name}"` : ""}`;
+  const backend = await context.backend();
+  for (const node of read.nodes.filter((n) => n.states?.includes("editable"))) {
+    const text = await backend.readText(node.handle, 0, 1).catch(() => null);
+    // A field that cannot be read may hold anything; an empty one holds nothing.
+    if (!text || text.length > 0) return `its ${node.role}${node.name ? ` "${node.name}"` : ""} holds text`;
+  }
+  return undefined;
+}
+
+/** What closing a window presses: the window's close, committing where it may lose what it holds. */
+export async function closingFacts(
+  context: ToolContext,
+  windowId: number,
+  title: string,
+): Promise<TargetFacts[]> {
+  const why = await mayLose(context, windowId, title);
+  return why
+    ? [{ role: "frame", name: title, runs: `closes the window, and what it holds unsaved (${why})` }]
+    : [
+        {
+          nothing:
+            "closes a window that holds nothing a person made or chose: no text in a field, no document, canvas or choice, no unsaved mark",
+        },
+      ];
+}

@@ -1,0 +1,33 @@
+// A window's tree as the gate reads it: bounded, and whether it was read whole (a part not read may
+// hold what decides). One read for judging keys (facts.ts) and closing a window (closing.ts).
+import type { RawNode } from "../../platform/types.js";
+import type { ToolContext } from "../context.js";
+
+export const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
+
+export interface WindowRead {
+  root: RawNode;
+  nodes: RawNode[];
+  complete: boolean;
+  /** The language its app shows its labels in, where the platform can tell. */
+  language?: string | undefined;
+}
+
+/** A tree's nodes, the root first. */
+export function everyNode(root: RawNode): RawNode[] {
+  return [root, ...root.children.flatMap(everyNode)];
+}
+
+/** A window's tree, read as the gate reads it (bounded), and whether it was read whole. */
+export async function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
+  const backend = await context.backend();
+  const read = await backend.readWindow(windowId, READ);
+  const nodes = everyNode(read.root);
+  const cut = nodes.some((n) => n.childrenCut && n.childrenCut.reason !== "table");
+  return {
+    root: read.root,
+    nodes,
+    complete: !read.timedOut && !read.ceilingHit && !cut,
+    language: read.language,
+  };
+}

@@ -1,0 +1,63 @@
+// Closing a window is judged by what it holds (src/tools/hands/closing.ts), by `window close` and by
+// the window manager's alt+F4 alike: an information window closes with no person, and is gone; one
+// with text in its field is refused, and stays. Read back from the window list.
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ToolContext } from "../../src/tools/context.js";
+import {
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  startApp,
+  toolCaller,
+  within,
+} from "./helpers.js";
+
+describe("closing a window, judged by what it holds", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-closing-"));
+  const info = `Closing info ${process.pid}`;
+  const entry = `Closing entry ${process.pid}`;
+  const apps: StartedApp[] = [];
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  /** Whether a window of this title is listed, once it is as `open` says or 5 s passed. */
+  const listed = async (title: string, open: boolean) => {
+    for (const deadline = Date.now() + within(5000); ; await sleep(200)) {
+      const titles = ((await call("windows", {})).data.windows as { title: string }[]).map((w) => w.title);
+      if (titles.includes(title) === open || Date.now() > deadline) return titles.includes(title);
+    }
+  };
+
+  before(async () => {
+    context = gatedContext(dir);
+    call = toolCaller(context);
+    apps.push(startApp(["zenity", "--info", "--title", info, "--text", "The report is ready."]));
+    apps.push(startApp(["zenity", "--entry", "--title", entry, "--text", "Name", "--entry-text", "draft"]));
+    await findWaiting(call, info, { role: "push button" }, HANG_MS);
+    await findWaiting(call, entry, { role: "text" }, HANG_MS);
+  });
+  after(async () => {
+    for (const app of apps) app.kill();
+    await context.close();
+  });
+
+  it("a window with text in its field: alt+F4 and window close both ask, and it stays", async () => {
+    const key = await call("key", { key: "alt+F4", window: { title: entry }, intent: "Close it" });
+    assert.equal(key.data?.status, "refused", key.text);
+    assert.match(key.data.reason, /holds text/, key.text);
+    const closed = await call("window", { action: "close", window: { title: entry }, intent: "Close it" });
+    assert.equal(closed.data?.status, "refused", closed.text);
+    assert.ok(await listed(entry, true), "the entry window stays");
+  });
+
+  it("an information window: closed with no person, and gone", async () => {
+    const closed = await call("window", { action: "close", window: { title: info }, intent: "Done reading" });
+    assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));
+    assert.equal(await listed(info, false), false, "the information window is gone");
+  });
+});
