@@ -3,6 +3,7 @@
 
 import { yieldIfDue } from "../platform/slice.js";
 import type { ChildrenCut, WindowInfo } from "../platform/types.js";
+import type { TreeIncomplete } from "./completeness.js";
 import type { Fold } from "./flatten.js";
 import type { SnapshotElement, SnapshotPage } from "./snapshot.js";
 
@@ -20,6 +21,11 @@ const KEY_STATES = [
   "invalid entry",
   "busy",
 ] as const;
+
+/** The lines that say a window's tree is known to be incomplete, with how to fix it: one home for every read. */
+export function incompleteLines(known: TreeIncomplete[] | undefined): string[] {
+  return (known ?? []).map((k) => `# tree_incomplete: window ${k.window}: ${k.reason}. Fix: ${k.fix}`);
+}
 
 export function keyStates(element: Pick<SnapshotElement, "states">): string[] {
   const states = element.states;
@@ -144,8 +150,7 @@ export async function renderSnapshot(page: SnapshotPage, options: RenderOptions 
     if (economies.length > 0)
       header.push(`# screen view: ${economies.join("; ")}; format "full" shows every element`);
   }
-  for (const known of page.treeIncomplete ?? [])
-    header.push(`# tree_incomplete: window ${known.window}: ${known.reason}. Fix: ${known.fix}`);
+  header.push(...incompleteLines(page.treeIncomplete));
   if (page.cursor) header.push(`# more: ${counts.after} elements; continue with cursor ${page.cursor}`);
   const lineOptions = { indent: page.view === "screen" ? 1 : 2, ...options };
   const lines = header;

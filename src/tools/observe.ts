@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { observeTargets } from "../core/observe.js";
-import { renderElement } from "../core/render.js";
+import { incompleteLines, renderElement } from "../core/render.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
 import { roleSet } from "../platform/vocabulary.js";
 import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
@@ -112,6 +112,7 @@ export const observeTool = defineTool({
       ...(observed.focused ? { focused: observed.focused } : {}),
       ...(fromPixels?.data ? { pixels: fromPixels.data } : {}),
       ...(observed.cut_by_depth ? { cut_by_depth: observed.cut_by_depth } : {}),
+      ...(page.treeIncomplete ? { tree_incomplete: page.treeIncomplete } : {}),
       truncated_by: truncatedBy,
       left_out: leftOut,
     };
@@ -127,6 +128,8 @@ export const observeTool = defineTool({
     const lines = [
       `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > observed.targets.length ? ` of ${observed.total + targets.length - observed.targets.length}` : ""}, in reading order`,
       ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
+      // A window that exposes nothing (Chromium without renderer accessibility) is said, with the fix.
+      ...incompleteLines(page.treeIncomplete),
       ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
       ...(fromPixels?.notes ?? []),
       ...(observed.cut_by_depth ? [belowDepth(observed.cut_by_depth)] : []),

@@ -1,5 +1,5 @@
 // Chromium started without renderer accessibility shows one bare frame. deskhand must not present
-// that as a complete, empty window: snapshot and find say tree_incomplete, with the flag that fixes it.
+// that as a complete, empty window: snapshot, observe and find say tree_incomplete, with the flag that fixes it.
 // Runs in a sandbox of its own (scripts/run-tests.mjs) with `test/fixtures/web/chromium --no-renderer-accessibility`.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
@@ -23,6 +23,16 @@ describe("Chromium without renderer accessibility", () => {
     const text = await call("snapshot", { target, maxDepth: 60 });
     assert.match(
       String(text.text),
+      /^# tree_incomplete: .*Fix: start it with --force-renderer-accessibility/m,
+    );
+  });
+
+  it("observe says so too, with the fix, rather than listing a bare frame as the window", async () => {
+    const seen = await call("observe", { target });
+    assert.ok(seen.ok, JSON.stringify(seen.error));
+    assert.ok(seen.data.tree_incomplete?.length, JSON.stringify(seen.data).slice(0, 300));
+    assert.match(
+      String(seen.text),
       /^# tree_incomplete: .*Fix: start it with --force-renderer-accessibility/m,
     );
   });
