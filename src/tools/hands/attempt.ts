@@ -210,7 +210,7 @@ async function recentre(
   attempt: InputAttempt,
   focused: boolean,
   windowId: number | undefined,
-): Promise<{ moved?: Move; startMoved?: Move } | { changed: string; when: string }> {
+): Promise<{ moved?: Move; startMoved?: Move } | { changed: string; when: string; gone: boolean }> {
   const first = attempt.pressAt ?? attempt.place;
   const verified = [attempt.pressAt, attempt.place].filter((p): p is ResolvedPlace => !!p?.handle);
   if (verified.length === 0 || !(focused || attempt.approach)) return {};
@@ -226,7 +226,7 @@ async function recentre(
       .catch(() => undefined);
     const b = node?.bounds;
     if (!node || node.role !== place.element?.role || node.name !== place.element?.name || !b || b.width <= 0)
-      return { changed: place.ref ?? "the element", when };
+      return { changed: place.ref ?? "the element", when, gone: !node };
     // The point keeps its place on the element: its centre, or its shown part's (a tall table's).
     const shift = place.fromCentre ?? { x: 0, y: 0 };
     const centre = {
@@ -591,9 +591,14 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   if (elsewhere) return refuse(elsewhere.reason, { front_changed: elsewhere.windows });
   const recentred = await recentre(context, hands, attempt, focus !== undefined, windowId);
   if ("changed" in recentred) {
-    return refuse(`${recentred.changed} changed ${recentred.when}; nothing was sent. Take a new snapshot`, {
-      ...(focus ? { focus } : {}),
-    });
+    // A menu that closed as the pointer came takes its items with it: gone, not changed.
+    const what = recentred.gone ? "was gone" : "had changed";
+    return refuse(
+      `${recentred.changed} ${what} once ${recentred.when}; nothing was sent. Take a new snapshot`,
+      {
+        ...(focus ? { focus } : {}),
+      },
+    );
   }
   const { moved, startMoved } = recentred;
   const covered = await coveredPoint(hands, attempt, windowId);
