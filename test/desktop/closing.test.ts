@@ -6,16 +6,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ToolContext } from "../../src/tools/context.js";
 import {
   findWaiting,
   gatedContext,
   HANG_MS,
   type StartedApp,
+  settled,
   startApp,
   toolCaller,
-  within,
 } from "./helpers.js";
 
 describe("closing a window, judged by what it holds", () => {
@@ -26,12 +25,13 @@ describe("closing a window, judged by what it holds", () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   /** Whether a window of this title is listed, once it is as `open` says or 5 s passed. */
-  const listed = async (title: string, open: boolean) => {
-    for (const deadline = Date.now() + within(5000); ; await sleep(200)) {
-      const titles = ((await call("windows", {})).data.windows as { title: string }[]).map((w) => w.title);
-      if (titles.includes(title) === open || Date.now() > deadline) return titles.includes(title);
-    }
-  };
+  const listed = (title: string, open: boolean) =>
+    settled(
+      async () =>
+        ((await call("windows", {})).data.windows as { title: string }[]).some((w) => w.title === title),
+      (shown) => shown === open,
+      5000,
+    );
 
   before(async () => {
     context = gatedContext(dir);

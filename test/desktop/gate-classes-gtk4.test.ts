@@ -12,8 +12,8 @@ import {
   neverLogged,
   passed,
   refused,
-  SECRETS,
   secretsKeptOut,
+  TOOK_LINES,
   untilLogged,
 } from "./gate-classes.js";
 import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
@@ -98,15 +98,7 @@ describe("the judge's classes on a GTK 4 window", () => {
       dir,
       kit: "gtk4",
       field: "text",
-      took: (what) =>
-        untilLogged(
-          log,
-          {
-            password: `password ${SECRETS.password.length}`,
-            card: `card ${SECRETS.card}`,
-            notes: "notes lunch with Mireille",
-          }[what],
-        ),
+      took: (what) => untilLogged(log, TOOK_LINES[what]),
     });
   });
 });

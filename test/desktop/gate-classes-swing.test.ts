@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { commitsRefused, passed, SECRETS, secretsKeptOut, untilLogged } from "./gate-classes.js";
+import { commitsRefused, passed, secretsKeptOut, TOOK_LINES, untilLogged } from "./gate-classes.js";
 import {
   findWaiting,
   gatedContext,
@@ -90,15 +90,7 @@ describe("the judge's classes on a Swing window", () => {
       dir,
       kit: "swing",
       field: "text",
-      took: (what) =>
-        untilLogged(
-          log,
-          {
-            password: `password ${SECRETS.password.length}`,
-            card: `card ${SECRETS.card}`,
-            notes: "notes lunch with Mireille",
-          }[what],
-        ),
+      took: (what) => untilLogged(log, TOOK_LINES[what]),
     });
   });
 });

@@ -83,6 +83,13 @@ export const SECRETS = { password: "Qz7!mK2#vR9p", card: "5371 1890 2645 7730" }
  * The pieces a secret case must never show: the password's runs of 4 (it is typed into a password
  * field) and the card number's runs of 12 (a card number is found by its look, and masked by them).
  */
+/** What the twin windows (GTK 4's and Swing's) log once they took each value typed in. */
+export const TOOK_LINES = {
+  password: `password ${SECRETS.password.length}`,
+  card: `card ${SECRETS.card}`,
+  notes: "notes lunch with Mireille",
+} as const;
+
 export const SECRET_PIECES = [...pieces(SECRETS.password, 4), ...pieces(SECRETS.card, 12)];
 
 /** Every string of a reply, its text and its data, as one text to search. */

@@ -28,6 +28,23 @@ export const SLACK = Math.max(1, Number(process.env.DESKHAND_TEST_SLACK ?? 1) ||
 export const within = (ms: number) => ms * SLACK;
 
 /**
+ * Reads until `done` holds of what is read or `ms` (times the slack) passed: the last read. For an
+ * app's state that follows an input a moment later (a menu that opens, a document that loads).
+ */
+export async function settled<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms: number,
+): Promise<T> {
+  const deadline = Date.now() + within(ms);
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
  * A time bound that only a hang misses. The machine the suite runs on is shared and loaded (one
  * typecheck beside it made bounds of 2 to 8 s fail), so a test asserts that a call ends, and what it
  * answered says it ended the right way (the cut named, the outcome); how fast is bench/'s to measure.

@@ -8,16 +8,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ToolContext } from "../../src/tools/context.js";
 import {
   findWaiting,
   gatedContext,
   HANG_MS,
   type StartedApp,
+  settled,
   startApp,
   toolCaller,
-  within,
 } from "./helpers.js";
 
 describe("KWrite takes deskhand's keys as a person's", () => {
@@ -28,28 +27,31 @@ describe("KWrite takes deskhand's keys as a person's", () => {
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
   /** The document's text, once it is `expected` (KWrite loads the file after its window shows) or 10 s passed. */
-  const document = async (expected: string) => {
-    for (const deadline = Date.now() + within(10_000); ; await sleep(200)) {
-      const text = (
-        (await findWaiting(call, title, { role: "text", name: `notes-${process.pid}.txt` }, HANG_MS)) as {
-          value?: string;
-        }
-      ).value;
-      if (text === expected || Date.now() > deadline) return text;
-    }
-  };
+  const document = (expected: string) =>
+    settled(
+      async () =>
+        (
+          (await findWaiting(call, title, { role: "text", name: `notes-${process.pid}.txt` }, HANG_MS)) as {
+            value?: string;
+          }
+        ).value,
+      (text) => text === expected,
+      10_000,
+    );
   /** Whether the Edit menu's "Cut" is on screen (the menu open), once it is as `open` says or 3 s passed. */
-  const editOpen = async (open: boolean) => {
-    for (const deadline = Date.now() + within(3000); ; await sleep(100)) {
-      const found = await call("find", {
-        target: { kind: "title", glob: title },
-        role: "menu item",
-        name: "Cut",
-      });
-      const shown = found.data.total > 0;
-      if (shown === open || Date.now() > deadline) return shown;
-    }
-  };
+  const editOpen = (open: boolean) =>
+    settled(
+      async () =>
+        (
+          await call("find", {
+            target: { kind: "title", glob: title },
+            role: "menu item",
+            name: "Cut",
+          })
+        ).data.total > 0,
+      (shown) => shown === open,
+      3000,
+    );
 
   before(async () => {
     writeFileSync(file, "last line\n");

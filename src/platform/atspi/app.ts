@@ -101,7 +101,7 @@ export class AtspiApp {
     return this.#kept;
   }
 
-  /** Drops the kept cache: the app did not answer (it died: no event says so). */
+  /** Drops the kept cache: the app acted (its events come later), or did not answer (it died). */
   forgetKept(): void {
     this.#kept = undefined;
   }
@@ -255,7 +255,7 @@ export class AtspiApp {
     }
     // What the action changes reaches the kept cache only through the app's events, later.
     this.lastActedAt = Date.now();
-    this.#kept = undefined;
+    this.forgetKept();
     if (!this.#directAddress)
       return this.limiter.run(() => this.a11y.call({ ...message, destination: this.busName }, timeoutMs));
     const started = Date.now();

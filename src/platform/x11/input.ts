@@ -34,7 +34,7 @@ const BUTTON_MASKS: Record<MouseButton, number> = { left: 0x100, middle: 0x200, 
 const REMAP_SETTLE_MS = 30;
 // Java dropped the first keystroke that came right after a click.
 const AFTER_CLICK_MS = 200;
-// Between the keys of a chord: sent at once, Qt's menu bar took KWrite's alt+e 1 time in 4 (a
+// Between the keys of a chord: sent at once, KDE's menu bar took KWrite's alt+e 1 time in 8 (a
 // person's keys, or xdotool's 12 ms apart, every time).
 const CHORD_STROKE_MS = 12;
 // Keys are flushed in chunks, so a long text does not flood a slow client's queue in one burst.

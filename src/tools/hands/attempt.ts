@@ -500,7 +500,7 @@ async function bringForward(
   const truth = await activateWindow(context, { id: windowId, title }, attempt.tool, attempt.intent);
   const focus: FocusReport = { window: windowId, title, result: FOCUS_WORDS[truth] };
   if (truth === "front") return { focus };
-  const named = `window ${windowId}${title ? ` (${JSON.stringify(title)})` : ""}`;
+  const named = windowNamed(windowId, title);
   if (truth === "unknown")
     return {
       refused: refuse(
@@ -512,9 +512,7 @@ async function bringForward(
   const instead = await hands.activeWindow().catch(() => undefined);
   const insteadTitle = await windowTitle(context, instead);
   const other =
-    instead !== undefined && instead !== windowId
-      ? `; window ${instead}${insteadTitle ? ` (${JSON.stringify(insteadTitle)})` : ""} is`
-      : "";
+    instead !== undefined && instead !== windowId ? `; ${windowNamed(instead, insteadTitle)} is` : "";
   return {
     refused: refuse(`${named} is not in front after asking the window manager${other}; nothing was sent`, {
       focus,
@@ -538,10 +536,8 @@ async function frontSinceJudged(
     return undefined;
   const now = await hands.activeWindow().catch(() => undefined);
   if (now === judgedOn) return undefined;
-  const named = async (id: number | undefined) => {
-    const title = await windowTitle(context, id);
-    return id === undefined ? "no window" : `window ${id}${title ? ` (${JSON.stringify(title)})` : ""}`;
-  };
+  const named = async (id: number | undefined) =>
+    id === undefined ? "no window" : windowNamed(id, await windowTitle(context, id));
   return {
     reason: `the keys were judged for ${await named(judgedOn)}, but ${await named(now)} is in front now; nothing was sent. Name the window the keys are for (window), or call again`,
     windows: { judged_for: judgedOn, ...(now !== undefined ? { in_front: now } : {}) },
@@ -551,6 +547,10 @@ async function frontSinceJudged(
 /** Whether a reply is the refusal of keys judged for a window no longer in front (frontSinceJudged). */
 export const frontChanged = (output: ToolOutput): boolean =>
   output.data.status === "refused" && output.data.front_changed !== undefined;
+
+/** A window as refusals name it: `window 7 ("Editor")`. */
+const windowNamed = (id: number, title: string | undefined) =>
+  `window ${id}${title ? ` (${JSON.stringify(title)})` : ""}`;
 
 /** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
 function whereText(attempt: InputAttempt, element: ResolvedPlace["element"]): string {

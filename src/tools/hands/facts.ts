@@ -24,8 +24,6 @@ import { closingFacts } from "./closing.js";
 import type { ResolvedPlace } from "./place.js";
 import { everyNode, READ, readWhole, type WindowRead } from "./window-read.js";
 
-export { readWhole } from "./window-read.js";
-
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 
 /** The element with the keyboard focus: the deepest that reports it. */
@@ -35,7 +33,9 @@ const focusedOf = (nodes: RawNode[]): RawNode | undefined => everyFocused(nodes)
 export const everyFocused = (nodes: RawNode[]): RawNode[] =>
   nodes.filter((n) => n.states?.includes("focused"));
 
-const takesText = (node: RawNode) => EDITABLE_ROLES.has(node.role) && !!node.states?.includes("editable");
+/** A field that takes typed text: an editable text role, editable now. */
+const takesText = (node: { role?: string | undefined; states?: string[] | undefined }) =>
+  node.role !== undefined && EDITABLE_ROLES.has(node.role) && !!node.states?.includes("editable");
 
 /**
  * Where typed text goes among the elements reporting the focus: Qt reports it on every widget whose
@@ -996,8 +996,7 @@ async function chordEffect(
     return undefined;
   }
   const backend = await j.context.backend();
-  const editing =
-    focused?.role !== undefined && EDITABLE_ROLES.has(focused.role) && !!focused.states?.includes("editable");
+  const editing = !!focused && takesText(focused);
   const inTextField = focused?.role === "terminal" || editing;
   const pressables = j.read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
   const [, app] = await Promise.all([
@@ -1098,13 +1097,13 @@ function formats(read: WindowRead, chord: Chord, editing: boolean): "menu" | "ed
   return editing ? "editing" : undefined;
 }
 
-/** The elements whose key bindings claim the chord, or whose label shows it (GTK 4 and Qt). */
 // Qt writes a mnemonic, and an accelerator of alt and a letter, as "Alt+E". Where a title on screen
 // has the chord as its mnemonic, an item of a closed menu bound the same does not fire: its own
 // mnemonic works only once its menu is open, and an accelerator two actions share is ambiguous,
 // which Qt triggers for neither ("Ambiguous shortcut overload"). KWrite's Tools > "&Emmet" is no alt+e.
 const QT_ALT_LETTER = /^Alt\+\p{L}$/u;
 
+/** The elements whose key bindings claim the chord, or whose label shows it (GTK 4 and Qt). */
 async function claimedBy(j: KeyJudging, pressables: RawNode[], chord: Chord): Promise<void> {
   const showing = (n: RawNode) => !!n.states?.includes("showing");
   const titleOnScreen = pressables.some(

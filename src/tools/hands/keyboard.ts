@@ -23,7 +23,6 @@ import {
   type KeyEffect,
   keyEffect,
   pressFacts,
-  readWhole,
   typedInto,
 } from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
@@ -33,6 +32,7 @@ import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./p
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 import { keyedFacts } from "./sets.js";
+import { readWhole } from "./window-read.js";
 
 /** What the read-back found, as the reply says it. */
 const READ_BACK_WORDS: Record<string, string> = {

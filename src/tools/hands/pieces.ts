@@ -16,8 +16,10 @@ import { PRESSABLE_ROLES } from "../../safety/classify.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { gateStep, PartlySent } from "./attempt.js";
-import { everyFocused, keyEffect, readWhole, typedInto } from "./facts.js";
+import { everyFocused, keyEffect, typedInto } from "./facts.js";
 import { typePiece } from "./outside-keymap.js";
+import { elementPixels } from "./pixel-readback.js";
+import { readWhole } from "./window-read.js";
 
 /** A spreadsheet's table: Tab and a line break move its cursor from cell to cell. */
 const GRIDS = roleSet("table", "tree table");
@@ -101,12 +103,8 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
 /** The focus with what its region shows now, where only its pixels can show a key's effect. */
 async function withPixels(context: ToolContext, hands: Hands, focus: Focus): Promise<Focus> {
   if (!focus.opaque || !focus.handle) return focus;
-  const backend = await context.backend();
-  const node = await backend.describe(focus.handle, { maxText: 0 }).catch(() => undefined);
-  const region = node?.bounds;
-  if (!region || region.width <= 0 || region.height <= 0) return { ...focus, shows: undefined };
-  const image = await hands.capture(region).catch(() => undefined);
-  return { ...focus, shows: image ? { region, pixels: image.data } : undefined };
+  const shown = await elementPixels(context, hands, focus.handle);
+  return { ...focus, shows: shown ? { region: shown.region, pixels: shown.image.data } : undefined };
 }
 
 /**

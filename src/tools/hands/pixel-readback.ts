@@ -2,8 +2,8 @@
 // area, a document canvas): its region is read by OCR once the keys are in, and again as it was
 // before them, and the text counts as shown where the region now shows it more often than it did.
 // OCR can miss a word, so pixels that do not show it leave the typing "not verified", never an error.
-import type { RgbaImage } from "../../platform/hands.js";
-import type { Rect } from "../../platform/types.js";
+import type { Hands, RgbaImage } from "../../platform/hands.js";
+import type { RawNode, Rect } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { languagesFrom, recognizeCapture } from "../pixels-read.js";
 import type { ResolvedPlace } from "./place.js";
@@ -26,6 +26,27 @@ const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, 
 const occurrences = (whole: string, part: string) => whole.split(part).length - 1;
 
 /**
+ * An element's region and what it shows there now, where `only` (if given) keeps the element as
+ * re-read; undefined where it has no area or cannot be captured. For what only pixels can show
+ * (here, and pieces.ts judging a canvas's keys).
+ */
+export async function elementPixels(
+  context: ToolContext,
+  hands: Pick<Hands, "capture">,
+  handle: string,
+  options: { windowId?: number | undefined; only?: (node: RawNode) => boolean } = {},
+): Promise<PixelsBefore | undefined> {
+  const backend = await context.backend();
+  const windowId = options.windowId === undefined ? {} : { windowId: options.windowId };
+  const node = await backend.describe(handle, { maxText: 0, ...windowId }).catch(() => undefined);
+  const region = node?.bounds;
+  if (!node || (options.only && !options.only(node))) return undefined;
+  if (!region || region.width <= 0 || region.height <= 0) return undefined;
+  const image = await hands.capture(region).catch(() => undefined);
+  return image ? { region, image } : undefined;
+}
+
+/**
  * The place's region and pixels, where its element has no text of its own to read back afterwards
  * (a password field is never read). Undefined where its text is readable or its region unknown.
  */
@@ -35,19 +56,10 @@ export async function pixelsBefore(
   text: string,
 ): Promise<PixelsBefore | undefined> {
   if (!place?.handle || letters(text).length < FEWEST_LETTERS) return undefined;
-  const backend = await context.backend();
-  const node = await backend
-    .describe(place.handle, {
-      maxText: 0,
-      ...(place.windowId === undefined ? {} : { windowId: place.windowId }),
-    })
-    .catch(() => undefined);
-  const region = node?.bounds;
-  const opaque = node && node.text === undefined && node.value === undefined && !/password/.test(node.role);
-  if (!opaque || !region || region.width <= 0 || region.height <= 0) return undefined;
-  const hands = await context.hands();
-  const image = await hands.capture(region).catch(() => undefined);
-  return image ? { region, image } : undefined;
+  return elementPixels(context, await context.hands(), place.handle, {
+    windowId: place.windowId,
+    only: (node) => node.text === undefined && node.value === undefined && !/password/.test(node.role),
+  });
 }
 
 /**

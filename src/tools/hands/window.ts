@@ -40,7 +40,7 @@ export const windowTool = defineInputTool({
       // Closing is input (L2) that commits (L3) where the window may lose what it holds (closing.ts).
       nominal: closing ? "L2" : levelOf(input.action),
       intent: input.intent,
-      // Closing commits (it runs the window's close): taken as not reversible, which no caller said.
+      // Closing is as reversible as what it presses says: not, where it may lose what it holds.
       reversible: closing ? undefined : true,
       windowId: window.id,
       // Closing runs the window's close; the rest only moves or shows windows.
