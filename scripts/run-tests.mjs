@@ -132,6 +132,7 @@ const OWN_DESKTOP = [
   "gate-classes-swing",
   "typed-readback",
   "kwrite-keys",
+  "xdotool-parity",
   "closing",
   // Files that start their own apps, moved from the shared desktop's lane, the longest.
   "faults",

@@ -17,6 +17,7 @@ import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { gateStep, PartlySent } from "./attempt.js";
 import { everyFocused, keyEffect, typedInto } from "./facts.js";
+import { SHOWN_WITHIN_MS } from "./field.js";
 import { typePiece } from "./outside-keymap.js";
 import { elementPixels } from "./pixel-readback.js";
 import { readWhole } from "./window-read.js";
@@ -128,7 +129,12 @@ async function drewThenStayed(
   return false;
 }
 
-/** How long a Tab or line break is given to show its effect before where it went counts as unknown. */
+/**
+ * How long a Tab or line break is given to show its effect before where it went counts as unknown.
+ * A field whose text can be read is given as long as typed text ever is (SHOWN_WITHIN_MS): the
+ * Swing fixture under eight HTTP clients showed a 5-character piece more than 5 s late, and the
+ * rest of the text was refused as typed "where the keys land cannot be known".
+ */
 const MOVE_SHOWS_WITHIN_MS = 5000;
 const MOVE_POLL_MS = [30, 60, 120, 250];
 /** How long the focus must stay on a table after a Tab or line break before it counts as still there. */
@@ -147,11 +153,11 @@ async function focusAfter(
 ): Promise<Focus | undefined> {
   if (!before?.handle) return undefined;
   const started = Date.now();
-  const deadline = started + MOVE_SHOWS_WITHIN_MS;
+  const grown = before.length === undefined ? undefined : before.length + [...piece].length;
+  const deadline = started + shownWithin(before);
   if (before.inGrid && before.grid && (await stayedOn(context, hands, before.windowId, before.grid)))
     return before;
   if (before.opaque && (await drewThenStayed(context, hands, before, deadline))) return before;
-  const grown = before.length === undefined ? undefined : before.length + [...piece].length;
   // A piece that ends before a space or line break (in a single-line field) shows whole as text.
   const cut = !MOVES_OR_PRESSES.test(piece.at(-1) ?? "");
   const showsAsText = before.multiLine || cut;
@@ -160,7 +166,7 @@ async function focusAfter(
   if (
     cut &&
     grown !== undefined &&
-    (await grownTo(context, before.handle, grown, started + MOVE_SHOWS_WITHIN_MS / 2))
+    (await grownTo(context, before.handle, grown, started + shownWithin(before) / 2))
   )
     return readFocus(context, hands);
   for (let poll = 0; Date.now() < deadline; poll++) {
@@ -176,6 +182,10 @@ async function focusAfter(
   }
   return undefined;
 }
+
+/** How long the focus is given to show a piece: longer where its text can be read. */
+const shownWithin = (focus: Focus | undefined): number =>
+  focus?.length === undefined ? MOVE_SHOWS_WITHIN_MS : SHOWN_WITHIN_MS;
 
 /** Whether an element's text reaches a length before the deadline, its length alone asked. */
 async function grownTo(
@@ -295,7 +305,7 @@ export async function typeInPieces(
         ? judged.effect
         : now
           ? await keyEffect(context, { windowId: now.windowId, text: next })
-          : { presses: [{ unreadable: unknownMove(piece) } as TargetFacts], via: ["unknown"] };
+          : { presses: [{ unreadable: unknownMove(piece, before) } as TargetFacts], via: ["unknown"] };
     judged = spot ? { spot, keys, effect } : undefined;
     const step = await gateStep(context, {
       tool: typing.tool,
@@ -346,5 +356,5 @@ function keyName(piece: string, first = false): string | undefined {
         : undefined;
 }
 
-const unknownMove = (piece: string) =>
-  `after the ${keyName(piece) ?? "text typed before it"} the keyboard focus neither moved nor took it as text within ${MOVE_SHOWS_WITHIN_MS / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;
+const unknownMove = (piece: string, before: Focus | undefined) =>
+  `after the ${keyName(piece) ?? "text typed before it"} the keyboard focus neither moved nor took it as text within ${shownWithin(before) / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;
