@@ -13,6 +13,7 @@ import {
   findWaiting,
   gatedContext,
   HANG_MS,
+  refusedWith,
   type StartedApp,
   settled,
   startApp,
@@ -85,5 +86,24 @@ describe("KWrite takes deskhand's keys as a person's", () => {
       assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));
       assert.ok(!(await editOpen(false)), `round ${round}: the Edit menu stayed open`);
     }
+  });
+
+  it("letters typed while the menu bar holds the keyboard are keys, each judged where the last left it", async () => {
+    // alt+e, then one Escape: the menu closes and the menu bar keeps the keyboard (Qt's, as a
+    // person's alt leaves it); a letter there opens the menu it is the mnemonic of.
+    const press = async (key: string) => {
+      const result = await call("key", { key, intent: "Use the menus", window: { title } });
+      assert.equal(result.data?.status, "done", result.text ?? JSON.stringify(result.error));
+    };
+    await press("alt+e");
+    assert.ok(await editOpen(true), "the Edit menu opened");
+    await press("Escape");
+    const before = await document("first words here\nsecond last line\n");
+    // "f" opens File; "q" there is Quit's mnemonic. Judged as one text on the menu bar, both passed.
+    const typed = await call("type_text", { text: "fq", intent: "Type two letters", window: { title } });
+    refusedWith(typed, "q in the open File menu", /Quit/);
+    assert.match(typed.data?.reason ?? typed.error?.message, /typed 1 of 2 character/);
+    assert.equal(await document(before!), before, "KWrite is there, its document as it was");
+    for (let i = 0; i < 3; i++) await press("Escape");
   });
 });

@@ -37,13 +37,33 @@ export const everyFocused = (nodes: RawNode[]): RawNode[] =>
 const takesText = (node: { role?: string | undefined; states?: string[] | undefined }) =>
   node.role !== undefined && EDITABLE_ROLES.has(node.role) && !!node.states?.includes("editable");
 
+/** Where the keyboard is in the menus: a menu bar a person entered with alt or F10, or an open menu. */
+const KEYBOARD_IN_MENUS = roleSet(
+  "menu bar",
+  "menu",
+  "popup menu",
+  "menu item",
+  "check menu item",
+  "radio menu item",
+);
+
 /**
- * Where typed text goes among the elements reporting the focus: Qt reports it on every widget whose
- * focus proxy has it (KWrite's status bar buttons beside its document), so a field that takes text
- * is the one; else the last in tree order.
+ * Whether the keys go to the menus: an element of them reports the focus. There a letter is a key
+ * (a title's or an item's mnemonic), and the letter after it lands in the menu the first opened.
+ */
+export const keysInMenus = (focused: RawNode[]): boolean =>
+  focused.some((n) => KEYBOARD_IN_MENUS.has(n.role));
+
+/**
+ * Where typed text goes among the elements reporting the focus: the menus, where they have it (a
+ * KWrite whose menu bar kept the keyboard after Escape took "ghi" as mnemonics); else a field that
+ * takes text, as Qt reports the focus on every widget whose focus proxy has it (KWrite's status
+ * bar buttons beside its document); else the last in tree order.
  */
 export const typedInto = (focused: RawNode[]): RawNode | undefined =>
-  focused.filter(takesText).at(-1) ?? focused.at(-1);
+  (keysInMenus(focused) ? focused.filter((n) => KEYBOARD_IN_MENUS.has(n.role)).at(-1) : undefined) ??
+  focused.filter(takesText).at(-1) ??
+  focused.at(-1);
 
 /**
  * Every element of a window on screen that reports the focus, in tree order, and whether the window
@@ -337,6 +357,8 @@ export interface KeyEffect {
   focusedHandle?: string;
   /** Every element that reported the focus then (Qt leaves it on some): what is new after is where it went. */
   focusedHandles?: string[];
+  /** The keys go to the menus (a menu bar entered, a menu open): each letter is judged where it lands. */
+  keysInMenus?: boolean;
   /** Whether the focused element is one a space presses (a button, a box), not a field. */
   focusPresses?: boolean;
   /** Their roles, in the same order: typed text going into a password field is kept like a password. */
@@ -846,6 +868,7 @@ export async function keyEffect(
     return unreadable(`the window's tree did not answer: ${(error as Error).message}`);
   }
   const j = judging(context, input.windowId, read, effect);
+  if (keysInMenus(everyFocused(read.nodes))) effect.keysInMenus = true;
   await openMenuEffect(j, letters, enter || space);
   if (typing) return effect;
   const focusedNode = focusedOf(read.nodes) ?? openPopupChoice(read);

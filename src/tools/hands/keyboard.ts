@@ -26,7 +26,7 @@ import {
   typedInto,
 } from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
-import { movesItself, pieceEnd, typeInPieces } from "./pieces.js";
+import { firstCharacter, movesItself, pieceEnd, typeInPieces } from "./pieces.js";
 import { pixelsBefore, readBackFromPixels } from "./pixel-readback.js";
 import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
@@ -107,6 +107,12 @@ async function keyboardTarget(
     firstEnd = pieceEnd(input.text, 0, true);
     effect = await judge(input.text.slice(0, firstEnd));
   }
+  if (input.text && effect.keysInMenus && firstEnd > firstCharacter(input.text)) {
+    // In the menus a letter opens a menu or presses an item, and the next lands in what it opened:
+    // the first piece is one character.
+    firstEnd = firstCharacter(input.text);
+    effect = await judge(input.text.slice(0, firstEnd));
+  }
   if (input.chord) {
     // The element the keys reach: the ref's (focused first), else the focused one.
     const reached = place?.handle ?? effect.focusedHandle;
@@ -132,6 +138,7 @@ async function keyboardTarget(
     changesWindow: keysGoTo,
     firstEnd,
     movesItself: field,
+    keysInMenus: effect.keysInMenus ?? false,
   };
 }
 
@@ -546,7 +553,13 @@ export async function typeTextPlan(
   input: z.output<typeof typeTextInput>,
   otherSecrets: Secret[] = [],
 ): Promise<InputPlan> {
-  const { place, firstEnd, movesItself: field, ...target } = await keyboardTarget(context, input);
+  const {
+    place,
+    firstEnd,
+    movesItself: field,
+    keysInMenus,
+    ...target
+  } = await keyboardTarget(context, input);
   const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
   return {
     ...target,
@@ -576,6 +589,7 @@ export async function typeTextPlan(
           text: input.text,
           firstEnd,
           movesItself: field,
+          inMenus: keysInMenus,
           tool: "type_text",
           intent: input.intent,
           reversible: input.reversible,
@@ -753,6 +767,7 @@ export const keyTool = defineInputTool({
       place,
       firstEnd: _firstEnd,
       movesItself: _field,
+      keysInMenus: _inMenus,
       ...target
     } = await keyboardTarget(context, {
       ...input,

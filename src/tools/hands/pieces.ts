@@ -16,7 +16,7 @@ import { PRESSABLE_ROLES } from "../../safety/classify.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { gateStep, PartlySent } from "./attempt.js";
-import { everyFocused, keyEffect, typedInto } from "./facts.js";
+import { everyFocused, keyEffect, keysInMenus, typedInto } from "./facts.js";
 import { SHOWN_WITHIN_MS } from "./field.js";
 import { typePiece } from "./outside-keymap.js";
 import { elementPixels } from "./pixel-readback.js";
@@ -33,6 +33,10 @@ const ACTIVATES = /[\n\r ]/;
  * Where the piece starting at `from` ends: just after the next Tab or line break, or, where the
  * focus is on something a space presses, after the next space too.
  */
+/** The length of the character at `from` (a code point: one or two UTF-16 units). */
+export const firstCharacter = (text: string, from = 0): number =>
+  String.fromCodePoint(text.codePointAt(from) ?? 0).length;
+
 export function pieceEnd(text: string, from: number, spacePresses: boolean): number {
   for (let i = from; i < text.length; i++) {
     const c = text[i]!;
@@ -67,6 +71,8 @@ interface Focus {
   grid?: string | undefined;
   /** A single-line field: it may move the focus by itself. */
   movesItself?: boolean;
+  /** The keys go to the menus: each letter is a key, judged where the one before left the focus. */
+  inMenus?: boolean;
   /**
    * Nothing of it can be read but its pixels (a document canvas: AbiWord's drawing area), with the
    * region and pixels it showed just before the piece.
@@ -97,6 +103,7 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
     length: text?.length,
     pressable,
     movesItself: movesItself(node),
+    inMenus: keysInMenus(all),
     opaque: !text && !pressable && !inGrid && node.role !== "terminal",
   };
 }
@@ -239,6 +246,8 @@ export interface TypedPieces {
   secrets: Secret[];
   /** The text goes into a single-line field, which may move the focus by itself. */
   movesItself?: boolean;
+  /** The keys go to the menus: the first piece is one letter, and so is each after it there. */
+  inMenus?: boolean;
 }
 
 /**
@@ -258,6 +267,8 @@ export async function typeInPieces(
   // A single-line field may move the focus by itself: its spaces and line breaks go as pieces of
   // their own, sent only once the focus is seen still there.
   let selfMoving = typing.movesItself ?? false;
+  // In the menus each letter is a key: the next is judged where the one before left the focus.
+  let inMenus = typing.inMenus ?? false;
   let remapped = 0;
   let written = 0;
   let pieces = 0;
@@ -270,7 +281,8 @@ export async function typeInPieces(
   while (at < text.length) {
     const cut = selfMoving ? cutBefore(text, at, end) : undefined;
     // Where nothing after the judged text is judged by the focus, the rest goes with it.
-    const judgedLater = cut !== undefined || ACTIVATES.test(text.slice(end));
+    const judgedLater =
+      cut !== undefined || (end < text.length && (inMenus || ACTIVATES.test(text.slice(end))));
     const piece = judgedLater ? text.slice(at, cut ?? end) : text.slice(at);
     const focus = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
     const before = focus && (await withPixels(context, hands, focus));
@@ -293,9 +305,11 @@ export async function typeInPieces(
     // Still in the field, which took the text: the keys after it land where they were judged.
     if (cut !== undefined && now && stayed(before, now)) continue;
     selfMoving = !!now?.movesItself;
-    end = pieceEnd(text, at, now?.pressable ?? true);
+    // Where the focus went cannot be told after a letter sent to the menus: the next is still a key.
+    inMenus = now ? !!now.inMenus : inMenus;
+    end = inMenus ? at + firstCharacter(text, at) : pieceEnd(text, at, now?.pressable ?? true);
     const next = text.slice(at, end);
-    if (!ACTIVATES.test(next)) continue;
+    if (!inMenus && !ACTIVATES.test(next)) continue;
     const keys = [...new Set(next.match(/[\n\r ]/g))].sort().join("");
     // Where the focus stayed in one table, or in one field that takes a space as text, the next
     // keys press what they pressed last time.
@@ -322,8 +336,11 @@ export async function typeInPieces(
       throw new PartlySent(
         key
           ? `typed ${typed} of ${[...text].length} character(s), up to and including the ${key}, then stopped before the rest: ${step.reason}`
-          : `typed ${typed} of ${[...text].length} character(s), then stopped before the ${keyName(next, true)}: ${step.reason}`,
-        { characters: typed, ...(key ? { stopped_after: key } : { stopped_before: keyName(next, true) }) },
+          : `typed ${typed} of ${[...text].length} character(s), then stopped before the ${keyName(next, true) ?? "next character"}: ${step.reason}`,
+        {
+          characters: typed,
+          ...(key ? { stopped_after: key } : { stopped_before: keyName(next, true) ?? "next character" }),
+        },
       );
     }
     if (step) allowed = step.end;
