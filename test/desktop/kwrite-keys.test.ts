@@ -105,5 +105,15 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     assert.match(typed.data?.reason ?? typed.error?.message, /typed 1 of 2 character/);
     assert.equal(await document(before!), before, "KWrite is there, its document as it was");
     for (let i = 0; i < 3; i++) await press("Escape");
+    // The same letter pressed twice by `key`: the second lands in the menu the first opened.
+    await press("alt+e");
+    await press("Escape");
+    const twice = await call("key", { key: "f", count: 2, intent: "Press f twice", window: { title } });
+    refusedWith(
+      twice,
+      "f twice on the menu bar",
+      /the presses after the first f land where the first leaves/,
+    );
+    for (let i = 0; i < 2; i++) await press("Escape");
   });
 });

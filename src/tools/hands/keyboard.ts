@@ -155,13 +155,19 @@ async function typedIntoField(
 }
 
 /**
- * Enter or space pressed more than once: each press after the first lands where the one before left
- * the focus (a dialog it opened), which cannot be read before the keys go. Only a text of many lines
- * keeps the focus for sure (Enter types a line break there).
+ * Enter or space pressed more than once, or a letter where the menus hold the keyboard: each press
+ * after the first lands where the one before left the focus (a dialog it opened, the menu a mnemonic
+ * opened), which cannot be read before the keys go. Only a text of many lines keeps the focus for
+ * sure (Enter types a line break there).
  */
 function repeatedPress(effect: KeyEffect, chord: Chord): void {
   const { enter, space } = activates(chord, undefined);
-  if (!(enter || space) || (effect.presses.length === 0 && !effect.focusPresses)) return;
+  const letterInMenus =
+    effect.keysInMenus &&
+    chord.key?.kind === "char" &&
+    chord.modifiers.every((m) => m === "shift" || m === "alt");
+  const pressesSomething = (enter || space) && (effect.presses.length > 0 || effect.focusPresses);
+  if (!letterInMenus && !pressesSomething) return;
   effect.presses.push({
     unreadable: `the presses after the first ${chordText(chord)} land where the first leaves the focus, which cannot be read before they go; press it once, then again`,
   });
