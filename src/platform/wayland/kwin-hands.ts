@@ -68,11 +68,18 @@ export async function openKWinHands(
   try {
     wl = await WaylandConnection.open(env, timeoutMs);
   } catch (error) {
-    kwin.close();
-    throw (
+    // A display that does not answer may be a KWin that died as it was asked: the bus tells.
+    const gone =
       goneFrom(error, "kwin", "its Wayland display refuses connections") ??
-      new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`)
-    );
+      ((await kwin.present())
+        ? undefined
+        : new CompositorUnreachable(
+            "kwin",
+            "compositor_gone",
+            `org.kde.KWin left the session bus, and its Wayland display does not answer (${(error as Error).message})`,
+          ));
+    kwin.close();
+    throw gone ?? new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`);
   }
   if (!wl.globals.has("org_kde_kwin_fake_input")) {
     wl.close();

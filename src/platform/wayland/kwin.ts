@@ -116,6 +116,11 @@ export class KWinScripting {
     return this.bus.closed;
   }
 
+  /** Whether KWin still owns its name on the session bus (a bus that cannot say counts as yes). */
+  async present(): Promise<boolean> {
+    return nameHasOwner(this.bus, KWIN, this.timeoutMs).catch(() => true);
+  }
+
   /** Runs `body` (a function body that returns JSON-able data) in KWin; what it returned. */
   async run<T>(body: string): Promise<T> {
     const name = `deskhand-${process.pid}-${++this.#count}`;
