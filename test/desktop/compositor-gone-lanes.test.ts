@@ -1,9 +1,10 @@
-// GNOME Shell and KWin gone mid-session (issue 55), in its own headless sandbox, killed while text is typed:
-// the calls after are a backend_unavailable error naming it and what to do, never an internal error or
+// GNOME Shell and KWin gone mid-session, and deskhand's Shell extension disabled (issue 55), each in its own
+// headless sandbox, the compositor killed while text is typed:
 // a keymap's fault, and `doctor` fails on it. KWin killed may leave its Wayland display silent rather
 // than refusing, for a moment: the session bus then says it is gone. Three more minutes of
 // sandboxes: run with DESKHAND_DESKTOP_LANES=1, as KDE's and GNOME's lanes.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,3 +70,50 @@ for (const lane of [
     });
   });
 }
+
+describe("GNOME Shell's deskhand extension disabled mid-session", {
+  skip: !LANES && "DESKHAND_DESKTOP_LANES=1 runs it",
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-gone-extension-"));
+  let desktop: Desktop;
+  let context: ToolContext;
+  let call: ReturnType<typeof toolCaller>;
+  before(async () => {
+    desktop = await Desktop.start({ gnome: true });
+    await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk3_typed.py '${TITLE}'`, 60_000);
+    context = gatedContext(dir, undefined, desktop.info.env);
+    call = toolCaller(context);
+  });
+  after(async () => {
+    await context?.close();
+    await desktop?.stop();
+  });
+
+  it("is named as the extension missing, with how to enable it; doctor fails on it", async () => {
+    const windows = await call("windows", {});
+    assert.ok(windows.ok, JSON.stringify(windows.error));
+    // The Shell's own setting, as a person's Extensions app changes it (the sandbox's Shell keeps
+    // its settings in a key file, which it watches).
+    execFileSync("gsettings", ["set", "org.gnome.shell", "enabled-extensions", "[]"], {
+      env: { ...desktop.info.env, GSETTINGS_BACKEND: "keyfile" },
+      timeout: 30_000,
+    });
+    const until = Date.now() + 20_000;
+    let after = await call("windows", {});
+    while (after.ok && Date.now() < until) {
+      await sleep(300);
+      after = await call("windows", {});
+    }
+    gone(after.error, "gnome", "extension_missing", "windows");
+    assert.match(String(after.error?.next), /gnome-extensions enable deskhand@deskhand\.dev/);
+    const typed = await call("type_text", { text: "y", intent: "Type" });
+    gone(typed.error ?? typed.data?.error, "gnome", "extension_missing", `type_text: ${typed.text}`);
+    const checks = await diagnose(desktop.info.env);
+    assert.ok(
+      checks.some(
+        (c) => c.section === "session" && c.status === "fail" && /extension/.test(`${c.name} ${c.value}`),
+      ),
+      JSON.stringify(checks.filter((c) => c.section === "session")),
+    );
+  });
+});
