@@ -1,8 +1,9 @@
-// GNOME Shell and KWin gone mid-session, and deskhand's Shell extension disabled (issue 55), each in its own
-// headless sandbox, the compositor killed while text is typed:
-// a keymap's fault, and `doctor` fails on it. KWin killed may leave its Wayland display silent rather
-// than refusing, for a moment: the session bus then says it is gone. Three more minutes of
-// sandboxes: run with DESKHAND_DESKTOP_LANES=1, as KDE's and GNOME's lanes.
+// GNOME Shell and KWin gone mid-session, and deskhand's Shell extension disabled (issue 55), each in
+// its own headless sandbox, the compositor killed while text is typed: the calls after are a
+// backend_unavailable error naming it and what to do, never an internal error or a keymap's fault,
+// and `doctor` fails on it. KWin killed may leave its Wayland display silent rather than refusing,
+// for a moment: the session bus then says it is gone. Three more minutes of sandboxes: run with
+// DESKHAND_DESKTOP_LANES=1, as KDE's and GNOME's lanes.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
