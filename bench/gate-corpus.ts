@@ -222,6 +222,7 @@ export function heldOutLexicon(languages: Set<string>, domains: Set<string>) {
 
 const COVERED = "held-out domains, covered languages";
 const KNOWN = "held-out languages, the app's language known";
+const COVERED_KNOWN = "held-out domains, covered languages, the app's language known";
 
 /** Prints the corpus's figures; returns how many targets were missed. */
 export function corpusReport(): number {
@@ -249,9 +250,9 @@ export function corpusReport(): number {
     const name = `${item.language} ${JSON.stringify(item.text)}`;
     if (item.cls === "harmless") {
       const asked = !readLabel(item.text, { lexicon }).harmless;
-      if (heldLanguage) {
+      if (heldLanguage || covered.has(item.language)) {
         const inApp = !readLabel(item.text, { lexicon, language: item.language }).harmless;
-        addTo(bySplit, `${KNOWN} · harmless asked`, inApp ? name : undefined);
+        addTo(bySplit, `${heldLanguage ? KNOWN : COVERED_KNOWN} · harmless asked`, inApp ? name : undefined);
       }
       addTo(alarms, `${split} · ${scriptOf(item.text)}`, asked ? name : undefined);
       addTo(bySplit, `${split} · harmless asked`, asked ? name : undefined);
@@ -265,9 +266,13 @@ export function corpusReport(): number {
       );
       addTo(bySplit, `${split} · ${target} missed`, missed ? `${name} (${item.verb})` : undefined);
       // As the gate reads a native app, whose language its process names (a web page's it does not).
-      if (heldLanguage) {
+      if (heldLanguage || covered.has(item.language)) {
         const inApp = readLabel(item.text, { lexicon, englishOnly: true, language: item.language }).harmless;
-        addTo(bySplit, `${KNOWN} · ${target} missed`, inApp ? `${name} (${item.verb})` : undefined);
+        addTo(
+          bySplit,
+          `${heldLanguage ? KNOWN : COVERED_KNOWN} · ${target} missed`,
+          inApp ? `${name} (${item.verb})` : undefined,
+        );
       }
     }
   }

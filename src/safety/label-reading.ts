@@ -12,7 +12,14 @@ import { readFileSync } from "node:fs";
 import anyAscii from "any-ascii";
 import confusables from "unicode-confusables";
 import { SYSTEM_CATALOGS } from "../platform/translations.js";
-import { baseLanguage, buildLabelLexicon, HAN_KANA, type LabelLexicon, pairsOf } from "./label-lexicon.js";
+import {
+  baseLanguage,
+  buildLabelLexicon,
+  HAN_KANA,
+  type LabelLexicon,
+  ownVerb,
+  pairsOf,
+} from "./label-lexicon.js";
 import { Lexicon } from "./lexicon.js";
 import { agentOf, committingMeaning } from "./meanings.js";
 import { labelWords } from "./phrases.js";
@@ -219,6 +226,13 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     [...words, ...labelWords(spaced)].find((word) => learntCommitting(word, lexicon, english)) ??
     (english ? undefined : committingPair(words, lexicon));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
+  // In the app's language, a word its own catalogs show committing commits, whatever others write.
+  const own = options.language
+    ? [...words, ...labelWords(spaced)].find((word) => lexicon.ownVerbs.has(ownVerb(options.language!, word)))
+    : undefined;
+  commits ??= own
+    ? { word: own, what: "the catalogs of the app's language show it in labels that commit" }
+    : undefined;
   // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
   const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
   commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;

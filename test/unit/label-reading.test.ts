@@ -96,6 +96,29 @@ catalog(root, "th", "files", {
   "Open All": "เปิดทั้งหมด",
 });
 
+// Two more made-up languages that write one word: in "zz" it sends, and moves a window to a
+// workspace (a list of twelve numbered labels, which count as one); in "ww" it shows things.
+catalog(root, "zz", "mail", {
+  _Send: "_Sadu",
+  "Send Email": "Sadu posta",
+  "Send _Now": "Sadu nun",
+  "Move window left": "Sadu fenestro maldekstren",
+  "Move window right": "Sadu fenestro dekstren",
+  ...Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [
+      `Move window to workspace ${i + 1}`,
+      `Sadu fenestro al spaco ${i + 1}`,
+    ]),
+  ),
+});
+catalog(root, "ww", "viewer", {
+  "Show Details": "Sadu detaloj",
+  "Show All": "Sadu cxion",
+  "Show Files": "Sadu dosierojn",
+  "Show Hidden": "Sadu kasxitajn",
+  "Show Folder": "Sadu dosierujon",
+});
+
 describe("words learnt from catalogs", () => {
   const lexicon = buildLabelLexicon({ roots: [root] });
   const read = (label: string) => readLabel(label, { lexicon, englishOnly: true });
@@ -170,6 +193,15 @@ describe("words in context", () => {
   it("an elided article leaves its word to be read", () => {
     assert.equal(read("Mostra l'elenco").harmless, true);
     assert.equal(read("Tang l'elenco").commits?.word, "tang");
+  });
+
+  it("in the app's language, a word its own catalogs show committing commits, whatever others write", () => {
+    // "sadu" alone explains three of zz's labels committing against three harmless ones (its twelve
+    // numbered workspaces one label): zz's verb, though ww's harmless labels outnumber it overall.
+    assert.equal(readLabel("Sadu", { lexicon, language: "zz" }).commits?.word, "sadu");
+    assert.equal(readLabel("Sadu", { lexicon, language: "zz_ZZ.UTF-8" }).commits?.word, "sadu");
+    assert.equal(readLabel("Sadu", { lexicon }).harmless, true, "no language: the word's wider use");
+    assert.equal(readLabel("Sadu", { lexicon, language: "ww" }).harmless, true);
   });
 
   it("a msgid that names a sort order teaches no committing word", () => {
