@@ -82,6 +82,8 @@ describe("KWrite takes deskhand's keys as a person's", () => {
       const opened = await call("key", { key: "alt+e", intent: "Open the Edit menu", window: { title } });
       assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
       assert.ok(await editOpen(true), `round ${round}: the Edit menu did not open: ${opened.text}`);
+      // The reply says so too: the menu the chord was judged to open was seen.
+      assert.equal(opened.data.result.menu_opened, true, opened.text);
       const closed = await call("key", { key: "Escape", intent: "Close the menu", window: { title } });
       assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));
       assert.ok(!(await editOpen(false)), `round ${round}: the Edit menu stayed open`);

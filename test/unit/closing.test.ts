@@ -76,3 +76,45 @@ describe("closing a window, judged by what it holds", () => {
     }
   });
 });
+
+describe("a chord judged to open a menu", () => {
+  // A menu bar whose Edit title has the mnemonic alt+e; the fake display opens nothing.
+  const menuBar: FakeElement[] = [
+    {
+      role: "menu bar",
+      states: showing,
+      children: [
+        {
+          role: "menu item",
+          name: "Edit",
+          states: showing,
+          keyBindings: ["e;<Alt>e;"],
+          // Closed: its menu and items are not on screen.
+          children: [
+            {
+              role: "menu",
+              name: "Edit",
+              states: ["enabled"],
+              children: [{ role: "menu item", name: "Cut", states: ["enabled"] }],
+            },
+          ],
+        },
+      ],
+    },
+    { role: "push button", name: "Back", states: showing },
+  ];
+
+  it("is sent with no person, and its reply says the menu did not show, where none showed", async () => {
+    const { hands, context } = oneWindow("Notes", menuBar, dir);
+    const result = await callTool(context, toolNamed("key"), { key: "alt+e", intent: "Open the Edit menu" });
+    await context.close();
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
+    assert.equal(result.output.data.status, "unverified", result.output.text);
+    assert.equal((result.output.data.result as { menu_opened?: boolean }).menu_opened, false);
+    assert.match(
+      result.output.text,
+      /^pressed, not verified: pressed alt\+e.*the menu it opens \("Edit"\) did not show/s,
+    );
+    assert.ok(hands.sent.length > 0, "the chord was sent");
+  });
+});

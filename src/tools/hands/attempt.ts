@@ -100,7 +100,7 @@ export interface InputAttempt {
  */
 export type Verdict =
   | { status: "error"; lead: "error"; note: string; reason: string }
-  | { status: "unverified"; lead: "typed, not verified"; note: string };
+  | { status: "unverified"; lead: "typed, not verified" | "pressed, not verified"; note: string };
 
 /** What an input that presses and sets nothing says it does instead ("moves the pointer"): judged too. */
 export const pressesNothing = (how: string): TargetFacts[] => [{ nothing: how }];

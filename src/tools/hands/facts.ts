@@ -761,6 +761,17 @@ function openMenuItems(read: WindowRead): RawNode[] {
   return items;
 }
 
+/**
+ * Whether a menu is open in the window: items of a menu on screen, or a popup menu window the
+ * display shows that the tree leaves out (Qt's). A read, after a key judged to open one.
+ */
+export async function menuOpen(context: ToolContext, windowId: number): Promise<boolean> {
+  const read = await readWhole(context, windowId).catch(() => undefined);
+  if (read && openMenuItems(read).length > 0) return true;
+  const popups = await (await context.backend()).openMenus?.().catch(() => undefined);
+  return (popups?.length ?? 0) > 0;
+}
+
 /** Why a key or a click into a menu or popup that no accessible tree shows cannot be judged. */
 export const UNREAD_MENU =
   "a menu or popup is open on screen that its app leaves out of its accessible tree (Qt's popup menus, a GTK 4 entry's completion list), and it takes the keys and clicks in it: what they press there cannot be read; close it with Escape (the popup takes it before its window does), or act on the element by ref";

@@ -22,6 +22,7 @@ import {
   focusedElements,
   type KeyEffect,
   keyEffect,
+  menuOpen,
   pressFacts,
   typedInto,
 } from "./facts.js";
@@ -780,6 +781,11 @@ export const keyTool = defineInputTool({
       chord,
       typing: printable,
     });
+    // A menu title the chord opens (a mnemonic): the reply says whether its menu showed.
+    const opens = target.presses.find((p) => (p as { opensMenu?: boolean }).opensMenu) as
+      | { name?: string | null }
+      | undefined;
+    const menuWindow = opens && input.count === 1 ? target.changesWindow : undefined;
     const typedChar =
       printable && chord.key?.kind === "char"
         ? (chord.modifiers.includes("shift") ? chord.key.char.toUpperCase() : chord.key.char).repeat(
@@ -798,7 +804,20 @@ export const keyTool = defineInputTool({
             journalOutcome: (outcome: Record<string, unknown>) => ({ ...outcome, key: "a printable key" }),
           }
         : {}),
+      ...(menuWindow !== undefined
+        ? {
+            verdict: (r: Record<string, unknown>): Verdict | undefined =>
+              r.menu_opened === false
+                ? {
+                    status: "unverified",
+                    lead: "pressed, not verified",
+                    note: `the menu it opens${opens?.name ? ` (${JSON.stringify(opens.name)})` : ""} did not show within ${MENU_SHOWS_WITHIN_MS / 1000} s`,
+                  }
+                : undefined,
+          }
+        : {}),
       async execute(h, acting) {
+        const menuBefore = menuWindow !== undefined ? await menuOpen(context, menuWindow) : undefined;
         const focused = await h.exclusive(async () => {
           const focused = place && input.focus ? await focusPlace(context, h, acting, place) : undefined;
           // GTK 3 selects an entry's whole text when it takes the accessibility focus, and Backspace
@@ -809,9 +828,13 @@ export const keyTool = defineInputTool({
           return focused;
         });
         const after = await readBack(context, place, input.settleMs);
+        // Checked only where no menu was open before: then the chord may close one.
+        const opened =
+          menuBefore === false && menuWindow !== undefined ? await menuShows(context, menuWindow) : undefined;
         return {
           key: chordText(chord),
           count: input.count,
+          ...(opened !== undefined ? { menu_opened: opened } : {}),
           ...(focused ? { focused_by: focused } : {}),
           ...after,
           ...(await focusMoved(
@@ -832,6 +855,19 @@ export const keyTool = defineInputTool({
     };
   },
 });
+
+/** How long a menu a chord opens is given to show. */
+const MENU_SHOWS_WITHIN_MS = 1500;
+
+/** Whether a menu shows in the window within MENU_SHOWS_WITHIN_MS. */
+async function menuShows(context: ToolContext, windowId: number): Promise<boolean> {
+  const deadline = Date.now() + MENU_SHOWS_WITHIN_MS;
+  for (;;) {
+    if (await menuOpen(context, windowId)) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
+}
 
 /**
  * A moving key on a focused value control or list sets its value or chooses an option (End on a
