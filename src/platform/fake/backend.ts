@@ -103,6 +103,11 @@ export class FakeBackend implements AccessibilityBackend {
       if (key === handle || key.startsWith(`${handle}/`)) this.#elements.delete(key);
   }
 
+  /** The fake display's popup menu windows outside any tree: none. */
+  async openMenus(): Promise<Rect[]> {
+    return [];
+  }
+
   async listWindows(): Promise<WindowInfo[]> {
     await sleep(this.desktop.delayMs ?? 0);
     return this.desktop.windows.map((w) => ({

@@ -763,13 +763,15 @@ function openMenuItems(read: WindowRead): RawNode[] {
 
 /**
  * Whether a menu is open in the window: items of a menu on screen, or a popup menu window the
- * display shows that the tree leaves out (Qt's). A read, after a key judged to open one.
+ * display shows that the tree leaves out (Qt's). Undefined where the tree shows none and the
+ * display cannot list its popups (sway): a Qt menu may be open there. A read, after a key judged
+ * to open one.
  */
-export async function menuOpen(context: ToolContext, windowId: number): Promise<boolean> {
+export async function menuOpen(context: ToolContext, windowId: number): Promise<boolean | undefined> {
   const read = await readWhole(context, windowId).catch(() => undefined);
   if (read && openMenuItems(read).length > 0) return true;
   const popups = await (await context.backend()).openMenus?.().catch(() => undefined);
-  return (popups?.length ?? 0) > 0;
+  return popups === undefined ? undefined : popups.length > 0;
 }
 
 /** Why a key or a click into a menu or popup that no accessible tree shows cannot be judged. */

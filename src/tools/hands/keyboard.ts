@@ -859,12 +859,12 @@ export const keyTool = defineInputTool({
 /** How long a menu a chord opens is given to show. */
 const MENU_SHOWS_WITHIN_MS = 1500;
 
-/** Whether a menu shows in the window within MENU_SHOWS_WITHIN_MS. */
-async function menuShows(context: ToolContext, windowId: number): Promise<boolean> {
+/** Whether a menu shows in the window within MENU_SHOWS_WITHIN_MS; undefined where that cannot be seen. */
+async function menuShows(context: ToolContext, windowId: number): Promise<boolean | undefined> {
   const deadline = Date.now() + MENU_SHOWS_WITHIN_MS;
   for (;;) {
-    if (await menuOpen(context, windowId)) return true;
-    if (Date.now() > deadline) return false;
+    const open = await menuOpen(context, windowId);
+    if (open !== false || Date.now() > deadline) return open;
     await sleep(100);
   }
 }
