@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { diagnose } from "../../src/platform/diagnostics.js";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
-import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import { Desktop, type DesktopOptions } from "../../src/platform/sandbox/desktop.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { findWaiting, gatedContext, toolCaller } from "./helpers.js";
 
@@ -28,27 +28,36 @@ function gone(error: Record<string, unknown> | undefined, compositor: string, pr
   assert.doesNotMatch(String(error?.message), /keymap|report this/, what);
 }
 
+/** A sandbox of its own with the typing fixture, and a gated context on it, for one describe. */
+function sandboxWithApp(prefix: string, options: DesktopOptions) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const sandbox = {} as { desktop: Desktop; context: ToolContext; call: ReturnType<typeof toolCaller> };
+  before(async () => {
+    sandbox.desktop = await Desktop.start(options);
+    await launchApp(
+      sandbox.desktop,
+      `/usr/bin/python3 test/fixtures/dialogs/gtk3_typed.py '${TITLE}'`,
+      60_000,
+    );
+    sandbox.context = gatedContext(dir, undefined, sandbox.desktop.info.env);
+    sandbox.call = toolCaller(sandbox.context);
+  });
+  after(async () => {
+    await sandbox.context?.close();
+    await sandbox.desktop?.stop();
+  });
+  return sandbox;
+}
+
 for (const lane of [
   { name: "GNOME Shell", options: { gnome: true }, compositor: "gnome", process: "gnome-shell" },
   { name: "KWin", options: { kde: true }, compositor: "kwin", process: "kwin_wayland" },
 ] as const) {
   describe(`${lane.name} gone mid-session`, { skip: !LANES && "DESKHAND_DESKTOP_LANES=1 runs it" }, () => {
-    const dir = mkdtempSync(join(tmpdir(), `deskhand-gone-${lane.compositor}-`));
-    let desktop: Desktop;
-    let context: ToolContext;
-    let call: ReturnType<typeof toolCaller>;
-    before(async () => {
-      desktop = await Desktop.start(lane.options);
-      await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk3_typed.py '${TITLE}'`, 60_000);
-      context = gatedContext(dir, undefined, desktop.info.env);
-      call = toolCaller(context);
-    });
-    after(async () => {
-      await context?.close();
-      await desktop?.stop();
-    });
+    const sandbox = sandboxWithApp(`deskhand-gone-${lane.compositor}-`, lane.options);
 
     it(`${lane.name} killed while text is typed: named as gone, and doctor fails on it`, async () => {
+      const { desktop, call } = sandbox;
       const full = (await findWaiting(call, TITLE, { name: "Full" }, 30_000)) as { ref: string };
       const typing = call("type_text", { ref: full.ref, text: "x".repeat(600), intent: "Type a long name" });
       await sleep(400);
@@ -75,22 +84,10 @@ for (const lane of [
 describe("GNOME Shell's deskhand extension disabled mid-session", {
   skip: !LANES && "DESKHAND_DESKTOP_LANES=1 runs it",
 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), "deskhand-gone-extension-"));
-  let desktop: Desktop;
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(async () => {
-    desktop = await Desktop.start({ gnome: true });
-    await launchApp(desktop, `/usr/bin/python3 test/fixtures/dialogs/gtk3_typed.py '${TITLE}'`, 60_000);
-    context = gatedContext(dir, undefined, desktop.info.env);
-    call = toolCaller(context);
-  });
-  after(async () => {
-    await context?.close();
-    await desktop?.stop();
-  });
+  const sandbox = sandboxWithApp("deskhand-gone-extension-", { gnome: true });
 
   it("is named as the extension missing, with how to enable it; doctor fails on it", async () => {
+    const { desktop, call } = sandbox;
     const windows = await call("windows", {});
     assert.ok(windows.ok, JSON.stringify(windows.error));
     // The Shell's own setting, as a person's Extensions app changes it (the sandbox's Shell keeps
