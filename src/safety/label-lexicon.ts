@@ -220,8 +220,11 @@ export function learnWords(files: CatalogFile[]): {
   const all = new Map<string, number>();
   const verbs = new Set<string>();
   const ownVerbs = new Set<string>();
+  // English is read by its own rules (its phrases, the verbs' senses): "Size" is no verb of en_GB's.
   const ownOf = (language: string | undefined) =>
-    language === undefined ? undefined : (word: string) => ownVerbs.add(ownVerb(language, word));
+    language === undefined || baseLanguage(language) === "en"
+      ? undefined
+      : (word: string) => ownVerbs.add(ownVerb(language, word));
   const english = new Map<string, Seen>();
   let language: string | undefined;
   let labels = new Map<string, Seen>();

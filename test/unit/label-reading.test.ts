@@ -111,6 +111,12 @@ catalog(root, "zz", "mail", {
     ]),
   ),
 });
+// British English writes it sending too: English is read by its own rules, not as a language's own verbs.
+catalog(root, "en_GB", "mail", {
+  "Send Email": "Sadu posta",
+  "Send _Now": "Sadu nun",
+  "Move window": "Sadu fenestro",
+});
 catalog(root, "ww", "viewer", {
   "Show Details": "Sadu detaloj",
   "Show All": "Sadu cxion",
@@ -202,6 +208,11 @@ describe("words in context", () => {
     assert.equal(readLabel("Sadu", { lexicon, language: "zz_ZZ.UTF-8" }).commits?.word, "sadu");
     assert.equal(readLabel("Sadu", { lexicon }).harmless, true, "no language: the word's wider use");
     assert.equal(readLabel("Sadu", { lexicon, language: "ww" }).harmless, true);
+    assert.equal(
+      readLabel("Sadu", { lexicon, language: "en_GB" }).harmless,
+      true,
+      "English has no own verbs",
+    );
   });
 
   it("a msgid that names a sort order teaches no committing word", () => {
