@@ -856,8 +856,8 @@ export const keyTool = defineInputTool({
   },
 });
 
-/** How long a menu a chord opens is given to show. */
-const MENU_SHOWS_WITHIN_MS = 1500;
+/** How long a menu a chord opens is given to show, on a loaded machine too. */
+const MENU_SHOWS_WITHIN_MS = 3000;
 
 /** Whether a menu shows in the window within MENU_SHOWS_WITHIN_MS; undefined where that cannot be seen. */
 async function menuShows(context: ToolContext, windowId: number): Promise<boolean | undefined> {
