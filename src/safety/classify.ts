@@ -111,6 +111,12 @@ export interface TargetFacts {
         asks?: boolean | undefined;
         /** The language its app shows its labels in ("pt_BR"), where the platform could tell. */
         language?: string | undefined;
+        /**
+         * Whether it is a message and nothing more: a dialog whose only button is the one pressed,
+         * with no field or choice, whose text holds no committing word (acknowledgedMessage);
+         * undefined: not read.
+         */
+        acknowledges?: boolean | undefined;
       }
     | undefined;
   /** What the input does beyond a press, read from the target itself ("Enter runs … in a terminal"). */
@@ -135,7 +141,7 @@ export interface TargetFacts {
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 /** The window facts a rule may ask for, read only when the answer would change the verdict. */
-export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks";
+export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks" | "acknowledges";
 
 /**
  * Which window facts judging the target needs: asked of the rules themselves (does the verdict
@@ -144,7 +150,7 @@ export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks";
 export function windowQuestions(target: TargetFacts): WindowQuestion[] {
   const window = target.window;
   if (!window) return [];
-  return (["holdsInput", "chooser", "terminalApp", "asks"] as const).filter((question) => {
+  return (["holdsInput", "chooser", "terminalApp", "asks", "acknowledges"] as const).filter((question) => {
     if (window[question] !== undefined) return false;
     const judged = (answer: boolean) => pressReason({ ...target, window: { ...window, [question]: answer } });
     return judged(true) !== judged(false);
@@ -376,6 +382,8 @@ function pressReason(target: TargetFacts): string | undefined {
   const long = labels.find((l) => l.longer !== undefined);
   if (long)
     return `a ${role} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
+  // A message's only button says only that it was read (an information box's OK): nothing commits.
+  if (acknowledging(target, role, labels)) return undefined;
   const decided = wordsDecide(target, role, labels);
   if (decided !== undefined) return decided || undefined;
   return (
@@ -401,6 +409,29 @@ function wordsDecide(target: TargetFacts, role: string, labels: Label[]): string
   const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);
   if (commits) return commits.commits;
   return verdicts.some((v) => v && "safe" in v) ? "" : undefined;
+}
+
+/** Labels that say only that a message was read: "OK" in most languages' catalogs. */
+const ACKNOWLEDGES = /^(ok|okay)$/iu;
+
+/** Whether the press is a message's only button, labelled only to acknowledge it. */
+function acknowledging(target: TargetFacts, role: string, labels: Label[]): boolean {
+  if (!BUTTON_ROLES.has(role) || !DIALOG_ROLES.has(target.window?.role ?? "")) return false;
+  if (!labels.filter((l) => l.shown).every((l) => ACKNOWLEDGES.test(l.text))) return false;
+  return target.window?.acknowledges === true;
+}
+
+/**
+ * Whether a dialog's text says nothing that commits, so that acknowledging it does nothing: every
+ * text read, none with a committing word ("All files will be deleted" asks), and in a language
+ * deskhand reads (an unread one asks). No text read: undefined, so it asks.
+ */
+export function acknowledgedMessage(texts: string[], language: string | undefined): boolean | undefined {
+  if (texts.length === 0) return undefined;
+  return texts.every((text) => {
+    const reading = readLabel(withoutNamedThings(text), { language });
+    return !reading.commits && !reading.unreadLanguage;
+  });
 }
 
 /** What the window's structure says of a press its words left undecided: an alert's answer, a default. */

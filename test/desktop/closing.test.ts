@@ -11,6 +11,7 @@ import {
   findWaiting,
   gatedContext,
   HANG_MS,
+  refusedWith,
   type StartedApp,
   settled,
   startApp,
@@ -53,6 +54,46 @@ describe("closing a window, judged by what it holds", () => {
     const closed = await call("window", { action: "close", window: { title: entry }, intent: "Close it" });
     assert.equal(closed.data?.status, "refused", closed.text);
     assert.ok(await listed(entry, true), "the entry window stays");
+  });
+
+  it("a message's only button, OK: pressed with no person where its text commits nothing, else asked", async () => {
+    const told = `Closing told ${process.pid}`;
+    const warned = `Closing warned ${process.pid}`;
+    const tell = startApp([
+      "zenity",
+      "--info",
+      "--title",
+      told,
+      "--text",
+      "Quarterly figures are filed in Zanzibar.",
+    ]);
+    const warn = startApp([
+      "zenity",
+      "--warning",
+      "--title",
+      warned,
+      "--text",
+      "All 12 files will be deleted.",
+    ]);
+    apps.push(tell, warn);
+    const ok = async (title: string) =>
+      ((await findWaiting(call, title, { role: "push button", name: "OK" }, HANG_MS)) as { ref: string }).ref;
+    const pressed = await call("act", {
+      ref: await ok(told),
+      action: { kind: "invoke" },
+      intent: "Acknowledge it",
+    });
+    assert.ok(pressed.ok && pressed.data.status !== "refused", pressed.text ?? JSON.stringify(pressed.error));
+    assert.equal(await listed(told, false), false, "the message is gone");
+    const asked = await call("act", {
+      ref: await ok(warned),
+      action: { kind: "invoke" },
+      intent: "Acknowledge it",
+    });
+    refusedWith(asked, "OK under a text that deletes", /OK/);
+    assert.ok(await listed(warned, true), "the warning stays");
+    // zenity says which button ended it: OK, 0.
+    assert.equal(await tell.exited, 0);
   });
 
   it("an information window: closed with no person, and gone", async () => {

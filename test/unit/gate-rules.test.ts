@@ -9,6 +9,7 @@ import { bindingChords, chordText, parseChord } from "../../src/platform/keys.js
 import { readInstalledTranslations } from "../../src/platform/translations.js";
 import { AuditJournal, AuditUnwritable, type Secret } from "../../src/safety/audit.js";
 import {
+  acknowledgedMessage,
   closesWindow,
   commitReason,
   dangerousChord,
@@ -157,6 +158,31 @@ describe("what commits", () => {
 });
 
 describe("what commits nothing", () => {
+  it("a message's only button, OK, acknowledges it where its text commits nothing", () => {
+    const ok = (window: Partial<NonNullable<TargetFacts["window"]>>) =>
+      button("OK", { window: dialog(window) });
+    assert.equal(commitReason(ok({ acknowledges: true })), undefined, "an information box's OK");
+    assert.ok(
+      commitReason(ok({ acknowledges: false })),
+      "a choice, a field, a second button or a committing text",
+    );
+    assert.deepEqual(windowQuestions(ok({})), ["acknowledges"], "asked of the window only where it decides");
+    assert.ok(
+      commitReason(ok({ role: "alert", acknowledges: true })) === undefined,
+      "an alert's lone OK too",
+    );
+    // Only an acknowledging word: a lone "Delete" says what it does.
+    assert.ok(commitReason(button("Delete", { window: dialog({ acknowledges: true }) })));
+    assert.equal(acknowledgedMessage(["Quarterly figures are filed in Zanzibar."], "en_US.UTF-8"), true);
+    assert.equal(acknowledgedMessage(["All 12 files will be deleted."], "en_US.UTF-8"), false);
+    assert.equal(
+      acknowledgedMessage(["Die Zahlung wird gesendet."], "xx_XX"),
+      false,
+      "a language no catalog is in",
+    );
+    assert.equal(acknowledgedMessage([], "en"), undefined, "no text read: asks");
+  });
+
   it("an ellipsis opens a further step", () => {
     assert.ok(endsInEllipsis("Save As…"));
     assert.ok(endsInEllipsis("Find/Replace..."));

@@ -8,6 +8,7 @@ import { bindingChords, type Chord, chordText, sameChord } from "../../platform/
 import type { AppBindings, RawNode } from "../../platform/types.js";
 import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES, WINDOW_ROLES } from "../../platform/vocabulary.js";
 import {
+  acknowledgedMessage,
   BUTTON_ROLES,
   COMMAND_ROLES,
   closesWindow,
@@ -218,6 +219,39 @@ function onlyAsks(read: WindowRead): boolean | undefined {
   return read.complete ? true : undefined;
 }
 
+/** What a person sets or chooses in a window: with one, its only button applies the choice. */
+const CHOICE_ROLES_READ = roleSet(
+  "check box",
+  "radio button",
+  "combo box",
+  "list",
+  "list box",
+  "tree",
+  "tree table",
+  "table",
+  "spin button",
+  "slider",
+  "toggle button",
+);
+/** A message's words. */
+const MESSAGE_ROLES = roleSet("label", "static", "paragraph", "heading", "text");
+
+/**
+ * Whether a window is a message and nothing more: one button on screen, no field or choice, and a
+ * text whose words commit nothing (acknowledgedMessage). A window not read whole is unknown.
+ */
+function onlyAMessage(read: WindowRead, language: string | undefined): boolean | undefined {
+  if (!read.complete) return undefined;
+  const shown = read.nodes.filter(shownIn(read));
+  if (shown.filter((n) => BUTTON_ROLES.has(n.role)).length !== 1) return false;
+  if (shown.some((n) => CHOICE_ROLES_READ.has(n.role) || n.states?.includes("editable"))) return false;
+  const texts = shown
+    .filter((n) => MESSAGE_ROLES.has(n.role))
+    .map((n) => (n.name || n.text || "").trim())
+    .filter(Boolean);
+  return acknowledgedMessage(texts, language);
+}
+
 /** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
 async function appShowsTerminal(context: ToolContext, windowId: number): Promise<boolean | undefined> {
   const backend = await context.backend();
@@ -253,6 +287,7 @@ async function answer(
     window.chooser = holdsChooser(read) || (read.complete ? false : undefined);
   if (questions.includes("terminalApp")) window.terminalApp = await appShowsTerminal(context, windowId);
   if (questions.includes("asks")) window.asks = onlyAsks(read);
+  if (questions.includes("acknowledges")) window.acknowledges = onlyAMessage(read, window.language);
   facts.window = window;
 }
 
