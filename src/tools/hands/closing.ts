@@ -2,24 +2,23 @@
 // in it (a help viewer, an information window, a demo's list) closes with nothing lost, and asks no
 // one; one holding text typed into a field, a document, a canvas, a terminal or a choice, or
 // marked modified in its title, or one that cannot be read whole, may lose it: closing it commits.
-import { roleSet } from "../../platform/vocabulary.js";
+import { type Role, roleSet } from "../../platform/vocabulary.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { readWhole } from "./window-read.js";
 
-/** Roles whose element holds what a person made or chose, whatever its states say. */
-const HOLDS_WORK = roleSet(
-  "drawing area",
-  "canvas",
-  "terminal",
+/** Controls that hold a value a person set or chose: closing their window loses it. */
+export const SETS_A_VALUE: Role[] = [
   "check box",
   "radio button",
   "combo box",
   "slider",
   "spin button",
   "dial",
-  "embedded",
-);
+];
+
+/** Roles whose element holds what a person made or chose, whatever its states say. */
+const HOLDS_WORK = roleSet(...SETS_A_VALUE, "drawing area", "canvas", "terminal", "embedded");
 /** A title that says its document has unsaved changes: "*notes.txt", "notes.txt * — KWrite", "(modified)". */
 const MODIFIED = /^\s*\*|\s\*(\s|$)|\*\s*$|•|[([](modified|changed|unsaved)[)\]]/i;
 

@@ -21,7 +21,7 @@ import {
 import { committingMeaning } from "../../safety/meanings.js";
 import { matchLabel, normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
-import { closingFacts } from "./closing.js";
+import { closingFacts, SETS_A_VALUE } from "./closing.js";
 import type { ResolvedPlace } from "./place.js";
 import { everyNode, READ, readWhole, type WindowRead } from "./window-read.js";
 
@@ -221,17 +221,13 @@ function onlyAsks(read: WindowRead): boolean | undefined {
 
 /** What a person sets or chooses in a window: with one, its only button applies the choice. */
 const CHOICE_ROLES_READ = roleSet(
-  "check box",
-  "radio button",
-  "combo box",
+  ...SETS_A_VALUE,
+  "toggle button",
   "list",
   "list box",
   "tree",
   "tree table",
   "table",
-  "spin button",
-  "slider",
-  "toggle button",
 );
 /** A message's words. */
 const MESSAGE_ROLES = roleSet("label", "static", "paragraph", "heading", "text");
