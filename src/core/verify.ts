@@ -35,7 +35,8 @@ export function differences(entry: RefEntry, node: RawNode): Difference[] {
   // A name filled in since (a web page names its buttons after they are drawn: "" → "Next page") is
   // the same element where role, index and bounds still hold; the gate judges it by its name now.
   const namedSince = !seen.name && !!node.name;
-  if (node.name !== seen.name && !namedSince)
+  // An unread name is unknown, not a change: verifyRef refuses it on its own account.
+  if (node.name !== seen.name && !namedSince && !node.unread.includes("name"))
     found.push({ field: "name", was: seen.name ?? null, now: node.name ?? null });
   // An index of -1 is the toolkit saying it does not know (KDE's file view, for every item), not a move.
   const known = node.indexInParent >= 0 && seen.indexInParent >= 0;
@@ -199,5 +200,11 @@ export async function verifyRef(
     return refind(backend, refs, ref, "the element is gone: it is defunct (its app replaced it)");
   const found = identity(differences(entry, node));
   if (found.length > 0) throw staleElement(ref, found);
+  // Its name could not be read: it cannot be told from another element in its place.
+  if (node.unread.includes("name") && entry.fingerprint.name)
+    throw staleElement(
+      ref,
+      `its name (${JSON.stringify(entry.fingerprint.name)}) could not be read to tell it is the same element`,
+    );
   return { entry, node, ...placedAt(entry, node) };
 }

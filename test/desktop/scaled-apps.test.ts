@@ -141,6 +141,8 @@ describe("a Java app, two browsers and an office suite on a screen scaled by 2",
     });
   it("LibreOffice Calc at GDK_SCALE=2: its dialog is placed, and a combo box there chosen by a real click", async () => {
     await launchApp(desktop, "soffice --calc --norestore --nologo", 90_000);
+    // The app registers before its Calc frame does: wait for the frame, as an agent would.
+    await findWaiting(call, "*LibreOffice Calc", { role: "menu item", name: "Sort..." }, HANG_MS);
     const opened = await call("act", {
       find: { target: { kind: "title", glob: "*LibreOffice Calc" }, role: "menu item", name: "Sort..." },
       action: { kind: "invoke" },

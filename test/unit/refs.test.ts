@@ -236,6 +236,22 @@ describe("verifying a ref before it is used", () => {
     );
   });
 
+  it("an element whose name went unread is refused as unverifiable, not said to be renamed", async () => {
+    const { refs, ref } = seenOK();
+    const app = appShowing(frame(button("c", "Cancel"), button("ok", "OK")));
+    const read = app.describe.bind(app);
+    app.describe = async (handle, options) => ({
+      ...(await read(handle, options)),
+      name: undefined,
+      unread: ["name"],
+    });
+    await assert.rejects(
+      verifyRef(app, refs, ref),
+      (e: Error & { code?: string; differences?: unknown[] }) =>
+        refused(/its name \("OK"\) could not be read/)(e) && !/now null/.test(e.message),
+    );
+  });
+
   it("a re-rendered element (new handle, same role, name and index at its path) is re-found", async () => {
     const { refs, ref } = seenOK();
     const app = appShowing(frame(button("c2", "Cancel"), button("ok2", "OK", 860)));

@@ -815,14 +815,16 @@ export class AtspiBackend implements AccessibilityBackend {
       ...(options.windowId === undefined ? {} : { windowId: options.windowId }),
     });
     // A node that answered nothing at all is gone, unless its app answers nothing either (busy, hung).
-    if (node.unread.includes("role") && node.unread.includes("states")) {
+    // One whose name went unread is asked after too: an app stopped mid-read answers half of it.
+    const silent = node.unread.includes("role") && node.unread.includes("states");
+    if (silent || node.unread.includes("name")) {
       const { app } = this.#app(handle);
       const alive = await app
         .call(app.rootPath, IFACE.accessible, "GetRole", LIVENESS_TIMEOUT_MS)
         .then(() => true)
         .catch((error) => !(error instanceof DBusTimeoutError));
       if (!alive) throw this.#notResponding(app);
-      throw new ElementGone(handle, "it no longer answers");
+      if (silent) throw new ElementGone(handle, "it no longer answers");
     }
     if (mayBeComboFace(node) && (await this.#isComboFace(handle))) readAsCombo(node);
     // A combo box that reports no value of its own (Chromium's <select>) shows its selected item.
