@@ -222,13 +222,19 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     words.flatMap((word) => elisionParts(word) ?? [word]),
     lexicon,
   );
+  // A toolkit draws "Ta_maina" as "Tamaina", never "ta": the underscore is read as a space only
+  // where the word it leaves is no harmless one ("zmaž_soubor", "pay_now").
+  const joinedUnread = words.some((word) => !harmlessWord(word, lexicon));
   const learnt =
-    [...words, ...labelWords(spaced)].find((word) => learntCommitting(word, lexicon, english)) ??
+    words.find((word) => learntCommitting(word, lexicon, english)) ??
+    (joinedUnread
+      ? labelWords(spaced).find((word) => learntCommitting(word, lexicon, english))
+      : undefined) ??
     (english ? undefined : committingPair(words, lexicon));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
   // In the app's language, a word its own catalogs show committing commits, whatever others write.
   const own = options.language
-    ? [...words, ...labelWords(spaced)].find((word) => lexicon.ownVerbs.has(ownVerb(options.language!, word)))
+    ? words.find((word) => lexicon.ownVerbs.has(ownVerb(options.language!, word)))
     : undefined;
   commits ??= own
     ? { word: own, what: "the catalogs of the app's language show it in labels that commit" }

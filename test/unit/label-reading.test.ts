@@ -79,6 +79,8 @@ catalog(root, "yy", "files", {
   "Show List": "Mostra elenco",
   "List View": "Vista elenco",
   "Show All": "Mostra tut",
+  "Zoom In": "Tangelo vista",
+  "Zoom Out": "Tangelo fore",
   "_Order by Name": "Ordina per nome",
   "Order by _Date": "Ordina per data",
 });
@@ -140,6 +142,13 @@ describe("words learnt from catalogs", () => {
   it("the words of harmless labels (two or more) read as harmless, in new combinations", () => {
     for (const label of ["Otevři podrobnosti", "Ukaž dál", "Dál"])
       assert.deepEqual(read(label), { commits: undefined, unknown: [], harmless: true }, label);
+  });
+
+  it("a mnemonic inside a word leaves it one word, as the toolkit draws it", () => {
+    // "Tang_elo" shows as "Tangelo", whose labels zoom: "tang", which removes, is not in it.
+    assert.deepEqual(read("Tang_elo vista"), { commits: undefined, unknown: [], harmless: true });
+    assert.equal(read("Tang_elo").harmless, true);
+    assert.equal(read("zmaž_soubor").commits?.word, "zmaž", "an underscore between words is still a space");
   });
 
   it("a word seen only in committing labels is not read as harmless", () => {
