@@ -38,6 +38,7 @@ import { intentSchema } from "./hands/schemas.js";
 import { optionFacts, VALUE_ROLES, valueFacts } from "./hands/sets.js";
 import { pickFromOpenList } from "./open-list.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
+import { viewSchema } from "./view.js";
 import { wheelIfNotMoved } from "./scroll-by-wheel.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { programsBefore, windowsOfStarted } from "./started-programs.js";
@@ -111,6 +112,7 @@ export const actInput = z
     nth: inlineNthSchema,
     ...actionFields,
     include_changes: includeChangesSchema,
+    view: viewSchema,
   })
   .refine((a) => (a.ref === undefined) !== (a.find === undefined), {
     message: "give a ref or a find, one of the two",
@@ -457,7 +459,7 @@ export const actTool = defineTool({
   group: "act",
   title: "Act on an element",
   description:
-    "Act through an element's own accessibility actions (no mouse or keyboard). The ref is verified first: a changed element is not acted on. The receipt: route, element re-read, windows that came or went.",
+    "Act through an element's own accessibility actions (no mouse or keyboard), its ref verified first. Replies with the route, the element re-read, windows that came or went, and the window in front as it now shows (view).",
   level: "L2",
   highest: "L3",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },

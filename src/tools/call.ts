@@ -8,6 +8,7 @@ import type { ToolContext } from "./context.js";
 import { CallJournal } from "./guard.js";
 import { RECORDER, type StepRecorder } from "./recorder-slot.js";
 import type { ToolDefinition, ToolOutput } from "./tool.js";
+import { viewAfter, viewSchema } from "./view.js";
 
 /**
  * What became of a call, the one thing every front end switches on: MCP's isError, NDJSON's code,
@@ -174,6 +175,20 @@ function withJournalGaps(result: CallResult, journal: CallJournal, outer?: CallJ
   );
 }
 
+/** The view an acting call ends with (view.ts): a call done, by a tool that takes `view`, not turned off. */
+async function withView(
+  context: ToolContext,
+  tool: ToolDefinition,
+  input: Record<string, unknown>,
+  output: ToolOutput,
+): Promise<ToolOutput> {
+  // A tool takes it by declaring `view: viewSchema` (snapshot's own `view` is another thing).
+  if (tool.input.shape.view !== viewSchema || input.view === false || outcomeOf(output) !== "done")
+    return output;
+  const view = await viewAfter(context);
+  return { ...output, data: { ...output.data, ...view.data }, text: `${output.text}\n${view.text}` };
+}
+
 async function runCall(
   context: ToolContext,
   tool: ToolDefinition,
@@ -205,7 +220,9 @@ async function runCall(
     });
     // The element is found again before the call can move it.
     const pending = recorded ? await recorder!.before(scoped, tool, input) : undefined;
-    const output = await tool.handler(scoped, input);
+    const handled = await tool.handler(scoped, input);
+    // Only the outermost call ends with the view: a run's steps and a form's fields have one, the run's.
+    const output = outer ? handled : await withView(scoped, tool, input, handled);
     journal.endOpen("the call returned without saying how this attempt ended (a defect in deskhand)");
     const outcome = outcomeOf(output);
     if (pending && outcome === "done") {

@@ -213,7 +213,7 @@ export const doctorTool = defineTool({
   group: "read",
   title: "Diagnose this machine",
   description:
-    "Can deskhand work here: display, input, buses, toolkits, missing packages, ceiling, journal. Read-only; probe reads a window.",
+    "Can deskhand work here: display, input, buses, toolkits, missing packages, ceiling, journal. Its probe reads a window.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({

@@ -13,6 +13,7 @@ import { intentSchema } from "./hands/schemas.js";
 import { runPlan } from "./input-tool.js";
 import { refSchema, targetSchema, wholeCharacters } from "./schemas.js";
 import { defineTool } from "./tool.js";
+import { viewSchema } from "./view.js";
 
 /** The role the ref was handed out with, if the ref is known (its action verifies it anyway). */
 function fieldRole(context: ToolContext, ref: string): string | undefined {
@@ -103,6 +104,7 @@ async function typedRoute(
     reversible: true,
     ensure_focus: true,
     include_changes: false,
+    view: false,
     settleMs: 50,
   };
   const typed = await typeTextPlan(context, typing, others)
@@ -213,7 +215,8 @@ export const fillFormTool = defineTool({
       .max(100),
     target: targetSchema.optional().describe("The window of fields given by label"),
     intent: intentSchema.optional(),
-    typed_fallback: z.boolean().default(true).describe("Type where accessibility has no effect"),
+    typed_fallback: z.boolean().default(true),
+    view: viewSchema,
   }),
   async handler(context, input) {
     const results: FieldResult[] = [];

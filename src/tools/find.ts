@@ -262,7 +262,7 @@ export const findToolSchema = oneQuery(z.strictObject(findToolShape));
 /** An element named by find's arguments instead of a ref, as act and the input tools take it. */
 export const inlineFindSchema = findToolSchema
   .optional()
-  .describe("Instead of ref: find's arguments; several matches need nth");
+  .describe("Instead of ref; several matches need nth");
 export const inlineNthSchema = z.number().int().min(0).optional().describe("Which match of find, 0-based");
 
 const CANDIDATES_IN_TEXT = 10;

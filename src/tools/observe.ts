@@ -5,6 +5,7 @@ import { incompleteLines, renderElement } from "../core/render.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
 import { roleSet } from "../platform/vocabulary.js";
 import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
+import { rememberView } from "./seen-views.js";
 import { limitsShape, targetSchema } from "./schemas.js";
 import { snapshotData } from "./snapshot.js";
 import { defineTool, READ_ONLY } from "./tool.js";
@@ -117,6 +118,9 @@ export const observeTool = defineTool({
       left_out: leftOut,
     };
     if (includeTree) data.tree = snapshotData(page);
+    // One window seen whole: the next act's view is said against it (view.ts).
+    if (page.windows.length === 1 && !observed.cut_by_depth && truncatedBy.length === 0)
+      rememberView(context, page.windows[0]!.id, { targets: targets.map((t) => t.label), context: context_ });
     const leftOutParts = [
       leftOut.off_screen ? `${leftOut.off_screen} off screen (visibleOnly: false shows them)` : "",
       leftOut.merged ? `${leftOut.merged} wrappers and repeated labels` : "",

@@ -64,7 +64,7 @@ export type ToolName = (typeof OWN)[number]["name"];
  * each tool's part). A new tool pays for itself by saying less elsewhere, or raises this with the
  * measured reason written here (docs/adding-a-tool.md).
  */
-export const CATALOG_BUDGET = 20_000;
+export const CATALOG_BUDGET = 17_000;
 
 /** The tool a caller named, or undefined: for names that come from outside (a request, a step). */
 export function findTool(name: string): ToolDefinition | undefined {

@@ -12,6 +12,7 @@ import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.j
 import { findToolSchema, resolveOne } from "./find.js";
 import { paramValues, readRecording, recordingsDir } from "./recording.js";
 import { defineTool, type ToolDefinition } from "./tool.js";
+import { viewSchema } from "./view.js";
 import { waitTool } from "./wait.js";
 
 /** What a step's reply is cut to in the run's line for it; the stopping step's is given whole. */
@@ -47,6 +48,7 @@ export const runInput = z
       .describe("Instead of steps"),
     params: z.record(z.string(), z.string()).default({}).describe('Values for {"$param": NAME} in steps'),
     include_changes: z.boolean().default(false).describe("Acting steps report what changed"),
+    view: viewSchema,
   })
   .refine((r) => (r.steps === undefined) !== (r.recording === undefined), {
     message: "give steps or a recording, one of the two",
@@ -240,7 +242,7 @@ export const defineRunTool = (findTool: (name: string) => ToolDefinition | undef
     group: "run",
     title: "Run steps",
     description:
-      "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect (wait's arguments) is not met. A step's find is resolved when it runs (its ref goes to args.ref or \"$ref\"). Replays a recording.",
+      "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect is not met. Replays a recording.",
     level: "L1",
     highest: "L4",
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },

@@ -105,8 +105,12 @@ export function annotationsOf(
   return { ...tool.annotations, destructiveHint: highest === "L3" || highest === "L4" };
 }
 
+/**
+ * A tool that only reads. Its world is open: what a window shows (a web page, a mail, a document)
+ * is other people's text, and a client that treats an open world's replies with care should.
+ */
 export const READ_ONLY: DeclaredAnnotations = {
   readOnlyHint: true,
   idempotentHint: true,
-  openWorldHint: false,
+  openWorldHint: true,
 };

@@ -185,6 +185,8 @@ export function compactSchema(node: unknown, siblings: Siblings = []): unknown {
  * the tool's description, not as schema, and still validated in full when given.
  */
 const TUNING = new Set([
+  "view",
+  "include_changes",
   "maxDepth",
   "maxText",
   "tableRows",
@@ -206,20 +208,37 @@ const TUNING = new Set([
   "max_width",
 ]);
 
+/** Object schemas listed by earlier tools of a catalog, by their shape: what they said, and where. */
+type Listed = { shape: string; description: string; where: string }[];
+
 /**
  * An argument whose object schema repeats one listed before it: "As from" in the same tool (drag's
  * `to`), "As snapshot's target" in a later tool of the same catalog.
  */
-function foldRepeats(schema: Schema, tool: string, earlier: Map<string, string>): Schema {
+function foldRepeats(schema: Schema, tool: string, earlier: Listed): Schema {
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const kept: Schema = {};
   for (const [key, value] of Object.entries(properties)) {
-    const json = JSON.stringify(value);
-    const first =
-      isSchema(value) && value.type === "object" && json.length > 100 ? earlier.get(json) : undefined;
-    const said = first?.startsWith(`${tool}'s `) ? first.slice(tool.length + 3) : first;
-    kept[key] = said ? { type: "object", description: `As ${said}` } : value;
-    if (!first) earlier.set(json, `${tool}'s ${key}`);
+    if (!isSchema(value) || value.type !== "object" || JSON.stringify(value).length <= 60) {
+      kept[key] = value;
+      continue;
+    }
+    const { description, ...rest } = value;
+    const own = typeof description === "string" ? description : "";
+    const shape = JSON.stringify(rest);
+    // The same, or the same with a sentence of its own in front ("The window of fields given by label.").
+    const first = earlier.find(
+      (e) => e.shape === shape && (own === e.description || own.endsWith(`. ${e.description}`)),
+    );
+    if (!first) {
+      earlier.push({ shape, description: own, where: `${tool}'s ${key}` });
+      kept[key] = value;
+      continue;
+    }
+    const added = own.slice(0, own.length - first.description.length);
+    const where = first.where.startsWith(`${tool}'s `) ? first.where.slice(tool.length + 3) : first.where;
+    // "As snapshot's target" says that it is an object, and which.
+    kept[key] = { description: `${added}As ${where}` };
   }
   return { ...schema, properties: kept };
 }
@@ -230,7 +249,9 @@ function foldTuning(schema: Schema): { schema: Schema; folded: string[] } {
   const folded: string[] = [];
   const kept: Schema = {};
   for (const [key, value] of Object.entries(properties)) {
-    if (!TUNING.has(key) || (Array.isArray(schema.required) && schema.required.includes(key)))
+    // A required argument, and a choice (snapshot's own `view`: screen|full), stay with their schema.
+    const choice = isSchema(value) && Array.isArray(value.enum);
+    if (!TUNING.has(key) || choice || (Array.isArray(schema.required) && schema.required.includes(key)))
       kept[key] = value;
     else if (isSchema(value) && "default" in value) folded.push(`${key}=${JSON.stringify(value.default)}`);
     else folded.push(isSchema(value) && value.type === "boolean" ? `${key}=false` : key);
@@ -248,8 +269,9 @@ const HINT_DEFAULTS = {
 
 /**
  * The hints: whether it reads only is always said, and for a tool that does not, whether it can
- * destroy (a client that does not apply MCP's defaults must not take a missing one as "safe"); the
- * other two only where they differ from the defaults.
+ * destroy (a client that does not apply MCP's defaults must not take a missing one as "safe");
+ * whether it is idempotent only for a tool that changes things (MCP: it means nothing otherwise);
+ * the open world only where it differs from the default.
  */
 function hints(tool: ToolDefinition): Partial<typeof HINT_DEFAULTS> {
   const all = annotationsOf(tool);
@@ -259,9 +281,32 @@ function hints(tool: ToolDefinition): Partial<typeof HINT_DEFAULTS> {
         ? true
         : key === "destructiveHint"
           ? !all.readOnlyHint
-          : value !== HINT_DEFAULTS[key as keyof typeof HINT_DEFAULTS],
+          : key === "idempotentHint"
+            ? !all.readOnlyHint && value !== HINT_DEFAULTS.idempotentHint
+            : value !== HINT_DEFAULTS[key as keyof typeof HINT_DEFAULTS],
     ),
   );
+}
+
+/**
+ * An argument described as an earlier tool of the catalog described its namesake ("intent": "Why
+ * (journaled)") is listed bare: the catalog is read whole, and says it once.
+ */
+function sayOnce(schema: Schema, said: Set<string>): Schema {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const kept: Schema = {};
+  for (const [key, value] of Object.entries(properties)) {
+    // Only a value's meaning goes: an object's description says its shape, and stays.
+    const plain = isSchema(value) && value.type !== "object" && ("type" in value || "enum" in value);
+    const described = plain && typeof value.description === "string" ? value.description : undefined;
+    const known = described !== undefined ? `${key}\u0000${described}` : undefined;
+    if (known && said.has(known)) {
+      const { description: _, ...bare } = value as Schema;
+      kept[key] = bare;
+    } else kept[key] = value;
+    if (known) said.add(known);
+  }
+  return { ...schema, properties: kept };
 }
 
 /**
@@ -273,7 +318,9 @@ export function catalogEntry(
   asDeclared = false,
   siblings: Siblings = [],
   /** Object schemas listed by earlier tools of the catalog, and where. */
-  earlier = new Map<string, string>(),
+  earlier: Listed = [],
+  /** Arguments' descriptions said by earlier tools of the catalog (`sayOnce`). */
+  described = new Set<string>(),
 ) {
   const declared = z.toJSONSchema(tool.input, { io: "input" }) as Schema;
   if (asDeclared)
@@ -286,16 +333,16 @@ export function catalogEntry(
     };
   const others = siblings.filter((t) => t.name !== tool.name);
   const { schema, folded } = foldTuning(
-    foldRepeats(compactSchema(declared, others) as Schema, tool.name, earlier),
+    sayOnce(foldRepeats(compactSchema(declared, others) as Schema, tool.name, earlier), described),
   );
   const off = folded.filter((f) => f.endsWith("=false")).map((f) => f.slice(0, -"=false".length));
   const rest = folded.filter((f) => !f.endsWith("=false"));
   const said = [...rest, ...(off.length > 0 ? [`off: ${off.join(", ")}`] : [])];
   // Arguments left out of the schema to keep the catalog short: still taken, with these defaults.
   const tuning = said.length > 0 ? ` Optional: ${said.join(", ")}.` : "";
+  // No title: a client shows the name where there is none, and an agent needs none.
   return {
     name: tool.name,
-    title: tool.title,
     description: `${tool.description}${tuning} (level ${levelRange(tool)})`,
     inputSchema: schema as { type: "object" },
     annotations: hints(tool),
@@ -304,6 +351,7 @@ export function catalogEntry(
 
 export function catalog(tools: readonly ToolDefinition[], asDeclared = false) {
   const siblings = tools.map((t) => ({ name: t.name, fields: new Set(Object.keys(t.input.shape)) }));
-  const earlier = new Map<string, string>();
-  return tools.map((tool) => catalogEntry(tool, asDeclared, siblings, earlier));
+  const earlier: Listed = [];
+  const said = new Set<string>();
+  return tools.map((tool) => catalogEntry(tool, asDeclared, siblings, earlier, said));
 }

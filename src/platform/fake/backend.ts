@@ -196,6 +196,8 @@ export class FakeBackend implements AccessibilityBackend {
     const window = this.desktop.windows.find((w) => w.id === windowId);
     if (!window) throw new WindowNotFound(windowId);
     if (!window.root) throw new WindowNotAccessible(windowId, "the fake window has no tree");
+    // A window that opened since (a test's `react`) is indexed as it is first read.
+    if (this.#elements.get(`w${windowId}`) !== window.root) this.#index(window.root, `w${windowId}`);
     return this.#read(window.root, `w${windowId}`, 0, options);
   }
 

@@ -88,7 +88,7 @@ export const clickTool = defineInputTool({
   group: "hands",
   title: "Click",
   description:
-    "Click with the real mouse at a ref or a point, its window in front; a covered point is refused. A committing press (OK, Save, Delete…, any language) needs a person.",
+    "Real mouse click at a ref or a point, its window raised; a covered point is refused. A committing press (OK, Save, Delete…, any language) needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -258,7 +258,7 @@ export const wheelTool = defineInputTool({
       direction: z.enum(["up", "down", "left", "right"]),
       notches: z.number().int().min(1).max(100).default(3),
       intent: intentSchema,
-      window: windowSchema.optional().describe("Bring this window to the front first"),
+      window: windowSchema.optional(),
       settleMs: settleSchema,
     })
     .refine((w) => w.ref === undefined || w.at === undefined, {

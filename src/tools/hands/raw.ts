@@ -16,8 +16,7 @@ export const rawInputTool = defineInputTool({
   name: "raw_input",
   group: "raw",
   title: "Raw input",
-  description:
-    "mouse_down/mouse_up at a ref or point, key_down/key_up. L4 only; what is held is released after 10 s.",
+  description: "mouse_down/mouse_up at a ref or point, key_down/key_up. What is held is released after 10 s.",
   level: "L4",
   annotations: INPUT,
   readsWindows: false,

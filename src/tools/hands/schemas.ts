@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { type findToolSchema, inlineFindSchema } from "../find.js";
 import { globSchema, includeChangesSchema, refSchema } from "../schemas.js";
+import { viewSchema } from "../view.js";
 
 export const intentSchema = z
   .string()
@@ -80,6 +81,7 @@ export const windowSchema = z
 
 export const windowShape = {
   include_changes: includeChangesSchema,
+  view: viewSchema,
   window: windowSchema.optional(),
   ensure_focus: z.boolean().default(true).describe("Bring it to the front first"),
 };

@@ -7,6 +7,7 @@ import { closingFacts } from "./closing.js";
 import { resolveWindowSpec } from "./place.js";
 import { INPUT } from "./pointer.js";
 import { intentSchema, windowSchema } from "./schemas.js";
+import { viewSchema } from "../view.js";
 
 const FOCUS_WORDS = {
   front: "is now in front",
@@ -29,8 +30,9 @@ export const windowTool = defineInputTool({
   annotations: INPUT,
   input: z.object({
     action: z.enum(["focus", "minimize", "hide", "show", "close"]),
-    window: windowSchema.describe("The window"),
+    window: windowSchema,
     intent: intentSchema,
+    view: viewSchema,
   }),
   async plan(context, input) {
     const window = await resolveWindowSpec(context, input.window);

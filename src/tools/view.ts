@@ -1,0 +1,105 @@
+// The view: what a person sees once an act is done, so that an agent needs no look after it. An
+// acting tool that takes `view` (on unless `view: false`) ends its reply with the window in front and
+// what observe lists there: whole where the agent has not seen that window, else what came and went
+// since its last look (an observe, or an earlier view). The one home of that rule; call.ts applies it
+// to the outermost call only (a run's steps and a form's fields end with one view, the run's).
+import { z } from "zod";
+import type { WindowInfo } from "../platform/types.js";
+import type { ToolContext } from "./context.js";
+import { observeTool } from "./observe.js";
+import { lastView, rememberView, type SeenLines } from "./seen-views.js";
+
+export const viewSchema = z.boolean().default(true).describe("End the reply with the window in front");
+
+export interface View {
+  data: Record<string, unknown>;
+  text: string;
+}
+
+const windowName = (w: Pick<WindowInfo, "id" | "title" | "app">) =>
+  `window ${w.id} ${JSON.stringify(w.title)}${w.app ? ` (${w.app})` : ""}`;
+
+/** Lines in `now` that are not in `before`, each as often as it is missing. */
+function missing(now: string[], before: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const line of before) left.set(line, (left.get(line) ?? 0) + 1);
+  return now.filter((line) => {
+    const n = left.get(line) ?? 0;
+    if (n > 0) left.set(line, n - 1);
+    return n === 0;
+  });
+}
+
+/** The view after an act: the window in front, and what it shows, whole or since the agent's last look. */
+export async function viewAfter(context: ToolContext): Promise<View> {
+  try {
+    const windows = await (await context.backend()).listWindows();
+    const front = windows.find((w) => w.focused);
+    if (!front) return { data: { view: { front: null } }, text: "# view: no window has the focus" };
+    const header = `# view: ${windowName(front)} in front`;
+    if (!front.accessible)
+      return {
+        data: { view: { front: { id: front.id, title: front.title } } },
+        text: `${header} · it has no accessible tree: read_screen_text reads it`,
+      };
+    // What the agent saw before: observe, called next, remembers what it lists.
+    const before = lastView(context, front.id);
+    const input = observeTool.input.parse({ target: { kind: "window", id: front.id }, pixels: false });
+    const { data, text } = await observeTool.handler(context, input);
+    const targets = (data.targets as { index: number; label: string }[] | undefined) ?? [];
+    const seen: SeenLines = {
+      targets: targets.map((t) => t.label),
+      context: (data.context as string[]) ?? [],
+    };
+    rememberView(context, front.id, seen);
+    const snapshotId = String(data.snapshotId);
+    const frontData = { id: front.id, title: front.title, app: front.app ?? null };
+    if (!before) {
+      // Observe's own reply, under the view's header: the same folds and bounds.
+      const listing = text.split("\n").slice(1);
+      return {
+        data: {
+          view: { front: frontData, snapshotId, whole: true, targets: seen.targets, context: seen.context },
+        },
+        text: [`${header} · ${snapshotId}, new to you: ${targets.length} targets`, ...listing].join("\n"),
+      };
+    }
+    const came = missing(seen.targets, before.targets);
+    const went = missing(before.targets, seen.targets);
+    // A target that came back with other words under its ref changed (a box now checked): said once.
+    const refOf = (label: string) => /\[ref=([^\]]+)\]/.exec(label)?.[1];
+    const wentRefs = new Set(went.map(refOf));
+    const changed = came.filter((label) => refOf(label) !== undefined && wentRefs.has(refOf(label)));
+    const changedRefs = new Set(changed.map(refOf));
+    const added = came.filter((label) => !changed.includes(label));
+    const gone = went.filter((label) => !changedRefs.has(refOf(label)));
+    const shown = missing(seen.context, before.context);
+    const hidden = missing(before.context, seen.context);
+    const same = seen.targets.length - came.length;
+    const view = {
+      front: frontData,
+      snapshotId,
+      added,
+      changed,
+      gone,
+      text_shown: shown,
+      text_gone: hidden,
+      unchanged: same,
+    };
+    if (came.length + went.length + shown.length + hidden.length === 0)
+      return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
+    const indexOf = new Map(targets.map((t) => [t.label, t.index]));
+    const lines = [
+      `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same`,
+      ...added.map((label) => `+ ${indexOf.get(label)}. ${label}`),
+      ...changed.map((label) => `~ ${indexOf.get(label)}. ${label}`),
+      ...gone.map((label) => `- ${label}`),
+      ...shown.map((line) => `+ text: ${line}`),
+      ...hidden.map((line) => `- text: ${line}`),
+    ];
+    return { data: { view }, text: lines.join("\n") };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { data: { view: { unread: reason } }, text: `# view: not read (${reason})` };
+  }
+}

@@ -1,0 +1,147 @@
+// The view (src/tools/view.ts): an acting call done ends with the window in front and what it shows,
+// whole where the agent has not seen that window, else what came and went since its last look; a run
+// or a form ends with one; `view: false` leaves it out; a refusal has none.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
+import type { State } from "../../src/platform/vocabulary.js";
+import { callTool } from "../../src/tools/call.js";
+import { toolNamed } from "../../src/tools/registry.js";
+import { fakeContext } from "./fake-desktop.js";
+
+const dir = mkdtempSync(join(tmpdir(), "deskhand-view-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const SHOWN: State[] = ["enabled", "sensitive", "visible", "showing"];
+const at = (y: number, x = 20) => ({ x, y, width: 120, height: 24 });
+const button = (name: string, y: number, x = 20): FakeElement => ({
+  role: "push button",
+  name,
+  actions: ["click"],
+  interfaces: ["Accessible", "Action", "Component"],
+  states: SHOWN,
+  bounds: at(y, x),
+});
+const checkBox = (name: string, y: number, x = 20): FakeElement => ({
+  ...button(name, y, x),
+  role: "check box",
+});
+const rect = { x: 0, y: 0, width: 400, height: 300 };
+
+/** An editor whose "Settings…" opens a dialog in front of it. */
+function editor() {
+  const windows: FakeWindow[] = [
+    {
+      id: 7,
+      title: "Editor",
+      pid: 11,
+      app: "fake",
+      rect,
+      focused: true,
+      root: {
+        role: "frame",
+        name: "Editor",
+        bounds: rect,
+        children: [button("Settings…", 10), checkBox("Bold", 40), button("Count words", 70)],
+      },
+    },
+  ];
+  // Beside the editor, not over it: the fake stacks its windows in the order listed.
+  const beside = { ...rect, x: 500 };
+  const settings: FakeWindow = {
+    id: 8,
+    title: "Settings",
+    pid: 11,
+    app: "fake",
+    rect: beside,
+    focused: true,
+    root: {
+      role: "dialog",
+      name: "Settings",
+      bounds: beside,
+      children: [
+        checkBox("Dark theme", 10, 520),
+        button("Close", 40, 520),
+        { role: "label", name: "Changes apply at once", states: SHOWN, bounds: at(70, 520) },
+      ],
+    },
+  };
+  return fakeContext({
+    windows,
+    hands: { windows: [{ id: 7, rect }], active: 7 },
+    dir,
+    react: (element, action, desktop) => {
+      if (action.kind !== "invoke" || element.name !== "Settings…") return;
+      desktop.windows[0]!.focused = false;
+      desktop.windows.push(settings);
+    },
+  });
+}
+
+const act = (name: string, kind: string, extra: Record<string, unknown> = {}) => ({
+  find: { target: { kind: "title", glob: "Editor" }, name },
+  action: { kind },
+  intent: `Press ${name}`,
+  ...extra,
+});
+
+const textOf = (result: Awaited<ReturnType<typeof callTool>>) => {
+  assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
+  return result.output.text;
+};
+
+describe("the view an acting reply ends with", () => {
+  it("a dialog the act opened is named in front and listed whole", async () => {
+    const { context } = editor();
+    const text = textOf(await callTool(context, toolNamed("act"), act("Settings…", "invoke")));
+    const view = text.slice(text.indexOf("# view:"));
+    assert.match(
+      view,
+      /^# view: window 8 "Settings" \(fake\) in front · s\d+, new to you: 2 targets$/m,
+      text,
+    );
+    assert.match(view, /^0\. check box "Dark theme" \[ref=s\d+:e\d+\w*\] toggle,click$/m);
+    assert.match(view, /^1\. push button "Close"/m);
+    assert.match(view, /label "Changes apply at once"/, "the text a person reads in it");
+  });
+
+  it("after a look, only what changed: a toggled box comes and goes; nothing changed says so", async () => {
+    const { context } = editor();
+    const observed = textOf(
+      await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } }),
+    );
+    assert.match(observed, /check box "Bold"/);
+    const toggled = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
+    const view = toggled.slice(toggled.indexOf("# view:"));
+    assert.match(
+      view,
+      /^# view: window 7 "Editor" \(fake\) in front · s\d+, since your last look: 0 targets new, 1 changed, 0 gone, 2 the same$/m,
+    );
+    assert.match(view, /^~ 1\. check box "Bold" \(checked\) \[ref=/m, view);
+    assert.equal(view.split("\n").length, 2, "the box once, as it is now");
+    const again = textOf(await callTool(context, toolNamed("act"), act("Count words", "invoke")));
+    assert.match(
+      again,
+      /# view: window 7 "Editor" \(fake\) in front · s\d+, as you last saw it \(3 targets\)$/,
+    );
+  });
+
+  it("view: false leaves it out; a run of two acts ends with one view", async () => {
+    const { context } = editor();
+    const quiet = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle", { view: false })));
+    assert.doesNotMatch(quiet, /# view/);
+    const ran = textOf(
+      await callTool(context, toolNamed("run"), {
+        steps: [
+          { tool: "act", args: act("Bold", "toggle") },
+          { tool: "act", args: act("Count words", "invoke") },
+        ],
+      }),
+    );
+    assert.equal(ran.match(/# view:/g)?.length, 1, ran);
+    assert.match(ran, /# view: window 7 "Editor"[^\n]*new to you: 3 targets$/m, ran);
+  });
+});
