@@ -183,9 +183,16 @@ describe("acting on real apps", () => {
       opened.data.windows_appeared.map((w: { title: string }) => w.title),
       ["Confirm"],
     );
-    const dialog = await snapshot("Confirm");
-    const cancel = pick(dialog, (e) => e.name === "Cancel", "the dialog's Cancel button");
-    const closed = await act(cancel.ref, { kind: "invoke" }, { waitMs: 500 });
+    // The reply ends with the dialog as a person now sees it: its buttons, by ref, with no look after.
+    const view = opened.text.slice(opened.text.indexOf("# view:"));
+    assert.match(
+      view,
+      /^# view: window \d+ "Confirm" \([^)]*\) in front · s\d+, new to you: \d+ targets$/m,
+      opened.text,
+    );
+    const cancelRef = /^\d+\. push button "Cancel" \[ref=(s\d+:e\d+\w*)\]/m.exec(view)?.[1];
+    assert.ok(cancelRef, view);
+    const closed = await act(cancelRef, { kind: "invoke" }, { waitMs: 500 });
     assert.ok(closed.ok, JSON.stringify(closed));
     assert.deepEqual(
       closed.data.windows_disappeared.map((w: { title: string }) => w.title),
