@@ -63,8 +63,13 @@ interface StepLine {
   tool: string;
   outcome: "done" | Stop;
   line: string;
+  /** The rest of a done step's reply, bounded (STEP_REPLY_LINES): a find's matches, a read's rows. */
+  rest?: string[];
   ref?: string;
 }
+
+/** Lines of a done step's reply shown below its line; more are counted, not dropped silently. */
+const STEP_REPLY_LINES = 15;
 
 const PARAM_KEY = "$param";
 
@@ -182,15 +187,29 @@ function checkSteps(
     );
 }
 
+/** The lines a step's line carries: what it changed in the windows, and what was read back. */
+const SAYS_WHETHER_IT_TOOK = (l: string) =>
+  /^((since your last action: )?window (appeared|disappeared|retitled)|in front now|started):/.test(l) ||
+  /^(The option (reads|does not read)|The value read back|Selected rows now)/.test(l);
+
+/** The rest of a step's reply, below its line: bounded in lines and characters, the cut counted. */
+function restOf(text: string): string[] {
+  const lines = text.split("\n");
+  const first = lines.findIndex((l) => !l.startsWith("since your last action: "));
+  const rest = lines.slice(first + 1).filter((l) => l !== "" && !SAYS_WHETHER_IT_TOOK(l));
+  const shown = rest
+    .slice(0, STEP_REPLY_LINES)
+    .map((l) => (l.length > STEP_LINE_CHARS ? `${l.slice(0, STEP_LINE_CHARS)}…` : l));
+  return rest.length > STEP_REPLY_LINES
+    ? [...shown, `… ${rest.length - STEP_REPLY_LINES} more lines`]
+    : shown;
+}
+
 function firstLines(text: string): string {
   const lines = text.split("\n");
   // The reply's first line, the lines that say what it changed in the windows, and what was read
   // back (an option chosen, a value set, rows selected): a step's line says whether it took.
-  const changed = lines.filter(
-    (l) =>
-      /^((since your last action: )?window (appeared|disappeared|retitled)|in front now|started):/.test(l) ||
-      /^(The option (reads|does not read)|The value read back|Selected rows now)/.test(l),
-  );
+  const changed = lines.filter(SAYS_WHETHER_IT_TOOK);
   const first = lines.find((l) => !l.startsWith("since your last action: ")) ?? "";
   return [first.length > STEP_LINE_CHARS ? `${first.slice(0, STEP_LINE_CHARS)}…` : first, ...changed].join(
     "; ",
@@ -318,6 +337,7 @@ export const defineRunTool = (findTool: (name: string) => ToolDefinition | undef
           tool: step.tool,
           outcome: "done",
           line: firstLines(result.output.text),
+          rest: restOf(result.output.text),
           ...(ref ? { ref } : {}),
         };
         if (step.expect) {
@@ -358,10 +378,10 @@ export const defineRunTool = (findTool: (name: string) => ToolDefinition | undef
           ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${Date.now() - started} ms`
           : `done: ${steps.length} of ${steps.length} steps · ${Date.now() - started} ms`,
         ...(since?.lines ?? []),
-        ...lines.map(
-          (l) =>
-            `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
-        ),
+        ...lines.flatMap((l) => [
+          `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
+          ...(l.rest ?? []).map((r) => `   ${r}`),
+        ]),
         ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
         ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
         ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),

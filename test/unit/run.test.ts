@@ -90,6 +90,12 @@ describe("run", () => {
     assert.equal(field(1).text, "ada@example.org");
     assert.match(result.output.text, /^done: 3 of 3 steps/);
     assert.match(result.output.text, /^2\. act: .*expect met/m);
+    // A step's reply is there whole: the find's match below its line, not only "1 match:".
+    assert.match(
+      result.output.text,
+      /^3\. find: .*\n {3}.*text "Name" = "Ada".*\[ref=s\d+:e\d+/m,
+      result.output.text,
+    );
     await context.close();
   });
 
