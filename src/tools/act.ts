@@ -38,12 +38,12 @@ import { intentSchema } from "./hands/schemas.js";
 import { optionFacts, VALUE_ROLES, valueFacts } from "./hands/sets.js";
 import { pickFromOpenList } from "./open-list.js";
 import { includeChangesSchema, refSchema } from "./schemas.js";
-import { viewSchema } from "./view.js";
 import { wheelIfNotMoved } from "./scroll-by-wheel.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { programsBefore, windowsOfStarted } from "./started-programs.js";
 import { defineTool } from "./tool.js";
 import { stepIfNotApplied, steppable } from "./value-by-keys.js";
+import { viewSchema } from "./view.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
 

@@ -5,8 +5,8 @@ import { incompleteLines, renderElement } from "../core/render.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
 import { roleSet } from "../platform/vocabulary.js";
 import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
-import { rememberView } from "./seen-views.js";
 import { limitsShape, targetSchema } from "./schemas.js";
+import { rememberView } from "./seen-views.js";
 import { snapshotData } from "./snapshot.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 

@@ -2,12 +2,12 @@
 // back from the window manager. Closing is L3 and not reversible: it needs a person.
 import { z } from "zod";
 import { defineInputTool } from "../input-tool.js";
+import { viewSchema } from "../view.js";
 import { pressesNothing } from "./attempt.js";
 import { closingFacts } from "./closing.js";
 import { resolveWindowSpec } from "./place.js";
 import { INPUT } from "./pointer.js";
 import { intentSchema, windowSchema } from "./schemas.js";
-import { viewSchema } from "../view.js";
 
 const FOCUS_WORDS = {
   front: "is now in front",
