@@ -1,7 +1,9 @@
 // bench/tokens: what an agent pays, in characters, to see one window of each toolkit app: deskhand's
 // default snapshot (every page), `format: "full"`, and an OSWorld-style linearization of the same
 // window (test/peers/osworld_linearize.py, under Debian's own python3); then the `since` reply after
-// typing into a field and after pressing something, and `observe` (the targets a model acts on). Run by
+// typing into a field and after pressing something, and `observe` (the targets a model acts on); and the
+// acting replies themselves, which end with the view (src/tools/view.ts): what a person now sees, so
+// that no look need follow. Run by
 // `npm run bench`, one sandbox per app, with DESKHAND_TOOLKIT naming the profile
 // (test/toolkits/profiles.ts). DESKHAND_BASELINE_CLI, a path to another build's `dist/frontends/cli/main.js`,
 // measures that build's observe of the same window beside ours.
@@ -22,9 +24,13 @@ const profile = chosen;
 const context = createContext({ refLifetime: "while-verified" });
 const target = { kind: "title", glob: profile.title };
 
+/** The characters of the last acting reply of each kind, view included. */
+const replies: Record<string, number> = {};
+
 async function call(tool: string, input: Record<string, unknown>) {
   const result = await callTool(context, findTool(tool)!, input);
   if (!result.ok) throw new Error(`${tool}: ${result.error.message}`);
+  if (tool === "act" || tool === "type_text") replies[tool] ??= result.output.text.length;
   return { data: result.output.data as Record<string, any>, text: result.output.text };
 }
 
@@ -129,7 +135,7 @@ async function main(): Promise<void> {
   const fmt = (n: number | string | undefined) => (n === undefined ? "–" : String(n));
   const share = typeof typing === "number" ? `${((100 * typing) / full.chars).toFixed(1)}%` : "–";
   console.log(
-    `| ${profile.label} | ${screen.chars} | ${full.chars} | ${osworld} | ${ratio.toFixed(2)}× ${ratio <= 2 ? "(met)" : "(NOT met)"} | ${fmt(typing)} | ${share} ${typeof typing !== "number" ? "" : typing <= full.chars / 10 ? "(met)" : "(NOT met)"} | ${fmt(pressing)} | ${observe}${baseline === undefined ? "" : ` (baseline ${baseline})`} |`,
+    `| ${profile.label} | ${screen.chars} | ${full.chars} | ${osworld} | ${ratio.toFixed(2)}× ${ratio <= 2 ? "(met)" : "(NOT met)"} | ${fmt(typing)} | ${share} ${typeof typing !== "number" ? "" : typing <= full.chars / 10 ? "(met)" : "(NOT met)"} | ${fmt(pressing)} | ${observe}${baseline === undefined ? "" : ` (baseline ${baseline})`} | ${fmt(replies.act)} | ${fmt(replies.type_text)} |`,
   );
   await context.close();
 }

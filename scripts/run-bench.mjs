@@ -55,9 +55,9 @@ for (const bench of benches) {
       spawnSync(process.execPath, ["--import", "tsx", "bench/catalog.ts"], { stdio: "inherit" }).status ?? 1;
     console.log("\n# bench/tokens · characters an agent reads");
     console.log(
-      "| app | default snapshot | format full | OSWorld-style | default ÷ OSWorld (target ≤ 2×) | since, after typing | of full (target ≤ 10%) | since, after a press | observe |",
+      "| app | default snapshot | format full | OSWorld-style | default ÷ OSWorld (target ≤ 2×) | since, after typing | of full (target ≤ 10%) | since, after a press | observe | act reply, with its view | type_text reply, with its view |",
     );
-    console.log("|---|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|");
     for (const [toolkit, app] of Object.entries(TOOLKIT_APPS)) {
       if (process.env.BENCH_ONLY && !toolkit.includes(process.env.BENCH_ONLY)) continue;
       const args = [

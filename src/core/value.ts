@@ -12,6 +12,15 @@ export const CREDENTIAL_MARKER = "<hidden: card number or key>";
 /** A field whose name says it takes a one-time code, a PIN or a security code: its value is kept out. */
 export const CODE_MARKER = "<hidden: code field>";
 
+/**
+ * The hint a field shows while empty ("DD/MM/YYYY", "Search…"), from its object attributes: GTK's
+ * "placeholder-text", a web page's "placeholder".
+ */
+export function placeholderOf(attributes: Record<string, string> | undefined): string | undefined {
+  const said = attributes?.["placeholder-text"] ?? attributes?.placeholder;
+  return said?.trim() ? said : undefined;
+}
+
 /** Fields typed into on one line (an entry, a web input, a combo box's text). */
 const FIELD_ROLES = roleSet("text", "entry", "editbar", "combo box", "spin button");
 

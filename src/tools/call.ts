@@ -185,6 +185,8 @@ async function withView(
   // A tool takes it by declaring `view: viewSchema` (snapshot's own `view` is another thing).
   if (tool.input.shape.view !== viewSchema || input.view === false || outcomeOf(output) !== "done")
     return output;
+  // Where refs live only until the next snapshot (NDJSON, the CLI), the view's would retire the agent's.
+  if (context.refs.lifetime !== "while-verified") return output;
   const view = await viewAfter(context);
   return { ...output, data: { ...output.data, ...view.data }, text: `${output.text}\n${view.text}` };
 }

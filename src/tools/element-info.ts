@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { elementState } from "../core/receipt.js";
+import { placeholderOf } from "../core/value.js";
 import { differences, identity, stateChanges } from "../core/verify.js";
+import { LABELLED_FIELD_ROLES } from "../platform/vocabulary.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -41,6 +43,10 @@ export const elementInfoTool = defineTool({
       }
       throw error;
     }
+    // A field's hint while empty ("DD/MM/YYYY"): its format, where its name does not say it.
+    const placeholder = LABELLED_FIELD_ROLES.has(node.role)
+      ? placeholderOf(await backend.readAttributes?.(entry.handle).catch(() => undefined))
+      : undefined;
     const changed = differences(entry, node);
     // Moved or resized only: still the same element, which acting tools use where it is now.
     const same = identity(changed).length === 0;
@@ -52,6 +58,7 @@ export const elementInfoTool = defineTool({
       ...(states.length ? { states_changed: states } : {}),
       ...elementState(node),
       description: node.description ?? null,
+      ...(placeholder ? { placeholder } : {}),
       index: node.indexInParent,
       childCount: node.childCount ?? null,
       accessibleId: node.accessibleId ?? null,
@@ -75,6 +82,7 @@ export const elementInfoTool = defineTool({
           ]
         : []),
       ...(node.description ? [`description: ${JSON.stringify(node.description)}`] : []),
+      ...(placeholder ? [`placeholder: ${JSON.stringify(placeholder)}`] : []),
     ];
     return { data, text: lines.join("\n") };
   },

@@ -1,9 +1,12 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { observeTargets } from "../core/observe.js";
 import { incompleteLines, renderElement } from "../core/render.js";
-import type { SnapshotTarget } from "../core/snapshot.js";
-import { roleSet } from "../platform/vocabulary.js";
+import type { SnapshotElement, SnapshotTarget } from "../core/snapshot.js";
+import { placeholderOf } from "../core/value.js";
+import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
+import type { ToolContext } from "./context.js";
 import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
 import { limitsShape, targetSchema } from "./schemas.js";
 import { rememberView } from "./seen-views.js";
@@ -18,6 +21,47 @@ const OBSERVE_DEPTH = 64;
 
 /** Refs of depth-cut elements named in the header; the rest are counted (all are in `cut_by_depth`). */
 const DEPTH_REFS_SHOWN = 8;
+
+/** Empty fields whose hint ("DD/MM/YYYY") is read for observe; the reads share one deadline. */
+const PLACEHOLDERS_READ = 12;
+const PLACEHOLDERS_WITHIN_MS = 1000;
+
+/**
+ * The hint an empty field shows, on its target's line, as a person sees it in the field: its format
+ * or its purpose where the name does not say them. Read from the field's attributes, bounded.
+ */
+async function withPlaceholders<T extends { label: string; ref?: string | undefined }>(
+  context: ToolContext,
+  elements: readonly SnapshotElement[],
+  targets: T[],
+): Promise<T[]> {
+  const backend = await context.backend();
+  if (!backend.readAttributes) return targets;
+  const byRef = new Map(elements.map((e) => [e.ref, e]));
+  const empty = targets
+    .filter((t) => {
+      const e = t.ref === undefined ? undefined : byRef.get(t.ref);
+      return e && LABELLED_FIELD_ROLES.has(e.role) && !e.value;
+    })
+    .slice(0, PLACEHOLDERS_READ);
+  if (empty.length === 0) return targets;
+  const deadline = sleep(PLACEHOLDERS_WITHIN_MS).then(() => undefined);
+  const read = await Promise.all(
+    empty.map((t) =>
+      Promise.race([
+        backend.readAttributes!(context.refs.lookup(t.ref!).handle).catch(() => undefined),
+        deadline,
+      ]).then((attributes) => [t.ref, placeholderOf(attributes)] as const),
+    ),
+  );
+  const hints = new Map(read.filter(([, p]) => p !== undefined));
+  return targets.map((t) => {
+    const hint = t.ref === undefined ? undefined : hints.get(t.ref);
+    return hint
+      ? { ...t, label: t.label.replace(" [ref=", ` placeholder ${JSON.stringify(hint)} [ref=`) }
+      : t;
+  });
+}
 
 /** The header line naming what maxDepth cut, and the call that reads on. */
 function belowDepth(refs: string[]): string {
@@ -71,7 +115,7 @@ export const observeTool = defineTool({
     if (!("elements" in page)) return page;
     const observed = observeTargets(page.elements, { items, maxTargets });
     const fromPixels = pixels ? await withPixelTargets(context, page, observed.targets) : undefined;
-    const targets = fromPixels?.targets ?? observed.targets;
+    const targets = await withPlaceholders(context, page.elements, fromPixels?.targets ?? observed.targets);
     rememberMarks(context, page.snapshotId, marksOf(page, targets));
     // A label whose words a target already shows (a field's inferred label, a check box's own text)
     // is said once, on the target.

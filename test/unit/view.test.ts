@@ -10,7 +10,7 @@ import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext } from "./fake-desktop.js";
+import { fakeContext, oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-view-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -127,6 +127,32 @@ describe("the view an acting reply ends with", () => {
       again,
       /# view: window 7 "Editor" \(fake\) in front · s\d+, as you last saw it \(3 targets\)$/,
     );
+  });
+
+  it("an empty field shows its placeholder in observe, in the view and in element_info", async () => {
+    const date: FakeElement = {
+      role: "text",
+      name: "Due",
+      states: [...SHOWN, "editable", "single line"],
+      bounds: at(100),
+      interfaces: ["Accessible", "Component", "Text", "EditableText"],
+      text: "",
+      attributes: { "placeholder-text": "DD/MM/YYYY" },
+    };
+    const { context } = oneWindow("Invoice", [date, button("Next", 130)], dir);
+    const observed = textOf(
+      await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } }),
+    );
+    const line = /^\d+\. text "Due".* placeholder "DD\/MM\/YYYY" \[ref=(\S+)\]/m.exec(observed);
+    assert.ok(line, observed);
+    const info = textOf(await callTool(context, toolNamed("element_info"), { ref: line[1] }));
+    assert.match(info, /^placeholder: "DD\/MM\/YYYY"$/m);
+    // Filled, it shows its value instead.
+    date.text = "01/02/2027";
+    const filled = textOf(
+      await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } }),
+    );
+    assert.doesNotMatch(filled, /placeholder/);
   });
 
   it("view: false leaves it out; a run of two acts ends with one view", async () => {

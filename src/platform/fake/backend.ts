@@ -41,6 +41,8 @@ export interface FakeElement {
   selection?: { start: number; end: number };
   value?: string;
   accessibleId?: string;
+  /** Its object attributes: a field's "placeholder-text". */
+  attributes?: Record<string, string>;
   children?: FakeElement[];
   /** Fields this element fails to report, as a hung or buggy app would. */
   unreadable?: ("name" | "states" | "bounds" | "actions")[];
@@ -251,6 +253,10 @@ export class FakeBackend implements AccessibilityBackend {
       accessibleIds: true,
     });
     return node;
+  }
+
+  async readAttributes(handle: string): Promise<Record<string, string>> {
+    return { ...(this.#element(handle).attributes ?? {}) };
   }
 
   async readText(handle: string, start: number, length: number) {

@@ -4,6 +4,7 @@
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
+import { placeholderOf } from "../../core/value.js";
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
 import type { AppBindings, RawNode } from "../../platform/types.js";
 import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES, WINDOW_ROLES } from "../../platform/vocabulary.js";
@@ -318,7 +319,7 @@ async function containers(
   // A field named only by its placeholder ("Search…": GTK 4's search entry has no other name).
   const placeholder = async (n: RawNode) => {
     const attributes = await backend.readAttributes?.(n.handle).catch(() => undefined);
-    return searching(attributes?.["placeholder-text"] ?? attributes?.placeholder);
+    return searching(placeholderOf(attributes));
   };
   const found =
     fields.some((n) => searching(n.name) || searching(n.description)) ||
@@ -765,7 +766,7 @@ async function onlySearchesOrMoves(
         backend.readText(node.handle, 0, 40).catch(() => null),
       ])
     : [undefined, null];
-  const placeholder = attributes?.["placeholder-text"] ?? attributes?.placeholder;
+  const placeholder = placeholderOf(attributes);
   const labels = [focused.name, node?.inferredLabel, focused.description, placeholder].filter(
     (l): l is string => !!l,
   );
