@@ -46,6 +46,8 @@ export interface FoundElement {
   window: number | null;
   /** In a table: the cell it is, or is inside. */
   cell?: { row: number; column: number };
+  /** A cell's row as a person reads it across: each column's header (or "column N") and its text there. */
+  row?: Record<string, string | null>;
   /** An unnamed field's label, inferred from where it sits: not the application's own name. */
   inferred_label?: string;
   /**
@@ -463,8 +465,13 @@ export async function findElements(
       }),
     );
   const apart = await tellApart(backend, shown, candidates.roots);
+  const rows = await rowsOf(backend, shown, candidates.roots, options.timeoutMs);
   const snapshotId = refs.newSnapshot();
-  const describe = (entry: FlatEntry) => describeFound(refs, snapshotId, entry, apart);
+  const describe = (entry: FlatEntry) => {
+    const found = describeFound(refs, snapshotId, entry, apart);
+    const row = rows.get(entry);
+    return row ? { ...found, row } : found;
+  };
   const { incomplete, method } = candidates;
   return {
     snapshotId,
@@ -546,6 +553,58 @@ function parentsOf(roots: { node: RawNode }[]): Map<RawNode, RawNode> {
 }
 
 type TellApart = Pick<FoundElement, "group" | "description">;
+
+const TABLES = new Set(["table", "tree table"]);
+/** Matches in a table whose row is read across; columns of a row read. */
+const ROWS_READ = 10;
+const ROW_COLUMNS = 20;
+
+/**
+ * Each cell match's row, read across (PID, name and memory beside the cell found): from its table,
+ * the nearest table above it in the tree read, or asked of the app. A row that cannot be read is
+ * left out, never guessed.
+ */
+async function rowsOf(
+  backend: AccessibilityReader,
+  shown: FlatEntry[],
+  roots: { node: RawNode }[],
+  timeoutMs: number,
+): Promise<Map<FlatEntry, Record<string, string | null>>> {
+  const rows = new Map<FlatEntry, Record<string, string | null>>();
+  const parents = parentsOf(roots);
+  const inCells = shown.filter((e) => e.node.cell).slice(0, ROWS_READ);
+  await Promise.all(
+    inCells.map(async (e) => {
+      let table: string | undefined;
+      for (let p = parents.get(e.node); p && !table; p = parents.get(p))
+        if (TABLES.has(p.role)) table = p.handle;
+      table ??= (await backend.ancestorsOf?.(e.node.handle, ANCESTORS_READ).catch(() => []))?.find((a) =>
+        TABLES.has(a.role),
+      )?.handle;
+      if (!table) return;
+      const row = e.node.cell!.row;
+      const read = await withTimeout(backend.readTable(table, row, 1, ROW_COLUMNS), timeoutMs).catch(
+        () => undefined,
+      );
+      if (!read) return;
+      const across: Record<string, string | null> = {};
+      for (const cell of read.cells.filter((c) => c.row === row))
+        across[read.headers[cell.column] || `column ${cell.column + 1}`] = cell.text;
+      if (Object.keys(across).length > 0) rows.set(e, across);
+    }),
+  );
+  return rows;
+}
+
+/** A promise, or a rejection once `ms` have passed. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref(),
+    ),
+  ]);
+}
 
 /** Ancestors read up from a match the app found itself (Collection), where no tree was read. */
 const ANCESTORS_READ = 6;

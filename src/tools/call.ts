@@ -145,7 +145,12 @@ async function validatedCall(
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) return failed(invalidParams(tool.name, parsed.error));
   const journal = new CallJournal();
-  const result = await runCall(context, tool, parsed.data as Record<string, unknown>, journal, signal);
+  // The view as the caller asked, else as the environment says (DESKHAND_VIEW=off: only when asked).
+  const asked = (rawInput as { view?: unknown } | null)?.view;
+  const input = parsed.data as Record<string, unknown>;
+  if (tool.input.shape.view === viewSchema && asked === undefined && context.env.DESKHAND_VIEW === "off")
+    input.view = false;
+  const result = await runCall(context, tool, input, journal, signal);
   return withJournalGaps(result, journal, context.callJournal);
 }
 

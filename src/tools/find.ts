@@ -181,7 +181,12 @@ export function renderFind(
   }
   const alike = sameNamed(result.matches);
   for (const m of result.matches) {
-    const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})` : "";
+    const across = m.row
+      ? ` · its row: ${Object.entries(m.row)
+          .map(([header, text]) => `${header}: ${JSON.stringify(text ?? "")}`)
+          .join(", ")}`
+      : "";
+    const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})${across}` : "";
     // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
     // The label a person reads beside it, where the app's name is none or something else: ~"Title".
     const named = `${m.name ? ` ${JSON.stringify(m.name)}` : ""}${m.inferred_label ? ` ~${JSON.stringify(m.inferred_label)}` : ""}`;

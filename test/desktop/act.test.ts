@@ -176,7 +176,7 @@ describe("acting on real apps", () => {
     const form = await snapshot(TITLES.swing);
     const open = pick(form, (e) => e.name === "Open dialog", "the Open dialog button");
     const started = Date.now();
-    const opened = await act(open.ref, { kind: "invoke" }, { waitMs: 500 });
+    const opened = await act(open.ref, { kind: "invoke" }, { waitMs: 500, view: true });
     assert.ok(Date.now() - started < HANG_MS, `returned in ${Date.now() - started} ms`);
     assert.ok(opened.ok, JSON.stringify(opened));
     assert.deepEqual(
@@ -212,6 +212,18 @@ describe("acting on real apps", () => {
     assert.deepEqual(read.data.cells[0], { row: 150, values: ["151", "Item 151", "0", "61.50"] });
     assert.deepEqual(read.data.cells[49], { row: 199, values: ["200", "Item 200", "43", "20.87"] });
     assert.equal(read.data.unreadable_cells, 0);
+    // A cell found by its text comes with its row, each value under its header: no read_table after.
+    const found = await call("find", {
+      target: { kind: "title", glob: TITLES.swing },
+      name: "Item 151",
+      search_tables: true,
+    });
+    assert.ok(found.ok, JSON.stringify(found.error));
+    assert.deepEqual(
+      found.data.matches[0]?.row,
+      { ID: "151", Item: "Item 151", Quantity: "0", Price: "61.50" },
+      found.text,
+    );
     const notes = pick(form, (e) => e.role === "text" && e.name === "Notes", "the Notes area");
     const slice = await call("read_text", { ref: notes.ref, start: 6, length: 4 });
     assert.ok(slice.ok, JSON.stringify(slice));

@@ -43,9 +43,15 @@ describe("refs that hold while a window's layout shifts", () => {
     return /\[ref=(s\d+:e\d+[a-z]{2})\]/.exec(line)![1]!;
   };
 
-  /** Types into Note, found by find, and checks the field shows it. */
+  /** Types into Note, found by find, and checks the field shows it; no view, so the agent has not seen the button move. */
   const note = async (text: string) => {
-    const typed = await call("type_text", { find: NOTE, text, clear: true, intent: "Type a note" });
+    const typed = await call("type_text", {
+      find: NOTE,
+      text,
+      clear: true,
+      intent: "Type a note",
+      view: false,
+    });
     assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
     assert.equal(typed.data.result.read_back, "exact", typed.text);
   };

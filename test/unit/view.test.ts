@@ -1,16 +1,19 @@
-// The view (src/tools/view.ts): an acting call done ends with the window in front and what it shows,
-// whole where the agent has not seen that window, else what came and went since its last look; a run
-// or a form ends with one; `view: false` leaves it out; a refusal has none.
+// Replies that answer in one call (issue 56). The view (src/tools/view.ts): an acting call done ends
+// with the window in front and what it shows, whole where the agent has not seen that window, else
+// what came and went since its last look; a run or a form ends with one; `view: false` leaves it out.
+// An empty field's placeholder; a table cell found with its row.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
+import { FakeBackend } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
+import { createContext } from "../../src/tools/context.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext, oneWindow } from "./fake-desktop.js";
+import { fakeContext, fakeDesktop, oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-view-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -155,6 +158,14 @@ describe("the view an acting reply ends with", () => {
     assert.doesNotMatch(filled, /placeholder/);
   });
 
+  it("DESKHAND_VIEW=off leaves it out unless a call asks for it", async () => {
+    const { context } = editor();
+    (context.env as Record<string, string>).DESKHAND_VIEW = "off";
+    assert.doesNotMatch(textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle"))), /# view/);
+    const asked = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle", { view: true })));
+    assert.match(asked, /# view: window 7 "Editor"/);
+  });
+
   it("view: false leaves it out; a run of two acts ends with one view", async () => {
     const { context } = editor();
     const quiet = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle", { view: false })));
@@ -169,5 +180,25 @@ describe("the view an acting reply ends with", () => {
     );
     assert.equal(ran.match(/# view:/g)?.length, 1, ran);
     assert.match(ran, /# view: window 7 "Editor"[^\n]*new to you: 3 targets$/m, ran);
+  });
+});
+
+describe("a table cell found", () => {
+  it("comes with its row read across, each column by its header", async () => {
+    const backend = new FakeBackend(fakeDesktop());
+    const context = createContext({ refLifetime: "while-verified", connect: async () => backend });
+    const found = await callTool(context, toolNamed("find"), {
+      target: { kind: "window", id: 1 },
+      name: "r5c2",
+      search_tables: true,
+    });
+    assert.ok(found.ok, JSON.stringify(!found.ok && found.error));
+    const match = (found.output.data.matches as { cell?: object; row?: object }[])[0];
+    assert.deepEqual(match?.cell, { row: 5, column: 2 });
+    assert.deepEqual(match?.row, { C0: "r5c0", C1: "r5c1", C2: "r5c2", C3: "r5c3" });
+    assert.match(
+      found.output.text,
+      /\(table row 5, column 2\) · its row: C0: "r5c0", C1: "r5c1", C2: "r5c2", C3: "r5c3"/,
+    );
   });
 });

@@ -187,6 +187,12 @@ export class FakeBackend implements AccessibilityBackend {
       }
       count += shown.length;
       node.children = shown.map((child, i) => this.#raw(child, `${node.handle}/${i}`, i));
+      // A table's cells know their row and column, as through AT-SPI's Table interface.
+      if (source.table) {
+        const { columns } = source.table;
+        for (const [i, child] of node.children.entries())
+          child.cell = { row: Math.floor(i / columns), column: i % columns };
+      }
       for (const [i, child] of node.children.entries()) visit(shown[i]!, child, depth + 1);
     };
     const root = this.#raw(element, handle, index);
