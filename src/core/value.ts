@@ -89,6 +89,12 @@ function rawShownValue(node: RawNode, skipNameEcho: boolean): string | undefined
   if (node.role === PASSWORD_ROLE) return PASSWORD_MARKER;
   if (node.value !== undefined) return node.value;
   if (MESSAGE_ROLES.has(node.role) && !ownText(node.text)) return messageText(node);
+  // A closed combo box that says no value of its own (LibreOffice's, a page's <select>) shows the
+  // item its list reports selected, where the read holds that list.
+  if (node.role === "combo box" && !ownText(node.text)) {
+    const chosen = selectedChoice(node);
+    if (chosen !== undefined) return chosen;
+  }
   if (node.text === undefined) return undefined;
   // Web engines and LibreOffice put U+FFFC where a child object sits in a container's text; a text
   // made only of those says nothing the children do not.
@@ -98,6 +104,12 @@ function rawShownValue(node: RawNode, skipNameEcho: boolean): string | undefined
   if (skipNameEcho && !takesText(node) && node.text.trim() === (node.name ?? "").trim()) return undefined;
   // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
   return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
+}
+
+/** The name of the item a combo box's list (its child, or the child itself) reports selected. */
+function selectedChoice(box: RawNode): string | undefined {
+  const items = box.children.flatMap((c) => (c.children.length > 0 ? c.children : [c]));
+  return items.find((i) => i.states?.includes("selected") && i.name)?.name;
 }
 
 /** A text made only of U+FFFC (and spaces): where children sit, saying nothing itself. An empty text is a value. */

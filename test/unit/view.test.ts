@@ -183,6 +183,36 @@ describe("the view an acting reply ends with", () => {
   });
 });
 
+describe("a closed combo box", () => {
+  it("shows the item its list reports selected, where it says no value of its own", async () => {
+    const item = (name: string, selected = false): FakeElement => ({
+      role: "list item",
+      name,
+      states: ["enabled", "visible", ...(selected ? (["selected"] as State[]) : [])],
+    });
+    const box: FakeElement = {
+      role: "combo box",
+      name: "Sort key 1",
+      states: SHOWN,
+      bounds: at(10),
+      actions: ["press"],
+      interfaces: ["Accessible", "Action", "Component"],
+      children: [
+        {
+          role: "list",
+          states: ["enabled"],
+          children: [item("- none -"), item("Column A", true), item("Column B")],
+        },
+      ],
+    };
+    const { context } = oneWindow("Sort", [box], dir);
+    const observed = textOf(
+      await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } }),
+    );
+    assert.match(observed, /^\d+\. combo box "Sort key 1" = "Column A"/m, observed);
+  });
+});
+
 describe("a table cell found", () => {
   it("comes with its row read across, each column by its header", async () => {
     const backend = new FakeBackend(fakeDesktop());
