@@ -121,6 +121,23 @@ export function fakeContext(options: {
   return { backend, hands, context };
 }
 
+/** A window of the fake app (pid 11) titled `title`, its root a `role` holding `children`, in front. */
+export function fakeWindow(
+  title: string,
+  children: FakeElement[],
+  { id = 7, rect = { x: 0, y: 0, width: 400, height: 300 }, role = "frame" as FakeElement["role"] } = {},
+): FakeWindow {
+  return {
+    id,
+    title,
+    pid: 11,
+    app: "fake",
+    rect,
+    focused: true,
+    root: { role, name: title, bounds: rect, children },
+  };
+}
+
 /** One window titled `title` (id 7, pid 11) holding `children`, in front, on fake hands. */
 export function oneWindow(title: string, children: FakeElement[], dir: string) {
   const rect = { x: 0, y: 0, width: 400, height: 300 };

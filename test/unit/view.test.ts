@@ -13,7 +13,7 @@ import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext } from "../../src/tools/context.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext, fakeDesktop, oneWindow } from "./fake-desktop.js";
+import { fakeContext, fakeDesktop, fakeWindow, oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-view-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,42 +36,19 @@ const rect = { x: 0, y: 0, width: 400, height: 300 };
 
 /** An editor whose "Settings…" opens a dialog in front of it. */
 function editor() {
-  const windows: FakeWindow[] = [
-    {
-      id: 7,
-      title: "Editor",
-      pid: 11,
-      app: "fake",
-      rect,
-      focused: true,
-      root: {
-        role: "frame",
-        name: "Editor",
-        bounds: rect,
-        children: [button("Settings…", 10), checkBox("Bold", 40), button("Count words", 70)],
-      },
-    },
+  const windows = [
+    fakeWindow("Editor", [button("Settings…", 10), checkBox("Bold", 40), button("Count words", 70)]),
   ];
   // Beside the editor, not over it: the fake stacks its windows in the order listed.
-  const beside = { ...rect, x: 500 };
-  const settings: FakeWindow = {
-    id: 8,
-    title: "Settings",
-    pid: 11,
-    app: "fake",
-    rect: beside,
-    focused: true,
-    root: {
-      role: "dialog",
-      name: "Settings",
-      bounds: beside,
-      children: [
-        checkBox("Dark theme", 10, 520),
-        button("Close", 40, 520),
-        { role: "label", name: "Changes apply at once", states: SHOWN, bounds: at(70, 520) },
-      ],
-    },
-  };
+  const settings = fakeWindow(
+    "Settings",
+    [
+      checkBox("Dark theme", 10, 520),
+      button("Close", 40, 520),
+      { role: "label", name: "Changes apply at once", states: SHOWN, bounds: at(70, 520) },
+    ],
+    { id: 8, rect: { ...rect, x: 500 }, role: "dialog" },
+  );
   return fakeContext({
     windows,
     hands: { windows: [{ id: 7, rect }], active: 7 },
