@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { FakeBackend } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { callTool } from "../../src/tools/call.js";
