@@ -19,6 +19,10 @@ export interface View {
 const windowName = (w: Pick<WindowInfo, "id" | "title" | "app">) =>
   `window ${w.id} ${JSON.stringify(w.title)}${w.app ? ` (${w.app})` : ""}`;
 
+const refOf = (label: string) => /\[ref=([^\]]+)\]/.exec(label)?.[1];
+/** A target line's role: its words before its name, value, states or ref. */
+const roleOf = (label: string) => /^[^"~([=]*?(?= "| ~| \(| \[| =|$)/.exec(label)?.[0] ?? label;
+
 /** Lines in `now` that are not in `before`, each as often as it is missing. */
 function missing(now: string[], before: string[]): string[] {
   const left = new Map<string, number>();
@@ -66,13 +70,20 @@ export async function viewAfter(context: ToolContext): Promise<View> {
     }
     const came = missing(seen.targets, before.targets);
     const went = missing(before.targets, seen.targets);
-    // A target that came back with other words under its ref changed (a box now checked): said once.
-    const refOf = (label: string) => /\[ref=([^\]]+)\]/.exec(label)?.[1];
-    const wentRefs = new Set(went.map(refOf));
-    const changed = came.filter((label) => refOf(label) !== undefined && wentRefs.has(refOf(label)));
-    const changedRefs = new Set(changed.map(refOf));
-    const added = came.filter((label) => !changed.includes(label));
-    const gone = went.filter((label) => !changedRefs.has(refOf(label)));
+    // A target that came back with other words, under its ref or at its place in the same role,
+    // changed (a box now checked; a display whose app made it anew with the new number): said once.
+    const place = (label: string, list: string[]) => `${roleOf(label)}\u0000${list.indexOf(label)}`;
+    const wentAt = new Map(went.map((label) => [place(label, before.targets), label]));
+    const wentBy = new Map(went.map((label) => [refOf(label), label]));
+    const pairs = new Map<string, string>();
+    for (const label of came) {
+      const ref = refOf(label);
+      const was = (ref === undefined ? undefined : wentBy.get(ref)) ?? wentAt.get(place(label, seen.targets));
+      if (was !== undefined && ![...pairs.values()].includes(was)) pairs.set(label, was);
+    }
+    const changed = came.filter((label) => pairs.has(label));
+    const added = came.filter((label) => !pairs.has(label));
+    const gone = went.filter((label) => ![...pairs.values()].includes(label));
     const shown = missing(seen.context, before.context);
     const hidden = missing(before.context, seen.context);
     const same = seen.targets.length - came.length;

@@ -143,6 +143,25 @@ describe("the view an acting reply ends with", () => {
     assert.match(asked, /# view: window 7 "Editor"/);
   });
 
+  it("a target made anew in its place with other words is said changed, under its new ref", async () => {
+    const { context, backend } = oneWindow("Calculator", [button("0", 10), button("=", 40)], dir);
+    const observed = textOf(
+      await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } }),
+    );
+    assert.match(observed, /push button "0"/);
+    // As KCalc does with its display: the app puts a new object where the old one was.
+    backend.desktop.react = () => backend.replace("w7/0", button("15", 10));
+    const pressed = textOf(
+      await callTool(context, toolNamed("act"), {
+        find: { target: { kind: "window", id: 7 }, name: "=" },
+        action: { kind: "invoke" },
+      }),
+    );
+    const view = pressed.slice(pressed.indexOf("# view:"));
+    assert.match(view, /0 targets new, 1 changed, 0 gone, 1 the same$/m, view);
+    assert.match(view, /^~ 0\. push button "15" \[ref=/m, view);
+  });
+
   it("view: false leaves it out; a run of two acts ends with one view", async () => {
     const { context } = editor();
     const quiet = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle", { view: false })));
