@@ -36,6 +36,24 @@ function missing(now: string[], before: string[]): string[] {
 
 /** The view after an act: the window in front, and what it shows, whole or since the agent's last look. */
 export async function viewAfter(context: ToolContext): Promise<View> {
+  const [view, menus] = await Promise.all([
+    frontView(context),
+    context
+      .backend()
+      .then((b) => b.openMenus?.())
+      .catch(() => undefined),
+  ]);
+  if (!menus?.length) return view;
+  // A menu left open (Qt's, after an item chosen by its action) takes the next keys: said first.
+  const [header, ...rest] = view.text.split("\n");
+  const line = `# a menu is open on screen (${menus.length}): keys and typed text go to it; Escape closes it`;
+  return {
+    data: { view: { ...(view.data.view as object), menus_open: menus.length } },
+    text: [header, line, ...rest].join("\n"),
+  };
+}
+
+async function frontView(context: ToolContext): Promise<View> {
   try {
     const windows = await (await context.backend()).listWindows();
     const front = windows.find((w) => w.focused);

@@ -36,6 +36,26 @@ const judged = async (root: FakeElement, key: { chord?: string; text?: string })
   return effect.presses.map((p, i) => ({ name: p.name, via: effect.via[i], commits: !!commitReason(p) }));
 };
 
+describe("Escape with a menu open", () => {
+  it("closes the menu: a window's own binding of Esc (KCalc's Clear) is not what it presses", async () => {
+    const root: FakeElement = {
+      role: "frame",
+      name: "KCalc",
+      states: showing,
+      children: [button("Clear", { keyBindings: ["Esc"] })],
+    };
+    const backend = backendWithWindow(root);
+    const context = createContext({ refLifetime: "while-verified", connect: async () => backend });
+    const judge = async () =>
+      (await keyEffect(context, { windowId: 7, chord: parseChord("Escape") })).presses.map((p) => p.name);
+    assert.deepEqual(await judge(), ["Clear"], "no menu open: Escape presses Clear");
+    // A Qt popup menu on screen, which no tree shows.
+    backend.desktop.openMenus = [{ x: 10, y: 30, width: 150, height: 120 }];
+    assert.deepEqual(await judge(), []);
+    await context.close();
+  });
+});
+
 describe("what a key presses", () => {
   const dialog = (children: FakeElement[]): FakeElement => ({
     role: "dialog",

@@ -162,6 +162,16 @@ describe("the view an acting reply ends with", () => {
     assert.match(view, /^~ 0\. push button "15" \[ref=/m, view);
   });
 
+  it("a menu left open on screen is said first: the next keys go to it", async () => {
+    const { context, backend } = editor();
+    backend.desktop.react = (element, _action, desktop) => {
+      if (element.name === "Bold") desktop.openMenus = [{ x: 20, y: 60, width: 150, height: 200 }];
+    };
+    const text = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
+    const view = text.slice(text.indexOf("# view:")).split("\n");
+    assert.match(view[1] ?? "", /^# a menu is open on screen \(1\): keys and typed text go to it/, text);
+  });
+
   it("view: false leaves it out; a run of two acts ends with one view", async () => {
     const { context } = editor();
     const quiet = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle", { view: false })));

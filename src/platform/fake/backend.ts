@@ -73,6 +73,8 @@ export interface FakeDesktop {
   invoked?: string[];
   /** What the fake app does after an action took (opens a window, say), as a real app would. */
   react?: (element: FakeElement, action: SemanticAction, desktop: FakeDesktop) => void;
+  /** Popup menus the display shows that no tree does (Qt's): none unless a test opens one. */
+  openMenus?: Rect[];
 }
 
 export class FakeBackend implements AccessibilityBackend {
@@ -105,9 +107,9 @@ export class FakeBackend implements AccessibilityBackend {
       if (key === handle || key.startsWith(`${handle}/`)) this.#elements.delete(key);
   }
 
-  /** The fake display's popup menu windows outside any tree: none. */
+  /** The fake display's popup menu windows outside any tree. */
   async openMenus(): Promise<Rect[]> {
-    return [];
+    return [...(this.desktop.openMenus ?? [])];
   }
 
   async listWindows(): Promise<WindowInfo[]> {

@@ -1064,6 +1064,15 @@ async function chordEffect(
     return undefined;
   }
   const backend = await j.context.backend();
+  // Escape with a menu open (in the tree, or on screen where Qt leaves its popups out) closes that
+  // menu: the popup takes it before its window, whose own binding (KCalc's Clear) it never reaches.
+  if (chordText(chord) === "Escape") {
+    const open = j.menuItems.length > 0 || !!(await backend.openMenus?.().catch(() => undefined))?.length;
+    if (open) {
+      effect.via.push("Escape, which closes the menu open on screen");
+      return undefined;
+    }
+  }
   const editing = !!focused && takesText(focused);
   const inTextField = focused?.role === "terminal" || editing;
   const pressables = j.read.nodes.filter((n) => PRESSABLE_ROLES.has(n.role));
