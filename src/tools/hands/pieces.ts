@@ -90,7 +90,12 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
   if (!node)
     return { windowId, handle: undefined, all: [], multiLine: false, length: undefined, pressable: false };
   const backend = await context.backend();
-  const text = await backend.readText(node.handle, 0, 0).catch(() => null);
+  // Null is a field with no text; a read that failed (an app slow under load) is asked once more,
+  // or the field would count as unreadable and get the shorter wait (MOVE_SHOWS_WITHIN_MS).
+  const length = () => backend.readText(node.handle, 0, 0);
+  const text = await length()
+    .catch(() => length())
+    .catch(() => null);
   const inGrid = all.some((n) => GRIDS.has(n.role));
   const pressable = PRESSABLE_ROLES.has(node.role);
   return {
