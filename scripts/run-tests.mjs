@@ -189,8 +189,8 @@ if (
     `# kde.test.ts and gnome.test.ts: their inputs are as when they passed on ${recorded.date} (${DESKTOP_RECORD}); DESKHAND_DESKTOP_LANES=1 runs them`,
   );
 // An acting reply ends with the view (src/tools/view.ts), a read of the window in front: about 0.3 s
-// an act here, over four minutes a lane. The desktop tests read the effects they assert themselves,
-// so their acts leave it out (DESKHAND_VIEW=off); the tests of the view ask for it (`view: true`).
+// an act here, over four minutes a lane. The desktop and toolkit tests read the effects they assert
+// themselves, so their acts leave it out (DESKHAND_VIEW=off); the tests of the view ask for it.
 const NO_VIEW = { DESKHAND_VIEW: "off" };
 const shared = desktop.filter((f) => !OWN_DESKTOP.includes(f));
 const own = desktop.filter((f) => OWN_DESKTOP.includes(f));
@@ -241,7 +241,7 @@ if (contract.length) {
     jobs.push({
       name: `toolkit-${toolkit}`,
       args: sandboxRun(APP_WAIT, [TOOLKIT_APPS[toolkit]], nodeTest(contract)),
-      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+      env: { ...NO_VIEW, DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
     });
   }
   // The same suite on a screen scaled by 2 (issue 38), for GTK and Qt, which scale themselves while
@@ -254,7 +254,7 @@ if (contract.length) {
         [TOOLKIT_APPS[toolkit]],
         nodeTest(contract.filter((f) => f.endsWith("/contract.test.ts"))),
       ),
-      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir, DESKHAND_LEDGER_SCALE: "2" },
+      env: { ...NO_VIEW, DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir, DESKHAND_LEDGER_SCALE: "2" },
     });
   }
   // The same suite under Wayland (headless sway, no XWayland), for the toolkits that run natively
@@ -264,14 +264,14 @@ if (contract.length) {
     jobs.push({
       name: `wayland-${toolkit}`,
       args: sandboxRun(["--wayland", ...APP_WAIT], [TOOLKIT_APPS[toolkit]], nodeTest(waylandSuite)),
-      env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+      env: { ...NO_VIEW, DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
     });
     // And under KDE Plasma's KWin and GNOME Shell, headless (issue 42).
     for (const desk of DESKTOP_TOOLKITS.includes(toolkit) ? ["kde", "gnome"] : [])
       jobs.push({
         name: `${desk}-${toolkit}`,
         args: sandboxRun([`--${desk}`, ...APP_WAIT], [TOOLKIT_APPS[toolkit]], nodeTest(waylandSuite)),
-        env: { DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
+        env: { ...NO_VIEW, DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir },
       });
   }
 }
