@@ -254,7 +254,12 @@ if (contract.length) {
         [TOOLKIT_APPS[toolkit]],
         nodeTest(contract.filter((f) => f.endsWith("/contract.test.ts"))),
       ),
-      env: { ...NO_VIEW, DESKHAND_TOOLKIT: toolkit, DESKHAND_LEDGER_DIR: ledgerDir, DESKHAND_LEDGER_SCALE: "2" },
+      env: {
+        ...NO_VIEW,
+        DESKHAND_TOOLKIT: toolkit,
+        DESKHAND_LEDGER_DIR: ledgerDir,
+        DESKHAND_LEDGER_SCALE: "2",
+      },
     });
   }
   // The same suite under Wayland (headless sway, no XWayland), for the toolkits that run natively
