@@ -1,6 +1,7 @@
 // Searching a window (or the subtree under a ref) by selector or locator. Three answers are kept apart:
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
+import { bounded } from "../platform/diagnostics.js";
 import type { AccessibilityReader, RawNode, Rect, StructureOptions, WindowInfo } from "../platform/types.js";
 import { WINDOW_ROLES } from "../platform/vocabulary.js";
 import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from "./apart.js";
@@ -583,7 +584,7 @@ async function rowsOf(
       )?.handle;
       if (!table) return;
       const row = e.node.cell!.row;
-      const read = await withTimeout(backend.readTable(table, row, 1, ROW_COLUMNS), timeoutMs).catch(
+      const read = await bounded(backend.readTable(table, row, 1, ROW_COLUMNS), timeoutMs, "a row").catch(
         () => undefined,
       );
       if (!read) return;
@@ -594,16 +595,6 @@ async function rowsOf(
     }),
   );
   return rows;
-}
-
-/** A promise, or a rejection once `ms` have passed. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref(),
-    ),
-  ]);
 }
 
 /** Ancestors read up from a match the app found itself (Collection), where no tree was read. */

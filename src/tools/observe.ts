@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { observeTargets } from "../core/observe.js";
 import { incompleteLines, renderElement } from "../core/render.js";
 import type { SnapshotElement, SnapshotTarget } from "../core/snapshot.js";
 import { placeholderOf } from "../core/value.js";
+import { bounded } from "../platform/diagnostics.js";
 import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
 import type { ToolContext } from "./context.js";
 import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
@@ -22,7 +22,7 @@ const OBSERVE_DEPTH = 64;
 /** Refs of depth-cut elements named in the header; the rest are counted (all are in `cut_by_depth`). */
 const DEPTH_REFS_SHOWN = 8;
 
-/** Empty fields whose hint ("DD/MM/YYYY") is read for observe; the reads share one deadline. */
+/** Empty fields whose hint ("DD/MM/YYYY") is read for observe, at once, each within the bound. */
 const PLACEHOLDERS_READ = 12;
 const PLACEHOLDERS_WITHIN_MS = 1000;
 
@@ -45,13 +45,11 @@ async function withPlaceholders<T extends { label: string; ref?: string | undefi
     })
     .slice(0, PLACEHOLDERS_READ);
   if (empty.length === 0) return targets;
-  const deadline = sleep(PLACEHOLDERS_WITHIN_MS).then(() => undefined);
   const read = await Promise.all(
     empty.map((t) =>
-      Promise.race([
-        backend.readAttributes!(context.refs.lookup(t.ref!).handle).catch(() => undefined),
-        deadline,
-      ]).then((attributes) => [t.ref, placeholderOf(attributes)] as const),
+      bounded(backend.readAttributes!(context.refs.lookup(t.ref!).handle), PLACEHOLDERS_WITHIN_MS, "a hint")
+        .catch(() => undefined)
+        .then((attributes) => [t.ref, placeholderOf(attributes)] as const),
     ),
   );
   const hints = new Map(read.filter(([, p]) => p !== undefined));

@@ -34,6 +34,31 @@ function missing(now: string[], before: string[]): string[] {
   });
 }
 
+/**
+ * Targets new, changed and gone between two listings of a window. A target that came back with other
+ * words, under its ref or at its place in the same role, changed (a box now checked; a display whose
+ * app made it anew with the new number): said once, as it is now.
+ */
+function sinceLastLook(before: string[], now: string[]) {
+  const came = missing(now, before);
+  const went = missing(before, now);
+  const place = (label: string, list: string[]) => `${roleOf(label)}\u0000${list.indexOf(label)}`;
+  const wentAt = new Map(went.map((label) => [place(label, before), label]));
+  const wentBy = new Map(went.map((label) => [refOf(label), label]));
+  const was = new Set<string>();
+  const changed: string[] = [];
+  const added: string[] = [];
+  for (const label of came) {
+    const ref = refOf(label);
+    const old = (ref === undefined ? undefined : wentBy.get(ref)) ?? wentAt.get(place(label, now));
+    if (old !== undefined && !was.has(old)) {
+      was.add(old);
+      changed.push(label);
+    } else added.push(label);
+  }
+  return { added, changed, gone: went.filter((label) => !was.has(label)) };
+}
+
 /** The view after an act: the window in front, and what it shows, whole or since the agent's last look. */
 export async function viewAfter(context: ToolContext): Promise<View> {
   const [view, menus] = await Promise.all([
@@ -86,25 +111,10 @@ async function frontView(context: ToolContext): Promise<View> {
         text: [`${header} · ${snapshotId}, new to you: ${targets.length} targets`, ...listing].join("\n"),
       };
     }
-    const came = missing(seen.targets, before.targets);
-    const went = missing(before.targets, seen.targets);
-    // A target that came back with other words, under its ref or at its place in the same role,
-    // changed (a box now checked; a display whose app made it anew with the new number): said once.
-    const place = (label: string, list: string[]) => `${roleOf(label)}\u0000${list.indexOf(label)}`;
-    const wentAt = new Map(went.map((label) => [place(label, before.targets), label]));
-    const wentBy = new Map(went.map((label) => [refOf(label), label]));
-    const pairs = new Map<string, string>();
-    for (const label of came) {
-      const ref = refOf(label);
-      const was = (ref === undefined ? undefined : wentBy.get(ref)) ?? wentAt.get(place(label, seen.targets));
-      if (was !== undefined && ![...pairs.values()].includes(was)) pairs.set(label, was);
-    }
-    const changed = came.filter((label) => pairs.has(label));
-    const added = came.filter((label) => !pairs.has(label));
-    const gone = went.filter((label) => ![...pairs.values()].includes(label));
+    const { added, changed, gone } = sinceLastLook(before.targets, seen.targets);
     const shown = missing(seen.context, before.context);
     const hidden = missing(before.context, seen.context);
-    const same = seen.targets.length - came.length;
+    const same = seen.targets.length - added.length - changed.length;
     const view = {
       front: frontData,
       snapshotId,
@@ -115,7 +125,7 @@ async function frontView(context: ToolContext): Promise<View> {
       text_gone: hidden,
       unchanged: same,
     };
-    if (came.length + went.length + shown.length + hidden.length === 0)
+    if (added.length + changed.length + gone.length + shown.length + hidden.length === 0)
       return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
     const indexOf = new Map(targets.map((t) => [t.label, t.index]));
     const lines = [
