@@ -75,21 +75,14 @@ function runJob({ name, args, env = {}, stream = false }) {
   });
 }
 
-/**
- * Runs the queue's jobs `atOnce` at a time, in order, and beside them a lane that runs `first` one
- * after the other and then takes from the same queue. The status is a failure's, else 0.
- */
-async function runJobs(queue, first = [], atOnce = JOBS_AT_ONCE) {
+/** Runs jobs `atOnce` at a time, in order; the status is the first failure's, else 0. */
+async function runJobs(jobs, atOnce = JOBS_AT_ONCE) {
   let status = 0;
   let next = 0;
-  const take = async () => {
-    while (next < queue.length) status = (await runJob(queue[next++])) || status;
+  const lane = async () => {
+    while (next < jobs.length) status = (await runJob(jobs[next++])) || status;
   };
-  const lead = async () => {
-    for (const job of first) status = (await runJob(job)) || status;
-    await take();
-  };
-  await Promise.all([lead(), ...Array.from({ length: Math.min(atOnce, queue.length) }, take)]);
+  await Promise.all(Array.from({ length: Math.min(atOnce, jobs.length) }, lane));
   return status;
 }
 
@@ -314,12 +307,10 @@ if (toolkits.includes("chromium") && incomplete.length) {
   jobs.push({ name: "incomplete-chromium", args: sandboxRun(APP_WAIT, [app], nodeTest(incomplete)) });
 }
 
-// One pool: the shared desktop's long job holds one lane and the own-desktop files the other, and
-// the first lane free takes what is left. Beside them, the typecheck and the unit tests, one after
-// the other: they wait on no app, and fill the time the desktops wait on theirs; that lane then
-// takes the toolkit jobs too, so the desktops' long jobs, not the toolkits after them, set the
-// run's length (the machine is idle about a fifth of the time the desktops wait on their apps).
-let status = await runJobs([...desktopJobs, ...jobs], noDesktop);
+// One pool: the shared desktop's long job holds one lane; the other takes the own-desktop files and
+// the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
+// unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
+let status = Math.max(...(await Promise.all([runJobs(noDesktop, 1), runJobs([...desktopJobs, ...jobs])])));
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.

@@ -22,7 +22,7 @@ import { type CutName, READ_CEILING } from "./limits.js";
 import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js";
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
 import { pathOf, type RefStore } from "./refs.js";
-import { fold, matches, needsDetails, type Selector } from "./selector.js";
+import { fold, matches, needsDetails, type Selector, type TextPlace, textPlace } from "./selector.js";
 import { readMessage, resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
 
 export type FindQuery = { selector: Selector } | { locator: string };
@@ -58,6 +58,8 @@ export interface FoundElement {
    */
   group?: string;
   description?: string;
+  /** Where a `text` query was found on it, where that is not its name. */
+  text_in?: Exclude<TextPlace, "name">;
 }
 
 export interface FindResult {
@@ -250,7 +252,11 @@ async function askTheApp(
   if (!("selector" in parsed) || !scope.single || !backend.matchCandidates) return undefined;
   const { selector } = parsed;
   // An inferred label needs the fields' neighbours, which only a read of the tree has.
-  if (selector.label !== undefined || (selector.role === undefined && selector.states === undefined))
+  if (
+    selector.label !== undefined ||
+    selector.text !== undefined ||
+    (selector.role === undefined && selector.states === undefined)
+  )
     return undefined;
   const handles = await backend.matchCandidates(
     scope.single,
@@ -468,10 +474,16 @@ export async function findElements(
   const apart = await tellApart(backend, shown, candidates.roots);
   const rows = await rowsOf(backend, shown, candidates.roots, options.timeoutMs);
   const snapshotId = refs.newSnapshot();
+  const text = "selector" in parsed ? parsed.selector.text : undefined;
   const describe = (entry: FlatEntry) => {
     const found = describeFound(refs, snapshotId, entry, apart);
     const row = rows.get(entry);
-    return row ? { ...found, row } : found;
+    const place = text === undefined ? undefined : textPlace(entry.node, text);
+    const where =
+      place === "label" || place === "value" || place === "description"
+        ? { text_in: place, ...(place === "description" ? { description: entry.node.description! } : {}) }
+        : {};
+    return { ...found, ...(row ? { row } : {}), ...where };
   };
   const { incomplete, method } = candidates;
   return {

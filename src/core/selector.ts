@@ -1,4 +1,4 @@
-// Selectors with AND semantics: every field given must hold. role, name, description and the
+// Selectors with AND semantics: every field given must hold. role, name, description, text and the
 // `_contains` fields fold case (Unicode-aware); accessible_id is exact and case-sensitive; every state
 // given must be present.
 import { PASSWORD_ROLE, type RawNode } from "../platform/types.js";
@@ -15,7 +15,12 @@ export interface Selector {
   states?: State[] | undefined;
   /** The name, or for an unnamed field the label beside it (inferred by position). */
   label?: string | undefined;
+  /** Part of what a person reads on it, wherever the app keeps it: name, label, value or description. */
+  text?: string | undefined;
 }
+
+/** Where a selector's `text` was found on an element. */
+export type TextPlace = "name" | "label" | "value" | "description";
 
 /** Case folding for matching: compatibility-normalised, then lower-cased without a locale. */
 export function fold(text: string): string {
@@ -26,7 +31,31 @@ export type MatchResult = "match" | "no" | "unreadable";
 
 /** Fields a selector needs beyond the structure read. */
 export function needsDetails(selector: Selector): { value: boolean; accessibleId: boolean } {
-  return { value: selector.value_contains !== undefined, accessibleId: selector.accessible_id !== undefined };
+  return {
+    value: selector.value_contains !== undefined || selector.text !== undefined,
+    accessibleId: selector.accessible_id !== undefined,
+  };
+}
+
+/** What an element shows as its value or text, never a password's. */
+const valueShown = (node: RawNode) => (node.role === PASSWORD_ROLE ? undefined : shownValue(node));
+
+/**
+ * Where `text` is on the element, first place first (name, label, value, description); undefined
+ * where it is in none that was read. "unread" where it is in none, and a place was not read.
+ */
+export function textPlace(node: RawNode, text: string): TextPlace | "unread" | undefined {
+  const wanted = fold(text);
+  const places: [TextPlace, string | undefined][] = [
+    ["name", node.name],
+    ["label", node.inferredLabel],
+    ["value", valueShown(node)],
+    ["description", node.description],
+  ];
+  const found = places.find(([, v]) => v !== undefined && fold(v).includes(wanted));
+  if (found) return found[0];
+  const unread = ["name", "value", "text", "description"].some((f) => node.unread.includes(f));
+  return unread ? "unread" : undefined;
 }
 
 /**
@@ -74,10 +103,15 @@ export function matches(node: RawNode, selector: Selector): MatchResult {
   }
   if (selector.value_contains !== undefined) {
     // What the element shows (an alert's words in its children too), never a password.
-    const value = node.role === PASSWORD_ROLE ? undefined : shownValue(node);
+    const value = valueShown(node);
     if (value === undefined && (node.unread.includes("value") || node.unread.includes("text")))
       unreadable = true;
     else if (value === undefined || !fold(value).includes(fold(selector.value_contains))) return "no";
+  }
+  if (selector.text !== undefined) {
+    const place = textPlace(node, selector.text);
+    if (place === "unread") unreadable = true;
+    else if (place === undefined) return "no";
   }
   return unreadable ? "unreadable" : "match";
 }

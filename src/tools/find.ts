@@ -23,7 +23,8 @@ export const selectorShape = {
   role: text.optional().describe("AT-SPI role: 'push button', 'check box'"),
   name: text.optional(),
   name_contains: text.optional(),
-  value_contains: text.optional().describe("Part of the value or text"),
+  value_contains: text.optional(),
+  text: text.optional().describe("Part of its name, label, value, text or description"),
   description: text.optional(),
   accessible_id: text.optional().describe("Accessible id, exact"),
   label: text.optional().describe('Name, or an unnamed field\'s label beside it (~"…")'),
@@ -60,6 +61,7 @@ const SELECTOR_FIELDS = [
   "accessible_id",
   "states",
   "label",
+  "text",
 ] as const;
 
 const findShape = {
@@ -161,10 +163,33 @@ function queryText(input: FindQueryInput): string {
     .join(", ");
 }
 
-export function renderFind(
-  result: FindResult & { waited_ms: number; timed_out: boolean; reason?: string },
-  input?: FindQueryInput,
-): string {
+/** One match's line: role, name, value, states, where it is where needed, its ref, its row. */
+function matchLine(m: FoundElement, placed: boolean): string {
+  const across = m.row
+    ? ` · its row: ${Object.entries(m.row)
+        .map(([header, text]) => `${header}: ${JSON.stringify(text ?? "")}`)
+        .join(", ")}`
+    : "";
+  const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})${across}` : "";
+  // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
+  // The label a person reads beside it, where the app's name is none or something else: ~"Title".
+  const named = `${m.name ? ` ${JSON.stringify(m.name)}` : ""}${m.inferred_label ? ` ~${JSON.stringify(m.inferred_label)}` : ""}`;
+  // The states a person sees, on every line that shows the element (observe's and snapshot's too).
+  const states = keyStates(m);
+  // Where a `text` query was found, when not in its name (a description shows as "described").
+  const textIn = m.text_in ? ` · found in its ${m.text_in}` : "";
+  return `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""}${placed ? placeText(m.bounds) : ""}${apartText(m)}${textIn} [ref=${m.ref}]${cell}`;
+}
+
+type Searched = FindResult & {
+  waited_ms: number;
+  timed_out: boolean;
+  reason?: string;
+  /** With no match by name: elements that show the name's words another way (a value, a description). */
+  elsewhere?: FoundElement[];
+};
+
+export function renderFind(result: Searched, input?: FindQueryInput): string {
   const lines: string[] = [];
   if (result.total === 0) {
     const where = (result.left_out?.off_screen ?? 0) > 0 ? " on screen" : "";
@@ -180,21 +205,12 @@ export function renderFind(
     );
   }
   const alike = sameNamed(result.matches);
-  for (const m of result.matches) {
-    const across = m.row
-      ? ` · its row: ${Object.entries(m.row)
-          .map(([header, text]) => `${header}: ${JSON.stringify(text ?? "")}`)
-          .join(", ")}`
-      : "";
-    const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})${across}` : "";
-    // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
-    // The label a person reads beside it, where the app's name is none or something else: ~"Title".
-    const named = `${m.name ? ` ${JSON.stringify(m.name)}` : ""}${m.inferred_label ? ` ~${JSON.stringify(m.inferred_label)}` : ""}`;
-    // The states a person sees, on every line that shows the element (observe's and snapshot's too).
-    const states = keyStates(m);
-    lines.push(
-      `- ${m.role}${named}${m.value !== undefined ? ` = ${shortValue(m.value, m.value_length)}` : ""}${states.length ? ` (${states.join(", ")})` : ""}${alike.has(m) ? placeText(m.bounds) : ""}${apartText(m)} [ref=${m.ref}]${cell}`,
-    );
+  for (const m of result.matches) lines.push(matchLine(m, alike.has(m)));
+  // No element named so, but one shows the words elsewhere (a value, a description): listed, with refs.
+  if (result.elsewhere?.length) {
+    lines.push(`Its words are on ${result.elsewhere.length === 1 ? "this" : "these"}, not as a name:`);
+    const apart = sameNamed(result.elsewhere);
+    for (const m of result.elsewhere) lines.push(matchLine(m, apart.has(m)));
   }
   const tables = result.tables;
   const why: Record<string, string> = {
@@ -365,6 +381,28 @@ export async function resolveOne(
   return chosen;
 }
 
+/**
+ * A name that matched nothing is looked for as `text` too (the same role, states and scope): words a
+ * person reads as a label are often a value or a description ("Page 1 of 3"), and a second find
+ * with other fields would cost the agent a call.
+ */
+async function elsewhere(
+  context: ToolContext,
+  input: z.output<typeof findToolSchema>,
+  found: FindResult,
+  offScreen: "include" | "leave_out",
+): Promise<{ elsewhere?: FoundElement[]; snapshotId?: string }> {
+  const words = input.name ?? input.name_contains;
+  if (found.total > 0 || words === undefined || input.text !== undefined || input.locator !== undefined)
+    return {};
+  const asText = { ...input, name: undefined, name_contains: undefined, text: words };
+  const other = await searchUntil(context, asText, 5, 0, offScreen, input.search_tables).catch(
+    () => undefined,
+  );
+  // Their refs are of the later read, whose id the reply carries.
+  return other?.matches.length ? { elsewhere: other.matches, snapshotId: other.snapshotId } : {};
+}
+
 export const findElementsTool = defineTool({
   name: "find",
   group: "read",
@@ -376,14 +414,9 @@ export const findElementsTool = defineTool({
   input: oneQuery(z.object(findToolShape)),
   async handler(context, input) {
     const limit = input.nth === undefined ? input.limit : Math.max(input.limit, input.nth + 1);
-    const result = await searchUntil(
-      context,
-      input,
-      limit,
-      input.timeout_ms,
-      input.include_off_screen ? "include" : "leave_out",
-      input.search_tables,
-    );
+    const offScreen = input.include_off_screen ? "include" : "leave_out";
+    const found = await searchUntil(context, input, limit, input.timeout_ms, offScreen, input.search_tables);
+    const result: Searched = { ...found, ...(await elsewhere(context, input, found, offScreen)) };
     if (input.nth === undefined) return { data: result, text: renderFind(result, input) };
     const chosen = result.matches[input.nth];
     const picked = { ...result, matches: chosen ? [chosen] : [], nth: input.nth };

@@ -224,6 +224,25 @@ describe("acting on real apps", () => {
       { ID: "151", Item: "Item 151", Quantity: "0", Price: "61.50" },
       found.text,
     );
+    // Words that are a field's value, not a name: `text` finds them and says where; a find by name
+    // that matched nothing lists them in the same reply, with a ref.
+    const serial = await call("find", { target: { kind: "title", glob: TITLES.swing }, text: "dh-0042" });
+    assert.ok(serial.ok, JSON.stringify(serial.error));
+    assert.deepEqual(
+      serial.data.matches.map((m: { role: string; value: string; text_in: string }) => [
+        m.role,
+        m.value,
+        m.text_in,
+      ]),
+      [["text", "DH-0042", "value"]],
+      serial.text,
+    );
+    const byName = await call("find", { target: { kind: "title", glob: TITLES.swing }, name: "DH-0042" });
+    assert.equal(byName.data.total, 0, byName.text);
+    assert.match(
+      byName.text,
+      /Its words are on this, not as a name:\n- text[^\n]* = "DH-0042"[^\n]* · found in its value \[ref=/,
+    );
     const notes = pick(form, (e) => e.role === "text" && e.name === "Notes", "the Notes area");
     const slice = await call("read_text", { ref: notes.ref, start: 6, length: 4 });
     assert.ok(slice.ok, JSON.stringify(slice));

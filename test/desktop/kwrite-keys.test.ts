@@ -78,7 +78,9 @@ describe("KWrite takes deskhand's keys as a person's", () => {
   });
 
   it("alt+e opens the Edit menu every time, and Escape closes it", async () => {
-    for (let round = 0; round < 3; round++) {
+    // Twice here and twice in the next test: a menu bar that took the chord 1 time in 4, as it took a
+    // burst, fails one of the four about 2 runs in 3.
+    for (let round = 0; round < 2; round++) {
       const opened = await call("key", { key: "alt+e", intent: "Open the Edit menu", window: { title } });
       assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
       assert.ok(await editOpen(true), `round ${round}: the Edit menu did not open: ${opened.text}`);

@@ -21,9 +21,13 @@ type Schema = {
 
 const takesText = (s: Schema) => [s.type].flat().includes("string") || !!s.anyOf?.some(takesText);
 
-/** Where a schema takes a string called text or value: "text", "action.text", "fields[].value". */
+/**
+ * Where a schema takes a string called text or value: "text", "action.text", "fields[].value". An
+ * inline `find` is a query (its `text` is words searched for, never typed into the app).
+ */
 function typedPaths(node: Schema, at = "", out = new Set<string>()): Set<string> {
   for (const [key, child] of Object.entries(node.properties ?? {})) {
+    if (key === "find") continue;
     const path = at ? `${at}.${key}` : key;
     if ((key === "text" || key === "value") && takesText(child)) out.add(path);
     typedPaths(child, path, out);
