@@ -144,13 +144,9 @@ export async function readMessage(
   node: RawNode,
   options: { windowId: number | null; timeoutMs: number },
 ): Promise<void> {
-  if (
-    !MESSAGE_ROLES.has(node.role) ||
-    node.value !== undefined ||
-    ownText(node.text) ||
-    node.children.length > 0
-  )
-    return;
+  if (node.value !== undefined || ownText(node.text) || node.children.length > 0) return;
+  if (node.role === "combo box") return readChoices(backend, node, options.timeoutMs);
+  if (!MESSAGE_ROLES.has(node.role)) return;
   const structure = {
     maxDepth: 4,
     tableRows: 0,
@@ -179,6 +175,19 @@ export async function readMessage(
     })
     .catch(() => undefined);
   node.children = read.root.children;
+}
+
+/** Options a closed combo box's list holds at most, read to find the one it shows. */
+const CHOICES_READ = 500;
+
+/**
+ * A closed combo box found without its list (a search the app answered), whose value is its list's
+ * selected item (Firefox's HTML select): its list read, two levels, so that its value says it.
+ */
+async function readChoices(backend: AccessibilityReader, box: RawNode, timeoutMs: number): Promise<void> {
+  const structure = { maxDepth: 2, tableRows: 0, walkTables: false, nodeCeiling: CHOICES_READ, timeoutMs };
+  const read = await backend.readSubtree(box.handle, structure).catch(() => undefined);
+  if (read) box.children = read.root.children;
 }
 
 /** What a person reads in an element and everything in it (a password field: nothing). */

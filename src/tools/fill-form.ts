@@ -56,13 +56,12 @@ async function fillField(
     typeof field.value === "number"
       ? { kind: "set_range" as const, value: field.value }
       : { kind: "set_value" as const, text: field.value };
-  let failure: FieldResult;
-  try {
-    const receipt = await runAction(
+  const act = (a: typeof action | { kind: "select"; option: string }) =>
+    runAction(
       context,
       {
         ref: field.ref,
-        action,
+        action: a,
         waitMs: 50,
         timeoutMs: 2000,
         reversible: true,
@@ -70,6 +69,15 @@ async function fillField(
       },
       secrets,
     );
+  // A combo box's text is first its option of that name (an HTML <select>, a GTK or Qt combo box),
+  // as act select chooses it; an editable one that lists no such option takes the text itself.
+  if (typeof field.value === "string" && fieldRole(context, field.ref) === "combo box") {
+    const chosen = await chooseOption(act, field.ref, field.value);
+    if (chosen) return chosen;
+  }
+  let failure: FieldResult;
+  try {
+    const receipt = await act(action);
     const after = receipt.after?.value;
     // Typing again would only type it twice: the call took, and nothing can say more.
     if (hidesSecret(after))
@@ -85,6 +93,27 @@ async function fillField(
   if (!input.typed_fallback || expected === "") return failure;
   const others = secrets.filter((s) => s.text !== expected);
   return typedRoute(context, input, field.ref, expected, others, failure);
+}
+
+/**
+ * A combo box set by choosing its option of that name, read back. Undefined where it lists no such
+ * option or cannot choose one (the text route is tried next); a refusal by the gate is the answer.
+ */
+async function chooseOption(
+  act: (a: { kind: "select"; option: string }) => ReturnType<typeof runAction>,
+  ref: string,
+  option: string,
+): Promise<FieldResult | undefined> {
+  try {
+    const receipt = await act({ kind: "select", option });
+    if (readsBackAs(receipt.after?.value, option) === true)
+      return { ref, set: true, route: "accessibility", receipt };
+    return undefined;
+  } catch (error) {
+    const problem = asDeskhandError(error);
+    if (TYPE_AFTER.has(problem.code) || problem.code === "invalid_params") return undefined;
+    return { ref, set: false, error: problem.toJSON() };
+  }
 }
 
 /** The typed route: the keys, then the same test as the accessibility route's, on the value re-read. */
