@@ -137,6 +137,7 @@ const OWN_DESKTOP = [
   // Files that start their own apps, moved from the shared desktop's lane, the longest.
   "faults",
   "hover",
+  "qt-markup",
   "observe-pixels",
   "receipts",
   "refs-hold",

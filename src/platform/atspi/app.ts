@@ -206,6 +206,14 @@ export class AtspiApp {
     return this.toolkit.name === "GTK" && (this.toolkit.version ?? "").startsWith("4.");
   }
 
+  /**
+   * Qt hands over a button's text as the app wrote it, rich-text markup included, with each "&"
+   * taken as a mnemonic marker (KCalc's "x<sup>2</sup>", "radic;x" for "&radic;x").
+   */
+  get namesInMarkup(): boolean {
+    return this.toolkit.name === "Qt";
+  }
+
   /** GTK 4 names an unnamed element by its widget type: "GtkToggleButton". */
   get namesByType(): boolean {
     return this.isGtk4;

@@ -4,6 +4,7 @@
 // children match the node's child count); everything else is read with concurrent per-node calls.
 
 import { lastInputSent } from "../input-turns.js";
+import { plainFromMarkup } from "../markup.js";
 import { startAll, yieldIfDue } from "../slice.js";
 import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
@@ -72,8 +73,12 @@ const GTK_TYPE_NAME = /^Gtk[A-Z][A-Za-z0-9]*$/;
  * its child's, "GtkImage"): that is the toolkit's word, not the app's, so the element is unnamed (and
  * the gate does not read "toggle button" as what it does).
  */
-export function cleanName(name: string, app?: Pick<AtspiApp, "doublesNames" | "namesByType">): string {
-  const trimmed = cutString(name.trim());
+export function cleanName(
+  name: string,
+  app?: Partial<Pick<AtspiApp, "doublesNames" | "namesByType" | "namesInMarkup">>,
+): string {
+  const cut = cutString(name.trim());
+  const trimmed = app?.namesInMarkup ? plainFromMarkup(cut) : cut;
   if (app?.namesByType && GTK_TYPE_NAME.test(trimmed)) return "";
   if (!app?.doublesNames) return trimmed;
   const half = (trimmed.length - 1) / 2;
