@@ -22,7 +22,7 @@ import {
 import { intersection, union } from "../core/rects.js";
 import type { SnapshotElement, SnapshotPage } from "../core/snapshot.js";
 import type { Point, RgbaImage } from "../platform/hands.js";
-import { RecognizerUnavailable } from "../platform/ocr/types.js";
+import { type RecognizeOptions, RecognizerUnavailable } from "../platform/ocr/types.js";
 import type { Rect, WindowInfo } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
 import { languagesFrom, passwordsIn } from "./pixels-read.js";
@@ -75,6 +75,7 @@ async function readTogether(
   context: ToolContext,
   captures: Capture[],
   timeoutMs: number,
+  layout: RecognizeOptions["layout"],
 ): Promise<PixelReading[]> {
   const started = Date.now();
   const engine = await context.recognizer().describe();
@@ -111,6 +112,7 @@ async function readTogether(
     languages: languagesFrom(context.env, engine),
     timeoutMs: Math.max(LEAST_MS, timeoutMs - (Date.now() - started)),
     ...(context.signal ? { signal: context.signal } : {}),
+    ...(layout ? { layout } : {}),
   });
   return captures.map((c, i) => {
     const top = offsets[i]!;
@@ -131,6 +133,7 @@ async function readCaptures(
   context: ToolContext,
   captures: Capture[],
   timeoutMs: number,
+  layout?: RecognizeOptions["layout"],
 ): Promise<{ readings: (PixelReading | undefined)[]; cached: boolean[]; failed?: string }> {
   const cache = cacheOf(context);
   const readings = captures.map((c) =>
@@ -141,7 +144,7 @@ async function readCaptures(
   if (pending.length === 0) return { readings, cached };
   if (timeoutMs < LEAST_MS) return { readings, cached, failed: "the time budget was spent" };
   let failed: string | undefined;
-  const read = await readTogether(context, pending, timeoutMs).catch((error: Error) => {
+  const read = await readTogether(context, pending, timeoutMs, layout).catch((error: Error) => {
     failed = error.message;
     return [];
   });
@@ -278,15 +281,76 @@ export async function withPixelTargets(
   targets: ObservedTarget[],
 ): Promise<{ targets: ListedTarget[]; notes: string[]; data: PixelsPart["data"] | undefined }> {
   const surfaces = surfacesOf(page, targets);
-  if (surfaces.length === 0) return { targets, notes: [], data: undefined };
-  const part = await readSurfaces(context, surfaces, 0);
+  const faces = facesOf(page, targets);
+  if (surfaces.length === 0 && faces.length === 0) return { targets, notes: [], data: undefined };
+  const part = surfaces.length > 0 ? await readSurfaces(context, surfaces, 0) : undefined;
+  const shown = await faceValues(context, faces);
   const listed: ListedTarget[] = [];
   for (const target of targets) {
-    listed.push({ ...target, index: listed.length });
-    const lines = part.lists.find((l) => l.surface.ref === target.ref)?.targets ?? [];
+    const value = shown.get(target.ref);
+    listed.push({
+      ...target,
+      index: listed.length,
+      ...(value ? { label: withShown(target.label, value) } : {}),
+    });
+    const lines = part?.lists.find((l) => l.surface.ref === target.ref)?.targets ?? [];
     for (const line of lines) listed.push({ ...line, index: listed.length });
   }
-  return { targets: listed, notes: part.notes, data: part.data };
+  const notes = [...(part?.notes ?? [])];
+  if (shown.size > 0)
+    notes.push(
+      `# ${shown.size} closed combo box${shown.size > 1 ? "es" : ""} with no value in the tree: what ${shown.size > 1 ? "they show" : "it shows"} read from pixels (OCR, may misread)`,
+    );
+  return { targets: listed, notes, data: part?.data };
+}
+
+/** Closed combo boxes read from pixels in one observe, at most, and the time they may take. */
+const FACES = { most: 6, ms: 3000 };
+
+/**
+ * Closed combo boxes on screen whose choice the tree does not say (LibreOffice's dialogs draw it on
+ * a face with no text, its list built only when opened): a person reads it off the face.
+ */
+function facesOf(page: SnapshotPage, targets: ObservedTarget[]): Surface[] {
+  const byRef = new Map(page.elements.map((e) => [e.ref, e]));
+  return targets
+    .flatMap((t) => {
+      const e = byRef.get(t.ref);
+      const b = e?.bounds;
+      if (e?.role !== "combo box" || e.value !== undefined || !b || b.width <= 2 * b.height) return [];
+      if (!e.states?.includes("showing") || e.states.includes("expanded")) return [];
+      // The arrow at its right end is no part of the choice.
+      const region = { ...b, width: b.width - b.height };
+      return [{ region, windowId: e.window ?? page.windows[0]?.id, ref: t.ref }];
+    })
+    .slice(0, FACES.most);
+}
+
+/** Each face's words, by its ref: what the combo box shows. */
+async function faceValues(context: ToolContext, faces: Surface[]): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  if (faces.length === 0) return values;
+  const shown = await captureSurfaces(context, faces, []);
+  const { readings } = await readCaptures(
+    context,
+    shown.map((s) => s.capture),
+    FACES.ms,
+    "lines",
+  );
+  shown.forEach(({ surface }, i) => {
+    const text = (readings[i]?.lines ?? [])
+      .map((l) => l.text)
+      .join(" ")
+      .trim();
+    if (text && surface.ref) values.set(surface.ref, text);
+  });
+  return values;
+}
+
+/** A target's line with what it shows after its role and name: `combo box ~"Column" = "A" (pixels)`. */
+function withShown(label: string, value: string): string {
+  const head = /^combo box(?: "(?:[^"\\]|\\.)*")?(?: ~"(?:[^"\\]|\\.)*")?/u.exec(label)?.[0] ?? label;
+  return `${head} = ${JSON.stringify(value)} (pixels)${label.slice(head.length)}`;
 }
 
 /** The window a not_accessible error is about: from its details, else its message. */

@@ -170,6 +170,13 @@ describe("a Java app, two browsers and an office suite on a screen scaled by 2",
     // The dialog took it: the third key, disabled until the second is set, is enabled.
     const third = await call("element_info", { ref: combos.data.matches[2].ref });
     assert.match(third.text ?? "", /^states: .*\bsensitive\b/m, third.text);
+    // What a closed combo box shows, which LibreOffice's tree does not say, is read off its face.
+    const seen = await call("observe", { target: { kind: "window", id: dialog } });
+    const faces = (seen.data.targets as { label: string }[])
+      .map((t) => t.label)
+      .filter((label) => label.startsWith("combo box"));
+    assert.match(faces[0] ?? "", /= "A" \(pixels\)/, seen.text);
+    assert.match(faces[1] ?? "", /= "A" \(pixels\)/, seen.text);
     const cancel = await call("act", {
       find: { target: { kind: "window", id: dialog }, role: "push button", name: "Cancel" },
       action: { kind: "invoke" },

@@ -135,3 +135,45 @@ describe("observe's pixels part", () => {
     }
   });
 });
+
+describe("a closed combo box with no value in the tree", () => {
+  it("shows what its face reads, marked as from pixels, read as lines; one with a value is not read", async () => {
+    const hands = new DotHands({ windows: [{ id: 1, rect: { x: 0, y: 0, width: 1280, height: 800 } }] });
+    const layouts: (string | undefined)[] = [];
+    const reader = new (class extends StackReader {
+      override async recognize(image: GrayImage, options: { layout?: string }) {
+        layouts.push(options.layout);
+        return super.recognize(image);
+      }
+    })();
+    const context = pixelContext(hands, reader);
+    const combo = (ref: string, value?: string) => ({
+      ...element(ref, { ...A, width: 240, height: 30 }),
+      role: "combo box",
+      pixelsOnly: undefined,
+      ...(value === undefined ? {} : { value }),
+    });
+    const faces = {
+      ...page,
+      elements: [combo("s1:e1"), combo("s1:e2", "Blue")],
+    } as unknown as SnapshotPage;
+    const listed: ObservedTarget[] = [
+      { index: 0, ref: "s1:e1", label: 'combo box ~"Column" at (1, 2) in panel "Key"', actions: ["select"] },
+      { index: 1, ref: "s1:e2", label: 'combo box "Color" = "Blue"', actions: ["select"] },
+    ];
+    try {
+      const read = await withPixelTargets(context, faces, listed);
+      assert.deepEqual(
+        read.targets.map((t) => t.label),
+        ['combo box ~"Column" = "Alpha" (pixels) at (1, 2) in panel "Key"', 'combo box "Color" = "Blue"'],
+      );
+      assert.deepEqual(layouts, ["lines"], "one face read, as lines");
+      assert.match(
+        read.notes.join("\n"),
+        /1 closed combo box with no value in the tree: what it shows read from pixels/,
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -87,8 +87,17 @@ export class TesseractRecognizer implements TextRecognizer {
       const child = spawn(
         this.command,
         // Sparse text (--psm 11): a screen is not a page. Automatic layout took a spreadsheet's
-        // first row for part of its column header and read nothing of "Kiwi 4711" in it.
-        ["stdin", "stdout", "-l", options.languages.join("+"), "--psm", "11", "tsv"],
+        // first row for part of its column header and read nothing of "Kiwi 4711" in it. Lines
+        // alone are one block (--psm 6): sparse reading missed a combo box's lone "A".
+        [
+          "stdin",
+          "stdout",
+          "-l",
+          options.languages.join("+"),
+          "--psm",
+          options.layout === "lines" ? "6" : "11",
+          "tsv",
+        ],
         { stdio: ["pipe", "pipe", "pipe"], env: { ...this.env, OMP_THREAD_LIMIT: "1" } },
       );
       const out: Buffer[] = [];

@@ -34,6 +34,11 @@ export interface RecognizeOptions {
   languages: string[];
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * "sparse" (the default): text anywhere, as on a screen; "lines": an image of a few lines of text
+   * and nothing else (a combo box's face), where a lone "A" is read that sparse reading misses.
+   */
+  layout?: "sparse" | "lines";
 }
 
 export interface TextRecognizer {
