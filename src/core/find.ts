@@ -460,7 +460,10 @@ export async function findElements(
   });
   for (const e of shown)
     await readMessage(backend, e.node, { windowId: e.windowId, timeoutMs: options.timeoutMs });
-  const surfaces = hits.length === 0 ? await pixelsOnlySurfaces(backend, candidates, options.timeoutMs) : [];
+  // Pixels are named only where the tree holds no match at all: one left out as off screen (on
+  // another page of a tab list) is in the tree, and the reply says how to list it.
+  const surfaces =
+    verdicts.hits.length === 0 ? await pixelsOnlySurfaces(backend, candidates, options.timeoutMs) : [];
   // Found by the app itself (Collection), a match carries no read of the table around it: the
   // toolkit says which cell it is in.
   if (candidates.method === "collection" && backend.cellPosition)

@@ -86,3 +86,27 @@ it("text finds words in a value, a description or a name, and says where; never 
   );
   assert.equal((await find({ text: "page-secret" })).output?.data.total, 0);
 });
+
+it("a match left out as off screen is no reason to point at pixels: only a tree with no match is", async () => {
+  const hidden: FakeElement = {
+    role: "push button",
+    name: "Export",
+    states: ["enabled", "sensitive", "visible"] as State[],
+  };
+  const canvas: FakeElement = {
+    role: "drawing area",
+    states: SHOWN,
+    bounds: { x: 0, y: 200, width: 400, height: 300 },
+  };
+  const { context } = oneWindow("Pages", [hidden, canvas], dir);
+  const find = (name: string) =>
+    callTool(context, toolNamed("find"), { target: { kind: "title", glob: "Pages" }, name });
+  const offScreen = await find("Export");
+  assert.ok(offScreen.ok);
+  assert.equal(offScreen.output.data.total, 0);
+  assert.match(offScreen.output.text, /1 not on screen .*include_off_screen lists them/);
+  assert.doesNotMatch(offScreen.output.text, /pixels only/);
+  const nowhere = await find("Import");
+  assert.ok(nowhere.ok);
+  assert.match(nowhere.output.text, /Part of this scope is pixels only/);
+});
