@@ -70,6 +70,9 @@ function belowDepth(refs: string[]): string {
 
 const TEXT_ROLES = roleSet("label", "static", "heading", "paragraph", "status bar", "alert", "caption");
 
+/** Cuts made the same way at every read: a view after one compares with the listing before. */
+const STABLE_CUTS = new Set(["tableRows", "maxText"]);
+
 export const observeTool = defineTool({
   name: "observe",
   group: "read",
@@ -160,8 +163,11 @@ export const observeTool = defineTool({
       left_out: leftOut,
     };
     if (includeTree) data.tree = snapshotData(page);
-    // One window seen whole: the next act's view is said against it (view.ts).
-    if (page.windows.length === 1 && !observed.cut_by_depth && truncatedBy.length === 0)
+    // One window seen whole: the next act's view is said against it (view.ts). Table rows and long
+    // texts are cut the same way every time, so a view compares like with like; a read cut short
+    // (depth, nodes, time) might call what it missed gone.
+    const comparable = truncatedBy.every((cut) => STABLE_CUTS.has(cut));
+    if (page.windows.length === 1 && !observed.cut_by_depth && comparable)
       rememberView(context, page.windows[0]!.id, { targets: targets.map((t) => t.label), context: context_ });
     const leftOutParts = [
       leftOut.off_screen ? `${leftOut.off_screen} off screen (visibleOnly: false shows them)` : "",

@@ -109,6 +109,34 @@ describe("the view an acting reply ends with", () => {
     );
   });
 
+  it("a look whose long texts or table rows were cut is still what the next view compares with", async () => {
+    const note: FakeElement = {
+      role: "label",
+      text: "A note longer than the cut",
+      interfaces: ["Accessible", "Text"],
+      states: SHOWN,
+      bounds: at(70),
+    };
+    const { context } = oneWindow("Notes", [checkBox("Bold", 10), note], dir);
+    const observed = await callTool(context, toolNamed("observe"), {
+      target: { kind: "title", glob: "Notes" },
+      maxText: 5,
+    });
+    assert.ok(observed.ok && observed.output.data.truncated_by.includes("maxText"), textOf(observed));
+    const toggled = textOf(
+      await callTool(context, toolNamed("act"), {
+        find: { target: { kind: "title", glob: "Notes" }, name: "Bold" },
+        action: { kind: "toggle" },
+        view: true,
+      }),
+    );
+    assert.match(
+      toggled,
+      /# view: window \d+ "Notes" \(\w+\) in front · s\d+, since your last look: /,
+      toggled,
+    );
+  });
+
   it("an empty field shows its placeholder in observe, in the view and in element_info", async () => {
     const date: FakeElement = {
       role: "text",
