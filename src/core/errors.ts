@@ -133,7 +133,11 @@ export function asDeskhandError(error: unknown): DeskhandError {
         "Read the element's size (read_table) and ask within it.",
       );
     case "UnsupportedPlatform":
-      return new DeskhandError("unsupported_platform", message, "Use deskhand on Linux (X11) for now.");
+      return new DeskhandError(
+        "unsupported_platform",
+        message,
+        "Use deskhand on Linux: X11, or Wayland under sway, KDE Plasma (KWin) or GNOME Shell.",
+      );
     case "HandsUnavailable":
       return new DeskhandError(
         "hands_unavailable",

@@ -29,7 +29,8 @@ const isKey = (node: RawNode): boolean => isLabel(node) && KEY_END.test((node.na
 const isValue = (node: RawNode): boolean => isLabel(node) && !isKey(node);
 const keyWord = (node: RawNode): string => node.name!.trim().replace(KEY_END, "").trim();
 
-const WRAPPER_ROLES = roleSet("filler", "panel", "section");
+/** Boxes a toolkit puts around a field and its hidden parts (flatten's wrappers are another, wider set). */
+const FIELD_BOXES = roleSet("filler", "panel", "section");
 const showing = (node: RawNode) => node.states?.includes("showing") !== false;
 
 /**
@@ -37,7 +38,7 @@ const showing = (node: RawNode) => node.states?.includes("showing") !== false;
  * LibreOffice boxes each dialog combo box with its hidden parts, its label outside the box.
  */
 function boxedField(node: RawNode): RawNode | undefined {
-  if (!WRAPPER_ROLES.has(node.role) || (node.name ?? "").trim()) return undefined;
+  if (!FIELD_BOXES.has(node.role) || (node.name ?? "").trim()) return undefined;
   const fields = node.children.filter((c) => isUnnamedField(c) && showing(c));
   return fields.length === 1 ? fields[0] : undefined;
 }

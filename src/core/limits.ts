@@ -64,7 +64,7 @@ export type CutName =
   | "readCeiling"
   | "unreadable";
 
-export { cutMark, cutString, STRING_CEILING } from "../platform/strings.js";
+export { cutString, STRING_CEILING } from "../platform/strings.js";
 
 /**
  * The most one reply carries in each of its channels (its text; its structured content), in UTF-8

@@ -1,6 +1,7 @@
 // The hands: synthetic pointer and keyboard input, screen pixels and window management. Separate from
 // the accessibility backend, since a desktop may have one without the other. Each piece is a small
-// capability interface; X11 implements them all, the fake backend records what it was asked to do.
+// capability interface; X11, sway, KWin and GNOME Shell implement them (each says what it cannot do),
+// and the fake backend records what it was asked to do.
 import type { Chord, Modifier } from "./keys.js";
 import type { Rect } from "./types.js";
 

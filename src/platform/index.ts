@@ -24,7 +24,8 @@ export function platformSupport(platform: string = process.platform): { supporte
   if (platform === "linux")
     return {
       supported: true,
-      detail: "AT-SPI2 over D-Bus; windows and input from X11, from sway or KWin under Wayland",
+      detail:
+        "AT-SPI2 over D-Bus; windows and input from X11, or under Wayland from sway, KWin or GNOME Shell",
     };
   return { supported: false, detail: PLANNED[platform] ?? `no backend for ${platform}` };
 }

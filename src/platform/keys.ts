@@ -14,6 +14,18 @@ const MODIFIER_ALIASES: Record<string, Modifier> = {
   meta: "super",
 };
 
+/** Keys that move the caret, the selection or the view within what has the focus, and nothing else. */
+export const MOVING_KEYS: ReadonlySet<string> = new Set([
+  "Up",
+  "Down",
+  "Left",
+  "Right",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+]);
+
 export const NAMED_KEYS = [
   "Enter",
   "Tab",

@@ -145,6 +145,14 @@ export function roleSet(...roles: Role[]): ReadonlySet<string> {
   return new Set(roles);
 }
 
+/** A menu's items, plain, checked or one of a group. */
+export const MENU_ITEMS = [
+  "menu item",
+  "check menu item",
+  "radio menu item",
+] as const satisfies readonly Role[];
+export const MENU_ITEM_ROLES = roleSet(...MENU_ITEMS);
+
 // Text fields, by what each judgement needs of them: one list each, so that they differ only where
 // they say why.
 const ONE_LINE_FIELDS = ["text", "entry", "password text", "editbar"] as const satisfies readonly Role[];
@@ -302,9 +310,4 @@ const STATE_NAMES: ReadonlySet<string> = new Set(STATES);
 /** Whether a name (a caller's, say) is one of the vocabulary's states. */
 export function isState(name: string): name is State {
   return STATE_NAMES.has(name);
-}
-
-/** A group of states, checked like a role group. */
-export function stateSet(...states: State[]): ReadonlySet<string> {
-  return new Set(states);
 }

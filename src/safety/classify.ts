@@ -8,7 +8,6 @@ import { LABEL_CEILING } from "../core/limits.js";
 import { type Chord, chordText } from "../platform/keys.js";
 import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/vocabulary.js";
 import { readLabel } from "./label-reading.js";
-import type { SafetyLevel } from "./levels.js";
 import { agentOf, committingMeaning } from "./meanings.js";
 import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
@@ -514,11 +513,6 @@ function setReason(target: TargetFacts, role: string): string | undefined {
       return `${target.name === text ? `a ${role}` : "an option or value"} ${quoteLabel(text)} ("${reading.commits.word}"${reading.commits.what ? `: ${reading.commits.what}` : " commits"})`;
   }
   return undefined;
-}
-
-/** The level the target itself carries: L3 for one that commits, otherwise none (L1). */
-export function targetLevel(target: TargetFacts | undefined): SafetyLevel {
-  return target && commitReason(target) ? "L3" : "L1";
 }
 
 /** Roles whose value a wheel turn changes: the wheel over them is input (L2), not a scroll. */

@@ -12,7 +12,7 @@ import {
   type SemanticAction,
   UnsupportedAction,
 } from "../platform/types.js";
-import { roleSet } from "../platform/vocabulary.js";
+import { MENU_ITEMS, roleSet } from "../platform/vocabulary.js";
 import { callTool } from "./call.js";
 import type { ToolContext } from "./context.js";
 import { type FindQueryInput, findQuerySchema, searchUntil } from "./find.js";
@@ -26,7 +26,7 @@ const LIST_POLL_MS = 150;
 const SETTLE_AFTER_PICK_MS = 200;
 
 /** Roles an open list shows its options as: a menu's items, a list's, a popup table's cells. */
-const OPTION_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item", "table cell");
+const OPTION_ROLES = roleSet(...MENU_ITEMS, "list item", "table cell");
 
 export interface ListOwner {
   ref: string;

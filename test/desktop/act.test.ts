@@ -240,7 +240,7 @@ describe("acting on real apps", () => {
     const byName = await call("find", { target: { kind: "title", glob: TITLES.swing }, name: "DH-0042" });
     assert.equal(byName.data.total, 0, byName.text);
     assert.match(
-      byName.text,
+      byName.text ?? "",
       /Its words are on this, not as a name:\n- text[^\n]* = "DH-0042"[^\n]* · found in its value \[ref=/,
     );
     const notes = pick(form, (e) => e.role === "text" && e.name === "Notes", "the Notes area");

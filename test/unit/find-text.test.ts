@@ -16,6 +16,12 @@ const dir = mkdtempSync(join(tmpdir(), "deskhand-find-text-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const SHOWN = ["enabled", "sensitive", "visible", "showing"] as State[];
+type Match = { role: string; name: string | null; text_in?: string };
+/** A find's matches, from a call that must have answered. */
+function matchesOf(result: Awaited<ReturnType<typeof callTool>>): Match[] {
+  assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
+  return result.output.data.matches as Match[];
+}
 const at = (y: number) => ({ x: 20, y, width: 200, height: 24 });
 const elements: FakeElement[] = [
   {
@@ -51,40 +57,42 @@ it("text finds words in a value, a description or a name, and says where; never 
     byName.output.text,
     /^No match for name "Page 1 of 3"\.\nIts words are on this, not as a name:\n- label = "Page 1 of 3" · found in its value \[ref=(s\d+:\w+)\]/,
   );
-  const ref = byName.output.data.elsewhere[0].ref;
-  const info = await callTool(context, toolNamed("element_info"), { ref });
+  const elsewhere = byName.output.data.elsewhere as { ref: string }[];
+  const info = await callTool(context, toolNamed("element_info"), { ref: elsewhere[0]!.ref });
   assert.ok(info.ok, "its ref is one the agent can use");
-  assert.equal((await find({ name: "Nowhere at all" })).output?.data.elsewhere, undefined);
+  const nowhere = await find({ name: "Nowhere at all" });
+  assert.ok(nowhere.ok);
+  assert.equal(nowhere.output.data.elsewhere, undefined);
 
   const page = await find({ text: "page 1 OF 3" });
   assert.ok(page.ok);
   assert.deepEqual(
-    page.output.data.matches.map((m: { role: string; text_in?: string }) => [m.role, m.text_in]),
+    matchesOf(page).map((m) => [m.role, m.text_in]),
     [["label", "value"]],
   );
   assert.match(page.output.text, /label = "Page 1 of 3" · found in its value \[ref=/);
 
   const mail = await find({ text: "invoice" });
   assert.ok(mail.ok);
-  assert.equal(mail.output.data.matches[0].name, "Send");
-  assert.equal(mail.output.data.matches[0].text_in, "description");
+  assert.equal(matchesOf(mail)[0]?.name, "Send");
+  assert.equal(matchesOf(mail)[0]?.text_in, "description");
   assert.match(mail.output.text, /"Send" described "Mail the invoice now" · found in its description/);
 
   // In a name the line says nothing more; a password's text is never searched.
   const pages = await find({ text: "page", role: "push button" });
   assert.ok(pages.ok);
   assert.deepEqual(
-    pages.output.data.matches.map((m: { name: string; text_in?: string }) => [m.name, m.text_in]),
+    matchesOf(pages).map((m) => [m.name, m.text_in]),
     [["Next page", undefined]],
   );
   const secret = await find({ text: "secret" });
   assert.ok(secret.ok);
   assert.deepEqual(
-    secret.output.data.matches.map((m: { role: string }) => m.role),
+    matchesOf(secret).map((m) => m.role),
     ["password text"],
     "found by its name, Secret",
   );
-  assert.equal((await find({ text: "page-secret" })).output?.data.total, 0);
+  assert.deepEqual(matchesOf(await find({ text: "page-secret" })), []);
 });
 
 it("a match left out as off screen is no reason to point at pixels: only a tree with no match is", async () => {

@@ -32,7 +32,7 @@ class StackReader implements TextRecognizer {
   async describe() {
     return { engine: "fake", version: "1", languages: ["eng"], available: true, detail: "" };
   }
-  async recognize(image: GrayImage): Promise<RecognizedWord[]> {
+  async recognize(image: GrayImage, _options?: unknown): Promise<RecognizedWord[]> {
     this.runs.push({ width: image.width, height: image.height });
     const word = (text: string, x: number, y: number, line: number): RecognizedWord => ({
       text,
@@ -141,8 +141,8 @@ describe("a closed combo box with no value in the tree", () => {
     const hands = new DotHands({ windows: [{ id: 1, rect: { x: 0, y: 0, width: 1280, height: 800 } }] });
     const layouts: (string | undefined)[] = [];
     const reader = new (class extends StackReader {
-      override async recognize(image: GrayImage, options: { layout?: string }) {
-        layouts.push(options.layout);
+      override async recognize(image: GrayImage, options?: { layout?: string }) {
+        layouts.push(options?.layout);
         return super.recognize(image);
       }
     })();

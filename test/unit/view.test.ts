@@ -122,7 +122,10 @@ describe("the view an acting reply ends with", () => {
       target: { kind: "title", glob: "Notes" },
       maxText: 5,
     });
-    assert.ok(observed.ok && observed.output.data.truncated_by.includes("maxText"), textOf(observed));
+    assert.ok(
+      observed.ok && (observed.output.data.truncated_by as string[]).includes("maxText"),
+      textOf(observed),
+    );
     const toggled = textOf(
       await callTool(context, toolNamed("act"), {
         find: { target: { kind: "title", glob: "Notes" }, name: "Bold" },

@@ -3,7 +3,7 @@
 
 import { shownByStates } from "../shown.js";
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
-import { roleSet, TEXT_CONTENT_ROLES } from "../vocabulary.js";
+import { MENU_ITEM_ROLES, roleSet, TEXT_CONTENT_ROLES } from "../vocabulary.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { placeName } from "./element.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
@@ -140,7 +140,6 @@ async function ancestorHasArea(node: RawNode): Promise<boolean> {
 }
 
 /** Roles whose shortcut Qt gives only through GetKeyBinding: a menu item's ("Ctrl+S"). */
-const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
 
 async function readActions(context: EnrichContext, node: RawNode, path: string): Promise<string[]> {
   const askBindings = context.app.bindingsApart && MENU_ITEM_ROLES.has(node.role);

@@ -13,7 +13,7 @@ import {
 } from "../../core/receipt.js";
 import { verifiedNote } from "../../core/verify.js";
 import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
-import { type Chord, chordText, parseChord } from "../../platform/keys.js";
+import { type Chord, chordText, MOVING_KEYS, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { COMMAND_ROLES, commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
@@ -273,18 +273,11 @@ interface WindowsBefore {
 
 /** How long an input's effect on windows is given to show when nothing was re-read after it. */
 const WINDOWS_SETTLE_MS = 150;
-/** Keys that move or select within a field, whatever the modifiers: they open nothing. */
-const MOVING_KEYS = new Set([
-  "Left",
-  "Right",
-  "Up",
-  "Down",
-  "Home",
-  "End",
-  "PageUp",
-  "PageDown",
-  "Backspace",
-]);
+/**
+ * Keys that move, select or delete within a field, whatever the modifiers: they open nothing. Not
+ * Tab: ctrl+Tab shows another page, alt+Tab another window.
+ */
+const OPENS_NOTHING = new Set([...MOVING_KEYS, "Backspace"]);
 
 /** Chords that edit within a field (select, clipboard, undo): they open no window, and are pressed often. */
 const EDITING_CHORDS = new Set(
@@ -328,7 +321,7 @@ function chordMayOpen(chord: Chord): boolean {
   const key = chord.key;
   if (!key) return false;
   const named = key.kind === "named" ? key.name : undefined;
-  if ((named && MOVING_KEYS.has(named)) || EDITING_CHORDS.has(chordText(chord))) return false;
+  if ((named && OPENS_NOTHING.has(named)) || EDITING_CHORDS.has(chordText(chord))) return false;
   return (
     chord.modifiers.some((m) => m !== "shift") ||
     named === "Enter" ||

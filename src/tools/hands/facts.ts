@@ -5,9 +5,16 @@
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { placeholderOf } from "../../core/value.js";
-import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
+import { bindingChords, type Chord, chordText, MOVING_KEYS, sameChord } from "../../platform/keys.js";
 import type { AppBindings, RawNode } from "../../platform/types.js";
-import { EDITABLE_ROLES, roleSet, TYPED_TEXT_ROLES, WINDOW_ROLES } from "../../platform/vocabulary.js";
+import {
+  EDITABLE_ROLES,
+  MENU_ITEM_ROLES,
+  MENU_ITEMS,
+  roleSet,
+  TYPED_TEXT_ROLES,
+  WINDOW_ROLES,
+} from "../../platform/vocabulary.js";
 import {
   acknowledgedMessage,
   BUTTON_ROLES,
@@ -143,7 +150,7 @@ const SHOWN_CHILDREN = 8;
 
 // A menu title's children are the menu it opens and its items: what the press opens, not what the
 // title shows ("File" is not "Save/Restore Session").
-const OPENED_ROLES = roleSet("menu", "menu item", "check menu item", "radio menu item", "popup menu");
+const OPENED_ROLES = roleSet("menu", ...MENU_ITEMS, "popup menu");
 
 export const MENU_ROLES = roleSet("menu", "popup menu");
 
@@ -467,7 +474,8 @@ const HARMLESS_CHORDS = new Set(
     "ctrl+shift+End",
   ].map((c) => c.toLowerCase()),
 );
-const MOVES = new Set(["Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown", "Tab"]);
+/** Keys that only move: the caret, the selection, the view, or the focus (Tab). */
+const MOVES = new Set([...MOVING_KEYS, "Tab"]);
 
 function harmlessChord(chord: Chord): boolean {
   const key = chord.key;
@@ -508,7 +516,7 @@ function terminalEffect(
 }
 
 const POPUP_HOLDERS = roleSet("menu", "popup menu", "combo box");
-const CHOICE_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item");
+const CHOICE_ROLES = roleSet(...MENU_ITEMS, "list item");
 
 /**
  * The item an open popup (a combo box's list, a menu) has chosen: GTK 3 grabs the keyboard for it
@@ -686,7 +694,6 @@ function bindsEnter(node: RawNode, modified: boolean): boolean {
 
 /** Reading what keys an element answers to: its actions and their key bindings, nothing else. */
 const BINDINGS_READ = { maxText: 0, actions: true, accessibleIds: false, timeoutMs: 1500 };
-const MENU_ITEM_ROLES = roleSet("menu item", "check menu item", "radio menu item");
 
 /**
  * The shortcut a menu item's own label shows, where it is the chord: GTK 4 shows it in a label of

@@ -11,7 +11,7 @@ import { inside, intersection } from "../../core/rects.js";
 import { type Verified, verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
+import { MENU_ITEM_ROLES, roleSet } from "../../platform/vocabulary.js";
 import { COMMAND_ROLES, type TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
@@ -220,7 +220,6 @@ async function hitTest(
 }
 
 /** Menu items: their tree can show before the display maps their popup. */
-const MENU_ITEMS = roleSet("menu item", "check menu item", "radio menu item");
 const MENU_SHOWS_WITHIN_MS = 600;
 /**
  * GTK 3 takes a release within 500 ms of a menu's opening as the end of the press that opened it,
@@ -250,7 +249,7 @@ export async function untilMenuShows(
   place: ResolvedPlace,
   hands: { name: string },
 ): Promise<void> {
-  if (!place.element || !MENU_ITEMS.has(place.element.role)) return;
+  if (!place.element || !MENU_ITEM_ROLES.has(place.element.role)) return;
   // Under X11 a menu is mapped before the click returns, and items pressed at once have always
   // worked there: the wait is a Wayland compositor's, which maps the popup on its own time.
   const since = Date.now() - lastClickAt;

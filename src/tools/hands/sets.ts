@@ -2,7 +2,7 @@
 // value control's new value (a slider "Slide to pay" is judged by its words), an option chosen in a
 // list (by the option's words, with its list's name), the options a wheel turns a combo box through.
 import type { RawNode } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
+import { MENU_ITEMS, roleSet } from "../../platform/vocabulary.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { pressFacts } from "./facts.js";
@@ -62,7 +62,7 @@ export async function optionFacts(
 }
 
 /** Roles a combo box's list shows its options as. */
-const OPTION_ROLES = roleSet("menu item", "check menu item", "radio menu item", "list item");
+const OPTION_ROLES = roleSet(...MENU_ITEMS, "list item");
 const OPTIONS_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 500, timeoutMs: 1500 };
 
 /** How an input moves through a list's options: by steps forward or back, or to its first or last. */
