@@ -3,6 +3,7 @@
 // reads the model: the app shows nothing and its focus stays where it was.
 import { type DBusConnection, DBusTimeoutError } from "./atspi/dbus.js";
 import { DBUS_NAME, DBUS_PATH, IFACE } from "./atspi/names.js";
+import type { ExportedItem } from "./types.js";
 
 /** What a window's X properties say its GTK app exports on the session bus. */
 export interface GtkExports {
@@ -12,13 +13,6 @@ export interface GtkExports {
   application?: string;
   /** _GTK_MENUBAR_OBJECT_PATH and _GTK_APP_MENU_OBJECT_PATH: the menu models it exports. */
   menus: string[];
-}
-
-/** An item of an exported menu: its label (mnemonic marks dropped), action and accelerator. */
-export interface ExportedItem {
-  label: string;
-  action?: string;
-  accel?: string;
 }
 
 /** A variant as dbus-native decodes it: [signature, [value]]. */

@@ -1,4 +1,3 @@
-import type { ExportedItem } from "./gtk-menus.js";
 import { type Interface, type Role, roleSet, type State } from "./vocabulary.js";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
@@ -14,6 +13,13 @@ export const TOGGLE_ROLES = roleSet(
   "check menu item",
   "radio menu item",
 );
+
+/** An item of an exported menu: its label (mnemonic marks dropped), action and accelerator. */
+export interface ExportedItem {
+  label: string;
+  action?: string;
+  accel?: string;
+}
 
 export interface Rect {
   x: number;

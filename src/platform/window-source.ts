@@ -3,7 +3,41 @@
 // focus and what is under the pointer.
 import type { GtkExports } from "./gtk-menus.js";
 import type { Rect } from "./types.js";
-import type { ClientWindow } from "./x11/windows.js";
+
+/** A top-level window as the display lists it, in global points, with what is known of its place. */
+export interface ClientWindow {
+  id: number;
+  title: string;
+  pid: number | null;
+  rect: Rect | null;
+  /** _GTK_FRAME_EXTENTS (left, right, top, bottom): the client-side shadow inside the X window. */
+  csdMargins: [number, number, number, number] | null;
+  /** Stacking position, 0 = bottom. */
+  stackIndex: number;
+  /** The window's class: X11's WM_CLASS (its second string), sway's app_id or XWayland's class. */
+  windowClass?: string;
+  /** Under sway: an X11 client of XWayland, whose extents are shifted to its place (csd.ts). */
+  xwayland?: true;
+  /** What is added to its extents (XWayland: measured per window); null: no place can be trusted. */
+  extentsShift?: { x: number; y: number } | null;
+  /** What its app's extents are multiplied by: it scaled itself, its extents did not (X11). */
+  extentsScale?: number;
+  /** Why its app's extents match neither the window nor one scale of it (X11): no place is trusted. */
+  extentsDisagree?: string;
+}
+
+/** The windows holding a point, front-most first. */
+export function windowsAtPoint(windows: ClientWindow[], point: { x: number; y: number }): ClientWindow[] {
+  const hits = windows.filter(
+    (w) =>
+      w.rect &&
+      point.x >= w.rect.x &&
+      point.y >= w.rect.y &&
+      point.x < w.rect.x + w.rect.width &&
+      point.y < w.rect.y + w.rect.height,
+  );
+  return hits.sort((a, b) => b.stackIndex - a.stackIndex);
+}
 
 export interface WindowSource {
   /** "atspi+x11", "atspi+sway", "atspi+kwin", "atspi+gnome": the backend's name. */

@@ -12,11 +12,17 @@ import type { Confirmer } from "../safety/gate.js";
 import type { SafetyLevel } from "../safety/levels.js";
 import { policyInForce, type SafetyPolicy } from "../safety/policy.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
-import type { CallJournal } from "./guard.js";
-import { RECORDER, type StepRecorder } from "./recorder-slot.js";
-import type { ToolDefinition } from "./tool.js";
+import type { CallJournal } from "./call-journal.js";
 
 export const DESKHAND_VERSION = "0.1.0";
+
+/** What the gate reads of the tool a call runs: its name and declared levels (tool.ts declares them). */
+export interface RunningTool {
+  readonly name: string;
+  readonly level: SafetyLevel;
+  readonly highest?: SafetyLevel | undefined;
+  readonly inputsAs?: readonly string[] | undefined;
+}
 
 export interface ToolContext {
   /** Reads the accessibility tree; acting on it goes through the gate (guard.ts). */
@@ -26,7 +32,7 @@ export interface ToolContext {
   /** The acting backend and hands, reached only through guard() (see acting.ts). */
   readonly [ACTING]: ActingSurfaces;
   /** The tool this call runs (set by callTool): the gate holds its levels to what it declares. */
-  readonly running?: Pick<ToolDefinition, "name" | "level" | "highest" | "inputsAs">;
+  readonly running?: RunningTool;
   /**
    * The least level of the tools this call runs inside (a profile's main_press, L3, running click):
    * a tool's level is nominal, so what it calls is judged at that level at least, never below.
@@ -107,8 +113,6 @@ export interface ServingInfo {
 
 export interface ContextOptions {
   refLifetime: RefLifetime;
-  /** Records this session's acting calls (`deskhand mcp --record FILE`: a Recorder, recording.ts). */
-  recorder?: StepRecorder;
   env?: NodeJS.ProcessEnv;
   /** Injected for tests and other backends; defaults to this platform's. */
   connect?: () => Promise<AccessibilityBackend>;
@@ -203,7 +207,6 @@ export function createContext(options: ContextOptions): ToolContext {
   const currentPolicy = (): SafetyPolicy =>
     policyInForce(env, options.ceiling ? { ceiling: options.ceiling } : {});
   const sessionState = new Map<symbol, unknown>();
-  if (options.recorder) sessionState.set(RECORDER, options.recorder);
   return {
     backend: backend.get,
     hands: hands.get,

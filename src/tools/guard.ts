@@ -17,6 +17,7 @@ import { levelRank, type SafetyLevel } from "../safety/levels.js";
 import { systemVocabulary } from "../safety/vocabulary.js";
 import { warmInBackground } from "../safety/warm.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
+import type { GuardedEnd } from "./call-journal.js";
 import type { ToolContext } from "./context.js";
 
 export interface GuardSpec {
@@ -33,11 +34,6 @@ export interface GuardSpec {
   /** Where `secret` is typed by keys: runs typed into one place one after another join as one. */
   typedInto?: string | undefined;
 }
-
-/** How an allowed attempt ended, for its journal line. */
-export type GuardedEnd =
-  | { decision: "done"; outcome: Record<string, unknown> }
-  | { decision: "refused" | "error"; reason: string };
 
 export type Guarded =
   | { allowed: false; level: SafetyLevel; reason: string }
@@ -92,21 +88,6 @@ function gateNote(
     return { level: decision.level, allowed_by: { preapproved: decision.rules ?? [] } };
   if (levelRank(decision.level) >= 3) return { level: decision.level, allowed_by: { ceiling } };
   return undefined;
-}
-
-/**
- * One tool call's attempts: those whose outcome line is still to come, and the outcome lines the
- * journal could not take. callTool makes one per call, ends what the tool left open (it threw), and
- * says in the reply what could not be written.
- */
-export class CallJournal {
-  readonly open = new Set<(how: GuardedEnd) => void>();
-  readonly unwritten: string[] = [];
-
-  /** Ends every attempt still open: the call stopped (threw) between its attempt and its outcome. */
-  endOpen(reason: string): void {
-    for (const end of [...this.open]) end({ decision: "error", reason });
-  }
 }
 
 /** The outcome line's failure, as the reply says it: the action was taken, its attempt line is there. */

@@ -14,9 +14,9 @@ import {
 } from "../platform/types.js";
 import { MENU_ITEMS, roleSet } from "../platform/vocabulary.js";
 import { callTool } from "./call.js";
+import type { GuardedEnd } from "./call-journal.js";
 import type { ToolContext } from "./context.js";
 import { type FindQueryInput, findQuerySchema, searchUntil } from "./find.js";
-import type { GuardedEnd } from "./guard.js";
 import { clickTool } from "./hands/pointer.js";
 
 /** How long a list opened by a press takes to show, at most, on a loaded machine. */

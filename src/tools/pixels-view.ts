@@ -284,7 +284,7 @@ export async function withPixelTargets(
   const faces = facesOf(page, targets);
   if (surfaces.length === 0 && faces.length === 0) return { targets, notes: [], data: undefined };
   const part = surfaces.length > 0 ? await readSurfaces(context, surfaces, 0) : undefined;
-  const shown = await faceValues(context, faces);
+  const { values: shown, unread } = await faceValues(context, faces);
   const listed: ListedTarget[] = [];
   for (const target of targets) {
     const value = shown.get(target.ref);
@@ -301,11 +301,12 @@ export async function withPixelTargets(
     notes.push(
       `# ${shown.size} closed combo box${shown.size > 1 ? "es" : ""} with no value in the tree: what ${shown.size > 1 ? "they show" : "it shows"} read from pixels (OCR, may misread)`,
     );
+  if (unread.length > 0) notes.push(`# closed combo boxes not read from pixels: ${foldReasons(unread)}`);
   return { targets: listed, notes, data: part?.data };
 }
 
 /** Closed combo boxes read from pixels in one observe, at most, and the time they may take. */
-const FACES = { most: 6, ms: 3000 };
+const FACES = { most: 6, ms: PIXELS_BUDGET.ms };
 
 /**
  * Closed combo boxes on screen whose choice the tree does not say (LibreOffice's dialogs draw it on
@@ -326,25 +327,31 @@ function facesOf(page: SnapshotPage, targets: ObservedTarget[]): Surface[] {
     .slice(0, FACES.most);
 }
 
-/** Each face's words, by its ref: what the combo box shows. */
-async function faceValues(context: ToolContext, faces: Surface[]): Promise<Map<string, string>> {
+/** Each face's words, by its ref (what the combo box shows), and the faces left unread, with why. */
+async function faceValues(
+  context: ToolContext,
+  faces: Surface[],
+): Promise<{ values: Map<string, string>; unread: string[] }> {
   const values = new Map<string, string>();
-  if (faces.length === 0) return values;
-  const shown = await captureSurfaces(context, faces, []);
-  const { readings } = await readCaptures(
+  const unread: string[] = [];
+  if (faces.length === 0) return { values, unread };
+  const shown = await captureSurfaces(context, faces, unread);
+  const { readings, failed } = await readCaptures(
     context,
     shown.map((s) => s.capture),
     FACES.ms,
     "lines",
   );
   shown.forEach(({ surface }, i) => {
-    const text = (readings[i]?.lines ?? [])
+    const reading = readings[i];
+    if (!reading) unread.push(`${surface.ref}: ${failed ?? "not read"}`);
+    const text = (reading?.lines ?? [])
       .map((l) => l.text)
       .join(" ")
       .trim();
     if (text && surface.ref) values.set(surface.ref, text);
   });
-  return values;
+  return { values, unread };
 }
 
 /** A target's line with what it shows after its role and name: `combo box ~"Column" = "A" (pixels)`. */

@@ -6,7 +6,8 @@
 import { inside } from "../core/rects.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, searchUntil } from "./find.js";
-import { type PlacedElement, resolvePlace } from "./hands/place.js";
+import { resolvePlace } from "./hands/place.js";
+import type { PlacedElement } from "./hands/placed.js";
 import type { PointInput } from "./hands/schemas.js";
 
 /** Action names that press (the backend's invoke). */

@@ -18,3 +18,9 @@ export interface StepRecorder {
   /** After it succeeded: writes the step; a file that cannot be written is said, not thrown. */
   after(context: ToolContext, pending: PendingStep, output: ToolOutput): Promise<string | undefined>;
 }
+
+/** Records this session's acting calls from now on (`deskhand mcp --record FILE`: a Recorder, recording.ts). */
+export function attachRecorder(context: ToolContext, recorder: StepRecorder): ToolContext {
+  context.sessionState.set(RECORDER, recorder);
+  return context;
+}

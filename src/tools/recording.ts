@@ -23,7 +23,7 @@ import { holdsCredential, secretField } from "../safety/secrets.js";
 import type { ToolContext } from "./context.js";
 import { findToolSchema, resolveOne, searchUntil } from "./find.js";
 import type { PendingStep, StepRecorder } from "./recorder-slot.js";
-import type { Step } from "./run.js";
+import type { Step } from "./run-step.js";
 import type { ToolDefinition, ToolOutput, TypedValues } from "./tool.js";
 
 export const RECORDING_VERSION = 1;

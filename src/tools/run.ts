@@ -9,8 +9,9 @@ import { windowChangeLines, windowChanges } from "../core/receipt.js";
 import type { WindowInfo } from "../platform/types.js";
 import { type CallResult, callTool } from "./call.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
-import { findToolSchema, resolveOne } from "./find.js";
+import { resolveOne } from "./find.js";
 import { paramValues, readRecording, recordingsDir } from "./recording.js";
+import { type Step, stepSchema } from "./run-step.js";
 import { defineTool, type ToolDefinition } from "./tool.js";
 import { viewSchema } from "./view.js";
 import { waitTool } from "./wait.js";
@@ -19,23 +20,6 @@ import { waitTool } from "./wait.js";
 const STEP_LINE_CHARS = 200;
 /** Tools a step may not call: a run within a run, and recording's own switch. */
 const NOT_A_STEP = new Set(["run", "record"]);
-
-export const stepSchema = z.strictObject({
-  tool: z.string().min(1),
-  args: z.record(z.string(), z.unknown()).default({}),
-  find: findToolSchema.optional().describe('Resolved as the step runs, into args.ref or "$ref"'),
-  element: z
-    .strictObject({ role: z.string(), name: z.string() })
-    .optional()
-    .describe("What find must find, else stop"),
-  // Checked as wait's arguments when the run starts, once "$ref" and parameters stand in.
-  expect: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("wait's arguments, met after the step, else stop"),
-  note: z.string().max(500).optional(),
-});
-export type Step = z.output<typeof stepSchema>;
 
 export const runInput = z
   .object({

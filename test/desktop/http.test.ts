@@ -223,8 +223,8 @@ describe("MCP over Streamable HTTP", () => {
     );
     assert.deepEqual(load.failures.slice(0, 5), []);
     assert.equal(load.typed, load.attemptedTyping);
-    // Each client types at 4 of its 25 calls, 9 characters or more each time.
-    assert.ok(load.typed >= 8 * 4 * 9, `${load.typed} characters typed`);
+    // Each client types at 4 of its 25 calls, 8 characters or more each time ("c0-8 çé✓").
+    assert.ok(load.typed >= 8 * 4 * 8, `${load.typed} characters typed`);
     assert.ok(afterLoad < 400, `RSS ${afterLoad.toFixed(0)} MB`);
   });
 

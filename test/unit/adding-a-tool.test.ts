@@ -183,3 +183,55 @@ it("a reading tool and an input tool, each in its own file and one registry line
     ["attempt", "done", "refused"],
   );
 });
+
+/** One pinning test in the scratch copy: its status, and what it said. */
+function pinTest(file: string, pattern: string): { status: number | null; out: string } {
+  // NODE_TEST_CONTEXT would make the child report to this runner instead of exiting by its own result.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--test", `--test-name-pattern=${pattern}`, file],
+    {
+      cwd: scratch,
+      encoding: "utf8",
+      env: { ...env, DESKHAND_CEILING: "" },
+    },
+  );
+  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+it("the tests that pin every tool fail for the new ones, naming them, and pass once the checklist's pins are set", () => {
+  // The same scratch copy, with the two tools registered (the first test made it).
+  for (const file of ["test/unit/catalog.test.ts", "test/unit/every-tool-outcome.test.ts"])
+    cpSync(resolve(file), join(scratch, file));
+  const outcome = "every tool that can act above L1 has a case here";
+  const budget = "the default catalog is at most";
+  const before = [
+    pinTest("test/unit/every-tool-outcome.test.ts", outcome),
+    pinTest("test/unit/catalog.test.ts", budget),
+  ];
+  assert.notEqual(before[0]!.status, 0, "the new input tool has no case yet");
+  assert.match(before[0]!.out, /nudge/, "the outcome test names it");
+  assert.notEqual(before[1]!.status, 0, "two tools more do not fit the catalog's budget");
+  assert.match(before[1]!.out, /\d+ characters/, "the catalog test says how many");
+  // The checklist's pins: a case for the acting tool (step 4), and the budget raised (step 3).
+  const outcomeFile = join(scratch, "test/unit/every-tool-outcome.test.ts");
+  writeFileSync(
+    outcomeFile,
+    readFileSync(outcomeFile, "utf8").replace(
+      "  raw_input: {",
+      '  nudge: { at: { space: "global", x: 30, y: 40 }, intent },\n  raw_input: {',
+    ),
+  );
+  const registry = join(scratch, "src/tools/registry.ts");
+  writeFileSync(
+    registry,
+    readFileSync(registry, "utf8").replace(/CATALOG_BUDGET = [\d_]+/, "CATALOG_BUDGET = 19_000"),
+  );
+  const after = [
+    pinTest("test/unit/every-tool-outcome.test.ts", outcome),
+    pinTest("test/unit/catalog.test.ts", budget),
+  ];
+  assert.equal(after[0]!.status, 0, after[0]!.out.slice(-2000));
+  assert.equal(after[1]!.status, 0, after[1]!.out.slice(-2000));
+});

@@ -151,7 +151,7 @@ describe("the Wayland wire", () => {
 describe("sway's stacking", () => {
   it("puts floating windows above tiles, focused or not, for the window list and a covered point", async () => {
     const { stackedWindows } = await import("../../src/platform/wayland/sway.js");
-    const { windowsAtPoint } = await import("../../src/platform/x11/windows.js");
+    const { windowsAtPoint } = await import("../../src/platform/window-source.js");
     const rect = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
     const view = (id: number, extra: Partial<SwayNode>): SwayNode => ({
       id,

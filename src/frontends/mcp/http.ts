@@ -29,6 +29,7 @@ import {
   type ToolContext,
 } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
+import { attachRecorder } from "../../tools/recorder-slot.js";
 import { Recorder } from "../../tools/recording.js";
 import type { Profile } from "../profiles/index.js";
 import { CallsInFlight, exitBy } from "./calls.js";
@@ -508,10 +509,9 @@ function openSession(shared: Shared, client: HttpClient, address: string): Sessi
     snapshotNumbers: shared.snapshotNumbers,
     stopping: shared.calls.halted,
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
-    ...(options.record
-      ? { recorder: new Recorder(options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`)) }
-      : {}),
   });
+  if (options.record)
+    attachRecorder(context, new Recorder(options.record.replace(/(\.json)?$/, `.${id.slice(0, 8)}$1`)));
   server = createMcpServer(context, options.profile, shared.calls);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => id,

@@ -10,6 +10,7 @@ import type { SafetyLevel } from "../../safety/levels.js";
 import { type CallResult, callTool, failed } from "../../tools/call.js";
 import { createContext, DESKHAND_VERSION, type ToolContext } from "../../tools/context.js";
 import { prepareGate } from "../../tools/guard.js";
+import { attachRecorder } from "../../tools/recorder-slot.js";
 import { Recorder } from "../../tools/recording.js";
 import { TOOLS } from "../../tools/registry.js";
 import { inOwnWords, type Profile } from "../profiles/index.js";
@@ -159,11 +160,11 @@ export async function runMcpServer(
   const calls = new CallsInFlight();
   const context = createContext({
     refLifetime: "while-verified",
-    ...(options.record ? { recorder: new Recorder(options.record) } : {}),
     confirm: elicitationConfirmer(() => server),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
     stopping: calls.halted,
   });
+  if (options.record) attachRecorder(context, new Recorder(options.record));
   prepareGate();
   server = createMcpServer(context, options.profile, calls);
   const transport = new GuardedStdioTransport();

@@ -9,7 +9,7 @@ import { DBusCallError, DBusConnection } from "../atspi/dbus.js";
 import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";
-import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { type ClientWindow, windowsAtPoint } from "../window-source.js";
 import { CompositorUnreachable } from "./compositor.js";
 import { extensionVersion, SHELL_NAME, SHELL_PATH, TOKEN_FILE } from "./gnome-extension.js";
 import { busNameGone, windowNumber } from "./kwin.js";

@@ -20,8 +20,8 @@ import {
 import { InputTurns } from "../input-turns.js";
 import { type Chord, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
+import { windowsAtPoint } from "../window-source.js";
 import { openX11Hands } from "../x11/hands.js";
-import { windowsAtPoint } from "../x11/windows.js";
 import { goneFrom } from "./compositor.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";

@@ -5,8 +5,7 @@
 // KWin has its own window source (kwin.ts).
 import { connect, type Socket } from "node:net";
 import { NoAnswerError } from "../types.js";
-import type { WindowSource } from "../window-source.js";
-import type { ClientWindow } from "../x11/windows.js";
+import type { ClientWindow, WindowSource } from "../window-source.js";
 import { CompositorUnreachable, peerGone } from "./compositor.js";
 
 const MAGIC = Buffer.from("i3-ipc");

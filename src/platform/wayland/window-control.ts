@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FocusTruth, Point, WindowControl } from "../hands.js";
 import type { Rect } from "../types.js";
-import { type ClientWindow, windowsAtPoint } from "../x11/windows.js";
+import { type ClientWindow, windowsAtPoint } from "../window-source.js";
 
 export type CompositorAction = "activate" | "minimize" | "restore" | "close";
 

@@ -1,7 +1,7 @@
 // RandR 1.5's monitors, the screens of one X display as a desktop lays them out in its root window
 // (randrproto.txt, "RRGetMonitors" and "RRSetMonitor"). The `x11` package speaks RandR up to 1.4, so
 // these two requests are encoded here; nothing else of RandR is needed.
-import type { Rect } from "./connection.js";
+import type { Rect } from "../types.js";
 
 export const RR_GET_MONITORS = 42;
 export const RR_SET_MONITOR = 43;

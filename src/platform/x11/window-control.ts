@@ -2,8 +2,9 @@
 // window manager's own properties: what we asked for is not reported as what happened.
 import { setTimeout as sleep } from "node:timers/promises";
 import { type FocusTruth, type Point, WINDOW_MANAGER_ANSWER_MS, type WindowControl } from "../hands.js";
+import { windowsAtPoint } from "../window-source.js";
 import type { X11Connection } from "./connection.js";
-import { activeWindow, clientWindows, windowsAtPoint } from "./windows.js";
+import { activeWindow, clientWindows } from "./windows.js";
 
 // The window manager acts on its own time; these bound how long we watch for the result.
 const SETTLE_MS = 1500;

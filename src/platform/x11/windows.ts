@@ -2,29 +2,8 @@
 
 import type { GtkExports } from "../gtk-menus.js";
 import type { Rect } from "../types.js";
-import type { WindowSource } from "../window-source.js";
+import { type ClientWindow, type WindowSource, windowsAtPoint } from "../window-source.js";
 import type { X11Connection } from "./connection.js";
-
-export interface ClientWindow {
-  id: number;
-  title: string;
-  pid: number | null;
-  rect: Rect | null;
-  /** _GTK_FRAME_EXTENTS (left, right, top, bottom): the client-side shadow inside the X window. */
-  csdMargins: [number, number, number, number] | null;
-  /** Stacking position, 0 = bottom. */
-  stackIndex: number;
-  /** The window's class: X11's WM_CLASS (its second string), sway's app_id or XWayland's class. */
-  windowClass?: string;
-  /** Under sway: an X11 client of XWayland, whose extents are shifted to its place (csd.ts). */
-  xwayland?: true;
-  /** What is added to its extents (XWayland: measured per window); null: no place can be trusted. */
-  extentsShift?: { x: number; y: number } | null;
-  /** What its app's extents are multiplied by: it scaled itself, its extents did not (X11). */
-  extentsScale?: number;
-  /** Why its app's extents match neither the window nor one scale of it (X11): no place is trusted. */
-  extentsDisagree?: string;
-}
 
 export async function clientWindows(x: X11Connection): Promise<ClientWindow[]> {
   // Bottom-to-top stacking order, so a front-most match can be picked for the pointer.
@@ -67,19 +46,6 @@ export async function activeWindow(x: X11Connection): Promise<number | undefined
   const active = await x.cardinals(x.root, "_NET_ACTIVE_WINDOW");
   const id = active?.[0];
   return id ? id : undefined;
-}
-
-/** The windows holding a point, front-most first. */
-export function windowsAtPoint(windows: ClientWindow[], point: { x: number; y: number }): ClientWindow[] {
-  const hits = windows.filter(
-    (w) =>
-      w.rect &&
-      point.x >= w.rect.x &&
-      point.y >= w.rect.y &&
-      point.x < w.rect.x + w.rect.width &&
-      point.y < w.rect.y + w.rect.height,
-  );
-  return hits.sort((a, b) => b.stackIndex - a.stackIndex);
 }
 
 export async function windowAtPointer(

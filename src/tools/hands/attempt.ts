@@ -25,7 +25,7 @@ import { rememberWindows, type ToolContext, windowsSinceLast } from "../context.
 import { activateWindow, FOCUS_WORDS, type Guarded, guard } from "../guard.js";
 import { type ProgramsBefore, programsBefore, windowsOfStarted } from "../started-programs.js";
 import type { ToolOutput } from "../tool.js";
-import type { ResolvedPlace } from "./place.js";
+import type { ResolvedPlace } from "./placed.js";
 
 export interface InputAttempt {
   tool: string;

@@ -30,7 +30,7 @@ import { committingMeaning } from "../../safety/meanings.js";
 import { matchLabel, normalizeLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import { closingFacts, SETS_A_VALUE } from "./closing.js";
-import type { ResolvedPlace } from "./place.js";
+import type { ResolvedPlace } from "./placed.js";
 import { everyNode, READ, readWhole, type WindowRead } from "./window-read.js";
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;

@@ -11,7 +11,7 @@ import { ONE_CARET_ROLES, SHOWS_TYPED_ROLES } from "../../platform/vocabulary.js
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { NothingSent } from "./attempt.js";
-import type { ResolvedPlace } from "./place.js";
+import type { ResolvedPlace } from "./placed.js";
 
 /** Fields that are one text with one caret (vocabulary.ts): typing goes at its end. */
 export const EDITS_TEXT = ONE_CARET_ROLES;

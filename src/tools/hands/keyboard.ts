@@ -29,7 +29,8 @@ import {
 import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { firstCharacter, movesItself, pieceEnd, typeInPieces } from "./pieces.js";
 import { pixelsBefore, readBackFromPixels } from "./pixel-readback.js";
-import { type PlaceInput, placeRef, type ResolvedPlace, resolvePlace } from "./place.js";
+import { type PlaceInput, placeRef, resolvePlace } from "./place.js";
+import type { ResolvedPlace } from "./placed.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 import { keyedFacts } from "./sets.js";

@@ -6,7 +6,7 @@ import type { Hands, RgbaImage } from "../../platform/hands.js";
 import type { RawNode, Rect } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 import { languagesFrom, recognizeCapture } from "../pixels-read.js";
-import type { ResolvedPlace } from "./place.js";
+import type { ResolvedPlace } from "./placed.js";
 
 /** An element's region and its pixels, captured before the keys went in. */
 export interface PixelsBefore {

@@ -8,7 +8,7 @@ import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
 import { inside, intersection } from "../../core/rects.js";
-import { type Verified, verifyRef } from "../../core/verify.js";
+import { verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import { MENU_ITEM_ROLES, roleSet } from "../../platform/vocabulary.js";
@@ -17,18 +17,8 @@ import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
 import { MENU_ROLES, opensMenu, pressFacts, UNREAD_MENU } from "./facts.js";
+import type { PlacedElement, ResolvedPlace } from "./placed.js";
 import type { FindInput, PointInput } from "./schemas.js";
-
-export interface PlacedElement {
-  role: string;
-  name: string | undefined;
-  description?: string | undefined;
-  states?: string[] | undefined;
-  /** To read what it shows besides its name (facts.ts). */
-  handle?: string | undefined;
-  /** It holds the menu a press opens (a menu title). */
-  opensMenu?: boolean | undefined;
-}
 
 const placed = (node: RawNode): PlacedElement => ({
   role: node.role,
@@ -38,29 +28,6 @@ const placed = (node: RawNode): PlacedElement => ({
   handle: node.handle,
   ...(opensMenu(node) ? { opensMenu: true } : {}),
 });
-
-export interface ResolvedPlace {
-  point: Point;
-  ref?: string;
-  /** What verifying the ref found besides "unchanged": it moved, or was found again under a new handle. */
-  verified?: Pick<Verified, "moved" | "refound">;
-  /** The verified element's handle, to re-read it afterwards. */
-  handle?: string;
-  /** Where the point lies from the element's centre: its shown part's centre (pressPoint). */
-  fromCentre?: Point;
-  /** What is there: verified (from the ref), probed (hit-test), or unknown (could not be read). */
-  element: PlacedElement | undefined;
-  /** For a probed point: the elements holding the hit, nearest first (a button around its icon). */
-  ancestors?: PlacedElement[];
-  /** For a probed point: the other elements on screen there, deepest first (a button under an overlay). */
-  beneath?: PlacedElement[];
-  how: "verified" | "probed" | "unknown";
-  /** Why a point could not be probed. */
-  unknownBecause?: string;
-  /** Where the tree is silent (a pixels-only surface, a window with no tree): the word read under the point. */
-  pixelWord?: { text: string; cached: boolean };
-  windowId: number | undefined;
-}
 
 const SCROLL_OR_ACT =
   "Scroll it into view (act scroll_into_view) and snapshot again, or act on it through its accessibility action.";

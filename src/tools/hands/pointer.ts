@@ -11,14 +11,8 @@ import { defineInputTool } from "../input-tool.js";
 import type { DeclaredAnnotations } from "../tool.js";
 import { pressesNothing } from "./attempt.js";
 import { placeFacts } from "./facts.js";
-import {
-  clicked,
-  type ResolvedPlace,
-  resolvePlace,
-  resolveWindowSpec,
-  revealedCommands,
-  untilMenuShows,
-} from "./place.js";
+import { clicked, resolvePlace, resolveWindowSpec, revealedCommands, untilMenuShows } from "./place.js";
+import type { ResolvedPlace } from "./placed.js";
 import {
   declaredShape,
   intentSchema,

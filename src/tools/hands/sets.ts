@@ -6,7 +6,7 @@ import { MENU_ITEMS, roleSet } from "../../platform/vocabulary.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { pressFacts } from "./facts.js";
-import type { PlacedElement, ResolvedPlace } from "./place.js";
+import type { PlacedElement, ResolvedPlace } from "./placed.js";
 
 /** Controls whose value an input sets (set_range, set_value, the wheel, keys). */
 export const VALUE_ROLES = roleSet(
