@@ -7,7 +7,7 @@ import { type ContextOptions, createContext, type ToolContext } from "../../tool
 import { type ToolName, toolNamed } from "../../tools/registry.js";
 import { exitStatus } from "./exit.js";
 import { WINDOW_TARGET_FLAGS } from "./tools.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 const targetFlags = {
   window: WINDOW_TARGET_FLAGS.window,

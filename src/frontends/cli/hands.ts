@@ -15,7 +15,7 @@ import type { ToolContext } from "../../tools/context.js";
 import { type ToolName, toolNamed } from "../../tools/registry.js";
 import { parse, reportFailure, resolve, type Values, whole, withContext } from "./elements.js";
 import { exitStatus } from "./exit.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 const SELECTOR_KEYS = [
   "role",

@@ -10,7 +10,7 @@ import { exitBy } from "../mcp/calls.js";
 import { reportFailure, withContext } from "./elements.js";
 import { exitStatus } from "./exit.js";
 import { ceilingFlag, terminalConfirmer } from "./hands.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 function flags(args: string[]) {
   try {

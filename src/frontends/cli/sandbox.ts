@@ -15,7 +15,7 @@ import {
 } from "../../platform/sandbox/desktop.js";
 import { readState, type SandboxState, stateFile, writeState } from "../../platform/sandbox/state.js";
 import { configPath, defaultAuditPath } from "../../safety/policy.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 function parseSize(size: string | undefined): { width?: number; height?: number } {
   if (size === undefined) return {};

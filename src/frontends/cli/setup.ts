@@ -9,7 +9,7 @@ import {
   writeGnomeExtension,
   writeKdeGrant,
 } from "../../platform/setup.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 async function setupKde(args: string[]): Promise<number> {
   const dryRun = args.includes("--dry-run");

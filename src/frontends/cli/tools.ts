@@ -4,7 +4,7 @@ import { callTool } from "../../tools/call.js";
 import { createContext } from "../../tools/context.js";
 import { isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
 import { exitStatus } from "./exit.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 export const WINDOW_TARGET_FLAGS = {
   window: { type: "string" },

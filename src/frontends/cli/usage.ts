@@ -1,9 +1,5 @@
-// Help texts, and the error that means "the command line was wrong" (exit status 2).
+// Help texts. The error that means "the command line was wrong" is usage-error.ts's.
 import { TOOL_GROUPS, TOOLS } from "../../tools/registry.js";
-
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
 
 const TARGETS = `Target (one of; default --focused):
   --window ID          a window id from \`deskhand windows\` (decimal or 0x hex)
