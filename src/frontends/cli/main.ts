@@ -20,6 +20,9 @@ const tools = () => import("./tools.js");
 const elements = () => import("./elements.js");
 const hands = () => import("./hands.js");
 const sandbox = () => import("./sandbox.js");
+const setup = () => import("./setup.js");
+const runs = () => import("./run.js");
+const servers = () => import("./servers.js");
 const help = async () => (await import("./usage.js")).HELP as Record<string, string> & { main: string };
 
 const SANDBOX: Record<string, Command> = {
@@ -36,10 +39,7 @@ const COMMANDS: Record<string, Command> = {
   observe: lazy(tools, (m) => m.observeCommand),
   doctor: lazy(tools, (m) => m.doctorCommand),
   ping: lazy(tools, (m) => m.pingCommand),
-  setup: lazy(
-    () => import("./setup.js"),
-    (m) => m.setupCommand,
-  ),
+  setup: lazy(setup, (m) => m.setupCommand),
   find: lazy(elements, (m) => m.findCommand),
   act: lazy(elements, (m) => m.actCommand),
   "read-text": lazy(elements, (m) => m.readTextCommand),
@@ -57,22 +57,10 @@ const COMMANDS: Record<string, Command> = {
   "find-text": lazy(hands, (m) => m.findTextCommand),
   window: lazy(hands, (m) => m.windowCommand),
   audit: lazy(hands, (m) => m.auditCommand),
-  run: lazy(
-    () => import("./run.js"),
-    (m) => m.runCommand,
-  ),
-  replay: lazy(
-    () => import("./run.js"),
-    (m) => m.replayCommand,
-  ),
-  mcp: lazy(
-    () => import("./servers.js"),
-    (m) => m.mcpCommand,
-  ),
-  serve: lazy(
-    () => import("./servers.js"),
-    (m) => m.serveCommand,
-  ),
+  run: lazy(runs, (m) => m.runCommand),
+  replay: lazy(runs, (m) => m.replayCommand),
+  mcp: lazy(servers, (m) => m.mcpCommand),
+  serve: lazy(servers, (m) => m.serveCommand),
   sandbox: async (args) => {
     const [sub, ...rest] = args;
     const command = sub === undefined ? undefined : SANDBOX[sub];
