@@ -101,7 +101,8 @@ function rawShownValue(node: RawNode, skipNameEcho: boolean): string | undefined
   if (onlyPlaceholders(node.text)) return undefined;
   // A field's text is what was typed, whatever it says; elsewhere, text that repeats the name (a
   // label's, a web button's) or is empty (Firefox's icon buttons) says nothing.
-  if (skipNameEcho && !takesText(node) && node.text.trim() === (node.name ?? "").trim()) return undefined;
+  const own = node.text.trim();
+  if (skipNameEcho && !takesText(node) && (own === "" || own === (node.name ?? "").trim())) return undefined;
   // Mixed with text ("Name ￼" in a label holding its field), the placeholders say nothing either.
   return node.text.includes("\uFFFC") ? node.text.replace(/\s*\uFFFC/gu, "") : node.text;
 }

@@ -16,6 +16,16 @@ const node = (role: string, extra: Partial<RawNode> = {}): RawNode =>
 
 it("an empty field's value is empty, and placeholders alone say nothing", () => {
   assert.equal(shownValue(node("entry", { text: "" })), "");
+  assert.equal(
+    shownValue(
+      node("entry", { name: "Name", text: "", states: ["editable"], interfaces: ["EditableText"] }),
+      true,
+    ),
+    "",
+    "a field's empty text is its value",
+  );
+  // Firefox's option and icon button: an empty text beside a name says nothing, in a listing.
+  assert.equal(shownValue(node("menu item", { name: "Blue", text: "" }), true), undefined);
   assert.equal(shownValue(node("section", { text: "\uFFFC \uFFFC" })), undefined);
   assert.equal(shownValue(node("label", { text: "Name \uFFFC" })), "Name");
 });
