@@ -95,9 +95,15 @@ describe("KWrite takes deskhand's keys as a person's", () => {
   it("letters typed while the menu bar holds the keyboard are keys, each judged where the last left it", async () => {
     // alt+e, then one Escape: the menu closes and the menu bar keeps the keyboard (Qt's, as a
     // person's alt leaves it); a letter there opens the menu it is the mnemonic of.
+    // Sent, and done or "pressed, not verified": on a loaded machine KWrite's menu once showed after
+    // the reply's 3 s. Whether it opened is read here from the app (editOpen); the previous test
+    // holds the reply's own check.
     const press = async (key: string) => {
       const result = await call("key", { key, intent: "Use the menus", window: { title } });
-      assert.equal(result.data?.status, "done", result.text ?? JSON.stringify(result.error));
+      assert.ok(
+        ["done", "unverified"].includes(result.data?.status),
+        result.text ?? JSON.stringify(result.error),
+      );
     };
     await press("alt+e");
     assert.ok(await editOpen(true), "the Edit menu opened");
