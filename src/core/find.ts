@@ -23,7 +23,7 @@ import { evaluateLocator, LocatorSyntaxError, parseLocator } from "./locator.js"
 import { isPixelsOnly, mayBePixelsOnly } from "./pixels.js";
 import { pathOf, type RefStore } from "./refs.js";
 import { fold, matches, needsDetails, type Selector, type TextPlace, textPlace } from "./selector.js";
-import { readMessage, resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
+import { readShownParts, resolveWindows, type SnapshotTarget, shownValue } from "./snapshot.js";
 
 export type FindQuery = { selector: Selector } | { locator: string };
 
@@ -325,7 +325,7 @@ async function judge(
     });
   // A message region found without its children (the app answered the search) says its words there.
   if (wanted.value)
-    for (const e of entries) await readMessage(backend, e.node, { windowId: e.windowId, timeoutMs });
+    for (const e of entries) await readShownParts(backend, e.node, { windowId: e.windowId, timeoutMs });
   if ("locator" in parsed) {
     const found = new Set(roots.flatMap((r) => evaluateLocator(parsed.locator, r.node)));
     return { cuts, hits: entries.filter((e) => found.has(e.node)), unreadable: [] };
@@ -459,7 +459,7 @@ export async function findElements(
     accessibleIds: false,
   });
   for (const e of shown)
-    await readMessage(backend, e.node, { windowId: e.windowId, timeoutMs: options.timeoutMs });
+    await readShownParts(backend, e.node, { windowId: e.windowId, timeoutMs: options.timeoutMs });
   // Pixels are named only where the tree holds no match at all: one left out as off screen (on
   // another page of a tab list) is in the tree, and the reply says how to list it.
   const surfaces =

@@ -33,7 +33,7 @@ export type SnapshotTarget =
 
 import { shownValue } from "./value.js";
 
-export { PASSWORD_MARKER, readMessage, shownValue } from "./value.js";
+export { PASSWORD_MARKER, readShownParts, shownValue } from "./value.js";
 
 export interface SnapshotElement {
   ref: string;

@@ -137,10 +137,11 @@ function messageText(node: RawNode): string | undefined {
 }
 
 /**
- * Reads the children of a message region found without them (a search the app answered, one
- * element described), so that its value says its message: a few levels, a few dozen elements.
+ * Reads the parts of an element found without its children (a search the app answered, one element
+ * described) where they are what it shows: a message region's words (a few levels, a few dozen
+ * elements), a closed combo box's list (the item it holds).
  */
-export async function readMessage(
+export async function readShownParts(
   backend: AccessibilityReader,
   node: RawNode,
   options: { windowId: number | null; timeoutMs: number },
