@@ -2,7 +2,14 @@
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
 import { bounded } from "../platform/diagnostics.js";
-import type { AccessibilityReader, RawNode, Rect, StructureOptions, WindowInfo } from "../platform/types.js";
+import {
+  type AccessibilityReader,
+  leftOut,
+  type RawNode,
+  type Rect,
+  type StructureOptions,
+  type WindowInfo,
+} from "../platform/types.js";
 import { WINDOW_ROLES } from "../platform/vocabulary.js";
 import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from "./apart.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
@@ -107,8 +114,8 @@ const TABLE_COLUMNS = 64;
 
 function cutOf(node: RawNode): CutName | undefined {
   const cut = node.childrenCut;
-  if (!cut) return undefined;
-  if (cut.reason === "table") return cut.rowsRead >= cut.rows ? undefined : "tableRows";
+  if (!leftOut(cut)) return undefined;
+  if (cut.reason === "table") return "tableRows";
   if (cut.reason === "nodeCeiling") return "readCeiling";
   return cut.reason;
 }

@@ -2,7 +2,7 @@
 
 import { shownByStates } from "../platform/shown.js";
 import { yieldIfDue } from "../platform/slice.js";
-import type { RawNode } from "../platform/types.js";
+import { leftOut, type RawNode } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
 import { isPixelsOnly } from "./pixels.js";
 import type { Fingerprint } from "./refs.js";
@@ -319,7 +319,7 @@ function labelOf(node: RawNode): string {
 }
 
 const countSubtree = (node: RawNode): number => 1 + node.children.reduce((n, c) => n + countSubtree(c), 0);
-const hasCut = (node: RawNode): boolean => node.childrenCut !== undefined || node.children.some(hasCut);
+const hasCut = (node: RawNode): boolean => leftOut(node.childrenCut) || node.children.some(hasCut);
 
 /** Lays out a read; a large one lets the event loop turn part way (see platform/slice.ts). */
 export async function flatten(

@@ -3,8 +3,10 @@
 // nearest label to its left, on its line, or above it, within the same container. Shown marked as
 // inferred (~"Search for"), never as the application's own name; `find {label}` and fill_form's
 // `label` use it. Taking fields in tree order had typed a search into the replace field. A named
-// field takes the key ("Title:") on its line too, where its name is something else.
+// field takes the key ("Title:") on its line too, where its name is something else. An unnamed table
+// cell (a check box or icon column) takes its column's header.
 
+import { bounded } from "../platform/diagnostics.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
 
@@ -168,5 +170,50 @@ export async function inferLabelsOf(
         ...(windowId === null ? {} : { windowId }),
       });
     inferLabels([node]);
+  }
+  await labelCells(backend, roots, timeoutMs);
+}
+
+const TABLES = roleSet("table", "tree table");
+const CELLS = roleSet("table cell");
+/** Columns whose headers are read for one table: a sheet's 16,384 are not. */
+const HEADERS_READ = 32;
+
+/** A cell a person tells only by its column: no name, and no named element inside it. */
+function namelessCell(node: RawNode): boolean {
+  const named = (n: RawNode): boolean => !!n.name?.trim() || n.children.some(named);
+  return CELLS.has(node.role) && node.cell !== undefined && node.cell.column < HEADERS_READ && !named(node);
+}
+
+/** Unnamed cells read through their table's Table interface take their column's header, marked ~. */
+async function labelCells(
+  backend: AccessibilityReader,
+  roots: { node: RawNode }[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const stack = roots.map((r) => r.node);
+  while (stack.length > 0 && Date.now() < deadline) {
+    const node = stack.pop()!;
+    stack.push(...node.children);
+    if (!TABLES.has(node.role)) continue;
+    const cells: RawNode[] = [];
+    const inner = [...node.children];
+    while (inner.length > 0) {
+      const child = inner.pop()!;
+      if (namelessCell(child)) cells.push(child);
+      else if (!TABLES.has(child.role) && !CELLS.has(child.role)) inner.push(...child.children);
+    }
+    if (cells.length === 0) continue;
+    const columns = Math.max(...cells.map((c) => c.cell!.column)) + 1;
+    const read = await bounded(
+      backend.readTable(node.handle, 0, 0, columns),
+      deadline - Date.now(),
+      "headers",
+    ).catch(() => undefined);
+    for (const cell of cells) {
+      const header = read?.headers[cell.cell!.column]?.trim();
+      if (header) cell.inferredLabel = header;
+    }
   }
 }

@@ -69,8 +69,7 @@ export function shownName(element: SnapshotElement): string {
 }
 
 function rowsOf(element: SnapshotElement): number | undefined {
-  if (element.cut?.reason === "table") return element.cut.rows;
-  return element.childCount ?? undefined;
+  return element.rows ?? element.childCount ?? undefined;
 }
 
 /**

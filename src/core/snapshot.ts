@@ -3,7 +3,14 @@
 // for the next page of the same read, with the same snapshot id.
 
 import { yieldIfDue } from "../platform/slice.js";
-import type { AccessibilityReader, ChildrenCut, RawNode, Rect, WindowInfo } from "../platform/types.js";
+import {
+  type AccessibilityReader,
+  type ChildrenCut,
+  leftOut,
+  type RawNode,
+  type Rect,
+  type WindowInfo,
+} from "../platform/types.js";
 import { fixFor, type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError, invalidCursor, PIXELS_ONLY_WINDOW, windowNotFound } from "./errors.js";
 import {
@@ -52,6 +59,8 @@ export interface SnapshotElement {
   window?: number;
   /** Why this element's children are not all here. */
   cut?: ChildrenCut;
+  /** A table's rows, as its Table interface counts them (read whole or not). */
+  rows?: number;
   /** Fields the application failed to report: unknown, not empty and not false. */
   unread?: string[];
   /** Length of the whole text when maxText cut `value`. */
@@ -498,7 +507,8 @@ export class SnapshotStore {
     if (node.actions && node.actions.length > 0) element.actions = node.actions;
     if (node.interfaces) element.interfaces = node.interfaces;
     if (entry.depth === 0 && entry.windowId !== null) element.window = entry.windowId;
-    if (node.childrenCut) {
+    if (node.childrenCut?.reason === "table") element.rows = node.childrenCut.rows;
+    if (leftOut(node.childrenCut)) {
       element.cut = node.childrenCut;
       truncatedBy.add(cutName(node.childrenCut));
     }

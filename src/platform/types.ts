@@ -68,6 +68,12 @@ export type ChildrenCut =
   | { reason: "timeout" }
   | { reason: "unreadable"; error: string };
 
+/** Whether a read left children out: a table read whole keeps a "table" record only for its shape. */
+export function leftOut(cut: ChildrenCut | undefined): cut is ChildrenCut {
+  if (cut?.reason !== "table") return cut !== undefined;
+  return cut.rowsRead < cut.rows || cut.columnsRead < cut.columns;
+}
+
 /**
  * One element as the platform reported it. A field the application failed to report is `undefined`
  * and named in `unread`: "could not read" is never shown as empty or false.

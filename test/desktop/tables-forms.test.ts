@@ -1,7 +1,8 @@
 // A GTK 3 file list and a find-and-replace form, as a file manager and an editor's dialog have them:
 // the Name column packs an icon and the file name into one cell; selecting a row replaces the
 // selection unless asked to add; the form's two entries have no name and no relation, their labels
-// sit to their left but come after them in the tree. Every effect is re-read from the app.
+// sit to their left but come after them in the tree; a check box column's cells are named by its
+// header. Every effect is re-read from the app.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
@@ -53,7 +54,7 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
   it("read_table reads an icon + text cell from its children, and says so", async () => {
     const table = await call("read_table", { ref: await ref({ role: "table", name: "Files" }) });
     assert.ok(table.ok, JSON.stringify(table.error));
-    assert.deepEqual(table.data.headers, ["Name", "Size", "Type"]);
+    assert.deepEqual(table.data.headers, ["Name", "Size", "Type", "Shared"]);
     const names = (table.data.cells as { values: string[] }[]).map((r) => r.values[0]);
     assert.deepEqual(names, [
       "draft-notes.txt",
@@ -65,6 +66,20 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
     assert.deepEqual(table.data.from_children, [{ column: 0, rows: [0, 1, 2, 3, 4] }]);
     assert.match(table.text!, /\| 0 \| draft-notes\.txt \| 7 bytes \| plain text document \|/);
     assert.match(table.text!, /text read from the elements inside the cell .*: Name \(every row shown\)/);
+  });
+
+  it("a snapshot names an unnamed cell by its column's header, and says a table read whole is not cut", async () => {
+    const whole = await call("snapshot", { target });
+    assert.ok(whole.ok, JSON.stringify(whole.error));
+    const lines = whole.text!.split("\n");
+    const shared = lines.filter((l) => /- table cell ~"Shared" \[ref=/.test(l));
+    assert.equal(shared.length, 5, whole.text);
+    assert.equal(shared.filter((l) => /\(checked\)/.test(l)).length, 1, "Projects is shared, read from the app");
+    assert.ok(!whole.data.truncated_by?.includes("tableRows"), JSON.stringify(whole.data.truncated_by));
+    assert.doesNotMatch(whole.text!, /table 5×4/);
+    const paged = await call("snapshot", { target, tableRows: 2 });
+    assert.ok(paged.data.truncated_by.includes("tableRows"), JSON.stringify(paged.data.truncated_by));
+    assert.match(paged.text!, /… table 5×4, first 2 rows shown/);
   });
 
   it("find reaches into the table's cells with no other match, and names row and column", async () => {
