@@ -128,6 +128,12 @@ export interface TargetFacts {
   inside?: string[] | undefined;
   /** It sits in a bar beside a field that searches (a find bar): its Close hides the bar. */
   searchBar?: boolean | undefined;
+  /**
+   * One cell of a table row of several columns: a press or a select selects the row, and its words
+   * are data ("Tar archive", a printer "Print to File"), not a command. Keys that activate it and a
+   * double click are not selections, and are judged by the words.
+   */
+  record?: boolean | undefined;
   /** Pressed twice by a double click: the second press lands on whatever the first put there. */
   twice?: boolean | undefined;
   /** Something is dropped onto it (a drag's end): what it is named for takes what is dropped. */
@@ -336,6 +342,7 @@ function controlKind(target: TargetFacts, role: string): ControlKind {
   if (target.opensMenu || target.states?.includes("has popup")) return "opens";
   if (role === "page tab" || HEADER_ROLES.has(role) || target.inside?.some((r) => HEADER_ROLES.has(r)))
     return "view";
+  if (role === "table cell" && target.record && !target.twice) return "view";
   if (SETTING_ROLES.has(role) || pressedToggle(target, role)) return "setting";
   if (role === "link") return "link";
   return COMMAND_ROLES.has(role) ? "command" : "choice";

@@ -109,6 +109,15 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
     assert.equal(wrong.error?.code, "invalid_params");
   });
 
+  it("select on a cell selects its row, read back from the app (GTK 3's SelectChild on a cell selects nothing)", async () => {
+    const cell = await ref({ role: "table cell", name: "Tar archive", search_tables: true });
+    const chosen = await call("act", { ref: cell, action: { kind: "select" } });
+    assert.ok(chosen.ok, JSON.stringify(chosen.error));
+    assert.match(chosen.data.route, /Table\.AddRowSelection\(4\)/);
+    assert.equal(chosen.data.effect, "seen", JSON.stringify(chosen.data));
+    assert.equal(await selection(), "Selected: backup.tar.gz");
+  });
+
   it("a field named after something else takes the key beside it too: find {label} and fill_form reach it", async () => {
     const field = await call("find", { target, label: "Title" });
     assert.equal(field.data.total, 1, field.text);

@@ -29,6 +29,14 @@ describe("the judge: structure first", () => {
       assert.equal(commitReason(target), undefined, JSON.stringify(target.name));
   });
 
+  it("a cell of a row of several columns is data: pressing or selecting it selects the row; a double click is judged", () => {
+    for (const name of ["Tar archive", "Print to File", "Delete old mail", "Pay invoice 42"])
+      assert.equal(commitReason(press("table cell", name, { record: true })), undefined, name);
+    // The same words where the cell is an option of a one-column list, or opened by a double click.
+    assert.match(commitReason(press("table cell", "Print to File")) ?? "", /print/);
+    assert.match(commitReason(press("table cell", "Print to File", { record: true, twice: true })) ?? "", /print/);
+  });
+
   it("a find bar's Close hides the bar; a main window's Close may lose unsaved work", () => {
     assert.equal(commitReason(press("push button", "Close", { searchBar: true })), undefined);
     assert.match(commitReason(press("push button", "Close")) ?? "", /unsaved work/);

@@ -255,68 +255,7 @@ async function select(
   const interfaces = node.interfaces ?? [];
   if (action.row !== undefined) {
     if (!interfaces.includes("Table")) throw unsupported(target, "select by row (Table)");
-    const row = action.row;
-    const [rows, columns] = (
-      await Promise.all([
-        app.property(path, IFACE.table, "NRows", timeoutMs),
-        app.property(path, IFACE.table, "NColumns", timeoutMs),
-      ])
-    ).map(Number) as [number, number];
-    if (row >= rows)
-      throw new OutOfRange(
-        `row ${row} is past the table's ${rows} rows (0–${rows - 1}); nothing was selected`,
-      );
-    if (action.column !== undefined && action.column >= columns)
-      throw new OutOfRange(
-        `column ${action.column} is past the table's ${columns} columns; nothing was selected`,
-      );
-    if (action.column !== undefined) {
-      const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, action.column]);
-      return selectChild(app, path, Number(index), timeoutMs, `of cell ${row},${action.column}`);
-    }
-    const mode = action.mode ?? "replace";
-    const before = await selectedRows(app, path, timeoutMs);
-    const steps: string[] = [];
-    if (mode === "replace" && before && before.some((r) => r !== row)) {
-      // A file list keeps its selection when another row is added: Enter then opened both files.
-      const others = before.filter((r) => r !== row);
-      const removed = await Promise.all(
-        others.map((r) =>
-          app.act(path, IFACE.table, "RemoveRowSelection", timeoutMs, "i", [r]).catch(() => undefined),
-        ),
-      );
-      if (removed.some((r) => r?.[0] !== true) && interfaces.includes("Selection")) {
-        await app.act(path, IFACE.selection, "ClearSelection", timeoutMs).catch(() => undefined);
-        steps.push("Selection.ClearSelection");
-      } else steps.push(`Table.RemoveRowSelection(${others.join(", ")})`);
-    }
-    let report = await bounded(`Table.AddRowSelection(${row})`, () =>
-      app.act(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]),
-    );
-    if (report.returned === false) {
-      // Java refuses AddRowSelection; selecting the row's first cell through Selection selects the row.
-      const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, 0]);
-      report = {
-        ...(await selectChild(app, path, Number(index), timeoutMs, `of row ${row}'s first cell`)),
-        detail: "Table.AddRowSelection returned false; selected through the row's first cell",
-      };
-    }
-    if (steps.length > 0) report = { ...report, route: `${steps.join(", then ")}, then ${report.route}` };
-    // The selection as the table now says it is: what the next Enter or Delete acts on.
-    await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
-    const after = await selectedRows(app, path, timeoutMs);
-    if (!after) return report;
-    const selection = { rows: after.slice(0, SELECTION_SHOWN), total: after.length };
-    // No row reads selected at all: the Java wrapper reports none even where the table took it (its
-    // own listeners saw the row chosen), so nothing can be told from here either way.
-    if (after.length === 0)
-      return {
-        ...report,
-        selection,
-        detail: `${report.detail ? `${report.detail}; ` : ""}the table reports no selected row at all, which some toolkits (Java's) always do: whether row ${row} is selected cannot be told from here; read what the app shows of it`,
-      };
-    const seen = after.includes(row) && (mode === "add" || after.length === 1);
-    return { ...report, seen, selection };
+    return selectRow(app, path, interfaces, action.row, action.column, action.mode ?? "replace", timeoutMs);
   }
   if (action.option !== undefined) {
     const found = await findOption(app, path, cleanName(action.option), timeoutMs);
@@ -376,6 +315,11 @@ async function select(
   // No option: select this element within its parent (a list item, a page tab), which must be a
   // selection container.
   const selectable = node.states === undefined || node.states.includes("selectable");
+  const row = await rowOfCell(target, timeoutMs);
+  // A cell of a table that selects rows: GTK 3's SelectChild on it returns false and selects nothing
+  // (a print dialog's printer); its row is selected as `select {row}` does, and read back.
+  if (row !== undefined)
+    return selectRow(app, target.parentPath!, ["Table"], row, undefined, "replace", timeoutMs);
   const parentInterfaces = target.parentPath
     ? ((
         await app.call(target.parentPath, IFACE.accessible, "GetInterfaces", timeoutMs).catch(() => [[]])
@@ -387,6 +331,87 @@ async function select(
       "select without option or row (it is not a selectable item of a list or tab list)",
     );
   return selectChild(app, target.parentPath, node.indexInParent, timeoutMs, "of this element in its parent");
+}
+
+/** The row of a table cell whose parent is the table itself; undefined for anything else. */
+async function rowOfCell(target: ActionTarget, timeoutMs: number): Promise<number | undefined> {
+  if (target.node.role !== "table cell" || !target.parentPath) return undefined;
+  try {
+    const [row] = await target.app.call(target.parentPath, IFACE.table, "GetRowAtIndex", timeoutMs, "i", [
+      target.node.indexInParent,
+    ]);
+    return Number(row) >= 0 ? Number(row) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Selects a table's row (or, with a column, one cell) through its Table interface, read back. */
+async function selectRow(
+  app: AtspiApp,
+  path: string,
+  interfaces: string[],
+  row: number,
+  column: number | undefined,
+  mode: "replace" | "add",
+  timeoutMs: number,
+): Promise<ActionReport> {
+  const [rows, columnCount] = (
+    await Promise.all([
+      app.property(path, IFACE.table, "NRows", timeoutMs),
+      app.property(path, IFACE.table, "NColumns", timeoutMs),
+    ])
+  ).map(Number) as [number, number];
+  if (row >= rows)
+    throw new OutOfRange(`row ${row} is past the table's ${rows} rows (0–${rows - 1}); nothing was selected`);
+  if (column !== undefined && column >= columnCount)
+    throw new OutOfRange(`column ${column} is past the table's ${columnCount} columns; nothing was selected`);
+  if (column !== undefined) {
+    const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, column]);
+    return selectChild(app, path, Number(index), timeoutMs, `of cell ${row},${column}`);
+  }
+  const before = await selectedRows(app, path, timeoutMs);
+  const steps: string[] = [];
+  if (mode === "replace" && before && before.some((r) => r !== row)) {
+    // A file list keeps its selection when another row is added: Enter then opened both files.
+    const others = before.filter((r) => r !== row);
+    const removed = await Promise.all(
+      others.map((r) =>
+        app.act(path, IFACE.table, "RemoveRowSelection", timeoutMs, "i", [r]).catch(() => undefined),
+      ),
+    );
+    if (removed.some((r) => r?.[0] !== true) && interfaces.includes("Selection")) {
+      await app.act(path, IFACE.selection, "ClearSelection", timeoutMs).catch(() => undefined);
+      steps.push("Selection.ClearSelection");
+    } else steps.push(`Table.RemoveRowSelection(${others.join(", ")})`);
+  }
+  let report = await bounded(`Table.AddRowSelection(${row})`, () =>
+    app.act(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]),
+  );
+  if (report.returned === false) {
+    // Java refuses AddRowSelection; selecting the row's first cell through Selection selects the row.
+    const [index] = await app.call(path, IFACE.table, "GetIndexAt", timeoutMs, "ii", [row, 0]);
+    report = {
+      ...(await selectChild(app, path, Number(index), timeoutMs, `of row ${row}'s first cell`)),
+      detail: "Table.AddRowSelection returned false; selected through the row's first cell",
+    };
+  }
+  if (steps.length > 0) report = { ...report, route: `${steps.join(", then ")}, then ${report.route}` };
+  // The selection as the table now says it is: what the next Enter or Delete acts on.
+  await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+  const after = await selectedRows(app, path, timeoutMs);
+  if (!after) return report;
+  const selection = { rows: after.slice(0, SELECTION_SHOWN), total: after.length };
+  // No row reads selected at all: the Java wrapper reports none even where the table took it (its
+  // own listeners saw the row chosen), so nothing can be told from here either way.
+  if (after.length === 0)
+    return {
+      ...report,
+      selection,
+      detail: `${report.detail ? `${report.detail}; ` : ""}the table reports no selected row at all, which some toolkits (Java's) always do: whether row ${row} is selected cannot be told from here; read what the app shows of it`,
+    };
+  const seen = after.includes(row) && (mode === "add" || after.length === 1);
+  return { ...report, seen, selection };
 }
 
 /**

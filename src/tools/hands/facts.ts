@@ -346,6 +346,18 @@ async function pressedAttribute(context: ToolContext, handle: string, role: stri
   return ["true", "false", "mixed"].includes(attributes?.pressed ?? "");
 }
 
+const TABLES = roleSet("table", "tree table");
+
+/** Whether a cell sits in a table of two columns or more (its row is a record), read from the table. */
+async function rowOfSeveral(context: ToolContext, handle: string): Promise<boolean> {
+  const backend = await context.backend();
+  const ancestors = (await backend.ancestorsOf?.(handle, 2).catch(() => [])) ?? [];
+  const table = ancestors.find((a) => TABLES.has(a.role));
+  if (!table) return false;
+  const read = await backend.readTable(table.handle, 0, 0, 0).catch(() => undefined);
+  return (read?.columns ?? 0) >= 2;
+}
+
 /**
  * The facts of an element about to be pressed: its window's role and states, and whether the window
  * holds input when the label's rule asks. A window that cannot be read leaves those unknown.
@@ -371,6 +383,7 @@ export async function pressFacts(
       pressedAttribute(context, handle, element.role),
     ]);
     if (toggle) facts.role = "toggle button";
+    if (element.role === "table cell" && (await rowOfSeveral(context, handle))) facts.record = true;
     if (shown.texts.length > 0) facts.shown = shown.texts;
     if (shown.opensMenu) facts.opensMenu = true;
     Object.assign(facts, held);
