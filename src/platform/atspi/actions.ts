@@ -471,6 +471,7 @@ async function scroll(
     throw unsupported(target, "scroll (neither it nor the two elements around it have scroll bars)");
   const routes: string[] = [];
   const moved: (boolean | undefined)[] = [];
+  const ends: string[] = [];
   const asked: NonNullable<ActionReport["scrollBars"]> = [];
   for (const [axis, amount] of [
     ["horizontal", action.horizontal],
@@ -490,6 +491,15 @@ async function scroll(
     // An increment too small to move anything is no increment (the Java wrapper answers 5e-323).
     const unit = increment > (maximum - minimum) / 10_000 ? increment : (maximum - minimum) / 100;
     const next = Math.max(minimum, Math.min(maximum, current + step * unit));
+    if (next === current) {
+      // At its end already (or nothing to scroll, 0 of 0–0): nothing moves, and the wheel would not either.
+      ends.push(
+        `the ${axis} scroll bar is already at its ${step > 0 ? "end" : "start"} (${current} of ${minimum}–${maximum})`,
+      );
+      moved.push(false);
+      routes.push(`${axis} scroll bar Value ${current}: not set`);
+      continue;
+    }
     await app.act(bar.path, IFACE.properties, "Set", timeoutMs, "ssv", [
       IFACE.value,
       "CurrentValue",
@@ -498,7 +508,7 @@ async function scroll(
     asked.push({ axis, handle: handleOf(app.busName, bar.path), before: current, wanted: next });
     // The Java wrapper accepts the Set and leaves the bar where it was: the bar is read again.
     const after = await read("CurrentValue").catch(() => undefined);
-    moved.push(after === undefined ? undefined : next === current || Math.abs(after - next) <= unit / 2);
+    moved.push(after === undefined ? undefined : Math.abs(after - next) <= unit / 2);
     routes.push(
       `${axis} scroll bar Value ${current} → ${next}${after !== undefined && after !== next ? ` (reads ${after})` : ""}`,
     );
@@ -508,13 +518,16 @@ async function scroll(
     route: routes.join("; ") || "nothing to scroll (no_amount on both axes)",
     outcome: "completed",
     ...(seen === undefined ? {} : { seen }),
-    ...(asked.length > 0 ? { scrollBars: asked } : {}),
-    ...(seen === false
-      ? {
-          detail:
-            "the scroll bar did not move: the toolkit accepted the value and ignored it. wheel over the element is the route that works",
-        }
-      : {}),
+    // Only bars that should have moved go to the wheel: one at its end stays there under it too.
+    ...(asked.length > 0 && ends.length === 0 ? { scrollBars: asked } : {}),
+    ...(ends.length > 0
+      ? { detail: `nothing scrolled: ${ends.join("; ")}` }
+      : seen === false
+        ? {
+            detail:
+              "the scroll bar did not move: the toolkit accepted the value and ignored it. wheel over the element is the route that works",
+          }
+        : {}),
   };
 }
 
