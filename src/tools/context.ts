@@ -24,6 +24,13 @@ export interface RunningTool {
   readonly inputsAs?: readonly string[] | undefined;
 }
 
+/** A caller's deadline a call runs under (deadline.ts): what its caller learns when it passes. */
+export interface DeadlineProbe {
+  readonly signal: AbortSignal;
+  /** Set by the gate when it hands out the acting surfaces: the action may have been made. */
+  actingGiven: boolean;
+}
+
 export interface ToolContext {
   /** Reads the accessibility tree; acting on it goes through the gate (guard.ts). */
   backend(): Promise<AccessibilityReader>;
@@ -61,8 +68,10 @@ export interface ToolContext {
   readonly sessionState: Map<symbol, unknown>;
   readonly env: NodeJS.ProcessEnv;
   readonly version: string;
-  /** Aborted when the caller cancels the request in flight (MCP cancellation). */
+  /** Aborted when the caller cancels the request in flight (MCP cancellation) or its deadline passes. */
   readonly signal?: AbortSignal;
+  /** A caller's deadline this call runs under (deadline.ts): the gate notes when it lets an input through. */
+  readonly deadline?: DeadlineProbe;
   /**
    * Aborted when the process is stopping (SIGTERM): a call in flight may finish what it does, but
    * starts nothing new (a run, its next step).

@@ -19,6 +19,7 @@ import { warmInBackground } from "../safety/warm.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
 import type { GuardedEnd } from "./call-journal.js";
 import type { ToolContext } from "./context.js";
+import { callerGone } from "./deadline.js";
 
 export interface GuardSpec {
   /** The journal's name for it, like "click" or "act.invoke". */
@@ -145,6 +146,12 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     record({ level: decision.level, decision: "refused", reason: decision.reason });
     return { allowed: false, level: decision.level, reason: decision.reason };
   }
+  // A caller gone while the gate judged (or a person answered): nothing is done for nobody.
+  if (context.signal?.aborted) {
+    const gone = callerGone(context.signal);
+    record({ level: decision.level, decision: "refused", reason: gone.message });
+    throw gone;
+  }
   const confirmed = decision.confirmed_by ? { confirmed_by: decision.confirmed_by } : {};
   // Before the acting surfaces are handed out: an attempt the journal cannot take is not made.
   const attempt = journal.attempt({ ...base, level: decision.level, ...confirmed }, secrets, typed);
@@ -154,7 +161,22 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     confirmed,
     gate: gateNote(decision, policy.ceiling),
     end: endOf(context, attempt, { ...base, level: decision.level, ...confirmed }),
-    acting: context[ACTING],
+    acting: untilCallerGone(context),
+  };
+}
+
+/** The acting surfaces, each refused once the caller is gone (its deadline passed, it cancelled). */
+function untilCallerGone(context: ToolContext): ActingSurfaces {
+  const surfaces = context[ACTING];
+  const signal = context.signal;
+  if (!signal) return surfaces;
+  const given = () => {
+    if (signal.aborted) throw callerGone(signal);
+    if (context.deadline) context.deadline.actingGiven = true;
+  };
+  return {
+    backend: async () => (given(), surfaces.backend()),
+    hands: async () => (given(), surfaces.hands()),
   };
 }
 

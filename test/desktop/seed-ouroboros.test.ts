@@ -3,7 +3,9 @@
 // shapes it states, against the Swing fixture and gtk3-widget-factory.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -250,6 +252,44 @@ describe("the Ouroboros profile, replayed", () => {
       assert.equal(set.after.automation_id, "title-entry", JSON.stringify(set));
       assert.equal(set.after.value, "Q3");
     } finally {
+      process.kill(-app.pid!, "SIGKILL");
+    }
+  });
+  it("a deadline is kept whatever the app does: a stopped app gets an answer at the deadline, and nothing after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "deskhand-ouroboros-hang-"));
+    const title = `Ouroboros hang ${process.pid}`;
+    const log = join(dir, "structure.log");
+    const app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk3_structure.py", title, log], {
+      stdio: "ignore",
+      detached: true,
+    });
+    try {
+      let hwnd: number | undefined;
+      for (let i = 0; i < 100 && hwnd === undefined; i++) {
+        const list = (await call("window_list")).structuredContent.windows;
+        hwnd = list.find((w: { title: string }) => w.title === title)?.hwnd;
+        if (hwnd === undefined) await sleep(200);
+      }
+      assert.ok(hwnd, "the fixture's window came");
+      const toggle = { hwnd, role: "toggle button", name: "Paid only" };
+      assert.equal((await call("element_find", { ...toggle, timeout_ms: 20_000 })).structuredContent.total, 1);
+      // Stopped, the app answers nothing until it is continued, after both deadlines.
+      process.kill(app.pid!, "SIGSTOP");
+      const resumed = sleep(8000).then(() => process.kill(app.pid!, "SIGCONT"));
+      const read = (await call("window_read", { hwnd, timeout_ms: 500 })).structuredContent;
+      assert.deepEqual(read.truncated_by, ["timeout_ms"], JSON.stringify(read));
+      assert.equal(read.elements.length, 0);
+      const acted = await call("element_act", { ...toggle, action: "toggle", timeout_ms: 100 });
+      // An answer before the app was continued: after it, the toggle would have been done.
+      assert.equal(acted.isError, true, JSON.stringify(acted));
+      assert.equal(acted.structuredContent.error.code, "timeout");
+      assert.match(acted.content[0]!.text, /nothing was done/);
+      await resumed;
+      await sleep(1500);
+      const logged = existsSync(log) ? readFileSync(log, "utf8") : "";
+      assert.doesNotMatch(logged, /toggle/, "the app, once continued, was not acted on");
+    } finally {
+      process.kill(-app.pid!, "SIGCONT");
       process.kill(-app.pid!, "SIGKILL");
     }
   });

@@ -9,6 +9,7 @@ import { TOGGLE_ROLES } from "../../platform/types.js";
 import { ONE_CARET_ROLES } from "../../platform/vocabulary.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
+import { byDeadline } from "../../tools/deadline.js";
 import { elementInfoTool } from "../../tools/element-info.js";
 import { findElementsTool } from "../../tools/find.js";
 import { readTextTool } from "../../tools/read-text.js";
@@ -237,8 +238,9 @@ const windowRead = defineTool({
         "backend win32 reads classic Win32 child windows; Linux has no such reader",
         "Use backend auto (AT-SPI).",
       );
-    const data = pageOf(
-      await runData(context, snapshotTool, {
+    // The read answers by timeout_ms (and a moment to shape the reply) whatever the app does.
+    const read = await byDeadline(context, input.timeout_ms + SHAPING_MS, (scoped) =>
+      runData(scoped, snapshotTool, {
         target: targetOf(input.hwnd),
         format: "json",
         view: "full",
@@ -249,6 +251,19 @@ const windowRead = defineTool({
         accessibleIds: true,
       }),
     );
+    if (!read.met) {
+      const late = {
+        hwnd: input.hwnd ?? null,
+        title: null,
+        backend: "atspi",
+        elements: [],
+        limits: limitsOf(input),
+        truncated_by: ["timeout_ms"],
+        notes: [`the app did not answer within timeout_ms (${input.timeout_ms}): nothing was read`],
+      };
+      return { data: late, text: JSON.stringify(late) };
+    }
+    const data = pageOf(read.value);
     // max_children_per_node: past that many children of one element, the rest are left out and named.
     const notes: string[] = [];
     const kept: (Line & { depth: number })[] = [];
@@ -285,13 +300,7 @@ const windowRead = defineTool({
       title: data.windows[0]?.title ?? null,
       backend: "atspi",
       elements: kept.map((e) => ({ ...element(e, false), depth: e.depth })),
-      limits: {
-        max_nodes: { value: input.max_nodes, ceiling: 5000 },
-        max_depth: { value: input.max_depth, ceiling: 256 },
-        max_children_per_node: { value: input.max_children_per_node, ceiling: 5000 },
-        max_text_chars: { value: input.max_text_chars, ceiling: 10_000 },
-        timeout_ms: { value: input.timeout_ms, ceiling: 60_000 },
-      },
+      limits: limitsOf(input),
       truncated_by: [...new Set(truncatedBy)],
       notes,
     };
@@ -301,6 +310,29 @@ const windowRead = defineTool({
 });
 
 type Cut = { reason: string; rows?: number; rowsRead?: number; childCount?: number };
+
+/** What element_find has past timeout_ms (its wait for a match) to read the window. */
+const READ_BUDGET_MS = 5000;
+
+/** Past timeout_ms, what a read has to shape its reply before it answers anyway. */
+const SHAPING_MS = 500;
+
+/** A read's limits as the seed echoes them, each with its ceiling. */
+function limitsOf(input: {
+  max_nodes: number;
+  max_depth: number;
+  max_children_per_node: number;
+  max_text_chars: number;
+  timeout_ms: number;
+}) {
+  return {
+    max_nodes: { value: input.max_nodes, ceiling: 5000 },
+    max_depth: { value: input.max_depth, ceiling: 256 },
+    max_children_per_node: { value: input.max_children_per_node, ceiling: 5000 },
+    max_text_chars: { value: input.max_text_chars, ceiling: 10_000 },
+    timeout_ms: { value: input.timeout_ms, ceiling: 60_000 },
+  };
+}
 
 /**
  * A note for each cut the read made besides max_children_per_node and max_nodes: texts cut at
@@ -351,8 +383,22 @@ const elementFind = defineTool({
     })
     .refine((s) => Object.keys(selectorOf(s)).length > 0, { message: "give at least one selector field" }),
   async handler(context, input) {
-    const data = await findBySelector(context, input, input.limit, input.timeout_ms);
-    const matches = await Promise.all(data.matches.map((m) => inFull(context, m as Line)));
+    const found = await byDeadline(context, input.timeout_ms + READ_BUDGET_MS, async (scoped) => {
+      const data = await findBySelector(scoped, input, input.limit, input.timeout_ms);
+      return { data, matches: await Promise.all(data.matches.map((m) => inFull(scoped, m as Line))) };
+    });
+    if (!found.met) {
+      const late = {
+        matches: [],
+        total: 0,
+        searched_whole_window: false,
+        reason: `the app did not answer within timeout_ms + ${READ_BUDGET_MS} ms: nothing was searched`,
+        unreadable_candidates: [],
+        waited_ms: found.ms,
+      };
+      return { data: late, text: JSON.stringify(late) };
+    }
+    const { data, matches } = found.value;
     const reply = {
       matches: matches.map((m) => element(m)),
       total: data.total,
@@ -385,6 +431,23 @@ const ACTIONS = [
   "focus",
 ] as const;
 
+const elementActInput = z
+  .object({
+    ...selector,
+    select: z
+      .object({ nth: z.number().int().min(0) })
+      .strict()
+      .optional(),
+    action: z.enum(ACTIONS),
+    text: z.string().optional().describe('For set_value: the new text; "" clears'),
+    option: text.optional().describe("For select: the option's text"),
+    timeout_ms: z.number().int().min(0).max(60_000).default(0),
+  })
+  .refine((a) => a.action !== "set_value" || typeof a.text === "string", {
+    message: 'set_value needs text as a string ("" clears the field)',
+    path: ["text"],
+  });
+
 const elementAct = defineTool({
   name: "element_act",
   title: "Act on the element a selector names",
@@ -396,60 +459,73 @@ const elementAct = defineTool({
   level: "L2",
   highest: "L3",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  input: z
-    .object({
-      ...selector,
-      select: z
-        .object({ nth: z.number().int().min(0) })
-        .strict()
-        .optional(),
-      action: z.enum(ACTIONS),
-      text: z.string().optional().describe('For set_value: the new text; "" clears'),
-      option: text.optional().describe("For select: the option's text"),
-      timeout_ms: z.number().int().min(0).max(60_000).default(0),
-    })
-    .refine((a) => a.action !== "set_value" || typeof a.text === "string", {
-      message: 'set_value needs text as a string ("" clears the field)',
-      path: ["text"],
-    }),
+  input: elementActInput,
   async handler(context, input) {
     const started = Date.now();
-    // timeout_ms waits for the selector to match first; a match before the end stops the wait early.
-    let stopped: number | undefined;
-    if (input.timeout_ms > 0) {
-      const waited = await findBySelector(context, input, 1, input.timeout_ms);
-      // A match the last read found after the deadline is no early stop: the figure never passes it.
-      if (!waited.timed_out && waited.waited_ms < input.timeout_ms) stopped = waited.waited_ms;
-    }
-    const action =
-      input.action === "set_value"
-        ? // Without text the call is refused by act's own schema, as before.
-          { kind: "set_value" as const, text: input.text as string }
-        : input.action === "select"
-          ? { kind: "select" as const, ...(input.option ? { option: input.option } : {}) }
-          : { kind: input.action };
-    const data = await runData(context, actTool, {
-      // The document's calls carry no intent: the journal says so, and whose call it was.
-      intent: NO_INTENT,
-      find: { target: targetOf(input.hwnd), ...selectorOf(input) },
-      ...(input.select ? { nth: input.select.nth } : {}),
-      action,
-    }).catch(async (error: unknown) => Promise.reject(await candidatesInFull(context, inSeedWords(error))));
+    // The call answers by its deadline whatever the app does; nothing acts after it (deadline.ts).
+    const ran = await byDeadline(context, input.timeout_ms + ACT_BUDGET_MS, (scoped) =>
+      actOnSelector(scoped, input, started),
+    );
+    if (ran.met) return ran.value;
+    if (!ran.actingGiven)
+      throw new DeskhandError(
+        "timeout",
+        `the app did not answer within timeout_ms + ${ACT_BUDGET_MS} ms (${ran.ms} ms): nothing was done, and nothing will be`,
+        "Check the window before retrying: the app may be busy.",
+      );
     const reply = {
       action: input.action,
-      route: data.route,
-      action_outcome: data.action_outcome,
-      action_call_made: data.action_outcome === "unknown" ? "unknown" : true,
-      after: data.after ? element(await inFull(context, { ...data.after, ref: data.ref } as Line)) : null,
-      after_read: data.after_read,
-      ...(data.unread ? { unread: data.unread } : {}),
-      ...(data.effect ? { effect: data.effect } : {}),
+      route: null,
+      action_outcome: "unknown",
+      action_call_made: "unknown",
+      after: null,
+      after_read: "unavailable",
       last_walk_ms: Date.now() - started,
-      ...(stopped !== undefined ? { stopped_before_timeout_ms: stopped } : {}),
+      reason: `the action was sent and the app had not answered by the deadline (timeout_ms + ${ACT_BUDGET_MS} ms): whether it took cannot be told`,
     };
     return { data: reply, text: JSON.stringify(reply) };
   },
 });
+
+/** What element_act has past timeout_ms (its wait for the selector) to read, judge, act and read back. */
+const ACT_BUDGET_MS = 5000;
+
+async function actOnSelector(context: ToolContext, input: z.output<typeof elementActInput>, started: number) {
+  // timeout_ms waits for the selector to match first; a match before the end stops the wait early.
+  let stopped: number | undefined;
+  if (input.timeout_ms > 0) {
+    const waited = await findBySelector(context, input, 1, input.timeout_ms);
+    // A match the last read found after the deadline is no early stop: the figure never passes it.
+    if (!waited.timed_out && waited.waited_ms < input.timeout_ms) stopped = waited.waited_ms;
+  }
+  const action =
+    input.action === "set_value"
+      ? // Without text the call is refused by act's own schema, as before.
+        { kind: "set_value" as const, text: input.text as string }
+      : input.action === "select"
+        ? { kind: "select" as const, ...(input.option ? { option: input.option } : {}) }
+        : { kind: input.action };
+  const data = await runData(context, actTool, {
+    // The document's calls carry no intent: the journal says so, and whose call it was.
+    intent: NO_INTENT,
+    find: { target: targetOf(input.hwnd), ...selectorOf(input) },
+    ...(input.select ? { nth: input.select.nth } : {}),
+    action,
+  }).catch(async (error: unknown) => Promise.reject(await candidatesInFull(context, inSeedWords(error))));
+  const reply = {
+    action: input.action,
+    route: data.route,
+    action_outcome: data.action_outcome,
+    action_call_made: data.action_outcome === "unknown" ? "unknown" : true,
+    after: data.after ? element(await inFull(context, { ...data.after, ref: data.ref } as Line)) : null,
+    after_read: data.after_read,
+    ...(data.unread ? { unread: data.unread } : {}),
+    ...(data.effect ? { effect: data.effect } : {}),
+    last_walk_ms: Date.now() - started,
+    ...(stopped !== undefined ? { stopped_before_timeout_ms: stopped } : {}),
+  };
+  return { data: reply, text: JSON.stringify(reply) };
+}
 
 /** Candidates of an ambiguous element_act shown in the seed's shape: beyond these, their count. */
 const CANDIDATES_SHOWN = 20;
