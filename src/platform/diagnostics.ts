@@ -12,6 +12,7 @@ import {
 } from "./atspi/bus.js";
 import { DBusConnection } from "./atspi/dbus.js";
 import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/names.js";
+import { adoptDesktop, describeDiscovery } from "./desktop-discovery.js";
 import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
@@ -576,6 +577,21 @@ export async function diagnose(env: NodeJS.ProcessEnv): Promise<Check[]> {
     },
   ];
   if (!support.supported) return platform;
+  // A client that started deskhand without the desktop's variables: where they came from, or why not.
+  const discovery = adoptDesktop(env);
+  const found = describeDiscovery(discovery);
+  if (found)
+    platform.push({
+      section: "platform",
+      name: "desktop",
+      status: discovery.kind === "found" ? "ok" : "fail",
+      value: found,
+      ...(discovery.kind === "found"
+        ? {}
+        : {
+            hint: "set DISPLAY or WAYLAND_DISPLAY (and DBUS_SESSION_BUS_ADDRESS) in deskhand's environment",
+          }),
+    });
   const group = (section: string, checks: Promise<Check[]>) =>
     bounded(checks, GROUP_MS, `${section} checks`).catch((error): Check[] => [
       failedCheck({ section, name: section }, error, message(error)),

@@ -1,5 +1,6 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
+import { adoptDesktop, type Discovery, describeDiscovery } from "./desktop-discovery.js";
 import type { Hands } from "./hands.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
@@ -34,7 +35,18 @@ export async function connectBackend(options: AtspiBackendOptions = {}): Promise
   const support = platformSupport();
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand cannot read windows here: ${support.detail}.`);
-  return AtspiBackend.connect(options);
+  const env = options.env ?? process.env;
+  const discovery = adoptDesktop(env);
+  return AtspiBackend.connect({ ...options, env }).catch((error: unknown) => {
+    throw withDiscovery(error, discovery);
+  });
+}
+
+/** A desktop that could not be reached says where deskhand looked for it, when it looked. */
+function withDiscovery(error: unknown, discovery: Discovery): unknown {
+  const said = describeDiscovery(discovery);
+  if (said && error instanceof Error && !error.message.includes(said)) error.message += ` (${said})`;
+  return error;
 }
 
 export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Hands> {
@@ -42,6 +54,13 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   if (!support.supported)
     throw new UnsupportedPlatform(`deskhand has no input or screenshots here: ${support.detail}.`);
   const env = options.env ?? process.env;
+  const discovery = adoptDesktop(env);
+  return openHands(env).catch((error: unknown) => {
+    throw withDiscovery(error, discovery);
+  });
+}
+
+async function openHands(env: NodeJS.ProcessEnv): Promise<Hands> {
   // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, pixels by its
   // own screencopy (grim where that cannot serve); KWin's: its fake input, scripts and ScreenShot2;
   // GNOME Shell's: deskhand's Shell extension.

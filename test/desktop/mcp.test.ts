@@ -139,3 +139,60 @@ describe("mcp on real apps", () => {
     );
   });
 });
+
+describe("mcp started as a stock client starts it: HOME and PATH only", () => {
+  // The official SDKs and Claude Desktop pass a server a few variables, none of the desktop's.
+  const bare = (extra: Record<string, string> = {}) => ({
+    HOME: process.env.HOME ?? "/root",
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...extra,
+  });
+  const start = async (env: Record<string, string>) => {
+    const client = new Client({ name: "stock-client", version: "0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp"], env }));
+    return client;
+  };
+
+  it("finds the desktop of the program that started it, reads it, and doctor says where it came from", async () => {
+    const client = await start(bare());
+    try {
+      const listed = (await client.callTool({ name: "windows", arguments: {} })) as ToolResult;
+      assert.ok(!listed.isError, listed.content[0]?.text);
+      assert.match(listed.content[0]!.text, new RegExp(TITLES.swing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      const found = (await client.callTool({
+        name: "find",
+        arguments: { target: { kind: "title", glob: TITLES.swing }, role: "push button" },
+      })) as ToolResult;
+      assert.ok(!found.isError && (found.structuredContent?.total ?? 0) > 0, found.content[0]?.text);
+      const doctor = (await client.callTool({ name: "doctor", arguments: {} })) as ToolResult;
+      const line = doctor.content[0]!.text.split("\n").find((l) => /desktop:/.test(l)) ?? "";
+      const display = process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY;
+      assert.match(
+        line,
+        new RegExp(`ok .*the desktop .*=${display} was found in the environment of .*which started deskhand`),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a display chosen alone brings its bus; one set empty says there is none", async () => {
+    const chosen: Record<string, string> = process.env.DISPLAY
+      ? { DISPLAY: process.env.DISPLAY }
+      : { WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY ?? "" };
+    const client = await start(bare(chosen));
+    try {
+      const listed = (await client.callTool({ name: "windows", arguments: {} })) as ToolResult;
+      assert.ok(!listed.isError, listed.content[0]?.text);
+    } finally {
+      await client.close();
+    }
+    const none = await start(bare({ DISPLAY: "", DBUS_SESSION_BUS_ADDRESS: "" }));
+    try {
+      const listed = (await none.callTool({ name: "windows", arguments: {} })) as ToolResult;
+      assert.equal(listed.isError, true, listed.content[0]?.text);
+    } finally {
+      await none.close();
+    }
+  });
+});

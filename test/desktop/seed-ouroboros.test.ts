@@ -272,7 +272,10 @@ describe("the Ouroboros profile, replayed", () => {
       }
       assert.ok(hwnd, "the fixture's window came");
       const toggle = { hwnd, role: "toggle button", name: "Paid only" };
-      assert.equal((await call("element_find", { ...toggle, timeout_ms: 20_000 })).structuredContent.total, 1);
+      assert.equal(
+        (await call("element_find", { ...toggle, timeout_ms: 20_000 })).structuredContent.total,
+        1,
+      );
       // Stopped, the app answers nothing until it is continued, after both deadlines.
       process.kill(app.pid!, "SIGSTOP");
       const resumed = sleep(8000).then(() => process.kill(app.pid!, "SIGCONT"));

@@ -74,7 +74,11 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
     const lines = whole.text!.split("\n");
     const shared = lines.filter((l) => /- table cell ~"Shared" \[ref=/.test(l));
     assert.equal(shared.length, 5, whole.text);
-    assert.equal(shared.filter((l) => /\(checked\)/.test(l)).length, 1, "Projects is shared, read from the app");
+    assert.equal(
+      shared.filter((l) => /\(checked\)/.test(l)).length,
+      1,
+      "Projects is shared, read from the app",
+    );
     assert.ok(!whole.data.truncated_by?.includes("tableRows"), JSON.stringify(whole.data.truncated_by));
     assert.doesNotMatch(whole.text!, /table 5×4/);
     const paged = await call("snapshot", { target, tableRows: 2 });

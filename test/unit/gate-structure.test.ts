@@ -34,7 +34,10 @@ describe("the judge: structure first", () => {
       assert.equal(commitReason(press("table cell", name, { record: true })), undefined, name);
     // The same words where the cell is an option of a one-column list, or opened by a double click.
     assert.match(commitReason(press("table cell", "Print to File")) ?? "", /print/);
-    assert.match(commitReason(press("table cell", "Print to File", { record: true, twice: true })) ?? "", /print/);
+    assert.match(
+      commitReason(press("table cell", "Print to File", { record: true, twice: true })) ?? "",
+      /print/,
+    );
   });
 
   it("a find bar's Close hides the bar; a main window's Close may lose unsaved work", () => {
