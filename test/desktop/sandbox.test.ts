@@ -181,6 +181,46 @@ describe("sandbox", () => {
     assert.match(died.stderr, /exited \(status 3\) before it registered[\s\S]*broken/);
   });
 
+  it("in every kind of desktop, mcp started with HOME and PATH only finds the desktop its client runs in", async () => {
+    const kinds = [[], ["--wayland"], ["--kde"], ["--gnome"]];
+    const runs = kinds.map(
+      (kind) =>
+        new Promise<{ kind: string; code: number | null; out: string }>((resolve) => {
+          const title = `Stock client ${kind[0] ?? "x11"} ${process.pid}`;
+          const child = spawn(
+            process.execPath,
+            [
+              ...CLI,
+              "sandbox",
+              "run",
+              ...kind,
+              "--app",
+              `zenity --entry --title='${title}'`,
+              "--",
+              process.execPath,
+              "test/fixtures/clients/stock-client.mjs",
+              CLI.at(-1)!,
+            ],
+            { stdio: ["ignore", "pipe", "pipe"] },
+          );
+          let out = "";
+          child.stdout.on("data", (d) => (out += d));
+          child.stderr.on("data", (d) => (out += d));
+          child.on("close", (code) => resolve({ kind: kind[0] ?? "x11", code, out: `${title}\n${out}` }));
+        }),
+    );
+    for (const { kind, code, out } of await Promise.all(runs)) {
+      assert.equal(code, 0, `${kind}: ${out}`);
+      const title = out.split("\n")[0]!;
+      assert.ok(out.includes(`"${title}"`), `${kind}: its window listed: ${out}`);
+      assert.match(
+        out,
+        /ok +platform · desktop: the desktop .* was found in the environment of node .*which started deskhand/,
+        kind,
+      );
+    }
+  });
+
   it("bad command lines exit 2", () => {
     assert.equal(deskhand(["sandbox", "run", "true"]).status, 2);
     assert.equal(deskhand(["sandbox", "fly"]).status, 2);
