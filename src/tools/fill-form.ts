@@ -4,6 +4,7 @@ import { readsBackAs } from "../core/readback.js";
 import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from "../core/receipt.js";
 import { hidesSecret } from "../core/value.js";
 import { PASSWORD_ROLE } from "../platform/types.js";
+import { roleSet } from "../platform/vocabulary.js";
 import type { Secret } from "../safety/audit.js";
 import { runAction } from "./act.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
@@ -22,6 +23,16 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Controls whose value is a number in a range, set as such whatever their text shows. */
+const RANGE_ROLES = roleSet("spin button", "slider", "scroll bar");
+
+/** A text that is a plain number, given to a control of a range: the number it names. */
+function rangeValue(context: ToolContext, ref: string, text: string): number | undefined {
+  if (!RANGE_ROLES.has(fieldRole(context, ref) ?? "") || !/^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(text))
+    return undefined;
+  return Number(text);
 }
 
 export interface FieldResult {
@@ -52,10 +63,12 @@ async function fillField(
   secrets: Secret[],
 ): Promise<FieldResult> {
   const expected = String(field.value);
+  // A number, or a number's text given to a control of a range (a spinner's "5"), is its value.
+  const number = typeof field.value === "number" ? field.value : rangeValue(context, field.ref, field.value);
   const action =
-    typeof field.value === "number"
-      ? { kind: "set_range" as const, value: field.value }
-      : { kind: "set_value" as const, text: field.value };
+    number !== undefined
+      ? { kind: "set_range" as const, value: number }
+      : { kind: "set_value" as const, text: String(field.value) };
   const act = (a: typeof action | { kind: "select"; option: string }) =>
     runAction(
       context,

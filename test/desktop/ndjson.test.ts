@@ -160,10 +160,6 @@ describe("ndjson on real apps", () => {
       assert.match(hidden.result.detail, /wheel over it was not turned/);
     const tab = find((e) => e.role === "page tab" && e.name === "Table");
     assert.equal((await client.request("a10t", "select", { ref: tab.ref })).ok, true);
-    // At its start already, a scroll up moves nothing, and the reply does not claim it did.
-    const atStart = await client.request("a10s", "scroll", { ref: table.ref, vertical: "small_decrement" });
-    assert.equal(atStart.result?.effect, "not_seen", JSON.stringify(atStart));
-    assert.match(atStart.result.detail, /already at its start/);
     // The Java wrapper accepts a scroll bar's new value and ignores it: the wheel turns over the part
     // of the table that shows (its centre is far below its pane), and the bar, read again, moved.
     const scrolled = await client.request("a10", "scroll", { ref: table.ref, vertical: "large_increment" });
@@ -254,8 +250,8 @@ describe("ndjson on real apps", () => {
   });
 
   it("without a desktop, a call is internal_error naming the reason, and the server lives on", async () => {
-    const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, ...env } = process.env;
-    const lonely = new NdjsonClient(env);
+    // Set empty, they say there is none: deskhand does not look for the desktop its caller runs in.
+    const lonely = new NdjsonClient({ ...process.env, DISPLAY: "", DBUS_SESSION_BUS_ADDRESS: "" });
     try {
       const reply = await lonely.request(1, "windows");
       assert.equal(reply.error.code, "internal_error");

@@ -116,6 +116,31 @@ describe("the pyjab profile, replayed", () => {
     assert.ok(!typed.isError, text(typed));
     const read = await call("java_read_text", { session_id: session, handle: field.handle });
     assert.equal(read.structuredContent.text, "pyjab");
+    // The reply spells the field as this client's tools take it: its handle, not deskhand's ref.
+    assert.ok(text(typed).startsWith(`${field.handle}:`), text(typed));
+    // A spinner's number, either way: its value is set (stepped with arrows where Java ignores it), read back.
+    const spinner = (
+      await call("java_find", { session_id: session, xpath: "//spin button[@name='Quantity']" })
+    ).structuredContent.matches[0];
+    const quantity = Number(
+      (await call("java_element_info", { session_id: session, handle: spinner.handle })).structuredContent
+        .value,
+    );
+    for (const [value, simulate] of [
+      [quantity + 2, false],
+      [quantity, true],
+    ] as const) {
+      const set = await call("java_type_text", {
+        session_id: session,
+        handle: spinner.handle,
+        value: String(value),
+        simulate,
+      });
+      assert.ok(!set.isError, text(set));
+      const now = (await call("java_element_info", { session_id: session, handle: spinner.handle }))
+        .structuredContent;
+      assert.equal(Number(now.value), value, JSON.stringify(now));
+    }
     // Without simulate no real key goes out: " " on the push button sets nothing and presses nothing.
     const before = (await call("java_element_info", { session_id: session, handle: status.handle }))
       .structuredContent.description;

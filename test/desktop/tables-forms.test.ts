@@ -86,6 +86,17 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
     assert.match(paged.text!, /… table 5×4, first 2 rows shown/);
   });
 
+  it("a scroll with nothing to scroll says so, and claims nothing (a GTK 3 bar at 0 of 0–0)", async () => {
+    const table = await ref({ role: "table", name: "Files" });
+    const down = await call("act", { ref: table, action: { kind: "scroll", vertical: "small_increment" } });
+    assert.ok(down.ok, JSON.stringify(down.error));
+    assert.equal(down.data.effect, "not_seen", JSON.stringify(down.data));
+    assert.match(
+      down.data.detail,
+      /nothing scrolled: the vertical scroll bar is already at its end \(0 of 0–0\)/,
+    );
+  });
+
   it("find reaches into the table's cells with no other match, and names row and column", async () => {
     const found = await call("find", { target, name: "budget-2026.csv" });
     assert.equal(found.data.total, 1, found.text);

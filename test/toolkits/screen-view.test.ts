@@ -26,6 +26,7 @@ type Element = {
   childCount: number | null;
   fold?: { self: boolean; elements: number; why?: string; selected?: string; group?: { refs: string[] } };
   cut?: unknown;
+  rows?: number;
   bounds?: { width: number; height: number } | null;
 };
 
@@ -61,7 +62,10 @@ describe(`the screen view loses nothing: ${profile.label}`, () => {
     );
     const folded = (p: string) =>
       grouped.has(p) || ancestors(p).some((a) => lines.get(a)?.fold || grouped.has(a));
-    const cutAbove = (p: string) => ancestors(p).some((a) => all.get(a)?.cut !== undefined);
+    // Under a table read through its Table interface (cut or whole), cells stand by row and column,
+    // not by OSWorld's paths through rows.
+    const cutAbove = (p: string) =>
+      ancestors(p).some((a) => all.get(a)?.cut !== undefined || all.get(a)?.rows !== undefined);
     /** A label merged into the nearest line above it, whose name it repeats. */
     const echoes = (p: string, element: Element) => {
       const parent = ancestors(p)

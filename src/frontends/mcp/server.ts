@@ -39,12 +39,36 @@ function errorResult(profile: Pick<Profile, "error" | "words">, error: DeskhandE
   const code = typeof shaped?.error === "string" ? shaped.error : error.code;
   // The advice names the tools this client has: a profile's own names for deskhand's.
   const next = inOwnWords(error.next, profile.words);
+  const message = inOwnWords(error.message, profile.words);
   return {
     isError: true,
-    content: [{ type: "text" as const, text: `${code}: ${error.message}\nNext: ${next}` }],
-    structuredContent: shaped ?? { error: { ...error.toJSON(), next } },
+    content: [{ type: "text" as const, text: `${code}: ${message}\nNext: ${next}` }],
+    structuredContent: shaped ?? { error: { ...error.toJSON(), message, next } },
   };
 }
+
+/** A refusal's or failure's words in a profile's: the tools it names are this client's. */
+function inWords<T extends { text: string; data?: unknown }>(
+  output: T,
+  words: Record<string, string> | undefined,
+): T {
+  if (!words) return output;
+  const data = output.data as Record<string, unknown> | undefined;
+  const reason = typeof data?.reason === "string" ? { reason: inOwnWords(data.reason, words) } : {};
+  return {
+    ...output,
+    text: inOwnWords(output.text, words),
+    ...(data ? { data: { ...data, ...reason } } : {}),
+  };
+}
+
+const INSTRUCTIONS =
+  "deskhand reads desktop windows as text through accessibility APIs. Start with `windows`, then " +
+  "`snapshot` a window (read in rings: shallow first, then snapshot a ref). Refs stay valid while the " +
+  "element they name still verifies. Prefer `act` (accessibility actions); real input (`click`, `type_text`, " +
+  "`key`...) needs an intent and runs under a safety ceiling, and committing or irreversible actions ask a " +
+  "person. Levels: L1 reads, L2 input, L3 a press that commits (asks a person), L4 raw held input. " +
+  "Run `doctor` when anything fails.";
 
 export function createMcpServer(
   context: ToolContext,
@@ -57,13 +81,8 @@ export function createMcpServer(
     { name: "deskhand", version: DESKHAND_VERSION },
     {
       capabilities: { tools: {} },
-      instructions:
-        "deskhand reads desktop windows as text through accessibility APIs. Start with `windows`, then " +
-        "`snapshot` a window (read in rings: shallow first, then snapshot a ref). Refs stay valid while the " +
-        "element they name still verifies. Prefer `act` (accessibility actions); real input (`click`, `type_text`, " +
-        "`key`...) needs an intent and runs under a safety ceiling, and committing or irreversible actions ask a " +
-        "person. Levels: L1 reads, L2 input, L3 a press that commits (asks a person), L4 raw held input. " +
-        "Run `doctor` when anything fails.",
+      // A profile's client has its own tools, documented by its seed: these words name deskhand's.
+      ...(profile.asDeclared ? {} : { instructions: INSTRUCTIONS }),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -96,7 +115,7 @@ export function createMcpServer(
 /** A call's MCP result: isError for every outcome but done, the text and the structured reply. */
 export function mcpResult(result: CallResult, profile: Pick<Profile, "error" | "reply" | "words"> = {}) {
   if (result.ok) {
-    const { output } = result;
+    const output = result.outcome === "done" ? result.output : inWords(result.output, profile.words);
     const shaped = profile.reply?.(output.data as Record<string, unknown>);
     if (shaped)
       return {

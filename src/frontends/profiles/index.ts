@@ -72,6 +72,9 @@ export const PROFILES: Record<string, Profile> = {
       read_text: "java_read_text",
       screenshot: "java_screenshot",
       doctor: "java_diagnostics",
+      // Its client sets a value only through java_type_text, which sets a field's text or a spinner's number.
+      "act set_value": "java_type_text without simulate",
+      "act set_range": "java_type_text without simulate",
     },
   },
 };

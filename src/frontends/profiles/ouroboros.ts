@@ -2,6 +2,7 @@
 // reply shapes, each a translation onto deskhand's own tools (windows, snapshot, find, act). Windows
 // mechanics map to Linux: an `hwnd` is the X window id; `automation_id` is the AT-SPI accessible id;
 // a window's `class` is its X11 WM_CLASS class (sway: its app_id), else its app's accessible name.
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import type { FindResult } from "../../core/find.js";
@@ -487,17 +488,34 @@ const elementAct = defineTool({
   },
 });
 
+/** How often element_act's wait reads the window again. */
+const WAIT_POLL_MS = 200;
+
+/**
+ * Waits up to timeout_ms for the selector to match; returns when it stopped early. An unreadable
+ * candidate ends the wait at once: the act refuses on it (the seed's rule), and waiting tells nothing.
+ */
+async function untilMatchOrUnreadable(
+  context: ToolContext,
+  input: z.output<typeof elementActInput>,
+): Promise<number | undefined> {
+  const started = Date.now();
+  for (;;) {
+    const found = await findBySelector(context, input, 1, 0);
+    const waited = Date.now() - started;
+    // A match the last read found after the deadline is no early stop: the figure never passes it.
+    if (found.total > 0) return waited < input.timeout_ms ? waited : undefined;
+    if (found.unreadable_candidates.length > 0 || waited >= input.timeout_ms) return undefined;
+    await sleep(Math.min(WAIT_POLL_MS, input.timeout_ms - waited));
+  }
+}
+
 /** What element_act has past timeout_ms (its wait for the selector) to read, judge, act and read back. */
 const ACT_BUDGET_MS = 5000;
 
 async function actOnSelector(context: ToolContext, input: z.output<typeof elementActInput>, started: number) {
   // timeout_ms waits for the selector to match first; a match before the end stops the wait early.
-  let stopped: number | undefined;
-  if (input.timeout_ms > 0) {
-    const waited = await findBySelector(context, input, 1, input.timeout_ms);
-    // A match the last read found after the deadline is no early stop: the figure never passes it.
-    if (!waited.timed_out && waited.waited_ms < input.timeout_ms) stopped = waited.waited_ms;
-  }
+  const stopped = input.timeout_ms > 0 ? await untilMatchOrUnreadable(context, input) : undefined;
   const action =
     input.action === "set_value"
       ? // Without text the call is refused by act's own schema, as before.

@@ -75,6 +75,15 @@ function refOf(context: ToolContext, id: string, handle: string): string {
   return handle.slice(2);
 }
 
+/** The role a ref's element had when it was handed out; undefined once the ref is gone. */
+function roleOf(context: ToolContext, ref: string): string | undefined {
+  try {
+    return context.refs.lookup(ref).fingerprint.role;
+  } catch {
+    return undefined;
+  }
+}
+
 function give(context: ToolContext, id: string, ref: string): string {
   const handle = handleOf(ref);
   session(context, id).handles.add(handle);
@@ -357,7 +366,10 @@ const typeText = defineTool({
   input: z.object({ session_id: sessionId, handle, value: z.string(), simulate: z.boolean().default(false) }),
   async handler(context, input) {
     const ref = refOf(context, input.session_id, input.handle);
-    if (input.simulate)
+    // A spinner's number is its value: typed keys show in its editor and reach its value only on
+    // Enter, so a clear is never seen; its value is set, then stepped there with the arrow keys.
+    const spinner = /^\s*[-+]?\d+(\.\d+)?\s*$/.test(input.value) && roleOf(context, ref) === "spin button";
+    if (input.simulate && !spinner)
       return runTool(context, typeTextTool, { ref, text: input.value, clear: true, intent: NO_INTENT });
     // Without simulate no real key is sent: where the field takes no accessible text (a push button
     // given " "), nothing is set, rather than typed keys that press it.
@@ -716,21 +728,50 @@ const diagnostics = defineTool({
   },
 });
 
-export const PYJAB: ToolDefinition[] = [
-  listWindows,
-  attachWindow,
-  snapshot,
-  find,
-  click,
-  typeText,
-  fillForm,
-  select,
-  sendKeys,
-  focusWindow,
-  elementInfo,
-  readTable,
-  readText,
-  screenshot,
-  wait,
-  diagnostics,
-] as ToolDefinition[];
+/** A deskhand ref spelled in a reply's text, bare or as `[ref=…]`, not already a handle. */
+const SPELLED_REF = /\[ref=(s\d+:e[0-9a-z]+)\]|(?<![\w:])(s\d+:e[0-9a-z]+)/g;
+
+/**
+ * A tool whose reply text spells elements as this client's tools take them: handles of the
+ * caller's session (`e:s1:e38va`), given out as they are spelled, never deskhand's bare refs.
+ */
+function inHandles<T extends ToolDefinition>(tool: T): T {
+  const handler = tool.handler;
+  return {
+    ...tool,
+    async handler(context: ToolContext, input: Record<string, unknown>) {
+      const output = await handler(context, input as never);
+      const id = input.session_id;
+      if (typeof id !== "string" || typeof output.text !== "string") return output;
+      const text = output.text.replace(
+        SPELLED_REF,
+        (_, bracketed: string | undefined, bare: string | undefined) => {
+          const handle = give(context, id, (bracketed ?? bare)!);
+          return bracketed ? `[handle=${handle}]` : handle;
+        },
+      );
+      return { ...output, text };
+    },
+  } as T;
+}
+
+export const PYJAB: ToolDefinition[] = (
+  [
+    listWindows,
+    attachWindow,
+    snapshot,
+    find,
+    click,
+    typeText,
+    fillForm,
+    select,
+    sendKeys,
+    focusWindow,
+    elementInfo,
+    readTable,
+    readText,
+    screenshot,
+    wait,
+    diagnostics,
+  ] as ToolDefinition[]
+).map(inHandles);
