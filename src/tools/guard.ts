@@ -175,8 +175,14 @@ function untilCallerGone(context: ToolContext): ActingSurfaces {
     if (context.deadline) context.deadline.actingGiven = true;
   };
   return {
-    backend: async () => (given(), surfaces.backend()),
-    hands: async () => (given(), surfaces.hands()),
+    backend: async () => {
+      given();
+      return surfaces.backend();
+    },
+    hands: async () => {
+      given();
+      return surfaces.hands();
+    },
   };
 }
 
