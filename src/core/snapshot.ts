@@ -87,7 +87,7 @@ export type ShownFold = Omit<Fold, "group"> & {
 
 export interface SnapshotPage {
   snapshotId: string;
-  windows: Pick<WindowInfo, "id" | "title" | "pid" | "app">[];
+  windows: Pick<WindowInfo, "id" | "title" | "pid" | "app" | "windowClass">[];
   method: string;
   elements: SnapshotElement[];
   truncatedBy: CutName[];
@@ -352,7 +352,13 @@ export class SnapshotStore {
       target,
       entries: flat.entries,
       limits,
-      windows: windows.map(({ id, title, pid, app }) => ({ id, title, pid, app })),
+      windows: windows.map(({ id, title, pid, app, windowClass }) => ({
+        id,
+        title,
+        pid,
+        app,
+        ...(windowClass ? { windowClass } : {}),
+      })),
       method: [...methods].join("; "),
       readCuts,
       incomplete,

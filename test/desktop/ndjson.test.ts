@@ -247,6 +247,10 @@ describe("ndjson on real apps", () => {
     const wrongType = await client.request(13, "snapshot", { maxNodes: "all" });
     assert.equal(wrongType.error.code, "invalid_params");
     assert.match(wrongType.error.message, /maxNodes/);
+    // An argument the method does not have is named itself.
+    const unknown = await client.request(14, "windows", { bogus: 1 });
+    assert.equal(unknown.error.code, "invalid_params");
+    assert.deepEqual(unknown.error.fields, ["bogus"], JSON.stringify(unknown.error));
   });
 
   it("without a desktop, a call is internal_error naming the reason, and the server lives on", async () => {

@@ -61,6 +61,12 @@ describe("the Ouroboros profile, replayed", () => {
     assert.ok(cut.notes.some((n: string) => /children left out \(max_children_per_node\)/.test(n)));
     const read = (await call("window_read", { hwnd, max_depth: 30 })).structuredContent;
     assert.equal(read.hwnd, hwnd);
+    // The window's own element has the window's class, as window_list gives it.
+    const listed = (await call("window_list")).structuredContent.windows.find(
+      (w: { hwnd: number }) => w.hwnd === hwnd,
+    );
+    assert.ok(listed.class, JSON.stringify(listed));
+    assert.equal(read.elements[0].class, listed.class);
     assert.ok(read.elements.length > cut.elements.length);
     const check = read.elements.find((e: { role: string }) => e.role === "check box");
     assert.ok(check && typeof check.state.checked === "boolean", "a check box exposes checked");

@@ -107,6 +107,12 @@ describe("the pyjab profile, replayed", () => {
     assert.equal(info.structuredContent.locator, "//label[@name='Status']");
     await sleep(200);
     assert.match(info.structuredContent.description ?? "", /Note (added|removed)/);
+    // description is exact too, case and all.
+    const described = info.structuredContent.description as string;
+    const byDescription = await call("java_find", { session_id: session, description: described });
+    assert.ok(byDescription.structuredContent.total >= 1, text(byDescription));
+    const shouted = await call("java_find", { session_id: session, description: described.toUpperCase() });
+    assert.equal(shouted.structuredContent.total, 0, text(shouted));
     // Put the note back as it was.
     await call("java_click", { session_id: session, handle: note.handle });
     const field = (
@@ -198,7 +204,9 @@ describe("the pyjab profile, replayed", () => {
     const field = filled.structuredContent.fields[0];
     assert.equal(field.set, false, text(filled));
     assert.doesNotMatch(field.line, /typed/, `no typed fallback: ${text(filled)}`);
-    assert.match(field.line, /try simulate=True/, text(filled));
+    // Real keys would press the button, not set it: simulate=True is not offered as the way.
+    assert.doesNotMatch(field.line, /try simulate=True/, text(filled));
+    assert.match(field.line, /keys would press it/, text(filled));
     assert.ok(!filled.isError, "a field that fails is a result, not a failed call");
     await sleep(300);
     assert.equal(await status(), before, `Note was not pressed: ${text(filled)}`);

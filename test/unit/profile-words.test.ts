@@ -34,3 +34,34 @@ it("an MCP error from a profile's tool advises in its words, in the text and the
   const plain = mcpResult({ ok: false, outcome: "error", error } as never);
   assert.match((plain.content[0] as { text: string }).text, /Next: Take a new snapshot and use its refs\./);
 });
+
+it("Daimon: a failure in the doing is its {status: error} reply; what the host lacks is motor_unavailable", () => {
+  const failed = mcpResult(
+    {
+      ok: false,
+      outcome: "error",
+      error: new DeskhandError("timeout", "the app did not answer", "Retry."),
+    } as never,
+    PROFILES.daimon,
+  );
+  assert.deepEqual(failed.structuredContent, { status: "error", reason: "the app did not answer" });
+  assert.equal((failed.content[0] as { text: string }).text, JSON.stringify(failed.structuredContent));
+  const motor = mcpResult(
+    {
+      ok: false,
+      outcome: "error",
+      error: new DeskhandError("hands_unavailable", "no display", "Start one."),
+    } as never,
+    PROFILES.daimon,
+  );
+  assert.equal((motor.structuredContent as { error: string }).error, "motor_unavailable");
+  const argument = mcpResult(
+    {
+      ok: false,
+      outcome: "error",
+      error: new DeskhandError("window_not_found", "no such window", "List."),
+    } as never,
+    PROFILES.daimon,
+  );
+  assert.equal((argument.structuredContent as { error: string }).error, "invalid_arguments");
+});

@@ -34,7 +34,15 @@ function stoppingResult(tool: string, started: boolean, profile: Profile) {
 }
 
 /** A failed call: the profile's own shape where it has one, and its code in the text block too. */
-function errorResult(profile: Pick<Profile, "error" | "words">, error: DeskhandError) {
+function errorResult(profile: Pick<Profile, "error" | "failed" | "words">, error: DeskhandError) {
+  // A failure in the doing, where the document answers it with its own reply object.
+  const failed = profile.failed?.(error);
+  if (failed)
+    return {
+      isError: true,
+      content: [{ type: "text" as const, text: JSON.stringify(failed) }],
+      structuredContent: failed,
+    };
   const shaped = profile.error?.(error);
   const code = typeof shaped?.error === "string" ? shaped.error : error.code;
   // The advice names the tools this client has: a profile's own names for deskhand's.
@@ -113,7 +121,10 @@ export function createMcpServer(
 }
 
 /** A call's MCP result: isError for every outcome but done, the text and the structured reply. */
-export function mcpResult(result: CallResult, profile: Pick<Profile, "error" | "reply" | "words"> = {}) {
+export function mcpResult(
+  result: CallResult,
+  profile: Pick<Profile, "error" | "failed" | "reply" | "words"> = {},
+) {
   if (result.ok) {
     const output = result.outcome === "done" ? result.output : inWords(result.output, profile.words);
     const shaped = profile.reply?.(output.data as Record<string, unknown>);

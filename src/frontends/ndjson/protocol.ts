@@ -122,9 +122,13 @@ function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<
     const problems = parsed.error.issues
       .slice(0, 5)
       .map((i) => `${i.path.join(".") || "params"}: ${i.message}`);
-    throw new ProtocolError("invalid_params", problems.join("; "), {
-      fields: parsed.error.issues.map((i) => i.path.join(".")),
-    });
+    // An unknown key is named itself ("bogus"), not by the object it is in ("").
+    const fields = parsed.error.issues.flatMap((i) =>
+      i.code === "unrecognized_keys"
+        ? i.keys.map((k) => [...i.path, k].join("."))
+        : [i.path.join(".") || "params"],
+    );
+    throw new ProtocolError("invalid_params", problems.join("; "), { fields });
   }
   return parsed.data;
 }

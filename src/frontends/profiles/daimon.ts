@@ -464,6 +464,25 @@ const ARGUMENT_CODES = new Set([
   "invalid_cursor",
 ]);
 
+/** What the host lacks: the document's motor_unavailable. */
+const MOTOR_CODES = new Set([
+  "hands_unavailable",
+  "backend_unavailable",
+  "unsupported_platform",
+  "ocr_unavailable",
+]);
+
+/**
+ * An action that was prepared and then failed in the doing (the app did not answer, the input was not
+ * taken): the document's own reply, `{status: "error", reason}`, not a preparation error.
+ */
+export function daimonFailure(error: DeskhandError): Record<string, unknown> | undefined {
+  if (error.details.stage === "screens" || error.code === "index_out_of_range") return undefined;
+  if (ARGUMENT_CODES.has(error.code) || MOTOR_CODES.has(error.code) || error.code === "invalid_config")
+    return undefined;
+  return { status: "error", reason: error.message };
+}
+
 export function daimonError(error: DeskhandError): { error: string; message: string } {
   const code =
     error.details.stage === "screens"

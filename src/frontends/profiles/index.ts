@@ -2,7 +2,7 @@
 // `deskhand mcp --profile NAME`, each tool a translation onto deskhand's registry (tools stay declared once).
 import type { DeskhandError } from "../../core/errors.js";
 import type { ToolDefinition } from "../../tools/tool.js";
-import { DAIMON, daimonError, daimonReply } from "./daimon.js";
+import { DAIMON, daimonError, daimonFailure, daimonReply } from "./daimon.js";
 import { OUROBOROS } from "./ouroboros.js";
 import { PYJAB } from "./pyjab.js";
 
@@ -17,6 +17,8 @@ export interface Profile {
    * text block is that object, and a refusal is a result like any other, not an MCP error.
    */
   reply?: (data: Record<string, unknown>) => Record<string, unknown> | undefined;
+  /** A call that failed in the doing, as the document's own reply object; undefined: an error as usual. */
+  failed?: (error: DeskhandError) => Record<string, unknown> | undefined;
   /** deskhand's tools as this profile's client calls them, for the advice an error gives (`next`). */
   words?: Record<string, string>;
 }
@@ -45,6 +47,7 @@ export const PROFILES: Record<string, Profile> = {
   daimon: {
     tools: DAIMON,
     error: daimonError,
+    failed: daimonFailure,
     reply: daimonReply,
     asDeclared: true,
     words: {

@@ -300,7 +300,15 @@ const windowRead = defineTool({
       hwnd: data.windows[0]?.id ?? null,
       title: data.windows[0]?.title ?? null,
       backend: "atspi",
-      elements: kept.map((e) => ({ ...element(e, false), depth: e.depth })),
+      // The window's own element has the window's class (X11's WM_CLASS, sway's app_id), as window_list
+      // gives it; deskhand reads no class for the elements inside.
+      elements: kept.map((e) => ({
+        ...element(e, false),
+        ...(e.depth === 0 && data.windows[0]
+          ? { class: data.windows[0].windowClass ?? data.windows[0].app }
+          : {}),
+        depth: e.depth,
+      })),
       limits: limitsOf(input),
       truncated_by: [...new Set(truncatedBy)],
       notes,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
 import type { WindowInfo } from "../../platform/types.js";
+import { roleSet } from "../../platform/vocabulary.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { doctorTool } from "../../tools/doctor.js";
@@ -275,6 +276,8 @@ const find = defineTool({
     ),
   async handler(context, input) {
     const bound = session(context, input.session_id);
+    const exactly =
+      input.name !== undefined ? "name" : input.description !== undefined ? "description" : undefined;
     const { data } = await runTool(context, findElementsTool, {
       target: { kind: "window", id: bound.windowId },
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -282,12 +285,13 @@ const find = defineTool({
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.states !== undefined ? { states: input.states } : {}),
       ...(input.xpath !== undefined ? { locator: input.xpath } : {}),
-      // The seed's name is exact, case and all, where deskhand's folds case: read more, keep the exact.
-      limit: input.name !== undefined ? 500 : input.max_results,
+      // The seed's name and description are exact, case and all, where deskhand's fold case: read
+      // more, keep the exact.
+      limit: exactly !== undefined ? 500 : input.max_results,
       include_off_screen: true,
     });
-    const exact = input.name === undefined ? data.matches : data.matches.filter((m) => m.name === input.name);
-    const total = input.name === undefined ? data.total : exact.length;
+    const exact = await exactMatches(context, data.matches, exactly, input);
+    const total = exactly === undefined ? data.total : exact.length;
     // A locator finds its element again only where no other match shares it: a shared one is none.
     const shared = new Map<string, number>();
     for (const m of exact)
@@ -319,6 +323,28 @@ const find = defineTool({
     return { data: { matches, total, searched_whole_window: data.searched_whole_window }, text };
   },
 });
+
+/** Matches whose name or description is the one asked, case and all (deskhand's find folds case). */
+async function exactMatches<M extends { ref: string; name: string | null }>(
+  context: ToolContext,
+  matches: M[],
+  field: "name" | "description" | undefined,
+  input: { name?: string | undefined; description?: string | undefined },
+): Promise<M[]> {
+  if (field === "name") return matches.filter((m) => m.name === input.name);
+  if (field === undefined) return matches;
+  // A match's description is not in find's reply: each is read again, as few as there are.
+  const backend = await context.backend();
+  const described = await Promise.all(
+    matches.map((m) =>
+      backend.describe(context.refs.lookup(m.ref).handle, { maxText: 0 }).then(
+        (node) => node.description === input.description,
+        () => false,
+      ),
+    ),
+  );
+  return matches.filter((_, i) => described[i]);
+}
 
 const click = defineTool({
   name: "java_click",
@@ -458,14 +484,48 @@ async function accessible(
     const handle = handleOf(known[i]!.ref);
     const line = reported[i]!.replace(/^[^:]+:/, `${handle}:`);
     const gated = result.error?.code === "refused";
+    const keysWouldNot = keysCannotSet(context, known[i]!.ref);
     lines.set(known[i]!.index, {
       set: result.set === true,
       line:
         result.set || gated || result.unverifiable
           ? line
-          : `${line}; try simulate=True to type it with real keys`,
+          : keysWouldNot
+            ? `${line}; ${keysWouldNot}`
+            : `${line}; try simulate=True to type it with real keys`,
     });
   });
+}
+
+/** Roles a real key presses or toggles rather than types into: a space would press the button. */
+const TEXT_FIELDS = roleSet("text", "entry", "password text", "paragraph");
+const PRESSED_BY_KEYS = roleSet(
+  "push button",
+  "toggle button",
+  "check box",
+  "radio button",
+  "menu item",
+  "link",
+);
+
+/** Why real keys would not set this field, where they would not (a button, a read-only field). */
+function keysCannotSet(context: ToolContext, ref: string): string | undefined {
+  let fingerprint: { role: string; states?: readonly string[] | undefined };
+  try {
+    fingerprint = context.refs.lookup(ref).fingerprint;
+  } catch {
+    return undefined;
+  }
+  if (PRESSED_BY_KEYS.has(fingerprint.role))
+    return `it is a ${fingerprint.role}: keys would press it, not type into it, so simulate=True is no way to set it`;
+  const states = fingerprint.states ?? [];
+  // A text field that does not say `editable` is read-only (Swing's says nothing else).
+  if (
+    states.includes("read only") ||
+    (TEXT_FIELDS.has(fingerprint.role) && states.length > 0 && !states.includes("editable"))
+  )
+    return "it is read-only: keys would not change it either";
+  return undefined;
 }
 
 /** simulate=True: real keys, each field counted as set only when it reads back exactly. */
