@@ -134,8 +134,8 @@ export async function decide(
 ): Promise<GateDecision> {
   const commits = request.target ? commitReason(request.target) : undefined;
   const level = raiseLevel(request.nominal, commits ? "L3" : "L1");
-  // The tool as the client knows it: a profile's own, with deskhand's that runs it.
-  const named = request.via ? `${request.via} (${request.tool})` : request.tool;
+  // The tool as the client knows it: a profile's own (deskhand's that runs it is in the journal).
+  const named = request.via ?? request.tool;
   if (!withinCeiling(level, policy.ceiling)) {
     const why =
       level !== request.nominal && commits
@@ -164,9 +164,12 @@ export async function decide(
     needs.push({
       reason: "irreversible",
       // Say only what the caller said: an undeclared press that commits is taken as not reversible.
+      // A profile's client has no `reversible` to declare: it is not told of one.
       why: request.reversibleDeclared
         ? "it is declared not reversible"
-        : "it commits, so it is taken as not reversible (declaring reversible: true would still leave the commit to a person)",
+        : request.via
+          ? "it commits, so it is taken as not reversible"
+          : "it commits, so it is taken as not reversible (declaring reversible: true would still leave the commit to a person)",
     });
   const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
   if (dangerous) needs.push({ reason: "dangerous_chord", why: dangerous });
