@@ -18,6 +18,8 @@ export interface GateRequest {
   reversible: boolean;
   /** Whether the caller said `reversible` (else it was inferred: a committing press is taken as not). */
   reversibleDeclared?: boolean;
+  /** false: the client's tool has no `reversible` to declare (a profile's), so a refusal offers none. */
+  reversibleDeclarable?: boolean;
   target?: (TargetFacts & { windowTitle?: string | undefined }) | undefined;
   chord?: Chord | undefined;
   /** A later step of an input whose first part was sent (the Enter after typed text): a refusal stops the rest. */
@@ -164,10 +166,10 @@ export async function decide(
     needs.push({
       reason: "irreversible",
       // Say only what the caller said: an undeclared press that commits is taken as not reversible.
-      // A profile's client has no `reversible` to declare: it is not told of one.
+      // A client whose tool has no `reversible` to declare is not told of one.
       why: request.reversibleDeclared
         ? "it is declared not reversible"
-        : request.via
+        : request.reversibleDeclarable === false
           ? "it commits, so it is taken as not reversible"
           : "it commits, so it is taken as not reversible (declaring reversible: true would still leave the commit to a person)",
     });

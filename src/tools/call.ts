@@ -217,10 +217,18 @@ async function runCall(
     const recorded = !context.inRecordedStep && recorder?.records(tool);
     // A profile's tool (no group of deskhand's own) is what its client called: the outermost one counts.
     const calledAs = context.calledAs ?? (tool.group === undefined ? tool.name : undefined);
+    // Whether that tool lets its client declare an input reversible: a refusal mentions it only then.
+    const declaresReversible =
+      context.calledAs !== undefined
+        ? context.declaresReversible
+        : calledAs !== undefined
+          ? "reversible" in ((tool.input as { shape?: object }).shape ?? {})
+          : undefined;
     const scoped: ToolContext = Object.assign(Object.create(context) as ToolContext, {
       running,
       ...(levelFloor ? { levelFloor } : {}),
       ...(calledAs ? { calledAs } : {}),
+      ...(declaresReversible !== undefined ? { declaresReversible } : {}),
       ...(signal ? { signal } : {}),
       ...(recorded ? { inRecordedStep: true } : {}),
       callJournal: journal,

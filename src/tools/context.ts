@@ -50,6 +50,8 @@ export interface ToolContext {
    * journal names it beside deskhand's own tool.
    */
   readonly calledAs?: string;
+  /** Whether the profile tool this call runs inside has a `reversible` its client can declare. */
+  readonly declaresReversible?: boolean;
   /** Inside a call a recording writes as a step: what it calls is part of that step, not one of its own. */
   readonly inRecordedStep?: boolean;
   /** Text from pixels; made on first use. */

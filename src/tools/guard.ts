@@ -133,7 +133,9 @@ export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guar
     floor && levelRank(floor.level) > levelRank(spec.gate.nominal)
       ? { ...spec.gate, nominal: floor.level, nominalFrom: floor.tool }
       : spec.gate;
-  const gate = context.calledAs ? { ...floored, via: context.calledAs } : floored;
+  const gate = context.calledAs
+    ? { ...floored, via: context.calledAs, reversibleDeclarable: context.declaresReversible === true }
+    : floored;
   const policy = context.policy();
   const decision = await decide(gate, policy, context.confirm);
   const undeclared = outsideDeclaration(context, spec, decision.level);

@@ -111,6 +111,11 @@ describe("the Ouroboros profile, replayed", () => {
     // The fixture's table cells are paged, not searched: the reply says the read was not whole, and why.
     assert.equal(found.searched_whole_window, false);
     assert.match(found.reason, /max_children_per_node/, "a cut in the seed's spelling");
+    // A press that commits is refused in the seed's words: its own tool, no `reversible` it lacks.
+    const save = await call("element_act", { hwnd, role: "push button", name: "Save", action: "invoke" });
+    assert.equal(save.isError, true, JSON.stringify(save));
+    assert.match(save.content[0]!.text, /needs a person's confirmation/);
+    assert.doesNotMatch(save.content[0]!.text, /reversible: true|\(act\)/);
     const two = await call("element_act", { hwnd, role: "radio button", action: "toggle" });
     assert.equal(two.isError, true);
     assert.match(two.content[0]!.text, /ambiguous|candidates/);

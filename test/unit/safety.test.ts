@@ -48,7 +48,11 @@ describe("the gate", () => {
   });
 
   it("speaks in a profile's own tool names: its refusal's rule names the tool called, and either name is kept", async () => {
-    const save = { target: { role: "push button", name: "Save", windowTitle: "Doc" }, via: "main_press" };
+    const save = {
+      target: { role: "push button", name: "Save", windowTitle: "Doc" },
+      via: "main_press",
+      reversibleDeclarable: false,
+    };
     const refused = await decide(click(save), policy(), undefined);
     assert.match((refused as { reason: string }).reason, /"tool":"main_press"/);
     // Only the client's own words: no deskhand tool beside it, no `reversible` it cannot declare.
