@@ -18,6 +18,11 @@ it("names the profile's tools in advice, whole words only, and leaves the rest",
     "the snapshot_id, a findings list, read_text",
   );
   assert.equal(inOwnWords("Call `windows` first.", PROFILES.pyjab!.words), "Call java_list_windows first.");
+  // A tool the profile has no word for is no advice to its client: the sentence is left out.
+  assert.equal(
+    inOwnWords("No window is titled X. Call `windows` to see what is open.", PROFILES.daimon!.words),
+    "No window is titled X.",
+  );
 });
 
 it("an MCP error from a profile's tool advises in its words, in the text and the structured reply", () => {

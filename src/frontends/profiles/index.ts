@@ -1,6 +1,7 @@
 // Profiles: a seed document's own tool names, argument spellings and reply shapes, served by
 // `deskhand mcp --profile NAME`, each tool a translation onto deskhand's registry (tools stay declared once).
 import type { DeskhandError } from "../../core/errors.js";
+import { TOOLS } from "../../tools/registry.js";
 import type { ToolDefinition } from "../../tools/tool.js";
 import { DAIMON, daimonError, daimonFailure, daimonReply } from "./daimon.js";
 import { OUROBOROS } from "./ouroboros.js";
@@ -28,8 +29,20 @@ export function inOwnWords(advice: string, words: Record<string, string> | undef
   if (!words) return advice;
   const names = Object.keys(words).sort((a, b) => b.length - a.length);
   if (names.length === 0) return advice;
-  const pattern = new RegExp(`(?<![\\w-])\`?(${names.join("|")})\`?(?![\\w-])`, "g");
-  return advice.replace(pattern, (_, name: string) => words[name]!);
+  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![\\w-])\`?(${escaped.join("|")})\`?(?![\\w-])`, "g");
+  const said = advice.replace(pattern, (_, name: string) => words[name]!);
+  // A sentence that sends the client to a deskhand tool it does not have is left out.
+  const missing = new RegExp(`\`(${TOOLS.map((t) => t.name).join("|")})\``);
+  // Sentences with the space after each, kept as they were (a reply's line breaks stay).
+  const parts = said.match(/[^]*?(?:[.;](?:\s+|$)|$)/g) ?? [said];
+  const kept = parts
+    .map((sentence) =>
+      missing.test(sentence) ? (/\n/.test(sentence.match(/\s*$/)![0]) ? "\n" : "") : sentence,
+    )
+    .join("")
+    .replace(/ +\n/g, "\n");
+  return kept.trim() ? kept.trimEnd() : "Look at the window again before the next call.";
 }
 
 export const PROFILES: Record<string, Profile> = {
