@@ -176,6 +176,31 @@ describe("the Ouroboros profile, replayed", () => {
     });
     assert.equal(button.isError, true);
     assert.match(button.content[0]!.text, /it supports invoke, /, button.content[0]!.text);
+    // Only element_act's own verbs: a Swing text field's editor actions are not listed; a check box toggles.
+    const field = await call("element_act", { hwnd, role: "text", name: "Name", action: "toggle" });
+    const listed = /it supports ([^.]*)$/m.exec(field.content[0]!.text)?.[1] ?? "";
+    for (const verb of listed.split(", ").filter(Boolean))
+      assert.ok(
+        [
+          "invoke",
+          "set_value",
+          "toggle",
+          "expand",
+          "collapse",
+          "select",
+          "scroll_into_view",
+          "focus",
+        ].includes(verb),
+        `${verb} in ${field.content[0]!.text}`,
+      );
+    assert.match(listed, /set_value/, field.content[0]!.text);
+    const box = await call("element_act", {
+      hwnd,
+      role: "check box",
+      select: { nth: 0 },
+      action: "expand",
+    });
+    assert.match(box.content[0]!.text, /it supports [^\n]*toggle/, box.content[0]!.text);
     const gtk = await hwndOf(TITLES.gtk3);
     const none = (await call("element_find", { hwnd: gtk, name: "No such element anywhere" }))
       .structuredContent;

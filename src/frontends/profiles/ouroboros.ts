@@ -592,9 +592,10 @@ function seedAction(route: string): string {
 /** A refusal for a missing pattern, its list of what the element supports in element_act's words. */
 function inSeedWords(error: unknown): unknown {
   if (!(error instanceof DeskhandError) || !Array.isArray(error.details.supported)) return error;
+  // Only element_act's own verbs: a toolkit's other action names (Swing's ~60 editor actions) are no pattern.
   const supported = [
     ...new Set((error.details.supported as string[]).flatMap((s) => seedAction(s).split(", "))),
-  ];
+  ].filter((verb) => (ACTIONS as readonly string[]).includes(verb));
   const message = error.message.replace(
     /; it supports .*$/s,
     `; it supports ${supported.join(", ") || "none of them"}`,

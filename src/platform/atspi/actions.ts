@@ -35,6 +35,9 @@ export interface ActionTarget {
 export function supportedActions(target: ActionTarget): string[] {
   const interfaces = target.node.interfaces ?? [];
   const supported = target.actions.map((a) => `action:${a}`);
+  // A check box's click is its toggle: act toggle runs it and reads the state back.
+  if (TOGGLE_ROLES.has(target.node.role) && target.actions.some((a) => TOGGLE_NAMES.test(a)))
+    supported.push("toggle");
   if (interfaces.includes("EditableText")) supported.push("set_value");
   if (interfaces.includes("Value")) supported.push("set_range");
   if (interfaces.includes("Component")) supported.push("focus", "scroll_into_view");
