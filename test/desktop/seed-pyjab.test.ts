@@ -258,6 +258,8 @@ describe("the pyjab profile, replayed", () => {
     const info = await call("java_element_info", { session_id: session, handle: combo.handle });
     assert.equal(info.isError, true, text(info));
     assert.match(text(info), /no longer the element that was found|is gone/);
+    // It says what changed: the name, from the first choice to the other.
+    assert.match(text(info), new RegExp(`name: was "${first}", now "${other}"`), text(info));
     // Unnamed buttons (a spinner's arrows) share the locator //push button: they get none, the total says how many.
     const buttons = (await call("java_find", { session_id: session, role: "push button", max_results: 100 }))
       .structuredContent;
@@ -268,6 +270,9 @@ describe("the pyjab profile, replayed", () => {
       JSON.stringify(unnamed),
     );
     assert.equal(typeof buttons.total, "number");
+    // element_info gives such a button no locator either: //push button names them all.
+    const arrow = await call("java_element_info", { session_id: session, handle: unnamed[0].handle });
+    assert.equal(arrow.structuredContent.locator, null, text(arrow));
     // A row chosen in the Swing table: read back as selected, or said to be beyond telling, never refuted
     // on the word of a wrapper that reports no selection at all.
     const table = (await call("java_find", { session_id: session, role: "table" })).structuredContent

@@ -633,22 +633,44 @@ const elementInfo = defineTool({
     const ref = refOf(context, input.session_id, input.handle);
     const out = await runTool(context, elementInfoTool, { ref });
     // The seed's element_info fails for an element that is gone or no longer what was found.
-    if (!out.data.verified)
+    if (!out.data.verified) {
+      // What changed, field by field ("  name: was …, now …"), as the reply's own lines say it.
+      const [first, ...changes] = out.text.split("\n");
+      const what = changes.filter((line) => /^ {2}\S+: was /.test(line)).map((line) => line.trim());
       throw new DeskhandError(
         "stale_element",
-        `handle ${input.handle} ${"gone" in out.data && out.data.gone ? "is gone" : "is no longer the element that was found"}: ${out.text.split("\n")[0]}`,
+        `handle ${input.handle} ${"gone" in out.data && out.data.gone ? "is gone" : "is no longer the element that was found"}: ${first}${what.length ? `; ${what.join("; ")}` : ""}`,
         "Find it again (java_find) and use the new handle.",
-        { handle: input.handle },
+        { handle: input.handle, ...("differences" in out.data ? { differences: out.data.differences } : {}) },
       );
+    }
     const known = "path" in out.data ? out.data : undefined;
     const depth = known ? known.path.length : null;
-    const locator = known ? locatorOf(known.role, known.name) : null;
+    // A locator only where it names this element alone, as java_find gives it (null where shared).
+    const locator = known ? await uniqueLocator(context, input.session_id, known.role, known.name) : null;
     return {
       data: { ...out.data, handle: input.handle, depth, locator },
       text: `${out.text}\ndepth ${depth ?? "?"} · locator ${locator}`,
     };
   },
 });
+
+/** The element's locator, or null where another element of its window answers to it too. */
+async function uniqueLocator(
+  context: ToolContext,
+  id: string,
+  role: string,
+  name: string | null | undefined,
+): Promise<string | null> {
+  const locator = locatorOf(role, name ?? null);
+  const found = await runData(context, findElementsTool, {
+    target: { kind: "window", id: session(context, id).windowId },
+    locator,
+    limit: 2,
+    include_off_screen: true,
+  }).catch(() => undefined);
+  return found && found.total === 1 ? locator : null;
+}
 
 const readTable = defineTool({
   name: "java_read_table",
