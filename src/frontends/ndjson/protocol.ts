@@ -116,6 +116,17 @@ function limitsOf(p: ScopeInput): Record<string, unknown> {
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 }
 
+/** The number a type_text gives a spin button, where the ref is one and the text is a plain number. */
+function spinnerNumber(context: ToolContext, ref: unknown, text: unknown): number | undefined {
+  if (typeof ref !== "string" || typeof text !== "string" || !/^\s*[-+]?\d+(\.\d+)?\s*$/.test(text))
+    return undefined;
+  try {
+    return context.refs.lookup(ref).fingerprint.role === "spin button" ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
@@ -362,6 +373,14 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     case "key": {
       const p = parseParams(inputParams[method], params) as Record<string, unknown>;
       const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+      // A spinner's number is its value: typed keys reach it only on Enter, so no clear is ever seen
+      // (a Swing spinner failed after 10 s); it is set, then stepped there with the arrow keys.
+      if (method === "type_text" && spinnerNumber(context, p.ref, p.text) !== undefined)
+        return run(context, "act", {
+          ref: p.ref,
+          action: { kind: "set_range", value: spinnerNumber(context, p.ref, p.text) },
+          intent: p.intent ?? NO_INTENT,
+        });
       return run(context, method, { intent: NO_INTENT, ...defined });
     }
     case "focus_window": {
