@@ -153,7 +153,10 @@ describe("ndjson on real apps", () => {
     const spun = await client.request("a8q", "set_range", { ref: quantity.ref, value: more });
     assert.equal(Number(spun.result?.after?.value), more, JSON.stringify(spun));
     // type_text of a number into the spinner sets its value, read back, where typing it timed out.
-    const spunByKeys = await client.request("a8t", "type_text", { ref: quantity.ref, text: String(more + 1) });
+    const spunByKeys = await client.request("a8t", "type_text", {
+      ref: quantity.ref,
+      text: String(more + 1),
+    });
     assert.equal(Number(spunByKeys.result?.after?.value), more + 1, JSON.stringify(spunByKeys));
     const table = find((e) => e.role === "table");
     // On a page not showing, the table has no place: the wheel is not turned, and the reply says why.

@@ -35,7 +35,7 @@ export function inOwnWords(advice: string, words: Record<string, string> | undef
   // A sentence that sends the client to a deskhand tool it does not have is left out.
   const missing = new RegExp(`\`(${TOOLS.map((t) => t.name).join("|")})\``);
   // Sentences with the space after each, kept as they were (a reply's line breaks stay).
-  const parts = said.match(/[^]*?(?:[.;](?:\s+|$)|$)/g) ?? [said];
+  const parts = said.match(/[\s\S]*?(?:[.;](?:\s+|$)|$)/g) ?? [said];
   const kept = parts
     .map((sentence) =>
       missing.test(sentence) ? (/\n/.test(sentence.match(/\s*$/)![0]) ? "\n" : "") : sentence,
