@@ -163,12 +163,17 @@ export const observeTool = defineTool({
       left_out: leftOut,
     };
     if (includeTree) data.tree = snapshotData(page);
-    // One window seen whole: the next act's view is said against it (view.ts). Table rows and long
-    // texts are cut the same way every time, so a view compares like with like; a read cut short
+    // One window seen: the next act's view is said against it (view.ts). Table rows and long texts
+    // are cut the same way every time, so a view compares like with like; a listing that stops at
+    // maxTargets is remembered as cut (what is past its end is not called gone); a read cut short
     // (depth, nodes, time) might call what it missed gone.
-    const comparable = truncatedBy.every((cut) => STABLE_CUTS.has(cut));
+    const comparable = truncatedBy.every((cut) => STABLE_CUTS.has(cut) || cut === "maxTargets");
     if (page.windows.length === 1 && !observed.cut_by_depth && comparable)
-      rememberView(context, page.windows[0]!.id, { targets: targets.map((t) => t.label), context: context_ });
+      rememberView(context, page.windows[0]!.id, {
+        targets: targets.map((t) => t.label),
+        context: context_,
+        ...(truncatedBy.includes("maxTargets") ? { cut: true } : {}),
+      });
     const leftOutParts = [
       leftOut.off_screen ? `${leftOut.off_screen} off screen (visibleOnly: false shows them)` : "",
       leftOut.merged ? `${leftOut.merged} wrappers and repeated labels` : "",

@@ -11,6 +11,8 @@ const VIEWS_KEPT = 20;
 export interface SeenLines {
   targets: string[];
   context: string[];
+  /** The listing stopped at maxTargets: a target missing from it may be past the end, not gone. */
+  cut?: boolean;
 }
 
 function lastViews(context: ToolContext): Map<number, SeenLines> {

@@ -97,6 +97,7 @@ async function frontView(context: ToolContext): Promise<View> {
     const seen: SeenLines = {
       targets: targets.map((t) => t.label),
       context: (data.context as string[]) ?? [],
+      ...((data.truncated_by as string[] | undefined)?.includes("maxTargets") ? { cut: true } : {}),
     };
     rememberView(context, front.id, seen);
     const snapshotId = String(data.snapshotId);
@@ -111,7 +112,11 @@ async function frontView(context: ToolContext): Promise<View> {
         text: [`${header} · ${snapshotId}, new to you: ${targets.length} targets`, ...listing].join("\n"),
       };
     }
-    const { added, changed, gone } = sinceLastLook(before.targets, seen.targets);
+    const since = sinceLastLook(before.targets, seen.targets);
+    const { added, changed } = since;
+    // A listing that stops at maxTargets says nothing of what is past its end: not gone.
+    const gone = seen.cut ? [] : since.gone;
+    const pastEnd = seen.cut ? since.gone.length : 0;
     const shown = missing(seen.context, before.context);
     const hidden = missing(before.context, seen.context);
     const same = seen.targets.length - added.length - changed.length;
@@ -124,12 +129,13 @@ async function frontView(context: ToolContext): Promise<View> {
       text_shown: shown,
       text_gone: hidden,
       unchanged: same,
+      ...(pastEnd ? { not_listed: pastEnd } : {}),
     };
     if (added.length + changed.length + gone.length + shown.length + hidden.length === 0)
       return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
     const indexOf = new Map(targets.map((t) => [t.label, t.index]));
     const lines = [
-      `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same`,
+      `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
       ...added.map((label) => `+ ${indexOf.get(label)}. ${label}`),
       ...changed.map((label) => `~ ${indexOf.get(label)}. ${label}`),
       ...gone.map((label) => `- ${label}`),

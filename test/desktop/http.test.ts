@@ -223,8 +223,10 @@ describe("MCP over Streamable HTTP", () => {
     );
     assert.deepEqual(load.failures.slice(0, 5), []);
     assert.equal(load.typed, load.attemptedTyping);
-    // Each client types at 4 of its 25 calls, 8 characters or more each time ("c0-8 çé✓").
-    assert.ok(load.typed >= 8 * 4 * 8, `${load.typed} characters typed`);
+    // Each client types at 4 of its 25 calls, 8 characters or more each time ("c0-8 çé✓"); a loaded
+    // machine may have the gate stop a few after their first word (said so), never more than a few.
+    assert.ok(load.late.length <= 4, `stopped late: ${load.late.join(", ")}`);
+    assert.ok(load.typed >= 8 * (32 - load.late.length), `${load.typed} characters typed`);
     assert.ok(afterLoad < 400, `RSS ${afterLoad.toFixed(0)} MB`);
   });
 

@@ -140,6 +140,32 @@ describe("the view an acting reply ends with", () => {
     );
   });
 
+  it("a look that stopped at maxTargets is compared with too, and what is past its end is not called gone", async () => {
+    // 110 small buttons in a grid, all on screen: a listing of 100 stops before the last of them.
+    const many = Array.from({ length: 110 }, (_, i) => ({
+      ...button(`Item ${i}`, 0),
+      bounds: { x: (i % 12) * 32, y: 40 + Math.floor(i / 12) * 26, width: 30, height: 24 },
+    }));
+    const { context } = oneWindow("Long", [checkBox("Bold", 10), ...many], dir);
+    const observed = await callTool(context, toolNamed("observe"), {
+      target: { kind: "title", glob: "Long" },
+    });
+    assert.ok(
+      observed.ok && (observed.output.data.truncated_by as string[]).includes("maxTargets"),
+      textOf(observed),
+    );
+    const toggled = textOf(
+      await callTool(context, toolNamed("act"), {
+        find: { target: { kind: "title", glob: "Long" }, name: "Bold" },
+        action: { kind: "toggle" },
+        view: true,
+      }),
+    );
+    const view = toggled.slice(toggled.indexOf("# view:"));
+    assert.match(view, /since your last look: 0 targets new, 1 changed, 0 gone, 99 the same$/m, view);
+    assert.equal(view.split("\n").length, 2, "the box once, and nothing else");
+  });
+
   it("an empty field shows its placeholder in observe, in the view and in element_info", async () => {
     const date: FakeElement = {
       role: "text",
