@@ -22,6 +22,21 @@ describe("the Ouroboros profile, replayed", () => {
 
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args })) as Result;
+  /** A GTK fixture of test/fixtures/dialogs started under its own title, once window_list has it. */
+  const fixture = async (file: string, title: string, ...rest: string[]) => {
+    const app = spawn("/usr/bin/python3", [`test/fixtures/dialogs/${file}`, title, ...rest], {
+      stdio: "ignore",
+      detached: true,
+    });
+    let hwnd: number | undefined;
+    for (let i = 0; i < 100 && hwnd === undefined; i++) {
+      const list = (await call("window_list")).structuredContent.windows;
+      hwnd = list.find((w: { title: string }) => w.title === title)?.hwnd;
+      if (hwnd === undefined) await sleep(200);
+    }
+    assert.ok(hwnd, `the fixture's window ${title} came`);
+    return { app, hwnd };
+  };
   const hwndOf = async (title: string) => {
     const list = await call("window_list");
     return list.structuredContent.windows.find((w: { title: string }) => w.title === title).hwnd as number;
@@ -259,19 +274,8 @@ describe("the Ouroboros profile, replayed", () => {
     }
   });
   it("automation_id: the accessible id an app gives, in window_read, matches and receipts", async () => {
-    const title = `Ouroboros ids ${process.pid}`;
-    const app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk3_files.py", title], {
-      stdio: "ignore",
-      detached: true,
-    });
+    const { app, hwnd } = await fixture("gtk3_files.py", `Ouroboros ids ${process.pid}`);
     try {
-      let hwnd: number | undefined;
-      for (let i = 0; i < 100 && hwnd === undefined; i++) {
-        const list = (await call("window_list")).structuredContent.windows;
-        hwnd = list.find((w: { title: string }) => w.title === title)?.hwnd;
-        if (hwnd === undefined) await sleep(200);
-      }
-      assert.ok(hwnd, "the fixture's window came");
       const found = (await call("element_find", { hwnd, automation_id: "title-entry", timeout_ms: 20_000 }))
         .structuredContent;
       assert.equal(found.total, 1, JSON.stringify(found));
@@ -293,20 +297,9 @@ describe("the Ouroboros profile, replayed", () => {
   });
   it("a deadline is kept whatever the app does: a stopped app gets an answer at the deadline, and nothing after", async () => {
     const dir = mkdtempSync(join(tmpdir(), "deskhand-ouroboros-hang-"));
-    const title = `Ouroboros hang ${process.pid}`;
     const log = join(dir, "structure.log");
-    const app = spawn("/usr/bin/python3", ["test/fixtures/dialogs/gtk3_structure.py", title, log], {
-      stdio: "ignore",
-      detached: true,
-    });
+    const { app, hwnd } = await fixture("gtk3_structure.py", `Ouroboros hang ${process.pid}`, log);
     try {
-      let hwnd: number | undefined;
-      for (let i = 0; i < 100 && hwnd === undefined; i++) {
-        const list = (await call("window_list")).structuredContent.windows;
-        hwnd = list.find((w: { title: string }) => w.title === title)?.hwnd;
-        if (hwnd === undefined) await sleep(200);
-      }
-      assert.ok(hwnd, "the fixture's window came");
       const toggle = { hwnd, role: "toggle button", name: "Paid only" };
       assert.equal(
         (await call("element_find", { ...toggle, timeout_ms: 20_000 })).structuredContent.total,
