@@ -207,8 +207,11 @@ describe("deskhand's keys do what xdotool's do: the saved documents are the same
     it(`${c.app}: ${c.steps.map((s) => ("key" in s ? s.key : JSON.stringify(s.type))).join(", ")}`, async () => {
       const replies: string[] = [];
       const byDeskhand = await run(c, "deskhand", replies);
-      const byXdotool = await run(c, "xdotool");
-      assert.equal(byXdotool, c.expected, `${c.app}: xdotool's own run (the reference)`);
+      // The reference is xdotool's, not deskhand's: where it missed (Firefox once dropped the keys
+      // typed just after its menu closed, under load), it runs once more before anything is compared.
+      let byXdotool = await run(c, "xdotool");
+      if (byXdotool !== c.expected) byXdotool = await run(c, "xdotool");
+      assert.equal(byXdotool, c.expected, `${c.app}: xdotool's own run (the reference), twice`);
       assert.equal(
         byDeskhand,
         byXdotool,
