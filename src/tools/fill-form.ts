@@ -28,8 +28,12 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
 /** Controls whose value is a number in a range, set as such whatever their text shows. */
 const RANGE_ROLES = roleSet("spin button", "slider", "scroll bar");
 
-/** A text that is a plain number, given to a control of a range: the number it names. */
-function rangeValue(context: ToolContext, ref: string, text: string): number | undefined {
+/**
+ * A text that is a plain number, given to a control of a range (a spinner's "5"): the number it
+ * names, set as its value. Typed keys reach a Swing spinner's value only on Enter, so no typed route
+ * can read it back. One rule for fill_form and the profiles that type into fields.
+ */
+export function rangeValue(context: ToolContext, ref: string, text: string): number | undefined {
   if (!RANGE_ROLES.has(fieldRole(context, ref) ?? "") || !/^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(text))
     return undefined;
   return Number(text);

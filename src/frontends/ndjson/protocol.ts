@@ -6,6 +6,7 @@ import type { DeskhandError, ErrorCode } from "../../core/errors.js";
 import { scrollAmountSchema } from "../../tools/act.js";
 import { type CallResult, callTool } from "../../tools/call.js";
 import type { ToolContext } from "../../tools/context.js";
+import { rangeValue } from "../../tools/fill-form.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
 import { isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
 
@@ -114,17 +115,6 @@ function toTarget(p: ScopeInput): Record<string, unknown> {
 function limitsOf(p: ScopeInput): Record<string, unknown> {
   const { scope: _s, pid: _p, hwnd: _h, view: _v, ...limits } = p;
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-}
-
-/** The number a type_text gives a spin button, where the ref is one and the text is a plain number. */
-function spinnerNumber(context: ToolContext, ref: unknown, text: unknown): number | undefined {
-  if (typeof ref !== "string" || typeof text !== "string" || !/^\s*[-+]?\d+(\.\d+)?\s*$/.test(text))
-    return undefined;
-  try {
-    return context.refs.lookup(ref).fingerprint.role === "spin button" ? Number(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
@@ -375,10 +365,14 @@ export async function dispatch(context: ToolContext, method: string, params: unk
       const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
       // A spinner's number is its value: typed keys reach it only on Enter, so no clear is ever seen
       // (a Swing spinner failed after 10 s); it is set, then stepped there with the arrow keys.
-      if (method === "type_text" && spinnerNumber(context, p.ref, p.text) !== undefined)
+      const number =
+        method === "type_text" && typeof p.ref === "string"
+          ? rangeValue(context, p.ref, String(p.text))
+          : undefined;
+      if (number !== undefined)
         return run(context, "act", {
           ref: p.ref,
-          action: { kind: "set_range", value: spinnerNumber(context, p.ref, p.text) },
+          action: { kind: "set_range", value: number },
           intent: p.intent ?? NO_INTENT,
         });
       return run(context, method, { intent: NO_INTENT, ...defined });

@@ -12,7 +12,7 @@ import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { doctorTool } from "../../tools/doctor.js";
 import { elementInfoTool } from "../../tools/element-info.js";
-import { type FieldResult, fillFormTool } from "../../tools/fill-form.js";
+import { type FieldResult, fillFormTool, rangeValue } from "../../tools/fill-form.js";
 import { findElementsTool } from "../../tools/find.js";
 import { keyTool, typeTextTool } from "../../tools/hands/keyboard.js";
 import { clickTool } from "../../tools/hands/pointer.js";
@@ -74,15 +74,6 @@ function refOf(context: ToolContext, id: string, handle: string): string {
       "Take a fresh java_snapshot or java_find in this session and use its handles.",
     );
   return handle.slice(2);
-}
-
-/** The role a ref's element had when it was handed out; undefined once the ref is gone. */
-function roleOf(context: ToolContext, ref: string): string | undefined {
-  try {
-    return context.refs.lookup(ref).fingerprint.role;
-  } catch {
-    return undefined;
-  }
 }
 
 function give(context: ToolContext, id: string, ref: string): string {
@@ -394,7 +385,7 @@ const typeText = defineTool({
     const ref = refOf(context, input.session_id, input.handle);
     // A spinner's number is its value: typed keys show in its editor and reach its value only on
     // Enter, so a clear is never seen; its value is set, then stepped there with the arrow keys.
-    const spinner = /^\s*[-+]?\d+(\.\d+)?\s*$/.test(input.value) && roleOf(context, ref) === "spin button";
+    const spinner = rangeValue(context, ref, input.value) !== undefined;
     if (input.simulate && !spinner)
       return runTool(context, typeTextTool, { ref, text: input.value, clear: true, intent: NO_INTENT });
     // Without simulate no real key is sent: where the field takes no accessible text (a push button
