@@ -10,7 +10,7 @@ import {
   type StructureOptions,
   type WindowInfo,
 } from "../platform/types.js";
-import { WINDOW_ROLES } from "../platform/vocabulary.js";
+import { TABLE_ROLES, WINDOW_ROLES } from "../platform/vocabulary.js";
 import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from "./apart.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
@@ -577,7 +577,6 @@ function parentsOf(roots: { node: RawNode }[]): Map<RawNode, RawNode> {
 
 type TellApart = Pick<FoundElement, "group" | "description">;
 
-const TABLES = new Set(["table", "tree table"]);
 /** Matches in a table whose row is read across; columns of a row read. */
 const ROWS_READ = 10;
 const ROW_COLUMNS = 20;
@@ -600,9 +599,9 @@ async function rowsOf(
     inCells.map(async (e) => {
       let table: string | undefined;
       for (let p = parents.get(e.node); p && !table; p = parents.get(p))
-        if (TABLES.has(p.role)) table = p.handle;
+        if (TABLE_ROLES.has(p.role)) table = p.handle;
       table ??= (await backend.ancestorsOf?.(e.node.handle, ANCESTORS_READ).catch(() => []))?.find((a) =>
-        TABLES.has(a.role),
+        TABLE_ROLES.has(a.role),
       )?.handle;
       if (!table) return;
       const row = e.node.cell!.row;

@@ -8,7 +8,7 @@
 
 import { bounded } from "../platform/diagnostics.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
-import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
+import { LABELLED_FIELD_ROLES, roleSet, TABLE_ROLES } from "../platform/vocabulary.js";
 
 const LABEL_ROLES = roleSet("label", "static");
 /** A label farther than this from its field is not taken as its label. */
@@ -174,7 +174,6 @@ export async function inferLabelsOf(
   await labelCells(backend, roots, timeoutMs);
 }
 
-const TABLES = roleSet("table", "tree table");
 const CELLS = roleSet("table cell");
 /** Columns whose headers are read for one table: a sheet's 16,384 are not. */
 const HEADERS_READ = 32;
@@ -196,13 +195,13 @@ async function labelCells(
   while (stack.length > 0 && Date.now() < deadline) {
     const node = stack.pop()!;
     stack.push(...node.children);
-    if (!TABLES.has(node.role)) continue;
+    if (!TABLE_ROLES.has(node.role)) continue;
     const cells: RawNode[] = [];
     const inner = [...node.children];
     while (inner.length > 0) {
       const child = inner.pop()!;
       if (namelessCell(child)) cells.push(child);
-      else if (!TABLES.has(child.role) && !CELLS.has(child.role)) inner.push(...child.children);
+      else if (!TABLE_ROLES.has(child.role) && !CELLS.has(child.role)) inner.push(...child.children);
     }
     if (cells.length === 0) continue;
     const columns = Math.max(...cells.map((c) => c.cell!.column)) + 1;

@@ -152,6 +152,8 @@ export const MENU_ITEMS = [
   "radio menu item",
 ] as const satisfies readonly Role[];
 export const MENU_ITEM_ROLES = roleSet(...MENU_ITEMS);
+/** Roles of a grid of cells read through the Table interface. */
+export const TABLE_ROLES = roleSet("table", "tree table");
 
 // Text fields, by what each judgement needs of them: one list each, so that they differ only where
 // they say why.

@@ -8,7 +8,7 @@ import { plainFromMarkup } from "../markup.js";
 import { startAll, yieldIfDue } from "../slice.js";
 import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
-import { INTERFACES, type Interface } from "../vocabulary.js";
+import { INTERFACES, type Interface, TABLE_ROLES } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
 import { markComboFace } from "./combo-face.js";
 import { DBusTimeoutError } from "./dbus.js";
@@ -18,7 +18,6 @@ import { statesFromBitset } from "./states.js";
 
 /** Children beyond this count are never walked: LibreOffice's sheet reports 2^34 cells. */
 export const HUGE_CHILD_COUNT = 5000;
-const TABLE_ROLES = new Set(["table", "tree table"]);
 /** Columns of a paged table shown at most: a spreadsheet has 16,384. */
 export const MAX_TABLE_COLUMNS = 64;
 

@@ -12,6 +12,7 @@ import {
   MENU_ITEM_ROLES,
   MENU_ITEMS,
   roleSet,
+  TABLE_ROLES,
   TYPED_TEXT_ROLES,
   WINDOW_ROLES,
 } from "../../platform/vocabulary.js";
@@ -346,13 +347,11 @@ async function pressedAttribute(context: ToolContext, handle: string, role: stri
   return ["true", "false", "mixed"].includes(attributes?.pressed ?? "");
 }
 
-const TABLES = roleSet("table", "tree table");
-
 /** Whether a cell sits in a table of two columns or more (its row is a record), read from the table. */
 async function rowOfSeveral(context: ToolContext, handle: string): Promise<boolean> {
   const backend = await context.backend();
   const ancestors = (await backend.ancestorsOf?.(handle, 2).catch(() => [])) ?? [];
-  const table = ancestors.find((a) => TABLES.has(a.role));
+  const table = ancestors.find((a) => TABLE_ROLES.has(a.role));
   if (!table) return false;
   const read = await backend.readTable(table.handle, 0, 0, 0).catch(() => undefined);
   return (read?.columns ?? 0) >= 2;

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../platform/hands.js";
 import type { Rect } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
+import { roleSet, TABLE_ROLES } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import { PRESSABLE_ROLES } from "../../safety/classify.js";
@@ -23,7 +23,6 @@ import { elementPixels } from "./pixel-readback.js";
 import { readWhole } from "./window-read.js";
 
 /** A spreadsheet's table: Tab and a line break move its cursor from cell to cell. */
-const GRIDS = roleSet("table", "tree table");
 /** Keys that may move the focus or press what has it. */
 const MOVES_OR_PRESSES = /[\t\n\r]/;
 /** Keys the gate judges by what has the focus. */
@@ -96,14 +95,14 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
   const text = await length()
     .catch(() => length())
     .catch(() => null);
-  const inGrid = all.some((n) => GRIDS.has(n.role));
+  const inGrid = all.some((n) => TABLE_ROLES.has(n.role));
   const pressable = PRESSABLE_ROLES.has(node.role);
   return {
     windowId,
     handle: node.handle,
     all: all.map((n) => n.handle),
     inGrid,
-    grid: all.find((n) => GRIDS.has(n.role))?.handle,
+    grid: all.find((n) => TABLE_ROLES.has(n.role))?.handle,
     multiLine: !!node.states?.includes("multi line"),
     length: text?.length,
     pressable,
