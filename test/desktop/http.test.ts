@@ -234,14 +234,21 @@ describe("MCP over Streamable HTTP", () => {
     const client = await httpClient(server.url, TOKEN);
     const target = { kind: "title", glob: TITLES.swing };
     const name = await call(client, "find", { target, role: "text", name: "Name" });
-    const text = "Shutting down politely while typing this line. ".repeat(4);
+    // 96 characters: still typing at 400 ms, and done well inside the 10 s drain on a loaded machine
+    // (192 took longer than 10 s once, beside the other desktop lane).
+    const text = "Shutting down politely while typing this line. ".repeat(2);
     const typing = call(client, "type_text", {
       ref: name.structuredContent.matches[0].ref,
       text,
       clear: true,
       intent: "Type a long line while the server is asked to stop",
     });
+    let answered = false;
+    void typing.then(() => {
+      answered = true;
+    });
     await sleep(400);
+    assert.equal(answered, false, "type_text ended before the server was asked to stop");
     server.child.kill("SIGTERM");
     const typed = await typing;
     assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
