@@ -5,7 +5,6 @@
 // committing.
 
 import { LABEL_CEILING } from "../core/limits.js";
-import { type Chord, chordText } from "../platform/keys.js";
 import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/vocabulary.js";
 import { readLabel } from "./label-reading.js";
 import { agentOf, committingMeaning } from "./meanings.js";
@@ -527,46 +526,4 @@ const VALUE_ROLES = roleSet("slider", "spin button", "combo box", "dial");
 
 export function wheelChangesValue(role: string | undefined): boolean {
   return role !== undefined && VALUE_ROLES.has(role.toLowerCase());
-}
-
-/**
- * Chords that end a session, lock the screen, close windows or tabs, or reach the window manager
- * (openbox's default bindings among them): each line says why.
- */
-export const DANGEROUS_CHORDS: Record<string, string> = {
-  "ctrl+alt+Backspace": "kills the X server",
-  "ctrl+alt+Delete": "logs out or reboots",
-  "ctrl+F4": "closes the document or tab",
-  "ctrl+q": "quits the application",
-  "ctrl+w": "closes the document, tab or window",
-  "ctrl+shift+q": "quits or logs out",
-  "ctrl+shift+w": "closes every tab or window",
-  "super+l": "locks the screen",
-  "alt+space": "opens the window manager's window menu (Close, Kill)",
-  "super+e": "runs a program (openbox's default binding)",
-  "super+d": "shows the desktop, hiding every window",
-  "alt+Escape": "sends the window to the back",
-  "alt+Print": "runs a program (openbox's default binding)",
-  ...Object.fromEntries(
-    Array.from({ length: 12 }, (_, i) => [`ctrl+alt+F${i + 1}`, "switches to a virtual terminal"]),
-  ),
-};
-
-/**
- * The window manager's chords that close the window in front: judged, as the window tool's close
- * is, by what that window holds (src/tools/hands/closing.ts), not asked of a person whatever it holds.
- */
-const WINDOW_CLOSING_CHORDS = ["alt+F4", "shift+alt+F4"];
-
-/** Whether a chord is the window manager's close of the window in front. */
-export function closesWindow(chord: Chord): boolean {
-  const text = chordText(chord).toLowerCase();
-  return WINDOW_CLOSING_CHORDS.some((c) => c.toLowerCase() === text);
-}
-
-/** Why a chord is dangerous, or undefined. */
-export function dangerousChord(chord: Chord): string | undefined {
-  const text = chordText(chord).toLowerCase();
-  const hit = Object.entries(DANGEROUS_CHORDS).find(([c]) => c.toLowerCase() === text);
-  return hit ? `${hit[0]} ${hit[1]}` : undefined;
 }

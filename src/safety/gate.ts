@@ -3,7 +3,8 @@
 import { globMatch } from "../core/glob.js";
 import { cutString } from "../core/limits.js";
 import type { Chord } from "../platform/keys.js";
-import { commitReason, dangerousChord, type TargetFacts } from "./classify.js";
+import { dangerousChord } from "./chords.js";
+import { commitReason, type TargetFacts } from "./classify.js";
 import { LEVEL_NAMES, raiseLevel, type SafetyLevel, withinCeiling } from "./levels.js";
 import type { ConfirmationReason, Preapproval, SafetyPolicy } from "./policy.js";
 

@@ -11,7 +11,7 @@ import type { AppBindings } from "../../src/platform/types.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { createContext } from "../../src/tools/context.js";
-import { keyEffect } from "../../src/tools/hands/facts.js";
+import { keyEffect } from "../../src/tools/hands/key-effect.js";
 import { backendWithWindow } from "./fake-desktop.js";
 
 const v = (value: unknown): [unknown, [unknown]] => [[], [value]];

@@ -8,11 +8,10 @@ import { describe, it } from "node:test";
 import { bindingChords, chordText, parseChord } from "../../src/platform/keys.js";
 import { readInstalledTranslations } from "../../src/platform/translations.js";
 import { AuditJournal, AuditUnwritable, type Secret } from "../../src/safety/audit.js";
+import { closesWindow, dangerousChord } from "../../src/safety/chords.js";
 import {
   acknowledgedMessage,
-  closesWindow,
   commitReason,
-  dangerousChord,
   needsInputCheck,
   type TargetFacts,
   wheelChangesValue,

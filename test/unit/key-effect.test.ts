@@ -7,7 +7,7 @@ import { parseChord } from "../../src/platform/keys.js";
 import type { State } from "../../src/platform/vocabulary.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { createContext } from "../../src/tools/context.js";
-import { keyEffect } from "../../src/tools/hands/facts.js";
+import { keyEffect } from "../../src/tools/hands/key-effect.js";
 import { backendWithWindow } from "./fake-desktop.js";
 
 const showing: State[] = ["enabled", "sensitive", "showing", "visible", "focusable"];

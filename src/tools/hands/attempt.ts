@@ -1,6 +1,7 @@
 // The chain every input action takes: target probed (by the caller, into `place`), gate (level,
 // ceiling, confirmation), focus, audit, execute. Every reply has one of three shapes: refused, done,
 // error. The journal gets one line per attempt, whatever its end.
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { asDeskhandError } from "../../core/errors.js";
 import {
@@ -13,9 +14,10 @@ import {
 } from "../../core/receipt.js";
 import { verifiedNote } from "../../core/verify.js";
 import { type Hands, HandsUnavailable, type Point, WINDOW_MANAGER_ANSWER_MS } from "../../platform/hands.js";
-import { type Chord, chordText, MOVING_KEYS, parseChord } from "../../platform/keys.js";
+import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
+import { chordMayOpen } from "../../safety/chords.js";
 import { COMMAND_ROLES, commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import { endsInEllipsis } from "../../safety/vocabulary.js";
@@ -57,7 +59,7 @@ export interface InputAttempt {
   approach?: boolean;
   declared?: { role?: string | undefined; label?: string | undefined };
   /**
-   * What the input will press or change, as read just before (facts.ts): the element under a click
+   * What the input will press or change, as read just before (facts.ts, place-facts.ts, key-effect.ts): the element under a click
    * with its window, what a key reaches, the value or option set, the drop target; `pressesNothing`
    * for a move or a scroll. Required: an input that does not say what it activates is not sent. An
    * unreadable one counts as committing.
@@ -273,26 +275,6 @@ interface WindowsBefore {
 
 /** How long an input's effect on windows is given to show when nothing was re-read after it. */
 const WINDOWS_SETTLE_MS = 150;
-/**
- * Keys that move, select or delete within a field, whatever the modifiers: they open nothing. Not
- * Tab: ctrl+Tab shows another page, alt+Tab another window.
- */
-const OPENS_NOTHING = new Set([...MOVING_KEYS, "Backspace"]);
-
-/** Chords that edit within a field (select, clipboard, undo): they open no window, and are pressed often. */
-const EDITING_CHORDS = new Set(
-  [
-    "ctrl+a",
-    "ctrl+c",
-    "ctrl+x",
-    "ctrl+v",
-    "ctrl+z",
-    "ctrl+y",
-    "ctrl+shift+z",
-    "ctrl+Backspace",
-    "ctrl+Delete",
-  ].map((c) => chordText(parseChord(c))),
-);
 
 /**
  * Whether the input may open, close or retitle a window: a chord with ctrl, alt or super (but not
@@ -314,20 +296,6 @@ function mayChangeWindows(attempt: InputAttempt): boolean {
     default:
       return false;
   }
-}
-
-/** A chord with ctrl, alt or super that edits nothing, Enter, Escape or a function key. */
-function chordMayOpen(chord: Chord): boolean {
-  const key = chord.key;
-  if (!key) return false;
-  const named = key.kind === "named" ? key.name : undefined;
-  if ((named && OPENS_NOTHING.has(named)) || EDITING_CHORDS.has(chordText(chord))) return false;
-  return (
-    chord.modifiers.some((m) => m !== "shift") ||
-    named === "Enter" ||
-    named === "Escape" ||
-    /^F\d+$/.test(named ?? "")
-  );
 }
 
 /**

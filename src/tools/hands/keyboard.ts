@@ -10,23 +10,17 @@ import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import { CLICK_TO_FOCUS_ROLES } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
+import { activates } from "../../safety/chords.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { activateWindow } from "../guard.js";
 import { defineInputTool, type InputPlan } from "../input-tool.js";
 import { refSchema, typedTextSchema } from "../schemas.js";
 import { NothingSent, type Verdict } from "./attempt.js";
-import {
-  activates,
-  everyFocused,
-  focusedElements,
-  type KeyEffect,
-  keyEffect,
-  menuOpen,
-  pressFacts,
-  typedInto,
-} from "./facts.js";
+import { everyFocused, focusedElements, pressFacts, typedInto } from "./facts.js";
 import { caretAtEnd, EDITS_TEXT, emptied, type Lost, lostOf, untilShown } from "./field.js";
+import { type KeyEffect, keyEffect } from "./key-effect.js";
+import { menuOpen } from "./menu-keys.js";
 import { firstCharacter, movesItself, pieceEnd, typeInPieces } from "./pieces.js";
 import { pixelsBefore, readBackFromPixels } from "./pixel-readback.js";
 import { type PlaceInput, placeRef, resolvePlace } from "./place.js";

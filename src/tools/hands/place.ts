@@ -16,7 +16,8 @@ import { COMMAND_ROLES, type TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
-import { MENU_ROLES, opensMenu, pressFacts, UNREAD_MENU } from "./facts.js";
+import { MENU_ROLES, opensMenu, pressFacts } from "./facts.js";
+import { UNREAD_MENU } from "./menu-keys.js";
 import type { PlacedElement, ResolvedPlace } from "./placed.js";
 import type { FindInput, PointInput } from "./schemas.js";
 

@@ -10,8 +10,8 @@ import { findToolSchema } from "../find.js";
 import { defineInputTool } from "../input-tool.js";
 import type { DeclaredAnnotations } from "../tool.js";
 import { pressesNothing } from "./attempt.js";
-import { placeFacts } from "./facts.js";
 import { clicked, resolvePlace, resolveWindowSpec, revealedCommands, untilMenuShows } from "./place.js";
+import { placeFacts } from "./place-facts.js";
 import type { ResolvedPlace } from "./placed.js";
 import {
   declaredShape,

@@ -4,9 +4,10 @@ import { z } from "zod";
 import { chordText, parseChord } from "../../platform/keys.js";
 import { defineInputTool } from "../input-tool.js";
 import { pressesNothing } from "./attempt.js";
-import { keyEffect, placeFacts } from "./facts.js";
+import { keyEffect } from "./key-effect.js";
 import { chordSchema } from "./keyboard.js";
 import { resolvePlace } from "./place.js";
+import { placeFacts } from "./place-facts.js";
 import { buttonSchema, INPUT } from "./pointer.js";
 import { intentSchema, pointOrRefShape, pointRule } from "./schemas.js";
 

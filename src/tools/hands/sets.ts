@@ -121,7 +121,7 @@ const KEY_MOVES: Record<string, Move> = {
 const CHOICE_LISTS = roleSet("combo box", "list box");
 
 /**
- * What a moving key sets in the focused element (for the key route, facts.ts): a value control's
+ * What a moving key sets in the focused element (for the key route, beside key-effect.ts): a value control's
  * value ("End" on a slider "Slide to pay" moves it to its end), or the options a combo box or list
  * box passes through (arrows on a focused `<select>`). Undefined: the key sets nothing there.
  */

@@ -1,5 +1,5 @@
 // A window's tree as the gate reads it: bounded, and whether it was read whole (a part not read may
-// hold what decides). One read for judging keys (facts.ts) and closing a window (closing.ts).
+// hold what decides). One read for judging keys (key-effect.ts) and closing a window (closing.ts).
 import type { RawNode } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 
