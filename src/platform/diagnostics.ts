@@ -13,16 +13,11 @@ import {
 import { DBusConnection } from "./atspi/dbus.js";
 import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/names.js";
 import { adoptDesktop, describeDiscovery } from "./desktop-discovery.js";
+import { desktopOf, sessionKind } from "./desktops.js";
 import { platformSupport } from "./index.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import { ATK_WRAPPER_JAR } from "./sandbox/desktop.js";
 import { NoAnswerError, waitedFor } from "./types.js";
-import { waylandCompositor } from "./wayland/compositor.js";
-import { gnomeChecks } from "./wayland/gnome-checks.js";
-import { kwinChecks } from "./wayland/kwin-checks.js";
-import { screencopyUnavailable } from "./wayland/screencopy.js";
-import { SwayIpc, type SwayRect, sessionKind, swayWindows } from "./wayland/sway.js";
-import { WaylandConnection } from "./wayland/wire.js";
 import { X11Connection } from "./x11/connection.js";
 
 const run = promisify(execFile);
@@ -140,157 +135,30 @@ async function packageChecks(): Promise<Check[]> {
 }
 
 /**
- * Which session this is, and on Wayland what deskhand can do there: AT-SPI reads and actions work;
- * sway's IPC gives the windows and their control, a virtual pointer the mouse, a virtual keyboard the
- * keys (where this Node can pass its keymap's descriptor), grim the pixels; what is missing is named.
+ * Which session this is, and what deskhand can do on its desktop: each desktop's own checks
+ * (platform/desktops.ts), or why deskhand knows no desktop here.
  */
 async function sessionChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   const section = "session";
   const kind = sessionKind(env);
-  if (kind !== "wayland")
+  if (kind === "none")
+    return [{ section, name: "session", status: "fail", value: "no display server in this environment" }];
+  const session: Check = {
+    section,
+    name: "session",
+    status: "ok",
+    value:
+      kind === "x11"
+        ? `X11 (DISPLAY=${env.DISPLAY})`
+        : `Wayland (WAYLAND_DISPLAY=${env.WAYLAND_DISPLAY})${env.DISPLAY ? `, with an X display ${env.DISPLAY} (XWayland)` : ""}`,
+  };
+  const found = desktopOf(env);
+  if ("none" in found)
     return [
-      {
-        section,
-        name: "session",
-        status: kind === "x11" ? "ok" : "fail",
-        value: kind === "x11" ? `X11 (DISPLAY=${env.DISPLAY})` : "no display server in this environment",
-      },
+      session,
+      { section, name: "compositor", status: "unavailable", value: `UNAVAILABLE (${found.none})` },
     ];
-  const checks: Check[] = [
-    {
-      section,
-      name: "session",
-      status: "ok",
-      value: `Wayland (WAYLAND_DISPLAY=${env.WAYLAND_DISPLAY})${env.DISPLAY ? `, with an X display ${env.DISPLAY} (XWayland)` : ""}`,
-    },
-  ];
-  if (waylandCompositor(env) === "kwin")
-    return [...checks, ...(await kwinChecks(env, CHECK_MS)).map((check) => ({ section, ...check }))];
-  if (waylandCompositor(env) === "gnome")
-    return [...checks, ...(await gnomeChecks(env, CHECK_MS)).map((check) => ({ section, ...check }))];
-  if (!env.SWAYSOCK)
-    checks.push({
-      section,
-      name: "sway IPC",
-      status: "unavailable",
-      value:
-        "UNAVAILABLE (SWAYSOCK is not set, and XDG_CURRENT_DESKTOP says neither KDE nor GNOME: this is not sway, KDE Plasma or GNOME)",
-      hint: "deskhand's Wayland windows and input come from sway's IPC, KWin or GNOME Shell (with deskhand's extension)",
-    });
-  else {
-    let ipc: SwayIpc | undefined;
-    try {
-      ipc = await SwayIpc.open(env.SWAYSOCK, CHECK_MS);
-      const [version, tree, outputs] = await Promise.all([
-        ipc.version(CHECK_MS),
-        ipc.tree(CHECK_MS),
-        ipc.request<{ name: string; rect: SwayRect; scale?: number; active?: boolean }[]>(3, "", CHECK_MS),
-      ]);
-      const windows = swayWindows(tree);
-      // Where points and pixels part: a scaled output draws more pixels than the points input takes.
-      checks.push({
-        section,
-        name: "outputs",
-        status: "ok",
-        value: outputs
-          .filter((o) => o.active !== false)
-          .map(
-            (o) => `${o.name} ${o.rect.width}x${o.rect.height}@${o.rect.x},${o.rect.y} scale ${o.scale ?? 1}`,
-          )
-          .join("; "),
-      });
-      checks.push({
-        section,
-        name: "sway IPC",
-        status: "ok",
-        value: `sway ${version.human_readable}: ${windows.length} window${windows.length === 1 ? "" : "s"}${
-          windows.length
-            ? ` (${windows
-                .slice(0, 3)
-                .map((w) => JSON.stringify(w.title))
-                .join(", ")}${windows.length > 3 ? ", …" : ""})`
-            : ""
-        }`,
-      });
-    } catch (error) {
-      checks.push(
-        failedCheck({ section, name: "sway IPC" }, error, `cannot reach ${env.SWAYSOCK}: ${message(error)}`),
-      );
-    } finally {
-      ipc?.close();
-    }
-  }
-  let wl: WaylandConnection | undefined;
-  /** Why deskhand cannot copy the screen itself; "" when it can; undefined: the display was not reached. */
-  let screencopy: string | undefined;
-  try {
-    wl = await WaylandConnection.open(env, CHECK_MS);
-    const pointer = wl.globals.has("zwlr_virtual_pointer_manager_v1");
-    checks.push({
-      section,
-      name: "pointer",
-      status: pointer ? "ok" : "unavailable",
-      value: pointer
-        ? "deskhand's own virtual pointer (zwlr_virtual_pointer_v1)"
-        : "UNAVAILABLE (the compositor offers no zwlr_virtual_pointer_manager_v1)",
-    });
-    // Read from what the compositor offers and what this Node can pass: doctor makes no keyboard.
-    const keyboard = !wl.globals.has("zwp_virtual_keyboard_manager_v1")
-      ? "the compositor offers no zwp_virtual_keyboard_manager_v1"
-      : wl.noDescriptors
-        ? `its keymap must be passed as a file descriptor: ${wl.noDescriptors}`
-        : undefined;
-    checks.push(
-      keyboard
-        ? {
-            section,
-            name: "keyboard",
-            status: "unavailable",
-            value: `UNAVAILABLE (${keyboard})`,
-            hint: "set text with act set_value or fill_form",
-          }
-        : {
-            section,
-            name: "keyboard",
-            status: "ok",
-            value:
-              "deskhand's own virtual keyboard (zwp_virtual_keyboard_v1, us keymap, spare keys for other characters)",
-          },
-    );
-    screencopy = screencopyUnavailable(wl) ?? "";
-  } catch (error) {
-    for (const name of ["pointer", "keyboard"])
-      checks.push(
-        failedCheck({ section, name }, error, `cannot reach the Wayland display: ${message(error)}`),
-      );
-  } finally {
-    wl?.close();
-  }
-  const grim = existsSync("/usr/bin/grim");
-  checks.push(
-    screencopy === ""
-      ? {
-          section,
-          name: "screenshots",
-          status: "ok",
-          value: `deskhand's own screencopy (zwlr_screencopy_v1); ${grim ? "grim" : "nothing (grim is not installed)"} for a region across outputs or on a scaled one`,
-        }
-      : grim
-        ? {
-            section,
-            name: "screenshots",
-            status: "ok",
-            value: `grim${screencopy ? ` (no screencopy of deskhand's own: ${screencopy})` : ""}`,
-          }
-        : {
-            section,
-            name: "screenshots",
-            status: "unavailable",
-            value: `UNAVAILABLE (${screencopy || "the Wayland display cannot be reached"}, and grim is not installed)`,
-            hint: "apt-get install grim",
-          },
-  );
-  return checks;
+  return [session, ...(await found.desktop.checks(env, CHECK_MS)).map((check) => ({ section, ...check }))];
 }
 
 /** The variables through which toolkits scale themselves on X11, as desktops set them. */

@@ -1,16 +1,11 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
 import { adoptDesktop, type Discovery, describeDiscovery } from "./desktop-discovery.js";
-import type { Hands } from "./hands.js";
+import { desktopOf } from "./desktops.js";
+import { type Hands, HandsUnavailable } from "./hands.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
-import { waylandCompositor } from "./wayland/compositor.js";
-import { openGnomeHands } from "./wayland/gnome-hands.js";
-import { openWaylandHands } from "./wayland/hands.js";
-import { openKWinHands } from "./wayland/kwin-hands.js";
-import { sessionKind } from "./wayland/sway.js";
-import { openX11Hands } from "./x11/hands.js";
 
 export class UnsupportedPlatform extends Error {
   override readonly name = "UnsupportedPlatform";
@@ -60,17 +55,11 @@ export async function connectHands(options: { env?: NodeJS.ProcessEnv } = {}): P
   });
 }
 
+/** The desktop's own hands (desktops.ts); where deskhand knows no desktop here, why. */
 async function openHands(env: NodeJS.ProcessEnv): Promise<Hands> {
-  // Under Wayland, sway's: deskhand's own virtual pointer and keyboard, sway's windows, pixels by its
-  // own screencopy (grim where that cannot serve); KWin's: its fake input, scripts and ScreenShot2;
-  // GNOME Shell's: deskhand's Shell extension.
-  if (sessionKind(env) === "wayland") {
-    const compositor = waylandCompositor(env);
-    if (compositor === "kwin") return openKWinHands(env);
-    if (compositor === "gnome") return openGnomeHands(env);
-    return openWaylandHands(env);
-  }
-  return openX11Hands({ display: env.DISPLAY });
+  const found = desktopOf(env);
+  if ("none" in found) throw new HandsUnavailable(found.none);
+  return found.desktop.hands(env);
 }
 
 /** Text recognition from pixels: Tesseract where it is installed (doctor and the tools say when not). */

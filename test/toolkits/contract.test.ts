@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodePng, distinctColours } from "../../src/core/image.js";
 import { waylandCompositor } from "../../src/platform/wayland/compositor.js";
-import { sessionKind } from "../../src/platform/wayland/sway.js";
+import { sessionKind } from "../../src/platform/desktops.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { toolNamed } from "../../src/tools/registry.js";

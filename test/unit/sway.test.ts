@@ -7,10 +7,10 @@ import {
   frame,
   IPC,
   type SwayNode,
-  sessionKind,
   swayWindows,
   unframe,
 } from "../../src/platform/wayland/sway.js";
+import { sessionKind } from "../../src/platform/desktops.js";
 
 describe("sway IPC", () => {
   it("frames a request and reads a reply back, whole or in pieces", () => {

@@ -1,6 +1,7 @@
 // The Linux backend: AT-SPI2 over D-Bus for trees; the windows on screen from X11 (EWMH), or under
 // Wayland from sway's IPC (a WindowSource either way).
 
+import { desktopOf } from "../desktops.js";
 import { type GtkExports, gtkApplicationOfPid, readExportedMenu } from "../gtk-menus.js";
 import { processLanguage } from "../processes.js";
 import { startAll } from "../slice.js";
@@ -24,13 +25,7 @@ import {
   WindowNotFound,
 } from "../types.js";
 import { roleSet, WINDOW_ROLES } from "../vocabulary.js";
-import { NO_COMPOSITOR, waylandCompositor } from "../wayland/compositor.js";
-import { GnomeShell, shellWindowSource } from "../wayland/gnome-shell.js";
-import { KWinScripting, kwinWindowSource } from "../wayland/kwin.js";
-import { SwayIpc, sessionKind, swayWindowSource } from "../wayland/sway.js";
 import type { ClientWindow, WindowSource } from "../window-source.js";
-import { X11Connection } from "../x11/connection.js";
-import { x11WindowSource } from "../x11/windows.js";
 import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
 import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
@@ -111,14 +106,8 @@ export class AtspiBackend implements AccessibilityBackend {
   static async connect(options: AtspiBackendOptions = {}): Promise<AtspiBackend> {
     const env = options.env ?? process.env;
     const timeoutMs = options.callTimeoutMs ?? 3000;
-    const wayland = sessionKind(env) === "wayland";
-    const compositor = wayland ? waylandCompositor(env) : undefined;
-    if (wayland && !compositor) throw new BackendUnavailable(NO_COMPOSITOR);
-    if (!wayland && !env.DISPLAY) {
-      throw new BackendUnavailable(
-        "DISPLAY is not set: there is no X display to list windows on. Run inside `deskhand sandbox run`.",
-      );
-    }
+    const found = desktopOf(env);
+    if ("none" in found) throw new BackendUnavailable(found.none);
     const session = await openSessionBus(env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
     let a11yAddress: string;
     try {
@@ -129,14 +118,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const a11y = await DBusConnection.open(a11yAddress, { timeoutMs });
     let windows: WindowSource;
     try {
-      windows =
-        compositor === "sway"
-          ? swayWindowSource(await SwayIpc.open(env.SWAYSOCK!, timeoutMs), timeoutMs)
-          : compositor === "kwin"
-            ? kwinWindowSource(await KWinScripting.open(env, timeoutMs))
-            : compositor === "gnome"
-              ? shellWindowSource(await GnomeShell.open(env, timeoutMs))
-              : x11WindowSource(await X11Connection.open(env.DISPLAY!, timeoutMs));
+      windows = await found.desktop.windows(env, timeoutMs);
     } catch (error) {
       a11y.close();
       throw error;

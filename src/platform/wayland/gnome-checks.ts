@@ -4,10 +4,10 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DesktopCheck as Check } from "../checks.js";
 import { CompositorUnreachable } from "./compositor.js";
 import { EXTENSION_UUID, TOKEN_FILE } from "./gnome-extension.js";
 import { GnomeShell } from "./gnome-shell.js";
-import type { KWinCheck as Check } from "./kwin-checks.js";
 
 const SETUP =
   "run `deskhand setup gnome`, log out and in once, then `gnome-extensions enable deskhand@deskhand.dev`";

@@ -5,18 +5,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DesktopCheck } from "../checks.js";
 import { hasClipboardTools } from "./clipboard.js";
 import { DBusFdConnection } from "./dbus-fd.js";
 import { KWinScripting } from "./kwin.js";
 import { deskhandExecutable, GRANT_FILE } from "./kwin-grant.js";
 import { WaylandConnection } from "./wire.js";
-
-export interface KWinCheck {
-  name: string;
-  status: "ok" | "warn" | "fail" | "unavailable";
-  value: string;
-  hint?: string;
-}
 
 const SETUP = "run `deskhand setup kde`, then check again (KWin reads the grant by itself)";
 
@@ -27,8 +21,8 @@ export function grantFiles(env: NodeJS.ProcessEnv): string[] {
   return dirs.map((dir) => join(dir, "applications", GRANT_FILE)).filter((file) => existsSync(file));
 }
 
-export async function kwinChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<KWinCheck[]> {
-  const checks: KWinCheck[] = [];
+export async function kwinChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DesktopCheck[]> {
+  const checks: DesktopCheck[] = [];
   let kwin: KWinScripting | undefined;
   try {
     kwin = await KWinScripting.open(env, timeoutMs);
@@ -95,7 +89,7 @@ export async function kwinChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Pro
   return checks;
 }
 
-async function screenshotCheck(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<KWinCheck> {
+async function screenshotCheck(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DesktopCheck> {
   const folder = mkdtempSync(join(tmpdir(), "deskhand-doctor-"));
   let bus: DBusFdConnection | undefined;
   try {

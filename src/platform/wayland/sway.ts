@@ -235,13 +235,6 @@ export class SwayIpc {
   }
 }
 
-/** Which display server this process's session speaks, from its environment. */
-export function sessionKind(env: NodeJS.ProcessEnv): "x11" | "wayland" | "none" {
-  if (env.WAYLAND_DISPLAY && (!env.DISPLAY || env.XDG_SESSION_TYPE === "wayland")) return "wayland";
-  if (env.DISPLAY) return "x11";
-  return "none";
-}
-
 /**
  * The visible windows as X11 lists them, bottom to top: tiled windows first, floating ones above
  * them, the focused floating one on top of those. Focus does not lift a tile above a floating window:
