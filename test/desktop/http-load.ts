@@ -44,7 +44,8 @@ export async function startHttpServer(
 export async function httpClient(
   url: URL,
   token: string,
-  options: { name?: string; elicitation?: boolean } = {},
+  /** sessionId: join that session as a client that reconnects does, without initialize or a stream of its own. */
+  options: { name?: string; elicitation?: boolean; sessionId?: string } = {},
 ): Promise<Client> {
   const client = new Client(
     { name: options.name ?? "deskhand-http-test", version: "0" },
@@ -53,6 +54,7 @@ export async function httpClient(
   await client.connect(
     new StreamableHTTPClientTransport(url, {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     }),
   );
   return client;

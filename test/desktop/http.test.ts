@@ -208,6 +208,36 @@ describe("MCP over Streamable HTTP", () => {
     }
   });
 
+  it("a client that joins its session again, with no stream of its own, hears the confirmation on its call", async () => {
+    // The first connection opens the session (and its own stream) and answers nothing; the second
+    // joins by session id, as a client started anew for each call does, and is the one asked.
+    const first = await httpClient(server.url, TOKEN, { elicitation: true });
+    const sessionId = (first.transport as { sessionId?: string }).sessionId;
+    const again = await httpClient(server.url, TOKEN, { elicitation: true, sessionId });
+    let asked = 0;
+    again.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: "accept", content: { allow: true } };
+    });
+    try {
+      const target = { kind: "title", glob: TITLES.swing };
+      const name = await call(again, "find", { target, role: "text", name: "Name" });
+      const typed = await call(again, "type_text", {
+        ref: name.structuredContent.matches[0].ref,
+        text: "Asked on its own call",
+        clear: true,
+        reversible: false,
+        intent: "Type into the Name field, asking first",
+      });
+      assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
+      assert.equal(typed.structuredContent.confirmed_by, "human");
+      assert.equal(asked, 1);
+    } finally {
+      await again.close();
+      await first.close();
+    }
+  });
+
   // 25 calls a client prove the same as 100 in a quarter of the time (every kind of call, from every
   // client at once); bench/http runs the longer load.
   it("8 clients × 25 mixed calls are all answered correctly, no character lost, memory bounded", async () => {

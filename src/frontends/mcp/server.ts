@@ -1,8 +1,13 @@
 // MCP over stdio. The tool list and schemas come from the registry; a failed call is an isError result
 // whose text names what went wrong and the next step, so an agent can act on it.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { type Confirmer, confirmationQuestion } from "../../safety/gate.js";
@@ -100,7 +105,7 @@ export function createMcpServer(
     const name = request.params.name;
     if (calls.stopping) return stoppingResult(name, false, profile);
     return calls.run(
-      () => answer(request, extra.signal),
+      () => callOf.run(extra.requestId, () => answer(request, extra.signal)),
       () => stoppingResult(name, true, profile),
     );
   });
@@ -159,6 +164,13 @@ export function mcpResult(
 // A person has this long to answer a confirmation; no answer is a refusal.
 const CONFIRM_TIMEOUT_MS = 120_000;
 
+/**
+ * The request each tool call runs for: a confirmation it asks goes back on that request's own
+ * stream (Streamable HTTP), so a client that opened no stream of its own (a reconnected one, one
+ * that makes no GET) still hears it.
+ */
+const callOf = new AsyncLocalStorage<RequestId>();
+
 /** Asks the person at the client, through elicitation, when the client says it can. */
 export function elicitationConfirmer(server: () => Server | undefined): Confirmer {
   return async (request) => {
@@ -174,7 +186,7 @@ export function elicitationConfirmer(server: () => Server | undefined): Confirme
             required: ["allow"],
           },
         },
-        { timeout: CONFIRM_TIMEOUT_MS },
+        { timeout: CONFIRM_TIMEOUT_MS, relatedRequestId: callOf.getStore() },
       );
       return answer.action === "accept" && answer.content?.allow === true ? "approved" : "declined";
     } catch {
