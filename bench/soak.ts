@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { connectionPid, getAccessibilityBusAddress, openSessionBus } from "../src/platform/atspi/bus.js";
-import { DBusConnection } from "../src/platform/atspi/dbus.js";
+import { getAccessibilityBusAddress, openSessionBus } from "../src/platform/atspi/bus.js";
+import { connectionPid, DBusConnection } from "../src/platform/dbus.js";
 
 /**
  * The server's connections to the accessibility bus and their match rules, from the bus daemon's own

@@ -45,7 +45,7 @@ export const DESKTOPS: readonly Desktop[] = [
     session: "wayland",
     claims: (env) => waylandCompositor(env) === "sway",
     windows: async (env, ms) => swayWindowSource(await SwayIpc.open(env.SWAYSOCK!, ms), ms),
-    hands: (env) => openWaylandHands(env),
+    hands: (env) => openWaylandHands(env, { xwayland: openX11Hands }),
     checks: swayChecks,
     sandboxOption: "wayland",
   },

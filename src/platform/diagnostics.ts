@@ -4,14 +4,9 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
-import {
-  getAccessibilityBusAddress,
-  nameHasOwner,
-  openSessionBus,
-  registeredApplications,
-} from "./atspi/bus.js";
-import { DBusConnection } from "./atspi/dbus.js";
+import { getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./atspi/bus.js";
 import { A11Y_BUS_NAME, A11Y_BUS_PATH, A11Y_STATUS_IFACE, IFACE } from "./atspi/names.js";
+import { DBusConnection, nameHasOwner } from "./dbus.js";
 import { adoptDesktop, describeDiscovery } from "./desktop-discovery.js";
 import { desktopOf, sessionKind } from "./desktops.js";
 import { platformSupport } from "./index.js";

@@ -1,8 +1,9 @@
 // GTK's exported menus (org.gtk.Menus): a GtkApplication publishes its menu bar and app menu on the
 // session bus, at paths its windows' X properties name. Subscribing (Start) and leaving (End) only
 // reads the model: the app shows nothing and its focus stays where it was.
-import { type DBusConnection, DBusTimeoutError } from "./atspi/dbus.js";
+
 import { DBUS_NAME, DBUS_PATH, IFACE } from "./atspi/names.js";
+import { type DBusConnection, DBusTimeoutError } from "./dbus.js";
 import type { ExportedItem } from "./types.js";
 
 /** What a window's X properties say its GTK app exports on the session bus. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DBusConnection } from "../../src/platform/atspi/dbus.js";
+import { DBusConnection } from "../../src/platform/dbus.js";
 import { diagnose } from "../../src/platform/diagnostics.js";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
 import { Desktop } from "../../src/platform/sandbox/desktop.js";

@@ -3,7 +3,7 @@
 // app is a GtkApplication, menus that are empty until they open, a web page; formatting chords.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DBusConnection } from "../../src/platform/atspi/dbus.js";
+import type { DBusConnection } from "../../src/platform/dbus.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { type ExportedMenu, exportedItems, gtkApplicationOfPid } from "../../src/platform/gtk-menus.js";
 import { parseChord } from "../../src/platform/keys.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { describe, it } from "node:test";
-import { MessageTemplates, type NativeMessage } from "../../src/platform/atspi/dbus.js";
+import { MessageTemplates, type NativeMessage } from "../../src/platform/dbus.js";
 import { cutMark, cutString, STRING_CEILING } from "../../src/platform/strings.js";
 
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { AtspiApp } from "../../src/platform/atspi/app.js";
-import type { DBusConnection } from "../../src/platform/atspi/dbus.js";
+import type { DBusConnection } from "../../src/platform/dbus.js";
 
 const a11y = { call: async () => [true] } as unknown as DBusConnection;
 const items = () =>

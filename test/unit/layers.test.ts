@@ -76,6 +76,42 @@ it("the check catches an import of a backend's own module", () => {
   rmSync(root, { recursive: true });
 });
 
+// A desktop's folder (x11/, wayland/) and the accessibility backend's (atspi/) import nothing from
+// each other: what they share sits in platform/ itself (window-source.ts, keysyms.ts, checks.ts), and
+// the desktops table (desktops.ts) puts a desktop's pieces together, XWayland's X11 hands included.
+// Only the table and the sandbox, which starts each desktop, reach into more than one.
+const APART = ["platform/atspi/", "platform/x11/", "platform/wayland/"];
+
+function crossedFolders(root = SRC): string[] {
+  const found: string[] = [];
+  for (const file of files(root)) {
+    const own = APART.find((f) => relative(root, file).startsWith(f));
+    if (!own) continue;
+    const source = readFileSync(file, "utf8");
+    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = relative(root, resolve(dirname(file), match[1]!));
+      const theirs = APART.find((f) => target.startsWith(f));
+      if (theirs && theirs !== own) found.push(`${relative(root, file)} imports ${match[1]}`);
+    }
+  }
+  return found;
+}
+
+it("no desktop's folder imports another's, nor the accessibility backend's", () => {
+  assert.deepEqual(crossedFolders(), []);
+});
+
+it("the check catches a desktop reaching into another", () => {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  mkdirSync(join(root, "platform", "x11"), { recursive: true });
+  mkdirSync(join(root, "platform", "wayland"), { recursive: true });
+  writeFileSync(join(root, "platform", "x11", "keymap.ts"), "export const k = 1;\n");
+  writeFileSync(join(root, "platform", "wayland", "hands.ts"), 'import { k } from "../x11/keymap.js";\n');
+  writeFileSync(join(root, "platform", "desktops.ts"), 'import { k } from "./x11/keymap.js";\n');
+  assert.deepEqual(crossedFolders(root), ["platform/wayland/hands.ts imports ../x11/keymap.js"]);
+  rmSync(root, { recursive: true });
+});
+
 // The acting backend and hands sit behind one key (tools/acting.ts): the context that holds them and
 // the gate that gives them out are the only code that may name it, so acting without the gate does
 // not compile (the context's own backend() and hands() read only) and cannot be reached around it.

@@ -3,14 +3,8 @@
 // floating windows marked), and which session an environment is.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  frame,
-  IPC,
-  type SwayNode,
-  swayWindows,
-  unframe,
-} from "../../src/platform/wayland/sway.js";
 import { sessionKind } from "../../src/platform/desktops.js";
+import { frame, IPC, type SwayNode, swayWindows, unframe } from "../../src/platform/wayland/sway.js";
 
 describe("sway IPC", () => {
   it("frames a request and reads a reply back, whole or in pieces", () => {

@@ -2,10 +2,11 @@
 // and Component interfaces. Every call is bounded; a call that does not answer in time (an action that
 // opened a modal dialog, say) is reported as an unknown outcome, never waited on. Every call that makes
 // the app do something goes through `app.act` (the bus, never the direct socket): see app.ts.
+
+import { DBusTimeoutError } from "../dbus.js";
 import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
 import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
-import { DBusTimeoutError } from "./dbus.js";
 import { IFACE } from "./names.js";
 import { cleanName, handleOf, shortInterfaces } from "./reader.js";
 import { roleName } from "./roles.js";

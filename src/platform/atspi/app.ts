@@ -2,8 +2,8 @@
 // own socket. libatspi does the same; it is faster than routing every call through the bus daemon
 // (73 µs against 98 µs a call with 2,000 in flight), and one app's flood never queues behind another's.
 
+import { DBusCallError, DBusConnection, type DBusMethodCall } from "../dbus.js";
 import { yieldIfDue } from "../slice.js";
-import { DBusCallError, DBusConnection, type DBusMethodCall } from "./dbus.js";
 import { IFACE } from "./names.js";
 
 /** Bounds concurrent calls so a 2,000-node read does not queue thousands of messages at once. */

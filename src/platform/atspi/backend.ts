@@ -1,6 +1,7 @@
 // The Linux backend: AT-SPI2 over D-Bus for trees; the windows on screen from X11 (EWMH), or under
 // Wayland from sway's IPC (a WindowSource either way).
 
+import { connectionPid, DBusConnection, DBusTimeoutError } from "../dbus.js";
 import { desktopOf } from "../desktops.js";
 import { type GtkExports, gtkApplicationOfPid, readExportedMenu } from "../gtk-menus.js";
 import { processLanguage } from "../processes.js";
@@ -28,11 +29,10 @@ import { roleSet, WINDOW_ROLES } from "../vocabulary.js";
 import type { ClientWindow, WindowSource } from "../window-source.js";
 import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";
-import { connectionPid, getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
+import { getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
 import { mayBeComboFace, readAsCombo } from "./combo-face.js";
 import { type ExtentsFit, extentsFit, shadowMargins, xwaylandShift } from "./csd.js";
-import { DBusConnection, DBusTimeoutError } from "./dbus.js";
 import { readCaret, readTable, readText } from "./element.js";
 import { type BoundsOffset, enrichNode } from "./enrich.js";
 import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";

@@ -1,14 +1,13 @@
 // Finding and opening the accessibility bus: org.a11y.Bus.GetAddress on the session bus, the AT_SPI_BUS
 // property on the X root window as the fallback that Qt and libatspi also read.
+
+import { DBusConnection } from "../dbus.js";
 import { BackendUnavailable } from "../types.js";
-import { DBusConnection } from "./dbus.js";
 import {
   A11Y_BUS_IFACE,
   A11Y_BUS_NAME,
   A11Y_BUS_PATH,
   A11Y_STATUS_IFACE,
-  DBUS_NAME,
-  DBUS_PATH,
   IFACE,
   REGISTRY_NAME,
   REGISTRY_ROOT_PATH,
@@ -27,25 +26,6 @@ export async function openSessionBus(
     );
   }
   return DBusConnection.open(address, { timeoutMs });
-}
-
-export async function nameHasOwner(
-  connection: DBusConnection,
-  name: string,
-  timeoutMs: number,
-): Promise<boolean> {
-  const [owned] = await connection.call(
-    {
-      destination: DBUS_NAME,
-      path: DBUS_PATH,
-      iface: IFACE.dbus,
-      member: "NameHasOwner",
-      signature: "s",
-      body: [name],
-    },
-    timeoutMs,
-  );
-  return Boolean(owned);
 }
 
 export async function getAccessibilityBusAddress(
@@ -85,23 +65,4 @@ export async function registeredApplications(
     timeoutMs,
   );
   return (children as [string, string][]).map(([bus, path]) => ({ bus, path }));
-}
-
-export async function connectionPid(
-  a11y: DBusConnection,
-  busName: string,
-  timeoutMs: number,
-): Promise<number> {
-  const [pid] = await a11y.call(
-    {
-      destination: DBUS_NAME,
-      path: DBUS_PATH,
-      iface: IFACE.dbus,
-      member: "GetConnectionUnixProcessID",
-      signature: "s",
-      body: [busName],
-    },
-    timeoutMs,
-  );
-  return Number(pid);
 }

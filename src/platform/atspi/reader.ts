@@ -3,6 +3,7 @@
 // tables) or not at all (Qt). So the cache is used node by node only where it proves complete (its
 // children match the node's child count); everything else is read with concurrent per-node calls.
 
+import { DBusTimeoutError } from "../dbus.js";
 import { lastInputSent } from "../input-turns.js";
 import { plainFromMarkup } from "../markup.js";
 import { startAll, yieldIfDue } from "../slice.js";
@@ -11,7 +12,6 @@ import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../t
 import { INTERFACES, type Interface, TABLE_ROLES } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
 import { markComboFace } from "./combo-face.js";
-import { DBusTimeoutError } from "./dbus.js";
 import { CACHE_PATH, IFACE, NULL_PATH } from "./names.js";
 import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";

@@ -2,9 +2,9 @@
 // with at least one window: before that, a snapshot would find nothing and say so.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { connectionPid, registeredApplications } from "../atspi/bus.js";
-import { DBusConnection } from "../atspi/dbus.js";
+import { registeredApplications } from "../atspi/bus.js";
 import { IFACE } from "../atspi/names.js";
+import { connectionPid, DBusConnection } from "../dbus.js";
 import type { Desktop } from "./desktop.js";
 import { isDescendant, type StartedProcess } from "./processes.js";
 

@@ -10,12 +10,11 @@ import { join } from "node:path";
 import {
   enableAccessibility,
   getAccessibilityBusAddress,
-  nameHasOwner,
   openSessionBus,
   registeredApplications,
 } from "../atspi/bus.js";
-import { DBusConnection } from "../atspi/dbus.js";
 import { A11Y_BUS_NAME, REGISTRY_NAME } from "../atspi/names.js";
+import { DBusConnection, nameHasOwner } from "../dbus.js";
 import { deskhandCacheDir } from "../translations.js";
 import { EXTENSION_UUID, formFor, SHELL_NAME, writeExtension } from "../wayland/gnome-extension.js";
 import { GnomeShell } from "../wayland/gnome-shell.js";

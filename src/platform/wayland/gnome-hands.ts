@@ -23,8 +23,8 @@ import {
 } from "../hands.js";
 import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
+import { charKeysym, keyKeysym, MODIFIER_KEYSYMS } from "../keysyms.js";
 import type { Rect } from "../types.js";
-import { charKeysym, keyKeysym, MODIFIER_KEYSYMS } from "../x11/keymap.js";
 import { CompositorUnreachable } from "./compositor.js";
 import { GnomeShell, type ShellWindow, shellClientWindows, shellFrontWindow } from "./gnome-shell.js";
 import { usStroke } from "./keymap.js";

@@ -4,8 +4,7 @@
 // §2): 2–23 ms a window list.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { nameHasOwner } from "../atspi/bus.js";
-import { DBusCallError, DBusConnection } from "../atspi/dbus.js";
+import { DBusCallError, DBusConnection, nameHasOwner } from "../dbus.js";
 import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";

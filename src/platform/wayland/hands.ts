@@ -21,7 +21,6 @@ import { InputTurns } from "../input-turns.js";
 import { type Chord, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 import { windowsAtPoint } from "../window-source.js";
-import { openX11Hands } from "../x11/hands.js";
 import { goneFrom } from "./compositor.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
@@ -64,7 +63,12 @@ export function ppmToRgba(ppm: Buffer): RgbaImage {
 
 export async function openWaylandHands(
   env: NodeJS.ProcessEnv,
-  options: { timeoutMs?: number; autoReleaseMs?: number } = {},
+  options: {
+    timeoutMs?: number;
+    autoReleaseMs?: number;
+    /** The X11 hands, for XTEST on XWayland's own display (the desktops table gives them). */
+    xwayland?: XWaylandHands;
+  } = {},
 ): Promise<Hands> {
   const timeoutMs = options.timeoutMs ?? 2000;
   if (!env.SWAYSOCK)
@@ -121,8 +125,16 @@ export async function openWaylandHands(
     lock: lockName(socketPath),
     display,
     env,
+    xwayland: options.xwayland,
   });
 }
+
+/** Opens hands on an X display: XWayland's, for the X11 apps sway shows. */
+export type XWaylandHands = (options: {
+  display: string | undefined;
+  timeoutMs: number;
+  autoReleaseMs: number;
+}) => Promise<Hands>;
 
 /** The rectangle the active outputs span in sway's layout: its origin is negative where one lies left or above. */
 function layoutOf(outputs: { rect: SwayRect; active?: boolean }[]): Rect {
@@ -149,6 +161,7 @@ interface Settings {
   display: string;
   /** The session's environment: grim must reach the same display. */
   env: NodeJS.ProcessEnv;
+  xwayland: XWaylandHands | undefined;
 }
 
 class WaylandHands implements Hands {
@@ -347,11 +360,14 @@ class WaylandHands implements Hands {
     const focused = (await this.#windows()).find((w) => w.focused);
     if (!focused?.xwayland) return undefined;
     // The X11 hands check XTEST and give back what a gone deskhand left (saying so on stderr).
-    this.#xwayland ??= openX11Hands({
-      display: this.settings.env.DISPLAY,
-      timeoutMs: this.#timeoutMs,
-      autoReleaseMs: this.autoReleaseMs,
-    }).catch((error: Error) => `XWayland's display cannot be used (${error.message})`);
+    const open = this.settings.xwayland;
+    this.#xwayland ??= open
+      ? open({
+          display: this.settings.env.DISPLAY,
+          timeoutMs: this.#timeoutMs,
+          autoReleaseMs: this.autoReleaseMs,
+        }).catch((error: Error) => `XWayland's display cannot be used (${error.message})`)
+      : Promise.resolve("these hands were opened without a way to reach XWayland's display");
     const opened = await this.#xwayland;
     const live = typeof opened !== "string" && !opened.closed;
     if (typeof opened !== "string" && !live) this.#xwayland = undefined;

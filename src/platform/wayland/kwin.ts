@@ -7,8 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nameHasOwner } from "../atspi/bus.js";
-import { DBusCallError, DBusConnection } from "../atspi/dbus.js";
+import { DBusCallError, DBusConnection, nameHasOwner } from "../dbus.js";
 import type { Point } from "../hands.js";
 import type { Rect } from "../types.js";
 import type { WindowSource } from "../window-source.js";

@@ -12,8 +12,9 @@ import {
 } from "../hands.js";
 import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
+import { charKeysym, keyKeysym, MODIFIER_KEYSYMS } from "../keysyms.js";
 import type { RawXTest, X11Connection } from "./connection.js";
-import { charKeysym, Keymap, type KeyStroke, keyKeysym, MODIFIER_KEYSYMS } from "./keymap.js";
+import { Keymap, type KeyStroke } from "./keymap.js";
 import {
   formatOwners,
   OWNERS_PROPERTY,

@@ -2,9 +2,9 @@
 // callbacks are never settled when a peer dies, so every call here carries a deadline and a closed
 // connection rejects everything still in flight.
 import { createRequire } from "node:module";
-import { settleInSlices, sliceDue } from "../slice.js";
-import { cutMark, STRING_CEILING } from "../strings.js";
-import { NoAnswerError } from "../types.js";
+import { settleInSlices, sliceDue } from "./slice.js";
+import { cutMark, STRING_CEILING } from "./strings.js";
+import { NoAnswerError } from "./types.js";
 
 const require = createRequire(import.meta.url);
 const dbusNative = require("@homebridge/dbus-native") as DBusNativeModule;
@@ -419,4 +419,46 @@ export class DBusConnection {
     for (const reject of [...this.#pending.values()]) reject(error);
     this.#pending.clear();
   }
+}
+
+/** The bus itself, which answers for its names and connections. */
+const BUS_NAME = "org.freedesktop.DBus";
+const BUS_PATH = "/org/freedesktop/DBus";
+
+export async function nameHasOwner(
+  connection: DBusConnection,
+  name: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  const [owned] = await connection.call(
+    {
+      destination: BUS_NAME,
+      path: BUS_PATH,
+      iface: BUS_NAME,
+      member: "NameHasOwner",
+      signature: "s",
+      body: [name],
+    },
+    timeoutMs,
+  );
+  return Boolean(owned);
+}
+
+export async function connectionPid(
+  connection: DBusConnection,
+  busName: string,
+  timeoutMs: number,
+): Promise<number> {
+  const [pid] = await connection.call(
+    {
+      destination: BUS_NAME,
+      path: BUS_PATH,
+      iface: BUS_NAME,
+      member: "GetConnectionUnixProcessID",
+      signature: "s",
+      body: [busName],
+    },
+    timeoutMs,
+  );
+  return Number(pid);
 }
