@@ -81,8 +81,12 @@ export function confirmationQuestion(request: ConfirmationRequest): string {
   return `deskhand asks before ${request.tool} (${request.level}): ${reasons}${target}.\nThe agent says: ${intent}`;
 }
 
-/** A person's answer. `unavailable`: there is no way to ask one on this channel. */
-export type ConfirmationAnswer = "approved" | "declined" | "unavailable";
+/**
+ * A person's answer. `unavailable`: there is no way to ask one on this channel. `unanswered`: the
+ * question was sent and no answer came back (a timeout, a client that failed to show it): nobody
+ * said no, and nobody said yes.
+ */
+export type ConfirmationAnswer = "approved" | "declined" | "unavailable" | { unanswered: string };
 export type Confirmer = (request: ConfirmationRequest) => Promise<ConfirmationAnswer>;
 
 export type GateDecision =
@@ -192,8 +196,11 @@ export async function decide(
     reason:
       answer === "declined"
         ? `a person declined: ${because}; ${notDone(request)}.`
-        : `this needs a person's confirmation (${because}), and this channel cannot ask one; ` +
-          `${notDone(request)}. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
-          ruleThatAllows(request, needs),
+        : typeof answer === "object"
+          ? `this needs a person's confirmation (${because}), and no answer came: ${answer.unanswered}; ${notDone(request)}. Call again when a person can answer, or pre-approve it under "preapprove" in ${policy.configPath}.` +
+            ruleThatAllows(request, needs)
+          : `this needs a person's confirmation (${because}), and this channel cannot ask one; ` +
+            `${notDone(request)}. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
+            ruleThatAllows(request, needs),
   };
 }

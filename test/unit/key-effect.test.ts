@@ -183,6 +183,15 @@ describe("what a key presses", () => {
     assert.equal(guessed[0]?.via, "unknown");
     assert.match(guessed[1]?.via ?? "", /a guess/);
     assert.equal((await judged(frame([save]), { chord: "ctrl+shift+d" }))[0]?.via, "unknown");
+    // ctrl with shift is another command than ctrl alone: no "Save" is guessed for ctrl+shift+s
+    // (AbiWord's Save As), which never commits, nor for ctrl+shift+S-anything else.
+    assert.deepEqual(await judged(frame([save]), { chord: "ctrl+shift+s" }), []);
+    const saveAll = { ...save, name: "Save All" };
+    const shifted = await judged(frame([saveAll]), { chord: "ctrl+alt+s" });
+    assert.deepEqual(
+      shifted.map((p) => p.via),
+      ["unknown"],
+    );
     assert.equal((await judged(frame([save]), { chord: "F8" }))[0]?.via, "unknown");
     assert.deepEqual(await judged(frame([save]), { chord: "ctrl+c" }), [], "copying never commits");
     assert.deepEqual(await judged(frame([save]), { chord: "ctrl+Left" }), [], "nor moving");

@@ -110,6 +110,15 @@ describe("the gate", () => {
     assert.equal(plain.allowed, true, "an ordinary chord needs no one");
   });
 
+  it("a question nobody answered is refused as unanswered, never as a person's no", async () => {
+    const silent = async () => ({ unanswered: "nobody answered within 120 s" });
+    const refused = await decide(click({ reversible: false, reversibleDeclared: true }), policy(), silent);
+    assert.equal(refused.allowed, false);
+    const reason = (refused as { reason: string }).reason;
+    assert.match(reason, /no answer came: nobody answered within 120 s; .*pre-approve/);
+    assert.doesNotMatch(reason, /declined/);
+  });
+
   it("L4 under an L4 ceiling needs no confirmation, but a committing target still does", async () => {
     const raw = await decide(
       click({ tool: "raw_input", nominal: "L4" }),

@@ -5,7 +5,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
@@ -189,8 +191,14 @@ export function elicitationConfirmer(server: () => Server | undefined): Confirme
         { timeout: CONFIRM_TIMEOUT_MS, relatedRequestId: callOf.getStore() },
       );
       return answer.action === "accept" && answer.content?.allow === true ? "approved" : "declined";
-    } catch {
-      return "declined";
+    } catch (error) {
+      // Nobody said no: the question got no answer, or the client could not show it.
+      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+      return {
+        unanswered: timedOut
+          ? `the question went to the client and nobody answered within ${CONFIRM_TIMEOUT_MS / 1000} s`
+          : `the client did not ask a person (${(error as Error).message})`,
+      };
     }
   };
 }

@@ -280,7 +280,10 @@ async function chordEffect(
   const reportsMnemonics = reported.some((c) => c.chord.key?.kind === "char");
   const key = chord.key;
   const mnemonicLike = chord.modifiers.length === 1 && chord.modifiers[0] === "alt" && key?.kind === "char";
-  const guess = !reportsAccelerators && formatting !== "menu" && effect.presses.length === 0;
+  // A chord that never commits is not guessed at: its own convention says what it does (ctrl+shift+s
+  // is Save As, not the "Save" a ctrl+s guess would name).
+  const guess =
+    !reportsAccelerators && formatting !== "menu" && effect.presses.length === 0 && !harmlessChord(chord);
   if (guess && !mnemonicLike && key?.kind === "char")
     await guessedAccelerators(j, pressables, chord, key.char);
   if (!reportsMnemonics && mnemonicLike && key?.kind === "char")
@@ -384,14 +387,17 @@ async function claimedBy(j: KeyJudging, pressables: RawNode[], chord: Chord): Pr
   }
 }
 
-/** An app that reports no accelerators: ctrl+letter is taken to press the menu item that starts with it. */
+/**
+ * An app that reports no accelerators: ctrl+letter is taken to press the menu item that starts with
+ * it. ctrl with shift or alt is another command than ctrl alone, and no guess: nothing claims it.
+ */
 async function guessedAccelerators(
   j: KeyJudging,
   pressables: RawNode[],
   chord: Chord,
   char: string,
 ): Promise<void> {
-  if (!chord.modifiers.includes("ctrl")) return;
+  if (chord.modifiers.length !== 1 || chord.modifiers[0] !== "ctrl") return;
   for (const node of pressables.filter((n) => n.role.endsWith("menu item"))) {
     const first = normalizeLabel(node.name ?? "")
       .charAt(0)
