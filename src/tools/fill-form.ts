@@ -88,9 +88,12 @@ async function fillField(
     );
   // A combo box's text is first its option of that name (an HTML <select>, a GTK or Qt combo box),
   // as act select chooses it; an editable one that lists no such option takes the text itself.
-  if (typeof field.value === "string" && fieldRole(context, field.ref) === "combo box") {
-    const chosen = await chooseOption(act, field.ref, field.value);
-    if (chosen) return chosen;
+  const combo = typeof field.value === "string" && fieldRole(context, field.ref) === "combo box";
+  let notChosen: FieldResult | undefined;
+  if (combo) {
+    const chosen = await chooseOption(act, field.ref, String(field.value));
+    if ("done" in chosen) return chosen.done;
+    notChosen = chosen.notChosen;
   }
   let failure: FieldResult;
   try {
@@ -105,6 +108,9 @@ async function fillField(
   } catch (error) {
     const problem = asDeskhandError(error);
     failure = { ref: field.ref, set: false, error: problem.toJSON() };
+    // A combo box with no text of its own takes only its options: keys typed into it open its list
+    // and mark an option there without choosing it (GTK 3), which would read back as chosen.
+    if (combo && problem.code === "unsupported_pattern") return notChosen ?? failure;
     if (!TYPE_AFTER.has(problem.code)) return failure;
   }
   if (!input.typed_fallback || expected === "") return failure;
@@ -113,23 +119,26 @@ async function fillField(
 }
 
 /**
- * A combo box set by choosing its option of that name, read back. Undefined where it lists no such
- * option or cannot choose one (the text route is tried next); a refusal by the gate is the answer.
+ * A combo box set by choosing its option of that name, read back: its value, or the option reading
+ * selected afterwards (a GTK 3 combo box reports no value, only its name). `notChosen` where it
+ * lists no such option or cannot choose one (the text route is tried next, where it takes text);
+ * a refusal by the gate is the answer.
  */
 async function chooseOption(
   act: (a: { kind: "select"; option: string }) => ReturnType<typeof runAction>,
   ref: string,
   option: string,
-): Promise<FieldResult | undefined> {
+): Promise<{ done: FieldResult } | { notChosen: FieldResult }> {
   try {
     const receipt = await act({ kind: "select", option });
-    if (readsBackAs(receipt.after?.value, option) === true)
-      return { ref, set: true, route: "accessibility", receipt };
-    return undefined;
+    if (readsBackAs(receipt.after?.value, option) === true || receipt.effect === "seen")
+      return { done: { ref, set: true, route: "accessibility", receipt } };
+    return { notChosen: { ref, set: false, receipt } };
   } catch (error) {
     const problem = asDeskhandError(error);
-    if (TYPE_AFTER.has(problem.code) || problem.code === "invalid_params") return undefined;
-    return { ref, set: false, error: problem.toJSON() };
+    const result = { ref, set: false, error: problem.toJSON() };
+    if (TYPE_AFTER.has(problem.code) || problem.code === "invalid_params") return { notChosen: result };
+    return { done: result };
   }
 }
 

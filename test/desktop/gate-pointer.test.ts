@@ -229,6 +229,30 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     await logs(log, "volume 40");
     assert.equal(await valueNow({ role: "slider", name: "Volume" }), "40", "the volume was set");
   });
+
+  it("fill_form chooses a GTK 3 combo box's option, though it reports no value; one it lacks is said, nothing typed into it", async () => {
+    const tables = await find({ role: "combo box" });
+    const before = logged(log).length;
+    const missing = await call("fill_form", { fields: [{ ref: tables.ref, value: "Extra large" }], intent });
+    assert.equal(missing.data.fields[0].set, false, missing.text);
+    assert.match(missing.text ?? "", /no option named "Extra large"; the options are \["Keep",/);
+    // Keys typed into it would have opened its list and marked an option there.
+    const shown = await call("find", {
+      target: { kind: "title", glob: title },
+      role: "menu item",
+      name: "Keep",
+      states: ["showing"],
+    });
+    assert.equal(shown.data.matches.length, 0, "no list is left open");
+    const kept = await call("fill_form", { fields: [{ ref: tables.ref, value: "Keep" }], intent });
+    assert.deepEqual(
+      { set: kept.data.fields[0].set, route: kept.data.fields[0].route },
+      { set: true, route: "accessibility" },
+      kept.text,
+    );
+    await logs(log, "chose Keep");
+    assert.deepEqual(logged(log, before), ["chose Keep"]);
+  });
 });
 
 describe("a Qt menu title opens its menu, whatever it says", () => {
