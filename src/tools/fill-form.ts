@@ -3,7 +3,7 @@ import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { readsBackAs } from "../core/readback.js";
 import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from "../core/receipt.js";
 import { hidesSecret } from "../core/value.js";
-import { PASSWORD_ROLE } from "../platform/types.js";
+import { PASSWORD_ROLE, type RawNode } from "../platform/types.js";
 import { roleSet } from "../platform/vocabulary.js";
 import type { Secret } from "../safety/audit.js";
 import { runAction } from "./act.js";
@@ -24,6 +24,23 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether a combo box has a text of its own to type into: it is editable, or holds an editable
+ * field (Qt's and GTK's combo boxes with an entry). What cannot be read counts as yes.
+ */
+async function holdsText(context: ToolContext, ref: string): Promise<boolean> {
+  try {
+    const { handle, fingerprint } = context.refs.lookup(ref);
+    if (fingerprint.states?.includes("editable")) return true;
+    const read = await (await context.backend()).readSubtree(handle, TEXT_INSIDE_READ);
+    const walk = (n: RawNode): boolean => !!n.states?.includes("editable") || n.children.some(walk);
+    return walk(read.root) || read.timedOut || read.ceilingHit;
+  } catch {
+    return true;
+  }
+}
+const TEXT_INSIDE_READ = { maxDepth: 2, tableRows: 0, walkTables: false, nodeCeiling: 40, timeoutMs: 1000 };
 
 /** Controls whose value is a number in a range, set as such whatever their text shows. */
 const RANGE_ROLES = roleSet("spin button", "slider", "scroll bar");
@@ -110,7 +127,8 @@ async function fillField(
     failure = { ref: field.ref, set: false, error: problem.toJSON() };
     // A combo box with no text of its own takes only its options: keys typed into it open its list
     // and mark an option there without choosing it (GTK 3), which would read back as chosen.
-    if (combo && problem.code === "unsupported_pattern") return notChosen ?? failure;
+    if (combo && problem.code === "unsupported_pattern" && !(await holdsText(context, field.ref)))
+      return notChosen ?? failure;
     if (!TYPE_AFTER.has(problem.code)) return failure;
   }
   if (!input.typed_fallback || expected === "") return failure;

@@ -34,7 +34,7 @@ describe("acting replies on a GTK 3 app", () => {
   before(() => {
     // Saving is the person's call; this test's person allowed it in these windows.
     context = gatedContext(dir, [
-      { reason: "any", window: TITLE },
+      { reason: "any", window: `${TITLE}*` },
       { reason: "any", window: "Save As" },
     ]);
     call = toolCaller(context);
@@ -59,6 +59,21 @@ describe("acting replies on a GTK 3 app", () => {
       saved.text ?? "",
       new RegExp(`^window retitled: \\d+ "${TITLE}" → "${TITLE} — notes.txt"$`, "m"),
     );
+  });
+
+  it("a line break typed into a dialog it closes is no text lost: the reply says the dialog went", async () => {
+    const saving = await call("key", {
+      key: "ctrl+s",
+      window: { title: `${TITLE}*` },
+      intent: "Open Save As",
+    });
+    assert.equal(saving.data?.status, "done", JSON.stringify(saving));
+    await ref("Save As", { role: "text", name: "Name" });
+    const typed = await call("type_text", { text: "\n", window: { title: "Save As" }, intent: "Save" });
+    assert.notEqual(typed.data?.status, "error", typed.text);
+    assert.doesNotMatch(typed.text ?? "", /did not arrive/);
+    assert.match(typed.text ?? "", /only line breaks were typed|the window the keys went to closed/);
+    assert.match(typed.text ?? "", /^window disappeared: \d+ "Save As"$/m, typed.text);
   });
 
   it("a key that moves the focus says where it went", async () => {

@@ -242,6 +242,26 @@ async function focusedReadBack(
   if (windowId === undefined) return {};
   await sleep(settleMs);
   try {
+    const backend = await context.backend();
+    // A key in them pressed one of its buttons, or its app closed it: the keys after went elsewhere.
+    const open = await backend
+      .listWindows()
+      .then((windows) => windows.some((w) => w.id === windowId))
+      .catch(() => true);
+    if (!open)
+      return {
+        read_back: "unreadable",
+        read_back_reason:
+          "the window the keys went to closed while they were typed (a key in them may have pressed one of its buttons), so where the rest went is not known: read the window now in front before typing again",
+      };
+    // A trailing line break is Enter as much as text: a single-line field keeps none of it.
+    const kept = text.replace(/[\r\n]+$/, "");
+    if (kept === "")
+      return {
+        read_back: "unreadable",
+        read_back_reason:
+          "only line breaks were typed: they are Enter, a key, and leave no text to read back",
+      };
     const read = await readWhole(context, windowId).catch(() => undefined);
     const focused = read ? everyFocused(read.nodes) : [];
     if (focused.length === 0)
@@ -254,7 +274,6 @@ async function focusedReadBack(
     // A spreadsheet moves from cell to cell on Tab and Enter: the text is in several cells.
     if (/[\t\n\r]/.test(text) && focused.some((n) => n.role === "table" || n.role === "tree table"))
       return { read_back: "across cells" };
-    const backend = await context.backend();
     const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
     const described = await Promise.all(
       focused.map((n) => backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined)),
@@ -262,14 +281,14 @@ async function focusedReadBack(
     const readable = described.filter((n): n is RawNode => n !== undefined);
     // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
     // text went where it shows; else where typed text goes (typedInto).
-    let now = readable.find((n) => shownIn(n)?.includes(text)) ?? typedInto(readable);
+    let now = readable.find((n) => shownIn(n)?.includes(kept)) ?? typedInto(readable);
     if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
     // A word processor puts each line in a paragraph of its own, and the focus in the last one.
-    const lastLine = /[\n\r]/.test(text) ? text.split(/\r\n|[\r\n]/).at(-1) : undefined;
+    const lastLine = /[\n\r]/.test(kept) ? kept.split(/\r\n|[\r\n]/).at(-1) : undefined;
     const judged = (shown: string | undefined) =>
       shown === undefined
         ? "unreadable"
-        : shown.includes(text)
+        : shown.includes(kept)
           ? "contains"
           : lastLine && shown.includes(lastLine)
             ? "last line"
@@ -283,7 +302,7 @@ async function focusedReadBack(
     const shown = shownIn(now);
     const readBack = judged(shown);
     const state = elementState(now);
-    const lost = readBack === "differs" ? lostOf(shown!, text) : undefined;
+    const lost = readBack === "differs" ? lostOf(shown!, kept) : undefined;
     return {
       typed_into: {
         role: state.role,
