@@ -521,11 +521,6 @@ export async function findElements(
   };
 }
 
-/**
- * The find tool's economy: matches not on screen, and labels that repeat the name of a match they sit
- * in, are left out and counted. Where it cannot be told whether the app reports `showing` (an app
- * searched through Collection before any read of it), nothing is taken to be off screen.
- */
 /** Whether an ancestor is a popup closed while it claims to show (see isClosedPopup). */
 function inClosedPopup(node: RawNode, parents: Map<RawNode, RawNode>): boolean {
   for (let up = parents.get(node); up; up = parents.get(up)) if (isClosedPopup(up)) return true;
@@ -665,6 +660,11 @@ async function tellApart(
   return apart;
 }
 
+/**
+ * The find tool's economy: matches not on screen, and labels that repeat the name of a match they sit
+ * in, are left out and counted. Where it cannot be told whether the app reports `showing` (an app
+ * searched through Collection before any read of it), nothing is taken to be off screen.
+ */
 async function leaveOut(
   backend: AccessibilityReader,
   roots: { node: RawNode }[],

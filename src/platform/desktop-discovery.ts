@@ -6,9 +6,10 @@
 // caller set is never replaced (one set empty says there is none), and the caller chooses among
 // several by setting DISPLAY or WAYLAND_DISPLAY alone. Only what names the desktop is taken: deskhand's own config, journal and
 // caches stay the caller's.
+
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { statOf } from "./processes.js";
+import { waylandSocketPath } from "./wayland/socket-path.js";
 
 /** The variables that name a desktop, its buses and its compositor. */
 export const DESKTOP_VARIABLES = [
@@ -50,8 +51,7 @@ export function reachable(v: DesktopVariables): boolean {
   const x = v.DISPLAY?.match(/^:(\d+)(\.\d+)?$/);
   const xThere = !v.DISPLAY || !x || existsSync(`/tmp/.X11-unix/X${x[1]}`);
   const wayland = v.WAYLAND_DISPLAY;
-  const waylandThere =
-    !wayland || existsSync(wayland.startsWith("/") ? wayland : join(v.XDG_RUNTIME_DIR ?? "", wayland));
+  const waylandThere = !wayland || existsSync(waylandSocketPath(v));
   const bus = v.DBUS_SESSION_BUS_ADDRESS?.match(/(?:^|;)unix:path=([^,;]+)/);
   const busThere = !bus || existsSync(bus[1]!);
   return named(v) && xThere && waylandThere && busThere;

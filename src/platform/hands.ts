@@ -57,6 +57,9 @@ export class ClickSpacing {
   }
 }
 
+/** How long what is held stays held with no release: every hands' default. */
+export const AUTO_RELEASE_MS = 10_000;
+
 /**
  * Press-and-hold primitives. Whatever is held is released by the device itself after `autoReleaseMs`
  * if no release comes, even when no other call follows.

@@ -206,10 +206,6 @@ export const SHOWS_TYPED_ROLES = roleSet(
   "terminal",
 );
 
-/**
- * Regions that announce a message (an alert, a status line, a notification): what they say is the
- * text of everything in them, which a page often puts in child paragraphs, not in their own text.
- */
 /** Roles of a top-level window's own element: nothing above one groups anything in it. */
 export const WINDOW_ROLES = roleSet(
   "frame",
@@ -221,6 +217,10 @@ export const WINDOW_ROLES = roleSet(
   "font chooser",
 );
 
+/**
+ * Regions that announce a message (an alert, a status line, a notification): what they say is the
+ * text of everything in them, which a page often puts in child paragraphs, not in their own text.
+ */
 export const MESSAGE_ROLES = roleSet("alert", "notification", "status bar", "info bar", "tool tip");
 
 /** Where a click gives the keyboard focus for typing after it: an editable field, a terminal, a cell, a combo box. */

@@ -22,10 +22,10 @@ import { TOOL_GROUP_NAMES, type ToolDefinition, type ToolGroup } from "./tool.js
 import { waitTool } from "./wait.js";
 import { windowsTool } from "./windows.js";
 
-/** deskhand's own tools: each names its group, so `--tools` and the CLI's lists derive from this one list. */
 /** run finds its steps' tools in this list, built here so that run.ts depends on no list. */
 export const runTool = defineRunTool((name) => findTool(name));
 
+/** deskhand's own tools: each names its group, so `--tools` and the CLI's lists derive from this one list. */
 const OWN = [
   pingTool,
   windowsTool,
@@ -82,11 +82,11 @@ export function toolNamed(name: ToolName): ToolDefinition {
 }
 
 /**
- * The groups `deskhand mcp --tools` serves, for clients that want fewer tools in their catalog:
- * reading, accessibility actions, real input, pixels, raw primitives, runs of steps and their
- * recording. Every tool is in one group.
+ * Each group's tools, in the list's order, as their definitions name them: the groups `deskhand mcp
+ * --tools` serves, for clients that want fewer tools in their catalog (reading, accessibility
+ * actions, real input, pixels, raw primitives, runs of steps and their recording). Every tool is in
+ * one group.
  */
-/** Each group's tools, in the list's order, as their definitions name them. */
 export const TOOL_GROUPS: Readonly<Record<string, readonly ToolName[]>> = Object.fromEntries(
   TOOL_GROUP_NAMES.map((group) => [group, TOOLS.filter((t) => t.group === group).map((t) => t.name)]),
 );

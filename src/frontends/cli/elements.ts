@@ -88,7 +88,6 @@ function query(values: Values): Record<string, unknown> {
 }
 
 /** Prints a failed call (with any candidates to pick among) and returns its exit status. */
-/** Prints a failed call; returns its exit status. */
 export function reportFailure(error: DeskhandError, json: boolean): number {
   if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: error.toJSON() })}\n`);
   else {

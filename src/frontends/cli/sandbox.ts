@@ -103,7 +103,6 @@ function parse(args: string[]) {
   }
 }
 
-/** The variables a shell must export to use the desktop (those that differ from ours). */
 /**
  * The sandbox's XDG folders are private and go away with it; the user's safety config and audit
  * journal must not. Commands inside keep the ones the user has outside.

@@ -2,6 +2,7 @@
 // desktop of window rectangles in stacking order, a window manager whose answer to each activation
 // is set by the test, and a record of every input that was actually sent.
 import type { FocusTruth, Hands, MouseButton, Point, RgbaImage } from "../hands.js";
+import { AUTO_RELEASE_MS } from "../hands.js";
 import { type Chord, chordText, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
 
@@ -21,7 +22,7 @@ export interface FakeHandsDesktop {
 
 export class FakeHands implements Hands {
   readonly name = "fake";
-  readonly autoReleaseMs = 10_000;
+  readonly autoReleaseMs = AUTO_RELEASE_MS;
   /** Every input sent, in order ("click left 1 at 10,20", "chord ctrl+s", "type 5 characters"). */
   readonly sent: string[] = [];
   /** Every activation asked for, by window id. */

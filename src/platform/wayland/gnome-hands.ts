@@ -6,12 +6,14 @@
 // characters are sent as keys and others are committed (GTK 3 and 4) or pasted (Qt 5), then read
 // back (tools/hands/outside-keymap.ts). What this deskhand holds, the extension lets go the moment
 // deskhand's bus connection ends. Measured on GNOME 43: shared/notes/kde-gnome.md §2.
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PNG } from "pngjs";
 import {
+  AUTO_RELEASE_MS,
   ClickSpacing,
   type Hands,
   HandsUnavailable,
@@ -30,6 +32,7 @@ import { GnomeShell, type ShellWindow, shellClientWindows, shellFrontWindow } fr
 import { usStroke } from "./keymap.js";
 import { windowNumber } from "./kwin.js";
 import { dragSteps, LOCK_WAIT_MS, PRESS_MS, STEP_MS } from "./pointer-motion.js";
+import { waylandSocketPath } from "./socket-path.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
 
@@ -53,10 +56,10 @@ export async function openGnomeHands(
       : new HandsUnavailable(`cannot reach GNOME Shell: ${error.message}`);
   });
   const display = env.WAYLAND_DISPLAY ?? "wayland-0";
-  const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  const socketPath = waylandSocketPath(env);
   const lock = lockName(socketPath);
   return new GnomeHands(shell, {
-    autoReleaseMs: options.autoReleaseMs ?? 10_000,
+    autoReleaseMs: options.autoReleaseMs ?? AUTO_RELEASE_MS,
     timeoutMs,
     turns: new InputTurns(() => takeInputLock(lock, LOCK_WAIT_MS, display)),
   });

@@ -4,10 +4,11 @@
 // grim. Where the keyboard cannot open (a Node
 // that cannot pass its keymap's descriptor, a compositor without the protocol), every key, chord, text
 // and modifier says why and sends nothing. One deskhand sends input at a time (typist-lock.ts).
+
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  AUTO_RELEASE_MS,
   ClickSpacing,
   type FocusTruth,
   type Hands,
@@ -35,6 +36,7 @@ import {
   STEP_MS,
 } from "./pointer-motion.js";
 import { WaylandScreencopy } from "./screencopy.js";
+import { waylandSocketPath } from "./socket-path.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { WaylandConnection } from "./wire.js";
@@ -91,7 +93,7 @@ export async function openWaylandHands(
       new HandsUnavailable(`cannot reach the Wayland display: ${(error as Error).message}`)
     );
   }
-  const autoReleaseMs = options.autoReleaseMs ?? 10_000;
+  const autoReleaseMs = options.autoReleaseMs ?? AUTO_RELEASE_MS;
   const started = Date.now();
   const time = () => (Date.now() - started) >>> 0;
   let pointer: number;
@@ -116,7 +118,7 @@ export async function openWaylandHands(
   // Pixels from deskhand's own screencopy where it serves; grim otherwise, and where it does not.
   const screencopy = await WaylandScreencopy.open(env, timeoutMs);
   const display = env.WAYLAND_DISPLAY ?? "wayland-0";
-  const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  const socketPath = waylandSocketPath(env);
   return new WaylandHands(ipc, wl, pointer, keyboard, screencopy, {
     layout,
     autoReleaseMs,

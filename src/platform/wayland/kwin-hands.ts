@@ -7,11 +7,13 @@
 // where), and a key or chord outside it is refused before anything is sent. KWin keeps a dead
 // client's keys pressed, so what is held is on file for the next deskhand (held-record.ts).
 // Measured on Plasma 5.27: shared/notes/kde-gnome.md §1.
+
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  AUTO_RELEASE_MS,
   ClickSpacing,
   type Hands,
   HandsUnavailable,
@@ -41,6 +43,7 @@ import {
   RELEASED,
   STEP_MS,
 } from "./pointer-motion.js";
+import { waylandSocketPath } from "./socket-path.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
 import { WaylandConnection } from "./wire.js";
@@ -94,7 +97,7 @@ export async function openKWinHands(
     { s: "an agent's input, through deskhand's safety gate" },
   ]);
   const display = env.WAYLAND_DISPLAY ?? "wayland-0";
-  const socketPath = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "", display);
+  const socketPath = waylandSocketPath(env);
   const lock = lockName(socketPath);
   const record = new HeldRecord(env.XDG_RUNTIME_DIR ?? tmpdir(), `deskhand-held-${lock.slice(16, 32)}-`);
   // What a deskhand that died holding keys or buttons left pressed is let go first.
@@ -111,7 +114,7 @@ export async function openKWinHands(
     env,
     recovered,
     record,
-    autoReleaseMs: options.autoReleaseMs ?? 10_000,
+    autoReleaseMs: options.autoReleaseMs ?? AUTO_RELEASE_MS,
     timeoutMs,
     turns: new InputTurns(() => takeInputLock(lock, LOCK_WAIT_MS, display)),
     busAddress: env.DBUS_SESSION_BUS_ADDRESS ?? "",

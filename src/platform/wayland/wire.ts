@@ -2,9 +2,10 @@
 // id; size << 16 | opcode), arguments as u32, i32, 24.8 fixed, padded strings and new ids; the
 // registry, binding a global, and sync round trips; a request carrying a file's descriptor (the
 // keyboard's keymap), where fd-socket.ts can pass one. Every wait is bounded.
-import { join } from "node:path";
+
 import { NoAnswerError } from "../types.js";
 import { openWireSocket, type WireSocket } from "./fd-socket.js";
+import { waylandSocketPath } from "./socket-path.js";
 
 export type Arg =
   | { u: number }
@@ -98,9 +99,7 @@ export class WaylandConnection {
 
   /** Connects to $XDG_RUNTIME_DIR/$WAYLAND_DISPLAY and reads the registry, within `timeoutMs`. */
   static async open(env: NodeJS.ProcessEnv, timeoutMs = 2000): Promise<WaylandConnection> {
-    const display = env.WAYLAND_DISPLAY ?? "wayland-0";
-    const path = display.startsWith("/") ? display : join(env.XDG_RUNTIME_DIR ?? "/run/user/0", display);
-    const wire = await openWireSocket(path, timeoutMs);
+    const wire = await openWireSocket(waylandSocketPath(env), timeoutMs);
     const connection = new WaylandConnection(wire);
     try {
       const registry = connection.newId((event) => {

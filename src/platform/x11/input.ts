@@ -2,6 +2,7 @@
 // resolves the server has delivered its events; what the app then does with them is re-read by callers.
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  AUTO_RELEASE_MS,
   ClickSpacing,
   type HeldInput,
   type KeyboardInput,
@@ -92,7 +93,7 @@ export class X11Input implements PointerInput, KeyboardInput, HeldInput {
    * released and what it borrowed is given back (`recovered` says what), so that its shift key or
    * its Greek keycodes do not change what this one types.
    */
-  static async open(x: X11Connection, autoReleaseMs = 10_000): Promise<X11Input> {
+  static async open(x: X11Connection, autoReleaseMs = AUTO_RELEASE_MS): Promise<X11Input> {
     const [xtest, keymap] = await Promise.all([x.xtest(), Keymap.load(x)]);
     const input = new X11Input(x, xtest, keymap, autoReleaseMs);
     await input.#withInput(() => input.#recover());

@@ -23,20 +23,19 @@ import { typePiece } from "./outside-keymap.js";
 import { elementPixels } from "./pixel-readback.js";
 import { readWhole } from "./window-read.js";
 
-/** A spreadsheet's table: Tab and a line break move its cursor from cell to cell. */
 /** Keys that may move the focus or press what has it. */
 const MOVES_OR_PRESSES = /[\t\n\r]/;
 /** Keys the gate judges by what has the focus. */
 const ACTIVATES = /[\n\r ]/;
 
-/**
- * Where the piece starting at `from` ends: just after the next Tab or line break, or, where the
- * focus is on something a space presses, after the next space too.
- */
 /** The length of the character at `from` (a code point: one or two UTF-16 units). */
 export const firstCharacter = (text: string, from = 0): number =>
   String.fromCodePoint(text.codePointAt(from) ?? 0).length;
 
+/**
+ * Where the piece starting at `from` ends: just after the next Tab or line break, or, where the
+ * focus is on something a space presses, after the next space too.
+ */
 export function pieceEnd(text: string, from: number, spacePresses: boolean): number {
   for (let i = from; i < text.length; i++) {
     const c = text[i]!;
