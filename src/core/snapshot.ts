@@ -7,12 +7,13 @@ import {
   type AccessibilityReader,
   type ChildrenCut,
   leftOut,
+  PIXELS_ONLY_WINDOW,
   type RawNode,
   type Rect,
   type WindowInfo,
 } from "../platform/types.js";
 import { fixFor, type TreeIncomplete, treeIncomplete } from "./completeness.js";
-import { DeskhandError, invalidCursor, PIXELS_ONLY_WINDOW, windowNotFound } from "./errors.js";
+import { DeskhandError, invalidCursor, windowNotFound } from "./errors.js";
 import {
   type FlatEntry,
   type FlattenResult,

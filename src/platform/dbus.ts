@@ -1,10 +1,11 @@
 // A thin, bounded layer over @homebridge/dbus-native. The library's calls have no timeout and its pending
 // callbacks are never settled when a peer dies, so every call here carries a deadline and a closed
 // connection rejects everything still in flight.
+
 import { createRequire } from "node:module";
 import { settleInSlices, sliceDue } from "./slice.js";
 import { cutMark, STRING_CEILING } from "./strings.js";
-import { NoAnswerError } from "./types.js";
+import { CodedError, NoAnswerError } from "./types.js";
 
 const require = createRequire(import.meta.url);
 const dbusNative = require("@homebridge/dbus-native") as DBusNativeModule;
@@ -145,8 +146,14 @@ export class DBusTimeoutError extends Error {
   }
 }
 
-export class DBusClosedError extends Error {
+export class DBusClosedError extends CodedError {
   override readonly name = "DBusClosedError";
+  readonly code = "backend_unavailable";
+  readonly next =
+    "Call again: the next call connects to the accessibility bus anew. Apps started before the restart may need restarting to appear.";
+  override get said(): string {
+    return `${this.message}: the accessibility bus stopped or restarted`;
+  }
   constructor(readonly address: string) {
     super(`the D-Bus connection to ${address} is closed`);
   }

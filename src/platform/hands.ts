@@ -2,8 +2,10 @@
 // the accessibility backend, since a desktop may have one without the other. Each piece is a small
 // capability interface; X11, sway, KWin and GNOME Shell implement them (each says what it cannot do),
 // and the fake backend records what it was asked to do.
+
 import type { Chord, Modifier } from "./keys.js";
 import type { Rect } from "./types.js";
+import { CodedError } from "./types.js";
 
 export type MouseButton = "left" | "middle" | "right";
 export type WheelDirection = "up" | "down" | "left" | "right";
@@ -168,6 +170,9 @@ export type SeeingHands = Pick<
 >;
 
 /** The hands cannot reach the display: no DISPLAY, no XTEST, or no window manager. */
-export class HandsUnavailable extends Error {
+export class HandsUnavailable extends CodedError {
   override readonly name = "HandsUnavailable";
+  readonly code = "hands_unavailable";
+  readonly next =
+    "Run inside `deskhand sandbox run`, or on an X11 desktop with XTEST; `deskhand doctor` shows what is missing.";
 }

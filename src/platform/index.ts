@@ -1,4 +1,5 @@
 // Picks the backend for this platform. A platform without one says so plainly: no stub pretends to work.
+
 import { AtspiBackend, type AtspiBackendOptions } from "./atspi/backend.js";
 import { adoptDesktop, type Discovery, describeDiscovery } from "./desktop-discovery.js";
 import { desktopOf } from "./desktops.js";
@@ -6,9 +7,12 @@ import { type Hands, HandsUnavailable } from "./hands.js";
 import { TesseractRecognizer } from "./ocr/tesseract.js";
 import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
+import { CodedError } from "./types.js";
 
-export class UnsupportedPlatform extends Error {
+export class UnsupportedPlatform extends CodedError {
   override readonly name = "UnsupportedPlatform";
+  readonly code = "unsupported_platform";
+  readonly next = "Use deskhand on Linux: X11, or Wayland under sway, KDE Plasma (KWin) or GNOME Shell.";
 }
 
 const PLANNED: Record<string, string> = {

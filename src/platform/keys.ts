@@ -1,5 +1,6 @@
 // Key names and chords, validated before anything is sent: an unknown name is an error that names it.
 // The names are platform-neutral; each input backend maps them to its own codes.
+import { CodedError } from "./types.js";
 
 export const MODIFIERS = ["ctrl", "shift", "alt", "super"] as const;
 export type Modifier = (typeof MODIFIERS)[number];
@@ -122,8 +123,10 @@ export function loneSurrogateError(text: string): string | undefined {
   );
 }
 
-export class KeyNameError extends Error {
+export class KeyNameError extends CodedError {
   override readonly name = "KeyNameError";
+  readonly code = "invalid_params";
+  readonly next = "Use one of the key names listed; nothing was sent.";
   constructor(
     readonly unknown: string,
     readonly chord: string,

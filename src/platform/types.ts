@@ -231,8 +231,49 @@ export interface AccessibilityBackend
  */
 export type AccessibilityReader = Omit<AccessibilityBackend, keyof ElementActor>;
 
-export class WindowNotFound extends Error {
+/** The codes a platform's errors say of themselves: core/errors.ts's ErrorCode holds each. */
+export type CodedErrorCode =
+  | "window_not_found"
+  | "not_accessible"
+  | "element_gone"
+  | "timeout"
+  | "unsupported_pattern"
+  | "read_only"
+  | "action_failed"
+  | "index_out_of_range"
+  | "unsupported_platform"
+  | "hands_unavailable"
+  | "ocr_unavailable"
+  | "invalid_params"
+  | "invalid_config"
+  | "backend_unavailable"
+  | "refused";
+
+/**
+ * An error that says what it means to the caller: its code, the next step, and details, beside its
+ * own message; the reply's error is made of them as they stand (core/errors.ts), so a new error says
+ * its own next step where it is defined.
+ */
+export abstract class CodedError extends Error {
+  abstract readonly code: CodedErrorCode;
+  abstract readonly next: string;
+  /** What the caller reads: the message, where a class adds nothing. */
+  get said(): string {
+    return this.message;
+  }
+  get details(): Record<string, unknown> | undefined {
+    return undefined;
+  }
+}
+
+/** What every read of a window with no accessible tree says: it is pixels, and what reads pixels. */
+export const PIXELS_ONLY_WINDOW =
+  "Until then the window is pixels only: read_screen_text and find_text read it, and click, type_text and key act at a point (judged as committing, since deskhand cannot read what they hit).";
+
+export class WindowNotFound extends CodedError {
   override readonly name = "WindowNotFound";
+  readonly code = "window_not_found";
+  readonly next = "Call `windows` to see what is open.";
   constructor(
     readonly windowId: number,
     detail = "it is not open, or is not a top-level window",
@@ -241,8 +282,13 @@ export class WindowNotFound extends Error {
   }
 }
 
-export class WindowNotAccessible extends Error {
+export class WindowNotAccessible extends CodedError {
   override readonly name = "WindowNotAccessible";
+  readonly code = "not_accessible";
+  readonly next = `${PIXELS_ONLY_WINDOW} Run \`deskhand doctor\` for the toolkit's switch.`;
+  override get details() {
+    return { pixels_only: true };
+  }
   constructor(
     readonly windowId: number,
     readonly detail: string,
@@ -251,8 +297,10 @@ export class WindowNotAccessible extends Error {
   }
 }
 
-export class ElementGone extends Error {
+export class ElementGone extends CodedError {
   override readonly name = "ElementGone";
+  readonly code = "element_gone";
+  readonly next = "Take a new snapshot.";
   constructor(
     readonly handle: string,
     readonly detail: string,
@@ -262,8 +310,14 @@ export class ElementGone extends Error {
 }
 
 /** The element's application did not answer in time: busy or hung (a stopped process answers nothing). */
-export class AppNotResponding extends Error {
+export class AppNotResponding extends CodedError {
   override readonly name = "AppNotResponding";
+  readonly code = "timeout";
+  readonly next =
+    "Wait and call again; if it stays so, the app is hung (or stopped): a new snapshot will not help.";
+  override get said(): string {
+    return `${this.message}; nothing was done`;
+  }
   constructor(
     readonly app: string,
     readonly waitedMs: number,
@@ -293,8 +347,10 @@ export function waitedFor(error: unknown): number | undefined {
 }
 
 /** The platform's accessibility stack cannot be reached: no display, no session bus, no AT-SPI bus. */
-export class BackendUnavailable extends Error {
-  override readonly name = "BackendUnavailable";
+export class BackendUnavailable extends CodedError {
+  override readonly name: string = "BackendUnavailable";
+  readonly code = "backend_unavailable";
+  readonly next: string = "Run `deskhand doctor` to see what is missing.";
 }
 
 export type ScrollAmount =
@@ -399,8 +455,13 @@ export interface ElementActor {
 }
 
 /** The element lacks the interface or action asked for; `supported` lists what it has. */
-export class UnsupportedAction extends Error {
+export class UnsupportedAction extends CodedError {
   override readonly name = "UnsupportedAction";
+  readonly code = "unsupported_pattern";
+  readonly next = "Use an action the element supports (listed), or another element.";
+  override get details() {
+    return { supported: this.supported };
+  }
   constructor(
     message: string,
     readonly supported: string[],
@@ -409,16 +470,22 @@ export class UnsupportedAction extends Error {
   }
 }
 
-export class ReadOnlyElement extends Error {
+export class ReadOnlyElement extends CodedError {
   override readonly name = "ReadOnlyElement";
+  readonly code = "read_only";
+  readonly next = "Pick an editable element; this one cannot be changed.";
 }
 
 /** The toolkit refused the action, or it cannot apply (disabled, no such option). */
-export class ActionRejected extends Error {
+export class ActionRejected extends CodedError {
   override readonly name = "ActionRejected";
+  readonly code = "action_failed";
+  readonly next = "Re-read the element; the action did not apply as asked.";
 }
 
 /** A row, column or index past what the element has; nothing was done. */
-export class OutOfRange extends Error {
+export class OutOfRange extends CodedError {
   override readonly name = "OutOfRange";
+  readonly code = "index_out_of_range";
+  readonly next = "Read the element's size (read_table) and ask within it.";
 }

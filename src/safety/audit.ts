@@ -3,6 +3,7 @@
 // any value written into a field never appear: only their length. A line that quotes a secret typed
 // by any process (a password or code, a key, a card number; in any normal form, case or spacing, or
 // split across calls) has the quote replaced, so the journal can be shared; plain text stays.
+
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -17,6 +18,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { boundValue } from "../core/limits.js";
+import { CodedError } from "../platform/types.js";
 import type { SafetyLevel } from "./levels.js";
 import { foldValue, type Secret, SecretStore } from "./secret-store.js";
 import { secretField } from "./secrets.js";
@@ -160,8 +162,17 @@ const storeFor = (path: string | undefined): SecretStore => {
 const SHORT_KEYS = 64;
 const SHORT_SESSIONS = 200;
 
-export class AuditUnwritable extends Error {
+export class AuditUnwritable extends CodedError {
   override readonly name = "AuditUnwritable";
+  // Refused, not failed: deskhand takes no action it cannot journal, and took none.
+  readonly code = "refused";
+  get next(): string {
+    const full = this.errno === "ENOSPC" || this.errno === "EDQUOT";
+    return `${full ? "Free space on the journal's disk, or p" : "P"}oint DESKHAND_AUDIT (or "audit_path" in the config) at a writable file, then call again; deskhand takes no action it cannot journal.`;
+  }
+  override get details() {
+    return { journal: this.path, ...(this.errno ? { cause: this.errno } : {}) };
+  }
   constructor(
     readonly path: string,
     readonly detail: string,

@@ -1,9 +1,11 @@
 // The safety policy in force: the ceiling, pre-approvals and where the audit journal goes. Read from a
 // JSON config file, then the environment, then flags; later sources win. The MCP default ceiling is L3.
+
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { CodedError } from "../platform/types.js";
 import { levelRank, SAFETY_LEVELS, type SafetyLevel } from "./levels.js";
 
 export const CONFIRMATION_REASONS = ["validation", "irreversible", "dangerous_chord"] as const;
@@ -39,8 +41,10 @@ export interface SafetyPolicy {
   configProblem?: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError {
   override readonly name = "ConfigError";
+  readonly code = "invalid_config";
+  readonly next = "Fix the config file or the variable it names.";
 }
 
 export function configPath(env: NodeJS.ProcessEnv): string {

@@ -1,6 +1,8 @@
 // Text from pixels: the capability interface every recognition engine implements. Boxes are in the
 // pixels of the image given; mapping them to the screen is the caller's (src/core/ocr.ts).
+
 import type { Rect } from "../types.js";
+import { CodedError } from "../types.js";
 
 /** One byte a pixel, rows without padding; 0 black, 255 white. */
 export interface GrayImage {
@@ -48,13 +50,22 @@ export interface TextRecognizer {
 }
 
 /** No engine is installed, or it failed in a way that says it cannot work here. */
-export class RecognizerUnavailable extends Error {
+export class RecognizerUnavailable extends CodedError {
   override readonly name = "RecognizerUnavailable";
+  readonly code = "ocr_unavailable";
+  readonly next =
+    "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng); `deskhand doctor` shows what is there.";
 }
 
 /** A language asked for is not installed. */
-export class LanguageMissing extends Error {
+export class LanguageMissing extends CodedError {
   override readonly name = "LanguageMissing";
+  readonly code = "invalid_params";
+  readonly next =
+    "Ask for installed languages only, or install the one you need (apt-get install tesseract-ocr-<code>).";
+  override get details() {
+    return { installed: this.installed };
+  }
   constructor(
     readonly missing: string[],
     readonly installed: string[],

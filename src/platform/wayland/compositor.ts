@@ -1,6 +1,7 @@
 // Which Wayland compositor this session has, from its environment: sway names its IPC socket
 // (SWAYSOCK); a Plasma session says KDE in XDG_CURRENT_DESKTOP (and KWin is then on the session bus),
 // a GNOME one says GNOME (and deskhand's Shell extension answers there, once installed).
+import { CodedError } from "../types.js";
 export type WaylandCompositor = "sway" | "kwin" | "gnome";
 
 export function waylandCompositor(env: NodeJS.ProcessEnv): WaylandCompositor | undefined {
@@ -26,8 +27,12 @@ const COMPOSITOR_NAMES: Record<WaylandCompositor, string> = {
  * owner), or, for GNOME Shell, deskhand's extension does not answer there. Named as such, with what to
  * do, where it used to surface as an internal error or as a keymap's fault.
  */
-export class CompositorUnreachable extends Error {
+export class CompositorUnreachable extends CodedError {
   override readonly name = "CompositorUnreachable";
+  readonly code = "backend_unavailable";
+  override get details() {
+    return { compositor: this.compositor, problem: this.problem };
+  }
   constructor(
     readonly compositor: WaylandCompositor,
     readonly problem: "compositor_gone" | "extension_missing",

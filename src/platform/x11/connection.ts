@@ -1,6 +1,8 @@
 // Promise wrappers over the pure-JS `x11` package, each request bounded: an X server that stops
 // answering must not leave a call pending forever.
+
 import { createRequire } from "node:module";
+import { CodedError } from "../types.js";
 
 const require = createRequire(import.meta.url);
 const x11 = require("x11") as X11Module;
@@ -159,8 +161,10 @@ export interface Monitor extends Rect {
   primary: boolean;
 }
 
-export class X11Error extends Error {
+export class X11Error extends CodedError {
   override readonly name: string = "X11Error";
+  readonly code = "backend_unavailable";
+  readonly next: string = "Run `deskhand doctor` to see what is missing.";
   /** Set when the server did not answer in time (it may only be slow): how long was waited. */
   constructor(
     message: string,
@@ -173,6 +177,8 @@ export class X11Error extends Error {
 /** The X server closed the connection: the display's server stopped or was replaced. */
 export class DisplayGone extends X11Error {
   override readonly name = "DisplayGone";
+  override readonly next =
+    "Call again: the next call connects to the display anew (its windows and refs are new too).";
 }
 
 const ANY_PROPERTY_TYPE = 0;
