@@ -12,10 +12,10 @@
 // not read as harmless, judged with every table deskhand has (each can only add alarms).
 import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
 import { deskhandCacheDir } from "../src/platform/translations.js";
+import { systemVocabulary } from "../src/safety/committing-words.js";
 import { buildLabelLexicon, domainOf, NOT_LABELS } from "../src/safety/label-lexicon.js";
 import { readLabel } from "../src/safety/label-reading.js";
 import { labelWords } from "../src/safety/phrases.js";
-import { systemVocabulary } from "../src/safety/vocabulary.js";
 
 const ROOTS = ["/usr/share/locale", "/usr/share/locale-langpack"];
 

@@ -1,8 +1,8 @@
 // What an element offers to an agent, in the protocol's action names, derived from what the element
 // itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
 
+import { roleSet } from "../platform/roles.js";
 import { TOGGLE_ROLES } from "../platform/types.js";
-import { roleSet } from "../platform/vocabulary.js";
 import { isInteractiveRole } from "./flatten.js";
 import type { SnapshotElement } from "./snapshot.js";
 import { takesText } from "./value.js";

@@ -2,6 +2,7 @@
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
 import { bounded } from "../platform/diagnostics.js";
+import { TABLE_ROLES, WINDOW_ROLES } from "../platform/roles.js";
 import {
   type AccessibilityReader,
   leftOut,
@@ -10,7 +11,6 @@ import {
   type StructureOptions,
   type WindowInfo,
 } from "../platform/types.js";
-import { TABLE_ROLES, WINDOW_ROLES } from "../platform/vocabulary.js";
 import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from "./apart.js";
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";

@@ -1,9 +1,9 @@
 // A read tree laid out in document order, with the filters (visibleOnly, onlyInteractive) applied.
 
+import { roleSet } from "../platform/roles.js";
 import { shownByStates } from "../platform/shown.js";
 import { yieldIfDue } from "../platform/slice.js";
 import { leftOut, type RawNode } from "../platform/types.js";
-import { roleSet } from "../platform/vocabulary.js";
 import { isPixelsOnly } from "./pixels.js";
 import type { Fingerprint } from "./refs.js";
 

@@ -7,8 +7,8 @@
 // cell (a check box or icon column) takes its column's header.
 
 import { bounded } from "../platform/diagnostics.js";
+import { LABELLED_FIELD_ROLES, roleSet, TABLE_ROLES } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
-import { LABELLED_FIELD_ROLES, roleSet, TABLE_ROLES } from "../platform/vocabulary.js";
 
 const LABEL_ROLES = roleSet("label", "static");
 /** A label farther than this from its field is not taken as its label. */

@@ -5,8 +5,9 @@
 //              [@states=contains('checked')], [n] (1-based position), joined with `and`
 //   union      path | path
 // Text comparisons fold case like selectors; @id is exact.
+
+import { isState } from "../platform/roles.js";
 import type { RawNode } from "../platform/types.js";
-import { isState } from "../platform/vocabulary.js";
 import { fold } from "./selector.js";
 
 type Attribute = "name" | "description" | "id" | "value" | "states" | "role";

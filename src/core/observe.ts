@@ -3,7 +3,7 @@
 // listed too: a table or list as one target with its row count (unless its items are asked for), a
 // surface that holds only pixels with the tools that read it. What has nothing to do (a progress bar,
 // a split pane, an unnamed element that can only take the focus) is left out and counted.
-import { roleSet } from "../platform/vocabulary.js";
+import { roleSet } from "../platform/roles.js";
 import { affordances, isTarget } from "./affordances.js";
 import {
   alikeSets,

@@ -2,8 +2,8 @@
 // area, a canvas, a custom-painted panel). The tree cannot tell what they show; read_screen_text can.
 // Snapshots mark them, and a `find` that finds nothing in a window that has them says so.
 
+import { roleSet } from "../platform/roles.js";
 import type { RawNode, Rect } from "../platform/types.js";
-import { roleSet } from "../platform/vocabulary.js";
 import { intersection } from "./rects.js";
 
 /** Roles that hold what they draw, not elements: where painted text lives. */

@@ -1,8 +1,9 @@
 // Selectors with AND semantics: every field given must hold. role, name, description, text and the
 // `_contains` fields fold case (Unicode-aware); accessible_id is exact and case-sensitive; every state
 // given must be present.
+
+import type { State } from "../platform/roles.js";
 import { PASSWORD_ROLE, type RawNode } from "../platform/types.js";
-import type { State } from "../platform/vocabulary.js";
 import { shownValue } from "./value.js";
 
 export interface Selector {

@@ -2,8 +2,8 @@
 // value_contains): its Value, else its own text, a marker for a password field, and for a message
 // region (an alert, a status line) the words of what is in it.
 
+import { MESSAGE_ROLES, roleSet, SET_TEXT_ROLES } from "../platform/roles.js";
 import { type AccessibilityReader, PASSWORD_ROLE, type RawNode } from "../platform/types.js";
-import { MESSAGE_ROLES, roleSet, SET_TEXT_ROLES } from "../platform/vocabulary.js";
 import { credentialRanges, secretField } from "./credentials.js";
 
 export const PASSWORD_MARKER = "<hidden: password field>";

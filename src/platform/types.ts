@@ -1,4 +1,4 @@
-import { type Interface, type Role, roleSet, type State } from "./vocabulary.js";
+import { type Interface, type Role, roleSet, type State } from "./roles.js";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 

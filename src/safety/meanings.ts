@@ -4,7 +4,7 @@
 // that says one commits, in any inflection ("Paying", "Booked", "Truncate table"), whether or not a
 // catalog ever translated it.
 import { readFileSync } from "node:fs";
-import { forms, labelIs } from "./vocabulary.js";
+import { forms, labelIs } from "./committing-words.js";
 
 type MeaningClass = "money" | "data" | "destroys" | "fixes";
 

@@ -4,7 +4,7 @@
 // machine's catalogs translate them as ("Aperçu avant impression", "Anteprima di stampa", "印刷プレビュー"),
 // so the exemption is not English only.
 import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
-import { normalizeLabel } from "./vocabulary.js";
+import { normalizeLabel } from "./committing-words.js";
 
 /** The English phrases of things named with a committing word, as regular expressions. */
 export const THING_PHRASES = [

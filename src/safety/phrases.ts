@@ -234,5 +234,5 @@ export function labelWords(text: string): string[] {
   ).flatMap((w) => wordsOfRun(w.normalize("NFC")));
 }
 
-/** This module's own file, whose source is part of the cached phrases' key (vocabulary.ts). */
+/** This module's own file, whose source is part of the cached phrases' key (committing-words.ts). */
 export const PHRASES_MODULE = import.meta.url;

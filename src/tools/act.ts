@@ -26,7 +26,7 @@ import type {
 import { ActionRejected, PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { COMMAND_ROLES, commitReason, type TargetFacts } from "../safety/classify.js";
-import { endsInEllipsis } from "../safety/vocabulary.js";
+import { endsInEllipsis } from "../safety/committing-words.js";
 import { callTool } from "./call.js";
 import { watchChanges } from "./changes.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";

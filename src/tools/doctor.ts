@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { bounded, CHECK_MS, type Check, diagnose, failedCheck, GROUP_MS } from "../platform/diagnostics.js";
 import type { WindowInfo } from "../platform/types.js";
-import { coveredLanguages } from "../safety/vocabulary.js";
+import { coveredLanguages } from "../safety/committing-words.js";
 import type { ToolContext } from "./context.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { elementState } from "../core/receipt.js";
 import { placeholderOf } from "../core/value.js";
 import { differences, identity, stateChanges } from "../core/verify.js";
-import { LABELLED_FIELD_ROLES } from "../platform/vocabulary.js";
+import { LABELLED_FIELD_ROLES } from "../platform/roles.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 

@@ -12,7 +12,7 @@ import {
 import { keyStates } from "../core/render.js";
 import type { Selector } from "../core/selector.js";
 import type { SnapshotTarget } from "../core/snapshot.js";
-import { isState } from "../platform/vocabulary.js";
+import { isState } from "../platform/roles.js";
 import type { ToolContext } from "./context.js";
 import { targetSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";

@@ -12,9 +12,9 @@ import {
   type Secret,
   type TypedInto,
 } from "../safety/audit.js";
+import { systemVocabulary } from "../safety/committing-words.js";
 import { decide, type GateDecision, type GateRequest } from "../safety/gate.js";
 import { levelRank, type SafetyLevel } from "../safety/levels.js";
-import { systemVocabulary } from "../safety/vocabulary.js";
 import { warmInBackground } from "../safety/warm.js";
 import { ACTING, type ActingSurfaces } from "./acting.js";
 import type { GuardedEnd } from "./call-journal.js";

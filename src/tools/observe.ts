@@ -5,7 +5,7 @@ import { incompleteLines, renderElement } from "../core/render.js";
 import type { SnapshotElement, SnapshotTarget } from "../core/snapshot.js";
 import { placeholderOf } from "../core/value.js";
 import { bounded } from "../platform/diagnostics.js";
-import { LABELLED_FIELD_ROLES, roleSet } from "../platform/vocabulary.js";
+import { LABELLED_FIELD_ROLES, roleSet } from "../platform/roles.js";
 import type { ToolContext } from "./context.js";
 import { marksOf, observeWithoutTree, rememberMarks, withPixelTargets } from "./pixels-view.js";
 import { limitsShape, targetSchema } from "./schemas.js";

@@ -6,13 +6,13 @@
 // (LibreOffice's), from the row its list holds selected.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FoundElement } from "../core/find.js";
+import { MENU_ITEMS, roleSet } from "../platform/roles.js";
 import {
   ActionRejected,
   type ActionReport,
   type SemanticAction,
   UnsupportedAction,
 } from "../platform/types.js";
-import { MENU_ITEMS, roleSet } from "../platform/vocabulary.js";
 import { callTool } from "./call.js";
 import type { GuardedEnd } from "./call-journal.js";
 import type { ToolContext } from "./context.js";

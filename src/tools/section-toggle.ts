@@ -4,8 +4,8 @@
 // element is unchecked and a sibling of its role is checked; after, it is checked and that sibling
 // is not (an exclusive group: sections, tabs, modes), and nothing else shown in the window changed.
 import { isShown, reportsShowing } from "../core/flatten.js";
+import { roleSet } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode } from "../platform/types.js";
-import { roleSet } from "../platform/vocabulary.js";
 
 /** The roles a section button takes (Qt reports a checkable tool button as a check box); a radio button's state is its whole effect. */
 const SECTION_ROLES = roleSet("check box", "toggle button");

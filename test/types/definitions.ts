@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { runData, runTool } from "../../src/frontends/profiles/run.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
+import { roleSet } from "../../src/platform/roles.js";
 import type { RawNode } from "../../src/platform/types.js";
-import { roleSet } from "../../src/platform/vocabulary.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { findElementsTool } from "../../src/tools/find.js";
 import { pressesNothing } from "../../src/tools/hands/attempt.js";

@@ -12,7 +12,7 @@ import { boundText, boundValue, cutString, REPLY_CEILING, STRING_CEILING } from 
 import { mcpResult } from "../../src/frontends/mcp/server.js";
 import { type ProtocolError, protocolResult } from "../../src/frontends/ndjson/protocol.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import { AuditJournal } from "../../src/safety/audit.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
 import { type ToolName, toolNamed } from "../../src/tools/registry.js";

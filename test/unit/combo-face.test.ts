@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { markComboFace } from "../../src/platform/atspi/combo-face.js";
+import type { Role, State } from "../../src/platform/roles.js";
 import type { RawNode } from "../../src/platform/types.js";
-import type { Role, State } from "../../src/platform/vocabulary.js";
 
 const node = (role: Role, states: State[], name = ""): RawNode => ({
   handle: `:1.1/${role}`,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { treeIncomplete } from "../../src/core/completeness.js";
+import type { Role } from "../../src/platform/roles.js";
 import type { RawNode, WindowInfo } from "../../src/platform/types.js";
-import type { Role } from "../../src/platform/vocabulary.js";
 
 const node = (role: Role, children: RawNode[] = [], extra: Partial<RawNode> = {}): RawNode => ({
   handle: role,

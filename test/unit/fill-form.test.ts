@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, it } from "node:test";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
 import { fakeContext } from "./fake-desktop.js";

@@ -17,9 +17,14 @@ import {
   wheelChangesValue,
   windowQuestions,
 } from "../../src/safety/classify.js";
+import {
+  buildVocabulary,
+  endsInEllipsis,
+  matchLabel,
+  normalizeLabel,
+} from "../../src/safety/committing-words.js";
 import { catalogPhrase, mayBePhrase } from "../../src/safety/phrases.js";
 import { loadPolicy } from "../../src/safety/policy.js";
-import { buildVocabulary, endsInEllipsis, matchLabel, normalizeLabel } from "../../src/safety/vocabulary.js";
 
 const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
   role: "push button",

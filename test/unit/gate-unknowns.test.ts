@@ -12,7 +12,7 @@ import { bindingChords, chordText } from "../../src/platform/keys.js";
 import type { RawNode } from "../../src/platform/types.js";
 import { AuditJournal } from "../../src/safety/audit.js";
 import { commitReason, type TargetFacts, windowQuestions } from "../../src/safety/classify.js";
-import { systemVocabulary } from "../../src/safety/vocabulary.js";
+import { systemVocabulary } from "../../src/safety/committing-words.js";
 import { childTexts } from "../../src/tools/hands/facts.js";
 
 const button = (name: string, extra: Partial<TargetFacts> = {}): TargetFacts => ({
@@ -287,7 +287,7 @@ describe("the vocabulary's cache", () => {
   // In a process of its own: the vocabulary is built once per process. It prints what a judge sees.
   const judge = (cacheDir: string) => {
     const script = `
-      import { systemVocabulary, matchLabel, unknownWords } from "./src/safety/vocabulary.ts";
+      import { systemVocabulary, matchLabel, unknownWords } from "./src/safety/committing-words.ts";
       const v = systemVocabulary();
       const labels = ["Odeslat", "Zaplatit fakturu", "Magbayad", "_Löschen", "Ｏｋ", "Frobnicate", "発送", "Save As…"];
       console.log(JSON.stringify({

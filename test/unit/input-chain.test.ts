@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import { z } from "zod";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { FakeHandsDesktop, FakeHandsWindow } from "../../src/platform/fake/hands.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import type { Confirmer } from "../../src/safety/gate.js";
 import { callTool } from "../../src/tools/call.js";
 import { attemptInput } from "../../src/tools/hands/attempt.js";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { parseChord } from "../../src/platform/keys.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { createContext } from "../../src/tools/context.js";
 import { keyEffect } from "../../src/tools/hands/key-effect.js";

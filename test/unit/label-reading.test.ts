@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import gettextParser from "gettext-parser";
 import { listCatalogs } from "../../src/platform/catalogs.js";
+import { matchLabel } from "../../src/safety/committing-words.js";
 import { buildLabelLexicon } from "../../src/safety/label-lexicon.js";
 import { readLabel } from "../../src/safety/label-reading.js";
-import { matchLabel } from "../../src/safety/vocabulary.js";
 
 const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
 

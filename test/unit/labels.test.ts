@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { inferLabels } from "../../src/core/labels.js";
+import type { Role } from "../../src/platform/roles.js";
 import type { RawNode } from "../../src/platform/types.js";
-import type { Role } from "../../src/platform/vocabulary.js";
 
 const node = (
   role: Role,

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { evaluateLocator, LOCATOR_MAX, LocatorSyntaxError, parseLocator } from "../../src/core/locator.js";
 import { fold, matches } from "../../src/core/selector.js";
+import type { Role } from "../../src/platform/roles.js";
 import type { RawNode } from "../../src/platform/types.js";
-import type { Role } from "../../src/platform/vocabulary.js";
 
 function node(role: Role, name: string, children: RawNode[] = [], extra: Partial<RawNode> = {}): RawNode {
   return {

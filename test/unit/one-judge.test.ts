@@ -11,7 +11,7 @@ import { after, it } from "node:test";
 import { dispatch } from "../../src/frontends/ndjson/protocol.js";
 import { PROFILES } from "../../src/frontends/profiles/index.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import { commitReason } from "../../src/safety/classify.js";
 import { type CallResult, callTool } from "../../src/tools/call.js";
 import { keyedFacts } from "../../src/tools/hands/sets.js";

@@ -5,8 +5,8 @@ import { it } from "node:test";
 import { diffEntries } from "../../src/core/diff.js";
 import type { FlatEntry } from "../../src/core/flatten.js";
 import { RefStore } from "../../src/core/refs.js";
+import type { Role } from "../../src/platform/roles.js";
 import type { RawNode } from "../../src/platform/types.js";
-import type { Role } from "../../src/platform/vocabulary.js";
 
 const entry = (handle: string, role: Role, name: string, path: number[]): FlatEntry => ({
   node: {

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { PROFILES } from "../../src/frontends/profiles/index.js";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
 import { toolNamed } from "../../src/tools/registry.js";

@@ -8,7 +8,7 @@ import { RefStore } from "../../src/core/refs.js";
 import { renderSnapshot } from "../../src/core/render.js";
 import { SnapshotStore } from "../../src/core/snapshot.js";
 import { FakeBackend, type FakeDesktop, type FakeElement } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 
 const SHOWN: State[] = ["enabled", "visible", "showing"];
 const HIDDEN: State[] = ["enabled", "visible"];

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { FakeBackend } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/vocabulary.js";
+import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext } from "../../src/tools/context.js";
 import { toolNamed } from "../../src/tools/registry.js";

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
+import { roleSet } from "../../platform/roles.js";
 import type { WindowInfo } from "../../platform/types.js";
-import { roleSet } from "../../platform/vocabulary.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { doctorTool } from "../../tools/doctor.js";

@@ -5,6 +5,7 @@ import { connectionPid, DBusConnection, DBusTimeoutError } from "../dbus.js";
 import { desktopOf } from "../desktops.js";
 import { type GtkExports, gtkApplicationOfPid, readExportedMenu } from "../gtk-menus.js";
 import { processLanguage } from "../processes.js";
+import { roleSet, WINDOW_ROLES } from "../roles.js";
 import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
@@ -25,7 +26,6 @@ import {
   WindowNotAccessible,
   WindowNotFound,
 } from "../types.js";
-import { roleSet, WINDOW_ROLES } from "../vocabulary.js";
 import type { ClientWindow, WindowSource } from "../window-source.js";
 import { performAction } from "./actions.js";
 import { AtspiApp } from "./app.js";

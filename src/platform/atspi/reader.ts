@@ -6,10 +6,10 @@
 import { DBusTimeoutError } from "../dbus.js";
 import { lastInputSent } from "../input-turns.js";
 import { plainFromMarkup } from "../markup.js";
+import { INTERFACES, type Interface, TABLE_ROLES } from "../roles.js";
 import { startAll, yieldIfDue } from "../slice.js";
 import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
-import { INTERFACES, type Interface, TABLE_ROLES } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
 import { markComboFace } from "./combo-face.js";
 import { CACHE_PATH, IFACE, NULL_PATH } from "./names.js";

@@ -1,6 +1,6 @@
 // AT-SPI role numbers (AtspiRole in at-spi2-core 2.46) mapped to the names pyatspi and Orca use.
 // Index = the number GetRole returns (the Atspi.Role value nicks, "-" read as " ").
-import { ROLES, type Role } from "../vocabulary.js";
+import { ROLES, type Role } from "../roles.js";
 
 // The vocabulary lists AT-SPI's names in AT-SPI's order, so its index is the role number.
 const atspiRoleNames: readonly Role[] = ROLES;

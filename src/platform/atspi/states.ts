@@ -2,7 +2,7 @@
 // uint32 words: bit n of word n/32 is state n.
 
 // The vocabulary lists AT-SPI's states in AT-SPI's order, so its index is the state's bit.
-import { STATES, type State } from "../vocabulary.js";
+import { STATES, type State } from "../roles.js";
 
 const atspiStateNames: readonly State[] = STATES;
 

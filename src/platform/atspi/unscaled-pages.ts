@@ -4,8 +4,9 @@
 // at 40,40 2480×1968, measured at ×4). A page is judged once, by its own extents: it reports the
 // screen's pixels where they lie in the window as reported and would not once multiplied. Everything
 // read below such a page then keeps its extents as they are.
+
+import { roleSet } from "../roles.js";
 import type { RawNode, Rect } from "../types.js";
-import { roleSet } from "../vocabulary.js";
 import type { AtspiApp } from "./app.js";
 import { type Extents, within } from "./csd.js";
 import { COORD_SCREEN, IFACE } from "./names.js";

@@ -2,6 +2,7 @@
 // tests (paging, filters, refs, unread fields, slow apps) and runs the same contract suite as the real
 // backend; it never stands in for a real application.
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Interface, Role, State } from "../roles.js";
 import type {
   AccessibilityBackend,
   ActionReport,
@@ -23,7 +24,6 @@ import {
   WindowNotAccessible,
   WindowNotFound,
 } from "../types.js";
-import type { Interface, Role, State } from "../vocabulary.js";
 
 export interface FakeElement {
   /** A role of the vocabulary: a fake desktop with a misspelled role does not compile. */

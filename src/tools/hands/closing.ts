@@ -2,7 +2,7 @@
 // in it (a help viewer, an information window, a demo's list) closes with nothing lost, and asks no
 // one; one holding text typed into a field, a document, a canvas, a terminal or a choice, or
 // marked modified in its title, or one that cannot be read whole, may lose it: closing it commits.
-import { type Role, roleSet } from "../../platform/vocabulary.js";
+import { type Role, roleSet } from "../../platform/roles.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { readWhole } from "./window-read.js";

@@ -5,8 +5,8 @@
 
 import { placeholderOf } from "../../core/value.js";
 import { bindingChords } from "../../platform/keys.js";
+import { EDITABLE_ROLES, MENU_ITEMS, roleSet } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
-import { EDITABLE_ROLES, MENU_ITEMS, roleSet } from "../../platform/vocabulary.js";
 import {
   BUTTON_ROLES,
   COMMAND_ROLES,
@@ -14,8 +14,8 @@ import {
   PRESSABLE_ROLES,
   type TargetFacts,
 } from "../../safety/classify.js";
+import { matchLabel } from "../../safety/committing-words.js";
 import { committingMeaning } from "../../safety/meanings.js";
-import { matchLabel } from "../../safety/vocabulary.js";
 import type { ToolContext } from "../context.js";
 import { BINDINGS_READ, childTexts, shownIn, type WindowFacts } from "./facts.js";
 import type { WindowRead } from "./window-read.js";

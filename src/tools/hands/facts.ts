@@ -5,7 +5,6 @@
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { placeholderOf } from "../../core/value.js";
-import type { RawNode } from "../../platform/types.js";
 import {
   EDITABLE_ROLES,
   MENU_ITEMS,
@@ -13,7 +12,8 @@ import {
   TABLE_ROLES,
   TYPED_TEXT_ROLES,
   WINDOW_ROLES,
-} from "../../platform/vocabulary.js";
+} from "../../platform/roles.js";
+import type { RawNode } from "../../platform/types.js";
 import {
   acknowledgedMessage,
   BUTTON_ROLES,
@@ -23,7 +23,7 @@ import {
   type WindowQuestion,
   windowQuestions,
 } from "../../safety/classify.js";
-import { matchLabel } from "../../safety/vocabulary.js";
+import { matchLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
 import { SETS_A_VALUE } from "./closing.js";
 import { everyNode, READ, readWhole, type WindowRead } from "./window-read.js";

@@ -6,14 +6,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { lostCharacters, offsetRuns, textAfterTyping, textDifference } from "../../core/readback.js";
 import type { Hands } from "../../platform/hands.js";
 import { parseChord } from "../../platform/keys.js";
+import { ONE_CARET_ROLES, SHOWS_TYPED_ROLES } from "../../platform/roles.js";
 import { PASSWORD_ROLE, type TextCaret } from "../../platform/types.js";
-import { ONE_CARET_ROLES, SHOWS_TYPED_ROLES } from "../../platform/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { NothingSent } from "./attempt.js";
 import type { ResolvedPlace } from "./placed.js";
 
-/** Fields that are one text with one caret (vocabulary.ts): typing goes at its end. */
+/** Fields that are one text with one caret (roles.ts): typing goes at its end. */
 export const EDITS_TEXT = ONE_CARET_ROLES;
 
 // GTK 3 took seconds to handle keys while it reloaded keymaps another deskhand kept changing (see

@@ -5,8 +5,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { inside } from "../../core/rects.js";
 import type { Hands } from "../../platform/hands.js";
+import { CLICK_TO_FOCUS_ROLES } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
-import { CLICK_TO_FOCUS_ROLES } from "../../platform/vocabulary.js";
 import type { ActingSurfaces } from "../acting.js";
 import type { ToolContext } from "../context.js";
 import { NothingSent } from "./attempt.js";

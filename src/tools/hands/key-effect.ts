@@ -1,6 +1,6 @@
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
+import { MENU_ITEM_ROLES } from "../../platform/roles.js";
 import type { AppBindings, RawNode } from "../../platform/types.js";
-import { MENU_ITEM_ROLES } from "../../platform/vocabulary.js";
 import {
   activates,
   activationKey,
@@ -11,7 +11,7 @@ import {
   terminalEffect,
 } from "../../safety/chords.js";
 import { BUTTON_ROLES, PRESSABLE_ROLES, type TargetFacts, windowQuestions } from "../../safety/classify.js";
-import { normalizeLabel } from "../../safety/vocabulary.js";
+import { normalizeLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
 import { closingFacts } from "./closing.js";
 import { type ActivationKeys, activationPresses, openPopupChoice, pathTo } from "./enter-effect.js";

@@ -2,9 +2,9 @@
 // item. Whether a menu is open, in the tree or only on screen (Qt leaves its popups out).
 
 import { bindingChords, type Chord } from "../../platform/keys.js";
+import { MENU_ITEM_ROLES } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
-import { MENU_ITEM_ROLES } from "../../platform/vocabulary.js";
-import { normalizeLabel } from "../../safety/vocabulary.js";
+import { normalizeLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
 import { MENU_ROLES, shownIn } from "./facts.js";
 import { readWhole, type WindowRead } from "./window-read.js";

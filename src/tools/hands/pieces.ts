@@ -8,8 +8,8 @@
 // cannot be read.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hands } from "../../platform/hands.js";
+import { roleSet, TABLE_ROLES } from "../../platform/roles.js";
 import type { Rect } from "../../platform/types.js";
-import { roleSet, TABLE_ROLES } from "../../platform/vocabulary.js";
 import type { Secret } from "../../safety/audit.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import { PRESSABLE_ROLES } from "../../safety/classify.js";

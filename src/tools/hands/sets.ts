@@ -1,8 +1,9 @@
 // What an input sets rather than presses, named as the facts the one judge (classify.ts) reads: a
 // value control's new value (a slider "Slide to pay" is judged by its words), an option chosen in a
 // list (by the option's words, with its list's name), the options a wheel turns a combo box through.
+
+import { MENU_ITEMS, roleSet } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
-import { MENU_ITEMS, roleSet } from "../../platform/vocabulary.js";
 import type { TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { pressFacts } from "./facts.js";
