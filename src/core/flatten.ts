@@ -123,7 +123,7 @@ export function isInteractiveRole(role: string): boolean {
   return INTERACTIVE_ROLES.has(role);
 }
 
-export function isInteractive(node: RawNode): boolean {
+function isInteractive(node: RawNode): boolean {
   if (INTERACTIVE_ROLES.has(node.role)) return true;
   const interfaces = node.interfaces ?? [];
   if (interfaces.includes("EditableText") || interfaces.includes("Value")) return true;

@@ -26,7 +26,7 @@ function invalid(glob: string, problem: string, position: number): DeskhandError
 }
 
 /** Parses a glob into tokens; a bad class or an over-long glob is `invalid_params` naming where. */
-export function parseGlob(glob: string): Token[] {
+function parseGlob(glob: string): Token[] {
   const known = compiled.get(glob);
   if (known) return known;
   if (glob.length > GLOB_MAX) throw invalid(glob, `longer than ${GLOB_MAX} characters`, GLOB_MAX);

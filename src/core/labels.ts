@@ -16,7 +16,7 @@ const MAX_GAP = 240;
 /** Slack for a label that overlaps its field's edge by a pixel or two. */
 const SLACK = 4;
 
-export const isUnnamedField = (node: RawNode): boolean =>
+const isUnnamedField = (node: RawNode): boolean =>
   LABELLED_FIELD_ROLES.has(node.role) && !(node.name ?? "").trim();
 /** A field the app named, maybe after something else than the label a person reads beside it. */
 const isNamedField = (node: RawNode): boolean =>
@@ -50,7 +50,7 @@ const unnamedFieldIn = (child: RawNode): RawNode | undefined =>
   isUnnamedField(child) ? child : boxedField(child);
 
 /** Parents with an unnamed field among their children, and the nodes whose areas inference needs. */
-export function labelCandidates(roots: RawNode[]): RawNode[] {
+function labelCandidates(roots: RawNode[]): RawNode[] {
   const needed: RawNode[] = [];
   const stack = [...roots];
   while (stack.length > 0) {

@@ -61,7 +61,7 @@ function valueOnLine(element: SnapshotElement): string {
 }
 
 /** The name a person would read: the app's, else one inferred (marked ~): a label beside it, its tooltip. */
-export function shownName(element: SnapshotElement): string {
+function shownName(element: SnapshotElement): string {
   if (element.name) return ` ${JSON.stringify(element.name)}`;
   if (element.inferredLabel) return ` ~${JSON.stringify(element.inferredLabel)}`;
   if (element.description) return ` ~${JSON.stringify(element.description)}`;

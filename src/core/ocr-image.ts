@@ -8,7 +8,7 @@ import { yieldIfDue } from "../platform/slice.js";
 import type { Rect } from "../platform/types.js";
 
 /** Images up to this many pixels are doubled before recognition; larger ones are read as they are. */
-export const DOUBLE_UP_TO = 1_500_000;
+const DOUBLE_UP_TO = 1_500_000;
 /** The tile whose neighbourhood decides a pixel's ground: 8 px, judged over 24×24. */
 const TILE = 8;
 /**

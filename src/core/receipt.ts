@@ -121,7 +121,7 @@ export function windowChanges(before: WindowInfo[], after: WindowInfo[], started
 export type WindowChanges = ReturnType<typeof windowChanges>;
 
 /** How long a press on a label that promises a dialog ("Open…") is given for the dialog to come. */
-export const PROMISED_WINDOW_MS = 2000;
+const PROMISED_WINDOW_MS = 2000;
 
 /**
  * The windows after a press whose label ends in an ellipsis, the GNOME, Apple and Windows sign that
@@ -170,7 +170,7 @@ export async function windowsUntil(
 }
 
 /** Whether anything in the windows changed: one came, went or changed its title. */
-export function windowsDiffer(before: WindowInfo[], after: WindowInfo[]): boolean {
+function windowsDiffer(before: WindowInfo[], after: WindowInfo[]): boolean {
   const had = new Map(before.map((w) => [w.id, w.title]));
   return after.length !== before.length || after.some((w) => had.get(w.id) !== w.title);
 }

@@ -47,7 +47,7 @@ function quote(text: string, max = 120): string {
   return JSON.stringify(cut ? `${oneLine.slice(0, max)}…` : oneLine);
 }
 
-export function describeCut(cut: ChildrenCut, childCount: number | null): string {
+function describeCut(cut: ChildrenCut, childCount: number | null): string {
   switch (cut.reason) {
     case "maxDepth":
       return `${childCount ?? "?"} children below maxDepth: snapshot this ref to go deeper`;

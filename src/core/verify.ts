@@ -73,7 +73,7 @@ export function stateChanges(entry: RefEntry, node: RawNode): string[] {
 /** What makes it another element: a difference other than where it is. */
 export const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
 
-export function staleElement(
+function staleElement(
   ref: string,
   found: Difference[] | string,
   extra: Record<string, unknown> = {},
@@ -91,7 +91,7 @@ export function staleElement(
 }
 
 /** `x,y WxH`, as a move is said. */
-export function rectText(r: Rect): string {
+function rectText(r: Rect): string {
   return `${r.x},${r.y} ${r.width}x${r.height}`;
 }
 

@@ -18,7 +18,7 @@ const decoder = new TextDecoder("utf-8");
  * first byte passes `first`, a test that costs no decoding). A file that is not a catalog (bad magic,
  * tables past its end) yields nothing and throws nothing.
  */
-export function scanCatalog(
+function scanCatalog(
   buffer: Buffer,
   keep: (id: string) => boolean,
   maxIdBytes = 64,

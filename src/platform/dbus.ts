@@ -146,7 +146,7 @@ export class DBusTimeoutError extends Error {
   }
 }
 
-export class DBusClosedError extends CodedError {
+class DBusClosedError extends CodedError {
   override readonly name = "DBusClosedError";
   readonly code = "backend_unavailable";
   readonly next =

@@ -12,7 +12,7 @@ import { statOf } from "./processes.js";
 import { waylandSocketPath } from "./wayland/socket-path.js";
 
 /** The variables that name a desktop, its buses and its compositor. */
-export const DESKTOP_VARIABLES = [
+const DESKTOP_VARIABLES = [
   "DISPLAY",
   "XAUTHORITY",
   "WAYLAND_DISPLAY",
@@ -138,7 +138,7 @@ function everyDesktop(env: NodeJS.ProcessEnv): FoundDesktop[] {
 }
 
 /** Where the desktop is: the caller's environment, an ancestor's, the only one there is, or a choice. */
-export function discoverDesktop(env: NodeJS.ProcessEnv, self = process.pid): Discovery {
+function discoverDesktop(env: NodeJS.ProcessEnv, self = process.pid): Discovery {
   if (named(env) && env.DBUS_SESSION_BUS_ADDRESS) return { kind: "environment" };
   // Set and empty: the caller said there is none (doctor run without a desktop on purpose).
   if (["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS"].some((key) => env[key] === ""))
@@ -183,6 +183,3 @@ export function describeDiscovery(discovery: Discovery | undefined): string | un
     return `the desktop ${name(discovery.desktop)} was found in the environment of ${discovery.desktop.seenIn}${discovery.how === "only one" ? ", the only desktop this user's programs name" : ""}`;
   return `${discovery.desktops.length} desktops found (${discovery.desktops.map((d) => `${name(d)}, seen in ${d.seenIn}`).join("; ")}): choose one by setting DISPLAY or WAYLAND_DISPLAY in deskhand's environment (the MCP client's "env"), and the rest is found`;
 }
-
-/** What discovery decided for this environment, if it was asked. */
-export const discoveryOf = (env: NodeJS.ProcessEnv): Discovery | undefined => decided.get(env);

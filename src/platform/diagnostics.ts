@@ -28,7 +28,7 @@ export interface Check {
 }
 
 /** System packages by name: what each is for, and whether deskhand needs it or only its tests do. */
-export const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[] = [
+const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[] = [
   { name: "at-spi2-core", role: "AT-SPI bus launcher and registry", required: true },
   { name: "dbus-daemon", role: "session bus", required: true },
   { name: "xvfb", role: "headless X server for `deskhand sandbox`", required: false },

@@ -97,7 +97,7 @@ export async function readExportedMenu(
 }
 
 /** Where GApplication exports an application id: "org.xfce.mousepad" at /org/xfce/mousepad. */
-export const applicationPath = (id: string): string => `/${id.replace(/\./g, "/").replace(/-/g, "_")}`;
+const applicationPath = (id: string): string => `/${id.replace(/\./g, "/").replace(/-/g, "_")}`;
 
 /** A well-known bus name that may be an application id ("org.xfce.mousepad"). */
 const APP_ID = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+$/;

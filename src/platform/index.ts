@@ -9,7 +9,7 @@ import type { TextRecognizer } from "./ocr/types.js";
 import type { AccessibilityBackend } from "./types.js";
 import { CodedError } from "./types.js";
 
-export class UnsupportedPlatform extends CodedError {
+class UnsupportedPlatform extends CodedError {
   override readonly name = "UnsupportedPlatform";
   readonly code = "unsupported_platform";
   readonly next = "Use deskhand on Linux: X11, or Wayland under sway, KDE Plasma (KWin) or GNOME Shell.";

@@ -27,7 +27,7 @@ export const MOVING_KEYS: ReadonlySet<string> = new Set([
   "PageDown",
 ]);
 
-export const NAMED_KEYS = [
+const NAMED_KEYS = [
   "Enter",
   "Tab",
   "Escape",
@@ -81,11 +81,11 @@ export interface Chord {
   key: Key | null;
 }
 
-export function parseModifier(text: string): Modifier | undefined {
+function parseModifier(text: string): Modifier | undefined {
   return MODIFIER_ALIASES[text.trim().toLowerCase()];
 }
 
-export function parseKey(text: string): Key | undefined {
+function parseKey(text: string): Key | undefined {
   const named = KEY_ALIASES[text.toLowerCase()];
   if (named) return { kind: "named", name: named };
   if (text === "plus") return { kind: "char", char: "+" };

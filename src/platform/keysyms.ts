@@ -2,7 +2,7 @@
 // X11 keymap, the Wayland keyboard's own keymap and GNOME's extension all speak them.
 import type { Key, Modifier, NamedKey } from "./keys.js";
 
-export const NAMED_KEYSYMS: Record<NamedKey, number> = {
+const NAMED_KEYSYMS: Record<NamedKey, number> = {
   Enter: 0xff0d,
   Tab: 0xff09,
   Escape: 0xff1b,

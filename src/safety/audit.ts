@@ -73,7 +73,7 @@ const REPLACEMENT = "[typed text]";
 const SHORT = 3;
 
 /** Where a journal's secret store is: beside it; a journal to /dev/null keeps none on disk. */
-export const secretStorePath = (journal: string): string | undefined =>
+const secretStorePath = (journal: string): string | undefined =>
   journal === "/dev/null" ? undefined : `${journal}.secrets`;
 
 function replaced(text: string, ranges: [number, number][]): string {

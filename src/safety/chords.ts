@@ -132,7 +132,7 @@ export const FORMATTING: Record<string, string> = {
  * Chords that end a session, lock the screen, close windows or tabs, or reach the window manager
  * (openbox's default bindings among them): each line says why.
  */
-export const DANGEROUS_CHORDS: Record<string, string> = {
+const DANGEROUS_CHORDS: Record<string, string> = {
   "ctrl+alt+Backspace": "kills the X server",
   "ctrl+alt+Delete": "logs out or reboots",
   "ctrl+F4": "closes the document or tab",

@@ -36,7 +36,7 @@ export const DIALOG_ROLES = roleSet("dialog", "alert", "file chooser", "color ch
  * made): a check box "Send me the newsletter" sends nothing, a toggle "Paid only" filters a view.
  * Only an alert's are judged by their words.
  */
-export const SETTING_ROLES = roleSet(
+const SETTING_ROLES = roleSet(
   "check box",
   "radio button",
   "toggle button",
@@ -205,7 +205,7 @@ const withoutShortcut = (text: string | undefined) => text?.replace(/\t[^\t]{1,2
 const QUOTED_LABEL = 80;
 
 /** A label as a reason quotes it: whole up to 80 characters, else its head and its tail. */
-export function quoteLabel(label: string): string {
+function quoteLabel(label: string): string {
   const chars = [...label];
   if (chars.length <= QUOTED_LABEL) return JSON.stringify(label);
   const head = chars.slice(0, 52).join("");

@@ -390,7 +390,7 @@ export const COMPOUND_LONGEST = 40;
  * Whether deskhand reads a word of a label: a word of one letter (not CJK) carries no meaning to
  * read; a CJK run or a long word run together ("Dateimanager") is read when it cuts into known words.
  */
-export function knownWord(word: string, vocabulary: Vocabulary = systemVocabulary()): boolean {
+function knownWord(word: string, vocabulary: Vocabulary = systemVocabulary()): boolean {
   const words = vocabulary.words;
   if (!words) return true;
   const letters = [...word].length;

@@ -50,7 +50,7 @@ const QUESTION_PART = 240;
 const escaped = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
 
 /** Text from the app or the agent as a person is shown it: escaped where unsafe, and bounded. */
-export function shownToPerson(text: string, max = QUESTION_PART): string {
+function shownToPerson(text: string, max = QUESTION_PART): string {
   return cutString(text, max).replace(UNSAFE_FOR_A_PERSON, escaped);
 }
 

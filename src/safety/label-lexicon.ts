@@ -210,7 +210,7 @@ function countLanguage(
  * The committing and harmless words of the catalogs' labels, counted a language at a time; English
  * from the msgids of every catalog kept.
  */
-export function learnWords(files: CatalogFile[]): {
+function learnWords(files: CatalogFile[]): {
   commits: string[];
   harmless: string[];
   leads: string[];

@@ -7,7 +7,7 @@ import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translat
 import { normalizeLabel } from "./committing-words.js";
 
 /** The English phrases of things named with a committing word, as regular expressions. */
-export const THING_PHRASES = [
+const THING_PHRASES = [
   "clos(e|ing) (round |square |curly |angle )?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?",
   "print (preview|layout|view|ranges?|areas?|setup|settings|options|margins|scaling|titles|queue)",
   "send (to back|backwards?|to background)",

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { CodedError } from "../platform/types.js";
 import { levelRank, SAFETY_LEVELS, type SafetyLevel } from "./levels.js";
 
-export const CONFIRMATION_REASONS = ["validation", "irreversible", "dangerous_chord"] as const;
+const CONFIRMATION_REASONS = ["validation", "irreversible", "dangerous_chord"] as const;
 export type ConfirmationReason = (typeof CONFIRMATION_REASONS)[number];
 
 const preapprovalSchema = z
@@ -20,7 +20,7 @@ const preapprovalSchema = z
   .strict();
 export type Preapproval = z.output<typeof preapprovalSchema>;
 
-export const configSchema = z
+const configSchema = z
   .object({
     ceiling: z.enum(SAFETY_LEVELS).optional(),
     audit_path: z.string().min(1).optional(),

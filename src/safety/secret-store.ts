@@ -56,7 +56,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const FORMAT = /\p{Cf}/gu;
 const SEPARATOR = /[\s\p{Z}\p{Cc}\p{Pd}._\u00b7\u2022]/u;
 const ASCII_SEPARATORS = " \t\n\r-._";
-export const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC").replace(FORMAT, "");
+const foldOne = (g: string) => g.normalize("NFKC").toLowerCase().normalize("NFKC").replace(FORMAT, "");
 
 /** `text` folded grapheme by grapheme, separators left out: what secrets are matched on. */
 export function fold(text: string): Folded {

@@ -58,7 +58,7 @@ export const scrollAmountSchema = z.enum([
   "large_decrement",
 ]);
 
-export const semanticActionSchema = z.discriminatedUnion("kind", [
+const semanticActionSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("invoke") }).describe("press or activate"),
   z.strictObject({ kind: z.literal("toggle") }),
   z.strictObject({ kind: z.literal("set_value"), text: z.string() }).describe('"" clears'),
@@ -103,9 +103,9 @@ const actionFields = {
 };
 
 /** Acting on a ref: what fill_form and the NDJSON methods use. */
-export const actOnRefInput = z.object({ ref: refSchema, ...actionFields });
+const actOnRefInput = z.object({ ref: refSchema, ...actionFields });
 
-export const actInput = z
+const actInput = z
   .object({
     ref: refSchema.optional(),
     find: inlineFindSchema,

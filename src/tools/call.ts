@@ -35,7 +35,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
   return path.length === 0 ? "(the arguments)" : path.map(String).join(".");
 }
 
-export function invalidParams(toolName: string, error: z.ZodError): DeskhandError {
+function invalidParams(toolName: string, error: z.ZodError): DeskhandError {
   const problems = error.issues.slice(0, 5).map((issue) => `${fieldPath(issue.path)}: ${issue.message}`);
   return new DeskhandError(
     "invalid_params",

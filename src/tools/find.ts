@@ -19,7 +19,7 @@ import { defineTool, READ_ONLY } from "./tool.js";
 
 const text = z.string().refine((s) => s.trim() !== "", "must not be blank");
 
-export const selectorShape = {
+const selectorShape = {
   role: text.optional().describe("AT-SPI role: 'push button', 'check box'"),
   name: text.optional(),
   name_contains: text.optional(),
@@ -85,7 +85,7 @@ export const findQuerySchema = oneQuery(z.strictObject(findShape));
 
 export type FindQueryInput = z.output<typeof findQuerySchema>;
 
-export function queryOf(input: FindQueryInput): FindQuery {
+function queryOf(input: FindQueryInput): FindQuery {
   if (input.locator !== undefined) return { locator: input.locator };
   const selector: Selector = {};
   for (const field of SELECTOR_FIELDS)
@@ -189,7 +189,7 @@ type Searched = FindResult & {
   elsewhere?: FoundElement[];
 };
 
-export function renderFind(result: Searched, input?: FindQueryInput): string {
+function renderFind(result: Searched, input?: FindQueryInput): string {
   const lines: string[] = [];
   if (result.total === 0) {
     const where = (result.left_out?.off_screen ?? 0) > 0 ? " on screen" : "";
@@ -269,7 +269,7 @@ export function renderFind(result: Searched, input?: FindQueryInput): string {
  * for what is off screen: find leaves it out (and counts it), act counts it (acting through
  * accessibility needs no element on screen); so it has no default here.
  */
-export const findToolShape = {
+const findToolShape = {
   ...findShape,
   limit: z.number().int().min(1).max(500).default(20),
   timeout_ms: z.number().int().min(0).max(60_000).default(0).describe("Wait for a first match"),

@@ -28,7 +28,7 @@ import type { ToolContext } from "./context.js";
 import { languagesFrom, passwordsIn } from "./pixels-read.js";
 
 /** What the pixels part of one observe may spend: engine time, and characters of target lines. */
-export const PIXELS_BUDGET = { ms: 8000, chars: 2500 };
+const PIXELS_BUDGET = { ms: 8000, chars: 2500 };
 /** What naming the word under a click may spend when the surface was not read before. */
 const WORD_UNDER_MS = 3000;
 /** The least time worth giving the engine: below it, a surface is left unread and named. */

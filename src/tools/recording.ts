@@ -26,7 +26,8 @@ import type { PendingStep, StepRecorder } from "./recorder-slot.js";
 import type { Step } from "./run-step.js";
 import type { ToolDefinition, ToolOutput, TypedValues } from "./tool.js";
 
-export const RECORDING_VERSION = 1;
+const RECORDING_VERSION = 1;
+
 export { RECORDER } from "./recorder-slot.js";
 
 /** How long a recorded expect waits on replay: an app is slower on some days. */
@@ -46,7 +47,7 @@ const paramSchema = z.strictObject({
 });
 
 /** A recording as written; steps are run's steps (checked by run when they run). */
-export const recordingSchema = z.object({
+const recordingSchema = z.object({
   version: z.literal(RECORDING_VERSION),
   kind: z.literal("deskhand-run").optional(),
   recorded: z.string().optional(),

@@ -21,7 +21,7 @@ const STEP_LINE_CHARS = 200;
 /** Tools a step may not call: a run within a run, and recording's own switch. */
 const NOT_A_STEP = new Set(["run", "record"]);
 
-export const runInput = z
+const runInput = z
   .object({
     // No bound on the number: a recording of any length runs as it was recorded.
     steps: z.array(stepSchema).min(1).optional(),

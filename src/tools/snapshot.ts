@@ -7,7 +7,7 @@ import { foldedPixelLines } from "./pixels-view.js";
 import { limitsShape, targetSchema } from "./schemas.js";
 import { type DataOf, defineTool, READ_ONLY } from "./tool.js";
 
-export const snapshotInput = z.object({
+const snapshotInput = z.object({
   target: targetSchema,
   ...limitsShape,
   format: z
@@ -25,7 +25,7 @@ export const snapshotInput = z.object({
 
 export type SnapshotInput = z.output<typeof snapshotInput>;
 
-export async function runSnapshot(context: ToolContext, input: SnapshotInput): Promise<SnapshotPage> {
+async function runSnapshot(context: ToolContext, input: SnapshotInput): Promise<SnapshotPage> {
   const { target, format, bounds: _bounds, since: _since, view, ...limits } = input;
   if (target.kind === "cursor") return context.snapshots.continue(target.cursor);
   return context.snapshots.take(

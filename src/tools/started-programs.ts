@@ -9,7 +9,7 @@ import { drawsOnScreen, type ProcessEntry, processesBelow, programOf } from "../
 import type { WindowInfo } from "../platform/types.js";
 
 /** How long a started program that can draw is given for its window: a plug-in takes a second or two. */
-export const STARTED_WINDOW_MS = 5000;
+const STARTED_WINDOW_MS = 5000;
 /** How long a started program is given to load a display client library, after the press's settle. */
 const DRAWING_GRACE_MS = 600;
 

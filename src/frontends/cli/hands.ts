@@ -57,7 +57,7 @@ export function ceilingFlag(value: unknown): SafetyLevel | undefined {
 const CHALLENGE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789";
 
 /** A short code a person types back: an answer written blindly ("y") into a terminal never matches. */
-export function challengeCode(length = 4): string {
+function challengeCode(length = 4): string {
   return [...randomBytes(length)].map((b) => CHALLENGE_LETTERS[b % CHALLENGE_LETTERS.length]).join("");
 }
 

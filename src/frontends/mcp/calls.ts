@@ -9,7 +9,7 @@ export const DRAIN_MS = 10_000;
  * The most a stop may take, whatever hangs after the drain (closing connections to a loaded bus):
  * the process exits by then, inside the 15 s stop timeout docs/remote.md gives units and pods.
  */
-export const STOP_MS = 13_000;
+const STOP_MS = 13_000;
 // Time for the answers to leave through the transport before it closes.
 const FLUSH_MS = 100;
 

@@ -146,7 +146,7 @@ function plainRecord(out: Schema): void {
     delete out.additionalProperties;
 }
 
-export function compactSchema(node: unknown, siblings: Siblings = []): unknown {
+function compactSchema(node: unknown, siblings: Siblings = []): unknown {
   if (Array.isArray(node)) return node.map((n) => compactSchema(n, siblings));
   if (!isSchema(node)) return node;
   const out: Schema = {};
@@ -313,7 +313,7 @@ function sayOnce(schema: Schema, said: Set<string>): Schema {
  * One tool as tools/list shows it. `asDeclared`: the schema exactly as declared, for a seed
  * profile, whose tools reproduce another system's own list.
  */
-export function catalogEntry(
+function catalogEntry(
   tool: ToolDefinition,
   asDeclared = false,
   siblings: Siblings = [],

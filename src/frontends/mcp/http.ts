@@ -38,7 +38,7 @@ import { createMcpServer, elicitationConfirmer } from "./server.js";
 /** A request body larger than this is refused, as a stdio line is. */
 const MAX_BODY = 1024 * 1024;
 /** How long SIGTERM waits for calls in flight before it releases input and exits. */
-export const SHUTDOWN_MS = 10_000;
+const SHUTDOWN_MS = 10_000;
 
 export interface HttpOptions {
   host: string;
@@ -74,7 +74,7 @@ export function parseListen(value: string): { host: string; port: number } {
   return { host, port };
 }
 
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
@@ -119,7 +119,7 @@ export function parseTokenFile(text: string, from: string): { name: string; toke
  * The clients: the token file's, else DESKHAND_TOKEN's one, else one made for this run (told once,
  * on stderr). The first token is returned too, for the caller that made it.
  */
-export function resolveClients(options: Pick<HttpOptions, "tokenFile" | "env" | "log">): {
+function resolveClients(options: Pick<HttpOptions, "tokenFile" | "env" | "log">): {
   clients: HttpClient[];
   token: string;
 } {
@@ -203,8 +203,8 @@ interface Session {
 }
 
 /** An idle session lives this long (DESKHAND_SESSION_IDLE_MS), and this many at most (DESKHAND_MAX_SESSIONS). */
-export const SESSION_IDLE_MS = 30 * 60_000;
-export const MAX_SESSIONS = 64;
+const SESSION_IDLE_MS = 30 * 60_000;
+const MAX_SESSIONS = 64;
 
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
@@ -375,7 +375,7 @@ interface Shared {
   serving?: ServingInfo;
 }
 
-export async function startMcpHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
+async function startMcpHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const env = options.env ?? process.env;
   if (!isLoopback(options.host) && !options.allowRemote)
     throw new HttpConfigError(

@@ -7,7 +7,7 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol
 import { type LineEvent, LineSplitter } from "../lines.js";
 
 /** Requests are at most this long, as over `serve`: no tool's input comes near it. */
-export const MCP_MAX_LINE_BYTES = 1 << 20;
+const MCP_MAX_LINE_BYTES = 1 << 20;
 
 const INVALID_REQUEST = -32600;
 const PARSE_ERROR = -32700;

@@ -10,7 +10,7 @@ import { rangeValue } from "../../tools/fill-form.js";
 import { PROTOCOL_VERSION } from "../../tools/ping.js";
 import { isToolName, TOOLS, type ToolName, toolNamed } from "../../tools/registry.js";
 
-export const PROTOCOL_ERROR_CODES = [
+const PROTOCOL_ERROR_CODES = [
   "invalid_request",
   "invalid_params",
   "unknown_method",

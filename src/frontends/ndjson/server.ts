@@ -8,7 +8,7 @@ import { LineSplitter } from "../lines.js";
 import { DRAIN_MS, exitBy } from "../mcp/calls.js";
 import { dispatch, ProtocolError } from "./protocol.js";
 
-export const MAX_LINE_BYTES = 1 << 20;
+const MAX_LINE_BYTES = 1 << 20;
 /** Requests parsed but not yet run; past this, stdin is paused until the queue drains. */
 const QUEUE_HIGH_WATER = 256;
 
@@ -26,7 +26,7 @@ function failure(id: RequestId, error: ProtocolError) {
 }
 
 /** Parses one line into a job, or into the error response it deserves. */
-export function parseLine(
+function parseLine(
   context: ToolContext,
   bytes: Buffer,
   onShutdown: () => void,

@@ -33,7 +33,7 @@ export interface ActionTarget {
 }
 
 /** What the element supports, for an `unsupported_pattern` refusal. */
-export function supportedActions(target: ActionTarget): string[] {
+function supportedActions(target: ActionTarget): string[] {
   const interfaces = target.node.interfaces ?? [];
   const supported = target.actions.map((a) => `action:${a}`);
   // A check box's click is its toggle: act toggle runs it and reads the state back.

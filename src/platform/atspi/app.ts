@@ -7,7 +7,7 @@ import { yieldIfDue } from "../slice.js";
 import { IFACE } from "./names.js";
 
 /** Bounds concurrent calls so a 2,000-node read does not queue thousands of messages at once. */
-export class CallLimiter {
+class CallLimiter {
   #active = 0;
   #waiting: (() => void)[] = [];
   constructor(readonly limit: number) {}

@@ -13,7 +13,7 @@ import {
   REGISTRY_ROOT_PATH,
 } from "./names.js";
 
-export class AccessibilityBusUnavailable extends BackendUnavailable {}
+class AccessibilityBusUnavailable extends BackendUnavailable {}
 
 export async function openSessionBus(
   address: string | undefined,

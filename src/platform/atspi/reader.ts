@@ -17,9 +17,9 @@ import { roleName } from "./roles.js";
 import { statesFromBitset } from "./states.js";
 
 /** Children beyond this count are never walked: LibreOffice's sheet reports 2^34 cells. */
-export const HUGE_CHILD_COUNT = 5000;
+const HUGE_CHILD_COUNT = 5000;
 /** Columns of a paged table shown at most: a spreadsheet has 16,384. */
-export const MAX_TABLE_COLUMNS = 64;
+const MAX_TABLE_COLUMNS = 64;
 
 interface CacheItem {
   path: string;

@@ -8,7 +8,7 @@ import { connectionPid, DBusConnection } from "../dbus.js";
 import type { Desktop } from "./desktop.js";
 import { isDescendant, type StartedProcess } from "./processes.js";
 
-export class AppNotRegistered extends Error {
+class AppNotRegistered extends Error {
   override readonly name = "AppNotRegistered";
   constructor(
     readonly command: string,

@@ -660,7 +660,7 @@ export class Desktop {
 }
 
 /** Each screen of a sandbox (DesktopOptions.monitors): the first, then the others toward `side`. */
-export function monitorLayout(
+function monitorLayout(
   options: DesktopOptions,
   side: "left" | "right",
 ): { name: string; x: number; y: number; width: number; height: number }[] {

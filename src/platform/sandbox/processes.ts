@@ -120,7 +120,7 @@ export async function stopGroups(processes: readonly StartedProcess[], graceMs =
 }
 
 /** Parent pid of a process, from /proc; undefined when it is gone. */
-export async function parentPid(pid: number): Promise<number | undefined> {
+async function parentPid(pid: number): Promise<number | undefined> {
   return statOf(pid)?.ppid;
 }
 

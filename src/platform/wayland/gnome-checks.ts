@@ -13,7 +13,7 @@ const SETUP =
   "run `deskhand setup gnome`, log out and in once, then `gnome-extensions enable deskhand@deskhand.dev`";
 
 /** Where the extension is installed for this user, if it is. */
-export function installedExtension(env: NodeJS.ProcessEnv): string | undefined {
+function installedExtension(env: NodeJS.ProcessEnv): string | undefined {
   const home = env.XDG_DATA_HOME || join(env.HOME ?? "/root", ".local/share");
   const folder = join(home, "gnome-shell", "extensions", EXTENSION_UUID);
   return existsSync(join(folder, "extension.js")) ? folder : undefined;

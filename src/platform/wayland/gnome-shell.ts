@@ -28,7 +28,7 @@ export interface ShellWindow extends ListedWindow {
 export type ShellAction = "activate" | "minimize" | "restore" | "close";
 
 /** Where GNOME Shell has no deskhand extension to answer, and what to do. */
-export const NO_EXTENSION =
+const NO_EXTENSION =
   "GNOME Shell has no deskhand extension answering on the session bus (org.deskhand.Shell): run `deskhand setup gnome`, log out and in once, then `gnome-extensions enable deskhand@deskhand.dev`; or run apps inside `deskhand sandbox run --gnome`";
 
 export class GnomeShell {

@@ -31,7 +31,7 @@ export function keymapText(spares: string[] = []): string {
 }
 
 /** xkb's name for a character's keysym: U and its code point (xkbcommon maps Latin-1 to itself). */
-export function keysymName(char: string): string {
+function keysymName(char: string): string {
   const code = char.codePointAt(0)!;
   if (code < 0x20 || (code >= 0x7f && code < 0xa0))
     throw new Error(

@@ -15,7 +15,7 @@ import { WaylandConnection } from "./wire.js";
 const SETUP = "run `deskhand setup kde`, then check again (KWin reads the grant by itself)";
 
 /** The desktop files KWin would read for the grant, in its order: the user's data folder first. */
-export function grantFiles(env: NodeJS.ProcessEnv): string[] {
+function grantFiles(env: NodeJS.ProcessEnv): string[] {
   const home = env.XDG_DATA_HOME || join(env.HOME ?? "/root", ".local/share");
   const dirs = [home, ...(env.XDG_DATA_DIRS || "/usr/local/share:/usr/share").split(":")];
   return dirs.map((dir) => join(dir, "applications", GRANT_FILE)).filter((file) => existsSync(file));

@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-export const KWIN_BINARY = "/usr/bin/kwin_wayland";
+const KWIN_BINARY = "/usr/bin/kwin_wayland";
 /** The file's name among the applications. */
 export const GRANT_FILE = "deskhand.desktop";
 

@@ -161,7 +161,7 @@ export interface Monitor extends Rect {
   primary: boolean;
 }
 
-export class X11Error extends CodedError {
+class X11Error extends CodedError {
   override readonly name: string = "X11Error";
   readonly code = "backend_unavailable";
   readonly next: string = "Run `deskhand doctor` to see what is missing.";
@@ -175,7 +175,7 @@ export class X11Error extends CodedError {
 }
 
 /** The X server closed the connection: the display's server stopped or was replaced. */
-export class DisplayGone extends X11Error {
+class DisplayGone extends X11Error {
   override readonly name = "DisplayGone";
   override readonly next =
     "Call again: the next call connects to the display anew (its windows and refs are new too).";

@@ -3,8 +3,8 @@
 // these two requests are encoded here; nothing else of RandR is needed.
 import type { Rect } from "../types.js";
 
-export const RR_GET_MONITORS = 42;
-export const RR_SET_MONITOR = 43;
+const RR_GET_MONITORS = 42;
+const RR_SET_MONITOR = 43;
 
 export interface RawMonitor extends Rect {
   /** The monitor's name, an atom. */

@@ -32,11 +32,11 @@ function hostDigest(name: string): number {
 }
 
 /** A process's start time in clock ticks (field 22 of /proc/PID/stat), or undefined when it is gone. */
-export function processStart(pid: number): number | undefined {
+function processStart(pid: number): number | undefined {
   return statOf(pid)?.start;
 }
 
-export const THIS_HOST = hostDigest(hostname());
+const THIS_HOST = hostDigest(hostname());
 
 export function selfRecord(): Pick<OwnerRecord, "host" | "pid" | "start"> {
   return { host: THIS_HOST, pid: process.pid, start: processStart(process.pid) ?? 0 };

@@ -35,7 +35,7 @@ async function until<T>(
 }
 
 /** After a window is activated, before input may follow. */
-export const AFTER_ACTIVATION_MS = 200;
+const AFTER_ACTIVATION_MS = 200;
 
 export class X11WindowControl implements WindowControl {
   constructor(private readonly x: X11Connection) {}

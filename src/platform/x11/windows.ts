@@ -48,10 +48,7 @@ export async function activeWindow(x: X11Connection): Promise<number | undefined
   return id ? id : undefined;
 }
 
-export async function windowAtPointer(
-  x: X11Connection,
-  windows: ClientWindow[],
-): Promise<number | undefined> {
+async function windowAtPointer(x: X11Connection, windows: ClientWindow[]): Promise<number | undefined> {
   return windowsAtPoint(windows, await x.pointer())[0]?.id;
 }
 
@@ -67,7 +64,7 @@ const MENU_TYPES = [
  * The menus open on screen: shown windows that bypass the window manager (override-redirect) and
  * whose type says menu. Their content is the app's accessible tree's to tell, where it is there.
  */
-export async function openMenuWindows(x: X11Connection): Promise<Rect[]> {
+async function openMenuWindows(x: X11Connection): Promise<Rect[]> {
   const menuTypes = new Set(await Promise.all(MENU_TYPES.map((name) => x.atom(name))));
   const menus = await Promise.all(
     (await x.children(x.root)).map(async (id) => {

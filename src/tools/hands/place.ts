@@ -72,7 +72,7 @@ function usableBounds(bounds: Rect | null | undefined): bounds is Rect {
   );
 }
 
-export function toGlobal(at: PointInput, screen: Rect): Point {
+function toGlobal(at: PointInput, screen: Rect): Point {
   if (at.space === "global") {
     const point = { x: at.x, y: at.y };
     if (!inside(point, screen))
