@@ -20,7 +20,8 @@ import { openX11Hands } from "./x11/hands.js";
 import { x11WindowSource } from "./x11/windows.js";
 
 export interface Desktop {
-  kind: WindowSource["kind"];
+  /** Its short name: the backend is named "atspi+" it, and doctor says it. */
+  kind: string;
   /** As a person calls it. */
   name: string;
   /** The display server its sessions speak. */

@@ -40,8 +40,10 @@ export function windowsAtPoint(windows: ClientWindow[], point: { x: number; y: n
 }
 
 export interface WindowSource {
-  /** "atspi+x11", "atspi+sway", "atspi+kwin", "atspi+gnome": the backend's name. */
-  readonly kind: "x11" | "sway" | "kwin" | "gnome";
+  /** Its desktop's kind (platform/desktops.ts): the backend is named "atspi+" it ("atspi+sway"). */
+  readonly kind: string;
+  /** What answers for the windows, as an error names it when its connection closes ("the X server"). */
+  readonly server: string;
   /** Bottom to top. */
   clientWindows(): Promise<ClientWindow[]>;
   activeWindow(): Promise<number | undefined>;

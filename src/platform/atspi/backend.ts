@@ -177,7 +177,7 @@ export class AtspiBackend implements AccessibilityBackend {
   #busGone(): BackendUnavailable {
     if (!this.a11y.closed)
       return new BackendUnavailable(
-        `the connection to the ${{ x11: "X server", sway: "sway IPC", kwin: "KWin", gnome: "GNOME Shell" }[this.windows.kind]} closed: it stopped or was replaced; the next call connects anew`,
+        `the connection to ${this.windows.server} closed: it stopped or was replaced; the next call connects anew`,
       );
     return new BackendUnavailable(
       "the connection to the accessibility bus closed: the bus stopped or restarted; the next call connects anew",

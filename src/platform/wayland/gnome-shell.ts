@@ -171,6 +171,7 @@ export function shellClientWindows(windows: ShellWindow[]): ClientWindow[] {
 export function shellWindowSource(shell: GnomeShell): WindowSource {
   return {
     kind: "gnome",
+    server: "GNOME Shell",
     clientWindows: async () => shellClientWindows(await shell.windows()),
     activeWindow: async () => shellFrontWindow(await shell.windows()),
     async windowUnderPointer(windows) {

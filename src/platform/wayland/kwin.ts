@@ -222,6 +222,7 @@ export function kwinClientWindows(windows: KWinWindow[]): ClientWindow[] {
 export function kwinWindowSource(kwin: KWinScripting): WindowSource {
   return {
     kind: "kwin",
+    server: "KWin",
     clientWindows: async () => kwinClientWindows(await kwin.windows()),
     activeWindow: async () => frontWindow(await kwin.windows()),
     async windowUnderPointer(windows) {

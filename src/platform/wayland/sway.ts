@@ -271,6 +271,7 @@ export function swayWindowSource(ipc: SwayIpc, timeoutMs: number): WindowSource 
   const windows = async () => stackedWindows(await ipc.tree(timeoutMs));
   return {
     kind: "sway",
+    server: "sway's IPC",
     clientWindows: windows,
     async activeWindow() {
       return swayWindows(await ipc.tree(timeoutMs)).find((w) => w.focused)?.id;

@@ -101,6 +101,7 @@ async function gtkExports(x: X11Connection, id: number): Promise<GtkExports | un
 export function x11WindowSource(x: X11Connection): WindowSource {
   return {
     kind: "x11",
+    server: "the X server",
     clientWindows: () => clientWindows(x),
     activeWindow: () => activeWindow(x),
     windowUnderPointer: (windows) => windowAtPointer(x, windows),
