@@ -13,7 +13,8 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { diagnose } from "../../src/platform/diagnostics.js";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
-import { Desktop, type DesktopOptions } from "../../src/platform/sandbox/desktop.js";
+import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import type { DesktopOptions } from "../../src/platform/sandbox/starting.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { findWaiting, gatedContext, toolCaller } from "./helpers.js";
 

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { launchApp } from "../../src/platform/sandbox/apps.js";
-import { Desktop, type DesktopOptions } from "../../src/platform/sandbox/desktop.js";
+import { Desktop } from "../../src/platform/sandbox/desktop.js";
+import type { DesktopOptions } from "../../src/platform/sandbox/starting.js";
 import { SwayIpc } from "../../src/platform/wayland/sway.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import {

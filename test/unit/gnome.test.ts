@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { titleBarInset } from "../../src/platform/atspi/csd.js";
 import { boxShift } from "../../src/platform/atspi/popup-places.js";
-import { gnomeRefuses } from "../../src/platform/sandbox/desktop.js";
+import { gnomeRefuses } from "../../src/platform/sandbox/start-gnome.js";
 import { waylandCompositor } from "../../src/platform/wayland/compositor.js";
 import {
   extensionMetadata,

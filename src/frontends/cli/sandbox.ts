@@ -7,12 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { descendantsOf, statOf } from "../../platform/processes.js";
 import { launchApp } from "../../platform/sandbox/apps.js";
-import {
-  Desktop,
-  gnomeRefuses,
-  SANDBOX_VARIABLES,
-  toolkitEnvironment,
-} from "../../platform/sandbox/desktop.js";
+import { Desktop, SANDBOX_VARIABLES, toolkitEnvironment } from "../../platform/sandbox/desktop.js";
+import { gnomeRefuses } from "../../platform/sandbox/start-gnome.js";
 import { readState, type SandboxState, stateFile, writeState } from "../../platform/sandbox/state.js";
 import { configPath, defaultAuditPath } from "../../safety/policy.js";
 import { UsageError } from "./usage-error.js";
