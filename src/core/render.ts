@@ -162,6 +162,10 @@ export async function renderSnapshot(page: SnapshotPage, options: RenderOptions 
   return lines.join("\n");
 }
 
+/** Who scaled a window's extents, as its line says it. */
+export const scaledBy = (w: WindowInfo): string =>
+  w.extentsScaledBy === "output" ? "the screen's scale" : "app scales itself";
+
 export function renderWindows(windows: WindowInfo[], truncated: boolean, total: number): string {
   if (windows.length === 0) return "No top-level windows are open.";
   const lines = windows.map((w) => {
@@ -170,7 +174,7 @@ export function renderWindows(windows: WindowInfo[], truncated: boolean, total: 
       w.focused ? "focused" : "",
       w.accessible ? "" : "no accessible tree",
       // Said so the places shown can be trusted: the app's own pixels were scaled to the screen's.
-      w.extentsScale ? `app scales itself ×${Number(w.extentsScale.toFixed(3))}` : "",
+      w.extentsScale ? `${scaledBy(w)} ×${Number(w.extentsScale.toFixed(3))}` : "",
       w.extentsDisagree ? "its places disagree with the screen: no click by ref" : "",
     ].filter(Boolean);
     return `- ${w.id} ${quote(w.title)} app=${w.app ?? "?"} pid=${w.pid ?? "?"}${rect}${flags.length ? ` (${flags.join(", ")})` : ""}`;

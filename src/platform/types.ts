@@ -1,4 +1,7 @@
 import { type Interface, type Role, roleSet, type State } from "./roles.js";
+
+/** Who makes an app's extents differ from the screen's by a factor: the app, or the output it is on. */
+export type ScaledBy = "app" | "output";
 // The backend contract. Every platform (atspi+x11 today; uia and ax later) and the in-memory fake
 // implement these capability interfaces, and one contract suite runs against each.
 
@@ -49,9 +52,12 @@ export interface WindowInfo {
   toolkit?: string;
   /**
    * The factor its app's extents are multiplied by to be the screen's: the app scales itself while
-   * reporting its own unscaled pixels (Qt's QT_SCALE_FACTOR). Absent where they are the screen's.
+   * reporting its own unscaled pixels (Qt's QT_SCALE_FACTOR), or the output does (GNOME's scale,
+   * `extentsScaledBy`). Absent where they are the screen's.
    */
   extentsScale?: number;
+  /** Who scaled them: the app itself, or the output it is on (GNOME's monitor scale). */
+  extentsScaledBy?: ScaledBy;
   /**
    * Why its app's extents cannot be placed on the screen: its frame disagrees with its window and no
    * one scale maps one onto the other. Its elements then have no bounds, and no click goes by them.

@@ -2,7 +2,7 @@
 // IPC under Wayland. The trees are AT-SPI's either way; this is only the windows, their places, the
 // focus and what is under the pointer.
 import type { GtkExports } from "./gtk-menus.js";
-import type { Rect } from "./types.js";
+import type { Rect, ScaledBy } from "./types.js";
 
 /** A top-level window as the display lists it, in global points, with what is known of its place. */
 export interface ClientWindow {
@@ -22,6 +22,8 @@ export interface ClientWindow {
   extentsShift?: { x: number; y: number } | null;
   /** What its app's extents are multiplied by: it scaled itself, its extents did not (X11). */
   extentsScale?: number;
+  /** Who scaled them: the app itself (X11: its frame against its window), or the output (GNOME's monitor scale). */
+  extentsScaledBy?: ScaledBy;
   /** Why its app's extents match neither the window nor one scale of it (X11): no place is trusted. */
   extentsDisagree?: string;
 }

@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { scaledBy } from "../core/render.js";
 import { bounded, CHECK_MS, type Check, diagnose, failedCheck, GROUP_MS } from "../platform/diagnostics.js";
 import type { WindowInfo } from "../platform/types.js";
 import { coveredLanguages } from "../safety/committing-words.js";
@@ -17,7 +18,7 @@ function mappingCheck(windows: WindowInfo[]): Check {
   const named = (w: WindowInfo) => `${JSON.stringify(w.title)} (${w.toolkit ?? w.app ?? "?"})`;
   const scaled = windows
     .filter((w) => w.extentsScale)
-    .map((w) => `${named(w)} ×${Number(w.extentsScale!.toFixed(3))}`);
+    .map((w) => `${named(w)} ×${Number(w.extentsScale!.toFixed(3))} (${scaledBy(w)})`);
   const disagree = windows
     .filter((w) => w.extentsDisagree)
     .map((w) => `${named(w)} none: ${w.extentsDisagree}`);

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { renderWindows } from "../../src/core/render.js";
 import { titleBarInset } from "../../src/platform/atspi/csd.js";
 import { boxShift } from "../../src/platform/atspi/popup-places.js";
 import { gnomeRefuses } from "../../src/platform/sandbox/start-gnome.js";
@@ -93,6 +94,26 @@ describe("GNOME Shell", () => {
       ],
     );
     assert.equal(listed[1]!.id, windowNumber("7"));
+  });
+
+  it("says a scaled screen's factor as the screen's, not as an app that scales itself", () => {
+    const [listed] = shellClientWindows([{ ...window({ id: 7, title: "Doubled", stacking: 1 }), scale: 2 }]);
+    assert.equal(listed!.extentsScale, 2);
+    const line = renderWindows(
+      [
+        {
+          ...listed!,
+          app: "gedit",
+          focused: false,
+          accessible: true,
+          extentsScaledBy: listed!.extentsScaledBy,
+        },
+      ],
+      false,
+      1,
+    );
+    assert.match(line, /\(the screen's scale ×2\)/);
+    assert.doesNotMatch(line, /app scales itself/);
   });
 
   it("takes an open popup's app window for the window in front", () => {

@@ -333,6 +333,7 @@ export class AtspiBackend implements AccessibilityBackend {
   async #withFit(match: WindowMatch): Promise<void> {
     const { window, frame } = match;
     delete window.extentsScale;
+    delete window.extentsScaledBy;
     delete window.extentsDisagree;
     if (!frame || !window.rect || frame.app.isGtk4) return;
     const r = window.rect;
@@ -345,7 +346,7 @@ export class AtspiBackend implements AccessibilityBackend {
       if (this.#fits.size > 500) this.#fits.clear();
       if (fit.fits !== "none") this.#fits.set(key, fit);
     }
-    if (fit.fits === "scaled") window.extentsScale = fit.scale;
+    if (fit.fits === "scaled") Object.assign(window, { extentsScale: fit.scale, extentsScaledBy: "app" });
     if (fit.fits === "none") {
       const box = (b: Rect) => `${b.width}x${b.height}@${b.x},${b.y}`;
       window.extentsDisagree = `its frame reads ${box(fit.frame)} against the window's ${box(r)}, and no one scale maps one onto the other`;
@@ -419,7 +420,9 @@ export class AtspiBackend implements AccessibilityBackend {
         ...(matches.get(window.id)?.unanswered ? { unanswered: true } : {}),
         ...(frame?.app.toolkit.name ? { toolkit: frame.app.toolkit.name } : {}),
         ...(window.windowClass ? { windowClass: window.windowClass } : {}),
-        ...(window.extentsScale ? { extentsScale: window.extentsScale } : {}),
+        ...(window.extentsScale
+          ? { extentsScale: window.extentsScale, extentsScaledBy: window.extentsScaledBy ?? "app" }
+          : {}),
         ...(window.extentsDisagree ? { extentsDisagree: window.extentsDisagree } : {}),
       }));
   }

@@ -163,7 +163,7 @@ export function shellClientWindows(windows: ShellWindow[]): ClientWindow[] {
   const scales = new Map(windows.map((w) => [shellNumber(w), w.scale ?? 1]));
   return listedClientWindows(windows, shellNumber, (w) => w.frame).map((w) => {
     const scale = scales.get(w.id) ?? 1;
-    return scale > 1 ? { ...w, extentsScale: scale } : w;
+    return scale > 1 ? { ...w, extentsScale: scale, extentsScaledBy: "output" as const } : w;
   });
 }
 
