@@ -3,6 +3,7 @@
 // receipt) under the tool's own name. What a press may open, and whether its reply reads the windows,
 // are properties of the definition: the recorder and the receipt read them, never a tool's name.
 import type { z } from "zod";
+import type { SafetyLevel } from "../safety/levels.js";
 import { attemptInput, frontChanged, type InputAttempt } from "./hands/attempt.js";
 import { defineTool, type ToolDefinition, type ToolGroup, type ToolOutput } from "./tool.js";
 
@@ -10,7 +11,11 @@ import { defineTool, type ToolDefinition, type ToolGroup, type ToolOutput } from
  * What one call will do: its target and what it presses, read before the gate, and how to send it.
  * `step` names a part of the tool (window's `focus`): the journal says `window.focus`.
  */
-export type InputPlan = Omit<InputAttempt, "tool" | "mayOpen" | "readsWindows"> & { step?: string };
+export type InputPlan = Omit<InputAttempt, "tool" | "mayOpen" | "readsWindows" | "nominal"> & {
+  step?: string;
+  /** The level it runs at before its target raises it: the tool's own `level`, unless it depends on the input. */
+  nominal?: SafetyLevel;
+};
 
 /** How an input may open, close or retitle a window: see InputAttempt.mayOpen. */
 export type Opens = NonNullable<InputAttempt["mayOpen"]>;
@@ -70,11 +75,12 @@ export function defineInputTool<
  */
 export function runPlan(
   context: Parameters<ToolDefinition["handler"]>[0],
-  tool: Pick<InputTool, "name" | "opens" | "readsWindows">,
+  tool: Pick<InputTool, "name" | "opens" | "readsWindows" | "level">,
   { step, ...plan }: InputPlan,
 ): Promise<ToolOutput> {
   return attemptInput(context, {
     ...plan,
+    nominal: plan.nominal ?? tool.level,
     tool: step ? `${tool.name}.${step}` : tool.name,
     ...(tool.opens ? { mayOpen: tool.opens } : {}),
     ...(tool.readsWindows === false ? { readsWindows: false } : {}),

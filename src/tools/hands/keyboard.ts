@@ -117,7 +117,6 @@ async function keyboardTarget(
       ? await typesIntoPassword(context, place, keysGoTo, effect.focusedRoles)
       : undefined;
   return {
-    nominal: "L2" as const,
     ...(password !== undefined ? { password } : {}),
     intent: input.intent,
     reversible: input.reversible,

@@ -107,7 +107,6 @@ export const clickTool = defineInputTool({
     const hands = await context.hands();
     const { named, place } = await placeInWindow(context, hands, input);
     return {
-      nominal: "L2",
       intent: input.intent,
       reversible: input.reversible,
       place,
@@ -179,7 +178,6 @@ export const dragTool = defineInputTool({
     const from = await resolvePlace(context, hands, input.from, named);
     const to = await resolvePlace(context, hands, input.to, named ?? from.windowId);
     return {
-      nominal: "L2",
       intent: input.intent,
       reversible: input.reversible,
       place: to,
@@ -216,7 +214,6 @@ export const hoverTool = defineInputTool({
     const hands = await context.hands();
     const { named, place } = await placeInWindow(context, hands, input);
     return {
-      nominal: "L1",
       intent: input.intent,
       reversible: true,
       place,

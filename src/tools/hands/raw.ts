@@ -36,7 +36,6 @@ export const rawInputTool = defineInputTool({
     if (p.kind === "mouse_down" || p.kind === "mouse_up") {
       const place = await resolvePlace(context, hands, p);
       return {
-        nominal: "L4",
         intent: input.intent,
         reversible: true,
         place,
@@ -65,7 +64,6 @@ export const rawInputTool = defineInputTool({
         ? (await keyEffect(context, { windowId: await hands.activeWindow(), chord })).presses
         : pressesNothing(p.kind === "key_up" ? "releases a key" : "holds a modifier");
     return {
-      nominal: "L4",
       intent: input.intent,
       reversible: true,
       ensureFocus: false,
