@@ -12,7 +12,7 @@ import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.j
 import { resolveOne } from "./find.js";
 import { paramValues, readRecording, recordingsDir } from "./recording.js";
 import { type Step, stepSchema } from "./run-step.js";
-import { defineTool, type ToolDefinition } from "./tool.js";
+import { defineTool, type ToolDefinition, type ToolOutput } from "./tool.js";
 import { viewSchema } from "./view.js";
 import { waitTool } from "./wait.js";
 
@@ -234,11 +234,21 @@ async function windowsNow(context: ToolContext): Promise<WindowInfo[] | undefine
   return (await context.backend()).listWindows().catch(() => undefined);
 }
 
+/** Where a run stopped: the step, its tool, why, and that step's own reply. */
+interface Stopped {
+  step: number;
+  tool: string;
+  reason: Stop;
+  reply: { text: string; data: unknown };
+}
+
+type FindTool = (name: string) => ToolDefinition | undefined;
+
 /**
  * The run tool, given the list it finds its steps' tools in: the registry builds it, so this module
  * depends on no list of tools (the registry lists run itself).
  */
-export const defineRunTool = (findTool: (name: string) => ToolDefinition | undefined) =>
+export const defineRunTool = (findTool: FindTool) =>
   defineTool({
     name: "run",
     recorded: false,
@@ -262,127 +272,150 @@ export const defineRunTool = (findTool: (name: string) => ToolDefinition | undef
       // A window that came or went after the last reply: said once for the run, not by its first step.
       const since = before ? windowsSinceLast(context, before) : undefined;
       const lines: StepLine[] = [];
-      let stopped:
-        | { step: number; tool: string; reason: Stop; reply: { text: string; data: unknown } }
-        | undefined;
+      let stopped: Stopped | undefined;
       for (const [i, step] of steps.entries()) {
-        const number = i + 1;
-        const tool = findTool(step.tool)!;
-        const stop = (reason: Stop, reply: { text: string; data: unknown }) => {
-          stopped = { step: number, tool: step.tool, reason, reply };
-          lines.push({ step: number, tool: step.tool, outcome: reason, line: firstLines(reply.text) });
-        };
-        // Checked before the step's find and again before its call: no step starts once asked to stop.
-        const halted = () => {
-          const why = haltedBecause(context);
-          if (why) stop(why.stop, { text: why.text, data: null });
-          return why !== undefined;
-        };
-        if (halted()) break;
-        let ref: string | undefined;
-        if (step.find) {
-          const found = await resolveOne(context, step.find).then(
-            (m) => m,
-            (error: unknown) => (error instanceof DeskhandError ? error : undefined),
-          );
-          if (!found || found instanceof DeskhandError) {
-            const error =
-              found ?? new DeskhandError("internal_error", "the step's find failed", "Try the find alone.");
-            // What was recorded, beside what is there now: the difference is the reply.
-            const recordedAs = step.element
-              ? `recorded ${step.element.role} ${JSON.stringify(step.element.name)}; now `
-              : "";
-            stop(error.code === "not_found" || error.code === "ambiguous" ? "differs" : "error", {
-              text: `the step's find: ${recordedAs}${error.code}: ${error.message}\n${error.next}`,
-              data: { ...error.toJSON(), ...(step.element ? { recorded: step.element } : {}) },
-            });
-            break;
-          }
-          const want = step.element;
-          if (want && (found.role !== want.role || (found.name ?? "") !== want.name)) {
-            stop("differs", {
-              text: `the step's element differs from the recorded one; nothing was done: recorded ${want.role} ${JSON.stringify(want.name)}, now ${found.role} ${JSON.stringify(found.name ?? "")} [ref=${found.ref}]`,
-              data: { recorded: want, now: { ref: found.ref, role: found.role, name: found.name ?? "" } },
-            });
-            break;
-          }
-          ref = found.ref;
-        }
-        const args = argsOf(step, tool, params, ref);
-        if (input.include_changes && "include_changes" in tool.input.shape) args.include_changes ??= true;
-        if (halted()) break;
-        const result = await callTool(context, tool, args, context.signal);
-        if (!result.ok || result.outcome !== "done") {
-          stop(result.outcome === "refused" ? "refused" : "error", replyOf(result));
-          break;
-        }
-        const line: StepLine = {
-          step: number,
-          tool: step.tool,
-          outcome: "done",
-          line: firstLines(result.output.text),
-          rest: restOf(result.output.text),
-          ...(ref ? { ref } : {}),
-        };
-        if (step.expect) {
-          const waited = await callTool(
-            context,
-            waitTool,
-            substitute(step.expect, params, ref),
-            context.signal,
-          );
-          const met = waited.ok && (waited.output.data as { met?: boolean }).met === true;
-          if (!met) {
-            lines.push(line);
-            stopped = {
-              step: number,
-              tool: step.tool,
-              reason: "expect_not_met",
-              reply: {
-                text: `the step was done, but its expect was not met: ${replyOf(waited).text}`,
-                data: replyOf(waited).data,
-              },
-            };
-            break;
-          }
-          line.line += ` · expect met`;
-        }
-        lines.push(line);
+        const ran = await runStep(context, step, i + 1, {
+          params,
+          includeChanges: input.include_changes,
+          findTool,
+        });
+        lines.push(ran.line);
+        stopped = ran.stopped;
+        if (stopped) break;
       }
       const after = await windowsNow(context);
       const changes = before && after ? windowChanges(before, after) : undefined;
       if (after) rememberWindows(context, after);
-      const done = lines.filter((l) => l.outcome === "done").length;
-      const notRun = steps.slice(lines.length).map((s, i) => ({ step: lines.length + i + 1, tool: s.tool }));
-      const status = !stopped ? "done" : stopped.reason === "refused" ? "refused" : "error";
-      const reason = stopped ? reasonOf(stopped.reply) : undefined;
-      const text = [
-        // The first word is the outcome, as every front end shows a refusal or a failure.
-        stopped
-          ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${Date.now() - started} ms`
-          : `done: ${steps.length} of ${steps.length} steps · ${Date.now() - started} ms`,
-        ...(since?.lines ?? []),
-        ...lines.flatMap((l) => [
-          `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
-          ...(l.rest ?? []).map((r) => `   ${r}`),
-        ]),
-        ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
-        ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
-        ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),
-      ].join("\n");
-      return {
-        data: {
-          status,
-          done,
-          total: steps.length,
-          steps: lines,
-          ...(stopped ? { stopped, reason } : {}),
-          not_run: notRun,
-          ...(since?.data ?? {}),
-          ...(changes ?? {}),
-          ms: Date.now() - started,
-        },
-        text,
-      };
+      return runReply({ total: steps, lines, stopped, started, since, changes });
     },
   });
+
+/** One step: its element found (and checked against the recorded one), its call, its expect. */
+async function runStep(
+  context: ToolContext,
+  step: Step,
+  number: number,
+  run: {
+    params: Record<string, string>;
+    includeChanges: boolean | undefined;
+    findTool: FindTool;
+  },
+): Promise<{ line: StepLine; stopped?: Stopped }> {
+  const tool = run.findTool(step.tool)!;
+  const stop = (reason: Stop, reply: Stopped["reply"]) => ({
+    line: { step: number, tool: step.tool, outcome: reason, line: firstLines(reply.text) } as StepLine,
+    stopped: { step: number, tool: step.tool, reason, reply },
+  });
+  // Checked before the step's find and again before its call: no step starts once asked to stop.
+  const halted = haltedBecause(context);
+  if (halted) return stop(halted.stop, { text: halted.text, data: null });
+  const found = step.find ? await stepElement(context, step) : undefined;
+  if (found && "stop" in found) return stop(found.stop, found.reply);
+  const ref = found?.ref;
+  const args = argsOf(step, tool, run.params, ref);
+  if (run.includeChanges && "include_changes" in tool.input.shape) args.include_changes ??= true;
+  const haltedNow = haltedBecause(context);
+  if (haltedNow) return stop(haltedNow.stop, { text: haltedNow.text, data: null });
+  const result = await callTool(context, tool, args, context.signal);
+  if (!result.ok || result.outcome !== "done")
+    return stop(result.outcome === "refused" ? "refused" : "error", replyOf(result));
+  const line: StepLine = {
+    step: number,
+    tool: step.tool,
+    outcome: "done",
+    line: firstLines(result.output.text),
+    rest: restOf(result.output.text),
+    ...(ref ? { ref } : {}),
+  };
+  if (!step.expect) return { line };
+  const waited = await callTool(context, waitTool, substitute(step.expect, run.params, ref), context.signal);
+  if (waited.ok && (waited.output.data as { met?: boolean }).met === true)
+    return { line: { ...line, line: `${line.line} · expect met` } };
+  const reply = {
+    text: `the step was done, but its expect was not met: ${replyOf(waited).text}`,
+    data: replyOf(waited).data,
+  };
+  return { line, stopped: { step: number, tool: step.tool, reason: "expect_not_met", reply } };
+}
+
+/** A step's element by its find, as recorded: its ref, or why the step stops with nothing done. */
+async function stepElement(
+  context: ToolContext,
+  step: Step,
+): Promise<{ ref: string } | { stop: Stop; reply: Stopped["reply"] }> {
+  const found = await resolveOne(context, step.find!).then(
+    (m) => m,
+    (error: unknown) => (error instanceof DeskhandError ? error : undefined),
+  );
+  if (!found || found instanceof DeskhandError) {
+    const error =
+      found ?? new DeskhandError("internal_error", "the step's find failed", "Try the find alone.");
+    // What was recorded, beside what is there now: the difference is the reply.
+    const recordedAs = step.element
+      ? `recorded ${step.element.role} ${JSON.stringify(step.element.name)}; now `
+      : "";
+    return {
+      stop: error.code === "not_found" || error.code === "ambiguous" ? "differs" : "error",
+      reply: {
+        text: `the step's find: ${recordedAs}${error.code}: ${error.message}\n${error.next}`,
+        data: { ...error.toJSON(), ...(step.element ? { recorded: step.element } : {}) },
+      },
+    };
+  }
+  const want = step.element;
+  if (want && (found.role !== want.role || (found.name ?? "") !== want.name))
+    return {
+      stop: "differs",
+      reply: {
+        text: `the step's element differs from the recorded one; nothing was done: recorded ${want.role} ${JSON.stringify(want.name)}, now ${found.role} ${JSON.stringify(found.name ?? "")} [ref=${found.ref}]`,
+        data: { recorded: want, now: { ref: found.ref, role: found.role, name: found.name ?? "" } },
+      },
+    };
+  return { ref: found.ref };
+}
+
+/** The run's reply: its outcome first, each step's line, the stopping step's reply, what changed. */
+function runReply(run: {
+  total: Step[];
+  lines: StepLine[];
+  stopped: Stopped | undefined;
+  started: number;
+  since: ReturnType<typeof windowsSinceLast> | undefined;
+  changes: ReturnType<typeof windowChanges> | undefined;
+}): ToolOutput {
+  const { lines, stopped, since, changes } = run;
+  const steps = run.total;
+  const ms = Date.now() - run.started;
+  const done = lines.filter((l) => l.outcome === "done").length;
+  const notRun = steps.slice(lines.length).map((s, i) => ({ step: lines.length + i + 1, tool: s.tool }));
+  const status = !stopped ? "done" : stopped.reason === "refused" ? "refused" : "error";
+  const reason = stopped ? reasonOf(stopped.reply) : undefined;
+  const text = [
+    // The first word is the outcome, as every front end shows a refusal or a failure.
+    stopped
+      ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${ms} ms`
+      : `done: ${steps.length} of ${steps.length} steps · ${ms} ms`,
+    ...(since?.lines ?? []),
+    ...lines.flatMap((l) => [
+      `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
+      ...(l.rest ?? []).map((r) => `   ${r}`),
+    ]),
+    ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
+    ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
+    ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),
+  ].join("\n");
+  return {
+    data: {
+      status,
+      done,
+      total: steps.length,
+      steps: lines,
+      ...(stopped ? { stopped, reason } : {}),
+      not_run: notRun,
+      ...(since?.data ?? {}),
+      ...(changes ?? {}),
+      ms,
+    },
+    text,
+  };
+}
