@@ -8,6 +8,11 @@ import { SwayIpc, type SwayRect, swayWindows } from "./sway.js";
 import { WaylandConnection } from "./wire.js";
 
 export async function swayChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DesktopCheck[]> {
+  return [...(await ipcChecks(env, timeoutMs)), ...(await handsChecks(env, timeoutMs))];
+}
+
+/** sway's IPC: its outputs (where points and pixels part) and its windows. */
+async function ipcChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DesktopCheck[]> {
   const checks: DesktopCheck[] = [];
   let ipc: SwayIpc | undefined;
   try {
@@ -46,6 +51,12 @@ export async function swayChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Pro
   } finally {
     ipc?.close();
   }
+  return checks;
+}
+
+/** What deskhand's own Wayland hands need: a virtual pointer and keyboard, screencopy or grim. */
+async function handsChecks(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DesktopCheck[]> {
+  const checks: DesktopCheck[] = [];
   let wl: WaylandConnection | undefined;
   /** Why deskhand cannot copy the screen itself; "" when it can; undefined: the display was not reached. */
   let screencopy: string | undefined;
