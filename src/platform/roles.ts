@@ -194,17 +194,11 @@ export const TEXT_CONTENT_ROLES = roleSet(
  * Fields that are one text with one caret: typing goes at its end, and the whole is re-read. Not a
  * paragraph (a part of a document) nor an editbar (LibreOffice's shows the cell, not the typing).
  */
-export const ONE_CARET_ROLES = roleSet("text", "entry", "password text", "spin button", "document text");
+const ONE_CARET = ["text", "entry", "password text", "spin button", "document text"] as const;
+export const ONE_CARET_ROLES = roleSet(...ONE_CARET);
 
 /** Fields whose own text is what was typed into them once the app has taken it: one-caret fields and a terminal. */
-export const SHOWS_TYPED_ROLES = roleSet(
-  "text",
-  "entry",
-  "password text",
-  "spin button",
-  "document text",
-  "terminal",
-);
+export const SHOWS_TYPED_ROLES = roleSet(...ONE_CARET, "terminal");
 
 /** Roles of a top-level window's own element: nothing above one groups anything in it. */
 export const WINDOW_ROLES = roleSet(

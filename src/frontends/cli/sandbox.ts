@@ -9,6 +9,7 @@ import { descendantsOf, statOf } from "../../platform/processes.js";
 import { launchApp } from "../../platform/sandbox/apps.js";
 import { Desktop, SANDBOX_VARIABLES, toolkitEnvironment } from "../../platform/sandbox/desktop.js";
 import { gnomeRefuses } from "../../platform/sandbox/start-gnome.js";
+import type { DesktopOptions } from "../../platform/sandbox/starting.js";
 import { readState, type SandboxState, stateFile, writeState } from "../../platform/sandbox/state.js";
 import { configPath, defaultAuditPath } from "../../safety/policy.js";
 import { UsageError } from "./usage-error.js";
@@ -24,20 +25,12 @@ function parseSize(size: string | undefined): { width?: number; height?: number 
  * --scale, --dpi and --monitors, checked: a scale from 1 to 4 (1.25, 1.5, 2), whole dots per inch
  * from 48 to 480, from 1 to 4 monitors.
  */
-function parseScreen(values: {
-  scale?: string;
-  dpi?: string;
-  monitors?: string;
-  wayland?: boolean;
-  kde?: boolean;
-  gnome?: boolean;
-  xwayland?: boolean;
-}): {
-  scale?: number;
-  dpi?: number;
-  monitors?: number;
-} {
-  const screen: { scale?: number; dpi?: number; monitors?: number } = {};
+type Screen = Pick<DesktopOptions, "scale" | "dpi" | "monitors">;
+
+function parseScreen(
+  values: { [K in keyof Screen]?: string } & Pick<DesktopOptions, "wayland" | "kde" | "gnome" | "xwayland">,
+): Screen {
+  const screen: Screen = {};
   if ([values.wayland, values.kde, values.gnome].filter(Boolean).length > 1)
     throw new UsageError(
       "--wayland (sway), --kde (KWin) and --gnome (GNOME Shell) each start a compositor: give one of them",
