@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { observeTargets } from "../core/observe.js";
 import { incompleteLines, renderElement } from "../core/render.js";
-import type { SnapshotElement, SnapshotTarget } from "../core/snapshot.js";
+import type { SnapshotElement, SnapshotPage, SnapshotTarget } from "../core/snapshot.js";
 import { placeholderOf } from "../core/value.js";
 import { bounded } from "../platform/diagnostics.js";
 import { LABELLED_FIELD_ROLES, roleSet } from "../platform/roles.js";
@@ -118,27 +118,7 @@ export const observeTool = defineTool({
     const fromPixels = pixels ? await withPixelTargets(context, page, observed.targets) : undefined;
     const targets = await withPlaceholders(context, page.elements, fromPixels?.targets ?? observed.targets);
     rememberMarks(context, page.snapshotId, marksOf(page, targets));
-    // A label whose words a target already shows (a field's inferred label, a check box's own text)
-    // is said once, on the target.
-    const onTargets = new Set(observed.targets.map((t) => t.ref));
-    const shownOnce = new Set(
-      page.elements
-        .filter((e) => onTargets.has(e.ref))
-        .flatMap((e) => [e.name, e.inferredLabel, e.description].filter((w): w is string => !!w))
-        .map((w) => w.trim().replace(/[:：]$/, "")),
-    );
-    // So is a key ("Producer:") whose value label carries it (~"Producer").
-    for (const e of page.elements)
-      if (TEXT_ROLES.has(e.role) && e.name && e.inferredLabel) shownOnce.add(e.inferredLabel);
-    const context_ = page.elements
-      .filter((e) => TEXT_ROLES.has(e.role) && (e.name || e.value))
-      .filter(
-        (e) => e.inferredLabel !== undefined || !shownOnce.has((e.name ?? "").trim().replace(/[:：]$/, "")),
-      )
-      .map(
-        (e) =>
-          `${e.role} ${JSON.stringify(e.name || e.value)}${e.inferredLabel ? ` ~${JSON.stringify(e.inferredLabel)}` : ""}`,
-      );
+    const context_ = contextLines(page.elements, observed.targets);
     const leftOut = {
       off_screen: page.counts.hidden + page.counts.folded,
       merged: page.counts.merged,
@@ -174,26 +154,76 @@ export const observeTool = defineTool({
         context: context_,
         ...(truncatedBy.includes("maxTargets") ? { cut: true } : {}),
       });
-    const leftOutParts = [
-      leftOut.off_screen ? `${leftOut.off_screen} off screen (visibleOnly: false shows them)` : "",
-      leftOut.merged ? `${leftOut.merged} wrappers and repeated labels` : "",
-      leftOut.nothing_to_do
-        ? `${leftOut.nothing_to_do} with nothing to do (progress bars, split panes, unnamed and only focusable)`
-        : "",
-      leftOut.in_tables ? `${leftOut.in_tables} inside folded tables, lists and rows` : "",
-    ].filter(Boolean);
-    const lines = [
-      `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > observed.targets.length ? ` of ${observed.total + targets.length - observed.targets.length}` : ""}, in reading order`,
-      ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
-      // A window that exposes nothing (Chromium without renderer accessibility) is said, with the fix.
-      ...incompleteLines(page.treeIncomplete),
-      ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
-      ...(fromPixels?.notes ?? []),
-      ...(observed.cut_by_depth ? [belowDepth(observed.cut_by_depth)] : []),
-      ...targets.map((t) => `${t.index}. ${t.label}`),
-      ...(context_.length ? ["# context", ...context_] : []),
-      ...(includeTree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),
-    ];
+    const lines = observeLines({
+      page,
+      observed,
+      targets,
+      truncatedBy,
+      leftOut,
+      context: context_,
+      notes: fromPixels?.notes ?? [],
+      tree: includeTree,
+    });
     return { data, text: lines.join("\n") };
   },
 });
+
+/**
+ * The window's texts a person reads beside its targets, each once: a label whose words a target
+ * already shows (a field's inferred label, a check box's own text) is said on the target.
+ */
+function contextLines(elements: SnapshotElement[], listed: { ref: string }[]): string[] {
+  const onTargets = new Set(listed.map((t) => t.ref));
+  const shownOnce = new Set(
+    elements
+      .filter((e) => onTargets.has(e.ref))
+      .flatMap((e) => [e.name, e.inferredLabel, e.description].filter((w): w is string => !!w))
+      .map((w) => w.trim().replace(/[:：]$/, "")),
+  );
+  // So is a key ("Producer:") whose value label carries it (~"Producer").
+  for (const e of elements)
+    if (TEXT_ROLES.has(e.role) && e.name && e.inferredLabel) shownOnce.add(e.inferredLabel);
+  return elements
+    .filter((e) => TEXT_ROLES.has(e.role) && (e.name || e.value))
+    .filter(
+      (e) => e.inferredLabel !== undefined || !shownOnce.has((e.name ?? "").trim().replace(/[:：]$/, "")),
+    )
+    .map(
+      (e) =>
+        `${e.role} ${JSON.stringify(e.name || e.value)}${e.inferredLabel ? ` ~${JSON.stringify(e.inferredLabel)}` : ""}`,
+    );
+}
+
+/** observe's text: the heading, what was cut and left out, the targets, the context, the tree. */
+function observeLines(o: {
+  page: SnapshotPage;
+  observed: ReturnType<typeof observeTargets>;
+  targets: { index: number; label: string }[];
+  truncatedBy: string[];
+  leftOut: Record<string, number>;
+  context: string[];
+  notes: string[];
+  tree: boolean;
+}): string[] {
+  const { page, observed, targets, truncatedBy, leftOut } = o;
+  const leftOutParts = [
+    leftOut.off_screen ? `${leftOut.off_screen} off screen (visibleOnly: false shows them)` : "",
+    leftOut.merged ? `${leftOut.merged} wrappers and repeated labels` : "",
+    leftOut.nothing_to_do
+      ? `${leftOut.nothing_to_do} with nothing to do (progress bars, split panes, unnamed and only focusable)`
+      : "",
+    leftOut.in_tables ? `${leftOut.in_tables} inside folded tables, lists and rows` : "",
+  ].filter(Boolean);
+  return [
+    `# observe ${page.snapshotId} · ${targets.length} targets${observed.total > observed.targets.length ? ` of ${observed.total + targets.length - observed.targets.length}` : ""}, in reading order`,
+    ...(truncatedBy.length ? [`# truncated_by: ${truncatedBy.join(", ")}`] : []),
+    // A window that exposes nothing (Chromium without renderer accessibility) is said, with the fix.
+    ...incompleteLines(page.treeIncomplete),
+    ...(leftOutParts.length ? [`# left out: ${leftOutParts.join(", ")}`] : []),
+    ...o.notes,
+    ...(observed.cut_by_depth ? [belowDepth(observed.cut_by_depth)] : []),
+    ...targets.map((t) => `${t.index}. ${t.label}`),
+    ...(o.context.length ? ["# context", ...o.context] : []),
+    ...(o.tree ? ["# tree", ...page.elements.map((e) => renderElement(e))] : []),
+  ];
+}
