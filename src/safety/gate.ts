@@ -1,7 +1,6 @@
 // The gate every action passes, after its target is probed: level (raised by the target, never
 // lowered), ceiling, then confirmation for what commits, cannot be undone or is a dangerous chord.
 import { globMatch } from "../core/glob.js";
-import { cutString } from "../core/limits.js";
 import type { Chord } from "../platform/keys.js";
 import { dangerousChord } from "./chords.js";
 import { commitReason, type TargetFacts } from "./classify.js";
@@ -51,7 +50,20 @@ const escaped = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
 
 /** Text from the app or the agent as a person is shown it: escaped where unsafe, and bounded. */
 function shownToPerson(text: string, max = QUESTION_PART): string {
-  return cutString(text, max).replace(UNSAFE_FOR_A_PERSON, escaped);
+  return atClause(text, max).replace(UNSAFE_FOR_A_PERSON, escaped);
+}
+
+/**
+ * A long reason cut where a clause ends, not in a word: what decided comes first, and what follows
+ * (the detail, the advice to the agent) is left out with "…".
+ */
+function atClause(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, max).join("");
+  const clause = Math.max(...["; ", ", ", ": ", " ("].map((mark) => head.lastIndexOf(mark)));
+  const end = clause > max / 2 ? clause : head.lastIndexOf(" ") > max / 2 ? head.lastIndexOf(" ") : max;
+  return `${head.slice(0, end)} …`;
 }
 
 // A long name is shown by its head and its tail: what differs is often at its end.

@@ -229,6 +229,17 @@ describe("the question a person is asked", () => {
     });
     assert.ok(question.indexOf('"pay') > 0 && question.indexOf('"pay') < 200, question);
   });
+
+  it("cuts a long reason where a clause ends, never in a word, and with no count a person cannot use", () => {
+    const reason =
+      "deskhand cannot tell what it would press (this app binds keys that deskhand cannot read without opening its menus (a GtkApplication, whose accelerators need no menu item), and judging never opens them, so what ctrl+s does is unknown; act on the menu item or button itself instead)";
+    const question = confirmationQuestion({ tool: "key", level: "L3", intent: "save", reasons: [reason] });
+    const [asked] = question.split("\n") as [string];
+    assert.doesNotMatch(asked, /\[cut:/);
+    assert.match(asked, /(;|,|:|\)) …\.$|\w …\.$/);
+    assert.match(asked, /what it would press/);
+    assert.doesNotMatch(asked, /\bi…/, "no word is broken");
+  });
 });
 
 describe("the policy and the journal", () => {
