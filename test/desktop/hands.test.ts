@@ -131,6 +131,25 @@ describe("hands on real apps", () => {
     await call("key", { key: "Backspace", intent: "Empty the entry" });
   });
 
+  it("text typed where the focus is, a read-only field, is said as gone to it, not as lost, with its window named", async () => {
+    const serial = await one(TITLES.swing, { role: "text", name: "Serial" });
+    const focused = await call("act", { ref: serial.ref, action: { kind: "focus" } });
+    assert.ok(focused.ok, JSON.stringify(focused.error));
+    const typed = await call("type_text", {
+      text: "abc",
+      window: { title: TITLES.swing },
+      intent: "Type where the focus is",
+    });
+    assert.equal(typed.data.status, "unverified", typed.text);
+    assert.match(typed.text ?? "", /read-only: it takes no typed text/);
+    assert.match(
+      typed.text ?? "",
+      new RegExp(`of window ${JSON.stringify(TITLES.swing).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+    );
+    assert.doesNotMatch(typed.text ?? "", /did not arrive/);
+    assert.equal((await one(TITLES.swing, { role: "text", name: "Serial" })).value, "DH-0042");
+  });
+
   it("borrowed keycodes stay mapped between calls and go back when deskhand closes", async (t) => {
     const x = await X11Connection.open(process.env.DISPLAY!, 2000);
     t.after(() => x.close());

@@ -243,11 +243,11 @@ async function focusedReadBack(
   try {
     const backend = await context.backend();
     // A key in them pressed one of its buttons, or its app closed it: the keys after went elsewhere.
-    const open = await backend
+    const window = await backend
       .listWindows()
-      .then((windows) => windows.some((w) => w.id === windowId))
-      .catch(() => true);
-    if (!open)
+      .then((windows) => windows.find((w) => w.id === windowId) ?? null)
+      .catch(() => undefined);
+    if (window === null)
       return {
         read_back: "unreadable",
         read_back_reason:
@@ -301,20 +301,32 @@ async function focusedReadBack(
     const shown = shownIn(now);
     const readBack = judged(shown);
     const state = elementState(now);
+    const into = {
+      role: state.role,
+      name: state.name,
+      ...(state.value !== undefined ? { value: state.value } : {}),
+      // No ref was given: the reply names the window the keys went to, which may not be the one meant.
+      ...(window?.title ? { window: window.title } : {}),
+    };
+    // A text that takes no typing (a help page, a label): the keys went there, and were not lost.
+    if (readBack === "differs" && !now.states?.includes("editable"))
+      return {
+        typed_into: into,
+        read_back: "unreadable",
+        read_back_reason: `the focused ${state.role} is read-only: it takes no typed text, so the keys went to it and changed nothing there; give type_text the ref of the field meant`,
+      };
     const lost = readBack === "differs" ? lostOf(shown!, kept) : undefined;
     return {
-      typed_into: {
-        role: state.role,
-        name: state.name,
-        ...(state.value !== undefined ? { value: state.value } : {}),
-      },
+      typed_into: into,
       read_back: readBack,
       ...(readBack === "unreadable"
         ? {
             read_back_reason:
               now.role === PASSWORD_ROLE
                 ? "a password field is never read back"
-                : `the focused ${state.role} has no text to read back`,
+                : now.states?.includes("editable")
+                  ? `the focused ${state.role} has no text to read back`
+                  : `the focused ${state.role} says it is not editable and has no text: what the keys did there cannot be read back`,
           }
         : {}),
       ...(lost ? { lost } : {}),
@@ -402,9 +414,9 @@ export async function typeTextPlan(
       return seen.shown ? { ...result, read_back: "from pixels" } : { ...result, read_back_pixels: seen.why };
     },
     describe: (r) => {
-      const into = r.typed_into as { role: string; name: string | null } | undefined;
+      const into = r.typed_into as { role: string; name: string | null; window?: string } | undefined;
       const where = into
-        ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}`
+        ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}${into.window ? ` of window ${JSON.stringify(into.window)}` : ""}`
         : "";
       const asText = r.written_as_text
         ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
