@@ -273,67 +273,81 @@ async function focusedReadBack(
     // A spreadsheet moves from cell to cell on Tab and Enter: the text is in several cells.
     if (/[\t\n\r]/.test(text) && focused.some((n) => n.role === "table" || n.role === "tree table"))
       return { read_back: "across cells" };
-    const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
     const described = await Promise.all(
       focused.map((n) => backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined)),
     );
-    const readable = described.filter((n): n is RawNode => n !== undefined);
-    // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
-    // text went where it shows; else where typed text goes (typedInto).
-    let now = readable.find((n) => shownIn(n)?.includes(kept)) ?? typedInto(readable);
-    if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
-    // A word processor puts each line in a paragraph of its own, and the focus in the last one.
-    const lastLine = /[\n\r]/.test(kept) ? kept.split(/\r\n|[\r\n]/).at(-1) : undefined;
-    const judged = (shown: string | undefined) =>
-      shown === undefined
-        ? "unreadable"
-        : shown.includes(kept)
-          ? "contains"
-          : lastLine && shown.includes(lastLine)
-            ? "last line"
-            : "differs";
-    // A loaded app may still be taking the keys: "differs" is said only once it has had time.
-    const deadline = Date.now() + FOCUSED_SHOWN_WITHIN_MS;
-    while (judged(shownIn(now)) === "differs" && Date.now() < deadline) {
-      await sleep(100);
-      now = (await backend.describe(now.handle, { maxText: 10_000, windowId }).catch(() => undefined)) ?? now;
-    }
-    const shown = shownIn(now);
-    const readBack = judged(shown);
-    const state = elementState(now);
-    const into = {
-      role: state.role,
-      name: state.name,
-      ...(state.value !== undefined ? { value: state.value } : {}),
-      // No ref was given: the reply names the window the keys went to, which may not be the one meant.
-      ...(window?.title ? { window: window.title } : {}),
-    };
-    // A text that takes no typing (a help page, a label): the keys went there, and were not lost.
-    if (readBack === "differs" && !now.states?.includes("editable"))
-      return {
-        typed_into: into,
-        read_back: "unreadable",
-        read_back_reason: `the focused ${state.role} is read-only: it takes no typed text, so the keys went to it and changed nothing there; give type_text the ref of the field meant`,
-      };
-    const lost = readBack === "differs" ? lostOf(shown!, kept) : undefined;
-    return {
-      typed_into: into,
-      read_back: readBack,
-      ...(readBack === "unreadable"
-        ? {
-            read_back_reason:
-              now.role === PASSWORD_ROLE
-                ? "a password field is never read back"
-                : now.states?.includes("editable")
-                  ? `the focused ${state.role} has no text to read back`
-                  : `the focused ${state.role} says it is not editable and has no text: what the keys did there cannot be read back`,
-          }
-        : {}),
-      ...(lost ? { lost } : {}),
-    };
+    return await readBackIn(context, {
+      readable: described.filter((n): n is RawNode => n !== undefined),
+      kept,
+      windowId,
+      title: window?.title,
+    });
   } catch {
     return { read_back: "unreadable" };
   }
+}
+
+/** What the focused elements show of the typed text, read again until it shows or time is up. */
+async function readBackIn(
+  context: ToolContext,
+  typed: { readable: RawNode[]; kept: string; windowId: number; title: string | undefined },
+): Promise<Record<string, unknown>> {
+  const { readable, kept, windowId } = typed;
+  const backend = await context.backend();
+  const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
+  // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
+  // text went where it shows; else where typed text goes (typedInto).
+  let now = readable.find((n) => shownIn(n)?.includes(kept)) ?? typedInto(readable);
+  if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
+  // A word processor puts each line in a paragraph of its own, and the focus in the last one.
+  const lastLine = /[\n\r]/.test(kept) ? kept.split(/\r\n|[\r\n]/).at(-1) : undefined;
+  const judged = (shown: string | undefined) =>
+    shown === undefined
+      ? "unreadable"
+      : shown.includes(kept)
+        ? "contains"
+        : lastLine && shown.includes(lastLine)
+          ? "last line"
+          : "differs";
+  // A loaded app may still be taking the keys: "differs" is said only once it has had time.
+  const deadline = Date.now() + FOCUSED_SHOWN_WITHIN_MS;
+  while (judged(shownIn(now)) === "differs" && Date.now() < deadline) {
+    await sleep(100);
+    now = (await backend.describe(now.handle, { maxText: 10_000, windowId }).catch(() => undefined)) ?? now;
+  }
+  const shown = shownIn(now);
+  const readBack = judged(shown);
+  const state = elementState(now);
+  const into = {
+    role: state.role,
+    name: state.name,
+    ...(state.value !== undefined ? { value: state.value } : {}),
+    // No ref was given: the reply names the window the keys went to, which may not be the one meant.
+    ...(typed.title ? { window: typed.title } : {}),
+  };
+  // A text that takes no typing (a help page, a label): the keys went there, and were not lost.
+  if (readBack === "differs" && !now.states?.includes("editable"))
+    return {
+      typed_into: into,
+      read_back: "unreadable",
+      read_back_reason: `the focused ${state.role} is read-only: it takes no typed text, so the keys went to it and changed nothing there; give type_text the ref of the field meant`,
+    };
+  const lost = readBack === "differs" ? lostOf(shown!, kept) : undefined;
+  return {
+    typed_into: into,
+    read_back: readBack,
+    ...(readBack === "unreadable"
+      ? {
+          read_back_reason:
+            now.role === PASSWORD_ROLE
+              ? "a password field is never read back"
+              : now.states?.includes("editable")
+                ? `the focused ${state.role} has no text to read back`
+                : `the focused ${state.role} says it is not editable and has no text: what the keys did there cannot be read back`,
+        }
+      : {}),
+    ...(lost ? { lost } : {}),
+  };
 }
 
 /** How long the focused element is read again before it is said not to hold what was typed. */
