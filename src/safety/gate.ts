@@ -101,6 +101,13 @@ export function confirmationQuestion(request: ConfirmationRequest): string {
 export type ConfirmationAnswer = "approved" | "declined" | "unavailable" | { unanswered: string };
 export type Confirmer = (request: ConfirmationRequest) => Promise<ConfirmationAnswer>;
 
+/** Why nobody said yes where nobody said no, and what to do instead. */
+function unasked(answer: "unavailable" | { unanswered: string }): { why: string; instead: string } {
+  return answer === "unavailable"
+    ? { why: "this channel cannot ask one", instead: "Use an MCP client that supports elicitation" }
+    : { why: `no answer came: ${answer.unanswered}`, instead: "Call again when a person can answer" };
+}
+
 export type GateDecision =
   | {
       allowed: true;
@@ -208,11 +215,8 @@ export async function decide(
     reason:
       answer === "declined"
         ? `a person declined: ${because}; ${notDone(request)}.`
-        : typeof answer === "object"
-          ? `this needs a person's confirmation (${because}), and no answer came: ${answer.unanswered}; ${notDone(request)}. Call again when a person can answer, or pre-approve it under "preapprove" in ${policy.configPath}.` +
-            ruleThatAllows(request, needs)
-          : `this needs a person's confirmation (${because}), and this channel cannot ask one; ` +
-            `${notDone(request)}. Use an MCP client that supports elicitation, or pre-approve it under "preapprove" in ${policy.configPath}.` +
-            ruleThatAllows(request, needs),
+        : `this needs a person's confirmation (${because}), and ${unasked(answer).why}; ${notDone(request)}. ` +
+          `${unasked(answer).instead}, or pre-approve it under "preapprove" in ${policy.configPath}.` +
+          ruleThatAllows(request, needs),
   };
 }

@@ -21,19 +21,24 @@ function layerOf(path: string, root = SRC): number {
   return LAYERS.indexOf(top);
 }
 
+/** Every relative import under `root`: the importing file, what it wrote, and the path it names. */
+function imports(root: string): { file: string; spec: string; target: string }[] {
+  return files(root).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)].map((m) => ({
+      file,
+      spec: m[1]!,
+      target: resolve(dirname(file), m[1]!),
+    })),
+  );
+}
+
 function layerViolations(root = SRC): string[] {
-  const violations: string[] = [];
-  for (const file of files(root)) {
-    const source = readFileSync(file, "utf8");
-    const from = layerOf(file, root);
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
-      const target = resolve(dirname(file), match[1]!);
-      const to = layerOf(target, root);
-      if (to > from)
-        violations.push(`${relative(root, file)} imports ${match[1]} (${LAYERS[from]} → ${LAYERS[to]})`);
-    }
-  }
-  return violations;
+  return imports(root)
+    .filter(({ file, target }) => layerOf(target, root) > layerOf(file, root))
+    .map(
+      ({ file, spec, target }) =>
+        `${relative(root, file)} imports ${spec} (${LAYERS[layerOf(file, root)]} → ${LAYERS[layerOf(target, root)]})`,
+    );
 }
 
 // A backend's own folder is its business: above platform/ only the platform's public modules are
@@ -47,17 +52,12 @@ const BACKENDS = [
 ];
 
 function backendImports(root = SRC): string[] {
-  const found: string[] = [];
-  for (const file of files(root)) {
-    if (layerOf(file, root) <= 0) continue;
-    const source = readFileSync(file, "utf8");
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
-      const target = relative(root, resolve(dirname(file), match[1]!));
-      if (BACKENDS.some((b) => target.startsWith(b)))
-        found.push(`${relative(root, file)} imports ${match[1]} (a backend's own module)`);
-    }
-  }
-  return found;
+  return imports(root)
+    .filter(
+      ({ file, target }) =>
+        layerOf(file, root) > 0 && BACKENDS.some((b) => relative(root, target).startsWith(b)),
+    )
+    .map(({ file, spec }) => `${relative(root, file)} imports ${spec} (a backend's own module)`);
 }
 
 it("above platform/, only the platform's public modules are imported, never a backend's own", () => {
@@ -83,18 +83,10 @@ it("the check catches an import of a backend's own module", () => {
 const APART = ["platform/atspi/", "platform/x11/", "platform/wayland/"];
 
 function crossedFolders(root = SRC): string[] {
-  const found: string[] = [];
-  for (const file of files(root)) {
-    const own = APART.find((f) => relative(root, file).startsWith(f));
-    if (!own) continue;
-    const source = readFileSync(file, "utf8");
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
-      const target = relative(root, resolve(dirname(file), match[1]!));
-      const theirs = APART.find((f) => target.startsWith(f));
-      if (theirs && theirs !== own) found.push(`${relative(root, file)} imports ${match[1]}`);
-    }
-  }
-  return found;
+  const folderOf = (path: string) => APART.find((f) => relative(root, path).startsWith(f));
+  return imports(root)
+    .filter(({ file, target }) => folderOf(file) && folderOf(target) && folderOf(file) !== folderOf(target))
+    .map(({ file, spec }) => `${relative(root, file)} imports ${spec}`);
 }
 
 it("no desktop's folder imports another's, nor the accessibility backend's", () => {
