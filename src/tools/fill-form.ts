@@ -4,13 +4,14 @@ import { readsBackAs } from "../core/readback.js";
 import { type Receipt, renderReceipt, windowChangeLines, windowChanges } from "../core/receipt.js";
 import { hidesSecret } from "../core/value.js";
 import { roleSet } from "../platform/roles.js";
-import { PASSWORD_ROLE, type RawNode } from "../platform/types.js";
+import { PASSWORD_ROLE } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { runAction } from "./act.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
 import { type FindQueryInput, searchUntil } from "./find.js";
 import { typeTextPlan, typeTextTool } from "./hands/keyboard.js";
 import { intentSchema } from "./hands/schemas.js";
+import { stateInside } from "./hands/window-read.js";
 import { runPlan } from "./input-tool.js";
 import { refSchema, targetSchema, wholeCharacters } from "./schemas.js";
 import { defineTool } from "./tool.js";
@@ -32,15 +33,13 @@ function fieldRole(context: ToolContext, ref: string): string | undefined {
 async function holdsText(context: ToolContext, ref: string): Promise<boolean> {
   try {
     const { handle, fingerprint } = context.refs.lookup(ref);
-    if (fingerprint.states?.includes("editable")) return true;
-    const read = await (await context.backend()).readSubtree(handle, TEXT_INSIDE_READ);
-    const walk = (n: RawNode): boolean => !!n.states?.includes("editable") || n.children.some(walk);
-    return walk(read.root) || read.timedOut || read.ceilingHit;
+    return (
+      !!fingerprint.states?.includes("editable") || (await stateInside(context, handle, "editable")) !== false
+    );
   } catch {
     return true;
   }
 }
-const TEXT_INSIDE_READ = { maxDepth: 2, tableRows: 0, walkTables: false, nodeCeiling: 40, timeoutMs: 1000 };
 
 /** Controls whose value is a number in a range, set as such whatever their text shows. */
 const RANGE_ROLES = roleSet("spin button", "slider", "scroll bar");

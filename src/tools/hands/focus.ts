@@ -12,7 +12,7 @@ import type { ToolContext } from "../context.js";
 import { NothingSent } from "./attempt.js";
 import { EDITS_TEXT } from "./field.js";
 import type { ResolvedPlace } from "./placed.js";
-import { readWhole } from "./window-read.js";
+import { readWhole, stateInside } from "./window-read.js";
 
 /** Whether giving the ref the keyboard focus takes a click (text fields and cells do). */
 export function clicksToFocus(place: ResolvedPlace | undefined): boolean {
@@ -122,17 +122,7 @@ async function holdsFocus(
   const node = await backend.describe(place.handle, { maxText: 0, ...windowId }).catch(() => undefined);
   if (node?.states?.includes("focused")) return { node, holds: true };
   if (!node?.childCount) return { node, holds: false };
-  const inside = await backend
-    .readSubtree(place.handle, {
-      maxDepth: 3,
-      tableRows: 0,
-      walkTables: false,
-      nodeCeiling: 50,
-      timeoutMs: 1000,
-    })
-    .catch(() => undefined);
-  const walk = (n: RawNode): boolean => !!n.states?.includes("focused") || n.children.some(walk);
-  return { node, holds: !!inside && walk(inside.root) };
+  return { node, holds: (await stateInside(context, place.handle, "focused")) === true };
 }
 
 /** Whether the place's element reports the keyboard focus now, in the window that is in front. */

@@ -1,5 +1,6 @@
 // A window's tree as the gate reads it: bounded, and whether it was read whole (a part not read may
 // hold what decides). One read for judging keys (key-effect.ts) and closing a window (closing.ts).
+import type { State } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 
@@ -30,4 +31,23 @@ export async function readWhole(context: ToolContext, windowId: number): Promise
     complete: !read.timedOut && !read.ceilingHit && !cut,
     language: read.language,
   };
+}
+
+/** A shallow read under an element: what a field holds (a spinner's entry, a combo box's own text). */
+const INSIDE_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 50, timeoutMs: 1000 };
+
+/**
+ * Whether the element or one a few levels inside it reports `state`; undefined where that part of
+ * its tree could not be read whole (the read failed, or stopped at its bound).
+ */
+export async function stateInside(
+  context: ToolContext,
+  handle: string,
+  state: State,
+): Promise<boolean | undefined> {
+  const read = await (await context.backend()).readSubtree(handle, INSIDE_READ).catch(() => undefined);
+  if (!read) return undefined;
+  const walk = (n: RawNode): boolean => !!n.states?.includes(state) || n.children.some(walk);
+  if (walk(read.root)) return true;
+  return read.timedOut || read.ceilingHit ? undefined : false;
 }
