@@ -28,6 +28,7 @@ import { activateWindow, FOCUS_WORDS, type Guarded, guard } from "../guard.js";
 import { type ProgramsBefore, programsBefore, windowsOfStarted } from "../started-programs.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./placed.js";
+import { listedWindow } from "./window-read.js";
 
 export interface InputAttempt {
   tool: string;
@@ -190,12 +191,7 @@ export interface FocusReport {
 }
 
 async function windowTitle(context: ToolContext, id: number | undefined): Promise<string | undefined> {
-  if (id === undefined) return undefined;
-  try {
-    return (await (await context.backend()).listWindows()).find((w) => w.id === id)?.title;
-  } catch {
-    return undefined;
-  }
+  return id === undefined ? undefined : (await listedWindow(context, id))?.title;
 }
 
 type Move = { from: Point; to: Point; when: string };

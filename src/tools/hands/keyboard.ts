@@ -25,7 +25,7 @@ import type { ResolvedPlace } from "./placed.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 import { keyedFacts } from "./sets.js";
-import { readWhole } from "./window-read.js";
+import { listedWindow, readWhole } from "./window-read.js";
 
 /** What the read-back found, as the reply says it. */
 const READ_BACK_WORDS: Record<string, string> = {
@@ -243,10 +243,7 @@ async function focusedReadBack(
   try {
     const backend = await context.backend();
     // A key in them pressed one of its buttons, or its app closed it: the keys after went elsewhere.
-    const window = await backend
-      .listWindows()
-      .then((windows) => windows.find((w) => w.id === windowId) ?? null)
-      .catch(() => undefined);
+    const window = await listedWindow(context, windowId);
     if (window === null)
       return {
         read_back: "unreadable",

@@ -1,7 +1,7 @@
 // A window's tree as the gate reads it: bounded, and whether it was read whole (a part not read may
 // hold what decides). One read for judging keys (key-effect.ts) and closing a window (closing.ts).
 import type { State } from "../../platform/roles.js";
-import type { RawNode } from "../../platform/types.js";
+import type { RawNode, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 
 export const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
@@ -50,4 +50,12 @@ export async function stateInside(
   const walk = (n: RawNode): boolean => !!n.states?.includes(state) || n.children.some(walk);
   if (walk(read.root)) return true;
   return read.timedOut || read.ceilingHit ? undefined : false;
+}
+
+/** The window with that id as the desktop lists it now: null where it is not open, undefined where the list did not answer. */
+export async function listedWindow(context: ToolContext, id: number): Promise<WindowInfo | null | undefined> {
+  return (await context.backend())
+    .listWindows()
+    .then((windows) => windows.find((w) => w.id === id) ?? null)
+    .catch(() => undefined);
 }
