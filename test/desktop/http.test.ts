@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { openX11Hands } from "../../src/platform/x11/hands.js";
 import { TITLES } from "./helpers.js";
@@ -53,6 +54,20 @@ const INITIALIZE = {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Types into the Swing Name field declared irreversible, so a person is asked: done, and confirmed by one. */
+async function typedAsking(client: Client, text: string): Promise<void> {
+  const target = { kind: "title", glob: TITLES.swing };
+  const name = await call(client, "find", { target, role: "text", name: "Name" });
+  const typed = await call(client, "type_text", {
+    ref: name.structuredContent.matches[0].ref,
+    text,
+    clear: true,
+    reversible: false,
+    intent: "Type into the Name field, asking first",
+  });
+  assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
+  assert.equal(typed.structuredContent.confirmed_by, "human");
+}
 describe("MCP over Streamable HTTP", () => {
   let server: HttpServerProcess;
   before(async () => {
@@ -180,19 +195,8 @@ describe("MCP over Streamable HTTP", () => {
       return { action: "decline" };
     });
     try {
-      const target = { kind: "title", glob: TITLES.swing };
-      const name = await call(a, "find", { target, role: "text", name: "Name" });
-      const ref = name.structuredContent.matches[0].ref;
       // Declared irreversible: a person must confirm, through this session's client only.
-      const typed = await call(a, "type_text", {
-        ref,
-        text: "Confirmed over HTTP",
-        clear: true,
-        reversible: false,
-        intent: "Type into the Name field, asking first",
-      });
-      assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
-      assert.equal(typed.structuredContent.confirmed_by, "human");
+      await typedAsking(a, "Confirmed over HTTP");
       assert.deepEqual(asked, { a: 1, b: 0 });
       const line = readFileSync(journal, "utf8")
         .trim()
@@ -220,17 +224,7 @@ describe("MCP over Streamable HTTP", () => {
       return { action: "accept", content: { allow: true } };
     });
     try {
-      const target = { kind: "title", glob: TITLES.swing };
-      const name = await call(again, "find", { target, role: "text", name: "Name" });
-      const typed = await call(again, "type_text", {
-        ref: name.structuredContent.matches[0].ref,
-        text: "Asked on its own call",
-        clear: true,
-        reversible: false,
-        intent: "Type into the Name field, asking first",
-      });
-      assert.equal(typed.structuredContent.status, "done", typed.content[0]!.text);
-      assert.equal(typed.structuredContent.confirmed_by, "human");
+      await typedAsking(again, "Asked on its own call");
       assert.equal(asked, 1);
     } finally {
       await again.close();

@@ -11,7 +11,7 @@ import type { FakeElement } from "../../src/platform/fake/backend.js";
 import { FakeBackend } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
-import { createContext } from "../../src/tools/context.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { toolNamed } from "../../src/tools/registry.js";
 import { fakeContext, fakeDesktop, fakeWindow, oneWindow } from "./fake-desktop.js";
 
@@ -73,6 +73,27 @@ const textOf = (result: Awaited<ReturnType<typeof callTool>>) => {
   return result.output.text;
 };
 
+/**
+ * Observes a window, checking that its look says it was cut by `cut`, then toggles its "Bold" box
+ * asking for the view: the toggle's reply.
+ */
+async function lookedCutThenToggled(
+  context: ToolContext,
+  title: string,
+  cut: string,
+  observe: Record<string, unknown> = {},
+): Promise<string> {
+  const target = { kind: "title", glob: title };
+  const observed = await callTool(context, toolNamed("observe"), { target, ...observe });
+  assert.ok(observed.ok && (observed.output.data.truncated_by as string[]).includes(cut), textOf(observed));
+  const toggled = await callTool(context, toolNamed("act"), {
+    find: { target, name: "Bold" },
+    action: { kind: "toggle" },
+    view: true,
+  });
+  return textOf(toggled);
+}
+
 describe("the view an acting reply ends with", () => {
   it("a dialog the act opened is named in front and listed whole", async () => {
     const { context } = editor();
@@ -118,21 +139,7 @@ describe("the view an acting reply ends with", () => {
       bounds: at(70),
     };
     const { context } = oneWindow("Notes", [checkBox("Bold", 10), note], dir);
-    const observed = await callTool(context, toolNamed("observe"), {
-      target: { kind: "title", glob: "Notes" },
-      maxText: 5,
-    });
-    assert.ok(
-      observed.ok && (observed.output.data.truncated_by as string[]).includes("maxText"),
-      textOf(observed),
-    );
-    const toggled = textOf(
-      await callTool(context, toolNamed("act"), {
-        find: { target: { kind: "title", glob: "Notes" }, name: "Bold" },
-        action: { kind: "toggle" },
-        view: true,
-      }),
-    );
+    const toggled = await lookedCutThenToggled(context, "Notes", "maxText", { maxText: 5 });
     assert.match(
       toggled,
       /# view: window \d+ "Notes" \(\w+\) in front · s\d+, since your last look: /,
@@ -147,20 +154,7 @@ describe("the view an acting reply ends with", () => {
       bounds: { x: (i % 12) * 32, y: 40 + Math.floor(i / 12) * 26, width: 30, height: 24 },
     }));
     const { context } = oneWindow("Long", [checkBox("Bold", 10), ...many], dir);
-    const observed = await callTool(context, toolNamed("observe"), {
-      target: { kind: "title", glob: "Long" },
-    });
-    assert.ok(
-      observed.ok && (observed.output.data.truncated_by as string[]).includes("maxTargets"),
-      textOf(observed),
-    );
-    const toggled = textOf(
-      await callTool(context, toolNamed("act"), {
-        find: { target: { kind: "title", glob: "Long" }, name: "Bold" },
-        action: { kind: "toggle" },
-        view: true,
-      }),
-    );
+    const toggled = await lookedCutThenToggled(context, "Long", "maxTargets");
     const view = toggled.slice(toggled.indexOf("# view:"));
     assert.match(view, /since your last look: 0 targets new, 1 changed, 0 gone, 99 the same$/m, view);
     assert.equal(view.split("\n").length, 2, "the box once, and nothing else");
