@@ -108,47 +108,97 @@ function readingOrder<T extends { element: SnapshotElement; order: number }>(ite
   ];
 }
 
+/** What lies above the element being read in a depth-first walk. */
+class Lineage {
+  /** The names of the current element's ancestors, by depth. */
+  readonly names: (string | null | undefined)[] = [];
+  /** The order of the latest element at each depth: an element's parent is the latest one above it. */
+  readonly latestAt: number[] = [];
+  readonly #groupsAt: (string | undefined)[] = [];
+
+  enter(element: SnapshotElement, order: number): void {
+    const depth = element.depth;
+    this.names.length = depth;
+    this.names[depth] = element.name;
+    this.latestAt.length = depth;
+    this.latestAt[depth] = order;
+    this.#groupsAt.length = depth;
+    // Not the window's own title (depth 0): it names everything in it.
+    this.#groupsAt[depth] = depth > 0 && element.name ? groupName(element.role, element.name) : undefined;
+  }
+
+  /** The named groups above `depth`, nearest first. */
+  groups(depth: number): string[] {
+    return this.#groupsAt
+      .slice(0, depth)
+      .filter((g) => g !== undefined)
+      .reverse();
+  }
+}
+
+/** An element picked as a target, before the targets are put in reading order and cut. */
+interface Picked {
+  element: SnapshotElement;
+  order: number;
+  actions: string[];
+  rows?: number;
+  named?: string;
+  /** The other named cells of a row shown as its cells side by side (GTK's tree view). */
+  alongside?: string[];
+  /** Its named ancestors below the window, nearest first: told apart by them from one alike. */
+  groups?: string[];
+}
+
+/** A target's line: role, name, value, states, what it folds, how it differs from one alike, ref, actions. */
+function targetLine({ element, actions, rows, named, alongside }: Picked, apart: string | undefined): string {
+  const value = `${valueOnLine(element)}${alongsideOf(alongside)}`;
+  const states = keyStates(element);
+  // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
+  const what =
+    rows !== undefined
+      ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
+      : element.pixelsOnly
+        ? " (pixels only)"
+        : "";
+  const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
+  return `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what}${apart ?? ""} [ref=${element.ref}] ${actions.join(",")}`;
+}
+
+/** A pixels-only surface as a target; unnamed, it is named by its nearest named ancestor below the window. */
+function pixelsTarget(
+  element: SnapshotElement,
+  order: number,
+  ancestors: (string | null | undefined)[],
+): Picked {
+  const pane = shownName(element)
+    ? undefined
+    : // Not the window's own title (depth 0): that names everything in it.
+      ancestors
+        .slice(Math.max(1, element.depth - NAMING_ANCESTORS), element.depth)
+        .findLast((name) => !!name);
+  return {
+    element,
+    order,
+    actions: ["read_screen_text", "find_text", "click"],
+    ...(pane ? { named: pane } : {}),
+  };
+}
+
 export function observeTargets(
   elements: SnapshotElement[],
   options: { items: boolean; maxTargets: number },
 ): Observation & { total: number } {
-  const picked: {
-    element: SnapshotElement;
-    order: number;
-    actions: string[];
-    rows?: number;
-    named?: string;
-    /** The other named cells of a row shown as its cells side by side (GTK's tree view). */
-    alongside?: string[];
-    /** Its named ancestors below the window, nearest first: told apart by them from one alike. */
-    groups?: string[];
-  }[] = [];
+  const picked: Picked[] = [];
   /** Rows of sibling cells already listed: the parent's order and the row's place, to the target. */
-  const cellRows = new Map<string, (typeof picked)[number]>();
-  /** The order of the latest element at each depth: an element's parent is the latest one above it. */
-  const latestAt: number[] = [];
+  const cellRows = new Map<string, Picked>();
+  const lineage = new Lineage();
   let nothingToDo = 0;
   let inTables = 0;
   let foldedBelow: number | undefined;
   let focused: string | undefined;
   const cutByDepth: string[] = [];
-  /** The names of the current element's ancestors, by depth; and those named, as groups. */
-  const ancestors: (string | null | undefined)[] = [];
-  const groupsAt: (string | undefined)[] = [];
   elements.forEach((element, order) => {
-    ancestors.length = element.depth;
-    ancestors[element.depth] = element.name;
-    groupsAt.length = element.depth;
-    // Not the window's own title (depth 0): it names everything in it.
-    groupsAt[element.depth] =
-      element.depth > 0 && element.name ? groupName(element.role, element.name) : undefined;
-    const groups = () =>
-      groupsAt
-        .slice(0, element.depth)
-        .filter((g) => g !== undefined)
-        .reverse();
-    latestAt.length = element.depth;
-    latestAt[element.depth] = order;
+    lineage.enter(element, order);
     if (foldedBelow !== undefined && element.depth > foldedBelow) {
       inTables++;
       if (element.states?.includes("focused")) focused ??= element.ref;
@@ -165,18 +215,7 @@ export function observeTargets(
       return;
     }
     if (element.pixelsOnly) {
-      const pane = shownName(element)
-        ? undefined
-        : // Not the window's own title (depth 0): that names everything in it.
-          ancestors
-            .slice(Math.max(1, element.depth - NAMING_ANCESTORS), element.depth)
-            .findLast((name) => !!name);
-      picked.push({
-        element,
-        order,
-        actions: ["read_screen_text", "find_text", "click"],
-        ...(pane ? { named: pane } : {}),
-      });
+      picked.push(pixelsTarget(element, order, lineage.names));
       return;
     }
     // A row drawn as an unnamed cell holding its named cells: one target, named by its first cell.
@@ -193,7 +232,7 @@ export function observeTargets(
       nothingToDo++;
       return;
     }
-    const row = rowOfCells(element, latestAt[element.depth - 1]);
+    const row = rowOfCells(element, lineage.latestAt[element.depth - 1]);
     const listed = row === undefined ? undefined : cellRows.get(row);
     if (listed) {
       // One target a row, at its first named cell: the cells beside it are said on its line.
@@ -203,25 +242,16 @@ export function observeTargets(
       else if (element.name) listed.alongside = [...(listed.alongside ?? []), element.name];
       return;
     }
-    const target = { element, order, actions, groups: groups() };
+    const target = { element, order, actions, groups: lineage.groups(element.depth) };
     if (row !== undefined) cellRows.set(row, target);
     picked.push(target);
   });
   const ordered = readingOrder(picked);
   const listed = ordered.slice(0, options.maxTargets);
   const apart = tellApart(listed);
-  const targets = listed.map(({ element, actions, rows, named, alongside }, index) => {
-    const value = `${valueOnLine(element)}${alongsideOf(alongside)}`;
-    const states = keyStates(element);
-    // The actions name the tools that read a folded table or a pixels-only surface: not said twice.
-    const what =
-      rows !== undefined
-        ? ` (${rows} ${element.interfaces?.includes("Table") ? "rows" : "items"}; items: true lists them)`
-        : element.pixelsOnly
-          ? " (pixels only)"
-          : "";
-    const name = named ? ` ~${JSON.stringify(named)}` : shownName(element);
-    const label = `${element.role}${name}${value}${states.length ? ` (${states.join(", ")})` : ""}${what}${apart.get(element) ?? ""} [ref=${element.ref}] ${actions.join(",")}`;
+  const targets = listed.map((target, index) => {
+    const { element, actions, rows } = target;
+    const label = targetLine(target, apart.get(element));
     return { index, ref: element.ref, label, actions, ...(rows !== undefined ? { rows } : {}) };
   });
   return {

@@ -10,8 +10,6 @@ const MAX_LINES = 80;
 
 /** Functions over the bound when this list was made, at their length then: none may grow. */
 const LEFT_TO_SPLIT: Record<string, number> = {
-  "src/frontends/ndjson/server.ts serve": 128,
-  "src/core/observe.ts observeTargets": 124,
   "src/frontends/ndjson/protocol.ts dispatch": 115,
   "src/core/snapshot.ts read": 113,
   "src/platform/atspi/reader.ts expand": 104,
@@ -63,6 +61,10 @@ it(`no function runs over ${MAX_LINES} lines but those left to split, and none o
   const over = files("src").flatMap((path) => longFunctions(path, readFileSync(path, "utf8")));
   const grown = over.filter(([name, length]) => length > (LEFT_TO_SPLIT[name] ?? MAX_LINES));
   assert.deepEqual(grown, [], "split these, or say in the list why they cannot be");
+  // The list stays true: a function split or shortened leaves it, or is listed at its new length.
+  const now = new Map(over);
+  const stale = Object.entries(LEFT_TO_SPLIT).filter(([name, length]) => now.get(name) !== length);
+  assert.deepEqual(stale, [], `list these at their length now (${JSON.stringify(Object.fromEntries(stale.map(([n]) => [n, now.get(n) ?? "split"])))})`);
 });
 
 it("the check finds a long function and names it", () => {

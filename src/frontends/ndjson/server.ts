@@ -117,6 +117,62 @@ const notStarted = (id: RequestId) =>
     ),
   );
 
+/** One line out, once the stream has room for it. */
+function writeLine(output: Writable, response: object): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (output.write(`${JSON.stringify(response)}\n`)) resolve();
+    else output.once("drain", resolve);
+  });
+}
+
+/** What is written for a queued line: its ready answer, else its job's (not started once stopping). */
+function answerTo(job: Job | { id: RequestId; response: object }, options: ServeOptions): Promise<object> {
+  if ("response" in job) return Promise.resolve(job.response);
+  if (options.stop?.aborted) return Promise.resolve(notStarted(job.id));
+  return answered(job, options.stop, options.drainMs ?? 0);
+}
+
+/**
+ * A job's answer: its result, its error, or, when the server stops and it runs past the drain,
+ * that it had started and may have taken effect in part.
+ */
+function answered(job: Job, stop: AbortSignal | undefined, drainMs: number): Promise<object> {
+  const result = job.run().then(
+    (value) => ({ id: job.id, ok: true, result: value }),
+    (error: unknown) =>
+      failure(
+        job.id,
+        error instanceof ProtocolError
+          ? error
+          : new ProtocolError("internal_error", error instanceof Error ? error.message : String(error)),
+      ),
+  );
+  return stop ? Promise.race([result, cutAtDrain(job.id, stop, drainMs)]) : result;
+}
+
+/** Resolves `drainMs` after `stop` aborts, with the answer for a request still running then. */
+function cutAtDrain(id: RequestId, stop: AbortSignal, drainMs: number): Promise<object> {
+  return new Promise<object>((resolve) => {
+    const onStop = () =>
+      setTimeout(
+        () =>
+          resolve(
+            failure(
+              id,
+              new ProtocolError(
+                "internal_error",
+                `the server is stopping and this request was still running after ${drainMs / 1000} s; it had started, so it may have taken effect in part`,
+                { stopping: true, next: "Re-read the app before going on." },
+              ),
+            ),
+          ),
+        drainMs,
+      ).unref();
+    if (stop.aborted) onStop();
+    else stop.addEventListener("abort", onStop, { once: true });
+  });
+}
+
 export function serve(options: ServeOptions): Promise<void> {
   const context = options.context ?? createContext({ refLifetime: "latest-snapshot" });
   const splitter = new LineSplitter(options.maxLineBytes ?? MAX_LINE_BYTES);
@@ -128,13 +184,6 @@ export function serve(options: ServeOptions): Promise<void> {
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
-
-  const write = (response: object) =>
-    new Promise<void>((resolve) => {
-      const line = `${JSON.stringify(response)}\n`;
-      if (options.output.write(line)) resolve();
-      else options.output.once("drain", resolve);
-    });
 
   let stopped = false;
   const stop = async () => {
@@ -151,58 +200,15 @@ export function serve(options: ServeOptions): Promise<void> {
     while (queue.length > 0) {
       const job = queue.shift()!;
       if (queue.length < QUEUE_HIGH_WATER / 2) options.input.resume();
-      if ("response" in job) {
-        await write(job.response);
-        continue;
-      }
-      if (options.stop?.aborted) {
-        await write(notStarted(job.id));
-        continue;
-      }
-      await write(await answered(job));
-      if (shuttingDown && !options.stop?.aborted) {
+      await writeLine(options.output, await answerTo(job, options));
+      // A request that asked the server to shut down ends it: the rest are not read.
+      if ("run" in job && shuttingDown && !options.stop?.aborted) {
         queue.length = 0;
         break;
       }
     }
     running = false;
     if (shuttingDown || inputEnded) await stop();
-  };
-
-  // A job's answer: its result, its error, or, when the server stops and it runs past the drain,
-  // that it had started and may have taken effect in part.
-  const answered = async (job: Job): Promise<object> => {
-    const result = job.run().then(
-      (value) => ({ id: job.id, ok: true, result: value }),
-      (error: unknown) =>
-        failure(
-          job.id,
-          error instanceof ProtocolError
-            ? error
-            : new ProtocolError("internal_error", error instanceof Error ? error.message : String(error)),
-        ),
-    );
-    if (!options.stop) return result;
-    const cut = new Promise<object>((resolve) => {
-      const onStop = () =>
-        setTimeout(
-          () =>
-            resolve(
-              failure(
-                job.id,
-                new ProtocolError(
-                  "internal_error",
-                  `the server is stopping and this request was still running after ${(options.drainMs ?? 0) / 1000} s; it had started, so it may have taken effect in part`,
-                  { stopping: true, next: "Re-read the app before going on." },
-                ),
-              ),
-            ),
-          options.drainMs ?? 0,
-        ).unref();
-      if (options.stop!.aborted) onStop();
-      else options.stop!.addEventListener("abort", onStop, { once: true });
-    });
-    return Promise.race([result, cut]);
   };
 
   options.stop?.addEventListener(

@@ -23,10 +23,6 @@ export const ATK_WRAPPER_JAR = "/usr/share/java/java-atk-wrapper.jar";
 const A11Y_BUS_SERVICE_FILE = "/usr/share/dbus-1/services/org.a11y.Bus.service";
 const BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
 const REGISTRY_DAEMON = "/usr/libexec/at-spi2-registryd";
-/** The Wayland socket's name in a KDE sandbox's private runtime folder. */
-const KWIN_SOCKET = "wayland-kde";
-/** And in a GNOME sandbox's. */
-const GNOME_SOCKET = "wayland-gnome";
 
 export interface DesktopInfo {
   root: string;

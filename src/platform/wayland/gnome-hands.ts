@@ -10,11 +10,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { PNG } from "pngjs";
 import {
   AUTO_RELEASE_MS,
-  ClickSpacing,
   type Hands,
   HandsUnavailable,
   type MouseButton,
@@ -31,7 +29,8 @@ import { CompositorUnreachable } from "./compositor.js";
 import { GnomeShell, type ShellWindow, shellClientWindows, shellFrontWindow } from "./gnome-shell.js";
 import { usStroke } from "./keymap.js";
 import { windowNumber } from "./kwin.js";
-import { dragSteps, LOCK_WAIT_MS, PRESS_MS, STEP_MS } from "./pointer-motion.js";
+import { LOCK_WAIT_MS } from "./pointer-motion.js";
+import { HeldKeys, type PointerDevice, PointerSeat } from "./seat.js";
 import { waylandSocketPath } from "./socket-path.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
@@ -75,9 +74,8 @@ class GnomeHands extends CompositorControlled implements Hands {
   readonly keyboardMissing = undefined;
   readonly keyable = (char: string) => usStroke(char) !== undefined;
   readonly autoReleaseMs: number;
-  readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
-  readonly #heldKeys = new Map<string, { keysyms: number[]; timer: NodeJS.Timeout }>();
-  readonly #clicks = new ClickSpacing();
+  readonly #heldKeys: HeldKeys<number[]>;
+  readonly #seat: PointerSeat;
   readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-gnome-pixels-"));
   protected readonly control: WindowControl;
 
@@ -87,6 +85,15 @@ class GnomeHands extends CompositorControlled implements Hands {
   ) {
     super();
     this.autoReleaseMs = settings.autoReleaseMs;
+    this.#seat = new PointerSeat(this.#device(), {
+      exclusive: (work) => this.exclusive(work),
+      autoReleaseMs: settings.autoReleaseMs,
+    });
+    this.#heldKeys = new HeldKeys(
+      settings.autoReleaseMs,
+      (keysyms) => this.#keys([...keysyms].reverse().map((k) => [k, false])),
+      () => this.closed,
+    );
     this.control = compositorWindowControl<ShellWindow & CompositorWindow>({
       windows: async () => (await shell.windows()).map((w) => ({ ...w, number: windowNumber(String(w.id)) })),
       clientWindows: shellClientWindows,
@@ -139,56 +146,36 @@ class GnomeHands extends CompositorControlled implements Hands {
     }
   }
 
-  async move(to: Point): Promise<void> {
-    await this.exclusive(() => this.#moveTo(to));
+  /** The Shell's Clutter pointer, for the seat that clicks, drags and scrolls with it. */
+  #device(): PointerDevice {
+    const hands = this;
+    return {
+      get closed() {
+        return hands.closed;
+      },
+      moveTo: (to) => this.#moveTo(to),
+      button: (button, pressed) => this.#button(button, pressed),
+      notch: (direction) => this.shell.call("Scroll", "uu", [SCROLL[direction], 1]),
+      // Each event is a call the Shell answers once it is done.
+      flush: async () => {},
+      holder: (modifiers) => (work) => this.#holding(modifiers, work),
+    };
   }
 
-  async click(
-    at: Point,
-    options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] },
-  ): Promise<void> {
-    await this.exclusive(async () => {
-      await this.#moveTo(at);
-      const apart = this.#clicks.waitBefore(at, options.button);
-      if (apart > 0) await sleep(apart);
-      await this.#holding(options.modifiers, async () => {
-        for (let i = 0; i < options.count; i++) {
-          await this.#button(options.button, true);
-          await sleep(PRESS_MS);
-          await this.#button(options.button, false);
-          if (i + 1 < options.count) await sleep(PRESS_MS);
-        }
-      });
-      this.#clicks.clicked(at, options.button);
-    });
+  move(to: Point): Promise<void> {
+    return this.#seat.move(to);
   }
 
-  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    await this.exclusive(async () => {
-      await this.#moveTo(from);
-      await this.#holding(options.modifiers, async () => {
-        await this.#button(options.button, true);
-        try {
-          for (const step of dragSteps(from, to)) {
-            await sleep(STEP_MS);
-            await this.#moveTo(step);
-          }
-          await sleep(PRESS_MS);
-        } finally {
-          if (!this.closed) await this.#button(options.button, false);
-        }
-      });
-    });
+  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
+    return this.#seat.click(at, options);
   }
 
-  async wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    await this.exclusive(async () => {
-      if (at) await this.#moveTo(at);
-      for (let i = 0; i < notches; i++) {
-        await this.shell.call("Scroll", "uu", [SCROLL[direction], 1]);
-        await sleep(STEP_MS);
-      }
-    });
+  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    return this.#seat.drag(from, to, options);
+  }
+
+  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    return this.#seat.wheel(at, direction, notches);
   }
 
   async chord(chord: Chord, count: number): Promise<void> {
@@ -233,59 +220,33 @@ class GnomeHands extends CompositorControlled implements Hands {
       }
     });
 
-  async buttonDown(at: Point, button: MouseButton): Promise<void> {
-    await this.exclusive(async () => {
-      await this.#moveTo(at);
-      await this.#button(button, true);
-    });
-    clearTimeout(this.#heldButtons.get(button));
-    // Released by deskhand itself after autoReleaseMs, even when no other call comes.
-    const timer = setTimeout(() => {
-      this.#heldButtons.delete(button);
-      if (!this.closed) this.#button(button, false).catch(() => undefined);
-    }, this.autoReleaseMs);
-    timer.unref();
-    this.#heldButtons.set(button, timer);
+  buttonDown(at: Point, button: MouseButton): Promise<void> {
+    return this.#seat.buttonDown(at, button);
   }
 
-  async buttonUp(at: Point, button: MouseButton): Promise<void> {
-    clearTimeout(this.#heldButtons.get(button));
-    this.#heldButtons.delete(button);
-    await this.exclusive(async () => {
-      await this.#moveTo(at);
-      await this.#button(button, false);
-    });
+  buttonUp(at: Point, button: MouseButton): Promise<void> {
+    return this.#seat.buttonUp(at, button);
   }
 
   async keyDown(chord: Chord): Promise<void> {
     const name = chordText(chord);
     if (this.#heldKeys.has(name)) return;
     const keysyms = this.#keysyms(chord);
-    const timer = setTimeout(() => this.#releaseKeys(name).catch(() => undefined), this.autoReleaseMs);
-    timer.unref();
-    this.#heldKeys.set(name, { keysyms, timer });
+    this.#heldKeys.hold(name, keysyms);
     await this.exclusive(() => this.#keys(keysyms.map((k) => [k, true])));
   }
 
-  async keyUp(chord: Chord): Promise<void> {
-    await this.#releaseKeys(chordText(chord));
-  }
-
-  async #releaseKeys(name: string): Promise<void> {
-    const held = this.#heldKeys.get(name);
-    if (!held) return;
-    clearTimeout(held.timer);
-    this.#heldKeys.delete(name);
-    if (!this.closed) await this.#keys([...held.keysyms].reverse().map((k) => [k, false]));
+  keyUp(chord: Chord): Promise<void> {
+    return this.#heldKeys.release(chordText(chord));
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: [...this.#heldButtons.keys()], keys: [...this.#heldKeys.keys()] };
+    return { buttons: this.#seat.heldButtons(), keys: this.#heldKeys.names() };
   }
 
   /** The Shell answers no query for what a seat holds: this is deskhand's own account. */
   async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
-    return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
+    return { buttons: this.#seat.heldButtons(), keycodes: [] };
   }
 
   async screen(): Promise<Rect> {
@@ -309,12 +270,8 @@ class GnomeHands extends CompositorControlled implements Hands {
   async close(): Promise<void> {
     // Nothing stays held: every held key and button is released before the connection goes (and
     // the extension lets go of the rest once it does).
-    for (const name of [...this.#heldKeys.keys()]) await this.#releaseKeys(name).catch(() => undefined);
-    for (const [button, timer] of this.#heldButtons) {
-      clearTimeout(timer);
-      if (!this.closed) await this.#button(button, false).catch(() => undefined);
-    }
-    this.#heldButtons.clear();
+    await this.#heldKeys.releaseAll();
+    await this.#seat.close();
     this.shell.close();
     rmSync(this.#folder, { recursive: true, force: true });
   }

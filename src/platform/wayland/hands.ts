@@ -9,7 +9,6 @@ import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   AUTO_RELEASE_MS,
-  ClickSpacing,
   type FocusTruth,
   type Hands,
   HandsUnavailable,
@@ -25,17 +24,9 @@ import { windowsAtPoint } from "../window-source.js";
 import { goneFrom } from "./compositor.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
-import {
-  BUTTONS,
-  dragSteps,
-  LOCK_WAIT_MS,
-  NOTCH,
-  PRESS_MS,
-  PRESSED,
-  RELEASED,
-  STEP_MS,
-} from "./pointer-motion.js";
+import { BUTTONS, LOCK_WAIT_MS, NOTCH, PRESSED, RELEASED } from "./pointer-motion.js";
 import { WaylandScreencopy } from "./screencopy.js";
+import { type PointerDevice, PointerSeat } from "./seat.js";
 import { waylandSocketPath } from "./socket-path.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
@@ -175,8 +166,7 @@ class WaylandHands implements Hands {
   #layout: Rect;
   readonly #timeoutMs: number;
   readonly #turns: InputTurns;
-  readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
-  readonly #clicks = new ClickSpacing();
+  readonly #seat: PointerSeat;
   /** XTEST on XWayland's own X display, opened the first time an X11 app there needs it; or why not. */
   #xwayland: Promise<Hands | string> | undefined;
 
@@ -195,6 +185,10 @@ class WaylandHands implements Hands {
     this.#layout = settings.layout;
     this.#timeoutMs = settings.timeoutMs;
     this.#turns = new InputTurns(() => takeInputLock(settings.lock, LOCK_WAIT_MS, settings.display));
+    this.#seat = new PointerSeat(this.#device(), {
+      exclusive: (work) => this.exclusive(work),
+      autoReleaseMs: settings.autoReleaseMs,
+    });
   }
 
   get name(): string {
@@ -248,74 +242,25 @@ class WaylandHands implements Hands {
     this.#send(POINTER.frame, []);
   }
 
-  #button(button: MouseButton, state: number): void {
-    this.#send(POINTER.button, [{ u: this.#time() }, { u: BUTTONS[button] }, { u: state }]);
-    this.#send(POINTER.frame, []);
-  }
-
-  async move(to: Point): Promise<void> {
-    await this.exclusive(async () => {
-      await this.#moveTo(to);
-      await this.wl.roundtrip(this.#timeoutMs);
-    });
-  }
-
-  async click(
-    at: Point,
-    options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] },
-  ): Promise<void> {
-    const keyboard = options.modifiers.length
-      ? this.#keys(`a click with ${options.modifiers.join("+")} held`)
-      : undefined;
-    await this.exclusive(async () => {
-      await this.#moveTo(at);
-      await this.wl.roundtrip(this.#timeoutMs);
-      const apart = this.#clicks.waitBefore(at, options.button);
-      if (apart > 0) await sleep(apart);
-      const clicks = async () => {
-        for (let i = 0; i < options.count; i++) {
-          this.#button(options.button, PRESSED);
-          await sleep(PRESS_MS);
-          this.#button(options.button, RELEASED);
-          if (i + 1 < options.count) await sleep(PRESS_MS);
-        }
-      };
-      await (keyboard ? keyboard.holding(options.modifiers, clicks) : clicks());
-      await this.wl.roundtrip(this.#timeoutMs);
-      this.#clicks.clicked(at, options.button);
-    });
-  }
-
-  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    const keyboard = options.modifiers.length
-      ? this.#keys(`a drag with ${options.modifiers.join("+")} held`)
-      : undefined;
-    await this.exclusive(async () => {
-      await this.#moveTo(from);
-      await this.wl.roundtrip(this.#timeoutMs);
-      const drag = async () => {
-        this.#button(options.button, PRESSED);
-        try {
-          for (const step of dragSteps(from, to)) {
-            await sleep(STEP_MS);
-            await this.#moveTo(step);
-          }
-          await sleep(PRESS_MS);
-        } finally {
-          this.#button(options.button, RELEASED);
-        }
-      };
-      await (keyboard ? keyboard.holding(options.modifiers, drag) : drag());
-      await this.wl.roundtrip(this.#timeoutMs);
-    });
-  }
-
-  async wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    await this.exclusive(async () => {
-      if (at) await this.#moveTo(at);
-      const axis = direction === "up" || direction === "down" ? 0 : 1;
-      const sign = direction === "up" || direction === "left" ? -1 : 1;
-      for (let i = 0; i < notches; i++) {
+  /** The virtual pointer's events, for the seat that clicks, drags and scrolls with them. */
+  #device(): PointerDevice {
+    const hands = this;
+    return {
+      get closed() {
+        return hands.wl.closed;
+      },
+      moveTo: (to) => this.#moveTo(to),
+      button: (button, pressed) => {
+        this.#send(POINTER.button, [
+          { u: this.#time() },
+          { u: BUTTONS[button] },
+          { u: pressed ? PRESSED : RELEASED },
+        ]);
+        this.#send(POINTER.frame, []);
+      },
+      notch: (direction) => {
+        const axis = direction === "up" || direction === "down" ? 0 : 1;
+        const sign = direction === "up" || direction === "left" ? -1 : 1;
         this.#send(POINTER.axisSource, [{ u: 0 }]);
         this.#send(POINTER.axisDiscrete, [
           { u: this.#time() },
@@ -324,10 +269,29 @@ class WaylandHands implements Hands {
           { i: sign },
         ]);
         this.#send(POINTER.frame, []);
-        await sleep(STEP_MS);
-      }
-      await this.wl.roundtrip(this.#timeoutMs);
-    });
+      },
+      flush: () => this.wl.roundtrip(this.#timeoutMs),
+      holder: (modifiers, what) => {
+        const keyboard = this.#keys(what);
+        return (work) => keyboard.holding(modifiers, work);
+      },
+    };
+  }
+
+  move(to: Point): Promise<void> {
+    return this.#seat.move(to);
+  }
+
+  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
+    return this.#seat.click(at, options);
+  }
+
+  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    return this.#seat.drag(from, to, options);
+  }
+
+  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    return this.#seat.wheel(at, direction, notches);
   }
 
   async chord(chord: Chord, count: number): Promise<void> {
@@ -384,30 +348,12 @@ class WaylandHands implements Hands {
     return this.#turns.run(work);
   }
 
-  async buttonDown(at: Point, button: MouseButton): Promise<void> {
-    await this.exclusive(async () => {
-      await this.#moveTo(at);
-      this.#button(button, PRESSED);
-      await this.wl.roundtrip(this.#timeoutMs);
-    });
-    clearTimeout(this.#heldButtons.get(button));
-    // Released by deskhand itself after autoReleaseMs, even when no other call comes.
-    const timer = setTimeout(() => {
-      this.#heldButtons.delete(button);
-      if (!this.wl.closed) this.#button(button, RELEASED);
-    }, this.autoReleaseMs);
-    timer.unref();
-    this.#heldButtons.set(button, timer);
+  buttonDown(at: Point, button: MouseButton): Promise<void> {
+    return this.#seat.buttonDown(at, button);
   }
 
-  async buttonUp(at: Point, button: MouseButton): Promise<void> {
-    clearTimeout(this.#heldButtons.get(button));
-    this.#heldButtons.delete(button);
-    await this.exclusive(async () => {
-      await this.#moveTo(at);
-      this.#button(button, RELEASED);
-      await this.wl.roundtrip(this.#timeoutMs);
-    });
+  buttonUp(at: Point, button: MouseButton): Promise<void> {
+    return this.#seat.buttonUp(at, button);
   }
 
   async keyDown(chord: Chord): Promise<void> {
@@ -421,12 +367,12 @@ class WaylandHands implements Hands {
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: [...this.#heldButtons.keys()], keys: this.#keyboard?.heldKeys() ?? [] };
+    return { buttons: this.#seat.heldButtons(), keys: this.#keyboard?.heldKeys() ?? [] };
   }
 
   /** Wayland has no query for what a seat holds: this is deskhand's own account. */
   async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
-    return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
+    return { buttons: this.#seat.heldButtons(), keycodes: [] };
   }
 
   /** Read from sway each time: an output scaled, added or moved since changes it. */
@@ -537,18 +483,16 @@ class WaylandHands implements Hands {
   }
 
   async close(): Promise<void> {
-    for (const timer of this.#heldButtons.values()) clearTimeout(timer);
     if (typeof this.screencopy !== "string") this.screencopy.close();
     const xwayland = await this.#xwayland;
     if (xwayland && typeof xwayland !== "string") await xwayland.close();
     // Nothing stays held: every held button is released before the pointer goes.
     await this.#keyboard?.close();
+    await this.#seat.close();
     if (!this.wl.closed) {
-      for (const button of this.#heldButtons.keys()) this.#button(button, RELEASED);
       this.wl.send(this.pointer, POINTER.destroy, []);
       await this.wl.roundtrip(500).catch(() => undefined);
     }
-    this.#heldButtons.clear();
     this.wl.close();
     this.ipc.close();
   }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { HandsUnavailable } from "../hands.js";
 import { type Chord, chordText, type Modifier } from "../keys.js";
 import { keymapText, keyStroke, MODIFIER_KEYS, pieceStroke, type Stroke, typingPieces } from "./keymap.js";
+import { HeldKeys } from "./seat.js";
 import type { WaylandConnection } from "./wire.js";
 
 /** zwp_virtual_keyboard_v1 requests. */
@@ -22,12 +23,11 @@ const RUN = 64;
 interface HeldChord {
   codes: number[];
   mask: number;
-  timer: NodeJS.Timeout;
 }
 
 export class WaylandKeyboard {
   #spares: string[] = [];
-  readonly #held = new Map<string, HeldChord>();
+  readonly #held: HeldKeys<HeldChord>;
   readonly #folder: string;
 
   private constructor(
@@ -38,6 +38,14 @@ export class WaylandKeyboard {
     private readonly timeoutMs: number,
   ) {
     this.#folder = mkdtempSync(join(tmpdir(), "deskhand-keymap-"));
+    this.#held = new HeldKeys(
+      autoReleaseMs,
+      ({ codes }) => {
+        for (const code of [...codes].reverse()) this.#key(code, RELEASED);
+        this.#modifiers(0);
+      },
+      () => this.wl.closed,
+    );
   }
 
   /** The keyboard on the connection's seat, its keymap uploaded; throws HandsUnavailable saying why not. */
@@ -208,36 +216,23 @@ export class WaylandKeyboard {
     const mask = this.#modifierDown(modifiers);
     if (stroke) this.#key(stroke.code, PRESSED);
     const codes = [...modifiers.map((m) => MODIFIER_KEYS[m].code), ...(stroke ? [stroke.code] : [])];
-    // Released by the keyboard itself after autoReleaseMs, even when no other call comes.
-    const timer = setTimeout(() => this.#release(name), this.autoReleaseMs);
-    timer.unref();
-    this.#held.set(name, { codes, mask, timer });
+    this.#held.hold(name, { codes, mask });
     await this.wl.roundtrip(this.timeoutMs);
   }
 
   async keyUp(chord: Chord): Promise<void> {
-    this.#release(chordText(chord));
+    await this.#held.release(chordText(chord));
     await this.wl.roundtrip(this.timeoutMs);
-  }
-
-  #release(name: string): void {
-    const held = this.#held.get(name);
-    if (!held) return;
-    clearTimeout(held.timer);
-    this.#held.delete(name);
-    if (this.wl.closed) return;
-    for (const code of [...held.codes].reverse()) this.#key(code, RELEASED);
-    this.#modifiers(0);
   }
 
   /** The chords keyDown holds, by this keyboard's own account. */
   heldKeys(): string[] {
-    return [...this.#held.keys()];
+    return this.#held.names();
   }
 
   /** Releases every held key, then the keyboard goes. */
   async close(): Promise<void> {
-    for (const name of [...this.#held.keys()]) this.#release(name);
+    await this.#held.releaseAll();
     if (!this.wl.closed) {
       this.#modifiers(0);
       this.wl.send(this.keyboard, KEYBOARD.destroy, []);

@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   AUTO_RELEASE_MS,
-  ClickSpacing,
   type Hands,
   HandsUnavailable,
   type MouseButton,
@@ -33,16 +32,8 @@ import { HeldRecord } from "./held-record.js";
 import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
 import { frontWindow, KWinScripting, type KWinWindow, kwinClientWindows, windowNumber } from "./kwin.js";
 import { GRANT_FILE } from "./kwin-grant.js";
-import {
-  BUTTONS,
-  dragSteps,
-  LOCK_WAIT_MS,
-  NOTCH,
-  PRESS_MS,
-  PRESSED,
-  RELEASED,
-  STEP_MS,
-} from "./pointer-motion.js";
+import { BUTTONS, LOCK_WAIT_MS, NOTCH, PRESSED, RELEASED } from "./pointer-motion.js";
+import { HeldKeys, type PointerDevice, PointerSeat } from "./seat.js";
 import { waylandSocketPath } from "./socket-path.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
@@ -131,11 +122,6 @@ interface Settings {
   busAddress: string;
 }
 
-interface HeldKeys {
-  codes: number[];
-  timer: NodeJS.Timeout;
-}
-
 class KWinHands extends CompositorControlled implements Hands {
   readonly recovered: string | undefined;
   readonly keyboardMissing = undefined;
@@ -143,9 +129,8 @@ class KWinHands extends CompositorControlled implements Hands {
   /** Present where wl-copy is installed: text outside the keymap then goes by the clipboard. */
   readonly paste?: (text: string, arrived: () => Promise<boolean>) => Promise<boolean>;
   readonly autoReleaseMs: number;
-  readonly #heldButtons = new Map<MouseButton, NodeJS.Timeout>();
-  readonly #heldKeys = new Map<string, HeldKeys>();
-  readonly #clicks = new ClickSpacing();
+  readonly #heldKeys: HeldKeys<number[]>;
+  readonly #seat: PointerSeat;
   /** What the last paste put back on the clipboard, and when. */
   #restored: { text: string | undefined; at: number } | undefined;
   /** The connection that passes ScreenShot2 its file, opened at the first picture. */
@@ -162,6 +147,19 @@ class KWinHands extends CompositorControlled implements Hands {
     super();
     this.autoReleaseMs = settings.autoReleaseMs;
     this.recovered = settings.recovered;
+    this.#seat = new PointerSeat(this.#device(), {
+      exclusive: (work) => this.exclusive(work),
+      autoReleaseMs: settings.autoReleaseMs,
+      heldChanged: () => this.#recordHeld(),
+    });
+    this.#heldKeys = new HeldKeys(
+      settings.autoReleaseMs,
+      (codes) => {
+        for (const code of [...codes].reverse()) this.#key(code, RELEASED);
+      },
+      () => this.wl.closed,
+      () => this.#recordHeld(),
+    );
     if (hasClipboardTools(settings.env)) this.paste = (text, arrived) => this.#paste(text, arrived);
     this.control = compositorWindowControl<KWinWindow & CompositorWindow>({
       windows: async () => (await kwin.windows()).map((w) => ({ ...w, number: windowNumber(w.uuid) })),
@@ -201,8 +199,8 @@ class KWinHands extends CompositorControlled implements Hands {
   /** What is held now, on file for the next deskhand should this one die holding it. */
   #recordHeld(): void {
     this.settings.record.write({
-      keys: [...new Set([...this.#heldKeys.values()].flatMap((h) => h.codes))],
-      buttons: [...this.#heldButtons.keys()].map((b) => BUTTONS[b]),
+      keys: [...new Set(this.#heldKeys.values().flat())],
+      buttons: this.#seat.heldButtons().map((b) => BUTTONS[b]),
     });
   }
 
@@ -257,66 +255,39 @@ class KWinHands extends CompositorControlled implements Hands {
     }
   }
 
-  async move(to: Point): Promise<void> {
-    await this.exclusive(async () => {
-      this.#moveTo(to);
-      await this.#roundtrip();
-    });
-  }
-
-  async click(
-    at: Point,
-    options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] },
-  ): Promise<void> {
-    await this.exclusive(async () => {
-      this.#moveTo(at);
-      await this.#roundtrip();
-      const apart = this.#clicks.waitBefore(at, options.button);
-      if (apart > 0) await sleep(apart);
-      await this.#holding(options.modifiers, async () => {
-        for (let i = 0; i < options.count; i++) {
-          this.#button(options.button, PRESSED);
-          await sleep(PRESS_MS);
-          this.#button(options.button, RELEASED);
-          if (i + 1 < options.count) await sleep(PRESS_MS);
-        }
-      });
-      await this.#roundtrip();
-      this.#clicks.clicked(at, options.button);
-    });
-  }
-
-  async drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    await this.exclusive(async () => {
-      this.#moveTo(from);
-      await this.#roundtrip();
-      await this.#holding(options.modifiers, async () => {
-        this.#button(options.button, PRESSED);
-        try {
-          for (const step of dragSteps(from, to)) {
-            await sleep(STEP_MS);
-            this.#moveTo(step);
-          }
-          await sleep(PRESS_MS);
-        } finally {
-          if (!this.wl.closed) this.#button(options.button, RELEASED);
-        }
-      });
-      await this.#roundtrip();
-    });
-  }
-
-  async wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    await this.exclusive(async () => {
-      if (at) this.#moveTo(at);
-      const axis = direction === "up" || direction === "down" ? 0 : 1;
-      const sign = direction === "up" || direction === "left" ? -1 : 1;
-      for (let i = 0; i < notches; i++) {
+  /** KWin's fake pointer, for the seat that clicks, drags and scrolls with it. */
+  #device(): PointerDevice {
+    const hands = this;
+    return {
+      get closed() {
+        return hands.wl.closed;
+      },
+      moveTo: (to) => this.#moveTo(to),
+      button: (button, pressed) => this.#button(button, pressed ? PRESSED : RELEASED),
+      notch: (direction) => {
+        const axis = direction === "up" || direction === "down" ? 0 : 1;
+        const sign = direction === "up" || direction === "left" ? -1 : 1;
         this.wl.send(this.fake, FAKE.axis, [{ u: axis }, { fixed: sign * NOTCH }]);
-        await sleep(STEP_MS);
-      }
-      await this.#roundtrip();
-    });
+      },
+      flush: () => this.#roundtrip(),
+      holder: (modifiers) => (work) => this.#holding(modifiers, work),
+    };
+  }
+
+  move(to: Point): Promise<void> {
+    return this.#seat.move(to);
+  }
+
+  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
+    return this.#seat.click(at, options);
+  }
+
+  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    return this.#seat.drag(from, to, options);
+  }
+
+  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    return this.#seat.wheel(at, direction, notches);
   }
 
   async chord(chord: Chord, count: number): Promise<void> {
@@ -354,44 +325,19 @@ class KWinHands extends CompositorControlled implements Hands {
     });
   }
 
-  async buttonDown(at: Point, button: MouseButton): Promise<void> {
-    await this.exclusive(async () => {
-      this.#moveTo(at);
-      this.#button(button, PRESSED);
-      await this.#roundtrip();
-    });
-    clearTimeout(this.#heldButtons.get(button));
-    // Released by deskhand itself after autoReleaseMs, even when no other call comes.
-    const timer = setTimeout(() => {
-      this.#heldButtons.delete(button);
-      if (!this.wl.closed) this.#button(button, RELEASED);
-      this.#recordHeld();
-    }, this.autoReleaseMs);
-    timer.unref();
-    this.#heldButtons.set(button, timer);
-    this.#recordHeld();
+  buttonDown(at: Point, button: MouseButton): Promise<void> {
+    return this.#seat.buttonDown(at, button);
   }
 
-  async buttonUp(at: Point, button: MouseButton): Promise<void> {
-    clearTimeout(this.#heldButtons.get(button));
-    this.#heldButtons.delete(button);
-    this.#recordHeld();
-    await this.exclusive(async () => {
-      this.#moveTo(at);
-      this.#button(button, RELEASED);
-      await this.#roundtrip();
-    });
+  buttonUp(at: Point, button: MouseButton): Promise<void> {
+    return this.#seat.buttonUp(at, button);
   }
 
   async keyDown(chord: Chord): Promise<void> {
     const name = chordText(chord);
     if (this.#heldKeys.has(name)) return;
     const codes = this.#codes(chord);
-    const timer = setTimeout(() => this.#releaseKeys(name), this.autoReleaseMs);
-    timer.unref();
-    // On file before they are pressed: a death between the two still leaves them to release.
-    this.#heldKeys.set(name, { codes, timer });
-    this.#recordHeld();
+    this.#heldKeys.hold(name, codes);
     await this.exclusive(async () => {
       for (const code of codes) this.#key(code, PRESSED);
       await this.#roundtrip();
@@ -399,26 +345,17 @@ class KWinHands extends CompositorControlled implements Hands {
   }
 
   async keyUp(chord: Chord): Promise<void> {
-    this.#releaseKeys(chordText(chord));
+    await this.#heldKeys.release(chordText(chord));
     await this.#roundtrip();
   }
 
-  #releaseKeys(name: string): void {
-    const held = this.#heldKeys.get(name);
-    if (!held) return;
-    clearTimeout(held.timer);
-    this.#heldKeys.delete(name);
-    if (!this.wl.closed) for (const code of [...held.codes].reverse()) this.#key(code, RELEASED);
-    this.#recordHeld();
-  }
-
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: [...this.#heldButtons.keys()], keys: [...this.#heldKeys.keys()] };
+    return { buttons: this.#seat.heldButtons(), keys: this.#heldKeys.names() };
   }
 
   /** Wayland has no query for what a seat holds: this is deskhand's own account. */
   async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
-    return { buttons: [...this.#heldButtons.keys()], keycodes: [] };
+    return { buttons: this.#seat.heldButtons(), keycodes: [] };
   }
 
   screen(): Promise<Rect> {
@@ -486,13 +423,8 @@ class KWinHands extends CompositorControlled implements Hands {
 
   async close(): Promise<void> {
     // Nothing stays held: every held key and button is released before the device goes.
-    for (const name of [...this.#heldKeys.keys()]) this.#releaseKeys(name);
-    if (!this.wl.closed) {
-      for (const button of this.#heldButtons.keys()) this.#button(button, RELEASED);
-      await this.#roundtrip().catch(() => undefined);
-    }
-    for (const timer of this.#heldButtons.values()) clearTimeout(timer);
-    this.#heldButtons.clear();
+    await this.#heldKeys.releaseAll();
+    await this.#seat.close();
     this.settings.record.clear();
     (await this.#pixels?.catch(() => undefined))?.close();
     this.wl.close();
