@@ -242,6 +242,79 @@ function notRegistered(window: WindowInfo): DeskhandError {
   );
 }
 
+/** What a read of the structure is told: its limits, and to enrich as it reads where nothing is filtered. */
+function structureOptions(limits: SnapshotLimits) {
+  return {
+    maxDepth: limits.maxDepth,
+    tableRows: limits.tableRows,
+    walkTables: limits.walkTables,
+    nodeCeiling: READ_CEILING,
+    timeoutMs: limits.timeoutMs,
+    // Without filters the first page is most of what is read: enrich while reading.
+    ...(limits.visibleOnly || limits.onlyInteractive
+      ? {}
+      : {
+          eagerEnrich: {
+            maxText: limits.maxText,
+            limit: limits.maxNodes,
+            actions: limits.actions,
+            accessibleIds: limits.accessibleIds,
+          },
+        }),
+  };
+}
+
+/** Reads the details the layout needs before it lays the roots out. */
+async function enrichForLayout(
+  backend: AccessibilityReader,
+  roots: { node: RawNode; windowId: number | null }[],
+  {
+    limits,
+    view,
+    element,
+    started,
+  }: { limits: SnapshotLimits; view: SnapshotView; element: boolean; started: number },
+): Promise<void> {
+  /** What to read of each element, in the time the read has left, and the window they are in. */
+  const details = (windowId: number | null) => ({
+    maxText: limits.maxText,
+    actions: limits.actions,
+    accessibleIds: limits.accessibleIds,
+    timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
+    ...(windowId === null ? {} : { windowId }),
+  });
+  // Read details the layout needs before laying out: where the toolkit never reports `showing`
+  // (GTK 4.8), what is on screen is known from the elements' areas, so every element's are read;
+  // in the screen view, whether a cell is empty decides whether it is a line of its own.
+  const screen = view === "screen" && !element;
+  for (const { node, windowId } of roots) {
+    const everything = (screen || limits.visibleOnly) && !reportsShowing(node);
+    const needed = everything
+      ? allNodes(node)
+      : view === "screen"
+        ? allNodes(node).filter(
+            (n) => (n.role === "table cell" || mayBePixelsOnly(n) || mayBeClosedPopup(n)) && !n.enriched,
+          )
+        : [];
+    if (needed.length === 0) continue;
+    await backend.enrich(needed, details(windowId));
+  }
+  // An empty surface laid over elements the tree describes is not pixels only: to tell, the
+  // places of what is on screen around such a surface are read.
+  if (view === "screen")
+    for (const { node, windowId } of roots) {
+      const around = underSurfaces(node);
+      if (around.length === 0) continue;
+      const showing = reportsShowing(node);
+      const shown = (n: RawNode) => isShown(n, showing);
+      await backend.enrich(
+        around.filter((n) => !n.enriched && shown(n)),
+        details(windowId),
+      );
+      markCoveringSurfaces(node, shown);
+    }
+}
+
 export class SnapshotStore {
   #kept: StoredSnapshot[] = [];
 
@@ -262,24 +335,7 @@ export class SnapshotStore {
   async read(target: SnapshotTarget, limits: SnapshotLimits, view: SnapshotView): Promise<Reading> {
     const started = Date.now();
     const backend = await this.backend();
-    const structure = {
-      maxDepth: limits.maxDepth,
-      tableRows: limits.tableRows,
-      walkTables: limits.walkTables,
-      nodeCeiling: READ_CEILING,
-      timeoutMs: limits.timeoutMs,
-      // Without filters the first page is most of what is read: enrich while reading.
-      ...(limits.visibleOnly || limits.onlyInteractive
-        ? {}
-        : {
-            eagerEnrich: {
-              maxText: limits.maxText,
-              limit: limits.maxNodes,
-              actions: limits.actions,
-              accessibleIds: limits.accessibleIds,
-            },
-          }),
-    };
+    const structure = structureOptions(limits);
     const roots: { node: RawNode; windowId: number | null; path?: number[] | null }[] = [];
     const methods = new Set<string>();
     const readCuts = new Set<CutName>();
@@ -302,48 +358,7 @@ export class SnapshotStore {
         if (known) incomplete.push(known);
       }
     }
-    // Read details the layout needs before laying out: where the toolkit never reports `showing`
-    // (GTK 4.8), what is on screen is known from the elements' areas, so every element's are read;
-    // in the screen view, whether a cell is empty decides whether it is a line of its own.
-    const screen = view === "screen" && target.kind !== "element";
-    for (const { node, windowId } of roots) {
-      const everything = (screen || limits.visibleOnly) && !reportsShowing(node);
-      const needed = everything
-        ? allNodes(node)
-        : view === "screen"
-          ? allNodes(node).filter(
-              (n) => (n.role === "table cell" || mayBePixelsOnly(n) || mayBeClosedPopup(n)) && !n.enriched,
-            )
-          : [];
-      if (needed.length === 0) continue;
-      await backend.enrich(needed, {
-        maxText: limits.maxText,
-        actions: limits.actions,
-        accessibleIds: limits.accessibleIds,
-        timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
-        ...(windowId === null ? {} : { windowId }),
-      });
-    }
-    // An empty surface laid over elements the tree describes is not pixels only: to tell, the
-    // places of what is on screen around such a surface are read.
-    if (view === "screen")
-      for (const { node, windowId } of roots) {
-        const around = underSurfaces(node);
-        if (around.length === 0) continue;
-        const showing = reportsShowing(node);
-        const shown = (n: RawNode) => isShown(n, showing);
-        await backend.enrich(
-          around.filter((n) => !n.enriched && shown(n)),
-          {
-            maxText: limits.maxText,
-            actions: limits.actions,
-            accessibleIds: limits.accessibleIds,
-            timeoutMs: Math.max(100, limits.timeoutMs - (Date.now() - started)),
-            ...(windowId === null ? {} : { windowId }),
-          },
-        );
-        markCoveringSurfaces(node, shown);
-      }
+    await enrichForLayout(backend, roots, { limits, view, element: target.kind === "element", started });
     // Unnamed fields take the label beside them, marked inferred.
     await inferLabelsOf(backend, roots, Math.max(100, limits.timeoutMs - (Date.now() - started)));
     const flat = await flatten(roots, { ...limits, view, unfold: target.kind === "element" });

@@ -289,6 +289,66 @@ function actionFor(
   }
 }
 
+/** `snapshot`: a scope or a ref read in one of the document's views, or the next page of one. */
+async function snapshotMethod(context: ToolContext, params: unknown): Promise<unknown> {
+  const p = parseParams(snapshotParams, params);
+  const { continue: cursor, ref, ...scope } = p;
+  if (cursor !== undefined)
+    return run(context, "snapshot", { target: { kind: "cursor", cursor }, format: "json" });
+  // deskhand's extension: `ref` reads the subtree under an element of the latest snapshot.
+  const target = ref !== undefined ? { kind: "element", ref } : toTarget(scope);
+  // The document's views: raw is every element; control what a person sees of the controls (the
+  // screen view: off screen folded, layout merged); content the elements of it that carry text.
+  const read = await run(context, "snapshot", {
+    target,
+    ...limitsOf(scope),
+    format: "json",
+    view: scope.view === "raw" ? "full" : "screen",
+  });
+  if (scope.view !== "content") return { ...read, view: scope.view };
+  const elements = (read.elements as { name?: string | null; value?: string }[]).filter(
+    (e) => !!e.name?.trim() || !!e.value?.trim(),
+  );
+  return { ...read, view: "content", elements };
+}
+
+/** `click`, `type_text` and `key` as deskhand's tools of those names (a spinner's number is set). */
+async function inputMethod(
+  context: ToolContext,
+  method: "click" | "type_text" | "key",
+  params: unknown,
+): Promise<unknown> {
+  const p = parseParams(inputParams[method], params) as Record<string, unknown>;
+  const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+  // A spinner's number is its value: typed keys reach it only on Enter, so no clear is ever seen
+  // (a Swing spinner failed after 10 s); it is set, then stepped there with the arrow keys.
+  const number =
+    method === "type_text" && typeof p.ref === "string"
+      ? rangeValue(context, p.ref, String(p.text))
+      : undefined;
+  if (number !== undefined)
+    return run(context, "act", {
+      ref: p.ref,
+      action: { kind: "set_range", value: number },
+      intent: p.intent ?? NO_INTENT,
+    });
+  return run(context, method, { intent: NO_INTENT, ...defined });
+}
+
+/** `run`: one that stopped keeps what it did, the steps done and the stopping step's reply with the error. */
+async function runMethod(context: ToolContext, params: unknown): Promise<unknown> {
+  // A run that stopped keeps what it did: the steps done and the stopping step's reply go with
+  // the error, as `run`.
+  const result = await callTool(context, toolNamed("run"), params ?? {});
+  if (!result.ok || result.outcome === "done") return protocolResult(result);
+  const data = result.output.data;
+  throw new ProtocolError(
+    result.outcome === "refused" ? CODE_FOR.refused : "input_failed",
+    String(data.reason),
+    { reason: result.outcome === "refused" ? "refused" : "input_error", run: data },
+  );
+}
+
 export async function dispatch(context: ToolContext, method: string, params: unknown): Promise<unknown> {
   switch (method) {
     case "ping": {
@@ -306,27 +366,8 @@ export async function dispatch(context: ToolContext, method: string, params: unk
       const windows = (data.windows as { id: number }[]).map(({ id, ...rest }) => ({ hwnd: id, ...rest }));
       return { ...data, windows };
     }
-    case "snapshot": {
-      const p = parseParams(snapshotParams, params);
-      const { continue: cursor, ref, ...scope } = p;
-      if (cursor !== undefined)
-        return run(context, "snapshot", { target: { kind: "cursor", cursor }, format: "json" });
-      // deskhand's extension: `ref` reads the subtree under an element of the latest snapshot.
-      const target = ref !== undefined ? { kind: "element", ref } : toTarget(scope);
-      // The document's views: raw is every element; control what a person sees of the controls (the
-      // screen view: off screen folded, layout merged); content the elements of it that carry text.
-      const read = await run(context, "snapshot", {
-        target,
-        ...limitsOf(scope),
-        format: "json",
-        view: scope.view === "raw" ? "full" : "screen",
-      });
-      if (scope.view !== "content") return { ...read, view: scope.view };
-      const elements = (read.elements as { name?: string | null; value?: string }[]).filter(
-        (e) => !!e.name?.trim() || !!e.value?.trim(),
-      );
-      return { ...read, view: "content", elements };
-    }
+    case "snapshot":
+      return snapshotMethod(context, params);
     case "observe": {
       const p = parseParams(observeParams, params);
       const { maxTargets, includeTree, ...scope } = p;
@@ -360,41 +401,16 @@ export async function dispatch(context: ToolContext, method: string, params: unk
     }
     case "click":
     case "type_text":
-    case "key": {
-      const p = parseParams(inputParams[method], params) as Record<string, unknown>;
-      const defined = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
-      // A spinner's number is its value: typed keys reach it only on Enter, so no clear is ever seen
-      // (a Swing spinner failed after 10 s); it is set, then stepped there with the arrow keys.
-      const number =
-        method === "type_text" && typeof p.ref === "string"
-          ? rangeValue(context, p.ref, String(p.text))
-          : undefined;
-      if (number !== undefined)
-        return run(context, "act", {
-          ref: p.ref,
-          action: { kind: "set_range", value: number },
-          intent: p.intent ?? NO_INTENT,
-        });
-      return run(context, method, { intent: NO_INTENT, ...defined });
-    }
+    case "key":
+      return inputMethod(context, method, params);
     case "focus_window": {
       const p = parseParams(inputParams.focus_window, params) as { hwnd: number; intent: string };
       return run(context, "window", { action: "focus", window: { id: p.hwnd }, intent: p.intent });
     }
     case "record":
       return run(context, "record", params ?? {});
-    case "run": {
-      // A run that stopped keeps what it did: the steps done and the stopping step's reply go with
-      // the error, as `run`.
-      const result = await callTool(context, toolNamed("run"), params ?? {});
-      if (!result.ok || result.outcome === "done") return protocolResult(result);
-      const data = result.output.data;
-      throw new ProtocolError(
-        result.outcome === "refused" ? CODE_FOR.refused : "input_failed",
-        String(data.reason),
-        { reason: result.outcome === "refused" ? "refused" : "input_error", run: data },
-      );
-    }
+    case "run":
+      return runMethod(context, params);
     default:
       // Every other tool of deskhand's by its own name, its input as params: the registry is the list.
       if (isToolName(method)) return run(context, method, params ?? {});

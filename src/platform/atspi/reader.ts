@@ -415,6 +415,60 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A table's children read through its Table interface: its cells, each with its row and column,
+ * cut where the table is long. Its items are its children where the interface leaves them out: no
+ * cells, yet more children than a row of column headers (KDE's file view says 0 rows; an empty
+ * table keeps its headers), or children past its count (Qt's, see childrenPast).
+ */
+async function tableChildren(
+  context: ReadContext,
+  node: RawNode,
+  childCount: number,
+): Promise<{
+  paths: string[];
+  indexes?: number[];
+  cells?: { row: number; column: number }[];
+  itemsRead: boolean;
+}> {
+  const table = await tableRows(context, node);
+  node.childrenCut = table.cut;
+  const headers = table.cut.columns + 1;
+  const noCells = table.cut.rows * table.cut.columns === 0 && (childCount === 0 || childCount > headers);
+  const past = childCount <= HUGE_CHILD_COUNT ? await childrenPast(context, node, childCount) : [];
+  if ((noCells && childCount <= HUGE_CHILD_COUNT) || past.length > 0) {
+    const listed = childCount > 0 ? await childPaths(context, node) : [];
+    const items = [...listed, ...(listed.length === childCount ? past : [])];
+    if (items.length > 0) {
+      delete node.childrenCut;
+      return { paths: items, itemsRead: true };
+    }
+  }
+  return { paths: table.paths, indexes: table.indexes, cells: table.cells, itemsRead: false };
+}
+
+/**
+ * GTK 4.8's GetChildren hands back grandchildren in place of the page wrappers between them; where
+ * a child's reported parent is not this node, its children are read again by GetChildAtIndex,
+ * which, like the cache and pyatspi, returns the real children.
+ */
+async function rereadStrays(context: ReadContext, node: RawNode, count: number): Promise<void> {
+  const nodePath = parseHandle(node.handle).path;
+  const strays = (node.children ?? []).filter((child) => {
+    const parent = context.reportedParent.get(parseHandle(child.handle).path);
+    return parent !== undefined && parent !== nodePath;
+  });
+  if (strays.length === 0) return;
+  const byIndex = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      context.app.call(nodePath, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [i]),
+    ),
+  );
+  node.children = await startAll(byIndex, ([ref], index) =>
+    readNode(context, (ref as [string, string])[1], index, node),
+  );
+}
+
 async function expand(context: ReadContext, node: RawNode, depth: number): Promise<RawNode[]> {
   const childCount = node.childCount ?? 0;
   if (childCount === 0 && !(node.interfaces ?? []).includes("Table")) return [];
@@ -435,28 +489,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
     const itemView = (node.interfaces ?? []).includes("Table");
     let itemsRead = false;
     if (isTable && !context.options.walkTables) {
-      const table = await tableRows(context, node);
-      paths = table.paths;
-      indexes = table.indexes;
-      cells = table.cells;
-      node.childrenCut = table.cut;
-      // Its items are its children where the Table interface leaves them out: no cells, yet more
-      // children than a row of column headers (KDE's file view says 0 rows; an empty table keeps
-      // its headers), or children past its count (Qt's, see childrenPast).
-      const headers = table.cut.columns + 1;
-      const noCells = table.cut.rows * table.cut.columns === 0 && (childCount === 0 || childCount > headers);
-      const past = childCount <= HUGE_CHILD_COUNT ? await childrenPast(context, node, childCount) : [];
-      if ((noCells && childCount <= HUGE_CHILD_COUNT) || past.length > 0) {
-        const listed = childCount > 0 ? await childPaths(context, node) : [];
-        const items = [...listed, ...(listed.length === childCount ? past : [])];
-        if (items.length > 0) {
-          paths = items;
-          indexes = undefined;
-          cells = undefined;
-          delete node.childrenCut;
-          itemsRead = true;
-        }
-      }
+      ({ paths, indexes, cells, itemsRead } = await tableChildren(context, node, childCount));
     } else if (childCount > HUGE_CHILD_COUNT) {
       node.childrenCut = { reason: "hugeChildCount", childCount };
       return [];
@@ -491,23 +524,7 @@ async function expand(context: ReadContext, node: RawNode, depth: number): Promi
       const cell = cells ? cells[i] : node.cell;
       if (cell) child.cell = cell;
     }
-    const nodePath = parseHandle(node.handle).path;
-    const strays = node.children.filter((child) => {
-      const parent = context.reportedParent.get(parseHandle(child.handle).path);
-      return parent !== undefined && parent !== nodePath;
-    });
-    if (strays.length > 0) {
-      // GTK 4.8's GetChildren hands back grandchildren in place of the page wrappers between them;
-      // GetChildAtIndex, like the cache and pyatspi, returns the real children.
-      const byIndex = await Promise.all(
-        paths.map((_, i) =>
-          context.app.call(nodePath, IFACE.accessible, "GetChildAtIndex", remaining(context), "i", [i]),
-        ),
-      );
-      node.children = await startAll(byIndex, ([ref], index) =>
-        readNode(context, (ref as [string, string])[1], index, node),
-      );
-    }
+    await rereadStrays(context, node, paths.length);
     return node.children;
   } catch (error) {
     if (error instanceof DBusTimeoutError || Date.now() >= context.deadline) {

@@ -538,6 +538,33 @@ async function coveredPoint(
 }
 
 /** The allowed input: its window in front, its point still its element's, then sent and re-read. */
+/** The reply to input that threw: refused where nothing was sent, else an error saying what was. */
+function inputFailed(
+  error: unknown,
+  guarded: Allowed["guarded"],
+  said: { since: { data: Record<string, unknown> } | undefined; sinceText: string; target: unknown },
+): ToolOutput {
+  const reason = error instanceof Error ? error.message : String(error);
+  const status = error instanceof NothingSent ? "refused" : "error";
+  guarded.end({ decision: status, reason });
+  const sent = error instanceof PartlySent ? { sent: error.sent } : {};
+  // A compositor gone mid-input is named, with what to do (not left to look like a key's fault).
+  const named =
+    error instanceof Error && error.name === "CompositorUnreachable" ? asDeskhandError(error) : undefined;
+  return {
+    data: {
+      status,
+      reason,
+      level: guarded.level,
+      ...sent,
+      ...(named ? { error: named.toJSON() } : {}),
+      ...(said.since?.data ?? {}),
+      target: said.target,
+    },
+    text: `${said.sinceText}${status}: ${reason}${named ? `\n${named.next}` : ""}`,
+  };
+}
+
 async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: Allowed): Promise<ToolOutput> {
   const { hands, guarded, refuse, windowId, element, target } = allowed;
   const { level, confirmed } = guarded;
@@ -550,12 +577,8 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   if ("changed" in recentred) {
     // A menu that closed as the pointer came takes its items with it: gone, not changed.
     const what = recentred.gone ? "was gone" : "had changed";
-    return refuse(
-      `${recentred.changed} ${what} once ${recentred.when}; nothing was sent. Take a new snapshot`,
-      {
-        ...(focus ? { focus } : {}),
-      },
-    );
+    const reason = `${recentred.changed} ${what} once ${recentred.when}; nothing was sent. Take a new snapshot`;
+    return refuse(reason, focus ? { focus } : {});
   }
   const { moved, startMoved } = recentred;
   const covered = await coveredPoint(hands, attempt, windowId);
@@ -573,31 +596,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   try {
     result = await attempt.execute(hands, guarded.acting);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const unsent = error instanceof NothingSent;
-    guarded.end({ decision: unsent ? "refused" : "error", reason });
-    const status = unsent ? "refused" : "error";
-    const sent = error instanceof PartlySent ? { sent: error.sent } : {};
-    // A compositor gone mid-input is named, with what to do (not left to look like a key's fault).
-    const named =
-      error instanceof Error && error.name === "CompositorUnreachable" ? asDeskhandError(error) : undefined;
-    return {
-      data: {
-        status,
-        reason,
-        level,
-        ...sent,
-        ...(named ? { error: named.toJSON() } : {}),
-        ...(since?.data ?? {}),
-        target,
-      },
-      text: `${sinceText}${status}: ${reason}${
-        named
-          ? `
-${named.next}`
-          : ""
-      }`,
-    };
+    return inputFailed(error, guarded, { since, sinceText, target });
   }
   // The journal keeps what was done, not the element's whole re-read state.
   const { after: _after, after_read: _read, unread: _unread, typed_into: _into, ...outcome } = result;
