@@ -42,7 +42,12 @@ const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[] = [
   { name: "sway", role: "a Wayland session (sway's IPC gives deskhand its windows there)", required: false },
   { name: "grim", role: "screenshots under Wayland", required: false },
   { name: "kwin-wayland", role: "KDE Plasma's compositor for `deskhand sandbox --kde`", required: false },
-  { name: "wl-clipboard", role: "text outside KWin's keymap, pasted", required: false },
+  {
+    name: "wl-clipboard",
+    role: "the clipboard tool on Wayland; text outside KWin's keymap, pasted",
+    required: false,
+  },
+  { name: "xclip", role: "the clipboard tool on X11", required: false },
 ];
 
 /**

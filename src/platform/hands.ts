@@ -144,6 +144,10 @@ export interface Hands extends PointerInput, KeyboardInput, HeldInput, ScreenCap
    * puts back the clipboard's earlier text; whether it arrived. Where the hands can paste.
    */
   paste?(text: string, arrived: () => Promise<boolean>): Promise<boolean>;
+  /** The clipboard's text; undefined where it holds none (nothing, or only an image). */
+  readClipboard(): Promise<string | undefined>;
+  /** Puts `text` on the clipboard, as a copy in an app would. */
+  writeClipboard(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -165,6 +169,7 @@ export type SeeingHands = Pick<
   | "held"
   | "serverHeld"
   | "autoReleaseMs"
+  | "readClipboard"
   // Taking the display's input turn sends nothing: the plan that reads and judges holds it too.
   | "exclusive"
 >;

@@ -459,7 +459,7 @@ export const actTool = defineTool({
   group: "act",
   title: "Act on an element",
   description:
-    "Act through an element's own accessibility actions (no mouse or keyboard), its ref verified first. Replies with the route, the element re-read, windows that came or went, and the window in front as it now shows (view).",
+    "Act through an element's own accessibility actions (no mouse or keyboard), its ref verified first. Replies with the route, the element re-read and what changed on screen.",
   level: "L2",
   highest: "L3",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },

@@ -408,7 +408,7 @@ export const findElementsTool = defineTool({
   group: "read",
   title: "Find elements",
   description:
-    "Refs for elements matching selector fields (all must hold) or a locator. No match, an incomplete read and an unreadable candidate are told apart.",
+    "Refs for elements matching selector fields (all must hold) or a locator. Says why nothing matched.",
   level: "L1",
   annotations: READ_ONLY,
   input: oneQuery(z.object(findToolShape)),

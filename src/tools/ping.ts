@@ -7,7 +7,7 @@ export const pingTool = defineTool({
   name: "ping",
   group: "read",
   title: "Ping",
-  description: "Check that deskhand answers: version, protocol, current snapshot id.",
+  description: "deskhand's version, protocol and current snapshot id.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({}),

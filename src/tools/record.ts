@@ -15,7 +15,7 @@ export const recordTool = defineTool({
   group: "run",
   title: "Record a run",
   description:
-    "Record this session's successful acting calls as steps that find their elements again, for run {recording} or `deskhand replay`. Passwords become parameters.",
+    "Record this session's acting calls as steps that find their elements again, for run {recording}. Passwords become parameters.",
   level: "L1",
   // It writes only deskhand's own file (as the journal is written): nothing on the desktop changes.
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },

@@ -5,6 +5,7 @@ import { doctorTool } from "./doctor.js";
 import { elementInfoTool } from "./element-info.js";
 import { fillFormTool } from "./fill-form.js";
 import { findElementsTool } from "./find.js";
+import { clipboardTool } from "./hands/clipboard.js";
 import { keyTool, typeTextTool } from "./hands/keyboard.js";
 import { clickTool, dragTool, hoverTool, wheelTool } from "./hands/pointer.js";
 import { rawInputTool } from "./hands/raw.js";
@@ -48,6 +49,7 @@ const OWN = [
   hoverTool,
   wheelTool,
   windowTool,
+  clipboardTool,
   rawInputTool,
   runTool,
   recordTool,

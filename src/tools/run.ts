@@ -255,7 +255,7 @@ export const defineRunTool = (findTool: FindTool) =>
     group: "run",
     title: "Run steps",
     description:
-      "Several tool calls in one, each verified, gated and journaled as if called alone; stops at the first that fails, is refused or whose expect is not met. Replays a recording.",
+      "Several tool calls in one, each gated and journaled as if called alone; stops at the first that fails, is refused or misses its expect. Replays a recording.",
     level: "L1",
     highest: "L4",
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },

@@ -68,8 +68,7 @@ export const waitTool = defineTool({
   name: "wait",
   group: "read",
   title: "Wait",
-  description:
-    "Wait until a window title appears or goes, an element's text changes or equals a value, or a selector's element appears or is enabled. A timeout is a result.",
+  description: "Wait for a window, a text or an element (see condition). A timeout is a result.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({

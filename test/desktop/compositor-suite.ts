@@ -293,6 +293,24 @@ export function compositorHandsSuite(desk: Desk): void {
       );
     });
 
+    it("the clipboard: deskhand's text pasted by GTK's ctrl+v, GTK's ctrl+c read back", async () => {
+      const intent = "Move a text through the clipboard";
+      const text = "Zoë 42 ✓ clip";
+      const written = await call("clipboard", { text, intent });
+      assert.equal(written.data.status, "done", written.text);
+      const first = await one(EDITOR, { role: "text", name: "First" });
+      await call("act", { ref: first.ref, action: { kind: "set_value", text: "" }, intent });
+      const pasted = await call("key", { key: "ctrl+v", ref: first.ref, intent });
+      assert.equal(pasted.data.status, "done", pasted.text);
+      const value = async () => (await one(EDITOR, { role: "text", name: "First" })).value;
+      assert.equal(await becomes(value, /clip$/), text, "GTK pasted it");
+      await call("act", { ref: first.ref, action: { kind: "set_value", text: "copied by GTK" }, intent });
+      await call("key", { key: "ctrl+a", ref: first.ref, intent });
+      await call("key", { key: "ctrl+c", ref: first.ref, intent });
+      const read = await call("clipboard", { intent });
+      assert.equal(read.data.result.text, "copied by GTK", read.text);
+    });
+
     it("ctrl+s is judged as Save: refused, then pre-approved it lands", async () => {
       const window = { title: EDITOR };
       const before = await status();

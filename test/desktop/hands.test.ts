@@ -131,6 +131,26 @@ describe("hands on real apps", () => {
     await call("key", { key: "Backspace", intent: "Empty the entry" });
   });
 
+  it("the clipboard: deskhand's text pasted by Swing's ctrl+v, and Swing's ctrl+c read by deskhand", async () => {
+    const intent = "Move a text through the clipboard";
+    const text = "Zoë 42 ✓ clip";
+    const written = await call("clipboard", { text, intent });
+    assert.equal(written.data.status, "done", written.text);
+    const name = await one(TITLES.swing, { role: "text", name: "Name" });
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: "" }, intent });
+    const pasted = await call("key", { key: "ctrl+v", ref: name.ref, intent });
+    assert.equal(pasted.data.status, "done", pasted.text);
+    assert.equal((await one(TITLES.swing, { role: "text", name: "Name" })).value, text, "Swing pasted it");
+
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: "copied by Swing" }, intent });
+    await call("key", { key: "ctrl+a", ref: name.ref, intent });
+    await call("key", { key: "ctrl+c", ref: name.ref, intent });
+    const read = await call("clipboard", { intent });
+    assert.equal(read.data.result.text, "copied by Swing", read.text);
+    assert.match(read.text ?? "", /read the clipboard \(15 characters\):\ncopied by Swing/);
+    await call("act", { ref: name.ref, action: { kind: "set_value", text: "" }, intent });
+  });
+
   it("text typed where the focus is, a read-only field, is said as gone to it, not as lost, with its window named", async () => {
     const serial = await one(TITLES.swing, { role: "text", name: "Serial" });
     const focused = await call("act", { ref: serial.ref, action: { kind: "focus" } });

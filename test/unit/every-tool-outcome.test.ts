@@ -55,6 +55,8 @@ const RAISED_CALLS: Partial<Record<ToolName, Record<string, unknown>>> = {
   window: { action: "close", window: { id: 7 }, intent },
   // A wheel with no place: what it would scroll cannot be told, so it is input (L2).
   wheel: { direction: "down", intent },
+  // Writing the clipboard is input (L2); reading it is L1.
+  clipboard: { text: "x", intent },
   // A run is refused where its step is: the step's own gate.
   run: { steps: [{ tool: "act", args: { ref: "REF", action: { kind: "set_value", text: "x" }, intent } }] },
 };

@@ -30,10 +30,10 @@ describe("the listing's levels and annotations follow each tool's one declaratio
             `${tool.name} destructiveHint`,
           );
         // What presses or types can meet a committing target, so the gate can take it to L3; bringing
-        // a window forward, a hover and a wheel turn press nothing and stay where they are.
+        // a window forward, a hover, a wheel turn and the clipboard press nothing and stay where they are.
         if (
           !tool.annotations.readOnlyHint &&
-          !/focus_window|activate|window_(minimize|hide|show)|^app_|^(main_)?(hover|wheel|navigate)$/.test(
+          !/focus_window|activate|window_(minimize|hide|show)|^app_|^(main_)?(hover|wheel|navigate)$|^clipboard$/.test(
             tool.name,
           )
         )

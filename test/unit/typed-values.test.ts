@@ -51,6 +51,6 @@ it("every recorded tool that takes typed text declares where", () => {
   // The check finds each kind there is.
   assert.deepEqual(
     found.filter(([, takes]) => takes).map(([name, takes]) => `${name}: ${takes}`),
-    ["act: action.text", "fill_form: fields[].value", "type_text: text"],
+    ["act: action.text", "fill_form: fields[].value", "type_text: text", "clipboard: text"],
   );
 });

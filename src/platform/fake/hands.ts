@@ -29,7 +29,19 @@ export class FakeHands implements Hands {
   readonly activations: number[] = [];
   closed = false;
 
+  /** The clipboard's text, as an app's copy left it. */
+  clipboard: string | undefined;
+
   constructor(readonly desktop: FakeHandsDesktop) {}
+
+  async readClipboard(): Promise<string | undefined> {
+    return this.clipboard;
+  }
+
+  async writeClipboard(text: string): Promise<void> {
+    this.sent.push(`clipboard ${[...text].length} characters`);
+    this.clipboard = text;
+  }
 
   async activeWindow(): Promise<number | undefined> {
     return this.desktop.active;

@@ -220,6 +220,16 @@ class GnomeHands extends CompositorControlled implements Hands {
       }
     });
 
+  /** The Shell's clipboard: St.Clipboard answers "" where it holds no text. */
+  async readClipboard(): Promise<string | undefined> {
+    const [text] = await this.shell.call<[string]>("Clipboard");
+    return text === "" ? undefined : text;
+  }
+
+  async writeClipboard(text: string): Promise<void> {
+    await this.shell.call("SetClipboard", "s", [text]);
+  }
+
   buttonDown(at: Point, button: MouseButton): Promise<void> {
     return this.#seat.buttonDown(at, button);
   }

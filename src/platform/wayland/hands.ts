@@ -7,6 +7,7 @@
 
 import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { clipboardText, setClipboardText } from "../clipboard.js";
 import {
   AUTO_RELEASE_MS,
   type FocusTruth,
@@ -426,6 +427,14 @@ class WaylandHands implements Hands {
         },
       );
     });
+  }
+
+  readClipboard(): Promise<string | undefined> {
+    return clipboardText(this.settings.env);
+  }
+
+  writeClipboard(text: string): Promise<void> {
+    return setClipboardText(this.settings.env, text);
   }
 
   async #windows(): Promise<SwayWindow[]> {

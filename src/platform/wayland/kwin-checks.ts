@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DesktopCheck } from "../checks.js";
-import { hasClipboardTools } from "./clipboard.js";
+import { hasClipboardTools } from "../clipboard.js";
 import { DBusFdConnection } from "./dbus-fd.js";
 import { KWinScripting } from "./kwin.js";
 import { deskhandExecutable, GRANT_FILE } from "./kwin-grant.js";

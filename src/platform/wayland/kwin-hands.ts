@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { clipboardHolds, clipboardText, hasClipboardTools, setClipboardText } from "../clipboard.js";
 import {
   AUTO_RELEASE_MS,
   type Hands,
@@ -25,7 +26,6 @@ import {
 import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
-import { clipboardHolds, clipboardText, hasClipboardTools, setClipboardText } from "./clipboard.js";
 import { CompositorUnreachable, goneFrom } from "./compositor.js";
 import { DBusFdConnection, variantMap } from "./dbus-fd.js";
 import { HeldRecord } from "./held-record.js";
@@ -194,6 +194,14 @@ class KWinHands extends CompositorControlled implements Hands {
         this.#restored = { text: earlier, at: Date.now() };
       }
     });
+  }
+
+  readClipboard(): Promise<string | undefined> {
+    return clipboardText(this.settings.env);
+  }
+
+  writeClipboard(text: string): Promise<void> {
+    return setClipboardText(this.settings.env, text);
   }
 
   /** What is held now, on file for the next deskhand should this one die holding it. */

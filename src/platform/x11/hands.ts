@@ -1,5 +1,6 @@
 // The X11 hands: XTEST input, root-window pixels and EWMH window management on one connection of
 // their own, so input never waits behind a slow accessibility read.
+import { clipboardText, setClipboardText } from "../clipboard.js";
 import { type Hands, HandsUnavailable } from "../hands.js";
 import { X11Capture } from "./capture.js";
 import { X11Connection } from "./connection.js";
@@ -29,6 +30,7 @@ export async function openX11Hands(options: X11HandsOptions): Promise<Hands> {
     if (recovered) process.stderr.write(`deskhand: on ${options.display}: ${recovered}\n`);
     const capture = new X11Capture(x);
     const windows = new X11WindowControl(x);
+    const env = { ...process.env, DISPLAY: options.display };
     const hands: Hands = {
       name: "x11",
       recovered,
@@ -58,6 +60,8 @@ export async function openX11Hands(options: X11HandsOptions): Promise<Hands> {
       hide: (id) => windows.hide(id),
       show: (id) => windows.show(id),
       closeWindow: (id) => windows.closeWindow(id),
+      readClipboard: () => clipboardText(env, "x11"),
+      writeClipboard: (text) => setClipboardText(env, text, "x11"),
       close: async () => {
         await input.releaseAll().catch(() => undefined);
         x.close();

@@ -545,7 +545,7 @@ export const keyTool = defineInputTool({
   group: "hands",
   title: "Press a key or chord",
   description:
-    "Press a key or chord (Enter, ctrl+s, alt+F4). It is judged by what it presses; what commits, and chords that close or end things, need a person.",
+    "Press a key or chord (Enter, ctrl+s, alt+F4). What it presses is judged; what commits needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,

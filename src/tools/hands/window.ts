@@ -24,7 +24,7 @@ export const windowTool = defineInputTool({
   group: "hands",
   title: "Manage a window",
   description:
-    "focus, minimize, hide (the app's windows), show (restore them) or close a window, read back from the window manager.",
+    "focus, minimize, hide (the app's windows), show or close a window, read back from the window manager.",
   level: levelOf("focus"),
   highest: levelOf("close"),
   annotations: INPUT,
