@@ -242,6 +242,14 @@ export class AuditJournal {
     });
   }
 
+  /** Where `text` holds a secret any process has typed, or a key or card number by its look. */
+  secretRanges(text: string): [number, number][] {
+    return this.#guarded(() => {
+      this.#store.refresh();
+      return this.#store.ranges(text, false);
+    });
+  }
+
   /** `value` with every secret masked in every free-text string, as a journal line is (a recording step). */
   scrubbed<T>(value: T): T {
     return this.#guarded(() => scrubWith(value, this.#store, []));

@@ -213,8 +213,7 @@ export const doctorTool = defineTool({
   name: "doctor",
   group: "read",
   title: "Diagnose this machine",
-  description:
-    "Can deskhand work here: display, input, buses, toolkits, missing packages, ceiling, journal. Its probe reads a window.",
+  description: "Can deskhand work here: display, input, buses, toolkits, packages, ceiling, journal.",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({

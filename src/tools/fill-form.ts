@@ -264,7 +264,7 @@ export const fillFormTool = defineTool({
   group: "act",
   title: "Fill several fields",
   description:
-    "Set fields in order, [{ref|label, value}]: by accessibility, typed where that has no effect. A field counts as set only when it reads back; each gets a line.",
+    "Set fields in order, [{ref|label, value}]: by accessibility, typed where that has no effect. A field is set only when it reads back; each gets a line.",
   level: "L2",
   highest: "L3",
   inputsAs: ["act", "type_text"],

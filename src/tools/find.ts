@@ -24,7 +24,7 @@ const selectorShape = {
   name: text.optional(),
   name_contains: text.optional(),
   value_contains: text.optional(),
-  text: text.optional().describe("Part of its name, label, value, text or description"),
+  text: text.optional().describe("In name, label, value, text or description"),
   description: text.optional(),
   accessible_id: text.optional().describe("Accessible id, exact"),
   label: text.optional().describe('Name, or an unnamed field\'s label beside it (~"…")'),

@@ -106,7 +106,7 @@ export const readScreenTextTool = defineTool({
   group: "pixels",
   title: "Read text from pixels",
   description:
-    "Text from pixels (OCR) where the tree has none (canvas, terminal): lines and words in reading order, boxes in global points, doubtful words marked (?).",
+    "Text from pixels (OCR) where the tree has none (canvas, terminal): lines and words with boxes in global points, doubtful ones marked (?).",
   level: "L1",
   annotations: READ_ONLY,
   input: z.object({

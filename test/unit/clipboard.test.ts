@@ -72,3 +72,19 @@ it("a long text is shown by its head, the rest named by its length", async () =>
     await context.close();
   }
 });
+
+it("a key or card number read is hidden unless reveal: plain words beside it are shown", async () => {
+  const { context, hands } = desktop();
+  hands.clipboard = "card 4111 1111 1111 1111 for Ann";
+  try {
+    const read = await callTool(context, toolNamed("clipboard"), { intent });
+    assert.ok(read.ok);
+    assert.match(read.output.text, /1 secret\(s\) hidden, reveal: true shows them\):\ncard <hidden: secret> for Ann$/);
+    const shown = await callTool(context, toolNamed("clipboard"), { reveal: true, intent });
+    assert.ok(shown.ok);
+    assert.ok(shown.output.text.endsWith("card 4111 1111 1111 1111 for Ann"), shown.output.text);
+    assert.ok(!readFileSync(join(dir, "audit.jsonl"), "utf8").includes("4111"), "never in the journal");
+  } finally {
+    await context.close();
+  }
+});

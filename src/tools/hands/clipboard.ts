@@ -1,6 +1,8 @@
 // The clipboard's text: read, or written as an app's copy would (then read back). Both go through
 // the gate and the journal: a clipboard may hold what a person copied (a password), so each read is
-// on record, by its length; a written text is kept out of the journal as typed text is.
+// on record, by its length, and a read shows no secret (a key or card number by its look, or what
+// any process typed into a password field) unless asked; a written text is kept out of the journal
+// as typed text is.
 import { z } from "zod";
 import { defineInputTool } from "../input-tool.js";
 import { pressesNothing } from "./attempt.js";
@@ -17,14 +19,18 @@ export const clipboardTool = defineInputTool({
   name: "clipboard",
   group: "hands",
   title: "Clipboard",
-  description: "Reads the clipboard's text; with text, puts it there (read back).",
+  description: "The clipboard's text, secrets hidden unless reveal; `text` sets it (read back).",
   level: "L1",
   highest: "L2",
   annotations: INPUT,
   readsWindows: false,
   typedValues: "text",
-  input: z.object({ text: z.string().max(MAX_WRITE).optional(), intent: intentSchema }),
-  async plan(_context, input) {
+  input: z.object({
+    text: z.string().max(MAX_WRITE).optional(),
+    reveal: z.boolean().optional(),
+    intent: intentSchema,
+  }),
+  async plan(context, input) {
     const { text } = input;
     if (text === undefined)
       return {
@@ -33,15 +39,16 @@ export const clipboardTool = defineInputTool({
         reversible: true,
         presses: pressesNothing("reads the clipboard"),
         ensureFocus: false,
-        // The journal keeps how long the text was, never the text.
-        journalOutcome: (outcome) => ({ characters: outcome.characters }),
+        // The journal keeps how long the text was and what was hidden, never the text.
+        journalOutcome: ({ characters, hidden }) => ({ characters, ...(hidden ? { hidden } : {}) }),
         async execute(h) {
           const read = await h.readClipboard();
-          return read === undefined
-            ? { characters: 0, empty: true }
-            : { characters: characters(read), text: read };
+          if (read === undefined) return { characters: 0, empty: true };
+          const ranges = input.reveal ? [] : context.audit().secretRanges(read);
+          const hidden = ranges.length ? { hidden: ranges.length } : {};
+          return { characters: characters(read), text: withHidden(read, ranges), ...hidden };
         },
-        describe: (r) => (r.empty ? "read the clipboard: it holds no text" : shown(String(r.text))),
+        describe: (r) => (r.empty ? "read the clipboard: it holds no text" : shown(String(r.text), r.hidden)),
       };
     return {
       step: "write",
@@ -73,9 +80,23 @@ export const clipboardTool = defineInputTool({
   },
 });
 
-/** The text read, whole up to SHOWN_CHARS, else its head with the rest named. */
-function shown(text: string): string {
+const HIDDEN = "<hidden: secret>";
+
+/** `text` with each secret range replaced by a marker. */
+function withHidden(text: string, ranges: [number, number][]): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(at, start) + HIDDEN;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** The text read, whole up to SHOWN_CHARS, else its head with the rest named; what was hidden said. */
+function shown(text: string, hidden: unknown): string {
   const all = [...text];
-  if (all.length <= SHOWN_CHARS) return `read the clipboard (${all.length} characters):\n${text}`;
-  return `read the clipboard: the first ${SHOWN_CHARS} of its ${all.length} characters:\n${all.slice(0, SHOWN_CHARS).join("")}`;
+  const secrets = hidden ? `; ${hidden} secret(s) hidden, reveal: true shows them` : "";
+  if (all.length <= SHOWN_CHARS) return `read the clipboard (${all.length} characters${secrets}):\n${text}`;
+  return `read the clipboard: the first ${SHOWN_CHARS} of its ${all.length} characters${secrets}:\n${all.slice(0, SHOWN_CHARS).join("")}`;
 }
