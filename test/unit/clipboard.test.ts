@@ -79,7 +79,10 @@ it("a key or card number read is hidden unless reveal: plain words beside it are
   try {
     const read = await callTool(context, toolNamed("clipboard"), { intent });
     assert.ok(read.ok);
-    assert.match(read.output.text, /1 secret\(s\) hidden, reveal: true shows them\):\ncard <hidden: secret> for Ann$/);
+    assert.match(
+      read.output.text,
+      /1 secret\(s\) hidden, reveal: true shows them\):\ncard <hidden: secret> for Ann$/,
+    );
     const shown = await callTool(context, toolNamed("clipboard"), { reveal: true, intent });
     assert.ok(shown.ok);
     assert.ok(shown.output.text.endsWith("card 4111 1111 1111 1111 for Ann"), shown.output.text);

@@ -60,7 +60,11 @@ it(`no function runs over ${MAX_LINES} lines but those left to split, and none o
   // The list stays true: a function split or shortened leaves it, or is listed at its new length.
   const now = new Map(over);
   const stale = Object.entries(LEFT_TO_SPLIT).filter(([name, length]) => now.get(name) !== length);
-  assert.deepEqual(stale, [], `list these at their length now (${JSON.stringify(Object.fromEntries(stale.map(([n]) => [n, now.get(n) ?? "split"])))})`);
+  assert.deepEqual(
+    stale,
+    [],
+    `list these at their length now (${JSON.stringify(Object.fromEntries(stale.map(([n]) => [n, now.get(n) ?? "split"])))})`,
+  );
 });
 
 it("the check finds a long function and names it", () => {

@@ -164,6 +164,9 @@ function clientOf(header: string | undefined, clients: HttpClient[]): HttpClient
   return found;
 }
 
+/** When this server started: a client whose session it does not know learns that it restarted. */
+const STARTED = `${new Date().toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
 function refuse(
   res: ServerResponse,
   status: number,
@@ -466,7 +469,12 @@ async function inSession(shared: Shared, client: HttpClient, request: Request): 
   // A POST is a call (or a reply to one): shutdown waits for it. A GET is a stream left open.
   if (known)
     return req.method === "POST" ? shared.replies.track(handled(known, request)) : handled(known, request);
-  if (sessionId !== undefined) return refuse(res, 404, "unknown session: initialize a new one");
+  if (sessionId !== undefined)
+    return refuse(
+      res,
+      404,
+      `unknown session: this server, up since ${STARTED}, holds no such session (it restarted, or the session ended); initialize a new one`,
+    );
   if (req.method !== "POST" || !isInitializeRequest(body))
     return refuse(res, 400, "no session: the first request must be initialize");
   if (!shared.sessions.makeRoom())
