@@ -12,6 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { parse as parseToml } from "smol-toml";
+import { parse as parseYaml } from "yaml";
 import { deskhandCacheDir } from "../../src/platform/translations.js";
 import { TITLES } from "./helpers.js";
 import { type HttpServerProcess, startHttpServer } from "./http-load.js";
@@ -26,21 +28,45 @@ type ServerEntry = {
 };
 type ToolResult = { isError?: boolean; content: { text?: string }[]; structuredContent?: any };
 
+/**
+ * The deskhand entry of one snippet, in each client's own shape: JSON `mcpServers` or `servers`
+ * (Claude, VS Code, Cursor), TOML `mcp_servers` (Codex: `bearer_token_env_var` names the token's
+ * variable), YAML `extensions` (Goose: `cmd`, `uri`).
+ */
+function entryOf(language: string, text: string): ServerEntry {
+  if (language === "toml") {
+    const server = (parseToml(text) as { mcp_servers: Record<string, Record<string, unknown>> }).mcp_servers
+      .deskhand!;
+    const variable = server.bearer_token_env_var as string | undefined;
+    return {
+      ...(server as ServerEntry),
+      ...(variable ? { headers: { Authorization: `Bearer \${${variable}}` } } : {}),
+    };
+  }
+  if (language === "yaml") {
+    const ext = (parseYaml(text) as { extensions: Record<string, Record<string, unknown>> }).extensions
+      .deskhand!;
+    return {
+      ...(ext.cmd ? { command: ext.cmd as string, args: ext.args as string[] } : {}),
+      ...(ext.uri ? { url: ext.uri as string, headers: ext.headers as Record<string, string> } : {}),
+    };
+  }
+  const config = JSON.parse(text) as {
+    mcpServers?: Record<string, ServerEntry>;
+    servers?: Record<string, ServerEntry>;
+  };
+  return (config.mcpServers ?? config.servers)!.deskhand!;
+}
+
 /** Each snippet of the page: its client, transport and the entry it gives deskhand. */
 function snippets(): { client: string; transport: string; entry: ServerEntry }[] {
   const page = readFileSync("docs/clients.md", "utf8");
-  const found = [...page.matchAll(/<!-- client: (\S+) (\S+) -->\n```json\n([\s\S]*?)\n```/g)];
-  return found.map(([, client, transport, json]) => {
-    const config = JSON.parse(json!) as {
-      mcpServers?: Record<string, ServerEntry>;
-      servers?: Record<string, ServerEntry>;
-    };
-    return {
-      client: client!,
-      transport: transport!,
-      entry: (config.mcpServers ?? config.servers)!.deskhand!,
-    };
-  });
+  const found = [...page.matchAll(/<!-- client: (\S+) (\S+) -->\n```(json|toml|yaml)\n([\s\S]*?)\n```/g)];
+  return found.map(([, client, transport, language, text]) => ({
+    client: client!,
+    transport: transport!,
+    entry: entryOf(language!, text!),
+  }));
 }
 
 const TOKEN = "clients-test-token-0123456789";
@@ -59,9 +85,12 @@ if (existsSync(cache)) cpSync(cache, join(home, ".cache", "deskhand"), { recursi
 /** A stock client's environment: HOME (a fresh user's) and PATH, nothing of the desktop's. */
 const stock = { HOME: home, PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
 
-/** A header's value as each client fills it: ${VAR} (Claude Code), ${env:VAR} (Cursor), ${input:id} (VS Code). */
+/**
+ * A header's value as each client fills it: ${VAR} (Claude Code, Codex's variable), ${env:VAR}
+ * (Cursor), ${input:id} (VS Code), the token written in (Goose).
+ */
 const filled = (value: string) =>
-  value.replace(/\$\{(?:env:)?DESKHAND_TOKEN\}|\$\{input:deskhand-token\}/g, TOKEN);
+  value.replace(/\$\{(?:env:)?DESKHAND_TOKEN\}|\$\{input:deskhand-token\}|YOUR-DESKHAND-TOKEN/g, TOKEN);
 
 /** A client with elicitation, connected as the entry says; what the person was asked, in order. */
 async function connect(name: string, entry: ServerEntry, server: HttpServerProcess) {
