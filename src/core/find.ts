@@ -471,16 +471,7 @@ export async function findElements(
   // another page of a tab list) is in the tree, and the reply says how to list it.
   const surfaces =
     verdicts.hits.length === 0 ? await pixelsOnlySurfaces(backend, candidates, options.timeoutMs) : [];
-  // Found by the app itself (Collection), a match carries no read of the table around it: the
-  // toolkit says which cell it is in.
-  if (candidates.method === "collection" && backend.cellPosition)
-    await Promise.all(
-      shown.map(async (e) => {
-        if (e.node.cell) return;
-        const cell = await backend.cellPosition!(e.node.handle).catch(() => undefined);
-        if (cell) e.node.cell = cell;
-      }),
-    );
+  if (candidates.method === "collection") await readCells(backend, shown);
   const apart = await tellApart(backend, shown, candidates.roots);
   const rows = await rowsOf(backend, shown, candidates.roots, options.timeoutMs);
   const snapshotId = refs.newSnapshot();
@@ -509,15 +500,37 @@ export async function findElements(
     method,
     ...(surfaces.length > 0 ? { pixels_only: surfaces.map(describe) } : {}),
     ...(tables ? { tables } : {}),
-    ...((leftOut && leftOut.offScreen + leftOut.repeats > 0) || copies
-      ? {
-          left_out: {
-            off_screen: leftOut?.offScreen ?? 0,
-            repeats: leftOut?.repeats ?? 0,
-            ...(copies ? { hidden_copies: copies.dropped } : {}),
-          },
-        }
-      : {}),
+    ...leftOutOf(leftOut, copies),
+  };
+}
+
+/**
+ * Found by the app itself (Collection), a match carries no read of the table around it: the
+ * toolkit says which cell it is in.
+ */
+async function readCells(backend: AccessibilityReader, shown: FlatEntry[]): Promise<void> {
+  if (!backend.cellPosition) return;
+  await Promise.all(
+    shown.map(async (e) => {
+      if (e.node.cell) return;
+      const cell = await backend.cellPosition!(e.node.handle).catch(() => undefined);
+      if (cell) e.node.cell = cell;
+    }),
+  );
+}
+
+/** What was left out of the matches and why, where anything was. */
+function leftOutOf(
+  leftOut: { offScreen: number; repeats: number } | undefined,
+  copies: { dropped: number } | undefined,
+) {
+  if (!((leftOut && leftOut.offScreen + leftOut.repeats > 0) || copies)) return {};
+  return {
+    left_out: {
+      off_screen: leftOut?.offScreen ?? 0,
+      repeats: leftOut?.repeats ?? 0,
+      ...(copies ? { hidden_copies: copies.dropped } : {}),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { verifyRef } from "../core/verify.js";
+import type { AccessibilityReader } from "../platform/types.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -10,6 +11,37 @@ export const tablePageShape = {
   row_count: z.number().int().min(1).max(1000).default(50),
   max_cells: z.number().int().min(1).max(10_000).default(500),
 };
+
+type TableRead = Awaited<ReturnType<AccessibilityReader["readTable"]>>;
+
+/** The cells as rows of values: `?` where a cell could not be read, `-` where it has no text. */
+function rowsOfCells(cells: TableRead["cells"]) {
+  const rows = new Map<number, string[]>();
+  let unreadable = 0;
+  // Cells whose text came from their children, by column: said once a column, not per cell.
+  const fromChildren = new Map<number, number[]>();
+  for (const cell of cells) {
+    if (cell.fromChildren)
+      fromChildren.set(cell.column, [...(fromChildren.get(cell.column) ?? []), cell.row]);
+    const row = rows.get(cell.row) ?? [];
+    if (cell.unreadable) unreadable++;
+    row[cell.column] = cell.unreadable ? "?" : cell.text === null ? "-" : cell.text;
+    rows.set(cell.row, row);
+  }
+  return { rows, unreadable, fromChildren };
+}
+
+/** The columns and headers whose text was read from the elements inside their cells, for a person. */
+function childSources(table: TableRead, fromChildren: Map<number, number[]>, rowsShown: number): string[] {
+  const columnName = (column: number) => table.headers[column] ?? `column ${column}`;
+  return [
+    ...[...fromChildren].map(([column, rowsOf]) => {
+      const all = rowsOf.length === rowsShown;
+      return `${columnName(column)} (${all ? "every row shown" : `rows ${rowsOf.join(", ")}`})`;
+    }),
+    ...(table.headersFromChildren ?? []).map((c) => `the header of ${columnName(c)}`),
+  ];
+}
 
 export const readTableTool = defineTool({
   name: "read_table",
@@ -31,18 +63,7 @@ export const readTableTool = defineTool({
         "Pass the ref of the table itself (find role table), or read_text for text.",
       );
     const table = await backend.readTable(entry.handle, input.row_start, input.row_count, input.max_cells);
-    const rows = new Map<number, string[]>();
-    let unreadable = 0;
-    // Cells whose text came from their children, by column: said once a column, not per cell.
-    const fromChildren = new Map<number, number[]>();
-    for (const cell of table.cells) {
-      if (cell.fromChildren)
-        fromChildren.set(cell.column, [...(fromChildren.get(cell.column) ?? []), cell.row]);
-      const row = rows.get(cell.row) ?? [];
-      if (cell.unreadable) unreadable++;
-      row[cell.column] = cell.unreadable ? "?" : cell.text === null ? "-" : cell.text;
-      rows.set(cell.row, row);
-    }
+    const { rows, unreadable, fromChildren } = rowsOfCells(table.cells);
     // A wide sheet's rows end at a run of empty cells: the run is not shown.
     if (table.rowShare)
       for (const values of rows.values()) while (values.length > 0 && values.at(-1) === "") values.pop();
@@ -86,14 +107,7 @@ export const readTableTool = defineTool({
       `| row | ${shownHeaders.map((h, column) => h ?? (table.rowShare ? columnLetters(column) : "-")).join(" | ")} |`,
       ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
     ];
-    const columnName = (column: number) => table.headers[column] ?? `column ${column}`;
-    const sources = [
-      ...[...fromChildren].map(([column, rowsOf]) => {
-        const all = rowsOf.length === rows.size;
-        return `${columnName(column)} (${all ? "every row shown" : `rows ${rowsOf.join(", ")}`})`;
-      }),
-      ...(table.headersFromChildren ?? []).map((c) => `the header of ${columnName(c)}`),
-    ];
+    const sources = childSources(table, fromChildren, rows.size);
     if (sources.length > 0)
       lines.push(
         `text read from the elements inside the cell (an icon and a label, buttons, links): ${sources.join("; ")}`,

@@ -10,18 +10,14 @@ const MAX_LINES = 80;
 
 /** Functions over the bound when this list was made, at their length then: none may grow. */
 const LEFT_TO_SPLIT: Record<string, number> = {
-  "src/core/find.ts findElements": 93,
   "src/platform/atspi/reader.ts readStructure": 93,
   "src/tools/hands/keyboard.ts typeTextPlan": 93,
   "src/tools/hands/pieces.ts typeInPieces": 93,
-  "src/tools/read-table.ts handler": 93,
   "src/platform/wayland/screencopy.ts #capture": 92,
   "src/platform/atspi/actions.ts scroll": 91,
   "src/tools/hands/keyboard.ts keyboardTarget": 89,
   "src/tools/hands/keyboard.ts plan": 89,
   "src/platform/atspi/actions.ts select": 86,
-  "src/frontends/profiles/ouroboros.ts handler": 84,
-  "src/tools/hands/attempt.ts attemptInput": 83,
 };
 
 function files(dir: string): string[] {

@@ -213,6 +213,32 @@ const windowList = defineTool({
   },
 });
 
+/**
+ * max_children_per_node: past that many children of one element, the rest (and all below them) are
+ * left out; `seen` counts each element's children, to name the ones cut.
+ */
+function childrenKept<E extends { depth: number; ref: string }>(elements: E[], most: number) {
+  const kept: E[] = [];
+  const seen = new Map<string, number>();
+  let skipBelow: number | undefined;
+  let parents: string[] = [];
+  for (const e of elements) {
+    if (skipBelow !== undefined && e.depth > skipBelow) continue;
+    skipBelow = undefined;
+    parents = parents.slice(0, e.depth);
+    const parent = parents.at(-1) ?? "(root)";
+    const count = (seen.get(parent) ?? 0) + 1;
+    seen.set(parent, count);
+    parents.push(e.ref);
+    if (e.depth > 0 && count > most) {
+      skipBelow = e.depth;
+      continue;
+    }
+    kept.push(e);
+  }
+  return { kept, seen };
+}
+
 const windowRead = defineTool({
   name: "window_read",
   title: "Read a window",
@@ -265,26 +291,8 @@ const windowRead = defineTool({
       return { data: late, text: JSON.stringify(late) };
     }
     const data = pageOf(read.value);
-    // max_children_per_node: past that many children of one element, the rest are left out and named.
     const notes: string[] = [];
-    const kept: (Line & { depth: number })[] = [];
-    const seen = new Map<string, number>();
-    let skipBelow: number | undefined;
-    let parents: string[] = [];
-    for (const e of data.elements) {
-      if (skipBelow !== undefined && e.depth > skipBelow) continue;
-      skipBelow = undefined;
-      parents = parents.slice(0, e.depth);
-      const parent = parents.at(-1) ?? "(root)";
-      const count = (seen.get(parent) ?? 0) + 1;
-      seen.set(parent, count);
-      parents.push(e.ref);
-      if (e.depth > 0 && count > input.max_children_per_node) {
-        skipBelow = e.depth;
-        continue;
-      }
-      kept.push(e);
-    }
+    const { kept, seen } = childrenKept(data.elements, input.max_children_per_node);
     const truncatedBy: string[] = seedCuts(data.truncated_by);
     const over = [...seen].filter(([, n]) => n > input.max_children_per_node);
     if (over.length > 0) {

@@ -344,6 +344,37 @@ function sinceSeen(attempt: InputAttempt): string {
 }
 
 /** Run only by an input tool's declaration (input-tool.ts), which names the input after its tool. */
+/** What the caller said it saw (`role`, `label`), as facts the gate judges beside what the input presses. */
+function declaredFacts(
+  seen: InputAttempt["declared"],
+): { role?: string; name: string | undefined } | undefined {
+  if (!seen?.role && !seen?.label) return undefined;
+  return {
+    ...(seen.role ? { role: declaredRole(seen.role, Boolean(seen.label)) } : {}),
+    name: seen.label,
+  };
+}
+
+/** The journal's target: the element pressed (else what the caller declared), its window, point and ref. */
+function auditTarget(
+  attempt: InputAttempt,
+  declared: ReturnType<typeof declaredFacts>,
+  keysWindow: number | undefined,
+  title: string | undefined,
+): AuditTarget {
+  const element = attempt.place?.element;
+  return {
+    ...(element
+      ? { role: element.role, name: element.name }
+      : declared
+        ? { role: declared.role, name: declared.name }
+        : {}),
+    ...(keysWindow !== undefined ? { window: { id: keysWindow, title } } : {}),
+    ...(attempt.place ? { point: attempt.place.point } : {}),
+    ...(attempt.place?.ref ? { ref: attempt.place.ref } : {}),
+  };
+}
+
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
   // The display is reached before anything is judged: no hands, no attempt to journal.
   const seeing = await context.hands();
@@ -355,30 +386,13 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   // refusal's pre-approval rule name.
   const keysWindow = windowId ?? attempt.changesWindow;
   const title = await windowTitle(context, keysWindow);
-  const declared =
-    attempt.declared?.role || attempt.declared?.label
-      ? {
-          ...(attempt.declared.role
-            ? { role: declaredRole(attempt.declared.role, Boolean(attempt.declared.label)) }
-            : {}),
-          name: attempt.declared.label,
-        }
-      : undefined;
+  const declared = declaredFacts(attempt.declared);
   const element = attempt.place?.element;
   // The target may raise the level, never lower it: whichever of what the input presses and what the
   // caller declared commits, counts.
   const judged: TargetFacts[] = [...attempt.presses, ...(declared ? [declared] : [])];
   const { committing, facts, reversible } = judgedFacts(judged, attempt.reversible);
-  const target: AuditTarget = {
-    ...(element
-      ? { role: element.role, name: element.name }
-      : declared
-        ? { role: declared.role, name: declared.name }
-        : {}),
-    ...(keysWindow !== undefined ? { window: { id: keysWindow, title } } : {}),
-    ...(attempt.place ? { point: attempt.place.point } : {}),
-    ...(attempt.place?.ref ? { ref: attempt.place.ref } : {}),
-  };
+  const target = auditTarget(attempt, declared, keysWindow, title);
   const guarded = await guard(context, {
     journalTool: attempt.tool,
     gate: {
