@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { boundText, boundValue, cutString, type ReplyCut, replyCutLine } from "../core/limits.js";
 import { levelRank } from "../safety/levels.js";
+import { gateWarm } from "../safety/warm.js";
 import { CallJournal } from "./call-journal.js";
 import type { ToolContext } from "./context.js";
 import { RECORDER, type StepRecorder } from "./recorder-slot.js";
@@ -26,6 +27,16 @@ export function outcomeOf(output: ToolOutput): Outcome {
   const status = output.data.status;
   return status === "refused" ? "refused" : status === "error" ? "error" : "done";
 }
+
+/** How long a call that may judge a press waits for the gate's lexicon before it says it is still being learnt. */
+const GATE_WARM_MS = 25_000;
+
+const gateWarming = () =>
+  new DeskhandError(
+    "timeout",
+    `the gate is still learning this machine's label lexicon (its first judgement since the translation catalogs changed: about 20 s of CPU, more on a busy machine); after ${GATE_WARM_MS / 1000} s nothing was judged or sent`,
+    "Call it again in a moment; reading tools answer meanwhile.",
+  );
 
 export function failed(error: DeskhandError): CallResult {
   return { ok: false, outcome: error.code === "refused" ? "refused" : "error", error };
@@ -144,6 +155,9 @@ async function validatedCall(
   if (unknown) return failed(unknown);
   const parsed = tool.input.safeParse(rawInput ?? {});
   if (!parsed.success) return failed(invalidParams(tool.name, parsed.error));
+  // A call that may judge a press waits for the gate's lexicon, still being learnt in the background
+  // on a machine's first run; past a bound it says so rather than outlast its client's timeout.
+  if (!tool.annotations.readOnlyHint && !(await gateWarm(GATE_WARM_MS))) return failed(gateWarming());
   const journal = new CallJournal();
   // The view as the caller asked, else as the environment says (DESKHAND_VIEW=off: only when asked).
   const asked = (rawInput as { view?: unknown } | null)?.view;

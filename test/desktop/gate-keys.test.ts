@@ -451,6 +451,26 @@ describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor
       /cannot read without opening its menus/,
     );
   });
+
+  // GTK 4.8 on X11 places a popover's elements in its main window's coordinates; the popover is an
+  // X window of its own. Placed there, "Preferences" was clicked 161 points right, on the popover's
+  // shadow, and the menu closed with nothing opened (popover-places.ts).
+  it("an item of its main menu's popover is clicked by ref where it shows, and opens Preferences", async () => {
+    const menu = await call("find", {
+      target: { kind: "title", glob: title },
+      role: "push button",
+      name: "Menu",
+      nth: 0,
+    });
+    assert.ok(menu.ok, JSON.stringify(menu.error));
+    const opened = await call("act", { ref: menu.data.matches[0].ref, action: { kind: "invoke" } });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    const item = await one(call, title, { role: "menu item", name: "Preferences" });
+    const clicked = await call("click", { ref: item.ref, intent: "Open the preferences" });
+    assert.ok(clicked.ok && clicked.data.status === "done", JSON.stringify(clicked));
+    assert.match(clicked.text, /window appeared: \d+ "Preferences"/, clicked.text);
+    await call("key", { key: "Escape", intent: "Close the preferences", window: { title: "Preferences" } });
+  });
 });
 
 // Judging a chord only reads: it once showed every menu to read it, which put a footnote into an

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import gettextParser from "gettext-parser";
-import { warmInBackground } from "../../src/safety/warm.js";
+import { gateWarm, warmInBackground } from "../../src/safety/warm.js";
 
 const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
 
@@ -44,7 +44,11 @@ describe("the gate's caches, warmed in the background", () => {
       // This thread's timers keep firing through the build: it is not done here.
       let ticks = 0;
       const timer = setInterval(() => ticks++, 5);
-      const [code] = await once(worker, "exit");
+      const exited = once(worker, "exit");
+      // A call that may judge waits for it, and only waits: no second build on this thread.
+      assert.equal(await gateWarm(0), false, "a call arriving now would still wait");
+      assert.equal(await gateWarm(60_000), true, "and goes on once the worker is done");
+      const [code] = await exited;
       clearInterval(timer);
       assert.equal(code, 0, "the worker finished");
       const files = readdirSync(cache);

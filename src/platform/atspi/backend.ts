@@ -36,6 +36,7 @@ import { type ExtentsFit, extentsFit, shadowMargins, xwaylandShift } from "./csd
 import { readCaret, readTable, readText } from "./element.js";
 import { type BoundsOffset, enrichNode } from "./enrich.js";
 import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
+import { popoverShift } from "./popover-places.js";
 import { POPUP_ITEM_ROLES, popupShift } from "./popup-places.js";
 import { handleOf, parentOf, parseHandle, readStructure } from "./reader.js";
 import { roleName } from "./roles.js";
@@ -688,7 +689,8 @@ export class AtspiBackend implements AccessibilityBackend {
    */
   #popupOffsets(app: AtspiApp): ((node: RawNode) => Promise<BoundsOffset | null | undefined>) | undefined {
     const source = this.windows;
-    if (!source.windowRelativeExtents || !source.openMenus) return undefined;
+    if (!source.openMenus) return undefined;
+    if (!source.windowRelativeExtents) return app.isGtk4 ? this.#popoverOffsets(app) : undefined;
     const shifts = new Map<string, Promise<BoundsOffset | null>>();
     const scale = this.#boundsOffset(app, undefined)?.scale ?? 1;
     return async (node) => {
@@ -701,6 +703,19 @@ export class AtspiBackend implements AccessibilityBackend {
         shifts.set(parent, shift);
       }
       return shift;
+    };
+  }
+
+  /** On X11, an element of GTK 4 inside an open popover is placed on the popover's window (popover-places.ts). */
+  #popoverOffsets(app: AtspiApp): (node: RawNode) => Promise<BoundsOffset | null | undefined> {
+    const source = this.windows;
+    let open: Promise<Rect[]> | undefined;
+    const shifts = new Map<string, Promise<{ x: number; y: number } | null>>();
+    return async (node) => {
+      open ??= source.openMenus!().catch(() => []);
+      const menus = await open;
+      if (menus.length === 0) return undefined;
+      return popoverShift(app, node, menus, this.callTimeoutMs, shifts);
     };
   }
 

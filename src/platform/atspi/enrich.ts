@@ -210,7 +210,8 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
         app.hadArea.delete(node.handle);
         return;
       }
-      const rect = toRect((await (early ?? extents()))[0], context.boundsOffset);
+      const [[raw], offset] = await Promise.all([early ?? extents(), offsetFor(context, node)]);
+      const rect = toRect(raw, offset);
       // Without `showing`, an element with no area is taken as not on screen, like its descendants.
       node.bounds = rect !== null && hasArea(rect) ? rect : null;
       if (node.bounds) app.rememberArea(node.handle);

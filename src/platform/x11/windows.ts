@@ -53,8 +53,9 @@ async function windowAtPointer(x: X11Connection, windows: ClientWindow[]): Promi
 }
 
 // The window types toolkits give a menu that is open (EWMH): GTK 3's and Qt's context menus, menu
-// bar menus and combo box lists.
+// bar menus and combo box lists, and GTK 4's popovers (typed a menu).
 const MENU_TYPES = [
+  "_NET_WM_WINDOW_TYPE_MENU",
   "_NET_WM_WINDOW_TYPE_POPUP_MENU",
   "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU",
   "_NET_WM_WINDOW_TYPE_COMBO",

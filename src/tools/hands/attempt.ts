@@ -18,7 +18,13 @@ import type { Chord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type WindowInfo } from "../../platform/types.js";
 import type { AuditTarget, Secret } from "../../safety/audit.js";
 import { chordMayOpen } from "../../safety/chords.js";
-import { COMMAND_ROLES, commitReason, declaredRole, type TargetFacts } from "../../safety/classify.js";
+import {
+  COMMAND_ROLES,
+  commitReason,
+  DIALOG_ROLES,
+  declaredRole,
+  type TargetFacts,
+} from "../../safety/classify.js";
 import { endsInEllipsis } from "../../safety/committing-words.js";
 import type { SafetyLevel } from "../../safety/levels.js";
 import type { ActingSurfaces } from "../acting.js";
@@ -343,7 +349,6 @@ function sinceSeen(attempt: InputAttempt): string {
   return `${start ? `\nstart ${start}` : ""}${end ? `\n${end}` : ""}`;
 }
 
-/** Run only by an input tool's declaration (input-tool.ts), which names the input after its tool. */
 /** What the caller said it saw (`role`, `label`), as facts the gate judges beside what the input presses. */
 function declaredFacts(
   seen: InputAttempt["declared"],
@@ -375,6 +380,7 @@ function auditTarget(
   };
 }
 
+/** Run only by an input tool's declaration (input-tool.ts), which names the input after its tool. */
 export async function attemptInput(context: ToolContext, attempt: InputAttempt): Promise<ToolOutput> {
   // The display is reached before anything is judged: no hands, no attempt to journal.
   const seeing = await context.hands();
@@ -437,8 +443,12 @@ export async function attemptInput(context: ToolContext, attempt: InputAttempt):
   // From bringing the window forward to the re-read after, the input is one turn on the display:
   // another call's window raised in between would take this call's click (two sessions typing into
   // two apps at once sent a click meant for one into the other).
+  // A dialog's committing button closes it or opens another: in a main window (a chat's Send) a
+  // press may change no window at all, so only a dialog's is checked.
+  const inDialog = DIALOG_ROLES.has(facts?.window?.role ?? "");
+  const indirect = via && facts && inDialog ? { role: facts.role, name: facts.name, via } : undefined;
   return hands.exclusive(() =>
-    sendInput(context, attempt, { hands, guarded, refuse, windowId, title, element, target }),
+    sendInput(context, attempt, { hands, guarded, refuse, windowId, title, element, target, indirect }),
   );
 }
 
@@ -450,6 +460,25 @@ interface Allowed {
   title: string | undefined;
   element: ResolvedPlace["element"];
   target: AuditTarget;
+  /** The committing press the gate judged, where the input reaches it indirectly (Enter: the default button). */
+  indirect: { role: string | undefined; name: string | undefined; via: string } | undefined;
+}
+
+/**
+ * A dialog's committing press the input was to make indirectly (a line break pressing its Save) after
+ * which no window came, went or changed its title: it may not have happened (a file chooser's
+ * completion took the Enter), and the reply says so rather than "done".
+ */
+function pressUnseen(
+  indirect: Allowed["indirect"],
+  changed: { lines: string[] } | undefined,
+): { press: Record<string, unknown>; note: string } | undefined {
+  if (!indirect || !changed || changed.lines.length > 0) return undefined;
+  const what = `${indirect.role ?? "element"}${indirect.name ? ` ${JSON.stringify(indirect.name)}` : ""}`;
+  return {
+    press: { role: indirect.role, name: indirect.name, via: indirect.via },
+    note: `it was to press ${what} (${indirect.via}), but no window came, went or changed its title: that press may not have happened; read the window, or press it by ref`,
+  };
 }
 
 /**
@@ -624,8 +653,10 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     ? await windowsChanged(context, hands, windowsBefore, result, attempt)
     : undefined;
   if (changed) rememberWindows(context, changed.windows);
+  const unseen = verdict ? undefined : pressUnseen(allowed.indirect, changed);
   const data = {
-    status: verdict?.status ?? "done",
+    status: verdict?.status ?? (unseen ? "unverified" : "done"),
+    ...(unseen ? { press_unseen: unseen.press } : {}),
     ...(verdict?.status === "error" ? { reason: verdict.reason } : {}),
     level,
     result,
@@ -641,8 +672,8 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     target,
   };
   const text = [
-    `${sinceText}${verdict?.lead ?? "done"}: ${attempt.describe(result)}${whereText(attempt, element)}`,
-    verdict ? `; ${verdict.note}` : "",
+    `${sinceText}${verdict?.lead ?? (unseen ? "sent, not verified" : "done")}: ${attempt.describe(result)}${whereText(attempt, element)}`,
+    verdict ? `; ${verdict.note}` : unseen ? `; ${unseen.note}` : "",
     focus ? ` (focused window ${focus.window} first)` : "",
     sinceSeen(attempt),
     changed?.lines.length ? `\n${changed.lines.join("\n")}` : "",
