@@ -6,6 +6,7 @@ import { yieldIfDue } from "../platform/slice.js";
 import { leftOut, type RawNode } from "../platform/types.js";
 import { isPixelsOnly } from "./pixels.js";
 import type { Fingerprint } from "./refs.js";
+import { takesText } from "./value.js";
 
 export interface FlatEntry {
   node: RawNode;
@@ -18,6 +19,8 @@ export interface FlatEntry {
   windowId: number | null;
   /** In the screen view: what of this element is folded because it is not on screen. */
   fold?: Fold;
+  /** It says it has the focus only as a proxy of a field that has it (markFocusProxies). */
+  focusProxy?: true;
 }
 
 /**
@@ -342,8 +345,26 @@ export async function flatten(
     const firstEntry = result.entries.length;
     await new RootLayout(result, options, root, windowId).visit(root, 0, rootPath ?? [], true, "");
     if (rootPath === null) for (const entry of result.entries.slice(firstEntry)) entry.fromWindow = false;
+    markFocusProxies(result.entries.slice(firstEntry));
   }
   return result;
+}
+
+/**
+ * Qt reports the focus on every widget proxying the one that has it (KWrite's status bar buttons
+ * beside its document), and GTK leaves it on a page tab beside the find field the keys go to: where
+ * several elements of a window say focused and some of them take text, the others are proxies, and
+ * a person sees the focus in the text alone. Where none or all take text, which one has it is not
+ * known, and all say so.
+ */
+function markFocusProxies(entries: FlatEntry[]): void {
+  const focused = entries.filter((e) => e.node.states?.includes("focused"));
+  if (focused.length < 2) return;
+  // KWrite's document says editable and has Text, but no EditableText: it takes typed text all the same.
+  const typedInto = (node: RawNode) => takesText(node) || !!node.states?.includes("editable");
+  const texts = focused.filter((e) => typedInto(e.node)).length;
+  if (texts === 0 || texts === focused.length) return;
+  for (const entry of focused) if (!typedInto(entry.node)) entry.focusProxy = true;
 }
 
 /** One root's layout into the shared result: each element kept, merged, folded or dropped. */

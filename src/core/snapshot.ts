@@ -508,7 +508,7 @@ export class SnapshotStore {
       ref,
       role: node.role,
       name: node.name ?? null,
-      states: node.states ?? null,
+      states: entry.focusProxy ? (node.states ?? []).filter((s) => s !== "focused") : (node.states ?? null),
       bounds: node.bounds ?? null,
       index: node.indexInParent,
       depth: entry.depth,

@@ -476,7 +476,7 @@ function typedVerdict(r: Record<string, unknown>, place: ResolvedPlace | undefin
   if (after === null) {
     const why = (r.unread as string[] | undefined)?.[0];
     return unverified(
-      `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its app may have stopped`,
+      `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its window closed (a line break that pressed its default button) or its app stopped: the windows below say which`,
     );
   }
   const pixels = r.read_back_pixels ? `; ${String(r.read_back_pixels)}` : "";
@@ -499,7 +499,7 @@ function arrivalUnsure(r: Record<string, unknown>, text: string, cleared: boolea
   const after = r.after as { value?: string } | null | undefined;
   if (after === null) {
     const why = (r.unread as string[] | undefined)?.[0];
-    return `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its app may have stopped`;
+    return `the field cannot be re-read now${why ? ` (${why})` : ""}: how many arrived is unknown; its window closed (a line break that pressed its default button) or its app stopped: the windows below say which`;
   }
   // The receipt's value is cut at RECEIPT_TEXT: a longer one cannot be counted from it.
   if (r.read_back !== "differs" || !cleared || typeof after?.value !== "string") return undefined;
