@@ -106,6 +106,17 @@ export function mergeRanges(ranges: [number, number][]): [number, number][] {
   return merged;
 }
 
+/** `text` with each range, [start, end) in order, replaced by `marker`. */
+export function withMarkers(text: string, ranges: [number, number][], marker: string): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(at, start) + marker;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
 /** Whether any part of `text` looks like a credential or a card number. */
 export const holdsCredential = (text: string): boolean => credentialRanges(text).length > 0;
 

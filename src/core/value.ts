@@ -4,7 +4,7 @@
 
 import { MESSAGE_ROLES, roleSet, SET_TEXT_ROLES } from "../platform/roles.js";
 import { type AccessibilityReader, PASSWORD_ROLE, type RawNode } from "../platform/types.js";
-import { credentialRanges, secretField } from "./credentials.js";
+import { credentialRanges, secretField, withMarkers } from "./credentials.js";
 
 export const PASSWORD_MARKER = "<hidden: password field>";
 /** What a field's value shows where it holds a card number or a key: that part is kept out of replies. */
@@ -34,13 +34,7 @@ function fieldValue(node: RawNode, value: string): string {
   const ranges = secretRanges(node, value);
   if (ranges.length === 0) return value;
   if (secretField(node.name, node.description)) return CODE_MARKER;
-  let shown = "";
-  let at = 0;
-  for (const [start, end] of ranges) {
-    shown += value.slice(at, start) + CREDENTIAL_MARKER;
-    at = end;
-  }
-  return shown + value.slice(at);
+  return withMarkers(value, ranges, CREDENTIAL_MARKER);
 }
 
 /**

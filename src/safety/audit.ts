@@ -21,7 +21,7 @@ import { boundValue } from "../core/limits.js";
 import { CodedError } from "../platform/types.js";
 import type { SafetyLevel } from "./levels.js";
 import { foldValue, type Secret, SecretStore } from "./secret-store.js";
-import { secretField } from "./secrets.js";
+import { secretField, withMarkers } from "./secrets.js";
 
 export interface AuditTarget {
   role?: string | undefined;
@@ -76,15 +76,7 @@ const SHORT = 3;
 const secretStorePath = (journal: string): string | undefined =>
   journal === "/dev/null" ? undefined : `${journal}.secrets`;
 
-function replaced(text: string, ranges: [number, number][]): string {
-  let out = "";
-  let at = 0;
-  for (const [start, end] of ranges) {
-    out += text.slice(at, start) + REPLACEMENT;
-    at = end;
-  }
-  return out + text.slice(at);
-}
+const replaced = (text: string, ranges: [number, number][]): string => withMarkers(text, ranges, REPLACEMENT);
 
 const shortOf = (secrets: Secret[]) =>
   secrets.filter((s) => s.password && foldValue(s.text).length < SHORT).map((s) => s.text);

@@ -20,7 +20,7 @@ import type { SafetyLevel } from "../../src/safety/levels.js";
 import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { type ToolName, toolNamed } from "../../src/tools/registry.js";
-import { HANG_MS, toolCaller } from "./helpers.js";
+import { clipboardBothWays, HANG_MS, toolCaller } from "./helpers.js";
 
 type Match = {
   ref: string;
@@ -293,23 +293,8 @@ export function compositorHandsSuite(desk: Desk): void {
       );
     });
 
-    it("the clipboard: deskhand's text pasted by GTK's ctrl+v, GTK's ctrl+c read back", async () => {
-      const intent = "Move a text through the clipboard";
-      const text = "Zoë 42 ✓ clip";
-      const written = await call("clipboard", { text, intent });
-      assert.equal(written.data.status, "done", written.text);
-      const first = await one(EDITOR, { role: "text", name: "First" });
-      await call("act", { ref: first.ref, action: { kind: "set_value", text: "" }, intent });
-      const pasted = await call("key", { key: "ctrl+v", ref: first.ref, intent });
-      assert.equal(pasted.data.status, "done", pasted.text);
-      const value = async () => (await one(EDITOR, { role: "text", name: "First" })).value;
-      assert.equal(await becomes(value, /clip$/), text, "GTK pasted it");
-      await call("act", { ref: first.ref, action: { kind: "set_value", text: "copied by GTK" }, intent });
-      await call("key", { key: "ctrl+a", ref: first.ref, intent });
-      await call("key", { key: "ctrl+c", ref: first.ref, intent });
-      const read = await call("clipboard", { intent });
-      assert.equal(read.data.result.text, "copied by GTK", read.text);
-    });
+    it("the clipboard: deskhand's text pasted by GTK's ctrl+v, GTK's ctrl+c read back", () =>
+      clipboardBothWays(call, () => one(EDITOR, { role: "text", name: "First" }), becomes));
 
     it("ctrl+s is judged as Save: refused, then pre-approved it lands", async () => {
       const window = { title: EDITOR };

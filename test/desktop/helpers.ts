@@ -210,6 +210,31 @@ export function toolCaller(context: ToolContext) {
   };
 }
 
+/**
+ * The clipboard both ways on an app's text field: deskhand's text pasted by the app's ctrl+v, then
+ * the app's ctrl+c read back by deskhand. `field` re-reads the field; `becomes` waits for a value.
+ */
+export async function clipboardBothWays(
+  call: ReturnType<typeof toolCaller>,
+  field: () => Promise<{ ref: string; value?: string }>,
+  becomes: (read: () => Promise<string | undefined>, expected: RegExp) => Promise<string | undefined>,
+): Promise<void> {
+  const intent = "Move a text through the clipboard";
+  const text = "Zoë 42 ✓ clip";
+  const written = await call("clipboard", { text, intent });
+  assert.equal(written.data.status, "done", written.text);
+  const { ref } = await field();
+  await call("act", { ref, action: { kind: "set_value", text: "" }, intent });
+  const pasted = await call("key", { key: "ctrl+v", ref, intent });
+  assert.equal(pasted.data.status, "done", pasted.text);
+  assert.equal(await becomes(async () => (await field()).value, /clip$/), text, "the app pasted it");
+  await call("act", { ref, action: { kind: "set_value", text: "copied by the app" }, intent });
+  await call("key", { key: "ctrl+a", ref, intent });
+  await call("key", { key: "ctrl+c", ref, intent });
+  const read = await call("clipboard", { intent });
+  assert.equal(read.data.result.text, "copied by the app", read.text);
+}
+
 /** An MCP client of `deskhand mcp` (with its extra arguments: a profile), through the SDK's stdio transport. */
 export async function mcpClient(name: string, args: string[] = []): Promise<Client> {
   const client = new Client({ name, version: "0" });

@@ -62,19 +62,24 @@ function saveDialog(closes: boolean) {
   return desk;
 }
 
+const pressEnter = async (context: ReturnType<typeof saveDialog>["context"]) => {
+  const pressed = await callTool(context, toolNamed("key"), {
+    key: "Enter",
+    window: { id: 7 },
+    intent: "Save the file",
+  });
+  assert.ok(pressed.ok, JSON.stringify(pressed));
+  return pressed.output;
+};
+
 it("Enter that was to press the dialog's Save, the dialog still there: not verified, naming the press", async () => {
   const { context } = saveDialog(false);
   try {
-    const pressed = await callTool(context, toolNamed("key"), {
-      key: "Enter",
-      window: { id: 7 },
-      intent: "Save the file",
-    });
-    assert.ok(pressed.ok, JSON.stringify(pressed));
-    assert.equal(pressed.output.data.status, "unverified", pressed.output.text);
-    assert.match(pressed.output.text, /^sent, not verified: .*it was to press push button "Save"/s);
-    assert.match(pressed.output.text, /that press may not have happened/);
-    assert.deepEqual(pressed.output.data.press_unseen, {
+    const pressed = await pressEnter(context);
+    assert.equal(pressed.data.status, "unverified", pressed.text);
+    assert.match(pressed.text, /^sent, not verified: .*it was to press push button "Save"/s);
+    assert.match(pressed.text, /that press may not have happened/);
+    assert.deepEqual(pressed.data.press_unseen, {
       role: "push button",
       name: "Save",
       via: "the default button",
@@ -87,14 +92,9 @@ it("Enter that was to press the dialog's Save, the dialog still there: not verif
 it("the same Enter with the dialog gone: done", async () => {
   const { context } = saveDialog(true);
   try {
-    const pressed = await callTool(context, toolNamed("key"), {
-      key: "Enter",
-      window: { id: 7 },
-      intent: "Save the file",
-    });
-    assert.ok(pressed.ok, JSON.stringify(pressed));
-    assert.equal(pressed.output.data.status, "done", pressed.output.text);
-    assert.match(pressed.output.text, /window disappeared/);
+    const pressed = await pressEnter(context);
+    assert.equal(pressed.data.status, "done", pressed.text);
+    assert.match(pressed.text, /window disappeared/);
   } finally {
     await context.close();
   }

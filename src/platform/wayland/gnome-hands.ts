@@ -75,7 +75,7 @@ class GnomeHands extends CompositorControlled implements Hands {
   readonly keyable = (char: string) => usStroke(char) !== undefined;
   readonly autoReleaseMs: number;
   readonly #heldKeys: HeldKeys<number[]>;
-  readonly #seat: PointerSeat;
+  protected readonly seat: PointerSeat;
   readonly #folder = mkdtempSync(join(tmpdir(), "deskhand-gnome-pixels-"));
   protected readonly control: WindowControl;
 
@@ -85,7 +85,7 @@ class GnomeHands extends CompositorControlled implements Hands {
   ) {
     super();
     this.autoReleaseMs = settings.autoReleaseMs;
-    this.#seat = new PointerSeat(this.#device(), {
+    this.seat = new PointerSeat(this.#device(), {
       exclusive: (work) => this.exclusive(work),
       autoReleaseMs: settings.autoReleaseMs,
     });
@@ -148,11 +148,8 @@ class GnomeHands extends CompositorControlled implements Hands {
 
   /** The Shell's Clutter pointer, for the seat that clicks, drags and scrolls with it. */
   #device(): PointerDevice {
-    const hands = this;
     return {
-      get closed() {
-        return hands.closed;
-      },
+      closed: () => this.closed,
       moveTo: (to) => this.#moveTo(to),
       button: (button, pressed) => this.#button(button, pressed),
       notch: (direction) => this.shell.call("Scroll", "uu", [SCROLL[direction], 1]),
@@ -160,22 +157,6 @@ class GnomeHands extends CompositorControlled implements Hands {
       flush: async () => {},
       holder: (modifiers) => (work) => this.#holding(modifiers, work),
     };
-  }
-
-  move(to: Point): Promise<void> {
-    return this.#seat.move(to);
-  }
-
-  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
-    return this.#seat.click(at, options);
-  }
-
-  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    return this.#seat.drag(from, to, options);
-  }
-
-  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    return this.#seat.wheel(at, direction, notches);
   }
 
   async chord(chord: Chord, count: number): Promise<void> {
@@ -230,14 +211,6 @@ class GnomeHands extends CompositorControlled implements Hands {
     await this.shell.call("SetClipboard", "s", [text]);
   }
 
-  buttonDown(at: Point, button: MouseButton): Promise<void> {
-    return this.#seat.buttonDown(at, button);
-  }
-
-  buttonUp(at: Point, button: MouseButton): Promise<void> {
-    return this.#seat.buttonUp(at, button);
-  }
-
   async keyDown(chord: Chord): Promise<void> {
     const name = chordText(chord);
     if (this.#heldKeys.has(name)) return;
@@ -251,12 +224,12 @@ class GnomeHands extends CompositorControlled implements Hands {
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: this.#seat.heldButtons(), keys: this.#heldKeys.names() };
+    return { buttons: this.seat.heldButtons(), keys: this.#heldKeys.names() };
   }
 
   /** The Shell answers no query for what a seat holds: this is deskhand's own account. */
   async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
-    return { buttons: this.#seat.heldButtons(), keycodes: [] };
+    return { buttons: this.seat.heldButtons(), keycodes: [] };
   }
 
   async screen(): Promise<Rect> {
@@ -281,7 +254,7 @@ class GnomeHands extends CompositorControlled implements Hands {
     // Nothing stays held: every held key and button is released before the connection goes (and
     // the extension lets go of the rest once it does).
     await this.#heldKeys.releaseAll();
-    await this.#seat.close();
+    await this.seat.close();
     this.shell.close();
     rmSync(this.#folder, { recursive: true, force: true });
   }

@@ -16,10 +16,9 @@ import {
   type MouseButton,
   type Point,
   type RgbaImage,
-  type WheelDirection,
 } from "../hands.js";
 import { InputTurns } from "../input-turns.js";
-import { type Chord, loneSurrogateError, type Modifier } from "../keys.js";
+import { type Chord, loneSurrogateError } from "../keys.js";
 import type { Rect } from "../types.js";
 import { windowsAtPoint } from "../window-source.js";
 import { goneFrom } from "./compositor.js";
@@ -27,7 +26,7 @@ import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
 import { BUTTONS, LOCK_WAIT_MS, NOTCH, PRESSED, RELEASED } from "./pointer-motion.js";
 import { WaylandScreencopy } from "./screencopy.js";
-import { type PointerDevice, PointerSeat } from "./seat.js";
+import { type PointerDevice, PointerSeat, SeatPointer, wheelAxis } from "./seat.js";
 import { waylandSocketPath } from "./socket-path.js";
 import { SwayIpc, type SwayRect, type SwayWindow, stackedWindows, swayWindows } from "./sway.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
@@ -158,7 +157,7 @@ interface Settings {
   xwayland: XWaylandHands | undefined;
 }
 
-class WaylandHands implements Hands {
+class WaylandHands extends SeatPointer implements Hands {
   readonly recovered = undefined;
   readonly keyboardMissing: string | undefined;
   readonly autoReleaseMs: number;
@@ -167,7 +166,7 @@ class WaylandHands implements Hands {
   #layout: Rect;
   readonly #timeoutMs: number;
   readonly #turns: InputTurns;
-  readonly #seat: PointerSeat;
+  protected readonly seat: PointerSeat;
   /** XTEST on XWayland's own X display, opened the first time an X11 app there needs it; or why not. */
   #xwayland: Promise<Hands | string> | undefined;
 
@@ -180,13 +179,14 @@ class WaylandHands implements Hands {
     private readonly screencopy: WaylandScreencopy | string,
     private readonly settings: Settings,
   ) {
+    super();
     this.#keyboard = typeof keyboard === "string" ? undefined : keyboard;
     this.keyboardMissing = typeof keyboard === "string" ? keyboard : undefined;
     this.autoReleaseMs = settings.autoReleaseMs;
     this.#layout = settings.layout;
     this.#timeoutMs = settings.timeoutMs;
     this.#turns = new InputTurns(() => takeInputLock(settings.lock, LOCK_WAIT_MS, settings.display));
-    this.#seat = new PointerSeat(this.#device(), {
+    this.seat = new PointerSeat(this.#device(), {
       exclusive: (work) => this.exclusive(work),
       autoReleaseMs: settings.autoReleaseMs,
     });
@@ -245,11 +245,8 @@ class WaylandHands implements Hands {
 
   /** The virtual pointer's events, for the seat that clicks, drags and scrolls with them. */
   #device(): PointerDevice {
-    const hands = this;
     return {
-      get closed() {
-        return hands.wl.closed;
-      },
+      closed: () => this.wl.closed,
       moveTo: (to) => this.#moveTo(to),
       button: (button, pressed) => {
         this.#send(POINTER.button, [
@@ -260,8 +257,7 @@ class WaylandHands implements Hands {
         this.#send(POINTER.frame, []);
       },
       notch: (direction) => {
-        const axis = direction === "up" || direction === "down" ? 0 : 1;
-        const sign = direction === "up" || direction === "left" ? -1 : 1;
+        const { axis, sign } = wheelAxis(direction);
         this.#send(POINTER.axisSource, [{ u: 0 }]);
         this.#send(POINTER.axisDiscrete, [
           { u: this.#time() },
@@ -277,22 +273,6 @@ class WaylandHands implements Hands {
         return (work) => keyboard.holding(modifiers, work);
       },
     };
-  }
-
-  move(to: Point): Promise<void> {
-    return this.#seat.move(to);
-  }
-
-  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
-    return this.#seat.click(at, options);
-  }
-
-  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    return this.#seat.drag(from, to, options);
-  }
-
-  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    return this.#seat.wheel(at, direction, notches);
   }
 
   async chord(chord: Chord, count: number): Promise<void> {
@@ -349,14 +329,6 @@ class WaylandHands implements Hands {
     return this.#turns.run(work);
   }
 
-  buttonDown(at: Point, button: MouseButton): Promise<void> {
-    return this.#seat.buttonDown(at, button);
-  }
-
-  buttonUp(at: Point, button: MouseButton): Promise<void> {
-    return this.#seat.buttonUp(at, button);
-  }
-
   async keyDown(chord: Chord): Promise<void> {
     const keyboard = this.#keys();
     await this.exclusive(() => keyboard.keyDown(chord));
@@ -368,12 +340,12 @@ class WaylandHands implements Hands {
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: this.#seat.heldButtons(), keys: this.#keyboard?.heldKeys() ?? [] };
+    return { buttons: this.seat.heldButtons(), keys: this.#keyboard?.heldKeys() ?? [] };
   }
 
   /** Wayland has no query for what a seat holds: this is deskhand's own account. */
   async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
-    return { buttons: this.#seat.heldButtons(), keycodes: [] };
+    return { buttons: this.seat.heldButtons(), keycodes: [] };
   }
 
   /** Read from sway each time: an output scaled, added or moved since changes it. */
@@ -497,7 +469,7 @@ class WaylandHands implements Hands {
     if (xwayland && typeof xwayland !== "string") await xwayland.close();
     // Nothing stays held: every held button is released before the pointer goes.
     await this.#keyboard?.close();
-    await this.#seat.close();
+    await this.seat.close();
     if (!this.wl.closed) {
       this.wl.send(this.pointer, POINTER.destroy, []);
       await this.wl.roundtrip(500).catch(() => undefined);

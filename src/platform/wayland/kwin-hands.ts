@@ -20,7 +20,6 @@ import {
   type MouseButton,
   type Point,
   type RgbaImage,
-  type WheelDirection,
   type WindowControl,
 } from "../hands.js";
 import { InputTurns } from "../input-turns.js";
@@ -33,7 +32,7 @@ import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
 import { frontWindow, KWinScripting, type KWinWindow, kwinClientWindows, windowNumber } from "./kwin.js";
 import { GRANT_FILE } from "./kwin-grant.js";
 import { BUTTONS, LOCK_WAIT_MS, NOTCH, PRESSED, RELEASED } from "./pointer-motion.js";
-import { HeldKeys, type PointerDevice, PointerSeat } from "./seat.js";
+import { HeldKeys, type PointerDevice, PointerSeat, wheelAxis } from "./seat.js";
 import { waylandSocketPath } from "./socket-path.js";
 import { lockName, takeInputLock } from "./typist-lock.js";
 import { CompositorControlled, type CompositorWindow, compositorWindowControl } from "./window-control.js";
@@ -130,7 +129,7 @@ class KWinHands extends CompositorControlled implements Hands {
   readonly paste?: (text: string, arrived: () => Promise<boolean>) => Promise<boolean>;
   readonly autoReleaseMs: number;
   readonly #heldKeys: HeldKeys<number[]>;
-  readonly #seat: PointerSeat;
+  protected readonly seat: PointerSeat;
   /** What the last paste put back on the clipboard, and when. */
   #restored: { text: string | undefined; at: number } | undefined;
   /** The connection that passes ScreenShot2 its file, opened at the first picture. */
@@ -147,7 +146,7 @@ class KWinHands extends CompositorControlled implements Hands {
     super();
     this.autoReleaseMs = settings.autoReleaseMs;
     this.recovered = settings.recovered;
-    this.#seat = new PointerSeat(this.#device(), {
+    this.seat = new PointerSeat(this.#device(), {
       exclusive: (work) => this.exclusive(work),
       autoReleaseMs: settings.autoReleaseMs,
       heldChanged: () => this.#recordHeld(),
@@ -208,7 +207,7 @@ class KWinHands extends CompositorControlled implements Hands {
   #recordHeld(): void {
     this.settings.record.write({
       keys: [...new Set(this.#heldKeys.values().flat())],
-      buttons: this.#seat.heldButtons().map((b) => BUTTONS[b]),
+      buttons: this.seat.heldButtons().map((b) => BUTTONS[b]),
     });
   }
 
@@ -265,37 +264,17 @@ class KWinHands extends CompositorControlled implements Hands {
 
   /** KWin's fake pointer, for the seat that clicks, drags and scrolls with it. */
   #device(): PointerDevice {
-    const hands = this;
     return {
-      get closed() {
-        return hands.wl.closed;
-      },
+      closed: () => this.wl.closed,
       moveTo: (to) => this.#moveTo(to),
       button: (button, pressed) => this.#button(button, pressed ? PRESSED : RELEASED),
       notch: (direction) => {
-        const axis = direction === "up" || direction === "down" ? 0 : 1;
-        const sign = direction === "up" || direction === "left" ? -1 : 1;
+        const { axis, sign } = wheelAxis(direction);
         this.wl.send(this.fake, FAKE.axis, [{ u: axis }, { fixed: sign * NOTCH }]);
       },
       flush: () => this.#roundtrip(),
       holder: (modifiers) => (work) => this.#holding(modifiers, work),
     };
-  }
-
-  move(to: Point): Promise<void> {
-    return this.#seat.move(to);
-  }
-
-  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
-    return this.#seat.click(at, options);
-  }
-
-  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
-    return this.#seat.drag(from, to, options);
-  }
-
-  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
-    return this.#seat.wheel(at, direction, notches);
   }
 
   async chord(chord: Chord, count: number): Promise<void> {
@@ -333,14 +312,6 @@ class KWinHands extends CompositorControlled implements Hands {
     });
   }
 
-  buttonDown(at: Point, button: MouseButton): Promise<void> {
-    return this.#seat.buttonDown(at, button);
-  }
-
-  buttonUp(at: Point, button: MouseButton): Promise<void> {
-    return this.#seat.buttonUp(at, button);
-  }
-
   async keyDown(chord: Chord): Promise<void> {
     const name = chordText(chord);
     if (this.#heldKeys.has(name)) return;
@@ -358,12 +329,12 @@ class KWinHands extends CompositorControlled implements Hands {
   }
 
   held(): { buttons: MouseButton[]; keys: string[] } {
-    return { buttons: this.#seat.heldButtons(), keys: this.#heldKeys.names() };
+    return { buttons: this.seat.heldButtons(), keys: this.#heldKeys.names() };
   }
 
   /** Wayland has no query for what a seat holds: this is deskhand's own account. */
   async serverHeld(): Promise<{ buttons: MouseButton[]; keycodes: number[] }> {
-    return { buttons: this.#seat.heldButtons(), keycodes: [] };
+    return { buttons: this.seat.heldButtons(), keycodes: [] };
   }
 
   screen(): Promise<Rect> {
@@ -432,7 +403,7 @@ class KWinHands extends CompositorControlled implements Hands {
   async close(): Promise<void> {
     // Nothing stays held: every held key and button is released before the device goes.
     await this.#heldKeys.releaseAll();
-    await this.#seat.close();
+    await this.seat.close();
     this.settings.record.clear();
     (await this.#pixels?.catch(() => undefined))?.close();
     this.wl.close();

@@ -12,7 +12,8 @@ export type Holder = <T>(work: () => Promise<T>) => Promise<T>;
 
 /** What a compositor's pointer can do, one event at a time. */
 export interface PointerDevice {
-  readonly closed: boolean;
+  /** Whether its connection is gone: nothing more is sent. */
+  closed(): boolean;
   moveTo(to: Point): unknown;
   button(button: MouseButton, pressed: boolean): unknown;
   notch(direction: WheelDirection): unknown;
@@ -23,6 +24,43 @@ export interface PointerDevice {
 }
 
 export const holdNothing: Holder = (work) => work();
+
+/** Which axis a wheel direction turns, and which way: what each device's notch is sent as. */
+export function wheelAxis(direction: WheelDirection): { axis: 0 | 1; sign: 1 | -1 } {
+  return {
+    axis: direction === "up" || direction === "down" ? 0 : 1,
+    sign: direction === "up" || direction === "left" ? -1 : 1,
+  };
+}
+
+/** The pointer half of a Wayland hands, given by its seat: written once for sway's, KWin's and GNOME's. */
+export abstract class SeatPointer {
+  protected abstract readonly seat: PointerSeat;
+
+  move(to: Point): Promise<void> {
+    return this.seat.move(to);
+  }
+
+  click(at: Point, options: { button: MouseButton; count: 1 | 2; modifiers: Modifier[] }): Promise<void> {
+    return this.seat.click(at, options);
+  }
+
+  drag(from: Point, to: Point, options: { button: MouseButton; modifiers: Modifier[] }): Promise<void> {
+    return this.seat.drag(from, to, options);
+  }
+
+  wheel(at: Point | undefined, direction: WheelDirection, notches: number): Promise<void> {
+    return this.seat.wheel(at, direction, notches);
+  }
+
+  buttonDown(at: Point, button: MouseButton): Promise<void> {
+    return this.seat.buttonDown(at, button);
+  }
+
+  buttonUp(at: Point, button: MouseButton): Promise<void> {
+    return this.seat.buttonUp(at, button);
+  }
+}
 
 export class PointerSeat {
   readonly #held = new Map<MouseButton, NodeJS.Timeout>();
@@ -91,7 +129,7 @@ export class PointerSeat {
           }
           await pause(PRESS_MS);
         } finally {
-          if (!this.device.closed) await this.#button(options.button, false);
+          if (!this.device.closed()) await this.#button(options.button, false);
         }
       });
       await this.device.flush();
@@ -149,7 +187,7 @@ export class PointerSeat {
       this.#letGo(button);
     }
     this.#held.clear();
-    if (!this.device.closed) await this.device.flush().catch(() => undefined);
+    if (!this.device.closed()) await this.device.flush().catch(() => undefined);
   }
 
   #holder(modifiers: Modifier[], what: string): Holder {
@@ -160,7 +198,7 @@ export class PointerSeat {
 
   /** A release that nobody waits for: a device gone meanwhile has let go itself. */
   #letGo(button: MouseButton): void {
-    if (this.device.closed) return;
+    if (this.device.closed()) return;
     try {
       Promise.resolve(this.device.button(button, false)).catch(() => undefined);
     } catch {

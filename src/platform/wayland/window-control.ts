@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FocusTruth, Point, WindowControl } from "../hands.js";
 import type { Rect } from "../types.js";
 import { type ClientWindow, windowsAtPoint } from "../window-source.js";
+import { SeatPointer } from "./seat.js";
 
 export type CompositorAction = "activate" | "minimize" | "restore" | "close";
 
@@ -131,8 +132,8 @@ export function listedClientWindows<W extends ListedWindow>(
     }));
 }
 
-/** The window control a compositor's hands delegate to, written once for KWin's and GNOME's. */
-export abstract class CompositorControlled implements WindowControl {
+/** The window control (and, from SeatPointer, the pointer) a compositor's hands delegate to, written once for KWin's and GNOME's. */
+export abstract class CompositorControlled extends SeatPointer implements WindowControl {
   protected abstract readonly control: WindowControl;
 
   activeWindow(): Promise<number | undefined> {

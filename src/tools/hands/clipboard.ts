@@ -4,6 +4,7 @@
 // any process typed into a password field) unless asked; a written text is kept out of the journal
 // as typed text is.
 import { z } from "zod";
+import { withMarkers } from "../../core/credentials.js";
 import { defineInputTool } from "../input-tool.js";
 import { pressesNothing } from "./attempt.js";
 import { INPUT } from "./pointer.js";
@@ -12,6 +13,8 @@ import { intentSchema } from "./schemas.js";
 /** The most of a clipboard's text a reply shows; the rest is named by its length. */
 const SHOWN_CHARS = 10_000;
 const MAX_WRITE = 100_000;
+/** What a secret read from the clipboard shows as, unless reveal. */
+const HIDDEN = "<hidden: secret>";
 
 const characters = (text: string) => [...text].length;
 
@@ -46,7 +49,7 @@ export const clipboardTool = defineInputTool({
           if (read === undefined) return { characters: 0, empty: true };
           const ranges = input.reveal ? [] : context.audit().secretRanges(read);
           const hidden = ranges.length ? { hidden: ranges.length } : {};
-          return { characters: characters(read), text: withHidden(read, ranges), ...hidden };
+          return { characters: characters(read), text: withMarkers(read, ranges, HIDDEN), ...hidden };
         },
         describe: (r) => (r.empty ? "read the clipboard: it holds no text" : shown(String(r.text), r.hidden)),
       };
@@ -79,19 +82,6 @@ export const clipboardTool = defineInputTool({
     };
   },
 });
-
-const HIDDEN = "<hidden: secret>";
-
-/** `text` with each secret range replaced by a marker. */
-function withHidden(text: string, ranges: [number, number][]): string {
-  let out = "";
-  let at = 0;
-  for (const [start, end] of ranges) {
-    out += text.slice(at, start) + HIDDEN;
-    at = end;
-  }
-  return out + text.slice(at);
-}
 
 /** The text read, whole up to SHOWN_CHARS, else its head with the rest named; what was hidden said. */
 function shown(text: string, hidden: unknown): string {
