@@ -51,6 +51,7 @@ describe("mcp on real apps", () => {
       hover: "acts",
       wheel: "acts",
       window: "acts",
+      clipboard: "acts",
       raw_input: "acts",
       run: "acts",
       record: "reads",
