@@ -2,6 +2,15 @@
 // (SWAYSOCK); a Plasma session says KDE in XDG_CURRENT_DESKTOP (and KWin is then on the session bus),
 // a GNOME one says GNOME (and deskhand's Shell extension answers there, once installed).
 import { CodedError } from "../types.js";
+
+/**
+ * How long the hands wait for a compositor's first answer as they open (its socket, its registry,
+ * its bus). One that is gone refuses at once; a loaded one answers late, not never: KWin just
+ * started at scale 2 beside other desktops took over 2 s (a run's KDE test failed on it). Each call
+ * after keeps the hands' own shorter bound.
+ */
+export const OPEN_MS = 10_000;
+
 export type WaylandCompositor = "sway" | "kwin" | "gnome";
 
 export function waylandCompositor(env: NodeJS.ProcessEnv): WaylandCompositor | undefined {

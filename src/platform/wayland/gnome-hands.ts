@@ -25,7 +25,7 @@ import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import { charKeysym, keyKeysym, MODIFIER_KEYSYMS } from "../keysyms.js";
 import type { Rect } from "../types.js";
-import { CompositorUnreachable } from "./compositor.js";
+import { CompositorUnreachable, OPEN_MS } from "./compositor.js";
 import { GnomeShell, type ShellWindow, shellClientWindows, shellFrontWindow } from "./gnome-shell.js";
 import { usStroke } from "./keymap.js";
 import { windowNumber } from "./kwin.js";
@@ -49,7 +49,7 @@ export async function openGnomeHands(
   options: { timeoutMs?: number; autoReleaseMs?: number } = {},
 ): Promise<Hands> {
   const timeoutMs = options.timeoutMs ?? 2000;
-  const shell = await GnomeShell.open(env, timeoutMs).catch((error: Error) => {
+  const shell = await GnomeShell.open(env, Math.max(timeoutMs, OPEN_MS)).catch((error: Error) => {
     throw error instanceof CompositorUnreachable
       ? error
       : new HandsUnavailable(`cannot reach GNOME Shell: ${error.message}`);

@@ -21,7 +21,7 @@ import { InputTurns } from "../input-turns.js";
 import { type Chord, loneSurrogateError } from "../keys.js";
 import type { Rect } from "../types.js";
 import { windowsAtPoint } from "../window-source.js";
-import { goneFrom } from "./compositor.js";
+import { goneFrom, OPEN_MS } from "./compositor.js";
 import { WaylandKeyboard } from "./keyboard.js";
 import { usStroke } from "./keymap.js";
 import { BUTTONS, LOCK_WAIT_MS, NOTCH, PRESSED, RELEASED } from "./pointer-motion.js";
@@ -68,7 +68,7 @@ export async function openWaylandHands(
     throw new HandsUnavailable(
       "this is a Wayland session without sway's IPC (SWAYSOCK is not set): deskhand's Wayland hands need sway",
     );
-  const ipc = await SwayIpc.open(env.SWAYSOCK, timeoutMs).catch((error: Error) => {
+  const ipc = await SwayIpc.open(env.SWAYSOCK, Math.max(timeoutMs, OPEN_MS)).catch((error: Error) => {
     throw (
       goneFrom(error, "sway", "its IPC socket refuses connections") ??
       new HandsUnavailable(`cannot reach sway's IPC: ${error.message}`)
@@ -76,7 +76,7 @@ export async function openWaylandHands(
   });
   let wl: WaylandConnection;
   try {
-    wl = await WaylandConnection.open(env, timeoutMs);
+    wl = await WaylandConnection.open(env, Math.max(timeoutMs, OPEN_MS));
   } catch (error) {
     ipc.close();
     throw (

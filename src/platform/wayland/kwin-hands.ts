@@ -25,7 +25,7 @@ import {
 import { InputTurns } from "../input-turns.js";
 import { type Chord, chordText, loneSurrogateError, type Modifier } from "../keys.js";
 import type { Rect } from "../types.js";
-import { CompositorUnreachable, goneFrom } from "./compositor.js";
+import { CompositorUnreachable, goneFrom, OPEN_MS } from "./compositor.js";
 import { DBusFdConnection, variantMap } from "./dbus-fd.js";
 import { HeldRecord } from "./held-record.js";
 import { keyStroke, MODIFIER_KEYS, usStroke } from "./keymap.js";
@@ -52,14 +52,14 @@ export async function openKWinHands(
   options: { timeoutMs?: number; autoReleaseMs?: number } = {},
 ): Promise<Hands> {
   const timeoutMs = options.timeoutMs ?? 2000;
-  const kwin = await KWinScripting.open(env, timeoutMs).catch((error: Error) => {
+  const kwin = await KWinScripting.open(env, Math.max(timeoutMs, OPEN_MS)).catch((error: Error) => {
     throw error instanceof CompositorUnreachable
       ? error
       : new HandsUnavailable(`cannot reach KWin: ${error.message}`);
   });
   let wl: WaylandConnection;
   try {
-    wl = await WaylandConnection.open(env, timeoutMs);
+    wl = await WaylandConnection.open(env, Math.max(timeoutMs, OPEN_MS));
   } catch (error) {
     // A display that does not answer may be a KWin that died as it was asked: the bus tells.
     const gone =
