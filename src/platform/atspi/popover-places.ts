@@ -44,8 +44,8 @@ async function menuAbove(
     const name = roleName(Number(role));
     if (TOP_ROLES.has(name)) return undefined;
     if (name === "menu") {
-      const [menuName] = (await app.property(parent, IFACE.accessible, "Name", timeoutMs)) as [string];
-      return { path: parent, name: menuName ?? null };
+      const menuName = String(await app.property(parent, IFACE.accessible, "Name", timeoutMs));
+      return { path: parent, name: menuName };
     }
     path = parent;
   }
