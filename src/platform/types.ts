@@ -140,7 +140,7 @@ export interface StructureRead {
   ceilingHit: boolean;
   /**
    * The language the window's app shows its labels in ("pt_BR"; "en" for the C locale), read from its
-   * process; undefined where the platform cannot tell.
+   * process; undefined where the platform cannot tell, and for a web engine, whose pages each have their own.
    */
   language?: string | undefined;
 }

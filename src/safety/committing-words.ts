@@ -100,6 +100,8 @@ interface Phrase {
   cjk: boolean;
   /** Matches only the whole label: a catalog's word of one or two letters ("In", "是") is too common. */
   wholeOnly: boolean;
+  /** The languages whose catalogs have it (base codes: "pt"); absent for an English phrase, read in all. */
+  languages?: string[];
 }
 
 /** What the vocabulary asks of a word list: a Set in tests, the shipped files' Lexicons in use. */
@@ -122,7 +124,12 @@ export interface Vocabulary {
 export interface Translated {
   kind: WordKind;
   text: string;
+  /** The catalog's language ("pt_BR"), where known. */
+  language?: string | undefined;
 }
+
+/** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin". */
+const baseOf = (language: string) => language.split(/[_@.-]/u)[0]!.toLowerCase();
 
 export function buildVocabulary(
   translated: Translated[],
@@ -143,35 +150,46 @@ export function buildVocabulary(
 
 /** Each phrase once per kind, with its comparable forms. */
 function phrasesOf(translated: Translated[], english: Set<string> | undefined): Phrase[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, Phrase>();
   const phrases: Phrase[] = [];
-  const add = (text: string, kind: WordKind, isTranslated: boolean) => {
+  const add = (text: string, kind: WordKind, language?: string) => {
     const f = forms(text);
     const key = `${kind}:${f[1]}`;
-    if (!f[1]?.trim() || seen.has(key)) return;
-    seen.add(key);
+    if (!f[1]?.trim()) return;
+    const known = seen.get(key);
+    // A phrase's languages: every catalog's that has it; one of English's is read in all.
+    if (known) {
+      const base = language && baseOf(language);
+      if (known.languages && base && !known.languages.includes(base)) known.languages.push(base);
+      if (known.languages && !language) delete known.languages;
+      return;
+    }
     const normal = normalizeLabel(text);
     const letters = [...normal.replace(/[^\p{L}\p{N}]/gu, "")].length;
-    phrases.push({
+    const phrase: Phrase = {
       text: normal,
       kind,
       forms: f,
       cjk: CJK.test(normal),
-      wholeOnly: CJK.test(normal) ? letters < 2 : isTranslated && letters < 3,
-    });
+      wholeOnly: CJK.test(normal) ? letters < 2 : language !== undefined && letters < 3,
+      ...(language ? { languages: [baseOf(language)] } : {}),
+    };
+    seen.set(key, phrase);
+    phrases.push(phrase);
   };
   for (const [kind, words] of Object.entries(ENGLISH) as [WordKind, string[]][])
-    for (const word of words) add(word, kind, false);
+    for (const word of words) add(word, kind);
   // A translation that is a common English label is English to whoever reads it: Portuguese's
   // "Normal" for OK would make every "Normal" commit. Only the English phrases speak for English.
   const foreign = (text: string) => !english?.has(labelWords(text).join(" "));
   const usable = translated.filter((t) => foreign(t.text));
-  for (const { kind, text } of usable) if (kind === "commits") add(text, kind, true);
+  // A translation of unknown language is read in every language.
+  for (const { kind, text, language } of usable) if (kind === "commits") add(text, kind, language ?? "");
   // A catalog that translates "Dismiss" as "OK" must not make OK a cancel: a label that is a
   // committing phrase anywhere is never one of the kinds that commit nothing.
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
-  for (const { kind, text } of usable)
-    if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, true);
+  for (const { kind, text, language } of usable)
+    if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, language ?? "");
   return phrases;
 }
 
@@ -283,12 +301,12 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   const cancelWord = (text: string) => cancelWordsOf(shipped).has(text.toLowerCase());
   const translated: Translated[] = shipped.phrases
     .filter(([kind, , , text]) => kind !== "commits" || !cancelWord(text))
-    .map(([kind, , , text]) => ({ kind, text }));
+    .map(([kind, , language, text]) => ({ kind, text, language }));
   const committing = new Map<string, Set<string>>();
   for (const { language, value } of installed.picked) {
     const [kind, english, text] = value;
     if (kind === "commits" && cancelWord(text)) continue;
-    translated.push({ kind, text });
+    translated.push({ kind, text, language });
     if (kind !== "commits") continue;
     const set = committing.get(language) ?? new Set<string>();
     set.add(english);
@@ -312,15 +330,27 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   return system;
 }
 
-/** The first phrase of each kind the label contains (as whole words; CJK as a substring). */
+/**
+ * Whether a phrase is read in a label of this language: English's in every one, another's in its
+ * own. A native app shows its labels in its language (or, untranslated, English): Zulu's "Cima"
+ * (delete) is no reading of a Portuguese app's "Cima" (up). Undefined: every phrase is read.
+ */
+const readIn = (phrase: Phrase, language: string | undefined) =>
+  !language || !phrase.languages || phrase.languages.includes(baseOf(language));
+
+/**
+ * The first phrase of each kind the label contains (as whole words; CJK as a substring), of the
+ * app's language and English where the app's language is known.
+ */
 export function matchLabel(
   label: string,
   vocabulary: Vocabulary = systemVocabulary(),
+  language?: string,
 ): Partial<Record<WordKind, string>> {
   const labelForms = forms(label);
   const found: Partial<Record<WordKind, string>> = {};
   for (const phrase of vocabulary.phrases) {
-    if (found[phrase.kind]) continue;
+    if (found[phrase.kind] || !readIn(phrase, language)) continue;
     const hit = phrase.forms.some((form, i) => {
       const whole = labelForms[i]!;
       if (phrase.wholeOnly) return whole.trim() === form.trim();
@@ -351,10 +381,18 @@ function lookAlikeOf(phrase: string, label: string): boolean {
 }
 
 /** Whether the whole label is one phrase of the kind ("Cancel", "_Abbrechen"), not just contains it. */
-export function labelIs(label: string, kind: WordKind, vocabulary: Vocabulary = systemVocabulary()): boolean {
+export function labelIs(
+  label: string,
+  kind: WordKind,
+  vocabulary: Vocabulary = systemVocabulary(),
+  language?: string,
+): boolean {
   const labelForms = forms(label);
   return vocabulary.phrases.some(
-    (p) => p.kind === kind && p.forms.some((form, i) => labelForms[i]!.trim() === form.trim()),
+    (p) =>
+      p.kind === kind &&
+      readIn(p, language) &&
+      p.forms.some((form, i) => labelForms[i]!.trim() === form.trim()),
   );
 }
 

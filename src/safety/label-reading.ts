@@ -214,7 +214,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   const words = labelWords(read);
   let commits: LabelReading["commits"];
   for (const text of new Set([read, spaced])) {
-    const phrase = matchLabel(text, vocabulary).commits;
+    const phrase = matchLabel(text, vocabulary, options.language).commits;
     const meaning = phrase ? undefined : committingMeaning(text, options.englishOnly ? "english" : "all");
     commits ??= phrase ? { word: phrase } : meaning;
   }

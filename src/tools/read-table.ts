@@ -101,33 +101,73 @@ export const readTableTool = defineTool({
         ? { rows_end_at_empty: table.rowsEndAtEmpty, row_cells_at_most: table.rowShare }
         : {}),
     };
-    const lines = [
-      `table ${table.rows} rows × ${table.columns} columns; rows ${input.row_start}–${last} shown${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
-      // A sheet's unnamed columns go by the letters a person reads above them.
-      `| row | ${shownHeaders.map((h, column) => h ?? (table.rowShare ? columnLetters(column) : "-")).join(" | ")} |`,
-      ...[...rows.entries()].map(([row, values]) => `| ${row} | ${values.join(" | ")} |`),
-    ];
-    const sources = childSources(table, fromChildren, rows.size);
-    if (sources.length > 0)
-      lines.push(
-        `text read from the elements inside the cell (an icon and a label, buttons, links): ${sources.join("; ")}`,
-      );
-    if (cutRow)
-      lines.push(
-        `row ${cutRow.row}: only ${cutRow.cells_shown} of its ${cutRow.cells} cells shown (max_cells ${input.max_cells}); row_start ${cutRow.row} reads it again whole`,
-      );
-    if (table.rowShare) {
-      const cut = [...rows].filter(([, values]) => values.length >= table.rowShare!).map(([row]) => row);
-      lines.push(
-        cut.length
-          ? `a sheet too wide to read across: each row ends at its first ${table.rowsEndAtEmpty} empty cells, which are left out; rows ${cut.join(", ")} were cut at ${table.rowShare} cells (max_cells shared among the rows): fewer rows a call read more of each`
-          : `a sheet: each row ends at its first ${table.rowsEndAtEmpty} empty cells`,
-      );
-    }
-    if (data.more_rows > 0) lines.push(`${data.more_rows} more rows: row_start ${next} continues`);
-    return { data, text: lines.join("\n") };
+    const text = pageText({ table, rows, shownHeaders, input, last, next, cutRow, unreadable, fromChildren });
+    return { data, text };
   },
 });
+
+interface Page {
+  table: TableRead;
+  rows: Map<number, string[]>;
+  shownHeaders: (string | null)[];
+  input: { row_start: number; max_cells: number };
+  last: number;
+  next: number;
+  cutRow: { row: number; cells_shown: number; cells: number } | undefined;
+  unreadable: number;
+  fromChildren: Map<number, number[]>;
+}
+
+/** A page of rows as text: the counts, a header line, a line per row, and what was cut. */
+function pageText({
+  table,
+  rows,
+  shownHeaders,
+  input,
+  last,
+  next,
+  cutRow,
+  unreadable,
+  fromChildren,
+}: Page): string {
+  // A sheet's rows and unnamed columns go by the numbers and letters a person reads beside and
+  // above them (row 0 is the sheet's 1); row_start stays the index.
+  const sheet = !!table.rowShare;
+  const rowName = (row: number) => (sheet ? row + 1 : row);
+  const shownRows = sheet
+    ? `sheet rows ${rowName(input.row_start)}–${rowName(last)} shown (row_start ${input.row_start})`
+    : `rows ${input.row_start}–${last} shown`;
+  const lines = [
+    `table ${table.rows} rows × ${table.columns} columns; ${shownRows}${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
+    `| ${sheet ? "sheet row" : "row"} | ${shownHeaders.map((h, column) => h ?? (sheet ? columnLetters(column) : "-")).join(" | ")} |`,
+    ...[...rows.entries()].map(([row, values]) => `| ${rowName(row)} | ${values.join(" | ")} |`),
+  ];
+  const sources = childSources(table, fromChildren, rows.size);
+  if (sources.length > 0)
+    lines.push(
+      `text read from the elements inside the cell (an icon and a label, buttons, links): ${sources.join("; ")}`,
+    );
+  if (cutRow)
+    lines.push(
+      `row ${cutRow.row}: only ${cutRow.cells_shown} of its ${cutRow.cells} cells shown (max_cells ${input.max_cells}); row_start ${cutRow.row} reads it again whole`,
+    );
+  if (table.rowShare) {
+    const cut = [...rows]
+      .filter(([, values]) => values.length >= table.rowShare!)
+      .map(([row]) => rowName(row));
+    lines.push(
+      cut.length
+        ? `a sheet too wide to read across: each row ends at its first ${table.rowsEndAtEmpty} empty cells, which are left out; sheet rows ${cut.join(", ")} were cut at ${table.rowShare} cells (max_cells shared among the rows): fewer rows a call read more of each`
+        : `a sheet: each row ends at its first ${table.rowsEndAtEmpty} empty cells`,
+    );
+  }
+  const more = Math.max(0, table.rows - next);
+  if (more > 0)
+    lines.push(
+      `${more} more rows: row_start ${next} continues${sheet ? ` (sheet row ${rowName(next)})` : ""}`,
+    );
+  return lines.join("\n");
+}
 
 /** A sheet's column letters: 0 is A, 25 Z, 26 AA. */
 function columnLetters(column: number): string {

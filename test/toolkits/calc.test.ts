@@ -77,7 +77,9 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
       window: { title: profile.title },
     });
     assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
-    assert.equal(typed.data.result.read_back, "across cells", typed.text);
+    // Read back from the cells, by the rows the sheet's cursor says the lines went to.
+    assert.equal(typed.data.result.read_back, "exact", typed.text);
+    assert.match(typed.text ?? "", /cells, which read as typed: row 1: 7 \| row 2: 8, 9/, typed.text);
     assert.equal((await row(0))[0], "7");
     assert.deepEqual((await row(1)).slice(0, 2), ["8", "9"]);
     // The sheet's 16,384 columns read as what is in them: each row up to its run of empty cells,
@@ -93,7 +95,11 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     );
     assert.ok((page.text ?? "").length < 400, `a short page: ${page.text}`);
     // Its header line as wide as the widest row, not the 32 columns read, in the sheet's letters.
-    assert.match(page.text ?? "", /^\| row \| A \| B \|$/m, page.text);
+    assert.match(page.text ?? "", /^\| sheet row \| A \| B \|$/m, page.text);
+    // Its rows by the numbers beside them: row_start 0 is the sheet's row 1.
+    assert.match(page.text ?? "", /sheet rows 1–3 shown \(row_start 0\)/, page.text);
+    assert.match(page.text ?? "", /^\| 1 \| 7 \|$/m, page.text);
+    assert.match(page.text ?? "", /^\| 2 \| 8 \| 9 \|$/m, page.text);
     // A snapshot and find show a cell's content beside its place-name.
     const snap = await call("snapshot", { target: { kind: "title", glob: profile.title }, tableRows: 3 });
     assert.match(snap.text ?? "", /table cell "A1" \[ref=[^\]]+\][^\n]*= "7"/, snap.text);

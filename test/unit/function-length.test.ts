@@ -11,7 +11,7 @@ const MAX_LINES = 80;
 /** Functions over the bound when this list was made, at their length then: none may grow. */
 const LEFT_TO_SPLIT: Record<string, number> = {
   "src/platform/atspi/reader.ts readStructure": 93,
-  "src/tools/hands/keyboard.ts typeTextPlan": 93,
+  "src/tools/hands/keyboard.ts typeTextPlan": 89,
   "src/tools/hands/pieces.ts typeInPieces": 93,
   "src/platform/wayland/screencopy.ts #capture": 92,
   "src/platform/atspi/actions.ts scroll": 91,

@@ -20,6 +20,7 @@ import {
 import {
   buildVocabulary,
   endsInEllipsis,
+  labelIs,
   matchLabel,
   normalizeLabel,
 } from "../../src/safety/committing-words.js";
@@ -109,6 +110,24 @@ describe("what commits", () => {
       assert.ok(matchLabel(label, vocabulary).commits, label);
     assert.equal(matchLabel("Abbrechen", vocabulary).commits, undefined);
     assert.ok(matchLabel("Abbrechen", vocabulary).cancels);
+  });
+
+  it("in an app whose language is known, another language's phrase does not decide its labels", () => {
+    // Icelandic "Vista" saves; Italian "Vista" is a view. Zulu "Cima" deletes; Portuguese "Cima" is up.
+    const vocabulary = buildVocabulary([
+      { kind: "commits", text: "_Vista", language: "is" },
+      { kind: "commits", text: "_Cima", language: "zu" },
+      { kind: "commits", text: "_Salvar", language: "pt_BR" },
+      { kind: "cancels", text: "_Hætta við", language: "is" },
+    ]);
+    assert.equal(matchLabel("Vista", vocabulary, "it_IT.UTF-8").commits, undefined);
+    assert.equal(matchLabel("Para cima", vocabulary, "pt").commits, undefined);
+    assert.equal(matchLabel("Vista", vocabulary, "is_IS").commits, "Vista", "its own language's");
+    assert.equal(matchLabel("Salvar", vocabulary, "pt_PT").commits, "Salvar", "by its base language");
+    assert.equal(matchLabel("Vista", vocabulary).commits, "Vista", "no language known (a web page)");
+    assert.equal(matchLabel("Save now", vocabulary, "it").commits, "save", "English is read in every app");
+    assert.equal(labelIs("Hætta við", "cancels", vocabulary, "de"), false, "nor a cancel of another");
+    assert.equal(labelIs("Hætta við", "cancels", vocabulary, "is"), true);
   });
 
   it("reads every catalog installed on the system", (t) => {

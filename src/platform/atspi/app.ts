@@ -193,6 +193,14 @@ export class AtspiApp {
     return this.toolkit.name === "Gecko";
   }
 
+  /**
+   * A web engine (Firefox's, Chromium's and Electron's) shows pages, each in its own language: its
+   * process's language says nothing of a page's labels.
+   */
+  get showsPages(): boolean {
+    return this.toolkit.name === "Gecko" || this.toolkit.name === "Chromium";
+  }
+
   /** The Java ATK wrapper, which names its toolkit after the Java Access Bridge. */
   get isJava(): boolean {
     return this.toolkit.name === "J2SE-access-bridge";

@@ -471,7 +471,7 @@ export class AtspiBackend implements AccessibilityBackend {
     this.#frameBoundsFallback(read.root, windowId);
     await this.#withOpenPopups(read, match.frame, windowId, options);
     const pid = app.pid ?? match.window.pid;
-    const language = pid ? processLanguage(pid) : undefined;
+    const language = pid && !app.showsPages ? processLanguage(pid) : undefined;
     if (language) read.language = language;
     return read;
   }

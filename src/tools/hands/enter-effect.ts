@@ -18,6 +18,7 @@ import { matchLabel } from "../../safety/committing-words.js";
 import { committingMeaning } from "../../safety/meanings.js";
 import type { ToolContext } from "../context.js";
 import { BINDINGS_READ, childTexts, shownIn, type WindowFacts } from "./facts.js";
+import { CELL_REFERENCE, SPREADSHEETS } from "./sheet-cells.js";
 import type { WindowRead } from "./window-read.js";
 
 const POPUP_HOLDERS = roleSet("menu", "popup menu", "combo box");
@@ -203,9 +204,6 @@ const MOVES_VIEW =
 /** A page or zoom entry moves the view when it holds a number ("3", "3 of 10", "150%") or nothing. */
 const NUMBERED_VIEW = /\b(page|pages|zoom)\b/i;
 const NUMBER_SHOWN = /^\s*(\d+([.,]\d+)?\s*(%|(of|\/)\s*\d+)?)?\s*$/;
-/** A spreadsheet's cell or range reference ("B7", "$A$1:C3", "Sheet1.A1"), as a Name Box holds one. */
-const CELL_REFERENCE = /^(?:[\p{L}\p{N}_ ]+[.!])?\$?[A-Z]{1,3}\$?\d{1,7}(?::\$?[A-Z]{1,3}\$?\d{1,7})?$/u;
-const SPREADSHEETS = roleSet("document spreadsheet");
 
 /**
  * Enter in a single-line field with no default button runs the field's own action: a web form's

@@ -25,6 +25,7 @@ import type { ResolvedPlace } from "./placed.js";
 import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 import { keyedFacts } from "./sets.js";
+import { cellsTyped } from "./sheet-cells.js";
 import { listedWindow, readWhole } from "./window-read.js";
 
 /** What the read-back found, as the reply says it. */
@@ -268,8 +269,9 @@ async function focusedReadBack(
           : "the window's tree could not be read",
       };
     // A spreadsheet moves from cell to cell on Tab and Enter: the text is in several cells.
-    if (/[\t\n\r]/.test(text) && focused.some((n) => n.role === "table" || n.role === "tree table"))
-      return { read_back: "across cells" };
+    const table = focused.find((n) => n.role === "table" || n.role === "tree table");
+    if (/[\t\n\r]/.test(text) && table)
+      return (read && (await cellsTyped(context, read, table, text))) || { read_back: "across cells" };
     const described = await Promise.all(
       focused.map((n) => backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined)),
     );
@@ -439,13 +441,19 @@ export async function typeTextPlan(
       if (verdict) return `typed ${r.characters} character(s)${where}${at}${asText}`;
       const unsure = arrivalUnsure(r, input.text, input.clear);
       if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
-      const differs = r.read_back_differs ? `: ${r.read_back_differs}` : "";
-      const readBack = r.read_back
-        ? `; ${READ_BACK_WORDS[String(r.read_back)] ?? `reads back ${String(r.read_back)}`}${differs}`
-        : "";
-      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${asText}${readBack}`;
+      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${asText}${readBackWords(r)}`;
     },
   };
+}
+
+/** What the read-back found, as the reply ends: "; the field reads back…", or the sheet's cells read. */
+function readBackWords(r: Record<string, unknown>): string {
+  const differs = r.read_back_differs ? `: ${String(r.read_back_differs)}` : "";
+  if (r.read_back_cells)
+    return `; across the sheet's cells, which read ${r.read_back === "exact" ? "as typed" : `differently${differs}`}: ${String(r.read_back_cells)}`;
+  return r.read_back
+    ? `; ${READ_BACK_WORDS[String(r.read_back)] ?? `reads back ${String(r.read_back)}`}${differs}`
+    : "";
 }
 
 /** Cells: typed into an editor of their own, their text read once committed, not as it is typed. */
