@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mcpClient, TITLES } from "./helpers.js";
+import { mcpClient, SWING_COMMAND, startApp, TITLES } from "./helpers.js";
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
@@ -285,5 +285,29 @@ describe("the pyjab profile, replayed", () => {
     const again = (await call("java_find", { session_id: session, role: "combo box" })).structuredContent
       .matches[0];
     await call("java_select", { session_id: session, handle: again.handle, option: first });
+  });
+
+  it("a cell the JVM cannot make reads ?, counted, not - (a cell with no text)", async () => {
+    // Its renderer throws for row 1, column 1: the bridge gets no object for a place the table has.
+    const title = `Deskhand broken table ${process.pid}`;
+    const app = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandBrokenTable", title]);
+    try {
+      let session: string | undefined;
+      for (let i = 0; i < 100 && !session; i++) {
+        const bound = await call("java_attach_window", { title });
+        session = bound.isError ? undefined : bound.structuredContent.session_id;
+        if (!session) await sleep(300);
+      }
+      assert.ok(session, `${title} attached`);
+      const [table] = (await call("java_find", { session_id: session, role: "table" })).structuredContent
+        .matches;
+      const read = await call("java_read_table", { session_id: session, handle: table.handle });
+      assert.ok(!read.isError, text(read));
+      assert.match(text(read), /1 cells could not be read \(\?\)/, text(read));
+      assert.match(text(read), /^\| 1 \| 1,0 \| \? \|$/m, text(read));
+      assert.match(text(read), /^\| 2 \| 2,0 \| 2,1 \|$/m, "the cells around it read");
+    } finally {
+      app.kill();
+    }
   });
 });

@@ -219,7 +219,11 @@ async function tableCell(
   try {
     const [ref] = await app.call(path, IFACE.table, "GetAccessibleAt", timeoutMs, "ii", [row, column]);
     const cellPath = (ref as [string, string])[1];
-    if (cellPath === NULL_PATH) return { row, column, text: null };
+    // No cell at a place inside the table's counts: a web table's short row has none there; a Java
+    // table has a cell at every place, so there the JVM could not make it (its renderer threw): a
+    // cell not read, not one with no text.
+    if (cellPath === NULL_PATH)
+      return { row, column, text: null, ...(app.isJava ? { unreadable: true } : {}) };
     const content = await cellContent(app, cellPath, timeoutMs, 0, placeName(row, column));
     return { row, column, text: content.text, ...(content.fromChildren ? { fromChildren: true } : {}) };
   } catch {
