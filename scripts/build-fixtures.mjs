@@ -2,7 +2,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, statSync } from "node:fs";
 
-for (const name of ["DeskhandFixture", "DeskhandEditor", "DeskhandCanvas", "DeskhandGate", "DeskhandBrokenTable"]) {
+for (const name of [
+  "DeskhandFixture",
+  "DeskhandEditor",
+  "DeskhandCanvas",
+  "DeskhandGate",
+  "DeskhandBrokenTable",
+]) {
   const source = `test/fixtures/swing/${name}.java`;
   const output = `build/fixtures/${name}.class`;
   if (existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) continue;
