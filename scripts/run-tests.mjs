@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SWING_FIXTURE } from "./swing-fixture.mjs";
 
 // In name order: test/toolkits/calc.test.ts must meet LibreOffice before contract.test.ts does.
 const files = (dir) =>
@@ -29,10 +30,6 @@ const nodeTest = (list) => [
   `--test-timeout=${FILE_TIMEOUT_MS}`,
   ...list,
 ];
-
-export const SWING_FIXTURE =
-  "java -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper " +
-  "-cp build/fixtures:/usr/share/java/java-atk-wrapper.jar DeskhandFixture";
 
 // The tests' input actions go to journals of their own, one per job (a test reads its job's last
 // line), under a config nobody wrote: a developer's ceiling or pre-approvals must not change what the
