@@ -250,6 +250,57 @@ async function selectChild(
   );
 }
 
+/** Chooses a list's or combo box's option by its name, and reads back that it is chosen. */
+async function selectOption(target: ActionTarget, wanted: string, timeoutMs: number): Promise<ActionReport> {
+  const { app, path, node } = target;
+  const interfaces = node.interfaces ?? [];
+  const found = await findOption(app, path, cleanName(wanted), timeoutMs);
+  // No options in the tree and no Selection: its list is built only as it opens (LibreOffice's
+  // dialog combo boxes), which the caller may do.
+  if (!found.option && found.seen.length === 0 && !interfaces.includes("Selection"))
+    throw unsupported(target, "choosing an option it does not list until its list is open (Selection)");
+  if (!found.option) {
+    throw new ActionRejected(
+      `no option named ${JSON.stringify(wanted)}; the options are ${JSON.stringify(found.seen.slice(0, 30))}`,
+    );
+  }
+  const option = found.option;
+  /** Whether the option now reads selected, or the combo shows it. */
+  const check = async (): Promise<boolean | undefined> => {
+    await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+    const [optionStates, shown] = await Promise.all([
+      app.call(option.path, IFACE.accessible, "GetState", timeoutMs).then(
+        ([bits]) => statesFromBitset(bits as number[]),
+        () => undefined,
+      ),
+      app.property(path, IFACE.accessible, "Name", timeoutMs).then(
+        (n) => cleanName(String(n), app),
+        () => undefined,
+      ),
+    ]);
+    if (optionStates === undefined && shown === undefined) return undefined;
+    return optionStates?.includes("selected") || shown === cleanName(wanted);
+  };
+  // Web engines give an option an action named "select", which chooses it as a click does: the
+  // page gets its change event. Firefox's SelectChild changed the value with no event; Chromium's
+  // returned false and changed nothing.
+  const byAction = await optionAction(app, option.path, "select", timeoutMs);
+  if (byAction !== undefined) {
+    const report = await bounded(`Action.DoAction("select") on the option ${JSON.stringify(wanted)}`, () =>
+      app.act(option.path, IFACE.action, "DoAction", timeoutMs, "i", [byAction]),
+    );
+    const seen = await check();
+    if (seen !== false) return seen === undefined ? report : { ...report, seen };
+  }
+  // A combo box that implements Selection selects its n-th item itself (Java, GTK3); otherwise the
+  // option's own list does.
+  const container = interfaces.includes("Selection") && node.role === "combo box" ? path : option.parent;
+  const report = await selectChild(app, container, option.index, timeoutMs, `of ${JSON.stringify(wanted)}`);
+  // Some toolkits return true and select nothing: the option itself, or the combo showing it, says.
+  const seen = await check();
+  return seen === undefined ? report : { ...report, seen };
+}
+
 async function select(
   target: ActionTarget,
   action: Extract<SemanticAction, { kind: "select" }>,
@@ -261,60 +312,7 @@ async function select(
     if (!interfaces.includes("Table")) throw unsupported(target, "select by row (Table)");
     return selectRow(app, path, interfaces, action.row, action.column, action.mode ?? "replace", timeoutMs);
   }
-  if (action.option !== undefined) {
-    const found = await findOption(app, path, cleanName(action.option), timeoutMs);
-    // No options in the tree and no Selection: its list is built only as it opens (LibreOffice's
-    // dialog combo boxes), which the caller may do.
-    if (!found.option && found.seen.length === 0 && !interfaces.includes("Selection"))
-      throw unsupported(target, "choosing an option it does not list until its list is open (Selection)");
-    if (!found.option) {
-      throw new ActionRejected(
-        `no option named ${JSON.stringify(action.option)}; the options are ${JSON.stringify(found.seen.slice(0, 30))}`,
-      );
-    }
-    const option = found.option;
-    /** Whether the option now reads selected, or the combo shows it. */
-    const check = async (): Promise<boolean | undefined> => {
-      await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
-      const [optionStates, shown] = await Promise.all([
-        app.call(option.path, IFACE.accessible, "GetState", timeoutMs).then(
-          ([bits]) => statesFromBitset(bits as number[]),
-          () => undefined,
-        ),
-        app.property(path, IFACE.accessible, "Name", timeoutMs).then(
-          (n) => cleanName(String(n), app),
-          () => undefined,
-        ),
-      ]);
-      if (optionStates === undefined && shown === undefined) return undefined;
-      return optionStates?.includes("selected") || shown === cleanName(action.option!);
-    };
-    // Web engines give an option an action named "select", which chooses it as a click does: the
-    // page gets its change event. Firefox's SelectChild changed the value with no event; Chromium's
-    // returned false and changed nothing.
-    const byAction = await optionAction(app, option.path, "select", timeoutMs);
-    if (byAction !== undefined) {
-      const report = await bounded(
-        `Action.DoAction("select") on the option ${JSON.stringify(action.option)}`,
-        () => app.act(option.path, IFACE.action, "DoAction", timeoutMs, "i", [byAction]),
-      );
-      const seen = await check();
-      if (seen !== false) return seen === undefined ? report : { ...report, seen };
-    }
-    // A combo box that implements Selection selects its n-th item itself (Java, GTK3); otherwise the
-    // option's own list does.
-    const container = interfaces.includes("Selection") && node.role === "combo box" ? path : option.parent;
-    const report = await selectChild(
-      app,
-      container,
-      option.index,
-      timeoutMs,
-      `of ${JSON.stringify(action.option)}`,
-    );
-    // Some toolkits return true and select nothing: the option itself, or the combo showing it, says.
-    const seen = await check();
-    return seen === undefined ? report : { ...report, seen };
-  }
+  if (action.option !== undefined) return selectOption(target, action.option, timeoutMs);
   if (node.role === "radio button" || node.role === "radio menu item") return chooseRadio(target, timeoutMs);
   // No option: select this element within its parent (a list item, a page tab), which must be a
   // selection container.
@@ -443,15 +441,17 @@ const SCROLL_STEP: Record<ScrollAmount, number> = {
   large_decrement: -10,
 };
 
-async function scroll(
+/**
+ * The scroll bars a container scrolls by: its own, else those of the two elements around it. A
+ * container scrolls through its scroll bars' Value: small steps are the bar's minimum increment,
+ * large ones ten of those. A Swing table's bars belong to the scroll pane around it (two levels up,
+ * past the viewport).
+ */
+async function scrollBarsAround(
   target: ActionTarget,
-  action: Extract<SemanticAction, { kind: "scroll" }>,
   timeoutMs: number,
-): Promise<ActionReport> {
+): Promise<{ path: string; vertical: boolean }[]> {
   const { app, path } = target;
-  // A container scrolls through its scroll bars' Value: small steps are the bar's minimum increment,
-  // large ones ten of those. A Swing table's bars belong to the scroll pane around it (two levels up,
-  // past the viewport): the element's own come first, then its ancestors'.
   const barsOf = async (container: string) => {
     const [refs] = await app.call(container, IFACE.accessible, "GetChildren", timeoutMs);
     const found: { path: string; vertical: boolean }[] = [];
@@ -473,6 +473,16 @@ async function scroll(
   }
   if (bars.length === 0)
     throw unsupported(target, "scroll (neither it nor the two elements around it have scroll bars)");
+  return bars;
+}
+
+async function scroll(
+  target: ActionTarget,
+  action: Extract<SemanticAction, { kind: "scroll" }>,
+  timeoutMs: number,
+): Promise<ActionReport> {
+  const { app } = target;
+  const bars = await scrollBarsAround(target, timeoutMs);
   const routes: string[] = [];
   const moved: (boolean | undefined)[] = [];
   const ends: string[] = [];

@@ -592,6 +592,38 @@ async function keptCache(
   }
 }
 
+/**
+ * The cache's items by their parent, in order; and whether the app reports `showing` (any element
+ * but a window says it), read from the same items.
+ */
+async function childrenInCache(
+  app: AtspiApp,
+  cache: Map<string, CacheItem> | undefined,
+): Promise<Map<string, CacheItem[]>> {
+  const cacheChildren = new Map<string, CacheItem[]>();
+  if (!cache) return cacheChildren;
+  const frames = new Set(["frame", "window", "dialog"]);
+  app.reportsShowing = false;
+  for (const item of cache.values()) {
+    const turn = yieldIfDue();
+    if (turn) await turn;
+    if (!frames.has(roleName(item.role)) && statesFromBitset(item.states).includes("showing")) {
+      app.reportsShowing = true;
+      break;
+    }
+  }
+  for (const item of cache.values()) {
+    const turn = yieldIfDue();
+    if (turn) await turn;
+    const siblings = cacheChildren.get(item.parentPath);
+    if (siblings) siblings.push(item);
+    else cacheChildren.set(item.parentPath, [item]);
+  }
+  for (const siblings of cacheChildren.values()) siblings.sort((a, b) => a.index - b.index);
+  return cacheChildren;
+}
+
+/** A window's tree under `rootPath`, bounded by the options: from the app's cache where it answers, else a call a node. */
 export async function readStructure(
   app: AtspiApp,
   rootPath: string,
@@ -609,27 +641,7 @@ export async function readStructure(
       ? undefined
       : await app.readAndKeep(() => readCache(app, Math.min(options.timeoutMs / 2, 5000)), app.isJava));
   if (cache) app.cacheItems = cache.size;
-  if (cache) {
-    const frames = new Set(["frame", "window", "dialog"]);
-    app.reportsShowing = false;
-    for (const item of cache.values()) {
-      const turn = yieldIfDue();
-      if (turn) await turn;
-      if (!frames.has(roleName(item.role)) && statesFromBitset(item.states).includes("showing")) {
-        app.reportsShowing = true;
-        break;
-      }
-    }
-  }
-  const cacheChildren = new Map<string, CacheItem[]>();
-  for (const item of cache?.values() ?? []) {
-    const turn = yieldIfDue();
-    if (turn) await turn;
-    const siblings = cacheChildren.get(item.parentPath);
-    if (siblings) siblings.push(item);
-    else cacheChildren.set(item.parentPath, [item]);
-  }
-  for (const siblings of cacheChildren.values()) siblings.sort((a, b) => a.index - b.index);
+  const cacheChildren = await childrenInCache(app, cache);
   const context: ReadContext = {
     app,
     options,

@@ -152,36 +152,15 @@ export class WaylandScreencopy {
         let yInvert = false;
         const copy = () => {
           const buffer = shmBuffers.find((b) => FORMATS[b.format]);
-          if (!buffer) {
-            clearTimeout(timer);
-            return reject(new Error("the compositor offered no pixel format deskhand reads"));
-          }
-          const bytes = buffer.stride * buffer.height;
-          if (bytes > MAX_BYTES) {
-            clearTimeout(timer);
-            return reject(new Error(`a frame of ${bytes} bytes is larger than deskhand maps`));
-          }
-          const fd = openSync(file, "w+", 0o600);
           try {
-            ftruncateSync(fd, bytes);
-          } finally {
-            closeSync(fd);
+            this.#copyInto(file, buffer, frame, ids);
+          } catch (error) {
+            clearTimeout(timer);
+            return reject(error);
           }
-          ids.pool = wl.newId();
-          wl.sendFile(this.shm, SHM.createPool, [{ o: ids.pool }, { i: bytes }], file, "r+");
-          ids.buffer = wl.newId();
-          wl.send(ids.pool, POOL.createBuffer, [
-            { o: ids.buffer },
-            { i: 0 },
-            { i: buffer.width },
-            { i: buffer.height },
-            { i: buffer.stride },
-            { u: buffer.format },
-          ]);
-          wl.send(frame, FRAME.copy, [{ o: ids.buffer }]);
           finish = (event) => {
             clearTimeout(timer);
-            if (event === "ready") resolve({ buffer, yInvert });
+            if (event === "ready") resolve({ buffer: buffer!, yInvert });
             else reject(new Error("the compositor failed to copy the frame"));
           };
         };
@@ -224,6 +203,40 @@ export class WaylandScreencopy {
       if (frame) wl.forget(frame);
       rmSync(file, { force: true });
     }
+  }
+
+  /**
+   * Has the compositor copy the frame into a buffer backed by `file`, in the first format deskhand
+   * reads; the pool's and buffer's ids go into `ids`, for the caller to destroy.
+   */
+  #copyInto(
+    file: string,
+    buffer: FrameBuffer | undefined,
+    frame: number,
+    ids: { pool?: number; buffer?: number },
+  ): void {
+    if (!buffer) throw new Error("the compositor offered no pixel format deskhand reads");
+    const bytes = buffer.stride * buffer.height;
+    if (bytes > MAX_BYTES) throw new Error(`a frame of ${bytes} bytes is larger than deskhand maps`);
+    const fd = openSync(file, "w+", 0o600);
+    try {
+      ftruncateSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    const wl = this.wl;
+    ids.pool = wl.newId();
+    wl.sendFile(this.shm, SHM.createPool, [{ o: ids.pool }, { i: bytes }], file, "r+");
+    ids.buffer = wl.newId();
+    wl.send(ids.pool, POOL.createBuffer, [
+      { o: ids.buffer },
+      { i: 0 },
+      { i: buffer.width },
+      { i: buffer.height },
+      { i: buffer.stride },
+      { u: buffer.format },
+    ]);
+    wl.send(frame, FRAME.copy, [{ o: ids.buffer }]);
   }
 
   get closed(): boolean {

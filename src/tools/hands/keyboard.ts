@@ -43,28 +43,27 @@ const READ_BACK_WORDS: Record<string, string> = {
   "from pixels": "its pixels show it now, read by OCR (it has no text to read)",
 };
 
-// Clicking these puts the caret in them; clicking anything else might press it.
+/** What type_text and key are given that says where their keys go and what they may press. */
+type KeyboardInput = PlaceInput & {
+  intent: string;
+  reversible: boolean;
+  ensure_focus: boolean;
+  include_changes?: boolean;
+  window?: { id: number } | { title: string } | { pid: number } | undefined;
+  /** key: the chord, judged by what it activates. */
+  chord?: Chord;
+  /** type_text: the text, whose spaces and newlines press what has the focus. */
+  text?: string;
+  /** key: whether the ref gets the focus first. */
+  focus?: boolean;
+  /** key: how many times the chord is pressed. */
+  count?: number;
+  /** Whether the keys type text (type_text, a printable key): then where it goes is read. */
+  typing?: boolean;
+};
+
 /** What type_text and key share: the ref's place (if any), its window, the declared intent. */
-async function keyboardTarget(
-  context: ToolContext,
-  input: PlaceInput & {
-    intent: string;
-    reversible: boolean;
-    ensure_focus: boolean;
-    include_changes?: boolean;
-    window?: { id: number } | { title: string } | { pid: number } | undefined;
-    /** key: the chord, judged by what it activates. */
-    chord?: Chord;
-    /** type_text: the text, whose spaces and newlines press what has the focus. */
-    text?: string;
-    /** key: whether the ref gets the focus first. */
-    focus?: boolean;
-    /** key: how many times the chord is pressed. */
-    count?: number;
-    /** Whether the keys type text (type_text, a printable key): then where it goes is read. */
-    typing?: boolean;
-  },
-) {
+async function keyboardTarget(context: ToolContext, input: KeyboardInput) {
   const hands = await context.hands();
   const ref = await placeRef(context, input);
   const place = ref !== undefined ? await resolvePlace(context, hands, { ref }) : undefined;
@@ -426,24 +425,30 @@ export async function typeTextPlan(
       const seen = await readBackFromPixels(context, pixels, input.text);
       return seen.shown ? { ...result, read_back: "from pixels" } : { ...result, read_back_pixels: seen.why };
     },
-    describe: (r) => {
-      const into = r.typed_into as { role: string; name: string | null; window?: string } | undefined;
-      const where = into
-        ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}${into.window ? ` of window ${JSON.stringify(into.window)}` : ""}`
-        : "";
-      const asText = r.written_as_text
-        ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
-        : "";
-      const verdict = typedVerdict(r, place);
-      if (verdict?.status === "unverified")
-        return `${r.characters} character(s) sent as keys${where}${asText}`;
-      const at = r.caret ? " at the end of its text" : "";
-      if (verdict) return `typed ${r.characters} character(s)${where}${at}${asText}`;
-      const unsure = arrivalUnsure(r, input.text, input.clear);
-      if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
-      return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${asText}${readBackWords(r)}`;
-    },
+    describe: (r) => typedDescription(r, input, place),
   };
+}
+
+/** type_text's reply line: what was typed where, and what its read-back found. */
+function typedDescription(
+  r: Record<string, unknown>,
+  input: { text: string; clear: boolean },
+  place: ResolvedPlace | undefined,
+): string {
+  const into = r.typed_into as { role: string; name: string | null; window?: string } | undefined;
+  const where = into
+    ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}${into.window ? ` of window ${JSON.stringify(into.window)}` : ""}`
+    : "";
+  const asText = r.written_as_text
+    ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
+    : "";
+  const verdict = typedVerdict(r, place);
+  if (verdict?.status === "unverified") return `${r.characters} character(s) sent as keys${where}${asText}`;
+  const at = r.caret ? " at the end of its text" : "";
+  if (verdict) return `typed ${r.characters} character(s)${where}${at}${asText}`;
+  const unsure = arrivalUnsure(r, input.text, input.clear);
+  if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
+  return `typed ${r.characters} character(s)${where}${at}${input.clear ? " after clearing" : ""}${asText}${readBackWords(r)}`;
 }
 
 /** What the read-back found, as the reply ends: "; the field reads back…", or the sheet's cells read. */
@@ -593,12 +598,7 @@ export const keyTool = defineInputTool({
       | { name?: string | null }
       | undefined;
     const menuWindow = opens && input.count === 1 ? target.changesWindow : undefined;
-    const typedChar =
-      printable && chord.key?.kind === "char"
-        ? (chord.modifiers.includes("shift") ? chord.key.char.toUpperCase() : chord.key.char).repeat(
-            input.count,
-          )
-        : undefined;
+    const typedChar = printable ? charactersOf(chord, input.count) : undefined;
     return {
       ...target,
       place,
@@ -611,18 +611,7 @@ export const keyTool = defineInputTool({
             journalOutcome: (outcome: Record<string, unknown>) => ({ ...outcome, key: "a printable key" }),
           }
         : {}),
-      ...(menuWindow !== undefined
-        ? {
-            verdict: (r: Record<string, unknown>): Verdict | undefined =>
-              r.menu_opened === false
-                ? {
-                    status: "unverified",
-                    lead: "pressed, not verified",
-                    note: `the menu it opens${opens?.name ? ` (${JSON.stringify(opens.name)})` : ""} did not show within ${MENU_SHOWS_WITHIN_MS / 1000} s`,
-                  }
-                : undefined,
-          }
-        : {}),
+      ...(menuWindow !== undefined ? { verdict: menuVerdict(opens?.name) } : {}),
       async execute(h, acting) {
         const menuBefore = menuWindow !== undefined ? await menuOpen(context, menuWindow) : undefined;
         const focused = await h.exclusive(async () => {
@@ -662,6 +651,24 @@ export const keyTool = defineInputTool({
     };
   },
 });
+
+/** The characters a printable key pressed `count` times types (shift gives its capital). */
+function charactersOf(chord: Chord, count: number): string | undefined {
+  if (chord.key?.kind !== "char") return undefined;
+  return (chord.modifiers.includes("shift") ? chord.key.char.toUpperCase() : chord.key.char).repeat(count);
+}
+
+/** A chord that opens a menu is not verified where the menu did not show. */
+const menuVerdict =
+  (name: string | null | undefined) =>
+  (r: Record<string, unknown>): Verdict | undefined =>
+    r.menu_opened === false
+      ? {
+          status: "unverified",
+          lead: "pressed, not verified",
+          note: `the menu it opens${name ? ` (${JSON.stringify(name)})` : ""} did not show within ${MENU_SHOWS_WITHIN_MS / 1000} s`,
+        }
+      : undefined;
 
 /** How long a menu a chord opens is given to show, on a loaded machine too. */
 const MENU_SHOWS_WITHIN_MS = 3000;

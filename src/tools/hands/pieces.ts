@@ -321,9 +321,7 @@ export async function typeInPieces(
     const effect =
       spot && judged?.spot === spot && judged.keys === keys
         ? judged.effect
-        : now
-          ? await keyEffect(context, { windowId: now.windowId, text: next })
-          : { presses: [{ unreadable: unknownMove(piece, before) } as TargetFacts], via: ["unknown"] };
+        : await nextEffect(context, now, next, unknownMove(piece, before));
     judged = spot ? { spot, keys, effect } : undefined;
     const step = await gateStep(context, {
       tool: typing.tool,
@@ -334,22 +332,36 @@ export async function typeInPieces(
       windowId: now?.windowId,
       secrets: typing.secrets,
     });
-    if (step && !step.allowed) {
-      const typed = [...text.slice(0, at)].length;
-      const key = keyName(piece);
-      throw new PartlySent(
-        key
-          ? `typed ${typed} of ${[...text].length} character(s), up to and including the ${key}, then stopped before the rest: ${step.reason}`
-          : `typed ${typed} of ${[...text].length} character(s), then stopped before the ${keyName(next, true) ?? "next character"}: ${step.reason}`,
-        {
-          characters: typed,
-          ...(key ? { stopped_after: key } : { stopped_before: keyName(next, true) ?? "next character" }),
-        },
-      );
-    }
+    if (step && !step.allowed) throw stoppedAt(text, at, piece, next, step.reason);
     if (step) allowed = step.end;
   }
   return { remapped, pieces, written };
+}
+
+/** What the next keys press where the focus is now; where it cannot be told, why (it counts as committing). */
+async function nextEffect(
+  context: ToolContext,
+  now: Focus | undefined,
+  next: string,
+  unknown: string,
+): Promise<Awaited<ReturnType<typeof keyEffect>>> {
+  if (now) return await keyEffect(context, { windowId: now.windowId, text: next });
+  return { presses: [{ unreadable: unknown } as TargetFacts], via: ["unknown"] };
+}
+
+/** The gate refused the piece after `at`: how much was typed, and the key it stopped after or before. */
+function stoppedAt(text: string, at: number, piece: string, next: string, reason: string): PartlySent {
+  const typed = [...text.slice(0, at)].length;
+  const key = keyName(piece);
+  return new PartlySent(
+    key
+      ? `typed ${typed} of ${[...text].length} character(s), up to and including the ${key}, then stopped before the rest: ${reason}`
+      : `typed ${typed} of ${[...text].length} character(s), then stopped before the ${keyName(next, true) ?? "next character"}: ${reason}`,
+    {
+      characters: typed,
+      ...(key ? { stopped_after: key } : { stopped_before: keyName(next, true) ?? "next character" }),
+    },
+  );
 }
 
 /** Where a piece typed into a single-line field ends before `end`: just before its next space or line break. */
