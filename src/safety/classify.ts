@@ -228,11 +228,10 @@ function judgeLabel(
   const what = `a ${role} ${quoteLabel(shownAs)}`;
   // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
   if (endsInEllipsis(label)) return { safe: true };
-  const language = window?.language;
-  if (labelIs(label, "cancels", undefined, language)) return { safe: true };
+  if (labelIs(label, "cancels")) return { safe: true };
   const judged = withoutNamedThings(label);
   if (!/[\p{L}\p{N}]/u.test(judged)) return undefined;
-  const words = matchLabel(judged, undefined, language);
+  const words = matchLabel(judged, undefined, window?.language);
   // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation.
   if (words.asks) return { safe: true };
   // A terminal's paste warning: its Paste sends the clipboard to the shell.

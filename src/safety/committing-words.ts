@@ -331,12 +331,19 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
 }
 
 /**
- * Whether a phrase is read in a label of this language: English's in every one, another's in its
- * own. A native app shows its labels in its language (or, untranslated, English): Zulu's "Cima"
- * (delete) is no reading of a Portuguese app's "Cima" (up). Undefined: every phrase is read.
+ * Whether a committing phrase is read in a label of an app in this language: English's in every
+ * one, another's in its own. A native app shows its labels in its language (or, untranslated,
+ * English): Zulu's "Cima" (delete) is no reading of a Portuguese app's "Cima" (up). Only what
+ * commits is so left out, and not in the C locale ("en"), where an app may still load its own
+ * translations (Qt's by LANGUAGE): a phrase that commits nothing is read in every language, as is
+ * every phrase where the language is not known.
  */
 const readIn = (phrase: Phrase, language: string | undefined) =>
-  !language || !phrase.languages || phrase.languages.includes(baseOf(language));
+  phrase.kind !== "commits" ||
+  !language ||
+  baseOf(language) === "en" ||
+  !phrase.languages ||
+  phrase.languages.includes(baseOf(language));
 
 /**
  * The first phrase of each kind the label contains (as whole words; CJK as a substring), of the
@@ -381,18 +388,10 @@ function lookAlikeOf(phrase: string, label: string): boolean {
 }
 
 /** Whether the whole label is one phrase of the kind ("Cancel", "_Abbrechen"), not just contains it. */
-export function labelIs(
-  label: string,
-  kind: WordKind,
-  vocabulary: Vocabulary = systemVocabulary(),
-  language?: string,
-): boolean {
+export function labelIs(label: string, kind: WordKind, vocabulary: Vocabulary = systemVocabulary()): boolean {
   const labelForms = forms(label);
   return vocabulary.phrases.some(
-    (p) =>
-      p.kind === kind &&
-      readIn(p, language) &&
-      p.forms.some((form, i) => labelForms[i]!.trim() === form.trim()),
+    (p) => p.kind === kind && p.forms.some((form, i) => labelForms[i]!.trim() === form.trim()),
   );
 }
 
