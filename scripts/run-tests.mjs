@@ -218,7 +218,7 @@ const TOOLKIT_APPS = {
   calc: "soffice --calc --norestore --nologo",
 };
 const WAYLAND_TOOLKITS = ["gtk3", "gtk4", "qt", "firefox", "chromium"];
-const SCALED_TOOLKITS = ["gtk3", "qt"];
+const SCALED_TOOLKITS = ["gtk3", "gtk4", "qt"];
 /**
  * KDE's and GNOME's contract lanes run with DESKHAND_DESKTOP_LANES=1 (its older name,
  * DESKHAND_DESKTOP_BROWSERS=1, too): CI's 20 minutes no longer hold them, and kde.test.ts and

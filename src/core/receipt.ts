@@ -121,7 +121,7 @@ export function windowChanges(before: WindowInfo[], after: WindowInfo[], started
 export type WindowChanges = ReturnType<typeof windowChanges>;
 
 /** How long a press on a label that promises a dialog ("Open…") is given for the dialog to come. */
-const PROMISED_WINDOW_MS = 2000;
+export const PROMISED_WINDOW_MS = 2000;
 
 /**
  * The windows after a press whose label ends in an ellipsis, the GNOME, Apple and Windows sign that

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { verifyRef } from "../core/verify.js";
 import type { AccessibilityReader } from "../platform/types.js";
+import { columnLetters } from "./hands/sheet-cells.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
@@ -167,12 +168,4 @@ function pageText({
       `${more} more rows: row_start ${next} continues${sheet ? ` (sheet row ${rowName(next)})` : ""}`,
     );
   return lines.join("\n");
-}
-
-/** A sheet's column letters: 0 is A, 25 Z, 26 AA. */
-function columnLetters(column: number): string {
-  let letters = "";
-  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26))
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }

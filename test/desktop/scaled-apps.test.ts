@@ -1,4 +1,4 @@
-// A Java app, two browsers and an office suite on a screen scaled by 2, as `deskhand sandbox --scale 2` makes one
+// A Java app, two browsers, GTK 4 and an office suite on a screen scaled by 2, as `deskhand sandbox --scale 2` makes one
 // (issue 38): Java told `-Dsun.java2d.uiScale=2`, Firefox `GDK_SCALE=2`, Chromium the 192 dots per
 // inch of Xft.dpi. Java and Firefox report their extents in their own
 // points, Chromium its frame in its points and its page in the screen's pixels: each is mapped from
@@ -139,6 +139,26 @@ describe("a Java app, two browsers and an office suite on a screen scaled by 2",
       assert.equal(at.data?.status, "done", at.text ?? JSON.stringify(at.error));
       await pressedUntil(app.byText);
     });
+  // GTK 4's extents are its window's, in its own points: at GDK_SCALE=2 they were placed at half
+  // their distance from the window's corner, and a click by ref on the menu button missed it.
+  it("GTK 4 at GDK_SCALE=2: its menu button and an item of the popover it opens are clicked by ref", async () => {
+    const title = "*Text Editor";
+    await launchApp(desktop, "gnome-text-editor --standalone", 90_000);
+    const menu = (await findWaiting(call, title, { role: "push button", name: "Menu" }, HANG_MS)) as Element;
+    assert.ok(menu.bounds?.height > 30, `not placed at twice the size: ${JSON.stringify(menu)}`);
+    const opened = await call("click", { ref: menu.ref, intent: "Open the main menu" });
+    assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
+    // The popover is a window of its own; its items are placed on it, at its scale.
+    const item = (await findWaiting(
+      call,
+      title,
+      { role: "menu item", name: "Preferences" },
+      HANG_MS,
+    )) as Element;
+    const clicked = await call("click", { ref: item.ref, intent: "Open the preferences" });
+    assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+    assert.match(clicked.text ?? "", /window appeared: \d+ "Preferences"/, clicked.text);
+  });
   it("LibreOffice Calc at GDK_SCALE=2: its dialog is placed, and a combo box there chosen by a real click", async () => {
     await launchApp(desktop, "soffice --calc --norestore --nologo", 90_000);
     // The app registers before its Calc frame does: wait for the frame, as an agent would.

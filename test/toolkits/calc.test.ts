@@ -79,7 +79,7 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
     // Read back from the cells, by the rows the sheet's cursor says the lines went to.
     assert.equal(typed.data.result.read_back, "exact", typed.text);
-    assert.match(typed.text ?? "", /cells, which read as typed: row 1: 7 \| row 2: 8, 9/, typed.text);
+    assert.match(typed.text ?? "", /cells, which read as typed: A1 7 \| A2 8, B2 9/, typed.text);
     assert.equal((await row(0))[0], "7");
     assert.deepEqual((await row(1)).slice(0, 2), ["8", "9"]);
     // The sheet's 16,384 columns read as what is in them: each row up to its run of empty cells,

@@ -32,11 +32,11 @@ import { AtspiApp } from "./app.js";
 import { getAccessibilityBusAddress, openSessionBus, registeredApplications } from "./bus.js";
 import { collectionMatches, collectionWorthwhile } from "./collection.js";
 import { mayBeComboFace, readAsCombo } from "./combo-face.js";
-import { type ExtentsFit, extentsFit, shadowMargins, xwaylandShift } from "./csd.js";
+import { type ExtentsFit, extentsFit, gtk4Scale, shadowMargins, xwaylandShift } from "./csd.js";
 import { readCaret, readTable, readText } from "./element.js";
 import { type BoundsOffset, enrichNode } from "./enrich.js";
 import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
-import { popoverShift } from "./popover-places.js";
+import { type PopoverShift, popoverShift } from "./popover-places.js";
 import { POPUP_ITEM_ROLES, popupShift } from "./popup-places.js";
 import { handleOf, parentOf, parseHandle, readStructure } from "./reader.js";
 import { roleName } from "./roles.js";
@@ -336,7 +336,8 @@ export class AtspiBackend implements AccessibilityBackend {
     delete window.extentsScale;
     delete window.extentsScaledBy;
     delete window.extentsDisagree;
-    if (!frame || !window.rect || frame.app.isGtk4) return;
+    if (!frame || !window.rect) return;
+    if (frame.app.isGtk4) return this.#withGtk4Scale(match);
     const r = window.rect;
     const key = `${window.id}:${r.x},${r.y},${r.width}x${r.height}`;
     let fit = this.#fits.get(key);
@@ -352,6 +353,25 @@ export class AtspiBackend implements AccessibilityBackend {
       const box = (b: Rect) => `${b.width}x${b.height}@${b.x},${b.y}`;
       window.extentsDisagree = `its frame reads ${box(fit.frame)} against the window's ${box(r)}, and no one scale maps one onto the other`;
     }
+  }
+
+  /** GTK 4's scales on X11 by window and rectangle: they change only when the window does. */
+  readonly #gtk4Scales = new Map<string, number>();
+
+  /** GTK 4 at GDK_SCALE on X11: its window-relative extents are its points, each `scale` pixels. */
+  async #withGtk4Scale({ window, frame }: WindowMatch): Promise<void> {
+    const r = window.rect!;
+    const key = `${window.id}:${r.width}x${r.height}:${window.csdMargins?.join(",") ?? ""}`;
+    let scale = this.#gtk4Scales.get(key);
+    if (scale === undefined) {
+      scale = await gtk4Scale(frame!.app, frame!.path, r, window.csdMargins, this.callTimeoutMs).catch(
+        () => undefined,
+      );
+      if (scale === undefined) return;
+      if (this.#gtk4Scales.size > 500) this.#gtk4Scales.clear();
+      this.#gtk4Scales.set(key, scale);
+    }
+    if (scale > 1) Object.assign(window, { extentsScale: scale, extentsScaledBy: "app" });
   }
 
   /** Shadow margins by window and visible size: they change only when the window does. */
@@ -667,6 +687,13 @@ export class AtspiBackend implements AccessibilityBackend {
             ...(window.extentsShift ?? { x: window.rect.x, y: window.rect.y }),
             scale: window.extentsScale,
           };
+        // GTK 4 at GDK_SCALE on X11: its points times the scale, from inside its shadow.
+        if (window.extentsScale && app.isGtk4)
+          return {
+            x: window.rect.x + (window.csdMargins?.[0] ?? 0),
+            y: window.rect.y + (window.csdMargins?.[2] ?? 0),
+            scale: window.extentsScale,
+          };
         if (window.extentsScale) return { x: 0, y: 0, scale: window.extentsScale, window: window.rect };
         if (window.extentsDisagree) return null;
         if (!app.isGtk4 && !surface) return undefined;
@@ -710,12 +737,13 @@ export class AtspiBackend implements AccessibilityBackend {
   #popoverOffsets(app: AtspiApp): (node: RawNode) => Promise<BoundsOffset | null | undefined> {
     const source = this.windows;
     let open: Promise<Rect[]> | undefined;
-    const shifts = new Map<string, Promise<{ x: number; y: number } | null>>();
+    const shifts = new Map<string, Promise<PopoverShift | null>>();
+    const scale = this.#boundsOffset(app, undefined)?.scale ?? 1;
     return async (node) => {
       open ??= source.openMenus!().catch(() => []);
       const menus = await open;
       if (menus.length === 0) return undefined;
-      return popoverShift(app, node, menus, this.callTimeoutMs, shifts);
+      return popoverShift(app, node, menus, this.callTimeoutMs, shifts, scale);
     };
   }
 

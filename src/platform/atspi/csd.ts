@@ -163,6 +163,31 @@ export async function extentsFit(
   return { fits: "none", frame: { x, y, width, height } };
 }
 
+/**
+ * The scale GTK 4 draws itself at on X11 (GDK_SCALE): its extents are its window's, in its own
+ * points, from inside its shadow, while the X window is in pixels, shadow included (`margins`, as
+ * _GTK_FRAME_EXTENTS gives them: left, right, top, bottom). 1 where width and height do not agree
+ * on one whole scale of 2 or more; undefined where the frame gives no size.
+ */
+export async function gtk4Scale(
+  app: AtspiApp,
+  path: string,
+  window: Rect,
+  margins: readonly number[] | null | undefined,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  const [, , width, height] = (
+    await app.call(path, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN])
+  )[0] as Extents;
+  if (width <= 0 || height <= 0) return undefined;
+  const [left = 0, right = 0, top = 0, bottom = 0] = margins ?? [];
+  const across = (window.width - left - right) / width;
+  const down = (window.height - top - bottom) / height;
+  const scale = Math.round(across);
+  const whole = (n: number) => Math.abs(n - scale) <= 0.02 * scale;
+  return scale >= 2 && whole(across) && whole(down) ? scale : 1;
+}
+
 function usable([x, y, width, height]: Extents): boolean {
   return width > 0 && height > 0 && x > -1_000_000 && y > -1_000_000;
 }

@@ -4,7 +4,8 @@
 // "GtkPopoverMenu" at (536, 6) 263×587 in the main window's coordinates, its X window 263×587 at
 // (717, 276) on screen; with the main window's offset its "Preferences" was placed 161 points right
 // of where it shows, on the popover's shadow, and a click there closed the menu. So an element
-// whose ancestor menu has the size of exactly one open menu window is shifted onto that window.
+// whose ancestor menu has the size of exactly one open menu window is shifted onto that window. At
+// GDK_SCALE=2 the window is twice the popover's points each way, and its elements' too.
 import type { RawNode, Rect } from "../types.js";
 import type { AtspiApp } from "./app.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
@@ -52,25 +53,29 @@ async function menuAbove(
   return undefined;
 }
 
+/** Where a popover's elements are: `scale` times their extents, then shifted by x and y. */
+export type PopoverShift = { x: number; y: number; scale?: number };
+
 /**
  * The shift of a popover's elements onto its window: undefined where the element is in no popover
  * (its main window's offset holds), null where it is in one whose window is not the one open menu
- * window of its size (no place is trusted).
+ * window of its size (no place is trusted). `scale`: the app's own (GDK_SCALE).
  */
 export async function popoverShift(
   app: AtspiApp,
   node: RawNode,
   menus: Rect[],
   timeoutMs: number,
-  shifts: Map<string, Promise<{ x: number; y: number } | null>>,
-): Promise<{ x: number; y: number } | null | undefined> {
+  shifts: Map<string, Promise<PopoverShift | null>>,
+  scale = 1,
+): Promise<PopoverShift | null | undefined> {
   const menu = await menuAbove(app, node, timeoutMs).catch(() => undefined);
   if (!menu) return undefined;
   let shift = shifts.get(menu.path);
   if (!shift) {
     shift = app
       .call(menu.path, IFACE.component, "GetExtents", timeoutMs, "u", [COORD_SCREEN])
-      .then(([e]) => windowOf(e as Extents, menus))
+      .then(([e]) => windowOf(e as Extents, menus, scale))
       .catch(() => null);
     shifts.set(menu.path, shift);
   }
@@ -80,10 +85,17 @@ export async function popoverShift(
   return found ?? (menu.name === POPOVER_NAME ? null : undefined);
 }
 
-/** The shift from a popover's extents to the one open menu window of its size; null where not one. */
-export function windowOf([x, y, width, height]: Extents, menus: Rect[]): { x: number; y: number } | null {
+/**
+ * The shift from a popover's extents to the one open menu window of its size (`scale` times its
+ * points); null where not one.
+ */
+export function windowOf([x, y, width, height]: Extents, menus: Rect[], scale = 1): PopoverShift | null {
   const fits = menus.filter(
-    (m) => Math.abs(m.width - width) <= SLACK && Math.abs(m.height - height) <= SLACK,
+    (m) =>
+      Math.abs(m.width - width * scale) <= SLACK * scale &&
+      Math.abs(m.height - height * scale) <= SLACK * scale,
   );
-  return fits.length === 1 ? { x: fits[0]!.x - x, y: fits[0]!.y - y } : null;
+  if (fits.length !== 1) return null;
+  const shift = { x: fits[0]!.x - x * scale, y: fits[0]!.y - y * scale };
+  return scale === 1 ? shift : { ...shift, scale };
 }

@@ -8,8 +8,10 @@ import {
   awaitPromisedWindow,
   gateLine,
   OPENING_SETTLE_MS,
+  PROMISED_WINDOW_MS,
   windowChangeLines,
   windowChanges,
+  windowsOnceChanged,
   windowsSettled,
 } from "../../core/receipt.js";
 import { verifiedNote } from "../../core/verify.js";
@@ -310,6 +312,7 @@ async function windowsChanged(
   before: WindowsBefore,
   result: Record<string, unknown>,
   attempt: InputAttempt,
+  indirect = false,
 ): Promise<{ data: Record<string, unknown>; lines: string[]; windows: WindowInfo[] } | undefined> {
   try {
     // A re-read of the element has waited already; otherwise the app is given a moment.
@@ -322,6 +325,9 @@ async function windowsChanged(
     // A click presses what it lands on ("Open…" promises a window); a drag, a hover or a wheel does not.
     const pressed = attempt.mayOpen === "place" ? attempt.place?.element?.name : undefined;
     windows = await awaitPromisedWindow(list, before.windows, windows, pressed, endsInEllipsis);
+    // A dialog's committing press made by a key (Enter on its default button) closes it or opens
+    // the next, in its time: LibreOffice's "Keep current format?" came after the settle.
+    if (indirect) windows = await windowsOnceChanged(list, before.windows, windows, PROMISED_WINDOW_MS);
     const starting = await windowsOfStarted(list, before.programs, windows);
     windows = starting.windows;
     const front = await hands.activeWindow();
@@ -650,7 +656,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
       : { decision: "done", outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome },
   );
   const changed = windowsBefore
-    ? await windowsChanged(context, hands, windowsBefore, result, attempt)
+    ? await windowsChanged(context, hands, windowsBefore, result, attempt, !!allowed.indirect)
     : undefined;
   if (changed) rememberWindows(context, changed.windows);
   const unseen = verdict ? undefined : pressUnseen(allowed.indirect, changed);

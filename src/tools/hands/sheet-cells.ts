@@ -18,6 +18,14 @@ const FIELDS_READ = 12;
 // A row of a sheet read to its first values: wide enough for a pasted row of many columns.
 const ROW_CELLS = 64;
 
+/** A sheet's column letters: 0 is A, 25 Z, 26 AA. */
+export function columnLetters(column: number): string {
+  let letters = "";
+  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
 /** Column letters to an index: A is 0, Z 25, AA 26. */
 function columnIndex(letters: string): number {
   return [...letters].reduce((n, c) => n * 26 + (c.charCodeAt(0) - 64), 0) - 1;
@@ -41,17 +49,31 @@ async function sheetCursor(
   return undefined;
 }
 
-/** Whether a row's values hold a typed line's cells side by side (a formula shows its result). */
-function holdsLine(values: string[], cells: string[]): boolean {
+/**
+ * Where a row's values hold a typed line's cells side by side (a formula shows its result): the
+ * column of the first, or -1.
+ */
+function lineAt(values: string[], cells: string[]): number {
   const same = (value: string | undefined, typed: string) =>
     typed.startsWith("=") ? value !== undefined && value !== "" : value === typed;
-  return values.some((_, start) => cells.every((typed, i) => same(values[start + i], typed)));
+  return values.findIndex((_, start) => cells.every((typed, i) => same(values[start + i], typed)));
+}
+
+/** A row's cells that hold something, by their names ("B5 25.75"), a formula typed there beside its result. */
+function rowShown(values: string[], row: number, typed: string[], at: number): string {
+  const cells = values.flatMap((value, column) => {
+    if (value === "") return [];
+    const formula = at >= 0 ? typed[column - at] : undefined;
+    const from = formula?.startsWith("=") ? ` (from ${formula})` : "";
+    return [`${columnLetters(column)}${row + 1} ${value}${from}`];
+  });
+  return cells.join(", ") || `row ${row + 1} empty`;
 }
 
 export type CellsReadBack = {
   read_back: "exact" | "differs";
   read_back_differs?: string;
-  /** The rows typed into, as the sheet numbers them: "row 1: 7 | row 2: 8, 9". */
+  /** The cells of the rows typed into, by their names: "A1 7 | A2 8, B2 9". */
   read_back_cells: string;
 };
 
@@ -81,10 +103,10 @@ export async function cellsTyped(
     for (const cell of rows.cells.filter((c) => c.row === first + i)) row[cell.column] = cell.text ?? "";
     return Array.from(row, (v) => v ?? "");
   });
-  const shown = values
-    .map((row, i) => `row ${first + i + 1}: ${row.filter((v) => v !== "").join(", ") || "(empty)"}`)
-    .join(" | ");
-  const wrong = lines.findIndex((line, i) => !holdsLine(values[i]!, line.split("\t")));
+  const typed = lines.map((line) => line.split("\t"));
+  const at = typed.map((cells, i) => lineAt(values[i]!, cells));
+  const shown = values.map((row, i) => rowShown(row, first + i, typed[i]!, at[i]!)).join(" | ");
+  const wrong = at.findIndex((column) => column < 0);
   return wrong < 0
     ? { read_back: "exact", read_back_cells: shown }
     : {
