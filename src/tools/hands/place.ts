@@ -52,6 +52,14 @@ async function unplaced(
     node.bounds === null && typeof windowId === "number"
       ? (await backend.listWindows().catch(() => [])).find((w) => w.id === windowId)
       : undefined;
+  // It shows, but no place deskhand has for it can be trusted (a popup whose window was not found):
+  // scrolling would not give it one.
+  if (!window?.extentsDisagree && node.bounds === null && node.states?.includes("showing"))
+    return notClickable(
+      `${ref} shows, but deskhand has no place for it that it can trust (bounds null)`,
+      { ref },
+      "Act on it through its accessibility action, or take a screenshot and click the point where it is shown (click at).",
+    );
   if (!window?.extentsDisagree)
     return notClickable(`${ref} has no usable bounds (${JSON.stringify(node.bounds ?? null)})`, { ref });
   return notClickable(
