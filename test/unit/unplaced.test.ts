@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, it } from "node:test";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
@@ -16,7 +17,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const rect = { x: 0, y: 0, width: 800, height: 600 };
 const shown: State[] = ["enabled", "sensitive", "showing", "visible"];
-const item = (name: string, states: State[]) => ({
+const item = (name: string, states: State[]): FakeElement => ({
   role: "menu item",
   name,
   states,
