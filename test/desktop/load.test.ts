@@ -91,7 +91,8 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
     try {
       const active = await x.atom("_NET_ACTIVE_WINDOW");
       assert.ok(active);
-      for (let round = 0; round < 12; round++) {
+      // Each app twice: the load beside slows the other lane's tests as well as these.
+      for (let round = 0; round < 6; round++) {
         const id = ids[round % ids.length]!;
         const focused = await call("window", { action: "focus", window: { id }, intent: "Bring it forward" });
         assert.equal(focused.data.result?.focus, "is now in front", `round ${round}: ${focused.text}`);
@@ -100,7 +101,7 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
     } finally {
       x.close();
     }
-    assert.ok(churn.changes() > 10, `the keymap changed ${churn.changes()} times meanwhile`);
+    assert.ok(churn.changes() > 5, `the keymap changed ${churn.changes()} times meanwhile`);
   });
 
   it("a window manager dozens of keymap changes behind is waited for: the focus is confirmed, not guessed", async () => {
@@ -131,7 +132,7 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
   });
 
   it("a click into a field and typing there read back exact, each time in another app first", async () => {
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 3; round++) {
       // Another window in front first, so every round activates the field's window again.
       await call("window", { action: "focus", window: { title: TITLES.gtk4 }, intent: "Away" });
       const name = (await findWaiting(call, TITLES.swing, { role: "text", name: "Name" }, 20_000)) as {
@@ -151,7 +152,7 @@ describe("on a busy machine: CPU and disk load beside, the keymap changing all t
       .split("\n")
       .map((line) => JSON.parse(line) as { tool: string; outcome?: { part_of?: string; focus?: string } })
       .filter((e) => e.tool === "window.focus" && e.outcome?.part_of === "type_text");
-    assert.ok(raised.length >= 4, `${raised.length} activations journaled`);
+    assert.ok(raised.length >= 3, `${raised.length} activations journaled`);
     assert.ok(raised.every((e) => e.outcome?.focus === "is now in front"));
   });
 

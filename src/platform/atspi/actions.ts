@@ -5,7 +5,14 @@
 
 import { DBusTimeoutError } from "../dbus.js";
 import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
-import { ActionRejected, OutOfRange, ReadOnlyElement, TOGGLE_ROLES, UnsupportedAction } from "../types.js";
+import {
+  ActionRejected,
+  AppNotResponding,
+  OutOfRange,
+  ReadOnlyElement,
+  TOGGLE_ROLES,
+  UnsupportedAction,
+} from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
 import { IFACE } from "./names.js";
 import { cleanName, handleOf, shortInterfaces } from "./reader.js";
@@ -482,7 +489,12 @@ async function scroll(
   timeoutMs: number,
 ): Promise<ActionReport> {
   const { app } = target;
-  const bars = await scrollBarsAround(target, timeoutMs);
+  // Finding the bars only reads: an app that does not answer then has had nothing done to it.
+  const bars = await scrollBarsAround(target, timeoutMs).catch((error) => {
+    if (!(error instanceof DBusTimeoutError)) throw error;
+    const name = `the application ${JSON.stringify(app.name || app.busName)}${app.pid ? ` (pid ${app.pid})` : ""}`;
+    throw new AppNotResponding(name, timeoutMs);
+  });
   const routes: string[] = [];
   const moved: (boolean | undefined)[] = [];
   const ends: string[] = [];
