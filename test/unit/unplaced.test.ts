@@ -10,12 +10,11 @@ import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext } from "./fake-desktop.js";
+import { oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-unplaced-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const rect = { x: 0, y: 0, width: 800, height: 600 };
 const shown: State[] = ["enabled", "sensitive", "showing", "visible"];
 const item = (name: string, states: State[]): FakeElement => ({
   role: "menu item",
@@ -25,26 +24,11 @@ const item = (name: string, states: State[]): FakeElement => ({
   interfaces: ["Accessible", "Component", "Action"],
   bounds: null,
 });
-const { context } = fakeContext({
-  windows: [
-    {
-      id: 3,
-      title: "Editor",
-      pid: 30,
-      app: "fake",
-      rect,
-      focused: true,
-      root: {
-        role: "frame",
-        name: "Editor",
-        bounds: rect,
-        children: [item("Preferences", shown), item("Later", ["enabled", "sensitive"])],
-      },
-    },
-  ],
-  hands: { windows: [{ id: 3, rect }], active: 3 },
+const { context } = oneWindow(
+  "Editor",
+  [item("Preferences", shown), item("Later", ["enabled", "sensitive"])],
   dir,
-});
+);
 
 const clickRef = async (name: string) => {
   const found = await callTool(context, toolNamed("find"), {
