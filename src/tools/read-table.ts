@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
 import { verifyRef } from "../core/verify.js";
+import { columnLetters } from "../platform/cell-names.js";
 import type { AccessibilityReader } from "../platform/types.js";
-import { columnLetters } from "./hands/sheet-cells.js";
 import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 

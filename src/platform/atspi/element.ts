@@ -1,5 +1,6 @@
 // Reading one element closely: its text in slices, and tables a page of rows at a time through the
 // Table interface, never the whole table.
+import { placeName } from "../cell-names.js";
 import type { TableCell, TableRead, TextCaret } from "../types.js";
 import { UnsupportedAction } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
@@ -197,17 +198,6 @@ export async function readTable(
 const WIDE_COLUMNS = 256;
 /** A run of this many empty cells ends a wide sheet's row. */
 const EMPTY_RUN = 16;
-
-/**
- * The spreadsheet name of a cell's place: column letters and row number ("B1", "AA12"). LibreOffice
- * names each cell so, whatever it holds: the name is no content.
- */
-export function placeName(row: number, column: number): string {
-  let letters = "";
-  for (let c = column + 1; c > 0; c = Math.floor((c - 1) / 26))
-    letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
-  return `${letters}${row + 1}`;
-}
 
 async function tableCell(
   app: AtspiApp,

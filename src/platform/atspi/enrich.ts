@@ -1,11 +1,11 @@
 // The fields the bulk cache does not carry: bounds, accessible id, action names, value and text. Read
 // only for the nodes a reply will show, all calls of a page in flight together.
 
+import { placeName } from "../cell-names.js";
 import { MENU_ITEM_ROLES, roleSet, TEXT_CONTENT_ROLES } from "../roles.js";
 import { shownByStates } from "../shown.js";
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
-import { placeName } from "./element.js";
 import { COORD_SCREEN, IFACE } from "./names.js";
 import { parentOf, parseHandle } from "./reader.js";
 import { inUnscaledPage } from "./unscaled-pages.js";

@@ -1,6 +1,7 @@
 // Text typed across a spreadsheet's cells (Tab to the next cell, a line break to the next row), read
 // back from the cells themselves: the sheet's cursor, as its Name Box shows it, says where typing
 // ended, and the rows above it are where the lines went.
+import { placeName } from "../../platform/cell-names.js";
 import { roleSet } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
@@ -17,14 +18,6 @@ const FIELDS = roleSet("text", "entry", "combo box");
 const FIELDS_READ = 12;
 // A row of a sheet read to its first values: wide enough for a pasted row of many columns.
 const ROW_CELLS = 64;
-
-/** A sheet's column letters: 0 is A, 25 Z, 26 AA. */
-export function columnLetters(column: number): string {
-  let letters = "";
-  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26))
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
 
 /** Column letters to an index: A is 0, Z 25, AA 26. */
 function columnIndex(letters: string): number {
@@ -65,7 +58,7 @@ function rowShown(values: string[], row: number, typed: string[], at: number): s
     if (value === "") return [];
     const formula = at >= 0 ? typed[column - at] : undefined;
     const from = formula?.startsWith("=") ? ` (from ${formula})` : "";
-    return [`${columnLetters(column)}${row + 1} ${value}${from}`];
+    return [`${placeName(row, column)} ${value}${from}`];
   });
   return cells.join(", ") || `row ${row + 1} empty`;
 }
