@@ -492,8 +492,7 @@ async function scroll(
   // Finding the bars only reads: an app that does not answer then has had nothing done to it.
   const bars = await scrollBarsAround(target, timeoutMs).catch((error) => {
     if (!(error instanceof DBusTimeoutError)) throw error;
-    const name = `the application ${JSON.stringify(app.name || app.busName)}${app.pid ? ` (pid ${app.pid})` : ""}`;
-    throw new AppNotResponding(name, timeoutMs);
+    throw new AppNotResponding(app.described, timeoutMs);
   });
   const routes: string[] = [];
   const moved: (boolean | undefined)[] = [];

@@ -193,6 +193,11 @@ export class AtspiApp {
     return this.toolkit.name === "Gecko";
   }
 
+  /** The app as a reply names it: `the application "gedit" (pid 42)`. */
+  get described(): string {
+    return `the application ${JSON.stringify(this.name || this.busName)}${this.pid ? ` (pid ${this.pid})` : ""}`;
+  }
+
   /**
    * A web engine (Firefox's, Chromium's and Electron's) shows pages, each in its own language: its
    * process's language says nothing of a page's labels.

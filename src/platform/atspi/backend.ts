@@ -787,10 +787,7 @@ export class AtspiBackend implements AccessibilityBackend {
   }
 
   #notResponding(app: AtspiApp): AppNotResponding {
-    return new AppNotResponding(
-      `the application ${JSON.stringify(app.name || app.busName)}${app.pid ? ` (pid ${app.pid})` : ""}`,
-      this.callTimeoutMs,
-    );
+    return new AppNotResponding(app.described, this.callTimeoutMs);
   }
 
   #app(handle: string): { app: AtspiApp; path: string } {
