@@ -88,7 +88,25 @@ export const ENGLISH: Record<WordKind, string[]> = {
   cancels: ["cancel", "help", "back", "previous", "dismiss"],
   asks: ["save as", "save a copy", "save copy as", "save as copy", "export as", "save copy"],
   picks: ["open", "select", "choose", "pick", "select folder", "open folder", "select file"],
-  searches: ["find", "search", "search for", "find next", "find previous", "look for", "find what", "filter"],
+  // A find bar's own options and moves name nothing else: "Match case" beside a field is a search's.
+  searches: [
+    "find",
+    "search",
+    "search for",
+    "find next",
+    "find previous",
+    "look for",
+    "find what",
+    "filter",
+    "match case",
+    "case sensitive",
+    "whole words",
+    "whole word",
+    "match whole word",
+    "regular expression",
+    "next match",
+    "previous match",
+  ],
   pastes: ["paste"],
 };
 

@@ -126,4 +126,44 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     );
     for (let i = 0; i < 2; i++) await press("Escape");
   });
+
+  it("its find bar says in pixels alone whether the text was found, and the reply says so; Enter there searches with no person", async () => {
+    // The caret's line and column, as the status bar's button shows them ("2:5").
+    const caret = async () => {
+      const buttons = await call("find", {
+        target: { kind: "title", glob: title },
+        role: "push button",
+        limit: 50,
+      });
+      return ((buttons.data?.matches ?? []) as { name?: string }[]).find((m) =>
+        /^\d+:\d+$/.test(m.name ?? ""),
+      )?.name;
+    };
+    const opened = await call("key", { key: "ctrl+f", intent: "Open the find bar", window: { title } });
+    assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
+    await findWaiting(call, title, { role: "label", name: "Find:" }, HANG_MS);
+    const search = (text: string) =>
+      call("type_text", { text, clear: true, intent: "Search the document", window: { title } });
+    // KWrite paints the field red for no match and green for one; its tree says neither.
+    const missing = await search("zzqq");
+    assert.equal(missing.data?.status, "done", missing.text ?? JSON.stringify(missing.error));
+    assert.match(String(missing.data.result.field_colours), /background turned red/, missing.text);
+    assert.match(
+      missing.text ?? "",
+      /the field.s pixels show what its tree does not: its background turned red/,
+    );
+    const found = await search("e");
+    assert.match(String(found.data?.result.field_colours), /background turned green/, found.text);
+    // Enter in a field the label "Find:" names only searches: no person, and the caret moves on.
+    const from = await caret();
+    const next = await call("key", { key: "Enter", intent: "Find the next e", window: { title } });
+    assert.equal(next.data?.status, "done", next.text ?? JSON.stringify(next.error));
+    const to = await settled(caret, (now) => now !== from, 3000);
+    assert.ok(from && to && to !== from, `the caret moved to the next match: ${from} → ${to}`);
+    assert.equal(
+      await document("first words here\nsecond last line\n"),
+      "first words here\nsecond last line\n",
+    );
+    await call("key", { key: "Escape", intent: "Close the find bar", window: { title } });
+  });
 });

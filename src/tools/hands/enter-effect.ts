@@ -18,6 +18,7 @@ import { matchLabel } from "../../safety/committing-words.js";
 import { committingMeaning } from "../../safety/meanings.js";
 import type { ToolContext } from "../context.js";
 import { BINDINGS_READ, childTexts, shownIn, type WindowFacts } from "./facts.js";
+import { searchesInBar } from "./find-bar.js";
 import { CELL_REFERENCE, SPREADSHEETS } from "./sheet-cells.js";
 import type { WindowRead } from "./window-read.js";
 
@@ -104,7 +105,7 @@ export async function activationPresses(
       .filter((n) => BUTTON_ROLES.has(n.role) && shown(n))
       .map((node) => ({ node, via: "a possible default button (the toolkit reports none)" }));
   if (!editable) return [];
-  return fieldActivation(context, read, focused, focusedNode, shown);
+  return fieldActivation(context, windowId, read, { facts: focused, node: focusedNode }, shown);
 }
 
 /** How far up from a text of many lines a button counts as beside it (its pane, its box, their box). */
@@ -209,15 +210,15 @@ const NUMBER_SHOWN = /^\s*(\d+([.,]\d+)?\s*(%|(of|\/)\s*\d+)?)?\s*$/;
  * Enter in a single-line field with no default button runs the field's own action: a web form's
  * implicit submission, or what the app connected to it (GTK's activate, Qt's returnPressed, a Swing
  * action), which no toolkit reports. A form is judged by its buttons. A field that searches or
- * filters (by its name, label, description or placeholder), or only moves a view (a spin button, a
- * page or line entry, a spreadsheet's Name Box holding a cell reference) commits nothing; anything
- * else cannot be read.
+ * filters (by its name, label, description or placeholder), or is a find bar's (find-bar.ts), or only
+ * moves a view (a spin button, a page or line entry, a spreadsheet's Name Box holding a cell
+ * reference) commits nothing; anything else cannot be read.
  */
 async function fieldActivation(
   context: ToolContext,
+  windowId: number,
   read: WindowRead,
-  focused: TargetFacts,
-  focusedNode: RawNode | undefined,
+  { facts: focused, node: focusedNode }: { facts: TargetFacts; node: RawNode | undefined },
   shown: (n: RawNode) => boolean,
 ): Promise<Activation[]> {
   const path = focusedNode ? pathTo(read.root, focusedNode) : [];
@@ -235,6 +236,7 @@ async function fieldActivation(
   }
   if (focused.role === "spin button" || (await onlySearchesOrMoves(context, read, focused, focusedNode)))
     return [];
+  if (await searchesInBar(context, path, windowId)) return [];
   return [
     {
       unreadable:

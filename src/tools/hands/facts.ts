@@ -4,7 +4,6 @@
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
-import { placeholderOf } from "../../core/value.js";
 import {
   EDITABLE_ROLES,
   MENU_ITEMS,
@@ -26,7 +25,8 @@ import {
 import { matchLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
 import { SETS_A_VALUE } from "./closing.js";
-import { everyNode, READ, readWhole, type WindowRead } from "./window-read.js";
+import { isFindBar } from "./find-bar.js";
+import { READ, readWhole, type WindowRead } from "./window-read.js";
 
 export type WindowFacts = NonNullable<TargetFacts["window"]>;
 
@@ -304,14 +304,14 @@ const BAR_READ = { maxDepth: 5, tableRows: 0, walkTables: false, nodeCeiling: 60
 /**
  * A button's containers, nearest first: their roles, and whether its bar (the tool bar holding it,
  * else the nearest container that is not its window) holds a field that searches (a find bar, whose
- * Close hides the bar and loses nothing). A tool bar's Close beside a single-line field is such a
- * bar's, whatever the field says (mousepad's find bar names nothing): a window's Close is never in
- * a tool bar beside a field. Read only for a button whose words close; everything here is a read.
+ * Close hides the bar and loses nothing; find-bar.ts says what makes one). Read only for a button
+ * whose words close; everything here is a read.
  */
 async function containers(
   context: ToolContext,
   handle: string,
   element: { role: string; name: string | undefined },
+  windowId: number | undefined,
 ): Promise<Pick<TargetFacts, "inside" | "searchBar">> {
   if (!BUTTON_ROLES.has(element.role)) return {};
   const backend = await context.backend();
@@ -321,17 +321,7 @@ async function containers(
   const bar = toolBar ?? ancestors.find((a) => !WINDOW_ROLES.has(a.role));
   if (!bar || !element.name || !matchLabel(element.name).closes) return { inside };
   const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
-  const searching = (l: string | undefined) => !!l && !!matchLabel(l).searches;
-  const fields = read ? everyNode(read.root).filter((n) => EDITABLE_ROLES.has(n.role)) : [];
-  if (toolBar && fields.some((n) => n.states?.includes("single line"))) return { inside, searchBar: true };
-  // A field named only by its placeholder ("Search…": GTK 4's search entry has no other name).
-  const placeholder = async (n: RawNode) => {
-    const attributes = await backend.readAttributes?.(n.handle).catch(() => undefined);
-    return searching(placeholderOf(attributes));
-  };
-  const found =
-    fields.some((n) => searching(n.name) || searching(n.description)) ||
-    (await Promise.all(fields.slice(0, 4).map(placeholder))).some(Boolean);
+  const found = read && (await isFindBar(context, read.root, windowId ?? null));
   return { inside, ...(found ? { searchBar: true } : {}) };
 }
 
@@ -378,7 +368,7 @@ export async function pressFacts(
   if (handle && PRESSABLE_ROLES.has(element.role)) {
     const [shown, held, toggle] = await Promise.all([
       shownTexts(context, handle, windowId),
-      containers(context, handle, element),
+      containers(context, handle, element, windowId),
       pressedAttribute(context, handle, element.role),
     ]);
     if (toggle) facts.role = "toggle button";

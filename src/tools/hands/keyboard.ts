@@ -15,6 +15,7 @@ import { refSchema, typedTextSchema } from "../schemas.js";
 import type { Verdict } from "./attempt.js";
 import { everyFocused, focusedElements, pressFacts, typedInto } from "./facts.js";
 import { caretAtEnd, emptied, type Lost, lostOf, untilShown } from "./field.js";
+import { fieldFaceBefore, fieldFaceChange } from "./field-face.js";
 import { clicksToFocus, focusPlace } from "./focus.js";
 import { type KeyEffect, keyEffect } from "./key-effect.js";
 import { menuOpen } from "./menu-keys.js";
@@ -112,12 +113,12 @@ async function keyboardTarget(context: ToolContext, input: KeyboardInput) {
     await movingKeySets(context, effect, input.chord, { count: input.count ?? 1, reached }, keysGoTo);
   }
   if (input.chord && (input.count ?? 1) > 1) repeatedPress(effect, input.chord);
-  const password =
+  const typedInto =
     input.typing || input.text !== undefined
       ? await typesIntoPassword(context, place, keysGoTo, effect.focusedRoles)
       : undefined;
   return {
-    ...(password !== undefined ? { password } : {}),
+    ...(typedInto !== undefined ? { password: typedInto.password } : {}),
     intent: input.intent,
     reversible: input.reversible,
     place,
@@ -126,6 +127,8 @@ async function keyboardTarget(context: ToolContext, input: KeyboardInput) {
     presses: effect.presses,
     pressedVia: effect.via,
     focusedBefore: effect.focusedHandles,
+    /** The element the keys reach: the ref's, else the focused one. */
+    reaches: place?.handle ?? effect.focusedHandle ?? typedInto?.focused,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
     firstEnd,
@@ -169,22 +172,24 @@ function repeatedPress(effect: KeyEffect, chord: Chord): void {
 /**
  * Whether typed text goes into a password field: the ref's own role, else the focused element's (any
  * that reports the focus: Qt leaves it on some it has left). A focus that cannot be read counts as
- * a password field, as the recorder counts it: its text is kept out like a password.
+ * a password field, as the recorder counts it: its text is kept out like a password. With it, the
+ * focused element the keys reach, where this read found it.
  */
 async function typesIntoPassword(
   context: ToolContext,
   place: ResolvedPlace | undefined,
   windowId: number | undefined,
   focusedRoles: string[] | undefined,
-): Promise<boolean> {
-  if (place?.element) return place.element.role === PASSWORD_ROLE;
-  if (windowId === undefined) return true;
-  const roles =
-    focusedRoles ??
-    (await focusedElements(context, windowId)
-      .then(({ focused }) => focused.map((n) => n.role))
-      .catch(() => []));
-  return roles.length === 0 || roles.includes(PASSWORD_ROLE);
+): Promise<{ password: boolean; focused?: string | undefined }> {
+  if (place?.element) return { password: place.element.role === PASSWORD_ROLE };
+  if (windowId === undefined) return { password: true };
+  const nodes = focusedRoles
+    ? undefined
+    : await focusedElements(context, windowId)
+        .then(({ focused }) => focused)
+        .catch(() => [] as RawNode[]);
+  const roles = focusedRoles ?? nodes?.map((n) => n.role) ?? [];
+  return { password: roles.length === 0 || roles.includes(PASSWORD_ROLE), focused: nodes?.at(-1)?.handle };
 }
 
 export const chordSchema = z
@@ -365,6 +370,7 @@ export async function typeTextPlan(
     firstEnd,
     movesItself: field,
     keysInMenus,
+    reaches,
     ...target
   } = await keyboardTarget(context, input);
   const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
@@ -384,30 +390,33 @@ export async function typeTextPlan(
     async execute(h, acting) {
       // The focus, the caret and the typing go as one: another deskhand's click in between would
       // send this text into its field.
-      const { focused, start, remapped, written, started, shown, pixels } = await h.exclusive(async () => {
-        const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
-        // An element with no text to read back shows what it took only in its pixels.
-        const pixels = await pixelsBefore(context, place, input.text);
-        const start = input.clear
-          ? await emptied(context, h, place)
-          : await caretAtEnd(context, h, acting, place);
-        const started = Date.now();
-        const { remapped, written } = await typeInPieces(context, h, acting, {
-          text: input.text,
-          firstEnd,
-          movesItself: field,
-          inMenus: keysInMenus,
-          tool: "type_text",
-          intent: input.intent,
-          reversible: input.reversible,
-          secrets: [...secrets, ...otherSecrets],
-        });
-        // The lock is held until the field shows the text (or 10 s pass): remapped keys become
-        // characters when the app reads them, with the keymap of that moment, and another deskhand
-        // remapping the same keycodes before then would change what arrives.
-        const shown = await untilShown(context, place, input.text, start);
-        return { focused, start, remapped, written, started, shown, pixels };
-      });
+      const { focused, start, remapped, written, started, shown, pixels, face } = await h.exclusive(
+        async () => {
+          const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
+          // An element with no text to read back shows what it took only in its pixels.
+          const pixels = await pixelsBefore(context, place, input.text);
+          const face = await fieldFaceBefore(context, reaches, target.changesWindow);
+          const start = input.clear
+            ? await emptied(context, h, place)
+            : await caretAtEnd(context, h, acting, place);
+          const started = Date.now();
+          const { remapped, written } = await typeInPieces(context, h, acting, {
+            text: input.text,
+            firstEnd,
+            movesItself: field,
+            inMenus: keysInMenus,
+            tool: "type_text",
+            intent: input.intent,
+            reversible: input.reversible,
+            secrets: [...secrets, ...otherSecrets],
+          });
+          // The lock is held until the field shows the text (or 10 s pass): remapped keys become
+          // characters when the app reads them, with the keymap of that moment, and another deskhand
+          // remapping the same keycodes before then would change what arrives.
+          const shown = await untilShown(context, place, input.text, start);
+          return { focused, start, remapped, written, started, shown, pixels, face };
+        },
+      );
       const result = {
         characters: [...input.text].length,
         ...(focused ? { focused_by: focused } : {}),
@@ -421,11 +430,13 @@ export async function typeTextPlan(
           ? await readBack(context, place, shown ? 0 : input.settleMs)
           : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs)),
       };
-      if (!pixels || typedVerdict(result, place)?.status !== "unverified") return result;
-      const seen = await readBackFromPixels(context, pixels, input.text);
-      return seen.shown ? { ...result, read_back: "from pixels" } : { ...result, read_back_pixels: seen.why };
+      const colours = face ? await fieldFaceChange(context, face) : undefined;
+      const seen: Record<string, unknown> = colours ? { ...result, field_colours: colours } : result;
+      if (!pixels || typedVerdict(result, place)?.status !== "unverified") return seen;
+      const read = await readBackFromPixels(context, pixels, input.text);
+      return read.shown ? { ...seen, read_back: "from pixels" } : { ...seen, read_back_pixels: read.why };
     },
-    describe: (r) => typedDescription(r, input, place),
+    describe: (r) => `${typedDescription(r, input, place)}${coloursWords(r)}`,
   };
 }
 
@@ -587,6 +598,7 @@ export const keyTool = defineInputTool({
       firstEnd: _firstEnd,
       movesItself: _field,
       keysInMenus: _inMenus,
+      reaches,
       ...target
     } = await keyboardTarget(context, {
       ...input,
@@ -614,16 +626,18 @@ export const keyTool = defineInputTool({
       ...(menuWindow !== undefined ? { verdict: menuVerdict(opens?.name) } : {}),
       async execute(h, acting) {
         const menuBefore = menuWindow !== undefined ? await menuOpen(context, menuWindow) : undefined;
-        const focused = await h.exclusive(async () => {
+        const { focused, face } = await h.exclusive(async () => {
           const focused = place && input.focus ? await focusPlace(context, h, acting, place) : undefined;
           // GTK 3 selects an entry's whole text when it takes the accessibility focus, and Backspace
           // then took it all: the caret goes to the end, where a click past the text puts it.
           if (focused === "accessibility focus") await caretAtEnd(context, h, acting, place);
           if (focused) await sleep(50);
+          const face = await fieldFaceBefore(context, reaches, target.changesWindow);
           await h.chord(chord, input.count);
-          return focused;
+          return { focused, face };
         });
         const after = await readBack(context, place, input.settleMs);
+        const colours = face ? await fieldFaceChange(context, face) : undefined;
         // Checked only where no menu was open before: then the chord may close one.
         const opened =
           menuBefore === false && menuWindow !== undefined ? await menuShows(context, menuWindow) : undefined;
@@ -633,6 +647,7 @@ export const keyTool = defineInputTool({
           ...(opened !== undefined ? { menu_opened: opened } : {}),
           ...(focused ? { focused_by: focused } : {}),
           ...after,
+          ...(colours ? { field_colours: colours } : {}),
           ...(await focusMoved(
             context,
             target.changesWindow,
@@ -646,11 +661,18 @@ export const keyTool = defineInputTool({
         const now = moved
           ? `; the focus is now on ${moved.role}${moved.name ? ` ${JSON.stringify(moved.name)}` : ""}`
           : "";
-        return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}`;
+        return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}${coloursWords(r)}`;
       },
     };
   },
 });
+
+/** A field's colours changed by the keys, which only its pixels show: "; its pixels show…". */
+function coloursWords(r: Record<string, unknown>): string {
+  return r.field_colours
+    ? `; the field's pixels show what its tree does not: ${String(r.field_colours)}`
+    : "";
+}
 
 /** The characters a printable key pressed `count` times types (shift gives its capital). */
 function charactersOf(chord: Chord, count: number): string | undefined {
