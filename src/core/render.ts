@@ -151,7 +151,11 @@ export async function renderSnapshot(page: SnapshotPage, options: RenderOptions 
       header.push(`# screen view: ${economies.join("; ")}; format "full" shows every element`);
   }
   header.push(...incompleteLines(page.treeIncomplete));
-  if (page.cursor) header.push(`# more: ${counts.after} elements; continue with cursor ${page.cursor}`);
+  // Said as the call to make: snapshot has no argument "cursor", a cursor is a target.
+  if (page.cursor)
+    header.push(
+      `# more: ${counts.after} elements; continue with target {"kind":"cursor","cursor":"${page.cursor}"}`,
+    );
   const lineOptions = { indent: page.view === "screen" ? 1 : 2, ...options };
   const lines = header;
   for (const element of page.elements) {

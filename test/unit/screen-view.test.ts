@@ -9,6 +9,7 @@ import { renderSnapshot } from "../../src/core/render.js";
 import { SnapshotStore } from "../../src/core/snapshot.js";
 import { FakeBackend, type FakeDesktop, type FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/roles.js";
+import { snapshotTool } from "../../src/tools/snapshot.js";
 
 const SHOWN: State[] = ["enabled", "visible", "showing"];
 const HIDDEN: State[] = ["enabled", "visible"];
@@ -111,6 +112,18 @@ describe("the screen view", () => {
       "every element of the full tree is a line, inside a fold, merged, or a dropped separator",
     );
     assert.match(text, /7 elements not on screen folded into 2 lines/);
+  });
+
+  it("a page cut by maxNodes says the call that continues it, and that call is snapshot's own", async () => {
+    const { snapshots } = store();
+    const page = await snapshots.take({ kind: "window", id: 1 }, { ...SNAPSHOT_DEFAULTS, maxNodes: 3 }, "full");
+    const text = await renderSnapshot(page);
+    const said = /# more: \d+ elements; continue with target (\{.*\})$/m.exec(text)?.[1];
+    assert.ok(said, text);
+    const input = snapshotTool.input.parse({ target: JSON.parse(said) });
+    assert.deepEqual(input.target, { kind: "cursor", cursor: page.cursor });
+    const next = await snapshots.continue(page.cursor!);
+    assert.equal(next.snapshotId, page.snapshotId);
   });
 
   it("a folded ref, snapshotted, is read whole", async () => {
