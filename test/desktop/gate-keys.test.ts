@@ -444,6 +444,19 @@ describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor
     assert.ok(after >= before + 2, `a search and a replace field appeared: ${before} then ${after}`);
   });
 
+  it("text typed into its search field, which reports no focus, is read back from the field whose text it changed", async () => {
+    const typed = await call("type_text", { text: "otes", intent: "Search the notes", window: { title } });
+    done(typed, "typing into the search field");
+    assert.match(
+      typed.text ?? "",
+      /into the text "EditorSearchEntry" \(it reports no keyboard focus: found by its text, changed by the keys\)/,
+    );
+    assert.equal(typed.data.result.read_back, "contains", typed.text);
+    const search = await one(call, title, { role: "text", name: "EditorSearchEntry" });
+    const read = await call("read_text", { ref: search.ref });
+    assert.equal(read.data?.text, "otes", "the search field holds what was typed");
+  });
+
   it("still asks a person for a chord nothing says anything of", async () => {
     refusedWith(
       await key("ctrl+shift+F7", "Something"),

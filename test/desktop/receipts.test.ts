@@ -136,7 +136,7 @@ describe("what an input changed, on a GTK 3 editor", () => {
     assert.equal(more.data.status, "done", more.text);
     assert.match(
       more.text ?? "",
-      /typed 6 character\(s\) into the focused text "Document" of window "[^"]+"; the focused element reads back containing it/,
+      /typed 6 character\(s\) into the focused text "Document" of window "[^"]+"; it reads back containing it/,
       more.text,
     );
     assert.match(more.data.result.typed_into.value, /and more again/);

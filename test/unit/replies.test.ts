@@ -131,7 +131,7 @@ describe("replies say what changed", () => {
       const typed = await call("type_text", { text: "needle", window: { id: 7 }, intent: "Search" });
       assert.match(
         typed.text,
-        /^done: typed 6 character\(s\) into the focused text "Find" of window "Form"; the focused element reads back containing it/,
+        /^done: typed 6 character\(s\) into the focused text "Find" of window "Form"; it reads back containing it/,
       );
     } finally {
       await context.close();

@@ -116,7 +116,11 @@ describe("the screen view", () => {
 
   it("a page cut by maxNodes says the call that continues it, and that call is snapshot's own", async () => {
     const { snapshots } = store();
-    const page = await snapshots.take({ kind: "window", id: 1 }, { ...SNAPSHOT_DEFAULTS, maxNodes: 3 }, "full");
+    const page = await snapshots.take(
+      { kind: "window", id: 1 },
+      { ...SNAPSHOT_DEFAULTS, maxNodes: 3 },
+      "full",
+    );
     const text = await renderSnapshot(page);
     const said = /# more: \d+ elements; continue with target (\{.*\})$/m.exec(text)?.[1];
     assert.ok(said, text);

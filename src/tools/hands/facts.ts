@@ -76,10 +76,10 @@ export const typedInto = (focused: RawNode[]): RawNode | undefined =>
 export async function focusedElements(
   context: ToolContext,
   windowId: number,
-): Promise<{ focused: RawNode[]; complete: boolean }> {
+): Promise<{ focused: RawNode[]; complete: boolean; read: WindowRead }> {
   const read = await readWhole(context, windowId);
   const focused = everyFocused(read.nodes).filter(shownIn(read));
-  return { focused, complete: read.complete };
+  return { focused, complete: read.complete, read };
 }
 
 /**

@@ -27,6 +27,7 @@ import { INPUT, modifiersSchema, readBack, targetWindow } from "./pointer.js";
 import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape } from "./schemas.js";
 import { keyedFacts } from "./sets.js";
 import { cellsTyped } from "./sheet-cells.js";
+import { type FieldTexts, fieldTextsBefore, fieldThatTook } from "./unfocused.js";
 import { listedWindow, readWhole } from "./window-read.js";
 
 /** What the read-back found, as the reply says it. */
@@ -34,9 +35,8 @@ const READ_BACK_WORDS: Record<string, string> = {
   exact: "the field reads back exactly as it should",
   "same length": "the password field holds as many characters as it should (its text is never read)",
   "ends with it": "the field reads back ending with it",
-  contains: "the focused element reads back containing it",
-  "last line":
-    "the focused element reads back containing its last line (the lines before went into paragraphs of their own)",
+  contains: "it reads back containing it",
+  "last line": "it reads back containing its last line (the lines before went into paragraphs of their own)",
   differs: "the field reads back different",
   "across cells":
     "its Tabs and line breaks moved it across the table's cells, so no one field holds it: read_table reads them",
@@ -129,6 +129,8 @@ async function keyboardTarget(context: ToolContext, input: KeyboardInput) {
     focusedBefore: effect.focusedHandles,
     /** The element the keys reach: the ref's, else the focused one. */
     reaches: place?.handle ?? effect.focusedHandle ?? typedInto?.focused,
+    /** Where no element reports the focus: the window's text fields as they were (unfocused.ts). */
+    unfocused: typedInto?.unfocused,
     includeChanges: input.include_changes ?? false,
     changesWindow: keysGoTo,
     firstEnd,
@@ -180,16 +182,20 @@ async function typesIntoPassword(
   place: ResolvedPlace | undefined,
   windowId: number | undefined,
   focusedRoles: string[] | undefined,
-): Promise<{ password: boolean; focused?: string | undefined }> {
+): Promise<{ password: boolean; focused?: string | undefined; unfocused?: FieldTexts | undefined }> {
   if (place?.element) return { password: place.element.role === PASSWORD_ROLE };
   if (windowId === undefined) return { password: true };
-  const nodes = focusedRoles
-    ? undefined
-    : await focusedElements(context, windowId)
-        .then(({ focused }) => focused)
-        .catch(() => [] as RawNode[]);
-  const roles = focusedRoles ?? nodes?.map((n) => n.role) ?? [];
-  return { password: roles.length === 0 || roles.includes(PASSWORD_ROLE), focused: nodes?.at(-1)?.handle };
+  if (focusedRoles) return { password: focusedRoles.length === 0 || focusedRoles.includes(PASSWORD_ROLE) };
+  const found = await focusedElements(context, windowId).catch(() => undefined);
+  const roles = found?.focused.map((n) => n.role) ?? [];
+  // No focus reported: where the text goes is found afterwards by the field it changed.
+  const unfocused =
+    found && roles.length === 0 ? await fieldTextsBefore(context, found.read, windowId) : undefined;
+  return {
+    password: roles.length === 0 || roles.includes(PASSWORD_ROLE),
+    focused: found?.focused.at(-1)?.handle,
+    ...(unfocused ? { unfocused } : {}),
+  };
 }
 
 export const chordSchema = z
@@ -242,6 +248,7 @@ async function focusedReadBack(
   windowId: number | undefined,
   text: string,
   settleMs: number,
+  unfocused?: FieldTexts,
 ): Promise<Record<string, unknown>> {
   if (windowId === undefined) return {};
   await sleep(settleMs);
@@ -265,6 +272,12 @@ async function focusedReadBack(
       };
     const read = await readWhole(context, windowId).catch(() => undefined);
     const focused = read ? everyFocused(read.nodes) : [];
+    const took =
+      focused.length === 0 && unfocused ? await fieldThatTook(context, unfocused, kept) : undefined;
+    if (took) {
+      const typed = { readable: [took], kept, windowId, title: window?.title };
+      return { ...(await readBackIn(context, typed)), focus_unreported: true };
+    }
     if (focused.length === 0)
       return {
         read_back: "unreadable",
@@ -371,6 +384,7 @@ export async function typeTextPlan(
     movesItself: field,
     keysInMenus,
     reaches,
+    unfocused,
     ...target
   } = await keyboardTarget(context, input);
   const secrets: Secret[] = [{ text: input.text, password: place?.element?.role === PASSWORD_ROLE }];
@@ -428,7 +442,7 @@ export async function typeTextPlan(
         ...shown,
         ...(place
           ? await readBack(context, place, shown ? 0 : input.settleMs)
-          : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs)),
+          : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs, unfocused)),
       };
       const colours = face ? await fieldFaceChange(context, face) : undefined;
       const seen: Record<string, unknown> = colours ? { ...result, field_colours: colours } : result;
@@ -447,8 +461,12 @@ function typedDescription(
   place: ResolvedPlace | undefined,
 ): string {
   const into = r.typed_into as { role: string; name: string | null; window?: string } | undefined;
+  // A field that reports no focus was found by its text, which changed to hold what was typed.
+  const found = r.focus_unreported
+    ? " (it reports no keyboard focus: found by its text, changed by the keys)"
+    : "";
   const where = into
-    ? ` into the focused ${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}${into.window ? ` of window ${JSON.stringify(into.window)}` : ""}`
+    ? ` into the ${found ? "" : "focused "}${into.role}${into.name ? ` ${JSON.stringify(into.name)}` : ""}${found}${into.window ? ` of window ${JSON.stringify(into.window)}` : ""}`
     : "";
   const asText = r.written_as_text
     ? ` (${r.written_as_text} outside the keymap written into its text, not keyed)`
