@@ -216,3 +216,32 @@ async function labelCells(
     }
   }
 }
+
+/** The node whose children hold `node`, searched from `root`. */
+function parentOf(root: RawNode, node: RawNode): RawNode | undefined {
+  for (const child of root.children) {
+    if (child === node) return root;
+    const found = parentOf(child, node);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The label a person reads beside a field its app left unnamed, or beside the combo box holding it
+ * (Qt's find field: "Find:" names the combo box), inferred within the container around them.
+ */
+export async function labelBeside(
+  backend: AccessibilityReader,
+  root: RawNode,
+  field: RawNode,
+  windowId: number,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const parent = parentOf(root, field);
+  const holder = parent?.role === "combo box" ? parent : undefined;
+  const container = holder ? parentOf(root, holder) : parent;
+  if (!container) return undefined;
+  await inferLabelsOf(backend, [{ node: container, windowId }], timeoutMs);
+  return field.inferredLabel ?? holder?.inferredLabel;
+}

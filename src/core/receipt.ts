@@ -1,6 +1,12 @@
 // Receipts say what was done, by which route, and what the element looks like afterwards, re-read from
 // the app. They never claim the goal was reached: that stays the caller's judgement.
-import type { AccessibilityReader, ActionReport, RawNode, WindowInfo } from "../platform/types.js";
+import {
+  type AccessibilityReader,
+  type ActionReport,
+  ElementGone,
+  type RawNode,
+  type WindowInfo,
+} from "../platform/types.js";
 import { shownValue } from "./snapshot.js";
 
 export interface ElementState {
@@ -240,11 +246,14 @@ export async function afterRead(
       ? { after: elementState(node), after_read: "partial", unread }
       : { after: elementState(node), after_read: "complete" };
   } catch (error) {
-    return {
-      after: null,
-      after_read: "unavailable",
-      unread: [error instanceof Error ? error.message : String(error)],
-    };
+    // Gone after the action: a page replaced by what it opened. How the bus said so is no news.
+    const why =
+      error instanceof ElementGone
+        ? "the element is gone: the action removed or replaced it"
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { after: null, after_read: "unavailable", unread: [why] };
   }
 }
 

@@ -141,6 +141,9 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     };
     const opened = await call("key", { key: "ctrl+f", intent: "Open the find bar", window: { title } });
     assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
+    // The field is unnamed (Qt names the combo box around it for what it holds): the reply tells it
+    // by the label beside it.
+    assert.match(opened.text ?? "", /the focus is now on text ~"Find"/);
     await findWaiting(call, title, { role: "label", name: "Find:" }, HANG_MS);
     const search = (text: string) =>
       call("type_text", { text, clear: true, intent: "Search the document", window: { title } });

@@ -3,6 +3,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import { labelBeside } from "../../core/labels.js";
 import { elementState, RECEIPT_TEXT } from "../../core/receipt.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
@@ -564,7 +565,7 @@ async function focusMoved(
   windowId: number | undefined,
   before: string[] | undefined,
   settleMs: number,
-): Promise<{ focus_now?: { role: string; name: string | null } }> {
+): Promise<{ focus_now?: { role: string; name: string | null; label?: string } }> {
   if (windowId === undefined || before === undefined) return {};
   await sleep(settleMs);
   const had = new Set(before);
@@ -574,8 +575,16 @@ async function focusMoved(
   // A control and its part may both gain it (Qt's combo box and its entry): the innermost is named.
   const inner = gained.at(-1);
   if (!inner || !gained.every((n) => n === inner || holds(n, inner))) return {};
-  return { focus_now: { role: inner.role, name: inner.name ?? null } };
+  // Unnamed, it is told by the label a person reads beside it ("Find:" beside Kate's find field).
+  const backend = await context.backend();
+  const label = inner.name
+    ? undefined
+    : await labelBeside(backend, now.read.root, inner, windowId, LABEL_WITHIN_MS).catch(() => undefined);
+  return { focus_now: { role: inner.role, name: inner.name ?? null, ...(label ? { label } : {}) } };
 }
+
+/** How long the label beside a newly focused field may take to place. */
+const LABEL_WITHIN_MS = 500;
 
 /** Whether `outer` holds `node` somewhere below it. */
 function holds(outer: RawNode, node: RawNode): boolean {
@@ -675,10 +684,13 @@ export const keyTool = defineInputTool({
         };
       },
       describe: (r) => {
-        const moved = r.focus_now as { role: string; name: string | null } | undefined;
-        const now = moved
-          ? `; the focus is now on ${moved.role}${moved.name ? ` ${JSON.stringify(moved.name)}` : ""}`
-          : "";
+        const moved = r.focus_now as { role: string; name: string | null; label?: string } | undefined;
+        const named = moved?.name
+          ? ` ${JSON.stringify(moved.name)}`
+          : moved?.label
+            ? ` ~${JSON.stringify(moved.label)}`
+            : "";
+        const now = moved ? `; the focus is now on ${moved.role}${named}` : "";
         return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}${coloursWords(r)}`;
       },
     };
