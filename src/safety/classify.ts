@@ -109,6 +109,8 @@ export interface TargetFacts {
         asks?: boolean | undefined;
         /** The language its app shows its labels in ("pt_BR"), where the platform could tell. */
         language?: string | undefined;
+        /** Its title, where read: it names the document a main window shows ("Untitled — Kate"). */
+        title?: string | undefined;
         /**
          * Whether it is a message and nothing more: a dialog whose only button is the one pressed,
          * with no field or choice, whose text holds no committing word (acknowledgedMessage);
@@ -213,6 +215,22 @@ function quoteLabel(label: string): string {
   return `${JSON.stringify(`${head}…${tail}`)} (${chars.length.toLocaleString("en-US")} characters)`;
 }
 
+/**
+ * Whether a main window's title names a document never saved: its first part ("*Untitled 1",
+ * "Untitled *", "New Document (Draft)"), without an edited mark, a number or a note in brackets, is
+ * a catalog's word for one. A file named "Untitled.txt" is titled so, and is no such document.
+ */
+export function untitledDocument(title: string | undefined): boolean {
+  const document = title?.split(/ [—–-] /u)[0];
+  if (!document) return false;
+  const bare = document
+    .replace(/^\*\s*|\s*\*$/gu, "")
+    .replace(/\s*[(（][^)）]*[)）]$/u, "")
+    .replace(/\s*\d+$/u, "")
+    .replace(/\s*\*$/u, "");
+  return bare !== "" && labelIs(bare, "untitled");
+}
+
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
 type Verdict = { commits: string } | { safe: true } | undefined;
 
@@ -241,6 +259,10 @@ function judgeLabel(
     };
   // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
   if (words.picks && !words.commits && window?.chooser) return { safe: true };
+  // Save of a document never saved asks for its name first, as Save As does (GNOME, KDE and Apple
+  // guidelines): the window's title names it "Untitled".
+  if (!inDialog && words.saves && labelIs(judged, "saves") && untitledDocument(window?.title))
+    return { safe: true };
   if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
   // A verb by its meaning, in any inflection ("Paying", "Truncate table", "결제"), and a cancel
   // word's object ("Cancel subscription"): a main window has no other signal to fall back on.

@@ -5,8 +5,19 @@
 
 /** commits: presses that commit; closes: close a window; edits: change a document, undoably;
  * cancels: back out; asks: open a further step (a file chooser); picks: a chooser's answer that
- * only names a file; searches: a search field's words; pastes: paste the clipboard. */
-export type WordKind = "commits" | "closes" | "edits" | "cancels" | "asks" | "picks" | "searches" | "pastes";
+ * only names a file; searches: a search field's words; pastes: paste the clipboard; saves: Save
+ * alone; untitled: a document never saved, as its window's title names it. */
+export type WordKind =
+  | "commits"
+  | "closes"
+  | "edits"
+  | "cancels"
+  | "asks"
+  | "picks"
+  | "searches"
+  | "pastes"
+  | "saves"
+  | "untitled";
 
 // English, beyond what catalogs translate: the verbs of commerce, publishing, accounts and systems.
 export const ENGLISH: Record<WordKind, string[]> = {
@@ -108,6 +119,9 @@ export const ENGLISH: Record<WordKind, string[]> = {
     "previous match",
   ],
   pastes: ["paste"],
+  // Save alone, and what an editor titles a document never saved: there, Save asks for a name first.
+  saves: ["save"],
+  untitled: ["untitled", "untitled document", "new document", "unsaved document"],
 };
 
 /**

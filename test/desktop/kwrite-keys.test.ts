@@ -169,4 +169,37 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     );
     await call("key", { key: "Escape", intent: "Close the find bar", window: { title } });
   });
+
+  it("Save of a document never saved opens its Save dialog with no person (a Save As); nothing is written", async () => {
+    const opened = await call("key", { key: "ctrl+n", intent: "A new document", window: { title } });
+    assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
+    const untitled = "Untitled*KWrite";
+    await findWaiting(call, untitled, { role: "text" }, HANG_MS);
+    const save = await call("key", {
+      key: "ctrl+s",
+      intent: "Save the new document",
+      window: { title: untitled },
+    });
+    assert.equal(save.data?.status, "done", save.text ?? JSON.stringify(save.error));
+    assert.match(save.text ?? "", /window appeared: \d+ "Save File/, save.text);
+    await call("key", { key: "Escape", intent: "Cancel the save", window: { title: "Save File*" } });
+    // KWrite opened the new document in a tab of the same window: the named one's tab brings it back,
+    // and its own Save still asks.
+    const tab = (await findWaiting(
+      call,
+      untitled,
+      { role: "page tab", name: `notes-${process.pid}.txt` },
+      HANG_MS,
+    )) as {
+      ref: string;
+    };
+    const back = await call("act", { ref: tab.ref, action: { kind: "invoke" }, intent: "Back to the notes" });
+    assert.ok(back.ok, JSON.stringify(back.error));
+    await findWaiting(call, title, { role: "text" }, HANG_MS);
+    refusedWith(
+      await call("key", { key: "ctrl+s", intent: "Save the notes", window: { title } }),
+      "ctrl+s on a named document",
+      /"save" commits/,
+    );
+  });
 });

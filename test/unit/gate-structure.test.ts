@@ -147,4 +147,39 @@ describe("the judge: structure first", () => {
     assert.match(reason, /^it presses a push button "Lorem[^"]*…[^"]*pay now" \(\d+ characters\) \("pay/);
     assert.ok(reason.indexOf('("pay') < 200, reason);
   });
+
+  it("Save of a document never saved asks for its name (a Save As); of a named one, in a dialog, or Save All, it commits", () => {
+    const inWindow = (title: string) => ({ role: "frame", title });
+    for (const title of [
+      "Untitled — Kate",
+      "Untitled * — KWrite",
+      "*Untitled 1 - Mousepad",
+      "New Document (Draft) - Text Editor",
+      "Unbenannt — Kate",
+    ])
+      for (const name of ["Save", "_Save\tCtrl+S", "&Save"])
+        assert.equal(
+          commitReason(press("menu item", name, { window: inWindow(title) })),
+          undefined,
+          `${name} in ${title}`,
+        );
+    for (const [name, title] of [
+      ["Save", "notes.txt — Kate"],
+      ["Save", "Untitled.txt — Kate"],
+      ["Save", "Untitled notes — Kate"],
+      ["Save All", "Untitled — Kate"],
+      ["Save and send", "Untitled — Kate"],
+    ] as const)
+      assert.match(
+        commitReason(press("menu item", name, { window: inWindow(title) })) ?? "",
+        /commits/,
+        `${name} in ${title}`,
+      );
+    // A question titled so ("Save changes to Untitled?") is a dialog: its Save writes.
+    assert.match(
+      commitReason(press("push button", "Save", { window: { role: "dialog", title: "Untitled — Kate" } })) ??
+        "",
+      /commits/,
+    );
+  });
 });

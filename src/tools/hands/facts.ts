@@ -139,7 +139,12 @@ export function windowFacts({
   language?: string | undefined;
 }): WindowFacts {
   const modal = root.states?.includes("modal") && !DIALOG_ROLES.has(root.role);
-  return { role: modal ? "dialog" : root.role, states: root.states, ...(language ? { language } : {}) };
+  return {
+    role: modal ? "dialog" : root.role,
+    states: root.states,
+    ...(language ? { language } : {}),
+    ...(root.name ? { title: root.name } : {}),
+  };
 }
 
 /** Where a window holds a file chooser: its own role, or a chooser inside (GTK 4, Qt). */
