@@ -39,12 +39,24 @@ export function keyStates(element: Pick<SnapshotElement, "states">): string[] {
   return shown;
 }
 
+/**
+ * A path, a URL or a file name in folders: what tells it apart is its end ("…/minutes-print.pdf").
+ * It starts as one ("/", "~/", "C:\\", "file://"), or is one word holding a separator.
+ */
+const PATH_LIKE = /^(?:[~.]?\/|[A-Za-z]:\\|\\\\|[a-z][a-z+.-]*:\/\/)|^[^\s]*[/\\][^\s]*$/u;
+
 function quote(text: string, max = 120): string {
   // Only what can be shown is folded: a name of megabytes is not copied whole to show 120 characters.
   const read = text.length > max * 4 ? text.slice(0, max * 4) : text;
   const oneLine = read.replace(/\s+/g, " ");
   const cut = oneLine.length > max || read !== text;
-  return JSON.stringify(cut ? `${oneLine.slice(0, max)}…` : oneLine);
+  if (!cut) return JSON.stringify(oneLine);
+  // A long path keeps its head and its end: its file name is what differs from its neighbours'.
+  if (read === text && PATH_LIKE.test(oneLine)) {
+    const tail = Math.floor(max * 0.6);
+    return JSON.stringify(`${oneLine.slice(0, max - tail - 1)}…${oneLine.slice(-tail)}`);
+  }
+  return JSON.stringify(`${oneLine.slice(0, max)}…`);
 }
 
 function describeCut(cut: ChildrenCut, childCount: number | null): string {

@@ -142,6 +142,31 @@ describe("the screen view", () => {
   });
 });
 
+describe("long names", () => {
+  it("a path keeps its end, where its file name is; other text keeps its start", async () => {
+    const folder =
+      "/tmp/deskhand-print-3kM7EE/reports/2026/december/minutes-of-the-weekly-meeting/drafts/for-the-board/quarterly-review/";
+    const button = (name: string): FakeElement => ({ role: "push button", name, states: SHOWN });
+    const prose = `Remember ${"to bring the minutes of the weekly meeting ".repeat(4)}`;
+    const root: FakeElement = {
+      role: "frame",
+      name: "T",
+      states: SHOWN,
+      children: [button(`${folder}minutes-print.pdf`), button(prose)],
+    };
+    const rect = { x: 0, y: 0, width: 400, height: 300 };
+    const backend = new FakeBackend({
+      windows: [{ id: 1, title: "T", pid: 1, app: "fake", rect, focused: true, root }],
+    });
+    const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
+    const text = await renderSnapshot(
+      await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "full"),
+    );
+    assert.match(text, /push button "\/tmp\/deskhand-print-[^"]*…[^"]*\/quarterly-review\/minutes-print\.pdf"/, text);
+    assert.match(text, /push button "Remember to bring [^"]*…"/, text);
+  });
+});
+
 describe("runs of empty cells", () => {
   const cell = (name: string, text = ""): FakeElement => ({
     role: "table cell",
