@@ -162,7 +162,11 @@ describe("long names", () => {
     const text = await renderSnapshot(
       await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "full"),
     );
-    assert.match(text, /push button "\/tmp\/deskhand-print-[^"]*…[^"]*\/quarterly-review\/minutes-print\.pdf"/, text);
+    assert.match(
+      text,
+      /push button "\/tmp\/deskhand-print-[^"]*…[^"]*\/quarterly-review\/minutes-print\.pdf"/,
+      text,
+    );
     assert.match(text, /push button "Remember to bring [^"]*…"/, text);
   });
 });
