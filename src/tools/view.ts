@@ -3,6 +3,7 @@
 // what observe lists there: whole where the agent has not seen that window, else what came and went
 // since its last look (an observe, or an earlier view). The one home of that rule; call.ts applies it
 // to the outermost call only (a run's steps and a form's fields end with one view, the run's).
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { WindowInfo } from "../platform/types.js";
 import type { ToolContext } from "./context.js";
@@ -78,6 +79,26 @@ export async function viewAfter(context: ToolContext): Promise<View> {
   };
 }
 
+/** How long a window new to the agent that lists nothing yet is read again: its app may still fill it. */
+const FILLED_WITHIN_MS = 1500;
+const FILL_POLL_MS = 250;
+
+/**
+ * Observe of the window in front. One the agent has not seen (a dialog the act opened) that lists no
+ * target yet is read again for a while: its app fills it after it maps (Thunar's delete question once
+ * read as 0 targets).
+ */
+async function observeFront(context: ToolContext, id: number, wait: boolean) {
+  const input = observeTool.input.parse({ target: { kind: "window", id }, pixels: false });
+  const deadline = Date.now() + (wait ? FILLED_WITHIN_MS : 0);
+  for (;;) {
+    const { data, text } = await observeTool.handler(context, input);
+    const targets = (data.targets as { index: number; label: string }[] | undefined) ?? [];
+    if (targets.length > 0 || Date.now() >= deadline) return { data, text, targets };
+    await sleep(FILL_POLL_MS);
+  }
+}
+
 async function frontView(context: ToolContext): Promise<View> {
   try {
     const windows = await (await context.backend()).listWindows();
@@ -91,9 +112,7 @@ async function frontView(context: ToolContext): Promise<View> {
       };
     // What the agent saw before: observe, called next, remembers what it lists.
     const before = lastView(context, front.id);
-    const input = observeTool.input.parse({ target: { kind: "window", id: front.id }, pixels: false });
-    const { data, text } = await observeTool.handler(context, input);
-    const targets = (data.targets as { index: number; label: string }[] | undefined) ?? [];
+    const { data, text, targets } = await observeFront(context, front.id, !before);
     const seen: SeenLines = {
       targets: targets.map((t) => t.label),
       context: (data.context as string[]) ?? [],

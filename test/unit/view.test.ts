@@ -109,6 +109,36 @@ describe("the view an acting reply ends with", () => {
     assert.match(view, /label "Changes apply at once"/, "the text a person reads in it");
   });
 
+  it("a dialog its app fills only after it shows is read again until it lists something", async () => {
+    // It maps empty, and its app puts its buttons in a second later.
+    const late = fakeWindow("Question", [], { id: 9, rect: { ...rect, x: 500 }, role: "dialog" });
+    const filled = fakeWindow("Question", [button("Cancel", 10, 520), button("Delete", 40, 520)], {
+      id: 9,
+      rect: { ...rect, x: 500 },
+      role: "dialog",
+    }).root;
+    const { context } = fakeContext({
+      windows: [fakeWindow("Editor", [button("Settings…", 10)])],
+      hands: { windows: [{ id: 7, rect }], active: 7 },
+      dir,
+      react: (element, action, desktop) => {
+        if (action.kind !== "invoke" || element.name !== "Settings…") return;
+        desktop.windows[0]!.focused = false;
+        desktop.windows.push(late);
+        setTimeout(() => {
+          late.root = filled;
+        }, 1000);
+      },
+    });
+    const text = textOf(await callTool(context, toolNamed("act"), act("Settings…", "invoke")));
+    assert.match(
+      text,
+      /^# view: window 9 "Question" \(fake\) in front · s\d+, new to you: 2 targets$/m,
+      text,
+    );
+    assert.match(text, /^1\. push button "Delete"/m, text);
+  });
+
   it("after a look, only what changed: a toggled box comes and goes; nothing changed says so", async () => {
     const { context } = editor();
     const observed = textOf(
