@@ -225,6 +225,74 @@ describe("what a key presses", () => {
     assert.deepEqual(own, [{ name: undefined, via: "the field's own action", commits: true }]);
   });
 
+  it("Enter in a find bar's field searches; in a bar's other field, or a tool bar's named field, it is the field's own", async () => {
+    const at = (x: number, width = 100) => ({ x, y: 10, width, height: 24 });
+    const field = (extra: Partial<FakeElement> = {}): FakeElement => ({
+      role: "text",
+      name: "",
+      bounds: at(60),
+      interfaces: ["Accessible", "Component", "Text", "EditableText"],
+      states: [...showing, "editable"],
+      ...extra,
+    });
+    const focused = (extra: Partial<FakeElement> = {}) =>
+      field({ states: [...showing, "editable", "focused"], ...extra });
+    const label = (name: string, x: number): FakeElement => ({
+      role: "label",
+      name,
+      bounds: at(x, 40),
+      interfaces: ["Accessible", "Component"],
+      states: showing,
+    });
+    const frame = (bar: FakeElement): FakeElement => ({
+      role: "frame",
+      name: "Editor",
+      states: showing,
+      children: [{ role: "text", name: "Document", states: [...showing, "editable", "multi line"] }, bar],
+    });
+    const filler = (children: FakeElement[]): FakeElement => ({ role: "filler", states: showing, children });
+    const toolBar = (children: FakeElement[]): FakeElement => ({
+      role: "tool bar",
+      states: showing,
+      children,
+    });
+    const combo = (child: FakeElement): FakeElement => ({
+      role: "combo box",
+      name: "words",
+      bounds: at(60),
+      interfaces: ["Accessible", "Component"],
+      states: showing,
+      children: [child],
+    });
+    const own = [{ name: undefined, via: "the field's own action", commits: true }];
+    // KWrite's: "Find:" beside the combo box holding the field. Mousepad's: a tool bar with a Close.
+    assert.deepEqual(
+      await judged(frame(filler([label("Find:", 10), combo(focused())])), { chord: "Enter" }),
+      [],
+    );
+    assert.deepEqual(
+      await judged(frame(toolBar([button("Close"), combo(focused())])), { chord: "Enter" }),
+      [],
+    );
+    assert.deepEqual(
+      await judged(frame(filler([focused(), { role: "check box", name: "Match case", states: showing }])), {
+        chord: "Enter",
+      }),
+      [],
+    );
+    // A bar of two fields: the second has its own label, which does not search.
+    const replace = filler([
+      label("Find:", 10),
+      field(),
+      label("Replace:", 170),
+      focused({ bounds: at(220) }),
+    ]);
+    assert.deepEqual(await judged(frame(replace), { chord: "Enter" }), own);
+    // A tool bar with a Close around a field named for something else (a message) is no find bar's.
+    const chat = toolBar([button("Close"), focused({ name: "Message" })]);
+    assert.deepEqual(await judged(frame(chat), { chord: "Enter" }), own);
+  });
+
   it("Enter in a text of many lines may press a sending button beside it; ctrl+Enter any of the window's", async () => {
     const text = (name: string): FakeElement => ({
       role: "text",
