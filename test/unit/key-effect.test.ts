@@ -330,6 +330,17 @@ describe("what a key presses", () => {
       { role: "link", name: "Publish", states: showing },
     ]);
     assert.deepEqual(await judged(editor, { text: "one\ntwo" }), []);
+    // A word processor's page (Writer's "document text" of paragraphs) beside its sidebar's unnamed
+    // buttons: Enter is a new paragraph.
+    const paragraph: FakeElement = { ...text(""), role: "paragraph" };
+    const page: FakeElement = {
+      role: "document text",
+      name: "Untitled 1",
+      states: showing,
+      children: [paragraph],
+    };
+    const writer = frame([box([pane(page), box([button(""), button("Properties")])])]);
+    assert.deepEqual(await judged(writer, { text: "Title\nBody" }), []);
     // ctrl+Enter, bound by no element here, counts as committing; the window's sending link is named.
     const sent = await judged(editor, { chord: "ctrl+Enter" });
     assert.ok(

@@ -146,15 +146,19 @@ async function composerSends(
   const path = focusedNode ? pathTo(read.root, focusedNode) : [];
   const form = path.findLast((n) => n.role === "form");
   if (form) found.push(...buttonsIn(form, shown).map((node) => ({ node, via: "the form's submit button" })));
-  // The window itself is not beside the text: its buttons are a dialog's, not a composer's.
-  const beside = form
-    ? []
-    : path
-        .slice(1, -1)
-        .slice(-BESIDE_LEVELS)
-        .flatMap((n) => n.children.filter((c) => !path.includes(c)))
-        .flatMap((n) => buttonsIn(n, shown))
-        .filter((n) => sendsLike(n, true));
+  // The window itself is not beside the text: its buttons are a dialog's, not a composer's. A word
+  // processor's document (its toolkit says "document text": Writer's page) takes Enter as a new
+  // paragraph; the buttons beside its page are its sidebar's and rulers', which nothing sends.
+  const document = path.some((n) => n.role === "document text");
+  const beside =
+    form || document
+      ? []
+      : path
+          .slice(1, -1)
+          .slice(-BESIDE_LEVELS)
+          .flatMap((n) => n.children.filter((c) => !path.includes(c)))
+          .flatMap((n) => buttonsIn(n, shown))
+          .filter((n) => sendsLike(n, true));
   for (const node of new Set(beside)) found.push({ node, via: "a sending button beside the text" });
   if (!keys.modified) return found;
   if (!read.complete)
