@@ -116,6 +116,8 @@ export function fingerprintOf(entry: FlatEntry): Fingerprint {
     indexInParent: node.indexInParent,
     bounds: node.bounds,
     ...(node.states ? { states: node.states } : {}),
+    // As seen, and no more than a line shows: element_info says whether it changed since.
+    ...((node.value ?? node.text) !== undefined ? { value: (node.value ?? node.text)!.slice(0, 200) } : {}),
     path: entry.path,
     fromWindow: entry.fromWindow !== false,
     windowId: entry.windowId,

@@ -12,6 +12,8 @@ export interface Fingerprint {
   bounds: Rect | null | undefined;
   /** The states as seen (what element_info says changed since; no part of what the element is). */
   states?: readonly string[];
+  /** The value as seen, where read (element_info says it changed since; no part of what it is). */
+  value?: string;
   /** Child indices from the window's root down to the element. */
   path: number[];
   /** false: `path` does not start at the window (found by the app's own search, or under a ref). */

@@ -7,10 +7,20 @@ import { refSchema } from "./schemas.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 /** What the re-read says of the element against the snapshot: the same one, moved, or another. */
-function verdict(differences: number, same: boolean, states: string[]): string {
-  const since = states.length ? `; its states since: ${states.join(", ")}` : "";
-  if (differences === 0) return `verified: the same element${states.length ? since : ", unchanged"}`;
-  return same ? `verified: the same element, moved since the snapshot${since}` : "CHANGED since the snapshot";
+function verdict(differences: number, same: boolean, since: string[]): string {
+  const said = since.length ? `; ${since.join("; ")}` : "";
+  if (differences === 0) return `verified: the same element${since.length ? said : ", unchanged"}`;
+  return same ? `verified: the same element, moved since the snapshot${said}` : "CHANGED since the snapshot";
+}
+
+/** A value that changed since it was seen, as words ('its value "12 pt" → "20 pt"'), bounded. */
+function valueSince(was: string | undefined, now: string | undefined): string | undefined {
+  if (was === undefined || now === undefined || was === now) return undefined;
+  // A long value seen cut by a snapshot's maxText is not another value.
+  const [short, long] = was.length < now.length ? [was, now] : [now, was];
+  if (short.length >= 100 && long.startsWith(short)) return undefined;
+  const cut = (v: string) => JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
+  return `its value ${cut(was)} → ${cut(now)}`;
 }
 
 export const elementInfoTool = defineTool({
@@ -51,11 +61,13 @@ export const elementInfoTool = defineTool({
     // Moved or resized only: still the same element, which acting tools use where it is now.
     const same = identity(changed).length === 0;
     const states = stateChanges(entry, node);
+    const value = valueSince(entry.fingerprint.value, node.value ?? node.text);
     const data = {
       ref: input.ref,
       verified: same,
       differences: changed,
       ...(states.length ? { states_changed: states } : {}),
+      ...(value ? { value_changed: { was: entry.fingerprint.value, now: node.value ?? node.text } } : {}),
       ...elementState(node),
       description: node.description ?? null,
       ...(placeholder ? { placeholder } : {}),
@@ -69,7 +81,7 @@ export const elementInfoTool = defineTool({
       ...(node.unread.length ? { unread: [...new Set(node.unread)] } : {}),
     };
     const lines = [
-      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${verdict(changed.length, same, states)}`,
+      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${verdict(changed.length, same, [...(states.length ? [`its states since: ${states.join(", ")}`] : []), ...(value ? [`${value} since`] : [])])}`,
       ...changed.map((d) => `  ${d.field}: was ${JSON.stringify(d.was)}, now ${JSON.stringify(d.now)}`),
       `states: ${(node.states ?? ["(unread)"]).join(", ")}`,
       `bounds: ${node.bounds ? `${node.bounds.x},${node.bounds.y} ${node.bounds.width}x${node.bounds.height}` : "none (not on screen, or no geometry)"}`,

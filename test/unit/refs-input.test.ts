@@ -116,4 +116,23 @@ describe("element_info on an element whose states changed", () => {
     assert.doesNotMatch(info.output.text, /unchanged/);
     assert.deepEqual(info.output.data.states_changed, ["enabled: no → yes"]);
   });
+
+  it("says its value changed since it was seen (a size field set in a dialog), never 'unchanged'", async () => {
+    const size = (value: string): FakeElement => ({
+      role: "text",
+      name: "Size",
+      text: value,
+      bounds: { x: 10, y: 40, width: 100, height: 24 },
+      interfaces: ["Accessible", "Component", "Text", "EditableText"],
+      states: ["enabled", "sensitive", "showing", "visible", "editable", "focusable"],
+    });
+    const { backend, call } = desktop([size("12 pt")]);
+    const found = await call("find", { target: { kind: "title", glob: "Form" }, role: "text" });
+    const ref = found.ok ? (found.output.data.matches as { ref: string }[])[0]!.ref : "";
+    backend.replace("w7/0/0", size("20 pt"));
+    const info = await call("element_info", { ref });
+    assert.ok(info.ok, JSON.stringify(info));
+    assert.match(info.output.text, /verified: the same element; its value "12 pt" → "20 pt" since/);
+    assert.deepEqual(info.output.data.value_changed, { was: "12 pt", now: "20 pt" });
+  });
 });
