@@ -55,8 +55,13 @@ function supportedActions(target: ActionTarget): string[] {
 
 function unsupported(target: ActionTarget, what: string): UnsupportedAction {
   const supported = supportedActions(target);
+  // Its select chooses among what it holds: said with what it needs, so that a refused bare select
+  // does not read as supported.
+  const interfaces = target.node.interfaces ?? [];
+  const needs = interfaces.includes("Table") ? "select {row}" : "select {option}";
+  const said = supported.map((s) => (s === "select" ? needs : s));
   return new UnsupportedAction(
-    `${target.node.role} ${JSON.stringify(target.node.name ?? "")} does not support ${what}; it supports ${supported.join(", ") || "nothing"}`,
+    `${target.node.role} ${JSON.stringify(target.node.name ?? "")} does not support ${what}; it supports ${said.join(", ") || "nothing"}`,
     supported,
   );
 }
