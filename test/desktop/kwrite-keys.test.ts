@@ -116,7 +116,10 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     assert.equal(await document(before!), before, "KWrite is there, its document as it was");
     for (let i = 0; i < 3; i++) await press("Escape");
     // The same letter pressed twice by `key`: the second lands in the menu the first opened.
+    // The menu is seen open before Escape, as above: on a loaded machine an Escape sent before it
+    // showed left the menu bar without the keyboard, and the two f's went into the document.
     await press("alt+e");
+    assert.ok(await editOpen(true), "the Edit menu opened again");
     await press("Escape");
     const twice = await call("key", { key: "f", count: 2, intent: "Press f twice", window: { title } });
     refusedWith(
@@ -139,6 +142,7 @@ describe("KWrite takes deskhand's keys as a person's", () => {
         /^\d+:\d+$/.test(m.name ?? ""),
       )?.name;
     };
+    const was = await document("first words here\nsecond last line\n");
     const opened = await call("key", { key: "ctrl+f", intent: "Open the find bar", window: { title } });
     assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
     // The field is unnamed (Qt names the combo box around it for what it holds): the reply tells it
@@ -163,10 +167,7 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     assert.equal(next.data?.status, "done", next.text ?? JSON.stringify(next.error));
     const to = await settled(caret, (now) => now !== from, 3000);
     assert.ok(from && to && to !== from, `the caret moved to the next match: ${from} → ${to}`);
-    assert.equal(
-      await document("first words here\nsecond last line\n"),
-      "first words here\nsecond last line\n",
-    );
+    assert.equal(await document(was!), was, "searching changed nothing in the document");
     await call("key", { key: "Escape", intent: "Close the find bar", window: { title } });
   });
 
