@@ -89,6 +89,20 @@ function store(lifetime: "latest-snapshot" | "while-verified" = "while-verified"
   return { ...made, backend, snapshots: new SnapshotStore(async () => backend, new RefStore(lifetime)) };
 }
 
+/** One window holding `root` on the fake desktop, read in `view` and rendered. */
+async function rendered(
+  root: FakeElement,
+  view: "screen" | "full",
+  rect = { x: 0, y: 0, width: 400, height: 300 },
+): Promise<string> {
+  const title = root.name ?? "T";
+  const backend = new FakeBackend({
+    windows: [{ id: 1, title, pid: 1, app: "fake", rect, focused: true, root }],
+  });
+  const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
+  return renderSnapshot(await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, view));
+}
+
 describe("the screen view", () => {
   it("folds what is not on screen, merges wrappers and echoes, drops separators, and the counts add up", async () => {
     const { snapshots } = store();
@@ -154,14 +168,7 @@ describe("long names", () => {
       states: SHOWN,
       children: [button(`${folder}minutes-print.pdf`), button(prose)],
     };
-    const rect = { x: 0, y: 0, width: 400, height: 300 };
-    const backend = new FakeBackend({
-      windows: [{ id: 1, title: "T", pid: 1, app: "fake", rect, focused: true, root }],
-    });
-    const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
-    const text = await renderSnapshot(
-      await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "full"),
-    );
+    const text = await rendered(root, "full");
     assert.match(
       text,
       /push button "\/tmp\/deskhand-print-[^"]*…[^"]*\/quarterly-review\/minutes-print\.pdf"/,
@@ -186,12 +193,7 @@ describe("runs of empty cells", () => {
       states: SHOWN,
       children: [{ role: "table", states: SHOWN, children: cells }],
     };
-    const rect = { x: 0, y: 0, width: 400, height: 300 };
-    const backend = new FakeBackend({
-      windows: [{ id: 1, title: "T", pid: 1, app: "fake", rect, focused: true, root }],
-    });
-    const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
-    return renderSnapshot(await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen"));
+    return rendered(root, "screen");
   }
 
   it("a cell whose name is its text (GTK's tree view) is not empty; one named by its position (Calc) is", async () => {
@@ -289,14 +291,7 @@ describe("a closed popup that claims to show", () => {
       ],
     };
     const root: FakeElement = { role: "frame", name: "Kate", states: SHOWN, children: [combo] };
-    const rect = { x: 0, y: 0, width: 1280, height: 1024 };
-    const backend = new FakeBackend({
-      windows: [{ id: 1, title: "Kate", pid: 1, app: "fake", rect, focused: true, root }],
-    });
-    const snapshots = new SnapshotStore(async () => backend, new RefStore("while-verified"));
-    const text = await renderSnapshot(
-      await snapshots.take({ kind: "window", id: 1 }, SNAPSHOT_DEFAULTS, "screen"),
-    );
+    const text = await rendered(root, "screen", { x: 0, y: 0, width: 1280, height: 1024 });
     assert.match(text, /combo box "Plain text" \[ref=s1:e\d+\][^\n]* · closed, 2 items/, text);
     assert.doesNotMatch(text, /list item/, text);
   });
