@@ -49,37 +49,48 @@ describe("a Writer document's table", () => {
     assert.match(read.text ?? "", /table cell "B2" \[ref=[^\]]+\]\n\s+- paragraph \[ref=[^\]]+\] = "1\.20"/);
   });
 
-  it("a line break typed into a first run's new document is a new paragraph, with no person", {
-    timeout: HANG_MS * 4,
-  }, async () => {
-    // A first run's Writer shows an info bar beside the page ("You are running version … for the first
-    // time") whose close button has no name: it had been taken for a composer's send arrow beside the
-    // text. Its own profile, its own process. Gated, with no one to ask: a question would refuse it.
-    const first = startApp(["soffice", `-env:UserInstallation=file://${join(dir, "first-run")}`, "--writer"]);
-    const gated = gatedContext(dir);
-    try {
-      const untitled = "Untitled*LibreOffice Writer";
-      const bar = await call("find", {
-        target: { kind: "title", glob: untitled },
-        text: "for the first time",
-        timeout_ms: HANG_MS,
-      });
-      assert.equal(bar.data?.total, 1, `the first run's info bar shows: ${bar.text}`);
-      await call("key", { key: "Escape", intent: "Close the tip", window: { title: "Tip of the Day*" } });
-      const typed = await toolCaller(gated)("type_text", {
-        text: "Stock notes\nTaken on Monday",
-        intent: "Write two lines",
-        window: { title: untitled },
-      });
-      assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
-      for (const line of ["Stock notes", "Taken on Monday"]) {
-        const target = { kind: "title", glob: untitled };
-        const found = await call("find", { target, role: "paragraph", text: line });
-        assert.equal(found.data?.total, 1, `a paragraph reads ${JSON.stringify(line)}: ${found.text}`);
+  // A first run's Writer of its own profile takes about 25 s to start: CI's 20 minutes leave it to
+  // the whole run with DESKHAND_DESKTOP_LANES=1, as KDE's and GNOME's lanes; key-effect's unit case
+  // holds the rule in every run.
+  const lanes = process.env.DESKHAND_DESKTOP_LANES === "1";
+  const firstRun = { timeout: HANG_MS * 4, skip: !lanes && "DESKHAND_DESKTOP_LANES=1 runs it" };
+  it(
+    "a line break typed into a first run's new document is a new paragraph, with no person",
+    firstRun,
+    async () => {
+      // A first run's Writer shows an info bar beside the page ("You are running version … for the first
+      // time") whose close button has no name: it had been taken for a composer's send arrow beside the
+      // text. Its own profile, its own process. Gated, with no one to ask: a question would refuse it.
+      const first = startApp([
+        "soffice",
+        `-env:UserInstallation=file://${join(dir, "first-run")}`,
+        "--writer",
+      ]);
+      const gated = gatedContext(dir);
+      try {
+        const untitled = "Untitled*LibreOffice Writer";
+        const bar = await call("find", {
+          target: { kind: "title", glob: untitled },
+          text: "for the first time",
+          timeout_ms: HANG_MS,
+        });
+        assert.equal(bar.data?.total, 1, `the first run's info bar shows: ${bar.text}`);
+        await call("key", { key: "Escape", intent: "Close the tip", window: { title: "Tip of the Day*" } });
+        const typed = await toolCaller(gated)("type_text", {
+          text: "Stock notes\nTaken on Monday",
+          intent: "Write two lines",
+          window: { title: untitled },
+        });
+        assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+        for (const line of ["Stock notes", "Taken on Monday"]) {
+          const target = { kind: "title", glob: untitled };
+          const found = await call("find", { target, role: "paragraph", text: line });
+          assert.equal(found.data?.total, 1, `a paragraph reads ${JSON.stringify(line)}: ${found.text}`);
+        }
+      } finally {
+        first.kill();
+        await gated.close();
       }
-    } finally {
-      first.kill();
-      await gated.close();
-    }
-  });
+    },
+  );
 });
