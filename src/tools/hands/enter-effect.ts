@@ -18,7 +18,7 @@ import { matchLabel } from "../../safety/committing-words.js";
 import { committingMeaning } from "../../safety/meanings.js";
 import type { ToolContext } from "../context.js";
 import { BINDINGS_READ, childTexts, shownIn, type WindowFacts } from "./facts.js";
-import { searchesInBar } from "./find-bar.js";
+import { searches, searchesInBar } from "./find-bar.js";
 import { CELL_REFERENCE, SPREADSHEETS } from "./sheet-cells.js";
 import type { WindowRead } from "./window-read.js";
 
@@ -269,7 +269,7 @@ async function onlySearchesOrMoves(
     (l): l is string => !!l,
   );
   const holds = text?.text.trim() ?? "";
-  if (labels.some((l) => matchLabel(l).searches || MOVES_VIEW.test(l))) return true;
+  if (labels.some((l) => searches(l) || MOVES_VIEW.test(l))) return true;
   if (labels.some((l) => NUMBERED_VIEW.test(l)) && NUMBER_SHOWN.test(holds)) return true;
   // LibreOffice names its Name Box nowhere: a cell reference in a spreadsheet's window is one.
   return CELL_REFERENCE.test(holds) && read.nodes.some((n) => SPREADSHEETS.has(n.role));

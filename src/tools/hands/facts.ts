@@ -25,7 +25,7 @@ import {
 import { matchLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
 import { SETS_A_VALUE } from "./closing.js";
-import { isFindBar } from "./find-bar.js";
+import { isFindBar, searches } from "./find-bar.js";
 import { READ, readWhole, type WindowRead } from "./window-read.js";
 
 export type WindowFacts = NonNullable<TargetFacts["window"]>;
@@ -103,15 +103,14 @@ async function holdsInput(
   // A modeless dialog titled for searching ("Search", "Find and Replace") holds only what was typed
   // to search, and so does a field named for it: closing loses nothing a person wrote.
   const modeless = !read.root.states?.includes("modal");
-  const searching = (name: string | undefined) => !!name && !!matchLabel(name).searches;
-  const searchOnly = modeless && searching(read.root.name);
+  const searchOnly = modeless && searches(read.root.name);
   const shown = shownIn(read);
   const editable = read.nodes.filter(
     (n) =>
       TYPED_TEXT_ROLES.has(n.role) &&
       n.states?.includes("editable") &&
       shown(n) &&
-      !(searchOnly || (modeless && searching(n.name ?? n.inferredLabel))),
+      !(searchOnly || (modeless && searches(n.name ?? n.inferredLabel))),
   );
   if (editable.some((n) => n.role === "password text")) return true;
   const backend = await context.backend();

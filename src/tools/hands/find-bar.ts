@@ -17,7 +17,8 @@ const BAR_LEVELS = 3;
 /** Fields whose placeholder is read: a find bar has one or two. */
 const PLACEHOLDERS_READ = 4;
 
-const searches = (label: string | undefined) => !!label && !!matchLabel(label).searches;
+/** Whether a label's words search ("Find:", "Search…", "Match case"): one reading for every rule. */
+export const searches = (label: string | undefined) => !!label && !!matchLabel(label).searches;
 // Qt's line edit says "editable" and not "single line"; a text of many lines says "multi line".
 const oneLine = (n: RawNode) =>
   EDITABLE_ROLES.has(n.role) &&
