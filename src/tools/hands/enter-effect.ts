@@ -14,7 +14,6 @@ import {
   PRESSABLE_ROLES,
   type TargetFacts,
 } from "../../safety/classify.js";
-import { matchLabel } from "../../safety/committing-words.js";
 import { committingMeaning } from "../../safety/meanings.js";
 import type { ToolContext } from "../context.js";
 import { BINDINGS_READ, childTexts, shownIn, type WindowFacts } from "./facts.js";
