@@ -36,6 +36,7 @@ import { activateWindow, FOCUS_WORDS, type Guarded, guard } from "../guard.js";
 import { type ProgramsBefore, programsBefore, windowsOfStarted } from "../started-programs.js";
 import type { ToolOutput } from "../tool.js";
 import type { ResolvedPlace } from "./placed.js";
+import { notingSends, sinceSent } from "./sends.js";
 import { listedWindow } from "./window-read.js";
 
 export interface InputAttempt {
@@ -312,16 +313,23 @@ async function windowsChanged(
   before: WindowsBefore,
   result: Record<string, unknown>,
   attempt: InputAttempt,
-  indirect = false,
+  { indirect, sinceSent }: { indirect: boolean; sinceSent: number },
 ): Promise<{ data: Record<string, unknown>; lines: string[]; windows: WindowInfo[] } | undefined> {
   try {
-    // A re-read of the element has waited already; otherwise the app is given a moment.
-    if (result.after === undefined && result.after_read === undefined) await sleep(WINDOWS_SETTLE_MS);
+    // A re-read of the element has waited already; otherwise the app is given a moment from the
+    // last send, which the input's own checks after it may have spent already.
+    if (result.after === undefined && result.after_read === undefined)
+      await sleep(Math.max(0, WINDOWS_SETTLE_MS - sinceSent));
     const backend = await context.backend();
     const list = () => backend.listWindows();
     let windows = await list();
     if (mayChangeWindows(attempt))
-      windows = await windowsSettled(list, before.windows, windows, OPENING_SETTLE_MS);
+      windows = await windowsSettled(
+        list,
+        before.windows,
+        windows,
+        Math.max(0, OPENING_SETTLE_MS - Math.max(0, sinceSent - WINDOWS_SETTLE_MS)),
+      );
     // A click presses what it lands on ("Open…" promises a window); a drag, a hover or a wheel does not.
     const pressed = attempt.mayOpen === "place" ? attempt.place?.element?.name : undefined;
     windows = await awaitPromisedWindow(list, before.windows, windows, pressed, endsInEllipsis);
@@ -642,8 +650,9 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
   const since = windowsBefore ? windowsSinceLast(context, windowsBefore.windows) : undefined;
   const sinceText = since ? `${since.lines.join("\n")}\n` : "";
   let result: Record<string, unknown>;
+  const sends = notingSends(hands, guarded.acting);
   try {
-    result = await attempt.execute(hands, guarded.acting);
+    result = await attempt.execute(sends.hands, sends.acting);
   } catch (error) {
     return inputFailed(error, guarded, { since, sinceText, target });
   }
@@ -656,7 +665,10 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
       : { decision: "done", outcome: attempt.journalOutcome ? attempt.journalOutcome(outcome) : outcome },
   );
   const changed = windowsBefore
-    ? await windowsChanged(context, hands, windowsBefore, result, attempt, !!allowed.indirect)
+    ? await windowsChanged(context, hands, windowsBefore, result, attempt, {
+        indirect: !!allowed.indirect,
+        sinceSent: sinceSent(sends.lastSent()),
+      })
     : undefined;
   if (changed) rememberWindows(context, changed.windows);
   const unseen = verdict ? undefined : pressUnseen(allowed.indirect, changed);

@@ -29,7 +29,7 @@ import { elementRule, elementShape, intentSchema, reversibleSchema, windowShape 
 import { keyedFacts } from "./sets.js";
 import { cellsTyped } from "./sheet-cells.js";
 import { type FieldTexts, fieldTextsBefore, fieldThatTook } from "./unfocused.js";
-import { listedWindow, readWhole } from "./window-read.js";
+import { listedWindow, oneReadEach, readWhole } from "./window-read.js";
 
 /** What the read-back found, as the reply says it. */
 const READ_BACK_WORDS: Record<string, string> = {
@@ -78,6 +78,19 @@ async function keyboardTarget(context: ToolContext, input: KeyboardInput) {
   // Without a window named, the keys go where the focus is now (the input chain refuses later if the
   // named window did not come forward).
   const keysGoTo = windowId !== undefined && input.ensure_focus ? windowId : await hands.activeWindow();
+  return oneReadEach(() => judgeKeys(context, input, { place, windowId, keysGoTo }));
+}
+
+/** What the keys will reach and do, judged on one read of the window they go to. */
+async function judgeKeys(
+  context: ToolContext,
+  input: KeyboardInput,
+  {
+    place,
+    windowId,
+    keysGoTo,
+  }: { place: ResolvedPlace | undefined; windowId: number | undefined; keysGoTo: number | undefined },
+) {
   const focused =
     place?.element && input.focus !== false
       ? await pressFacts(context, place.element, place.windowId)
@@ -565,9 +578,11 @@ async function focusMoved(
   windowId: number | undefined,
   before: string[] | undefined,
   settleMs: number,
+  sentAt: number,
 ): Promise<{ focus_now?: { role: string; name: string | null; label?: string } }> {
   if (windowId === undefined || before === undefined) return {};
-  await sleep(settleMs);
+  // The settle counts from the keys: the checks made after them may have spent it.
+  await sleep(Math.max(0, settleMs - (Date.now() - sentAt)));
   const had = new Set(before);
   const now = await focusedElements(context, windowId).catch(() => undefined);
   if (!now?.complete) return {};
@@ -663,6 +678,7 @@ export const keyTool = defineInputTool({
           await h.chord(chord, input.count);
           return { focused, face };
         });
+        const sentAt = Date.now();
         const after = await readBack(context, place, input.settleMs);
         const colours = face ? await fieldFaceChange(context, face) : undefined;
         // Checked only where no menu was open before: then the chord may close one.
@@ -680,22 +696,26 @@ export const keyTool = defineInputTool({
             target.changesWindow,
             target.focusedBefore,
             place ? 0 : input.settleMs,
+            sentAt,
           )),
         };
       },
-      describe: (r) => {
-        const moved = r.focus_now as { role: string; name: string | null; label?: string } | undefined;
-        const named = moved?.name
-          ? ` ${JSON.stringify(moved.name)}`
-          : moved?.label
-            ? ` ~${JSON.stringify(moved.label)}`
-            : "";
-        const now = moved ? `; the focus is now on ${moved.role}${named}` : "";
-        return `pressed ${r.key}${input.count > 1 ? ` ×${input.count}` : ""}${now}${coloursWords(r)}`;
-      },
+      describe: (r) => pressedDescription(r, input.count),
     };
   },
 });
+
+/** key's reply line: the chord, and where the focus went and what the field's pixels showed. */
+function pressedDescription(r: Record<string, unknown>, count: number): string {
+  const moved = r.focus_now as { role: string; name: string | null; label?: string } | undefined;
+  const named = moved?.name
+    ? ` ${JSON.stringify(moved.name)}`
+    : moved?.label
+      ? ` ~${JSON.stringify(moved.label)}`
+      : "";
+  const now = moved ? `; the focus is now on ${moved.role}${named}` : "";
+  return `pressed ${r.key}${count > 1 ? ` ×${count}` : ""}${now}${coloursWords(r)}`;
+}
 
 /** A field's colours changed by the keys, which only its pixels show: "; its pixels show…". */
 function coloursWords(r: Record<string, unknown>): string {

@@ -1,5 +1,6 @@
 // A window's tree as the gate reads it: bounded, and whether it was read whole (a part not read may
 // hold what decides). One read for judging keys (key-effect.ts) and closing a window (closing.ts).
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { State } from "../../platform/roles.js";
 import type { RawNode, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
@@ -19,8 +20,32 @@ export function everyNode(root: RawNode): RawNode[] {
   return [root, ...root.children.flatMap(everyNode)];
 }
 
+/**
+ * The reads of one judgement, by window: an input's target, each key's effect, whether it types into
+ * a password are judged on one state of the window, read once (each had read it again: 300 ms a read
+ * of KWrite, four reads a typed line). Nothing is sent while it holds, so none of them can be stale.
+ */
+const judging = new AsyncLocalStorage<Map<number, Promise<WindowRead>>>();
+
+/** Runs `judge` with each window read once for it, however many parts of it read the window. */
+export function oneReadEach<T>(judge: () => Promise<T>): Promise<T> {
+  return judging.run(new Map(), judge);
+}
+
 /** A window's tree, read as the gate reads it (bounded), and whether it was read whole. */
-export async function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
+export function readWhole(context: ToolContext, windowId: number): Promise<WindowRead> {
+  const reads = judging.getStore();
+  if (!reads) return readAnew(context, windowId);
+  const kept = reads.get(windowId);
+  if (kept) return kept;
+  const read = readAnew(context, windowId);
+  reads.set(windowId, read);
+  // A read that failed is tried again by the next part that asks.
+  read.catch(() => reads.delete(windowId));
+  return read;
+}
+
+async function readAnew(context: ToolContext, windowId: number): Promise<WindowRead> {
   const backend = await context.backend();
   const read = await backend.readWindow(windowId, READ);
   const nodes = everyNode(read.root);
