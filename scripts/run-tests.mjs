@@ -304,6 +304,11 @@ if (toolkits.includes("chromium") && incomplete.length) {
   jobs.push({ name: "incomplete-chromium", args: sandboxRun(APP_WAIT, [app], nodeTest(incomplete)) });
 }
 
+// The longest toolkit suites first (LibreOffice, then the browsers: 50–110 s each, the rest 10–50 s),
+// so that the lanes end together: one of them last left the other lane idle for its length.
+const HEAVY = ["toolkit-calc", "toolkit-firefox", "toolkit-chromium"];
+const heavyFirst = (job) => (HEAVY.includes(job.name) ? HEAVY.indexOf(job.name) : HEAVY.length);
+jobs.sort((a, b) => heavyFirst(a) - heavyFirst(b));
 // One pool: the shared desktop's long job holds one lane; the other takes the own-desktop files and
 // the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
 // unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
