@@ -198,7 +198,11 @@ export class NdjsonClient {
 /** Calls registry tools in-process, as a front end does; failures come back as their JSON, not thrown. */
 export function toolCaller(context: ToolContext) {
   return async (tool: ToolName, input: Record<string, unknown>) => {
+    const started = Date.now();
     const result = await callTool(context, toolNamed(tool), input);
+    // Where a file's time goes, call by call: DESKHAND_CALL_TIMES=1 prints each call's time.
+    if (process.env.DESKHAND_CALL_TIMES)
+      console.error(`# call ${Date.now() - started} ms ${tool} ${result.ok ? "" : result.error.code}`);
     return result.ok
       ? {
           ok: true as const,
