@@ -26,7 +26,7 @@ class FakeHands {
 
 it("notes the end of each send, by the hands or the acting backend, and never of a read", async () => {
   const hands = new FakeHands();
-  const backend = { perform: async () => ({}) };
+  const backend = { perform: async () => ({}), reportsShowing: () => false };
   const {
     hands: noted,
     acting,
@@ -50,6 +50,8 @@ it("notes the end of each send, by the hands or the acting backend, and never of
   await sleep(20);
   await (await acting.backend()).perform("h", { kind: "invoke" } as never, { timeoutMs: 100 });
   assert.ok(lastSent()! >= typeEnded + 15, "an accessibility action is a send");
+  // A method that answers at once still does, not with a promise.
+  assert.equal((await acting.backend()).reportsShowing?.("h"), false);
 });
 
 it("credits the time since the last send, and nothing where none was noted", () => {

@@ -40,11 +40,25 @@ export function notingSends(
         const value = Reflect.get(object, property, object);
         if (typeof value !== "function") return value;
         if (!sends(property)) return value.bind(object);
-        return (...args: unknown[]) =>
-          // Also when it fails: part of it may have gone out.
-          Promise.resolve(value.apply(object, args)).finally(() => {
+        return (...args: unknown[]) => {
+          const noteNow = () => {
             last = Date.now();
-          });
+          };
+          let result: unknown;
+          try {
+            result = value.apply(object, args);
+          } catch (error) {
+            noteNow();
+            throw error;
+          }
+          // A send that fails is noted too: part of it may have gone out. A method that answers at
+          // once (the backend's reportsShowing) answers as it does.
+          if (typeof (result as PromiseLike<unknown> | undefined)?.then !== "function") {
+            noteNow();
+            return result;
+          }
+          return Promise.resolve(result).finally(noteNow);
+        };
       },
     });
   const byHands = (property: PropertyKey) => SENDS.has(property as keyof Hands);
