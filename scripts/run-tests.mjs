@@ -202,13 +202,12 @@ if (shared.length) {
     stream: true,
     env: {
       ...NO_VIEW,
-      // Minimized while a file that does not name them runs (test-worker.mjs): they draw all the while.
+      // Minimized while a file that does not name it runs (test-worker.mjs): it draws all the while.
       DESKHAND_IDLE_WINDOWS: JSON.stringify([
         {
           title: "GTK Widget Factory",
           named: ["TITLES.gtk4", "(TITLES)", "GTK Widget Factory", "gtk4-widget-factory"],
         },
-        { title: "gtk3-widget-factory", named: ["TITLES.gtk3", "(TITLES)", "gtk3-widget-factory"] },
       ]),
     },
   });
