@@ -29,14 +29,27 @@ function sourceOf(file) {
   return [text, ...helpers.map((h) => readFileSync(h, "utf8"))].join("\n");
 }
 
-/** Minimizes, or maps again, each idle window as the file uses it or not (xdotool; best effort). */
+const xdotool = (...command) => spawnSync("xdotool", command, { encoding: "utf8", timeout: 5000 });
+/** The windows minimized here, by title: only they are mapped again. */
+const minimized = new Map();
+
+/**
+ * Minimizes each idle window a file does not use, and maps again those it minimized for one that
+ * does (xdotool; best effort). Only windows on screen are minimized: GTK 3 keeps an unmapped leader
+ * window under its app's title, and mapping that showed a second window of the same title.
+ */
 function placeIdle(file) {
   const source = idle.length ? sourceOf(file) : "";
   for (const { title, named } of idle) {
-    const used = named.some((word) => source.includes(word));
-    const xdotool = (...command) => spawnSync("xdotool", command, { encoding: "utf8", timeout: 5000 });
-    for (const id of xdotool("search", "--name", `^${title}$`).stdout?.split("\n").filter(Boolean) ?? [])
-      xdotool(used ? "windowmap" : "windowminimize", "--sync", id);
+    if (named.some((word) => source.includes(word))) {
+      for (const id of minimized.get(title) ?? []) xdotool("windowmap", "--sync", id);
+      minimized.delete(title);
+    } else if (!minimized.has(title)) {
+      const shown = xdotool("search", "--onlyvisible", "--name", `^${title}$`).stdout?.split("\n");
+      const ids = shown?.filter(Boolean) ?? [];
+      for (const id of ids) xdotool("windowminimize", "--sync", id);
+      minimized.set(title, ids);
+    }
   }
 }
 
