@@ -142,20 +142,58 @@ const OWN_DESKTOP = [
   "writer",
   "compositor-gone",
 ].map((name) => `test/desktop/${name}.test.ts`);
-// KDE's and GNOME's own desktop tests (about two minutes) run where what they test changed since a
-// run passed them (its hash in docs/ledger/desktops.json), and with DESKHAND_DESKTOP_LANES=1, whose
-// whole run records the hash anew: CI's 20 minutes no longer hold them in every run.
-const DESKTOP_FILES = ["test/desktop/kde.test.ts", "test/desktop/gnome.test.ts"];
-const DESKTOP_INPUTS = [
-  "src/platform/wayland",
-  "src/platform/sandbox",
-  "data/gnome-shell",
-  "test/desktop/compositor-suite.ts",
-  ...DESKTOP_FILES,
+// Test files that drive a desktop or a compositor of their own, run where what they test changed
+// since a run passed them (its hash in docs/ledger/desktops.json), and always with
+// DESKHAND_DESKTOP_LANES=1: CI's 20 minutes no longer hold them in every run. A whole run that passes
+// records the hash anew for the groups it ran. Each group's inputs are the code it exercises that the
+// rest of the suite does not (the toolkit lanes run under sway in every run).
+const GATED = [
+  {
+    // KDE's and GNOME's own desktop tests: about two minutes.
+    name: "desktops",
+    files: ["test/desktop/kde.test.ts", "test/desktop/gnome.test.ts"],
+    inputs: [
+      "src/platform/wayland",
+      "src/platform/sandbox",
+      "data/gnome-shell",
+      "test/desktop/compositor-suite.ts",
+    ],
+  },
+  {
+    // sway's own: its IPC, deskhand's virtual keyboard and pointer, screencopy, XWayland: 100 s.
+    name: "sway",
+    files: ["test/desktop/wayland.test.ts", "test/desktop/wayland-hands.test.ts"],
+    inputs: [
+      "src/platform/wayland",
+      "src/platform/sandbox",
+      "src/platform/hands.ts",
+      "src/platform/keys.ts",
+      "src/platform/keysyms.ts",
+      "src/platform/input-turns.ts",
+      "src/platform/window-source.ts",
+      "src/platform/desktops.ts",
+      "src/platform/desktop-discovery.ts",
+    ],
+  },
+  {
+    // The sandbox command itself: start, stop, run, its lifetimes and discovery: a minute.
+    name: "sandbox",
+    files: ["test/desktop/sandbox.test.ts"],
+    inputs: [
+      "src/platform/sandbox",
+      "src/platform/desktops.ts",
+      "src/platform/desktop-discovery.ts",
+      "src/platform/setup.ts",
+      "src/frontends/cli",
+      "src/frontends/mcp",
+      "src/tools/doctor.ts",
+      "data/gnome-shell",
+    ],
+  },
 ];
-const DESKTOP_RECORD = "docs/ledger/desktops.json";
-/** The hash of KDE's and GNOME's tests' inputs: each file's path and content, in name order. */
-function desktopInputs() {
+const GATED_RECORD = "docs/ledger/desktops.json";
+/** The hash of a group's inputs and files: each file's path and content, in name order. */
+function inputsHash({ files, inputs }) {
   const hash = createHash("sha256");
   const every = (path) =>
     path.endsWith(".ts") || path.endsWith(".js") || !existsSync(path)
@@ -163,27 +201,24 @@ function desktopInputs() {
       : readdirSync(path, { recursive: true, withFileTypes: true })
           .filter((e) => e.isFile())
           .map((e) => join(e.parentPath ?? e.path, e.name));
-  for (const file of DESKTOP_INPUTS.flatMap(every).sort())
+  for (const file of [...inputs, ...files].flatMap(every).sort())
     hash.update(file).update(existsSync(file) ? readFileSync(file) : "");
   return hash.digest("hex");
 }
-const desktopHash = desktopInputs();
-const recorded = existsSync(DESKTOP_RECORD) ? JSON.parse(readFileSync(DESKTOP_RECORD, "utf8")) : {};
-const desktopsChanged = recorded.sha256 !== desktopHash;
-const desktop = files("test/desktop").filter(
-  (f) =>
-    !DESKTOP_FILES.includes(f) ||
-    desktopsChanged ||
-    process.env.DESKHAND_DESKTOP_LANES === "1" ||
-    process.env.DESKHAND_DESKTOP_BROWSERS === "1" ||
-    process.env.DESKHAND_TEST_FILTER,
-);
-if (
-  !desktop.some((f) => DESKTOP_FILES.includes(f)) &&
-  files("test/desktop").some((f) => DESKTOP_FILES.includes(f))
-)
+const recorded = existsSync(GATED_RECORD) ? JSON.parse(readFileSync(GATED_RECORD, "utf8")) : {};
+const ALL_GATED =
+  process.env.DESKHAND_DESKTOP_LANES === "1" ||
+  process.env.DESKHAND_DESKTOP_BROWSERS === "1" ||
+  !!process.env.DESKHAND_TEST_FILTER;
+const gatedRuns = GATED.map((group) => {
+  const sha256 = inputsHash(group);
+  return { ...group, sha256, runs: ALL_GATED || recorded[group.name]?.sha256 !== sha256 };
+});
+const skipped = new Set(gatedRuns.filter((g) => !g.runs).flatMap((g) => g.files));
+const desktop = files("test/desktop").filter((f) => !skipped.has(f));
+for (const group of gatedRuns.filter((g) => !g.runs))
   console.log(
-    `# kde.test.ts and gnome.test.ts: their inputs are as when they passed on ${recorded.date} (${DESKTOP_RECORD}); DESKHAND_DESKTOP_LANES=1 runs them`,
+    `# ${group.files.map((f) => f.split("/").at(-1)).join(" and ")}: their inputs are as when they passed on ${recorded[group.name].date} (${GATED_RECORD}); DESKHAND_DESKTOP_LANES=1 runs them`,
   );
 // An acting reply ends with the view (src/tools/view.ts), a read of the window in front: about 0.3 s
 // an act here, over four minutes a lane. The desktop and toolkit tests read the effects they assert
@@ -202,12 +237,13 @@ if (shared.length) {
     stream: true,
     env: {
       ...NO_VIEW,
-      // Minimized while a file that does not name it runs (test-worker.mjs): it draws all the while.
+      // Minimized while a file that does not name them runs (test-worker.mjs): they draw all the while.
       DESKHAND_IDLE_WINDOWS: JSON.stringify([
         {
           title: "GTK Widget Factory",
           named: ["TITLES.gtk4", "(TITLES)", "GTK Widget Factory", "gtk4-widget-factory"],
         },
+        { title: "gtk3-widget-factory", named: ["TITLES.gtk3", "(TITLES)", "gtk3-widget-factory"] },
       ]),
     },
   });
@@ -334,10 +370,12 @@ if (contract.length && toolkits.length) {
       args: ["scripts/toolkit-ledger.mjs", ledgerDir, ledger, ...(everyToolkit ? ["docs/ledger"] : [])],
     })) || status;
 }
-// A whole run with KDE's and GNOME's lanes that passed records what their tests passed on.
-if (status === 0 && DESKTOP_LANES && !process.env.DESKHAND_TEST_FILTER && !process.env.DESKHAND_TOOLKITS)
-  writeFileSync(
-    DESKTOP_RECORD,
-    `${JSON.stringify({ sha256: desktopHash, date: new Date().toISOString().slice(0, 10) }, null, 1)}\n`,
+// A whole run that passed records what the gated groups it ran passed on.
+if (status === 0 && !process.env.DESKHAND_TEST_FILTER && !process.env.DESKHAND_TOOLKITS) {
+  const today = new Date().toISOString().slice(0, 10);
+  const record = Object.fromEntries(
+    gatedRuns.map((g) => [g.name, g.runs ? { sha256: g.sha256, date: today } : recorded[g.name]]),
   );
+  writeFileSync(GATED_RECORD, `${JSON.stringify(record, null, 1)}\n`);
+}
 process.exit(status);

@@ -92,7 +92,8 @@ describe("the journal keeps a password out, typed any way through any front end"
     assert.doesNotMatch(text, /kq7z/i, text);
     const keys = written.filter((l) => l.tool === "key" && l.decision === "done");
     assert.ok(keys.length >= secret.length + 1, text);
-    for (const line of keys.slice(1, 1 + [...secret].length))
+    // The five before the Tab (the Backspace's own line may say other than done on a loaded machine).
+    for (const line of keys.slice(-1 - secret.length, -1))
       assert.equal(line.outcome.key, "a printable key", JSON.stringify(line));
     assert.ok(
       written.every((l) => !l.target?.role?.includes("[typed text]")),
