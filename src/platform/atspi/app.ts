@@ -2,7 +2,7 @@
 // own socket. libatspi does the same; it is faster than routing every call through the bus daemon
 // (73 µs against 98 µs a call with 2,000 in flight), and one app's flood never queues behind another's.
 
-import { DBusCallError, DBusConnection, type DBusMethodCall } from "../dbus.js";
+import { DBusCallError, DBusConnection, type DBusMethodCall, DBusTimeoutError } from "../dbus.js";
 import { yieldIfDue } from "../slice.js";
 import { IFACE } from "./names.js";
 
@@ -39,6 +39,13 @@ export interface Toolkit {
 const ACTION_CONNECTIONS = 64;
 /** Actions asked of one element one at a time at most: an element has a handful (Firefox's one). */
 const MAX_ACTIONS = 16;
+/**
+ * After a call the app left unanswered, its next calls wait at most this long, until one is answered
+ * or this much time passed since the last unanswered: a stopped app costs a tool call one bound, not
+ * one per read (a hit-test, then the popups, then the title waited 3 s each).
+ */
+const SILENT_BOUND_MS = 1000;
+const SILENT_MEMORY_MS = 10_000;
 
 /** GTK 3 names its toolkit "gtk" (GTK 4 says "GTK"). */
 export function isGtk3(toolkit: Toolkit): boolean {
@@ -243,10 +250,30 @@ export class AtspiApp {
       message.signature = signature;
       message.body = body ?? [];
     }
-    return this.limiter.run(() => {
-      if (this.direct && !this.direct.closed) return this.direct.call(message, timeoutMs);
-      return this.a11y.call({ ...message, destination: this.busName }, timeoutMs);
-    });
+    return this.limiter
+      .run(() => {
+        const bound = this.silent ? Math.min(timeoutMs, SILENT_BOUND_MS) : timeoutMs;
+        if (this.direct && !this.direct.closed) return this.direct.call(message, bound);
+        return this.a11y.call({ ...message, destination: this.busName }, bound);
+      })
+      .then(
+        (reply) => {
+          this.#silentAt = 0;
+          return reply;
+        },
+        (error) => {
+          if (error instanceof DBusTimeoutError) this.#silentAt = Date.now();
+          throw error;
+        },
+      );
+  }
+
+  /** When a call to this app last went unanswered in its bound; 0 once one was answered since. */
+  #silentAt = 0;
+
+  /** Whether the app left a call unanswered lately and has answered none since. */
+  get silent(): boolean {
+    return Date.now() - this.#silentAt < SILENT_MEMORY_MS;
   }
 
   /**

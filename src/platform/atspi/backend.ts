@@ -594,7 +594,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const [index] = await app
       .call(path, IFACE.accessible, "GetIndexInParent", this.callTimeoutMs)
       .catch((error) => {
-        if (error instanceof DBusTimeoutError) throw this.#notResponding(app);
+        if (error instanceof DBusTimeoutError) throw this.#notResponding(app, error.timeoutMs);
         return [0];
       });
     try {
@@ -606,7 +606,7 @@ export class AtspiBackend implements AccessibilityBackend {
       return read;
     } catch (error) {
       if (this.closed) throw this.#busGone();
-      if (error instanceof DBusTimeoutError) throw this.#notResponding(app);
+      if (error instanceof DBusTimeoutError) throw this.#notResponding(app, error.timeoutMs);
       const stillRegistered = (await this.applications().catch(() => [])).some((a) => a.busName === bus);
       const detail = stillRegistered
         ? `it no longer answers (${(error as Error).message})`
@@ -786,8 +786,9 @@ export class AtspiBackend implements AccessibilityBackend {
     return this.#apps.get(parseHandle(handle).bus)?.reportsShowing;
   }
 
-  #notResponding(app: AtspiApp): AppNotResponding {
-    return new AppNotResponding(app.described, this.callTimeoutMs);
+  /** `waitedMs`: what the unanswered call waited (less than the bound when the app was silent already). */
+  #notResponding(app: AtspiApp, waitedMs = this.callTimeoutMs): AppNotResponding {
+    return new AppNotResponding(app.described, waitedMs);
   }
 
   #app(handle: string): { app: AtspiApp; path: string } {

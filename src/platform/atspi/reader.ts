@@ -661,12 +661,16 @@ export async function readStructure(
   };
   const root = await readNode(context, rootPath, 0, undefined);
   if (root.unread.includes("role") && root.unread.includes("name")) {
-    if (Date.now() < deadline) throw new Error(`the application did not answer for ${rootPath}`);
+    // Before the deadline, and with nothing left unanswered lately, the app refused: an error.
+    const early = Date.now() < deadline;
+    if (early && !app.silent) throw new Error(`the application did not answer for ${rootPath}`);
     // A hung app: what could be read is the answer, with the reason named, not an error.
     root.childrenCut = { reason: "timeout" };
     return {
       root,
-      method: `nothing answered within ${options.timeoutMs} ms`,
+      method: early
+        ? "nothing answered: the app has answered no call since one went unanswered"
+        : `nothing answered within ${options.timeoutMs} ms`,
       timedOut: true,
       ceilingHit: false,
     };
