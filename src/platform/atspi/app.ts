@@ -139,7 +139,10 @@ export class AtspiApp {
 
   /** The frames this app had when it last answered, for listing it while it does not. */
   lastFrames: unknown[] | undefined = undefined;
-  /** Until then, listing does not ask this app again: it just failed to answer. */
+  /**
+   * Until then, listing does not ask this app again: it just failed to answer. Every other call is
+   * asked, with a shorter bound while the app is `silent`.
+   */
   quietUntil = 0;
 
   constructor(
@@ -268,7 +271,11 @@ export class AtspiApp {
       );
   }
 
-  /** When a call to this app last went unanswered in its bound; 0 once one was answered since. */
+  /**
+   * When a call to this app last went unanswered in its bound; 0 once one was answered since. Its
+   * calls are shortened, not skipped: only listing skips a silent app (`quietUntil`, for 5 s after
+   * its own frames went unanswered), since any call may be the one it answers again.
+   */
   #silentAt = 0;
 
   /** Whether the app left a call unanswered lately and has answered none since. */
