@@ -38,6 +38,11 @@ const testRoot = mkdtempSync(join(tmpdir(), "deskhand-tests-"));
 const baseEnv = { ...process.env, DESKHAND_CONFIG: join(testRoot, "no-config.json") };
 delete baseEnv.DESKHAND_CEILING;
 
+// The gate's label lexicon, learnt from the machine's catalogs once (30 s of CPU after they or its
+// rules change, then cached): learnt as the run starts, so that no test's first judgement waits on
+// it past the 25 s a call waits (a process that needs it meanwhile waits on its lock file).
+const lexiconJob = () => runJob({ name: "gate-lexicon", args: ["dist/safety/warm-worker.js"] });
+
 // A job (a sandbox and its tests) that outlives this is stopped and fails, so one stuck sandbox
 // never takes the run past CI's limit.
 const JOB_TIMEOUT_MS = 40 * 60_000;
@@ -357,7 +362,10 @@ jobs.sort((a, b) => heavyFirst(a) - heavyFirst(b));
 // One pool: the shared desktop's long job holds one lane; the other takes the own-desktop files and
 // the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
 // unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
-let status = Math.max(...(await Promise.all([runJobs(noDesktop, 1), runJobs([...desktopJobs, ...jobs])])));
+const lexicon = lexiconJob();
+let status = Math.max(
+  ...(await Promise.all([runJobs(noDesktop, 1), runJobs([...desktopJobs, ...jobs]), lexicon])),
+);
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.

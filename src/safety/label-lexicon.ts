@@ -5,6 +5,12 @@
 // seen in harmless labels, and not mostly in committing ones, reads as harmless; any other word is
 // unread, and a command holding one asks a person. English reads by the msgids themselves.
 //
+// Context decides where words alone cannot: a short label seen whole only in harmless labels reads as
+// harmless ("Yeniden Yükle", reload, though "Yükle" uploads); a verb written as two words explains
+// its labels for its particle ("Skriv ut" prints, "Zooma ut" does not); a word the language's
+// messages, sentences too, use mostly where the English says a committing verb is a verb, however
+// many harmless labels one catalog's list adds ("Envoyer", KWin's "Envoyer une fenêtre…").
+//
 // Words are counted a language at a time (the catalogs are listed by language), so a first build
 // holds one language's counts, not all of them: a CLI process has a 96 MB heap. The result is cached
 // beside the catalogs' other caches, as sorted word lists read off the heap (lexicon.ts).
@@ -36,6 +42,8 @@ export interface CatalogFilter {
 export interface LabelLexicon {
   /** Words seen mostly in labels that commit, in some language. */
   commits: Lexicon;
+  /** Verbs written as two words, "first second", that commit together ("нест кардан", "skriv ut"). */
+  pairs: Lexicon;
   /** Words seen in harmless labels, and not mostly in committing ones. */
   harmless: Lexicon;
   /** The languages it learnt from, by their base code ("pt" for pt_BR), English among them. */
@@ -53,6 +61,17 @@ export interface LabelLexicon {
    * "saada", get).
    */
   ownVerbs: Lexicon;
+  /**
+   * Each language's words seen once, alone as a whole harmless label ("cs\u0001oddálit", zoom out), as
+   * `ownVerbs` keys them: a translation, read as harmless in that language's apps only.
+   */
+  ownHarmless: Lexicon;
+  /**
+   * Labels of one or two words that a language's catalogs show whole in harmless labels, twice or
+   * more, and no language in a committing one ("Zooma ut", "Yeniden Yükle", "Tillbaka"): read as
+   * harmless together though a word of theirs commits elsewhere ("Skriv ut" prints, "Yükle" uploads).
+   */
+  units: Lexicon;
 }
 
 /** The key of a language's own verb in `ownVerbs`. */
@@ -105,7 +124,7 @@ const COMMITS_FIRST = new Set(
  * Whether an English msgid commits: a committing phrase, a committing verb first ("Clear History",
  * "Restore Defaults") or a verb by its meaning ("Pay Invoice", "Truncate Table").
  */
-function committingId(id: string, text: string, words: string[]): boolean {
+export function committingId(id: string, text: string, words: string[]): boolean {
   if (!words.some((word) => candidateWords().has(word))) return false;
   // "Order by Name", "Print Preview" name a thing: what else the msgid says decides.
   const bareId = id.replace(/[_&]/g, "").trim();
@@ -149,7 +168,17 @@ export function pairsOf(words: string[]): string[] {
 interface Seen {
   words: string[];
   commits: boolean;
+  /** The label's own words (no pieces or pairs), joined by spaces, for a label of UNIT_WORDS or fewer. */
+  unit?: string | undefined;
+  /** The catalog's domain ("kwin"), for a translated label. */
+  domain?: string | undefined;
 }
+
+// At most this many labels of one catalog domain count for a word, harmless or committing.
+const DOMAIN_LABELS = 2;
+
+// A label this short, seen whole, is a unit of meaning of its own (units in LabelLexicon).
+const UNIT_WORDS = 2;
 
 // In one language, a word is a committing verb when it stands in at least STRONG times as many
 // committing labels as harmless ones (and in two): it commits in every language (a spelling is one
@@ -169,8 +198,17 @@ const HARMLESS_UNIT = 2 ** 24;
 type Counts = Map<string, { commits: number; harmless: number }>;
 
 function tally(labels: Seen[], into: Counts = new Map()): Counts {
-  for (const { words, commits } of labels)
+  // Per word and catalog domain, how many labels were counted: one catalog's list of like labels
+  // ("Envoyer une fenêtre sur le bureau…", twelve of KWin's) counts as DOMAIN_LABELS of them.
+  const inDomain = new Map<string, number>();
+  for (const { words, commits, domain } of labels)
     for (const word of new Set(words)) {
+      if (domain !== undefined) {
+        const key = `${domain}\u0000${commits ? 1 : 0}\u0000${word}`;
+        const n = inDomain.get(key) ?? 0;
+        if (n >= DOMAIN_LABELS) continue;
+        inDomain.set(key, n + 1);
+      }
       const c = into.get(word) ?? { commits: 0, harmless: 0 };
       if (commits) c.commits++;
       else c.harmless++;
@@ -179,86 +217,213 @@ function tally(labels: Seen[], into: Counts = new Map()): Counts {
   return into;
 }
 
+// A language's messages of up to this many bytes, sentences too, say what a word translates: one
+// that stands mostly in messages whose English says a committing verb ("Envoyer": send) is a verb of
+// that language where its labels commit as well, though a catalog's list of like harmless labels
+// outnumbers them (KWin's twelve "Envoyer une fenêtre…").
+const SENTENCE_BYTES = 160;
+const TRANSLATES_SHARE = 0.5;
+const TRANSLATES_LEAST = 3;
+// The committing words that are also nouns or answers, which a sentence says in other senses.
+const NOT_VERBS = new Set([
+  ...MNEMONIC_ONLY,
+  "trash",
+  "ok",
+  "okay",
+  "yes",
+  "continue",
+  "proceed",
+  "accept",
+  "agree",
+  "exit",
+  "quit",
+  "leave",
+  "share",
+  "print",
+  "restore",
+]);
+
+let verbForms: Set<string> | undefined;
+
+/** The committing English verbs of one word, in all their forms ("send", "sent", "deleting"). */
+function committingVerbForms(): Set<string> {
+  if (verbForms) return verbForms;
+  const meanings = JSON.parse(readFileSync(MEANINGS, "utf8")) as {
+    english: Record<string, { forms: string[] }>;
+  };
+  verbForms = new Set();
+  for (const verb of ENGLISH.commits) {
+    if (verb.includes(" ") || NOT_VERBS.has(verb)) continue;
+    for (const form of meanings.english[verb]?.forms ?? [verb, `${verb}s`, `${verb}ed`, `${verb}ing`])
+      if (!form.includes(" ")) verbForms.add(form);
+  }
+  return verbForms;
+}
+
+// Words written without spaces between them, found in a message by their letters.
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
+
+/**
+ * Which of these words of one language translate a committing verb: each stands mostly in the
+ * language's messages (sentences too) whose English says one. Only these words are counted, so a
+ * first build reads the messages once more at little cost.
+ */
+function translatingVerbs(files: CatalogFile[], words: Set<string>): Set<string> {
+  if (words.size === 0) return words;
+  const verbs = committingVerbForms();
+  // A run of letters written without spaces holds its words as pieces of these lengths.
+  const lengths = new Set([...words].filter((word) => UNSPACED.test(word)).map((word) => word.length));
+  const all = new Map<string, number>();
+  const committing = new Map<string, number>();
+  // The words found in one message, each once (a word seen twice in it counts once).
+  const found = new Set<string>();
+  for (const file of files)
+    for (const { id, text } of readCatalog(file.path, (m) => !/[<\n]/u.test(m), SENTENCE_BYTES)) {
+      found.clear();
+      for (const run of text.toLowerCase().match(WORD) ?? []) {
+        const word = run.normalize("NFC");
+        if (words.has(word)) found.add(word);
+        if (lengths.size === 0 || !UNSPACED.test(word)) continue;
+        for (const length of lengths)
+          for (let at = 0; at + length <= word.length; at++) {
+            const piece = word.slice(at, at + length);
+            if (words.has(piece)) found.add(piece);
+          }
+      }
+      if (found.size === 0) continue;
+      const says = (id.toLowerCase().match(/[a-z]+/g) ?? []).some((word) => verbs.has(word));
+      for (const word of found) {
+        all.set(word, (all.get(word) ?? 0) + 1);
+        if (says) committing.set(word, (committing.get(word) ?? 0) + 1);
+      }
+    }
+  return new Set(
+    [...words].filter((word) => {
+      const n = committing.get(word) ?? 0;
+      return n >= TRANSLATES_LEAST && n >= TRANSLATES_SHARE * (all.get(word) ?? 0);
+    }),
+  );
+}
+
+/** What one language's counts add to besides the counts of all (none for English's msgids). */
+interface LanguageSinks {
+  /** A word that commits in this language's labels. */
+  ownVerb(word: string): void;
+  /** A word this language's catalogs show once, alone as a whole harmless label: a translation. */
+  ownHarmless(word: string): void;
+  units: Units;
+  /** Which of these words translate a committing verb, by the language's messages. */
+  translatingVerbs(words: Set<string>): Set<string>;
+}
+
 /** One language's labels, counted into the counts of all. */
 function countLanguage(
   labels: Seen[],
   all: Map<string, number>,
   verbs: Set<string>,
-  own?: (word: string) => void,
+  sinks?: LanguageSinks,
 ): void {
   const counts = tally(labels);
-  // A pair explains no label: it commits only where no word of its own does ("нест кардан").
+  if (sinks) countUnits(labels, sinks.units);
+  const alone = new Set<string>();
+  for (const { unit, commits } of labels) if (unit && !commits && !unit.includes(" ")) alone.add(unit);
+  // A word in committing labels, but not STRONG times as many as harmless ones, is a verb where the
+  // language's messages say it translates one. A pair explains no label: it commits only where no
+  // word of its own does ("нест кардан").
+  const unsure = new Set<string>();
+  for (const [word, c] of counts)
+    if (!isPair(word) && c.commits >= 2 && c.commits < STRONG * c.harmless) unsure.add(word);
+  const translating = sinks?.translatingVerbs(unsure) ?? new Set<string>();
   const verb = (word: string, c: { commits: number; harmless: number } | undefined) =>
-    !!c && !isPair(word) && c.commits >= 2 && c.commits >= STRONG * c.harmless;
+    !!c && !isPair(word) && c.commits >= 2 && (c.commits >= STRONG * c.harmless || translating.has(word));
   for (const [word, c] of counts) if (verb(word, c)) verbs.add(word);
-  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(w, counts.get(w)))));
+  // A verb written as two words explains its labels as a verb does, where neither word is one: the
+  // particle of Swedish "Skriv ut" (print) is no committing word of "Zooma ut".
+  const pairVerb = (word: string, c: { commits: number; harmless: number } | undefined) =>
+    !!c &&
+    isPair(word) &&
+    c.commits >= 2 &&
+    c.commits >= STRONG * c.harmless &&
+    !word.split(" ").some((part) => verb(part, counts.get(part)));
+  const explains = (word: string) => verb(word, counts.get(word)) || pairVerb(word, counts.get(word));
+  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some(explains)));
   for (const [word, c] of counts) {
-    const explained = verb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
+    const explained = verb(word, c) || pairVerb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
     // In its own language a word commits where it alone explains a fifth of its labels committing
     // (Estonian "saada": send, and a window moved to a workspace): the two senses cannot be told
     // apart from the word. What a verb beside it explains ("all" of "Delete all") is not its own.
     if (!isPair(word) && [...word].length > 1 && explained >= 2 && explained * STRONG >= c.harmless)
-      own?.(word);
+      sinks?.ownVerb(word);
     // A word one harmless label of a language has is a translator's whim there; kept, the whims of
-    // every language would not fit a CLI process's heap.
+    // every language would not fit a CLI process's heap. One that is such a label by itself, and in
+    // no committing one, is a translation ("Oddálit", zoom out) in its own language: Indonesian
+    // "Padam" (off) is Malay's delete.
+    if (explained === 0 && c.harmless < HARMLESS_LABELS && alone.has(word)) sinks?.ownHarmless(word);
     if (explained === 0 && (c.harmless < HARMLESS_LABELS || isPair(word))) continue;
     all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + c.harmless);
   }
 }
 
+/** Units of meaning: the short labels seen whole, harmless in some language, committing in any. */
+interface Units {
+  harmless: Set<string>;
+  commits: Set<string>;
+}
+
 /**
- * The committing and harmless words of the catalogs' labels, counted a language at a time; English
- * from the msgids of every catalog kept.
+ * A language's short labels into the units: one seen whole in two harmless labels or more and no
+ * committing one of the language; any short committing label, to be left out at the end.
  */
-function learnWords(files: CatalogFile[]): {
-  commits: string[];
-  harmless: string[];
-  leads: string[];
-  english: string[];
-  ownVerbs: string[];
-} {
-  const all = new Map<string, number>();
-  const verbs = new Set<string>();
-  const ownVerbs = new Set<string>();
-  // English is read by its own rules (its phrases, the verbs' senses): "Size" is no verb of en_GB's.
-  const ownOf = (language: string | undefined) =>
-    language === undefined || baseLanguage(language) === "en"
-      ? undefined
-      : (word: string) => ownVerbs.add(ownVerb(language, word));
-  const english = new Map<string, Seen>();
-  let language: string | undefined;
-  let labels = new Map<string, Seen>();
-  for (const file of files) {
-    if (file.language !== language) {
-      countLanguage([...labels.values()], all, verbs, ownOf(language));
-      language = file.language;
-      labels = new Map();
-    }
-    for (const { id, text } of readCatalog(
-      file.path,
-      (m) => !NOT_A_LABEL.test(m),
-      LABEL_ID_BYTES,
-      labelStart,
-    )) {
-      // Labels that differ only in a number ("Move window to workspace 1" … 12) are one label: counted
-      // twelve times, one catalog's list outweighed every other use of its words.
-      const key = `${id}\u0000${text}`.replace(/\p{Nd}+/gu, "#");
-      if (labels.has(key) || NOT_A_LABEL.test(text)) continue;
-      const words = labelWords(text);
-      if (words.length === 0 || words.length > LABEL_WORDS) continue;
-      words.push(...words.flatMap(pieces), ...pairsOf(words));
-      let source = english.get(id);
-      if (!source) {
-        const idWords = labelWords(id);
-        source = { words: idWords, commits: committingId(id, text, idWords) };
-        english.set(id, source);
-      }
-      labels.set(key, { words, commits: source.commits });
-    }
+function countUnits(labels: Seen[], units: Units): void {
+  const seen = new Map<string, { commits: number; harmless: number }>();
+  for (const { unit, commits } of labels) {
+    if (!unit) continue;
+    const c = seen.get(unit) ?? { commits: 0, harmless: 0 };
+    if (commits) c.commits++;
+    else c.harmless++;
+    seen.set(unit, c);
   }
-  countLanguage([...labels.values()], all, verbs, ownOf(language));
-  countLanguage([...english.values()], all, verbs);
+  for (const [unit, c] of seen) {
+    if (c.commits > 0) units.commits.add(unit);
+    else if (c.harmless >= HARMLESS_LABELS) units.harmless.add(unit);
+  }
+}
+
+/** A catalog's labels into its language's (by their text) and English's (by their msgid). */
+function readLabels(file: CatalogFile, labels: Map<string, Seen>, english: Map<string, Seen>): void {
+  for (const { id, text } of readCatalog(
+    file.path,
+    (m) => !NOT_A_LABEL.test(m),
+    LABEL_ID_BYTES,
+    labelStart,
+  )) {
+    // Labels that differ only in a number ("Move window to workspace 1" … 12) are one label: counted
+    // twelve times, one catalog's list outweighed every other use of its words.
+    const key = `${id}\u0000${text}`.replace(/\p{Nd}+/gu, "#");
+    if (labels.has(key) || NOT_A_LABEL.test(text)) continue;
+    const words = labelWords(text);
+    if (words.length === 0 || words.length > LABEL_WORDS) continue;
+    const unit = words.length <= UNIT_WORDS ? words.join(" ") : undefined;
+    words.push(...words.flatMap(pieces), ...pairsOf(words));
+    let source = english.get(id);
+    if (!source) {
+      const idWords = labelWords(id);
+      source = { words: idWords, commits: committingId(id, text, idWords) };
+      english.set(id, source);
+    }
+    labels.set(key, { words, commits: source.commits, unit });
+  }
+}
+
+/** The words of all languages' counts that commit, and those that read as harmless. */
+function classified(
+  all: Map<string, number>,
+  verbs: Set<string>,
+): { commits: string[]; pairs: string[]; harmless: string[] } {
   const commits: string[] = [];
+  const pairs: string[] = [];
   const harmless: string[] = [];
   for (const [word, n] of all) {
     const committing = Math.floor(n / HARMLESS_UNIT);
@@ -267,17 +432,83 @@ function learnWords(files: CatalogFile[]): {
     const verb = verbs.has(word) && committing * STRONG >= harmlessLabels;
     // A pair commits as a verb does: in two labels or more, and far more often than not.
     const pair = isPair(word) && committing >= 2 && committing >= STRONG * harmlessLabels;
-    if (verb || pair || (!isPair(word) && committing > 0 && committing >= harmlessLabels)) commits.push(word);
+    if (pair) pairs.push(word);
+    else if (verb || (!isPair(word) && committing > 0 && committing >= harmlessLabels)) commits.push(word);
     else if (harmlessLabels >= HARMLESS_LABELS && !isPair(word)) harmless.push(word);
   }
-  // The first words of harmless English msgids: the verbs a harmless command starts with ("Open",
-  // "Show", "Go"), and the nouns a label may start with ("Address Book").
+  return { commits, pairs, harmless };
+}
+
+/**
+ * The first words of harmless English msgids: the verbs a harmless command starts with ("Open",
+ * "Show", "Go"), and the nouns a label may start with ("Address Book"); and their words in two or more.
+ */
+function englishOf(english: Map<string, Seen>): { leads: Set<string>; englishWords: string[] } {
   const leads = new Set<string>();
   for (const { words, commits: committing } of english.values())
     if (!committing && words[0]) leads.add(words[0]);
   const englishCounts = tally([...english.values()].filter((seen) => !seen.commits));
   const englishWords = [...englishCounts].filter(([, c]) => c.harmless >= HARMLESS_LABELS).map(([w]) => w);
-  return { commits, harmless, leads: [...leads], english: englishWords, ownVerbs: [...ownVerbs] };
+  return { leads, englishWords };
+}
+
+/**
+ * The committing and harmless words of the catalogs' labels, counted a language at a time; English
+ * from the msgids of every catalog kept.
+ */
+function learnWords(files: CatalogFile[]): {
+  commits: string[];
+  pairs: string[];
+  harmless: string[];
+  leads: string[];
+  english: string[];
+  ownVerbs: string[];
+  ownHarmless: string[];
+  units: string[];
+} {
+  const all = new Map<string, number>();
+  const units: Units = { harmless: new Set(), commits: new Set() };
+  const verbs = new Set<string>();
+  const ownVerbs = new Set<string>();
+  const ownHarmless = new Set<string>();
+  // English is read by its own rules (its phrases, the verbs' senses): "Size" is no verb of en_GB's.
+  const sinksOf = (language: string | undefined, files: CatalogFile[]): LanguageSinks | undefined =>
+    language === undefined || baseLanguage(language) === "en"
+      ? undefined
+      : {
+          ownVerb: (word) => ownVerbs.add(ownVerb(language, word)),
+          ownHarmless: (word) => ownHarmless.add(ownVerb(language, word)),
+          units,
+          translatingVerbs: (words) => translatingVerbs(files, words),
+        };
+  const english = new Map<string, Seen>();
+  let language: string | undefined;
+  let labels = new Map<string, Seen>();
+  let group: CatalogFile[] = [];
+  for (const file of files) {
+    if (file.language !== language) {
+      countLanguage([...labels.values()], all, verbs, sinksOf(language, group));
+      language = file.language;
+      labels = new Map();
+      group = [];
+    }
+    group.push(file);
+    readLabels(file, labels, english);
+  }
+  countLanguage([...labels.values()], all, verbs, sinksOf(language, group));
+  countLanguage([...english.values()], all, verbs);
+  const { commits, pairs, harmless } = classified(all, verbs);
+  const { leads, englishWords } = englishOf(english);
+  return {
+    commits,
+    pairs,
+    harmless,
+    leads: [...leads],
+    english: englishWords,
+    ownVerbs: [...ownVerbs],
+    ownHarmless: [...ownHarmless],
+    units: [...units.harmless].filter((unit) => !units.commits.has(unit)),
+  };
 }
 
 /** Words one a line in UTF-8 byte order, as a Lexicon searches them. */
@@ -296,21 +527,27 @@ function rulesVersion(): string {
     .digest("hex");
 }
 
-/** The learnt words as cached: five lists, one word a line. */
+/** The learnt words as cached: eight lists, one word a line. */
 interface Learnt {
   commits: string;
+  pairs: string;
   harmless: string;
   leads: string;
   english: string;
   ownVerbs: string;
+  ownHarmless: string;
+  units: string;
 }
 
 const isLearnt = (value: Learnt | undefined): value is Learnt =>
   typeof value?.commits === "string" &&
+  typeof value.pairs === "string" &&
   typeof value.harmless === "string" &&
   typeof value.leads === "string" &&
   typeof value.english === "string" &&
-  typeof value.ownVerbs === "string";
+  typeof value.ownVerbs === "string" &&
+  typeof value.ownHarmless === "string" &&
+  typeof value.units === "string";
 
 /**
  * The label lexicon of these catalogs (those the filter keeps), cached by the catalogs' stamps and
@@ -333,18 +570,24 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
     const learnt = learnWords(files);
     return {
       commits: lines(learnt.commits),
+      pairs: lines(learnt.pairs),
       harmless: lines(learnt.harmless),
       leads: lines(learnt.leads),
       english: lines(learnt.english),
       ownVerbs: lines(learnt.ownVerbs),
+      ownHarmless: lines(learnt.ownHarmless),
+      units: lines(learnt.units),
     };
   });
   return {
     commits: new Lexicon(Buffer.from(cached.commits)),
+    pairs: new Lexicon(Buffer.from(cached.pairs)),
     harmless: new Lexicon(Buffer.from(cached.harmless)),
     languages: new Set(["en", ...files.map((file) => baseLanguage(file.language))]),
     leads: new Lexicon(Buffer.from(cached.leads)),
     english: new Lexicon(Buffer.from(cached.english)),
     ownVerbs: new Lexicon(Buffer.from(cached.ownVerbs)),
+    ownHarmless: new Lexicon(Buffer.from(cached.ownHarmless)),
+    units: new Lexicon(Buffer.from(cached.units)),
   };
 }

@@ -188,7 +188,7 @@ function learntCommitting(word: string, lexicon: LabelLexicon, english: boolean)
 
 /** Two words side by side that the catalogs show committing together ("нест кардан", "gỡ bỏ"). */
 function committingPair(words: string[], lexicon: LabelLexicon): string | undefined {
-  return pairsOf(words).find((pair) => lexicon.commits.has(pair));
+  return pairsOf(words).find((pair) => lexicon.pairs.has(pair));
 }
 
 /**
@@ -204,6 +204,60 @@ function isEnglish(words: string[], lexicon: LabelLexicon): boolean {
   );
 }
 
+/**
+ * The label's words that stand in a unit the catalogs show harmless (label-lexicon.ts units): a word
+ * alone, or two side by side ("zooma ut"). What the lexicon learnt of such a word does not commit it.
+ */
+function inUnits(words: string[], lexicon: LabelLexicon): Set<string> {
+  const covered = new Set<string>();
+  words.forEach((word, i) => {
+    const next = words[i + 1];
+    if (next && lexicon.units.has(`${word} ${next}`)) {
+      covered.add(word);
+      covered.add(next);
+    }
+  });
+  return covered;
+}
+
+/**
+ * A word that commits in its language's own labels: the app's language, or any where it is not
+ * known (a web page: Estonian "Saada" sends, though Finnish "saada", get, reads as harmless). An
+ * English label is read by the English rules alone ("Go back", "Address Book").
+ */
+function ownCommitting(
+  words: string[],
+  units: Set<string>,
+  lexicon: LabelLexicon,
+  english: boolean,
+  language: string | undefined,
+): LabelReading["commits"] {
+  const languages = language ? [language] : english ? [] : [...lexicon.languages];
+  const own = words.find(
+    (word) => !units.has(word) && languages.some((code) => lexicon.ownVerbs.has(ownVerb(code, word))),
+  );
+  if (!own) return undefined;
+  const what = language
+    ? "the catalogs of the app's language show it in labels that commit"
+    : "a language's catalogs show it in labels that commit";
+  return { word: own, what };
+}
+
+/**
+ * Whether a word reads as harmless: in a language no catalog is in (unread), only as English labels
+ * write it; in a known language, also as a word its catalogs show once as a whole harmless label.
+ */
+function readWord(
+  word: string,
+  lexicon: LabelLexicon,
+  app: { language?: string | undefined; unread: boolean },
+): boolean {
+  const inLabels = (w: string) => lexicon.english.has(w);
+  if (app.unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
+  if (app.language && lexicon.ownHarmless.has(ownVerb(app.language, word))) return true;
+  return harmlessWord(word, lexicon);
+}
+
 /** Reads a label (normalized or not) for the words that decide what pressing it does. */
 export function readLabel(label: string, options: ReadingOptions = {}): LabelReading {
   const lexicon = options.lexicon ?? systemLabelLexicon();
@@ -212,44 +266,40 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   // "pay_now": an underscore inside a word is a mnemonic to the toolkit and a space to a reader.
   const spaced = label.includes("_") ? asRead(label.replace(/_/g, " ")) : read;
   const words = labelWords(read);
-  let commits: LabelReading["commits"];
-  for (const text of new Set([read, spaced])) {
-    const phrase = matchLabel(text, vocabulary, options.language).commits;
-    const meaning = phrase ? undefined : committingMeaning(text, options.englishOnly ? "english" : "all");
-    commits ??= phrase ? { word: phrase } : meaning;
-  }
   const english = isEnglish(
     words.flatMap((word) => elisionParts(word) ?? [word]),
     lexicon,
   );
+  // In a language no catalog on the machine is in, only English words read.
+  const unread = !!options.language && !lexicon.languages.has(baseLanguage(options.language));
+  // A label of another language that the catalogs show whole as harmless, and never committing in
+  // any language ("Yeniden Yükle", reload), is read by that: only English phrases still commit it.
+  const whole = !english && !unread && lexicon.units.has(words.join(" "));
+  const englishOnly = options.englishOnly || whole;
+  let commits: LabelReading["commits"];
+  for (const text of new Set([read, spaced])) {
+    const phrase = matchLabel(text, englishOnly ? englishVocabulary() : vocabulary, options.language).commits;
+    const meaning = phrase ? undefined : committingMeaning(text, englishOnly ? "english" : "all");
+    commits ??= phrase ? { word: phrase } : meaning;
+  }
   // A toolkit draws "Ta_maina" as "Tamaina", never "ta": the underscore is read as a space only
   // where the word it leaves is no harmless one ("zmaž_soubor", "pay_now").
   const joinedUnread = words.some((word) => !harmlessWord(word, lexicon));
+  const units = whole ? new Set(words) : unread ? new Set<string>() : inUnits(words, lexicon);
+  const learntCommits = (word: string) => !units.has(word) && learntCommitting(word, lexicon, english);
   const learnt =
-    words.find((word) => learntCommitting(word, lexicon, english)) ??
-    (joinedUnread
-      ? labelWords(spaced).find((word) => learntCommitting(word, lexicon, english))
-      : undefined) ??
+    words.find(learntCommits) ??
+    (joinedUnread ? labelWords(spaced).find(learntCommits) : undefined) ??
     (english ? undefined : committingPair(words, lexicon));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
-  // In the app's language, a word its own catalogs show committing commits, whatever others write.
-  const own = options.language
-    ? words.find((word) => lexicon.ownVerbs.has(ownVerb(options.language!, word)))
-    : undefined;
-  commits ??= own
-    ? { word: own, what: "the catalogs of the app's language show it in labels that commit" }
-    : undefined;
+  commits ??= ownCommitting(words, units, lexicon, english, options.language);
   // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
   const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
   commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;
-  const unread = !!options.language && !lexicon.languages.has(baseLanguage(options.language));
   const unknown = words.filter((word) => {
     const letters = [...word].length;
-    if (letters < 2 && !CJK_RUN.test(word)) return false;
-    if (learntCommitting(word, lexicon, english)) return false;
-    // In a language deskhand has no catalog of, a word is read only as English labels write it.
-    const inLabels = (w: string) => lexicon.english.has(w);
-    return unread ? !(inLabels(word) || elisionParts(word)?.every(inLabels)) : !harmlessWord(word, lexicon);
+    if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;
+    return !readWord(word, lexicon, { language: options.language, unread });
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits

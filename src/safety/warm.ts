@@ -1,5 +1,5 @@
 // The gate's first judgement on a machine reads every translation catalog to learn its label
-// lexicon (about 20 s of CPU; then cached, keyed by the catalogs and the rules). A server starts that
+// lexicon (about 30 s of CPU; then cached, keyed by the catalogs and the rules). A server starts that
 // build in a worker thread as it starts; a call that may judge waits for what is left of it
 // (gateWarm), rather than building it again on the main thread, which stalled every other call of
 // the server (a ping took 38 s on a loaded machine), and its other calls never wait.

@@ -34,7 +34,7 @@ const GATE_WARM_MS = 25_000;
 const gateWarming = () =>
   new DeskhandError(
     "timeout",
-    `the gate is still learning this machine's label lexicon (its first judgement since the translation catalogs changed: about 20 s of CPU, more on a busy machine); after ${GATE_WARM_MS / 1000} s nothing was judged or sent`,
+    `the gate is still learning this machine's label lexicon (its first judgement since the translation catalogs changed: about 30 s of CPU, more on a busy machine); after ${GATE_WARM_MS / 1000} s nothing was judged or sent`,
     "Call it again in a moment; reading tools answer meanwhile.",
   );
 

@@ -68,7 +68,7 @@ writeFileSync(
   `#!/bin/sh\nexec "${process.execPath}" "${resolve("dist/frontends/cli/main.js")}" "$@"\n`,
 );
 chmodSync(join(bin, "deskhand"), 0o755);
-// The gate's lexicon, built once per machine (about 20 s), is the user's: a fresh HOME starts with it.
+// The gate's lexicon, built once per machine (about 30 s), is the user's: a fresh HOME starts with it.
 const cache = deskhandCacheDir(process.env);
 if (existsSync(cache)) cpSync(cache, join(home, ".cache", "deskhand"), { recursive: true });
 /** A stock client's environment: HOME (a fresh user's) and PATH, nothing of the desktop's. */

@@ -215,8 +215,12 @@ describe("words in context", () => {
     // numbered workspaces one label): zz's verb, though ww's harmless labels outnumber it overall.
     assert.equal(readLabel("Sadu", { lexicon, language: "zz" }).commits?.word, "sadu");
     assert.equal(readLabel("Sadu", { lexicon, language: "zz_ZZ.UTF-8" }).commits?.word, "sadu");
-    assert.equal(readLabel("Sadu", { lexicon }).harmless, true, "no language: the word's wider use");
     assert.equal(readLabel("Sadu", { lexicon, language: "ww" }).harmless, true);
+    // With no language (a web page), it may be zz's: it asks, and says why.
+    assert.equal(
+      readLabel("Sadu", { lexicon }).commits?.what,
+      "a language's catalogs show it in labels that commit",
+    );
     assert.equal(
       readLabel("Sadu", { lexicon, language: "en_GB" }).harmless,
       true,
@@ -226,6 +230,91 @@ describe("words in context", () => {
 
   it("a msgid that names a sort order teaches no committing word", () => {
     assert.deepEqual(read("Ordina per nome"), { commits: undefined, unknown: [], harmless: true });
+  });
+});
+
+// Labels in context of their whole and of the messages around them, in a root of their own.
+const contextRoot = mkdtempSync(join(tmpdir(), "deskhand-label-units-"));
+after(() => rmSync(contextRoot, { recursive: true, force: true }));
+// "tt": "Yükle" uploads and installs; "Yeniden Yükle", seen whole in two harmless labels, reloads.
+catalog(contextRoot, "tt", "files", {
+  _Upload: "_Yükle",
+  "Upload File": "Dosya Yükle",
+  _Install: "_Yükle",
+  Reload: "Yeniden Yükle",
+  _Reload: "_Yeniden Yükle",
+  Redo: "Yeniden Yap",
+  Retry: "Yeniden Dene",
+  "Open File": "Dosya Aç",
+  "Show File": "Dosya Göster",
+});
+// "vv": "Skriv ut" prints; its particle "ut" zooms out as well.
+catalog(contextRoot, "vv", "viewer", {
+  _Print: "Skriv _ut",
+  "Print File": "Skriv ut fil",
+  "Print All": "Skriv ut alla",
+  "Write Note": "Skriv notis",
+  "Write Text": "Skriv text",
+  "Zoom Out": "Zooma ut",
+  "Zoom _Out": "Zooma _ut",
+  "Zoom In": "Zooma in",
+  "Zoom _In": "Zooma _in",
+  "Show All": "Visa alla",
+  "Show File": "Visa fil",
+});
+// "ii": "Padam" (off) is a whole harmless label once: a translation there, nowhere else.
+catalog(contextRoot, "ii", "power", { Off: "Padam", "Open File": "Buka berkas", "Open Folder": "Buka map" });
+// "ff": "mandar" sends in two labels, and moves windows in three; its messages say it sends.
+catalog(contextRoot, "ff", "mail", {
+  _Send: "_Mandar",
+  "Send Email": "Mandar posta",
+  "Window to Next Desktop": "Mandar fenestra avanti",
+  "Window to Previous Desktop": "Mandar fenestra retro",
+  "Window to Desktop": "Mandar fenestra",
+  "Show Email": "Monstrar posta",
+  "Show All": "Monstrar toto",
+});
+catalog(contextRoot, "ff", "messages", {
+  "Could not send the message": "Non se pote mandar le message",
+  "Sending mail failed": "Mandar posta falliva",
+  "The message was sent": "Le message esseva mandate",
+});
+
+describe("labels in context: whole labels, particles, messages", () => {
+  const lexicon = buildLabelLexicon({ roots: [contextRoot] });
+  const read = (label: string, language?: string) =>
+    readLabel(label, { lexicon, englishOnly: true, language });
+
+  it("a short label the catalogs show whole as harmless reads so, though a word of it commits", () => {
+    assert.equal(read("Yükle").commits?.word, "yükle");
+    assert.equal(read("Dosya Yükle").harmless, false);
+    assert.equal(read("Yeniden Yükle").harmless, true, JSON.stringify(read("Yeniden Yükle")));
+    assert.equal(read("Yeniden _Yükle", "tt").harmless, true);
+    assert.equal(read("Dosya Yeniden Yükle").harmless, true, "inside a longer label too");
+  });
+
+  it("the particle of a verb written as two words commits only with it", () => {
+    assert.equal(read("Zooma ut", "vv").harmless, true, JSON.stringify(read("Zooma ut", "vv")));
+    assert.equal(read("Zooma ut").harmless, true);
+    assert.equal(read("Skriv ut brev", "vv").commits?.word, "skriv ut");
+  });
+
+  it("a word seen once, alone as a harmless label, reads as harmless in its own language only", () => {
+    assert.equal(read("Padam", "ii").harmless, true, JSON.stringify(read("Padam", "ii")));
+    assert.equal(read("Padam").harmless, false, "another language's 'padam' may delete");
+    assert.deepEqual(read("Padam").unknown, ["padam"]);
+  });
+
+  it("a word its language's messages show sending commits, though harmless labels outnumber its committing ones", () => {
+    assert.equal(read("Mandar directo").commits?.word, "mandar", JSON.stringify(read("Mandar directo")));
+    assert.equal(lexicon.commits.has("mandar"), true);
+    // Without the messages it is ff's own verb only: it commits where the language is ff or unknown.
+    const withoutMessages = buildLabelLexicon(
+      { roots: [contextRoot] },
+      { keep: (_language, domain) => domain !== "messages" },
+    );
+    assert.equal(withoutMessages.commits.has("mandar"), false);
+    assert.ok(readLabel("Mandar directo", { lexicon: withoutMessages, language: "ff" }).commits);
   });
 });
 

@@ -1,4 +1,4 @@
-// The gate's label lexicon, 20 s of CPU on a machine's first judgement, is learnt in a worker thread
+// The gate's label lexicon, 30 s of CPU on a machine's first judgement, is learnt in a worker thread
 // as a server starts (src/safety/warm.ts): the server's own thread goes on answering meanwhile, and
 // the first judgement finds it cached. Proven on a folder of one small catalog (DESKHAND_CATALOGS).
 import assert from "node:assert/strict";
