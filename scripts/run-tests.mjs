@@ -39,8 +39,9 @@ const baseEnv = { ...process.env, DESKHAND_CONFIG: join(testRoot, "no-config.jso
 delete baseEnv.DESKHAND_CEILING;
 
 // The gate's label lexicon, learnt from the machine's catalogs once (30 s of CPU after they or its
-// rules change, then cached): learnt as the run starts, so that no test's first judgement waits on
-// it past the 25 s a call waits (a process that needs it meanwhile waits on its lock file).
+// rules change, then cached): learnt before any desktop test starts, beside the typecheck, so that
+// no test's first judgement waits on it past the 25 s a call waits (two minutes, learnt beside the
+// desktops at the start of a run) and no fresh HOME a test makes starts without it.
 const lexiconJob = () => runJob({ name: "gate-lexicon", args: ["dist/safety/warm-worker.js"] });
 
 // A job (a sandbox and its tests) that outlives this is stopped and fails, so one stuck sandbox
@@ -363,9 +364,9 @@ jobs.sort((a, b) => heavyFirst(a) - heavyFirst(b));
 // the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
 // unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
 const lexicon = lexiconJob();
-let status = Math.max(
-  ...(await Promise.all([runJobs(noDesktop, 1), runJobs([...desktopJobs, ...jobs]), lexicon])),
-);
+const noDesktopDone = runJobs(noDesktop, 1);
+const learnt = await lexicon;
+let status = Math.max(learnt, ...(await Promise.all([noDesktopDone, runJobs([...desktopJobs, ...jobs])])));
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.

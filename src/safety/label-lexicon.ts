@@ -6,8 +6,7 @@
 // unread, and a command holding one asks a person. English reads by the msgids themselves.
 //
 // Context decides where words alone cannot: a short label seen whole only in harmless labels reads as
-// harmless ("Yeniden Yükle", reload, though "Yükle" uploads); a verb written as two words explains
-// its labels for its particle ("Skriv ut" prints, "Zooma ut" does not); a word the language's
+// harmless ("Yeniden Yükle", reload, though "Yükle" uploads); a word the language's
 // messages, sentences too, use mostly where the English says a committing verb is a verb, however
 // many harmless labels one catalog's list adds ("Envoyer", KWin's "Envoyer une fenêtre…").
 //
@@ -61,11 +60,6 @@ export interface LabelLexicon {
    * "saada", get).
    */
   ownVerbs: Lexicon;
-  /**
-   * Each language's words seen once, alone as a whole harmless label ("cs\u0001oddálit", zoom out), as
-   * `ownVerbs` keys them: a translation, read as harmless in that language's apps only.
-   */
-  ownHarmless: Lexicon;
   /**
    * Labels of one or two words that a language's catalogs show whole in harmless labels, twice or
    * more, and no language in a committing one ("Zooma ut", "Yeniden Yükle", "Tillbaka"): read as
@@ -311,8 +305,6 @@ function translatingVerbs(files: CatalogFile[], words: Set<string>): Set<string>
 interface LanguageSinks {
   /** A word that commits in this language's labels. */
   ownVerb(word: string): void;
-  /** A word this language's catalogs show once, alone as a whole harmless label: a translation. */
-  ownHarmless(word: string): void;
   units: Units;
   /** Which of these words translate a committing verb, by the language's messages. */
   translatingVerbs(words: Set<string>): Set<string>;
@@ -327,8 +319,6 @@ function countLanguage(
 ): void {
   const counts = tally(labels);
   if (sinks) countUnits(labels, sinks.units);
-  const alone = new Set<string>();
-  for (const { unit, commits } of labels) if (unit && !commits && !unit.includes(" ")) alone.add(unit);
   // A word in committing labels, but not STRONG times as many as harmless ones, is a verb where the
   // language's messages say it translates one. A pair explains no label: it commits only where no
   // word of its own does ("нест кардан").
@@ -339,28 +329,16 @@ function countLanguage(
   const verb = (word: string, c: { commits: number; harmless: number } | undefined) =>
     !!c && !isPair(word) && c.commits >= 2 && (c.commits >= STRONG * c.harmless || translating.has(word));
   for (const [word, c] of counts) if (verb(word, c)) verbs.add(word);
-  // A verb written as two words explains its labels as a verb does, where neither word is one: the
-  // particle of Swedish "Skriv ut" (print) is no committing word of "Zooma ut".
-  const pairVerb = (word: string, c: { commits: number; harmless: number } | undefined) =>
-    !!c &&
-    isPair(word) &&
-    c.commits >= 2 &&
-    c.commits >= STRONG * c.harmless &&
-    !word.split(" ").some((part) => verb(part, counts.get(part)));
-  const explains = (word: string) => verb(word, counts.get(word)) || pairVerb(word, counts.get(word));
-  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some(explains)));
+  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(w, counts.get(w)))));
   for (const [word, c] of counts) {
-    const explained = verb(word, c) || pairVerb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
+    const explained = verb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
     // In its own language a word commits where it alone explains a fifth of its labels committing
     // (Estonian "saada": send, and a window moved to a workspace): the two senses cannot be told
     // apart from the word. What a verb beside it explains ("all" of "Delete all") is not its own.
     if (!isPair(word) && [...word].length > 1 && explained >= 2 && explained * STRONG >= c.harmless)
       sinks?.ownVerb(word);
     // A word one harmless label of a language has is a translator's whim there; kept, the whims of
-    // every language would not fit a CLI process's heap. One that is such a label by itself, and in
-    // no committing one, is a translation ("Oddálit", zoom out) in its own language: Indonesian
-    // "Padam" (off) is Malay's delete.
-    if (explained === 0 && c.harmless < HARMLESS_LABELS && alone.has(word)) sinks?.ownHarmless(word);
+    // every language would not fit a CLI process's heap.
     if (explained === 0 && (c.harmless < HARMLESS_LABELS || isPair(word))) continue;
     all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + c.harmless);
   }
@@ -463,21 +441,18 @@ function learnWords(files: CatalogFile[]): {
   leads: string[];
   english: string[];
   ownVerbs: string[];
-  ownHarmless: string[];
   units: string[];
 } {
   const all = new Map<string, number>();
   const units: Units = { harmless: new Set(), commits: new Set() };
   const verbs = new Set<string>();
   const ownVerbs = new Set<string>();
-  const ownHarmless = new Set<string>();
   // English is read by its own rules (its phrases, the verbs' senses): "Size" is no verb of en_GB's.
   const sinksOf = (language: string | undefined, files: CatalogFile[]): LanguageSinks | undefined =>
     language === undefined || baseLanguage(language) === "en"
       ? undefined
       : {
           ownVerb: (word) => ownVerbs.add(ownVerb(language, word)),
-          ownHarmless: (word) => ownHarmless.add(ownVerb(language, word)),
           units,
           translatingVerbs: (words) => translatingVerbs(files, words),
         };
@@ -506,7 +481,6 @@ function learnWords(files: CatalogFile[]): {
     leads: [...leads],
     english: englishWords,
     ownVerbs: [...ownVerbs],
-    ownHarmless: [...ownHarmless],
     units: [...units.harmless].filter((unit) => !units.commits.has(unit)),
   };
 }
@@ -527,7 +501,7 @@ function rulesVersion(): string {
     .digest("hex");
 }
 
-/** The learnt words as cached: eight lists, one word a line. */
+/** The learnt words as cached: seven lists, one word a line. */
 interface Learnt {
   commits: string;
   pairs: string;
@@ -535,7 +509,6 @@ interface Learnt {
   leads: string;
   english: string;
   ownVerbs: string;
-  ownHarmless: string;
   units: string;
 }
 
@@ -546,7 +519,6 @@ const isLearnt = (value: Learnt | undefined): value is Learnt =>
   typeof value.leads === "string" &&
   typeof value.english === "string" &&
   typeof value.ownVerbs === "string" &&
-  typeof value.ownHarmless === "string" &&
   typeof value.units === "string";
 
 /**
@@ -575,7 +547,6 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
       leads: lines(learnt.leads),
       english: lines(learnt.english),
       ownVerbs: lines(learnt.ownVerbs),
-      ownHarmless: lines(learnt.ownHarmless),
       units: lines(learnt.units),
     };
   });
@@ -587,7 +558,6 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
     leads: new Lexicon(Buffer.from(cached.leads)),
     english: new Lexicon(Buffer.from(cached.english)),
     ownVerbs: new Lexicon(Buffer.from(cached.ownVerbs)),
-    ownHarmless: new Lexicon(Buffer.from(cached.ownHarmless)),
     units: new Lexicon(Buffer.from(cached.units)),
   };
 }

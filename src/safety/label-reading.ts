@@ -245,16 +245,11 @@ function ownCommitting(
 
 /**
  * Whether a word reads as harmless: in a language no catalog is in (unread), only as English labels
- * write it; in a known language, also as a word its catalogs show once as a whole harmless label.
+ * write it.
  */
-function readWord(
-  word: string,
-  lexicon: LabelLexicon,
-  app: { language?: string | undefined; unread: boolean },
-): boolean {
+function readWord(word: string, lexicon: LabelLexicon, unread: boolean): boolean {
   const inLabels = (w: string) => lexicon.english.has(w);
-  if (app.unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
-  if (app.language && lexicon.ownHarmless.has(ownVerb(app.language, word))) return true;
+  if (unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
   return harmlessWord(word, lexicon);
 }
 
@@ -274,7 +269,12 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   const unread = !!options.language && !lexicon.languages.has(baseLanguage(options.language));
   // A label of another language that the catalogs show whole as harmless, and never committing in
   // any language ("Yeniden Yükle", reload), is read by that: only English phrases still commit it.
-  const whole = !english && !unread && lexicon.units.has(words.join(" "));
+  // A word alone that commits in other labels is no unit: "Cancella" clears, and deletes.
+  const whole =
+    !english &&
+    !unread &&
+    lexicon.units.has(words.join(" ")) &&
+    (words.length > 1 || !lexicon.commits.has(words[0]!));
   const englishOnly = options.englishOnly || whole;
   let commits: LabelReading["commits"];
   for (const text of new Set([read, spaced])) {
@@ -299,7 +299,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   const unknown = words.filter((word) => {
     const letters = [...word].length;
     if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;
-    return !readWord(word, lexicon, { language: options.language, unread });
+    return !readWord(word, lexicon, unread);
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits
