@@ -41,8 +41,13 @@ delete baseEnv.DESKHAND_CEILING;
 // The gate's label lexicon, learnt from the machine's catalogs once (30 s of CPU after they or its
 // rules change, then cached): learnt before any desktop test starts, beside the typecheck, so that
 // no test's first judgement waits on it past the 25 s a call waits (two minutes, learnt beside the
-// desktops at the start of a run) and no fresh HOME a test makes starts without it.
-const lexiconJob = () => runJob({ name: "gate-lexicon", args: ["dist/safety/warm-worker.js"] });
+// desktops at the start of a run) and no fresh HOME a test makes starts without it. Twice: its cache
+// is keyed by the code that learns it, which the CLI runs built and the tests from their source.
+const lexiconJobs = () =>
+  Promise.all([
+    runJob({ name: "gate-lexicon", args: ["dist/safety/warm-worker.js"] }),
+    runJob({ name: "gate-lexicon-source", args: ["--import", "tsx", "src/safety/warm-worker.ts"] }),
+  ]).then((codes) => Math.max(...codes));
 
 // A job (a sandbox and its tests) that outlives this is stopped and fails, so one stuck sandbox
 // never takes the run past CI's limit.
@@ -363,7 +368,7 @@ jobs.sort((a, b) => heavyFirst(a) - heavyFirst(b));
 // One pool: the shared desktop's long job holds one lane; the other takes the own-desktop files and
 // the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
 // unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
-const lexicon = lexiconJob();
+const lexicon = lexiconJobs();
 const noDesktopDone = runJobs(noDesktop, 1);
 const learnt = await lexicon;
 let status = Math.max(learnt, ...(await Promise.all([noDesktopDone, runJobs([...desktopJobs, ...jobs])])));

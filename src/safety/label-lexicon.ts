@@ -260,17 +260,23 @@ const UNSPACED =
 const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
 
 /**
- * Which of these words of one language translate a committing verb: each stands mostly in the
- * language's messages (sentences too) whose English says one. Only these words are counted, so a
+ * Per word, how many of a language's messages hold it, and how many of those say a committing verb
+ * in English, as one number (committing * HARMLESS_UNIT + all): tens of thousands of words a language.
+ */
+type MessageCounts = Map<string, number>;
+const inAll = (n: number | undefined) => (n ?? 0) % HARMLESS_UNIT;
+const committingOf = (n: number | undefined) => Math.floor((n ?? 0) / HARMLESS_UNIT);
+
+/**
+ * These words of one language in its messages (sentences too). Only these words are counted, so a
  * first build reads the messages once more at little cost.
  */
-function translatingVerbs(files: CatalogFile[], words: Set<string>): Set<string> {
-  if (words.size === 0) return words;
+function inMessages(files: CatalogFile[], words: Set<string>): MessageCounts {
+  const counts: MessageCounts = new Map();
+  if (words.size === 0) return counts;
   const verbs = committingVerbForms();
   // A run of letters written without spaces holds its words as pieces of these lengths.
   const lengths = new Set([...words].filter((word) => UNSPACED.test(word)).map((word) => word.length));
-  const all = new Map<string, number>();
-  const committing = new Map<string, number>();
   // The words found in one message, each once (a word seen twice in it counts once).
   const found = new Set<string>();
   for (const file of files)
@@ -288,26 +294,32 @@ function translatingVerbs(files: CatalogFile[], words: Set<string>): Set<string>
       }
       if (found.size === 0) continue;
       const says = (id.toLowerCase().match(/[a-z]+/g) ?? []).some((word) => verbs.has(word));
-      for (const word of found) {
-        all.set(word, (all.get(word) ?? 0) + 1);
-        if (says) committing.set(word, (committing.get(word) ?? 0) + 1);
-      }
+      for (const word of found) counts.set(word, (counts.get(word) ?? 0) + 1 + (says ? HARMLESS_UNIT : 0));
     }
-  return new Set(
-    [...words].filter((word) => {
-      const n = committing.get(word) ?? 0;
-      return n >= TRANSLATES_LEAST && n >= TRANSLATES_SHARE * (all.get(word) ?? 0);
-    }),
-  );
+  return counts;
 }
+
+/** Whether a word translates a committing verb: it stands mostly where the English says one. */
+const translatesVerb = (n: number | undefined) =>
+  committingOf(n) >= TRANSLATES_LEAST && committingOf(n) >= TRANSLATES_SHARE * inAll(n);
+
+// A word seen in one harmless label, and in no committing one, reads as harmless where the language's
+// messages hold it CORROBORATED times or more and the English of none of them says a committing verb
+// (Czech "Oddálit", zoom out). Once alone it may be a translator's whim (Indonesian "Padam", off, is
+// Malay's delete); two messages were too few (a miss more on a split held out to check it).
+const CORROBORATED = 3;
+// Not a pair, nor a piece of a run written without spaces: counted in every message, those would not
+// fit a CLI process's heap.
+const whimMayBeRead = (word: string) => !isPair(word) && !UNSPACED.test(word) && [...word].length > 1;
+const corroborates = (n: number | undefined) => inAll(n) >= CORROBORATED && committingOf(n) === 0;
 
 /** What one language's counts add to besides the counts of all (none for English's msgids). */
 interface LanguageSinks {
   /** A word that commits in this language's labels. */
   ownVerb(word: string): void;
   units: Units;
-  /** Which of these words translate a committing verb, by the language's messages. */
-  translatingVerbs(words: Set<string>): Set<string>;
+  /** These words in the language's messages. */
+  inMessages(words: Set<string>): MessageCounts;
 }
 
 /** One language's labels, counted into the counts of all. */
@@ -325,7 +337,11 @@ function countLanguage(
   const unsure = new Set<string>();
   for (const [word, c] of counts)
     if (!isPair(word) && c.commits >= 2 && c.commits < STRONG * c.harmless) unsure.add(word);
-  const translating = sinks?.translatingVerbs(unsure) ?? new Set<string>();
+  const whims = new Set<string>();
+  for (const [word, c] of counts)
+    if (c.harmless === 1 && c.commits === 0 && whimMayBeRead(word)) whims.add(word);
+  const messages: MessageCounts = sinks?.inMessages(new Set([...unsure, ...whims])) ?? new Map();
+  const translating = new Set([...unsure].filter((word) => translatesVerb(messages.get(word))));
   const verb = (word: string, c: { commits: number; harmless: number } | undefined) =>
     !!c && !isPair(word) && c.commits >= 2 && (c.commits >= STRONG * c.harmless || translating.has(word));
   for (const [word, c] of counts) if (verb(word, c)) verbs.add(word);
@@ -339,8 +355,9 @@ function countLanguage(
       sinks?.ownVerb(word);
     // A word one harmless label of a language has is a translator's whim there; kept, the whims of
     // every language would not fit a CLI process's heap.
-    if (explained === 0 && (c.harmless < HARMLESS_LABELS || isPair(word))) continue;
-    all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + c.harmless);
+    const harmless = whims.has(word) && corroborates(messages.get(word)) ? HARMLESS_LABELS : c.harmless;
+    if (explained === 0 && (harmless < HARMLESS_LABELS || isPair(word))) continue;
+    all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + harmless);
   }
 }
 
@@ -454,7 +471,7 @@ function learnWords(files: CatalogFile[]): {
       : {
           ownVerb: (word) => ownVerbs.add(ownVerb(language, word)),
           units,
-          translatingVerbs: (words) => translatingVerbs(files, words),
+          inMessages: (words) => inMessages(files, words),
         };
   const english = new Map<string, Seen>();
   let language: string | undefined;

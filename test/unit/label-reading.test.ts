@@ -267,7 +267,23 @@ catalog(contextRoot, "vv", "viewer", {
   "Show File": "Visa fil",
 });
 // "ii": "Padam" (off) is a whole harmless label once: a translator's whim, as far as the gate knows.
-catalog(contextRoot, "ii", "power", { Off: "Padam", "Open File": "Buka berkas", "Open Folder": "Buka map" });
+// "Perkecil" (zoom out) and "Lenyap" (hide) are too, but messages say more of them.
+catalog(contextRoot, "ii", "power", {
+  Off: "Padam",
+  "Open File": "Buka berkas",
+  "Open Folder": "Buka map",
+  "Zoom Out": "Perkecil",
+  Hide: "Lenyap",
+});
+// Messages that are no labels (a msgid a label's would start with a capital).
+catalog(contextRoot, "ii", "messages", {
+  "zoom out of the page": "perkecil halaman",
+  "zoom out further": "perkecil lagi",
+  "zoom out to fit the window": "perkecil agar muat",
+  "hide the panel": "lenyap panel",
+  "hide everything": "lenyap semua",
+  "delete the file and hide it": "lenyap dan hapus berkas",
+});
 // "cc": "Cancella" deletes lines and words, and is a whole harmless label twice (a blank page).
 catalog(contextRoot, "cc", "editor", {
   "Delete Line": "Cancella riga",
@@ -321,10 +337,13 @@ describe("labels in context: whole labels, particles, messages", () => {
     assert.equal(read("Cancella", "cc").harmless, false);
   });
 
-  it("a word seen once, alone as a harmless label, is not read as harmless", () => {
+  it("a word seen in one harmless label reads as harmless only where three messages say so, none committing", () => {
     // Indonesian "Padam" (off) is Malay's delete: once is a translator's whim.
     assert.deepEqual(read("Padam", "ii").unknown, ["padam"]);
     assert.deepEqual(read("Padam").unknown, ["padam"]);
+    assert.equal(read("Perkecil", "ii").harmless, true, JSON.stringify(read("Perkecil", "ii")));
+    // One of its messages says delete: it stays unread.
+    assert.deepEqual(read("Lenyap", "ii").unknown, ["lenyap"]);
   });
 
   it("a word its language's messages show sending commits, though harmless labels outnumber its committing ones", () => {
