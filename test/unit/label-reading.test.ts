@@ -311,7 +311,7 @@ catalog(contextRoot, "ff", "messages", {
   "The message was sent": "Le message esseva mandate",
 });
 
-describe("labels in context: whole labels, particles, messages", () => {
+describe("labels in context: whole labels and messages", () => {
   const lexicon = buildLabelLexicon({ roots: [contextRoot] });
   const read = (label: string, language?: string) =>
     readLabel(label, { lexicon, englishOnly: true, language });
