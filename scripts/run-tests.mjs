@@ -35,28 +35,19 @@ const nodeTest = (list) => [
 // line), under a config nobody wrote: a developer's ceiling or pre-approvals must not change what the
 // tests see.
 const testRoot = mkdtempSync(join(tmpdir(), "deskhand-tests-"));
-const baseEnv = {
-  ...process.env,
-  DESKHAND_CONFIG: join(testRoot, "no-config.json"),
-  DESKHAND_LEXICON_READY: join(testRoot, "lexicon-ready"),
-};
+const baseEnv = { ...process.env, DESKHAND_CONFIG: join(testRoot, "no-config.json") };
 delete baseEnv.DESKHAND_CEILING;
 
 // The gate's label lexicon, learnt from the machine's catalogs once (30 s of CPU after they or its
-// rules change, then cached): learnt as the run starts, beside the typecheck and the desktops'
-// start, and no desktop test file runs before it is (test-worker.mjs waits for LEXICON_READY), so
-// that no test's first judgement waits on it past the 25 s a call waits (two minutes, learnt beside
-// the tests) and no fresh HOME a test makes starts without it. Twice: its cache is keyed by the code
-// that learns it, which the CLI runs built and the tests from their source.
-const LEXICON_READY = baseEnv.DESKHAND_LEXICON_READY;
+// rules change, then cached): learnt before any desktop test starts, beside the typecheck, so that
+// no test's first judgement waits on it past the 25 s a call waits (two minutes, learnt beside the
+// desktops at the start of a run) and no fresh HOME a test makes starts without it. Twice: its cache
+// is keyed by the code that learns it, which the CLI runs built and the tests from their source.
 const lexiconJobs = () =>
   Promise.all([
     runJob({ name: "gate-lexicon", args: ["dist/safety/warm-worker.js"] }),
     runJob({ name: "gate-lexicon-source", args: ["--import", "tsx", "src/safety/warm-worker.ts"] }),
-  ]).then((codes) => {
-    writeFileSync(LEXICON_READY, "");
-    return Math.max(...codes);
-  });
+  ]).then((codes) => Math.max(...codes));
 
 // A job (a sandbox and its tests) that outlives this is stopped and fails, so one stuck sandbox
 // never takes the run past CI's limit.
@@ -377,9 +368,10 @@ jobs.sort((a, b) => heavyFirst(a) - heavyFirst(b));
 // One pool: the shared desktop's long job holds one lane; the other takes the own-desktop files and
 // the toolkits in turn, and the first lane free takes what is left. Beside it, the typecheck and the
 // unit tests, one after the other: they wait on no app, and fill the time the desktops wait on theirs.
-let status = Math.max(
-  ...(await Promise.all([lexiconJobs(), runJobs(noDesktop, 1), runJobs([...desktopJobs, ...jobs])])),
-);
+const lexicon = lexiconJobs();
+const noDesktopDone = runJobs(noDesktop, 1);
+const learnt = await lexicon;
+let status = Math.max(learnt, ...(await Promise.all([noDesktopDone, runJobs([...desktopJobs, ...jobs])])));
 if (contract.length && toolkits.length) {
   // The ledger is regenerated from what the suite just saw. Only a whole run (every toolkit, no
   // filter) rewrites the doc; a run of some toolkits writes its ledger beside the build.

@@ -53,13 +53,6 @@ function placeIdle(file) {
   }
 }
 
-// The gate's label lexicon is learnt as the run starts (run-tests.mjs), beside this desktop's start:
-// no file runs before it is, so that none's first judgement waits on it past a call's 25 s.
-const ready = process.env.DESKHAND_LEXICON_READY;
-const waitUntil = Date.now() + 10 * 60_000;
-while (ready && !existsSync(ready) && Date.now() < waitUntil)
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-
 let status = 0;
 for (const file of files) {
   placeIdle(file);
