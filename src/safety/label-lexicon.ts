@@ -118,7 +118,7 @@ const COMMITS_FIRST = new Set(
  * Whether an English msgid commits: a committing phrase, a committing verb first ("Clear History",
  * "Restore Defaults") or a verb by its meaning ("Pay Invoice", "Truncate Table").
  */
-export function committingId(id: string, text: string, words: string[]): boolean {
+function committingId(id: string, text: string, words: string[]): boolean {
   if (!words.some((word) => candidateWords().has(word))) return false;
   // "Order by Name", "Print Preview" name a thing: what else the msgid says decides.
   const bareId = id.replace(/[_&]/g, "").trim();
@@ -164,12 +164,7 @@ interface Seen {
   commits: boolean;
   /** The label's own words (no pieces or pairs), joined by spaces, for a label of UNIT_WORDS or fewer. */
   unit?: string | undefined;
-  /** The catalog's domain ("kwin"), for a translated label. */
-  domain?: string | undefined;
 }
-
-// At most this many labels of one catalog domain count for a word, harmless or committing.
-const DOMAIN_LABELS = 2;
 
 // A label this short, seen whole, is a unit of meaning of its own (units in LabelLexicon).
 const UNIT_WORDS = 2;
@@ -187,22 +182,16 @@ const HARMLESS_LABELS = 2;
 // The counts of all languages, a number a word (committing * HARMLESS_UNIT + harmless): 500,000
 // words as objects would not fit a CLI process's heap.
 const HARMLESS_UNIT = 2 ** 24;
+/** A packed count's committing part, and its other part (harmless labels, or all messages). */
+const committingOf = (n: number | undefined) => Math.floor((n ?? 0) / HARMLESS_UNIT);
+const othersOf = (n: number | undefined) => (n ?? 0) % HARMLESS_UNIT;
 
 /** Per word: committing labels it stands in (or explains), harmless labels it stands in. */
 type Counts = Map<string, { commits: number; harmless: number }>;
 
 function tally(labels: Seen[], into: Counts = new Map()): Counts {
-  // Per word and catalog domain, how many labels were counted: one catalog's list of like labels
-  // ("Envoyer une fenêtre sur le bureau…", twelve of KWin's) counts as DOMAIN_LABELS of them.
-  const inDomain = new Map<string, number>();
-  for (const { words, commits, domain } of labels)
+  for (const { words, commits } of labels)
     for (const word of new Set(words)) {
-      if (domain !== undefined) {
-        const key = `${domain}\u0000${commits ? 1 : 0}\u0000${word}`;
-        const n = inDomain.get(key) ?? 0;
-        if (n >= DOMAIN_LABELS) continue;
-        inDomain.set(key, n + 1);
-      }
       const c = into.get(word) ?? { commits: 0, harmless: 0 };
       if (commits) c.commits++;
       else c.harmless++;
@@ -261,11 +250,10 @@ const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
 
 /**
  * Per word, how many of a language's messages hold it, and how many of those say a committing verb
- * in English, as one number (committing * HARMLESS_UNIT + all): tens of thousands of words a language.
+ * in English, packed as the counts of all are (committingOf, othersOf): tens of thousands of words a
+ * language.
  */
 type MessageCounts = Map<string, number>;
-const inAll = (n: number | undefined) => (n ?? 0) % HARMLESS_UNIT;
-const committingOf = (n: number | undefined) => Math.floor((n ?? 0) / HARMLESS_UNIT);
 
 /**
  * These words of one language in its messages (sentences too). Only these words are counted, so a
@@ -301,7 +289,7 @@ function inMessages(files: CatalogFile[], words: Set<string>): MessageCounts {
 
 /** Whether a word translates a committing verb: it stands mostly where the English says one. */
 const translatesVerb = (n: number | undefined) =>
-  committingOf(n) >= TRANSLATES_LEAST && committingOf(n) >= TRANSLATES_SHARE * inAll(n);
+  committingOf(n) >= TRANSLATES_LEAST && committingOf(n) >= TRANSLATES_SHARE * othersOf(n);
 
 // A word seen in one harmless label, and in no committing one, reads as harmless where the language's
 // messages hold it CORROBORATED times or more and the English of none of them says a committing verb
@@ -311,7 +299,7 @@ const CORROBORATED = 3;
 // Not a pair, nor a piece of a run written without spaces: counted in every message, those would not
 // fit a CLI process's heap.
 const whimMayBeRead = (word: string) => !isPair(word) && !UNSPACED.test(word) && [...word].length > 1;
-const corroborates = (n: number | undefined) => inAll(n) >= CORROBORATED && committingOf(n) === 0;
+const corroborates = (n: number | undefined) => othersOf(n) >= CORROBORATED && committingOf(n) === 0;
 
 /** What one language's counts add to besides the counts of all (none for English's msgids). */
 interface LanguageSinks {
@@ -421,8 +409,8 @@ function classified(
   const pairs: string[] = [];
   const harmless: string[] = [];
   for (const [word, n] of all) {
-    const committing = Math.floor(n / HARMLESS_UNIT);
-    const harmlessLabels = n % HARMLESS_UNIT;
+    const committing = committingOf(n);
+    const harmlessLabels = othersOf(n);
     // A verb of one language that is a common harmless word of others ("la", "del") is theirs.
     const verb = verbs.has(word) && committing * STRONG >= harmlessLabels;
     // A pair commits as a verb does: in two labels or more, and far more often than not.

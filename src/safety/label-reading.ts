@@ -205,8 +205,8 @@ function isEnglish(words: string[], lexicon: LabelLexicon): boolean {
 }
 
 /**
- * The label's words that stand in a unit the catalogs show harmless (label-lexicon.ts units): a word
- * alone, or two side by side ("zooma ut"). What the lexicon learnt of such a word does not commit it.
+ * The label's words that stand two side by side in a unit the catalogs show harmless (label-lexicon.ts
+ * units: "zooma ut"). What the lexicon learnt of such a word does not commit it.
  */
 function inUnits(words: string[], lexicon: LabelLexicon): Set<string> {
   const covered = new Set<string>();
