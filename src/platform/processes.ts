@@ -158,12 +158,12 @@ export function processLanguage(pid: number): string | undefined {
       .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)] as const),
   );
   const locale = env.get("LC_ALL") || env.get("LC_MESSAGES") || env.get("LANG");
-  const plain = (name: string | undefined) => !name || /^(C|POSIX)([._@].*)?$/u.test(name);
-  // gettext ignores LANGUAGE where the locale is C: the app shows its English msgids.
-  if (locale && plain(locale)) return "en";
+  // gettext ignores LANGUAGE where the locale is exactly C (POSIX is its other name): the app shows
+  // its English msgids. C.UTF-8 is a locale of its own, where glibc (2.35 on) honours LANGUAGE.
+  if (locale === "C" || locale === "POSIX") return "en";
   const first = env.get("LANGUAGE")?.split(":").find(Boolean) ?? locale;
   if (!first) return undefined;
-  if (plain(first)) return "en";
+  if (/^(C|POSIX)([._@].*)?$/u.test(first)) return "en";
   // A locale name is letters, a region and a variant ("sr_RS@latin"); anything else names none.
   const name = first.replace(/\..*$/u, "");
   return /^[A-Za-z]{2,8}(?:[_@-][A-Za-z0-9]{1,8}){0,2}$/u.test(name) ? name : undefined;

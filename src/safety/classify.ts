@@ -7,8 +7,8 @@
 import { LABEL_CEILING } from "../core/limits.js";
 import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/roles.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./committing-words.js";
-import { readLabel } from "./label-reading.js";
-import { agentOf, committingMeaning } from "./meanings.js";
+import { committingPhrase, readLabel } from "./label-reading.js";
+import { agentOf } from "./meanings.js";
 import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
 
@@ -250,6 +250,9 @@ function judgeLabel(
   const judged = withoutNamedThings(label);
   if (!/[\p{L}\p{N}]/u.test(judged)) return undefined;
   const words = matchLabel(judged, undefined, window?.language);
+  // Its committing phrase or verb, read as the label reading reads it: a label its catalogs show
+  // whole as harmless ("Yeniden Yükle", reload) is committed by English phrases alone.
+  const commits = committingPhrase(judged, { language: window?.language });
   // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation.
   if (words.asks) return { safe: true };
   // A terminal's paste warning: its Paste sends the clipboard to the shell.
@@ -258,16 +261,15 @@ function judgeLabel(
       commits: `${what} answers a terminal's paste warning: the pasted text runs${window?.terminalApp ? "" : " (whether this app is a terminal could not be read)"}`,
     };
   // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
-  if (words.picks && !words.commits && window?.chooser) return { safe: true };
+  if (words.picks && !commits && window?.chooser) return { safe: true };
   // Save of a document never saved asks for its name first, as Save As does (GNOME, KDE and Apple
   // guidelines): the window's title names it "Untitled".
   if (!inDialog && words.saves && labelIs(judged, "saves") && untitledDocument(window?.title))
     return { safe: true };
-  if (words.commits) return { commits: `${what} ("${words.commits}" commits)` };
-  // A verb by its meaning, in any inflection ("Paying", "Truncate table", "결제"), and a cancel
-  // word's object ("Cancel subscription"): a main window has no other signal to fall back on.
-  const meaning = committingMeaning(judged);
-  if (meaning) return { commits: `${what} ("${meaning.word}": ${meaning.what})` };
+  // A phrase, or a verb by its meaning in any inflection ("Paying", "Truncate table", "결제"), and a
+  // cancel word's object ("Cancel subscription"): a main window has no other signal to fall back on.
+  if (commits)
+    return { commits: `${what} ("${commits.word}"${commits.what ? `: ${commits.what}` : " commits"})` };
   if (words.closes) {
     if (inDialog && window?.holdsInput === false) return { safe: true };
     // A find bar's Close hides the bar: the document stays as it is.

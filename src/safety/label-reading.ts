@@ -253,10 +253,21 @@ function readWord(word: string, lexicon: LabelLexicon, unread: boolean): boolean
   return harmlessWord(word, lexicon);
 }
 
-/** Reads a label (normalized or not) for the words that decide what pressing it does. */
-export function readLabel(label: string, options: ReadingOptions = {}): LabelReading {
+/** A label as read: its forms, its words, whether it is English, read whole, or in an unread language. */
+interface Read {
+  lexicon: LabelLexicon;
+  read: string;
+  /** With an underscore inside a word read as a space. */
+  spaced: string;
+  words: string[];
+  english: boolean;
+  unread: boolean;
+  /** Read whole as a unit its catalogs show harmless: only English phrases and meanings commit it. */
+  whole: boolean;
+}
+
+function readWords(label: string, options: ReadingOptions): Read {
   const lexicon = options.lexicon ?? systemLabelLexicon();
-  const vocabulary = options.vocabulary ?? (options.englishOnly ? englishVocabulary() : systemVocabulary());
   const read = asRead(label);
   // "pay_now": an underscore inside a word is a mnemonic to the toolkit and a space to a reader.
   const spaced = label.includes("_") ? asRead(label.replace(/_/g, " ")) : read;
@@ -269,19 +280,43 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   const unread = !!options.language && !lexicon.languages.has(baseLanguage(options.language));
   // A label of another language that the catalogs show whole as harmless, and never committing in
   // any language ("Yeniden Yükle", reload), is read by that: only English phrases still commit it.
-  // A word alone that commits in other labels is no unit: "Cancella" clears, and deletes.
+  // A word alone that commits in other labels, or by its meaning, is no unit: "Cancella" clears, and
+  // deletes; "发布" releases, and publishes.
   const whole =
     !english &&
     !unread &&
     lexicon.units.has(words.join(" ")) &&
-    (words.length > 1 || !lexicon.commits.has(words[0]!));
-  const englishOnly = options.englishOnly || whole;
+    (words.length > 1 || (!lexicon.commits.has(words[0]!) && !committingMeaning(words[0]!)));
+  return { lexicon, read, spaced, words, english, unread, whole };
+}
+
+/** The committing phrase, or verb by its meaning ("Paying", "결제"), that a label as read holds. */
+function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["commits"] {
+  const englishOnly = options.englishOnly || read.whole;
+  const vocabulary = englishOnly ? englishVocabulary() : (options.vocabulary ?? systemVocabulary());
   let commits: LabelReading["commits"];
-  for (const text of new Set([read, spaced])) {
-    const phrase = matchLabel(text, englishOnly ? englishVocabulary() : vocabulary, options.language).commits;
+  for (const text of new Set([read.read, read.spaced])) {
+    const phrase = matchLabel(text, vocabulary, options.language).commits;
     const meaning = phrase ? undefined : committingMeaning(text, englishOnly ? "english" : "all");
     commits ??= phrase ? { word: phrase } : meaning;
   }
+  return commits;
+}
+
+/**
+ * What commits in a label by its phrases and its verbs' meanings alone, as readLabel reads them: the
+ * judge asks this of every kind of control (a menu item's "Delete" commits), and readLabel of a
+ * command the rest.
+ */
+export function committingPhrase(label: string, options: ReadingOptions = {}): LabelReading["commits"] {
+  return phraseOrMeaning(readWords(label, options), options);
+}
+
+/** Reads a label (normalized or not) for the words that decide what pressing it does. */
+export function readLabel(label: string, options: ReadingOptions = {}): LabelReading {
+  const read = readWords(label, options);
+  const { lexicon, spaced, words, english, unread, whole } = read;
+  let commits = phraseOrMeaning(read, options);
   // A toolkit draws "Ta_maina" as "Tamaina", never "ta": the underscore is read as a space only
   // where the word it leaves is no harmless one ("zmaž_soubor", "pay_now").
   const joinedUnread = words.some((word) => !harmlessWord(word, lexicon));

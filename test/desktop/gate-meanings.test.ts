@@ -1,7 +1,9 @@
 // Committing by meaning on a real app: a plain GTK 3 main window, where no structural rule can help,
 // whose Korean "결제" (pay) button, a "Cancel subscription" and a "Paying" need a person and are not
-// pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed. In an app
-// whose language no catalog on the machine is in, another language's harmless word is unread and asks.
+// pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed. The app's
+// language, read from its process, decides what a word means (Estonian "saada" sends, Finnish "saada"
+// gets). In an app whose language no catalog on the machine is in, another language's harmless word
+// is unread and asks.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +31,34 @@ describe("committing by meaning in a GTK 3 main window", () => {
       const r = by.get(label)!;
       assert.equal(r.refused, undefined, `${label} passes: ${r.refused}`);
       assert.equal(r.pressed, true, `${label} was pressed`);
+    }
+  });
+
+  it("the app's language, read from its process in C.UTF-8, decides what its words mean", async () => {
+    // A container's usual locale: gettext honours LANGUAGE there, so the app shows Estonian.
+    const inLanguage = (language: string) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: "C.UTF-8", LANGUAGE: language };
+      delete env.LC_MESSAGES;
+      return env;
+    };
+    const pressed = async (language: string, labels: string[]) =>
+      new Map(
+        (await pressEach("gtk3", labels, mkdtempSync(join(dir, `${language}-`)), inLanguage(language))).map(
+          (r) => [r.label, r],
+        ),
+      );
+    // Estonian "saada" sends; Finnish "saada" gets. A Turkish label read whole: "Yeniden Yükle"
+    // reloads, though "Yükle" alone uploads.
+    const et = await pressed("et", ["Saada kiri", "Edasi"]);
+    const fi = await pressed("fi", ["Saada kiri"]);
+    const tr = await pressed("tr", ["Yeniden Yükle", "Yükle"]);
+    for (const r of [et.get("Saada kiri")!, tr.get("Yükle")!]) {
+      assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
+      assert.equal(r.pressed, false, `${r.label} was not pressed`);
+    }
+    for (const r of [et.get("Edasi")!, fi.get("Saada kiri")!, tr.get("Yeniden Yükle")!]) {
+      assert.equal(r.refused, undefined, `${r.label} passes: ${r.refused}`);
+      assert.equal(r.pressed, true, `${r.label} was pressed`);
     }
   });
 

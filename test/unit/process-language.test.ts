@@ -26,7 +26,13 @@ describe("an app's language", () => {
 
   it("is English in the C locale, whatever LANGUAGE says (gettext ignores it there)", async () => {
     assert.equal(await languageWith({ LC_ALL: "C", LANGUAGE: "de" }), "en");
+    assert.equal(await languageWith({ LANG: "POSIX", LANGUAGE: "de" }), "en");
     assert.equal(await languageWith({ LANG: "C.UTF-8" }), "en");
+  });
+
+  it("is LANGUAGE's first in C.UTF-8, which gettext honours there (a container's usual locale)", async () => {
+    assert.equal(await languageWith({ LC_ALL: "C.UTF-8", LANGUAGE: "de" }), "de");
+    assert.equal(await languageWith({ LANG: "C.utf8", LANGUAGE: "sv:en" }), "sv");
   });
 
   it("is unknown where nothing names one, a value is no locale name, or the process is gone", async () => {
