@@ -70,6 +70,18 @@ export function stateChanges(entry: RefEntry, node: RawNode): string[] {
   );
 }
 
+const MENU_ITEMS = new Set(["menu item", "check menu item", "radio menu item", "tearoff menu item"]);
+
+/**
+ * Whether a menu item seen on screen is off it now: its menu closed. One never seen on screen (an
+ * item of a closed menu, listed with what is off screen) is acted on as it was seen.
+ */
+function menuClosedSince(entry: RefEntry, node: RawNode): boolean {
+  const was = entry.fingerprint.states;
+  if (!MENU_ITEMS.has(node.role) || !was?.includes("showing")) return false;
+  return !!node.states && !node.unread.includes("states") && !node.states.includes("showing");
+}
+
 /** What makes it another element: a difference other than where it is. */
 export const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
 
@@ -77,6 +89,7 @@ function staleElement(
   ref: string,
   found: Difference[] | string,
   extra: Record<string, unknown> = {},
+  next = "Take a new snapshot and use its refs.",
 ): DeskhandError {
   const what =
     typeof found === "string"
@@ -85,7 +98,7 @@ function staleElement(
   return new DeskhandError(
     "stale_element",
     `${ref} no longer matches what the snapshot saw: ${what}. Nothing was done.`,
-    "Take a new snapshot and use its refs.",
+    next,
     { ref, differences: typeof found === "string" ? [] : found, ...extra },
   );
 }
@@ -200,6 +213,13 @@ export async function verifyRef(
     return refind(backend, refs, ref, "the element is gone: it is defunct (its app replaced it)");
   const found = identity(differences(entry, node));
   if (found.length > 0) throw staleElement(ref, found);
+  if (menuClosedSince(entry, node))
+    throw staleElement(
+      ref,
+      `${node.role} ${JSON.stringify(node.name ?? "")} was on screen in its menu, and the menu has closed since (an app may build a menu anew each time it opens, and an old item's action then acts on what is gone: Thunar's ends the app)`,
+      {},
+      "Open the menu again and use the refs it gives.",
+    );
   // Its name could not be read: it cannot be told from another element in its place.
   if (node.unread.includes("name") && entry.fingerprint.name)
     throw staleElement(

@@ -59,6 +59,24 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     await sleep(300);
     assert.ok(!logged().includes("Vrandosk now"), `not pressed: ${JSON.stringify(logged())}`);
   });
+
+  it("an item seen in its menu is refused once the menu has closed, and never activated", async () => {
+    const opened = await call("click", { ref: await ref("toggle button", "Pay"), intent });
+    assert.ok(opened.ok && opened.data.status !== "refused", JSON.stringify(opened.data ?? opened.error));
+    await untilLogged("menu shown");
+    const card = (await findWaiting(call, title, { role: "menu item", name: "Card" }, HANG_MS)) as {
+      ref: string;
+      states: string[];
+    };
+    assert.ok(card.states.includes("showing"), `the item is on screen: ${card.states}`);
+    const closed = await call("key", { key: "Escape", intent: "Close the menu" });
+    assert.ok(closed.ok && closed.data.status !== "refused", JSON.stringify(closed.data ?? closed.error));
+    const stale = await call("act", { ref: card.ref, action: { kind: "invoke" }, intent });
+    assert.equal(stale.error?.code, "stale_element", JSON.stringify(stale.data ?? stale.error));
+    assert.match(stale.error.message, /the menu has closed since/);
+    await sleep(300);
+    assert.ok(!logged().includes("menu item"), `never activated: ${JSON.stringify(logged())}`);
+  });
 });
 
 describe("the judge on a Qt 5 window: a tab, a checkable button and a menu item carrying its shortcut", () => {

@@ -47,6 +47,51 @@ const MAX_ACTIONS = 16;
 const SILENT_BOUND_MS = 1000;
 const SILENT_MEMORY_MS = 10_000;
 
+// The action names toolkits give in English, whatever the app's language (GetName's): a name that
+// is none of these may be a translation (GetActions'), and each name is then asked by its index.
+const OWN_ACTION_NAMES = new Set([
+  "click",
+  "press",
+  "release",
+  "activate",
+  "toggle",
+  "jump",
+  "expand or contract",
+  "expand or collapse",
+  "expand",
+  "collapse",
+  "menu",
+  "showmenu",
+  "setfocus",
+  "increase",
+  "decrease",
+  "check",
+  "uncheck",
+  "cycle",
+  "select",
+  "open",
+  "close",
+  "switch",
+  "invoke",
+  "dodefault",
+  "push",
+  "edit",
+  "customize",
+  // Qt's own, and Swing's.
+  "scroll left",
+  "scroll right",
+  "scroll up",
+  "scroll down",
+  "next page",
+  "previous page",
+  "toggleexpand",
+  "toggle popup",
+  "togglepopup",
+  "increment",
+  "decrement",
+]);
+const isOwnActionName = (name: string) => OWN_ACTION_NAMES.has(name.toLowerCase());
+
 /** GTK 3 names its toolkit "gtk" (GTK 4 says "GTK"). */
 export function isGtk3(toolkit: Toolkit): boolean {
   return toolkit.name?.toLowerCase() === "gtk" && (toolkit.version ?? "").startsWith("3.");
@@ -332,7 +377,9 @@ export class AtspiApp {
 
   /**
    * An element's action names, and their key bindings ("<Control>s"): what a chord will press, for
-   * the gate. Chromium answers GetActions with empty names; GetName per index has the real names.
+   * the gate. GetActions gives each name as the app's language says it (at-spi2-atk hands out
+   * ATK's localized name: a French GTK check box's toggle is "Inverser"), Chromium's empty; GetName
+   * per index has the toolkit's own, asked where a name is not one of those.
    * `askBindings`: where GetActions gives no binding, ask GetKeyBinding per action: Qt 5 answers
    * only there with a menu item's shortcut ("Ctrl+S") or mnemonic ("Alt+A"). Gecko is never asked
    * GetActions (`actionsOneByOne`: the call can end Firefox). Every read of an element's actions
@@ -358,7 +405,7 @@ export class AtspiApp {
       bindings = asked.map(([binding]) => String(binding ?? "")).filter((b) => b && !blank(b));
     }
     const names = triples.map(([name]) => name);
-    if (names.length === 0 || names.some((name) => !blank(name))) return { names, bindings };
+    if (names.length === 0 || names.every(isOwnActionName)) return { names, bindings };
     const named = await Promise.all(
       names.map((_, index) => this.call(path, IFACE.action, "GetName", timeoutMs, "i", [index])),
     );
