@@ -37,7 +37,11 @@ describe("actions of an app shown in another language", () => {
     const info = await call("element_info", { ref: found.ref });
     assert.ok(info.ok, JSON.stringify(info.error));
     assert.deepEqual(info.data.actions, ["click"], "GetName's name, not the French one");
-    const toggled = await call("act", { ref: found.ref, action: { kind: "toggle" }, intent: "Show paid only" });
+    const toggled = await call("act", {
+      ref: found.ref,
+      action: { kind: "toggle" },
+      intent: "Show paid only",
+    });
     assert.ok(toggled.ok && toggled.data.status !== "refused", JSON.stringify(toggled.data ?? toggled.error));
     const deadline = Date.now() + HANG_MS;
     while (!logged().includes("toggle True") && Date.now() < deadline) await sleep(100);
