@@ -88,7 +88,9 @@ function parseModifier(text: string): Modifier | undefined {
 function parseKey(text: string): Key | undefined {
   const named = KEY_ALIASES[text.toLowerCase()];
   if (named) return { kind: "named", name: named };
-  if (text === "plus") return { kind: "char", char: "+" };
+  // A character by its X keysym name, as chords are often written ("ctrl+minus" zooms out).
+  const character = KEYSYM_CHARS[text.toLowerCase()];
+  if (character) return { kind: "char", char: character };
   const chars = [...text];
   if (chars.length !== 1) return undefined;
   const char = chars[0]!;
@@ -133,7 +135,7 @@ export class KeyNameError extends CodedError {
   ) {
     super(
       `unknown key name ${JSON.stringify(unknown)} in ${JSON.stringify(chord)}; known: ctrl, shift, alt, super, ` +
-        `${NAMED_KEYS.join(", ")}, one letter, digit or other character, "plus" for +`,
+        `${NAMED_KEYS.join(", ")}, one letter, digit or other character, or its X name ("plus" for +, "minus", "comma", "period", "slash", "equal")`,
     );
   }
 }

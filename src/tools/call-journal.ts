@@ -14,6 +14,8 @@ export type GuardedEnd =
 export class CallJournal {
   readonly open = new Set<(how: GuardedEnd) => void>();
   readonly unwritten: string[] = [];
+  /** The window the call's last judged input was aimed at: the view shows it where another is in front. */
+  actedIn: number | undefined;
 
   /** Ends every attempt still open: the call stopped (threw) between its attempt and its outcome. */
   endOpen(reason: string): void {

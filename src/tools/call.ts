@@ -165,6 +165,8 @@ async function validatedCall(
   if (tool.input.shape.view === viewSchema && asked === undefined && context.env.DESKHAND_VIEW === "off")
     input.view = false;
   const result = await runCall(context, tool, input, journal, signal);
+  // A step of a run, a field of a form: the outer call's view shows where its last input went.
+  if (journal.actedIn !== undefined && context.callJournal) context.callJournal.actedIn = journal.actedIn;
   return withJournalGaps(result, journal, context.callJournal);
 }
 
@@ -206,7 +208,7 @@ async function withView(
     return output;
   // Where refs live only until the next snapshot (NDJSON, the CLI), the view's would retire the agent's.
   if (context.refs.lifetime !== "while-verified") return output;
-  const view = await viewAfter(context);
+  const view = await viewAfter(context, context.callJournal?.actedIn);
   return { ...output, data: { ...output.data, ...view.data }, text: `${output.text}\n${view.text}` };
 }
 

@@ -105,6 +105,7 @@ function unwrittenOutcome(tool: string, id: string, error: unknown): string {
 export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guarded> {
   const journal = context.audit();
   journal.ensureWritable();
+  if (spec.target?.window && context.callJournal) context.callJournal.actedIn = spec.target.window.id;
   const base = {
     time: new Date().toISOString(),
     tool: spec.journalTool,

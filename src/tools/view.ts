@@ -60,10 +60,24 @@ function sinceLastLook(before: string[], now: string[]) {
   return { added, changed, gone: went.filter((label) => !was.has(label)) };
 }
 
+// Gone targets of one role past this many are one line: a menu that closed takes all its items.
+const GONE_LISTED = 3;
+
+/** The gone lines: each, or for a role with many gone, one line naming the first few. */
+function foldedGone(gone: string[]): string[] {
+  const byRole = new Map<string, string[]>();
+  for (const label of gone) byRole.set(roleOf(label), [...(byRole.get(roleOf(label)) ?? []), label]);
+  return [...byRole].flatMap(([role, labels]) => {
+    if (labels.length <= GONE_LISTED + 1) return labels.map((label) => `- ${label}`);
+    const names = labels.map((label) => /"(?:[^"\\]|\\.)*"/.exec(label)?.[0]).filter(Boolean);
+    return [`- ${labels.length} ${role} targets gone: ${names.slice(0, GONE_LISTED).join(", ")}…`];
+  });
+}
+
 /** The view after an act: the window in front, and what it shows, whole or since the agent's last look. */
-export async function viewAfter(context: ToolContext): Promise<View> {
+export async function viewAfter(context: ToolContext, actedIn?: number): Promise<View> {
   const [view, menus] = await Promise.all([
-    frontView(context),
+    frontView(context, actedIn),
     context
       .backend()
       .then((b) => b.openMenus?.())
@@ -99,69 +113,90 @@ async function observeFront(context: ToolContext, id: number, wait: boolean) {
   }
 }
 
-async function frontView(context: ToolContext): Promise<View> {
+/** A window's view: whole where the agent has not seen it, else what came and went since its last look. */
+async function windowView(
+  context: ToolContext,
+  window: WindowInfo,
+  named: string,
+): Promise<View & { unchanged?: boolean }> {
+  const header = `# view: ${named}`;
+  if (!window.accessible)
+    return {
+      data: { view: { front: { id: window.id, title: window.title } } },
+      text: `${header} · it has no accessible tree: read_screen_text reads it`,
+    };
+  // What the agent saw before: observe, called next, remembers what it lists.
+  const before = lastView(context, window.id);
+  const { data, text, targets } = await observeFront(context, window.id, !before);
+  const seen: SeenLines = {
+    targets: targets.map((t) => t.label),
+    context: (data.context as string[]) ?? [],
+    ...((data.truncated_by as string[] | undefined)?.includes("maxTargets") ? { cut: true } : {}),
+  };
+  rememberView(context, window.id, seen);
+  const snapshotId = String(data.snapshotId);
+  const frontData = { id: window.id, title: window.title, app: window.app ?? null };
+  if (!before) {
+    // Observe's own reply, under the view's header: the same folds and bounds.
+    const listing = text.split("\n").slice(1);
+    return {
+      data: {
+        view: { front: frontData, snapshotId, whole: true, targets: seen.targets, context: seen.context },
+      },
+      text: [`${header} · ${snapshotId}, new to you: ${targets.length} targets`, ...listing].join("\n"),
+    };
+  }
+  const since = sinceLastLook(before.targets, seen.targets);
+  const { added, changed } = since;
+  // A listing that stops at maxTargets says nothing of what is past its end: not gone.
+  const gone = seen.cut ? [] : since.gone;
+  const pastEnd = seen.cut ? since.gone.length : 0;
+  const shown = missing(seen.context, before.context);
+  const hidden = missing(before.context, seen.context);
+  const same = seen.targets.length - added.length - changed.length;
+  const view = {
+    front: frontData,
+    snapshotId,
+    added,
+    changed,
+    gone,
+    text_shown: shown,
+    text_gone: hidden,
+    unchanged: same,
+    ...(pastEnd ? { not_listed: pastEnd } : {}),
+  };
+  if (added.length + changed.length + gone.length + shown.length + hidden.length === 0)
+    return {
+      data: { view },
+      text: `${header} · ${snapshotId}, as you last saw it (${same} targets)`,
+      unchanged: true,
+    };
+  const indexOf = new Map(targets.map((t) => [t.label, t.index]));
+  const lines = [
+    `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
+    ...added.map((label) => `+ ${indexOf.get(label)}. ${label}`),
+    ...changed.map((label) => `~ ${indexOf.get(label)}. ${label}`),
+    ...foldedGone(gone),
+    ...shown.map((line) => `+ text: ${line}`),
+    ...hidden.map((line) => `- text: ${line}`),
+  ];
+  return { data: { view }, text: lines.join("\n") };
+}
+
+async function frontView(context: ToolContext, actedIn: number | undefined): Promise<View> {
   try {
     const windows = await (await context.backend()).listWindows();
     const front = windows.find((w) => w.focused);
     if (!front) return { data: { view: { front: null } }, text: "# view: no window has the focus" };
-    const header = `# view: ${windowName(front)} in front`;
-    if (!front.accessible)
-      return {
-        data: { view: { front: { id: front.id, title: front.title } } },
-        text: `${header} · it has no accessible tree: read_screen_text reads it`,
-      };
-    // What the agent saw before: observe, called next, remembers what it lists.
-    const before = lastView(context, front.id);
-    const { data, text, targets } = await observeFront(context, front.id, !before);
-    const seen: SeenLines = {
-      targets: targets.map((t) => t.label),
-      context: (data.context as string[]) ?? [],
-      ...((data.truncated_by as string[] | undefined)?.includes("maxTargets") ? { cut: true } : {}),
-    };
-    rememberView(context, front.id, seen);
-    const snapshotId = String(data.snapshotId);
-    const frontData = { id: front.id, title: front.title, app: front.app ?? null };
-    if (!before) {
-      // Observe's own reply, under the view's header: the same folds and bounds.
-      const listing = text.split("\n").slice(1);
-      return {
-        data: {
-          view: { front: frontData, snapshotId, whole: true, targets: seen.targets, context: seen.context },
-        },
-        text: [`${header} · ${snapshotId}, new to you: ${targets.length} targets`, ...listing].join("\n"),
-      };
-    }
-    const since = sinceLastLook(before.targets, seen.targets);
-    const { added, changed } = since;
-    // A listing that stops at maxTargets says nothing of what is past its end: not gone.
-    const gone = seen.cut ? [] : since.gone;
-    const pastEnd = seen.cut ? since.gone.length : 0;
-    const shown = missing(seen.context, before.context);
-    const hidden = missing(before.context, seen.context);
-    const same = seen.targets.length - added.length - changed.length;
-    const view = {
-      front: frontData,
-      snapshotId,
-      added,
-      changed,
-      gone,
-      text_shown: shown,
-      text_gone: hidden,
-      unchanged: same,
-      ...(pastEnd ? { not_listed: pastEnd } : {}),
-    };
-    if (added.length + changed.length + gone.length + shown.length + hidden.length === 0)
-      return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
-    const indexOf = new Map(targets.map((t) => [t.label, t.index]));
-    const lines = [
-      `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
-      ...added.map((label) => `+ ${indexOf.get(label)}. ${label}`),
-      ...changed.map((label) => `~ ${indexOf.get(label)}. ${label}`),
-      ...gone.map((label) => `- ${label}`),
-      ...shown.map((line) => `+ text: ${line}`),
-      ...hidden.map((line) => `- text: ${line}`),
-    ];
-    return { data: { view }, text: lines.join("\n") };
+    const view = await windowView(context, front, `${windowName(front)} in front`);
+    // An input into a window behind the one in front (an accessibility action raises nothing): where
+    // the front shows nothing new, the view is of the window it went to.
+    const acted = windows.find((w) => w.id === actedIn && w.id !== front.id && w.accessible);
+    if (!acted || !view.unchanged) return view;
+    const there = await windowView(context, acted, `${windowName(acted)}, where you acted (not in front)`);
+    const { front: viewed, ...rest } = there.data.view as Record<string, unknown>;
+    const inFront = { id: front.id, title: front.title };
+    return { data: { view: { window: viewed, ...rest, in_front: inFront } }, text: there.text };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { data: { view: { unread: reason } }, text: `# view: not read (${reason})` };

@@ -10,6 +10,8 @@ it("parses chords case-insensitively, with aliases, in a fixed modifier order", 
   assert.equal(chordText(parseChord("esc")), "Escape");
   assert.equal(chordText(parseChord("win+l")), "super+l");
   assert.equal(chordText(parseChord("ctrl+plus")), "ctrl++");
+  assert.equal(chordText(parseChord("ctrl+minus")), "ctrl+-");
+  assert.equal(chordText(parseChord("ctrl+Comma")), "ctrl+,");
   assert.equal(chordText(parseChord("s", ["ctrl"])), "ctrl+s");
   assert.equal(chordText(parseChord("A")), "a", "a capital is the letter key; shift is a modifier");
   assert.equal(chordText(parseChord("shift")), "shift", "a modifier alone");

@@ -160,6 +160,50 @@ describe("the view an acting reply ends with", () => {
     );
   });
 
+  it("an act in a window behind the one in front views the window it went to, where the front shows nothing new", async () => {
+    const editorWindow = {
+      ...fakeWindow("Editor", [checkBox("Bold", 40), button("Count words", 70)]),
+      focused: false,
+    };
+    const viewer = fakeWindow("Viewer", [button("Zoom", 10, 520)], { id: 8, rect: { ...rect, x: 500 } });
+    const { context } = fakeContext({
+      windows: [editorWindow, viewer],
+      hands: { windows: [{ id: 8, rect }], active: 8 },
+      dir,
+    });
+    for (const id of [7, 8])
+      await callTool(context, toolNamed("observe"), { target: { kind: "window", id } });
+    const toggled = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
+    const view = toggled.slice(toggled.indexOf("# view:"));
+    assert.match(
+      view,
+      /^# view: window 7 "Editor" \(fake\), where you acted \(not in front\) · s\d+, since your last look: 0 targets new, 1 changed/m,
+      view,
+    );
+    assert.match(view, /^~ 0\. check box "Bold" \(checked\)/m, view);
+  });
+
+  it("a menu that closed is one line, naming its first items", async () => {
+    const item = (name: string, y: number): FakeElement => ({ ...button(name, y), role: "menu item" });
+    const names = ["New", "Open", "Save", "Print", "Close", "Quit"];
+    const { context } = fakeContext({
+      windows: [
+        fakeWindow("Editor", [button("Count words", 300), ...names.map((n, i) => item(n, 10 + 30 * i))]),
+      ],
+      hands: { windows: [{ id: 7, rect }], active: 7 },
+      dir,
+      react: (element, action, desktop) => {
+        if (action.kind !== "invoke" || element.name !== "Count words") return;
+        const root = desktop.windows[0]!.root!;
+        root.children = root.children!.filter((child) => child.role !== "menu item");
+      },
+    });
+    await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } });
+    const text = textOf(await callTool(context, toolNamed("act"), act("Count words", "invoke")));
+    const view = text.slice(text.indexOf("# view:")).split("\n");
+    assert.deepEqual(view.slice(1), ['- 6 menu item targets gone: "New", "Open", "Save"…'], view.join("\n"));
+  });
+
   it("a look whose long texts or table rows were cut is still what the next view compares with", async () => {
     const note: FakeElement = {
       role: "label",

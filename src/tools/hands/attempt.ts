@@ -567,6 +567,14 @@ const windowNamed = (id: number, title: string | undefined) =>
   `window ${id}${title ? ` (${JSON.stringify(title)})` : ""}`;
 
 /** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
+/** Where the input went, said after what was done and before what followed ("pressed ctrl+f on …; the focus is now on …"). */
+function withWhere(described: string, where: string): string {
+  const clause = described.indexOf("; ");
+  return clause < 0
+    ? `${described}${where}`
+    : `${described.slice(0, clause)}${where}${described.slice(clause)}`;
+}
+
 function whereText(attempt: InputAttempt, element: ResolvedPlace["element"]): string {
   // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
   const called = element?.name ? JSON.stringify(element.name) : (attempt.place?.ref ?? "(unnamed)");
@@ -690,7 +698,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     target,
   };
   const text = [
-    `${sinceText}${verdict?.lead ?? (unseen ? "sent, not verified" : "done")}: ${attempt.describe(result)}${whereText(attempt, element)}`,
+    `${sinceText}${verdict?.lead ?? (unseen ? "sent, not verified" : "done")}: ${withWhere(attempt.describe(result), whereText(attempt, element))}`,
     verdict ? `; ${verdict.note}` : unseen ? `; ${unseen.note}` : "",
     focus ? ` (focused window ${focus.window} first)` : "",
     sinceSeen(attempt),
