@@ -178,7 +178,8 @@ export async function decide(
         `DESKHAND_CEILING or "ceiling" in ${policy.configPath}.`,
     };
   }
-  const needs: { reason: ConfirmationReason; why: string }[] = [];
+  // `why` is said to the agent; `asked`, where it differs, to the person (who declares nothing).
+  const needs: { reason: ConfirmationReason; why: string; asked?: string }[] = [];
   // L3 is where a person steps in; L4 is autonomy a person granted by raising the ceiling, but a
   // committing target still asks.
   if (commits || level === "L3")
@@ -196,6 +197,7 @@ export async function decide(
         : request.reversibleDeclarable === false
           ? "it commits, so it is taken as not reversible"
           : "it commits, so it is taken as not reversible (declaring reversible: true would still leave the commit to a person)",
+      asked: request.reversibleDeclared ? undefined : "it commits, so it is taken as not reversible",
     });
   const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
   if (dangerous) needs.push({ reason: "dangerous_chord", why: dangerous });
@@ -204,8 +206,9 @@ export async function decide(
   if (rules.every((r) => r !== undefined))
     return { allowed: true, level, confirmed_by: "preapproval", rules: [...new Set(rules)] };
   const reasons = needs.map((n) => n.why);
+  const asked = needs.map((n) => n.asked ?? n.why);
   const answer = confirm
-    ? await confirm({ tool: named, level, intent: request.intent, reasons, target: request.target })
+    ? await confirm({ tool: named, level, intent: request.intent, reasons: asked, target: request.target })
     : "unavailable";
   if (answer === "approved") return { allowed: true, level, confirmed_by: "human" };
   const because = reasons.join("; ");
