@@ -160,6 +160,9 @@ export const TABLE_ROLES = roleSet("table", "tree table");
 const ONE_LINE_FIELDS = ["text", "entry", "password text", "editbar"] as const satisfies readonly Role[];
 const TYPED_FIELDS = [...ONE_LINE_FIELDS, "document text", "paragraph"] as const satisfies readonly Role[];
 
+/** One-line fields: a dialog's file name, a form's entry (a password field among them). */
+export const ONE_LINE_TEXT_ROLES = roleSet(...ONE_LINE_FIELDS);
+
 /** What a person types words into, whose content is what was typed: a one-line field or a document. */
 export const TYPED_TEXT_ROLES = roleSet(...TYPED_FIELDS);
 

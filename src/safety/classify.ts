@@ -117,6 +117,11 @@ export interface TargetFacts {
          * undefined: not read.
          */
         acknowledges?: boolean | undefined;
+        /**
+         * What its filled one-line fields hold ('Name: "note.txt"'), read for a press in a dialog
+         * that commits: the person asked reads what they confirm. No rule judges by it.
+         */
+        filled?: { label: string; text: string }[] | undefined;
       }
     | undefined;
   /** What the input does beyond a press, read from the target itself ("Enter runs … in a terminal"). */

@@ -87,7 +87,13 @@ function quoted(text: string, max = QUESTION_PART): string {
  */
 export function confirmationQuestion(request: ConfirmationRequest): string {
   const name = request.target?.name;
-  const target = name ? ` (on ${request.target?.role ?? "element"} ${quoted(name, 80)})` : "";
+  const filled = request.target?.window?.filled ?? [];
+  // A dialog's filled fields: what its press commits (a save's file name).
+  const fields =
+    filled.length > 0
+      ? `, in a dialog whose fields read ${filled.map((f) => `${shownToPerson(f.label, 40).replace(/"/g, '\\"')} ${quoted(f.text, 80)}`).join(", ")}`
+      : "";
+  const target = name ? ` (on ${request.target?.role ?? "element"} ${quoted(name, 80)}${fields})` : "";
   const reasons = request.reasons.map((r) => shownToPerson(r)).join("; ");
   const intent = request.intent === null ? "(no intent given)" : quoted(request.intent);
   return `deskhand asks before ${request.tool} (${request.level}): ${reasons}${target}.\nThe agent says: ${intent}`;

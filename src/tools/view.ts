@@ -114,11 +114,7 @@ async function observeFront(context: ToolContext, id: number, wait: boolean) {
 }
 
 /** A window's view: whole where the agent has not seen it, else what came and went since its last look. */
-async function windowView(
-  context: ToolContext,
-  window: WindowInfo,
-  named: string,
-): Promise<View & { unchanged?: boolean }> {
+async function windowView(context: ToolContext, window: WindowInfo, named: string): Promise<View> {
   const header = `# view: ${named}`;
   if (!window.accessible)
     return {
@@ -166,11 +162,7 @@ async function windowView(
     ...(pastEnd ? { not_listed: pastEnd } : {}),
   };
   if (added.length + changed.length + gone.length + shown.length + hidden.length === 0)
-    return {
-      data: { view },
-      text: `${header} · ${snapshotId}, as you last saw it (${same} targets)`,
-      unchanged: true,
-    };
+    return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
   const indexOf = new Map(targets.map((t) => [t.label, t.index]));
   const lines = [
     `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
@@ -188,12 +180,17 @@ async function frontView(context: ToolContext, actedIn: number | undefined): Pro
     const windows = await (await context.backend()).listWindows();
     const front = windows.find((w) => w.focused);
     if (!front) return { data: { view: { front: null } }, text: "# view: no window has the focus" };
-    const view = await windowView(context, front, `${windowName(front)} in front`);
-    // An input into a window behind the one in front (an accessibility action raises nothing): where
-    // the front shows nothing new, the view is of the window it went to.
+    // An input into a window behind the one in front (an accessibility action raises nothing) is
+    // viewed where it went, one read, unless the front is a window new to the agent (a dialog the
+    // input opened): that is what a person looks at next.
     const acted = windows.find((w) => w.id === actedIn && w.id !== front.id && w.accessible);
-    if (!acted || !view.unchanged) return view;
-    const there = await windowView(context, acted, `${windowName(acted)}, where you acted (not in front)`);
+    if (!acted || !lastView(context, front.id))
+      return windowView(context, front, `${windowName(front)} in front`);
+    const there = await windowView(
+      context,
+      acted,
+      `${windowName(acted)}, where you acted (${windowName(front)} is in front)`,
+    );
     const { front: viewed, ...rest } = there.data.view as Record<string, unknown>;
     const inFront = { id: front.id, title: front.title };
     return { data: { view: { window: viewed, ...rest, in_front: inFront } }, text: there.text };

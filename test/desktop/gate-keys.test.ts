@@ -11,7 +11,8 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { globMatch } from "../../src/core/glob.js";
 import type { RawNode } from "../../src/platform/types.js";
-import type { ToolContext } from "../../src/tools/context.js";
+import { confirmationQuestion } from "../../src/safety/gate.js";
+import { createContext, type ToolContext } from "../../src/tools/context.js";
 import {
   centre,
   connect,
@@ -330,6 +331,36 @@ describe("Enter in a GTK 4 file chooser dialog, whose toolkit reports no default
       "a line break in the name field",
       /Save/,
     );
+    // The person asked is told what the press saves: the dialog's name field.
+    const questions: string[] = [];
+    const asking = createContext({
+      refLifetime: "while-verified",
+      env: {
+        ...process.env,
+        DESKHAND_AUDIT: join(dir, "audit.jsonl"),
+        DESKHAND_CONFIG: join(dir, "none.json"),
+      },
+      confirm: async (request) => {
+        questions.push(confirmationQuestion(request));
+        return "declined";
+      },
+    });
+    try {
+      const save = await one(toolCaller(asking), "Save As", {
+        role: "push button",
+        name_contains: "Save",
+        include_off_screen: true,
+      });
+      const declined = await toolCaller(asking)("act", {
+        ref: save.ref,
+        action: { kind: "invoke" },
+        intent: "Save",
+      });
+      refusedWith(declined, "Save, declined", /Save/);
+      assert.match(questions[0] ?? "", /in a dialog whose fields read [^"]*"untitled[^"]*"\)/, questions[0]);
+    } finally {
+      await asking.close();
+    }
     await sleep(500);
     assert.deepEqual(readdirSync(folder), [], "nothing was saved");
   });

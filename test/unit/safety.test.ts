@@ -230,6 +230,29 @@ describe("the question a person is asked", () => {
     assert.ok(question.indexOf('"pay') > 0 && question.indexOf('"pay') < 200, question);
   });
 
+  it("names what a dialog's filled fields hold, its quotes escaped: what the person confirms", () => {
+    const question = confirmationQuestion({
+      tool: "act",
+      level: "L3",
+      intent: "save",
+      reasons: ['it presses a push button "Save"'],
+      target: {
+        role: "push button",
+        name: "Save",
+        window: {
+          role: "dialog",
+          filled: [{ label: 'Name" (L1): nothing commits', text: "report.odt" }],
+        },
+      },
+    });
+    const [asked] = question.split("\n") as [string];
+    assert.match(
+      asked,
+      /in a dialog whose fields read Name\\" \(L1\): nothing commits "report\.odt"\)\.$/,
+      asked,
+    );
+  });
+
   it("cuts a long reason where a clause ends, never in a word, and with no count a person cannot use", () => {
     const reason =
       "deskhand cannot tell what it would press (this app binds keys that deskhand cannot read without opening its menus (a GtkApplication, whose accelerators need no menu item), and judging never opens them, so what ctrl+s does is unknown; act on the menu item or button itself instead)";

@@ -177,7 +177,7 @@ describe("the view an acting reply ends with", () => {
     const view = toggled.slice(toggled.indexOf("# view:"));
     assert.match(
       view,
-      /^# view: window 7 "Editor" \(fake\), where you acted \(not in front\) · s\d+, since your last look: 0 targets new, 1 changed/m,
+      /^# view: window 7 "Editor" \(fake\), where you acted \(window 8 "Viewer" \(fake\) is in front\) · s\d+, since your last look: 0 targets new, 1 changed/m,
       view,
     );
     assert.match(view, /^~ 0\. check box "Bold" \(checked\)/m, view);

@@ -7,15 +7,17 @@ import { isShown, reportsShowing } from "../../core/flatten.js";
 import {
   EDITABLE_ROLES,
   MENU_ITEMS,
+  ONE_LINE_TEXT_ROLES,
   roleSet,
   TABLE_ROLES,
   TYPED_TEXT_ROLES,
   WINDOW_ROLES,
 } from "../../platform/roles.js";
-import type { RawNode } from "../../platform/types.js";
+import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import {
   acknowledgedMessage,
   BUTTON_ROLES,
+  commitReason,
   DIALOG_ROLES,
   PRESSABLE_ROLES,
   type TargetFacts,
@@ -351,6 +353,45 @@ async function rowOfSeveral(context: ToolContext, handle: string): Promise<boole
   return (read?.columns ?? 0) >= 2;
 }
 
+// A dialog's filled fields named in a person's question, at most, and each text's length shown.
+const FILLED_NAMED = 2;
+const FILLED_TEXT = 60;
+
+/**
+ * A dialog's one-line fields that hold text, as 'Name: "note.txt"' (a save dialog's file name): what
+ * a person confirming its press commits. A password field is never read.
+ */
+async function filledFields(
+  context: ToolContext,
+  windowId: number,
+): Promise<{ label: string; text: string }[]> {
+  const read = await readWhole(context, windowId);
+  const shown = shownIn(read);
+  const fields = read.nodes.filter(
+    (n) =>
+      ONE_LINE_TEXT_ROLES.has(n.role) &&
+      n.role !== PASSWORD_ROLE &&
+      n.states?.includes("editable") &&
+      !n.states.includes("multi line") &&
+      shown(n),
+  );
+  const backend = await context.backend();
+  await backend.enrich(fields, {
+    maxText: FILLED_TEXT,
+    actions: false,
+    accessibleIds: false,
+    timeoutMs: 1000,
+    windowId,
+  });
+  return fields
+    .filter((n) => n.text)
+    .slice(0, FILLED_NAMED)
+    .map((n) => ({
+      label: (n.name || n.inferredLabel || n.role).replace(/\s*:\s*$/u, ""),
+      text: (n.textLength ?? 0) > FILLED_TEXT ? `${n.text}…` : n.text!,
+    }));
+}
+
 /**
  * The facts of an element about to be pressed: its window's role and states, and whether the window
  * holds input when the label's rule asks. A window that cannot be read leaves those unknown.
@@ -387,6 +428,8 @@ export async function pressFacts(
     const top = await backend.readWindow(windowId, { ...READ, maxDepth: 0, nodeCeiling: 1 });
     facts.window = windowFacts(top);
     await answer(context, facts, windowQuestions(facts), windowId);
+    if (DIALOG_ROLES.has(facts.window.role ?? "") && commitReason(facts) !== undefined)
+      facts.window = { ...facts.window, filled: await filledFields(context, windowId) };
   } catch {
     // The window could not be read: the rules that need it assume the worst.
   }
