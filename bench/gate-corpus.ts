@@ -10,6 +10,7 @@
 // harmless. A miss is a committing label read as harmless, judged by the learnt lexicon and English
 // rules alone (a language left out gets no phrase table either); a false alarm is a harmless label
 // not read as harmless, judged with every table deskhand has (each can only add alarms).
+import { closeSync, openSync, readSync } from "node:fs";
 import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
 import { deskhandCacheDir } from "../src/platform/translations.js";
 import { systemVocabulary } from "../src/safety/committing-words.js";
@@ -231,6 +232,37 @@ export function heldOutLexicon(languages: Set<string>, domains: Set<string>) {
   );
 }
 
+// The kept catalogs' size of a language, in messages: what the lexicon could learn it from.
+const SIZES: [string, number][] = [
+  ["under 1,000 messages", 1_000],
+  ["1,000 to 20,000", 20_000],
+  ["20,000 or more", Number.POSITIVE_INFINITY],
+];
+
+/** A catalog's message count, from its header (a .mo's third word, in its own byte order). */
+function messageCount(path: string): number {
+  const header = Buffer.alloc(12);
+  const fd = openSync(path, "r");
+  try {
+    if (readSync(fd, header, 0, 12, 0) < 12) return 0;
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32LE(0) === 0x950412de ? header.readUInt32LE(8) : header.readUInt32BE(8);
+}
+
+/** Per language, the messages of its catalogs the lexicon was learnt from. */
+function keptMessages(languages: Set<string>, domains: Set<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const file of listCatalogs(ROOTS)) {
+    const domain = domainOf(file);
+    if (NOT_LABELS.test(domain) || languages.has(baseLanguage(file.language)) || domains.has(domain))
+      continue;
+    counts.set(file.language, (counts.get(file.language) ?? 0) + messageCount(file.path));
+  }
+  return counts;
+}
+
 const COVERED = "held-out domains, covered languages";
 const KNOWN = "held-out languages, the app's language known";
 const COVERED_KNOWN = "held-out domains, covered languages, the app's language known";
@@ -252,6 +284,9 @@ export function corpusReport(): number {
   const misses = new Map<string, Row>();
   const alarms = new Map<string, Row>();
   const bySplit = new Map<string, Row>();
+  const bySize = new Map<string, Row>();
+  const kept = keptMessages(languages, domains);
+  const sizeOf = (language: string) => SIZES.find(([, below]) => (kept.get(language) ?? 0) < below)![0];
   for (const item of items) {
     const heldLanguage = languages.has(baseLanguage(item.language));
     if (!heldLanguage && !domains.has(item.domain)) continue;
@@ -264,6 +299,7 @@ export function corpusReport(): number {
       if (heldLanguage || covered.has(item.language)) {
         const inApp = !readLabel(item.text, { lexicon, language: item.language }).harmless;
         addTo(bySplit, `${heldLanguage ? KNOWN : COVERED_KNOWN} · harmless asked`, inApp ? name : undefined);
+        if (!heldLanguage) addTo(bySize, sizeOf(item.language), inApp ? name : undefined);
       }
       addTo(alarms, `${split} · ${scriptOf(item.text)}`, asked ? name : undefined);
       addTo(bySplit, `${split} · harmless asked`, asked ? name : undefined);
@@ -290,6 +326,11 @@ export function corpusReport(): number {
   printRows("Committing labels read as harmless (misses), by class and script", misses, "misses");
   printRows("Harmless labels asked (false alarms), by script", alarms, "asked");
   printRows("Totals", bySplit, "wrong");
+  printRows(
+    "Harmless labels asked on held-out domains, the app's language known, by what the kept catalogs hold of its language",
+    bySize,
+    "asked",
+  );
   const rate = (key: string) => {
     const row = bySplit.get(key);
     return row ? row.wrong.length / row.labels : 0;
