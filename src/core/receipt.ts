@@ -272,7 +272,9 @@ export function renderReceipt(receipt: Receipt): string {
     lines.push(
       `the app exited: ${receipt.app_exited.app} (pid ${receipt.app_exited.pid}) has no window and no process left`,
     );
-  if (receipt.detail) lines.push(receipt.detail);
+  // A call held by the dialog it opened is said so above: "did not return in time … or hung" would
+  // contradict it.
+  if (receipt.detail && !receipt.held_by) lines.push(receipt.detail);
   if (receipt.selection) {
     const { rows, total } = receipt.selection;
     const listed =
