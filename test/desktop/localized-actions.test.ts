@@ -1,14 +1,24 @@
 // An app shown in French names its actions in French where AT-SPI's GetActions is asked (at-spi2-atk
 // hands out ATK's localized names: a GTK 3 toggle button's "click" is "Cliquer"); deskhand asks
 // GetName for the toolkit's own. On a real GTK 3 window (test/fixtures/dialogs/gtk3_structure.py) in
-// French: the toggle button lists its toggle, `act toggle` presses it, and the app's log says so.
+// French: the toggle button lists its toggle, `act toggle` presses it, and the app's log says so. A
+// JVM names a Swing button's sole action in its own language, GetName too ("Klicken"): a toggle
+// button's sole action is its press, and toggles it (DeskhandGate.java under -Duser.language=de).
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+import {
+  findWaiting,
+  gatedContext,
+  HANG_MS,
+  type StartedApp,
+  SWING_COMMAND,
+  startApp,
+  toolCaller,
+} from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-localized-actions-"));
 const title = `Localized actions ${process.pid}`;
@@ -47,5 +57,34 @@ describe("actions of an app shown in another language", () => {
     while (!logged().includes("toggle True") && Date.now() < deadline) await sleep(100);
     assert.ok(logged().includes("toggle True"), `the app toggled: ${JSON.stringify(logged())}`);
     assert.ok(toggled.data.after.states.includes("checked"), JSON.stringify(toggled.data.after));
+  });
+
+  it("a German Swing toggle button, whose only action the JVM names in German, is toggled by `act toggle`", async () => {
+    const swingTitle = `Localized actions Swing ${process.pid}`;
+    const swingLog = join(dir, "swing.log");
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      JAVA_TOOL_OPTIONS: "-Duser.language=de -Duser.country=DE",
+    };
+    const swing = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandGate", swingTitle, swingLog], env);
+    try {
+      const found = (await findWaiting(
+        call,
+        swingTitle,
+        { role: "toggle button", name: "Pay" },
+        HANG_MS,
+      )) as {
+        ref: string;
+      };
+      const info = await call("element_info", { ref: found.ref });
+      const toggled = await call("act", { ref: found.ref, action: { kind: "toggle" }, intent: "Pay toggle" });
+      assert.ok(
+        toggled.ok && toggled.data.status !== "refused",
+        `${JSON.stringify(info.data?.actions)}: ${JSON.stringify(toggled.data ?? toggled.error)}`,
+      );
+      assert.ok(toggled.data.after.states.includes("checked"), JSON.stringify(toggled.data.after));
+    } finally {
+      swing.kill();
+    }
   });
 });

@@ -39,12 +39,16 @@ export interface ActionTarget {
   parentPath: string | undefined;
 }
 
+/** Whether the element has two states a press flips: a check box, a toggle button, a checkable item. */
+const togglable = (target: ActionTarget) =>
+  TOGGLE_ROLES.has(target.node.role) || !!target.node.states?.includes("checkable");
+
 /** What the element supports, for an `unsupported_pattern` refusal. */
 function supportedActions(target: ActionTarget): string[] {
   const interfaces = target.node.interfaces ?? [];
   const supported = target.actions.map((a) => `action:${a}`);
   // A check box's click is its toggle: act toggle runs it and reads the state back.
-  if (TOGGLE_ROLES.has(target.node.role) && target.actions.some((a) => TOGGLE_NAMES.test(a)))
+  if (togglable(target) && (target.actions.some((a) => TOGGLE_NAMES.test(a)) || target.actions.length === 1))
     supported.push("toggle");
   if (interfaces.includes("EditableText")) supported.push("set_value");
   if (interfaces.includes("Value")) supported.push("set_range");
@@ -110,7 +114,14 @@ async function doAction(
 ): Promise<ActionReport> {
   requireEnabled(target);
   let index = target.actions.findIndex((a) => names.test(a));
-  if (index < 0 && target.actions.length === 1 && what === "invoke") index = 0;
+  // A sole action is the element's press, whatever its name (a JVM names it in its own language,
+  // GetName too: "Klicken"); on a check box or toggle button, that press toggles it.
+  if (
+    index < 0 &&
+    target.actions.length === 1 &&
+    (what === "invoke" || (what === "toggle" && togglable(target)))
+  )
+    index = 0;
   if (index < 0) {
     const inner = await twin(target, timeoutMs);
     if (!inner) throw unsupported(target, what);
@@ -573,7 +584,7 @@ export async function performAction(
       return doAction(target, INVOKE_NAMES, "invoke", timeoutMs);
     case "toggle":
       // A push button's "click" would press it: toggle is only for what has two states.
-      if (!TOGGLE_ROLES.has(node.role) && !states.includes("checkable"))
+      if (!togglable(target))
         throw unsupported(
           target,
           "toggle (it is not a check box, toggle button or radio button; use invoke to press it)",
