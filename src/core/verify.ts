@@ -4,6 +4,7 @@
 // handle is gone (a web page re-rendered) is looked for again at its path from the window: the one
 // element there with its role, name and index is it, and that is said too. Anything else (a changed
 // role or name, another element at that path, two candidates or none) is refused with what differs.
+import { MENU_ITEM_ROLES } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { DeskhandError } from "./errors.js";
 import { pathOf, type RefEntry, type RefStore } from "./refs.js";
@@ -70,15 +71,13 @@ export function stateChanges(entry: RefEntry, node: RawNode): string[] {
   );
 }
 
-const MENU_ITEMS = new Set(["menu item", "check menu item", "radio menu item", "tearoff menu item"]);
-
 /**
  * Whether a menu item seen on screen is off it now: its menu closed. One never seen on screen (an
  * item of a closed menu, listed with what is off screen) is acted on as it was seen.
  */
 function menuClosedSince(entry: RefEntry, node: RawNode): boolean {
   const was = entry.fingerprint.states;
-  if (!MENU_ITEMS.has(node.role) || !was?.includes("showing")) return false;
+  if (!MENU_ITEM_ROLES.has(node.role) || !was?.includes("showing")) return false;
   return !!node.states && !node.unread.includes("states") && !node.states.includes("showing");
 }
 

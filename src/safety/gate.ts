@@ -193,18 +193,23 @@ export async function decide(
       reason: "validation",
       why: commits ?? `${request.nominalFrom ?? request.tool} is ${level}`,
     });
-  if (!request.reversible)
-    needs.push({
-      reason: "irreversible",
-      // Say only what the caller said: an undeclared press that commits is taken as not reversible.
-      // A client whose tool has no `reversible` to declare is not told of one.
-      why: request.reversibleDeclared
-        ? "it is declared not reversible"
-        : request.reversibleDeclarable === false
-          ? "it commits, so it is taken as not reversible"
-          : "it commits, so it is taken as not reversible (declaring reversible: true would still leave the commit to a person)",
-      asked: request.reversibleDeclared ? undefined : "it commits, so it is taken as not reversible",
-    });
+  if (!request.reversible) {
+    // Say only what the caller said: an undeclared press that commits is taken as not reversible.
+    // A client whose tool has no `reversible` to declare is not told of one, nor is the person.
+    const taken = "it commits, so it is taken as not reversible";
+    needs.push(
+      request.reversibleDeclared
+        ? { reason: "irreversible", why: "it is declared not reversible" }
+        : {
+            reason: "irreversible",
+            why:
+              request.reversibleDeclarable === false
+                ? taken
+                : `${taken} (declaring reversible: true would still leave the commit to a person)`,
+            asked: taken,
+          },
+    );
+  }
   const dangerous = request.chord ? dangerousChord(request.chord) : undefined;
   if (dangerous) needs.push({ reason: "dangerous_chord", why: dangerous });
   if (needs.length === 0) return { allowed: true, level };

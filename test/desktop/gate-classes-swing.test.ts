@@ -12,8 +12,7 @@ import {
   gatedContext,
   HANG_MS,
   type StartedApp,
-  SWING_COMMAND,
-  startApp,
+  startSwingFixture,
   toolCaller,
 } from "./helpers.js";
 
@@ -34,7 +33,7 @@ describe("the judge's classes on a Swing window", () => {
       .matches as Match[];
 
   before(async () => {
-    app = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandGate", title, log]);
+    app = startSwingFixture("DeskhandGate", [title, log]);
     await element({ role: "slider", name: "Slide to pay" });
   });
   after(async () => {

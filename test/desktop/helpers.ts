@@ -119,6 +119,15 @@ export const SWING_COMMAND = [
   "DeskhandFixture",
 ];
 
+/** Starts one of the Swing fixtures (test/fixtures/swing) by its class, with its arguments. */
+export function startSwingFixture(
+  fixture: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): StartedApp {
+  return startApp([...SWING_COMMAND.slice(0, -1), fixture, ...args], env);
+}
+
 /** Starts a second Swing fixture and waits until its window is readable; the caller kills it. */
 export async function startExtraSwingApp(
   backend: AtspiBackend,

@@ -15,8 +15,8 @@ import {
   gatedContext,
   HANG_MS,
   type StartedApp,
-  SWING_COMMAND,
   startApp,
+  startSwingFixture,
   toolCaller,
 } from "./helpers.js";
 
@@ -66,7 +66,7 @@ describe("actions of an app shown in another language", () => {
       ...process.env,
       JAVA_TOOL_OPTIONS: "-Duser.language=de -Duser.country=DE",
     };
-    const swing = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandGate", swingTitle, swingLog], env);
+    const swing = startSwingFixture("DeskhandGate", [swingTitle, swingLog], env);
     try {
       const found = (await findWaiting(
         call,

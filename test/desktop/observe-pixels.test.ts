@@ -18,7 +18,7 @@ import { callTool } from "../../src/tools/call.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
 import { foldedPixelLines } from "../../src/tools/pixels-view.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { type StartedApp, SWING_COMMAND, startApp, toolCaller, within } from "./helpers.js";
+import { type StartedApp, startApp, startSwingFixture, toolCaller, within } from "./helpers.js";
 
 interface PixelTarget {
   index: number;
@@ -70,7 +70,7 @@ describe("observe reads the pixels where the tree is silent", () => {
       },
     });
     call = toolCaller(context);
-    apps.push(startApp([...SWING_COMMAND.slice(0, -1), "DeskhandCanvas", CANVAS.report]));
+    apps.push(startSwingFixture("DeskhandCanvas", [CANVAS.report]));
   });
   after(async () => {
     for (const app of apps) app.kill();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { findWaiting, type StartedApp, SWING_COMMAND, startApp, TITLES, toolCaller } from "./helpers.js";
+import { findWaiting, type StartedApp, startApp, startSwingFixture, TITLES, toolCaller } from "./helpers.js";
 
 type Rect = { x: number; y: number; width: number; height: number };
 
@@ -60,7 +60,7 @@ describe("observe shows the work surface", () => {
   });
 
   it("icon-only tool bar buttons are named by their tooltips, marked as inferred", async () => {
-    const editor = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandEditor"]);
+    const editor = startSwingFixture("DeskhandEditor");
     apps.push(editor);
     await findWaiting(call, "Deskhand Editor", { role: "push button", name: "Redo" }, 30_000);
     const text: string = (await observe("Deskhand Editor")).text ?? "";
@@ -72,7 +72,7 @@ describe("observe shows the work surface", () => {
   });
 
   it("a canvas is listed as a pixels-only surface, with the tools that read it", async () => {
-    const canvas = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandCanvas", join(dir, "canvas-report")]);
+    const canvas = startSwingFixture("DeskhandCanvas", [join(dir, "canvas-report")]);
     apps.push(canvas);
     const title = "Swing Canvas";
     await findWaiting(call, `${title}*`, { role: "frame" }, 30_000).catch(() => undefined);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mcpClient, SWING_COMMAND, startApp, TITLES } from "./helpers.js";
+import { mcpClient, startSwingFixture, TITLES } from "./helpers.js";
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
@@ -290,7 +290,7 @@ describe("the pyjab profile, replayed", () => {
   it("a cell the JVM cannot make reads ?, counted, not - (a cell with no text)", async () => {
     // Its renderer throws for row 1, column 1: the bridge gets no object for a place the table has.
     const title = `Deskhand broken table ${process.pid}`;
-    const app = startApp([...SWING_COMMAND.slice(0, -1), "DeskhandBrokenTable", title]);
+    const app = startSwingFixture("DeskhandBrokenTable", [title]);
     try {
       let session: string | undefined;
       for (let i = 0; i < 100 && !session; i++) {

@@ -566,7 +566,6 @@ export const frontChanged = (output: ToolOutput): boolean =>
 const windowNamed = (id: number, title: string | undefined) =>
   `window ${id}${title ? ` (${JSON.stringify(title)})` : ""}`;
 
-/** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
 /** Where the input went, said after what was done and before what followed ("pressed ctrl+f on …; the focus is now on …"). */
 function withWhere(described: string, where: string): string {
   const clause = described.indexOf("; ");
@@ -575,6 +574,7 @@ function withWhere(described: string, where: string): string {
     : `${described.slice(0, clause)}${where}${described.slice(clause)}`;
 }
 
+/** Where the input went, for its reply: the element (by its ref when unnamed) and a word read from pixels. */
 function whereText(attempt: InputAttempt, element: ResolvedPlace["element"]): string {
   // An unnamed element is named by its ref, never as "": an empty name reads as an empty field.
   const called = element?.name ? JSON.stringify(element.name) : (attempt.place?.ref ?? "(unnamed)");

@@ -363,9 +363,9 @@ const FILLED_TEXT = 60;
  */
 async function filledFields(
   context: ToolContext,
+  read: WindowRead,
   windowId: number,
 ): Promise<{ label: string; text: string }[]> {
-  const read = await readWhole(context, windowId);
   const shown = shownIn(read);
   const fields = read.nodes.filter(
     (n) =>
@@ -427,9 +427,15 @@ export async function pressFacts(
   try {
     const top = await backend.readWindow(windowId, { ...READ, maxDepth: 0, nodeCeiling: 1 });
     facts.window = windowFacts(top);
-    await answer(context, facts, windowQuestions(facts), windowId);
+    // One read of the window serves the rules' questions and the person's (what its fields hold).
+    const questions = windowQuestions(facts);
+    const whole = questions.length > 0 ? await readWhole(context, windowId) : undefined;
+    await answer(context, facts, questions, windowId, whole);
     if (DIALOG_ROLES.has(facts.window.role ?? "") && commitReason(facts) !== undefined)
-      facts.window = { ...facts.window, filled: await filledFields(context, windowId) };
+      facts.window = {
+        ...facts.window,
+        filled: await filledFields(context, whole ?? (await readWhole(context, windowId)), windowId),
+      };
   } catch {
     // The window could not be read: the rules that need it assume the worst.
   }
