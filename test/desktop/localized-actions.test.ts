@@ -83,6 +83,40 @@ describe("actions of an app shown in another language", () => {
         `${JSON.stringify(info.data?.actions)}: ${JSON.stringify(toggled.data ?? toggled.error)}`,
       );
       assert.ok(toggled.data.after.states.includes("checked"), JSON.stringify(toggled.data.after));
+      // The French window, behind the Swing one the agent has seen, toggled back: the view is of
+      // where the act went, not of the window in front.
+      await call("observe", { target: { kind: "title", glob: swingTitle } });
+      const paid = (await findWaiting(
+        call,
+        title,
+        { role: "toggle button", name: "Paid only" },
+        HANG_MS,
+      )) as {
+        ref: string;
+      };
+      const back = await call("act", {
+        ref: paid.ref,
+        action: { kind: "toggle" },
+        intent: "Show all",
+        view: true,
+      });
+      assert.ok(back.ok && back.data.status !== "refused", JSON.stringify(back.data ?? back.error));
+      const view = (back.text ?? "").slice((back.text ?? "").indexOf("# view:"));
+      assert.match(
+        view,
+        new RegExp(
+          `^# view: window \\d+ "${title}" \\([^)]*\\), where you acted \\(window \\d+ "${swingTitle}"`,
+        ),
+        view,
+      );
+      assert.match(
+        view,
+        /^\d+\. toggle button "Paid only" \[ref=/m,
+        `shown as it is now, not checked: ${view}`,
+      );
+      const deadline = Date.now() + HANG_MS;
+      while (!logged().includes("toggle False") && Date.now() < deadline) await sleep(100);
+      assert.ok(logged().includes("toggle False"), `the app toggled back: ${JSON.stringify(logged())}`);
     } finally {
       swing.kill();
     }
