@@ -14,7 +14,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
 import { deskhandCacheDir } from "../src/platform/translations.js";
 import { systemVocabulary } from "../src/safety/committing-words.js";
-import { buildLabelLexicon, domainOf, NOT_LABELS } from "../src/safety/label-lexicon.js";
+import { baseLanguage, buildLabelLexicon, domainOf, NOT_LABELS } from "../src/safety/label-lexicon.js";
 import { readLabel } from "../src/safety/label-reading.js";
 import { labelWords } from "../src/safety/phrases.js";
 
@@ -130,7 +130,9 @@ function classOf(id: string): { cls: Class; verb?: string } | undefined {
   return { cls, verb };
 }
 
-const baseLanguage = (language: string) => language.split(/[_@.]/)[0]!;
+// The split chooses among the catalogs' folder codes; a chosen language is held out with its
+// variants as the lexicon counts them ("hy" with "hye").
+const folderLanguage = (language: string) => language.split(/[_@.]/)[0]!;
 
 /** Every fifth of a sorted list, from an offset: a held-out set no one picked by hand. */
 function everyFifth(values: Iterable<string>, offset: number): Set<string> {
@@ -147,9 +149,13 @@ export function corpus(split = { languages: 2, domains: 0 }): {
   domains: Set<string>;
 } {
   const files = listCatalogs(ROOTS).filter((f) => !NOT_LABELS.test(domainOf(f)));
-  const languages = everyFifth(
-    files.map((f) => baseLanguage(f.language)).filter((l) => l !== "en"),
-    split.languages,
+  const languages = new Set(
+    [
+      ...everyFifth(
+        files.map((f) => folderLanguage(f.language)).filter((l) => l !== "en"),
+        split.languages,
+      ),
+    ].map(baseLanguage),
   );
   const domains = everyFifth(files.map(domainOf), split.domains);
   const items: Item[] = [];

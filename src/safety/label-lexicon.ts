@@ -71,8 +71,25 @@ export interface LabelLexicon {
 /** The key of a language's own verb in `ownVerbs`. */
 export const ownVerb = (language: string, word: string) => `${baseLanguage(language)}\u0001${word}`;
 
-/** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin", "de" for "de_DE.UTF-8". */
-export const baseLanguage = (language: string) => language.split(/[_@.-]/u)[0]!.toLowerCase();
+const bases = new Map<string, string>();
+
+/**
+ * A language's base code, as CLDR writes it: "pt" for "pt_BR", "sr" for "sr@latin", "de" for
+ * "de_DE.UTF-8", "hy" for "hye" (a folder of its own beside "hy"), "ro" for "mo".
+ */
+export function baseLanguage(language: string): string {
+  const code = language.split(/[_@.-]/u)[0]!.toLowerCase();
+  let base = bases.get(code);
+  if (base === undefined) {
+    try {
+      base = Intl.getCanonicalLocales(code)[0]!.toLowerCase();
+    } catch {
+      base = code;
+    }
+    bases.set(code, base);
+  }
+  return base;
+}
 
 /** A catalog's message that is a label: short, capitalized (or a mnemonic), no format or markup. */
 const NOT_A_LABEL = /%|<|\n|\{|\$|\ufffd|\\/u;
@@ -465,7 +482,12 @@ function learnWords(files: CatalogFile[]): {
   let language: string | undefined;
   let labels = new Map<string, Seen>();
   let group: CatalogFile[] = [];
-  for (const file of files) {
+  // A language's two codes are counted as one ("hye" with "hy"). Its countries' and scripts' variants
+  // are not: pooled, Serbian's "Бриши" (delete) read as harmless, by the variants that clear with it.
+  const byLanguage = files
+    .map((file) => ({ ...file, language: file.language.replace(/^[^_@.-]+/u, baseLanguage) }))
+    .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
+  for (const file of byLanguage) {
     if (file.language !== language) {
       countLanguage([...labels.values()], all, verbs, sinksOf(language, group));
       language = file.language;

@@ -10,7 +10,7 @@ import { after, describe, it } from "node:test";
 import gettextParser from "gettext-parser";
 import { listCatalogs } from "../../src/platform/catalogs.js";
 import { matchLabel } from "../../src/safety/committing-words.js";
-import { buildLabelLexicon } from "../../src/safety/label-lexicon.js";
+import { baseLanguage, buildLabelLexicon } from "../../src/safety/label-lexicon.js";
 import { readLabel } from "../../src/safety/label-reading.js";
 
 const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
@@ -356,6 +356,32 @@ describe("labels in context: whole labels and messages", () => {
     );
     assert.equal(withoutMessages.commits.has("mandar"), false);
     assert.ok(readLabel("Mandar directo", { lexicon: withoutMessages, language: "ff" }).commits);
+  });
+});
+
+describe("one language under two codes", () => {
+  it("is one language: its two folders' labels are counted together", () => {
+    assert.equal(baseLanguage("hye"), "hy");
+    assert.equal(baseLanguage("mo"), "ro");
+    assert.equal(baseLanguage("pt_BR"), "pt");
+    assert.equal(baseLanguage("sr@latin"), "sr");
+    const twoCodes = mkdtempSync(join(tmpdir(), "deskhand-two-codes-"));
+    try {
+      // "Brelk" stands in one harmless label under each code: once alone is a translator's whim,
+      // twice in one language is a word of it.
+      catalog(twoCodes, "hy", "viewer", { "Show Details": "Brelk mondo", Open: "Tavo" });
+      catalog(twoCodes, "hye", "files", { "Show Files": "Brelk dosto" });
+      const pooled = buildLabelLexicon({ roots: [twoCodes] });
+      assert.deepEqual(readLabel("Brelk", { lexicon: pooled, language: "hye" }), {
+        commits: undefined,
+        unknown: [],
+        harmless: true,
+      });
+      const apart = buildLabelLexicon({ roots: [twoCodes] }, { keep: (language) => language !== "hye" });
+      assert.deepEqual(readLabel("Brelk", { lexicon: apart, language: "hy" }).unknown, ["brelk"]);
+    } finally {
+      rmSync(twoCodes, { recursive: true, force: true });
+    }
   });
 });
 
