@@ -25,6 +25,32 @@ export interface GateNote {
   allowed_by: "a person" | { preapproved: object[] } | { ceiling: string };
 }
 
+// The states an action toggles, compared before and after it.
+const TOGGLED_STATES = ["checked", "pressed", "selected", "expanded", "indeterminate"];
+
+/** The toggled states an element gained and lost, where any changed. */
+export function statesChanged(
+  before: readonly string[] | null | undefined,
+  after: readonly string[] | null | undefined,
+): Receipt["states_changed"] {
+  if (!before || !after) return undefined;
+  const now = TOGGLED_STATES.filter((s) => after.includes(s) && !before.includes(s));
+  const noLonger = TOGGLED_STATES.filter((s) => before.includes(s) && !after.includes(s));
+  return now.length + noLonger.length > 0 ? { now, no_longer: noLonger } : undefined;
+}
+
+/** "; now checked", "; no longer checked". */
+function changedWords(changed: Receipt["states_changed"]): string {
+  if (!changed) return "";
+  return [
+    changed.now.length ? `now ${changed.now.join(", ")}` : "",
+    changed.no_longer.length ? `no longer ${changed.no_longer.join(", ")}` : "",
+  ]
+    .filter(Boolean)
+    .map((words) => `; ${words}`)
+    .join("");
+}
+
 /** "gate: L3, confirmed by a person". */
 export function gateLine(note: GateNote): string {
   const by = note.allowed_by;
@@ -53,6 +79,8 @@ export interface Receipt {
   /** After selecting a row: the rows the table reports selected (the first 20), and how many in all. */
   selection?: { rows: number[]; total: number };
   after: ElementState | null;
+  /** The element's toggled states the action changed ("checked" lost): its states list alone hides a loss. */
+  states_changed?: { now: string[]; no_longer: string[] };
   after_read: "complete" | "partial" | "unavailable";
   unread?: string[];
   windows_appeared: Pick<WindowInfo, "id" | "title" | "app">[];
@@ -300,7 +328,7 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.after) {
     const a = receipt.after;
     lines.push(
-      `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})`,
+      `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})${changedWords(receipt.states_changed)}`,
     );
   }
   if (receipt.after_read !== "complete" && !receipt.app_exited)

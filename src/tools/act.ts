@@ -10,6 +10,7 @@ import {
   RECEIPT_TEXT,
   type Receipt,
   renderReceipt,
+  statesChanged,
   windowChanges,
   windowsSettled,
 } from "../core/receipt.js";
@@ -222,6 +223,8 @@ export async function runAction(
     ...(guarded.gate ? { gate: guarded.gate } : {}),
   };
   if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
+  const toggled = statesChanged(node.states, receipt.after?.states);
+  if (toggled) receipt.states_changed = toggled;
   valueEffect(receipt, input.action);
   const { moved, refound } = gated;
   const sinceSeen =

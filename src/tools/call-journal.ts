@@ -16,6 +16,9 @@ export class CallJournal {
   readonly unwritten: string[] = [];
   /** The window the call's last judged input was aimed at: the view shows it where another is in front. */
   actedIn: number | undefined;
+  /** The window in front when the call's first input was judged: one that came forward since is news. */
+  frontBefore: number | undefined;
+  frontRead = false;
 
   /** Ends every attempt still open: the call stopped (threw) between its attempt and its outcome. */
   endOpen(reason: string): void {

@@ -166,7 +166,12 @@ async function validatedCall(
     input.view = false;
   const result = await runCall(context, tool, input, journal, signal);
   // A step of a run, a field of a form: the outer call's view shows where its last input went.
-  if (journal.actedIn !== undefined && context.callJournal) context.callJournal.actedIn = journal.actedIn;
+  const outer = context.callJournal;
+  if (journal.actedIn !== undefined && outer) outer.actedIn = journal.actedIn;
+  if (journal.frontRead && outer && !outer.frontRead) {
+    outer.frontRead = true;
+    outer.frontBefore = journal.frontBefore;
+  }
   return withJournalGaps(result, journal, context.callJournal);
 }
 
@@ -208,7 +213,7 @@ async function withView(
     return output;
   // Where refs live only until the next snapshot (NDJSON, the CLI), the view's would retire the agent's.
   if (context.refs.lifetime !== "while-verified") return output;
-  const view = await viewAfter(context, context.callJournal?.actedIn);
+  const view = await viewAfter(context, context.callJournal);
   return { ...output, data: { ...output.data, ...view.data }, text: `${output.text}\n${view.text}` };
 }
 

@@ -256,12 +256,26 @@ function renderFind(result: Searched, input?: FindQueryInput): string {
     ].filter(Boolean);
     lines.push(`Left out: ${parts.join("; ")}.`);
   }
-  for (const c of result.unreadable_candidates) {
+  lines.push(...unreadLines(result.unreadable_candidates));
+  return lines.join("\n");
+}
+
+/** The candidates whose fields could not be read: each with a role listed, the silent ones counted. */
+function unreadLines(candidates: Searched["unreadable_candidates"]): string[] {
+  const lines: string[] = [];
+  // One that answered neither its role nor its name is no candidate a person could see: counted.
+  const silent = candidates.filter((c) => c.unread.includes("role") && c.unread.includes("name"));
+  for (const c of candidates) {
+    if (silent.includes(c)) continue;
     lines.push(
       `? ${c.role} ${JSON.stringify(c.name)} [ref=${c.ref}] could not be checked: ${c.unread.join(", ")} unread`,
     );
   }
-  return lines.join("\n");
+  if (silent.length > 0)
+    lines.push(
+      `? ${silent.length} element${silent.length === 1 ? "" : "s"} answered neither role nor name (gone as it was read, or the app's leftover${silent.length === 1 ? "" : "s"}): not checked`,
+    );
+  return lines;
 }
 
 /**

@@ -102,10 +102,22 @@ function unwrittenOutcome(tool: string, id: string, error: unknown): string {
   return `the journal could not take the outcome line of ${tool} (id ${id}; ${why}); its attempt line is in the journal and the action was taken as this reply says. Free space for the journal or point DESKHAND_AUDIT at a writable file before acting again`;
 }
 
+/** The window in front before the call's first input, for its view (view.ts); unread where it cannot be. */
+async function frontBeforeInput(context: ToolContext): Promise<void> {
+  const calls = context.callJournal;
+  if (!calls || calls.frontRead) return;
+  calls.frontRead = true;
+  calls.frontBefore = await context
+    .hands()
+    .then((hands) => hands.activeWindow())
+    .catch(() => undefined);
+}
+
 export async function guard(context: ToolContext, spec: GuardSpec): Promise<Guarded> {
   const journal = context.audit();
   journal.ensureWritable();
   if (spec.target?.window && context.callJournal) context.callJournal.actedIn = spec.target.window.id;
+  await frontBeforeInput(context);
   const base = {
     time: new Date().toISOString(),
     tool: spec.journalTool,

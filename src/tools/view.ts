@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { WindowInfo } from "../platform/types.js";
+import type { CallJournal } from "./call-journal.js";
 import type { ToolContext } from "./context.js";
 import { observeTool } from "./observe.js";
 import { lastView, rememberView, type SeenLines } from "./seen-views.js";
@@ -75,9 +76,12 @@ function foldedGone(gone: string[]): string[] {
 }
 
 /** The view after an act: the window in front, and what it shows, whole or since the agent's last look. */
-export async function viewAfter(context: ToolContext, actedIn?: number): Promise<View> {
+export async function viewAfter(
+  context: ToolContext,
+  acted: Pick<CallJournal, "actedIn" | "frontBefore"> = { actedIn: undefined, frontBefore: undefined },
+): Promise<View> {
   const [view, menus] = await Promise.all([
-    frontView(context, actedIn),
+    frontView(context, acted),
     context
       .backend()
       .then((b) => b.openMenus?.())
@@ -175,17 +179,20 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
   return { data: { view }, text: lines.join("\n") };
 }
 
-async function frontView(context: ToolContext, actedIn: number | undefined): Promise<View> {
+async function frontView(
+  context: ToolContext,
+  { actedIn, frontBefore }: Pick<CallJournal, "actedIn" | "frontBefore">,
+): Promise<View> {
   try {
     const windows = await (await context.backend()).listWindows();
     const front = windows.find((w) => w.focused);
     if (!front) return { data: { view: { front: null } }, text: "# view: no window has the focus" };
     // An input into a window behind the one in front (an accessibility action raises nothing) is
-    // viewed where it went, one read, unless the front is a window new to the agent (a dialog the
-    // input opened): that is what a person looks at next.
+    // viewed where it went, one read, unless the front came forward with the input and is new to
+    // the agent (a dialog the input opened): that is what a person looks at next.
     const acted = windows.find((w) => w.id === actedIn && w.id !== front.id && w.accessible);
-    if (!acted || !lastView(context, front.id))
-      return windowView(context, front, `${windowName(front)} in front`);
+    const news = front.id !== frontBefore && !lastView(context, front.id);
+    if (!acted || news) return windowView(context, front, `${windowName(front)} in front`);
     const there = await windowView(
       context,
       acted,

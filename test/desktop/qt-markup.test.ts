@@ -1,6 +1,7 @@
 // KCalc (Qt 5, KDE Frameworks) writes its keys in rich-text markup, and Qt hands the markup over as
 // their names: "x<sup>2</sup>". They read as drawn ("x²"), so find names them as a person does,
-// and the key found so is pressed: 3, x², and the display reads 9.
+// and the key found so is pressed: 3, x², and the display reads 9. Its keys are shortcuts of its
+// buttons, which take a key pressed again within 100 ms once: typed, each key counts.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,5 +60,21 @@ describe("a Qt app's names in markup read as drawn", () => {
       5000,
     );
     assert.ok(display, "the display reads 9");
+  });
+
+  it("typed keys reach KCalc's buttons each time, a key typed twice in a row too", async () => {
+    const display = (name: string) =>
+      settled(
+        async () => ((await call("find", { target, role: "frame", name })).data.total as number) > 0,
+        (shown) => shown,
+        5000,
+      );
+    // Burst, "144/12=" came out "14/2=": 7.
+    const typed = await call("type_text", { window: { title }, text: "144/12=", intent: "Divide 144 by 12" });
+    assert.ok(typed.ok, typed.text);
+    assert.ok(await display("12"), "the display reads 12");
+    const pressed = await call("key", { window: { title }, key: "4", count: 3, intent: "Enter 444" });
+    assert.ok(pressed.ok, pressed.text);
+    assert.ok(await display("444"), "the display reads 444");
   });
 });

@@ -54,3 +54,45 @@ it("act by find takes the one find shows; an element only off screen is still fo
   assert.ok(hiddenOnly.states?.includes("checked"));
   await context.close();
 });
+
+it("an element that answers neither role nor name is counted in find's reply, one with a role is listed", async () => {
+  const gone = (n: number): FakeElement => ({
+    ...box(`Gone ${n}`, true),
+    unreadable: ["role", "name", "states"],
+  });
+  const nameless: FakeElement = { ...box("Keep", true), unreadable: ["name"] };
+  const { context } = oneWindow("Leftovers", [box("Keep me", true), gone(1), gone(2), nameless], dir);
+  const found = await callTool(context, toolNamed("find"), {
+    target: { kind: "title", glob: "Leftovers" },
+    name: "Keep",
+  });
+  assert.ok(found.ok, JSON.stringify(found));
+  const text = found.output.text;
+  assert.equal((found.output.data.unreadable_candidates as unknown[]).length, 3, text);
+  assert.match(text, /^\? 2 elements answered neither role nor name .*: not checked$/m, text);
+  assert.match(text, /^\? check box null \[ref=[^\]]+\] could not be checked: name unread$/m, text);
+  assert.doesNotMatch(text, /\? unknown/, text);
+  await context.close();
+});
+
+it("an act's reply says which toggled state the element gained or lost", async () => {
+  const bold = box("Bold", true);
+  const { context } = oneWindow("Format", [bold], dir);
+  const toggle = () =>
+    callTool(context, toolNamed("act"), {
+      find: { target: { kind: "title", glob: "Format" }, role: "check box", name: "Bold" },
+      action: { kind: "toggle" },
+    });
+  const on = await toggle();
+  assert.ok(on.ok, JSON.stringify(on));
+  assert.match(
+    on.output.text,
+    /^after: check box "Bold" \([^)]*checked[^)]*\); now checked$/m,
+    on.output.text,
+  );
+  const off = await toggle();
+  assert.ok(off.ok, JSON.stringify(off));
+  assert.ok(!bold.states?.includes("checked"));
+  assert.match(off.output.text, /^after: check box "Bold" \([^)]*\); no longer checked$/m, off.output.text);
+  await context.close();
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { it } from "node:test";
+import { describe, it } from "node:test";
 import { chordText, KeyNameError, parseChord } from "../../src/platform/keys.js";
+import { apartRepeats } from "../../src/tools/hands/pieces.js";
 
 it("parses chords case-insensitively, with aliases, in a fixed modifier order", () => {
   assert.equal(chordText(parseChord("Shift+CTRL+p")), "ctrl+shift+p");
@@ -34,4 +35,14 @@ it("names the first unknown part, and refuses what is not a key", () => {
     );
   }
   assert.throws(() => parseChord("a", ["cmd"]), /unknown key name "cmd"/);
+});
+
+describe("keys where no text takes them", () => {
+  it("go in parts with no key twice, so a key pressed again waits as a finger would", () => {
+    assert.deepEqual(apartRepeats("144/12="), ["14", "4/12="]);
+    assert.deepEqual(apartRepeats("1000"), ["10", "0", "0"]);
+    assert.deepEqual(apartRepeats("Aa"), ["A", "a"], "one key, whatever its case");
+    assert.deepEqual(apartRepeats("12+3"), ["12+3"]);
+    assert.deepEqual(apartRepeats(""), []);
+  });
 });

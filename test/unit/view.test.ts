@@ -183,6 +183,24 @@ describe("the view an acting reply ends with", () => {
     assert.match(view, /^~ 0\. check box "Bold" \(checked\)/m, view);
   });
 
+  it("the window acted in is viewed where the one in front was there before the act, though never read", async () => {
+    // Kate's act "Nuevo" with KCalc in front, listed by `windows` only: the view had shown KCalc.
+    const editorWindow = {
+      ...fakeWindow("Editor", [checkBox("Bold", 40), button("Count words", 70)]),
+      focused: false,
+    };
+    const viewer = fakeWindow("Viewer", [button("Zoom", 10, 520)], { id: 8, rect: { ...rect, x: 500 } });
+    const { context } = fakeContext({
+      windows: [editorWindow, viewer],
+      hands: { windows: [{ id: 8, rect }], active: 8 },
+      dir,
+    });
+    await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } });
+    const toggled = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
+    const view = toggled.slice(toggled.indexOf("# view:"));
+    assert.match(view, /^# view: window 7 "Editor" \(fake\), where you acted \(window 8 "Viewer"/m, view);
+  });
+
   it("a menu that closed is one line, naming its first items", async () => {
     const item = (name: string, y: number): FakeElement => ({ ...button(name, y), role: "menu item" });
     const names = ["New", "Open", "Save", "Print", "Close", "Quit"];

@@ -45,7 +45,7 @@ export interface FakeElement {
   attributes?: Record<string, string>;
   children?: FakeElement[];
   /** Fields this element fails to report, as a hung or buggy app would. */
-  unreadable?: ("name" | "states" | "bounds" | "actions")[];
+  unreadable?: ("role" | "name" | "states" | "bounds" | "actions")[];
   /** The reported child count, when it differs from `children` (as with tables). */
   childCount?: number;
   table?: { rows: number; columns: number };
@@ -134,7 +134,8 @@ export class FakeBackend implements AccessibilityBackend {
     const unreadable = new Set(element.unreadable ?? []);
     return {
       handle,
-      role: element.role,
+      // An object gone as it is read answers nothing, its role included (AT-SPI's "unknown").
+      role: unreadable.has("role") ? "unknown" : element.role,
       name: unreadable.has("name") ? undefined : (element.name ?? ""),
       description: element.description ?? "",
       states: unreadable.has("states") ? undefined : (element.states ?? ["enabled", "visible", "showing"]),
@@ -142,7 +143,7 @@ export class FakeBackend implements AccessibilityBackend {
       childCount: element.childCount ?? element.children?.length ?? 0,
       indexInParent: index,
       children: [],
-      unread: [...unreadable].filter((f) => f === "name" || f === "states"),
+      unread: [...unreadable].filter((f) => f === "role" || f === "name" || f === "states"),
     };
   }
 

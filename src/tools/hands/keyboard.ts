@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { labelBeside } from "../../core/labels.js";
 import { elementState, RECEIPT_TEXT } from "../../core/receipt.js";
+import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import type { Secret } from "../../safety/audit.js";
@@ -20,7 +21,7 @@ import { fieldFaceBefore, fieldFaceChange } from "./field-face.js";
 import { clicksToFocus, focusPlace } from "./focus.js";
 import { type KeyEffect, keyEffect } from "./key-effect.js";
 import { menuOpen } from "./menu-keys.js";
-import { firstCharacter, movesItself, pieceEnd, typeInPieces } from "./pieces.js";
+import { firstCharacter, KEY_AGAIN_MS, movesItself, pieceEnd, takesText, typeInPieces } from "./pieces.js";
 import { pixelsBefore, readBackFromPixels } from "./pixel-readback.js";
 import { type PlaceInput, placeRef, resolvePlace } from "./place.js";
 import type { ResolvedPlace } from "./placed.js";
@@ -409,11 +410,7 @@ export async function typeTextPlan(
     secret: input.text,
     typed: true,
     otherSecrets,
-    // The difference quotes the field, typed text and all: the reply has it, the journal not.
-    journalOutcome: ({ read_back_differs: _differs, lost, ...outcome }) => ({
-      ...outcome,
-      ...(lost ? { lost_characters: (lost as Lost).characters } : {}),
-    }),
+    journalOutcome: typedOutcome,
     verdict: (r) => typedVerdict(r, place),
     async execute(h, acting) {
       // The focus, the caret and the typing go as one: another deskhand's click in between would
@@ -433,6 +430,7 @@ export async function typeTextPlan(
             firstEnd,
             movesItself: field,
             inMenus: keysInMenus,
+            paced: !(await takesText(context, place?.element, reaches)),
             tool: "type_text",
             intent: input.intent,
             reversible: input.reversible,
@@ -467,6 +465,12 @@ export async function typeTextPlan(
     describe: (r) => `${typedDescription(r, input, place)}${coloursWords(r)}`,
   };
 }
+
+/** type_text's journal outcome: the difference quotes the field, typed text and all, so only the reply has it. */
+const typedOutcome = ({ read_back_differs: _differs, lost, ...outcome }: Record<string, unknown>) => ({
+  ...outcome,
+  ...(lost ? { lost_characters: (lost as Lost).characters } : {}),
+});
 
 /** type_text's reply line: what was typed where, and what its read-back found. */
 function typedDescription(
@@ -653,6 +657,9 @@ export const keyTool = defineInputTool({
       | undefined;
     const menuWindow = opens && input.count === 1 ? target.changesWindow : undefined;
     const typedChar = printable ? charactersOf(chord, input.count) : undefined;
+    // A printable key pressed again where no text takes it goes as a person's would (pieces.ts).
+    const paced =
+      typedChar !== undefined && input.count > 1 && !(await takesText(context, place?.element, reaches));
     return {
       ...target,
       place,
@@ -675,7 +682,7 @@ export const keyTool = defineInputTool({
           if (focused === "accessibility focus") await caretAtEnd(context, h, acting, place);
           if (focused) await sleep(50);
           const face = await fieldFaceBefore(context, reaches, target.changesWindow);
-          await h.chord(chord, input.count);
+          await pressTimes(h, chord, input.count, paced);
           return { focused, face };
         });
         const sentAt = Date.now();
@@ -722,6 +729,20 @@ function coloursWords(r: Record<string, unknown>): string {
   return r.field_colours
     ? `; the field's pixels show what its tree does not: ${String(r.field_colours)}`
     : "";
+}
+
+/** A chord pressed `count` times; paced, KEY_AGAIN_MS apart, as a person's finger presses again. */
+async function pressTimes(
+  h: Pick<Hands, "chord">,
+  chord: Chord,
+  count: number,
+  paced: boolean,
+): Promise<void> {
+  if (!paced) return h.chord(chord, count);
+  for (let press = 0; press < count; press++) {
+    if (press > 0) await sleep(KEY_AGAIN_MS);
+    await h.chord(chord, 1);
+  }
 }
 
 /** The characters a printable key pressed `count` times types (shift gives its capital). */

@@ -252,6 +252,63 @@ export interface TypedPieces {
   movesItself?: boolean;
   /** The keys go to the menus: the first piece is one letter, and so is each after it there. */
   inMenus?: boolean;
+  /** The keys reach no text: a key pressed again waits as a person's finger would (KEY_AGAIN_MS). */
+  paced?: boolean;
+}
+
+// A key pressed again sooner than this after itself is taken once by a Qt button it is the shortcut
+// of: KCalc's "4" animates its button for 100 ms, and a second press within them only restarts it
+// ("144/12" came out "14/2"). A person's finger takes longer to press a key again.
+export const KEY_AGAIN_MS = 150;
+
+/** The text in parts, each cut before a character its part already holds (case aside). */
+export function apartRepeats(text: string): string[] {
+  const parts: string[] = [];
+  let part = "";
+  for (const character of text) {
+    if (part.toLowerCase().includes(character.toLowerCase())) {
+      parts.push(part);
+      part = "";
+    }
+    part += character;
+  }
+  if (part) parts.push(part);
+  return parts;
+}
+
+/** A piece typed in parts with no key twice, KEY_AGAIN_MS apart. */
+async function typePaced(
+  context: ToolContext,
+  hands: Hands,
+  acting: ActingSurfaces,
+  piece: string,
+  focused: () => Promise<string[] | undefined>,
+): Promise<{ remapped: number; written: number }> {
+  let remapped = 0;
+  let written = 0;
+  for (const [i, part] of apartRepeats(piece).entries()) {
+    if (i > 0) await sleep(KEY_AGAIN_MS);
+    const sent = await typePiece(context, hands, acting, part, focused);
+    remapped += sent.remapped;
+    written += sent.written;
+  }
+  return { remapped, written };
+}
+
+/**
+ * Whether the keys reach an element that takes them as text (it says it is editable). Elsewhere (a
+ * calculator's buttons, a canvas, a focus no element reports) keys are commands, taken one at a time.
+ */
+export async function takesText(
+  context: ToolContext,
+  element: { states?: string[] | undefined } | undefined,
+  handle: string | undefined,
+): Promise<boolean> {
+  if (element?.states) return element.states.includes("editable");
+  if (handle === undefined) return false;
+  const backend = await context.backend();
+  const node = await backend.describe(handle, { maxText: 0 }).catch(() => undefined);
+  return !!node?.states?.includes("editable");
 }
 
 /**
@@ -290,13 +347,10 @@ export async function typeInPieces(
     const piece = judgedLater ? text.slice(at, cut ?? end) : text.slice(at);
     const focus = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
     const before = focus && (await withPixels(context, hands, focus));
-    const sent = await typePiece(
-      context,
-      hands,
-      acting,
-      piece,
-      async () => (await readFocus(context, hands))?.all,
-    );
+    const focusedNow = async () => (await readFocus(context, hands))?.all;
+    const sent = typing.paced
+      ? await typePaced(context, hands, acting, piece, focusedNow)
+      : await typePiece(context, hands, acting, piece, focusedNow);
     remapped += sent.remapped;
     written += sent.written;
     pieces++;
