@@ -51,6 +51,9 @@ function changedWords(changed: Receipt["states_changed"]): string {
     .join("");
 }
 
+/** A receipt's last line where the asked effect was not read back. */
+export const YOURS_TO_JUDGE = "Whether this achieved the goal is for you to judge: re-read what matters.";
+
 /** "gate: L3, confirmed by a person". */
 export function gateLine(note: GateNote): string {
   const by = note.allowed_by;
@@ -337,7 +340,6 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.gate) lines.push(gateLine(receipt.gate));
   // Where the asked effect was read back, there is nothing more to judge (a new user called the
   // sentence noise there); where it was not, whether the goal was reached is the caller's to check.
-  if (receipt.effect !== "seen")
-    lines.push("Whether this achieved the goal is for you to judge: re-read what matters.");
+  if (receipt.effect !== "seen") lines.push(YOURS_TO_JUDGE);
   return lines.join("\n");
 }

@@ -5,7 +5,7 @@
 // recording does): a difference stops the run before the step does anything.
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
-import { windowChangeLines, windowChanges } from "../core/receipt.js";
+import { windowChangeLines, windowChanges, YOURS_TO_JUDGE } from "../core/receipt.js";
 import type { WindowInfo } from "../platform/types.js";
 import { type CallResult, callTool } from "./call.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
@@ -49,6 +49,8 @@ interface StepLine {
   line: string;
   /** The rest of a done step's reply, bounded (STEP_REPLY_LINES): a find's matches, a read's rows. */
   rest?: string[];
+  /** Its reply left to the caller whether it achieved the goal (YOURS_TO_JUDGE). */
+  unjudged?: boolean;
   ref?: string;
 }
 
@@ -180,7 +182,10 @@ const SAYS_WHETHER_IT_TOOK = (l: string) =>
 function restOf(text: string): string[] {
   const lines = text.split("\n");
   const first = lines.findIndex((l) => !l.startsWith("since your last action: "));
-  const rest = lines.slice(first + 1).filter((l) => l !== "" && !SAYS_WHETHER_IT_TOOK(l));
+  // Whose the judgement is: said once for the run, not after each step.
+  const rest = lines
+    .slice(first + 1)
+    .filter((l) => l !== "" && l !== YOURS_TO_JUDGE && !SAYS_WHETHER_IT_TOOK(l));
   const shown = rest
     .slice(0, STEP_REPLY_LINES)
     .map((l) => (l.length > STEP_LINE_CHARS ? `${l.slice(0, STEP_LINE_CHARS)}…` : l));
@@ -325,6 +330,7 @@ async function runStep(
     outcome: "done",
     line: firstLines(result.output.text),
     rest: restOf(result.output.text),
+    ...(result.output.text.includes(YOURS_TO_JUDGE) ? { unjudged: true } : {}),
     ...(ref ? { ref } : {}),
   };
   if (!step.expect) return { line };
@@ -403,6 +409,9 @@ function runReply(run: {
     ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),
     ...(notRun.length ? [`# not run: ${notRun.map((s) => `${s.step} ${s.tool}`).join(", ")}`] : []),
     ...(changes ? windowChangeLines(changes).map((l) => `run: ${l}`) : []),
+    ...(lines.some((l) => l.unjudged)
+      ? ["Whether the steps achieved the goal is for you to judge: re-read what matters."]
+      : []),
   ].join("\n");
   return {
     data: {

@@ -22,13 +22,16 @@ export const typedTextSchema = z.string().min(1).max(20_000).superRefine(wholeCh
 /** A window title glob: fnmatch, bounded so that matching stays cheap (core/glob.ts). */
 export const globSchema = z.string().min(1).max(GLOB_MAX).describe("fnmatch glob");
 
+/** A window's or a process's id: a number, taken in digits as a string too, as `windows` prints it bare. */
+export const idSchema = z.coerce.number().int().positive();
+
 export const targetSchema = z
   .discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("focused") }),
-    z.strictObject({ kind: z.literal("window"), id: z.number().int().positive() }),
+    z.strictObject({ kind: z.literal("window"), id: idSchema }),
     z.strictObject({ kind: z.literal("title"), glob: globSchema }),
     z.strictObject({ kind: z.literal("pointer") }),
-    z.strictObject({ kind: z.literal("process"), pid: z.number().int().positive() }),
+    z.strictObject({ kind: z.literal("process"), pid: idSchema }),
     z.strictObject({ kind: z.literal("desktop") }),
     z.strictObject({ kind: z.literal("element"), ref: refSchema }),
     z.strictObject({

@@ -96,3 +96,23 @@ it("an act's reply says which toggled state the element gained or lost", async (
   assert.match(off.output.text, /^after: check box "Bold" \([^)]*\); no longer checked$/m, off.output.text);
   await context.close();
 });
+
+it("a window id written as digits in a string is taken, as `windows` prints it bare; other text is refused", async () => {
+  const { context } = oneWindow("Digits", [box("Keep me", true)], dir);
+  const listed = await callTool(context, toolNamed("windows"), {});
+  assert.ok(listed.ok, JSON.stringify(listed));
+  const id = /^- (\d+) "Digits"/m.exec(listed.output.text)?.[1];
+  assert.ok(id, listed.output.text);
+  const read = await callTool(context, toolNamed("snapshot"), { target: { kind: "window", id } });
+  assert.ok(read.ok, JSON.stringify(read));
+  assert.match(read.output.text, /check box "Keep me"/);
+  const typed = await callTool(context, toolNamed("type_text"), {
+    text: "x",
+    intent: "Type",
+    window: { id },
+  });
+  assert.ok(typed.ok || typed.error.code !== "invalid_params", JSON.stringify(typed));
+  const wrong = await callTool(context, toolNamed("snapshot"), { target: { kind: "window", id: "Digits" } });
+  assert.ok(!wrong.ok && wrong.error.code === "invalid_params", JSON.stringify(wrong));
+  await context.close();
+});

@@ -24,7 +24,7 @@ import { callTool } from "../../src/tools/call.js";
 import { RECORDER, Recorder } from "../../src/tools/recording.js";
 import { toolNamed } from "../../src/tools/registry.js";
 import { recordedSteps } from "../../src/tools/run.js";
-import { fakeContext } from "./fake-desktop.js";
+import { fakeContext, oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-run-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,6 +95,35 @@ describe("run", () => {
       result.output.text,
       /^3\. find: .*\n {3}.*text "Name" = "Ada".*\[ref=s\d+:e\d+/m,
       result.output.text,
+    );
+    await context.close();
+  });
+
+  it("says once, not after each step, that whether the presses achieved the goal is the caller's", async () => {
+    const key = (name: string, y: number): FakeElement => ({
+      role: "push button",
+      name,
+      actions: ["click"],
+      interfaces: ["Accessible", "Action", "Component"],
+      states: ["enabled", "sensitive", "visible", "showing"] as State[],
+      bounds: { x: 10, y, width: 40, height: 30 },
+    });
+    const { context } = oneWindow("Calculator", [key("1", 40), key("2", 80), key("3", 120)], dir);
+    const press = (name: string) => ({
+      tool: "act",
+      find: { target: { kind: "title", glob: "Calculator" }, role: "push button", name },
+      args: { action: { kind: "invoke" }, intent: "Enter 123" },
+    });
+    const result = await callTool(context, toolNamed("run"), { steps: ["1", "2", "3"].map(press) });
+    assert.ok(result.ok && result.outcome === "done", JSON.stringify(result));
+    const said = result.output.text.split("\n").filter((l) => /is for you to judge/.test(l));
+    assert.deepEqual(said, [
+      "Whether the steps achieved the goal is for you to judge: re-read what matters.",
+    ]);
+    assert.match(
+      result.output.text.split("\n# view:")[0]!,
+      /is for you to judge: re-read what matters\.$/,
+      "the run's last line, before its view",
     );
     await context.close();
   });

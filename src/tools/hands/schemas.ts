@@ -2,7 +2,7 @@
 // a pixel of a screenshot) and which window must be in front first.
 import { z } from "zod";
 import { type findToolSchema, inlineFindSchema } from "../find.js";
-import { globSchema, includeChangesSchema, refSchema } from "../schemas.js";
+import { globSchema, idSchema, includeChangesSchema, refSchema } from "../schemas.js";
 import { viewSchema } from "../view.js";
 
 export const intentSchema = z
@@ -73,9 +73,9 @@ export const elementRule: [
 
 export const windowSchema = z
   .union([
-    z.object({ id: z.number().int().positive() }).strict(),
+    z.object({ id: idSchema }).strict(),
     z.object({ title: globSchema }).strict(),
-    z.object({ pid: z.number().int().positive() }).strict(),
+    z.object({ pid: idSchema }).strict(),
   ])
   .describe("Window to act in (default: the ref's or the point's)");
 
