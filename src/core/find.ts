@@ -619,7 +619,7 @@ async function rowsOf(
       if (!read) return;
       const across: Record<string, string | null> = {};
       for (const cell of read.cells.filter((c) => c.row === row))
-        across[read.headers[cell.column] || `column ${cell.column + 1}`] = cell.text;
+        across[read.headers[cell.column] || `column ${cell.column}`] = cell.text;
       if (Object.keys(across).length > 0) rows.set(e, across);
     }),
   );

@@ -163,13 +163,18 @@ function queryText(input: FindQueryInput): string {
     .join(", ");
 }
 
+/** A match's row, its empty cells counted: a spreadsheet's row is mostly empty columns. */
+function rowText(row: Record<string, string | null>): string {
+  const cells = Object.entries(row);
+  const filled = cells.filter(([, text]) => text);
+  const empty = cells.length - filled.length;
+  const shown = filled.map(([header, text]) => `${header}: ${JSON.stringify(text)}`).join(", ");
+  return `${shown || "no cell with text"}${empty > 0 ? ` (${empty} empty)` : ""}`;
+}
+
 /** One match's line: role, name, value, states, where it is where needed, its ref, its row. */
 function matchLine(m: FoundElement, placed: boolean): string {
-  const across = m.row
-    ? ` · its row: ${Object.entries(m.row)
-        .map(([header, text]) => `${header}: ${JSON.stringify(text ?? "")}`)
-        .join(", ")}`
-    : "";
+  const across = m.row ? ` · its row: ${rowText(m.row)}` : "";
   const cell = m.cell ? ` (table row ${m.cell.row}, column ${m.cell.column})${across}` : "";
   // An unnamed element shows no name, as in a snapshot: `""` would read as a name that is empty.
   // The label a person reads beside it, where the app's name is none or something else: ~"Title".

@@ -380,4 +380,25 @@ describe("a table cell found", () => {
       /\(table row 5, column 2\) · its row: C0: "r5c0", C1: "r5c1", C2: "r5c2", C3: "r5c3"/,
     );
   });
+
+  it("its row's empty cells are counted, not quoted one by one", async () => {
+    const desktop = fakeDesktop();
+    const table = desktop.windows[0]!.root!.children!.find((c) => c.role === "table")!;
+    for (const cell of table.children!) if (cell.name === "r5c0" || cell.name === "r5c3") cell.name = "";
+    const context = createContext({
+      refLifetime: "while-verified",
+      connect: async () => new FakeBackend(desktop),
+    });
+    const found = await callTool(context, toolNamed("find"), {
+      target: { kind: "window", id: 1 },
+      name: "r5c2",
+      search_tables: true,
+    });
+    assert.ok(found.ok, JSON.stringify(!found.ok && found.error));
+    assert.match(
+      found.output.text,
+      /· its row: C1: "r5c1", C2: "r5c2" \(2 empty\) \[|· its row: C1: "r5c1", C2: "r5c2" \(2 empty\)$/m,
+      found.output.text,
+    );
+  });
 });
