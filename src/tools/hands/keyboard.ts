@@ -7,6 +7,7 @@ import { labelBeside } from "../../core/labels.js";
 import { elementState, RECEIPT_TEXT } from "../../core/receipt.js";
 import type { Hands } from "../../platform/hands.js";
 import { type Chord, chordText, parseChord } from "../../platform/keys.js";
+import { TABLE_ROLES } from "../../platform/roles.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import type { Secret } from "../../safety/audit.js";
 import { activates } from "../../safety/chords.js";
@@ -318,6 +319,26 @@ async function focusedReadBack(
   }
 }
 
+/**
+ * The ref typed into, re-read: a sheet's table whose text went through its cells (Tab, line
+ * breaks) is read by the cells it went to, as where the keys went to the focus (cellsTyped).
+ */
+async function placeReadBack(
+  context: ToolContext,
+  place: ResolvedPlace,
+  text: string,
+  settleMs: number,
+): Promise<Record<string, unknown>> {
+  const handle = place.element?.handle ?? place.handle;
+  const table = place.element && TABLE_ROLES.has(place.element.role) && handle ? { handle } : undefined;
+  if (!table || place.windowId === undefined || !/[\t\n\r]/.test(text))
+    return readBack(context, place, settleMs);
+  await sleep(settleMs);
+  const read = await readWhole(context, place.windowId).catch(() => undefined);
+  const cells = read && (await cellsTyped(context, read, table, text).catch(() => undefined));
+  return cells ?? readBack(context, place, 0);
+}
+
 /** What the focused elements show of the typed text, read again until it shows or time is up. */
 async function readBackIn(
   context: ToolContext,
@@ -453,7 +474,7 @@ export async function typeTextPlan(
         typing_ms: Date.now() - started,
         ...shown,
         ...(place
-          ? await readBack(context, place, shown ? 0 : input.settleMs)
+          ? await placeReadBack(context, place, input.text, shown ? 0 : input.settleMs)
           : await focusedReadBack(context, target.changesWindow, input.text, input.settleMs, unfocused)),
       };
       const colours = face ? await fieldFaceChange(context, face) : undefined;

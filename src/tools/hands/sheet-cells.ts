@@ -77,7 +77,7 @@ export type CellsReadBack = {
 export async function cellsTyped(
   context: ToolContext,
   read: WindowRead,
-  table: RawNode,
+  table: Pick<RawNode, "handle">,
   text: string,
 ): Promise<CellsReadBack | undefined> {
   const cursor = await sheetCursor(context, read);
