@@ -160,17 +160,19 @@ describe("the view an acting reply ends with", () => {
     );
   });
 
-  it("an act in a window behind the one in front views the window it went to, where the front shows nothing new", async () => {
-    const editorWindow = {
-      ...fakeWindow("Editor", [checkBox("Bold", 40), button("Count words", 70)]),
-      focused: false,
-    };
-    const viewer = fakeWindow("Viewer", [button("Zoom", 10, 520)], { id: 8, rect: { ...rect, x: 500 } });
-    const { context } = fakeContext({
-      windows: [editorWindow, viewer],
+  /** Window 7 "Editor" behind window 8 "Viewer", which is in front. */
+  const editorBehindViewer = () =>
+    fakeContext({
+      windows: [
+        { ...fakeWindow("Editor", [checkBox("Bold", 40), button("Count words", 70)]), focused: false },
+        fakeWindow("Viewer", [button("Zoom", 10, 520)], { id: 8, rect: { ...rect, x: 500 } }),
+      ],
       hands: { windows: [{ id: 8, rect }], active: 8 },
       dir,
     });
+
+  it("an act in a window behind the one in front views the window it went to, where the front shows nothing new", async () => {
+    const { context } = editorBehindViewer();
     for (const id of [7, 8])
       await callTool(context, toolNamed("observe"), { target: { kind: "window", id } });
     const toggled = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
@@ -185,16 +187,7 @@ describe("the view an acting reply ends with", () => {
 
   it("the window acted in is viewed where the one in front was there before the act, though never read", async () => {
     // Kate's act "Nuevo" with KCalc in front, listed by `windows` only: the view had shown KCalc.
-    const editorWindow = {
-      ...fakeWindow("Editor", [checkBox("Bold", 40), button("Count words", 70)]),
-      focused: false,
-    };
-    const viewer = fakeWindow("Viewer", [button("Zoom", 10, 520)], { id: 8, rect: { ...rect, x: 500 } });
-    const { context } = fakeContext({
-      windows: [editorWindow, viewer],
-      hands: { windows: [{ id: 8, rect }], active: 8 },
-      dir,
-    });
+    const { context } = editorBehindViewer();
     await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } });
     const toggled = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
     const view = toggled.slice(toggled.indexOf("# view:"));

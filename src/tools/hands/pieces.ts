@@ -276,23 +276,19 @@ export function apartRepeats(text: string): string[] {
   return parts;
 }
 
-/** A piece typed in parts with no key twice, KEY_AGAIN_MS apart. */
-async function typePaced(
-  context: ToolContext,
-  hands: Hands,
-  acting: ActingSurfaces,
-  piece: string,
-  focused: () => Promise<string[] | undefined>,
+/** Parts sent KEY_AGAIN_MS apart, what each needed summed. */
+async function sentApart(
+  parts: string[],
+  send: (part: string) => Promise<{ remapped: number; written: number }>,
 ): Promise<{ remapped: number; written: number }> {
-  let remapped = 0;
-  let written = 0;
-  for (const [i, part] of apartRepeats(piece).entries()) {
+  const sum = { remapped: 0, written: 0 };
+  for (const [i, part] of parts.entries()) {
     if (i > 0) await sleep(KEY_AGAIN_MS);
-    const sent = await typePiece(context, hands, acting, part, focused);
-    remapped += sent.remapped;
-    written += sent.written;
+    const sent = await send(part);
+    sum.remapped += sent.remapped;
+    sum.written += sent.written;
   }
-  return { remapped, written };
+  return sum;
 }
 
 /**
@@ -347,10 +343,9 @@ export async function typeInPieces(
     const piece = judgedLater ? text.slice(at, cut ?? end) : text.slice(at);
     const focus = judgedLater ? (known ?? (await readFocus(context, hands))) : undefined;
     const before = focus && (await withPixels(context, hands, focus));
-    const focusedNow = async () => (await readFocus(context, hands))?.all;
-    const sent = typing.paced
-      ? await typePaced(context, hands, acting, piece, focusedNow)
-      : await typePiece(context, hands, acting, piece, focusedNow);
+    const send = (part: string) =>
+      typePiece(context, hands, acting, part, async () => (await readFocus(context, hands))?.all);
+    const sent = typing.paced ? await sentApart(apartRepeats(piece), send) : await send(piece);
     remapped += sent.remapped;
     written += sent.written;
     pieces++;
