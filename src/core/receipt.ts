@@ -51,6 +51,9 @@ function changedWords(changed: Receipt["states_changed"]): string {
     .join("");
 }
 
+/** What a select chose: a table's cell (selected itself), else an option. */
+const selectedThing = (receipt: Receipt) => (receipt.after?.role === "table cell" ? "cell" : "option");
+
 /** A receipt's last line where the asked effect was not read back. */
 export const YOURS_TO_JUDGE = "Whether this achieved the goal is for you to judge: re-read what matters.";
 
@@ -317,10 +320,10 @@ export function renderReceipt(receipt: Receipt): string {
       `Selected rows now${told}: ${listed}${receipt.effect === "not_seen" ? " — not what was asked: the table did not take the selection as asked" : ""}.`,
     );
   } else if (receipt.effect === "seen" && receipt.action === "select")
-    lines.push("The option reads selected afterwards.");
+    lines.push(`The ${selectedThing(receipt)} reads selected afterwards.`);
   else if (receipt.effect === "not_seen" && receipt.action === "select" && !receipt.selection)
     lines.push(
-      "The option does not read as selected afterwards: the toolkit accepted the call and did not apply it. A click on the element, then on the option, is the route left.",
+      `The ${selectedThing(receipt)} does not read as selected afterwards: the toolkit accepted the call and did not apply it. ${selectedThing(receipt) === "cell" ? "A click on the cell" : "A click on the element, then on the option,"} is the route left.`,
     );
   else if (receipt.effect === "not_seen" && receipt.action === "scroll") {
     // The route's detail says it.

@@ -131,6 +131,30 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
   });
 
+  it("act select on a cell selects that cell, not its row's first one, and reads it back", async () => {
+    const cell = async (name: string) => {
+      const found = await call("find", {
+        target: { kind: "title", glob: profile.title },
+        role: "table cell",
+        name,
+        search_tables: true,
+      });
+      assert.equal(found.data?.total, 1, found.text);
+      return found.data.matches[0] as { ref: string };
+    };
+    const c3 = await cell("C3");
+    const selected = await call("act", { ref: c3.ref, action: { kind: "select" }, intent: "Select C3" });
+    assert.equal(selected.data?.status ?? "done", "done", selected.text ?? JSON.stringify(selected.error));
+    assert.match(selected.text ?? "", /The cell reads selected afterwards\./, selected.text);
+    assert.doesNotMatch(selected.text ?? "", /AddRowSelection|row's first cell/, selected.text);
+    // Before, the row's first cell was chosen (A3), which was C3 only in column A.
+    const a3 = await call("element_info", { ref: (await cell("A3")).ref });
+    assert.doesNotMatch(JSON.stringify(a3.data?.states ?? a3.data), /"selected"/, a3.text);
+    const c3Now = await call("element_info", { ref: (await cell("C3")).ref });
+    assert.match(c3Now.text ?? "", /\bselected\b/, c3Now.text);
+    assert.equal((await key("ctrl+Home", "Back to A1")).data?.status, "done");
+  });
+
   it("Enter in the Name Box moves the cell cursor, with no person", async () => {
     // LibreOffice names its Name Box nowhere: it is the single-line field holding a cell reference
     // in a spreadsheet's window, and its Enter only moves the view.

@@ -341,10 +341,7 @@ async function select(
   // selection container.
   const selectable = node.states === undefined || node.states.includes("selectable");
   const row = await rowOfCell(target, timeoutMs);
-  // A cell of a table that selects rows: GTK 3's SelectChild on it returns false and selects nothing
-  // (a print dialog's printer); its row is selected as `select {row}` does, and read back.
-  if (row !== undefined)
-    return selectRow(app, target.parentPath!, ["Table"], row, undefined, "replace", timeoutMs);
+  if (row !== undefined) return selectCell(target, row, timeoutMs);
   const parentInterfaces = target.parentPath
     ? ((
         await app.call(target.parentPath, IFACE.accessible, "GetInterfaces", timeoutMs).catch(() => [[]])
@@ -356,6 +353,26 @@ async function select(
       "select without option or row (it is not a selectable item of a list or tab list)",
     );
   return selectChild(app, target.parentPath, node.indexInParent, timeoutMs, "of this element in its parent");
+}
+
+/**
+ * A cell of a table: itself, through the table's Selection (a spreadsheet's cell, which its row's
+ * first cell is not), read back; where the table will not (GTK 3's SelectChild on a cell returns
+ * false and selects nothing: a print dialog's printer), its row, as `select {row}` does.
+ */
+async function selectCell(target: ActionTarget, row: number, timeoutMs: number): Promise<ActionReport> {
+  const { app, node } = target;
+  const table = target.parentPath!;
+  const index = node.indexInParent;
+  const own = await selectChild(app, table, index, timeoutMs, "of this cell in its table").catch(
+    () => undefined,
+  );
+  if (own?.returned !== true) return selectRow(app, table, ["Table"], row, undefined, "replace", timeoutMs);
+  await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+  const [selected] = await app
+    .call(table, IFACE.selection, "IsChildSelected", timeoutMs, "i", [index])
+    .catch(() => [undefined]);
+  return typeof selected === "boolean" ? { ...own, seen: selected } : own;
 }
 
 /** The row of a table cell whose parent is the table itself; undefined for anything else. */
