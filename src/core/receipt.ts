@@ -51,8 +51,9 @@ function changedWords(changed: Receipt["states_changed"]): string {
     .join("");
 }
 
-/** What a select chose: a table's cell (selected itself), else an option. */
-const selectedThing = (receipt: Receipt) => (receipt.after?.role === "table cell" ? "cell" : "option");
+/** What a select chose: a table's cell (selected itself), a page tab, else an option. */
+const selectedThing = (receipt: Receipt) =>
+  receipt.after?.role === "table cell" ? "cell" : receipt.after?.role === "page tab" ? "tab" : "option";
 
 /** A receipt's last line where the asked effect was not read back. */
 export const YOURS_TO_JUDGE = "Whether this achieved the goal is for you to judge: re-read what matters.";

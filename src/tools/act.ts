@@ -225,6 +225,8 @@ export async function runAction(
   if (report.seen !== undefined) receipt.effect = report.seen ? "seen" : "not_seen";
   const toggled = statesChanged(node.states, receipt.after?.states);
   if (toggled) receipt.states_changed = toggled;
+  if (receipt.effect === undefined && toggled && showsAsked(input.action.kind, toggled))
+    receipt.effect = "seen";
   valueEffect(receipt, input.action);
   const { moved, refound } = gated;
   const sinceSeen =
@@ -410,6 +412,17 @@ async function whetherAppExited(
  * Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
  * Value): the re-read says whether a value set took.
  */
+/** Whether the states an action changed are what it asked: a toggle flipped, a tab selected, a row expanded. */
+function showsAsked(kind: string, changed: NonNullable<Receipt["states_changed"]>): boolean {
+  const gained = (state: string) => changed.now.includes(state);
+  const lost = (state: string) => changed.no_longer.includes(state);
+  if (kind === "toggle") return ["checked", "pressed"].some((s) => gained(s) || lost(s));
+  if (kind === "select") return gained("selected");
+  if (kind === "expand") return gained("expanded");
+  if (kind === "collapse") return lost("expanded");
+  return false;
+}
+
 function valueEffect(receipt: Receipt, action: z.output<typeof semanticActionSchema>): void {
   if (action.kind !== "set_value" && action.kind !== "set_range") return;
   const wanted = action.kind === "set_value" ? action.text : action.value;

@@ -176,7 +176,7 @@ function checkSteps(
 /** The lines a step's line carries: what it changed in the windows, and what was read back. */
 const SAYS_WHETHER_IT_TOOK = (l: string) =>
   /^((since your last action: )?window (appeared|disappeared|retitled)|in front now|started):/.test(l) ||
-  /^(The (option|cell) (reads|does not read)|The value read back|Selected rows now)/.test(l);
+  /^(The (option|cell|tab) (reads|does not read)|The value read back|Selected rows now)/.test(l);
 
 /** The rest of a step's reply, below its line: bounded in lines and characters, the cut counted. */
 function restOf(text: string): string[] {

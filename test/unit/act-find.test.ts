@@ -90,6 +90,9 @@ it("an act's reply says which toggled state the element gained or lost", async (
     /^after: check box "Bold" \([^)]*checked[^)]*\); now checked$/m,
     on.output.text,
   );
+  // The toggle asked is read back: nothing is left for the caller to judge.
+  assert.equal(on.output.data.effect, "seen");
+  assert.doesNotMatch(on.output.text, /for you to judge/, on.output.text);
   const off = await toggle();
   assert.ok(off.ok, JSON.stringify(off));
   assert.ok(!bold.states?.includes("checked"));
