@@ -66,7 +66,16 @@ export interface LabelLexicon {
    * harmless together though a word of theirs commits elsewhere ("Skriv ut" prints, "Yükle" uploads).
    */
   units: Lexicon;
+  /**
+   * In a language written a syllable at a time (Vietnamese), the syllable pairs its harmless labels
+   * hold, twice or more, and none of its committing ones: there a word is often two syllables, each
+   * of which alone means something else ("thanh toán", pay, is "bar" and "math").
+   */
+  syllablePairs: Lexicon;
 }
+
+/** Languages written with a space between syllables, not words: read by syllable pairs. */
+export const SYLLABLE_SPACED = new Set(["vi"]);
 
 /** The key of a language's own verb in `ownVerbs`. */
 export const ownVerb = (language: string, word: string) => `${baseLanguage(language)}\u0001${word}`;
@@ -325,6 +334,8 @@ interface LanguageSinks {
   units: Units;
   /** These words in the language's messages. */
   inMessages(words: Set<string>): MessageCounts;
+  /** In a language written a syllable at a time: its harmless syllable pairs. */
+  syllablePairs?: Set<string>;
 }
 
 /** One language's labels, counted into the counts of all. */
@@ -351,6 +362,16 @@ function countLanguage(
     !!c && !isPair(word) && c.commits >= 2 && (c.commits >= STRONG * c.harmless || translating.has(word));
   for (const [word, c] of counts) if (verb(word, c)) verbs.add(word);
   const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(w, counts.get(w)))));
+  // A pair beside a verb that explains its committing labels ("tất cả", all, of "Xóa tất cả") is not
+  // what commits there.
+  if (sinks?.syllablePairs)
+    for (const [word, c] of counts)
+      if (
+        isPair(word) &&
+        c.harmless >= HARMLESS_LABELS &&
+        (unexplained.get(word)?.commits ?? 0) * STRONG < c.harmless
+      )
+        sinks.syllablePairs.add(word);
   for (const [word, c] of counts) {
     const explained = verb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
     // In its own language a word commits where it alone explains a fifth of its labels committing
@@ -464,11 +485,13 @@ function learnWords(files: CatalogFile[]): {
   english: string[];
   ownVerbs: string[];
   units: string[];
+  syllablePairs: string[];
 } {
   const all = new Map<string, number>();
   const units: Units = { harmless: new Set(), commits: new Set() };
   const verbs = new Set<string>();
   const ownVerbs = new Set<string>();
+  const syllablePairs = new Set<string>();
   // English is read by its own rules (its phrases, the verbs' senses): "Size" is no verb of en_GB's.
   const sinksOf = (language: string | undefined, files: CatalogFile[]): LanguageSinks | undefined =>
     language === undefined || baseLanguage(language) === "en"
@@ -477,6 +500,7 @@ function learnWords(files: CatalogFile[]): {
           ownVerb: (word) => ownVerbs.add(ownVerb(language, word)),
           units,
           inMessages: (words) => inMessages(files, words),
+          ...(SYLLABLE_SPACED.has(baseLanguage(language)) ? { syllablePairs } : {}),
         };
   const english = new Map<string, Seen>();
   let language: string | undefined;
@@ -509,6 +533,7 @@ function learnWords(files: CatalogFile[]): {
     english: englishWords,
     ownVerbs: [...ownVerbs],
     units: [...units.harmless].filter((unit) => !units.commits.has(unit)),
+    syllablePairs: [...syllablePairs],
   };
 }
 
@@ -537,6 +562,7 @@ interface Learnt {
   english: string;
   ownVerbs: string;
   units: string;
+  syllablePairs: string;
 }
 
 const isLearnt = (value: Learnt | undefined): value is Learnt =>
@@ -546,7 +572,8 @@ const isLearnt = (value: Learnt | undefined): value is Learnt =>
   typeof value.leads === "string" &&
   typeof value.english === "string" &&
   typeof value.ownVerbs === "string" &&
-  typeof value.units === "string";
+  typeof value.units === "string" &&
+  typeof value.syllablePairs === "string";
 
 /**
  * The label lexicon of these catalogs (those the filter keeps), cached by the catalogs' stamps and
@@ -575,6 +602,7 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
       english: lines(learnt.english),
       ownVerbs: lines(learnt.ownVerbs),
       units: lines(learnt.units),
+      syllablePairs: lines(learnt.syllablePairs),
     };
   });
   return {
@@ -586,5 +614,6 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
     english: new Lexicon(Buffer.from(cached.english)),
     ownVerbs: new Lexicon(Buffer.from(cached.ownVerbs)),
     units: new Lexicon(Buffer.from(cached.units)),
+    syllablePairs: new Lexicon(Buffer.from(cached.syllablePairs)),
   };
 }

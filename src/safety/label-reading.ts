@@ -30,9 +30,10 @@ import {
   type LabelLexicon,
   ownVerb,
   pairsOf,
+  SYLLABLE_SPACED,
 } from "./label-lexicon.js";
 import { Lexicon } from "./lexicon.js";
-import { agentOf, committingMeaning } from "./meanings.js";
+import { agentOf, committingMeaning, meaningOfStem } from "./meanings.js";
 import { labelWords } from "./phrases.js";
 
 export interface LabelReading {
@@ -161,8 +162,17 @@ function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
     return knownRun(word, piece, 1, CJK_LONGEST);
   }
   if (CJK_RUN.test(word)) return knownRun(word, lexicon.harmless, 1, CJK_LONGEST);
+  // By its stem only where a harmless word inflects it (not one that is the stem itself, which the
+  // word derives from: Indonesian "pesanan", order, of "pesan", message) and no committing word or
+  // meaning shares it ("subskrypcję", of "subskrypcja": money leaves).
   const stem = stemOf(word);
-  if (stem && lexicon.harmless.hasPrefix(stem) && !lexicon.commits.hasPrefix(stem)) return true;
+  if (
+    stem &&
+    lexicon.harmless.hasPrefix(stem, true) &&
+    !lexicon.commits.hasPrefix(stem) &&
+    !meaningOfStem(stem)
+  )
+    return true;
   return letters.length >= 8 && knownRun(word, lexicon.harmless, 4, COMPOUND_LONGEST);
 }
 
@@ -312,6 +322,44 @@ export function committingPhrase(label: string, options: ReadingOptions = {}): L
   return phraseOrMeaning(readWords(label, options), options);
 }
 
+// Letters only Vietnamese writes (its tone marks on Latin vowels, đ, ơ, ư): a label's language
+// where the app's is not known.
+const VIETNAMESE_LETTERS = /[\u1EA0-\u1EF9\u0111\u01A1\u01B0]/iu;
+
+/**
+ * In a language written a syllable at a time (Vietnamese), the syllables side by side that no
+ * harmless pair of its catalogs reads: each alone may mean something else ("thanh toán", pay, is
+ * "bar" and "math"; "chuyển tiền", transfer money, "move" and "money").
+ */
+function unreadSyllablePairs(
+  words: string[],
+  lexicon: LabelLexicon,
+  language: string | undefined,
+  label: string,
+): string[] {
+  if (words.length < 2) return [];
+  const spaced = language ? SYLLABLE_SPACED.has(baseLanguage(language)) : VIETNAMESE_LETTERS.test(label);
+  if (!spaced) return [];
+  const pairs = pairsOf(words);
+  const known = pairs.map((pair) => lexicon.syllablePairs.has(pair) || lexicon.units.has(pair));
+  // A syllable in a known pair is read; one beside it, alone, is a word of one syllable ("trang",
+  // page, of "Trang tiếp theo"). Two side by side in no known pair are a word unread.
+  const inPair = words.map((_, i) => (i > 0 && known[i - 1]) || (i < pairs.length && known[i]));
+  return pairs.filter((_, i) => !inPair[i] && !inPair[i + 1]);
+}
+
+/** The first unread word whose stem a committing meaning or word shares, and what it commits. */
+function stemCommits(unknown: string[], lexicon: LabelLexicon): LabelReading["commits"] {
+  for (const word of unknown) {
+    const stem = englishWord(word) ? undefined : stemOf(word);
+    if (!stem) continue;
+    const meaning = meaningOfStem(stem);
+    if (meaning) return { word, what: meaning.what };
+    if (lexicon.commits.hasPrefix(stem)) return { word, what: "its stem is a committing word's" };
+  }
+  return undefined;
+}
+
 /** Reads a label (normalized or not) for the words that decide what pressing it does. */
 export function readLabel(label: string, options: ReadingOptions = {}): LabelReading {
   const read = readWords(label, options);
@@ -336,11 +384,9 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;
     return !readWord(word, lexicon, unread);
   });
-  // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
-  const stemmed = commits
-    ? undefined
-    : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
-  commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
+  // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit),
+  // "subskrypcję" (subskrypcja: money leaves).
+  commits ??= stemCommits(commits ? [] : unknown, lexicon);
   // An English command led by a verb, with what it acts on, that no catalog shows leading a harmless
   // label ("Settle invoice", "Wire the money"): what it does is not read, so it asks. A word alone
   // ("Greet") is left to the English rules: as often a noun as a verb.
@@ -350,6 +396,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
       ? lead
       : undefined;
   if (unreadVerb && !unknown.includes(unreadVerb)) unknown.unshift(unreadVerb);
+  if (!whole && !unread) unknown.push(...unreadSyllablePairs(words, lexicon, options.language, read.read));
   const reading = {
     commits,
     unknown,

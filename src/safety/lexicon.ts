@@ -38,8 +38,11 @@ export class Lexicon {
     this.#extra.add(word);
   }
 
-  /** Whether a word of the file starts with `prefix` (the words learnt at run time are not searched). */
-  hasPrefix(prefix: string): boolean {
+  /**
+   * Whether a word of the file starts with `prefix` (the words learnt at run time are not searched);
+   * `longer`: a word longer than the prefix itself.
+   */
+  hasPrefix(prefix: string, longer = false): boolean {
     const wanted = Buffer.from(prefix);
     let low = 0;
     let high = this.#starts.length - 1;
@@ -49,6 +52,7 @@ export class Lexicon {
       if (Buffer.compare(this.#line(middle), wanted) < 0) low = middle + 1;
       else high = middle;
     }
+    if (longer && low < this.#starts.length - 1 && this.#line(low).equals(wanted)) low++;
     if (low >= this.#starts.length - 1) return false;
     const line = this.#line(low);
     return line.length >= wanted.length && line.subarray(0, wanted.length).equals(wanted);

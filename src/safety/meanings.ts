@@ -123,6 +123,27 @@ function findIn(words: string[], map: Map<string, Entry[]>, from: number): Entry
   return undefined;
 }
 
+const stems = new Map<string, { word: string; what: string } | undefined>();
+
+/**
+ * The meaning of a one-word entry that starts with this stem: an inflection no table lists reads
+ * as the word it inflects ("subskrypcję", of "subskrypcja": money leaves).
+ */
+export function meaningOfStem(stem: string): { word: string; what: string } | undefined {
+  if (stems.has(stem)) return stems.get(stem);
+  const matcher = shippedMatcher("all");
+  let found: { word: string; what: string } | undefined;
+  for (const entries of matcher.verbs.values()) {
+    const entry = entries.find((e) => e.words.length === 1 && e.word.toLowerCase().startsWith(stem));
+    if (entry) {
+      found = { word: entry.word, what: matcher.classes[entry.meaning] };
+      break;
+    }
+  }
+  stems.set(stem, found);
+  return found;
+}
+
 /** What a command's label commits by its meaning, as a clause ("money leaves"), or undefined. */
 export function committingMeaning(
   label: string,

@@ -2,8 +2,8 @@
 // whose Korean "결제" (pay) button, a "Cancel subscription" and a "Paying" need a person and are not
 // pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed. The app's
 // language, read from its process, decides what a word means (Estonian "saada" sends, Finnish "saada"
-// gets). In an app whose language no catalog on the machine is in, another language's harmless word
-// is unread and asks.
+// gets); Vietnamese, written a syllable at a time, is read by syllable pairs. In an app whose language
+// no catalog on the machine is in, another language's harmless word is unread and asks.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,11 +52,31 @@ describe("committing by meaning in a GTK 3 main window", () => {
     const et = await pressed("et", ["Saada kiri", "Edasi"]);
     const fi = await pressed("fi", ["Saada kiri"]);
     const tr = await pressed("tr", ["Yeniden Yükle", "Yükle"]);
-    for (const r of [et.get("Saada kiri")!, tr.get("Yükle")!]) {
+    // Vietnamese is written a syllable at a time: "thanh toán" (pay) is "bar" and "math", "nạp tiền"
+    // (top up) "load" and "money", each harmless alone. Polish "subskrypcję" inflects "subskrypcja"
+    // (money leaves), Indonesian "pesanan" (order) derives from "pesan" (message): neither reads as
+    // the harmless word it starts like.
+    const vi = await pressed("vi", ["Thanh toán hóa đơn", "Nạp tiền", "Sắp xếp theo tên", "Trang trước"]);
+    const pl = await pressed("pl", ["Wykup subskrypcję"]);
+    const id = await pressed("id", ["Lihat pesanan"]);
+    for (const r of [
+      et.get("Saada kiri")!,
+      tr.get("Yükle")!,
+      vi.get("Thanh toán hóa đơn")!,
+      vi.get("Nạp tiền")!,
+      pl.get("Wykup subskrypcję")!,
+      id.get("Lihat pesanan")!,
+    ]) {
       assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
       assert.equal(r.pressed, false, `${r.label} was not pressed`);
     }
-    for (const r of [et.get("Edasi")!, fi.get("Saada kiri")!, tr.get("Yeniden Yükle")!]) {
+    for (const r of [
+      et.get("Edasi")!,
+      fi.get("Saada kiri")!,
+      tr.get("Yeniden Yükle")!,
+      vi.get("Sắp xếp theo tên")!,
+      vi.get("Trang trước")!,
+    ]) {
       assert.equal(r.refused, undefined, `${r.label} passes: ${r.refused}`);
       assert.equal(r.pressed, true, `${r.label} was pressed`);
     }

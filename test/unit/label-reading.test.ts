@@ -385,6 +385,50 @@ describe("one language under two codes", () => {
   });
 });
 
+describe("words read by their parts", () => {
+  const parts = mkdtempSync(join(tmpdir(), "deskhand-parts-"));
+  after(() => rmSync(parts, { recursive: true, force: true }));
+  // Vietnamese is written a syllable at a time (made-up syllables here); "xx" is not.
+  for (const language of ["vi", "xx"])
+    catalog(parts, language, "viewer", {
+      "Show Details": "Ba ko ti",
+      "Show All": "Ba ko ra",
+      "Open File": "Ti mo",
+      "Open Folder": "Ra mo",
+      View: "Ti",
+      Zoom: "Ra",
+      "Go Back": "Pesan",
+      "Go Forward": "Pesan lu",
+      "Next Page": "Tavolina",
+      "Previous Page": "Tavolino",
+      "Last Page": "Tavolina mo",
+      "First Page": "Tavolino mo",
+    });
+  const lexicon = buildLabelLexicon({ roots: [parts] });
+
+  it("a language written a syllable at a time reads syllables side by side only as a pair its catalogs hold", () => {
+    const vi = (label: string) => readLabel(label, { lexicon, language: "vi" });
+    // Each syllable alone is harmless; side by side they are a word no catalog holds (as "thanh
+    // toán", pay, is "bar" and "math").
+    assert.equal(vi("Ti ra").harmless, false);
+    assert.deepEqual(vi("Ti ra").unknown, ["ti ra"]);
+    // A known pair, and a syllable beside it alone: a word of one syllable.
+    assert.deepEqual(vi("Ba ko ti"), { commits: undefined, unknown: [], harmless: true });
+    assert.deepEqual(vi("Ra ba ko"), { commits: undefined, unknown: [], harmless: true });
+    // A language written a word at a time reads each word.
+    assert.equal(readLabel("Ti ra", { lexicon, language: "xx" }).harmless, true);
+  });
+
+  it("a word is read by its stem where a harmless word inflects it, not where one is the stem itself", () => {
+    const xx = (label: string) => readLabel(label, { lexicon, language: "xx" });
+    assert.equal(xx("Tavolinu").harmless, true, "tavolina and tavolino share its stem");
+    // "pesanan" (order) derives from "pesan" (message): the harmless word is its stem, whole.
+    assert.deepEqual(xx("Pesanan").unknown, ["pesanan"]);
+    // An inflection of a word whose meaning commits reads as that word: "subskrypcję" (subskrypcja).
+    assert.deepEqual(xx("Subskrypcję").commits, { word: "subskrypcję", what: "money leaves" });
+  });
+});
+
 describe("letters as a person reads them", () => {
   it("letters joined by punctuation, or written in other forms, read as the committing word", () => {
     for (const label of [
