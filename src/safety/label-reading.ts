@@ -348,6 +348,24 @@ function unreadSyllablePairs(
   return pairs.filter((_, i) => !inPair[i] && !inPair[i + 1]);
 }
 
+// A currency sign beside a number ("$5", "49.000 ₫", "€ 12,50"), or a currency's code ("EUR 20",
+// "20 PLN") that is no English word ("ALL", Albania's lek, is "all").
+const SIGNED_AMOUNT = /\p{Sc}\s?\d[\d.,\u00A0\u202F ]*|\d[\d.,\u00A0\u202F ]*\s?\p{Sc}/u;
+const CODED_AMOUNT = /\b([A-Z]{3})\s?\d[\d.,]*|\d[\d.,]*\s?([A-Z]{3})\b/gu;
+let currencyCodes: Set<string> | undefined;
+
+/** The amount of money a label names, as written, or undefined. */
+function amountOfMoney(label: string): string | undefined {
+  const signed = SIGNED_AMOUNT.exec(label)?.[0];
+  if (signed) return signed.trim();
+  currencyCodes ??= new Set(
+    Intl.supportedValuesOf("currency").filter((code) => !englishWord(code.toLowerCase())),
+  );
+  for (const match of label.matchAll(CODED_AMOUNT))
+    if (currencyCodes.has(match[1] ?? match[2] ?? "")) return match[0].trim();
+  return undefined;
+}
+
 /** The first unread word whose stem a committing meaning or word shares, and what it commits. */
 function stemCommits(unknown: string[], lexicon: LabelLexicon): LabelReading["commits"] {
   for (const word of unknown) {
@@ -379,6 +397,10 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
   const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
   commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;
+  // A command that names an amount of money pays it, whatever its words ("Get it for $5", "Thanh
+  // toán 49.000 ₫ ngay" where the page's language is not known).
+  const amount = amountOfMoney(read.read);
+  commits ??= amount ? { word: amount, what: "money leaves (it names an amount of money)" } : undefined;
   const unknown = words.filter((word) => {
     const letters = [...word].length;
     if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;

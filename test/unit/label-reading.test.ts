@@ -419,6 +419,21 @@ describe("words read by their parts", () => {
     assert.equal(readLabel("Ti ra", { lexicon, language: "xx" }).harmless, true);
   });
 
+  it("a command that names an amount of money pays it, whatever its words", () => {
+    for (const [label, amount] of [
+      ["Ti €49", "€49"],
+      ["Ba ko 49.000 ₫", "49.000 ₫"],
+      ["Ti 20 PLN", "20 PLN"],
+    ] as const)
+      assert.deepEqual(readLabel(label, { lexicon, language: "xx" }).commits, {
+        word: amount,
+        what: "money leaves (it names an amount of money)",
+      });
+    // A currency's code that is an English word names no amount ("ALL", Albania's lek); nor does a percentage.
+    for (const label of ["Ti ALL 3", "Ti 150%"])
+      assert.equal(readLabel(label, { lexicon, language: "xx" }).commits, undefined, label);
+  });
+
   it("a word is read by its stem where a harmless word inflects it, not where one is the stem itself", () => {
     const xx = (label: string) => readLabel(label, { lexicon, language: "xx" });
     assert.equal(xx("Tavolinu").harmless, true, "tavolina and tavolino share its stem");
