@@ -355,7 +355,7 @@ const CODED_AMOUNT = /\b([A-Z]{3})\s?\d[\d.,]*|\d[\d.,]*\s?([A-Z]{3})\b/gu;
 let currencyCodes: Set<string> | undefined;
 
 /** The amount of money a label names, as written, or undefined. */
-function amountOfMoney(label: string): string | undefined {
+function amountOfMoney(label: string, language: string | undefined): string | undefined {
   const signed = SIGNED_AMOUNT.exec(label)?.[0];
   if (signed) return signed.trim();
   currencyCodes ??= new Set(
@@ -363,7 +363,40 @@ function amountOfMoney(label: string): string | undefined {
   );
   for (const match of label.matchAll(CODED_AMOUNT))
     if (currencyCodes.has(match[1] ?? match[2] ?? "")) return match[0].trim();
-  return undefined;
+  return language ? localAmount(language)?.exec(label)?.[0].trim() : undefined;
+}
+
+const localAmounts = new Map<string, RegExp | undefined>();
+
+/**
+ * An amount in the currencies' symbols of letters as the app's language writes them (CLDR's, by
+ * Intl): Malay "RM50", Romanian "20 lei", Polish "5 zł", Indonesian "Rp49.000".
+ */
+function localAmount(language: string): RegExp | undefined {
+  const base = baseLanguage(language);
+  if (localAmounts.has(base)) return localAmounts.get(base);
+  const symbols = new Set<string>();
+  try {
+    for (const currency of Intl.supportedValuesOf("currency"))
+      for (const currencyDisplay of ["symbol", "narrowSymbol"] as const) {
+        const format = new Intl.NumberFormat(base, { style: "currency", currency, currencyDisplay });
+        const symbol = format
+          .formatToParts(1)
+          .find((part) => part.type === "currency")
+          ?.value.replace(/\.$/u, "");
+        // Two letters or more: one alone ("P", "R", "F") is a key's or a page's name as often.
+        if (symbol && /\p{L}.*\p{L}/u.test(symbol) && !/^[A-Z]{3}$/u.test(symbol))
+          symbols.add(symbol.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&"));
+      }
+  } catch {
+    // A language Intl does not know has no symbols of its own here.
+  }
+  const any = [...symbols].join("|");
+  const found = any
+    ? new RegExp(`(?<!\\p{L})(?:${any})\\s?\\d[\\d.,]*|\\d[\\d.,]*\\s?(?:${any})(?!\\p{L})`, "u")
+    : undefined;
+  localAmounts.set(base, found);
+  return found;
 }
 
 /** The first unread word whose stem a committing meaning or word shares, and what it commits. */
@@ -394,12 +427,18 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     (english ? undefined : committingPair(words, lexicon));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
   commits ??= ownCommitting(words, units, lexicon, english, options.language);
+  // A word that inflects a committing meaning's word commits as it does, though a harmless label
+  // holds it ("συνδρομής", of a subscription: "Ακύρωση συνδρομής", cancel a subscription).
+  const inflected = english
+    ? undefined
+    : words.find((w) => !units.has(w) && !englishWord(w) && meaningOfStem(stemOf(w) ?? "\u0000"));
+  commits ??= inflected ? { word: inflected, what: meaningOfStem(stemOf(inflected)!)!.what } : undefined;
   // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
   const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
   commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;
   // A command that names an amount of money pays it, whatever its words ("Get it for $5", "Thanh
   // toán 49.000 ₫ ngay" where the page's language is not known).
-  const amount = amountOfMoney(read.read);
+  const amount = amountOfMoney(read.read, options.language);
   commits ??= amount ? { word: amount, what: "money leaves (it names an amount of money)" } : undefined;
   const unknown = words.filter((word) => {
     const letters = [...word].length;

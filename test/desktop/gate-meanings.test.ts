@@ -59,6 +59,10 @@ describe("committing by meaning in a GTK 3 main window", () => {
     const vi = await pressed("vi", ["Thanh toán hóa đơn", "Nạp tiền", "Sắp xếp theo tên", "Trang trước"]);
     const pl = await pressed("pl", ["Wykup subskrypcję"]);
     const id = await pressed("id", ["Lihat pesanan"]);
+    // Greek "συνδρομής" inflects συνδρομή (money leaves), though harmless labels hold it; Malay
+    // "RM20" is an amount of money in its language's symbol for its currency.
+    const el = await pressed("el", ["Διακοπή συνδρομής"]);
+    const ms = await pressed("ms", ["Tambah RM20"]);
     for (const r of [
       et.get("Saada kiri")!,
       tr.get("Yükle")!,
@@ -66,6 +70,8 @@ describe("committing by meaning in a GTK 3 main window", () => {
       vi.get("Nạp tiền")!,
       pl.get("Wykup subskrypcję")!,
       id.get("Lihat pesanan")!,
+      el.get("Διακοπή συνδρομής")!,
+      ms.get("Tambah RM20")!,
     ]) {
       assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
       assert.equal(r.pressed, false, `${r.label} was not pressed`);

@@ -403,8 +403,11 @@ describe("words read by their parts", () => {
       "Previous Page": "Tavolino",
       "Last Page": "Tavolina mo",
       "First Page": "Tavolino mo",
+      "Subscription Details": "Ti συνδρομής",
+      "Subscription Settings": "Ra συνδρομής",
     });
   const lexicon = buildLabelLexicon({ roots: [parts] });
+  const harmlessAlone = (word: string) => lexicon.harmless.has(word);
 
   it("a language written a syllable at a time reads syllables side by side only as a pair its catalogs hold", () => {
     const vi = (label: string) => readLabel(label, { lexicon, language: "vi" });
@@ -429,6 +432,12 @@ describe("words read by their parts", () => {
         word: amount,
         what: "money leaves (it names an amount of money)",
       });
+    // A currency's symbol of letters, as the app's language writes it (CLDR's, through Intl).
+    assert.equal(readLabel("Ti RM50", { lexicon, language: "ms" }).commits?.word, "RM50");
+    assert.equal(readLabel("Ti 20 lei", { lexicon, language: "ro" }).commits?.word, "20 lei");
+    // One letter is no currency here: a key's or a page's name ("F5", "P 2").
+    for (const label of ["Ti F5", "Ti P 2"])
+      assert.equal(readLabel(label, { lexicon, language: "en" }).commits, undefined, label);
     // A currency's code that is an English word names no amount ("ALL", Albania's lek); nor does a percentage.
     for (const label of ["Ti ALL 3", "Ti 150%"])
       assert.equal(readLabel(label, { lexicon, language: "xx" }).commits, undefined, label);
@@ -439,8 +448,11 @@ describe("words read by their parts", () => {
     assert.equal(xx("Tavolinu").harmless, true, "tavolina and tavolino share its stem");
     // "pesanan" (order) derives from "pesan" (message): the harmless word is its stem, whole.
     assert.deepEqual(xx("Pesanan").unknown, ["pesanan"]);
-    // An inflection of a word whose meaning commits reads as that word: "subskrypcję" (subskrypcja).
+    // An inflection of a word whose meaning commits reads as that word: "subskrypcję" (subskrypcja),
+    // and so does one harmless labels hold ("συνδρομής", of συνδρομή: a subscription's details).
     assert.deepEqual(xx("Subskrypcję").commits, { word: "subskrypcję", what: "money leaves" });
+    assert.equal(harmlessAlone("συνδρομής"), true);
+    assert.deepEqual(xx("Ba ko συνδρομής").commits, { word: "συνδρομής", what: "money leaves" });
   });
 });
 
