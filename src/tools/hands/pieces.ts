@@ -297,14 +297,17 @@ async function sentApart(
  */
 export async function takesText(
   context: ToolContext,
-  element: { states?: string[] | undefined } | undefined,
+  element: { role?: string; states?: string[] | undefined } | undefined,
   handle: string | undefined,
 ): Promise<boolean> {
-  if (element?.states) return element.states.includes("editable");
+  // A sheet's table takes typed text into its cells' editor, as a field does.
+  const takes = (node: { role?: string; states?: string[] | undefined }) =>
+    !!node.states?.includes("editable") || TABLE_ROLES.has(node.role ?? "");
+  if (element?.states) return takes(element);
   if (handle === undefined) return false;
   const backend = await context.backend();
   const node = await backend.describe(handle, { maxText: 0 }).catch(() => undefined);
-  return !!node?.states?.includes("editable");
+  return !!node && takes(node);
 }
 
 /**
