@@ -162,17 +162,11 @@ function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
     return knownRun(word, piece, 1, CJK_LONGEST);
   }
   if (CJK_RUN.test(word)) return knownRun(word, lexicon.harmless, 1, CJK_LONGEST);
-  // By its stem only where a harmless word inflects it (not one that is the stem itself, which the
-  // word derives from: Indonesian "pesanan", order, of "pesan", message) and no committing word or
-  // meaning shares it ("subskrypcję", of "subskrypcja": money leaves).
+  // By its stem only where a harmless word inflects it, not one that is the stem itself, which the
+  // word derives from (Indonesian "pesanan", order, of "pesan", message); a committing meaning's
+  // stem commits first (inflectedMeaning).
   const stem = stemOf(word);
-  if (
-    stem &&
-    lexicon.harmless.hasPrefix(stem, true) &&
-    !lexicon.commits.hasPrefix(stem) &&
-    !meaningOfStem(stem)
-  )
-    return true;
+  if (stem && lexicon.harmless.hasPrefix(stem, true) && !lexicon.commits.hasPrefix(stem)) return true;
   return letters.length >= 8 && knownRun(word, lexicon.harmless, 4, COMPOUND_LONGEST);
 }
 
@@ -399,14 +393,16 @@ function localAmount(language: string): RegExp | undefined {
   return found;
 }
 
-/** The first unread word whose stem a committing meaning or word shares, and what it commits. */
-function stemCommits(unknown: string[], lexicon: LabelLexicon): LabelReading["commits"] {
-  for (const word of unknown) {
-    const stem = englishWord(word) ? undefined : stemOf(word);
-    if (!stem) continue;
-    const meaning = meaningOfStem(stem);
+/**
+ * A word that inflects a committing meaning's word, which commits as it does though no table lists
+ * it and harmless labels hold it ("subskrypcję" of "subskrypcja", "συνδρομής" of "συνδρομή": money
+ * leaves). An English word is read by English's own rules.
+ */
+function inflectedMeaning(words: string[], units: Set<string>): LabelReading["commits"] {
+  for (const word of words) {
+    const stem = units.has(word) || englishWord(word) ? undefined : stemOf(word);
+    const meaning = stem ? meaningOfStem(stem) : undefined;
     if (meaning) return { word, what: meaning.what };
-    if (lexicon.commits.hasPrefix(stem)) return { word, what: "its stem is a committing word's" };
   }
   return undefined;
 }
@@ -427,12 +423,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     (english ? undefined : committingPair(words, lexicon));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
   commits ??= ownCommitting(words, units, lexicon, english, options.language);
-  // A word that inflects a committing meaning's word commits as it does, though a harmless label
-  // holds it ("συνδρομής", of a subscription: "Ακύρωση συνδρομής", cancel a subscription).
-  const inflected = english
-    ? undefined
-    : words.find((w) => !units.has(w) && !englishWord(w) && meaningOfStem(stemOf(w) ?? "\u0000"));
-  commits ??= inflected ? { word: inflected, what: meaningOfStem(stemOf(inflected)!)!.what } : undefined;
+  commits ??= inflectedMeaning(words, units);
   // A command whose first word names a doer ("Remover", "Sender") does what that doer does.
   const agent = words[0] && englishWord(words[0]) ? agentOf(words[0]) : undefined;
   commits ??= agent ? { word: words[0]!, what: committingMeaning(agent, "english")?.what } : undefined;
@@ -445,9 +436,11 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;
     return !readWord(word, lexicon, unread);
   });
-  // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit),
-  // "subskrypcję" (subskrypcja: money leaves).
-  commits ??= stemCommits(commits ? [] : unknown, lexicon);
+  // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
+  const stemmed = commits
+    ? undefined
+    : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
+  commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
   // An English command led by a verb, with what it acts on, that no catalog shows leading a harmless
   // label ("Settle invoice", "Wire the money"): what it does is not read, so it asks. A word alone
   // ("Greet") is left to the English rules: as often a noun as a verb.
