@@ -28,14 +28,15 @@ export interface GateNote {
 // The states an action toggles, compared before and after it.
 const TOGGLED_STATES = ["checked", "pressed", "selected", "expanded", "indeterminate"];
 
-/** The toggled states an element gained and lost, where any changed. */
+/** The states of these (the toggled ones by default) an element gained and lost, where any changed. */
 export function statesChanged(
   before: readonly string[] | null | undefined,
   after: readonly string[] | null | undefined,
+  states: readonly string[] = TOGGLED_STATES,
 ): Receipt["states_changed"] {
   if (!before || !after) return undefined;
-  const now = TOGGLED_STATES.filter((s) => after.includes(s) && !before.includes(s));
-  const noLonger = TOGGLED_STATES.filter((s) => before.includes(s) && !after.includes(s));
+  const now = states.filter((s) => after.includes(s) && !before.includes(s));
+  const noLonger = states.filter((s) => before.includes(s) && !after.includes(s));
   return now.length + noLonger.length > 0 ? { now, no_longer: noLonger } : undefined;
 }
 
@@ -54,6 +55,10 @@ function changedWords(changed: Receipt["states_changed"]): string {
 /** What a select chose: a table's cell (selected itself), a page tab, else an option. */
 const selectedThing = (receipt: Receipt) =>
   receipt.after?.role === "table cell" ? "cell" : receipt.after?.role === "page tab" ? "tab" : "option";
+
+/** A select the toolkit took and did not apply, and the route left. */
+const notSelectedLine = (thing: string) =>
+  `The ${thing} does not read as selected afterwards: the toolkit accepted the call and did not apply it. ${thing === "cell" ? "A click on the cell" : "A click on the element, then on the option,"} is the route left.`;
 
 /** A receipt's last line where the asked effect was not read back. */
 export const YOURS_TO_JUDGE = "Whether this achieved the goal is for you to judge: re-read what matters.";
@@ -323,9 +328,7 @@ export function renderReceipt(receipt: Receipt): string {
   } else if (receipt.effect === "seen" && receipt.action === "select")
     lines.push(`The ${selectedThing(receipt)} reads selected afterwards.`);
   else if (receipt.effect === "not_seen" && receipt.action === "select" && !receipt.selection)
-    lines.push(
-      `The ${selectedThing(receipt)} does not read as selected afterwards: the toolkit accepted the call and did not apply it. ${selectedThing(receipt) === "cell" ? "A click on the cell" : "A click on the element, then on the option,"} is the route left.`,
-    );
+    lines.push(notSelectedLine(selectedThing(receipt)));
   else if (receipt.effect === "not_seen" && receipt.action === "scroll") {
     // The route's detail says it.
   } else if (receipt.effect === "not_seen")

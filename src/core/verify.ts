@@ -7,6 +7,7 @@
 import { MENU_ITEM_ROLES } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { DeskhandError } from "./errors.js";
+import { statesChanged } from "./receipt.js";
 import { pathOf, type RefEntry, type RefStore } from "./refs.js";
 
 export interface Difference {
@@ -64,10 +65,11 @@ const NOTICED_STATES = ["enabled", "checked", "selected", "expanded", "focused",
 export function stateChanges(entry: RefEntry, node: RawNode): string[] {
   const was = entry.fingerprint.states;
   const now = node.states;
-  if (!was || !now || node.unread.includes("states")) return [];
-  const yes = (states: readonly string[], s: string) => (states.includes(s) ? "yes" : "no");
-  return NOTICED_STATES.filter((s) => yes(was, s) !== yes(now, s)).map(
-    (s) => `${s}: ${yes(was, s)} → ${yes(now, s)}`,
+  if (node.unread.includes("states")) return [];
+  const changed = statesChanged(was, now, NOTICED_STATES);
+  if (!changed) return [];
+  return NOTICED_STATES.flatMap((s) =>
+    changed.now.includes(s) ? [`${s}: no → yes`] : changed.no_longer.includes(s) ? [`${s}: yes → no`] : [],
   );
 }
 

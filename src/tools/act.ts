@@ -408,10 +408,6 @@ async function whetherAppExited(
   }
 }
 
-/**
- * Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
- * Value): the re-read says whether a value set took.
- */
 /** Whether the states an action changed are what it asked: a toggle flipped, a tab selected, a row expanded. */
 function showsAsked(kind: string, changed: NonNullable<Receipt["states_changed"]>): boolean {
   const gained = (state: string) => changed.now.includes(state);
@@ -423,6 +419,10 @@ function showsAsked(kind: string, changed: NonNullable<Receipt["states_changed"]
   return false;
 }
 
+/**
+ * Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's
+ * Value): the re-read says whether a value set took.
+ */
 function valueEffect(receipt: Receipt, action: z.output<typeof semanticActionSchema>): void {
   if (action.kind !== "set_value" && action.kind !== "set_range") return;
   const wanted = action.kind === "set_value" ? action.text : action.value;
