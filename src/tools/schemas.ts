@@ -23,7 +23,11 @@ export const typedTextSchema = z.string().min(1).max(20_000).superRefine(wholeCh
 export const globSchema = z.string().min(1).max(GLOB_MAX).describe("fnmatch glob");
 
 /** A window's or a process's id: a number, taken in digits as a string too, as `windows` prints it bare. */
-export const idSchema = z.coerce.number().int().positive();
+export const idSchema = z.preprocess(
+  // Only digits: coerced, `true` would be window 1.
+  (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
+  z.number().int().positive(),
+);
 
 export const targetSchema = z
   .discriminatedUnion("kind", [

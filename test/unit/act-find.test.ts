@@ -117,5 +117,7 @@ it("a window id written as digits in a string is taken, as `windows` prints it b
   assert.ok(typed.ok || typed.error.code !== "invalid_params", JSON.stringify(typed));
   const wrong = await callTool(context, toolNamed("snapshot"), { target: { kind: "window", id: "Digits" } });
   assert.ok(!wrong.ok && wrong.error.code === "invalid_params", JSON.stringify(wrong));
+  const yes = await callTool(context, toolNamed("snapshot"), { target: { kind: "window", id: true } });
+  assert.ok(!yes.ok && yes.error.code === "invalid_params", "true is no window 1");
   await context.close();
 });
