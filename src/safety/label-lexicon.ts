@@ -61,6 +61,12 @@ export interface LabelLexicon {
    */
   ownVerbs: Lexicon;
   /**
+   * One language's own harmless words, by its base code: in an app whose language is known, a word is
+   * read as harmless by that language's labels, not another's ("beli" is white in Serbian and buy in
+   * Malay). Learnt from its catalogs alone when first asked (cached); undefined for a language with none.
+   */
+  ownHarmless(language: string): Lexicon | undefined;
+  /**
    * Labels of one or two words that a language's catalogs show whole in harmless labels, twice or
    * more, and no language in a committing one ("Zooma ut", "Yeniden Yükle", "Tillbaka"): read as
    * harmless together though a word of theirs commits elsewhere ("Skriv ut" prints, "Yükle" uploads).
@@ -331,6 +337,8 @@ const corroborates = (n: number | undefined) => othersOf(n) >= CORROBORATED && c
 interface LanguageSinks {
   /** A word that commits in this language's labels. */
   ownVerb(word: string): void;
+  /** A word this language's harmless labels hold, as the counts of all read one. */
+  ownHarmless?(word: string): void;
   units: Units;
   /** These words in the language's messages. */
   inMessages(words: Set<string>): MessageCounts;
@@ -382,6 +390,8 @@ function countLanguage(
     // A word one harmless label of a language has is a translator's whim there; kept, the whims of
     // every language would not fit a CLI process's heap.
     const harmless = whims.has(word) && corroborates(messages.get(word)) ? HARMLESS_LABELS : c.harmless;
+    // Once is enough in its own language: whether it commits is the counts of all's to say.
+    if (!isPair(word) && c.harmless > 0) sinks?.ownHarmless?.(word);
     if (explained === 0 && (harmless < HARMLESS_LABELS || isPair(word))) continue;
     all.set(word, (all.get(word) ?? 0) + explained * HARMLESS_UNIT + harmless);
   }
@@ -474,6 +484,44 @@ function englishOf(english: Map<string, Seen>): { leads: Set<string>; englishWor
 }
 
 /**
+ * The catalogs' labels a language at a time, English's msgids into `english`. A language's two codes
+ * are counted as one ("hye" with "hy"). Its countries' and scripts' variants are not: pooled,
+ * Serbian's "Бриши" (delete) read as harmless, by the variants that clear with it.
+ */
+function* byLanguage(
+  files: CatalogFile[],
+  english: Map<string, Seen>,
+): Generator<{ language: string; group: CatalogFile[]; labels: Seen[] }> {
+  const sorted = files
+    .map((file) => ({ ...file, language: file.language.replace(/^[^_@.-]+/u, baseLanguage) }))
+    .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
+  let at = 0;
+  while (at < sorted.length) {
+    const language = sorted[at]!.language;
+    const labels = new Map<string, Seen>();
+    const group: CatalogFile[] = [];
+    for (; at < sorted.length && sorted[at]!.language === language; at++) {
+      group.push(sorted[at]!);
+      readLabels(sorted[at]!, labels, english);
+    }
+    yield { language, group, labels: [...labels.values()] };
+  }
+}
+
+/** One language's harmless words, its catalogs counted as learnWords counts them (its variants together). */
+function learnOwnHarmless(files: CatalogFile[]): string[] {
+  const own = new Set<string>();
+  for (const { group, labels } of byLanguage(files, new Map()))
+    countLanguage(labels, new Map(), new Set(), {
+      ownVerb: () => undefined,
+      ownHarmless: (word) => own.add(word),
+      units: { harmless: new Set(), commits: new Set() },
+      inMessages: (words) => inMessages(group, words),
+    });
+  return [...own];
+}
+
+/**
  * The committing and harmless words of the catalogs' labels, counted a language at a time; English
  * from the msgids of every catalog kept.
  */
@@ -503,25 +551,8 @@ function learnWords(files: CatalogFile[]): {
           ...(SYLLABLE_SPACED.has(baseLanguage(language)) ? { syllablePairs } : {}),
         };
   const english = new Map<string, Seen>();
-  let language: string | undefined;
-  let labels = new Map<string, Seen>();
-  let group: CatalogFile[] = [];
-  // A language's two codes are counted as one ("hye" with "hy"). Its countries' and scripts' variants
-  // are not: pooled, Serbian's "Бриши" (delete) read as harmless, by the variants that clear with it.
-  const byLanguage = files
-    .map((file) => ({ ...file, language: file.language.replace(/^[^_@.-]+/u, baseLanguage) }))
-    .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
-  for (const file of byLanguage) {
-    if (file.language !== language) {
-      countLanguage([...labels.values()], all, verbs, sinksOf(language, group));
-      language = file.language;
-      labels = new Map();
-      group = [];
-    }
-    group.push(file);
-    readLabels(file, labels, english);
-  }
-  countLanguage([...labels.values()], all, verbs, sinksOf(language, group));
+  for (const { language, group, labels } of byLanguage(files, english))
+    countLanguage(labels, all, verbs, sinksOf(language, group));
   countLanguage([...english.values()], all, verbs);
   const { commits, pairs, harmless } = classified(all, verbs);
   const { leads, englishWords } = englishOf(english);
@@ -584,14 +615,16 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
     (file) => !NOT_LABELS.test(domainOf(file)) && (filter.keep?.(file.language, domainOf(file)) ?? true),
   );
   const cacheDir = filter.keep && !filter.name ? undefined : source.cacheDir;
-  const key = createHash("sha256")
-    .update(
-      JSON.stringify({ rules: rulesVersion(), filter: filter.name ?? "", files: files.map((f) => f.stamp) }),
-    )
-    .digest("hex")
-    .slice(0, 16);
+  const keyOf = (of: CatalogFile[]) =>
+    createHash("sha256")
+      .update(
+        JSON.stringify({ rules: rulesVersion(), filter: filter.name ?? "", files: of.map((f) => f.stamp) }),
+      )
+      .digest("hex")
+      .slice(0, 16);
   // A measuring build has a kind of its own in the cache, so it does not push out the one in use.
-  const name = `${filter.keep ? "labels_filtered" : "labels"}-${key}.json`;
+  const kind = filter.keep ? "labels_filtered" : "labels";
+  const name = `${kind}-${keyOf(files)}.json`;
   const cached = cachedOnce(cacheDir, name, isLearnt, () => {
     const learnt = learnWords(files);
     return {
@@ -615,5 +648,38 @@ export function buildLabelLexicon(source: CatalogSource, filter: CatalogFilter =
     ownVerbs: new Lexicon(Buffer.from(cached.ownVerbs)),
     units: new Lexicon(Buffer.from(cached.units)),
     syllablePairs: new Lexicon(Buffer.from(cached.syllablePairs)),
+    ownHarmless: ownHarmlessOf(files, (base, of) =>
+      cacheDir === undefined ? undefined : { cacheDir, name: `${kind}_${base}-${keyOf(of)}.json` },
+    ),
+  };
+}
+
+/**
+ * Each language's own harmless words, learnt from its catalogs when first asked for and cached in
+ * a file of its own: all languages' at once would not fit a CLI process's heap.
+ */
+function ownHarmlessOf(
+  files: CatalogFile[],
+  cacheOf: (base: string, files: CatalogFile[]) => { cacheDir: string; name: string } | undefined,
+): LabelLexicon["ownHarmless"] {
+  const learnt = new Map<string, Lexicon | undefined>();
+  return (language) => {
+    const base = baseLanguage(language);
+    if (learnt.has(base)) return learnt.get(base);
+    const mine = files.filter((file) => baseLanguage(file.language) === base);
+    const cache = cacheOf(base, mine);
+    const words =
+      mine.length === 0
+        ? undefined
+        : cachedOnce(
+            cache?.cacheDir,
+            cache?.name ?? "",
+            (value: { words: string } | undefined): value is { words: string } =>
+              typeof value?.words === "string",
+            () => ({ words: lines(learnOwnHarmless(mine)) }),
+          ).words;
+    const found = words === undefined ? undefined : new Lexicon(Buffer.from(words));
+    learnt.set(base, found);
+    return found;
   };
 }

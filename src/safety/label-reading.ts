@@ -142,32 +142,60 @@ function elisionParts(word: string): string[] | undefined {
   return parts.length > 1 ? parts.filter((part) => [...part].length > 1) : undefined;
 }
 
+/** The harmless words a label is read by. */
+interface HarmlessWords {
+  has(word: string): boolean;
+  hasPrefix(prefix: string, longerBy?: number): boolean;
+}
+
+/**
+ * The harmless words of the app's language, where it is known and a catalog is in it: those its own
+ * labels hold, not another language's ("beli" is white in Serbian and buy in Malay), that the counts
+ * of all read as harmless. Else every language's.
+ */
+function harmlessWordsOf(lexicon: LabelLexicon, language: string | undefined): HarmlessWords {
+  const base = language ? baseLanguage(language) : undefined;
+  const own = base && base !== "en" ? lexicon.ownHarmless(base) : undefined;
+  if (!own) return lexicon.harmless;
+  const has = (word: string) => lexicon.harmless.has(word) && own.has(word);
+  return {
+    has,
+    hasPrefix: (prefix, longerBy = 0) => {
+      const letters = [...prefix].length + longerBy;
+      for (const word of own.withPrefix(prefix)) if ([...word].length >= letters && has(word)) return true;
+      return false;
+    },
+  };
+}
+
 /**
  * Whether the lexicon reads a word as harmless: itself, its stem, an English word that is no verb, or a CJK run or long compound cut
  * into harmless words (a Chinese or Japanese one into pieces of two characters, or one of hiragana:
  * a particle).
  */
-function harmlessWord(word: string, lexicon: LabelLexicon): boolean {
+function harmlessWord(word: string, lexicon: LabelLexicon, own: HarmlessWords): boolean {
   // An English word of the word list is read: whether it commits is the English rules' (phrases, and
   // the verbs by their senses, place and tense), which judged the label before its words are asked for.
-  if (lexicon.harmless.has(word) || englishWord(word)) return true;
+  if (own.has(word) || englishWord(word)) return true;
   // An elided article or pronoun ("l'ingrandimento", "dell'elenco"): each piece is a word of its own.
   const elided = elisionParts(word);
-  if (elided) return elided.every((part) => harmlessWord(part, lexicon));
+  if (elided) return elided.every((part) => harmlessWord(part, lexicon, own));
   const letters = [...word];
   if (HAN_KANA.test(word)) {
     const piece = {
-      has: (w: string) => (w.length > 1 ? lexicon.harmless.has(w) : /\p{Script=Hiragana}/u.test(w)),
+      has: (w: string) => (w.length > 1 ? own.has(w) : /\p{Script=Hiragana}/u.test(w)),
     };
     return knownRun(word, piece, 1, CJK_LONGEST);
   }
-  if (CJK_RUN.test(word)) return knownRun(word, lexicon.harmless, 1, CJK_LONGEST);
-  // By its stem only where a harmless word inflects it, not one that is the stem itself, which the
-  // word derives from (Indonesian "pesanan", order, of "pesan", message); a committing meaning's
-  // stem commits first (inflectedMeaning).
+  if (CJK_RUN.test(word)) return knownRun(word, own, 1, CJK_LONGEST);
+  // By its stem only where a harmless word inflects it: one long enough to have that stem itself,
+  // not the stem, which the word derives from (Indonesian "pesanan", order, of "pesan", message),
+  // nor a short word that only starts alike (Malay "tempahan", booking, is no "tempat", place); a
+  // committing meaning's stem commits first (inflectedMeaning).
   const stem = stemOf(word);
-  if (stem && lexicon.harmless.hasPrefix(stem, true) && !lexicon.commits.hasPrefix(stem)) return true;
-  return letters.length >= 8 && knownRun(word, lexicon.harmless, 4, COMPOUND_LONGEST);
+  const inflects = stem && own.hasPrefix(stem, Math.max(1, STEM_FROM - [...stem].length));
+  if (inflects && !lexicon.commits.hasPrefix(stem)) return true;
+  return letters.length >= 8 && knownRun(word, own, 4, COMPOUND_LONGEST);
 }
 
 /**
@@ -251,15 +279,17 @@ function ownCommitting(
  * Whether a word reads as harmless: in a language no catalog is in (unread), only as English labels
  * write it.
  */
-function readWord(word: string, lexicon: LabelLexicon, unread: boolean): boolean {
-  const inLabels = (w: string) => lexicon.english.has(w);
-  if (unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
-  return harmlessWord(word, lexicon);
+function readWord(word: string, read: Read): boolean {
+  const inLabels = (w: string) => read.lexicon.english.has(w);
+  if (read.unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
+  return harmlessWord(word, read.lexicon, read.own);
 }
 
 /** A label as read: its forms, its words, whether it is English, read whole, or in an unread language. */
 interface Read {
   lexicon: LabelLexicon;
+  /** The harmless words it is read by (harmlessWordsOf). */
+  own: HarmlessWords;
   read: string;
   /** With an underscore inside a word read as a space. */
   spaced: string;
@@ -291,7 +321,8 @@ function readWords(label: string, options: ReadingOptions): Read {
     !unread &&
     lexicon.units.has(words.join(" ")) &&
     (words.length > 1 || (!lexicon.commits.has(words[0]!) && !committingMeaning(words[0]!)));
-  return { lexicon, read, spaced, words, english, unread, whole };
+  const own = harmlessWordsOf(lexicon, options.language);
+  return { lexicon, own, read, spaced, words, english, unread, whole };
 }
 
 /** The committing phrase, or verb by its meaning ("Paying", "결제"), that a label as read holds. */
@@ -414,7 +445,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   let commits = phraseOrMeaning(read, options);
   // A toolkit draws "Ta_maina" as "Tamaina", never "ta": the underscore is read as a space only
   // where the word it leaves is no harmless one ("zmaž_soubor", "pay_now").
-  const joinedUnread = words.some((word) => !harmlessWord(word, lexicon));
+  const joinedUnread = words.some((word) => !harmlessWord(word, lexicon, read.own));
   const units = whole ? new Set(words) : unread ? new Set<string>() : inUnits(words, lexicon);
   const learntCommits = (word: string) => !units.has(word) && learntCommitting(word, lexicon, english);
   const learnt =
@@ -434,7 +465,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   const unknown = words.filter((word) => {
     const letters = [...word].length;
     if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;
-    return !readWord(word, lexicon, unread);
+    return !readWord(word, read);
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
   const stemmed = commits

@@ -3,6 +3,9 @@
 // nothing; as a Set of strings they took a third of it and the garbage collector with it.
 import { readFileSync } from "node:fs";
 
+/** How many words sharing a prefix are looked at for one long enough. */
+const PREFIX_SCAN = 200;
+
 export class Lexicon {
   readonly #bytes: Buffer;
   readonly #starts: Uint32Array;
@@ -40,22 +43,31 @@ export class Lexicon {
 
   /**
    * Whether a word of the file starts with `prefix` (the words learnt at run time are not searched);
-   * `longer`: a word longer than the prefix itself.
+   * `longerBy`: with at least that many letters after it.
    */
-  hasPrefix(prefix: string, longer = false): boolean {
+  hasPrefix(prefix: string, longerBy = 0): boolean {
+    const letters = [...prefix].length + longerBy;
+    for (const word of this.withPrefix(prefix))
+      if (longerBy === 0 || [...word].length >= letters) return true;
+    return false;
+  }
+
+  /** The file's words that start with `prefix`, the first PREFIX_SCAN of them, in byte order. */
+  *withPrefix(prefix: string): Generator<string> {
     const wanted = Buffer.from(prefix);
     let low = 0;
     let high = this.#starts.length - 1;
-    // The first line not below the prefix, then whether it starts with it.
+    // The first line not below the prefix, then the lines that start with it.
     while (low < high) {
       const middle = (low + high) >>> 1;
       if (Buffer.compare(this.#line(middle), wanted) < 0) low = middle + 1;
       else high = middle;
     }
-    if (longer && low < this.#starts.length - 1 && this.#line(low).equals(wanted)) low++;
-    if (low >= this.#starts.length - 1) return false;
-    const line = this.#line(low);
-    return line.length >= wanted.length && line.subarray(0, wanted.length).equals(wanted);
+    for (let at = low; at < this.#starts.length - 1 && at < low + PREFIX_SCAN; at++) {
+      const line = this.#line(at);
+      if (line.length < wanted.length || !line.subarray(0, wanted.length).equals(wanted)) return;
+      yield line.toString();
+    }
   }
 
   #line(index: number): Buffer {

@@ -2,8 +2,9 @@
 // whose Korean "결제" (pay) button, a "Cancel subscription" and a "Paying" need a person and are not
 // pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed. The app's
 // language, read from its process, decides what a word means (Estonian "saada" sends, Finnish "saada"
-// gets); Vietnamese, written a syllable at a time, is read by syllable pairs. In an app whose language
-// no catalog on the machine is in, another language's harmless word is unread and asks.
+// gets), and its words are read by that language's own labels (Malay "beli" buys; Serbian "beli" is
+// white); Vietnamese, written a syllable at a time, is read by syllable pairs. In an app whose
+// language no catalog on the machine is in, another language's harmless word is unread and asks.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,10 +48,10 @@ describe("committing by meaning in a GTK 3 main window", () => {
           (r) => [r.label, r],
         ),
       );
-    // Estonian "saada" sends; Finnish "saada" gets. A Turkish label read whole: "Yeniden Yükle"
-    // reloads, though "Yükle" alone uploads.
+    // Estonian "saada" sends; Finnish "saada" gets ("Saada lisätietoja": get more information). A
+    // Turkish label read whole: "Yeniden Yükle" reloads, though "Yükle" alone uploads.
     const et = await pressed("et", ["Saada kiri", "Edasi"]);
-    const fi = await pressed("fi", ["Saada kiri"]);
+    const fi = await pressed("fi", ["Saada lisätietoja"]);
     const tr = await pressed("tr", ["Yeniden Yükle", "Yükle"]);
     // Vietnamese is written a syllable at a time: "thanh toán" (pay) is "bar" and "math", "nạp tiền"
     // (top up) "load" and "money", each harmless alone. Polish "subskrypcję" inflects "subskrypcja"
@@ -60,9 +61,12 @@ describe("committing by meaning in a GTK 3 main window", () => {
     const pl = await pressed("pl", ["Wykup subskrypcję"]);
     const id = await pressed("id", ["Lihat pesanan"]);
     // Greek "συνδρομής" inflects συνδρομή (money leaves), though harmless labels hold it; Malay
-    // "RM20" is an amount of money in its language's symbol for its currency.
+    // "RM20" is an amount of money in its language's symbol for its currency. A word is read by its
+    // app's own language: Malay "beli" (buy) is Serbian's white, and Malay labels never hold it;
+    // "tempahan" (booking) only starts as "tempat" (place) does.
     const el = await pressed("el", ["Διακοπή συνδρομής"]);
-    const ms = await pressed("ms", ["Tambah RM20"]);
+    const ms = await pressed("ms", ["Tambah RM20", "Beli sekarang!", "Buat tempahan", "Halaman seterusnya"]);
+    const sr = await pressed("sr@latin", ["Beli"]);
     for (const r of [
       et.get("Saada kiri")!,
       tr.get("Yükle")!,
@@ -72,16 +76,20 @@ describe("committing by meaning in a GTK 3 main window", () => {
       id.get("Lihat pesanan")!,
       el.get("Διακοπή συνδρομής")!,
       ms.get("Tambah RM20")!,
+      ms.get("Beli sekarang!")!,
+      ms.get("Buat tempahan")!,
     ]) {
       assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
       assert.equal(r.pressed, false, `${r.label} was not pressed`);
     }
     for (const r of [
       et.get("Edasi")!,
-      fi.get("Saada kiri")!,
+      fi.get("Saada lisätietoja")!,
       tr.get("Yeniden Yükle")!,
       vi.get("Sắp xếp theo tên")!,
       vi.get("Trang trước")!,
+      ms.get("Halaman seterusnya")!,
+      sr.get("Beli")!,
     ]) {
       assert.equal(r.refused, undefined, `${r.label} passes: ${r.refused}`);
       assert.equal(r.pressed, true, `${r.label} was pressed`);

@@ -99,7 +99,7 @@ describe("a Java app, two browsers and an office suite on a screen scaled by 2",
   });
 
   for (const app of APPS)
-    it(`${app.name}: drawn at twice the size, and clicks by ref and at a find_text centre land`, async () => {
+    it(`${app.name}: drawn at twice the size, and clicks by ref and at a find_text centre land`, async (t) => {
       await launchApp(desktop, app.command, 90_000);
       const id = await windowId(call, app.title);
       await call("window", { action: "focus", window: { id }, intent: "Bring it forward" });
@@ -120,17 +120,36 @@ describe("a Java app, two browsers and an office suite on a screen scaled by 2",
       }
       // Drawn at least twice as large: a control of one line of text is more than 30 pixels high.
       assert.ok(button.bounds.height > 30, `${app.byRef} is ${JSON.stringify(button.bounds)}: not scaled`);
-      const pressedUntil = async (name: string) => {
+      const shows = async (name: string, within: number) => {
         let shown = "";
-        for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; await sleep(200)) {
+        for (const deadline = Date.now() + within; Date.now() < deadline; await sleep(200)) {
           shown = await app.shows(call, name);
-          if (app.says[name]!.test(shown)) return;
+          if (app.says[name]!.test(shown)) return undefined;
         }
-        assert.fail(`${name} was never pressed: the app shows ${JSON.stringify(shown)}`);
+        return shown;
       };
-      const clicked = await call("click", { ref: button.ref, intent: `Press ${app.byRef}` });
+      const pressedUntil = async (name: string, reply: string) => {
+        const shown = await shows(name, HANG_MS);
+        if (shown !== undefined)
+          assert.fail(
+            `${name} was never pressed: the app shows ${JSON.stringify(shown)}; the click's reply:\n${reply}`,
+          );
+      };
+      let clicked = await call("click", { ref: button.ref, intent: `Press ${app.byRef}` });
       assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
-      await pressedUntil(app.byRef);
+      // Twice in full runs (never in ten runs of this file alone, under load) Firefox's first click
+      // by ref went unanswered for a minute. One more click, from a fresh read, is what a person does:
+      // a place mapped wrong misses again and fails the test; the TAP output tells what moved.
+      if ((await shows(app.byRef, 15_000)) !== undefined) {
+        const now = await find();
+        t.diagnostic(
+          `first click unanswered: ${clicked.text}; clicked ${JSON.stringify(button.bounds)}, now ${JSON.stringify(now.bounds)}`,
+        );
+        clicked = await call("click", { ref: now.ref, intent: `Press ${app.byRef}` });
+        assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
+        button = now;
+      }
+      await pressedUntil(app.byRef, `${clicked.text}\n${JSON.stringify(button)}`);
       const seen = await call("find_text", {
         text: app.byText,
         match: "contains",
@@ -146,7 +165,7 @@ describe("a Java app, two browsers and an office suite on a screen scaled by 2",
         intent: `Press ${app.byText}`,
       });
       assert.equal(at.data?.status, "done", at.text ?? JSON.stringify(at.error));
-      await pressedUntil(app.byText);
+      await pressedUntil(app.byText, at.text ?? "");
     });
   // GTK 4's extents are its window's, in its own points: at GDK_SCALE=2 they were placed at half
   // their distance from the window's corner, and a click by ref on the menu button missed it.

@@ -92,15 +92,26 @@ describe("committing words in many languages, from data", () => {
     // language, one this machine has no catalog of ("qaa", reserved for local use), they are unread.
     const inApp = (name: string, language: string | undefined) =>
       commitReason(button(name, { window: { role: "frame", ...(language ? { language } : {}) } }));
-    for (const label of ["Siguiente", "Weiter", "Mostra elenco"]) {
+    for (const [label, own] of [
+      ["Siguiente", "es"],
+      ["Weiter", "de_AT"],
+      ["Mostra elenco", "it"],
+    ] as const) {
       assert.equal(inApp(label, undefined), undefined, label);
-      assert.equal(inApp(label, "pt_BR"), undefined, label);
+      assert.equal(inApp(label, own), undefined, label);
       assert.match(
         inApp(label, "qaa_ZZ") ?? "",
         /"qaa_ZZ", a language no catalog on this machine is in/,
         label,
       );
     }
+    // In an app of another language, a word its own labels never hold is read by none of them:
+    // "elenco" lists in Italian, and no Portuguese label has it; Malay "beli" buys, and is white in
+    // Serbian; Malay "tempahan" (booking) only starts as "tempat" (place) does.
+    assert.match(inApp("Mostra elenco", "pt_BR") ?? "", /cannot read "elenco" as harmless/);
+    assert.match(inApp("Beli sekarang!", "ms") ?? "", /cannot read "beli" as harmless/);
+    assert.match(inApp("Buat tempahan", "ms_MY") ?? "", /cannot read "tempahan" as harmless/);
+    assert.equal(inApp("Beli", "sr@latin"), undefined);
     // English words (untranslated labels) still read; a committing word still commits.
     for (const label of ["Settings", "Next page", "Don't ask again"])
       assert.equal(inApp(label, "qaa_ZZ"), undefined, label);
