@@ -12,6 +12,8 @@ export interface GtkExports {
   busName: string;
   /** _GTK_APPLICATION_OBJECT_PATH: a GtkApplication, whose accelerators need no menu item. */
   application?: string;
+  /** _GTK_WINDOW_OBJECT_PATH: the window's own actions ("win."). */
+  window?: string;
   /** _GTK_MENUBAR_OBJECT_PATH and _GTK_APP_MENU_OBJECT_PATH: the menu models it exports. */
   menus: string[];
 }
@@ -52,10 +54,12 @@ export function exportedItems(menus: ExportedMenu[]): { items: ExportedItem[]; m
       if (typeof label !== "string") continue;
       const action = value.get("action");
       const accel = value.get("accel");
+      const target = value.get("target");
       items.push({
         label: label.replace(/_(.)/gsu, "$1"),
         ...(typeof action === "string" ? { action } : {}),
         ...(typeof accel === "string" ? { accel } : {}),
+        ...(typeof target === "string" || typeof target === "number" ? { target } : {}),
       });
     }
   };
@@ -148,4 +152,51 @@ export async function gtkApplicationOfPid(
       return { busName: found.owner, application, menus: [] };
   }
   return undefined;
+}
+
+/**
+ * The states of the actions a GTK app exports at a path (org.gtk.Actions.DescribeAll), by name: a
+ * toggle's boolean, a radio group's chosen target. Stateless actions are left out. Reading them
+ * changes nothing in the app.
+ */
+export async function readActionStates(
+  session: DBusConnection,
+  busName: string,
+  path: string,
+  timeoutMs: number,
+): Promise<Map<string, unknown>> {
+  const [described] = (await session.call(
+    { destination: busName, path, iface: "org.gtk.Actions", member: "DescribeAll" },
+    timeoutMs,
+  )) as [[string, [boolean, string, Variant[]]][]];
+  const states = new Map<string, unknown>();
+  for (const [name, [, , state]] of described) {
+    const value = state[0]?.[1][0];
+    if (value !== undefined) states.set(name, value);
+  }
+  return states;
+}
+
+/**
+ * Whether each exported item shows checked, by its label, where its action has a state: a toggle
+ * (a boolean) or a radio item (its target chosen). A label two items share with different answers
+ * is left out: which one the tree shows cannot be told.
+ */
+export function checkedItems(items: ExportedItem[], states: Map<string, unknown>): Map<string, boolean> {
+  const checked = new Map<string, boolean>();
+  const torn = new Set<string>();
+  for (const { label, action, target } of items) {
+    const state = action === undefined ? undefined : states.get(action);
+    const answer =
+      typeof state === "boolean" && target === undefined
+        ? state
+        : target !== undefined && (typeof state === "string" || typeof state === "number")
+          ? state === target
+          : undefined;
+    if (answer === undefined) continue;
+    if (checked.has(label) && checked.get(label) !== answer) torn.add(label);
+    checked.set(label, answer);
+  }
+  for (const label of torn) checked.delete(label);
+  return checked;
 }

@@ -22,6 +22,8 @@ export interface ExportedItem {
   label: string;
   action?: string;
   accel?: string;
+  /** A radio item's value of its action's state ("target"): checked where the state is it. */
+  target?: string | number;
 }
 
 export interface Rect {

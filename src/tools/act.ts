@@ -408,11 +408,12 @@ async function whetherAppExited(
   }
 }
 
-/** Whether the states an action changed are what it asked: a toggle flipped, a tab selected, a row expanded. */
+/** Whether the states an action changed are what it asked: a toggle flipped (or pressed), a tab selected, a row expanded. */
 function showsAsked(kind: string, changed: NonNullable<Receipt["states_changed"]>): boolean {
   const gained = (state: string) => changed.now.includes(state);
   const lost = (state: string) => changed.no_longer.includes(state);
-  if (kind === "toggle") return ["checked", "pressed"].some((s) => gained(s) || lost(s));
+  // A press of a checkable item (a menu's toggle) shows it took as a toggle does: flipped.
+  if (kind === "toggle" || kind === "invoke") return ["checked", "pressed"].some((s) => gained(s) || lost(s));
   if (kind === "select") return gained("selected");
   if (kind === "expand") return gained("expanded");
   if (kind === "collapse") return lost("expanded");

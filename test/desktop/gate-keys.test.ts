@@ -4,6 +4,7 @@
 // GTK 4 dialog's Enter is judged by its buttons though GTK 4.8 reports none `showing`. What commits
 // nothing passes and its effect is read back: the fields' text, the log of the app's commands.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -649,5 +650,56 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
       ref: ((await findWaiting(call, mousepad, { role: "text" }, HANG_MS)) as { ref: string }).ref,
     });
     assert.equal(text.data?.text, "abc xyz", "the document is still there, as it was");
+  });
+
+  // Its menus are built from the model it exports (GMenuModel): their tree shows a toggle as a plain
+  // menu item, with no checked state. Its action's state, on the session bus, says it.
+  it("mousepad: a menu's toggle from its exported model (Word Wrap) reads checked or not, and its press says it flipped", async () => {
+    const menus = await menusOf(mousepad);
+    const wrap = async () => {
+      const found = await call("find", {
+        target: { kind: "title", glob: mousepad },
+        role: "menu item",
+        name: "Word Wrap",
+        include_off_screen: true,
+      });
+      assert.equal(found.data?.matches?.length, 1, found.text);
+      return found.data.matches[0] as { ref: string; states: string[] };
+    };
+    // The app's own answer, asked with GLib's tool rather than deskhand: its action's state,
+    // "((true, signature '', [<false>]),)".
+    const backend = await connect();
+    const window = (await backend.listWindows().finally(() => backend.close())).find((w) =>
+      globMatch(mousepad, w.title),
+    )!;
+    const property = (name: string) =>
+      /"(.*)"/.exec(execFileSync("xprop", ["-id", String(window.id), name], { encoding: "utf8" }))![1]!;
+    const describe = ["--object-path", property("_GTK_APPLICATION_OBJECT_PATH"), "--method"];
+    const wrapping = () =>
+      /\[<true>\]/.test(
+        execFileSync(
+          "gdbus",
+          ["call", "--session", "--dest", property("_GTK_UNIQUE_BUS_NAME"), ...describe].concat([
+            "org.gtk.Actions.Describe",
+            "preferences.view.word-wrap",
+          ]),
+          { encoding: "utf8" },
+        ),
+      );
+    const before = await wrap();
+    assert.ok(before.states.includes("checkable"), JSON.stringify(before));
+    assert.equal(before.states.includes("checked"), wrapping(), JSON.stringify(before));
+    const pressed = await call("act", {
+      ref: before.ref,
+      action: { kind: "invoke" },
+      intent: "Wrap long lines",
+    });
+    assert.ok(pressed.ok, JSON.stringify(pressed.error));
+    const now = wrapping();
+    assert.notEqual(now, before.states.includes("checked"), "the app's word wrap flipped");
+    assert.match(pressed.text ?? "", now ? /; now checked/ : /; no longer checked/, pressed.text);
+    assert.equal(pressed.data?.effect, "seen", pressed.text);
+    assert.equal((await wrap()).states.includes("checked"), now);
+    assert.deepEqual(await menusOf(mousepad), menus, "no menu was opened to read it");
   });
 });

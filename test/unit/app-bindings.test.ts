@@ -5,7 +5,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DBusConnection } from "../../src/platform/dbus.js";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
-import { type ExportedMenu, exportedItems, gtkApplicationOfPid } from "../../src/platform/gtk-menus.js";
+import {
+  checkedItems,
+  type ExportedMenu,
+  exportedItems,
+  gtkApplicationOfPid,
+} from "../../src/platform/gtk-menus.js";
 import { parseChord } from "../../src/platform/keys.js";
 import type { State } from "../../src/platform/roles.js";
 import type { AppBindings } from "../../src/platform/types.js";
@@ -270,6 +275,59 @@ describe("judging a key", () => {
       [...called].filter((method) => !READS.has(method)),
       [],
       "judging called only reads",
+    );
+  });
+});
+
+describe("a menu model's toggles and radio items, checked by their actions' states", () => {
+  it("a boolean state checks its item, a radio item its target; a label two items share apart is left out", () => {
+    const items = exportedItems([
+      [
+        0,
+        0,
+        [
+          [
+            ["label", v("_Word Wrap")],
+            ["action", v("app.preferences.view.word-wrap")],
+          ],
+          [
+            ["label", v("Unix (LF)")],
+            ["action", v("win.line-ending")],
+            ["target", v("lf")],
+          ],
+          [
+            ["label", v("Windows (CRLF)")],
+            ["action", v("win.line-ending")],
+            ["target", v("crlf")],
+          ],
+          [
+            ["label", v("Save")],
+            ["action", v("win.save")],
+          ],
+          [
+            ["label", v("Same")],
+            ["action", v("app.one")],
+          ],
+          [
+            ["label", v("Same")],
+            ["action", v("app.two")],
+          ],
+        ],
+      ],
+    ]).items;
+    const states = new Map<string, unknown>([
+      ["app.preferences.view.word-wrap", true],
+      ["win.line-ending", "crlf"],
+      ["app.one", true],
+      ["app.two", false],
+    ]);
+    assert.deepEqual(
+      [...checkedItems(items, states)],
+      [
+        ["Word Wrap", true],
+        ["Unix (LF)", false],
+        ["Windows (CRLF)", true],
+      ],
     );
   });
 });

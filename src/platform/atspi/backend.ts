@@ -3,9 +3,15 @@
 
 import { connectionPid, DBusConnection, DBusTimeoutError } from "../dbus.js";
 import { desktopOf } from "../desktops.js";
-import { type GtkExports, gtkApplicationOfPid, readExportedMenu } from "../gtk-menus.js";
+import {
+  checkedItems,
+  type GtkExports,
+  gtkApplicationOfPid,
+  readActionStates,
+  readExportedMenu,
+} from "../gtk-menus.js";
 import { processLanguage } from "../processes.js";
-import { roleSet, WINDOW_ROLES } from "../roles.js";
+import { MENU_ITEM_ROLES, roleSet, WINDOW_ROLES } from "../roles.js";
 import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
@@ -636,8 +642,54 @@ export class AtspiBackend implements AccessibilityBackend {
         node,
       );
     });
-    if (options.windowId !== undefined)
+    if (options.windowId !== undefined) {
       for (const node of nodes) this.#frameBoundsFallback(node, options.windowId);
+      await this.#withMenuStates(nodes, options.windowId);
+    }
+  }
+
+  /**
+   * A GtkApplication's menu items built from its exported menu model (GTK 3's) show no toggled state
+   * in their tree: a toggle's or a radio item's state is its action's, read on the session bus without
+   * acting (org.gtk.Actions), and given to the item of that label as "checkable" and "checked". Where
+   * it cannot be read the item stays as its tree shows it.
+   */
+  async #withMenuStates(nodes: RawNode[], windowId: number): Promise<void> {
+    const unstated = nodes.filter(
+      (n) =>
+        MENU_ITEM_ROLES.has(n.role) &&
+        n.name &&
+        !n.states?.includes("checkable") &&
+        !n.states?.includes("checked"),
+    );
+    if (unstated.length === 0 || !this.windows.gtkExports) return;
+    try {
+      const exports = await this.windows.gtkExports(windowId);
+      if (!exports || exports.menus.length === 0) return;
+      const session = await this.#sessionBus();
+      const groups = [
+        ["app", exports.application],
+        ["win", exports.window],
+      ] as const;
+      const [bindings, ...read] = await Promise.all([
+        this.appBindings(windowId),
+        ...groups.map(async ([prefix, path]) =>
+          path === undefined
+            ? []
+            : [...(await readActionStates(session, exports.busName, path, this.callTimeoutMs))].map(
+                ([name, state]) => [`${prefix}.${name}`, state] as const,
+              ),
+        ),
+      ]);
+      const checked = checkedItems(bindings?.items ?? [], new Map(read.flat()));
+      for (const node of unstated) {
+        const answer = checked.get(node.name!);
+        if (answer === undefined) continue;
+        node.states = [...(node.states ?? []), "checkable", ...(answer ? (["checked"] as const) : [])];
+      }
+    } catch {
+      // Not read: the items stay as their tree shows them.
+    }
   }
 
   /**

@@ -85,17 +85,18 @@ async function openMenuWindows(x: X11Connection): Promise<Rect[]> {
 
 /** What a GTK window's X properties say its app exports on the session bus; undefined: nothing. */
 async function gtkExports(x: X11Connection, id: number): Promise<GtkExports | undefined> {
-  const [busName, application, menubar, appMenu] = await Promise.all(
+  const [busName, application, window, menubar, appMenu] = await Promise.all(
     [
       "_GTK_UNIQUE_BUS_NAME",
       "_GTK_APPLICATION_OBJECT_PATH",
+      "_GTK_WINDOW_OBJECT_PATH",
       "_GTK_MENUBAR_OBJECT_PATH",
       "_GTK_APP_MENU_OBJECT_PATH",
     ].map((name) => x.text(id, name)),
   );
   if (!busName) return undefined;
   const menus = [menubar, appMenu].filter((p): p is string => !!p);
-  return { busName, ...(application ? { application } : {}), menus };
+  return { busName, ...(application ? { application } : {}), ...(window ? { window } : {}), menus };
 }
 
 /** The X server as the AT-SPI backend's window source. */
