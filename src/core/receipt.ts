@@ -225,7 +225,7 @@ function windowsDiffer(before: WindowInfo[], after: WindowInfo[]): boolean {
  * How long an input that may open or close a window (a chord, Enter, a press) is given for it to:
  * GTK 3's Save As came 250 ms after ctrl+s, past the plain settle. It ends as soon as a window
  * changes; an input that changes none pays it whole, so it is kept short: what comes later is said
- * at the start of the session's next acting call ("since your last action").
+ * at the start of the session's next acting call (SINCE_LAST).
  */
 export const OPENING_SETTLE_MS = 400;
 
@@ -267,9 +267,12 @@ export function windowChangeLines(changes: WindowChanges): string[] {
   ];
 }
 
-/** What changed in the windows between one reply and the next call: said first, "since your last action: …". */
+/** How a line about the windows since the last reply starts. */
+export const SINCE_LAST = "since your last action or window list: ";
+
+/** What changed in the windows between one reply (or a window list) and the next call: said first. */
 export function sinceLines(changes: WindowChanges): string[] {
-  return windowChangeLines(changes).map((line) => `since your last action: ${line}`);
+  return windowChangeLines(changes).map((line) => `${SINCE_LAST}${line}`);
 }
 
 /** Re-reads the element after an action; a failed re-read keeps the action's outcome and says why. */

@@ -90,10 +90,10 @@ export interface ToolContext {
   close(): Promise<void>;
 }
 
-/** The windows as this session's last acting reply left them. */
+/** The windows as this session's last acting reply or window list left them. */
 const LAST_WINDOWS = Symbol("windows after the last action");
 
-/** Keeps the windows an acting reply ended with: the next acting call says what changed since. */
+/** Keeps the windows an acting reply ended with, or a window list showed: the next acting call says what changed since. */
 export function rememberWindows(context: ToolContext, windows: WindowInfo[]): void {
   context.sessionState.set(LAST_WINDOWS, windows);
 }

@@ -5,7 +5,7 @@
 // recording does): a difference stops the run before the step does anything.
 import { z } from "zod";
 import { DeskhandError } from "../core/errors.js";
-import { windowChangeLines, windowChanges, YOURS_TO_JUDGE } from "../core/receipt.js";
+import { SINCE_LAST, windowChangeLines, windowChanges, YOURS_TO_JUDGE } from "../core/receipt.js";
 import type { WindowInfo } from "../platform/types.js";
 import { type CallResult, callTool } from "./call.js";
 import { rememberWindows, type ToolContext, windowsSinceLast } from "./context.js";
@@ -175,13 +175,13 @@ function checkSteps(
 
 /** The lines a step's line carries: what it changed in the windows, and what was read back. */
 const SAYS_WHETHER_IT_TOOK = (l: string) =>
-  /^((since your last action: )?window (appeared|disappeared|retitled)|in front now|started):/.test(l) ||
+  /^(window (appeared|disappeared|retitled)|in front now|started):/.test(l.replace(SINCE_LAST, "")) ||
   /^(The (option|cell|tab) (reads|does not read)|The value read back|Selected rows now)/.test(l);
 
 /** The rest of a step's reply, below its line: bounded in lines and characters, the cut counted. */
 function restOf(text: string): string[] {
   const lines = text.split("\n");
-  const first = lines.findIndex((l) => !l.startsWith("since your last action: "));
+  const first = lines.findIndex((l) => !l.startsWith(SINCE_LAST));
   // Whose the judgement is: said once for the run, not after each step.
   const rest = lines
     .slice(first + 1)
@@ -199,7 +199,7 @@ function firstLines(text: string): string {
   // The reply's first line, the lines that say what it changed in the windows, and what was read
   // back (an option chosen, a value set, rows selected): a step's line says whether it took.
   const changed = lines.filter(SAYS_WHETHER_IT_TOOK);
-  const first = lines.find((l) => !l.startsWith("since your last action: ")) ?? "";
+  const first = lines.find((l) => !l.startsWith(SINCE_LAST)) ?? "";
   return [first.length > STEP_LINE_CHARS ? `${first.slice(0, STEP_LINE_CHARS)}…` : first, ...changed].join(
     "; ",
   );

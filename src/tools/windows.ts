@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { WINDOWS_CEILING, WINDOWS_DEFAULT_LIMIT } from "../core/limits.js";
 import { renderWindows } from "../core/render.js";
+import { rememberWindows } from "./context.js";
 import { defineTool, READ_ONLY } from "./tool.js";
 
 export const windowsTool = defineTool({
@@ -16,6 +17,8 @@ export const windowsTool = defineTool({
   }),
   async handler(context, input) {
     const all = await (await context.backend()).listWindows();
+    // Seen now: the next acting reply tells only what changed after this list.
+    rememberWindows(context, all);
     const windows = all.slice(0, input.limit);
     const truncated = all.length > windows.length;
     return {

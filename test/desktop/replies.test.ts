@@ -135,7 +135,7 @@ describe("acting replies on a GTK 3 app", () => {
     const next = await call("act", { ref: first, action: { kind: "focus" } });
     assert.match(
       next.text ?? "",
-      /^since your last action: window appeared: \d+ "Later Window"$/m,
+      /^since your last action or window list: window appeared: \d+ "Later Window"$/m,
       next.text,
     );
     assert.ok(
@@ -143,7 +143,7 @@ describe("acting replies on a GTK 3 app", () => {
     );
     // Said once: the call after that has nothing to add.
     const again = await call("act", { ref: first, action: { kind: "focus" } });
-    assert.doesNotMatch(again.text ?? "", /since your last action/, again.text);
+    assert.doesNotMatch(again.text ?? "", /since your last action or window list/, again.text);
   });
 });
 

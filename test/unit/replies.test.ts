@@ -62,15 +62,23 @@ describe("replies say what changed", () => {
     try {
       const name = await ref("Name");
       const first = await call("act", { ref: name, action: { kind: "focus" } });
-      assert.doesNotMatch(first.text, /since your last action/);
+      assert.doesNotMatch(first.text, /since your last action or window list/);
       windows.push({ id: 8, title: "Came late", pid: 11, app: "fake", rect });
       const next = await call("key", { key: "Left", window: { id: 7 }, intent: "Move the caret" });
-      assert.match(next.text, /^since your last action: window appeared: 8 "Came late"\ndone: pressed Left/);
+      assert.match(
+        next.text,
+        /^since your last action or window list: window appeared: 8 "Came late"\ndone: pressed Left/,
+      );
       assert.deepEqual(next.data.since_last_action.windows_appeared, [
         { id: 8, title: "Came late", app: "fake" },
       ]);
       const again = await call("act", { ref: name, action: { kind: "focus" } });
-      assert.doesNotMatch(again.text, /since your last action/, again.text);
+      assert.doesNotMatch(again.text, /since your last action or window list/, again.text);
+      // A window the agent has listed since is no news to it.
+      windows.push({ id: 9, title: "Listed", pid: 11, app: "fake", rect });
+      await call("windows", {});
+      const listed = await call("act", { ref: name, action: { kind: "focus" } });
+      assert.doesNotMatch(listed.text, /Listed/, listed.text);
     } finally {
       await context.close();
     }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
+import { SINCE_LAST } from "../../core/receipt.js";
 import { roleSet } from "../../platform/roles.js";
 import type { WindowInfo } from "../../platform/types.js";
 import { actTool } from "../../tools/act.js";
@@ -468,7 +469,7 @@ async function accessible(
     typed_fallback: false,
   });
   // Lines about windows changed before the call come first: the field lines follow them.
-  const reported = out.text.split("\n").filter((l) => !l.startsWith("since your last action: "));
+  const reported = out.text.split("\n").filter((l) => !l.startsWith(SINCE_LAST));
   // fill_form's own first line when nothing was set ("error: no field was set"): the lines follow it.
   if (out.data.status !== "done") reported.shift();
   (out.data.fields as FieldResult[]).forEach((result, i) => {
@@ -537,7 +538,7 @@ async function simulated(
     }));
     const readBack = (out.data.result as { read_back?: string } | undefined)?.read_back;
     const set = out.data.status === "done" && readBack === "exact";
-    const first = out.text.split("\n").find((l) => !l.startsWith("since your last action: ")) ?? "";
+    const first = out.text.split("\n").find((l) => !l.startsWith(SINCE_LAST)) ?? "";
     lines.set(f.index, {
       set,
       line: `${handleOf(f.ref)}: ${set ? first : out.data.status === "done" ? `not set: typed, but ${first.replace(/^done: /, "")}` : first}`,
