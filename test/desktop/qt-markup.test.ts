@@ -73,6 +73,8 @@ describe("a Qt app's names in markup read as drawn", () => {
     const typed = await call("type_text", { window: { title }, text: "144/12=", intent: "Divide 144 by 12" });
     assert.ok(typed.ok, typed.text);
     assert.ok(await display("12"), "the display reads 12");
+    // Its display is a frame with no text: the reply says what its name reads after the keys.
+    assert.match(typed.text ?? "", /its name reads "12" now \(a display shows its result so\)/, typed.text);
     const pressed = await call("key", { window: { title }, key: "4", count: 3, intent: "Enter 444" });
     assert.ok(pressed.ok, pressed.text);
     assert.ok(await display("444"), "the display reads 444");

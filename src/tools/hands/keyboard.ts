@@ -395,7 +395,9 @@ async function readBackIn(
               ? "a password field is never read back"
               : now.states?.includes("editable")
                 ? `the focused ${state.role} has no text to read back`
-                : `the focused ${state.role} says it is not editable and has no text${state.name ? ` (its name reads ${JSON.stringify(state.name)} now: a display may show its result so)` : ""}: what the keys did there cannot be read back`,
+                : state.name
+                  ? `the focused ${state.role} has no text to read back; its name reads ${JSON.stringify(state.name)} now (a display shows its result so)`
+                  : `the focused ${state.role} says it is not editable and has no text: what the keys did there cannot be read back`,
         }
       : {}),
     ...(lost ? { lost } : {}),
