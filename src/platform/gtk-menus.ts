@@ -177,24 +177,31 @@ export async function readActionStates(
   return states;
 }
 
+/** An exported item's toggled state: checked or not, and whether it is one of a radio group. */
+export interface ItemState {
+  checked: boolean;
+  radio: boolean;
+}
+
 /**
  * Whether each exported item shows checked, by its label, where its action has a state: a toggle
  * (a boolean) or a radio item (its target chosen). A label two items share with different answers
  * is left out: which one the tree shows cannot be told.
  */
-export function checkedItems(items: ExportedItem[], states: Map<string, unknown>): Map<string, boolean> {
-  const checked = new Map<string, boolean>();
+export function checkedItems(items: ExportedItem[], states: Map<string, unknown>): Map<string, ItemState> {
+  const checked = new Map<string, ItemState>();
   const torn = new Set<string>();
   for (const { label, action, target } of items) {
     const state = action === undefined ? undefined : states.get(action);
-    const answer =
+    const answer: ItemState | undefined =
       typeof state === "boolean" && target === undefined
-        ? state
+        ? { checked: state, radio: false }
         : target !== undefined && (typeof state === "string" || typeof state === "number")
-          ? state === target
+          ? { checked: state === target, radio: true }
           : undefined;
     if (answer === undefined) continue;
-    if (checked.has(label) && checked.get(label) !== answer) torn.add(label);
+    const known = checked.get(label);
+    if (known && (known.checked !== answer.checked || known.radio !== answer.radio)) torn.add(label);
     checked.set(label, answer);
   }
   for (const label of torn) checked.delete(label);

@@ -653,13 +653,14 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
   });
 
   // Its menus are built from the model it exports (GMenuModel): their tree shows a toggle as a plain
-  // menu item, with no checked state. Its action's state, on the session bus, says it.
+  // menu item, with no checked state. Its action's state, on the session bus, says it: the item
+  // reads as the check menu item it shows, found by that role.
   it("mousepad: a menu's toggle from its exported model (Word Wrap) reads checked or not, and its press says it flipped", async () => {
     const menus = await menusOf(mousepad);
     const wrap = async () => {
       const found = await call("find", {
         target: { kind: "title", glob: mousepad },
-        role: "menu item",
+        role: "check menu item",
         name: "Word Wrap",
         include_off_screen: true,
       });

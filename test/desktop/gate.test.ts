@@ -135,7 +135,7 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
     const id = window.data.windows.find((w: { title: string }) => w.title === TITLE).id;
     const chord = await call("key", { key: "ctrl+s", intent: "Save", window: { id } });
     assert.equal(chord.data.status, "refused", chord.text);
-    assert.match(chord.data.presses.via, /key binding.*<(Primary|Control)>s/);
+    assert.match(chord.data.presses.via, /^its key binding, ctrl\+s$/);
     const menu = await invoke(TITLE, { role: "menu item", name: "Save" });
     assert.equal(menu.error?.code, "refused");
     await sleep(300);

@@ -219,7 +219,7 @@ describe("a chord in an app that binds keys outside its tree", () => {
     // A formatting chord the app binds to something else is judged by that.
     const bound = frame([bar([menu("Mail", [item("Send", ["<Primary>b"])])]), editor]);
     assert.deepEqual(await judged(bound, "ctrl+b"), [
-      { name: "Send", via: "the key binding <Primary>b", commits: true },
+      { name: "Send", via: "its key binding, ctrl+b", commits: true },
     ]);
   });
 });
@@ -324,9 +324,9 @@ describe("a menu model's toggles and radio items, checked by their actions' stat
     assert.deepEqual(
       [...checkedItems(items, states)],
       [
-        ["Word Wrap", true],
-        ["Unix (LF)", false],
-        ["Windows (CRLF)", true],
+        ["Word Wrap", { checked: true, radio: false }],
+        ["Unix (LF)", { checked: false, radio: true }],
+        ["Windows (CRLF)", { checked: true, radio: true }],
       ],
     );
   });

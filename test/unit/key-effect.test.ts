@@ -176,7 +176,7 @@ describe("what a key presses", () => {
     const bound = await judged(frame([{ ...save, keyBindings: ["s;<Alt>f:s;<Control>s"] }]), {
       chord: "ctrl+s",
     });
-    assert.deepEqual(bound, [{ name: "Save", via: "the key binding s;<Alt>f:s;<Control>s", commits: true }]);
+    assert.deepEqual(bound, [{ name: "Save", via: "its key binding, ctrl+s", commits: true }]);
     // Where the app reports no accelerator, nothing tells what the chord runs: it counts as
     // committing, and the usual menu item is named as a guess beside it.
     const guessed = await judged(frame([save]), { chord: "ctrl+s" });
@@ -482,7 +482,7 @@ describe("what a key presses", () => {
   it("a chord that never commits elsewhere is judged by what the app's menu binds it to", async () => {
     const sends = frame([item("Send Now", { keyBindings: ["Ctrl+O"] })]);
     assert.deepEqual(await judged(sends, { chord: "ctrl+o" }), [
-      { name: "Send Now", via: "the key binding Ctrl+O", commits: true },
+      { name: "Send Now", via: "its key binding, ctrl+o", commits: true },
     ]);
   });
 

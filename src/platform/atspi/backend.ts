@@ -496,6 +496,14 @@ export class AtspiBackend implements AccessibilityBackend {
     read.root.indexInParent = index;
     this.#frameBoundsFallback(read.root, windowId);
     await this.#withOpenPopups(read, match.frame, windowId, options);
+    // Before anything is matched by role or state: a search reads a menu's toggle as what it shows.
+    const nodes: RawNode[] = [];
+    const all = (node: RawNode) => {
+      nodes.push(node);
+      node.children.forEach(all);
+    };
+    all(read.root);
+    await this.#withMenuStates(nodes, windowId);
     const pid = app.pid ?? match.window.pid;
     const language = pid && !app.showsPages ? processLanguage(pid) : undefined;
     if (language) read.language = language;
@@ -651,8 +659,9 @@ export class AtspiBackend implements AccessibilityBackend {
   /**
    * A GtkApplication's menu items built from its exported menu model (GTK 3's) show no toggled state
    * in their tree: a toggle's or a radio item's state is its action's, read on the session bus without
-   * acting (org.gtk.Actions), and given to the item of that label as "checkable" and "checked". Where
-   * it cannot be read the item stays as its tree shows it.
+   * acting (org.gtk.Actions), and given to the item of that label, read then as the check or radio
+   * menu item it shows, "checkable" and "checked". Where it cannot be read the item stays as its tree
+   * shows it.
    */
   async #withMenuStates(nodes: RawNode[], windowId: number): Promise<void> {
     const unstated = nodes.filter(
@@ -685,7 +694,13 @@ export class AtspiBackend implements AccessibilityBackend {
       for (const node of unstated) {
         const answer = checked.get(node.name!);
         if (answer === undefined) continue;
-        node.states = [...(node.states ?? []), "checkable", ...(answer ? (["checked"] as const) : [])];
+        // What a person sees, and what GTK's own check and radio items report.
+        node.role = answer.radio ? "radio menu item" : "check menu item";
+        node.states = [
+          ...(node.states ?? []),
+          "checkable",
+          ...(answer.checked ? (["checked"] as const) : []),
+        ];
       }
     } catch {
       // Not read: the items stay as their tree shows them.
@@ -869,11 +884,29 @@ export class AtspiBackend implements AccessibilityBackend {
       paths = [frame.path, ...(await this.#openPopups(frame, scope.windowId)).map((p) => p.path)];
     }
     if (!collectionWorthwhile(app)) return undefined;
+    if (await this.#menuStatesMatter(scope, filter)) return undefined;
     const found = await Promise.all(
       paths.map((path) => collectionMatches(app, path, filter, timeoutMs).catch(() => undefined)),
     );
     if (found.some((f) => f === undefined)) return undefined;
     return found.flatMap((f) => f!.map((p) => handleOf(app.busName, p)));
+  }
+
+  /**
+   * Whether a search names what only a read gives a GTK app's menu items (#withMenuStates): the app's
+   * own search knows them as plain menu items, so the tree is read instead.
+   */
+  async #menuStatesMatter(
+    scope: { windowId: number } | { handle: string },
+    filter: { roles: string[]; states: string[] },
+  ): Promise<boolean> {
+    const named =
+      filter.roles.some((role) => role === "check menu item" || role === "radio menu item") ||
+      filter.states.some((state) => state === "checkable" || state === "checked");
+    if (!named || !this.windows.gtkExports) return false;
+    if ("handle" in scope) return true;
+    const exports = await this.windows.gtkExports(scope.windowId).catch(() => undefined);
+    return !!exports && exports.menus.length > 0;
   }
 
   async describe(handle: string, options: { maxText: number; windowId?: number }): Promise<RawNode> {

@@ -377,7 +377,8 @@ async function claimedBy(j: KeyJudging, pressables: RawNode[], chord: Chord): Pr
     for (const binding of node.keyBindings ?? []) {
       if (titleOnScreen && !showing(node) && QT_ALT_LETTER.test(binding)) continue;
       if (bindingHit(node, binding, chord)) {
-        await j.add(j.withWindow(node), `the key binding ${binding}`);
+        // Said as the chord it binds: a toolkit's own syntax ("s;<Alt>f:s;<Primary>s") reads as noise.
+        await j.add(j.withWindow(node), `its key binding, ${chordText(chord)}`);
         break;
       }
     }
