@@ -158,14 +158,7 @@ function harmlessWordsOf(lexicon: LabelLexicon, language: string | undefined): H
   const own = base && base !== "en" ? lexicon.ownHarmless(base) : undefined;
   if (!own) return lexicon.harmless;
   const has = (word: string) => lexicon.harmless.has(word) && own.has(word);
-  return {
-    has,
-    hasPrefix: (prefix, longerBy = 0) => {
-      const letters = [...prefix].length + longerBy;
-      for (const word of own.withPrefix(prefix)) if ([...word].length >= letters && has(word)) return true;
-      return false;
-    },
-  };
+  return { has, hasPrefix: (prefix, longerBy) => own.hasPrefix(prefix, longerBy, has) };
 }
 
 /**

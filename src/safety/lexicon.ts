@@ -43,17 +43,17 @@ export class Lexicon {
 
   /**
    * Whether a word of the file starts with `prefix` (the words learnt at run time are not searched);
-   * `longerBy`: with at least that many letters after it.
+   * `longerBy`: with at least that many letters after it; `also`: one that passes this test too.
    */
-  hasPrefix(prefix: string, longerBy = 0): boolean {
+  hasPrefix(prefix: string, longerBy = 0, also?: (word: string) => boolean): boolean {
     const letters = [...prefix].length + longerBy;
-    for (const word of this.withPrefix(prefix))
-      if (longerBy === 0 || [...word].length >= letters) return true;
+    for (const word of this.#withPrefix(prefix))
+      if ((longerBy === 0 || [...word].length >= letters) && (!also || also(word))) return true;
     return false;
   }
 
   /** The file's words that start with `prefix`, the first PREFIX_SCAN of them, in byte order. */
-  *withPrefix(prefix: string): Generator<string> {
+  *#withPrefix(prefix: string): Generator<string> {
     const wanted = Buffer.from(prefix);
     let low = 0;
     let high = this.#starts.length - 1;

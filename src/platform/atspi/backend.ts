@@ -10,6 +10,7 @@ import {
   readActionStates,
   readExportedMenu,
 } from "../gtk-menus.js";
+import { everyNode } from "../nodes.js";
 import { processLanguage } from "../processes.js";
 import { MENU_ITEM_ROLES, roleSet, WINDOW_ROLES } from "../roles.js";
 import { startAll } from "../slice.js";
@@ -74,6 +75,8 @@ interface WindowMatch {
 const POPUP_TOP_LEVELS = roleSet("window", "menu", "popup menu");
 /** Bound on asking one app for its windows while listing: a hung app is then listed as last seen. */
 const FRAME_LIST_TIMEOUT_MS = 1000;
+/** Menu items whose exported state was asked (#withMenuStates): once a node, not again by its enrichment. */
+const menuStatesAsked = new WeakSet<RawNode>();
 const QUIET_AFTER_TIMEOUT_MS = 5000;
 /** Whether an app answers at all, when one of its elements answered nothing. */
 const LIVENESS_TIMEOUT_MS = 1000;
@@ -497,13 +500,7 @@ export class AtspiBackend implements AccessibilityBackend {
     this.#frameBoundsFallback(read.root, windowId);
     await this.#withOpenPopups(read, match.frame, windowId, options);
     // Before anything is matched by role or state: a search reads a menu's toggle as what it shows.
-    const nodes: RawNode[] = [];
-    const all = (node: RawNode) => {
-      nodes.push(node);
-      node.children.forEach(all);
-    };
-    all(read.root);
-    await this.#withMenuStates(nodes, windowId);
+    await this.#withMenuStates(everyNode(read.root), windowId);
     const pid = app.pid ?? match.window.pid;
     const language = pid && !app.showsPages ? processLanguage(pid) : undefined;
     if (language) read.language = language;
@@ -668,10 +665,13 @@ export class AtspiBackend implements AccessibilityBackend {
       (n) =>
         MENU_ITEM_ROLES.has(n.role) &&
         n.name &&
+        !menuStatesAsked.has(n) &&
         !n.states?.includes("checkable") &&
         !n.states?.includes("checked"),
     );
     if (unstated.length === 0 || !this.windows.gtkExports) return;
+    // Asked once a node: a window's read asks for its items, and its enrichment need not again.
+    for (const node of unstated) menuStatesAsked.add(node);
     try {
       const exports = await this.windows.gtkExports(windowId);
       if (!exports || exports.menus.length === 0) return;

@@ -3,12 +3,12 @@
 // in its field searches. One home for what makes one, read from the tree without acting on the app.
 import { inferLabelsOf } from "../../core/labels.js";
 import { placeholderOf } from "../../core/value.js";
+import { everyNode } from "../../platform/nodes.js";
 import { EDITABLE_ROLES, WINDOW_ROLES } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
 import { BUTTON_ROLES } from "../../safety/classify.js";
 import { matchLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
-import { everyNode } from "./window-read.js";
 
 /** How long the labels beside a bar's fields may take to place. */
 const LABELS_WITHIN_MS = 800;

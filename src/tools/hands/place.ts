@@ -10,6 +10,7 @@ import { isPixelsOnly } from "../../core/pixels.js";
 import { inside, intersection } from "../../core/rects.js";
 import { verifyRef } from "../../core/verify.js";
 import type { Point, SeeingHands } from "../../platform/hands.js";
+import { everyNode } from "../../platform/nodes.js";
 import { MENU_ITEM_ROLES, roleSet } from "../../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
 import { COMMAND_ROLES, type TargetFacts } from "../../safety/classify.js";
@@ -159,12 +160,7 @@ async function hitTest(
   });
   // A tree cut short by the deadline or the ceiling may miss the very element under the point.
   if (read.timedOut || read.ceilingHit) throw new Error("the window's tree could not be read in time");
-  const nodes: RawNode[] = [];
-  const all = (node: RawNode) => {
-    nodes.push(node);
-    node.children.forEach(all);
-  };
-  all(read.root);
+  const nodes = everyNode(read.root);
   await backend.enrich(nodes, {
     maxText: 0,
     actions: false,

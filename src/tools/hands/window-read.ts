@@ -1,6 +1,7 @@
 // A window's tree as the gate reads it: bounded, and whether it was read whole (a part not read may
 // hold what decides). One read for judging keys (key-effect.ts) and closing a window (closing.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
+import { everyNode } from "../../platform/nodes.js";
 import type { State } from "../../platform/roles.js";
 import type { RawNode, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
@@ -13,11 +14,6 @@ export interface WindowRead {
   complete: boolean;
   /** The language its app shows its labels in, where the platform can tell. */
   language?: string | undefined;
-}
-
-/** A tree's nodes, the root first. */
-export function everyNode(root: RawNode): RawNode[] {
-  return [root, ...root.children.flatMap(everyNode)];
 }
 
 /**
