@@ -144,6 +144,17 @@ describe("acting replies on a GTK 3 app", () => {
     // Said once: the call after that has nothing to add.
     const again = await call("act", { ref: first, action: { kind: "focus" } });
     assert.doesNotMatch(again.text ?? "", /since your last action or window list/, again.text);
+    // A window the agent has listed since is no news to it either.
+    const opened = await call("click", { ref: later, intent: "Open a window later" });
+    assert.equal(opened.data?.status, "done", JSON.stringify(opened));
+    const count = async () =>
+      ((await call("windows", {})).data.windows as { title: string }[]).filter(
+        (w) => w.title === "Later Window",
+      ).length;
+    for (let deadline = Date.now() + 10_000; (await count()) < 2 && Date.now() < deadline; ) await sleep(200);
+    assert.equal(await count(), 2, "a second Later Window opened");
+    const listed = await call("act", { ref: first, action: { kind: "focus" } });
+    assert.doesNotMatch(listed.text ?? "", /window appeared/, listed.text);
   });
 });
 
