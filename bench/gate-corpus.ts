@@ -284,6 +284,19 @@ export function corpusReport(): number {
     `\n# bench/gate · the label reading on ${items.length} catalog labels it was not built from (${((performance.now() - started) / 1000).toFixed(0)} s to gather and learn)`,
   );
   console.log(`Held out whole: ${languages.size} languages (${[...languages].join(" ")}).`);
+  // Each language's own harmless words are learnt when an app in it is first judged, on the
+  // server's thread: what that first judgement pays, per language (uncached here).
+  const learnt: number[] = [];
+  for (const language of new Set(items.map((item) => baseLanguage(item.language)))) {
+    const at = performance.now();
+    if (lexicon.ownHarmless(language)) learnt.push(performance.now() - at);
+  }
+  learnt.sort((a, b) => a - b);
+  const ms = (q: number) =>
+    Math.round(learnt[Math.min(learnt.length - 1, Math.floor(q * learnt.length))] ?? 0);
+  console.log(
+    `A language's own words, learnt at its first judgement: ${learnt.length} languages, median ${ms(0.5)} ms, 90th percentile ${ms(0.9)} ms, most ${ms(1)} ms.`,
+  );
   console.log(
     `Held out in every language: ${domains.size} catalog domains (${[...domains].slice(0, 12).join(" ")}…).`,
   );
