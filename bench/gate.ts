@@ -8,7 +8,10 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { qtButtonLanguages } from "../src/platform/qt-catalogs.js";
 import { commitReason, type TargetFacts } from "../src/safety/classify.js";
+import { committingPhrase, readLabel } from "../src/safety/label-reading.js";
+import { qtButtons } from "../src/safety/toolkit-buttons.js";
 import { type LabelsKit, pressEach } from "../test/desktop/labels-app.js";
 import { corpusReport } from "./gate-corpus.js";
 
@@ -289,9 +292,38 @@ function coverage(): void {
   }
 }
 
+/**
+ * Qt's committing standard buttons in every language Qt has a catalog in: how many the gettext
+ * catalogs' words alone read as harmless, and how many a Qt app's still do, read by Qt's catalog.
+ * Not held out: Qt's catalog is the reading itself; this shows what the gettext lexicon misses.
+ */
+function qtButtonsReport(): void {
+  const languages = qtButtonLanguages();
+  let committing = 0;
+  const byWords: string[] = [];
+  const inQt: string[] = [];
+  for (const language of languages) {
+    for (const [label, sources] of qtButtons(language)) {
+      if (!/^Qt's own/.test(committingPhrase(label, { language, toolkit: "Qt" })?.what ?? "")) continue;
+      committing++;
+      const name = `${language} ${JSON.stringify(label)} (${[...sources].join(", ")})`;
+      if (readLabel(label, { language }).harmless) byWords.push(name);
+      if (readLabel(label, { language, toolkit: "Qt" }).harmless) inQt.push(name);
+    }
+  }
+  console.log(
+    `\n# bench/gate · Qt's own committing standard buttons: ${committing} in ${languages.length} languages`,
+  );
+  console.log(
+    `Read as harmless by the catalogs' words alone: ${byWords.length}${byWords.length ? ` (${byWords.slice(0, 8).join("; ")}${byWords.length > 8 ? "; …" : ""})` : ""}.`,
+  );
+  console.log(`As a Qt app's buttons, read by Qt's own catalog: ${inQt.length} harmless.`);
+}
+
 async function main(): Promise<void> {
   coverage();
   const targetsMissed = corpusReport();
+  qtButtonsReport();
   let wrong = print(
     `${TABLE.length} labelled presses judged by the gate's rules (${new Set(TABLE.map((r) => r.language).filter(Boolean)).size} languages)`,
     tally(TABLE.map((row) => ({ row, committed: judged(row), where: row.window }))),

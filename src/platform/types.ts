@@ -145,6 +145,8 @@ export interface StructureRead {
    * process; undefined where the platform cannot tell, and for a web engine, whose pages each have their own.
    */
   language?: string | undefined;
+  /** The toolkit its app reports ("Qt", "GTK"), where known: a Qt app's standard buttons speak Qt's words. */
+  toolkit?: string | undefined;
 }
 
 export interface EnrichOptions {

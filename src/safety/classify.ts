@@ -109,6 +109,8 @@ export interface TargetFacts {
         asks?: boolean | undefined;
         /** The language its app shows its labels in ("pt_BR"), where the platform could tell. */
         language?: string | undefined;
+        /** The toolkit its app reports ("Qt"), where known. */
+        toolkit?: string | undefined;
         /** Its title, where read: it names the document a main window shows ("Untitled — Kate"). */
         title?: string | undefined;
         /**
@@ -257,7 +259,7 @@ function judgeLabel(
   const words = matchLabel(judged, undefined, window?.language);
   // Its committing phrase or verb, read as the label reading reads it: a label its catalogs show
   // whole as harmless ("Yeniden Yükle", reload) is committed by English phrases alone.
-  const commits = committingPhrase(judged, { language: window?.language });
+  const commits = committingPhrase(judged, { language: window?.language, toolkit: window?.toolkit });
   // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation.
   if (words.asks) return { safe: true };
   // A terminal's paste warning: its Paste sends the clipboard to the shell.

@@ -35,6 +35,7 @@ import {
 import { Lexicon } from "./lexicon.js";
 import { agentOf, committingMeaning, meaningOfStem } from "./meanings.js";
 import { labelWords } from "./phrases.js";
+import { committingToolkitButton } from "./toolkit-buttons.js";
 
 export interface LabelReading {
   /** What commits in it: a committing phrase ("Delete"), a verb by its meaning ("Paying"), a word the catalogs show committing ("Zaplaťte"). */
@@ -61,6 +62,8 @@ export interface ReadingOptions {
    * machine is in, only English words read: another language's harmless word is no reading of it.
    */
   language?: string | undefined;
+  /** The toolkit the app reports ("Qt"): its standard buttons are read by its own catalogs too. */
+  toolkit?: string | undefined;
 }
 
 let system: LabelLexicon | undefined;
@@ -280,6 +283,8 @@ function readWord(word: string, read: Read): boolean {
 
 /** A label as read: its forms, its words, whether it is English, read whole, or in an unread language. */
 interface Read {
+  /** The label as given. */
+  label: string;
   lexicon: LabelLexicon;
   /** The harmless words it is read by (harmlessWordsOf). */
   own: HarmlessWords;
@@ -315,11 +320,13 @@ function readWords(label: string, options: ReadingOptions): Read {
     lexicon.units.has(words.join(" ")) &&
     (words.length > 1 || (!lexicon.commits.has(words[0]!) && !committingMeaning(words[0]!)));
   const own = harmlessWordsOf(lexicon, options.language);
-  return { lexicon, own, read, spaced, words, english, unread, whole };
+  return { label, lexicon, own, read, spaced, words, english, unread, whole };
 }
 
 /** The committing phrase, or verb by its meaning ("Paying", "결제"), that a label as read holds. */
 function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["commits"] {
+  const button = committingToolkitButton(read.label, options, englishCommits);
+  if (button) return { word: read.label, what: `${options.toolkit}'s own ${JSON.stringify(button)} button` };
   const englishOnly = options.englishOnly || read.whole;
   const vocabulary = englishOnly ? englishVocabulary() : (options.vocabulary ?? systemVocabulary());
   let commits: LabelReading["commits"];
@@ -330,6 +337,14 @@ function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["com
   }
   return commits;
 }
+
+/**
+ * Whether an English label commits by its phrases and meanings, and does not only ask for more
+ * ("Save As" opens a chooser): a toolkit's button's source.
+ */
+const englishCommits = (label: string): boolean =>
+  !matchLabel(label, undefined, "en").asks &&
+  phraseOrMeaning(readWords(label, { language: "en" }), { language: "en" }) !== undefined;
 
 /**
  * What commits in a label by its phrases and its verbs' meanings alone, as readLabel reads them: the

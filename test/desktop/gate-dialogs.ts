@@ -1,7 +1,11 @@
-// The gate's real dialogs (zenity, GTK 4, Qt in English, German and Japanese) and every route to
-// their committing button, shared by the X11 gate tests (gate.test.ts) and their Wayland twins
-// (wayland-hands.test.ts): the same routes, the same refusals, whatever the session.
+// The gate's real dialogs (zenity and GTK 4 in English, German and Japanese; Qt in English, Polish
+// and Japanese) and every route to their committing button, shared by the X11 gate tests
+// (gate.test.ts) and their Wayland twins (wayland-hands.test.ts): the same routes, the same
+// refusals, whatever the session.
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type StartedApp, startApp, type toolCaller } from "./helpers.js";
 
@@ -50,6 +54,14 @@ const gtk4 = (title: string) => [
   "_Delete",
 ];
 const qt = (title: string) => ["/usr/bin/python3", "test/fixtures/dialogs/qt_question.py", title, "discard"];
+// Qt's own file dialog saving into a folder of its own (an empty list to read).
+const qtSave = (title: string) => [
+  "/usr/bin/python3",
+  "test/fixtures/dialogs/qt_question.py",
+  title,
+  "save",
+  join(mkdtempSync(join(tmpdir(), "deskhand-qt-save-")), "saved.txt"),
+];
 
 export const CASES: Case[] = [
   {
@@ -107,7 +119,9 @@ export const CASES: Case[] = [
     cancelled: 1,
   },
   { kit: "qt", language: "en", command: qt, commit: /Discard/, cancel: /Cancel/, cancelled: 1 },
-  { kit: "qt", language: "de", command: qt, commit: /Verwerfen/, cancel: /Abbrechen/, cancelled: 1 },
+  // Qt's own Polish Save, "Zachowaj", is Keep in gettext's catalogs: read by Qt's catalog, its file
+  // dialog's Save asks (it saved unasked before; a file dialog is no alert, so no structure decides).
+  { kit: "qt", language: "pl", command: qtSave, commit: /^Zachowaj$/, cancel: /^Anuluj$/, cancelled: 1 },
   { kit: "qt", language: "ja", command: qt, commit: /破棄/, cancel: /キャンセル/, cancelled: 1 },
 ];
 

@@ -504,6 +504,7 @@ export class AtspiBackend implements AccessibilityBackend {
     const pid = app.pid ?? match.window.pid;
     const language = pid && !app.showsPages ? processLanguage(pid) : undefined;
     if (language) read.language = language;
+    if (app.toolkit.name) read.toolkit = app.toolkit.name;
     return read;
   }
 

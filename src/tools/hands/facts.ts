@@ -135,15 +135,18 @@ async function holdsInput(
 export function windowFacts({
   root,
   language,
+  toolkit,
 }: {
   root: RawNode;
   language?: string | undefined;
+  toolkit?: string | undefined;
 }): WindowFacts {
   const modal = root.states?.includes("modal") && !DIALOG_ROLES.has(root.role);
   return {
     role: modal ? "dialog" : root.role,
     states: root.states,
     ...(language ? { language } : {}),
+    ...(toolkit ? { toolkit } : {}),
     ...(root.name ? { title: root.name } : {}),
   };
 }

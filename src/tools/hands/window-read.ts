@@ -14,6 +14,8 @@ export interface WindowRead {
   complete: boolean;
   /** The language its app shows its labels in, where the platform can tell. */
   language?: string | undefined;
+  /** The toolkit its app reports, where known. */
+  toolkit?: string | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ async function readAnew(context: ToolContext, windowId: number): Promise<WindowR
     nodes,
     complete: !read.timedOut && !read.ceilingHit && !cut,
     language: read.language,
+    toolkit: read.toolkit,
   };
 }
 
