@@ -238,6 +238,59 @@ export function heldOutLexicon(languages: Set<string>, domains: Set<string>) {
   );
 }
 
+/**
+ * The asked labels by the evidence the machine holds for their unread words: a word only held-out
+ * domains hold (nothing kept could vouch for it), one in 1–3 kept domains (seen, too rarely to
+ * vouch), more; a label asked for a word read as committing, apart.
+ */
+function whereUnread(
+  asked: Map<string, { language: string; words: string[] }>,
+  heldDomains: Set<string>,
+): Map<string, Row> {
+  const wanted = new Map<string, Set<string>>();
+  for (const { language, words } of asked.values())
+    for (const word of words) {
+      const set = wanted.get(folderLanguage(language)) ?? new Set<string>();
+      set.add(word);
+      wanted.set(folderLanguage(language), set);
+    }
+  // Per language and word, the kept domains whose messages (sentences too) hold it.
+  const keptDomains = new Map<string, Set<string>>();
+  for (const file of listCatalogs(ROOTS)) {
+    const words = wanted.get(folderLanguage(file.language));
+    if (!words || heldDomains.has(domainOf(file))) continue;
+    for (const { text } of readCatalog(file.path, () => true, 400)) {
+      // Its words as the reading cuts them (a run written without spaces is found inside one).
+      const lower = text.toLowerCase().replace(/[_&]/g, "").normalize("NFC");
+      const inText = new Set(lower.match(/[\p{L}\p{M}]+/gu) ?? []);
+      for (const word of words)
+        if (
+          inText.has(word) ||
+          (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(word) &&
+            lower.includes(word))
+        ) {
+          const key = `${folderLanguage(file.language)} ${word}`;
+          keptDomains.set(key, (keptDomains.get(key) ?? new Set()).add(domainOf(file)));
+        }
+    }
+  }
+  const rows = new Map<string, Row>();
+  const classes = [
+    "a word read as committing",
+    "a word no kept domain holds",
+    "a word in 1–3 kept domains",
+    "its words in 4 or more kept domains",
+  ];
+  for (const [name, { language, words }] of asked) {
+    const fewest = Math.min(
+      ...words.map((w) => keptDomains.get(`${folderLanguage(language)} ${w}`)?.size ?? 0),
+    );
+    const cls = words.length === 0 ? 0 : fewest === 0 ? 1 : fewest <= 3 ? 2 : 3;
+    for (const [i, key] of classes.entries()) addTo(rows, key, i === cls ? name : undefined);
+  }
+  return rows;
+}
+
 // The kept catalogs' size of a language, in messages: what the lexicon could learn it from.
 const SIZES: [string, number][] = [
   ["under 1,000 messages", 1_000],
@@ -305,6 +358,8 @@ export function corpusReport(): number {
   const bySplit = new Map<string, Row>();
   const bySize = new Map<string, Row>();
   const kept = keptMessages(languages, domains);
+  // The unread words of each harmless label asked with its language known: where the machine holds them.
+  const unread = new Map<string, { language: string; words: string[] }>();
   const sizeOf = (language: string) => SIZES.find(([, below]) => (kept.get(language) ?? 0) < below)![0];
   for (const item of items) {
     const heldLanguage = languages.has(baseLanguage(item.language));
@@ -316,8 +371,11 @@ export function corpusReport(): number {
     if (item.cls === "harmless") {
       const asked = !readLabel(item.text, { lexicon }).harmless;
       if (heldLanguage || covered.has(item.language)) {
-        const inApp = !readLabel(item.text, { lexicon, language: item.language }).harmless;
+        const reading = readLabel(item.text, { lexicon, language: item.language });
+        const inApp = !reading.harmless;
         addTo(bySplit, `${heldLanguage ? KNOWN : COVERED_KNOWN} · harmless asked`, inApp ? name : undefined);
+        if (inApp && !heldLanguage)
+          unread.set(name, { language: item.language, words: reading.commits ? [] : reading.unknown });
         if (!heldLanguage) addTo(bySize, sizeOf(item.language), inApp ? name : undefined);
       }
       addTo(alarms, `${split} · ${scriptOf(item.text)}`, asked ? name : undefined);
@@ -348,6 +406,11 @@ export function corpusReport(): number {
   printRows(
     "Harmless labels asked on held-out domains, the app's language known, by what the kept catalogs hold of its language",
     bySize,
+    "asked",
+  );
+  printRows(
+    "The same asked labels, by where the machine's catalogs of their language hold their unread words",
+    whereUnread(unread, domains),
     "asked",
   );
   const rate = (key: string) => {
