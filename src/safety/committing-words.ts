@@ -126,6 +126,8 @@ export interface Translated {
   text: string;
   /** The catalog's language ("pt_BR"), where known. */
   language?: string | undefined;
+  /** The English phrase it translates ("save"), where known. */
+  english?: string | undefined;
 }
 
 /** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin". */
@@ -190,7 +192,21 @@ function phrasesOf(translated: Translated[], english: Set<string> | undefined): 
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
   for (const { kind, text, language } of usable)
     if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, language ?? "");
+  for (const t of savesOf(usable)) add(t.text, "saves", t.language ?? "");
   return phrases;
+}
+
+/**
+ * The translations of Save alone, which commit ("Speichern"): on a document never saved it only asks
+ * for a name. Not one a language also writes for another committing phrase (a catalog's "Save" that
+ * another of the language's translates as "Apply"): that one commits as it says.
+ */
+function savesOf(translated: Translated[]): Translated[] {
+  const key = (t: Translated) => `${baseOf(t.language ?? "")}\u0001${forms(t.text)[1]!.trim()}`;
+  const others = new Set(
+    translated.filter((t) => t.kind === "commits" && t.english && t.english !== "save").map(key),
+  );
+  return translated.filter((t) => t.kind === "commits" && t.english === "save" && !others.has(key(t)));
 }
 
 /**
@@ -301,12 +317,12 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   const cancelWord = (text: string) => cancelWordsOf(shipped).has(text.toLowerCase());
   const translated: Translated[] = shipped.phrases
     .filter(([kind, , , text]) => kind !== "commits" || !cancelWord(text))
-    .map(([kind, , language, text]) => ({ kind, text, language }));
+    .map(([kind, english, language, text]) => ({ kind, text, language, english }));
   const committing = new Map<string, Set<string>>();
   for (const { language, value } of installed.picked) {
     const [kind, english, text] = value;
     if (kind === "commits" && cancelWord(text)) continue;
-    translated.push({ kind, text, language });
+    translated.push({ kind, text, language, english });
     if (kind !== "commits") continue;
     const set = committing.get(language) ?? new Set<string>();
     set.add(english);

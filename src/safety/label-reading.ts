@@ -326,7 +326,8 @@ function readWords(label: string, options: ReadingOptions): Read {
 /** The committing phrase, or verb by its meaning ("Paying", "결제"), that a label as read holds. */
 function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["commits"] {
   const button = committingToolkitButton(read.label, options, englishCommits);
-  if (button) return { word: read.label, what: `${options.toolkit}'s own ${JSON.stringify(button)} button` };
+  if (button)
+    return { word: read.label, what: `${options.toolkit}'s own translation of ${JSON.stringify(button)}` };
   const englishOnly = options.englishOnly || read.whole;
   const vocabulary = englishOnly ? englishVocabulary() : (options.vocabulary ?? systemVocabulary());
   let commits: LabelReading["commits"];

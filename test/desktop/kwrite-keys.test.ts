@@ -203,4 +203,31 @@ describe("KWrite takes deskhand's keys as a person's", () => {
       /"save" commits/,
     );
   });
+
+  it("in German too: Save of a document never saved, Speichern, opens its dialog with no person", async () => {
+    // Each language's own Save alone: "Speichern" had asked on "Unbenannt", as if it wrote a file.
+    const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: "C.UTF-8", LANGUAGE: "de" };
+    delete env.LC_MESSAGES;
+    const german = startApp(["kwrite"], env);
+    try {
+      const listed = await settled(
+        async () =>
+          (await call("windows", {})).data?.windows?.find(
+            (w: { pid: number; accessible: boolean }) => w.pid === german.child.pid && w.accessible,
+          ) as { id: number } | undefined,
+        (w) => w !== undefined,
+        HANG_MS,
+      );
+      assert.ok(listed, "the German KWrite's window is listed");
+      const window = { id: listed.id };
+      const opened = await call("key", { key: "ctrl+n", intent: "Ein neues Dokument", window });
+      assert.equal(opened.data?.status, "done", opened.text ?? JSON.stringify(opened.error));
+      await findWaiting(call, "Unbenannt*KWrite", { role: "text" }, HANG_MS);
+      const save = await call("key", { key: "ctrl+s", intent: "Das neue Dokument speichern", window });
+      assert.equal(save.data?.status, "done", save.text ?? JSON.stringify(save.error));
+      assert.match(save.text ?? "", /window appeared: \d+ "Datei speichern/, save.text);
+    } finally {
+      german.kill();
+    }
+  });
 });

@@ -175,6 +175,30 @@ describe("the judge: structure first", () => {
         /commits/,
         `${name} in ${title}`,
       );
+    // In the app's language, its toolkit's too: Save is each language's own translation of it alone.
+    for (const [name, title, language, toolkit] of [
+      ["Kaydet", "Adsız * — KWrite", "tr", "Qt"],
+      ["Speichern", "Unbenannt — Kate", "de_DE", "Qt"],
+      ["Zapisz", "Bez tytułu * — Kate", "pl", "Qt"],
+      ["Enregistrer", "*Sans titre 1 - Mousepad", "fr", "GTK"],
+    ] as const)
+      assert.equal(
+        commitReason(press("menu item", name, { window: { role: "frame", title, language, toolkit } })),
+        undefined,
+        `${name} in ${title}`,
+      );
+    for (const [name, title, language] of [
+      ["Speichern", "notizen.txt — Kate", "de"],
+      ["Übernehmen", "Unbenannt — Kate", "de"],
+      ["Alles speichern", "Unbenannt — Kate", "de"],
+    ] as const)
+      assert.match(
+        commitReason(
+          press("menu item", name, { window: { role: "frame", title, language, toolkit: "Qt" } }),
+        ) ?? "",
+        /commits|Qt's own/,
+        `${name} in ${title}`,
+      );
     // A question titled so ("Save changes to Untitled?") is a dialog: its Save writes.
     assert.match(
       commitReason(press("push button", "Save", { window: { role: "dialog", title: "Untitled — Kate" } })) ??

@@ -99,7 +99,7 @@ it("finds a language's catalogs by its most specific name, in Qt's folders and K
 // The machine's own Qt catalogs (qttranslations5-l10n, which the installer names).
 it("a Qt app's own Save, Yes and Discard commit in its language; Cancel and what only asks do not", () => {
   const qt = (language: string, label: string) => committingPhrase(label, { language, toolkit: "Qt" });
-  assert.match(qt("pl_PL", "Zachowaj")?.what ?? "", /Qt's own "Save" button/);
+  assert.match(qt("pl_PL", "Zachowaj")?.what ?? "", /Qt's own translation of "Save"/);
   assert.equal(readLabel("Zachowaj", { language: "pl", toolkit: "Qt" }).harmless, false);
   assert.match(qt("pl", "&Zachowaj")?.what ?? "", /"Save"/, "with its mnemonic");
   assert.match(qt("de", "Ja")?.what ?? "", /"Yes"/);
