@@ -2,6 +2,7 @@
 // nothing matched in a complete read; the read did not finish (so a match may be missing); and a
 // candidate could not be read (so it is neither a match nor a miss).
 import { bounded } from "../platform/diagnostics.js";
+import { everyNode, unfilledMenus } from "../platform/nodes.js";
 import { TABLE_ROLES, WINDOW_ROLES } from "../platform/roles.js";
 import {
   type AccessibilityReader,
@@ -87,6 +88,8 @@ export interface FindResult {
   left_out?: { off_screen: number; repeats: number; hidden_copies?: number };
   /** With no match: large surfaces of the scope that only hold pixels (find_text reads them). */
   pixels_only?: FoundElement[];
+  /** With no match: the menus of its windows' menu bars that hold no item until opened. */
+  menus_unfilled?: string[];
   /** Table cells: whether they were searched, how many, and whether the cap left some out. */
   tables?: { searched: boolean; cells: number; capped: boolean; reason?: string };
 }
@@ -398,6 +401,23 @@ async function pixelsOnlySurfaces(
   return surfaces.filter((e) => isPixelsOnly(e.node)).slice(0, 5);
 }
 
+/** A read of a window's top, deep enough for its menu bar's menus and their items. */
+const MENU_BAR_READ = { maxDepth: 5, tableRows: 0, walkTables: false, nodeCeiling: 600 };
+
+/** The names of the menus of the windows' menu bars that hold no item until opened (unfilledMenus). */
+async function menusUnfilled(
+  backend: AccessibilityReader,
+  windows: WindowInfo[],
+  timeoutMs: number,
+): Promise<string[]> {
+  const names: string[] = [];
+  for (const window of windows.slice(0, 3)) {
+    const read = await backend.readWindow(window.id, { ...MENU_BAR_READ, timeoutMs }).catch(() => undefined);
+    if (read) for (const menu of unfilledMenus(everyNode(read.root))) if (menu.name) names.push(menu.name);
+  }
+  return names.slice(0, 8);
+}
+
 /** One match as the reply shows it, with a ref for it. */
 function describeFound(
   refs: RefStore,
@@ -471,6 +491,9 @@ export async function findElements(
   // another page of a tab list) is in the tree, and the reply says how to list it.
   const surfaces =
     verdicts.hits.length === 0 ? await pixelsOnlySurfaces(backend, candidates, options.timeoutMs) : [];
+  // Nor can a menu hold a match before the app fills it: its menus that do so are named.
+  const unfilled =
+    verdicts.hits.length === 0 ? await menusUnfilled(backend, scope.windows, options.timeoutMs) : [];
   if (candidates.method === "collection") await readCells(backend, shown);
   const apart = await tellApart(backend, shown, candidates.roots);
   const rows = await rowsOf(backend, shown, candidates.roots, options.timeoutMs);
@@ -499,6 +522,7 @@ export async function findElements(
     windows: scope.windows.map(({ id, title }) => ({ id, title })),
     method,
     ...(surfaces.length > 0 ? { pixels_only: surfaces.map(describe) } : {}),
+    ...(unfilled.length > 0 ? { menus_unfilled: unfilled } : {}),
     ...(tables ? { tables } : {}),
     ...leftOutOf(leftOut, copies),
   };

@@ -242,6 +242,10 @@ function renderFind(result: Searched, input?: FindQueryInput): string {
             ),
           ].join("; ")}.`,
   );
+  if (result.menus_unfilled?.length)
+    lines.push(
+      `Its menus ${result.menus_unfilled.map((m) => JSON.stringify(m)).join(", ")} hold no items until opened (the app fills a menu as it opens): click one, then find again.`,
+    );
   if (result.pixels_only && result.pixels_only.length > 0) {
     const surfaces = result.pixels_only.map((p) => `${p.role} [ref=${p.ref}]`).join(", ");
     lines.push(

@@ -431,6 +431,14 @@ describe("keys in a GTK 3 file manager whose menus fill only as they open (Thuna
         /binds keys that deskhand cannot read without opening its menus.*act on the menu item/,
       );
     refusedWith(await key("Delete", "Delete it"), "Delete", /no element claims Delete/);
+    // A search for what its menus hold finds nothing, and says why: they fill as they open.
+    const sorted = await call("find", {
+      target: { kind: "title", glob: title },
+      role: "radio menu item",
+      include_off_screen: true,
+    });
+    assert.equal(sorted.data?.total, 0, sorted.text);
+    assert.match(sorted.text ?? "", /Its menus [^\n]*"View"[^\n]* hold no items until opened/, sorted.text);
     // Thunar fills a menu only as it shows: still empty, none was opened to judge.
     assert.deepEqual(await menusOf(title), before, "Thunar's menus were not opened");
     await sleep(500);

@@ -1,4 +1,5 @@
 import { bindingChords, type Chord, chordText, sameChord } from "../../platform/keys.js";
+import { unfilledMenus } from "../../platform/nodes.js";
 import { MENU_ITEM_ROLES } from "../../platform/roles.js";
 import type { AppBindings, RawNode } from "../../platform/types.js";
 import {
@@ -332,9 +333,7 @@ function bindsOutside(
   if (app === "unread") return "the menus it exports on the session bus did not answer";
   if (app?.gtkApplication) return "a GtkApplication, whose accelerators need no menu item";
   if (app?.partial) return "its exported menus fill only as they open";
-  const empty = (menu: RawNode) => menu.role === "menu" && menu.children.length === 0 && !menu.childrenCut;
-  const bars = j.read.nodes.filter((n) => n.role === "menu bar");
-  if (bars.some((bar) => bar.children.some(empty))) return "its menus are empty until they open";
+  if (unfilledMenus(j.read.nodes).length > 0) return "its menus are empty until they open";
   return undefined;
 }
 
