@@ -58,6 +58,8 @@ interface Focus {
   handle: string | undefined;
   /** Every element reporting the focus: Qt leaves it on some it has left, so a move shows as a gain. */
   all: string[];
+  /** What has it, as a reply names it: 'list item "Welcome"', or that no element reports it. */
+  what: string;
   /** A text of many lines: a Tab or line break may go into it as text instead of moving on. */
   multiLine: boolean;
   /** Its text's length, where it has one. */
@@ -87,7 +89,15 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
   const all = read ? everyFocused(read.nodes) : [];
   const node = typedInto(all);
   if (!node)
-    return { windowId, handle: undefined, all: [], multiLine: false, length: undefined, pressable: false };
+    return {
+      windowId,
+      handle: undefined,
+      all: [],
+      what: "on no element of the window",
+      multiLine: false,
+      length: undefined,
+      pressable: false,
+    };
   const backend = await context.backend();
   // Null is a field with no text; a read that failed (an app slow under load) is asked once more,
   // or the field would count as unreadable and get the shorter wait (MOVE_SHOWS_WITHIN_MS).
@@ -101,6 +111,7 @@ async function readFocus(context: ToolContext, hands: Hands): Promise<Focus | un
     windowId,
     handle: node.handle,
     all: all.map((n) => n.handle),
+    what: `on ${node.role}${node.name ? ` ${JSON.stringify(node.name.slice(0, 60))}` : ""}`,
     inGrid,
     grid: all.find((n) => TABLE_ROLES.has(n.role))?.handle,
     multiLine: !!node.states?.includes("multi line"),
@@ -442,4 +453,4 @@ function keyName(piece: string, first = false): string | undefined {
 }
 
 const unknownMove = (piece: string, before: Focus | undefined) =>
-  `after the ${keyName(piece) ?? "text typed before it"} the keyboard focus neither moved nor took it as text within ${shownWithin(before) / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;
+  `after the ${keyName(piece) ?? "text typed before it"} the keyboard focus${before ? ` (${before.what})` : ""} neither moved nor took it as text within ${shownWithin(before) / 1000} s, so where the next keys land cannot be known; type the rest as its own call once the focus is where it should be`;
