@@ -310,7 +310,7 @@ async function chordEffect(
 function unclaimedWhy(chord: Chord, why: { viewDelete: boolean; outside: string | undefined }): string {
   const name = chordText(chord);
   if (why.viewDelete)
-    return `no element claims ${name}, and a list or view takes it itself (a file manager deletes the selection); select the item and act on its menu item or button instead, which the gate can read and judge`;
+    return `no element claims ${name}, and a list or view takes it itself: it may delete what is selected (a file manager's does), so it counts as committing, as a menu item that deletes would`;
   if (why.outside)
     return `this app binds keys that deskhand cannot read without opening its menus (${why.outside}), and judging never opens them, so what ${name} does is unknown; act on the menu item or button itself instead, which the gate can read and judge`;
   return `this app reports no key bindings, so what ${name} does cannot be read; act on the menu item or button itself instead, which the gate can read and judge`;
