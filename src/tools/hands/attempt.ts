@@ -679,6 +679,11 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
       })
     : undefined;
   if (changed) rememberWindows(context, changed.windows);
+  // Another window came (a Save dialog): it takes the keyboard, in its time, and what the one behind
+  // reports focused is no place the keys went (Kate named a status table cell behind its dialog,
+  // the dialog not yet in front on a loaded machine). Said of none rather than of the wrong one.
+  const cameIn = changed?.data.front || (changed?.data.windows_appeared as unknown[] | undefined)?.length;
+  if (cameIn && "focus_now" in result) delete result.focus_now;
   const unseen = verdict ? undefined : pressUnseen(allowed.indirect, changed);
   const data = {
     status: verdict?.status ?? (unseen ? "unverified" : "done"),

@@ -610,10 +610,6 @@ async function focusMoved(
   if (windowId === undefined || before === undefined) return {};
   // The settle counts from the keys: the checks made after them may have spent it.
   await sleep(Math.max(0, settleMs - (Date.now() - sentAt)));
-  // A window the keys brought in front (a Save dialog) has the keyboard now: what the one behind
-  // reports focused is stale (Qt's Kate named a status table cell), and the reply shows the new one.
-  const active = await (await context.hands()).activeWindow().catch(() => undefined);
-  if (active !== undefined && active !== windowId) return {};
   const had = new Set(before);
   const now = await focusedElements(context, windowId).catch(() => undefined);
   if (!now?.complete) return {};
