@@ -356,6 +356,19 @@ async function windowsChanged(
   }
 }
 
+/**
+ * Another window came (a Save dialog): it takes the keyboard, in its time, and what the one behind
+ * reports focused is no place the keys went (Kate named a status table cell behind its dialog, the
+ * dialog not yet in front on a loaded machine). Said of none rather than of the wrong one.
+ */
+function withoutStaleFocus(
+  result: Record<string, unknown>,
+  changes: Record<string, unknown> | undefined,
+): void {
+  const cameIn = changes?.front || (changes?.windows_appeared as unknown[] | undefined)?.length;
+  if (cameIn && "focus_now" in result) delete result.focus_now;
+}
+
 /** What verifying the refs found besides "unchanged" (a move, a new handle), a line each. */
 function sinceSeen(attempt: InputAttempt): string {
   const start = attempt.pressAt?.verified && verifiedNote(attempt.pressAt.verified);
@@ -679,11 +692,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
       })
     : undefined;
   if (changed) rememberWindows(context, changed.windows);
-  // Another window came (a Save dialog): it takes the keyboard, in its time, and what the one behind
-  // reports focused is no place the keys went (Kate named a status table cell behind its dialog,
-  // the dialog not yet in front on a loaded machine). Said of none rather than of the wrong one.
-  const cameIn = changed?.data.front || (changed?.data.windows_appeared as unknown[] | undefined)?.length;
-  if (cameIn && "focus_now" in result) delete result.focus_now;
+  withoutStaleFocus(result, changed?.data);
   const unseen = verdict ? undefined : pressUnseen(allowed.indirect, changed);
   const data = {
     status: verdict?.status ?? (unseen ? "unverified" : "done"),
