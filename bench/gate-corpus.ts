@@ -14,7 +14,13 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { listCatalogs, readCatalog } from "../src/platform/catalogs.js";
 import { deskhandCacheDir } from "../src/platform/translations.js";
 import { systemVocabulary } from "../src/safety/committing-words.js";
-import { baseLanguage, buildLabelLexicon, domainOf, NOT_LABELS } from "../src/safety/label-lexicon.js";
+import {
+  baseLanguage,
+  buildLabelLexicon,
+  domainOf,
+  NOT_LABELS,
+  UNSPACED,
+} from "../src/safety/label-lexicon.js";
 import { readLabel } from "../src/safety/label-reading.js";
 import { labelWords } from "../src/safety/phrases.js";
 
@@ -264,11 +270,7 @@ function whereUnread(
       const lower = text.toLowerCase().replace(/[_&]/g, "").normalize("NFC");
       const inText = new Set(lower.match(/[\p{L}\p{M}]+/gu) ?? []);
       for (const word of words)
-        if (
-          inText.has(word) ||
-          (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(word) &&
-            lower.includes(word))
-        ) {
+        if (inText.has(word) || (UNSPACED.test(word) && lower.includes(word))) {
           const key = `${folderLanguage(file.language)} ${word}`;
           keptDomains.set(key, (keptDomains.get(key) ?? new Set()).add(domainOf(file)));
         }

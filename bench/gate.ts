@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { qtButtonLanguages } from "../src/platform/qt-catalogs.js";
 import { commitReason, type TargetFacts } from "../src/safety/classify.js";
-import { committingPhrase, readLabel } from "../src/safety/label-reading.js";
+import { committingButton, readLabel } from "../src/safety/label-reading.js";
 import { qtButtons } from "../src/safety/toolkit-buttons.js";
 import { type LabelsKit, pressEach } from "../test/desktop/labels-app.js";
 import { corpusReport } from "./gate-corpus.js";
@@ -304,7 +304,7 @@ function qtButtonsReport(): void {
   const inQt: string[] = [];
   for (const language of languages) {
     for (const [label, sources] of qtButtons(language)) {
-      if (!/^Qt's own/.test(committingPhrase(label, { language, toolkit: "Qt" })?.what ?? "")) continue;
+      if (!committingButton(label, { language, toolkit: "Qt" })) continue;
       committing++;
       const name = `${language} ${JSON.stringify(label)} (${[...sources].join(", ")})`;
       if (readLabel(label, { language }).harmless) byWords.push(name);

@@ -276,7 +276,7 @@ function committingVerbForms(): Set<string> {
 }
 
 // Words written without spaces between them, found in a message by their letters.
-const UNSPACED =
+export const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
 

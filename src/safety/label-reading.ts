@@ -325,7 +325,7 @@ function readWords(label: string, options: ReadingOptions): Read {
 
 /** The committing phrase, or verb by its meaning ("Paying", "결제"), that a label as read holds. */
 function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["commits"] {
-  const button = committingToolkitButton(read.label, options, englishCommits);
+  const button = committingButton(read.label, options);
   if (button)
     return { word: read.label, what: `${options.toolkit}'s own translation of ${JSON.stringify(button)}` };
   const englishOnly = options.englishOnly || read.whole;
@@ -346,6 +346,10 @@ function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["com
 const englishCommits = (label: string): boolean =>
   !matchLabel(label, undefined, "en").asks &&
   phraseOrMeaning(readWords(label, { language: "en" }), { language: "en" }) !== undefined;
+
+/** The English standard button a label is in its toolkit's own catalog, where that commits ("Save"). */
+export const committingButton = (label: string, options: ReadingOptions): string | undefined =>
+  committingToolkitButton(label, options, englishCommits);
 
 /**
  * What commits in a label by its phrases and its verbs' meanings alone, as readLabel reads them: the

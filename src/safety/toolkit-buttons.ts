@@ -19,23 +19,21 @@ const REJECTS = new Set(["cancel", "close", "abort"]);
 // "Close the current window.").
 const BUTTON_TEXT = /^[^\s%:?!.]+(?: [^\s%:?!.]+){0,3}$/u;
 
-/** A label as Qt shows it and its accessible name says it: no mnemonic, no ellipsis, folded. */
-export function buttonKey(text: string): string {
-  return text
-    .replace(/\s*\(&?\p{L}\)$/u, "")
-    .replace(/&(&?)/g, "$1")
-    .replace(/(\.\.\.|…)$/u, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLocaleLowerCase();
-}
-
 /** A button's text as shown: no mnemonic, no ellipsis ("Yes to &All": "Yes to All"). */
 const shownText = (text: string): string =>
   text
     .replace(/&(&?)/g, "$1")
     .replace(/(\.\.\.|…)$/u, "")
     .trim();
+
+/**
+ * A label as its accessible name says it, folded: a bracketed mnemonic after it ("모두 예(&A)", whose
+ * name keeps "(A)") out too.
+ */
+const buttonKey = (text: string): string =>
+  shownText(text.replace(/\s*\(&?\p{L}\)$/u, ""))
+    .replace(/\s+/g, " ")
+    .toLocaleLowerCase();
 
 const byLanguage = new Map<string, Map<string, Set<string>>>();
 
