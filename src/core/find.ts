@@ -16,6 +16,7 @@ import { alikeSets, descriptionsApart, groupName, groupsApart, TOLD_APART } from
 import { type TreeIncomplete, treeIncomplete } from "./completeness.js";
 import { DeskhandError } from "./errors.js";
 import {
+  closesItsPopup,
   type FlatEntry,
   fingerprintOf,
   flatten,
@@ -558,9 +559,10 @@ function leftOutOf(
   };
 }
 
-/** Whether an ancestor is a popup closed while it claims to show (see isClosedPopup). */
+/** Whether an ancestor is a popup closed while it claims to show (see isClosedPopup, closesItsPopup). */
 function inClosedPopup(node: RawNode, parents: Map<RawNode, RawNode>): boolean {
-  for (let up = parents.get(node); up; up = parents.get(up)) if (isClosedPopup(up)) return true;
+  for (let up = parents.get(node); up; up = parents.get(up))
+    if (isClosedPopup(up) || closesItsPopup(up)) return true;
   return false;
 }
 

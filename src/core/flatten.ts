@@ -168,6 +168,22 @@ export function isClosedPopup(node: RawNode): boolean {
   return mayBeClosedPopup(node) && !!b && (b.width <= 0 || b.height <= 0);
 }
 
+/**
+ * A combo box that can open a list and says it is not open: what it holds is its closed list. Firefox
+ * keeps a page's `<select>` options in the tree, the chosen one `showing` with no geometry, and opens
+ * the list elsewhere, in a popup of its own; the combo box says `expandable` without `expanded`. A combo
+ * box one types into is left out (its completions may open with no state changed).
+ */
+export function closesItsPopup(node: RawNode): boolean {
+  const states = node.states ?? [];
+  return (
+    node.role === "combo box" &&
+    states.includes("expandable") &&
+    !states.includes("expanded") &&
+    !states.includes("editable")
+  );
+}
+
 /** A popup whose bounds tell whether it is closed (isClosedPopup): read them before judging it. */
 export function mayBeClosedPopup(node: RawNode): boolean {
   return POPUP_ROLES.has(node.role) && node.children.length > 0 && node.children.every(isMenuish);
@@ -410,7 +426,7 @@ class RootLayout {
       keep &&
       !isRoot &&
       node.children.length > 0 &&
-      !node.children.some((c) => this.#shown(c))
+      (closesItsPopup(node) || !node.children.some((c) => this.#shown(c)))
     ) {
       entry.fold = this.#foldOf(node, false);
       return;

@@ -85,7 +85,7 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
     await context.close();
   });
 
-  it("by structure, whatever the words: a tab, a sortable column, a toggle, a find bar's Close, Enter in a search field", async () => {
+  it("by structure, whatever the words: a tab, a sortable column, a toggle, a find bar's Close, Enter in a search field or form", async () => {
     passed(
       await call("click", { ref: (await element({ role: "page tab", name: "Delete" })).ref, intent }),
       "Delete",
@@ -110,6 +110,13 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
     const search = await element({ role: "entry", name: "Search…" });
     passed(await call("key", { ref: search.ref, key: "Enter", intent }), "Enter in the search field");
     await untilShown("searched");
+    // A site's search form, one field and no button: Enter sends only the words searched for.
+    const shop = await element({ role: "entry", name: "Search the shop" });
+    passed(
+      await call("type_text", { ref: shop.ref, text: "green tea\n", intent }),
+      "green tea and Enter in the shop's search form",
+    );
+    await untilShown("shop searched green tea");
     // The page's Close, beside its search box (Chromium's own window has a Close too, which commits).
     const closes = (
       await call("find", {

@@ -5,7 +5,8 @@
 
 import { placeholderOf } from "../../core/value.js";
 import { bindingChords } from "../../platform/keys.js";
-import { EDITABLE_ROLES, MENU_ITEMS, roleSet } from "../../platform/roles.js";
+import { everyNode } from "../../platform/nodes.js";
+import { EDITABLE_ROLES, MENU_ITEMS, roleSet, TYPED_TEXT_ROLES } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
 import {
   BUTTON_ROLES,
@@ -212,10 +213,11 @@ const NUMBER_SHOWN = /^\s*(\d+([.,]\d+)?\s*(%|(of|\/)\s*\d+)?)?\s*$/;
 /**
  * Enter in a single-line field with no default button runs the field's own action: a web form's
  * implicit submission, or what the app connected to it (GTK's activate, Qt's returnPressed, a Swing
- * action), which no toolkit reports. A form is judged by its buttons. A field that searches or
- * filters (by its name, label, description or placeholder), or is a find bar's (find-bar.ts), or only
- * moves a view (a spin button, a page or line entry, a spreadsheet's Name Box holding a cell
- * reference) commits nothing; anything else cannot be read.
+ * action), which no toolkit reports. A form is judged by its buttons, a form of one field and no
+ * button by that field. A field that searches or filters (by its name, label, description or
+ * placeholder), or is a find bar's (find-bar.ts), or only moves a view (a spin button, a page or line
+ * entry, a spreadsheet's Name Box holding a cell reference) commits nothing; anything else cannot be
+ * read.
  */
 async function fieldActivation(
   context: ToolContext,
@@ -229,6 +231,10 @@ async function fieldActivation(
   if (form) {
     const inForm = buttonsIn(form, shown);
     if (inForm.length > 0) return inForm.map((node) => ({ node, via: "the form's submit button" }));
+    // A form of one field that searches sends only the words to search for (a site's search box).
+    const fields = everyNode(form).filter((n) => TYPED_TEXT_ROLES.has(n.role) && shown(n));
+    const alone = fields.length === 1 && fields[0] === focusedNode;
+    if (alone && (await onlySearchesOrMoves(context, read, focused, focusedNode))) return [];
     return [
       {
         unreadable:

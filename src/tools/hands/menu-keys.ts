@@ -1,6 +1,7 @@
 // Keys in an open menu: a letter presses the item whose mnemonic it is, Enter and space the selected
 // item. Whether a menu is open, in the tree or only on screen (Qt leaves its popups out).
 
+import { closesItsPopup } from "../../core/flatten.js";
 import { bindingChords, type Chord } from "../../platform/keys.js";
 import { MENU_ITEM_ROLES } from "../../platform/roles.js";
 import type { RawNode } from "../../platform/types.js";
@@ -12,13 +13,15 @@ import { readWhole, type WindowRead } from "./window-read.js";
 /**
  * The items of the menus open in the window: menu items on screen inside a menu (a menu bar's
  * titles are not in one). A closed menu's items do not show (GTK 3, Qt), or are not in the tree
- * at all (GTK 4's popovers).
+ * at all (GTK 4's popovers), and a combo box that says its list is closed holds none open (Firefox's
+ * `<select>`, whose chosen option claims to show).
  */
 export function openMenuItems(read: WindowRead): RawNode[] {
   const shown = shownIn(read);
   const items: RawNode[] = [];
   const walk = (node: RawNode, inMenu: boolean) => {
     if (inMenu && MENU_ITEM_ROLES.has(node.role) && shown(node)) items.push(node);
+    if (closesItsPopup(node)) return;
     for (const child of node.children) walk(child, inMenu || MENU_ROLES.has(node.role));
   };
   walk(read.root, false);
