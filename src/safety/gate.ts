@@ -107,11 +107,14 @@ export function confirmationQuestion(request: ConfirmationRequest): string {
 export type ConfirmationAnswer = "approved" | "declined" | "unavailable" | { unanswered: string };
 export type Confirmer = (request: ConfirmationRequest) => Promise<ConfirmationAnswer>;
 
-/** Why nobody said yes where nobody said no, and what to do instead. */
-function unasked(answer: "unavailable" | { unanswered: string }): { why: string; instead: string } {
+/** Why nobody said yes where nobody said no, and how a person can say it. */
+function unasked(answer: "unavailable" | { unanswered: string }): { why: string; how: string } {
   return answer === "unavailable"
-    ? { why: "this channel cannot ask one", instead: "Use an MCP client that supports elicitation" }
-    : { why: `no answer came: ${answer.unanswered}`, instead: "Call again when a person can answer" };
+    ? {
+        why: "this channel cannot ask one",
+        how: "through a client that can ask (an MCP client with elicitation, the CLI at a terminal)",
+      }
+    : { why: `no answer came: ${answer.unanswered}`, how: "when asked again, once one can answer" };
 }
 
 export type GateDecision =
@@ -230,7 +233,8 @@ export async function decide(
       answer === "declined"
         ? `a person declined: ${because}; ${notDone(request)}.`
         : `this needs a person's confirmation (${because}), and ${unasked(answer).why}; ${notDone(request)}. ` +
-          `${unasked(answer).instead}, or pre-approve it under "preapprove" in ${policy.configPath}.` +
+          // Said so that an agent reads the config as the person's to change, not a way round them.
+          `Only a person can allow it: ${unasked(answer).how}, or ahead of time under "preapprove" in ${policy.configPath}.` +
           ruleThatAllows(request, needs),
   };
 }

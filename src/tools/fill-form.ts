@@ -205,8 +205,17 @@ async function typedRoute(
   return { ...failure, typed: typedSummary };
 }
 
-/** A field's line in the reply: how it was set and read back, or why not. */
-function fieldLine(r: FieldResult): string {
+/**
+ * A field's line in the reply: how it was set and read back, or why not. A reason an earlier field's
+ * line gave whole (the same refusal for every field) is named by that field, not said again.
+ */
+function fieldLine(r: FieldResult, said: Map<string, string>): string {
+  const once = (reason: string) => {
+    const first = said.get(reason);
+    if (first) return `the same as ${first}`;
+    said.set(reason, r.ref);
+    return reason;
+  };
   if (r.unverifiable)
     return `${r.ref}: written by its accessibility interface (the call returned); a password field, or a card number, key or code in a field, is never read back, so it is not verified`;
   if (r.set === TYPED_UNVERIFIED)
@@ -214,11 +223,11 @@ function fieldLine(r: FieldResult): string {
   if (r.set)
     return `${r.ref}: set by ${r.route === "typed" ? "typing" : "its accessibility interface"}; reads back as asked`;
   const typed = r.typed
-    ? `; typed: ${r.typed.status}${r.typed.read_back ? `, reads back ${r.typed.read_back}` : ""}${r.typed.reason ? ` (${r.typed.reason})` : ""}`
+    ? `; typed: ${r.typed.status}${r.typed.read_back ? `, reads back ${r.typed.read_back}` : ""}${r.typed.reason ? ` (${once(String(r.typed.reason))})` : ""}`
     : "";
   if (r.receipt)
     return `${r.ref}: not set — ${renderReceipt(r.receipt).split("\n")[0]}, but it does NOT read back as asked${typed}`;
-  return `${r.ref}: not set — ${String(r.error?.code)}: ${String(r.error?.message)}${typed}`;
+  return `${r.ref}: not set — ${String(r.error?.code)}: ${once(String(r.error?.message))}${typed}`;
 }
 
 /** The one field a label names in the target: its ref, or why there is none to fill. */
@@ -324,7 +333,8 @@ export const fillFormTool = defineTool({
     }
     const done = results.filter((r) => r.set === true).length;
     const typedOnly = results.filter((r) => r.set === TYPED_UNVERIFIED).length;
-    const lines = results.map(fieldLine);
+    const said = new Map<string, string>();
+    const lines = results.map((r) => fieldLine(r, said));
     const unverifiable = results.filter((r) => r.unverifiable).length;
     lines.push(
       `${done} of ${results.length} fields set and read back${typedOnly ? `; ${typedOnly} typed, not verified` : ""}${unverifiable ? `; ${unverifiable} secret field${unverifiable > 1 ? "s" : ""} (password, card number, key or code) written, not verifiable` : ""}.`,

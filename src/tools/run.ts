@@ -399,11 +399,14 @@ function runReply(run: {
   const text = [
     // The first word is the outcome, as every front end shows a refusal or a failure.
     stopped
-      ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}): ${reason}; ${done} done, ${notRun.length} not run · ${ms} ms`
+      ? `${status}: the run stopped at step ${stopped.step} of ${steps.length} (${stopped.reason.replace(/_/g, " ")}); ${done} done, ${notRun.length} not run · ${ms} ms`
       : `done: ${steps.length} of ${steps.length} steps · ${ms} ms`,
     ...(since?.lines ?? []),
+    // The stopping step's reply is given once, whole, below its line.
     ...lines.flatMap((l) => [
-      `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
+      l.step === stopped?.step
+        ? `${l.step}. ${l.tool}: ${l.outcome.toUpperCase()}, its reply below`
+        : `${l.step}. ${l.tool}: ${l.outcome === "done" ? "" : `${l.outcome.toUpperCase()}: `}${l.line}`,
       ...(l.rest ?? []).map((r) => `   ${r}`),
     ]),
     ...(stopped ? [`# step ${stopped.step}'s reply`, stopped.reply.text] : []),

@@ -124,7 +124,7 @@ describe("the CLI asks a person at the controlling terminal", () => {
     const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? -1)));
     assert.equal(code, 3, output);
     assert.match(output, /no controlling terminal \(\/dev\/tty: ENXIO\)/, output);
-    assert.match(output, /pre-approve it under "preapprove"/, output);
+    assert.match(output, /Only a person can allow it: .* ahead of time under "preapprove"/, output);
     assert.doesNotMatch(logOf(log), /Delete everything/, "the app saw no press");
   });
 

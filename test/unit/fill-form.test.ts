@@ -71,3 +71,48 @@ it("a field whose value opens a window: fill_form says so once, for the whole fo
     await context.close();
   }
 });
+
+it("fields refused for one reason: the reason is said once, whole, and named by its field after", async () => {
+  const form: FakeWindow = {
+    id: 9,
+    title: "Address",
+    pid: 11,
+    app: "fake",
+    rect,
+    focused: true,
+    root: {
+      role: "frame",
+      name: "Address",
+      bounds: rect,
+      children: [field("Name", 40), field("Street", 80), field("City", 120)],
+    },
+  };
+  const { context } = fakeContext({
+    windows: [form],
+    hands: { windows: [{ id: 9, rect }], active: 9 },
+    dir,
+    ceiling: "L1",
+  });
+  try {
+    const result = await callTool(context, toolNamed("fill_form"), {
+      target: { kind: "title", glob: "Address" },
+      fields: [
+        { label: "Name", value: "Erika" },
+        { label: "Street", value: "Hauptstraße 5" },
+        { label: "City", value: "Berlin" },
+      ],
+      intent: "Fill the address",
+    });
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.error));
+    const text = result.output.text ?? "";
+    assert.match(text, /^refused: no field was set/, text);
+    assert.equal(text.match(/above the ceiling L1/g)?.length, 1, text);
+    assert.equal(text.match(/the same as s\d+:e\d+/g)?.length, 2, text);
+    assert.ok(
+      form.root!.children!.every((f) => f.text === ""),
+      "no field was written",
+    );
+  } finally {
+    await context.close();
+  }
+});
