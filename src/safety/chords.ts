@@ -129,6 +129,17 @@ export const FORMATTING: Record<string, string> = {
 };
 
 /**
+ * Alignment chords, by the convention word processors share (AbiWord, LibreOffice Writer, Word):
+ * each aligns the paragraph as the item of an Align menu that holds left, center and right says.
+ */
+export const ALIGNING: Record<string, string[]> = {
+  "ctrl+l": ["left"],
+  "ctrl+e": ["center", "centre"],
+  "ctrl+r": ["right"],
+  // ctrl+j justifies there too, but is a line feed to most programs (activates): judged as Enter.
+};
+
+/**
  * Chords that end a session, lock the screen, close windows or tabs, or reach the window manager
  * (openbox's default bindings among them): each line says why.
  */

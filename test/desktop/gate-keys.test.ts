@@ -584,16 +584,19 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
     await saver.close();
   });
 
-  it("AbiWord: ctrl+b passes and sets bold, and what is typed next follows; an unread chord is refused and changes nothing", async () => {
+  it("AbiWord: ctrl+b and ctrl+e pass and set bold and centre, and what is typed next follows; an unread chord is refused and changes nothing", async () => {
     const menus = await menusOf(abiword);
     assert.deepEqual(menus.shown, [], "no menu is open");
     await typed(abiword, "abc");
     done(await key(abiword, "ctrl+b", "Make it bold"), "ctrl+b");
     assert.deepEqual(await menusOf(abiword), menus, "no menu was opened or filled to judge it");
     await typed(abiword, " xyz");
+    // Its Format > Align menu holds Left, Center and Right: ctrl+e centres, as that menu says.
+    done(await key(abiword, "ctrl+e", "Centre the paragraph"), "ctrl+e");
     const first = await saved();
     assert.equal(first.text, "abc xyz", first.body);
     assert.match(first.body, /font-weight:bold[^>]*>\s?xyz/, "bold, as the same key from xdotool sets it");
+    assert.match(first.body, /text-align:center/, "the paragraph is centred");
     assert.doesNotMatch(first.body, /<foot/, "no footnote was inserted");
     const attempt = journaled("Make it bold").find((e) => e.phase === "attempt");
     assert.ok(attempt && !("menus_shown" in attempt.target), JSON.stringify(attempt));

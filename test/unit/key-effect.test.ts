@@ -201,6 +201,28 @@ describe("what a key presses", () => {
     );
   });
 
+  it("an alignment chord aligns where a menu of the window holds left, center and right; a lone side says nothing", async () => {
+    const item = (name: string): FakeElement => ({
+      role: "radio menu item",
+      name,
+      actions: ["click"],
+      interfaces: ["Accessible", "Action"],
+      states: showing.filter((s) => s !== "showing"),
+    });
+    const menu = (names: string[]): FakeElement => ({
+      role: "frame",
+      name: "F",
+      states: showing,
+      children: [{ role: "menu", name: "Align", states: showing, children: names.map(item) }],
+    });
+    const align = menu(["Left", "Center", "Right", "Justify"]);
+    for (const chord of ["ctrl+e", "ctrl+l", "ctrl+r"])
+      assert.deepEqual(await judged(align, { chord }), [], chord);
+    // A panel's side, "Left" and "Right", is no Align menu: what ctrl+r runs stays unknown.
+    assert.equal((await judged(menu(["Left", "Right"]), { chord: "ctrl+r" }))[0]?.via, "unknown");
+    assert.equal((await judged(menu(["Left", "Right", "Justify"]), { chord: "ctrl+e" }))[0]?.via, "unknown");
+  });
+
   it("Enter in a single-line field with no default: a web form's buttons, a search, or what cannot be read", async () => {
     const field = (name: string): FakeElement => ({
       role: "entry",

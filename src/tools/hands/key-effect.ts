@@ -3,6 +3,7 @@ import { unfilledMenus } from "../../platform/nodes.js";
 import { MENU_ITEM_ROLES } from "../../platform/roles.js";
 import type { AppBindings, RawNode } from "../../platform/types.js";
 import {
+  ALIGNING,
   activates,
   activationKey,
   closesWindow,
@@ -352,11 +353,28 @@ async function exportedClaims(j: KeyJudging, app: AppBindings, chord: Chord): Pr
  * editable text ("editing"; a terminal is none: its shell takes them).
  */
 function formats(read: WindowRead, chord: Chord, editing: boolean): "menu" | "editing" | undefined {
-  const word = FORMATTING[chordText(chord).toLowerCase()];
+  const text = chordText(chord).toLowerCase();
+  if (ALIGNING[text]) return aligns(read, ALIGNING[text]) ? "menu" : undefined;
+  const word = FORMATTING[text];
   if (!word) return undefined;
   const named = (n: RawNode) => normalizeLabel(n.name ?? "").toLowerCase() === word;
   if (read.nodes.some((n) => MENU_ITEM_ROLES.has(n.role) && named(n))) return "menu";
   return editing ? "editing" : undefined;
+}
+
+/**
+ * Whether an alignment chord aligns: a menu of the window holds check or radio items for left,
+ * center and right (AbiWord's Format > Align), one of them named as the chord aligns. A lone item
+ * "Right" (a panel's side) says nothing of ctrl+r.
+ */
+function aligns(read: WindowRead, words: string[]): boolean {
+  const states = new Set(["check menu item", "radio menu item"]);
+  const nameOf = (n: RawNode) => normalizeLabel(n.name ?? "").toLowerCase();
+  return read.nodes.some((menu) => {
+    const items = new Set(menu.children.filter((c) => states.has(c.role)).map(nameOf));
+    const sides = items.has("left") && items.has("right") && (items.has("center") || items.has("centre"));
+    return sides && words.some((w) => items.has(w));
+  });
 }
 
 // Qt writes a mnemonic, and an accelerator of alt and a letter, as "Alt+E". Where a title on screen
