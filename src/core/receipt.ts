@@ -336,7 +336,7 @@ export function renderReceipt(receipt: Receipt): string {
     // The route's detail says it.
   } else if (receipt.effect === "not_seen")
     lines.push(
-      `The value read back is ${JSON.stringify(receipt.after?.value ?? null)}, not what was asked: the toolkit accepted the call and did not apply it. type_text (real keys) is the route that works here.`,
+      `The value read back is ${JSON.stringify(receipt.after?.value ?? null)}, not what was asked: the toolkit accepted the call and did not apply it. ${receipt.after?.role === "spin button" ? "set_range (its number) or type_text (real keys) are" : "type_text (real keys) is"} the route that works here.`,
     );
   if (receipt.after) {
     const a = receipt.after;

@@ -117,6 +117,16 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
       "green tea and Enter in the shop's search form",
     );
     await untilShown("shop searched green tea");
+    // A number field with no maximum: its Value range says nothing, and set_range sets it.
+    const quantity = await element({ role: "spin button", name: "Quantity" });
+    passed(
+      await call("act", { ref: quantity.ref, action: { kind: "set_range", value: 3 }, intent }),
+      "set_range 3 on Quantity",
+    );
+    // Firefox fires no input event for it: the page reads the field's value when asked.
+    const total = await element({ role: "push button", name: "Show total" });
+    passed(await call("click", { ref: total.ref, intent }), "Show total");
+    await untilShown("quantity 3");
     // The page's Close, beside its search box (Chromium's own window has a Close too, which commits).
     const closes = (
       await call("find", {

@@ -208,7 +208,9 @@ async function setRange(target: ActionTarget, value: number, timeoutMs: number):
     target.app.property(target.path, IFACE.value, "MinimumValue", timeoutMs),
     target.app.property(target.path, IFACE.value, "MaximumValue", timeoutMs),
   ]);
-  if (value < Number(minimum) || value > Number(maximum)) {
+  // A range of no width says nothing (Firefox's number field without max reports 0–0 and holds 2).
+  const known = Number(maximum) > Number(minimum);
+  if (known && (value < Number(minimum) || value > Number(maximum))) {
     throw new ActionRejected(`${value} is outside the element's range ${minimum}–${maximum}`);
   }
   return bounded("Value.CurrentValue", () =>
