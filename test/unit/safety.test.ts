@@ -115,7 +115,10 @@ describe("the gate", () => {
     const refused = await decide(click({ reversible: false, reversibleDeclared: true }), policy(), silent);
     assert.equal(refused.allowed, false);
     const reason = (refused as { reason: string }).reason;
-    assert.match(reason, /no answer came: nobody answered within 120 s; .*Only a person can allow it: .*"preapprove"/);
+    assert.match(
+      reason,
+      /no answer came: nobody answered within 120 s; .*Only a person can allow it: .*"preapprove"/,
+    );
     assert.doesNotMatch(reason, /declined/);
   });
 
