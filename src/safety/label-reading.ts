@@ -85,10 +85,16 @@ function englishVerb(word: string): boolean {
   return verbs.has(word);
 }
 
-/** Whether a word is in the shipped English word list. */
+/**
+ * Whether a word is in the shipped English word list, or an adjective of its participles negated by
+ * "un" (the list has "ordered", not "unordered"); "un" before a verb undoes it ("unpublish"), and
+ * that is no word read here.
+ */
 function englishWord(word: string): boolean {
   dictionary ??= new Lexicon(readFileSync(new URL("../../data/english.txt", import.meta.url)));
-  return /^[a-z]+$/.test(word) && dictionary.has(word);
+  if (!/^[a-z]+$/.test(word)) return false;
+  const negated = word.startsWith("un") && word.endsWith("ed") && word.length > 6;
+  return dictionary.has(word) || (negated && dictionary.has(word.slice(2)));
 }
 
 /** The English phrases alone, as a language the data left out is read with. */

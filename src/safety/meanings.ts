@@ -108,6 +108,22 @@ function shippedMatcher(languages: "all" | "english"): Matcher {
 const startsAt = (words: string[], at: number, wanted: string[]) =>
   wanted.every((w, i) => words[at + i] === w);
 
+// Words that may follow a past form that still says an act was done to something ("Booked for me");
+// any other word after a leading past form is the thing it describes.
+const AFTER_PAST = new Set(["for", "to", "by", "as", "with", "at", "on", "in", "from", "via", "into"]);
+
+/**
+ * Whether a past form of a verb that is mostly a noun (book, order) leads its label as an adjective
+ * before what it describes, in the verb's other sense: LibreOffice's "Ordered List" is a list in
+ * order, no order placed. Another verb's past form there still commits ("Truncated table").
+ */
+const describes = (words: string[], at: number, entry: Entry) =>
+  !!entry.past &&
+  entry.first &&
+  at === 0 &&
+  words.length > entry.words.length &&
+  !AFTER_PAST.has(words[entry.words.length]!);
+
 function findIn(words: string[], map: Map<string, Entry[]>, from: number): Entry | undefined {
   for (let at = from; at < words.length; at++) {
     const hit = map
@@ -116,6 +132,7 @@ function findIn(words: string[], map: Map<string, Entry[]>, from: number): Entry
         (e) =>
           (!e.first || at === 0) &&
           (!e.past || words.length > e.words.length) &&
+          !describes(words, at, e) &&
           startsAt(words, at, e.words),
       );
     if (hit) return hit;

@@ -49,6 +49,24 @@ describe("a Writer document's table", () => {
     assert.match(read.text ?? "", /table cell "B2" \[ref=[^\]]+\]\n\s+- paragraph \[ref=[^\]]+\] = "1\.20"/);
   });
 
+  it("a text typed with a trailing line break reads back in its paragraph, not as lost", {
+    timeout: HANG_MS * 2,
+  }, async () => {
+    const window = { title };
+    const end = await call("key", { key: "ctrl+End", intent: "Go to the end", window });
+    assert.equal(end.data?.status, "done", end.text ?? JSON.stringify(end.error));
+    // The break leaves the focus in a new, empty paragraph: the text is in the one before it.
+    const typed = await call("type_text", { text: "\nChecked by Ada\n", intent: "Sign the list", window });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    assert.doesNotMatch(typed.text ?? "", /did not arrive/);
+    const found = await call("find", {
+      target: { kind: "title", glob: title },
+      role: "paragraph",
+      text: "Checked by Ada",
+    });
+    assert.equal(found.data?.total, 1, found.text);
+  });
+
   // A first run's Writer of its own profile takes about 25 s to start: CI's 20 minutes leave it to
   // the whole run with DESKHAND_DESKTOP_LANES=1, as KDE's and GNOME's lanes; key-effect's unit case
   // holds the rule in every run.

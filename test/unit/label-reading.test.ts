@@ -209,6 +209,11 @@ describe("words in context", () => {
     for (const label of ["Viewer", "Folder", "Editor"]) assert.equal(read(label).harmless, true, label);
   });
 
+  it("a participle negated by un is an English word; un before a verb, which undoes it, is not", () => {
+    assert.equal(read("Unordered List").harmless, true);
+    assert.deepEqual(read("Unpublish").unknown, ["unpublish"]);
+  });
+
   it("an elided article leaves its word to be read", () => {
     assert.equal(read("Mostra l'elenco").harmless, true);
     assert.equal(read("Tang l'elenco").commits?.word, "tang");

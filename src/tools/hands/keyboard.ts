@@ -16,6 +16,7 @@ import { activateWindow } from "../guard.js";
 import { defineInputTool, type InputPlan } from "../input-tool.js";
 import { refSchema, typedTextSchema } from "../schemas.js";
 import type { Verdict } from "./attempt.js";
+import { pathTo } from "./enter-effect.js";
 import { everyFocused, focusedElements, pressFacts, typedInto } from "./facts.js";
 import { caretAtEnd, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { fieldFaceBefore, fieldFaceChange } from "./field-face.js";
@@ -305,8 +306,13 @@ async function focusedReadBack(
     const table = focused.find((n) => n.role === "table" || n.role === "tree table");
     if (/[\t\n\r]/.test(text) && table)
       return (read && (await cellsTyped(context, read, table, text))) || { read_back: "across cells" };
+    // A word processor leaves the focus in the new paragraph a trailing line break made: the text
+    // is in the one before it (Writer's), read as well.
+    const before = /[\r\n]$/.test(text) && read ? focused.map((n) => paragraphBefore(read.root, n)) : [];
     const described = await Promise.all(
-      focused.map((n) => backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined)),
+      [...focused, ...before.filter((n): n is RawNode => n !== undefined)].map((n) =>
+        backend.describe(n.handle, { maxText: 10_000, windowId }).catch(() => undefined),
+      ),
     );
     return await readBackIn(context, {
       readable: described.filter((n): n is RawNode => n !== undefined),
@@ -339,6 +345,15 @@ async function placeReadBack(
   return cells ?? readBack(context, place, 0);
 }
 
+/** The sibling just before a focused paragraph, where its text went before a line break ended it. */
+function paragraphBefore(root: RawNode, node: RawNode): RawNode | undefined {
+  if (node.role !== "paragraph") return undefined;
+  const parent = pathTo(root, node).at(-2);
+  const at = parent?.children.indexOf(node) ?? -1;
+  const previous = at > 0 ? parent!.children[at - 1] : undefined;
+  return previous?.role === "paragraph" || previous?.role === "heading" ? previous : undefined;
+}
+
 /** What the focused elements show of the typed text, read again until it shows or time is up. */
 async function readBackIn(
   context: ToolContext,
@@ -349,10 +364,13 @@ async function readBackIn(
   const shownIn = (n: RawNode) => (n.role === PASSWORD_ROLE ? undefined : (n.value ?? n.text));
   // Several can report the focus (a page tab keeps it beside the find field the keys went to): the
   // text went where it shows; else where typed text goes (typedInto).
-  let now = readable.find((n) => shownIn(n)?.includes(kept)) ?? typedInto(readable);
-  if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
   // A word processor puts each line in a paragraph of its own, and the focus in the last one.
   const lastLine = /[\n\r]/.test(kept) ? kept.split(/\r\n|[\r\n]/).at(-1) : undefined;
+  let now =
+    readable.find((n) => shownIn(n)?.includes(kept)) ??
+    (lastLine ? readable.find((n) => shownIn(n)?.includes(lastLine)) : undefined) ??
+    typedInto(readable);
+  if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
   const judged = (shown: string | undefined) =>
     shown === undefined
       ? "unreadable"
