@@ -1,6 +1,7 @@
 // Closing a window is judged by what it holds (src/tools/hands/closing.ts), by `window close` and by
-// the window manager's alt+F4 alike: an information window closes with no person, and is gone; one
-// with text in its field is refused, and stays. Read back from the window list.
+// the window manager's alt+F4 alike: an information window closes with no person, and is gone, and
+// so does a dialog holding only a choice (its close is its Cancel); one with text in its field is
+// refused, and stays. Read back from the window list.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,7 @@ describe("closing a window, judged by what it holds", () => {
   const dir = mkdtempSync(join(tmpdir(), "deskhand-closing-"));
   const info = `Closing info ${process.pid}`;
   const entry = `Closing entry ${process.pid}`;
+  const scale = `Closing scale ${process.pid}`;
   const apps: StartedApp[] = [];
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
@@ -40,7 +42,9 @@ describe("closing a window, judged by what it holds", () => {
     apps.push(startApp(["zenity", "--info", "--title", info, "--text", "The report is ready."]));
     apps.push(startApp(["zenity", "--entry", "--title", entry, "--text", "Name", "--entry-text", "draft"]));
     await findWaiting(call, info, { role: "push button" }, HANG_MS);
+    apps.push(startApp(["zenity", "--scale", "--title", scale, "--text", "Volume", "--value", "30"]));
     await findWaiting(call, entry, { role: "text" }, HANG_MS);
+    await findWaiting(call, scale, { role: "slider" }, HANG_MS);
   });
   after(async () => {
     for (const app of apps) app.kill();
@@ -94,6 +98,12 @@ describe("closing a window, judged by what it holds", () => {
     assert.ok(await listed(warned, true), "the warning stays");
     // zenity says which button ended it: OK, 0.
     assert.equal(await tell.exited, 0);
+  });
+
+  it("a dialog holding only a choice: its close is its Cancel, with no person, and it is gone", async () => {
+    const closed = await call("window", { action: "close", window: { title: scale }, intent: "Not now" });
+    assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));
+    assert.equal(await listed(scale, false), false, "the dialog is gone");
   });
 
   it("an information window: closed with no person, and gone", async () => {

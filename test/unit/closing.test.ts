@@ -34,8 +34,13 @@ const viewer: FakeElement[] = [
 ];
 
 /** Closes the one window by `window close`, or by the window manager's alt+F4 through `key`. */
-async function close(title: string, children: FakeElement[], route: "window" | "key" = "window") {
-  const { hands, context } = oneWindow(title, children, dir);
+async function close(
+  title: string,
+  children: FakeElement[],
+  route: "window" | "key" = "window",
+  role = "frame",
+) {
+  const { hands, context } = oneWindow(title, children, dir, role);
   const result =
     route === "window"
       ? await callTool(context, toolNamed("window"), {
@@ -74,6 +79,20 @@ describe("closing a window, judged by what it holds", () => {
       assert.equal(closed.outcome, "refused", `${title}: ${closed.reason}`);
       assert.match(closed.reason, why, title);
     }
+  });
+
+  it("a dialog's close is its Cancel: a choice and a picture in it are lost by neither; typed text asks", async () => {
+    const tip: FakeElement[] = [
+      { role: "drawing area", name: "", states: showing },
+      { role: "check box", name: "Show tips on startup", states: [...showing, "checked"] },
+    ];
+    for (const route of ["window", "key"] as const) {
+      const closed = await close("Tip of the Day", tip, route, "dialog");
+      assert.equal(closed.outcome, "done", `${route}: ${closed.reason}`);
+    }
+    const typed = await close("Comment", [...tip, field("draft")], "window", "dialog");
+    assert.equal(typed.outcome, "refused", typed.reason);
+    assert.match(typed.reason, /holds text/);
   });
 });
 

@@ -139,7 +139,7 @@ export function fakeWindow(
 }
 
 /** One window titled `title` (id 7, pid 11) holding `children`, in front, on fake hands. */
-export function oneWindow(title: string, children: FakeElement[], dir: string) {
+export function oneWindow(title: string, children: FakeElement[], dir: string, role = "frame") {
   const rect = { x: 0, y: 0, width: 400, height: 300 };
   return fakeContext({
     windows: [
@@ -150,7 +150,7 @@ export function oneWindow(title: string, children: FakeElement[], dir: string) {
         app: "fake",
         rect,
         focused: true,
-        root: { role: "frame", name: title, bounds: rect, children },
+        root: { role, name: title, bounds: rect, children },
       },
     ],
     hands: { windows: [{ id: 7, rect }], active: 7 },

@@ -2,8 +2,9 @@
 // in it (a help viewer, an information window, a demo's list) closes with nothing lost, and asks no
 // one; one holding text typed into a field, a document, a canvas, a terminal or a choice, or
 // marked modified in its title, or one that cannot be read whole, may lose it: closing it commits.
+// A dialog's close is its Cancel: only typed text, a terminal or an embedded window count there.
 import { type Role, roleSet } from "../../platform/roles.js";
-import type { TargetFacts } from "../../safety/classify.js";
+import { DIALOG_ROLES, type TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { readWhole } from "./window-read.js";
 
@@ -19,6 +20,12 @@ export const SETS_A_VALUE: Role[] = [
 
 /** Roles whose element holds what a person made or chose, whatever its states say. */
 const HOLDS_WORK = roleSet(...SETS_A_VALUE, "drawing area", "canvas", "terminal", "embedded");
+/**
+ * What a dialog holds that its close loses: closing a dialog is its Cancel (Escape's), so its choices
+ * were never applied and a picture in it (LibreOffice's Tip of the Day) is no one's work; a terminal
+ * or another program's window in it still is, and so is text typed into its fields.
+ */
+const DIALOG_HOLDS_WORK = roleSet("terminal", "embedded");
 /** A title that says its document has unsaved changes: "*notes.txt", "notes.txt * — KWrite", "(modified)". */
 const MODIFIED = /^\s*\*|\s\*(\s|$)|\*\s*$|•|[([](modified|changed|unsaved)[)\]]/i;
 
@@ -27,7 +34,8 @@ async function mayLose(context: ToolContext, windowId: number, title: string): P
   if (MODIFIED.test(title)) return "its title marks unsaved changes";
   const read = await readWhole(context, windowId).catch(() => undefined);
   if (!read?.complete) return "it could not be read whole, so what it holds cannot be told";
-  const held = read.nodes.find((n) => HOLDS_WORK.has(n.role));
+  const dialog = DIALOG_ROLES.has(read.root.role) || !!read.root.states?.includes("modal");
+  const held = read.nodes.find((n) => (dialog ? DIALOG_HOLDS_WORK : HOLDS_WORK).has(n.role));
   if (held) return `it holds a ${held.role}${held.name ? ` "${held.name}"` : ""}`;
   const backend = await context.backend();
   for (const node of read.nodes.filter((n) => n.states?.includes("editable"))) {
