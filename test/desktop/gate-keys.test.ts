@@ -609,6 +609,14 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
     assert.deepEqual(await menusOf(abiword), menus, "no menu was opened to judge the refused chord");
     await typed(abiword, " q");
     assert.equal((await saved()).text, "abc xyz q", "the space typed after the refusal landed");
+    // act expand opens a menu title, whose press is its only action ("Click"), and shows its items.
+    const format = (await findWaiting(call, abiword, { role: "menu", name: "Format" }, HANG_MS)) as {
+      ref: string;
+    };
+    const expanded = await call("act", { ref: format.ref, action: { kind: "expand" } });
+    assert.ok(expanded.ok, JSON.stringify(expanded.error));
+    assert.ok((await menusOf(abiword)).shown.length > 0, "the Format menu shows");
+    done(await key(abiword, "Escape", "Close the menu"), "Escape");
   });
 
   it("mousepad: the space typed after a chord passed and one refused lands where the caret was", async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { FakeElement } from "../../src/platform/fake/backend.js";
-import type { State } from "../../src/platform/roles.js";
+import type { Role, State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
 import { oneWindow } from "./fake-desktop.js";
@@ -38,7 +38,7 @@ async function close(
   title: string,
   children: FakeElement[],
   route: "window" | "key" = "window",
-  role = "frame",
+  role: Role = "frame",
 ) {
   const { hands, context } = oneWindow(title, children, dir, role);
   const result =

@@ -8,6 +8,7 @@ import {
   type FakeWindow,
 } from "../../src/platform/fake/backend.js";
 import { FakeHands, type FakeHandsDesktop } from "../../src/platform/fake/hands.js";
+import type { Role } from "../../src/platform/roles.js";
 import type { Confirmer } from "../../src/safety/gate.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
@@ -139,7 +140,7 @@ export function fakeWindow(
 }
 
 /** One window titled `title` (id 7, pid 11) holding `children`, in front, on fake hands. */
-export function oneWindow(title: string, children: FakeElement[], dir: string, role = "frame") {
+export function oneWindow(title: string, children: FakeElement[], dir: string, role: Role = "frame") {
   const rect = { x: 0, y: 0, width: 400, height: 300 };
   return fakeContext({
     windows: [

@@ -25,6 +25,8 @@ const TOGGLE_NAMES = /^(toggle|click|press|activate|check|uncheck|cycle)$/i;
 /** Between selecting an option and reading whether it took. */
 const SELECT_SETTLE_MS = 100;
 const EXPAND_NAMES = /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate)$/i;
+// A menu title's press opens its menu (GTK's and AbiWord's menus say "click"): expanding is that press.
+const EXPAND_MENU_NAMES = new RegExp(`${EXPAND_NAMES.source.slice(0, -2)}|click|open)$`, "i");
 const COLLAPSE_NAMES =
   /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|collapse|activate)$/i;
 /** Component.ScrollTo's AtspiScrollType ANYWHERE. */
@@ -611,9 +613,9 @@ export async function performAction(
       return doAction(target, TOGGLE_NAMES, "toggle", timeoutMs);
     case "expand":
       if (states.includes("expanded")) return { route: "none: already expanded", outcome: "completed" };
-      if (!states.includes("expandable") && node.states !== undefined)
+      if (!states.includes("expandable") && node.states !== undefined && node.role !== "menu")
         throw unsupported(target, "expand (it is not expandable)");
-      return doAction(target, EXPAND_NAMES, "expand", timeoutMs);
+      return doAction(target, node.role === "menu" ? EXPAND_MENU_NAMES : EXPAND_NAMES, "expand", timeoutMs);
     case "collapse":
       if (!states.includes("expanded") && node.states !== undefined)
         return { route: "none: already collapsed", outcome: "completed" };

@@ -238,7 +238,7 @@ async function fieldActivation(
     return [
       {
         unreadable:
-          "Enter in a web form's field submits the form, and the form shows no button to judge the submission by; press the button that sends it instead",
+          "Enter in a web form's field submits the form, and the form shows no button to judge the submission by, so what it sends cannot be read",
         via: "the form's implicit submission",
       },
     ];
