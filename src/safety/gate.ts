@@ -137,7 +137,9 @@ function covering(
       (p.reason === "any" || p.reason === reason) &&
       (p.tool === undefined || p.tool === request.tool || p.tool === request.via) &&
       (p.window === undefined ||
-        (request.target?.windowTitle !== undefined && globMatch(p.window, request.target.windowTitle))),
+        (request.target?.windowTitle !== undefined && globMatch(p.window, request.target.windowTitle))) &&
+      (p.element === undefined ||
+        (request.target?.name !== undefined && globMatch(p.element, request.target.name))),
   );
 }
 
@@ -146,20 +148,24 @@ const literalGlob = (title: string) => title.replace(/[*?[]/g, "[$&]");
 
 /**
  * The pre-approval rule that would allow this one step: its reason, this tool, this window's title
- * as a literal. Where deskhand could not read what the input hits (a window with no accessible
- * tree), failing closed is right, and the person who trusts that one window can say so.
+ * and the element's name as literals, so that a rule allowing a cart's "Update" allows no "Order"
+ * beside it. Where deskhand could not read what the input hits (a window with no accessible tree),
+ * failing closed is right, and the person who trusts that one window can say so.
  */
 function ruleThatAllows(request: GateRequest, needs: { reason: ConfirmationReason }[]): string {
   const title = request.target?.windowTitle;
+  const name = request.target?.unreadable ? undefined : request.target?.name;
   const rule = {
     reason: needs.length === 1 ? needs[0]!.reason : "any",
     // In the words of the client's own tools: a rule naming either is kept.
     tool: request.via ?? request.tool,
     ...(title ? { window: literalGlob(title) } : {}),
+    ...(name ? { element: literalGlob(name) } : {}),
   };
   if (request.target?.unreadable && title)
     return ` The rule that would allow this in that window only: ${JSON.stringify(rule)}.`;
-  return ` The rule that would allow it${title ? " in this window" : ""}: ${JSON.stringify(rule)}.`;
+  const where = name ? " for this element" : title ? " in this window" : "";
+  return ` The rule that would allow it${where}: ${JSON.stringify(rule)}.`;
 }
 
 export async function decide(

@@ -16,6 +16,11 @@ const preapprovalSchema = z
     reason: z.enum([...CONFIRMATION_REASONS, "any"]).describe("What is approved in advance"),
     tool: z.string().min(1).optional().describe("Only for this tool"),
     window: z.string().min(1).optional().describe("Only in windows whose title matches this glob"),
+    element: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Only for an element whose name matches this glob (the button, item or field the step names)"),
   })
   .strict();
 export type Preapproval = z.output<typeof preapprovalSchema>;

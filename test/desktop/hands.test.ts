@@ -478,7 +478,7 @@ describe("hands on real apps", () => {
     // What would allow it, and only what the caller said (nothing about reversibility was declared).
     assert.match(
       clicked.data.reason,
-      /The rule that would allow it in this window: \{"reason":"any","tool":"click","window":"Deskhand/,
+      /The rule that would allow it for this element: \{"reason":"any","tool":"click","window":"Deskhand[^}]*","element":"Save"\}/,
     );
     assert.match(clicked.data.reason, /it commits, so it is taken as not reversible/);
     assert.doesNotMatch(clicked.data.reason, /declared/);

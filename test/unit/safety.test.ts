@@ -161,6 +161,15 @@ describe("the gate", () => {
     assert.equal(both.allowed, false, "irreversible is a second reason the approval does not cover");
   });
 
+  it("a refusal's rule names the element, and a rule naming one allows no other in its window", async () => {
+    const press = (name: string) => click({ target: { role: "push button", name, windowTitle: "Shop" } });
+    const refused = await decide(press("Send"), policy(), undefined);
+    assert.match((refused as { reason: string }).reason, /for this element: .*"element":"Send"/);
+    const rule = { reason: "validation" as const, window: "Shop", element: "Send" };
+    assert.equal((await decide(press("Send"), policy({ preapprovals: [rule] }), undefined)).allowed, true);
+    assert.equal((await decide(press("Pay"), policy({ preapprovals: [rule] }), undefined)).allowed, false);
+  });
+
   it("classifies by role and whole words", () => {
     assert.ok(commitReason({ role: "push button", name: "OK" }));
     assert.ok(commitReason({ role: "menu item", name: "Delete file" }));
