@@ -20,7 +20,9 @@ const preapprovalSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("Only for an element whose name matches this glob (the button, item or field the step names)"),
+      .describe(
+        "Only for an element whose name matches this glob (the button, item or field the step names)",
+      ),
   })
   .strict();
 export type Preapproval = z.output<typeof preapprovalSchema>;
