@@ -146,6 +146,17 @@ function covering(
 /** A title as a glob that matches only itself: each pattern character in a class of its own. */
 const literalGlob = (title: string) => title.replace(/[*?[]/g, "[$&]");
 
+/** How much of an element's name its suggested rule quotes: a longer one is matched by its head. */
+const ELEMENT_GLOB_HEAD = 80;
+
+/** An element's name as a rule's glob: itself, or its head and "*" where it is long (a 5 MB name). */
+const elementGlob = (name: string) => {
+  const chars = [...name];
+  return chars.length <= ELEMENT_GLOB_HEAD
+    ? literalGlob(name)
+    : `${literalGlob(chars.slice(0, ELEMENT_GLOB_HEAD).join(""))}*`;
+};
+
 /**
  * The pre-approval rule that would allow this one step: its reason, this tool, this window's title
  * and the element's name as literals, so that a rule allowing a cart's "Update" allows no "Order"
@@ -160,7 +171,7 @@ function ruleThatAllows(request: GateRequest, needs: { reason: ConfirmationReaso
     // In the words of the client's own tools: a rule naming either is kept.
     tool: request.via ?? request.tool,
     ...(title ? { window: literalGlob(title) } : {}),
-    ...(name ? { element: literalGlob(name) } : {}),
+    ...(name ? { element: elementGlob(name) } : {}),
   };
   if (request.target?.unreadable && title)
     return ` The rule that would allow this in that window only: ${JSON.stringify(rule)}.`;

@@ -607,6 +607,13 @@ describe("a chord judged in a word processor (AbiWord) and an editor (mousepad) 
       /reports no key bindings/,
     );
     assert.deepEqual(await menusOf(abiword), menus, "no menu was opened to judge the refused chord");
+    // ctrl+s is its File menu's Save by convention: judged as that press (the letter is titled, so
+    // it commits), not as a chord nothing can read.
+    refusedWith(
+      await key(abiword, "ctrl+s", "Save the letter"),
+      "ctrl+s",
+      /menu item "Save" \("save" commits\)/,
+    );
     await typed(abiword, " q");
     assert.equal((await saved()).text, "abc xyz q", "the space typed after the refusal landed");
     // act expand opens a menu title, whose press is its only action ("Click"), and shows its items.

@@ -179,9 +179,14 @@ describe("what a key presses", () => {
     assert.deepEqual(bound, [{ name: "Save", via: "its key binding, ctrl+s", commits: true }]);
     // Where the app reports no accelerator, nothing tells what the chord runs: it counts as
     // committing, and the usual menu item is named as a guess beside it.
-    const guessed = await judged(frame([save]), { chord: "ctrl+s" });
+    const print = { ...save, name: "Print" };
+    const guessed = await judged(frame([print]), { chord: "ctrl+p" });
     assert.equal(guessed[0]?.via, "unknown");
     assert.match(guessed[1]?.via ?? "", /a guess/);
+    // ctrl+s where the menus hold Save is that Save, by convention (AbiWord): judged as its press.
+    assert.deepEqual(await judged(frame([save]), { chord: "ctrl+s" }), [
+      { name: "Save", via: "ctrl+s, Save by the convention editors share", commits: true },
+    ]);
     assert.equal((await judged(frame([save]), { chord: "ctrl+shift+d" }))[0]?.via, "unknown");
     // ctrl with shift is another command than ctrl alone: no "Save" is guessed for ctrl+shift+s
     // (AbiWord's Save As), which never commits, nor for ctrl+shift+S-anything else.

@@ -168,6 +168,13 @@ describe("the gate", () => {
     const rule = { reason: "validation" as const, window: "Shop", element: "Send" };
     assert.equal((await decide(press("Send"), policy({ preapprovals: [rule] }), undefined)).allowed, true);
     assert.equal((await decide(press("Pay"), policy({ preapprovals: [rule] }), undefined)).allowed, false);
+    // A long name is quoted by its head: the rule stays short, and still matches it.
+    const long = `Send ${"x".repeat(5000)}`;
+    const reason = ((await decide(press(long), policy(), undefined)) as { reason: string }).reason;
+    assert.ok(reason.length < 1000, `${reason.length} characters`);
+    const suggested = JSON.parse(/\{"reason"[^}]*\}/.exec(reason)![0]);
+    assert.equal(suggested.element, `Send ${"x".repeat(75)}*`);
+    assert.equal((await decide(press(long), policy({ preapprovals: [suggested] }), undefined)).allowed, true);
   });
 
   it("classifies by role and whole words", () => {

@@ -13,7 +13,7 @@ import {
   terminalEffect,
 } from "../../safety/chords.js";
 import { BUTTON_ROLES, PRESSABLE_ROLES, type TargetFacts, windowQuestions } from "../../safety/classify.js";
-import { normalizeLabel } from "../../safety/committing-words.js";
+import { labelIs, normalizeLabel } from "../../safety/committing-words.js";
 import type { ToolContext } from "../context.js";
 import { closingFacts } from "./closing.js";
 import { type ActivationKeys, activationPresses, openPopupChoice, pathTo } from "./enter-effect.js";
@@ -282,6 +282,15 @@ async function chordEffect(
   const reportsMnemonics = reported.some((c) => c.chord.key?.kind === "char");
   const key = chord.key;
   const mnemonicLike = chord.modifiers.length === 1 && chord.modifiers[0] === "alt" && key?.kind === "char";
+  // Delete outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
+  const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
+  const named = refHandle === undefined ? [] : j.read.nodes.filter((n) => n.handle === refHandle);
+  const outside = bindsOutside(j, app, named.length > 0 ? named : everyFocused(j.read.nodes), focused);
+  // ctrl+s saves wherever the app's own menus hold Save and it reports no accelerators (AbiWord):
+  // judged as a press of that item, as ctrl+n and ctrl+o are trusted to open, not as unknown.
+  const saves = reportsAccelerators || outside || found ? [] : conventionalSave(pressables, chord);
+  for (const item of saves)
+    await j.add(j.withWindow(item), `${chordText(chord)}, Save by the convention editors share`);
   // A chord that never commits is not guessed at: its own convention says what it does (ctrl+shift+s
   // is Save As, not the "Save" a ctrl+s guess would name).
   const guess =
@@ -290,11 +299,13 @@ async function chordEffect(
     await guessedAccelerators(j, pressables, chord, key.char);
   if (!reportsMnemonics && mnemonicLike && key?.kind === "char")
     await possibleMnemonics(j, pressables, chord, key.char);
-  // Delete outside a text field no menu needs to claim: a view takes it itself (a file manager's trash).
-  const viewDelete = !inTextField && chord.key?.kind === "named" && chord.key.name === "Delete";
-  const named = refHandle === undefined ? [] : j.read.nodes.filter((n) => n.handle === refHandle);
-  const outside = bindsOutside(j, app, named.length > 0 ? named : everyFocused(j.read.nodes), focused);
-  if (!decided && (!reportsAccelerators || viewDelete || outside) && !mnemonicLike && !found) {
+  if (
+    !decided &&
+    (!reportsAccelerators || viewDelete || outside) &&
+    !mnemonicLike &&
+    !found &&
+    saves.length === 0
+  ) {
     effect.presses.unshift({ unreadable: unclaimedWhy(chord, { viewDelete, outside }) });
     effect.via.unshift("unknown");
   }
@@ -305,6 +316,12 @@ async function chordEffect(
       return "some elements did not answer for their key bindings";
   }
   return undefined;
+}
+
+/** The menu items ctrl+s presses by convention: those that say Save alone, in the app's language. */
+function conventionalSave(pressables: RawNode[], chord: Chord): RawNode[] {
+  if (chordText(chord).toLowerCase() !== "ctrl+s") return [];
+  return pressables.filter((n) => n.role.endsWith("menu item") && labelIs(n.name ?? "", "saves"));
 }
 
 /** Why a command chord nothing claims counts as committing: what it runs is read nowhere. */
