@@ -120,6 +120,12 @@ export interface TargetFacts {
          */
         acknowledges?: boolean | undefined;
         /**
+         * Whether its title names what it is for and that commits nothing, and none of its texts
+         * says a committing word (LibreOffice's "Text Import", whose OK imports): there OK does what
+         * the title says. Undefined: not read.
+         */
+        titled?: boolean | undefined;
+        /**
          * What its filled one-line fields hold ('Name: "note.txt"'), read for a press in a dialog
          * that commits: the person asked reads what they confirm. No rule judges by it.
          */
@@ -154,7 +160,7 @@ export interface TargetFacts {
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 /** The window facts a rule may ask for, read only when the answer would change the verdict. */
-export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks" | "acknowledges";
+export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks" | "acknowledges" | "titled";
 
 /**
  * Which window facts judging the target needs: asked of the rules themselves (does the verdict
@@ -163,11 +169,14 @@ export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks" |
 export function windowQuestions(target: TargetFacts): WindowQuestion[] {
   const window = target.window;
   if (!window) return [];
-  return (["holdsInput", "chooser", "terminalApp", "asks", "acknowledges"] as const).filter((question) => {
-    if (window[question] !== undefined) return false;
-    const judged = (answer: boolean) => pressReason({ ...target, window: { ...window, [question]: answer } });
-    return judged(true) !== judged(false);
-  });
+  return (["holdsInput", "chooser", "terminalApp", "asks", "acknowledges", "titled"] as const).filter(
+    (question) => {
+      if (window[question] !== undefined) return false;
+      const judged = (answer: boolean) =>
+        pressReason({ ...target, window: { ...window, [question]: answer } });
+      return judged(true) !== judged(false);
+    },
+  );
 }
 
 /** Whether judging the target needs to know if its window holds input (a dialog's "Close"). */
@@ -420,6 +429,8 @@ function pressReason(target: TargetFacts): string | undefined {
     return `a ${role} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
   // A message's only button says only that it was read (an information box's OK): nothing commits.
   if (acknowledging(target, role, labels)) return undefined;
+  // A dialog of fields titled for what commits nothing: its OK does that ("Text Import").
+  if (confirmsTitled(target, role, labels)) return undefined;
   const decided = wordsDecide(target, role, labels);
   if (decided !== undefined) return decided || undefined;
   return (
@@ -455,6 +466,18 @@ function acknowledging(target: TargetFacts, role: string, labels: Label[]): bool
   if (!BUTTON_ROLES.has(role) || !DIALOG_ROLES.has(target.window?.role ?? "")) return false;
   if (!labels.filter((l) => l.shown).every((l) => ACKNOWLEDGES.test(l.text))) return false;
   return target.window?.acknowledges === true;
+}
+
+/**
+ * Whether the press is OK in a dialog of fields or choices whose title names what it is for, and that
+ * commits nothing ("Text Import", "Sort", "Insert Table"; `titled`, read by the hands): OK does what
+ * the title says. A dialog that only asks is judged by its message instead (acknowledging).
+ */
+function confirmsTitled(target: TargetFacts, role: string, labels: Label[]): boolean {
+  const window = target.window;
+  if (!BUTTON_ROLES.has(role) || !DIALOG_ROLES.has(window?.role ?? "")) return false;
+  if (!labels.filter((l) => l.shown).every((l) => ACKNOWLEDGES.test(l.text))) return false;
+  return window?.titled === true;
 }
 
 /**

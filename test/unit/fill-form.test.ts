@@ -25,21 +25,19 @@ const field = (name: string, y: number): FakeElement => ({
 });
 const rect = { x: 0, y: 0, width: 400, height: 300 };
 
+/** A form window of the fake app, in front: its title names it and its root. */
+const formWindow = (id: number, title: string, children: FakeElement[]): FakeWindow => ({
+  id,
+  title,
+  pid: 11,
+  app: "fake",
+  rect,
+  focused: true,
+  root: { role: "frame", name: title, bounds: rect, children },
+});
+
 it("a field whose value opens a window: fill_form says so once, for the whole form", async () => {
-  const form: FakeWindow = {
-    id: 7,
-    title: "New account",
-    pid: 11,
-    app: "fake",
-    rect,
-    focused: true,
-    root: {
-      role: "frame",
-      name: "New account",
-      bounds: rect,
-      children: [field("Name", 40), field("Country", 80)],
-    },
-  };
+  const form = formWindow(7, "New account", [field("Name", 40), field("Country", 80)]);
   const windows = [form];
   const { context } = fakeContext({
     windows,
@@ -73,20 +71,7 @@ it("a field whose value opens a window: fill_form says so once, for the whole fo
 });
 
 it("fields refused for one reason: the reason is said once, whole, and named by its field after", async () => {
-  const form: FakeWindow = {
-    id: 9,
-    title: "Address",
-    pid: 11,
-    app: "fake",
-    rect,
-    focused: true,
-    root: {
-      role: "frame",
-      name: "Address",
-      bounds: rect,
-      children: [field("Name", 40), field("Street", 80), field("City", 120)],
-    },
-  };
+  const form = formWindow(9, "Address", [field("Name", 40), field("Street", 80), field("City", 120)]);
   const { context } = fakeContext({
     windows: [form],
     hands: { windows: [{ id: 9, rect }], active: 9 },

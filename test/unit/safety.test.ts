@@ -177,6 +177,18 @@ describe("the gate", () => {
     assert.equal((await decide(press(long), policy({ preapprovals: [suggested] }), undefined)).allowed, true);
   });
 
+  it("OK in a dialog of fields titled for what commits nothing does that; otherwise it commits", () => {
+    const ok = (window: Record<string, unknown>) =>
+      commitReason({ role: "push button", name: "OK", window: { role: "dialog", ...window } });
+    assert.equal(ok({ titled: true }), undefined, "Text Import's OK imports");
+    assert.ok(ok({ titled: false }), "Delete Rows' OK deletes");
+    assert.ok(ok({}), "a title not read asks");
+    assert.ok(
+      commitReason({ role: "push button", name: "Apply", window: { role: "dialog", titled: true } }),
+      "only OK is taken to do what the title says",
+    );
+  });
+
   it("classifies by role and whole words", () => {
     assert.ok(commitReason({ role: "push button", name: "OK" }));
     assert.ok(commitReason({ role: "menu item", name: "Delete file" }));

@@ -25,6 +25,8 @@ import {
   windowQuestions,
 } from "../../safety/classify.js";
 import { matchLabel } from "../../safety/committing-words.js";
+import { readLabel } from "../../safety/label-reading.js";
+import { withoutNamedThings } from "../../safety/named-things.js";
 import type { ToolContext } from "../context.js";
 import { SETS_A_VALUE } from "./closing.js";
 import { isFindBar, searches } from "./find-bar.js";
@@ -266,6 +268,28 @@ function onlyAMessage(read: WindowRead, language: string | undefined): boolean |
   return acknowledgedMessage(texts, language);
 }
 
+/**
+ * Whether a window of fields or choices is titled for what it is for, and that commits nothing, in
+ * its app's language (LibreOffice's "Text Import - [scores.csv]"; file names aside), and none of its
+ * texts on screen says a committing word: its OK then does what the title says. A window not read
+ * whole is unknown.
+ */
+function titledHarmless(read: WindowRead, language: string | undefined): boolean | undefined {
+  if (!read.complete) return undefined;
+  // A dialog with nothing to fill or choose only asks: its message says what OK does, not its title.
+  const shown = read.nodes.filter(shownIn(read));
+  if (!shown.some((n) => CHOICE_ROLES_READ.has(n.role) || n.states?.includes("editable"))) return false;
+  const title = withoutNamedThings(read.root.name ?? "");
+  if (!/\p{L}\p{L}/u.test(title)) return false;
+  const words = matchLabel(title, undefined, language);
+  if (!readLabel(title, { language }).harmless || words.asks || words.saves) return false;
+  const texts = shown
+    .filter((n) => MESSAGE_ROLES.has(n.role) && !n.states?.includes("editable"))
+    .map((n) => (n.name || n.text || "").trim())
+    .filter(Boolean);
+  return texts.length === 0 || acknowledgedMessage(texts, language) === true;
+}
+
 /** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
 async function appShowsTerminal(context: ToolContext, windowId: number): Promise<boolean | undefined> {
   const backend = await context.backend();
@@ -302,6 +326,7 @@ export async function answer(
   if (questions.includes("terminalApp")) window.terminalApp = await appShowsTerminal(context, windowId);
   if (questions.includes("asks")) window.asks = onlyAsks(read);
   if (questions.includes("acknowledges")) window.acknowledges = onlyAMessage(read, window.language);
+  if (questions.includes("titled")) window.titled = titledHarmless(read, window.language);
   facts.window = window;
 }
 
