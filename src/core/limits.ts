@@ -16,6 +16,8 @@ export interface SnapshotLimits {
   actions: boolean;
   /** Read each element's accessible id (most toolkits leave it empty; it costs a call each). */
   accessibleIds: boolean;
+  /** Lay out what is off screen element by element, not folded (observe with visibleOnly false). */
+  unfold?: boolean;
 }
 
 export const SNAPSHOT_DEFAULTS: SnapshotLimits = {

@@ -181,7 +181,11 @@ async function typedRoute(
   };
   const typed = await typeTextPlan(context, typing, others)
     .then((plan) => runPlan(context, typeTextTool, plan))
-    .catch((error) => ({ data: { status: "error", reason: asDeskhandError(error).message } }));
+    .catch((error) => {
+      // What to do next rides with the reason: a field off screen is scrolled into view first.
+      const { message, next } = asDeskhandError(error);
+      return { data: { status: "error", reason: next ? `${message}. ${next}` : message } };
+    });
   const data = typed.data as { status: string; reason?: string; result?: Record<string, unknown> };
   // The element's value as re-read (a spinner's text can show the digits while its value waits for Enter).
   const after = (data.result?.after as { value?: string } | undefined)?.value;

@@ -103,9 +103,12 @@ export const observeTool = defineTool({
       );
     }
     // Items asked for: a table's rows are read too, as many as its targets can show.
-    const read = items
-      ? { ...limits, tableRows: Math.max(limits.tableRows, Math.min(maxTargets, 200)) }
-      : limits;
+    // visibleOnly false lists what is off screen as targets too, each, not as one folded line.
+    const read = {
+      ...limits,
+      ...(items ? { tableRows: Math.max(limits.tableRows, Math.min(maxTargets, 200)) } : {}),
+      ...(limits.visibleOnly ? {} : { unfold: true }),
+    };
     const page = await context.snapshots
       .take(target as SnapshotTarget, read, "screen")
       .catch(async (error) => {

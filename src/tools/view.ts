@@ -90,7 +90,7 @@ export async function viewAfter(
   if (!menus?.length) return view;
   // A menu left open (Qt's, after an item chosen by its action) takes the next keys: said first.
   const [header, ...rest] = view.text.split("\n");
-  const line = `# a menu is open on screen (${menus.length}): keys and typed text go to it; Escape closes it`;
+  const line = `# a menu or popup is open on screen (${menus.length}; a completion list is one): keys and typed text go to it; Escape closes it`;
   return {
     data: { view: { ...(view.data.view as object), menus_open: menus.length } },
     text: [header, line, ...rest].join("\n"),

@@ -305,7 +305,11 @@ describe("the view an acting reply ends with", () => {
     };
     const text = textOf(await callTool(context, toolNamed("act"), act("Bold", "toggle")));
     const view = text.slice(text.indexOf("# view:")).split("\n");
-    assert.match(view[1] ?? "", /^# a menu is open on screen \(1\): keys and typed text go to it/, text);
+    assert.match(
+      view[1] ?? "",
+      /^# a menu or popup is open on screen \(1; a completion list is one\): keys and typed text go to it/,
+      text,
+    );
   });
 
   it("view: false leaves it out; a run of two acts ends with one view", async () => {
