@@ -361,7 +361,11 @@ export class SnapshotStore {
     await enrichForLayout(backend, roots, { limits, view, element: target.kind === "element", started });
     // Unnamed fields take the label beside them, marked inferred.
     await inferLabelsOf(backend, roots, Math.max(100, limits.timeoutMs - (Date.now() - started)));
-    const flat = await flatten(roots, { ...limits, view, unfold: !!limits.unfold || target.kind === "element" });
+    const flat = await flatten(roots, {
+      ...limits,
+      view,
+      unfold: !!limits.unfold || target.kind === "element",
+    });
     const handles = new Set<string>();
     for (const root of roots) for (const node of allNodes(root.node)) handles.add(node.handle);
     return {
