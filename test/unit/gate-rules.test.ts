@@ -192,7 +192,11 @@ describe("what commits nothing", () => {
       commitReason(ok({ acknowledges: false })),
       "a choice, a field, a second button or a committing text",
     );
-    assert.deepEqual(windowQuestions(ok({})), ["acknowledges"], "asked of the window only where it decides");
+    assert.deepEqual(
+      windowQuestions(ok({})),
+      ["acknowledges", "titled"],
+      "asked of the window only where it decides",
+    );
     assert.ok(
       commitReason(ok({ role: "alert", acknowledges: true })) === undefined,
       "an alert's lone OK too",
