@@ -502,6 +502,9 @@ function structureReason(target: TargetFacts, role: string, label: string): stri
   // A modal dialog's default answers it; so does a modeless one's that only asks (no field to fill: a
   // question left open beside its window), which a modeless Find dialog with its field is not.
   if (DIALOG_ROLES.has(windowRole ?? "") && target.states?.includes("is default")) {
+    // A dialog of fields titled for what commits nothing ("Insert Table", "Rename"): its default, whose
+    // own words read as harmless, does that.
+    if (window?.titled === true && readLabel(label, { language: window.language }).harmless) return undefined;
     if (window?.states?.includes("modal")) return `${what}, the default button of a modal ${windowRole}`;
     if (window?.asks !== false)
       return `${what}, the default button of a ${windowRole} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;

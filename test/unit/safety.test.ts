@@ -189,6 +189,20 @@ describe("the gate", () => {
     );
   });
 
+  it("a modal dialog's default does what its title says where both read as harmless", () => {
+    const press = (name: string, titled: boolean) =>
+      commitReason({
+        role: "push button",
+        name,
+        states: ["is default"],
+        window: { role: "dialog", states: ["modal"], titled },
+      });
+    assert.equal(press("Insert", true), undefined, "Insert Table's Insert inserts");
+    assert.match(press("Insert", false) ?? "", /the default button of a modal dialog/);
+    assert.ok(press("Delete", true), "its own words still decide first");
+    assert.ok(press("Zaplaťte", true), "a label not read as harmless still commits");
+  });
+
   it("classifies by role and whole words", () => {
     assert.ok(commitReason({ role: "push button", name: "OK" }));
     assert.ok(commitReason({ role: "menu item", name: "Delete file" }));

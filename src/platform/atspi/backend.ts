@@ -334,6 +334,8 @@ export class AtspiBackend implements AccessibilityBackend {
 
   /** Fits by window and rectangle: they change only when the window does (#withFit). */
   readonly #fits = new Map<string, ExtentsFit>();
+  /** A scale read once for a window and rectangle, kept once a second read agrees. */
+  readonly #unconfirmed = new Map<string, ExtentsFit>();
 
   /**
    * Under X11, how the app's extents map onto its window (csd.ts): an app that scales itself while
@@ -352,10 +354,16 @@ export class AtspiBackend implements AccessibilityBackend {
     let fit = this.#fits.get(key);
     if (!fit) {
       // Not kept when the app did not answer, nor when it disagreed (it may lag a move): asked again.
+      // A scale is kept once two reads agree on it: a frame read while the app still lays out its
+      // window at its new size gives a passing ratio (Firefox at GDK_SCALE=2 read once as ×2.222,
+      // and every click by ref then missed).
       fit = await extentsFit(frame.app, frame.path, r, this.callTimeoutMs).catch(() => undefined);
       if (!fit) return;
       if (this.#fits.size > 500) this.#fits.clear();
-      if (fit.fits !== "none") this.#fits.set(key, fit);
+      const before = this.#unconfirmed.get(key);
+      const confirmed = fit.fits !== "scaled" || (before?.fits === "scaled" && before.scale === fit.scale);
+      if (fit.fits !== "none" && confirmed) this.#fits.set(key, fit);
+      if (fit.fits === "scaled" && !confirmed) this.#unconfirmed.set(key, fit);
     }
     if (fit.fits === "scaled") Object.assign(window, { extentsScale: fit.scale, extentsScaledBy: "app" });
     if (fit.fits === "none") {
