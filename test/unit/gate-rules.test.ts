@@ -179,7 +179,11 @@ describe("what commits", () => {
     assert.match(commitReason(question) ?? "", /default button of a dialog that asks a question/);
     const unread = button("Move", { states: ["is default"], window: dialog() });
     assert.match(commitReason(unread) ?? "", /could not be read/, "fields not read: it may only ask");
-    assert.deepEqual(windowQuestions(unread), ["asks", "titled"], "asked of the window only where it decides");
+    assert.deepEqual(
+      windowQuestions(unread),
+      ["asks", "titled"],
+      "asked of the window only where it decides",
+    );
   });
 });
 
