@@ -439,6 +439,9 @@ function valueEffect(receipt: Receipt, action: z.output<typeof semanticActionSch
   if (receipt.after) receipt.after = clipState(receipt.after);
 }
 
+/** Actions that write a value, whose read-back tells whether it took. */
+const VALUE_ACTIONS = new Set(["set_value", "set_range"]);
+
 /**
  * After a toggle that flipped only the checked states of its group (nothing else in the window
  * changed), the element is clicked with the real mouse, through the gate as any click: the route and
@@ -490,9 +493,15 @@ export const actTool = defineTool({
       input.include_changes && windowId !== null ? await watchChanges(context, windowId) : undefined;
     const receipt = await runAction(context, { ...input, ref });
     const note = receipt.since_seen && verifiedNote(receipt.since_seen);
-    const text = `${renderReceipt(receipt)}${note ? `\n${note}` : ""}`;
-    if (!watch) return { data: receipt, text };
+    // A value written that reads back otherwise did not take: the call's outcome says so, so that a
+    // run stops there rather than going on as if it had ("Done: 6 of 6" over three empty fields).
+    const missed = receipt.effect === "not_seen" && VALUE_ACTIONS.has(input.action.kind);
+    const data = missed
+      ? { ...receipt, status: "error", reason: "the value written does not read back as asked" }
+      : receipt;
+    const text = `${missed ? "error: " : ""}${renderReceipt(receipt)}${note ? `\n${note}` : ""}`;
+    if (!watch) return { data, text };
     const changes = await watch.finish();
-    return { data: { ...receipt, ...changes.data }, text: `${text}\n${changes.text}` };
+    return { data: { ...data, ...changes.data }, text: `${text}\n${changes.text}` };
   },
 });

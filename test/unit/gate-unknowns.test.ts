@@ -178,6 +178,7 @@ describe("every label, and what commits nothing", () => {
     assert.ok(open(false), "a modal dialog's default that is no chooser");
     assert.deepEqual(windowQuestions(button("Select", { states: ["is default"], window: modalDialog() })), [
       "chooser",
+      "titled",
     ]);
     assert.equal(
       commitReason(button("Select", { states: ["is default"], window: modalDialog({ chooser: true }) })),

@@ -40,7 +40,7 @@ const text = (name: string, y: number, role: "text" | "password text" = "text"):
   bounds: { x: 20, y, width: 200, height: 24 },
 });
 
-function desktop(ceiling?: "L1") {
+function desktop(ceiling?: "L1", react?: Parameters<typeof fakeContext>[0]["react"]) {
   const form: FakeWindow = {
     id: 7,
     title: "Sign up [beta]",
@@ -60,6 +60,7 @@ function desktop(ceiling?: "L1") {
     hands: { windows: [{ id: 7, rect }], active: 7 },
     dir,
     ...(ceiling ? { ceiling } : {}),
+    ...(react ? { react } : {}),
   });
   const field = (i: number) => form.root!.children![i]!;
   return { ...made, field };
@@ -136,6 +137,22 @@ describe("run", () => {
     assert.ok(result.ok && result.outcome === "done", JSON.stringify(result));
     assert.match(result.output.text, /^done: 60 of 60 steps/);
     assert.equal(field(0).text, "n59", "the last step was done too");
+    await context.close();
+  });
+
+  it("stops at a value written that does not read back: the steps after it are not done", async () => {
+    // The app takes the call and keeps its text as it was (Firefox's field, set_value): not "done".
+    const { context, field } = desktop(undefined, (element, action) => {
+      if (action.kind === "set_value" && element.name === "Name") element.text = "";
+    });
+    const result = await callTool(context, toolNamed("run"), {
+      steps: [set("Name", "Ada"), set("Email", "ada@example.org")],
+    });
+    assert.ok(result.ok);
+    assert.equal(result.outcome, "error", result.output.text);
+    assert.match(result.output.text, /^error: the run stopped at step 1 of 2/);
+    assert.match(result.output.text, /not what was asked/);
+    assert.equal(field(1).text, "", "the step after it was not run");
     await context.close();
   });
 
