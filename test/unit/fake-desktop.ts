@@ -143,17 +143,7 @@ export function fakeWindow(
 export function oneWindow(title: string, children: FakeElement[], dir: string, role: Role = "frame") {
   const rect = { x: 0, y: 0, width: 400, height: 300 };
   return fakeContext({
-    windows: [
-      {
-        id: 7,
-        title,
-        pid: 11,
-        app: "fake",
-        rect,
-        focused: true,
-        root: { role, name: title, bounds: rect, children },
-      },
-    ],
+    windows: [fakeWindow(title, children, { rect, role })],
     hands: { windows: [{ id: 7, rect }], active: 7 },
     dir,
   });

@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, it } from "node:test";
-import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
+import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext } from "./fake-desktop.js";
+import { fakeContext, fakeWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-fill-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,19 +25,8 @@ const field = (name: string, y: number): FakeElement => ({
 });
 const rect = { x: 0, y: 0, width: 400, height: 300 };
 
-/** A form window of the fake app, in front: its title names it and its root. */
-const formWindow = (id: number, title: string, children: FakeElement[]): FakeWindow => ({
-  id,
-  title,
-  pid: 11,
-  app: "fake",
-  rect,
-  focused: true,
-  root: { role: "frame", name: title, bounds: rect, children },
-});
-
 it("a field whose value opens a window: fill_form says so once, for the whole form", async () => {
-  const form = formWindow(7, "New account", [field("Name", 40), field("Country", 80)]);
+  const form = fakeWindow("New account", [field("Name", 40), field("Country", 80)], { id: 7 });
   const windows = [form];
   const { context } = fakeContext({
     windows,
@@ -71,7 +60,7 @@ it("a field whose value opens a window: fill_form says so once, for the whole fo
 });
 
 it("fields refused for one reason: the reason is said once, whole, and named by its field after", async () => {
-  const form = formWindow(9, "Address", [field("Name", 40), field("Street", 80), field("City", 120)]);
+  const form = fakeWindow("Address", [field("Name", 40), field("Street", 80), field("City", 120)], { id: 9 });
   const { context } = fakeContext({
     windows: [form],
     hands: { windows: [{ id: 9, rect }], active: 9 },
