@@ -43,7 +43,7 @@ import { wheelIfNotMoved } from "./scroll-by-wheel.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { programsBefore, windowsOfStarted } from "./started-programs.js";
 import { defineTool } from "./tool.js";
-import { stepIfNotApplied, steppable } from "./value-by-keys.js";
+import { stepIfNotApplied, steppable, valueIfTextNotTaken } from "./value-by-keys.js";
 import { viewSchema } from "./view.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
@@ -320,6 +320,15 @@ async function performAction(
     }
     report = picked;
   }
+  if (input.action.kind === "set_value")
+    report = await valueIfTextNotTaken(
+      context,
+      { node, handle: entry.handle },
+      input.action.text,
+      report,
+      (value) =>
+        acting.perform(entry.handle, { kind: "set_range", value }, { timeoutMs: input.timeoutMs, node }),
+    );
   if (input.action.kind === "set_range" && steppable(node)) {
     const target = { ref: input.ref, node, handle: entry.handle, windowId: entry.fingerprint.windowId };
     const intent = input.intent ?? `Set it to ${input.action.value}`;

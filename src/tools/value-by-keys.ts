@@ -54,6 +54,32 @@ export async function stepIfNotApplied(
 
 type Target = { ref: string; node: RawNode; handle: string; intent: string; windowId: number | null };
 
+/** A number as a spin button's field shows one ("3", "-2", "8.50"). */
+const NUMBER = /^\s*-?\d+(?:[.,]\d+)?\s*$/u;
+
+/**
+ * A spin button's text written that did not take (Firefox's number field returns true and keeps its
+ * text): its Value is set to that number instead, through `setRange`, and read back. The report stands
+ * where the text took, where it is no number, or where the element has no Value.
+ */
+export async function valueIfTextNotTaken(
+  context: ToolContext,
+  target: { node: RawNode; handle: string },
+  text: string,
+  report: ActionReport,
+  setRange: (value: number) => Promise<ActionReport>,
+): Promise<ActionReport> {
+  const { node } = target;
+  if (node.role !== "spin button" || !node.interfaces?.includes("Value") || !NUMBER.test(text)) return report;
+  const wanted = Number(text.trim().replace(",", "."));
+  const backend = await context.backend();
+  const shown = await backend.readText(target.handle, 0, 64).catch(() => null);
+  if (!shown || Number(shown.text.trim().replace(",", ".")) === wanted) return report;
+  const set = await setRange(wanted).catch(() => undefined);
+  if (!set) return report;
+  return { ...set, route: `${report.route} (its text did not take), then ${set.route}` };
+}
+
 /**
  * Steps the element from `current` to `wanted` with the arrow keys: Up and Down for a spin button
  * and a vertical slider, Right and Left for a horizontal one. Undefined where it is too many steps.
