@@ -3,6 +3,7 @@
 // its ref, then stepped with the arrow keys, through the gate as any key. The value read back says
 // whether it took.
 import { setTimeout as sleep } from "node:timers/promises";
+import { readsBackAs } from "../core/readback.js";
 import type { ActionReport, RawNode } from "../platform/types.js";
 import { callTool } from "./call.js";
 import type { ToolContext } from "./context.js";
@@ -54,13 +55,10 @@ export async function stepIfNotApplied(
 
 type Target = { ref: string; node: RawNode; handle: string; intent: string; windowId: number | null };
 
-/** A number as a spin button's field shows one ("3", "-2", "8.50"). */
-const NUMBER = /^\s*-?\d+(?:[.,]\d+)?\s*$/u;
-
 /**
  * A spin button's text written that did not take (Firefox's number field returns true and keeps its
  * text): its Value is set to that number instead, through `setRange`, and read back. The report stands
- * where the text took, where it is no number, or where the element has no Value.
+ * where the text took (readback's one test), where it is no number, or where the element has no Value.
  */
 export async function valueIfTextNotTaken(
   context: ToolContext,
@@ -69,12 +67,12 @@ export async function valueIfTextNotTaken(
   report: ActionReport,
   setRange: (value: number) => Promise<ActionReport>,
 ): Promise<ActionReport> {
-  const { node } = target;
-  if (node.role !== "spin button" || !node.interfaces?.includes("Value") || !NUMBER.test(text)) return report;
-  const wanted = Number(text.trim().replace(",", "."));
+  const wanted = text.trim() === "" ? Number.NaN : Number(text);
+  if (target.node.role !== "spin button" || !target.node.interfaces?.includes("Value")) return report;
+  if (!Number.isFinite(wanted)) return report;
   const backend = await context.backend();
-  const shown = await backend.readText(target.handle, 0, 64).catch(() => null);
-  if (!shown || Number(shown.text.trim().replace(",", ".")) === wanted) return report;
+  const now = await backend.describe(target.handle, { maxText: 0 }).catch(() => undefined);
+  if (!now || readsBackAs(now.value, text) !== false) return report;
   const set = await setRange(wanted).catch(() => undefined);
   if (!set) return report;
   return { ...set, route: `${report.route} (its text did not take), then ${set.route}` };

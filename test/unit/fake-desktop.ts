@@ -8,7 +8,7 @@ import {
   type FakeWindow,
 } from "../../src/platform/fake/backend.js";
 import { FakeHands, type FakeHandsDesktop } from "../../src/platform/fake/hands.js";
-import type { Role } from "../../src/platform/roles.js";
+import type { Role, State } from "../../src/platform/roles.js";
 import type { Confirmer } from "../../src/safety/gate.js";
 import type { SafetyLevel } from "../../src/safety/levels.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
@@ -136,6 +136,23 @@ export function fakeWindow(
     rect,
     focused: true,
     root: { role, name: title, bounds: rect, children },
+  };
+}
+
+/** A push button of the fake app that can be clicked, at `y` in its window. */
+export function fakeButton(
+  name: string,
+  y: number,
+  states: State[],
+  { width = 200, height = 30 } = {},
+): FakeElement {
+  return {
+    role: "push button",
+    name,
+    states,
+    actions: ["click"],
+    interfaces: ["Accessible", "Component", "Action"],
+    bounds: { x: 20, y, width, height },
   };
 }
 

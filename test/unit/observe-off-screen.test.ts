@@ -9,20 +9,14 @@ import type { FakeElement } from "../../src/platform/fake/backend.js";
 import type { State } from "../../src/platform/roles.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { oneWindow } from "./fake-desktop.js";
+import { fakeButton, oneWindow } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-observe-off-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const shown: State[] = ["enabled", "sensitive", "showing", "visible", "focusable"];
-const button = (name: string, y: number, states = shown): FakeElement => ({
-  role: "push button",
-  name,
-  states,
-  actions: ["click"],
-  interfaces: ["Accessible", "Component", "Action"],
-  bounds: { x: 20, y, width: 80, height: 24 },
-});
+const button = (name: string, y: number, states = shown): FakeElement =>
+  fakeButton(name, y, states, { width: 80, height: 24 });
 
 it("visibleOnly false lists the targets off screen; by default they are counted and said", async () => {
   const below = button("Place order", 900, ["enabled", "sensitive", "visible", "focusable"]);

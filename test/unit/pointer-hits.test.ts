@@ -13,21 +13,14 @@ import { commitReason } from "../../src/safety/classify.js";
 import { callTool } from "../../src/tools/call.js";
 import { opensMenu } from "../../src/tools/hands/facts.js";
 import { toolNamed } from "../../src/tools/registry.js";
-import { fakeContext } from "./fake-desktop.js";
+import { fakeButton, fakeContext } from "./fake-desktop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-hits-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const showing: State[] = ["enabled", "sensitive", "showing", "visible"];
 const hidden: State[] = ["enabled", "sensitive"];
-const button = (name: string, states: State[], y: number): FakeElement => ({
-  role: "push button",
-  name,
-  states,
-  actions: ["click"],
-  interfaces: ["Accessible", "Component", "Action"],
-  bounds: { x: 20, y, width: 200, height: 30 },
-});
+const button = (name: string, states: State[], y: number): FakeElement => fakeButton(name, y, states);
 
 /** Alpha at (100, 55), under a closed menu's stale "Delete All" and a hidden page's "Send". */
 const root = (): FakeElement => ({

@@ -26,7 +26,8 @@ const TOGGLE_NAMES = /^(toggle|click|press|activate|check|uncheck|cycle)$/i;
 const SELECT_SETTLE_MS = 100;
 const EXPAND_NAMES = /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate)$/i;
 // A menu title's press opens its menu (GTK's and AbiWord's menus say "click"): expanding is that press.
-const EXPAND_MENU_NAMES = new RegExp(`${EXPAND_NAMES.source.slice(0, -2)}|click|open)$`, "i");
+const EXPAND_MENU_NAMES =
+  /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|expand|activate|click|open)$/i;
 const COLLAPSE_NAMES =
   /^(expand or contract|expand or collapse|toggle ?expand|toggleexpand|collapse|activate)$/i;
 /** Component.ScrollTo's AtspiScrollType ANYWHERE. */

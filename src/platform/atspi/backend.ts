@@ -360,8 +360,10 @@ export class AtspiBackend implements AccessibilityBackend {
       fit = await extentsFit(frame.app, frame.path, r, this.callTimeoutMs).catch(() => undefined);
       if (!fit) return;
       if (this.#fits.size > 500) this.#fits.clear();
+      if (this.#unconfirmed.size > 500) this.#unconfirmed.clear();
       const before = this.#unconfirmed.get(key);
       const confirmed = fit.fits !== "scaled" || (before?.fits === "scaled" && before.scale === fit.scale);
+      this.#unconfirmed.delete(key);
       if (fit.fits !== "none" && confirmed) this.#fits.set(key, fit);
       if (fit.fits === "scaled" && !confirmed) this.#unconfirmed.set(key, fit);
     }

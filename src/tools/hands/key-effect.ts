@@ -385,11 +385,12 @@ function formats(read: WindowRead, chord: Chord, editing: boolean): "menu" | "ed
  * "Right" (a panel's side) says nothing of ctrl+r.
  */
 function aligns(read: WindowRead, words: string[]): boolean {
-  const states = new Set(["check menu item", "radio menu item"]);
+  const settings = new Set(["check menu item", "radio menu item"]);
   const nameOf = (n: RawNode) => normalizeLabel(n.name ?? "").toLowerCase();
+  const centre = ALIGNING["ctrl+e"]!;
   return read.nodes.some((menu) => {
-    const items = new Set(menu.children.filter((c) => states.has(c.role)).map(nameOf));
-    const sides = items.has("left") && items.has("right") && (items.has("center") || items.has("centre"));
+    const items = new Set(menu.children.filter((c) => settings.has(c.role)).map(nameOf));
+    const sides = items.has("left") && items.has("right") && centre.some((w) => items.has(w));
     return sides && words.some((w) => items.has(w));
   });
 }
