@@ -48,6 +48,11 @@ const SYSTEM_PACKAGES: { name: string; role: string; required: boolean }[] = [
     required: false,
   },
   { name: "xclip", role: "the clipboard tool on X11", required: false },
+  {
+    name: "libglib2.0-bin",
+    role: "gresource: a GTK app's shortcuts window, which says what its chords do",
+    required: false,
+  },
 ];
 
 /**

@@ -26,6 +26,13 @@ export interface ExportedItem {
   target?: string | number;
 }
 
+/** A chord an app's shortcuts window lists, and the title it gives it ("<control>s": "Save"). */
+export interface ListedShortcut {
+  /** GTK's accelerator syntax, one or more separated by spaces. */
+  accel: string;
+  title: string;
+}
+
 export interface Rect {
   x: number;
   y: number;
@@ -180,6 +187,8 @@ export interface TreeReader {
 export interface AppBindings {
   gtkApplication: boolean;
   items: ExportedItem[];
+  /** The chords a GtkApplication's shortcuts window lists, with their titles (gtk-shortcuts.ts). */
+  shortcuts: ListedShortcut[];
   /** Whether a submenu of an exported model stayed empty: it fills only as it opens. */
   partial: boolean;
 }

@@ -510,6 +510,27 @@ describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor
     );
   });
 
+  // Its shortcuts window (help-overlay.ui in the program's resources) says what a chord does, read
+  // from the program's file: ctrl+i and ctrl+d asked before, as chords of a GtkApplication.
+  it("judges a chord by the title its shortcuts window lists: Go to line passes and its field appears; Delete the current line needs a person, and the text stays", async () => {
+    await key("Escape", "Close the search bar");
+    const editor = await one(call, title, { role: "text", name: "EditorSourceView" });
+    const text = async () => (await call("read_text", { ref: editor.ref })).data?.text;
+    const before = { fields: await fields(), text: await text() };
+    const refused = await key("ctrl+d", "Remove a line");
+    refusedWith(refused, "ctrl+d", /presses a menu item "Delete the current line" \("delete" commits\)/);
+    assert.match(refused.text ?? "", /shortcuts window, which lists <ctrl>d as "Delete the current line"/);
+    assert.equal(await text(), before.text, "the document is as it was");
+    done(await key("ctrl+i", "Go to a line"), "ctrl+i");
+    let after = before.fields;
+    for (let i = 0; i < 20 && after <= before.fields; i++) {
+      await sleep(200);
+      after = await fields();
+    }
+    assert.ok(after > before.fields, `the line number field appeared: ${before.fields} then ${after}`);
+    await key("Escape", "Close the line number field");
+  });
+
   // GTK 4.8 on X11 places a popover's elements in its main window's coordinates; the popover is an
   // X window of its own. Placed there, "Preferences" was clicked 161 points right, on the popover's
   // shadow, and the menu closed with nothing opened (popover-places.ts).

@@ -11,6 +11,7 @@ import {
   exportedItems,
   gtkApplicationOfPid,
 } from "../../src/platform/gtk-menus.js";
+import { listedShortcuts } from "../../src/platform/gtk-shortcuts.js";
 import { parseChord } from "../../src/platform/keys.js";
 import type { State } from "../../src/platform/roles.js";
 import type { AppBindings } from "../../src/platform/types.js";
@@ -20,6 +21,63 @@ import { keyEffect } from "../../src/tools/hands/key-effect.js";
 import { backendWithWindow } from "./fake-desktop.js";
 
 const v = (value: unknown): [unknown, [unknown]] => [[], [value]];
+
+/**
+ * A shortcuts window as GTK apps write it (GNOME Text Editor's help-overlay.ui): sections and
+ * groups around each shortcut, a gesture with no accelerator, one given only an action's name.
+ */
+const OVERLAY = `<?xml version="1.0" encoding="UTF-8"?>
+<interface>
+  <object class="GtkShortcutsWindow" id="help_overlay">
+    <child>
+      <object class="GtkShortcutsSection">
+        <property name="section-name">shortcuts</property>
+        <child>
+          <object class="GtkShortcutsGroup">
+            <property name="title" translatable="yes">Documents</property>
+            <child>
+              <object class="GtkShortcutsShortcut">
+                <property name="title" translatable="yes" context="shortcut window">Save</property>
+                <property name="accelerator">&lt;control&gt;s</property>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsShortcut">
+                <property name="accelerator">&lt;ctrl&gt;l</property>
+                <property name="title" translatable="yes">Select current line</property>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsShortcut">
+                <property name="title" translatable="yes">Swipe back</property>
+                <property name="shortcut-type">gesture-two-finger-swipe-right</property>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsShortcut">
+                <property name="title" translatable="yes">Print</property>
+                <property name="action-name">win.print</property>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsShortcut">
+                <property name="accelerator">&lt;ctrl&gt;1...&lt;ctrl&gt;9</property>
+                <property name="title" translatable="yes">Switch to tab</property>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsShortcut">
+                <property name="accelerator">&lt;ctrl&gt;F1 &lt;ctrl&gt;question</property>
+                <property name="title" translatable="yes">Show help &amp; tips</property>
+              </object>
+            </child>
+          </object>
+        </child>
+      </object>
+    </child>
+  </object>
+</interface>
+`;
 
 describe("a GtkApplication found by its process (Wayland: no X property names it)", () => {
   // A session bus: Mousepad (pid 10) owns its id, a Qt app (pid 10 too) owns one without
@@ -163,6 +221,7 @@ async function judged(root: FakeElement, chord: string, bindings?: AppBindings |
 const app = (extra: Partial<AppBindings> = {}): AppBindings => ({
   gtkApplication: false,
   items: [],
+  shortcuts: [],
   partial: false,
   ...extra,
 });
@@ -180,6 +239,31 @@ describe("a chord in an app that binds keys outside its tree", () => {
         commits: true,
       },
     ]);
+  });
+
+  it("is judged as the command its shortcuts window lists it as: Save commits, a line selected does not, a range claims none", async () => {
+    const shortcuts = listedShortcuts(OVERLAY);
+    assert.deepEqual(shortcuts, [
+      { accel: "<control>s", title: "Save" },
+      { accel: "<ctrl>l", title: "Select current line" },
+      { accel: "<ctrl>1...<ctrl>9", title: "Switch to tab" },
+      { accel: "<ctrl>F1 <ctrl>question", title: "Show help & tips" },
+    ]);
+    const gtkApp = app({ gtkApplication: true, shortcuts });
+    assert.deepEqual(await judged(frame([editor]), "ctrl+s", gtkApp), [
+      { name: "Save", via: `the app's shortcuts window, which lists <control>s as "Save"`, commits: true },
+    ]);
+    assert.deepEqual(await judged(frame([editor]), "ctrl+l", gtkApp), [
+      {
+        name: "Select current line",
+        via: `the app's shortcuts window, which lists <ctrl>l as "Select current line"`,
+        commits: false,
+      },
+    ]);
+    assert.equal((await judged(frame([editor]), "ctrl+?", gtkApp))[0]?.name, "Show help & tips");
+    // A range names no chord of its own, and an unlisted chord is still unknown in a GtkApplication.
+    for (const chord of ["ctrl+3", "ctrl+shift+F7"])
+      assert.equal((await judged(frame([editor]), chord, gtkApp))[0]?.via, "unknown", chord);
   });
 
   it("asks where nothing readable claims it: a GtkApplication, a model that fills as it opens, one that did not answer", async () => {

@@ -10,6 +10,7 @@ import {
   readActionStates,
   readExportedMenu,
 } from "../gtk-menus.js";
+import { programOf, programShortcuts } from "../gtk-shortcuts.js";
 import { everyNode } from "../nodes.js";
 import { processLanguage } from "../processes.js";
 import { MENU_ITEM_ROLES, roleSet, WINDOW_ROLES } from "../roles.js";
@@ -19,6 +20,7 @@ import type {
   ActionReport,
   AppBindings,
   EnrichOptions,
+  ListedShortcut,
   RawNode,
   Rect,
   SemanticAction,
@@ -576,12 +578,32 @@ export class AtspiBackend implements AccessibilityBackend {
       : await this.#gtkApplicationOf(windowId);
     if (!exports) return undefined;
     const gtkApplication = exports.application !== undefined;
-    if (exports.menus.length === 0) return { gtkApplication, items: [], partial: false };
-    const session = await this.#sessionBus();
-    const read = await Promise.all(
-      exports.menus.map((path) => readExportedMenu(session, exports.busName, path, this.callTimeoutMs)),
-    );
-    return { gtkApplication, items: read.flatMap((r) => r.items), partial: read.some((r) => r.partial) };
+    const [shortcuts, read] = await Promise.all([
+      gtkApplication ? this.#listedShortcuts(windowId) : [],
+      exports.menus.length === 0
+        ? []
+        : this.#sessionBus().then((session) =>
+            Promise.all(
+              exports.menus.map((path) =>
+                readExportedMenu(session, exports.busName, path, this.callTimeoutMs),
+              ),
+            ),
+          ),
+    ]);
+    const items = read.flatMap((r) => r.items);
+    return { gtkApplication, items, shortcuts, partial: read.some((r) => r.partial) };
+  }
+
+  /** The shortcuts window of a window's program (gtk-shortcuts.ts); none where it has none. */
+  async #listedShortcuts(windowId: number): Promise<ListedShortcut[]> {
+    const pid = await this.#pidOf(windowId);
+    const program = pid ? await programOf(pid) : undefined;
+    return program ? programShortcuts(program, this.callTimeoutMs) : [];
+  }
+
+  async #pidOf(windowId: number): Promise<number | undefined> {
+    const known = this.#matches.get(windowId)?.window;
+    return (known ?? (await this.windows.clientWindows()).find((w) => w.id === windowId))?.pid ?? undefined;
   }
 
   /** The session bus, opened again where it closed or never opened (a bus restarted). */
@@ -595,8 +617,7 @@ export class AtspiBackend implements AccessibilityBackend {
   /** A window's process's GtkApplication where no X property names it (Wayland), asked once a process. */
   readonly #gtkApplications = new Map<number, Promise<GtkExports | undefined>>();
   async #gtkApplicationOf(windowId: number): Promise<GtkExports | undefined> {
-    const known = this.#matches.get(windowId)?.window;
-    const pid = (known ?? (await this.windows.clientWindows()).find((w) => w.id === windowId))?.pid;
+    const pid = await this.#pidOf(windowId);
     if (!pid) return undefined;
     let found = this.#gtkApplications.get(pid);
     if (!found) {

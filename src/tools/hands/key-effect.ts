@@ -355,13 +355,23 @@ function bindsOutside(
   return undefined;
 }
 
-/** The items of the app's exported menus whose accelerator is the chord, judged as presses of them. */
+/**
+ * The items of the app's exported menus whose accelerator is the chord, and the shortcuts its
+ * shortcuts window lists for it, judged as presses of commands so named.
+ */
 async function exportedClaims(j: KeyJudging, app: AppBindings, chord: Chord): Promise<void> {
-  for (const item of app.items) {
-    if (!item.accel || !bindingChords(item.accel).some((b) => !b.bare && sameChord(b.chord, chord))) continue;
-    const facts: TargetFacts = { role: "menu item", name: item.label, window: windowFacts(j.read) };
-    await j.add(facts, `the accelerator ${item.accel} of the app's exported menu item "${item.label}"`);
-  }
+  const binds = (accel: string) => bindingChords(accel).some((b) => !b.bare && sameChord(b.chord, chord));
+  const command = (name: string): TargetFacts => ({ role: "menu item", name, window: windowFacts(j.read) });
+  for (const item of app.items)
+    if (item.accel && binds(item.accel))
+      await j.add(
+        command(item.label),
+        `the accelerator ${item.accel} of the app's exported menu item "${item.label}"`,
+      );
+  // The window lists several accelerators apart by spaces; a range ("<ctrl>1...<ctrl>9") claims none.
+  for (const { accel, title } of app.shortcuts)
+    if (accel.split(/\s+/).some((one) => !one.includes("...") && binds(one)))
+      await j.add(command(title), `the app's shortcuts window, which lists ${accel} as "${title}"`);
 }
 
 /**
