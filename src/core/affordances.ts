@@ -1,13 +1,16 @@
 // What an element offers to an agent, in the protocol's action names, derived from what the element
 // itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
 
-import { roleSet } from "../platform/roles.js";
+import { roleSet, saysSelectable } from "../platform/roles.js";
 import { TOGGLE_ROLES } from "../platform/types.js";
 import { isInteractiveRole } from "./flatten.js";
 import type { SnapshotElement } from "./snapshot.js";
 import { takesText } from "./value.js";
 
-const SELECT_ROLES = roleSet("list item", "page tab", "tree item", "table cell", "menu item", "combo box");
+// Items are selected within their parent, where they say they can be (the backend's own rule); a
+// cell by its row, a combo box by its option, a container with Selection by its child.
+const SELECT_ITEM_ROLES = roleSet("list item", "page tab", "tree item", "menu item");
+const SELECT_ROLES = roleSet("table cell", "combo box");
 const SCROLL_ROLES = roleSet("scroll pane", "scroll bar", "viewport");
 
 export function affordances(element: SnapshotElement): string[] {
@@ -20,7 +23,8 @@ export function affordances(element: SnapshotElement): string[] {
   else if (named.some((a) => /^(click|press|activate|jump|open|invoke)$/.test(a))) actions.add("invoke");
   if (takesText(element) && !readOnly) actions.add("set_value");
   if (interfaces.includes("Value") && !readOnly) actions.add("set_range");
-  if (SELECT_ROLES.has(element.role) || interfaces.includes("Selection")) actions.add("select");
+  const item = SELECT_ITEM_ROLES.has(element.role) && saysSelectable(element.states);
+  if (item || SELECT_ROLES.has(element.role) || interfaces.includes("Selection")) actions.add("select");
   if (states.includes("expandable")) actions.add(states.includes("expanded") ? "collapse" : "expand");
   if (SCROLL_ROLES.has(element.role)) actions.add("scroll");
   if (states.includes("focusable")) actions.add("focus");

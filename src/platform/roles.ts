@@ -306,6 +306,13 @@ export type Interface = (typeof INTERFACES)[number];
 
 const STATE_NAMES: ReadonlySet<string> = new Set(STATES);
 
+/**
+ * Whether an item can be selected within its parent: it says so, or its states were not read. Kate's
+ * page tabs say not, and their tab bar has no Selection.
+ */
+export const saysSelectable = (states: readonly string[] | null | undefined): boolean =>
+  states == null || states.includes("selectable");
+
 /** Whether a name (a caller's, say) is one of the vocabulary's states. */
 export function isState(name: string): name is State {
   return STATE_NAMES.has(name);

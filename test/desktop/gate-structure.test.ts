@@ -133,4 +133,29 @@ describe("the judge on a Qt 5 window: a tab, a checkable button and a menu item 
     await sleep(300);
     assert.ok(!qtLogged().includes("Vrandosk now"), JSON.stringify(qtLogged()));
   });
+
+  // Qt 5 gives a list view's rows a Table and no Selection, and will not unselect a list's only
+  // row: the old row stayed selected beside the new one (Kate's settings pages). Its
+  // tabs say they are not selectable, and were offered select all the same, then refused.
+  it("a list's row is chosen through its Table and the old row let go; a tab not selectable is not offered select", async () => {
+    await element({ role: "list item", name: "Editing" });
+    const seen = await call("observe", { target: { kind: "title", glob: qtTitle } });
+    const line = (what: string) => (seen.text ?? "").split("\n").find((l: string) => l.includes(what)) ?? "";
+    assert.doesNotMatch(line('page tab "Overview"'), /\bselect\b/, seen.text);
+    assert.match(line('list item "Editing"'), /\bselect\b/, seen.text);
+    const ref = (await element({ role: "list item", name: "Editing" })).ref;
+    const chosen = await call("act", { ref, action: { kind: "select" }, intent });
+    assert.ok(chosen.ok, JSON.stringify(chosen.error));
+    assert.match(chosen.text, /RemoveRowSelection\(0\) again[\s\S]*Selected rows now: 1\./, chosen.text);
+    const deadline = Date.now() + HANG_MS;
+    while (qtLogged().at(-1) !== "selected Editing" && Date.now() < deadline) await sleep(100);
+    assert.equal(qtLogged().at(-1), "selected Editing", JSON.stringify(qtLogged()));
+    const rows = await call("find", { target: { kind: "title", glob: qtTitle }, role: "list item" });
+    const selected = rows.data.matches.filter((m: { states?: string[] }) => m.states?.includes("selected"));
+    assert.deepEqual(
+      selected.map((m: { name: string }) => m.name),
+      ["Editing"],
+      "only the row asked for is selected",
+    );
+  });
 });

@@ -4,6 +4,7 @@
 // the app do something goes through `app.act` (the bus, never the direct socket): see app.ts.
 
 import { DBusTimeoutError } from "../dbus.js";
+import { saysSelectable } from "../roles.js";
 import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../types.js";
 import {
   ActionRejected,
@@ -344,7 +345,7 @@ async function select(
   if (node.role === "radio button" || node.role === "radio menu item") return chooseRadio(target, timeoutMs);
   // No option: select this element within its parent (a list item, a page tab), which must be a
   // selection container.
-  const selectable = node.states === undefined || node.states.includes("selectable");
+  const selectable = saysSelectable(node.states);
   const row = await rowOfCell(target, timeoutMs);
   if (row !== undefined) return selectCell(target, row, timeoutMs);
   const parentInterfaces = target.parentPath
@@ -352,12 +353,25 @@ async function select(
         await app.call(target.parentPath, IFACE.accessible, "GetInterfaces", timeoutMs).catch(() => [[]])
       )[0] as string[])
     : [];
-  if (!target.parentPath || !selectable || !parentInterfaces.some((i) => i.endsWith(".Selection")))
-    throw unsupported(
-      target,
-      "select without option or row (it is not a selectable item of a list or tab list)",
+  const has = (name: string) => parentInterfaces.some((i) => i.endsWith(`.${name}`));
+  if (target.parentPath && selectable && has("Selection"))
+    return selectChild(
+      app,
+      target.parentPath,
+      node.indexInParent,
+      timeoutMs,
+      "of this element in its parent",
     );
-  return selectChild(app, target.parentPath, node.indexInParent, timeoutMs, "of this element in its parent");
+  // Qt's list views hold their items in a Table with no Selection (Kate's file browser): the
+  // item's row, through the Table, read back.
+  const itemRow =
+    target.parentPath && selectable && has("Table") ? await rowAt(target, timeoutMs) : undefined;
+  if (itemRow !== undefined)
+    return selectRow(app, target.parentPath!, ["Table"], itemRow, undefined, "replace", timeoutMs);
+  throw unsupported(
+    target,
+    "select without option or row (it is not a selectable item of a list or tab list)",
+  );
 }
 
 /**
@@ -382,7 +396,12 @@ async function selectCell(target: ActionTarget, row: number, timeoutMs: number):
 
 /** The row of a table cell whose parent is the table itself; undefined for anything else. */
 async function rowOfCell(target: ActionTarget, timeoutMs: number): Promise<number | undefined> {
-  if (target.node.role !== "table cell" || !target.parentPath) return undefined;
+  return target.node.role === "table cell" ? rowAt(target, timeoutMs) : undefined;
+}
+
+/** The row of its parent's Table an element is at; undefined where the parent says none. */
+async function rowAt(target: ActionTarget, timeoutMs: number): Promise<number | undefined> {
+  if (!target.parentPath) return undefined;
   try {
     const [row] = await target.app.call(target.parentPath, IFACE.table, "GetRowAtIndex", timeoutMs, "i", [
       target.node.indexInParent,
@@ -391,6 +410,48 @@ async function rowOfCell(target: ActionTarget, timeoutMs: number): Promise<numbe
   } catch {
     return undefined;
   }
+}
+
+/** Unselects a table's rows; whether the table took every one. */
+async function unselectRows(
+  app: AtspiApp,
+  path: string,
+  rows: number[],
+  timeoutMs: number,
+): Promise<boolean> {
+  const removed = await Promise.all(
+    rows.map((r) =>
+      app.act(path, IFACE.table, "RemoveRowSelection", timeoutMs, "i", [r]).catch(() => undefined),
+    ),
+  );
+  return removed.every((r) => r?.[0] === true);
+}
+
+/**
+ * Qt will not unselect a list's only selected row, and its AddRowSelection then keeps it beside the
+ * new one (Kate's settings pages): the rows that stayed are unselected again once the new one is
+ * in, and where that took the new row with them (Qt unselects a contiguous run to its end), it is
+ * added once more. The selection as it then reads.
+ */
+async function letGo(
+  app: AtspiApp,
+  path: string,
+  row: number,
+  stayed: number[],
+  timeoutMs: number,
+): Promise<{ route: string; rows: number[] | undefined }> {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
+  const steps = [`Table.RemoveRowSelection(${stayed.join(", ")}) again`];
+  await unselectRows(app, path, stayed, timeoutMs);
+  await settle();
+  let rows = await selectedRows(app, path, timeoutMs);
+  if (rows && !rows.includes(row)) {
+    await app.act(path, IFACE.table, "AddRowSelection", timeoutMs, "i", [row]).catch(() => undefined);
+    steps.push(`Table.AddRowSelection(${row}) again`);
+    await settle();
+    rows = await selectedRows(app, path, timeoutMs);
+  }
+  return { route: steps.join(", then "), rows };
 }
 
 /** Selects a table's row (or, with a column, one cell) through its Table interface, read back. */
@@ -422,12 +483,8 @@ async function selectRow(
   if (mode === "replace" && before && before.some((r) => r !== row)) {
     // A file list keeps its selection when another row is added: Enter then opened both files.
     const others = before.filter((r) => r !== row);
-    const removed = await Promise.all(
-      others.map((r) =>
-        app.act(path, IFACE.table, "RemoveRowSelection", timeoutMs, "i", [r]).catch(() => undefined),
-      ),
-    );
-    if (removed.some((r) => r?.[0] !== true) && interfaces.includes("Selection")) {
+    const removed = await unselectRows(app, path, others, timeoutMs);
+    if (!removed && interfaces.includes("Selection")) {
       await app.act(path, IFACE.selection, "ClearSelection", timeoutMs).catch(() => undefined);
       steps.push("Selection.ClearSelection");
     } else steps.push(`Table.RemoveRowSelection(${others.join(", ")})`);
@@ -446,7 +503,13 @@ async function selectRow(
   if (steps.length > 0) report = { ...report, route: `${steps.join(", then ")}, then ${report.route}` };
   // The selection as the table now says it is: what the next Enter or Delete acts on.
   await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
-  const after = await selectedRows(app, path, timeoutMs);
+  let after = await selectedRows(app, path, timeoutMs);
+  const stayed = mode === "replace" && after?.includes(row) ? after.filter((r) => r !== row) : [];
+  if (stayed.length > 0) {
+    const released = await letGo(app, path, row, stayed, timeoutMs);
+    report = { ...report, route: `${report.route}, then ${released.route}` };
+    after = released.rows;
+  }
   if (!after) return report;
   const selection = { rows: after.slice(0, SELECTION_SHOWN), total: after.length };
   // No row reads selected at all: the Java wrapper reports none even where the table took it (its
