@@ -21,6 +21,8 @@ export interface FlatEntry {
   fold?: Fold;
   /** It says it has the focus only as a proxy of a field that has it (markFocusProxies). */
   focusProxy?: true;
+  /** Laid out though not on screen: the screen view unfolded (a closed combo box's options). */
+  offScreen?: true;
 }
 
 /**
@@ -390,6 +392,8 @@ class RootLayout {
   readonly #screen: boolean;
   readonly #foldHidden: boolean;
   readonly #showingKnown: boolean;
+  /** How many unfolded elements above the one visited are off screen (the screen view unfolded). */
+  #offScreenAbove = 0;
 
   constructor(
     readonly result: FlattenResult,
@@ -418,6 +422,8 @@ class RootLayout {
     if (!isRoot && (await this.#leftOut(node, depth, path, parentName))) return;
     const keep = isRoot || !this.options.onlyInteractive || isInteractive(node);
     const entry: FlatEntry = { node, depth, path, windowId: this.windowId };
+    const unfolded = this.#screen && !!this.options.unfold && !isRoot;
+    if (unfolded && (this.#offScreenAbove > 0 || !this.#shown(node))) entry.offScreen = true;
     if (keep) this.result.entries.push(entry);
     else this.result.droppedStructural++;
     // A shown element whose children are all off screen (a closed menu in its bar) is one line.
@@ -431,7 +437,11 @@ class RootLayout {
       entry.fold = this.#foldOf(node, false);
       return;
     }
+    // What a hidden element or a closed popup holds is off screen, whatever its own states say.
+    const hides = unfolded && (!!entry.offScreen || closesItsPopup(node));
+    if (hides) this.#offScreenAbove++;
     await this.#children(node, keep ? depth + 1 : depth, path);
+    if (hides) this.#offScreenAbove--;
   }
 
   /**

@@ -27,10 +27,11 @@ export function incompleteLines(known: TreeIncomplete[] | undefined): string[] {
   return (known ?? []).map((k) => `# tree_incomplete: window ${k.window}: ${k.reason}. Fix: ${k.fix}`);
 }
 
-export function keyStates(element: Pick<SnapshotElement, "states">): string[] {
+export function keyStates(element: Pick<SnapshotElement, "states" | "offScreen">): string[] {
   const states = element.states;
-  if (states === null) return [];
-  const shown: string[] = KEY_STATES.filter((s) => states.includes(s));
+  const off = element.offScreen ? ["off screen"] : [];
+  if (states === null) return off;
+  const shown: string[] = [...KEY_STATES.filter((s) => states.includes(s)), ...off];
   if (states.includes("expandable") && !states.includes("expanded")) shown.push("collapsed");
   // "enabled"/"sensitive" missing on something a user could act on means it is disabled.
   if (!states.includes("enabled") && !states.includes("sensitive") && states.includes("visible")) {

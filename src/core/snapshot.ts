@@ -72,6 +72,8 @@ export interface SnapshotElement {
   pixelsOnly?: true;
   /** An unnamed field's label, read from where it sits beside it: not the application's own name. */
   inferredLabel?: string;
+  /** Listed though not on screen (the screen view unfolded): a click would miss it. */
+  offScreen?: true;
 }
 
 /** A fold as a reply shows it: a group of hidden siblings names its parent's ref and its members' refs. */
@@ -519,6 +521,7 @@ export class SnapshotStore {
       childCount: node.childCount ?? null,
     };
     if (node.description) element.description = node.description;
+    if (entry.offScreen) element.offScreen = true;
     const value = shownValue(node, true);
     if (value !== undefined) element.value = value;
     if (

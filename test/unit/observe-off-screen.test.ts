@@ -1,5 +1,5 @@
-// observe with visibleOnly false lists what is off screen as targets, each (a page's form below the
-// fold); by default it leaves them out and counts them, saying visibleOnly false shows them.
+// observe with visibleOnly false lists what is off screen as targets, each marked so (a page's form
+// below the fold); by default it leaves them out and counts them, saying visibleOnly false shows them.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +35,9 @@ it("visibleOnly false lists the targets off screen; by default they are counted 
     assert.match(text, /1 off screen \(visibleOnly: false shows them\)/, text);
     const all = await observe(false);
     assert.ok(all.ok, JSON.stringify(!all.ok && all.error));
-    assert.match(all.output.text ?? "", /push button "Place order"/, all.output.text);
+    // Each says it is off screen, where a click would miss it; the one on screen does not.
+    assert.match(all.output.text ?? "", /push button "Place order" \(off screen\)/, all.output.text);
+    assert.match(all.output.text ?? "", /push button "Update cart" \[ref=/, all.output.text);
     assert.doesNotMatch(all.output.text ?? "", /off screen \(visibleOnly/, all.output.text);
   } finally {
     await context.close();
