@@ -477,7 +477,8 @@ export interface ElementActor {
 export class UnsupportedAction extends CodedError {
   override readonly name = "UnsupportedAction";
   readonly code = "unsupported_pattern";
-  readonly next = "Use an action the element supports (listed), or another element.";
+  readonly next =
+    "Use an action the element supports (listed); where it shows on screen, the click tool presses it as a person would (a menu title opens so); or use another element.";
   override get details() {
     return { supported: this.supported };
   }

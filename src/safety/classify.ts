@@ -143,6 +143,11 @@ export interface TargetFacts {
   /** It sits in a bar beside a field that searches (a find bar): its Close hides the bar. */
   searchBar?: boolean | undefined;
   /**
+   * Its words close, and it sits beside a Save that is disabled (Kate's settings page): there is
+   * nothing unsaved for the close to lose.
+   */
+  besideDisabledSave?: boolean | undefined;
+  /**
    * One cell of a table row of several columns: a press or a select selects the row, and its words
    * are data ("Tar archive", a printer "Print to File"), not a command. Keys that activate it and a
    * double click are not selections, and are judged by the words.
@@ -255,7 +260,7 @@ function judgeLabel(
   role: string,
   window: WindowFacts | undefined,
   shownAs = label,
-  bar = false,
+  losesNothing = false,
 ): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
@@ -288,8 +293,8 @@ function judgeLabel(
     return { commits: `${what} ("${commits.word}"${commits.what ? `: ${commits.what}` : " commits"})` };
   if (words.closes) {
     if (inDialog && window?.holdsInput === false) return { safe: true };
-    // A find bar's Close hides the bar: the document stays as it is.
-    if (bar) return { safe: true };
+    // A find bar's Close hides the bar, and a Close beside a disabled Save has nothing unsaved.
+    if (losesNothing) return { safe: true };
     return {
       commits: inDialog
         ? `${what} closes a ${windowRole}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
@@ -450,7 +455,15 @@ function wordsDecide(target: TargetFacts, role: string, labels: Label[]): string
   const judge = (shown: boolean) =>
     labels
       .filter((l) => l.shown === shown)
-      .map((label) => judgeLabel(label.text, role, target.window, label.text, !!target.searchBar));
+      .map((label) =>
+        judgeLabel(
+          label.text,
+          role,
+          target.window,
+          label.text,
+          !!(target.searchBar || target.besideDisabledSave),
+        ),
+      );
   let verdicts = judge(true);
   if (!verdicts.some((v) => v)) verdicts = judge(false);
   const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);

@@ -171,6 +171,17 @@ describe("typed keys on a GTK 3 main window with no default button", () => {
     assert.equal(await text("Message"), "Dear Ann,\nsee you soon");
   });
 
+  // A document typed into by its ref had its caret sent to the end first: the line an agent had gone
+  // to with its keys was typed at the end of the text, and the reply said it read back exactly.
+  it("text typed by ref into a text of many lines that has the focus goes in at its caret", async () => {
+    const message = await one(call, title, { name: "Message" });
+    done(await call("key", { key: "ctrl+Home", intent: "Go to the start", window: { title } }), "ctrl+Home");
+    const typed = await call("type_text", { ref: message.ref, text: "Hello. ", intent: "Write" });
+    done(typed, "typing at the caret");
+    assert.match(typed.text ?? "", /at its caret \(0 of 22\)/, typed.text);
+    assert.equal(await text("Message"), "Hello. Dear Ann,\nsee you soon");
+  });
+
   it("Enter in a field whose placeholder says it searches searches, with no person", async () => {
     const query = await one(call, title, { name: "Query" });
     done(await call("type_text", { ref: query.ref, text: "red cats\n", intent: "Search" }), "Enter in Query");

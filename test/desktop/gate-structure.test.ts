@@ -158,4 +158,32 @@ describe("the judge on a Qt 5 window: a tab, a checkable button and a menu item 
       "only the row asked for is selected",
     );
   });
+
+  // Kate's settings page closed by its Close was refused as "closes a window that may hold unsaved
+  // work", with its Save disabled: nothing was unsaved.
+  it("a Close beside a disabled Save passes; once a change enables Save, it asks", async () => {
+    const close = async () =>
+      call("click", { ref: (await element({ role: "push button", name: "Close" })).ref, intent });
+    const first = await close();
+    assert.ok(first.ok && first.data.status === "done", JSON.stringify(first.data ?? first.error));
+    const deadline = Date.now() + HANG_MS;
+    while (!qtLogged().includes("settings closed") && Date.now() < deadline) await sleep(100);
+    assert.ok(qtLogged().includes("settings closed"), JSON.stringify(qtLogged()));
+    const wrap = await call("click", {
+      ref: (await element({ role: "check box", name: "Word wrap" })).ref,
+      intent,
+    });
+    assert.ok(wrap.ok && wrap.data.status === "done", JSON.stringify(wrap.data ?? wrap.error));
+    const enabled = await findWaiting(
+      call,
+      qtTitle,
+      { role: "push button", name: "Save", states: ["enabled"] },
+      HANG_MS,
+    );
+    assert.ok(enabled, "the change enabled Save");
+    const second = await close();
+    assert.ok(second.ok && second.data.status === "refused", JSON.stringify(second.data ?? second.error));
+    assert.match(String(second.data.reason), /may hold unsaved work/);
+    assert.equal(qtLogged().filter((l) => l === "settings closed").length, 1, "the refused Close never ran");
+  });
 });

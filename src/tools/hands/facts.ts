@@ -4,6 +4,7 @@
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
+import { everyNode } from "../../platform/nodes.js";
 import {
   EDITABLE_ROLES,
   MENU_ITEMS,
@@ -24,7 +25,7 @@ import {
   type WindowQuestion,
   windowQuestions,
 } from "../../safety/classify.js";
-import { matchLabel } from "../../safety/committing-words.js";
+import { labelIs, matchLabel } from "../../safety/committing-words.js";
 import { readLabel } from "../../safety/label-reading.js";
 import { withoutNamedThings } from "../../safety/named-things.js";
 import type { ToolContext } from "../context.js";
@@ -346,7 +347,7 @@ async function containers(
   handle: string,
   element: { role: string; name: string | undefined },
   windowId: number | undefined,
-): Promise<Pick<TargetFacts, "inside" | "searchBar">> {
+): Promise<Pick<TargetFacts, "inside" | "searchBar" | "besideDisabledSave">> {
   if (!BUTTON_ROLES.has(element.role)) return {};
   const backend = await context.backend();
   const ancestors = (await backend.ancestorsOf?.(handle, CONTAINERS_READ).catch(() => [])) ?? [];
@@ -356,7 +357,14 @@ async function containers(
   if (!bar || !element.name || !matchLabel(element.name).closes) return { inside };
   const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
   const found = read && (await isFindBar(context, read.root, windowId ?? null));
-  return { inside, ...(found ? { searchBar: true } : {}) };
+  // Beside it a Save, and every Save there disabled: what the close would lose was saved.
+  const saves = read
+    ? everyNode(read.root).filter((n) => BUTTON_ROLES.has(n.role) && labelIs(n.name ?? "", "saves"))
+    : [];
+  const saved =
+    saves.length > 0 &&
+    saves.every((n) => !!n.states && !n.states.includes("enabled") && !n.states.includes("sensitive"));
+  return { inside, ...(found ? { searchBar: true } : {}), ...(saved ? { besideDisabledSave: true } : {}) };
 }
 
 /**

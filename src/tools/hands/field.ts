@@ -123,6 +123,26 @@ export async function caretAtEnd(
 }
 
 /**
+ * Where typing starts in a text of many lines that already had the keyboard focus, with nothing
+ * selected: at its caret, where the agent's own keys put it (a document is typed into where the
+ * caret is, not appended to). Undefined for any other place: its caret goes to the end.
+ */
+export async function caretWhereItIs(
+  context: ToolContext,
+  place: ResolvedPlace | undefined,
+): Promise<FieldStart | undefined> {
+  if (!place?.handle || singleLine(place) || !EDITS_TEXT.has(place.element?.role ?? "")) return undefined;
+  const caret = await caretUntil(context, place.handle, () => true, 0);
+  if (!caret || caret.selections.length > 0 || atEnd(caret)) return undefined;
+  return {
+    before: await textOf(context, place, caret.length),
+    at: caret.caret,
+    singleLine: false,
+    how: `at its caret (${caret.caret} of ${caret.length}), where the focused text had it`,
+  };
+}
+
+/**
  * Empties the field (ctrl+a, Backspace) and waits until it reads empty: typing before the app has
  * handled the two keys put the new text beside the old, or let the old text pass for the new.
  * Undefined where it cannot be read (not a text field, no Text interface).

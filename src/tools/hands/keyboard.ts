@@ -18,7 +18,7 @@ import { refSchema, typedTextSchema } from "../schemas.js";
 import type { Verdict } from "./attempt.js";
 import { pathTo } from "./enter-effect.js";
 import { everyFocused, focusedElements, pressFacts, typedInto } from "./facts.js";
-import { caretAtEnd, emptied, type Lost, lostOf, untilShown } from "./field.js";
+import { caretAtEnd, caretWhereItIs, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { fieldFaceBefore, fieldFaceChange } from "./field-face.js";
 import { clicksToFocus, focusPlace } from "./focus.js";
 import { type KeyEffect, keyEffect } from "./key-effect.js";
@@ -247,7 +247,7 @@ export const typeTextTool = defineInputTool({
   group: "hands",
   title: "Type text",
   description:
-    "Type with the real keyboard into the focused field or a ref. A newline or space that would press a committing button needs a person.",
+    "Type with the real keyboard into the focused field or a ref (at the end of its text; in a focused text of many lines, at its caret). A newline or space that would press a committing button needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
@@ -462,9 +462,11 @@ export async function typeTextPlan(
           // An element with no text to read back shows what it took only in its pixels.
           const pixels = await pixelsBefore(context, place, input.text);
           const face = await fieldFaceBefore(context, reaches, target.changesWindow);
+          // A document that had the focus is typed into at its caret; any other field at its end.
+          const kept = focused === "already focused" ? await caretWhereItIs(context, place) : undefined;
           const start = input.clear
             ? await emptied(context, h, place)
-            : await caretAtEnd(context, h, acting, place);
+            : (kept ?? (await caretAtEnd(context, h, acting, place)));
           const started = Date.now();
           const { remapped, written } = await typeInPieces(context, h, acting, {
             text: input.text,
@@ -532,7 +534,12 @@ function typedDescription(
     : "";
   const verdict = typedVerdict(r, place);
   if (verdict?.status === "unverified") return `${r.characters} character(s) sent as keys${where}${asText}`;
-  const at = r.caret ? " at the end of its text" : "";
+  const at =
+    typeof r.caret === "string" && r.caret.startsWith("at its caret")
+      ? ` ${r.caret}`
+      : r.caret
+        ? " at the end of its text"
+        : "";
   if (verdict) return `typed ${r.characters} character(s)${where}${at}${asText}`;
   const unsure = arrivalUnsure(r, input.text, input.clear);
   if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
