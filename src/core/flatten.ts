@@ -242,6 +242,27 @@ const WRAPPER_INTERFACES = ["EditableText", "Value", "Selection", "Table", "Hype
 const ECHO_ROLES = roleSet("label", "static", "text", "caption", "icon", "image");
 
 function isWrapper(node: RawNode): boolean {
+  return repeatsItsChild(node) || isLayoutWrapper(node);
+}
+
+/**
+ * A control that holds the same control, named alike, and takes no focus itself: GTK 4's menu
+ * button holds the button it draws ("Ver" in "Ver"). The one inside, which takes the focus, stands.
+ */
+function repeatsItsChild(node: RawNode): boolean {
+  const child = node.children[0];
+  return (
+    node.children.length === 1 &&
+    !!child &&
+    !!node.name &&
+    child.role === node.role &&
+    child.name === node.name &&
+    node.childrenCut === undefined &&
+    !(node.states ?? []).includes("focusable")
+  );
+}
+
+function isLayoutWrapper(node: RawNode): boolean {
   return (
     WRAPPER_ROLES.has(node.role) &&
     !node.name &&

@@ -30,3 +30,14 @@ it("only a toolkit that hands markup over has its names read so", () => {
   assert.equal(cleanName("x<sup>2</sup> ", { namesInMarkup: true }), "x²");
   assert.equal(cleanName("x<sup>2</sup>", {}), "x<sup>2</sup>");
 });
+
+it("GTK 4.8's doubled names are read once, its copy with a marked mnemonic too", () => {
+  const gtk4 = { doublesNames: true };
+  assert.equal(cleanName("Open Open", gtk4), "Open");
+  assert.equal(cleanName("_Guardar… Guardar…", gtk4), "Guardar…");
+  assert.equal(cleanName("Reempl_azar todo Reemplazar todo", gtk4), "Reemplazar todo");
+  // A name with an underscore of its own, or two words that differ, stays as it is.
+  assert.equal(cleanName("file_name file", gtk4), "file_name file");
+  assert.equal(cleanName("_Guardar Cerrar", gtk4), "_Guardar Cerrar");
+  assert.equal(cleanName("_Guardar… Guardar…", {}), "_Guardar… Guardar…");
+});

@@ -128,6 +128,28 @@ describe("the screen view", () => {
     assert.match(text, /7 elements not on screen folded into 2 lines/);
   });
 
+  it("a control holding the same control (GTK 4's menu button) is one line: the one that takes the focus", async () => {
+    const inner: FakeElement = {
+      role: "push button",
+      name: "View",
+      states: [...SHOWN, "focusable"],
+      actions: ["click"],
+      interfaces: ["Accessible", "Action"],
+    };
+    const text = await rendered(
+      {
+        role: "frame",
+        name: "Editor",
+        states: SHOWN,
+        children: [{ role: "push button", name: "View", states: SHOWN, children: [inner] }],
+      },
+      "screen",
+    );
+    const lines = text.split("\n").filter((l) => /push button "View"/.test(l));
+    assert.equal(lines.length, 1, text);
+    assert.doesNotMatch(lines[0]!, / in push button/, text);
+  });
+
   it("a page cut by maxNodes says the call that continues it, and that call is snapshot's own", async () => {
     const { snapshots } = store();
     const page = await snapshots.take(

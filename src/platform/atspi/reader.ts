@@ -88,7 +88,21 @@ export function cleanName(
     trimmed.slice(0, half) === trimmed.slice(half + 1)
   )
     return trimmed.slice(0, half);
-  return trimmed;
+  return unmarkedDouble(trimmed) ?? trimmed;
+}
+
+/**
+ * A label GTK 4.8 doubles with its mnemonic marked in the first copy ("_Guardar… Guardar…",
+ * "Reempl_azar todo Reemplazar todo"): the second, as the button shows it.
+ */
+function unmarkedDouble(name: string): string | undefined {
+  if (!name.includes("_")) return undefined;
+  for (let at = name.indexOf(" "); at > 0; at = name.indexOf(" ", at + 1)) {
+    const first = name.slice(0, at);
+    const second = name.slice(at + 1);
+    if (first.includes("_") && first.replace(/_(.)/gu, "$1") === second) return second;
+  }
+  return undefined;
 }
 
 const KNOWN_INTERFACES: ReadonlySet<string> = new Set(INTERFACES);
