@@ -441,7 +441,8 @@ function describeFound(
   };
   const value = shownValue(node, true);
   if (value !== undefined) {
-    const whole = Math.max(value.length, node.textLength ?? 0);
+    // A Value's number ("4") is not cut from its text ("4 caratteri"): only a text's length counts.
+    const whole = Math.max(value.length, node.value === undefined ? (node.textLength ?? 0) : 0);
     found.value = value.slice(0, FOUND_VALUE_CHARS);
     if (whole > found.value.length) found.value_length = whole;
   }

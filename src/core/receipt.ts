@@ -133,7 +133,9 @@ export function elementState(node: RawNode): ElementState {
   };
   const value = shownValue(node);
   if (value !== undefined) state.value = value;
-  if (value !== undefined && node.textLength !== undefined && node.textLength > value.length)
+  // Cut only where the value is the text: a spin button's Value "4" is no cut of its text "4 caratteri".
+  const fromText = node.value === undefined;
+  if (value !== undefined && fromText && node.textLength !== undefined && node.textLength > value.length)
     state.value_length = node.textLength;
   return state;
 }
