@@ -184,10 +184,20 @@ function pixelsTarget(
   };
 }
 
+/**
+ * Each element once, where it is first read: an open popup read as a top-level of its own is also
+ * its owner's child (a GTK 3 combo box's menu was listed twice).
+ */
+function onceEach(elements: SnapshotElement[]): SnapshotElement[] {
+  const seen = new Set<string>();
+  return elements.filter((element) => !seen.has(element.ref) && !!seen.add(element.ref));
+}
+
 export function observeTargets(
-  elements: SnapshotElement[],
+  read: SnapshotElement[],
   options: { items: boolean; maxTargets: number },
 ): Observation & { total: number } {
+  const elements = onceEach(read);
   const picked: Picked[] = [];
   /** Rows of sibling cells already listed: the parent's order and the row's place, to the target. */
   const cellRows = new Map<string, Picked>();

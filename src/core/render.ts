@@ -46,10 +46,11 @@ export function keyStates(element: Pick<SnapshotElement, "states" | "offScreen">
  */
 const PATH_LIKE = /^(?:[~.]?\/|[A-Za-z]:\\|\\\\|[a-z][a-z+.-]*:\/\/)|^[^\s]*[/\\][^\s]*$/u;
 
-function quote(text: string, max = 120): string {
+/** A text quoted on one line, cut to `max`; a value keeps its line breaks, written `\n` (as observe writes them). */
+function quote(text: string, max = 120, breaks = false): string {
   // Only what can be shown is folded: a name of megabytes is not copied whole to show 120 characters.
   const read = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const oneLine = read.replace(/\s+/g, " ");
+  const oneLine = breaks ? read.replace(/\r\n?/g, "\n").replace(/[^\S\n]+/g, " ") : read.replace(/\s+/g, " ");
   const cut = oneLine.length > max || read !== text;
   if (!cut) return JSON.stringify(oneLine);
   // A long path keeps its head and its end: its file name is what differs from its neighbours'.
@@ -121,7 +122,7 @@ export function renderElement(element: SnapshotElement, options: RenderOptions =
   if (states.length > 0) parts.push(`(${states.join(", ")})`);
   if (element.value !== undefined) {
     const cut = element.textLength !== undefined ? ` (${element.textLength} chars, cut)` : "";
-    parts.push(`= ${quote(element.value, 200)}${cut}`);
+    parts.push(`= ${quote(element.value, 200, true)}${cut}`);
   }
   if (element.value === undefined && element.fold?.selected !== undefined)
     parts.push(`= ${quote(element.fold.selected, 200)}`);

@@ -140,6 +140,11 @@ export interface TargetFacts {
   opensMenu?: boolean | undefined;
   /** The roles of its nearest ancestors, nearest first, where read (a button inside a column header). */
   inside?: string[] | undefined;
+  /**
+   * A command with no element, named where the app lists its shortcuts (its shortcuts window):
+   * judged as a menu item of that name, and said as the command it is.
+   */
+  listedCommand?: boolean | undefined;
   /** It sits in a bar beside a field that searches (a find bar): its Close hides the bar. */
   searchBar?: boolean | undefined;
   /**
@@ -195,6 +200,7 @@ export function commitReason(target: TargetFacts): string | undefined {
   if (target.runs) return `it ${target.runs}`;
   const reason = pressReason(target);
   if (!reason) return undefined;
+  if (target.listedCommand) return `it runs the app's command ${reason.replace(/^a menu item /u, "")}`;
   return target.dropped ? `it drops what it drags onto ${reason}` : `it presses ${reason}`;
 }
 

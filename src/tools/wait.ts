@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { globMatch } from "../core/glob.js";
-import type { ToolContext } from "./context.js";
+import { rememberWindows, type ToolContext } from "./context.js";
 import { findQueryShape, oneQuery, searchUntil } from "./find.js";
 import { refText } from "./read-text.js";
 import { globSchema, refSchema } from "./schemas.js";
@@ -45,9 +45,13 @@ async function observe(
 ): Promise<Observation> {
   switch (condition.kind) {
     case "window": {
-      const titles = (await (await context.backend()).listWindows()).map((w) => w.title);
+      const windows = await (await context.backend()).listWindows();
+      const titles = windows.map((w) => w.title);
       const present = titles.some((t) => globMatch(condition.title, t));
-      return { met: condition.state === "appears" ? present : !present, seen: titles };
+      const met = condition.state === "appears" ? present : !present;
+      // The window the wait saw come is known: the next acting reply does not announce it again.
+      if (met) rememberWindows(context, windows);
+      return { met, seen: titles };
     }
     case "text": {
       const now = await textOf(context, condition.ref);

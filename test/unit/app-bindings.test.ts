@@ -261,6 +261,11 @@ describe("a chord in an app that binds keys outside its tree", () => {
       },
     ]);
     assert.equal((await judged(frame([editor]), "ctrl+?", gtkApp))[0]?.name, "Show help & tips");
+    // Said as the command it is, not as a menu item nobody pressed.
+    assert.match(
+      commitReason({ role: "menu item", name: "Save", listedCommand: true }) ?? "",
+      /^it runs the app's command "Save" \("save" commits\)$/,
+    );
     // A range names no chord of its own, and an unlisted chord is still unknown in a GtkApplication.
     for (const chord of ["ctrl+3", "ctrl+shift+F7"])
       assert.equal((await judged(frame([editor]), chord, gtkApp))[0]?.via, "unknown", chord);

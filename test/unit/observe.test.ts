@@ -186,3 +186,10 @@ it("a row drawn as sibling cells (GTK's tree view) is one target at its named ce
   const calc = observeTargets([table, ...sheet], { items: false, maxTargets: 50 });
   assert.equal(calc.targets.length, 3);
 });
+
+it("an element read twice (an open popup that is also its owner's child) is one target", () => {
+  const item = el("menu item", { name: "List View", bounds: box(100, 40), actions: ["click"], depth: 3 });
+  const popup = el("menu", { bounds: box(100, 40, 120, 80), depth: 0 });
+  const { targets } = observeTargets([item, popup, { ...item, depth: 1 }], { items: false, maxTargets: 50 });
+  assert.equal(targets.filter((t) => t.ref === item.ref).length, 1, JSON.stringify(targets));
+});

@@ -79,6 +79,11 @@ describe("replies say what changed", () => {
       await call("windows", {});
       const listed = await call("act", { ref: name, action: { kind: "focus" } });
       assert.doesNotMatch(listed.text, /Listed/, listed.text);
+      // Nor is one a wait saw come.
+      windows.push({ id: 10, title: "Waited for", pid: 11, app: "fake", rect });
+      await call("wait", { condition: { kind: "window", title: "Waited*" }, timeout_ms: 1000 });
+      const waited = await call("act", { ref: name, action: { kind: "focus" } });
+      assert.doesNotMatch(waited.text, /Waited for/, waited.text);
     } finally {
       await context.close();
     }

@@ -150,6 +150,18 @@ describe("the screen view", () => {
     assert.doesNotMatch(lines[0]!, / in push button/, text);
   });
 
+  it("a value keeps its line breaks, written \\n, as observe writes them", async () => {
+    const notes: FakeElement = {
+      role: "text",
+      name: "Message",
+      text: "Dear Ann,\nsee you  soon",
+      states: [...SHOWN, "editable", "multi line"],
+      interfaces: ["Accessible", "Component", "Text", "EditableText"],
+    };
+    const text = await rendered({ role: "frame", name: "Mail", states: SHOWN, children: [notes] }, "screen");
+    assert.match(text, /text "Message" \[ref=[^\]]+\] = "Dear Ann,\\nsee you soon"/, text);
+  });
+
   it("a page cut by maxNodes says the call that continues it, and that call is snapshot's own", async () => {
     const { snapshots } = store();
     const page = await snapshots.take(

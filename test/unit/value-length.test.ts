@@ -15,6 +15,7 @@ const node = (extra: Partial<RawNode>): RawNode => ({
   childCount: 0,
   indexInParent: 0,
   children: [],
+  unread: [],
   ...extra,
 });
 

@@ -371,7 +371,10 @@ async function exportedClaims(j: KeyJudging, app: AppBindings, chord: Chord): Pr
   // The window lists several accelerators apart by spaces; a range ("<ctrl>1...<ctrl>9") claims none.
   for (const { accel, title } of app.shortcuts)
     if (accel.split(/\s+/).some((one) => !one.includes("...") && binds(one)))
-      await j.add(command(title), `the app's shortcuts window, which lists ${accel} as "${title}"`);
+      await j.add(
+        { ...command(title), listedCommand: true },
+        `the app's shortcuts window, which lists ${accel} as "${title}"`,
+      );
 }
 
 /**
