@@ -277,6 +277,9 @@ async function askTheApp(
   if (!handles) return undefined;
   const single = { ...structure, maxDepth: 0, nodeCeiling: 1 };
   const nodes = await Promise.all(handles.map((h) => backend.readSubtree(h, single).then((r) => r.root)));
+  // Each is read alone, its children left unread on purpose: the app searched them. That is no cut
+  // of the search ("elements below maxDepth" was said of every combo box found so).
+  for (const node of nodes) if (node.childrenCut?.reason === "maxDepth") delete node.childrenCut;
   // Found by the app: no path from the window was walked, so refs record none.
   const entries = nodes.map((node) => ({
     node,

@@ -49,6 +49,16 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     await untilLogged("bar closed");
   });
 
+  // The app finds them (Collection), and each is read alone, its children left unread on purpose:
+  // that was said as a cut of the search, "elements below maxDepth", on every find by role.
+  it("a find by role that the app answers says the whole scope was read", async () => {
+    await ref("push button", "Refresh");
+    // A notebook's tab list: found with its tabs below it, which are no part of the question.
+    const found = await call("find", { target: { kind: "title", glob: title }, role: "page tab list" });
+    assert.ok(found.ok && found.data.matches.length === 1, JSON.stringify(found.error ?? found.data));
+    assert.match(found.text ?? "", /The whole scope was read\./, found.text);
+  });
+
   it("a command whose words no lexicon reads is refused and never pressed; a plain one passes", async () => {
     const strange = await call("click", { ref: await ref("push button", "Vrandosk now"), intent });
     assert.ok(strange.ok && strange.data.status === "refused", JSON.stringify(strange.data ?? strange.error));
