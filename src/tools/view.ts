@@ -61,17 +61,35 @@ function sinceLastLook(before: string[], now: string[]) {
   return { added, changed, gone: went.filter((label) => !was.has(label)) };
 }
 
+/**
+ * Whether a target line's element is still in a snapshot's read, though not listed: off screen, or
+ * folded. An element whose ref no longer resolves is not.
+ */
+function stillThere(context: ToolContext, snapshotId: string): (label: string) => boolean {
+  const handles = context.snapshots.kept(snapshotId)?.handles;
+  return (label) => {
+    const ref = refOf(label);
+    if (!handles || ref === undefined) return false;
+    try {
+      return handles.has(context.refs.lookup(ref).handle);
+    } catch {
+      return false;
+    }
+  };
+}
+
 // Gone targets of one role past this many are one line: a menu that closed takes all its items.
 const GONE_LISTED = 3;
 
 /** The gone lines: each, or for a role with many gone, one line naming the first few. */
-function foldedGone(gone: string[]): string[] {
+function foldedGone(gone: string[], what = "gone"): string[] {
   const byRole = new Map<string, string[]>();
   for (const label of gone) byRole.set(roleOf(label), [...(byRole.get(roleOf(label)) ?? []), label]);
+  const mark = what === "gone" ? "" : ` · ${what}`;
   return [...byRole].flatMap(([role, labels]) => {
-    if (labels.length <= GONE_LISTED + 1) return labels.map((label) => `- ${label}`);
+    if (labels.length <= GONE_LISTED + 1) return labels.map((label) => `- ${label}${mark}`);
     const names = labels.map((label) => /"(?:[^"\\]|\\.)*"/.exec(label)?.[0]).filter(Boolean);
-    return [`- ${labels.length} ${role} targets gone: ${names.slice(0, GONE_LISTED).join(", ")}…`];
+    return [`- ${labels.length} ${role} targets ${what}: ${names.slice(0, GONE_LISTED).join(", ")}…`];
   });
 }
 
@@ -148,8 +166,11 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
   }
   const since = sinceLastLook(before.targets, seen.targets);
   const { added, changed } = since;
-  // A listing that stops at maxTargets says nothing of what is past its end: not gone.
-  const gone = seen.cut ? [] : since.gone;
+  // A listing that stops at maxTargets says nothing of what is past its end: not gone. Nor is a
+  // target the read still holds, off screen now (a form scrolled by the field filled below it).
+  const stillRead = stillThere(context, snapshotId);
+  const away = seen.cut ? [] : since.gone.filter(stillRead);
+  const gone = seen.cut ? [] : since.gone.filter((label) => !stillRead(label));
   const pastEnd = seen.cut ? since.gone.length : 0;
   const shown = missing(seen.context, before.context);
   const hidden = missing(before.context, seen.context);
@@ -162,17 +183,19 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
     gone,
     text_shown: shown,
     text_gone: hidden,
+    ...(away.length ? { off_screen_now: away } : {}),
     unchanged: same,
     ...(pastEnd ? { not_listed: pastEnd } : {}),
   };
-  if (added.length + changed.length + gone.length + shown.length + hidden.length === 0)
+  if (added.length + changed.length + gone.length + away.length + shown.length + hidden.length === 0)
     return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
   const indexOf = new Map(targets.map((t) => [t.label, t.index]));
   const lines = [
-    `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
+    `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${away.length ? `, ${away.length} off screen now (still there)` : ""}${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
     ...added.map((label) => `+ ${indexOf.get(label)}. ${label}`),
     ...changed.map((label) => `~ ${indexOf.get(label)}. ${label}`),
     ...foldedGone(gone),
+    ...foldedGone(away, "off screen now"),
     ...shown.map((line) => `+ text: ${line}`),
     ...hidden.map((line) => `- text: ${line}`),
   ];

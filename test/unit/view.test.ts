@@ -215,6 +215,37 @@ describe("the view an acting reply ends with", () => {
     assert.deepEqual(view.slice(1), ['- 6 menu item targets gone: "New", "Open", "Save"…'], view.join("\n"));
   });
 
+  // Chromium's form scrolled as a field below was filled: its name field was listed as gone, and the
+  // agent never saw it had taken its value.
+  it("a target the read still holds, off screen now, is said so, not gone", async () => {
+    const names = ["Name", "Email"];
+    const { context } = fakeContext({
+      windows: [
+        fakeWindow("Editor", [button("Scroll down", 300), ...names.map((n, i) => button(n, 10 + 30 * i))]),
+      ],
+      hands: { windows: [{ id: 7, rect }], active: 7 },
+      dir,
+      react: (element, action, desktop) => {
+        if (action.kind !== "invoke" || element.name !== "Scroll down") return;
+        for (const child of desktop.windows[0]!.root!.children!)
+          if (names.includes(child.name ?? ""))
+            child.states = (child.states ?? []).filter((s) => s !== "showing");
+      },
+    });
+    await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } });
+    const text = textOf(await callTool(context, toolNamed("act"), act("Scroll down", "invoke")));
+    const view = text.slice(text.indexOf("# view:")).split("\n");
+    assert.match(view[0]!, /0 gone, 1 the same, 2 off screen now \(still there\)$/, view.join("\n"));
+    assert.deepEqual(
+      view.slice(1).map((l) => l.replace(/ \[ref=[^\]]+\]/, "")),
+      [
+        '- push button "Name" invoke,click · off screen now',
+        '- push button "Email" invoke,click · off screen now',
+      ],
+      view.join("\n"),
+    );
+  });
+
   it("a look whose long texts or table rows were cut is still what the next view compares with", async () => {
     const note: FakeElement = {
       role: "label",
