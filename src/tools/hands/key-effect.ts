@@ -473,7 +473,9 @@ async function possibleMnemonics(
   for (const node of pressables) {
     const name = node.name ?? "";
     const marked = /(?:^|[^_&])[_&]([\p{L}\p{N}])/u.exec(name)?.[1]?.toLowerCase();
-    const possible = marked ? marked === letter : normalizeLabel(name).toLowerCase().includes(letter);
+    // Unmarked, any letter it shows may be it: "(D)" after a Japanese label too, which normalizing
+    // drops (GTK 4.8's doubled name, read once, loses its marked copy).
+    const possible = marked ? marked === letter : name.replace(/[_&]/gu, "").toLowerCase().includes(letter);
     if (possible && !j.effect.presses.some((p) => p.name === node.name && p.role === node.role))
       await j.add(
         j.withWindow(node),
