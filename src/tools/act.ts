@@ -68,11 +68,7 @@ const semanticActionSchema = z.discriminatedUnion("kind", [
   z
     .strictObject({
       kind: z.literal("select"),
-      option: z
-        .string()
-        .min(1)
-        .optional()
-        .describe("An option by its exact text; a wrong one is answered with the list of options"),
+      option: z.string().min(1).optional().describe("An option by its exact text; a miss lists the options"),
       row: z.number().int().min(0).optional(),
       column: z.number().int().min(0).optional(),
       mode: z.enum(["replace", "add"]).optional(),

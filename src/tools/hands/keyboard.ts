@@ -247,7 +247,7 @@ export const typeTextTool = defineInputTool({
   group: "hands",
   title: "Type text",
   description:
-    "Type with the real keyboard into the focused field or a ref (at the end of its text; in a focused text of many lines, at its caret). A newline or space that would press a committing button needs a person.",
+    "Type with the real keyboard into the focused field or a ref (at its end; in a focused multi-line text, at the caret). A newline or space that would press a committing button needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
