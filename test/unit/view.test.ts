@@ -194,24 +194,35 @@ describe("the view an acting reply ends with", () => {
     assert.match(view, /^# view: window 7 "Editor" \(fake\), where you acted \(window 8 "Viewer"/m, view);
   });
 
-  it("a menu that closed is one line, naming its first items", async () => {
-    const item = (name: string, y: number): FakeElement => ({ ...button(name, y), role: "menu item" });
-    const names = ["New", "Open", "Save", "Print", "Close", "Quit"];
+  /**
+   * The view after pressing `pressed` in an "Editor" of `children` the agent has looked at once;
+   * `change` is what the press does to the window's root.
+   */
+  async function viewAfterPressing(
+    children: FakeElement[],
+    pressed: string,
+    change: (root: FakeElement) => void,
+  ): Promise<string[]> {
     const { context } = fakeContext({
-      windows: [
-        fakeWindow("Editor", [button("Count words", 300), ...names.map((n, i) => item(n, 10 + 30 * i))]),
-      ],
+      windows: [fakeWindow("Editor", children)],
       hands: { windows: [{ id: 7, rect }], active: 7 },
       dir,
       react: (element, action, desktop) => {
-        if (action.kind !== "invoke" || element.name !== "Count words") return;
-        const root = desktop.windows[0]!.root!;
-        root.children = root.children!.filter((child) => child.role !== "menu item");
+        if (action.kind === "invoke" && element.name === pressed) change(desktop.windows[0]!.root!);
       },
     });
     await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } });
-    const text = textOf(await callTool(context, toolNamed("act"), act("Count words", "invoke")));
-    const view = text.slice(text.indexOf("# view:")).split("\n");
+    const text = textOf(await callTool(context, toolNamed("act"), act(pressed, "invoke")));
+    return text.slice(text.indexOf("# view:")).split("\n");
+  }
+
+  it("a menu that closed is one line, naming its first items", async () => {
+    const item = (name: string, y: number): FakeElement => ({ ...button(name, y), role: "menu item" });
+    const names = ["New", "Open", "Save", "Print", "Close", "Quit"];
+    const items = names.map((n, i) => item(n, 10 + 30 * i));
+    const view = await viewAfterPressing([button("Count words", 300), ...items], "Count words", (root) => {
+      root.children = root.children!.filter((child) => child.role !== "menu item");
+    });
     assert.deepEqual(view.slice(1), ['- 6 menu item targets gone: "New", "Open", "Save"…'], view.join("\n"));
   });
 
@@ -219,22 +230,12 @@ describe("the view an acting reply ends with", () => {
   // agent never saw it had taken its value.
   it("a target the read still holds, off screen now, is said so, not gone", async () => {
     const names = ["Name", "Email"];
-    const { context } = fakeContext({
-      windows: [
-        fakeWindow("Editor", [button("Scroll down", 300), ...names.map((n, i) => button(n, 10 + 30 * i))]),
-      ],
-      hands: { windows: [{ id: 7, rect }], active: 7 },
-      dir,
-      react: (element, action, desktop) => {
-        if (action.kind !== "invoke" || element.name !== "Scroll down") return;
-        for (const child of desktop.windows[0]!.root!.children!)
-          if (names.includes(child.name ?? ""))
-            child.states = (child.states ?? []).filter((s) => s !== "showing");
-      },
+    const fields = names.map((n, i) => button(n, 10 + 30 * i));
+    const view = await viewAfterPressing([button("Scroll down", 300), ...fields], "Scroll down", (root) => {
+      for (const child of root.children!)
+        if (names.includes(child.name ?? ""))
+          child.states = (child.states ?? []).filter((s) => s !== "showing");
     });
-    await callTool(context, toolNamed("observe"), { target: { kind: "window", id: 7 } });
-    const text = textOf(await callTool(context, toolNamed("act"), act("Scroll down", "invoke")));
-    const view = text.slice(text.indexOf("# view:")).split("\n");
     assert.match(view[0]!, /0 gone, 1 the same, 2 off screen now \(still there\)$/, view.join("\n"));
     assert.deepEqual(
       view.slice(1).map((l) => l.replace(/ \[ref=[^\]]+\]/, "")),

@@ -594,11 +594,14 @@ export class AtspiBackend implements AccessibilityBackend {
     return { gtkApplication, items, shortcuts, partial: read.some((r) => r.partial) };
   }
 
-  /** The shortcuts window of a window's program (gtk-shortcuts.ts); none where it has none. */
+  /**
+   * The shortcuts window of a window's program (gtk-shortcuts.ts); none where it has none or it could
+   * not be read (its chords then stay unknown, as a GtkApplication's are): no fault of the menus.
+   */
   async #listedShortcuts(windowId: number): Promise<ListedShortcut[]> {
     const pid = await this.#pidOf(windowId);
     const program = pid ? await programOf(pid) : undefined;
-    return program ? programShortcuts(program, this.callTimeoutMs) : [];
+    return program ? programShortcuts(program, this.callTimeoutMs).catch(() => []) : [];
   }
 
   async #pidOf(windowId: number): Promise<number | undefined> {

@@ -122,6 +122,9 @@ export async function caretAtEnd(
   };
 }
 
+/** How a start at the caret is said (`FieldStart.how`), which the reply quotes as where it typed. */
+export const AT_CARET = "at its caret";
+
 /**
  * Where typing starts in a text of many lines that already had the keyboard focus, with nothing
  * selected: at its caret, where the agent's own keys put it (a document is typed into where the
@@ -138,7 +141,7 @@ export async function caretWhereItIs(
     before: await textOf(context, place, caret.length),
     at: caret.caret,
     singleLine: false,
-    how: `at its caret (${caret.caret} of ${caret.length}), where the focused text had it`,
+    how: `${AT_CARET} (${caret.caret} of ${caret.length}), where the focused text had it`,
   };
 }
 

@@ -18,7 +18,7 @@ import { refSchema, typedTextSchema } from "../schemas.js";
 import type { Verdict } from "./attempt.js";
 import { pathTo } from "./enter-effect.js";
 import { everyFocused, focusedElements, pressFacts, typedInto } from "./facts.js";
-import { caretAtEnd, caretWhereItIs, emptied, type Lost, lostOf, untilShown } from "./field.js";
+import { AT_CARET, caretAtEnd, caretWhereItIs, emptied, type Lost, lostOf, untilShown } from "./field.js";
 import { fieldFaceBefore, fieldFaceChange } from "./field-face.js";
 import { clicksToFocus, focusPlace } from "./focus.js";
 import { type KeyEffect, keyEffect } from "./key-effect.js";
@@ -534,12 +534,8 @@ function typedDescription(
     : "";
   const verdict = typedVerdict(r, place);
   if (verdict?.status === "unverified") return `${r.characters} character(s) sent as keys${where}${asText}`;
-  const at =
-    typeof r.caret === "string" && r.caret.startsWith("at its caret")
-      ? ` ${r.caret}`
-      : r.caret
-        ? " at the end of its text"
-        : "";
+  const caret = typeof r.caret === "string" ? r.caret : undefined;
+  const at = caret?.startsWith(AT_CARET) ? ` ${caret}` : caret ? " at the end of its text" : "";
   if (verdict) return `typed ${r.characters} character(s)${where}${at}${asText}`;
   const unsure = arrivalUnsure(r, input.text, input.clear);
   if (unsure) return `sent ${r.characters} character(s) as keys${where}, but ${unsure}`;
