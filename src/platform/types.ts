@@ -413,6 +413,11 @@ export interface ActionReport {
   selection?: { rows: number[]; total: number };
   /** After a scroll: each bar asked to move, with its value before, to be read again (its Value). */
   scrollBars?: { axis: "horizontal" | "vertical"; handle: string; before: number; wanted: number }[];
+  /**
+   * Nothing was done, and these keys on the element would do it as a person does: no call of the
+   * toolkit tells a page of the change (a web page's drop-down, whose change event only keys fire).
+   */
+  keys?: { key: "Down" | "Up"; count: number };
 }
 
 export interface TableCell {
@@ -459,6 +464,11 @@ export interface ElementReader {
   readCaret(handle: string): Promise<TextCaret | null>;
   /** The element's object attributes (GTK's "placeholder-text", a page's "placeholder"); {} where none. */
   readAttributes?(handle: string): Promise<Record<string, string>>;
+  /**
+   * The language the element's own content declares (a web page's `lang`, as "es" or "pt_BR");
+   * undefined where it declares none, or the toolkit reports only its process's locale.
+   */
+  readLanguage?(handle: string): Promise<string | undefined>;
   readTable(handle: string, rowStart: number, rowCount: number, maxCells: number): Promise<TableRead>;
 }
 

@@ -5,12 +5,15 @@
 // committing.
 
 import { LABEL_CEILING } from "../core/limits.js";
-import { EDITABLE_ROLES, ROLES, type Role, roleSet } from "../platform/roles.js";
+import { EDITABLE_ROLES, ROLES, type Role, roleSet, TYPED_TEXT_ROLES } from "../platform/roles.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./committing-words.js";
 import { committingPhrase, readLabel } from "./label-reading.js";
 import { agentOf } from "./meanings.js";
 import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
+
+/** "a push button", "an entry": a role with its article. */
+const aRole = (role: string) => `${/^[aeiou]/iu.test(role) ? "an" : "a"} ${role}`;
 
 /** Roles a press (click, Enter, space, an action) activates. */
 export const PRESSABLE_ROLES = roleSet(
@@ -270,7 +273,7 @@ function judgeLabel(
 ): Verdict {
   const windowRole = window?.role;
   const inDialog = DIALOG_ROLES.has(windowRole ?? "");
-  const what = `a ${role} ${quoteLabel(shownAs)}`;
+  const what = `${aRole(role)} ${quoteLabel(shownAs)}`;
   // GNOME, Apple and Windows guidelines: an ellipsis means more input is asked before anything happens.
   if (endsInEllipsis(label)) return { safe: true };
   if (labelIs(label, "cancels")) return { safe: true };
@@ -303,7 +306,7 @@ function judgeLabel(
     if (losesNothing) return { safe: true };
     return {
       commits: inDialog
-        ? `${what} closes a ${windowRole}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
+        ? `${what} closes ${aRole(windowRole ?? "window")}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
         : `${what} closes a window that may hold unsaved work`,
     };
   }
@@ -369,11 +372,11 @@ function dropReason(target: TargetFacts, role: string): string | undefined {
     const agent = labelWords(text)
       .map(agentOf)
       .find((verb) => verb);
-    if (agent) return `a ${role} ${quoteLabel(label)} (it takes a drop to ${agent})`;
-    if (symbolsOnly(text)) return `a ${role} ${quoteLabel(label)}: a drop target named by symbols only`;
+    if (agent) return `${aRole(role)} ${quoteLabel(label)} (it takes a drop to ${agent})`;
+    if (symbolsOnly(text)) return `${aRole(role)} ${quoteLabel(label)}: a drop target named by symbols only`;
     const unknown = readLabel(text, { language: target.window?.language }).unknown;
     if (unknown.length > 0)
-      return `a ${role} ${quoteLabel(label)}: deskhand cannot read ${JSON.stringify(unknown[0])} as harmless`;
+      return `${aRole(role)} ${quoteLabel(label)}: deskhand cannot read ${JSON.stringify(unknown[0])} as harmless`;
   }
   return undefined;
 }
@@ -395,8 +398,17 @@ function controlKind(target: TargetFacts, role: string): ControlKind {
   if (role === "table cell" && target.record && !target.twice) return "view";
   if (SETTING_ROLES.has(role) || pressedToggle(target, role)) return "setting";
   if (role === "link") return "link";
+  // An item of a combo box's list is one of its options, a menu item's role or not.
+  if (target.inside?.includes("combo box")) return "choice";
   return COMMAND_ROLES.has(role) ? "command" : "choice";
 }
+
+/**
+ * A name written as a program writes one, lower-case words joined by "-", "_" or "." with no space
+ * ("edit-delete", an icon; "delete-old.txt", a file): a thing a view lists, not a command's label,
+ * which is written for a person to read.
+ */
+const IDENTIFIER = /^[\p{Ll}\p{Nd}]+(?:[-_.][\p{Ll}\p{Nd}]+)+$/u;
 
 /**
  * A toggle reported as a push button: GTK 4.8 gives its toggle buttons the push button's role, and
@@ -427,17 +439,19 @@ function pressReason(target: TargetFacts): string | undefined {
   if (target.twice && (kind === "command" || kind === "link"))
     return (
       pressReason({ ...target, twice: false }) ??
-      `a ${role} ${quoteLabel(target.name ?? "")} twice (a double click): what its first press puts under the pointer, the second presses unread; click once, then again, to have each press judged`
+      `${aRole(role)} ${quoteLabel(target.name ?? "")} twice (a double click): what its first press puts under the pointer, the second presses unread; click once, then again, to have each press judged`
     );
   const labels = labelsOf(target);
   if (labels.length === 0)
     return kind === "command" && BUTTON_ROLES.has(role)
-      ? `an unnamed ${role}${windowRole ? ` in a ${windowRole}` : ""}: what it does cannot be read`
+      ? `an unnamed ${role}${windowRole ? ` in ${aRole(windowRole)}` : ""}: what it does cannot be read`
       : undefined;
   // What the gate did not read may say anything: a label longer than it reads counts as committing.
   const long = labels.find((l) => l.longer !== undefined);
   if (long)
-    return `a ${role} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
+    return `${aRole(role)} whose label runs to ${long.longer!.toLocaleString("en-US")} characters: deskhand reads only the first ${LABEL_CEILING.toLocaleString("en-US")}, so it counts as committing`;
+  // A choice named as a program names things (an icon browser's "edit-delete" cell) holds data.
+  if (kind === "choice" && labels.every((l) => IDENTIFIER.test(l.text))) return undefined;
   // A message's only button says only that it was read (an information box's OK): nothing commits.
   if (acknowledging(target, role, labels)) return undefined;
   // A dialog of fields titled for what commits nothing: its OK does that ("Text Import").
@@ -516,7 +530,7 @@ export function acknowledgedMessage(texts: string[], language: string | undefine
 function structureReason(target: TargetFacts, role: string, label: string): string | undefined {
   const window = target.window;
   const windowRole = window?.role;
-  const what = `a ${role} ${quoteLabel(label)}`;
+  const what = `${aRole(role)} ${quoteLabel(label)}`;
   if (windowRole === "alert" && BUTTON_ROLES.has(role)) return `${what} answers an alert`;
   // A modal dialog's default answers it; so does a modeless one's that only asks (no field to fill: a
   // question left open beside its window), which a modeless Find dialog with its field is not.
@@ -526,7 +540,7 @@ function structureReason(target: TargetFacts, role: string, label: string): stri
     if (window?.titled === true && readLabel(label, { language: window.language }).harmless) return undefined;
     if (window?.states?.includes("modal")) return `${what}, the default button of a modal ${windowRole}`;
     if (window?.asks !== false)
-      return `${what}, the default button of a ${windowRole} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;
+      return `${what}, the default button of ${aRole(windowRole ?? "window")} that asks a question (no field to fill${window?.asks === undefined ? ", or its fields could not be read" : ""})`;
   }
   return undefined;
 }
@@ -544,7 +558,7 @@ function unreadReason(
   language: string | undefined,
 ): string | undefined {
   if (kind !== "command" && kind !== "link") return undefined;
-  const what = `a ${role} ${quoteLabel(labels[0]!.text)}`;
+  const what = `${aRole(role)} ${quoteLabel(labels[0]!.text)}`;
   if (labels.every((l) => symbolsOnly(l.text)))
     return `${what}: its label is symbols only, which say nothing deskhand can read, so it counts as committing`;
   const shown = labels.filter((l) => l.shown && !symbolsOnly(l.text));
@@ -579,20 +593,21 @@ const unreadWords = (unknown: string[]) =>
 
 /**
  * A value set or an option chosen (a slider "Slide to pay" moved to its end, "Truncate all tables"
- * chosen): judged by the words of the control, its list and the option, as a command's would be.
- * What is typed into a text field is data, not a command: its words are not judged.
+ * chosen): judged by the words of the control or the option, as a command's would be. A list's name
+ * says what its choice is about ("Método de envío", shipping method), not what choosing does. What
+ * is typed into a text field is data, not a command: neither it nor the field's name is judged
+ * ("Nota para el repartidor"). An option's price is what choosing it would cost later ("Urgente
+ * (9,00 €)"): choosing it pays nothing.
  */
 function setReason(target: TargetFacts, role: string): string | undefined {
-  const texts = [
-    target.name,
-    target.sets?.list?.name,
-    ...(EDITABLE_ROLES.has(role) ? [] : [target.sets?.value]),
-  ];
+  if (TYPED_TEXT_ROLES.has(role)) return undefined;
+  const option = target.sets?.list !== undefined;
+  const texts = [target.name, ...(EDITABLE_ROLES.has(role) ? [] : [target.sets?.value])];
   for (const text of texts) {
     if (!text) continue;
-    const reading = readLabel(text, { language: target.window?.language });
-    if (reading.commits)
-      return `${target.name === text ? `a ${role}` : "an option or value"} ${quoteLabel(text)} ("${reading.commits.word}"${reading.commits.what ? `: ${reading.commits.what}` : " commits"})`;
+    const commits = readLabel(text, { language: target.window?.language }).commits;
+    if (commits && !(commits.amount && option))
+      return `${target.name === text ? `${aRole(role)}` : "an option or value"} ${quoteLabel(text)} ("${commits.word}"${commits.what ? `: ${commits.what}` : " commits"})`;
   }
   return undefined;
 }

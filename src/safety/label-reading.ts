@@ -39,7 +39,7 @@ import { committingToolkitButton } from "./toolkit-buttons.js";
 
 export interface LabelReading {
   /** What commits in it: a committing phrase ("Delete"), a verb by its meaning ("Paying"), a word the catalogs show committing ("Zaplaťte"). */
-  commits?: { word: string; what?: string | undefined } | undefined;
+  commits?: { word: string; what?: string | undefined; amount?: true } | undefined;
   /** Its words of two letters or more (a CJK run of one) that no lexicon reads: neither harmless nor committing. */
   unknown: string[];
   /** Every word read as harmless, and none commits: the label says what it does, and that commits nothing. */
@@ -480,7 +480,9 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   // A command that names an amount of money pays it, whatever its words ("Get it for $5", "Thanh
   // toán 49.000 ₫ ngay" where the page's language is not known).
   const amount = amountOfMoney(read.read, options.language);
-  commits ??= amount ? { word: amount, what: "money leaves (it names an amount of money)" } : undefined;
+  commits ??= amount
+    ? { word: amount, what: "money leaves (it names an amount of money)", amount: true }
+    : undefined;
   const unknown = words.filter((word) => {
     const letters = [...word].length;
     if ((letters < 2 && !CJK_RUN.test(word)) || units.has(word) || learntCommits(word)) return false;

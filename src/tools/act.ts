@@ -43,7 +43,7 @@ import { wheelIfNotMoved } from "./scroll-by-wheel.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { programsBefore, windowsOfStarted } from "./started-programs.js";
 import { defineTool } from "./tool.js";
-import { stepIfNotApplied, steppable, valueIfTextNotTaken } from "./value-by-keys.js";
+import { chooseByKeys, stepIfNotApplied, steppable, valueIfTextNotTaken } from "./value-by-keys.js";
 import { viewSchema } from "./view.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
@@ -333,6 +333,18 @@ async function performAction(
     const target = { ref: input.ref, node, handle: entry.handle, windowId: entry.fingerprint.windowId };
     const intent = input.intent ?? `Set it to ${input.action.value}`;
     report = await stepIfNotApplied(context, { ...target, intent }, input.action.value, report, () =>
+      acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
+    );
+  }
+  const windowId = entry.fingerprint.windowId;
+  if (
+    input.action.kind === "select" &&
+    input.action.option !== undefined &&
+    report.keys &&
+    windowId !== null
+  ) {
+    const target = { handle: entry.handle, intent: input.intent ?? "Choose the option", windowId };
+    report = await chooseByKeys(context, target, input.action.option, report, () =>
       acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
     );
   }

@@ -1,7 +1,7 @@
 // A slider or spin button whose Value the toolkit accepts and does not apply (the Java ATK wrapper
 // returns true and leaves a JSlider or JSpinner where it was) is set as a person sets it: focused by
-// its ref, then stepped with the arrow keys, through the gate as any key. The value read back says
-// whether it took.
+// its ref, then stepped with the arrow keys, through the gate as any key; so is a page's drop-down,
+// whose page no call of the toolkit tells of a choice. The value read back says whether it took.
 import { setTimeout as sleep } from "node:timers/promises";
 import { readsBackAs } from "../core/readback.js";
 import type { ActionReport, RawNode } from "../platform/types.js";
@@ -111,5 +111,43 @@ async function stepByKeys(
   return {
     route: `${key} pressed ${Math.abs(steps)} times with the real keyboard`,
     ...(value === undefined ? {} : { seen: Number(value) === wanted, value }),
+  };
+}
+
+/**
+ * An option of a page's drop-down chosen by the arrow keys the platform named (`report.keys`), by the
+ * element's ref and through the gate as any key, then read back: what the drop-down shows is the option.
+ */
+export async function chooseByKeys(
+  context: ToolContext,
+  target: { handle: string; intent: string; windowId: number },
+  option: string,
+  report: ActionReport,
+  /** Gives it the focus through its own action: a click would open its list, where keys only move a highlight. */
+  focus: () => Promise<unknown>,
+): Promise<ActionReport> {
+  const keys = report.keys;
+  if (!keys) return report;
+  await focus();
+  const pressed = await callTool(context, keyTool, {
+    window: { id: target.windowId },
+    key: keys.key,
+    count: keys.count,
+    intent: target.intent,
+  });
+  if (!(pressed.ok && pressed.outcome === "done")) {
+    const why = pressed.ok ? pressed.outcome : pressed.error.message;
+    return {
+      route: `${report.route}; ${keys.key} ×${keys.count} not pressed (${why})`,
+      outcome: "completed",
+      seen: false,
+    };
+  }
+  await sleep(SETTLE_MS);
+  const now = await (await context.backend()).describe(target.handle, { maxText: 0 }).catch(() => undefined);
+  return {
+    route: `${keys.key} pressed ${keys.count === 1 ? "once" : `${keys.count} times`} with the real keyboard (the page is told as a person's keys tell it)`,
+    outcome: "completed",
+    ...(now?.value === undefined ? {} : { seen: now.value === option }),
   };
 }

@@ -106,6 +106,27 @@ describe("closing a window, judged by what it holds", () => {
     assert.equal(await listed(scale, false), false, "the dialog is gone");
   });
 
+  it("a preferences dialog of spin buttons and combo boxes: a choice reads back by its list, and it closes with no person", async () => {
+    // Mousepad's preferences (GTK 3) name each combo box by its model's id ("none") and hold the
+    // chosen item in its Selection; its spin buttons hold numbers, which are choices, not typed text.
+    const title = "Mousepad Preferences";
+    apps.push(startApp(["mousepad", "--preferences"]));
+    const scheme = (await findWaiting(call, title, { role: "combo box", name: "none" }, HANG_MS)) as {
+      ref: string;
+    };
+    await findWaiting(call, title, { role: "spin button" }, HANG_MS);
+    const chosen = await call("act", {
+      ref: scheme.ref,
+      action: { kind: "select", option: "Cobalt" },
+      intent: "Choose a colour scheme",
+    });
+    assert.equal(chosen.data?.effect, "seen", chosen.text ?? JSON.stringify(chosen.error));
+    assert.equal(chosen.data?.after?.value, "Cobalt", chosen.text);
+    const closed = await call("window", { action: "close", window: { title }, intent: "Done" });
+    assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));
+    assert.equal(await listed(title, false), false, "the preferences are gone");
+  });
+
   it("an information window: closed with no person, and gone", async () => {
     const closed = await call("window", { action: "close", window: { title: info }, intent: "Done reading" });
     assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));

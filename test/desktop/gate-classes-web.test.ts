@@ -149,6 +149,31 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
     await untilShown("bar closed");
   });
 
+  it('a section in Spanish reads in Spanish: a note named with "para" is written, a price chosen, its button pressed', async () => {
+    // Read with no language, "para" is another language's verb: the page's `lang` decides.
+    const nota = await element({ role: "entry", name: "Nota para el repartidor" });
+    const filled = await call("fill_form", {
+      fields: [{ ref: nota.ref, value: "Dejar en portería" }],
+      intent,
+    });
+    passed(filled, "fill the note");
+    assert.doesNotMatch(JSON.stringify(filled.data), /refused/, "no field of it refused");
+    const written = await call("element_info", { ref: nota.ref });
+    assert.match(JSON.stringify(written.data), /Dejar en portería/, "the note holds what was written");
+    // A shipping choice that names its price costs nothing until the order is placed.
+    const envio = await element({ role: "combo box", name: "Método de envío" });
+    const chosen = await call("act", {
+      ref: envio.ref,
+      action: { kind: "select", option: "Urgente (9,00 €)" },
+      intent,
+    });
+    passed(chosen, "choose Urgente (9,00 €)");
+    await untilShown("envío Urgente (9,00 €)");
+    const hoy = await element({ role: "push button", name: "Ver lista para hoy" });
+    passed(await call("click", { ref: hoy.ref, intent }), "Ver lista para hoy");
+    await untilShown("lista para hoy");
+  });
+
   it("commits: an Italian command, an unnamed button, symbols, Enter that submits the form, an option, a slider", async () => {
     const invia = await element({ role: "push button", name: "Invia il bonifico" });
     refused(await call("click", { ref: invia.ref, intent }), "Invia il bonifico", /invia/i);

@@ -134,11 +134,51 @@ describe("the judge: structure first", () => {
       commitReason({ role: "page tab", name: "Delete account", sets: { list: { role: "page tab list" } } }),
       undefined,
     );
-    // What is typed into a text field is data: "Delete" typed into a note commits nothing.
+    // What is typed into a text field is data: "Delete" typed into a note commits nothing, and so
+    // does the field's own name (a page's Spanish "para", read as another language's verb).
     assert.equal(
       commitReason({ role: "text", name: "Note", sets: { value: "Delete the old files" } }),
       undefined,
     );
+    for (const name of ["Nota para el repartidor", "Delete reason", "Betrag zum Bezahlen"])
+      assert.equal(
+        commitReason({ role: "entry", name, sets: { value: "x" }, window: main }),
+        undefined,
+        name,
+      );
+  });
+
+  it("an option's price is what choosing it costs later: choosing it, from its list or by a click, pays nothing", () => {
+    const shipping = { role: "combo box", name: "Método de envío" };
+    for (const name of ["Urgente (9,00 €)", "Express — $12.50", "Premium 49,00 € al mes"]) {
+      assert.equal(
+        commitReason({ role: "menu item", name, sets: { list: shipping }, window: main }),
+        undefined,
+        name,
+      );
+      assert.equal(
+        commitReason(press("menu item", name, { inside: ["menu", "combo box"] })),
+        undefined,
+        name,
+      );
+      // The same words on a command pay.
+      assert.match(commitReason(press("push button", name)) ?? "", /amount of money/, name);
+    }
+    // An option's committing words still commit, chosen either way.
+    assert.ok(
+      commitReason({ role: "menu item", name: "Pay now 9 €", sets: { list: shipping }, window: main }),
+    );
+    assert.ok(commitReason(press("menu item", "Truncate all tables", { inside: ["menu", "combo box"] })));
+  });
+
+  it("a choice named as a program names things (an icon, a file) holds data; a command so named is still read", () => {
+    for (const name of ["edit-delete", "user-trash-full", "delete-old.txt", "mail_send"])
+      assert.equal(commitReason(press("table cell", name)), undefined, name);
+    assert.ok(commitReason(press("table cell", "Delete")));
+    assert.ok(commitReason(press("list item", "Delete all")));
+    assert.ok(commitReason(press("push button", "edit-delete")));
+    // Said with its article: "an entry", not "a entry".
+    assert.match(commitReason(press("entry", "Delete")) ?? "an entry", /an entry|^$/);
   });
 
   it("a long label is quoted by its head and its tail, with the deciding word on its own", () => {

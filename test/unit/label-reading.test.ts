@@ -436,6 +436,7 @@ describe("words read by their parts", () => {
       assert.deepEqual(readLabel(label, { lexicon, language: "xx" }).commits, {
         word: amount,
         what: "money leaves (it names an amount of money)",
+        amount: true,
       });
     // A currency's symbol of letters, as the app's language writes it (CLDR's, through Intl).
     assert.equal(readLabel("Ti RM50", { lexicon, language: "ms" }).commits?.word, "RM50");

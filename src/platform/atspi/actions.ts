@@ -294,10 +294,13 @@ async function selectOption(target: ActionTarget, wanted: string, timeoutMs: num
     );
   }
   const option = found.option;
-  /** Whether the option now reads selected, or the combo shows it. */
+  /**
+   * Whether the option now reads selected, the combo shows it, or the combo's own Selection holds it
+   * (GTK 3's combo box names itself by its model's id, "solarized-dark", and keeps its chosen item there).
+   */
   const check = async (): Promise<boolean | undefined> => {
     await new Promise((resolve) => setTimeout(resolve, SELECT_SETTLE_MS));
-    const [optionStates, shown] = await Promise.all([
+    const [optionStates, shown, held] = await Promise.all([
       app.call(option.path, IFACE.accessible, "GetState", timeoutMs).then(
         ([bits]) => statesFromBitset(bits as number[]),
         () => undefined,
@@ -306,13 +309,29 @@ async function selectOption(target: ActionTarget, wanted: string, timeoutMs: num
         (n) => cleanName(String(n), app),
         () => undefined,
       ),
+      node.role === "combo box" && interfaces.includes("Selection")
+        ? app.call(path, IFACE.selection, "GetSelectedChild", timeoutMs, "i", [0]).then(
+            ([ref]) => (ref as [string, string])[1],
+            () => undefined,
+          )
+        : undefined,
     ]);
-    if (optionStates === undefined && shown === undefined) return undefined;
-    return optionStates?.includes("selected") || shown === cleanName(wanted);
+    if (optionStates === undefined && shown === undefined && held === undefined) return undefined;
+    return optionStates?.includes("selected") || shown === cleanName(wanted) || held === option.path;
   };
+  // Firefox's drop-down: SelectChild changes it without telling the page (no change event; a total
+  // beside it stays), and its options' "select" chooses nothing while it is closed, and may leave its
+  // list open for the next Enter. The arrow keys a person presses on it do both: the caller presses
+  // them (measured 2026-12-07).
+  if (app.toolkit.name === "Gecko" && node.role === "combo box") {
+    const keys = await keysToOption(app, option, timeoutMs);
+    if (keys?.count === 0)
+      return { route: "none: the option is already chosen", outcome: "completed", seen: true };
+    if (keys)
+      return { route: "none by the toolkit (it would not tell the page)", outcome: "completed", keys };
+  }
   // Web engines give an option an action named "select", which chooses it as a click does: the
-  // page gets its change event. Firefox's SelectChild changed the value with no event; Chromium's
-  // returned false and changed nothing.
+  // page gets its change event (Chromium; its SelectChild returned false and changed nothing).
   const byAction = await optionAction(app, option.path, "select", timeoutMs);
   if (byAction !== undefined) {
     const report = await bounded(`Action.DoAction("select") on the option ${JSON.stringify(wanted)}`, () =>
@@ -329,6 +348,25 @@ async function selectOption(target: ActionTarget, wanted: string, timeoutMs: num
   const seen = await check();
   return seen === undefined ? report : { ...report, seen };
 }
+
+/** The arrow presses from the option its list holds selected to `option`; undefined where none reads selected. */
+async function keysToOption(
+  app: AtspiApp,
+  option: { parent: string; index: number },
+  timeoutMs: number,
+): Promise<ActionReport["keys"]> {
+  const count = Number(await app.property(option.parent, IFACE.accessible, "ChildCount", timeoutMs));
+  for (let i = 0; i < Math.min(count, OPTIONS_WALKED); i++) {
+    const [ref] = await app.call(option.parent, IFACE.accessible, "GetChildAtIndex", timeoutMs, "i", [i]);
+    const [bits] = await app.call((ref as [string, string])[1], IFACE.accessible, "GetState", timeoutMs);
+    if (statesFromBitset(bits as number[]).includes("selected"))
+      return { key: option.index >= i ? "Down" : "Up", count: Math.abs(option.index - i) };
+  }
+  return undefined;
+}
+
+/** Options of a page's drop-down read for the chosen one, at most. */
+const OPTIONS_WALKED = 200;
 
 async function select(
   target: ActionTarget,

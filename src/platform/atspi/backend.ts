@@ -1081,6 +1081,19 @@ export class AtspiBackend implements AccessibilityBackend {
     return Object.fromEntries((pairs as [string, string][]).map(([k, v]) => [String(k), String(v)]));
   }
 
+  /**
+   * Gecko reports each element's `lang` as its Locale, and nothing where a page declares none;
+   * Chromium reports its process's locale for every element (both measured 2026-12-07), so it is not asked.
+   */
+  async readLanguage(handle: string) {
+    const { app, path } = this.#app(handle);
+    if (app.toolkit.name !== "Gecko") return undefined;
+    const locale = await app.property(path, IFACE.accessible, "Locale", this.callTimeoutMs);
+    return typeof locale === "string" && /^[a-z]{2,3}([-_][A-Za-z0-9]+)*$/u.test(locale)
+      ? locale.replace(/-/gu, "_")
+      : undefined;
+  }
+
   /** Text.SetCaretOffset, through the bus like every call that changes the app. */
   async placeCaret(handle: string, offset: number, options: { timeoutMs: number }) {
     const { app, path } = this.#app(handle);

@@ -6,7 +6,7 @@ import { MENU_ITEM_ROLES, roleSet, TEXT_CONTENT_ROLES } from "../roles.js";
 import { shownByStates } from "../shown.js";
 import { PASSWORD_ROLE, type RawNode, type Rect } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
-import { COORD_SCREEN, IFACE } from "./names.js";
+import { COORD_SCREEN, IFACE, NULL_PATH } from "./names.js";
 import { parentOf, parseHandle } from "./reader.js";
 import { inUnscaledPage } from "./unscaled-pages.js";
 
@@ -242,8 +242,36 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
       }),
     );
   }
+  if (holdsChosenItem(node.role, interfaces)) reads.push(readChosenItem(context, node, path));
   if (interfaces.includes("Text") && !secret && carriesText(node)) {
     reads.push(attempt(node, "text", () => readText(context, node, path)));
   }
   await Promise.all(reads);
+}
+
+/**
+ * A combo box with no Value holds its chosen item in its Selection: GTK 3's names itself by its
+ * model's first column (Mousepad's "solarized-dark" showing "Solmuş Koyu"), not by what it shows.
+ */
+const holdsChosenItem = (role: string, interfaces: string[]) =>
+  role === "combo box" && interfaces.includes("Selection") && !interfaces.includes("Value");
+
+function readChosenItem(context: EnrichContext, node: RawNode, path: string): Promise<void> {
+  return attempt(node, "value", async () => {
+    const chosen = await chosenItemName(context.app, path, remaining(context));
+    if (chosen !== undefined) node.value = chosen;
+  });
+}
+
+/** The name of the item a combo box's Selection holds, or undefined where it holds none. */
+export async function chosenItemName(
+  app: AtspiApp,
+  path: string,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const [ref] = await app.call(path, IFACE.selection, "GetSelectedChild", timeoutMs, "i", [0]);
+  const item = (ref as [string, string])[1];
+  if (!item || item === NULL_PATH) return undefined;
+  const name = await app.property(item, IFACE.accessible, "Name", timeoutMs);
+  return typeof name === "string" && name ? name : undefined;
 }

@@ -43,6 +43,8 @@ export interface FakeElement {
   accessibleId?: string;
   /** Its object attributes: a field's "placeholder-text". */
   attributes?: Record<string, string>;
+  /** The language its content declares (a page's `lang`). */
+  language?: string;
   children?: FakeElement[];
   /** Fields this element fails to report, as a hung or buggy app would. */
   unreadable?: ("role" | "name" | "states" | "bounds" | "actions")[];
@@ -266,6 +268,10 @@ export class FakeBackend implements AccessibilityBackend {
 
   async readAttributes(handle: string): Promise<Record<string, string>> {
     return { ...(this.#element(handle).attributes ?? {}) };
+  }
+
+  async readLanguage(handle: string): Promise<string | undefined> {
+    return this.#element(handle).language;
   }
 
   async readText(handle: string, start: number, length: number) {

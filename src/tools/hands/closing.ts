@@ -18,6 +18,7 @@ export const SETS_A_VALUE: Role[] = [
   "dial",
 ];
 
+const CHOICES = roleSet(...SETS_A_VALUE);
 /** Roles whose element holds what a person made or chose, whatever its states say. */
 const HOLDS_WORK = roleSet(...SETS_A_VALUE, "drawing area", "canvas", "terminal", "embedded");
 /**
@@ -38,7 +39,10 @@ async function mayLose(context: ToolContext, windowId: number, title: string): P
   const held = read.nodes.find((n) => (dialog ? DIALOG_HOLDS_WORK : HOLDS_WORK).has(n.role));
   if (held) return `it holds a ${held.role}${held.name ? ` "${held.name}"` : ""}`;
   const backend = await context.backend();
-  for (const node of read.nodes.filter((n) => n.states?.includes("editable"))) {
+  // A spin button's number is a choice, as a check box's is (a dialog's close is its Cancel; a main
+  // window's was judged above): what was typed counts, not what was set.
+  const typed = read.nodes.filter((n) => n.states?.includes("editable") && !CHOICES.has(n.role));
+  for (const node of typed) {
     const text = await backend.readText(node.handle, 0, 1).catch(() => null);
     // A field that cannot be read may hold anything; an empty one holds nothing.
     if (!text || text.length > 0) return `its ${node.role}${node.name ? ` "${node.name}"` : ""} holds text`;

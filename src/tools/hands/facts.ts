@@ -441,10 +441,12 @@ export async function pressFacts(
     description?: string | undefined;
     handle?: string | undefined;
     opensMenu?: boolean | undefined;
+    /** Where the words' language is read, for an element with no handle of its own (an option by its list). */
+    languageFrom?: string | undefined;
   },
   windowId: number | undefined,
 ): Promise<TargetFacts> {
-  const { handle, ...own } = element;
+  const { handle, languageFrom: _, ...own } = element;
   const facts: TargetFacts = { ...own };
   if (handle && PRESSABLE_ROLES.has(element.role)) {
     const [shown, held, toggle] = await Promise.all([
@@ -463,6 +465,11 @@ export async function pressFacts(
   try {
     const top = await backend.readWindow(windowId, { ...READ, maxDepth: 0, nodeCeiling: 1 });
     facts.window = windowFacts(top);
+    // A page has no app's language: the element's own (its page's `lang`) reads its words.
+    const declared = top.language
+      ? undefined
+      : await declaredLanguage(context, element.languageFrom ?? handle);
+    if (declared) facts.window.language = declared;
     // One read of the window serves the rules' questions and the person's (what its fields hold).
     const questions = windowQuestions(facts);
     const whole = questions.length > 0 ? await readWhole(context, windowId) : undefined;
@@ -476,6 +483,16 @@ export async function pressFacts(
     // The window could not be read: the rules that need it assume the worst.
   }
   return facts;
+}
+
+/** The language an element's content declares, where its toolkit says it. */
+async function declaredLanguage(
+  context: ToolContext,
+  handle: string | undefined,
+): Promise<string | undefined> {
+  if (!handle) return undefined;
+  const backend = await context.backend();
+  return backend.readLanguage?.(handle).catch(() => undefined);
 }
 
 /** Reading what keys an element answers to: its actions and their key bindings, nothing else. */

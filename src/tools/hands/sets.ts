@@ -19,7 +19,9 @@ export const VALUE_ROLES = roleSet(
   "level bar",
 );
 
-type Control = Pick<PlacedElement, "role" | "name" | "description" | "states">;
+type Control = Pick<PlacedElement, "role" | "name" | "description" | "states"> & {
+  handle?: string | undefined;
+};
 
 /** A value control about to take `value` (undefined: not read), with its window: judged by its words. */
 export async function valueFacts(
@@ -38,6 +40,7 @@ const facetsOf = (c: Control) => ({
   role: c.role,
   name: c.name,
   states: c.states,
+  languageFrom: c.handle,
   ...(c.description ? { description: c.description } : {}),
 });
 
@@ -58,7 +61,7 @@ export async function optionFacts(
   windowId: number | undefined,
 ): Promise<TargetFacts> {
   const role = OPTION_OF[list.role] ?? "list item";
-  const facts = await pressFacts(context, { role, name: option }, windowId);
+  const facts = await pressFacts(context, { role, name: option, languageFrom: list.handle }, windowId);
   return { ...facts, sets: { list: { role: list.role, name: list.name } } };
 }
 
