@@ -171,6 +171,14 @@ async function judgedPress(
   }
 }
 
+/** The number a set_value writes into a spin button, or undefined. */
+function numberWritten(action: z.output<typeof semanticActionSchema>, node: RawNode): number | undefined {
+  if (action.kind !== "set_value" || node.role !== "spin button" || action.text.trim() === "")
+    return undefined;
+  const value = Number(action.text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
 /** Verify, act, wait, re-read: the one path every semantic action takes. */
 export async function runAction(
   context: ToolContext,
@@ -329,10 +337,12 @@ async function performAction(
       (value) =>
         acting.perform(entry.handle, { kind: "set_range", value }, { timeoutMs: input.timeoutMs, node }),
     );
-  if (input.action.kind === "set_range" && steppable(node)) {
+  // A number set that did not take, by set_range or as a spin button's text, is stepped there by keys.
+  const stepTo = input.action.kind === "set_range" ? input.action.value : numberWritten(input.action, node);
+  if (stepTo !== undefined && steppable(node)) {
     const target = { ref: input.ref, node, handle: entry.handle, windowId: entry.fingerprint.windowId };
-    const intent = input.intent ?? `Set it to ${input.action.value}`;
-    report = await stepIfNotApplied(context, { ...target, intent }, input.action.value, report, () =>
+    const intent = input.intent ?? `Set it to ${stepTo}`;
+    report = await stepIfNotApplied(context, { ...target, intent }, stepTo, report, () =>
       acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
     );
   }

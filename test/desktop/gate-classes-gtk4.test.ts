@@ -43,6 +43,30 @@ describe("the judge's classes on a GTK 4 window", () => {
     await context.close();
   });
 
+  it("a list's row is chosen by the label inside it; a grid's icon named \"edit-delete\" opens with no person", async () => {
+    const list = await element({ role: "list", name: "Categories" });
+    const chosen = await call("act", {
+      ref: list.ref,
+      action: { kind: "select", option: "Editing" },
+      intent,
+    });
+    passed(chosen, "select Editing");
+    assert.equal(chosen.data?.effect, "seen", chosen.text);
+    await untilLogged(log, "category Editing");
+    // The grid's cell holding the label "edit-delete" (the judge names the cell by it): an icon's
+    // name, written as a program writes names.
+    const label = await element({ role: "label", name: "edit-delete" });
+    type Boxed = Match & { bounds: { x: number; y: number; width: number; height: number } | null };
+    const at = (label as Boxed).bounds;
+    const cell = ((await all({ role: "table cell" })) as Boxed[]).find(
+      (c) => c.bounds && at && c.bounds.y <= at.y && at.y < c.bounds.y + c.bounds.height,
+    );
+    assert.ok(cell, "the cell of edit-delete");
+    const clicked = await call("click", { ref: cell.ref, intent });
+    passed(clicked, "the cell edit-delete");
+    await untilLogged(log, "opened edit-delete");
+  });
+
   it("by structure, whatever the words: a tab, a sortable column, a pressed toggle, a find bar's Close, Enter in a search field", async () => {
     // GTK 4.8 names every tab "Tab"; its label is a child. The second is "Delete".
     const tabs = await all({ role: "page tab" });

@@ -217,12 +217,36 @@ async function setRange(target: ActionTarget, value: number, timeoutMs: number):
   if (known && (value < Number(minimum) || value > Number(maximum))) {
     throw new ActionRejected(`${value} is outside the element's range ${minimum}–${maximum}`);
   }
+  if (await steppedByKeys(target, value, timeoutMs))
+    return { route: "none by the toolkit (it would not tell the page)", outcome: "completed", seen: false };
   return bounded("Value.CurrentValue", () =>
     target.app.act(target.path, IFACE.properties, "Set", timeoutMs, "ssv", [
       IFACE.value,
       "CurrentValue",
       ["d", value],
     ]),
+  );
+}
+
+/** Steps a page's number field or range is moved by keys at most (value-by-keys.ts steps by one). */
+const PAGE_STEPS = 100;
+
+/**
+ * Whether Firefox's number field or range is left for the caller to step by keys: its Value is set
+ * without telling the page (no input event; a total beside it stays), the arrow keys tell it. Only
+ * where a whole number is that many steps of one away.
+ */
+async function steppedByKeys(target: ActionTarget, value: number, timeoutMs: number): Promise<boolean> {
+  const { app, path, node } = target;
+  if (app.toolkit.name !== "Gecko" || (node.role !== "spin button" && node.role !== "slider")) return false;
+  const current = Number(
+    await app.property(path, IFACE.value, "CurrentValue", timeoutMs).catch(() => Number.NaN),
+  );
+  return (
+    Number.isInteger(current) &&
+    Number.isInteger(value) &&
+    current !== value &&
+    Math.abs(value - current) <= PAGE_STEPS
   );
 }
 
@@ -746,6 +770,15 @@ export async function performAction(
  * Finds an option by its text below an element, breadth-first and bounded: options sit at different
  * depths (GTK3: combo → menu → item; Swing: combo → popup → scroll pane → viewport → list → item).
  */
+/** Rows a list chooses, whose label may be a child of theirs (GTK 4's list rows). */
+const ROW_ROLES = new Set(["list item", "table row", "tree item", "table cell"]);
+
+const roleOf = (app: AtspiApp, path: string, timeoutMs: number) =>
+  app.call(path, IFACE.accessible, "GetRole", timeoutMs).then(
+    ([role]) => roleName(Number(role)) as string,
+    () => "",
+  );
+
 async function findOption(
   app: AtspiApp,
   root: string,
@@ -753,15 +786,23 @@ async function findOption(
   timeoutMs: number,
 ): Promise<{ option?: { parent: string; index: number; path: string }; seen: string[] }> {
   const seen: string[] = [];
+  // Each unnamed element's place in its list: a GTK 4 list's row is unnamed, and the label inside it
+  // names it; the row is the option, chosen in the list, not the label in the row.
+  const unnamed = new Map<string, { parent: string; index: number; path: string }>();
   let level = [root];
   for (let depth = 0; depth < 6 && level.length > 0 && seen.length < 500; depth++) {
     const next: string[] = [];
     for (const parent of level) {
       const kids = await children(app, parent, timeoutMs).catch(() => []);
       const index = kids.findIndex((kid) => kid.name === option);
-      if (index >= 0) return { option: { parent, index, path: kids[index]!.path }, seen };
-      for (const kid of kids) {
+      if (index >= 0) {
+        const row = unnamed.get(parent);
+        const chosen = row && ROW_ROLES.has(await roleOf(app, row.path, timeoutMs)) ? row : undefined;
+        return { option: chosen ?? { parent, index, path: kids[index]!.path }, seen };
+      }
+      for (const [at, kid] of kids.entries()) {
         if (kid.name) seen.push(kid.name);
+        else unnamed.set(kid.path, { parent, index: at, path: kid.path });
         next.push(kid.path);
       }
     }
