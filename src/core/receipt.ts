@@ -332,6 +332,8 @@ export function renderReceipt(receipt: Receipt): string {
     );
   } else if (receipt.effect === "seen" && receipt.action === "select")
     lines.push(`The ${selectedThing(receipt)} reads selected afterwards.`);
+  else if (receipt.effect === "seen" && (receipt.action === "set_range" || receipt.action === "set_value"))
+    lines.push("The value reads back as asked.");
   else if (receipt.effect === "not_seen" && receipt.action === "select" && !receipt.selection)
     lines.push(notSelectedLine(selectedThing(receipt)));
   else if (receipt.effect === "not_seen" && receipt.action === "scroll") {

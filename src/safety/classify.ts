@@ -393,6 +393,9 @@ type ControlKind = "opens" | "view" | "setting" | "command" | "link" | "choice";
 function controlKind(target: TargetFacts, role: string): ControlKind {
   // A menu title opens its menu, whatever it or its items say: the items are pressed later, and judged then.
   if (target.opensMenu || target.states?.includes("has popup")) return "opens";
+  // A button that reports itself expandable or expanded (a page's aria-expanded, "Ver desglose") shows
+  // or hides what it holds.
+  if (BUTTON_ROLES.has(role) && DISCLOSES.some((state) => target.states?.includes(state))) return "opens";
   if (role === "page tab" || HEADER_ROLES.has(role) || target.inside?.some((r) => HEADER_ROLES.has(r)))
     return "view";
   if (role === "table cell" && target.record && !target.twice) return "view";
@@ -402,6 +405,9 @@ function controlKind(target: TargetFacts, role: string): ControlKind {
   if (target.inside?.includes("combo box")) return "choice";
   return COMMAND_ROLES.has(role) ? "command" : "choice";
 }
+
+/** States of a button that shows or hides a section: a disclosure, not a command. */
+const DISCLOSES = ["expandable", "expanded", "collapsed"];
 
 /**
  * A name written as a program writes one, lower-case words joined by "-", "_" or "." with no space

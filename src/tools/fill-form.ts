@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { asDeskhandError, DeskhandError } from "../core/errors.js";
 import { readsBackAs } from "../core/readback.js";
@@ -159,6 +160,39 @@ async function chooseOption(
   }
 }
 
+/** A page reports the place it scrolled a field to a moment later (Chromium): tried again until then. */
+const SCROLL_SETTLE_MS = [100, 200, 400, 800];
+
+async function afterScroll<T>(type: () => Promise<T>): Promise<T> {
+  let last: unknown;
+  for (const ms of SCROLL_SETTLE_MS) {
+    await sleep(ms);
+    try {
+      return await type();
+    } catch (error) {
+      if (asDeskhandError(error).code !== "not_clickable") throw error;
+      last = error;
+    }
+  }
+  throw last;
+}
+
+/** Whether a field was scrolled into view by its own accessibility action. */
+async function scrolledTo(context: ToolContext, ref: string, intent: string): Promise<boolean> {
+  const action = { kind: "scroll_into_view" as const };
+  const scrolled = await runAction(context, {
+    ref,
+    action,
+    waitMs: 50,
+    timeoutMs: 2000,
+    reversible: true,
+    intent,
+  })
+    .then((receipt) => receipt.action_outcome === "completed")
+    .catch(() => false);
+  return scrolled;
+}
+
 /** The typed route: the keys, then the same test as the accessibility route's, on the value re-read. */
 async function typedRoute(
   context: ToolContext,
@@ -179,8 +213,16 @@ async function typedRoute(
     view: false,
     settleMs: 50,
   };
-  const typed = await typeTextPlan(context, typing, others)
-    .then((plan) => runPlan(context, typeTextTool, plan))
+  const type = () =>
+    typeTextPlan(context, typing, others).then((plan) => runPlan(context, typeTextTool, plan));
+  const typed = await type()
+    .catch(async (error) => {
+      // A field off screen has no place for keys: it is scrolled into view (an action of its own,
+      // journaled), as a person scrolls to it, and typed into once more.
+      if (asDeskhandError(error).code !== "not_clickable" || !(await scrolledTo(context, ref, typing.intent)))
+        throw error;
+      return afterScroll(type);
+    })
     .catch((error) => {
       // What to do next rides with the reason: a field off screen is scrolled into view first.
       const { message, next } = asDeskhandError(error);

@@ -175,6 +175,10 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
     const hoy = await element({ role: "push button", name: "Ver lista para hoy" });
     passed(await call("click", { ref: hoy.ref, intent }), "Ver lista para hoy");
     await untilShown("lista para hoy");
+    // A button that says it is collapsed shows a section: "desglose" is a word no lexicon here reads.
+    const desglose = await element({ role: "push button", name: "Ver desglose" });
+    passed(await call("click", { ref: desglose.ref, intent }), "Ver desglose");
+    await untilShown("desglose true");
   });
 
   it("commits: an Italian command, an unnamed button, symbols, Enter that submits the form, an option, a slider", async () => {

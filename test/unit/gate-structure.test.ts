@@ -171,6 +171,13 @@ describe("the judge: structure first", () => {
     assert.ok(commitReason(press("menu item", "Truncate all tables", { inside: ["menu", "combo box"] })));
   });
 
+  it("a button that reports itself expanded or collapsed shows or hides a section, whatever its words", () => {
+    for (const states of [["collapsed"], ["expanded"], ["expandable"]])
+      assert.equal(commitReason(press("push button", "Ver desglose", { states })), undefined, states.join());
+    // Without the state, a word no lexicon reads still asks.
+    assert.match(commitReason(press("push button", "Ver desglose")) ?? "", /desglose/);
+  });
+
   it("a choice named as a program names things (an icon, a file) holds data; a command so named is still read", () => {
     for (const name of ["edit-delete", "user-trash-full", "delete-old.txt", "mail_send"])
       assert.equal(commitReason(press("table cell", name)), undefined, name);
