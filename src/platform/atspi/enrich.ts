@@ -259,16 +259,9 @@ const holdsChosenItem = (role: string, interfaces: string[]) =>
 function readChosenItem(context: EnrichContext, node: RawNode, path: string): Promise<void> {
   return attempt(node, "value", async () => {
     const chosen = await chosenItemName(context.app, path, remaining(context));
-    if (chosen === undefined) return;
-    node.value = chosen;
-    // GTK 3 names a combo box with no name of its own by its model's first column: an id such as
-    // "solarized-dark" or "disabled" (read as a state), no label. Unnamed, it is named by the label beside it.
-    if (context.app.isGtk3 && node.name !== chosen && MODEL_ID.test(node.name ?? "")) node.name = "";
+    if (chosen !== undefined) node.value = chosen;
   });
 }
-
-/** A model's id as GTK 3 shows it for a combo box's name: lower case, no space ("after-a-crash", "none"). */
-const MODEL_ID = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/u;
 
 /** The name of the item a combo box's Selection holds, or undefined where it holds none. */
 export async function chosenItemName(
