@@ -2,7 +2,7 @@
 // itself advertises: its interfaces, action names, role and states. Nothing is promised beyond that.
 
 import { roleSet, saysSelectable } from "../platform/roles.js";
-import { TOGGLE_ROLES } from "../platform/types.js";
+import { flipsState } from "../platform/types.js";
 import { isInteractiveRole } from "./flatten.js";
 import type { SnapshotElement } from "./snapshot.js";
 import { takesText } from "./value.js";
@@ -19,7 +19,7 @@ export function affordances(element: SnapshotElement): string[] {
   const states = element.states ?? [];
   const named = (element.actions ?? []).map((a) => a.toLowerCase());
   const readOnly = states.includes("read only") || (!states.includes("editable") && element.role === "label");
-  if (TOGGLE_ROLES.has(element.role) && named.length > 0) actions.add("toggle");
+  if (flipsState(element.role, [], named) && named.length > 0) actions.add("toggle");
   else if (named.some((a) => /^(click|press|activate|jump|open|invoke)$/.test(a))) actions.add("invoke");
   if (takesText(element) && !readOnly) actions.add("set_value");
   if (interfaces.includes("Value") && !readOnly) actions.add("set_range");

@@ -27,11 +27,22 @@ export function incompleteLines(known: TreeIncomplete[] | undefined): string[] {
   return (known ?? []).map((k) => `# tree_incomplete: window ${k.window}: ${k.reason}. Fix: ${k.fix}`);
 }
 
-export function keyStates(element: Pick<SnapshotElement, "states" | "offScreen">): string[] {
+/** Roles whose unchecked state is said, not left to be read from "checked" missing (three trial agents guessed it). */
+const SAYS_UNCHECKED = new Set(["check box", "check menu item"]);
+
+export function keyStates(
+  element: Pick<SnapshotElement, "states" | "offScreen"> & { role?: string },
+): string[] {
   const states = element.states;
   const off = element.offScreen ? ["off screen"] : [];
   if (states === null) return off;
   const shown: string[] = [...KEY_STATES.filter((s) => states.includes(s)), ...off];
+  if (
+    SAYS_UNCHECKED.has(element.role ?? "") &&
+    !states.includes("checked") &&
+    !states.includes("indeterminate")
+  )
+    shown.unshift("unchecked");
   if (states.includes("expandable") && !states.includes("expanded")) shown.push("collapsed");
   // "enabled"/"sensitive" missing on something a user could act on means it is disabled.
   if (!states.includes("enabled") && !states.includes("sensitive") && states.includes("visible")) {

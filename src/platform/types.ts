@@ -17,6 +17,19 @@ export const TOGGLE_ROLES = roleSet(
   "radio menu item",
 );
 
+/**
+ * Whether an element has two states a press flips: a toggle's role, a checkable item, or an action
+ * named "toggle" (GTK 3's check box cell in a tree view, a table cell to its role).
+ */
+export const flipsState = (
+  role: string,
+  states: readonly string[] | undefined,
+  actions: readonly string[] = [],
+) =>
+  TOGGLE_ROLES.has(role) ||
+  !!states?.includes("checkable") ||
+  actions.some((a) => a.toLowerCase() === "toggle");
+
 /** An item of an exported menu: its label (mnemonic marks dropped), action and accelerator. */
 export interface ExportedItem {
   label: string;

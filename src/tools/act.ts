@@ -510,7 +510,7 @@ export const actTool = defineTool({
   group: "act",
   title: "Act on an element",
   description:
-    "Act through an element's own accessibility actions (no mouse or keyboard), its ref verified first. Replies with the route, the element re-read and what changed on screen.",
+    "Act through an element's own accessibility actions (no mouse; keys where a page hears nothing else), its ref verified first. Replies with the route, the element re-read and what changed on screen.",
   level: "L2",
   highest: "L3",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },

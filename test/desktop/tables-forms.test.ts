@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AtspiBackend } from "../../src/platform/atspi/backend.js";
 import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { connect, toolCaller } from "./helpers.js";
+import { connect, findWaiting, HANG_MS, startApp, toolCaller } from "./helpers.js";
 
 const TITLE = "Files Fixture";
 const target = { kind: "title", glob: TITLE };
@@ -84,6 +84,58 @@ describe("tables and forms read like a person reads them (GTK 3)", () => {
     const paged = await call("snapshot", { target, tableRows: 2 });
     assert.ok(paged.data.truncated_by.includes("tableRows"), JSON.stringify(paged.data.truncated_by));
     assert.match(paged.text!, /… table 5×4, first 2 rows shown/);
+  });
+
+  it("a check box cell (GTK 3's toggle renderer, a table cell by its role) is offered toggle, and toggles its own row", async () => {
+    // zenity's check list: its first column's cells toggle; a table cell by its role.
+    const title = `Spesa ${process.pid}`;
+    const list = startApp([
+      "zenity",
+      "--list",
+      "--checklist",
+      "--title",
+      title,
+      "--column",
+      "Sì",
+      "--column",
+      "Articolo",
+      "FALSE",
+      "Mele",
+      "TRUE",
+      "Pere",
+      "FALSE",
+      "Uva",
+    ]);
+    try {
+      await findWaiting(call, title, { role: "table cell", name: "Uva", search_tables: true }, HANG_MS);
+      // The check boxes, in row order: the unnamed cells (the names are the other column's).
+      type Cell = { ref: string; name: string | null; states: string[] };
+      const boxes = async () =>
+        (
+          (
+            await call("find", {
+              target: { kind: "title", glob: title },
+              role: "table cell",
+              search_tables: true,
+            })
+          ).data.matches as Cell[]
+        ).filter((c) => !c.name);
+      const seen = await call("observe", { target: { kind: "title", glob: title }, items: true });
+      assert.match(seen.text!, /table cell ~"Sì" · "Uva" .*toggle/, seen.text);
+      const before = await boxes();
+      assert.equal(before.length, 3, JSON.stringify(before));
+      const uva = before[2]!;
+      const ticked = await call("act", { ref: uva.ref, action: { kind: "toggle" }, intent: "Buy grapes" });
+      assert.ok(ticked.ok, JSON.stringify(ticked.error));
+      const now = await boxes();
+      assert.deepEqual(
+        now.map((c) => c.states.includes("checked")),
+        [false, true, true],
+        "Uva's own box ticked, the others as they were",
+      );
+    } finally {
+      list.kill();
+    }
   });
 
   it("a scroll with nothing to scroll says so, and claims nothing (a GTK 3 bar at 0 of 0–0)", async () => {

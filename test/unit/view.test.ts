@@ -104,7 +104,7 @@ describe("the view an acting reply ends with", () => {
       /^# view: window 8 "Settings" \(fake\) in front · s\d+, new to you: 2 targets$/m,
       text,
     );
-    assert.match(view, /^0\. check box "Dark theme" \[ref=s\d+:e\d+\w*\] toggle,click$/m);
+    assert.match(view, /^0\. check box "Dark theme" \(unchecked\) \[ref=s\d+:e\d+\w*\] toggle,click$/m);
     assert.match(view, /^1\. push button "Close"/m);
     assert.match(view, /label "Changes apply at once"/, "the text a person reads in it");
   });

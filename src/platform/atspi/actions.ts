@@ -9,9 +9,9 @@ import type { ActionReport, RawNode, ScrollAmount, SemanticAction } from "../typ
 import {
   ActionRejected,
   AppNotResponding,
+  flipsState,
   OutOfRange,
   ReadOnlyElement,
-  TOGGLE_ROLES,
   UnsupportedAction,
 } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
@@ -44,8 +44,7 @@ export interface ActionTarget {
 }
 
 /** Whether the element has two states a press flips: a check box, a toggle button, a checkable item. */
-const togglable = (target: ActionTarget) =>
-  TOGGLE_ROLES.has(target.node.role) || !!target.node.states?.includes("checkable");
+const togglable = (target: ActionTarget) => flipsState(target.node.role, target.node.states, target.actions);
 
 /** What the element supports, for an `unsupported_pattern` refusal. */
 function supportedActions(target: ActionTarget): string[] {
