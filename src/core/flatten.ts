@@ -245,14 +245,19 @@ function isWrapper(node: RawNode): boolean {
   return repeatsItsChild(node) || isLayoutWrapper(node);
 }
 
+/** What a menu button holds beside its own button while its menu is open (GTK 4's popover). */
+const OPENED_MENUS = new Set(["menu", "popup menu"]);
+
 /**
  * A control that holds the same control, named alike, and takes no focus itself: GTK 4's menu
- * button holds the button it draws ("Ver" in "Ver"). The one inside, which takes the focus, stands.
+ * button holds the button it draws ("Ver" in "Ver"), and its menu beside it while open. The one
+ * inside, which takes the focus, stands; the menu stands beside it.
  */
 function repeatsItsChild(node: RawNode): boolean {
-  const child = node.children[0];
+  const own = node.children.filter((c) => !OPENED_MENUS.has(c.role));
+  const child = own[0];
   return (
-    node.children.length === 1 &&
+    own.length === 1 &&
     !!child &&
     !!node.name &&
     child.role === node.role &&
@@ -494,8 +499,9 @@ class RootLayout {
     }
     if (!isWrapper(node)) return false;
     result.mergedWrappers++;
-    const child = node.children[0]!;
-    await this.visit(child, depth, [...path, child.indexInParent], false, parentName);
+    // Its one child stands in its place; a menu it holds open beside it stands too.
+    for (const child of node.children)
+      await this.visit(child, depth, [...path, child.indexInParent], false, parentName);
     return true;
   }
 

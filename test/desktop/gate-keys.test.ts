@@ -564,6 +564,14 @@ describe("keys in a GTK 4 editor that reports no key bindings (GNOME Text Editor
     const opened = await call("act", { ref: menu.data.matches[0].ref, action: { kind: "invoke" } });
     assert.ok(opened.ok, JSON.stringify(opened.error));
     const item = await one(call, title, { role: "menu item", name: "Preferences" });
+    // Open, the menu button holds its menu beside its own button: still one button, and the items.
+    const seen = await call("observe", { target: { kind: "title", glob: title } });
+    const lines = (seen.text ?? "").split("\n");
+    assert.equal(lines.filter((l: string) => /push button "(Main )?Menu"/.test(l)).length, 1, seen.text);
+    assert.ok(
+      lines.some((l: string) => /menu item "Preferences"/.test(l)),
+      seen.text,
+    );
     const clicked = await call("click", { ref: item.ref, intent: "Open the preferences" });
     assert.ok(clicked.ok && clicked.data.status === "done", JSON.stringify(clicked));
     assert.match(clicked.text, /window appeared: \d+ "Preferences"/, clicked.text);

@@ -148,6 +148,32 @@ describe("the screen view", () => {
     const lines = text.split("\n").filter((l) => /push button "View"/.test(l));
     assert.equal(lines.length, 1, text);
     assert.doesNotMatch(lines[0]!, / in push button/, text);
+    // Open, it holds its menu beside the button it draws: still one button, and the menu's item.
+    const open = await rendered(
+      {
+        role: "frame",
+        name: "Editor",
+        states: SHOWN,
+        children: [
+          {
+            role: "push button",
+            name: "View",
+            states: [...SHOWN, "expanded"],
+            children: [
+              { ...inner, states: [...SHOWN, "focusable", "pressed"] },
+              {
+                role: "menu",
+                states: SHOWN,
+                children: [{ role: "menu item", name: "Zoom In", states: SHOWN, actions: ["click"] }],
+              },
+            ],
+          },
+        ],
+      },
+      "screen",
+    );
+    assert.equal(open.split("\n").filter((l) => /push button "View"/.test(l)).length, 1, open);
+    assert.match(open, /menu item "Zoom In"/, open);
   });
 
   it("a value keeps its line breaks, written \\n, as observe writes them", async () => {
