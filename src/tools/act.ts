@@ -43,7 +43,7 @@ import { wheelIfNotMoved } from "./scroll-by-wheel.js";
 import { type SectionWatch, sectionStayed, watchSection } from "./section-toggle.js";
 import { programsBefore, windowsOfStarted } from "./started-programs.js";
 import { defineTool } from "./tool.js";
-import { chooseByKeys, stepIfNotApplied, steppable, valueIfTextNotTaken } from "./value-by-keys.js";
+import { pressReportedKeys, stepIfNotApplied, steppable, valueIfTextNotTaken } from "./value-by-keys.js";
 import { viewSchema } from "./view.js";
 
 type SinceSeen = Pick<Verified, "moved" | "refound">;
@@ -177,6 +177,16 @@ function numberWritten(action: z.output<typeof semanticActionSchema>, node: RawN
     return undefined;
   const value = Number(action.text);
   return Number.isFinite(value) ? value : undefined;
+}
+
+/** How a value read back says the action took: the option shown, the number held. */
+function tookBy(
+  action: z.output<typeof semanticActionSchema>,
+  node: RawNode,
+): ((value: string) => boolean) | undefined {
+  if (action.kind === "select" && action.option !== undefined) return (value) => value === action.option;
+  const number = action.kind === "set_range" ? action.value : numberWritten(action, node);
+  return number === undefined ? undefined : (value) => Number(value) === number;
 }
 
 /** Verify, act, wait, re-read: the one path every semantic action takes. */
@@ -337,24 +347,21 @@ async function performAction(
       (value) =>
         acting.perform(entry.handle, { kind: "set_range", value }, { timeoutMs: input.timeoutMs, node }),
     );
+  // What the platform left to keys (a page's drop-down or number field), pressed as a person would.
+  const took = tookBy(input.action, node);
+  const windowId = entry.fingerprint.windowId;
+  if (report.keys && took && windowId !== null) {
+    const target = { handle: entry.handle, intent: input.intent ?? "Set it as asked", windowId };
+    report = await pressReportedKeys(context, target, report, took, () =>
+      acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
+    );
+  }
   // A number set that did not take, by set_range or as a spin button's text, is stepped there by keys.
   const stepTo = input.action.kind === "set_range" ? input.action.value : numberWritten(input.action, node);
   if (stepTo !== undefined && steppable(node)) {
     const target = { ref: input.ref, node, handle: entry.handle, windowId: entry.fingerprint.windowId };
     const intent = input.intent ?? `Set it to ${stepTo}`;
     report = await stepIfNotApplied(context, { ...target, intent }, stepTo, report, () =>
-      acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
-    );
-  }
-  const windowId = entry.fingerprint.windowId;
-  if (
-    input.action.kind === "select" &&
-    input.action.option !== undefined &&
-    report.keys &&
-    windowId !== null
-  ) {
-    const target = { handle: entry.handle, intent: input.intent ?? "Choose the option", windowId };
-    report = await chooseByKeys(context, target, input.action.option, report, () =>
       acting.perform(entry.handle, { kind: "focus" }, { timeoutMs: input.timeoutMs, node }),
     );
   }

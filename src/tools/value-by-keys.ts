@@ -98,56 +98,70 @@ async function stepByKeys(
   // focus once the spin button is focused (a ref would place a caret in its text first).
   const field = target.node.role === "spin button" && target.windowId !== null;
   if (field) await focus();
-  const pressed = await callTool(context, keyTool, {
-    ...(field ? { window: { id: target.windowId } } : { ref: target.ref }),
+  const pressed = await pressAndReread(
+    context,
+    { place: field ? { window: { id: target.windowId } } : { ref: target.ref }, handle: target.handle },
     key,
-    count: Math.abs(steps),
-    intent: target.intent,
-  });
-  if (!(pressed.ok && pressed.outcome === "done")) return undefined;
-  await sleep(SETTLE_MS);
-  const now = await (await context.backend()).describe(target.handle, { maxText: 0 }).catch(() => undefined);
-  const value = now?.value;
+    Math.abs(steps),
+    target.intent,
+  );
+  if (!pressed.done) return undefined;
+  const value = pressed.value;
   return {
     route: `${key} pressed ${Math.abs(steps)} times with the real keyboard`,
     ...(value === undefined ? {} : { seen: Number(value) === wanted, value }),
   };
 }
 
+/** Keys pressed through the key tool (and so the gate), then the element's value read again. */
+async function pressAndReread(
+  context: ToolContext,
+  target: { place: { ref: string } | { window: { id: number | null } }; handle: string },
+  key: string,
+  count: number,
+  intent: string,
+): Promise<{ done: boolean; why?: string; value?: string }> {
+  const pressed = await callTool(context, keyTool, { ...target.place, key, count, intent });
+  if (!(pressed.ok && pressed.outcome === "done"))
+    return { done: false, why: pressed.ok ? pressed.outcome : pressed.error.message };
+  await sleep(SETTLE_MS);
+  const now = await (await context.backend()).describe(target.handle, { maxText: 0 }).catch(() => undefined);
+  return now?.value === undefined ? { done: true } : { done: true, value: now.value };
+}
+
 /**
- * An option of a page's drop-down chosen by the arrow keys the platform named (`report.keys`), by the
- * element's ref and through the gate as any key, then read back: what the drop-down shows is the option.
+ * What the platform left to keys (`report.keys`: a page's drop-down or number field, whose page no
+ * call of the toolkit tells of a change), pressed on the focused element through the gate as any key,
+ * then read back by `took` on the value the element shows.
  */
-export async function chooseByKeys(
+export async function pressReportedKeys(
   context: ToolContext,
   target: { handle: string; intent: string; windowId: number },
-  option: string,
   report: ActionReport,
-  /** Gives it the focus through its own action: a click would open its list, where keys only move a highlight. */
+  took: (value: string) => boolean,
+  /** Gives it the focus through its own action: a click would open a drop-down's list, where keys only move a highlight. */
   focus: () => Promise<unknown>,
 ): Promise<ActionReport> {
   const keys = report.keys;
   if (!keys) return report;
   await focus();
-  const pressed = await callTool(context, keyTool, {
-    window: { id: target.windowId },
-    key: keys.key,
-    count: keys.count,
-    intent: target.intent,
-  });
-  if (!(pressed.ok && pressed.outcome === "done")) {
-    const why = pressed.ok ? pressed.outcome : pressed.error.message;
+  const { key, count } = keys;
+  const pressed = await pressAndReread(
+    context,
+    { place: { window: { id: target.windowId } }, handle: target.handle },
+    key,
+    count,
+    target.intent,
+  );
+  if (!pressed.done)
     return {
-      route: `${report.route}; ${keys.key} ×${keys.count} not pressed (${why})`,
+      route: `${report.route}; ${key} ×${count} not pressed (${pressed.why})`,
       outcome: "completed",
       seen: false,
     };
-  }
-  await sleep(SETTLE_MS);
-  const now = await (await context.backend()).describe(target.handle, { maxText: 0 }).catch(() => undefined);
   return {
-    route: `${keys.key} pressed ${keys.count === 1 ? "once" : `${keys.count} times`} with the real keyboard (the page is told as a person's keys tell it)`,
+    route: `${key} pressed ${count === 1 ? "once" : `${count} times`} with the real keyboard (the page is told as a person's keys tell it)`,
     outcome: "completed",
-    ...(now?.value === undefined ? {} : { seen: now.value === option }),
+    ...(pressed.value === undefined ? {} : { seen: took(pressed.value) }),
   };
 }

@@ -15,6 +15,7 @@ import {
   UnsupportedAction,
 } from "../types.js";
 import { type AtspiApp, isNotImplemented } from "./app.js";
+import { chosenItemPath } from "./enrich.js";
 import { IFACE } from "./names.js";
 import { cleanName, handleOf, shortInterfaces } from "./reader.js";
 import { roleName } from "./roles.js";
@@ -216,8 +217,8 @@ async function setRange(target: ActionTarget, value: number, timeoutMs: number):
   if (known && (value < Number(minimum) || value > Number(maximum))) {
     throw new ActionRejected(`${value} is outside the element's range ${minimum}–${maximum}`);
   }
-  if (await steppedByKeys(target, value, timeoutMs))
-    return { route: "none by the toolkit (it would not tell the page)", outcome: "completed", seen: false };
+  const keys = await pageSteps(target, value, timeoutMs);
+  if (keys) return { route: "none by the toolkit (it would not tell the page)", outcome: "completed", keys };
   return bounded("Value.CurrentValue", () =>
     target.app.act(target.path, IFACE.properties, "Set", timeoutMs, "ssv", [
       IFACE.value,
@@ -227,26 +228,29 @@ async function setRange(target: ActionTarget, value: number, timeoutMs: number):
   );
 }
 
-/** Steps a page's number field or range is moved by keys at most (value-by-keys.ts steps by one). */
+/** Steps a page's number field or range is moved by keys at most (one step of one each). */
 const PAGE_STEPS = 100;
 
 /**
- * Whether Firefox's number field or range is left for the caller to step by keys: its Value is set
- * without telling the page (no input event; a total beside it stays), the arrow keys tell it. Only
- * where a whole number is that many steps of one away.
+ * The arrow presses that move Firefox's number field or range to `value`: its Value is set without
+ * telling the page (no input event; a total beside it stays), the arrow keys tell it. Only where a
+ * whole number is that many steps of one away; otherwise none, and its Value is set.
  */
-async function steppedByKeys(target: ActionTarget, value: number, timeoutMs: number): Promise<boolean> {
+async function pageSteps(
+  target: ActionTarget,
+  value: number,
+  timeoutMs: number,
+): Promise<ActionReport["keys"]> {
   const { app, path, node } = target;
-  if (app.toolkit.name !== "Gecko" || (node.role !== "spin button" && node.role !== "slider")) return false;
+  if (app.toolkit.name !== "Gecko" || (node.role !== "spin button" && node.role !== "slider"))
+    return undefined;
   const current = Number(
     await app.property(path, IFACE.value, "CurrentValue", timeoutMs).catch(() => Number.NaN),
   );
-  return (
-    Number.isInteger(current) &&
-    Number.isInteger(value) &&
-    current !== value &&
-    Math.abs(value - current) <= PAGE_STEPS
-  );
+  const steps = value - current;
+  if (!Number.isInteger(current) || !Number.isInteger(value) || steps === 0 || Math.abs(steps) > PAGE_STEPS)
+    return undefined;
+  return { key: steps > 0 ? "Up" : "Down", count: Math.abs(steps) };
 }
 
 async function children(
@@ -333,10 +337,7 @@ async function selectOption(target: ActionTarget, wanted: string, timeoutMs: num
         () => undefined,
       ),
       node.role === "combo box" && interfaces.includes("Selection")
-        ? app.call(path, IFACE.selection, "GetSelectedChild", timeoutMs, "i", [0]).then(
-            ([ref]) => (ref as [string, string])[1],
-            () => undefined,
-          )
+        ? chosenItemPath(app, path, timeoutMs).catch(() => undefined)
         : undefined,
     ]);
     if (optionStates === undefined && shown === undefined && held === undefined) return undefined;

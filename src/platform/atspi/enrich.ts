@@ -263,15 +263,21 @@ function readChosenItem(context: EnrichContext, node: RawNode, path: string): Pr
   });
 }
 
-/** The name of the item a combo box's Selection holds, or undefined where it holds none. */
-export async function chosenItemName(
+/** The path of the item a combo box's Selection holds, or undefined where it holds none. */
+export async function chosenItemPath(
   app: AtspiApp,
   path: string,
   timeoutMs: number,
 ): Promise<string | undefined> {
   const [ref] = await app.call(path, IFACE.selection, "GetSelectedChild", timeoutMs, "i", [0]);
   const item = (ref as [string, string])[1];
-  if (!item || item === NULL_PATH) return undefined;
+  return item && item !== NULL_PATH ? item : undefined;
+}
+
+/** The name of the item a combo box's Selection holds, or undefined where it holds none. */
+async function chosenItemName(app: AtspiApp, path: string, timeoutMs: number): Promise<string | undefined> {
+  const item = await chosenItemPath(app, path, timeoutMs);
+  if (!item) return undefined;
   const name = await app.property(item, IFACE.accessible, "Name", timeoutMs);
   return typeof name === "string" && name ? name : undefined;
 }
