@@ -116,6 +116,11 @@ describe("closing a window, judged by what it holds", () => {
       ref: string;
     };
     await findWaiting(call, title, { role: "spin button" }, HANG_MS);
+    // A check box not checked says so, as the app reports it ("Show line numbers" is off here).
+    const seen = await call("observe", { target: { kind: "title", glob: title } });
+    const boxes = (seen.text ?? "").split("\n").filter((l: string) => /^\d+\. check box /.test(l));
+    assert.ok(boxes.length > 0, seen.text);
+    for (const line of boxes) assert.match(line, /[(\s](unchecked|checked)[,)]/, line);
     const chosen = await call("act", {
       ref: scheme.ref,
       action: { kind: "select", option: "Cobalt" },

@@ -133,6 +133,7 @@ describe(`the judge's classes on a web page in ${chromium ? "Chromium" : "Firefo
     const four = await call("act", { ref: quantity.ref, action: { kind: "set_value", text: "4" }, intent });
     passed(four, "set_value 4 on Quantity");
     assert.equal(four.data?.effect, "seen", four.text);
+    assert.match(four.text ?? "", /The value reads back as asked\./, four.text);
     if (!chromium) await untilShown("quantity now 4");
     passed(await call("click", { ref: total.ref, intent }), "Show total");
     await untilShown("quantity 4");
