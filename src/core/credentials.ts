@@ -122,11 +122,12 @@ export const holdsCredential = (text: string): boolean => credentialRanges(text)
 
 // What a field asks for when its name says it takes a one-time code, a PIN or a card's security code
 // (a compound ending in "code": "Sicherheitscode", "Bestätigungscode"; "код", "コード", "验证码"), but
-// not a code nobody keeps secret (a postal code, a promotion code).
+// not a code nobody keeps secret (a postal code, a promotion code) nor one that is a notation
+// (LibreOffice's number "Format Code", a formula's, a page's HTML, an error's).
 const CODE_FIELD =
   /(?<!\p{L})(?:otp|pin|cvv2?|cvc2?|csc|tan|2fa|mfa|passcode|one[- ]?time)(?!\p{L})|(?:code|código|codice|kod|kód|kode|koodi|kodu|код[а-яё]{0,2})(?!\p{L})|コード|验证码|驗證碼|校验码|暗証番号|인증\s?번호|인증\s?코드/iu;
 const PUBLIC_CODE =
-  /\b(?:zip|postal|post|postcode|area|country|promo|promotion|coupon|discount|voucher|gift|referral|source|language|currency|product|item|colou?r|tracking|invite|invitation|qr|bar)\s*-?code|\bpostcode\b|\bsource code\b/iu;
+  /\b(?:zip|postal|post|postcode|area|country|promo|promotion|coupon|discount|voucher|gift|referral|source|language|currency|product|item|colou?r|tracking|invite|invitation|qr|bar|format|formula|html|css|hex|style|error|status|exit|response|snippet|example|sample|airport|region|dialing|dialling|calling|sku)\s*-?code|\bpostcode\b|\bsource code\b/iu;
 
 /** Whether a field's name or description says what is typed into it is a code to keep secret. */
 export const secretField = (...words: (string | undefined)[]): boolean =>

@@ -34,7 +34,7 @@ import {
 } from "./label-lexicon.js";
 import { Lexicon } from "./lexicon.js";
 import { agentOf, committingMeaning, meaningOfStem } from "./meanings.js";
-import { labelWords } from "./phrases.js";
+import { LOOKS_ONLY, labelWords } from "./phrases.js";
 import { committingToolkitButton } from "./toolkit-buttons.js";
 
 export interface LabelReading {
@@ -329,6 +329,18 @@ function readWords(label: string, options: ReadingOptions): Read {
   return { label, lexicon, own, read, spaced, words, english, unread, whole };
 }
 
+/**
+ * An English label whose first word is a verb that, with its last word, changes only how a document
+ * looks (LOOKS_ONLY: "Format Cells", "Clear Direct Formatting"): the words between the two, to be read
+ * for any other committing word ("" where none). Undefined for any other label.
+ */
+function looksOnly(read: Read): string | undefined {
+  const [verb, ...rest] = read.words;
+  const object = rest.at(-1);
+  if (!read.english || !verb || !object || !LOOKS_ONLY[verb]?.includes(object)) return undefined;
+  return rest.slice(0, -1).join(" ");
+}
+
 /** The committing phrase, or verb by its meaning ("Paying", "결제"), that a label as read holds. */
 function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["commits"] {
   const button = committingButton(read.label, options);
@@ -337,7 +349,9 @@ function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["com
   const englishOnly = options.englishOnly || read.whole;
   const vocabulary = englishOnly ? englishVocabulary() : (options.vocabulary ?? systemVocabulary());
   let commits: LabelReading["commits"];
-  for (const text of new Set([read.read, read.spaced])) {
+  // "Format Cells": the verb acts on how the document looks; the rest of the label is read alone.
+  const looks = looksOnly(read);
+  for (const text of looks !== undefined ? [looks].filter(Boolean) : new Set([read.read, read.spaced])) {
     const phrase = matchLabel(text, vocabulary, options.language).commits;
     const meaning = phrase ? undefined : committingMeaning(text, englishOnly ? "english" : "all");
     commits ??= phrase ? { word: phrase } : meaning;
@@ -498,7 +512,13 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   // ("Greet") is left to the English rules: as often a noun as a verb.
   const lead = words[0];
   const unreadVerb =
-    !commits && english && words.length > 1 && lead && englishVerb(lead) && !lexicon.leads.has(lead)
+    !commits &&
+    english &&
+    words.length > 1 &&
+    lead &&
+    englishVerb(lead) &&
+    !lexicon.leads.has(lead) &&
+    looksOnly(read) === undefined
       ? lead
       : undefined;
   if (unreadVerb && !unknown.includes(unreadVerb)) unknown.unshift(unreadVerb);

@@ -183,6 +183,23 @@ export const MNEMONIC_ONLY = new Set([
   "transfer",
 ]);
 
+/**
+ * English verbs that commit by what they act on. With what a document only shows (its cells' look, its
+ * zoom, a filter) they change how it looks and keep its data: "Format Cells", "Clear Direct
+ * Formatting", "Reset Zoom", "Drop Caps". With anything else they commit as the phrases say: "Format
+ * Disk", "Clear History", "Clear Cells", "Reset Password", "Drop Table".
+ */
+export const LOOKS_ONLY: Readonly<Record<string, readonly string[]>> = {
+  format: [
+    ...["cells", "cell", "text", "paragraph", "paragraphs", "character", "characters", "page", "pages"],
+    ...["table", "chart", "axis", "legend", "shape", "object", "image", "picture", "frame", "painter"],
+    ...["number", "numbers", "code", "columns", "column", "rows", "row", "selection"],
+  ],
+  clear: ["formatting", "format", "formats", "selection", "filter", "filters", "search", "highlighting"],
+  reset: ["zoom", "view", "layout", "filter", "filters", "sort", "search", "formatting"],
+  drop: ["caps", "cap", "shadow"],
+};
+
 const ELLIPSIS = /\s*(\.\.\.|…)\s*$/u;
 // A mnemonic as catalogs write it: "_Save", "&Save", "Save (_S)".
 const MNEMONIC = /[_&][\p{L}\p{N}]|\([_&][\p{L}\p{N}]\)/u;

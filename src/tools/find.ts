@@ -343,11 +343,13 @@ export async function resolveOne(
   const mode =
     find.include_off_screen === undefined ? offScreen : find.include_off_screen ? "include" : "leave_out";
   let result = await searchUntil(context, find, limit, find.timeout_ms, mode, find.search_tables);
-  // Off screen counted, several match where find alone (which leaves them out) shows one: that one is
-  // meant, so act's find and find agree (a hidden copy of a button beside the one that shows).
-  if (mode === "include" && find.include_off_screen === undefined && nth === undefined && result.total > 1) {
+  // Off screen counted, several match: where find alone (which leaves them out) shows some, those are
+  // meant, so act's find and find agree. One shown is the one (a hidden copy of a button beside it);
+  // nth and the candidates listed count the shown ones (another tab's hidden spin button between two
+  // shown is not the second).
+  if (mode === "include" && find.include_off_screen === undefined && result.total > 1) {
     const shown = await searchUntil(context, find, limit, 0, "leave_out", find.search_tables);
-    if (shown.total === 1 && shown.unreadable_candidates.length === 0) result = shown;
+    if (shown.total > 0 && shown.unreadable_candidates.length === 0) result = shown;
   }
   const candidates = result.matches.map((m) => ({
     ref: m.ref,

@@ -67,7 +67,7 @@ describe("the judge's classes on a GTK 4 window", () => {
     await untilLogged(log, "opened edit-delete");
   });
 
-  it("by structure, whatever the words: a tab, a sortable column, a pressed toggle, a find bar's Close, Enter in a search field", async () => {
+  it("by structure, whatever the words: a tab, a sortable column, a pressed toggle, a find bar's Close, Enter in a search field, a menu button", async () => {
     // GTK 4.8 names every tab "Tab"; its label is a child. The second is "Delete".
     const tabs = await all({ role: "page tab" });
     assert.equal(tabs.length, 2, JSON.stringify(tabs));
@@ -100,6 +100,12 @@ describe("the judge's classes on a GTK 4 window", () => {
       "Close",
     );
     await untilLogged(log, "bar closed");
+    // An icon-only menu button, which GTK 4.8 names by its type alone: it opens its menu.
+    const more = await element({ role: "push button", states: ["has popup"] });
+    passed(await call("click", { ref: more.ref, intent }), "the menu button");
+    await untilLogged(log, "menu shown");
+    passed(await call("key", { key: "Escape", intent }), "Escape");
+    await untilLogged(log, "menu closed");
   });
 
   it("commits: a French command, an unnamed icon, symbols, Enter that activates the default, an option, a slider", async () => {

@@ -233,4 +233,62 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     assert.ok(cancel.ok, JSON.stringify(cancel.error));
     assert.match(cancel.text ?? "", /window disappeared: \d+ "Sort"/);
   });
+
+  it("Format Cells' OK applies two decimal places with no person: it formats, as its title says", async () => {
+    // In E10, out of the contract suite's way: LibreOffice keeps the keyboard in no part of the sheet
+    // once the dialog closed, and its Undo did not take there.
+    const target = { kind: "title", glob: profile.title };
+    const [box] = (await call("find", { target, role: "text", value_contains: "A1" })).data.matches;
+    const typed = await call("type_text", { ref: box.ref, text: "E10\n", clear: true, intent: "Go to E10" });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    const number = await call("type_text", {
+      text: "3.5\n",
+      intent: "A number",
+      window: { title: profile.title },
+    });
+    assert.equal(number.data?.status, "done", number.text ?? JSON.stringify(number.error));
+    assert.equal((await key("Up", "Back to E10")).data?.status, "done");
+    // LibreOffice gives the tree a cell's typed value ("3.5"), not what it shows: its status bar says
+    // the selected cell's sum as shown.
+    const sum = async () =>
+      (await call("find", { target, role: "label", text: "Sum:" })).data.matches[0]?.value as string;
+    assert.match(await sum(), /Sum: 3\.5$/);
+    const opened = await call("act", {
+      find: { target, role: "menu item", name: "Cells..." },
+      action: { kind: "invoke" },
+      intent: "Open Format Cells",
+    });
+    assert.ok(opened.ok, JSON.stringify(opened.error));
+    const dialog = { kind: "window", id: await windowId(call, "Format Cells") };
+    // Its two spin buttons: "Leading zeroes", labelled beside it, and the decimal places, whose label
+    // sits in another box, where none is inferred.
+    const spins = (await call("find", { target: dialog, role: "spin button" })).data.matches as {
+      ref: string;
+      inferred_label?: string;
+    }[];
+    assert.equal(spins.length, 2, JSON.stringify(spins));
+    const places = spins.find((spin) => spin.inferred_label !== "Leading zeroes")!;
+    const set = await call("act", {
+      ref: places.ref,
+      action: { kind: "set_value", text: "2" },
+      intent: "Two places",
+    });
+    assert.ok(set.ok, JSON.stringify(set.error));
+    // Its texts name fields ("Format" above a list, "Decimal places:"), and "format" acts on cells here,
+    // not on a disk: its OK had asked a person.
+    const ok = await call("act", {
+      find: { target: dialog, role: "push button", name: "OK" },
+      action: { kind: "invoke" },
+      intent: "Apply the format",
+    });
+    assert.ok(ok.ok, JSON.stringify(ok.error));
+    assert.match(ok.text ?? "", /window disappeared: \d+ "Format Cells"/, ok.text);
+    // The status bar catches up on its own time.
+    let shown = await sum();
+    for (let i = 0; i < 20 && !/Sum: 3\.50$/.test(shown); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      shown = await sum();
+    }
+    assert.match(shown, /Sum: 3\.50$/, `${set.text}\n${ok.text}`);
+  });
 });

@@ -55,6 +55,26 @@ it("act by find takes the one find shows; an element only off screen is still fo
   await context.close();
 });
 
+it("act's nth counts what find lists: a hidden copy between two shown ones is not the second", async () => {
+  // LibreOffice's Format Cells holds spin buttons of its hidden tabs between those of the one shown.
+  const first = box("Places", true);
+  const hidden = box("Places", false);
+  const second = box("Places", true);
+  const { context } = oneWindow("Format", [first, hidden, second], dir);
+  const target = { kind: "title", glob: "Format" };
+  const found = await callTool(context, toolNamed("find"), { target, role: "check box" });
+  assert.ok(found.ok && found.output.data.total === 2, JSON.stringify(found));
+  const acted = await callTool(context, toolNamed("act"), {
+    find: { target, role: "check box" },
+    nth: 1,
+    action: { kind: "toggle" },
+  });
+  assert.ok(acted.ok, JSON.stringify(!acted.ok && acted.error));
+  assert.ok(second.states?.includes("checked"), "the second one find lists was toggled");
+  assert.ok(!hidden.states?.includes("checked"), "not the hidden one between");
+  await context.close();
+});
+
 it("an element that answers neither role nor name is counted in find's reply, one with a role is listed", async () => {
   const gone = (n: number): FakeElement => ({
     ...box(`Gone ${n}`, true),

@@ -209,6 +209,27 @@ describe("words in context", () => {
     for (const label of ["Viewer", "Folder", "Editor"]) assert.equal(read(label).harmless, true, label);
   });
 
+  it("a verb that commits by what it acts on changes only a look with a document's things", () => {
+    for (const label of [
+      "Format Cells",
+      "Clear Direct Formatting",
+      "Reset Zoom",
+      "Drop Caps",
+      "Format Cells…",
+    ])
+      assert.equal(read(label).harmless, true, label);
+    // With anything else, or another committing word between, it commits as before.
+    for (const label of [
+      "Format Disk",
+      "Format",
+      "Clear Cells",
+      "Clear History",
+      "Drop Table",
+      "Format and Send Cells",
+    ])
+      assert.ok(read(label).commits, label);
+  });
+
   it("a participle negated by un is an English word; un before a verb, which undoes it, is not", () => {
     assert.equal(read("Unordered List").harmless, true);
     assert.deepEqual(read("Unpublish").unknown, ["unpublish"]);

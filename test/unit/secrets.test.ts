@@ -290,7 +290,16 @@ describe("secrets everywhere, and only secrets (issue 54)", () => {
       "認証コード",
       "验证码",
     ];
-    const plain = ["Zip code", "Promo code", "Spin", "Barcode", "Country code", "Name"];
+    const plain = [
+      "Zip code",
+      "Promo code",
+      "Spin",
+      "Barcode",
+      "Country code",
+      "Name",
+      "Format Code",
+      "Formatcode",
+    ];
     assert.deepEqual(
       [...codes, ...plain].filter((name) => secretField(name)),
       codes,

@@ -6,7 +6,7 @@
 import { DBusTimeoutError } from "../dbus.js";
 import { lastInputSent } from "../input-turns.js";
 import { plainFromMarkup } from "../markup.js";
-import { INTERFACES, type Interface, TABLE_ROLES } from "../roles.js";
+import { INTERFACES, type Interface, type State, TABLE_ROLES } from "../roles.js";
 import { startAll, yieldIfDue } from "../slice.js";
 import { cutString } from "../strings.js";
 import type { ChildrenCut, RawNode, StructureOptions, StructureRead } from "../types.js";
@@ -31,6 +31,8 @@ interface CacheItem {
   role: number;
   description: string;
   states: number[];
+  /** What its toolkit's type name says of it, where the name was one (typeStates). */
+  typeStates: State[];
 }
 
 type RawCacheItem = [
@@ -92,6 +94,18 @@ export function cleanName(
 }
 
 /**
+ * What a widget type passed through as a name says the element is, where its states do not: GTK 4.8
+ * gives a menu button no has-popup, and one shown as an icon alone is named "GtkMenuButton" (its
+ * toggle button inside, too). That it opens a popup is the toolkit's own word for it.
+ */
+export function typeStates(name: string, app?: Partial<Pick<AtspiApp, "namesByType">>): State[] {
+  return app?.namesByType && name.trim() === "GtkMenuButton" ? ["has popup"] : [];
+}
+
+const withTypeStates = (states: State[], typed: readonly State[]) =>
+  typed.length === 0 ? states : [...new Set([...states, ...typed])];
+
+/**
  * A label GTK 4.8 doubles with its mnemonic marked in the first copy ("_Guardar… Guardar…",
  * "Reempl_azar todo Reemplazar todo"): the second, as the button shows it.
  */
@@ -134,6 +148,7 @@ export async function readCache(
         role: raw[7],
         description: cutString(raw[8]),
         states: raw[9],
+        typeStates: typeStates(raw[6], app),
       });
     }
     return byPath.size > 0 ? byPath : undefined;
@@ -174,7 +189,7 @@ function nodeFromCache(app: AtspiApp, item: CacheItem, indexInParent: number): R
     role: roleName(item.role),
     name: item.name,
     description: item.description,
-    states: statesFromBitset(item.states),
+    states: withTypeStates(statesFromBitset(item.states), item.typeStates),
     interfaces: item.interfaces,
     childCount: item.childCount,
     indexInParent,
@@ -216,6 +231,8 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
     const pairs = properties.value[0] as [string, [unknown, unknown[]]][];
     const props = new Map(pairs.map(([key, variant]) => [key, variant[1][0]]));
     node.name = props.has("Name") ? cleanName(String(props.get("Name")), app) : undefined;
+    if (node.states)
+      node.states = withTypeStates(node.states, typeStates(String(props.get("Name") ?? ""), app));
     node.description = props.has("Description") ? cutString(String(props.get("Description"))) : undefined;
     node.childCount = props.has("ChildCount") ? Number(props.get("ChildCount")) : undefined;
     const parent = props.get("Parent") as [string, string] | undefined;
@@ -229,6 +246,8 @@ async function nodeFromCalls(context: ReadContext, path: string, indexInParent: 
       read("ChildCount"),
     ]);
     if (name.status === "fulfilled") node.name = cleanName(String(name.value), app);
+    if (name.status === "fulfilled" && node.states)
+      node.states = withTypeStates(node.states, typeStates(String(name.value), app));
     if (description.status === "fulfilled") node.description = cutString(String(description.value));
     if (childCount.status === "fulfilled") node.childCount = Number(childCount.value);
   }

@@ -28,6 +28,7 @@ import {
 import { labelIs, matchLabel } from "../../safety/committing-words.js";
 import { readLabel } from "../../safety/label-reading.js";
 import { withoutNamedThings } from "../../safety/named-things.js";
+import { labelWords, MNEMONIC_ONLY } from "../../safety/phrases.js";
 import type { ToolContext } from "../context.js";
 import { SETS_A_VALUE } from "./closing.js";
 import { isFindBar, searches } from "./find-bar.js";
@@ -287,9 +288,15 @@ function titledHarmless(read: WindowRead, language: string | undefined): boolean
   const texts = shown
     .filter((n) => MESSAGE_ROLES.has(n.role) && !n.states?.includes("editable"))
     .map((n) => (n.name || n.text || "").trim())
-    .filter(Boolean);
+    .filter((text) => text && !namesAField(text));
   return texts.length === 0 || acknowledgedMessage(texts, language) === true;
 }
+
+/**
+ * A text that names a field beside it, not what OK does: one ending in a colon ("Decimal places:"),
+ * or one word that is a noun as often as a committing verb ("Format", "Order" above a list).
+ */
+const namesAField = (text: string) => /:\s*$/u.test(text) || MNEMONIC_ONLY.has(labelWords(text).join(" "));
 
 /** Whether any window of the app (by pid) shows a terminal: its paste warning's Paste runs commands. */
 async function appShowsTerminal(context: ToolContext, windowId: number): Promise<boolean | undefined> {
