@@ -139,6 +139,8 @@ function candidateWords(): Set<string> {
   return candidates;
 }
 
+const STATUS_LEAD = /^[a-z]{3,}ing$/u;
+
 // English committing words that are also nouns ("Order", "Trash", "Format"): they make a msgid commit
 // only as catalogPhrase takes them (a button's label, with a mnemonic). "Clear History" clears.
 const NOUNS_TOO = new Set([...MNEMONIC_ONLY, "trash"].filter((word) => word !== "clear"));
@@ -152,6 +154,9 @@ const COMMITS_FIRST = new Set(
  */
 function committingId(id: string, text: string, words: string[]): boolean {
   if (!words.some((word) => candidateWords().has(word))) return false;
+  // A msgid that says what the app is doing ("Calculating upgrade", "Checking for updates") is a
+  // status, no command: led by an -ing form that commits nothing, what it names is not pressed.
+  if (STATUS_LEAD.test(words[0] ?? "") && !committingMeaning(words[0]!, "english")) return false;
   // "Order by Name", "Print Preview" name a thing: what else the msgid says decides.
   const bareId = id.replace(/[_&]/g, "").trim();
   const unnamed = withoutEnglishThings(bareId);

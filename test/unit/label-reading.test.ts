@@ -55,6 +55,11 @@ catalog(root, "xx", "viewer", {
   "Zoom In": "Přibliž pohled",
   "Zoom Out": "Oddal pohled",
   "Go _Forward": "Jdi _dál",
+  // What the app is doing, no command: the upgrade is not pressed, so "Počtu" learns nothing of it.
+  "Calculating upgrade": "Počtu aktualizaci",
+  "Calculating system upgrade": "Počtu aktualizaci systému",
+  Calculate: "Počtu",
+  "Upgrade Notes": "Poznámky aktualizaci",
 });
 
 // A second made-up language "yy": a verb written as two words that each stand in harmless labels,
@@ -142,6 +147,10 @@ describe("words learnt from catalogs", () => {
   it("the words of harmless labels (two or more) read as harmless, in new combinations", () => {
     for (const label of ["Otevři podrobnosti", "Ukaž dál", "Dál"])
       assert.deepEqual(read(label), { commits: undefined, unknown: [], harmless: true }, label);
+  });
+
+  it("a status (\"Calculating upgrade\") teaches its words nothing of what its object would commit", () => {
+    assert.equal(read("Počtu").harmless, true);
   });
 
   it("a mnemonic inside a word leaves it one word, as the toolkit draws it", () => {
