@@ -245,6 +245,8 @@ export async function runAction(
   if (toggled) receipt.states_changed = toggled;
   if (receipt.effect === undefined && toggled && showsAsked(input.action.kind, toggled))
     receipt.effect = "seen";
+  if (receipt.effect === undefined && selectNotTaken(input.action.kind, report.returned, receipt))
+    receipt.effect = "not_seen";
   valueEffect(receipt, input.action);
   const { moved, refound } = gated;
   const sinceSeen =
@@ -457,6 +459,13 @@ function showsAsked(kind: string, changed: NonNullable<Receipt["states_changed"]
   if (kind === "collapse") return lost("expanded");
   return false;
 }
+
+/** A select the toolkit answered false (Chromium's page tab), and that reads unselected: it did not take. */
+const selectNotTaken = (kind: string, returned: unknown, receipt: Receipt): boolean =>
+  kind === "select" &&
+  returned === false &&
+  !!receipt.after?.states &&
+  !receipt.after.states.includes("selected");
 
 /**
  * Some toolkits return true and change nothing (Firefox's EditableText, the Java ATK wrapper's

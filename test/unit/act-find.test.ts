@@ -141,3 +141,32 @@ it("a window id written as digits in a string is taken, as `windows` prints it b
   assert.ok(!yes.ok && yes.error.code === "invalid_params", "true is no window 1");
   await context.close();
 });
+
+it("a select the toolkit answers false to, that reads unselected, says it did not take", async () => {
+  const tab = (name: string, refusesSelect: boolean): FakeElement => ({
+    role: "page tab",
+    name,
+    actions: ["click"],
+    interfaces: ["Accessible", "Action", "Component"],
+    states: ["enabled", "sensitive", "visible", "showing", "selectable"] as State[],
+    bounds: { x: 20, y: 40, width: 120, height: 24 },
+    refusesSelect,
+  });
+  const sent = tab("Sent", true);
+  const archive = tab("Archive", false);
+  const { context } = oneWindow("Messages", [sent, archive], dir);
+  const target = { kind: "title", glob: "Messages" };
+  const refused = await callTool(context, toolNamed("act"), {
+    find: { target, role: "page tab", name: "Sent" },
+    action: { kind: "select" },
+  });
+  assert.ok(refused.ok, JSON.stringify(!refused.ok && refused.error));
+  assert.match(refused.output.text, /The tab does not read as selected afterwards/, refused.output.text);
+  const taken = await callTool(context, toolNamed("act"), {
+    find: { target, role: "page tab", name: "Archive" },
+    action: { kind: "select" },
+  });
+  assert.ok(taken.ok, JSON.stringify(!taken.ok && taken.error));
+  assert.match(taken.output.text, /The tab reads selected afterwards/, taken.output.text);
+  await context.close();
+});

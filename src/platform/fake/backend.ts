@@ -51,6 +51,8 @@ export interface FakeElement {
   /** The reported child count, when it differs from `children` (as with tables). */
   childCount?: number;
   table?: { rows: number; columns: number };
+  /** A select its toolkit answers false to and does not apply (Chromium's page tab). */
+  refusesSelect?: boolean;
 }
 
 export interface FakeWindow {
@@ -343,6 +345,11 @@ export class FakeBackend implements AccessibilityBackend {
         break;
       case "collapse":
         states.delete("expanded");
+        break;
+      case "select":
+        if (!states.has("selectable")) throw new UnsupportedAction("not selectable", element.actions ?? []);
+        if (element.refusesSelect) return { route: "fake select", outcome: "completed", returned: false };
+        states.add("selected");
         break;
       default:
         throw new UnsupportedAction(`the fake backend does not ${action.kind}`, []);
