@@ -212,11 +212,18 @@ export async function runAction(
   // A value set is read back whole, to compare it with what was asked (a 5,000-character text cut
   // at the receipt's 200 would never read back as asked); the receipt then shows its first 200.
   const wanted = input.action.kind === "set_value" ? input.action.text : undefined;
-  const reread = await afterRead(
-    backend,
-    entry.handle,
-    entry.fingerprint.windowId,
-    wanted !== undefined ? Math.min(WHOLE_TEXT_MAX, Math.max(RECEIPT_TEXT, wanted.length + 1)) : RECEIPT_TEXT,
+  const reread = await statesSettled(
+    () =>
+      afterRead(
+        backend,
+        entry.handle,
+        entry.fingerprint.windowId,
+        wanted !== undefined
+          ? Math.min(WHOLE_TEXT_MAX, Math.max(RECEIPT_TEXT, wanted.length + 1))
+          : RECEIPT_TEXT,
+      ),
+    input.action.kind,
+    node,
   );
   let exited: Receipt["app_exited"];
   if (reread.after_read === "unavailable")
@@ -458,6 +465,29 @@ function showsAsked(kind: string, changed: NonNullable<Receipt["states_changed"]
   if (kind === "expand") return gained("expanded");
   if (kind === "collapse") return lost("expanded");
   return false;
+}
+
+/** Actions whose effect is a state the toolkit may report a moment later (GTK 4's switch). */
+const STATE_ACTIONS = new Set(["toggle", "select", "expand", "collapse"]);
+const STATE_SETTLE_MS = [100, 200, 300];
+
+/**
+ * The re-read after an action that changes a state: where none changed yet, read again a few times
+ * (GTK 4.8 reports a switch's new state on its own time: the reply had said it was still checked).
+ */
+async function statesSettled(
+  read: () => ReturnType<typeof afterRead>,
+  kind: string,
+  node: RawNode,
+): ReturnType<typeof afterRead> {
+  let current = await read();
+  if (!STATE_ACTIONS.has(kind)) return current;
+  for (const ms of STATE_SETTLE_MS) {
+    if (!current.after || statesChanged(node.states, current.after.states)) return current;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    current = await read();
+  }
+  return current;
 }
 
 /** A select the toolkit answered false (Chromium's page tab), and that reads unselected: it did not take. */

@@ -67,7 +67,7 @@ describe("the judge's classes on a GTK 4 window", () => {
     await untilLogged(log, "opened edit-delete");
   });
 
-  it("by structure, whatever the words: a tab, a sortable column, a pressed toggle, a find bar's Close, Enter in a search field, a menu button", async () => {
+  it("by structure, whatever the words: a tab, a sortable column, a pressed toggle, a find bar's Close, Enter in a search field, a menu button, a switch", async () => {
     // GTK 4.8 names every tab "Tab"; its label is a child. The second is "Delete".
     const tabs = await all({ role: "page tab" });
     assert.equal(tabs.length, 2, JSON.stringify(tabs));
@@ -106,6 +106,12 @@ describe("the judge's classes on a GTK 4 window", () => {
     await untilLogged(log, "menu shown");
     passed(await call("key", { key: "Escape", intent }), "Escape");
     await untilLogged(log, "menu closed");
+    // A switch whose new state GTK 4.8 reports a moment later: the reply says the state it took.
+    const dark = await element({ name: "Dark mode" });
+    const toggled = await call("act", { ref: dark.ref, action: { kind: "toggle" }, intent });
+    passed(toggled, "the switch");
+    await untilLogged(log, "switch True");
+    assert.match(toggled.text ?? "", /; now checked/, toggled.text);
   });
 
   it("commits: a French command, an unnamed icon, symbols, Enter that activates the default, an option, a slider", async () => {

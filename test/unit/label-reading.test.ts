@@ -149,7 +149,7 @@ describe("words learnt from catalogs", () => {
       assert.deepEqual(read(label), { commits: undefined, unknown: [], harmless: true }, label);
   });
 
-  it("a status (\"Calculating upgrade\") teaches its words nothing of what its object would commit", () => {
+  it('a status ("Calculating upgrade") teaches its words nothing of what its object would commit', () => {
     assert.equal(read("Počtu").harmless, true);
   });
 
