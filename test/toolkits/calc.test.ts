@@ -238,15 +238,30 @@ describe("LibreOffice Calc cells: a drag, and typing across them", {
     // In E10, out of the contract suite's way: LibreOffice keeps the keyboard in no part of the sheet
     // once the dialog closed, and its Undo did not take there.
     const target = { kind: "title", glob: profile.title };
-    const [box] = (await call("find", { target, role: "text", value_contains: "A1" })).data.matches;
-    const typed = await call("type_text", { ref: box.ref, text: "E10\n", clear: true, intent: "Go to E10" });
-    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
-    const number = await call("type_text", {
-      text: "3.5\n",
-      intent: "A number",
-      window: { title: profile.title },
-    });
-    assert.equal(number.data?.status, "done", number.text ?? JSON.stringify(number.error));
+    const goTo = async (place: string) => {
+      const [box] = (await call("find", { target, role: "text", value_contains: "1" })).data.matches;
+      const went = await call("type_text", {
+        ref: box.ref,
+        text: `${place}\n`,
+        clear: true,
+        intent: "Go there",
+      });
+      assert.equal(went.data?.status, "done", went.text ?? JSON.stringify(went.error));
+    };
+    const typeNumber = async () => {
+      const number = await call("type_text", {
+        text: "3.5\n",
+        intent: "A number",
+        window: { title: profile.title },
+      });
+      assert.equal(number.data?.status, "done", number.text ?? JSON.stringify(number.error));
+      return number.text ?? "";
+    };
+    await goTo("A10");
+    await typeNumber();
+    await goTo("E10");
+    // Read back where it went, not where the same value stands further left.
+    assert.match(await typeNumber(), /which read as typed: E10 3\.5$/m);
     assert.equal((await key("Up", "Back to E10")).data?.status, "done");
     // LibreOffice gives the tree a cell's typed value ("3.5"), not what it shows: its status bar says
     // the selected cell's sum as shown.

@@ -44,18 +44,24 @@ async function sheetCursor(
 
 /**
  * Where a row's values hold a typed line's cells side by side (a formula shows its result): the
- * column of the first, or -1.
+ * column of the first, or -1. The column the cursor says typing started in is tried first: the same
+ * values may stand further left ("3.5" typed in D1 beside an older 3.5 in A1).
  */
-function lineAt(values: string[], cells: string[]): number {
+function lineAt(values: string[], cells: string[], started: number): number {
   const same = (value: string | undefined, typed: string) =>
     typed.startsWith("=") ? value !== undefined && value !== "" : value === typed;
-  return values.findIndex((_, start) => cells.every((typed, i) => same(values[start + i], typed)));
+  const holds = (start: number) => cells.every((typed, i) => same(values[start + i], typed));
+  if (started >= 0 && holds(started)) return started;
+  return values.findIndex((_, start) => holds(start));
 }
 
-/** A row's cells that hold something, by their names ("B5 25.75"), a formula typed there beside its result. */
+/**
+ * A row's cells that hold something, by their names ("B5 25.75"), a formula typed there beside its
+ * result: those typed into where the line was found, else all of them.
+ */
 function rowShown(values: string[], row: number, typed: string[], at: number): string {
   const cells = values.flatMap((value, column) => {
-    if (value === "") return [];
+    if (value === "" || (at >= 0 && (column < at || column >= at + typed.length))) return [];
     const formula = at >= 0 ? typed[column - at] : undefined;
     const from = formula?.startsWith("=") ? ` (from ${formula})` : "";
     return [`${placeName(row, column)} ${value}${from}`];
@@ -97,7 +103,11 @@ export async function cellsTyped(
     return Array.from(row, (v) => v ?? "");
   });
   const typed = lines.map((line) => line.split("\t"));
-  const at = typed.map((cells, i) => lineAt(values[i]!, cells));
+  // A line break takes the cursor back to the column the line started in; without one it stays in
+  // the last line's last cell.
+  const ended = /[\r\n]$/.test(text);
+  const started = ended ? cursor.column : cursor.column - (typed.at(-1)!.length - 1);
+  const at = typed.map((cells, i) => lineAt(values[i]!, cells, started));
   const shown = values.map((row, i) => rowShown(row, first + i, typed[i]!, at[i]!)).join(" | ");
   const wrong = at.findIndex((column) => column < 0);
   return wrong < 0
