@@ -129,6 +129,8 @@ export interface RawNode {
   /** The actions' key bindings as the toolkit gives them ("<Control>s"), read with the actions. */
   keyBindings?: string[] | undefined;
   value?: string | undefined;
+  /** A Value element's range (a slider's, a spin button's), where read (EnrichOptions.range). */
+  range?: { min: number; max: number } | undefined;
   text?: string | undefined;
   /** Full length of `text`/`value` before maxText cut it. */
   textLength?: number;
@@ -175,6 +177,8 @@ export interface EnrichOptions {
   actions: boolean;
   /** Read accessible ids too (one call per element). */
   accessibleIds: boolean;
+  /** Read a Value element's range too (two calls per such element). */
+  range?: boolean;
   timeoutMs: number;
   /** The window the nodes belong to, for toolkits whose extents are window-relative. */
   windowId?: number;

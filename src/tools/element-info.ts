@@ -9,7 +9,8 @@ import { defineTool, READ_ONLY } from "./tool.js";
 /** What the re-read says of the element against the snapshot: the same one, moved, or another. */
 function verdict(differences: number, same: boolean, since: string[]): string {
   const said = since.length ? `; ${since.join("; ")}` : "";
-  if (differences === 0) return `verified: the same element${since.length ? said : ", unchanged"}`;
+  if (differences === 0)
+    return `verified: the same element${since.length ? said : ", unchanged since last seen"}`;
   return same ? `verified: the same element, moved since the snapshot${said}` : "CHANGED since the snapshot";
 }
 
@@ -69,6 +70,7 @@ export const elementInfoTool = defineTool({
       ...(states.length ? { states_changed: states } : {}),
       ...(value ? { value_changed: { was: entry.fingerprint.value, now: node.value ?? node.text } } : {}),
       ...elementState(node),
+      ...(node.range ? { range: node.range } : {}),
       description: node.description ?? null,
       ...(placeholder ? { placeholder } : {}),
       index: node.indexInParent,
@@ -84,6 +86,7 @@ export const elementInfoTool = defineTool({
       `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${verdict(changed.length, same, [...(states.length ? [`its states since: ${states.join(", ")}`] : []), ...(value ? [`${value} since`] : [])])}`,
       ...changed.map((d) => `  ${d.field}: was ${JSON.stringify(d.was)}, now ${JSON.stringify(d.now)}`),
       `states: ${(node.states ?? ["(unread)"]).join(", ")}`,
+      ...(node.range ? [`range: ${node.range.min}–${node.range.max}`] : []),
       `bounds: ${node.bounds ? `${node.bounds.x},${node.bounds.y} ${node.bounds.width}x${node.bounds.height}` : "none (not on screen, or no geometry)"}`,
       `index ${node.indexInParent} · ${node.childCount ?? "?"} children · id ${node.accessibleId ?? "none"}`,
       `interfaces: ${(node.interfaces ?? []).join(", ")}`,

@@ -101,8 +101,13 @@ describe("every client configuration in docs/clients.md, as written", () => {
       assert.equal(saved.structuredContent?.status, "done", saved.content[0]?.text);
       assert.equal(saved.structuredContent.confirmed_by, "human");
       assert.match(asked[0] ?? "", /Save/);
-      await sleep(300);
-      assert.equal(await status(), "Saved from tool bar");
+      // The app says so on its own time: a loaded machine once took longer than 300 ms.
+      let now = await status();
+      for (let i = 0; i < 25 && now !== "Saved from tool bar"; i++) {
+        await sleep(200);
+        now = await status();
+      }
+      assert.equal(now, "Saved from tool bar");
     });
   }
 });

@@ -112,6 +112,10 @@ describe("the judge's classes on a GTK 4 window", () => {
     passed(toggled, "the switch");
     await untilLogged(log, "switch True");
     assert.match(toggled.text ?? "", /; now checked/, toggled.text);
+    // A slider's range, read with it (an agent had found 0–100 only by setting 1000 on purpose).
+    const slider = await element({ role: "slider", name: "Slide to pay" });
+    const info = await call("element_info", { ref: slider.ref });
+    assert.match(info.text ?? "", /^range: 0–100$/m, info.text);
   });
 
   it("commits: a French command, an unnamed icon, symbols, Enter that activates the default, an option, a slider", async () => {

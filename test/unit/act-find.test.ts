@@ -170,3 +170,26 @@ it("a select the toolkit answers false to, that reads unselected, says it did no
   assert.match(taken.output.text, /The tab reads selected afterwards/, taken.output.text);
   await context.close();
 });
+
+it("element_info gives a slider's range", async () => {
+  const slider: FakeElement = {
+    role: "slider",
+    name: "Volume",
+    interfaces: ["Accessible", "Component", "Value"],
+    states: ["enabled", "sensitive", "visible", "showing"] as State[],
+    bounds: { x: 20, y: 40, width: 200, height: 24 },
+    value: "50",
+    range: { min: 0, max: 100 },
+  };
+  const { context } = oneWindow("Mixer", [slider], dir);
+  const found = await callTool(context, toolNamed("find"), {
+    target: { kind: "title", glob: "Mixer" },
+    role: "slider",
+  });
+  assert.ok(found.ok, JSON.stringify(found));
+  const [match] = found.output.data.matches as { ref: string }[];
+  const info = await callTool(context, toolNamed("element_info"), { ref: match!.ref });
+  assert.ok(info.ok, JSON.stringify(!info.ok && info.error));
+  assert.match(info.output.text, /^range: 0–100$/m, info.output.text);
+  await context.close();
+});

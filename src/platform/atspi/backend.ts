@@ -675,6 +675,7 @@ export class AtspiBackend implements AccessibilityBackend {
           maxText: options.maxText,
           actions: options.actions,
           accessibleIds: options.accessibleIds,
+          range: options.range,
           deadline,
           boundsOffset: this.#boundsOffset(app, options.windowId),
           popupOffset: this.#popupOffsets(app),
@@ -958,6 +959,7 @@ export class AtspiBackend implements AccessibilityBackend {
       timeoutMs: this.callTimeoutMs,
       actions: true,
       accessibleIds: true,
+      range: true,
       ...(options.windowId === undefined ? {} : { windowId: options.windowId }),
     });
     // A node that answered nothing at all is gone, unless its app answers nothing either (busy, hung).

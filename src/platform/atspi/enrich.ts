@@ -32,6 +32,7 @@ export interface EnrichContext {
   maxText: number;
   actions: boolean;
   accessibleIds: boolean;
+  range?: boolean | undefined;
   deadline: number;
   /**
    * Added to extents for toolkits that report window-relative coordinates (GTK 4.8, every one under
@@ -241,12 +242,22 @@ export async function enrichNode(context: EnrichContext, node: RawNode): Promise
         node.value = String(value);
       }),
     );
+    if (context.range) reads.push(readRange(context, node, path));
   }
   if (holdsChosenItem(node.role, interfaces)) reads.push(readChosenItem(context, node, path));
   if (interfaces.includes("Text") && !secret && carriesText(node)) {
     reads.push(attempt(node, "text", () => readText(context, node, path)));
   }
   await Promise.all(reads);
+}
+
+/** A Value element's range; none where the toolkit gives no span (both 0). */
+function readRange(context: EnrichContext, node: RawNode, path: string): Promise<void> {
+  return attempt(node, "value", async () => {
+    const read = (name: string) => context.app.property(path, IFACE.value, name, remaining(context));
+    const [min, max] = (await Promise.all([read("MinimumValue"), read("MaximumValue")])).map(Number);
+    if (Number.isFinite(min) && Number.isFinite(max) && max! > min!) node.range = { min: min!, max: max! };
+  });
 }
 
 /**

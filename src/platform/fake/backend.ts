@@ -51,6 +51,8 @@ export interface FakeElement {
   /** The reported child count, when it differs from `children` (as with tables). */
   childCount?: number;
   table?: { rows: number; columns: number };
+  /** A Value element's range. */
+  range?: { min: number; max: number };
   /** A select its toolkit answers false to and does not apply (Chromium's page tab). */
   refusesSelect?: boolean;
 }
@@ -242,6 +244,7 @@ export class FakeBackend implements AccessibilityBackend {
       if (options.accessibleIds) node.accessibleId = element.accessibleId;
       if (element.role !== PASSWORD_ROLE) {
         if (element.value !== undefined) node.value = element.value;
+        if (options.range && element.range) node.range = element.range;
         if (element.text !== undefined) {
           node.text = element.text.slice(0, options.maxText);
           node.textLength = element.text.length;
@@ -264,6 +267,7 @@ export class FakeBackend implements AccessibilityBackend {
       timeoutMs: 1000,
       actions: true,
       accessibleIds: true,
+      range: true,
     });
     return node;
   }
