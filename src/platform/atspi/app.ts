@@ -261,6 +261,21 @@ export class AtspiApp {
     return this.toolkit.name === "Gecko" || this.toolkit.name === "Chromium";
   }
 
+  /** LibreOffice, whose gtk3 plugin reports its toolkit as GTK. */
+  get isLibreOffice(): boolean {
+    return /soffice|libreoffice/i.test(this.name);
+  }
+
+  /**
+   * Whether Cache.GetItems may be asked. LibreOffice 7.4 leaves freed objects in its accessibility
+   * bridge's cache once dialogs have come and gone, and GetItems walks them: it aborted (SIGABRT in
+   * g_object_ref under the bridge's GetItems) three times in trials after Format Cells and Save As.
+   * Its windows are read a call an element instead.
+   */
+  get cacheIsSafe(): boolean {
+    return !this.isLibreOffice;
+  }
+
   /** The Java ATK wrapper, which names its toolkit after the Java Access Bridge. */
   get isJava(): boolean {
     return this.toolkit.name === "J2SE-access-bridge";

@@ -670,7 +670,7 @@ export async function readStructure(
   const kept = options.maxDepth === 0 ? undefined : await keptCache(app, rootPath, options.timeoutMs);
   const cache =
     kept ??
-    (options.maxDepth === 0 || smallBesideCache(app, readKey)
+    (options.maxDepth === 0 || !app.cacheIsSafe || smallBesideCache(app, readKey)
       ? undefined
       : await app.readAndKeep(() => readCache(app, Math.min(options.timeoutMs / 2, 5000)), app.isJava));
   if (cache) app.cacheItems = cache.size;
