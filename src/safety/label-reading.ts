@@ -302,6 +302,8 @@ interface Read {
   unread: boolean;
   /** Read whole as a unit its catalogs show harmless: only English phrases and meanings commit it. */
   whole: boolean;
+  /** Where its verb changes only a look (looksOnly), the words between verb and object. */
+  looks: string | undefined;
 }
 
 function readWords(label: string, options: ReadingOptions): Read {
@@ -326,7 +328,8 @@ function readWords(label: string, options: ReadingOptions): Read {
     lexicon.units.has(words.join(" ")) &&
     (words.length > 1 || (!lexicon.commits.has(words[0]!) && !committingMeaning(words[0]!)));
   const own = harmlessWordsOf(lexicon, options.language);
-  return { label, lexicon, own, read, spaced, words, english, unread, whole };
+  const looks = looksOnly(words, english);
+  return { label, lexicon, own, read, spaced, words, english, unread, whole, looks };
 }
 
 /**
@@ -334,10 +337,10 @@ function readWords(label: string, options: ReadingOptions): Read {
  * looks (LOOKS_ONLY: "Format Cells", "Clear Direct Formatting"): the words between the two, to be read
  * for any other committing word ("" where none). Undefined for any other label.
  */
-function looksOnly(read: Read): string | undefined {
-  const [verb, ...rest] = read.words;
+function looksOnly(words: string[], english: boolean): string | undefined {
+  const [verb, ...rest] = words;
   const object = rest.at(-1);
-  if (!read.english || !verb || !object || !LOOKS_ONLY[verb]?.includes(object)) return undefined;
+  if (!english || !verb || !object || !LOOKS_ONLY[verb]?.includes(object)) return undefined;
   return rest.slice(0, -1).join(" ");
 }
 
@@ -350,7 +353,7 @@ function phraseOrMeaning(read: Read, options: ReadingOptions): LabelReading["com
   const vocabulary = englishOnly ? englishVocabulary() : (options.vocabulary ?? systemVocabulary());
   let commits: LabelReading["commits"];
   // "Format Cells": the verb acts on how the document looks; the rest of the label is read alone.
-  const looks = looksOnly(read);
+  const { looks } = read;
   for (const text of looks !== undefined ? [looks].filter(Boolean) : new Set([read.read, read.spaced])) {
     const phrase = matchLabel(text, vocabulary, options.language).commits;
     const meaning = phrase ? undefined : committingMeaning(text, englishOnly ? "english" : "all");
@@ -518,7 +521,7 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     lead &&
     englishVerb(lead) &&
     !lexicon.leads.has(lead) &&
-    looksOnly(read) === undefined
+    read.looks === undefined
       ? lead
       : undefined;
   if (unreadVerb && !unknown.includes(unreadVerb)) unknown.unshift(unreadVerb);

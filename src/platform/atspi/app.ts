@@ -97,6 +97,9 @@ export function isGtk3(toolkit: Toolkit): boolean {
   return toolkit.name?.toLowerCase() === "gtk" && (toolkit.version ?? "").startsWith("3.");
 }
 
+/** Whether an application's name is LibreOffice's (its process is "soffice"). */
+export const namesLibreOffice = (name: string): boolean => /soffice|libreoffice/i.test(name);
+
 export class AtspiApp {
   toolkit: Toolkit = { name: undefined, version: undefined };
   name = "";
@@ -263,7 +266,7 @@ export class AtspiApp {
 
   /** LibreOffice, whose gtk3 plugin reports its toolkit as GTK. */
   get isLibreOffice(): boolean {
-    return /soffice|libreoffice/i.test(this.name);
+    return namesLibreOffice(this.name);
   }
 
   /**

@@ -1,7 +1,7 @@
 // Collection.GetMatches: the app walks its own tree and answers with references only. It is used where
 // it was measured faster than reading the tree (GTK3 answers in milliseconds) and never where it is
 // dangerous: LibreOffice walks its whole 1,048,576 × 16,384 sheet for it and froze a machine.
-import { type AtspiApp, isGtk3 } from "./app.js";
+import { type AtspiApp, isGtk3, namesLibreOffice } from "./app.js";
 import { IFACE, NULL_PATH } from "./names.js";
 import { roleNumber } from "./roles.js";
 import { stateNumber } from "./states.js";
@@ -20,7 +20,7 @@ function bitset(indices: number[]): number[] {
 
 /** Whether GetMatches is both safe and faster for this app. */
 export function collectionWorthwhile(app: AtspiApp): boolean {
-  if (/soffice|libreoffice/i.test(app.name)) return false;
+  if (namesLibreOffice(app.name)) return false;
   return isGtk3(app.toolkit) || app.toolkit.name?.toLowerCase() === "gecko";
 }
 
