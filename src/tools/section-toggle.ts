@@ -6,10 +6,10 @@
 import { isShown, reportsShowing } from "../core/flatten.js";
 import { roleSet } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode } from "../platform/types.js";
+import { READ } from "./hands/window-read.js";
 
 /** The roles a section button takes (Qt reports a checkable tool button as a check box); a radio button's state is its whole effect. */
 const SECTION_ROLES = roleSet("check box", "toggle button");
-const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
 
 export interface SectionWatch {
   windowId: number;

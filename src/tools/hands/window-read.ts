@@ -6,7 +6,10 @@ import type { State } from "../../platform/roles.js";
 import type { RawNode, WindowInfo } from "../../platform/types.js";
 import type { ToolContext } from "../context.js";
 
-export const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 1500 };
+// Its budget holds a big app read a call an element on a loaded machine: LibreOffice's 1,900
+// (its menus' items among them) take 0.9 s idle and passed 1.5 s under load, and a read cut short
+// makes the gate ask and a read-back miss what it looks for.
+export const READ = { maxDepth: 40, tableRows: 0, walkTables: false, nodeCeiling: 3000, timeoutMs: 4000 };
 
 export interface WindowRead {
   root: RawNode;
