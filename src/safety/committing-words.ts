@@ -128,6 +128,8 @@ export interface Translated {
   language?: string | undefined;
   /** The English phrase it translates ("save"), where known. */
   english?: string | undefined;
+  /** How many catalogs say it (the shipped table's packages); 1 where absent. */
+  catalogs?: number | undefined;
 }
 
 /** A language's base code: "pt" for "pt_BR", "sr" for "sr@latin". */
@@ -185,8 +187,9 @@ function phrasesOf(translated: Translated[], english: Set<string> | undefined): 
   // "Normal" for OK would make every "Normal" commit. Only the English phrases speak for English.
   const foreign = (text: string) => !english?.has(labelWords(text).join(" "));
   const usable = translated.filter((t) => foreign(t.text));
+  const outvoted = outvotedInTheirLanguage(usable);
   // A translation of unknown language is read in every language.
-  for (const { kind, text, language } of usable) if (kind === "commits") add(text, kind, language ?? "");
+  for (const t of usable) if (t.kind === "commits" && !outvoted.has(t)) add(t.text, t.kind, t.language ?? "");
   // A catalog that translates "Dismiss" as "OK" must not make OK a cancel: a label that is a
   // committing phrase anywhere is never one of the kinds that commit nothing.
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
@@ -194,6 +197,34 @@ function phrasesOf(translated: Translated[], english: Set<string> | undefined): 
     if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, language ?? "");
   for (const t of savesOf(usable)) add(t.text, "saves", t.language ?? "");
   return phrases;
+}
+
+// How many times more catalogs of a language must say a text closes, cancels or picks than say it
+// commits, and at least how many, for what they say to stand.
+const OUTVOTED_BY = 5;
+
+/**
+ * The committing translations a language's catalogs mostly give another meaning: Finnish "Sulje" is
+ * Close in 29 catalogs and Exit in Openbox's. Read as committing, every dialog's Close would ask;
+ * the text is read as most of its language's catalogs say, where they say it five times as often.
+ */
+export function outvotedInTheirLanguage(translated: Translated[]): Set<Translated> {
+  const key = (t: Translated) => `${baseOf(t.language ?? "")}\u0001${forms(t.text)[1]!.trim()}`;
+  const votes = new Map<string, { commits: number; other: Map<WordKind, number> }>();
+  for (const t of translated) {
+    if (!t.language) continue;
+    const vote = votes.get(key(t)) ?? { commits: 0, other: new Map<WordKind, number>() };
+    const weight = t.catalogs ?? 1;
+    if (t.kind === "commits") vote.commits += weight;
+    else vote.other.set(t.kind, (vote.other.get(t.kind) ?? 0) + weight);
+    votes.set(key(t), vote);
+  }
+  const outvoted = (t: Translated) => {
+    const vote = t.language ? votes.get(key(t)) : undefined;
+    const most = Math.max(0, ...(vote?.other.values() ?? []));
+    return vote !== undefined && most >= OUTVOTED_BY && most >= OUTVOTED_BY * vote.commits;
+  };
+  return new Set(translated.filter((t) => t.kind === "commits" && outvoted(t)));
 }
 
 /**
@@ -317,7 +348,13 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
   const cancelWord = (text: string) => cancelWordsOf(shipped).has(text.toLowerCase());
   const translated: Translated[] = shipped.phrases
     .filter(([kind, , , text]) => kind !== "commits" || !cancelWord(text))
-    .map(([kind, english, language, text]) => ({ kind, text, language, english }));
+    .map(([kind, english, language, text, from]) => ({
+      kind,
+      text,
+      language,
+      english,
+      catalogs: from.length,
+    }));
   const committing = new Map<string, Set<string>>();
   for (const { language, value } of installed.picked) {
     const [kind, english, text] = value;

@@ -3,7 +3,8 @@
 // pressed (the app's own log of presses), while "다음" (next) and "Next" pass and are pressed. The app's
 // language, read from its process, decides what a word means (Estonian "saada" sends, Finnish "saada"
 // gets), and its words are read by that language's own labels (Malay "beli" buys; Serbian "beli" is
-// white); Vietnamese, written a syllable at a time, is read by syllable pairs. In an app whose
+// white), and a text as most of its language's catalogs write it (Finnish "Sulje" is Close, though
+// Openbox's Exit); Vietnamese, written a syllable at a time, is read by syllable pairs. In an app whose
 // language no catalog on the machine is in, another language's harmless word is unread and asks.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
@@ -42,17 +43,26 @@ describe("committing by meaning in a GTK 3 main window", () => {
       delete env.LC_MESSAGES;
       return env;
     };
-    const pressed = async (language: string, labels: string[]) =>
+    const pressed = async (language: string, labels: string[], extra: NodeJS.ProcessEnv = {}) =>
       new Map(
-        (await pressEach("gtk3", labels, mkdtempSync(join(dir, `${language}-`)), inLanguage(language))).map(
-          (r) => [r.label, r],
-        ),
+        (
+          await pressEach("gtk3", labels, mkdtempSync(join(dir, `${language}-`)), {
+            ...inLanguage(language),
+            ...extra,
+          })
+        ).map((r) => [r.label, r]),
       );
     // Estonian "saada" sends; Finnish "saada" gets ("Saada lisätietoja": get more information). A
     // Turkish label read whole: "Yeniden Yükle" reloads, though "Yükle" alone uploads.
     const et = await pressed("et", ["Saada kiri", "Edasi"]);
     const fi = await pressed("fi", ["Saada lisätietoja"]);
     const tr = await pressed("tr", ["Yeniden Yükle", "Yükle"]);
+    // A dialog's Close, as most of its language's catalogs write it, though one writes it for Exit
+    // (Openbox's Finnish) or Quit (one of Turkish's): read as Close, as English's is, it closes only
+    // the dialog. "Lopeta" (Finnish Quit) still asks.
+    const closes = { AS_DIALOG: "1" };
+    const fiDialog = await pressed("fi", ["Sulje", "Lopeta"], closes);
+    const trDialog = await pressed("tr", ["Kapat"], closes);
     // Vietnamese is written a syllable at a time: "thanh toán" (pay) is "bar" and "math", "nạp tiền"
     // (top up) "load" and "money", each harmless alone. Polish "subskrypcję" inflects "subskrypcja"
     // (money leaves), Indonesian "pesanan" (order) derives from "pesan" (message): neither reads as
@@ -78,6 +88,7 @@ describe("committing by meaning in a GTK 3 main window", () => {
       ms.get("Tambah RM20")!,
       ms.get("Beli sekarang!")!,
       ms.get("Buat tempahan")!,
+      fiDialog.get("Lopeta")!,
     ]) {
       assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
       assert.equal(r.pressed, false, `${r.label} was not pressed`);
@@ -85,7 +96,9 @@ describe("committing by meaning in a GTK 3 main window", () => {
     for (const r of [
       et.get("Edasi")!,
       fi.get("Saada lisätietoja")!,
+      fiDialog.get("Sulje")!,
       tr.get("Yeniden Yükle")!,
+      trDialog.get("Kapat")!,
       vi.get("Sắp xếp theo tên")!,
       vi.get("Trang trước")!,
       ms.get("Halaman seterusnya")!,

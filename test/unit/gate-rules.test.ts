@@ -133,6 +133,26 @@ describe("what commits", () => {
     assert.equal(labelIs("Hætta við", "cancels", vocabulary), true);
   });
 
+  it("reads a text as most of its language's catalogs say, where they say it five times as often", () => {
+    // Finnish "Sulje" is Close in 29 catalogs and Openbox's Exit; German "Beenden" is Quit in many.
+    const close = (catalogs: number) => ({
+      kind: "closes" as const,
+      text: "_Sulje",
+      language: "fi",
+      catalogs,
+    });
+    const exit = { kind: "commits" as const, text: "Sulje", language: "fi", english: "exit" };
+    const dialogClose = buildVocabulary([close(29), exit]);
+    assert.equal(matchLabel("Sulje", dialogClose, "fi").commits, undefined);
+    assert.ok(matchLabel("Sulje", dialogClose, "fi").closes);
+    // Not by a bare majority: a text two meanings share as often as that still commits.
+    const shared = buildVocabulary([close(4), exit]);
+    assert.equal(matchLabel("Sulje", shared, "fi").commits, "Sulje");
+    // Nor by another language's catalogs: Estonian's Close outvotes nothing in Finnish.
+    const apart = buildVocabulary([{ ...close(29), language: "et" }, exit]);
+    assert.equal(matchLabel("Sulje", apart, "fi").commits, "Sulje");
+  });
+
   it("reads every catalog installed on the system", (t) => {
     const read = readInstalledTranslations(
       { roots: ["/usr/share/locale"] },
