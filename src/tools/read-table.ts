@@ -119,6 +119,18 @@ interface Page {
   fromChildren: Map<number, number[]>;
 }
 
+/**
+ * Whether a row is the headers' own cells (a web table's header row is its row 0): said once, in
+ * the header line, not twice.
+ */
+function repeatsHeaders(values: string[], headers: (string | null)[]): boolean {
+  return (
+    values.length === headers.length &&
+    values.some((v) => v !== "" && v !== "-") &&
+    values.every((v, column) => v === (headers[column] ?? "-"))
+  );
+}
+
 /** A page of rows as text: the counts, a header line, a line per row, and what was cut. */
 function pageText({
   table,
@@ -141,7 +153,11 @@ function pageText({
   const lines = [
     `table ${table.rows} rows × ${table.columns} columns; ${shownRows}${unreadable ? `; ${unreadable} cells could not be read (?)` : ""}`,
     `| ${sheet ? "sheet row" : "row"} | ${shownHeaders.map((h, column) => h ?? (sheet ? columnLetters(column) : "-")).join(" | ")} |`,
-    ...[...rows.entries()].map(([row, values]) => `| ${rowName(row)} | ${values.join(" | ")} |`),
+    ...[...rows.entries()].map(([row, values]) =>
+      !sheet && repeatsHeaders(values, shownHeaders)
+        ? `| ${rowName(row)} | (the header line again: its cells are the headers) |`
+        : `| ${rowName(row)} | ${values.join(" | ")} |`,
+    ),
   ];
   const sources = childSources(table, fromChildren, rows.size);
   if (sources.length > 0)

@@ -40,6 +40,9 @@ describe("a web table and a select, read and acted on", { skip: web ? false : "w
     for (const row of ["Apple | 1.20 | 14", "Pear | 0.95 | 3", "Quince | 2.40 | 0"])
       assert.ok(rows.includes(row), `${row} in ${JSON.stringify(rows)}`);
     assert.match(table.text!, /text read from the elements inside the cell/);
+    // The header row, the page's row 0, is said once: in the header line.
+    const headerLines = table.text!.split("\n").filter((line) => /Item \| Price \(EUR\) \| Stock/.test(line));
+    assert.equal(headerLines.length, 1, table.text);
   });
 
   it("find searches table cells: a header's sort button and a cell's link, with row and column", async () => {
