@@ -223,13 +223,16 @@ function addTo(rows: Map<string, Row>, key: string, wrong: string | undefined): 
 
 const percent = (row: Row) => `${((100 * row.wrong.length) / Math.max(1, row.labels)).toFixed(2)}%`;
 
+// How many wrong labels a row names: BENCH_GATE_EXAMPLES=40 lists more of them, to find a class.
+const EXAMPLES = Number(process.env.BENCH_GATE_EXAMPLES) || 4;
+
 function printRows(title: string, rows: Map<string, Row>, what: string): void {
   console.log(`\n${title}`);
   console.log(`| set | labels | ${what} | rate | examples |`);
   console.log("|---|---|---|---|---|");
   for (const [key, row] of [...rows].sort(([a], [b]) => a.localeCompare(b)))
     console.log(
-      `| ${key} | ${row.labels} | ${row.wrong.length} | ${percent(row)} | ${row.wrong.slice(0, 4).join("; ")} |`,
+      `| ${key} | ${row.labels} | ${row.wrong.length} | ${percent(row)} | ${row.wrong.slice(0, EXAMPLES).join("; ")} |`,
     );
 }
 

@@ -342,7 +342,7 @@ async function judge(
     for (const e of entries) await readShownParts(backend, e.node, { windowId: e.windowId, timeoutMs });
   if ("locator" in parsed) {
     const found = new Set(roots.flatMap((r) => evaluateLocator(parsed.locator, r.node)));
-    return { cuts, hits: entries.filter((e) => found.has(e.node)), unreadable: [] };
+    return { cuts, hits: onePerElement(entries.filter((e) => found.has(e.node))), unreadable: [] };
   }
   const { selector } = parsed;
   // "showing" where the toolkit never reports it (GTK 4.8) is judged as isShown judges it: visible,
@@ -359,7 +359,16 @@ async function judge(
     await enrichEntries(backend, hits, { maxText: 200, timeoutMs, accessibleIds: false });
     hits = hits.filter((e) => isShown(e.node, false));
   }
-  return { cuts, hits, unreadable };
+  return { cuts, hits: onePerElement(hits), unreadable };
+}
+
+/**
+ * Each element once, where its tree reaches it twice (Swing lists a menu's items under the menu and
+ * under its popup): one element is never "2 elements match".
+ */
+function onePerElement(entries: FlatEntry[]): FlatEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => !seen.has(e.node.handle) && !!seen.add(e.node.handle));
 }
 
 /**

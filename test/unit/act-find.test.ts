@@ -193,3 +193,28 @@ it("element_info gives a slider's range", async () => {
   assert.match(info.output.text, /^range: 0–100$/m, info.output.text);
   await context.close();
 });
+
+it("an element its tree reaches twice is one match, and act takes it", async () => {
+  // Swing lists a menu's items under the menu and under its popup: one object, one handle.
+  const item: FakeElement = {
+    role: "menu item",
+    name: "Find...",
+    actions: ["click"],
+    interfaces: ["Accessible", "Action", "Component"],
+    states: ["enabled", "sensitive", "visible", "showing"] as State[],
+    bounds: { x: 20, y: 40, width: 120, height: 24 },
+  };
+  const popup: FakeElement = { role: "popup menu", children: [item] };
+  const menu: FakeElement = { role: "menu", name: "Search", children: [item, popup] };
+  const { context } = oneWindow("Editor", [menu], dir);
+  const target = { kind: "title", glob: "Editor" };
+  const found = await callTool(context, toolNamed("find"), { target, role: "menu item", name: "Find..." });
+  assert.ok(found.ok);
+  assert.equal((found.output.data as { total: number }).total, 1, found.output.text);
+  const acted = await callTool(context, toolNamed("act"), {
+    find: { target, role: "menu item", name: "Find..." },
+    action: { kind: "invoke" },
+    intent: "Open the search dialog",
+  });
+  assert.ok(acted.ok, JSON.stringify(!acted.ok && acted.error));
+});

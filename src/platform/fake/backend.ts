@@ -92,7 +92,12 @@ export class FakeBackend implements AccessibilityBackend {
     for (const window of desktop.windows) if (window.root) this.#index(window.root, `w${window.id}`);
   }
 
+  /** Each element's handle: one element placed twice in a tree is one object reached twice, as AT-SPI's. */
+  #handles = new WeakMap<FakeElement, string>();
+
   #index(element: FakeElement, handle: string): void {
+    if (this.#handles.has(element)) return;
+    this.#handles.set(element, handle);
     this.#elements.set(handle, element);
     for (const [i, child] of (element.children ?? []).entries()) this.#index(child, `${handle}/${i}`);
   }
@@ -104,6 +109,8 @@ export class FakeBackend implements AccessibilityBackend {
     const parent = this.#elements.get(parentHandle);
     if (!parent?.children) throw new Error(`no element ${handle}`);
     parent.children[index] = element;
+    // The element stands here now, whatever handle it had.
+    this.#handles.delete(element);
     this.#index(element, handle);
   }
 
@@ -195,7 +202,9 @@ export class FakeBackend implements AccessibilityBackend {
         shown = shown.slice(0, Math.max(0, budget));
       }
       count += shown.length;
-      node.children = shown.map((child, i) => this.#raw(child, `${node.handle}/${i}`, i));
+      node.children = shown.map((child, i) =>
+        this.#raw(child, this.#handles.get(child) ?? `${node.handle}/${i}`, i),
+      );
       // A table's cells know their row and column, as through AT-SPI's Table interface.
       if (source.table) {
         const { columns } = source.table;
