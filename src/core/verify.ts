@@ -1,10 +1,10 @@
 // Before any use, a ref is re-resolved and compared with what was seen. Its identity is its role,
-// its name and its index among siblings: an element that kept them but moved or resized (a dialog
-// that grew) is the same element, used where it is now, and the move is said. An element whose
+// its name and (for a view's items) its index among siblings: an element that kept them but moved or
+// resized (a dialog that grew) is the same element, used where it is now, and the move is said. An element whose
 // handle is gone (a web page re-rendered) is looked for again at its path from the window: the one
 // element there with its role, name and index is it, and that is said too. Anything else (a changed
 // role or name, another element at that path, two candidates or none) is refused with what differs.
-import { MENU_ITEM_ROLES } from "../platform/roles.js";
+import { MENU_ITEM_ROLES, roleSet } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";
 import { DeskhandError } from "./errors.js";
 import { statesChanged } from "./receipt.js";
@@ -83,8 +83,21 @@ function menuClosedSince(entry: RefEntry, node: RawNode): boolean {
   return !!node.states && !node.unread.includes("states") && !node.states.includes("showing");
 }
 
+// Items a toolkit may keep one object for a place of (a view's cells and rows): there another index
+// is another item. Any other element keeps its object: one whose siblings came or went before it (a
+// settings page that showed a new row above a combo box) is the same element at a new index.
+const PLACE_ITEMS = roleSet(
+  "table cell",
+  "column header",
+  "row header",
+  "table row",
+  "list item",
+  "tree item",
+);
+
 /** What makes it another element: a difference other than where it is. */
-export const identity = (found: Difference[]) => found.filter((d) => d.field !== "bounds");
+export const identity = (found: Difference[], role: string) =>
+  found.filter((d) => d.field !== "bounds" && (d.field !== "index" || PLACE_ITEMS.has(role)));
 
 function staleElement(
   ref: string,
@@ -158,7 +171,7 @@ async function refind(
   if (!read) throw staleElement(ref, `${gone}; its window could not be read to find it again`);
   const all = placedNodes(read.root);
   const alike = all.filter(
-    (n) => n.node.handle !== entry.handle && identity(differences(entry, n.node)).length === 0,
+    (n) => n.node.handle !== entry.handle && identity(differences(entry, n.node), n.node.role).length === 0,
   );
   const path = pathOf(seen);
   const candidates = path ? alike.filter((n) => samePath(n.path, path)) : alike;
@@ -180,7 +193,8 @@ async function refind(
   }
   const now = candidates[0]!.node.handle;
   const node = await backend.describe(now, { maxText: 200, windowId });
-  if (identity(differences(entry, node)).length > 0) throw staleElement(ref, differences(entry, node));
+  if (identity(differences(entry, node), node.role).length > 0)
+    throw staleElement(ref, differences(entry, node));
   const was = entry.handle;
   refs.rehandle(ref, now);
   return { ...placedAt(entry, node), entry, node, refound: { was, now } };
@@ -212,7 +226,7 @@ export async function verifyRef(
   // A re-rendered page leaves its old objects answering as defunct (Firefox: no name, index -1).
   if (node.states?.includes("defunct"))
     return refind(backend, refs, ref, "the element is gone: it is defunct (its app replaced it)");
-  const found = identity(differences(entry, node));
+  const found = identity(differences(entry, node), node.role);
   if (found.length > 0) throw staleElement(ref, found);
   if (menuClosedSince(entry, node))
     throw staleElement(

@@ -60,7 +60,7 @@ export const elementInfoTool = defineTool({
       : undefined;
     const changed = differences(entry, node);
     // Moved or resized only: still the same element, which acting tools use where it is now.
-    const same = identity(changed).length === 0;
+    const same = identity(changed, node.role).length === 0;
     const states = stateChanges(entry, node);
     const value = valueSince(entry.fingerprint.value, node.value ?? node.text);
     const data = {

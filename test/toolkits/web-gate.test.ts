@@ -44,7 +44,7 @@ describe("web pages the gate reads: a button named one thing and showing another
     assert.doesNotMatch(await status(), /Bought/);
   });
 
-  it("a button the page names after it was seen is the same element: acted on, not refused", async () => {
+  it("a button the page names after it was seen, a line shown above it, is the same element: acted on", async () => {
     const buttons = await call("find", { target, role: "push button", limit: 50 });
     const unnamed = buttons.data.matches.filter((m: { name: string | null }) => !m.name);
     const nameIt = buttons.data.matches.find((m: { name: string | null }) => m.name === "Name it");
@@ -62,6 +62,9 @@ describe("web pages the gate reads: a button named one thing and showing another
     assert.equal(named.error, undefined, JSON.stringify(named));
     const shown = await call("find", { target, role: "push button", name: "Show more", timeout_ms: 5000 });
     assert.equal(shown.data.total, 1, shown.text);
+    // A line shown above it meanwhile moved it among its siblings: still the same button.
+    const info = await call("element_info", { ref: later.ref });
+    assert.match(info.text ?? "", /index: was \d+, now \d+/, info.text);
     const acted = await call("act", { ref: later.ref, action: { kind: "invoke" }, intent: "Show more" });
     assert.equal(acted.error, undefined, JSON.stringify(acted.error));
     assert.equal(acted.data.after?.name, "Show more");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { it } from "node:test";
 import { observeTargets } from "../../src/core/observe.js";
 import type { SnapshotElement } from "../../src/core/snapshot.js";
-import { differences } from "../../src/core/verify.js";
+import { differences, identity } from "../../src/core/verify.js";
 import type { FakeElement, FakeWindow } from "../../src/platform/fake/backend.js";
 import { callTool } from "../../src/tools/call.js";
 import { toolNamed } from "../../src/tools/registry.js";
@@ -160,6 +160,10 @@ it("an index of -1 is the toolkit not knowing, not a move; a real move still is 
     [],
   );
   assert.deepEqual(differences(entry, node(2)), [{ field: "index", was: 0, now: 2 }]);
+  // A view's item at another index is another item; a combo box whose siblings came before it (a
+  // settings page that showed a new row) is the same element, its index said as a difference.
+  assert.equal(identity(differences(entry, node(2)), "list item").length, 1);
+  assert.equal(identity(differences(entry, node(2)), "combo box").length, 0);
 });
 
 it("an item view that lists nothing while it shows items (KDE's file view: 0 rows, no children) is pixels only", async () => {
