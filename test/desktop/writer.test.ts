@@ -65,6 +65,13 @@ describe("a Writer document's table", () => {
       text: "Checked by Ada",
     });
     assert.equal(found.data?.total, 1, found.text);
+    // The document has no text of its own (its paragraphs hold it): read_text reads them, a line each.
+    const [document] = (await call("find", { target: { kind: "title", glob: title }, role: "document text" }))
+      .data.matches;
+    const read = await call("read_text", { ref: document.ref });
+    assert.ok(read.ok, JSON.stringify(read.error));
+    assert.match(read.text ?? "", /read from the \d+ paragraphs and headings inside it/, read.text);
+    assert.match(read.text ?? "", /^Checked by Ada$/m, read.text);
   });
 
   // A first run's Writer of its own profile takes about 25 s to start: CI's 20 minutes leave it to

@@ -1,5 +1,5 @@
-// read_table's page as text: a web table's header row (its row 0, the headers' own cells) is said
-// once, in the header line, and not again as a row of values.
+// read_table and read_text pages: a web table's header row (its row 0, the headers' own cells) is said
+// once, in the header line; a document whose paragraphs hold its text is read from them.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,4 +42,30 @@ it("a row of the headers' own cells is named as the header line, not repeated", 
   // The structured rows keep every value.
   const cells = (page.output.data as { cells: { row: number; values: string[] }[] }).cells;
   assert.deepEqual(cells[0], { row: 0, values: ["C0", "C1"] });
+});
+
+it("read_text reads a document with no text of its own from its paragraphs, a line each", async () => {
+  const paragraph = (text: string): FakeElement => ({
+    role: "paragraph",
+    text,
+    interfaces: ["Accessible", "Component", "Text"],
+  });
+  const document: FakeElement = {
+    role: "document text",
+    name: "Untitled 1",
+    children: [paragraph("Quarterly summary"), paragraph("These cover the first quarter.")],
+  };
+  const { context } = oneWindow("Writer", [document], dir);
+  const found = await callTool(context, toolNamed("find"), {
+    target: { kind: "title", glob: "Writer" },
+    role: "document text",
+  });
+  assert.ok(found.ok);
+  const ref = (found.output.data as { matches: { ref: string }[] }).matches[0]!.ref;
+  const read = await callTool(context, toolNamed("read_text"), { ref, start: 0, length: 20 });
+  assert.ok(read.ok, JSON.stringify(!read.ok && read.error));
+  assert.equal(
+    read.output.text,
+    "48 characters in all; characters 0–20 (cut: ask for another start or length for the rest); it has no text of its own: read from the 2 paragraphs and headings inside it, a line each\nQuarterly summary\nTh",
+  );
 });
