@@ -239,9 +239,13 @@ async function readSurfaces(context: ToolContext, surfaces: Surface[], first: nu
   });
   part.data.ms = Date.now() - started;
   const { read, ms, cut_lines, unread } = part.data;
+  // A surface read with no line recognised shows no text: said, not left to look like a gap.
+  const blank = part.lists
+    .filter((l) => l.targets.length === 0)
+    .map((l) => l.surface.ref ?? `window ${l.surface.windowId}`);
   if (surfaces.length > 0)
     part.notes.push(
-      `# from pixels (OCR, may misread): ${read} of ${surfaces.length} surface${surfaces.length > 1 ? "s" : ""} read in ${ms} ms${part.data.cached ? `, ${part.data.cached} unchanged (kept)` : ""}${blanked ? `, ${blanked} password field${blanked > 1 ? "s" : ""} blanked` : ""}`,
+      `# from pixels (OCR, may misread): ${read} of ${surfaces.length} surface${surfaces.length > 1 ? "s" : ""} read in ${ms} ms${part.data.cached ? `, ${part.data.cached} unchanged (kept)` : ""}${blanked ? `, ${blanked} password field${blanked > 1 ? "s" : ""} blanked` : ""}${blank.length ? `; no text recognised on ${blank.join(", ")}` : ""}`,
     );
   if (cut_lines > 0)
     part.notes.push(

@@ -134,6 +134,23 @@ describe("observe's pixels part", () => {
       await context.close();
     }
   });
+
+  it("a surface read with no text recognised is said so, not left to look like a gap", async () => {
+    const hands = new DotHands({ windows: [{ id: 1, rect: { x: 0, y: 0, width: 1280, height: 800 } }] });
+    // Recognises Alpha on the first surface only: the second (a browser's empty tab strip) shows none.
+    class FirstOnly extends StackReader {
+      override async recognize(image: GrayImage) {
+        return (await super.recognize(image)).filter((w) => w.text === "Alpha");
+      }
+    }
+    const context = pixelContext(hands, new FirstOnly());
+    try {
+      const read = await withPixelTargets(context, page, targets);
+      assert.match(read.notes.join("\n"), /2 of 2 surfaces read in \d+ ms; no text recognised on s1:e2$/m);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe("a closed combo box with no value in the tree", () => {
