@@ -108,6 +108,8 @@ export interface Receipt {
   held_by?: Pick<WindowInfo, "id" | "title">;
   /** The app of the element acted on is gone since: its windows went and its process ended. */
   app_exited?: { pid: number; app: string };
+  /** A menu item invoked whose menu its app left open (Swing's, on an accessible click). */
+  menu_left_open?: true;
   gate?: GateNote;
 }
 
@@ -350,6 +352,8 @@ export function renderReceipt(receipt: Receipt): string {
   }
   if (receipt.after_read !== "complete" && !receipt.app_exited)
     lines.push(`after_read: ${receipt.after_read}${receipt.unread ? ` (${receipt.unread.join("; ")})` : ""}`);
+  if (receipt.menu_left_open)
+    lines.push("its menu is still open: the app leaves it so after an accessible click (Escape closes it)");
   lines.push(...windowChangeLines(receipt));
   if (receipt.gate) lines.push(gateLine(receipt.gate));
   // Where the asked effect was read back, there is nothing more to judge (a new user called the

@@ -53,6 +53,9 @@ export interface Rect {
   height: number;
 }
 
+/** The toolkit name the Java ATK wrapper reports, after the Java Access Bridge. */
+export const JAVA_TOOLKIT = "J2SE-access-bridge";
+
 export interface WindowInfo {
   /** The X window id on Linux: the `hwnd` of the NDJSON protocol. */
   id: number;

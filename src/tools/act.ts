@@ -17,6 +17,7 @@ import {
 import { hidesSecret } from "../core/value.js";
 import { type Verified, verifiedNote, verifyRef } from "../core/verify.js";
 import { processAlive } from "../platform/index.js";
+import { MENU_ITEM_ROLES } from "../platform/roles.js";
 import type {
   AccessibilityReader,
   ActionReport,
@@ -24,7 +25,7 @@ import type {
   SemanticAction,
   WindowInfo,
 } from "../platform/types.js";
-import { ActionRejected, PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
+import { ActionRejected, JAVA_TOOLKIT, PASSWORD_ROLE, UnsupportedAction } from "../platform/types.js";
 import type { Secret } from "../safety/audit.js";
 import { COMMAND_ROLES, commitReason, type TargetFacts } from "../safety/classify.js";
 import { endsInEllipsis } from "../safety/committing-words.js";
@@ -255,6 +256,7 @@ export async function runAction(
   if (receipt.effect === undefined && selectNotTaken(input.action.kind, report.returned, receipt))
     receipt.effect = "not_seen";
   valueEffect(receipt, input.action);
+  if (menuLeftOpen(input.action.kind, node, receipt, actedIn)) receipt.menu_left_open = true;
   const { moved, refound } = gated;
   const sinceSeen =
     moved || refound ? { ...(moved ? { moved } : {}), ...(refound ? { refound } : {}) } : undefined;
@@ -514,6 +516,25 @@ function valueEffect(receipt: Receipt, action: z.output<typeof semanticActionSch
         ? "seen"
         : "not_seen";
   if (receipt.after) receipt.after = clipState(receipt.after);
+}
+
+/**
+ * Whether a menu item invoked still shows in its open menu: Swing's accessible click runs the item
+ * and leaves its menu open (jEdit's Search menu stayed over the dialog it opened). Said for Java
+ * alone, whose states are live; LibreOffice's menu items keep old states once their menu closed.
+ */
+function menuLeftOpen(
+  kind: string,
+  node: RawNode,
+  receipt: Receipt,
+  window: WindowInfo | undefined,
+): boolean {
+  return (
+    kind === "invoke" &&
+    MENU_ITEM_ROLES.has(node.role) &&
+    window?.toolkit === JAVA_TOOLKIT &&
+    !!receipt.after?.states?.includes("showing")
+  );
 }
 
 /** Actions that write a value, whose read-back tells whether it took. */

@@ -8,7 +8,7 @@ import { DeskhandError } from "../../core/errors.js";
 import { globMatch } from "../../core/glob.js";
 import { SINCE_LAST } from "../../core/receipt.js";
 import { roleSet } from "../../platform/roles.js";
-import type { WindowInfo } from "../../platform/types.js";
+import { JAVA_TOOLKIT, type WindowInfo } from "../../platform/types.js";
 import { actTool } from "../../tools/act.js";
 import type { ToolContext } from "../../tools/context.js";
 import { doctorTool } from "../../tools/doctor.js";
@@ -28,7 +28,6 @@ import { windowsTool } from "../../tools/windows.js";
 import { runData, runTool } from "./run.js";
 
 /** The toolkit name the Java ATK wrapper reports. */
-const JAVA_TOOLKIT = "J2SE-access-bridge";
 /** pyjab has no intent: input is journaled as given none, under the same gate. */
 const NO_INTENT = "(none given: a pyjab client)";
 const INPUT = { readOnlyHint: false, idempotentHint: false, openWorldHint: false };

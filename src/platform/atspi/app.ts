@@ -4,6 +4,7 @@
 
 import { DBusCallError, DBusConnection, type DBusMethodCall, DBusTimeoutError } from "../dbus.js";
 import { yieldIfDue } from "../slice.js";
+import { JAVA_TOOLKIT } from "../types.js";
 import { IFACE } from "./names.js";
 
 /** Bounds concurrent calls so a 2,000-node read does not queue thousands of messages at once. */
@@ -281,7 +282,7 @@ export class AtspiApp {
 
   /** The Java ATK wrapper, which names its toolkit after the Java Access Bridge. */
   get isJava(): boolean {
-    return this.toolkit.name === "J2SE-access-bridge";
+    return this.toolkit.name === JAVA_TOOLKIT;
   }
 
   get isGtk3(): boolean {
