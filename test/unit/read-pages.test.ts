@@ -13,6 +13,17 @@ import { oneWindow } from "./fake-desktop.js";
 const dir = mkdtempSync(join(tmpdir(), "deskhand-read-table-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A window holding one element, and a ref to it found by its role. */
+async function alone(title: string, element: FakeElement) {
+  const { context } = oneWindow(title, [element], dir);
+  const found = await callTool(context, toolNamed("find"), {
+    target: { kind: "title", glob: title },
+    role: element.role,
+  });
+  assert.ok(found.ok);
+  return { context, ref: (found.output.data as { matches: { ref: string }[] }).matches[0]!.ref };
+}
+
 const cell = (text: string): FakeElement => ({ role: "table cell", name: text, text });
 
 it("a row of the headers' own cells is named as the header line, not repeated", async () => {
@@ -24,13 +35,7 @@ it("a row of the headers' own cells is named as the header line, not repeated", 
     children: ["C0", "C1", "Tea", "3", "C0", "4"].map(cell),
     interfaces: ["Accessible", "Table"],
   };
-  const { context } = oneWindow("Shop", [table], dir);
-  const found = await callTool(context, toolNamed("find"), {
-    target: { kind: "title", glob: "Shop" },
-    role: "table",
-  });
-  assert.ok(found.ok);
-  const ref = (found.output.data as { matches: { ref: string }[] }).matches[0]!.ref;
+  const { context, ref } = await alone("Shop", table);
   const page = await callTool(context, toolNamed("read_table"), { ref });
   assert.ok(page.ok, JSON.stringify(!page.ok && page.error));
   const text = page.output.text ?? "";
@@ -55,13 +60,7 @@ it("read_text reads a document with no text of its own from its paragraphs, a li
     name: "Untitled 1",
     children: [paragraph("Quarterly summary"), paragraph("These cover the first quarter.")],
   };
-  const { context } = oneWindow("Writer", [document], dir);
-  const found = await callTool(context, toolNamed("find"), {
-    target: { kind: "title", glob: "Writer" },
-    role: "document text",
-  });
-  assert.ok(found.ok);
-  const ref = (found.output.data as { matches: { ref: string }[] }).matches[0]!.ref;
+  const { context, ref } = await alone("Writer", document);
   const read = await callTool(context, toolNamed("read_text"), { ref, start: 0, length: 20 });
   assert.ok(read.ok, JSON.stringify(!read.ok && read.error));
   assert.equal(
