@@ -108,6 +108,8 @@ export interface Receipt {
   held_by?: Pick<WindowInfo, "id" | "title">;
   /** The app of the element acted on is gone since: its windows went and its process ended. */
   app_exited?: { pid: number; app: string };
+  /** The field set reads as asked, but what it belongs to (an editable combo box) still reads this. */
+  owner_differs?: { role: string; value: string };
   /** A menu item invoked whose menu its app left open (Swing's, on an accessible click). */
   menu_left_open?: true;
   gate?: GateNote;
@@ -335,7 +337,11 @@ export function renderReceipt(receipt: Receipt): string {
   } else if (receipt.effect === "seen" && receipt.action === "select")
     lines.push(`The ${selectedThing(receipt)} reads selected afterwards.`);
   else if (receipt.effect === "seen" && (receipt.action === "set_range" || receipt.action === "set_value"))
-    lines.push("The value reads back as asked.");
+    lines.push(
+      receipt.owner_differs
+        ? `The field reads back as asked, but the ${receipt.owner_differs.role} it belongs to still reads ${JSON.stringify(receipt.owner_differs.value)}: it takes the text once it is committed (Enter, or the focus leaving it).`
+        : "The value reads back as asked.",
+    );
   else if (receipt.effect === "not_seen" && receipt.action === "select" && !receipt.selection)
     lines.push(notSelectedLine(selectedThing(receipt)));
   else if (receipt.effect === "not_seen" && receipt.action === "scroll") {
@@ -358,6 +364,6 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.gate) lines.push(gateLine(receipt.gate));
   // Where the asked effect was read back, there is nothing more to judge (a new user called the
   // sentence noise there); where it was not, whether the goal was reached is the caller's to check.
-  if (receipt.effect !== "seen") lines.push(YOURS_TO_JUDGE);
+  if (receipt.effect !== "seen" || receipt.owner_differs) lines.push(YOURS_TO_JUDGE);
   return lines.join("\n");
 }

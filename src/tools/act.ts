@@ -256,6 +256,10 @@ export async function runAction(
   if (receipt.effect === undefined && selectNotTaken(input.action.kind, report.returned, receipt))
     receipt.effect = "not_seen";
   valueEffect(receipt, input.action);
+  if (input.action.kind === "set_value" && receipt.effect === "seen") {
+    const owner = await ownerNotTaken(backend, entry.handle, input.action.text);
+    if (owner) receipt.owner_differs = owner;
+  }
   if (menuLeftOpen(input.action.kind, node, receipt, actedIn)) receipt.menu_left_open = true;
   const { moved, refound } = gated;
   const sinceSeen =
@@ -535,6 +539,23 @@ function menuLeftOpen(
     window?.toolkit === JAVA_TOOLKIT &&
     !!receipt.after?.states?.includes("showing")
   );
+}
+
+/**
+ * The combo box a text field belongs to, where it reads otherwise than the text set in the field:
+ * Swing's editable combo box takes its field's text only once it is committed (Enter, or the focus
+ * leaving), and OK pressed before then kept the old value (jEdit's tab width).
+ */
+async function ownerNotTaken(
+  backend: AccessibilityReader,
+  handle: string,
+  wanted: string,
+): Promise<Receipt["owner_differs"]> {
+  const [parent] = (await backend.ancestorsOf?.(handle, 1).catch(() => [])) ?? [];
+  if (parent?.role !== "combo box") return undefined;
+  const owner = await backend.describe(parent.handle, { maxText: RECEIPT_TEXT }).catch(() => undefined);
+  const value = owner?.value ?? owner?.text;
+  return value !== undefined && !readsBackAs(value, wanted) ? { role: parent.role, value } : undefined;
 }
 
 /** Actions that write a value, whose read-back tells whether it took. */

@@ -266,6 +266,9 @@ function fieldLine(r: FieldResult, said: Map<string, string>): string {
     return `${r.ref}: written by its accessibility interface (the call returned); a password field, or a card number, key or code in a field, is never read back, so it is not verified`;
   if (r.set === TYPED_UNVERIFIED)
     return `${r.ref}: typed, not verified: the keys went in, and the field cannot be read back`;
+  const owner = r.receipt?.owner_differs;
+  if (r.set && owner)
+    return `${r.ref}: set by its accessibility interface; the field reads back as asked, but the ${owner.role} it belongs to still reads ${JSON.stringify(owner.value)} until it is committed (Enter, or the focus leaving it)`;
   if (r.set)
     return `${r.ref}: set by ${r.route === "typed" ? "typing" : "its accessibility interface"}; reads back as asked`;
   const typed = r.typed

@@ -218,3 +218,33 @@ it("an element its tree reaches twice is one match, and act takes it", async () 
   });
   assert.ok(acted.ok, JSON.stringify(!acted.ok && acted.error));
 });
+
+it("set_value into an editable combo box's field says when the combo box still reads its old value", async () => {
+  // Swing's combo box takes its field's text only once committed: OK pressed before kept the old one.
+  const field: FakeElement = {
+    role: "text",
+    text: "4",
+    states: ["enabled", "editable", "visible", "showing"] as State[],
+    interfaces: ["Accessible", "Component", "Text", "EditableText"],
+    bounds: { x: 20, y: 40, width: 120, height: 24 },
+  };
+  const combo: FakeElement = {
+    role: "combo box",
+    name: "Tab width",
+    value: "4",
+    children: [field],
+    bounds: { x: 20, y: 40, width: 140, height: 24 },
+  };
+  const { context } = oneWindow("Options", [combo], dir, "dialog");
+  const set = await callTool(context, toolNamed("act"), {
+    find: { target: { kind: "title", glob: "Options" }, role: "text" },
+    action: { kind: "set_value", text: "3" },
+    intent: "Tab width 3",
+  });
+  assert.ok(set.ok, JSON.stringify(!set.ok && set.error));
+  assert.match(
+    set.output.text ?? "",
+    /the combo box it belongs to still reads "4": it takes the text once it is committed/,
+    set.output.text,
+  );
+});

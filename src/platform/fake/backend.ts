@@ -139,6 +139,20 @@ export class FakeBackend implements AccessibilityBackend {
     }));
   }
 
+  /** The ancestors of an element, nearest first, by its handle's path (a window's root has none). */
+  async ancestorsOf(
+    handle: string,
+    levels: number,
+  ): Promise<{ handle: string; role: string; name: string | undefined }[]> {
+    const found: { handle: string; role: string; name: string | undefined }[] = [];
+    for (let at = handle; found.length < levels && at.includes("/"); ) {
+      at = at.slice(0, at.lastIndexOf("/"));
+      const element = this.#elements.get(at);
+      if (element) found.push({ handle: at, role: element.role, name: element.name });
+    }
+    return found;
+  }
+
   async windowUnderPointer(): Promise<number | undefined> {
     return this.desktop.pointerWindow;
   }
