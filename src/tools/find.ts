@@ -326,6 +326,52 @@ function sameNamed<T extends Listed>(matches: readonly T[]): Set<T> {
   return new Set(matches.filter((m) => (counts.get(key(m)) ?? 0) > 1));
 }
 
+const NEAR_MISSES = 3;
+
+/**
+ * With nothing matched by name: the elements on screen showing the name's longest word, whatever
+ * their role ("Find & Replace" asked as a menu item; "Find and Replace..." is a check menu item).
+ */
+async function nearMisses(
+  context: ToolContext,
+  find: z.output<typeof findToolSchema>,
+): Promise<(FoundElement & { word: string })[]> {
+  const words = (find.name ?? find.name_contains ?? find.label ?? "").split(/[^\p{L}\p{N}]+/u);
+  const word = words.filter((w) => [...w].length >= 3).sort((a, b) => b.length - a.length)[0];
+  if (!word || find.locator !== undefined || find.text !== undefined) return [];
+  const query = {
+    ...find,
+    role: undefined,
+    name: undefined,
+    name_contains: undefined,
+    label: undefined,
+    states: undefined,
+    text: word,
+  };
+  const near = await searchUntil(context, query, NEAR_MISSES, 0, "leave_out").catch(() => undefined);
+  return (near?.matches ?? []).slice(0, NEAR_MISSES).map((m) => ({ ...m, word }));
+}
+
+/** Nothing matched: said with what shows the name's longest word, of any role, where something does. */
+async function notFound(
+  context: ToolContext,
+  find: z.output<typeof findToolSchema>,
+  wholeWindow: boolean,
+): Promise<DeskhandError> {
+  const near = await nearMisses(context, find);
+  return new DeskhandError(
+    "not_found",
+    `nothing matches${wholeWindow ? "" : " in what could be read"}; nothing was done${near.length ? `. Near it, by the word ${JSON.stringify(near[0]!.word)} of any role:${near.map((m) => `\n  ${m.ref} ${m.role} ${JSON.stringify(m.name ?? "")}`).join("")}` : ""}`,
+    near.length
+      ? "Act on one of those refs, or check the selector with find."
+      : "Check the selector with find, or take a snapshot.",
+    {
+      searched_whole_window: wholeWindow,
+      ...(near.length ? { near: near.map(({ ref, role, name }) => ({ ref, role, name })) } : {}),
+    },
+  );
+}
+
 /**
  * `find` resolved to exactly one element, or refused listing the candidates: what `act`'s inline find
  * and a `run` step's find do. Several matches need nth; off screen counts unless said otherwise.
@@ -368,14 +414,7 @@ export async function resolveOne(
       { candidates, unreadable_candidates: result.unreadable_candidates },
     );
   }
-  if (result.total === 0) {
-    throw new DeskhandError(
-      "not_found",
-      `nothing matches${result.searched_whole_window ? "" : " in what could be read"}; nothing was done`,
-      "Check the selector with find, or take a snapshot.",
-      { searched_whole_window: result.searched_whole_window },
-    );
-  }
+  if (result.total === 0) throw await notFound(context, find, result.searched_whole_window);
   if (nth === undefined && result.total > 1) {
     // The candidates go in the message too: a client that shows only the text must see them.
     const listed = candidates

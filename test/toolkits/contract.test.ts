@@ -228,7 +228,7 @@ describe(`toolkit contract: ${profile.label}${kde ? " on KDE Plasma" : gnome ? "
           (checked) => checked !== was,
           10_000,
         );
-        assert.notEqual(now, was, "the click flipped it");
+        assert.notEqual(now, was, `the click flipped it: ${clicked.text}`);
         record("toggle_select", "refused", `${toggle.why} (proven: checked ${was} → ${now} by click)`);
         return;
       }

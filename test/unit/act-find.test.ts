@@ -248,3 +248,28 @@ it("set_value into an editable combo box's field says when the combo box still r
     set.output.text,
   );
 });
+
+it("act by find with no match names what shows the name's longest word, of any role, with refs", async () => {
+  // Writer's "Find and Replace..." is a check menu item: asked as a menu item "Find & Replace".
+  const item: FakeElement = {
+    role: "check menu item",
+    name: "Find and Replace...",
+    actions: ["click"],
+    interfaces: ["Accessible", "Action", "Component"],
+    states: ["enabled", "sensitive", "visible", "showing"] as State[],
+    bounds: { x: 20, y: 40, width: 160, height: 24 },
+  };
+  const { context } = oneWindow("Writer", [{ role: "menu", name: "Edit", children: [item] }], dir);
+  const acted = await callTool(context, toolNamed("act"), {
+    find: { target: { kind: "title", glob: "Writer" }, role: "menu item", name: "Find & Replace" },
+    action: { kind: "invoke" },
+    intent: "Open Find and Replace",
+  });
+  assert.ok(!acted.ok);
+  assert.equal(acted.error.code, "not_found");
+  assert.match(
+    acted.error.message,
+    /Near it, by the word "Replace" of any role:\n {2}\S+ check menu item "Find and Replace\.\.\."/,
+    acted.error.message,
+  );
+});
