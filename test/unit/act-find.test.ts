@@ -194,16 +194,19 @@ it("element_info gives a slider's range", async () => {
   await context.close();
 });
 
+/** A menu item shown in an open menu. */
+const menuItem = (role: "menu item" | "check menu item", name: string): FakeElement => ({
+  role,
+  name,
+  actions: ["click"],
+  interfaces: ["Accessible", "Action", "Component"],
+  states: ["enabled", "sensitive", "visible", "showing"] as State[],
+  bounds: { x: 20, y: 40, width: 160, height: 24 },
+});
+
 it("an element its tree reaches twice is one match, and act takes it", async () => {
   // Swing lists a menu's items under the menu and under its popup: one object, one handle.
-  const item: FakeElement = {
-    role: "menu item",
-    name: "Find...",
-    actions: ["click"],
-    interfaces: ["Accessible", "Action", "Component"],
-    states: ["enabled", "sensitive", "visible", "showing"] as State[],
-    bounds: { x: 20, y: 40, width: 120, height: 24 },
-  };
+  const item = menuItem("menu item", "Find...");
   const popup: FakeElement = { role: "popup menu", children: [item] };
   const menu: FakeElement = { role: "menu", name: "Search", children: [item, popup] };
   const { context } = oneWindow("Editor", [menu], dir);
@@ -251,14 +254,7 @@ it("set_value into an editable combo box's field says when the combo box still r
 
 it("act by find with no match names what shows the name's longest word, of any role, with refs", async () => {
   // Writer's "Find and Replace..." is a check menu item: asked as a menu item "Find & Replace".
-  const item: FakeElement = {
-    role: "check menu item",
-    name: "Find and Replace...",
-    actions: ["click"],
-    interfaces: ["Accessible", "Action", "Component"],
-    states: ["enabled", "sensitive", "visible", "showing"] as State[],
-    bounds: { x: 20, y: 40, width: 160, height: 24 },
-  };
+  const item = menuItem("check menu item", "Find and Replace...");
   const { context } = oneWindow("Writer", [{ role: "menu", name: "Edit", children: [item] }], dir);
   const acted = await callTool(context, toolNamed("act"), {
     find: { target: { kind: "title", glob: "Writer" }, role: "menu item", name: "Find & Replace" },
