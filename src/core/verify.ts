@@ -1,8 +1,8 @@
 // Before any use, a ref is re-resolved and compared with what was seen. Its identity is its role,
-// its name and (for a view's items) its index among siblings: an element that kept them but moved or
-// resized (a dialog that grew) is the same element, used where it is now, and the move is said. An element whose
-// handle is gone (a web page re-rendered) is looked for again at its path from the window: the one
-// element there with its role, name and index is it, and that is said too. Anything else (a changed
+// its name and (for a view's items) its index among siblings: an element that kept them but moved
+// or resized (a dialog that grew) is the same element, used where it is now, and the move is said.
+// An element whose handle is gone (a web page re-rendered) is looked for again at its path from the
+// window: the one element there with its role, name and index is it, and that is said too. Anything else (a changed
 // role or name, another element at that path, two candidates or none) is refused with what differs.
 import { MENU_ITEM_ROLES, roleSet } from "../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect } from "../platform/types.js";

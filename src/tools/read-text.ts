@@ -46,7 +46,8 @@ const PARTS_READ = 400;
 const PART_READ = 20_000;
 const PARTS = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: PARTS_READ * 2, timeoutMs: 3000 };
 const DOCUMENT_ROLES = roleSet("document text", "document frame", "document web", "document email");
-const PART_ROLES = roleSet("paragraph", "heading", "caption", "block quote", "text", "static");
+// Not a field inside it: a field's secrets are kept out by refText alone.
+const PART_ROLES = roleSet("paragraph", "heading", "caption", "block quote", "static");
 
 /**
  * The text of a document that has none of its own, from the paragraphs and headings inside it, a line
