@@ -490,7 +490,7 @@ async function statesSettled(
   if (!STATE_ACTIONS.has(kind)) return current;
   for (const ms of STATE_SETTLE_MS) {
     if (!current.after || statesChanged(node.states, current.after.states)) return current;
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(ms);
     current = await read();
   }
   return current;

@@ -1,10 +1,9 @@
 // `snapshot {since}` and `include_changes` on real apps: elements added, removed, renamed and changed
 // in the Swing fixture and gtk3-widget-factory, each reply checked against a full re-read of the app.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { TITLES, toolCaller } from "./helpers.js";
+import { suiteCaller, TITLES } from "./helpers.js";
 
 type Element = { ref: string; role: string; name: string | null; states: string[] | null; value?: string };
 type Report = {
@@ -20,13 +19,7 @@ type Report = {
 };
 
 describe("changes since a snapshot, on real apps", () => {
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    context = createContext({ refLifetime: "while-verified" });
-    call = toolCaller(context);
-  });
-  after(() => context.close());
+  const call = suiteCaller();
 
   const swing = { kind: "title", glob: TITLES.swing };
   const gtk3 = { kind: "title", glob: TITLES.gtk3 };

@@ -224,6 +224,22 @@ export function toolCaller(context: ToolContext) {
 }
 
 /**
+ * A suite's own deskhand session, opened before its tests and closed after them: its caller. Call it
+ * inside `describe`.
+ */
+export function suiteCaller(): ReturnType<typeof toolCaller> {
+  let context: ToolContext | undefined;
+  before(() => {
+    context = createContext({ refLifetime: "while-verified" });
+  });
+  after(() => context?.close());
+  return (tool, input) => {
+    if (!context) throw new Error("suiteCaller: called before the suite began");
+    return toolCaller(context)(tool, input);
+  };
+}
+
+/**
  * The clipboard both ways on an app's text field: deskhand's text pasted by the app's ctrl+v, then
  * the app's ctrl+c read back by deskhand. `field` re-reads the field; `becomes` waits for a value.
  */

@@ -1,10 +1,9 @@
 // A Swing menu item run through its accessible click: the app runs it and leaves its menu open (jEdit's
 // Search menu stayed over the dialog its item opened). The reply says so, and Escape closes it.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller } from "../desktop/helpers.js";
+import { suiteCaller } from "../desktop/helpers.js";
 import { PROFILES } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
@@ -14,13 +13,7 @@ describe("a Swing menu left open by its item's accessible click", {
 }, () => {
   const profile = PROFILES.swing!;
   const target = { kind: "title", glob: profile.title };
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    context = createContext({ refLifetime: "while-verified" });
-    call = toolCaller(context);
-  });
-  after(() => context.close());
+  const call = suiteCaller();
 
   it("the reply says the menu is still open, and it is; Escape closes it", async () => {
     const menu = await call("act", {

@@ -3,9 +3,8 @@
 // accessibility bridge keeps freed objects in its cache, and any client's Cache.GetItems (pyatspi's,
 // in fidelity.test.ts) aborts the app. deskhand never asks LibreOffice for it (`cacheIsSafe`).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { createContext, type ToolContext } from "../../src/tools/context.js";
-import { toolCaller, windowId } from "../desktop/helpers.js";
+import { describe, it } from "node:test";
+import { suiteCaller, windowId } from "../desktop/helpers.js";
 import { PROFILES } from "./profiles.js";
 
 const toolkit = process.env.DESKHAND_TOOLKIT ?? "";
@@ -14,13 +13,7 @@ const profile = PROFILES.calc!;
 describe("LibreOffice Calc's Format Cells", {
   skip: toolkit === "calc" ? false : "LibreOffice only: runs in the Calc sandbox",
 }, () => {
-  let context: ToolContext;
-  let call: ReturnType<typeof toolCaller>;
-  before(() => {
-    context = createContext({ refLifetime: "while-verified" });
-    call = toolCaller(context);
-  });
-  after(() => context.close());
+  const call = suiteCaller();
   const key = (chord: string, intent: string) =>
     call("key", { key: chord, intent, window: { title: profile.title } });
 
