@@ -239,11 +239,11 @@ export interface CandidateMatcher {
    * toolkit says (the TableCell interface); undefined otherwise.
    */
   cellPosition?(handle: string): Promise<{ row: number; column: number } | undefined>;
-  /** The roles and names of an element's ancestors, nearest first, at most `levels` of them. */
-  ancestorsOf?(
-    handle: string,
-    levels: number,
-  ): Promise<{ handle: string; role: string; name: string | undefined }[]>;
+  /**
+   * The roles and names of an element's ancestors, nearest first, at most `levels` of them, up to
+   * its window (a frame inside a window, a dock panel, is an ancestor like any other).
+   */
+  ancestorsOf?(handle: string, levels: number): Promise<Ancestor[]>;
   /**
    * Whether the app of an element reports `showing` (GTK 4.8 does not), as its last read showed;
    * `undefined` when not known yet.
@@ -538,4 +538,13 @@ export class OutOfRange extends CodedError {
   override readonly name = "OutOfRange";
   readonly code = "index_out_of_range";
   readonly next = "Read the element's size (read_table) and ask within it.";
+}
+
+/** An element's ancestor, as ancestorsOf reads it. */
+export interface Ancestor {
+  handle: string;
+  role: string;
+  name: string | undefined;
+  /** It is the element's own window, a child of its app: nothing above it groups anything. */
+  topLevel?: true;
 }

@@ -261,6 +261,15 @@ export function untitledDocument(title: string | undefined): boolean {
   return bare !== "" && labelIs(bare, "untitled");
 }
 
+/**
+ * Whether a window's title names it a window of the app's settings: its first part ("Preferences",
+ * "Einstellungen — Kate", "Preferenze") is a catalog's word for one.
+ */
+export function settingsWindow(title: string | undefined): boolean {
+  const first = title?.split(/ [—–-] /u)[0]?.trim();
+  return !!first && labelIs(first, "settings");
+}
+
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
 type Verdict = { commits: string } | { safe: true } | undefined;
 
@@ -295,6 +304,10 @@ function judgeLabel(
   // Save of a document never saved asks for its name first, as Save As does (GNOME, KDE and Apple
   // guidelines): the window's title names it "Untitled".
   if (!inDialog && words.saves && labelIs(judged, "saves") && untitledDocument(window?.title))
+    return { safe: true };
+  // A settings window's OK, Apply, Save and Close keep or leave what was set there: values the same
+  // window sets back, as a toggle's press sets one (GNOME's preferences apply as they are set).
+  if (settingsWindow(window?.title) && (labelIs(judged, "keeps") || labelIs(judged, "closes")))
     return { safe: true };
   // A phrase, or a verb by its meaning in any inflection ("Paying", "Truncate table", "결제"), and a
   // cancel word's object ("Cancel subscription"): a main window has no other signal to fall back on.

@@ -23,6 +23,7 @@ import {
   CATALOG_PHRASES,
   catalogPhrase,
   ENGLISH,
+  KEEPS,
   labelWords,
   mayBePhrase,
   PHRASES_MODULE,
@@ -195,7 +196,8 @@ function phrasesOf(translated: Translated[], english: Set<string> | undefined): 
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));
   for (const { kind, text, language } of usable)
     if (kind !== "commits" && !committing.has(forms(text)[1]!.trim())) add(text, kind, language ?? "");
-  for (const t of savesOf(usable)) add(t.text, "saves", t.language ?? "");
+  for (const t of aloneAs(usable, ["save"])) add(t.text, "saves", t.language ?? "");
+  for (const t of aloneAs(usable, KEEPS)) add(t.text, "keeps", t.language ?? "");
   return phrases;
 }
 
@@ -228,16 +230,16 @@ export function outvotedInTheirLanguage(translated: Translated[]): Set<Translate
 }
 
 /**
- * The translations of Save alone, which commit ("Speichern"): on a document never saved it only asks
- * for a name. Not one a language also writes for another committing phrase (a catalog's "Save" that
- * another of the language's translates as "Apply"): that one commits as it says.
+ * The translations of some committing phrases alone: Save ("Speichern"), which on a document never
+ * saved only asks for a name; OK, Apply and Save, which in a settings window keep what was set. Not
+ * one a language also writes for another committing phrase (a catalog's "Save" that another of the
+ * language's translates as "Delete"): that one commits as it says.
  */
-function savesOf(translated: Translated[]): Translated[] {
+function aloneAs(translated: Translated[], english: readonly string[]): Translated[] {
   const key = (t: Translated) => `${baseOf(t.language ?? "")}\u0001${forms(t.text)[1]!.trim()}`;
-  const others = new Set(
-    translated.filter((t) => t.kind === "commits" && t.english && t.english !== "save").map(key),
-  );
-  return translated.filter((t) => t.kind === "commits" && t.english === "save" && !others.has(key(t)));
+  const ours = (t: Translated) => t.kind === "commits" && !!t.english && english.includes(t.english);
+  const others = new Set(translated.filter((t) => t.kind === "commits" && t.english && !ours(t)).map(key));
+  return translated.filter((t) => ours(t) && !others.has(key(t)));
 }
 
 /**

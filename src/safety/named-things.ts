@@ -9,6 +9,8 @@ import { normalizeLabel } from "./committing-words.js";
 /** The English phrases of things named with a committing word, as regular expressions. */
 const THING_PHRASES = [
   "clos(e|ing) (round |square |curly |angle )?(bracket|brace|paren|parenthesis|quote|quotation mark|tag)s?",
+  // A calculator's key that types a bracket: "End Group [)]", German "Block schließen [)]".
+  "(start|end) (group|block)",
   "print (preview|layout|view|ranges?|areas?|setup|settings|options|margins|scaling|titles|queue)",
   "send (to back|backwards?|to background)",
   "sort order",
@@ -24,10 +26,14 @@ export const NAMED_THINGS_MODULE = import.meta.url;
 const ENGLISH = new RegExp(THING_PHRASES.map((p) => `\\b${p}\\b`).join("|"), "giu");
 const WHOLE_ID = new RegExp(`^(${THING_PHRASES.join("|")})$`, "iu");
 
-/** A catalog's msgid as a label reads: mnemonics, an ellipsis and a trailing colon gone. */
+/**
+ * A catalog's msgid as a label reads: mnemonics, an ellipsis, a trailing colon and the key it types
+ * in brackets ("End Group [)]") gone.
+ */
 const bare = (text: string) =>
   text
     .replace(/[_&]/g, "")
+    .replace(/\s*\[[^\]\p{L}]{1,4}\]\s*$/u, "")
     .replace(/(\.\.\.|…|:)\s*$/u, "")
     .trim();
 

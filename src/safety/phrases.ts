@@ -6,7 +6,9 @@
 /** commits: presses that commit; closes: close a window; edits: change a document, undoably;
  * cancels: back out; asks: open a further step (a file chooser); picks: a chooser's answer that
  * only names a file; searches: a search field's words; pastes: paste the clipboard; saves: Save
- * alone; untitled: a document never saved, as its window's title names it. */
+ * alone; untitled: a document never saved, as its window's title names it; settings: a window of
+ * the app's settings, as its title names it; keeps: what keeps a settings window's values (OK,
+ * Apply, Save alone). */
 export type WordKind =
   | "commits"
   | "closes"
@@ -17,7 +19,12 @@ export type WordKind =
   | "searches"
   | "pastes"
   | "saves"
-  | "untitled";
+  | "untitled"
+  | "settings"
+  | "keeps";
+
+// The committing phrases that, in a settings window, only keep what was set there.
+export const KEEPS: readonly string[] = ["ok", "okay", "apply", "save"];
 
 // English, beyond what catalogs translate: the verbs of commerce, publishing, accounts and systems.
 export const ENGLISH: Record<WordKind, string[]> = {
@@ -122,6 +129,9 @@ export const ENGLISH: Record<WordKind, string[]> = {
   // Save alone, and what an editor titles a document never saved: there, Save asks for a name first.
   saves: ["save"],
   untitled: ["untitled", "untitled document", "new document", "unsaved document"],
+  // A window titled so holds the app's settings: each a value the same window sets back.
+  settings: ["preferences", "settings", "options", "configuration", "configure"],
+  keeps: [...KEEPS],
 };
 
 /**

@@ -109,6 +109,33 @@ describe("committing by meaning in a GTK 3 main window", () => {
     }
   });
 
+  // Geany's Preferences' OK asked as "ok commits": a note on its page named a command that applies.
+  it("a settings dialog's OK, Apply and Close keep what was set and pass; its Delete asks; OK elsewhere asks", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: "C.UTF-8", LANGUAGE: "it", AS_DIALOG: "1" };
+    delete env.LC_MESSAGES;
+    const labels = ["OK", "Applica", "Chiudi", "Elimina profilo"];
+    const inDialog = async (title: string) =>
+      new Map(
+        (
+          await pressEach("gtk3", labels, mkdtempSync(join(dir, `${title}-`)), {
+            ...env,
+            TITLE_BEFORE: title,
+          })
+        ).map((r) => [r.label, r]),
+      );
+    const settings = await inDialog("Preferenze");
+    for (const label of ["OK", "Applica", "Chiudi"]) {
+      const r = settings.get(label)!;
+      assert.equal(r.refused, undefined, `${label} passes in Preferenze: ${r.refused}`);
+      assert.equal(r.pressed, true, `${label} was pressed`);
+    }
+    const other = await inDialog("Profilo");
+    for (const r of [settings.get("Elimina profilo")!, other.get("OK")!, other.get("Applica")!]) {
+      assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
+      assert.equal(r.pressed, false, `${r.label} was not pressed`);
+    }
+  });
+
   it("an app in a language no catalog here is in: only English words read, the rest asks", async () => {
     // "qaa" is reserved for local use: no catalog on any machine is in it. The app's process says so.
     const env: NodeJS.ProcessEnv = { ...process.env, LANG: "qaa_ZZ.UTF-8" };

@@ -169,6 +169,20 @@ describe("the judge on a Qt 5 window: a tab, a checkable button and a menu item 
     );
   });
 
+  // FeatherPad's replace panel is a frame docked inside its main window: its title bar's Close was
+  // refused as closing "a window that may hold unsaved work", the panel taken for the window.
+  it("a docked find panel's Close passes, and hides the panel", async () => {
+    const editor = `${qtTitle} editor`;
+    const panelClose = (await findWaiting(call, editor, { role: "push button", name: "Close" }, HANG_MS)) as {
+      ref: string;
+    };
+    const closed = await call("click", { ref: panelClose.ref, intent: "Close the replace panel" });
+    assert.ok(closed.ok && closed.data.status === "done", JSON.stringify(closed.data ?? closed.error));
+    const deadline = Date.now() + HANG_MS;
+    while (!qtLogged().includes("panel shown False") && Date.now() < deadline) await sleep(100);
+    assert.ok(qtLogged().includes("panel shown False"), JSON.stringify(qtLogged()));
+  });
+
   // Kate's settings page closed by its Close was refused as "closes a window that may hold unsaved
   // work", with its Save disabled: nothing was unsaved.
   it("a Close beside a disabled Save passes; once a change enables Save, it asks", async () => {

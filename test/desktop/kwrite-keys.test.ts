@@ -238,3 +238,51 @@ describe("KWrite takes deskhand's keys as a person's", () => {
     }
   });
 });
+
+// Geany's auto-indent put four spaces before a typed line, and type_text said it read back
+// "containing its last line (the lines before went into paragraphs of their own)": its text holds
+// every line. KWrite's normal indentation keeps a line's indent on the next, as Geany's does.
+describe("type_text says what an editor's auto-indent added", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deskhand-kwrite-indent-"));
+  const file = join(dir, `code-${process.pid}.txt`);
+  const title = `code-${process.pid}.txt*KWrite`;
+  let app: StartedApp;
+  let context: ToolContext;
+  before(() => {
+    writeFileSync(file, "");
+    context = gatedContext(dir);
+    app = startApp(["kwrite", file]);
+  });
+  after(async () => {
+    app.kill();
+    await context.close();
+  });
+
+  it("the typed lines read back with the spaces KWrite added, counted", async () => {
+    const call = toolCaller(context);
+    await findWaiting(call, title, { role: "text", name: `code-${process.pid}.txt` }, HANG_MS);
+    const typed = await call("type_text", {
+      text: "def f(x):\n    return x\nprint(f(1))",
+      intent: "Write a function",
+      window: { title },
+    });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    assert.match(
+      typed.text ?? "",
+      /indentation the editor added at their starts \(4 spaces or tabs not typed\)/,
+    );
+    const text = (await findWaiting(
+      call,
+      title,
+      { role: "text", name: `code-${process.pid}.txt` },
+      HANG_MS,
+    )) as {
+      value?: string;
+    };
+    assert.equal(
+      text.value,
+      "def f(x):\n    return x\n    print(f(1))",
+      "the document holds what KWrite made of it",
+    );
+  });
+});

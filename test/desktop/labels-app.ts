@@ -22,7 +22,8 @@ async function buttonRef(call: Call, title: string, label: string): Promise<stri
   const deadline = Date.now() + HANG_MS;
   for (;;) {
     const found = await call("find", {
-      target: { kind: "title", glob: title },
+      // A title may have a word before it (TITLE_BEFORE: "Preferenze - …").
+      target: { kind: "title", glob: `*${title}` },
       role: "push button",
       name: label,
     });

@@ -47,6 +47,19 @@ describe("a Writer document's table", () => {
     assert.deepEqual(rows, ["Item | Price | Count", "Apple | 1.20 | 14", "Pear | 0.95 | 3"], table.text);
     const read = await call("snapshot", { target: { kind: "element", ref }, format: "full" });
     assert.match(read.text ?? "", /table cell "B2" \[ref=[^\]]+\]\n\s+- paragraph \[ref=[^\]]+\] = "1\.20"/);
+    // Asked by another role and wording, nothing is pressed; the reply names Writer's toolbar toggle
+    // "Find and Replace" by the name's longest word, with a ref that resolves to it.
+    const missed = await call("act", {
+      action: { kind: "invoke" },
+      find: { target: { kind: "window", id }, role: "push button", name: "Find & Replace" },
+      intent: "Open Find and Replace",
+    });
+    assert.equal(missed.error?.code, "not_found", JSON.stringify(missed));
+    const near = missed.error.near?.find((m: { name?: string }) => m.name === "Find and Replace");
+    assert.ok(near, `the toggle is named near: ${missed.error.message}`);
+    const info = await call("element_info", { ref: near.ref });
+    assert.equal(info.data?.role, "toggle button", info.text);
+    assert.ok(!(info.data?.states ?? []).includes("pressed"), `nothing was pressed: ${info.text}`);
   });
 
   it("a text typed with a trailing line break reads back in its paragraph, not as lost", {

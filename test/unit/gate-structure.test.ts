@@ -56,6 +56,10 @@ describe("the judge: structure first", () => {
       assert.equal(commitReason(press("push button", name)), undefined, name);
     for (const name of ["Print Preview and Pay", "Imprimer", "Stampa"])
       assert.ok(commitReason(press("push button", name)), name);
+    // A calculator's key ")" described by the group it ends (GNOME Calculator's "End Group [)]",
+    // German "Block schließen [)]"): it types a bracket, and closes no window.
+    assert.equal(commitReason(press("push button", ")", { description: "End Group [)]" })), undefined);
+    assert.ok(commitReason(press("push button", "Close Group")), "a tab group's Close is no bracket");
   });
 
   it("GTK 4.8's toggle, a push button shown pressed, is a setting; held down (armed) or unpressed, a command", () => {
@@ -252,5 +256,37 @@ describe("the judge: structure first", () => {
         "",
       /commits/,
     );
+  });
+
+  it("a settings window's OK, Apply, Save and Close keep what was set; anything else there is judged as ever", () => {
+    const dialog = (title: string, language: string) => ({
+      window: { role: "dialog", title, language, holdsInput: true },
+    });
+    for (const [name, title, language] of [
+      ["OK", "Preferenze", "it"],
+      ["Applica", "Preferenze", "it"],
+      ["Chiudi", "Preferenze", "it"],
+      ["Übernehmen", "Einstellungen — Kate", "de"],
+      ["Speichern", "Einstellungen", "de"],
+      ["Apply", "Preferences - Geany", "en"],
+      ["OK", "Options - LibreOffice", "en"],
+    ] as const)
+      assert.equal(
+        commitReason(press("push button", name, dialog(title, language))),
+        undefined,
+        `${name} in ${title}`,
+      );
+    for (const [name, title, language] of [
+      ["Elimina profilo", "Preferenze", "it"],
+      ["Reset", "Preferences", "en"],
+      ["OK", "Profilo", "it"],
+      ["Apply", "Export Options", "en"],
+      ["Close", "Preferences of a friend", "en"],
+    ] as const)
+      assert.match(
+        commitReason(press("push button", name, dialog(title, language))) ?? "",
+        /commits|closes/,
+        `${name} in ${title}`,
+      );
   });
 });

@@ -8,7 +8,7 @@ import {
   textAfterTyping,
   textDifference,
 } from "../../src/core/readback.js";
-import { lostOf } from "../../src/tools/hands/field.js";
+import { addedIndent, lostOf } from "../../src/tools/hands/field.js";
 
 describe("readsBackAs", () => {
   it("the same text, or the same number written another way", () => {
@@ -77,5 +77,18 @@ describe("typed characters that did not arrive", () => {
     // Only the old text lost: no typed character is missing.
     assert.equal(lostOf("xyzdef", "xyz", { text: "abcxyzdef", at: 3 }), undefined);
     assert.equal(lostCharacters("a".repeat(3000), "b"), undefined, "too long to align");
+  });
+});
+
+describe("addedIndent", () => {
+  it("counts the spaces an editor's auto-indent added at the starts of typed lines (Geany's)", () => {
+    const typed = "def f(x):\n    return x\nprint(f(1))";
+    assert.equal(addedIndent("def f(x):\n    return x\n    print(f(1))", typed), 4);
+    assert.equal(addedIndent("# head\ndef f(x):\n\t    return x\n\tprint(f(1))\n", typed), 2);
+  });
+  it("is undefined where nothing was added, a line differs, or one line was typed", () => {
+    assert.equal(addedIndent("a\nb", "a\nb"), undefined);
+    assert.equal(addedIndent("a\n  c", "a\nb"), undefined);
+    assert.equal(addedIndent("  a", "a"), undefined);
   });
 });

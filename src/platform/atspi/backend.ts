@@ -18,6 +18,7 @@ import { startAll } from "../slice.js";
 import type {
   AccessibilityBackend,
   ActionReport,
+  Ancestor,
   AppBindings,
   EnrichOptions,
   ListedShortcut,
@@ -44,7 +45,14 @@ import { mayBeComboFace, readAsCombo } from "./combo-face.js";
 import { type ExtentsFit, extentsFit, gtk4Scale, shadowMargins, xwaylandShift } from "./csd.js";
 import { readCaret, readTable, readText } from "./element.js";
 import { type BoundsOffset, enrichNode } from "./enrich.js";
-import { IFACE, NULL_PATH, REGISTRY_IFACE, REGISTRY_NAME, REGISTRY_PATH } from "./names.js";
+import {
+  IFACE,
+  NULL_PATH,
+  REGISTRY_IFACE,
+  REGISTRY_NAME,
+  REGISTRY_PATH,
+  REGISTRY_ROOT_PATH,
+} from "./names.js";
 import { type PopoverShift, popoverShift } from "./popover-places.js";
 import { POPUP_ITEM_ROLES, popupShift } from "./popup-places.js";
 import { handleOf, parentOf, parseHandle, readStructure } from "./reader.js";
@@ -1024,32 +1032,43 @@ export class AtspiBackend implements AccessibilityBackend {
     return undefined;
   }
 
-  async ancestorsOf(
-    handle: string,
-    levels: number,
-  ): Promise<{ handle: string; role: string; name: string | undefined }[]> {
+  async ancestorsOf(handle: string, levels: number): Promise<Ancestor[]> {
     const { app } = this.#app(handle);
     let { path } = this.#app(handle);
-    const found: { handle: string; role: string; name: string | undefined }[] = [];
-    while (found.length < levels) {
-      const parent = (await app.property(path, IFACE.accessible, "Parent", this.callTimeoutMs)) as [
+    const found: Ancestor[] = [];
+    const parentPath = async (of: string) => {
+      const parent = (await app.property(of, IFACE.accessible, "Parent", this.callTimeoutMs)) as [
         string,
         string,
       ];
       // The app's root has the desktop, on the registry's connection, as its parent.
-      if (!Array.isArray(parent) || parent[1] === NULL_PATH || parent[0] !== app.busName) break;
-      path = parent[1];
+      return !Array.isArray(parent) || parent[1] === NULL_PATH || parent[0] !== app.busName
+        ? undefined
+        : parent[1];
+    };
+    while (found.length < levels) {
+      const parent = await parentPath(path);
+      if (!parent || parent === REGISTRY_ROOT_PATH) break;
+      path = parent;
       const [[role], name] = await Promise.all([
         app.call(path, IFACE.accessible, "GetRole", this.callTimeoutMs),
         app.property(path, IFACE.accessible, "Name", this.callTimeoutMs),
       ]);
-      found.push({
+      const ancestor: Ancestor = {
         handle: handleOf(app.busName, path),
         role: roleName(Number(role)),
         name: name ? String(name) : undefined,
-      });
-      // Its window is as far as it goes: nothing above it groups anything in it.
-      if (WINDOW_ROLES.has(found.at(-1)!.role)) break;
+      };
+      found.push(ancestor);
+      // Its window is as far as it goes: nothing above it groups anything in it. A frame inside a
+      // window (Qt's dock widget, FeatherPad's replace panel) is a part of it, and the walk goes on;
+      // one whose parent cannot be read is taken for the window.
+      if (!WINDOW_ROLES.has(ancestor.role)) continue;
+      const above = await parentPath(path);
+      if (above === undefined || above === REGISTRY_ROOT_PATH) {
+        ancestor.topLevel = true;
+        break;
+      }
     }
     return found;
   }

@@ -6,6 +6,7 @@ import type { Interface, Role, State } from "../roles.js";
 import type {
   AccessibilityBackend,
   ActionReport,
+  Ancestor,
   EnrichOptions,
   RawNode,
   Rect,
@@ -140,15 +141,14 @@ export class FakeBackend implements AccessibilityBackend {
   }
 
   /** The ancestors of an element, nearest first, by its handle's path (a window's root has none). */
-  async ancestorsOf(
-    handle: string,
-    levels: number,
-  ): Promise<{ handle: string; role: string; name: string | undefined }[]> {
-    const found: { handle: string; role: string; name: string | undefined }[] = [];
+  async ancestorsOf(handle: string, levels: number): Promise<Ancestor[]> {
+    const found: Ancestor[] = [];
     for (let at = handle; found.length < levels && at.includes("/"); ) {
       at = at.slice(0, at.lastIndexOf("/"));
       const element = this.#elements.get(at);
-      if (element) found.push({ handle: at, role: element.role, name: element.name });
+      // A window's root ("w7") is its own window.
+      const topLevel = at.includes("/") ? {} : { topLevel: true as const };
+      if (element) found.push({ handle: at, role: element.role, name: element.name, ...topLevel });
     }
     return found;
   }

@@ -12,7 +12,6 @@ import {
   roleSet,
   TABLE_ROLES,
   TYPED_TEXT_ROLES,
-  WINDOW_ROLES,
 } from "../../platform/roles.js";
 import { PASSWORD_ROLE, type RawNode } from "../../platform/types.js";
 import {
@@ -360,7 +359,8 @@ async function containers(
   const ancestors = (await backend.ancestorsOf?.(handle, CONTAINERS_READ).catch(() => [])) ?? [];
   const inside = ancestors.map((a) => a.role);
   const toolBar = ancestors.find((a) => a.role === "tool bar");
-  const bar = toolBar ?? ancestors.find((a) => !WINDOW_ROLES.has(a.role));
+  // A frame inside the window (a dock panel: FeatherPad's replace panel) is a bar; the window is not.
+  const bar = toolBar ?? ancestors.find((a) => !a.topLevel);
   if (!bar || !element.name || !matchLabel(element.name).closes) return { inside };
   const read = await backend.readSubtree(bar.handle, BAR_READ).catch(() => undefined);
   const found = read && (await isFindBar(context, read.root, windowId ?? null));

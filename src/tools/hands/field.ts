@@ -210,6 +210,21 @@ export function lostOf(shown: string, typed: string, whole?: { text: string; at:
 }
 
 /**
+ * The spaces and tabs an editor added at the starts of the typed lines (its auto-indent keeps a
+ * line's indentation on the next), where the text shows every typed line so, in order; undefined
+ * where it added none or shows them otherwise.
+ */
+export function addedIndent(shown: string, typed: string): number | undefined {
+  const lines = typed.split(/\r\n|[\r\n]/u);
+  if (lines.length < 2) return undefined;
+  const escaped = (line: string) => line.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+  const pattern = lines.map((line, i) => (i === 0 ? escaped(line) : `([ \\t]*)${escaped(line)}`));
+  const found = new RegExp(pattern.join("\\r?\\n"), "u").exec(shown);
+  const added = found?.slice(1).reduce((sum, indent) => sum + (indent?.length ?? 0), 0) ?? 0;
+  return added > 0 ? added : undefined;
+}
+
+/**
  * Waits until the field shows what was typed, bounded: "done" means the app has taken the text, not
  * only that the keys were sent. A password field is never read. Undefined where the place is not a
  * field that shows its typed text (a cell takes it into an editor of its own, seen once committed).

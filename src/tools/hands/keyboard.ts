@@ -18,7 +18,16 @@ import { refSchema, typedTextSchema } from "../schemas.js";
 import type { Verdict } from "./attempt.js";
 import { pathTo } from "./enter-effect.js";
 import { everyFocused, focusedElements, pressFacts, typedInto } from "./facts.js";
-import { AT_CARET, caretAtEnd, caretWhereItIs, emptied, type Lost, lostOf, untilShown } from "./field.js";
+import {
+  AT_CARET,
+  addedIndent,
+  caretAtEnd,
+  caretWhereItIs,
+  emptied,
+  type Lost,
+  lostOf,
+  untilShown,
+} from "./field.js";
 import { fieldFaceBefore, fieldFaceChange } from "./field-face.js";
 import { clicksToFocus, focusPlace } from "./focus.js";
 import { type KeyEffect, keyEffect } from "./key-effect.js";
@@ -41,6 +50,7 @@ const READ_BACK_WORDS: Record<string, string> = {
   "ends with it": "the field reads back ending with it",
   contains: "it reads back containing it",
   "last line": "it reads back containing its last line (the lines before went into paragraphs of their own)",
+  indented: "it reads back containing its lines, with indentation the editor added at their starts",
   differs: "the field reads back different",
   "across cells":
     "its Tabs and line breaks moved it across the table's cells, so no one field holds it: read_table reads them",
@@ -371,14 +381,18 @@ async function readBackIn(
     (lastLine ? readable.find((n) => shownIn(n)?.includes(lastLine)) : undefined) ??
     typedInto(readable);
   if (!now) return { read_back: "unreadable", read_back_reason: "the focused element could not be read" };
+  // The lines before the last went elsewhere only where the element holds one line: one that holds
+  // them all shows what became of them (Geany's auto-indent).
   const judged = (shown: string | undefined) =>
     shown === undefined
       ? "unreadable"
       : shown.includes(kept)
         ? "contains"
-        : lastLine && shown.includes(lastLine)
-          ? "last line"
-          : "differs";
+        : addedIndent(shown, kept)
+          ? "indented"
+          : lastLine && shown.includes(lastLine) && !/[\n\r]/u.test(shown)
+            ? "last line"
+            : "differs";
   // A loaded app may still be taking the keys: "differs" is said only once it has had time.
   const deadline = Date.now() + FOCUSED_SHOWN_WITHIN_MS;
   while (judged(shownIn(now)) === "differs" && Date.now() < deadline) {
@@ -403,9 +417,11 @@ async function readBackIn(
       read_back_reason: `the focused ${state.role} is read-only: it takes no typed text, so the keys went to it and changed nothing there; give type_text the ref of the field meant`,
     };
   const lost = readBack === "differs" ? lostOf(shown!, kept) : undefined;
+  const indent = readBack === "indented" ? addedIndent(shown!, kept) : undefined;
   return {
     typed_into: into,
     read_back: readBack,
+    ...(indent ? { read_back_indent_added: indent } : {}),
     ...(readBack === "unreadable"
       ? {
           read_back_reason:
@@ -544,7 +560,11 @@ function typedDescription(
 
 /** What the read-back found, as the reply ends: "; the field reads back…", or the sheet's cells read. */
 function readBackWords(r: Record<string, unknown>): string {
-  const differs = r.read_back_differs ? `: ${String(r.read_back_differs)}` : "";
+  const differs = r.read_back_differs
+    ? `: ${String(r.read_back_differs)}`
+    : r.read_back_indent_added
+      ? ` (${String(r.read_back_indent_added)} spaces or tabs not typed)`
+      : "";
   if (r.read_back_cells)
     return `; across the sheet's cells, which read ${r.read_back === "exact" ? "as typed" : `differently${differs}`}: ${String(r.read_back_cells)}`;
   return r.read_back
