@@ -65,11 +65,30 @@ export function releasedRef(ref: string, kept: number): DeskhandError {
   );
 }
 
-export function windowNotFound(what: string): DeskhandError {
+// How many open windows a not-found names: the call after it needs no `windows` for a few.
+const OPEN_NAMED = 6;
+
+/**
+ * No window matched: said with the windows open now (a few, those a title glob matches but for case
+ * first: "*Rechner*" and "Taschenrechner"), so the next call can name one.
+ */
+export function windowNotFound(
+  what: string,
+  open: readonly { id: number; title: string }[] = [],
+  nearly: (title: string) => boolean = () => false,
+): DeskhandError {
+  const named = [...open.filter((w) => nearly(w.title)), ...open.filter((w) => !nearly(w.title))].slice(
+    0,
+    OPEN_NAMED,
+  );
+  const near = named.filter((w) => nearly(w.title));
+  const listing = named.map((w) => `${w.id} ${JSON.stringify(w.title)}`).join(", ");
+  const more = open.length > named.length ? `, and ${open.length - named.length} more` : "";
   return new DeskhandError(
     "window_not_found",
-    `no open window matches ${what}`,
-    "Call `windows` to see what is open.",
+    `no open window matches ${what}${near.length ? ` (${near.length} would, ignoring case)` : ""}${named.length ? `; open now: ${listing}${more}` : ""}`,
+    named.length ? "Name one of those by its id." : "Call `windows` to see what is open.",
+    named.length ? { open: named.map((w) => ({ id: w.id, title: w.title })) } : {},
   );
 }
 

@@ -41,7 +41,7 @@ export function statesChanged(
 }
 
 /** "; now checked", "; no longer checked". */
-function changedWords(changed: Receipt["states_changed"]): string {
+export function changedWords(changed: Receipt["states_changed"]): string {
   if (!changed) return "";
   return [
     changed.now.length ? `now ${changed.now.join(", ")}` : "",

@@ -182,12 +182,15 @@ export async function resolveWindows(
   switch (target.kind) {
     case "window": {
       const found = windows.find((w) => w.id === target.id);
-      if (!found) throw windowNotFound(`id ${target.id}`);
+      if (!found) throw windowNotFound(`id ${target.id}`, windows);
       return [found];
     }
     case "title": {
       const found = windows.filter((w) => globMatch(target.glob, w.title));
-      if (found.length === 0) throw windowNotFound(`title ${JSON.stringify(target.glob)}`);
+      if (found.length === 0)
+        throw windowNotFound(`title ${JSON.stringify(target.glob)}`, windows, (title) =>
+          globMatch(target.glob.toLowerCase(), title.toLowerCase()),
+        );
       if (found.length > 1) {
         throw new DeskhandError(
           "invalid_params",
@@ -211,7 +214,7 @@ export async function resolveWindows(
     }
     case "process": {
       const found = windows.filter((w) => w.pid === target.pid);
-      if (found.length === 0) throw windowNotFound(`pid ${target.pid}`);
+      if (found.length === 0) throw windowNotFound(`pid ${target.pid}`, windows);
       return found;
     }
     case "desktop":

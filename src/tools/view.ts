@@ -78,6 +78,9 @@ function stillThere(context: ToolContext, snapshotId: string): (label: string) =
   };
 }
 
+// The roles a menu's listing holds: off screen after they were seen, their menu closed.
+const MENU_LISTED = new Set(["menu item", "check menu item", "radio menu item", "menu", "tearoff menu item"]);
+
 // Gone targets of one role past this many are one line: a menu that closed takes all its items.
 const GONE_LISTED = 3;
 
@@ -169,7 +172,10 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
   // A listing that stops at maxTargets says nothing of what is past its end: not gone. Nor is a
   // target the read still holds, off screen now (a form scrolled by the field filled below it).
   const stillRead = stillThere(context, snapshotId);
-  const away = seen.cut ? [] : since.gone.filter(stillRead);
+  const offScreen = seen.cut ? [] : since.gone.filter(stillRead);
+  // A menu's items off screen now went with their menu, which closed.
+  const closed = offScreen.filter((label) => MENU_LISTED.has(roleOf(label)));
+  const away = offScreen.filter((label) => !MENU_LISTED.has(roleOf(label)));
   const gone = seen.cut ? [] : since.gone.filter((label) => !stillRead(label));
   const pastEnd = seen.cut ? since.gone.length : 0;
   const shown = missing(seen.context, before.context);
@@ -184,18 +190,20 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
     text_shown: shown,
     text_gone: hidden,
     ...(away.length ? { off_screen_now: away } : {}),
+    ...(closed.length ? { menu_closed: closed } : {}),
     unchanged: same,
     ...(pastEnd ? { not_listed: pastEnd } : {}),
   };
-  if (added.length + changed.length + gone.length + away.length + shown.length + hidden.length === 0)
+  if (added.length + changed.length + gone.length + offScreen.length + shown.length + hidden.length === 0)
     return { data: { view }, text: `${header} · ${snapshotId}, as you last saw it (${same} targets)` };
   const indexOf = new Map(targets.map((t) => [t.label, t.index]));
   const lines = [
-    `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${away.length ? `, ${away.length} off screen now (still there)` : ""}${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
+    `${header} · ${snapshotId}, since your last look: ${added.length} targets new, ${changed.length} changed, ${gone.length} gone, ${same} the same${away.length ? `, ${away.length} off screen now (still there)` : ""}${closed.length ? `, ${closed.length} hidden as their menu closed` : ""}${pastEnd ? `; ${pastEnd} you saw are past this listing's end (maxTargets), not known gone` : ""}`,
     ...added.map((label) => `+ ${indexOf.get(label)}. ${label}`),
     ...changed.map((label) => `~ ${indexOf.get(label)}. ${label}`),
     ...foldedGone(gone),
     ...foldedGone(away, "off screen now"),
+    ...foldedGone(closed, "hidden as their menu closed"),
     ...shown.map((line) => `+ text: ${line}`),
     ...hidden.map((line) => `- text: ${line}`),
   ];

@@ -44,6 +44,8 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     const toggled = await call("click", { ref: await ref("toggle button", "Paid only"), intent });
     assert.ok(toggled.ok && toggled.data.status !== "refused", JSON.stringify(toggled.data ?? toggled.error));
     await untilLogged("toggle True");
+    // The click's reply says what it toggled, read back from the button.
+    assert.match(toggled.text ?? "", /toggle button "Paid only" since: now (checked|pressed)/, toggled.text);
     const closed = await call("click", { ref: await ref("push button", "Close"), intent });
     assert.ok(closed.ok && closed.data.status !== "refused", JSON.stringify(closed.data ?? closed.error));
     await untilLogged("bar closed");

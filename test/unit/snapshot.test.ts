@@ -124,6 +124,17 @@ describe("snapshot", () => {
       snapshots.take({ kind: "window", id: 42 }, SNAPSHOT_DEFAULTS),
       (e: Error & { code?: string }) => e.code === "window_not_found",
     );
+    // A title that matches but for case: said, with the windows open now, that one first.
+    await assert.rejects(
+      snapshots.take({ kind: "title", glob: "*other*" }, SNAPSHOT_DEFAULTS),
+      (e: Error) => {
+        assert.match(
+          e.message,
+          /no open window matches title "\*other\*" \(1 would, ignoring case\); open now: 2 "Other", 1 "Fake Fixture"/,
+        );
+        return true;
+      },
+    );
     await assert.rejects(
       snapshots.take({ kind: "window", id: 3 }, SNAPSHOT_DEFAULTS),
       (

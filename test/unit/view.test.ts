@@ -247,6 +247,23 @@ describe("the view an acting reply ends with", () => {
     );
   });
 
+  // Geany's Search menu, closed as its item opened a dialog: its items were said to be "off screen
+  // now (still there)", as if the menu were open somewhere else.
+  it("a menu's items still read but off screen went with their menu: said so", async () => {
+    const names = ["Find", "Replace", "Go to Line", "Mark All", "Find Next"];
+    const items = names.map((n, i): FakeElement => ({ ...button(n, 10 + 30 * i), role: "menu item" }));
+    const view = await viewAfterPressing([button("Show results", 300), ...items], "Show results", (root) => {
+      for (const child of root.children!)
+        if (child.role === "menu item") child.states = (child.states ?? []).filter((s) => s !== "showing");
+    });
+    assert.match(view[0]!, /0 gone, 1 the same, 5 hidden as their menu closed$/, view.join("\n"));
+    assert.deepEqual(
+      view.slice(1),
+      ['- 5 menu item targets hidden as their menu closed: "Find", "Replace", "Go to Line"…'],
+      view.join("\n"),
+    );
+  });
+
   it("a look whose long texts or table rows were cut is still what the next view compares with", async () => {
     const note: FakeElement = {
       role: "label",

@@ -6,9 +6,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { asDeskhandError } from "../../core/errors.js";
 import {
   awaitPromisedWindow,
+  changedWords,
+  type ElementState,
   gateLine,
   OPENING_SETTLE_MS,
   PROMISED_WINDOW_MS,
+  statesChanged,
   windowChangeLines,
   windowChanges,
   windowsOnceChanged,
@@ -643,6 +646,20 @@ function inputFailed(
   };
 }
 
+/**
+ * What the input toggled on the element it landed on, re-read after it: a menu item checked as its
+ * menu closed (FeatherPad's "Line Numbers") is said, though no view lists it now.
+ */
+function toggledLine(attempt: InputAttempt, result: Record<string, unknown>): string {
+  const after = result.after as ElementState | null | undefined;
+  const element = attempt.place?.element;
+  if (!after || !element) return "";
+  const words = changedWords(statesChanged(element.states, after.states));
+  return words
+    ? `\n${after.role} ${JSON.stringify(after.name ?? "")} since${words.replace(/^; /u, ": ")}`
+    : "";
+}
+
 async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: Allowed): Promise<ToolOutput> {
   const { hands, guarded, refuse, windowId, element, target } = allowed;
   const { level, confirmed } = guarded;
@@ -716,6 +733,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     verdict ? `; ${verdict.note}` : unseen ? `; ${unseen.note}` : "",
     focus ? ` (focused window ${focus.window} first)` : "",
     sinceSeen(attempt),
+    toggledLine(attempt, result),
     changed?.lines.length ? `\n${changed.lines.join("\n")}` : "",
     guarded.gate ? `\n${gateLine(guarded.gate)}` : "",
   ].join("");

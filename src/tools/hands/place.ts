@@ -2,7 +2,7 @@
 // centre; a point (global, or a screenshot pixel mapped back to global) is probed by hit-testing the
 // accessible tree of the window under it, so the gate knows what it is about to press.
 import { setTimeout as sleep } from "node:timers/promises";
-import { DeskhandError } from "../../core/errors.js";
+import { DeskhandError, windowNotFound } from "../../core/errors.js";
 import { isShown, reportsShowing } from "../../core/flatten.js";
 import { globMatch } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
@@ -371,10 +371,8 @@ export async function resolveWindowSpec(
         ? windows.filter((w) => globMatch(spec.title, w.title))
         : windows.filter((w) => w.pid === spec.pid);
   if (found.length === 0)
-    throw new DeskhandError(
-      "window_not_found",
-      `no open window matches ${JSON.stringify(spec)}`,
-      "Call `windows` to see what is open.",
+    throw windowNotFound(JSON.stringify(spec), windows, (title) =>
+      "title" in spec ? globMatch(spec.title.toLowerCase(), title.toLowerCase()) : false,
     );
   if ("title" in spec && found.length > 1)
     throw new DeskhandError(
