@@ -732,8 +732,7 @@ async function sendInput(context: ToolContext, attempt: InputAttempt, allowed: A
     `${sinceText}${verdict?.lead ?? (unseen ? "sent, not verified" : "done")}: ${withWhere(attempt.describe(result), whereText(attempt, element))}`,
     verdict ? `; ${verdict.note}` : unseen ? `; ${unseen.note}` : "",
     focus ? ` (focused window ${focus.window} first)` : "",
-    sinceSeen(attempt),
-    toggledLine(attempt, result),
+    `${sinceSeen(attempt)}${toggledLine(attempt, result)}`,
     changed?.lines.length ? `\n${changed.lines.join("\n")}` : "",
     guarded.gate ? `\n${gateLine(guarded.gate)}` : "",
   ].join("");
