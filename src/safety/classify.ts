@@ -148,6 +148,12 @@ export interface TargetFacts {
    * judged as a menu item of that name, and said as the command it is.
    */
   listedCommand?: boolean | undefined;
+  /**
+   * A key of a keypad (its container holds the ten digits as buttons) named as a key is ("C", ")",
+   * "M+"): it types into the entry or computes, whatever its description says ("Clear display",
+   * German "Block schließen" for a bracket). Its own name is still judged ("OK" on a PIN pad).
+   */
+  keypadKey?: boolean | undefined;
   /** It sits in a bar beside a field that searches (a find bar): its Close hides the bar. */
   searchBar?: boolean | undefined;
   /**
@@ -473,6 +479,11 @@ function pressReason(target: TargetFacts): string | undefined {
   if (kind === "choice" && labels.every((l) => IDENTIFIER.test(l.text))) return undefined;
   // A message's only button says only that it was read (an information box's OK): nothing commits.
   if (acknowledging(target, role, labels)) return undefined;
+  // A keypad's key: its own name is judged ("OK" commits on a PIN pad), never its description.
+  if (target.keypadKey) {
+    const own = labels.filter((l) => l.shown);
+    return own.length ? wordsDecide(target, role, own) || undefined : undefined;
+  }
   // A dialog of fields titled for what commits nothing: its OK does that ("Text Import").
   if (confirmsTitled(target, role, labels)) return undefined;
   const decided = wordsDecide(target, role, labels);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { findWaiting, gatedContext, HANG_MS, type StartedApp, startApp, toolCaller } from "./helpers.js";
+import { pressEach } from "./labels-app.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-structure-"));
 const title = `Gate structure ${process.pid}`;
@@ -49,6 +50,31 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     const closed = await call("click", { ref: await ref("push button", "Close"), intent });
     assert.ok(closed.ok && closed.data.status !== "refused", JSON.stringify(closed.data ?? closed.error));
     await untilLogged("bar closed");
+  });
+
+  // GNOME Calculator's keys asked by their descriptions: ")" as "Block schließen [)]" (close block),
+  // its clear key as "Die Anzeige löschen" (delete the display). A key of a keypad (the ten digits
+  // beside it) is judged by its own name alone; "OK" there still commits (a PIN pad's), and the same
+  // "C" with no digits beside it is judged by its description.
+  it("a keypad's keys pass whatever their descriptions say; its OK asks; the key alone asks", async () => {
+    const digits = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+    const tips = { C: "Delete the display", ")": "Close the window", OK: "Confirm" };
+    const env = { ...process.env, TOOLTIPS: JSON.stringify(tips) };
+    const pressed = async (labels: string[]) =>
+      new Map(
+        (await pressEach("gtk3", labels, mkdtempSync(join(dir, "keys-")), env)).map((r) => [r.label, r]),
+      );
+    const keypad = await pressed(["C", ")", "OK", ...digits]);
+    for (const key of ["C", ")", "7"]) {
+      const r = keypad.get(key)!;
+      assert.equal(r.refused, undefined, `${key} passes on the keypad: ${r.refused}`);
+      assert.equal(r.pressed, true, `${key} was pressed`);
+    }
+    const alone = await pressed(["C", "OK"]);
+    for (const r of [keypad.get("OK")!, alone.get("C")!]) {
+      assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
+      assert.equal(r.pressed, false, `${r.label} was not pressed`);
+    }
   });
 
   // The app finds them (Collection), and each is read alone, its children left unread on purpose:

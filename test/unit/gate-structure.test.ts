@@ -62,6 +62,17 @@ describe("the judge: structure first", () => {
     assert.ok(commitReason(press("push button", "Close Group")), "a tab group's Close is no bracket");
   });
 
+  it("a keypad's key is judged by its own name, never its description", () => {
+    const key = (name: string, description: string, keypadKey = true) =>
+      commitReason(press("push button", name, { description, keypadKey }));
+    assert.equal(key("C", "Die Anzeige löschen [Escape]"), undefined);
+    assert.equal(key(")", "Close the window"), undefined);
+    assert.equal(key("MS", "Sauvegarde la mémoire"), undefined);
+    assert.match(key("OK", "Confirm") ?? "", /"ok" commits/);
+    assert.match(key("Pay", "") ?? "", /commits|money/);
+    assert.match(key("C", "Die Anzeige löschen [Escape]", false) ?? "", /commits/);
+  });
+
   it("GTK 4.8's toggle, a push button shown pressed, is a setting; held down (armed) or unpressed, a command", () => {
     assert.equal(commitReason(press("push button", "Pay", { states: ["focusable", "pressed"] })), undefined);
     assert.match(

@@ -353,11 +353,12 @@ async function containers(
   handle: string,
   element: { role: string; name: string | undefined },
   windowId: number | undefined,
-): Promise<Pick<TargetFacts, "inside" | "searchBar" | "besideDisabledSave">> {
+): Promise<Pick<TargetFacts, "inside" | "searchBar" | "besideDisabledSave" | "keypadKey">> {
   if (!BUTTON_ROLES.has(element.role)) return {};
   const backend = await context.backend();
   const ancestors = (await backend.ancestorsOf?.(handle, CONTAINERS_READ).catch(() => [])) ?? [];
   const inside = ancestors.map((a) => a.role);
+  if (await onKeypad(context, element, ancestors)) return { inside, keypadKey: true };
   const toolBar = ancestors.find((a) => a.role === "tool bar");
   // A frame inside the window (a dock panel: FeatherPad's replace panel) is a bar; the window is not.
   const bar = toolBar ?? ancestors.find((a) => !a.topLevel);
@@ -372,6 +373,34 @@ async function containers(
     saves.length > 0 &&
     saves.every((n) => !!n.states && !n.states.includes("enabled") && !n.states.includes("sensitive"));
   return { inside, ...(found ? { searchBar: true } : {}), ...(saved ? { besideDisabledSave: true } : {}) };
+}
+
+// A key's name on a keypad: a digit, a symbol or a few letters ("C", "AC", "M+", "x²", "sin").
+const KEY_NAME = /^[^\s]{1,4}$/u;
+// How far a keypad's container is read for its digits: a grid of keys, or rows of them.
+const KEYPAD_READ = { maxDepth: 3, tableRows: 0, walkTables: false, nodeCeiling: 150, timeoutMs: 800 };
+
+/**
+ * Whether a button with a key's name sits on a keypad: a container of its (within two levels) holds
+ * the ten digits, each a button of its own (a calculator's, a PIN pad's). Read only for such a name.
+ */
+async function onKeypad(
+  context: ToolContext,
+  element: { name: string | undefined },
+  ancestors: { handle: string; topLevel?: true }[],
+): Promise<boolean> {
+  if (!KEY_NAME.test(element.name?.trim() ?? "")) return false;
+  const backend = await context.backend();
+  for (const container of ancestors.filter((a) => !a.topLevel)) {
+    const read = await backend.readSubtree(container.handle, KEYPAD_READ).catch(() => undefined);
+    const digits = new Set(
+      (read ? everyNode(read.root) : [])
+        .filter((n) => BUTTON_ROLES.has(n.role) && /^\d$/u.test(n.name?.trim() ?? ""))
+        .map((n) => n.name!.trim()),
+    );
+    if (digits.size === 10) return true;
+  }
+  return false;
 }
 
 /**
