@@ -348,7 +348,9 @@ async function nearMisses(
     states: undefined,
     text: word,
   };
-  const near = await searchUntil(context, query, NEAR_MISSES, 0, "leave_out").catch(() => undefined);
+  // What shows, unless the find asked for what is off screen too (Geany's closed File menu's "Salva").
+  const offScreen = find.include_off_screen ? "include" : "leave_out";
+  const near = await searchUntil(context, query, NEAR_MISSES, 0, offScreen).catch(() => undefined);
   return (near?.matches ?? []).slice(0, NEAR_MISSES).map((m) => ({ ...m, word }));
 }
 

@@ -269,3 +269,30 @@ it("act by find with no match names what shows the name's longest word, of any r
     acted.error.message,
   );
 });
+
+it("a find that counts what is off screen is given near matches off screen too", async () => {
+  // Geany's File menu, closed: "Salva Come..." was asked as "Salva con nome", off screen included, and
+  // the near matches named only the tool bar's buttons that show.
+  const hidden: FakeElement = {
+    ...menuItem("menu item", "Salva Come..."),
+    states: ["enabled", "sensitive", "visible"] as State[],
+  };
+  const { context } = oneWindow("Geany", [{ role: "menu", name: "File", children: [hidden] }], dir);
+  const asked = (include_off_screen: boolean) =>
+    callTool(context, toolNamed("act"), {
+      find: {
+        target: { kind: "title", glob: "Geany" },
+        role: "menu item",
+        name: "Salva con nome",
+        include_off_screen,
+      },
+      action: { kind: "invoke" },
+      intent: "Save the file under a name",
+    });
+  const offScreen = await asked(true);
+  assert.ok(!offScreen.ok);
+  assert.match(offScreen.error.message, /menu item "Salva Come\.\.\."/, offScreen.error.message);
+  const shown = await asked(false);
+  assert.ok(!shown.ok);
+  assert.doesNotMatch(shown.error.message, /Salva Come/, shown.error.message);
+});
