@@ -82,7 +82,7 @@ export const clickTool = defineInputTool({
   group: "hands",
   title: "Click",
   description:
-    "Real mouse click at a ref or a point, its window raised; a covered point is refused. A press that commits (Send, Delete, a dialog's Save…) needs a person.",
+    "Real mouse click at a ref or a point, its window raised; a covered point is refused. A committing press (Send, Delete…) needs a person.",
   level: "L2",
   highest: "L3",
   annotations: INPUT,
