@@ -115,6 +115,7 @@ export function fingerprintOf(entry: FlatEntry): Fingerprint {
   return {
     role: node.role,
     name: node.name,
+    ...(!node.name && node.inferredLabel ? { label: node.inferredLabel } : {}),
     indexInParent: node.indexInParent,
     bounds: node.bounds,
     ...(node.states ? { states: node.states } : {}),

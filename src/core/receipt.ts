@@ -91,6 +91,8 @@ export interface Receipt {
   /** After selecting a row: the rows the table reports selected (the first 20), and how many in all. */
   selection?: { rows: number[]; total: number };
   after: ElementState | null;
+  /** An unnamed element's label, as the listing the ref came from showed it (~"Width"). */
+  seen_label?: string;
   /** The element's toggled states the action changed ("checked" lost): its states list alone hides a loss. */
   states_changed?: { now: string[]; no_longer: string[] };
   after_read: "complete" | "partial" | "unavailable";
@@ -353,7 +355,7 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.after) {
     const a = receipt.after;
     lines.push(
-      `after: ${a.role} ${JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})${changedWords(receipt.states_changed)}`,
+      `after: ${a.role} ${!a.name && receipt.seen_label ? `~${JSON.stringify(receipt.seen_label)}` : JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})${changedWords(receipt.states_changed)}`,
     );
   }
   if (receipt.after_read !== "complete" && !receipt.app_exited)

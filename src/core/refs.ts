@@ -8,6 +8,8 @@ import { REF_SNAPSHOTS_KEPT, REFS_KEPT } from "./limits.js";
 export interface Fingerprint {
   role: string;
   name: string | undefined;
+  /** An unnamed element's label, as the listing showed it beside it (~"Width"). */
+  label?: string;
   indexInParent: number;
   bounds: Rect | null | undefined;
   /** The states as seen (what element_info says changed since; no part of what the element is). */

@@ -243,6 +243,7 @@ export async function runAction(
     ...(report.selection ? { selection: report.selection } : {}),
     ...(since ? { since_last_action: since.data.since_last_action } : {}),
     ...reread,
+    ...(entry.fingerprint.label ? { seen_label: entry.fingerprint.label } : {}),
     ...changes,
     ...(holder ? { held_by: { id: holder.id, title: holder.title } } : {}),
     ...(exited ? { app_exited: exited } : {}),

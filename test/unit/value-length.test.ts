@@ -2,7 +2,8 @@
 // ("4 caratteri", Kate's tab width) is whole, and was said to be "first 1 of 11 characters".
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { elementState } from "../../src/core/receipt.js";
+import { type FlatEntry, fingerprintOf } from "../../src/core/flatten.js";
+import { elementState, type Receipt, renderReceipt } from "../../src/core/receipt.js";
 import type { RawNode } from "../../src/platform/types.js";
 
 const node = (extra: Partial<RawNode>): RawNode => ({
@@ -28,4 +29,31 @@ it("a Value's number is whole beside a longer text; a text cut says its whole le
   );
   assert.equal(text.value, "abc");
   assert.equal(text.value_length, 5000);
+});
+
+// Geany's "Larghezza" spin button is unnamed: the listing showed it ~"Larghezza", and set_range's
+// reply said `after: spin button "" = "2"`.
+it("an unnamed element's after-line names it by the label the listing showed", () => {
+  const seen = fingerprintOf({
+    node: node({ name: undefined, inferredLabel: "Larghezza", value: "4" }),
+    path: [0, 1],
+    windowId: 7,
+  } as FlatEntry);
+  assert.equal(seen.label, "Larghezza");
+  assert.equal(
+    fingerprintOf({ node: node({ inferredLabel: "Width" }), path: [0], windowId: 7 } as FlatEntry).label,
+    undefined,
+  );
+  const text = renderReceipt({
+    ref: "s1:e2",
+    action: "set_range",
+    route: "Value.CurrentValue",
+    action_outcome: "completed",
+    after: elementState(node({ name: undefined, value: "2" })),
+    after_read: "complete",
+    seen_label: seen.label,
+    windows_appeared: [],
+    windows_disappeared: [],
+  } as Receipt);
+  assert.match(text, /after: spin button ~"Larghezza" = "2"/, text);
 });
