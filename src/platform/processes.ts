@@ -168,3 +168,40 @@ export function processLanguage(pid: number): string | undefined {
   const name = first.replace(/\..*$/u, "");
   return /^[A-Za-z]{2,8}(?:[_@-][A-Za-z0-9]{1,8}){0,2}$/u.test(name) ? name : undefined;
 }
+
+/**
+ * The app's own gettext catalog, as the process has it mapped: the `.mo` named for its program
+ * ("/usr/share/locale/de/LC_MESSAGES/gnome-calculator.mo" for /usr/bin/gnome-calculator). A
+ * toolkit's catalogs (gtk30.mo) are not its own; an interpreter's program (python3) names none.
+ * Undefined where none is mapped or /proc cannot be read.
+ */
+export function ownCatalog(pid: number): string | undefined {
+  const known = ownCatalogs.get(pid);
+  if (known && Date.now() - known.at < OWN_CATALOG_KEPT_MS) return known.path;
+  const path = mappedOwnCatalog(pid);
+  if (ownCatalogs.size > 64) ownCatalogs.clear();
+  ownCatalogs.set(pid, { path, at: Date.now() });
+  return path;
+}
+
+// Every window read of an app asks: its maps (thousands of lines for a big app) are read again only
+// after a while, as an app maps its catalog once, at its start.
+const OWN_CATALOG_KEPT_MS = 30_000;
+const ownCatalogs = new Map<number, { path: string | undefined; at: number }>();
+
+function mappedOwnCatalog(pid: number): string | undefined {
+  let program: string;
+  let maps: string;
+  try {
+    program = basename(readlinkSync(`/proc/${pid}/exe`));
+    maps = readFileSync(`/proc/${pid}/maps`, "utf8");
+  } catch {
+    return undefined;
+  }
+  const own = `/${program}.mo`;
+  for (const line of maps.split("\n")) {
+    const path = line.slice(line.indexOf("/"));
+    if (line.includes("/") && path.endsWith(own) && path.includes("/LC_MESSAGES/")) return path;
+  }
+  return undefined;
+}

@@ -6,6 +6,7 @@
 
 import { LABEL_CEILING } from "../core/limits.js";
 import { EDITABLE_ROLES, ROLES, type Role, roleSet, TYPED_TEXT_ROLES } from "../platform/roles.js";
+import { englishOf } from "./app-catalog.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./committing-words.js";
 import { committingPhrase, readLabel } from "./label-reading.js";
 import { agentOf } from "./meanings.js";
@@ -114,6 +115,8 @@ export interface TargetFacts {
         language?: string | undefined;
         /** The toolkit its app reports ("Qt"), where known. */
         toolkit?: string | undefined;
+        /** The app's own gettext catalog, where its process has one mapped: its labels' English. */
+        catalog?: string | undefined;
         /** Its title, where read: it names the document a main window shows ("Untitled — Kate"). */
         title?: string | undefined;
         /**
@@ -274,6 +277,40 @@ export function untitledDocument(title: string | undefined): boolean {
 export function settingsWindow(title: string | undefined): boolean {
   const first = title?.split(/ [—–-] /u)[0]?.trim();
   return !!first && labelIs(first, "settings");
+}
+
+// Readings of a target in its app's own English judged at most, where a text translates several.
+const OWN_READINGS = 8;
+
+/**
+ * The target as its app's own catalog says it in English, where every label it shows or is described
+ * by is a translation there (a label the catalog lacks, a page's text or a name the app made up, is
+ * read in its own language, as ever): one reading for each msgid a text translates. Its toolkit's
+ * catalogs are not the app's: a label that only they hold is read in its own language too.
+ */
+function inOwnEnglish(target: TargetFacts): TargetFacts[] | undefined {
+  const window = target.window;
+  const catalog = window?.catalog;
+  if (!catalog || !window.language || target.sets) return undefined;
+  // A text of no letters (")", "7") is in no language: it stays as it is.
+  const texts = [target.name, target.description, ...(target.shown ?? [])].filter(
+    (t): t is string => !!t && /\p{L}/u.test(t),
+  );
+  if (texts.length === 0) return undefined;
+  const english = new Map(texts.map((t) => [t, englishOf(catalog, t)]));
+  if ([...english.values()].some((ids) => !ids?.length)) return undefined;
+  const inEnglish = (pick: (text: string) => string) => ({
+    ...target,
+    ...(target.name ? { name: pick(target.name) } : {}),
+    ...(target.description ? { description: pick(target.description) } : {}),
+    ...(target.shown ? { shown: target.shown.map(pick) } : {}),
+    window: { ...window, language: "en", catalog: undefined },
+  });
+  const first = (text: string) => english.get(text)?.[0] ?? text;
+  const readings = [inEnglish(first)];
+  for (const [text, ids] of english)
+    for (const id of ids!.slice(1)) readings.push(inEnglish((t) => (t === text ? id : first(t))));
+  return readings.slice(0, OWN_READINGS);
 }
 
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
@@ -445,6 +482,14 @@ const pressedToggle = (target: TargetFacts, role: string) =>
   role === "push button" && !!target.states?.includes("pressed") && !target.states.includes("armed");
 
 function pressReason(target: TargetFacts): string | undefined {
+  const readings = inOwnEnglish(target);
+  if (readings) {
+    // Each English the app's catalog gives is judged; the strictest stands.
+    const reason = readings.map(pressReason).find((r) => r !== undefined);
+    return (
+      reason && `${reason} (${quoteLabel(target.name || target.description || "")} in its app's own words)`
+    );
+  }
   if (target.nothing) return undefined;
   const role = target.role?.toLowerCase();
   // A drop lands on what its target is named for, pressable or not (an icon "Shredder").

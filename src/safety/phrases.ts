@@ -205,7 +205,18 @@ export const LOOKS_ONLY: Readonly<Record<string, readonly string[]>> = {
     ...["table", "chart", "axis", "legend", "shape", "object", "image", "picture", "frame", "painter"],
     ...["number", "numbers", "code", "columns", "column", "rows", "row", "selection"],
   ],
-  clear: ["formatting", "format", "formats", "selection", "filter", "filters", "search", "highlighting"],
+  // A calculator's "Clear Display" clears what it shows.
+  clear: [
+    "formatting",
+    "format",
+    "formats",
+    "selection",
+    "filter",
+    "filters",
+    "search",
+    "highlighting",
+    "display",
+  ],
   reset: ["zoom", "view", "layout", "filter", "filters", "sort", "search", "formatting"],
   drop: ["caps", "cap", "shadow"],
 };

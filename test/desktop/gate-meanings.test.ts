@@ -7,10 +7,11 @@
 // Openbox's Exit); Vietnamese, written a syllable at a time, is read by syllable pairs. In an app whose
 // language no catalog on the machine is in, another language's harmless word is unread and asks.
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { findWaiting, gatedContext, HANG_MS, settled, startApp, toolCaller } from "./helpers.js";
 import { pressEach } from "./labels-app.js";
 
 const dir = mkdtempSync(join(tmpdir(), "deskhand-gate-meanings-"));
@@ -133,6 +134,47 @@ describe("committing by meaning in a GTK 3 main window", () => {
     for (const r of [settings.get("Elimina profilo")!, other.get("OK")!, other.get("Applica")!]) {
       assert.match(r.refused ?? "", /person|confirm/i, `${r.label} asks: ${r.refused}`);
       assert.equal(r.pressed, false, `${r.label} was not pressed`);
+    }
+  });
+
+  // A label is read by its app's own catalog where the app's process has it mapped: Mousepad's French
+  // "cASSE INVERSÉE" is its translation of "To Opposite Case", and had asked as a French word unread.
+  it("a label its app's own catalog translates is judged as its English, and does what it says", async () => {
+    const folder = mkdtempSync(join(dir, "mousepad-"));
+    const file = join(folder, "notes.txt");
+    writeFileSync(file, "");
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      LC_ALL: "C.UTF-8",
+      LANGUAGE: "fr",
+      XDG_CONFIG_HOME: folder,
+    };
+    delete env.LC_MESSAGES;
+    const app = startApp(["mousepad", file], env);
+    const context = gatedContext(folder);
+    const call = toolCaller(context);
+    try {
+      const title = "*notes.txt - Mousepad";
+      const field = (await findWaiting(call, title, { role: "text" }, HANG_MS)) as { ref: string };
+      const typed = await call("type_text", { ref: field.ref, text: "abc", intent: "Écrire trois lettres" });
+      assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+      const all = await call("key", { ref: field.ref, key: "ctrl+a", intent: "Tout sélectionner" });
+      assert.equal(all.data?.status, "done", all.text ?? JSON.stringify(all.error));
+      const turned = await call("act", {
+        find: { target: { kind: "title", glob: title }, name: "cASSE INVERSÉE", include_off_screen: true },
+        action: { kind: "invoke" },
+        intent: "Inverser la casse",
+      });
+      assert.ok(turned.ok, JSON.stringify(turned.error));
+      const text = await settled(
+        async () => ((await findWaiting(call, title, { role: "text" }, HANG_MS)) as { value?: string }).value,
+        (value) => value === "ABC",
+        HANG_MS,
+      );
+      assert.equal(text, "ABC", "the case was turned");
+    } finally {
+      app.kill();
+      await context.close();
     }
   });
 

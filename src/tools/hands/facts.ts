@@ -139,10 +139,12 @@ export function windowFacts({
   root,
   language,
   toolkit,
+  catalog,
 }: {
   root: RawNode;
   language?: string | undefined;
   toolkit?: string | undefined;
+  catalog?: string | undefined;
 }): WindowFacts {
   const modal = root.states?.includes("modal") && !DIALOG_ROLES.has(root.role);
   return {
@@ -150,6 +152,7 @@ export function windowFacts({
     states: root.states,
     ...(language ? { language } : {}),
     ...(toolkit ? { toolkit } : {}),
+    ...(catalog ? { catalog } : {}),
     ...(root.name ? { title: root.name } : {}),
   };
 }

@@ -1,0 +1,49 @@
+// A label read by its app's own catalog: where the app's process has its gettext catalog mapped
+// (platform/processes.ts ownCatalog), a label that is a translation there is the English msgid the
+// app's authors wrote. GNOME Calculator's ")" key is described "Block schließen [)]", a reading of
+// "End Group [)]"; its clear key "Die Anzeige löschen [Escape]", of "Clear Display [Escape]".
+import { statSync } from "node:fs";
+import { readCatalog } from "../platform/catalogs.js";
+import { normalizeLabel } from "./committing-words.js";
+
+// A msgid longer than a label is no label; its bytes are not read.
+const LABEL_ID_BYTES = 120;
+// Catalogs indexed at most, by path: an agent's apps, not every catalog on the machine.
+const INDEXED = 16;
+
+/** A label as compared: normalized (mnemonics out, NFKC), lower case. */
+const comparable = (text: string) => normalizeLabel(text).toLowerCase();
+
+const indexes = new Map<string, { stamp: string; english: Map<string, string[]> }>();
+
+/** The catalog's labels, by their translation as compared; re-read when the file changes. */
+function indexOf(catalog: string): Map<string, string[]> | undefined {
+  let stamp: string;
+  try {
+    const stat = statSync(catalog);
+    stamp = `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+  const known = indexes.get(catalog);
+  if (known?.stamp === stamp) return known.english;
+  const english = new Map<string, string[]>();
+  for (const { id, text } of readCatalog(catalog, (m) => !/[\n<%{$]/u.test(m), LABEL_ID_BYTES)) {
+    const key = comparable(text);
+    if (!key) continue;
+    english.set(key, [...(english.get(key) ?? []), id]);
+  }
+  if (indexes.size >= INDEXED) indexes.delete(indexes.keys().next().value!);
+  indexes.set(catalog, { stamp, english });
+  return english;
+}
+
+/**
+ * The English msgids a label translates in the app's own catalog, each as a label reads (its
+ * mnemonic out, the key it is bound to in brackets at its end gone: "Clear Display"), or undefined
+ * where the catalog has no such translation.
+ */
+export function englishOf(catalog: string, label: string): string[] | undefined {
+  const ids = indexOf(catalog)?.get(comparable(label));
+  return ids?.map((id) => normalizeLabel(id).replace(/\s*\[[^\]]{1,12}\]\s*$/u, ""));
+}

@@ -1,0 +1,65 @@
+// A label read by its app's own catalog (src/safety/app-catalog.ts): where the app's process has
+// its gettext catalog mapped, every label that is a translation there is judged as the English msgid
+// its authors wrote; a label the catalog lacks is read in its own language, as ever.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import gettextParser from "gettext-parser";
+import { englishOf } from "../../src/safety/app-catalog.js";
+import { commitReason, type TargetFacts } from "../../src/safety/classify.js";
+
+const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
+const dir = mkdtempSync(join(tmpdir(), "deskhand-app-catalog-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** GNOME Calculator's German catalog, as much of it as these cases need. */
+const catalog = join(dir, "gnome-calculator.mo");
+const messages: Record<string, string> = {
+  "End Group [)]": "Block schließen [)]",
+  "Clear Display [Escape]": "Die Anzeige löschen [Escape]",
+  "_Delete History": "Verlauf _löschen",
+  "Send Result": "Ergebnis senden",
+  Keep: "Behalten",
+  Save: "Behalten",
+};
+const translations: Record<string, { msgid: string; msgstr: string[] }> = {
+  "": { msgid: "", msgstr: ["Content-Type: text/plain; charset=UTF-8\n"] },
+};
+for (const [msgid, msgstr] of Object.entries(messages)) translations[msgid] = { msgid, msgstr: [msgstr] };
+writeFileSync(catalog, compile({ charset: "utf-8", headers: {}, translations: { "": translations } }));
+
+const press = (description: string | undefined, name?: string): TargetFacts => ({
+  role: "push button",
+  ...(name !== undefined ? { name } : {}),
+  ...(description ? { description } : {}),
+  window: { role: "frame", language: "de", catalog },
+});
+
+describe("a label read by its app's own catalog", () => {
+  it("finds a label's English msgids, its mnemonic and bound key out", () => {
+    assert.deepEqual(englishOf(catalog, "Block schließen [)]"), ["End Group"]);
+    assert.deepEqual(englishOf(catalog, "Verlauf löschen"), ["Delete History"]);
+    assert.deepEqual(englishOf(catalog, "Behalten")?.sort(), ["Keep", "Save"]);
+    assert.equal(englishOf(catalog, "Block öffnen"), undefined);
+  });
+
+  it("judges the English: a harmless key passes, a committing one commits, the strictest of several stands", () => {
+    assert.equal(commitReason(press("Die Anzeige löschen [Escape]")), undefined);
+    assert.equal(commitReason(press("Block schließen [)]", ")")), undefined, "the name is no translation");
+    assert.match(commitReason(press("Verlauf löschen")) ?? "", /"delete" commits.*in its app's own words/);
+    assert.match(commitReason(press("Ergebnis senden")) ?? "", /commits/);
+    assert.match(commitReason(press("Behalten")) ?? "", /"save" commits/, "Keep and Save: Save stands");
+  });
+
+  it("reads a label the catalog lacks in its own language, and without a catalog, as ever", () => {
+    assert.match(commitReason(press("Anzeige löschen")) ?? "", /commits/, "no translation: German löschen");
+    const { catalog: _, ...window } = press("Die Anzeige löschen [Escape]").window!;
+    assert.match(
+      commitReason({ ...press("Die Anzeige löschen [Escape]"), window }) ?? "",
+      /commits/,
+      "no catalog: German löschen",
+    );
+  });
+});
