@@ -117,7 +117,10 @@ describe("mcp on real apps", () => {
     assert.match(wrong.content[0]!.text, /Next: Fix that field/);
     const missing = await call("snapshot", { target: { kind: "window", id: 424242 } });
     assert.equal(missing.isError, true);
-    assert.match(missing.content[0]!.text, /window_not_found.*\nNext: Call `windows`/);
+    assert.match(
+      missing.content[0]!.text,
+      /window_not_found: .*; open now: \d+ .*\nNext: Name one of those by its id/,
+    );
     const unknown = await call("fly");
     assert.equal(unknown.isError, true);
     assert.match(unknown.content[0]!.text, /no tool named "fly"/);
