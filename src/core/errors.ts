@@ -69,8 +69,8 @@ export function releasedRef(ref: string, kept: number): DeskhandError {
 const OPEN_NAMED = 6;
 
 /**
- * No window matched: said with the windows open now (a few, those a title glob matches but for case
- * first: "*Rechner*" and "Taschenrechner"), so the next call can name one.
+ * No window matched: said with the windows open now (a few, those the title glob asked for matches
+ * but for case first: "*Rechner*" and "Taschenrechner"), so the next call can name one.
  */
 export function windowNotFound(
   what: string,

@@ -120,3 +120,9 @@ export function globMatch(glob: string, text: string): boolean {
 export function globEscape(title: string): string {
   return title.replace(/[*?[]/g, (c) => `[${c}]`);
 }
+
+/** Whether a title matches the glob but for case ("*Rechner*" and "Taschenrechner"). */
+export const matchesIgnoringCase =
+  (glob: string) =>
+  (title: string): boolean =>
+    globMatch(glob.toLowerCase(), title.toLowerCase());

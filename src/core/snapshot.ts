@@ -24,7 +24,7 @@ import {
   mayBeClosedPopup,
   reportsShowing,
 } from "./flatten.js";
-import { globMatch } from "./glob.js";
+import { globMatch, matchesIgnoringCase } from "./glob.js";
 import { inferLabelsOf } from "./labels.js";
 import { type CutName, READ_CEILING, SNAPSHOT_CEILINGS, type SnapshotLimits } from "./limits.js";
 import { isPixelsOnly, markCoveringSurfaces, mayBePixelsOnly, underSurfaces } from "./pixels.js";
@@ -188,8 +188,10 @@ export async function resolveWindows(
     case "title": {
       const found = windows.filter((w) => globMatch(target.glob, w.title));
       if (found.length === 0)
-        throw windowNotFound(`title ${JSON.stringify(target.glob)}`, windows, (title) =>
-          globMatch(target.glob.toLowerCase(), title.toLowerCase()),
+        throw windowNotFound(
+          `title ${JSON.stringify(target.glob)}`,
+          windows,
+          matchesIgnoringCase(target.glob),
         );
       if (found.length > 1) {
         throw new DeskhandError(

@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import { readCatalog } from "../platform/catalogs.js";
 import { normalizeLabel } from "./committing-words.js";
+import { withoutBoundKey } from "./phrases.js";
 
 // A msgid longer than a label is no label; its bytes are not read.
 const LABEL_ID_BYTES = 120;
@@ -45,5 +46,5 @@ function indexOf(catalog: string): Map<string, string[]> | undefined {
  */
 export function englishOf(catalog: string, label: string): string[] | undefined {
   const ids = indexOf(catalog)?.get(comparable(label));
-  return ids?.map((id) => normalizeLabel(id).replace(/\s*\[[^\]]{1,12}\]\s*$/u, ""));
+  return ids?.map((id) => withoutBoundKey(normalizeLabel(id)));
 }

@@ -260,7 +260,7 @@ function quoteLabel(label: string): string {
  * a catalog's word for one. A file named "Untitled.txt" is titled so, and is no such document.
  */
 export function untitledDocument(title: string | undefined): boolean {
-  const document = title?.split(/ [—–-] /u)[0];
+  const document = titleFirstPart(title);
   if (!document) return false;
   const bare = document
     .replace(/^\*\s*|\s*\*$/gu, "")
@@ -275,9 +275,12 @@ export function untitledDocument(title: string | undefined): boolean {
  * "Einstellungen — Kate", "Preferenze") is a catalog's word for one.
  */
 export function settingsWindow(title: string | undefined): boolean {
-  const first = title?.split(/ [—–-] /u)[0]?.trim();
+  const first = titleFirstPart(title)?.trim();
   return !!first && labelIs(first, "settings");
 }
+
+/** What a window's title names before " — " or " - " (its app's name after): "Untitled", "Preferences". */
+const titleFirstPart = (title: string | undefined) => title?.split(/ [—–-] /u)[0];
 
 // Readings of a target in its app's own English judged at most, where a text translates several.
 const OWN_READINGS = 8;

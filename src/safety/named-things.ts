@@ -5,6 +5,7 @@
 // so the exemption is not English only.
 import { readInstalledTranslations, SYSTEM_CATALOGS } from "../platform/translations.js";
 import { normalizeLabel } from "./committing-words.js";
+import { withoutBoundKey } from "./phrases.js";
 
 /** The English phrases of things named with a committing word, as regular expressions. */
 const THING_PHRASES = [
@@ -31,9 +32,7 @@ const WHOLE_ID = new RegExp(`^(${THING_PHRASES.join("|")})$`, "iu");
  * in brackets ("End Group [)]") gone.
  */
 const bare = (text: string) =>
-  text
-    .replace(/[_&]/g, "")
-    .replace(/\s*\[[^\]\p{L}]{1,4}\]\s*$/u, "")
+  withoutBoundKey(text.replace(/[_&]/g, ""))
     .replace(/(\.\.\.|…|:)\s*$/u, "")
     .trim();
 
@@ -51,7 +50,7 @@ function translations(env: NodeJS.ProcessEnv): string[] {
     ...new Set(
       readInstalledTranslations(
         SYSTEM_CATALOGS(env),
-        `things:2:${THING_PHRASES.join("|")}`,
+        `things:3:${THING_PHRASES.join("|")}`,
         (id) => id.length <= 40 && WHOLE_ID.test(bare(id)),
         (_id, text) => {
           const label = bare(text);

@@ -306,3 +306,6 @@ export function labelWords(text: string): string[] {
 
 /** This module's own file, whose source is part of the cached phrases' key (committing-words.ts). */
 export const PHRASES_MODULE = import.meta.url;
+
+/** A label without the key it is bound to, in brackets at its end: GNOME Calculator's "End Group [)]". */
+export const withoutBoundKey = (text: string): string => text.replace(/\s*\[[^\]]{1,12}\]\s*$/u, "");

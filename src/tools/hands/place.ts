@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DeskhandError, windowNotFound } from "../../core/errors.js";
 import { isShown, reportsShowing } from "../../core/flatten.js";
-import { globMatch } from "../../core/glob.js";
+import { globMatch, matchesIgnoringCase } from "../../core/glob.js";
 import { imageToGlobal, scaleFor } from "../../core/image.js";
 import { isPixelsOnly } from "../../core/pixels.js";
 import { inside, intersection } from "../../core/rects.js";
@@ -371,8 +371,10 @@ export async function resolveWindowSpec(
         ? windows.filter((w) => globMatch(spec.title, w.title))
         : windows.filter((w) => w.pid === spec.pid);
   if (found.length === 0)
-    throw windowNotFound(JSON.stringify(spec), windows, (title) =>
-      "title" in spec ? globMatch(spec.title.toLowerCase(), title.toLowerCase()) : false,
+    throw windowNotFound(
+      JSON.stringify(spec),
+      windows,
+      "title" in spec ? matchesIgnoringCase(spec.title) : undefined,
     );
   if ("title" in spec && found.length > 1)
     throw new DeskhandError(
