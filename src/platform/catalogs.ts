@@ -55,13 +55,16 @@ function scanCatalog(
   for (let i = 0; i < count; i++) {
     const length = u32(originals + i * 8);
     const offset = u32(originals + i * 8 + 4);
-    if (length === 0 || length > maxIdBytes || offset + length > buffer.length) continue;
-    if (first && !first(buffer[offset]!)) continue;
+    if (length === 0 || offset + length > buffer.length) continue;
+    // The bounds are the msgid's, not its context's: KDE's "@action:button\u0004Collapse" is a label.
+    const eot = buffer.subarray(offset, offset + length).indexOf(4);
+    const idAt = offset + eot + 1;
+    if (offset + length - idAt > maxIdBytes || (first && !first(buffer[idAt]!))) continue;
     const raw = decode.decode(buffer.subarray(offset, offset + length));
     // "context\u0004id", and "id\u0000plural" for plural forms (the singular is what a label shows).
-    const eot = raw.indexOf("\u0004");
-    const context = eot >= 0 ? raw.slice(0, eot) : "";
-    const id = (eot >= 0 ? raw.slice(eot + 1) : raw).split("\u0000")[0]!;
+    const at = raw.indexOf("\u0004");
+    const context = at >= 0 ? raw.slice(0, at) : "";
+    const id = (at >= 0 ? raw.slice(at + 1) : raw).split("\u0000")[0]!;
     if (!keep(id)) continue;
     const textLength = u32(translations + i * 8);
     const textOffset = u32(translations + i * 8 + 4);
@@ -71,6 +74,9 @@ function scanCatalog(
   }
   return found;
 }
+
+/** This reader's source: what it reads of a catalog is part of every cache learnt from one. */
+export const CATALOG_READER = import.meta.url;
 
 /** A catalog file, its language (the folder name: "de", "pt_BR", "sr@latin") and a change stamp. */
 export interface CatalogFile {

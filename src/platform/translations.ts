@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { listCatalogs, readCatalog } from "./catalogs.js";
+import { CATALOG_READER, listCatalogs, readCatalog } from "./catalogs.js";
 import { writeWholeSync } from "./files.js";
 
 export interface CatalogSource {
@@ -144,6 +144,7 @@ export function readInstalledTranslations<T>(
   const files = listCatalogs(source.roots);
   const key = createHash("sha256")
     .update(JSON.stringify({ version, files: files.map((f) => f.stamp) }))
+    .update(readFileSync(new URL(CATALOG_READER)))
     .digest("hex")
     .slice(0, 16);
   const name = `${options.kind ?? "translations"}-${key}.json`;

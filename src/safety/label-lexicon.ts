@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { type CatalogFile, listCatalogs, readCatalog } from "../platform/catalogs.js";
+import { CATALOG_READER, type CatalogFile, listCatalogs, readCatalog } from "../platform/catalogs.js";
 import { type CatalogSource, cachedOnce } from "../platform/translations.js";
 import { Lexicon } from "./lexicon.js";
 import { committingMeaning, LIGHT_VERBS } from "./meanings.js";
@@ -64,6 +64,7 @@ export interface LabelLexicon {
    * One language's own harmless words, by its base code: in an app whose language is known, a word is
    * read as harmless by that language's labels, not another's ("beli" is white in Serbian and buy in
    * Malay). Learnt from its catalogs alone when first asked (cached); undefined for a language with none.
+   * A word only its own language vouches for is there a second time, after VOUCHED.
    */
   ownHarmless(language: string): Lexicon | undefined;
   /**
@@ -79,6 +80,12 @@ export interface LabelLexicon {
    */
   syllablePairs: Lexicon;
 }
+
+/**
+ * Before a word of a language's own harmless words that its own labels vouch for, though the counts
+ * of all do not: it reads as harmless in that language only (label-reading.ts harmlessWordsOf).
+ */
+export const VOUCHED = "\u0002";
 
 /** Languages written with a space between syllables, not words: read by syllable pairs. */
 export const SYLLABLE_SPACED = new Set(["vi"]);
@@ -201,6 +208,8 @@ interface Seen {
   commits: boolean;
   /** The label's own words (no pieces or pairs), joined by spaces, for a label of UNIT_WORDS or fewer. */
   unit?: string | undefined;
+  /** Its English backs out ("Cancel", "Close"): many languages say that with their delete word. */
+  backsOut?: true;
 }
 
 // A label this short, seen whole, is a unit of meaning of its own (units in LabelLexicon).
@@ -344,6 +353,8 @@ interface LanguageSinks {
   ownVerb(word: string): void;
   /** A word this language's harmless labels hold, as the counts of all read one. */
   ownHarmless?(word: string): void;
+  /** A word this language's labels vouch for as harmless, though the counts of all do not. */
+  ownVouched?(word: string): void;
   units: Units;
   /** These words in the language's messages. */
   inMessages(words: Set<string>): MessageCounts;
@@ -370,6 +381,9 @@ function countLanguage(
   for (const [word, c] of counts)
     if (c.harmless === 1 && c.commits === 0 && whimMayBeRead(word)) whims.add(word);
   const messages: MessageCounts = sinks?.inMessages(new Set([...unsure, ...whims])) ?? new Map();
+  const inUnit = new Set(
+    labels.flatMap((l) => (l.unit && !l.commits && !l.backsOut ? l.unit.split(" ") : [])),
+  );
   const translating = new Set([...unsure].filter((word) => translatesVerb(messages.get(word))));
   const verb = (word: string, c: { commits: number; harmless: number } | undefined) =>
     !!c && !isPair(word) && c.commits >= 2 && (c.commits >= STRONG * c.harmless || translating.has(word));
@@ -395,6 +409,10 @@ function countLanguage(
     // A word one harmless label of a language has is a translator's whim there; kept, the whims of
     // every language would not fit a CLI process's heap.
     const harmless = whims.has(word) && corroborates(messages.get(word)) ? HARMLESS_LABELS : c.harmless;
+    // A whim that is a short label's word, whose English names no backing out, and that no message
+    // shows committing, says what it means in its own language: "Oddálit" (Zoom Out).
+    if (whims.has(word) && inUnit.has(word) && committingOf(messages.get(word)) === 0)
+      sinks?.ownVouched?.(word);
     // Once is enough in its own language: whether it commits is the counts of all's to say.
     if (!isPair(word) && c.harmless > 0) sinks?.ownHarmless?.(word);
     if (explained === 0 && (harmless < HARMLESS_LABELS || isPair(word))) continue;
@@ -427,6 +445,8 @@ function countUnits(labels: Seen[], units: Units): void {
   }
 }
 
+const BACKS_OUT = new Set([...ENGLISH.cancels, "close", "abort"]);
+
 /** A catalog's labels into its language's (by their text) and English's (by their msgid). */
 function readLabels(file: CatalogFile, labels: Map<string, Seen>, english: Map<string, Seen>): void {
   for (const { id, text } of readCatalog(
@@ -449,7 +469,8 @@ function readLabels(file: CatalogFile, labels: Map<string, Seen>, english: Map<s
       source = { words: idWords, commits: committingId(id, text, idWords) };
       english.set(id, source);
     }
-    labels.set(key, { words, commits: source.commits, unit });
+    const backsOut = BACKS_OUT.has(source.words.join(" "));
+    labels.set(key, { words, commits: source.commits, unit, ...(backsOut ? { backsOut } : {}) });
   }
 }
 
@@ -520,6 +541,7 @@ function learnOwnHarmless(files: CatalogFile[]): string[] {
     countLanguage(labels, new Map(), new Set(), {
       ownVerb: () => undefined,
       ownHarmless: (word) => own.add(word),
+      ownVouched: (word) => own.add(`${VOUCHED}${word}`),
       units: { harmless: new Set(), commits: new Set() },
       inMessages: (words) => inMessages(group, words),
     });
@@ -586,6 +608,7 @@ function rulesVersion(): string {
     .update(source(new URL(PHRASES_MODULE)))
     .update(source(new URL(NAMED_THINGS_MODULE)))
     .update(source(MEANINGS))
+    .update(source(new URL(CATALOG_READER)))
     .digest("hex");
 }
 

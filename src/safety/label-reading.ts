@@ -31,6 +31,7 @@ import {
   ownVerb,
   pairsOf,
   SYLLABLE_SPACED,
+  VOUCHED,
 } from "./label-lexicon.js";
 import { Lexicon } from "./lexicon.js";
 import { agentOf, committingMeaning, meaningOfStem } from "./meanings.js";
@@ -160,13 +161,13 @@ interface HarmlessWords {
 /**
  * The harmless words of the app's language, where it is known and a catalog is in it: those its own
  * labels hold, not another language's ("beli" is white in Serbian and buy in Malay), that the counts
- * of all read as harmless. Else every language's.
+ * of all read as harmless or its own labels vouch for. Else every language's.
  */
 function harmlessWordsOf(lexicon: LabelLexicon, language: string | undefined): HarmlessWords {
   const base = language ? baseLanguage(language) : undefined;
   const own = base && base !== "en" ? lexicon.ownHarmless(base) : undefined;
   if (!own) return lexicon.harmless;
-  const has = (word: string) => lexicon.harmless.has(word) && own.has(word);
+  const has = (word: string) => own.has(word) && (lexicon.harmless.has(word) || own.has(VOUCHED + word));
   return { has, hasPrefix: (prefix, longerBy) => own.hasPrefix(prefix, longerBy, has) };
 }
 

@@ -16,16 +16,23 @@ import { readLabel } from "../../src/safety/label-reading.js";
 const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
 
 /** Writes `<root>/<language>/LC_MESSAGES/<domain>.mo` holding these msgid → msgstr pairs. */
-function catalog(root: string, language: string, domain: string, messages: Record<string, string>): void {
+function catalog(
+  root: string,
+  language: string,
+  domain: string,
+  messages: Record<string, string>,
+  /** Each message's msgctxt, as KDE's catalogs give one ("@action:button"). */
+  context = "",
+): void {
   const folder = join(root, language, "LC_MESSAGES");
   mkdirSync(folder, { recursive: true });
-  const translations: Record<string, { msgid: string; msgstr: string[] }> = {
-    "": { msgid: "", msgstr: ["Content-Type: text/plain; charset=UTF-8\n"] },
-  };
-  for (const [msgid, msgstr] of Object.entries(messages)) translations[msgid] = { msgid, msgstr: [msgstr] };
+  const header = { msgid: "", msgstr: ["Content-Type: text/plain; charset=UTF-8\n"] };
+  const translations: Record<string, { msgctxt?: string; msgid: string; msgstr: string[] }> = {};
+  for (const [msgid, msgstr] of Object.entries(messages))
+    translations[msgid] = { ...(context ? { msgctxt: context } : {}), msgid, msgstr: [msgstr] };
   writeFileSync(
     join(folder, `${domain}.mo`),
-    compile({ charset: "utf-8", headers: {}, translations: { "": translations } }),
+    compile({ charset: "utf-8", headers: {}, translations: { "": { "": header }, [context]: translations } }),
   );
 }
 
@@ -301,10 +308,13 @@ catalog(contextRoot, "vv", "viewer", {
   "Show All": "Visa alla",
   "Show File": "Visa fil",
 });
-// "ii": "Padam" (off) is a whole harmless label once: a translator's whim, as far as the gate knows.
+// "ii": "Padam" (off) is a whole harmless label once: a translator's whim to the counts of all, a
+// word of its own language's. "Batalkan" (cancel) and "tersembunyi" (of three words) are once too.
 // "Perkecil" (zoom out) and "Lenyap" (hide) are too, but messages say more of them.
 catalog(contextRoot, "ii", "power", {
   Off: "Padam",
+  Cancel: "Batalkan",
+  "Show Hidden Files": "Tampilkan berkas tersembunyi",
   "Open File": "Buka berkas",
   "Open Folder": "Buka map",
   "Zoom Out": "Perkecil",
@@ -372,10 +382,14 @@ describe("labels in context: whole labels and messages", () => {
     assert.equal(read("Cancella", "cc").harmless, false);
   });
 
-  it("a word seen in one harmless label reads as harmless only where three messages say so, none committing", () => {
-    // Indonesian "Padam" (off) is Malay's delete: once is a translator's whim.
-    assert.deepEqual(read("Padam", "ii").unknown, ["padam"]);
+  it("a word seen in one harmless label reads as harmless in every language only where three messages say so, none committing", () => {
+    // Indonesian "Padam" (off) is Malay's delete: once is a translator's whim, but to Indonesian.
     assert.deepEqual(read("Padam").unknown, ["padam"]);
+    assert.equal(read("Padam", "ii").harmless, true, "a short label's word, in its own language");
+    assert.deepEqual(read("Padam", "cc").unknown, ["padam"]);
+    // A cancel's word is many languages' delete; a word of a long label is not aligned by it.
+    assert.deepEqual(read("Batalkan", "ii").unknown, ["batalkan"]);
+    assert.deepEqual(read("Tersembunyi", "ii").unknown, ["tersembunyi"]);
     assert.equal(read("Perkecil", "ii").harmless, true, JSON.stringify(read("Perkecil", "ii")));
     // One of its messages says delete: it stays unread.
     assert.deepEqual(read("Lenyap", "ii").unknown, ["lenyap"]);
@@ -394,6 +408,22 @@ describe("labels in context: whole labels and messages", () => {
   });
 });
 
+describe("labels with a context", () => {
+  it("are read by their msgid: a long msgctxt before it leaves a label a label", () => {
+    const kde = mkdtempSync(join(tmpdir(), "deskhand-context-"));
+    try {
+      const context = "@action:button collapses every node of the tree view beside it";
+      catalog(kde, "kx", "plasma", { Collapse: "Svinout", "Zoom Out": "Oddálit" }, context);
+      catalog(kde, "kx", "widgets", { Collapse: "Svinout" }, "@action:inmenu");
+      const lexicon = buildLabelLexicon({ roots: [kde] });
+      assert.equal(readLabel("Svinout", { lexicon, language: "kx" }).harmless, true);
+      assert.equal(lexicon.leads.has("collapse"), true, "its English leads a harmless label");
+    } finally {
+      rmSync(kde, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("one language under two codes", () => {
   it("is one language: its two folders' labels are counted together", () => {
     assert.equal(baseLanguage("hye"), "hy");
@@ -404,8 +434,8 @@ describe("one language under two codes", () => {
     try {
       // "Brelk" stands in one harmless label under each code: once alone is a translator's whim,
       // twice in one language is a word of it.
-      catalog(twoCodes, "hy", "viewer", { "Show Details": "Brelk mondo", Open: "Tavo" });
-      catalog(twoCodes, "hye", "files", { "Show Files": "Brelk dosto" });
+      catalog(twoCodes, "hy", "viewer", { "Show File Details": "Brelk mondo dosto", Open: "Tavo" });
+      catalog(twoCodes, "hye", "files", { "Show All Files": "Brelk dosto tavo" });
       const pooled = buildLabelLexicon({ roots: [twoCodes] });
       assert.deepEqual(readLabel("Brelk", { lexicon: pooled, language: "hye" }), {
         commits: undefined,
