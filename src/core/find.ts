@@ -391,7 +391,7 @@ async function searchTables(
         searched: false,
         cells: 0,
         capped: false,
-        reason: "matches were found outside them; search_tables searches them too",
+        reason: "not searched, as matches were found outside them (search_tables: true searches them)",
       },
     };
   const read = await readTableCells(backend, candidates.roots, options.timeoutMs);

@@ -315,7 +315,7 @@ export function renderReceipt(receipt: Receipt): string {
       receipt.action_outcome === "completed"
         ? "the call returned"
         : receipt.held_by
-          ? `it opened window ${receipt.held_by.id} ${JSON.stringify(receipt.held_by.title)}, which holds the call until it closes (a modal dialog)`
+          ? `it opened window ${receipt.held_by.id} ${JSON.stringify(receipt.held_by.title)}, a modal dialog: the app finishes this press only when that closes, and it is open now`
           : "outcome unknown: the call did not return in time"
     }${receipt.returned !== undefined ? ` (returned ${JSON.stringify(receipt.returned)})` : ""}`,
   ];
@@ -364,8 +364,19 @@ export function renderReceipt(receipt: Receipt): string {
     lines.push("its menu is still open: the app leaves it so after an accessible click (Escape closes it)");
   lines.push(...windowChangeLines(receipt));
   if (receipt.gate) lines.push(gateLine(receipt.gate));
-  // Where the asked effect was read back, there is nothing more to judge (a new user called the
-  // sentence noise there); where it was not, whether the goal was reached is the caller's to check.
-  if (receipt.effect !== "seen" || receipt.owner_differs) lines.push(YOURS_TO_JUDGE);
+  // Where the asked effect was read back, or the reply shows what the press changed (a window came,
+  // went or was retitled, a state toggled), there is nothing more to judge (new users called the
+  // sentence noise there); where neither, whether the goal was reached is the caller's to check.
+  const shown = receipt.effect === undefined && showsAChange(receipt);
+  if ((receipt.effect !== "seen" && !shown) || receipt.owner_differs) lines.push(YOURS_TO_JUDGE);
   return lines.join("\n");
 }
+
+/** Whether a receipt shows a change a person would see, beside the element's own after-state. */
+const showsAChange = (receipt: Receipt): boolean =>
+  receipt.windows_appeared.length > 0 ||
+  receipt.windows_disappeared.length > 0 ||
+  !!receipt.windows_retitled?.length ||
+  !!receipt.states_changed ||
+  !!receipt.held_by ||
+  !!receipt.app_exited;

@@ -170,38 +170,40 @@ export function processLanguage(pid: number): string | undefined {
 }
 
 /**
- * The app's own gettext catalog, as the process has it mapped: the `.mo` named for its program
- * ("/usr/share/locale/de/LC_MESSAGES/gnome-calculator.mo" for /usr/bin/gnome-calculator). A
- * toolkit's catalogs (gtk30.mo) are not its own; an interpreter's program (python3) names none.
- * Undefined where none is mapped or /proc cannot be read.
+ * The app's own gettext catalogs, as the process has them mapped: the `.mo` named for its program
+ * ("/usr/share/locale/de/LC_MESSAGES/gnome-calculator.mo" for /usr/bin/gnome-calculator), one for
+ * its language and each it falls back to (Pluma maps pt's and pt_BR's: a label may come from
+ * either). A toolkit's catalogs (gtk30.mo) are not its own; an interpreter's program (python3)
+ * names none. Empty where none is mapped or /proc cannot be read.
  */
-export function ownCatalog(pid: number): string | undefined {
-  const known = ownCatalogs.get(pid);
-  if (known && Date.now() - known.at < OWN_CATALOG_KEPT_MS) return known.path;
-  const path = mappedOwnCatalog(pid);
-  if (ownCatalogs.size > 64) ownCatalogs.clear();
-  ownCatalogs.set(pid, { path, at: Date.now() });
-  return path;
+export function ownCatalogs(pid: number): string[] {
+  const known = ownCatalogsOf.get(pid);
+  if (known && Date.now() - known.at < OWN_CATALOG_KEPT_MS) return known.paths;
+  const paths = mappedOwnCatalogs(pid);
+  if (ownCatalogsOf.size > 64) ownCatalogsOf.clear();
+  ownCatalogsOf.set(pid, { paths, at: Date.now() });
+  return paths;
 }
 
 // Every window read of an app asks: its maps (thousands of lines for a big app) are read again only
 // after a while, as an app maps its catalog once, at its start.
 const OWN_CATALOG_KEPT_MS = 30_000;
-const ownCatalogs = new Map<number, { path: string | undefined; at: number }>();
+const ownCatalogsOf = new Map<number, { paths: string[]; at: number }>();
 
-function mappedOwnCatalog(pid: number): string | undefined {
+function mappedOwnCatalogs(pid: number): string[] {
   let program: string;
   let maps: string;
   try {
     program = basename(readlinkSync(`/proc/${pid}/exe`));
     maps = readFileSync(`/proc/${pid}/maps`, "utf8");
   } catch {
-    return undefined;
+    return [];
   }
   const own = `/${program}.mo`;
+  const paths = new Set<string>();
   for (const line of maps.split("\n")) {
     const path = line.slice(line.indexOf("/"));
-    if (line.includes("/") && path.endsWith(own) && path.includes("/LC_MESSAGES/")) return path;
+    if (line.includes("/") && path.endsWith(own) && path.includes("/LC_MESSAGES/")) paths.add(path);
   }
-  return undefined;
+  return [...paths];
 }

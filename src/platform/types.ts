@@ -172,8 +172,8 @@ export interface StructureRead {
   language?: string | undefined;
   /** The toolkit its app reports ("Qt", "GTK"), where known: a Qt app's standard buttons speak Qt's words. */
   toolkit?: string | undefined;
-  /** The app's own gettext catalog, as its process has it mapped (its labels' English is there). */
-  catalog?: string | undefined;
+  /** The app's own gettext catalogs, as its process has them mapped (its labels' English is there). */
+  catalogs?: string[] | undefined;
 }
 
 export interface EnrichOptions {

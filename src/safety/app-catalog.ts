@@ -1,5 +1,5 @@
 // A label read by its app's own catalog: where the app's process has its gettext catalog mapped
-// (platform/processes.ts ownCatalog), a label that is a translation there is the English msgid the
+// (platform/processes.ts ownCatalogs), a label that is a translation there is the English msgid the
 // app's authors wrote. GNOME Calculator's ")" key is described "Block schließen [)]", a reading of
 // "End Group [)]"; its clear key "Die Anzeige löschen [Escape]", of "Clear Display [Escape]".
 import { statSync } from "node:fs";
@@ -40,11 +40,12 @@ function indexOf(catalog: string): Map<string, string[]> | undefined {
 }
 
 /**
- * The English msgids a label translates in the app's own catalog, each as a label reads (its
- * mnemonic out, the key it is bound to in brackets at its end gone: "Clear Display"), or undefined
- * where the catalog has no such translation.
+ * The English msgids a label translates in the app's own catalogs (its language's and those it
+ * falls back to), each as a label reads (its mnemonic out, the key it is bound to in brackets at its
+ * end gone: "Clear Display"), or undefined where no catalog has such a translation.
  */
-export function englishOf(catalog: string, label: string): string[] | undefined {
-  const ids = indexOf(catalog)?.get(comparable(label));
-  return ids?.map((id) => withoutBoundKey(normalizeLabel(id)));
+export function englishOf(catalogs: string[], label: string): string[] | undefined {
+  const ids = catalogs.flatMap((catalog) => indexOf(catalog)?.get(comparable(label)) ?? []);
+  if (ids.length === 0) return undefined;
+  return [...new Set(ids.map((id) => withoutBoundKey(normalizeLabel(id))))];
 }

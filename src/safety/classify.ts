@@ -115,8 +115,8 @@ export interface TargetFacts {
         language?: string | undefined;
         /** The toolkit its app reports ("Qt"), where known. */
         toolkit?: string | undefined;
-        /** The app's own gettext catalog, where its process has one mapped: its labels' English. */
-        catalog?: string | undefined;
+        /** The app's own gettext catalogs, where its process has them mapped: its labels' English. */
+        catalogs?: string[] | undefined;
         /** Its title, where read: it names the document a main window shows ("Untitled — Kate"). */
         title?: string | undefined;
         /**
@@ -293,21 +293,21 @@ const OWN_READINGS = 8;
  */
 function inOwnEnglish(target: TargetFacts): TargetFacts[] | undefined {
   const window = target.window;
-  const catalog = window?.catalog;
-  if (!catalog || !window.language || target.sets) return undefined;
+  const catalogs = window?.catalogs;
+  if (!window || !catalogs?.length || !window.language || target.sets) return undefined;
   // A text of no letters (")", "7") is in no language: it stays as it is.
   const texts = [target.name, target.description, ...(target.shown ?? [])].filter(
     (t): t is string => !!t && /\p{L}/u.test(t),
   );
   if (texts.length === 0) return undefined;
-  const english = new Map(texts.map((t) => [t, englishOf(catalog, t)]));
+  const english = new Map(texts.map((t) => [t, englishOf(catalogs, t)]));
   if ([...english.values()].some((ids) => !ids?.length)) return undefined;
   const inEnglish = (pick: (text: string) => string) => ({
     ...target,
     ...(target.name ? { name: pick(target.name) } : {}),
     ...(target.description ? { description: pick(target.description) } : {}),
     ...(target.shown ? { shown: target.shown.map(pick) } : {}),
-    window: { ...window, language: "en", catalog: undefined },
+    window: { ...window, language: "en", catalogs: undefined },
   });
   const first = (text: string) => english.get(text)?.[0] ?? text;
   const readings = [inEnglish(first)];

@@ -99,7 +99,7 @@ const semanticActionSchema = z.discriminatedUnion("kind", [
 const actionFields = {
   action: semanticActionSchema,
   intent: intentSchema.optional(),
-  reversible: z.boolean().optional().describe("false needs a person"),
+  reversible: z.boolean().optional().describe("false or a commit needs a person"),
   waitMs: z.number().int().min(0).max(5000).default(100).describe("Pause before the re-read"),
   timeoutMs: z.number().int().min(100).max(30_000).default(2000).describe("Action call bound"),
 };
@@ -314,7 +314,7 @@ async function gateAction(
     password: node.role === PASSWORD_ROLE,
   });
   if (!guarded.allowed)
-    throw new DeskhandError("refused", guarded.reason, "Ask a person to confirm, or leave this to them.", {
+    throw new DeskhandError("refused", guarded.reason, "Leave this step to a person: report it, and go no further with it.", {
       level: guarded.level,
       target,
     });

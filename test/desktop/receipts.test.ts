@@ -72,7 +72,7 @@ describe("receipts on a Qt app", () => {
     // the call instead, and the receipt says the dialog holds it. Either way the dialog is named.
     assert.match(
       opened.text ?? "",
-      /window appeared: \d+ "Settings"|it opened window \d+ "Settings", which holds the call until it closes/,
+      /window appeared: \d+ "Settings"|it opened window \d+ "Settings", a modal dialog: the app finishes this press only when that closes/,
     );
     assert.doesNotMatch(opened.text ?? "", /outcome unknown/);
     const close = (await findWaiting(call, "Settings", { role: "push button", name: "Close" }, 10_000)) as {

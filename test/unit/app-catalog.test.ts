@@ -24,25 +24,48 @@ const messages: Record<string, string> = {
   Keep: "Behalten",
   Save: "Behalten",
 };
-const translations: Record<string, { msgid: string; msgstr: string[] }> = {
-  "": { msgid: "", msgstr: ["Content-Type: text/plain; charset=UTF-8\n"] },
-};
-for (const [msgid, msgstr] of Object.entries(messages)) translations[msgid] = { msgid, msgstr: [msgstr] };
-writeFileSync(catalog, compile({ charset: "utf-8", headers: {}, translations: { "": translations } }));
+/** Writes a catalog of these msgid → msgstr pairs. */
+function writeCatalog(path: string, pairs: Record<string, string>): void {
+  const translations: Record<string, { msgid: string; msgstr: string[] }> = {
+    "": { msgid: "", msgstr: ["Content-Type: text/plain; charset=UTF-8\n"] },
+  };
+  for (const [msgid, msgstr] of Object.entries(pairs)) translations[msgid] = { msgid, msgstr: [msgstr] };
+  writeFileSync(path, compile({ charset: "utf-8", headers: {}, translations: { "": translations } }));
+}
+writeCatalog(catalog, messages);
+// Pluma in pt_BR maps pt's catalog too: a label of either is its own.
+const fallback = join(dir, "pluma-pt.mo");
+const brazilian = join(dir, "pluma-pt_BR.mo");
+writeCatalog(fallback, { "Replace _All": "Substituir _tudo" });
+writeCatalog(brazilian, { "Replace _All": "Substituir _todos", "Save _As": "Salvar _como" });
 
 const press = (description: string | undefined, name?: string): TargetFacts => ({
   role: "push button",
   ...(name !== undefined ? { name } : {}),
   ...(description ? { description } : {}),
-  window: { role: "frame", language: "de", catalog },
+  window: { role: "frame", language: "de", catalogs: [catalog] },
 });
 
 describe("a label read by its app's own catalog", () => {
   it("finds a label's English msgids, its mnemonic and bound key out", () => {
-    assert.deepEqual(englishOf(catalog, "Block schließen [)]"), ["End Group"]);
-    assert.deepEqual(englishOf(catalog, "Verlauf löschen"), ["Delete History"]);
-    assert.deepEqual(englishOf(catalog, "Behalten")?.sort(), ["Keep", "Save"]);
-    assert.equal(englishOf(catalog, "Block öffnen"), undefined);
+    assert.deepEqual(englishOf([catalog], "Block schließen [)]"), ["End Group"]);
+    assert.deepEqual(englishOf([catalog], "Verlauf löschen"), ["Delete History"]);
+    assert.deepEqual(englishOf([catalog], "Behalten")?.sort(), ["Keep", "Save"]);
+    assert.equal(englishOf([catalog], "Block öffnen"), undefined);
+  });
+
+  it("reads every catalog the app maps, its language's and the one it falls back to", () => {
+    const pluma = [fallback, brazilian];
+    assert.deepEqual(englishOf(pluma, "Substituir todos"), ["Replace All"]);
+    assert.deepEqual(englishOf(pluma, "Substituir tudo"), ["Replace All"]);
+    const replaceAll: TargetFacts = {
+      role: "push button",
+      name: "Substituir todos",
+      window: { role: "dialog", language: "pt_BR", catalogs: pluma, title: "Substituir" },
+    };
+    assert.equal(commitReason(replaceAll), undefined);
+    const onlyFallback = { ...replaceAll, window: { ...replaceAll.window!, catalogs: [fallback] } };
+    assert.match(commitReason(onlyFallback) ?? "", /"substituir"/, "read in Portuguese without pt_BR's");
   });
 
   it("judges the English: a harmless key passes, a committing one commits, the strictest of several stands", () => {
@@ -55,7 +78,7 @@ describe("a label read by its app's own catalog", () => {
 
   it("reads a label the catalog lacks in its own language, and without a catalog, as ever", () => {
     assert.match(commitReason(press("Anzeige löschen")) ?? "", /commits/, "no translation: German löschen");
-    const { catalog: _, ...window } = press("Die Anzeige löschen [Escape]").window!;
+    const { catalogs: _, ...window } = press("Die Anzeige löschen [Escape]").window!;
     assert.match(
       commitReason({ ...press("Die Anzeige löschen [Escape]"), window }) ?? "",
       /commits/,

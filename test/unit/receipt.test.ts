@@ -22,7 +22,10 @@ it("a call held by the dialog it opened says so, and a call with no such window 
     held_by: { id: 7, title: "Save As" },
     detail: "the call did not return in time: the app may be showing a modal dialog, or hung",
   });
-  assert.match(held, /it opened window 7 "Save As", which holds the call until it closes \(a modal dialog\)/);
+  assert.match(
+    held,
+    /it opened window 7 "Save As", a modal dialog: the app finishes this press only when that closes, and it is open now/,
+  );
   assert.doesNotMatch(held, /outcome unknown|or hung/);
   assert.match(renderReceipt(base), /outcome unknown: the call did not return in time/);
 });
@@ -37,4 +40,19 @@ it("an app that exited is said to have exited, not that its element is unreadabl
   });
   assert.match(text, /the app exited: python3 \(pid 42\) has no window and no process left/);
   assert.doesNotMatch(text, /after_read/);
+});
+
+it("a press whose reply shows what it changed leaves nothing to judge; one that shows nothing does", () => {
+  const judge = /for you to judge/;
+  const pressed = { ...base, action_outcome: "completed" as const, after_read: "complete" as const };
+  const opened = renderReceipt({
+    ...pressed,
+    windows_appeared: [{ id: 9, title: "Resize", app: "kolourpaint" }],
+  });
+  assert.match(opened, /window appeared: 9 "Resize"/);
+  assert.doesNotMatch(opened, judge, opened);
+  const retitled = renderReceipt({ ...pressed, windows_retitled: [{ id: 3, was: "a", now: "*a" }] });
+  assert.doesNotMatch(retitled, judge, retitled);
+  assert.match(renderReceipt(pressed), judge, "the call returned, and nothing shows what it did");
+  assert.match(renderReceipt({ ...pressed, effect: "not_seen" }), judge);
 });

@@ -12,7 +12,7 @@ import {
 } from "../gtk-menus.js";
 import { programOf, programShortcuts } from "../gtk-shortcuts.js";
 import { everyNode } from "../nodes.js";
-import { ownCatalog, processLanguage } from "../processes.js";
+import { ownCatalogs, processLanguage } from "../processes.js";
 import { MENU_ITEM_ROLES, roleSet, WINDOW_ROLES } from "../roles.js";
 import { startAll } from "../slice.js";
 import type {
@@ -524,8 +524,8 @@ export class AtspiBackend implements AccessibilityBackend {
     const pid = app.pid ?? match.window.pid;
     const language = pid && !app.showsPages ? processLanguage(pid) : undefined;
     if (language) read.language = language;
-    const catalog = language && language !== "en" && pid ? ownCatalog(pid) : undefined;
-    if (catalog) read.catalog = catalog;
+    const catalogs = language && language !== "en" && pid ? ownCatalogs(pid) : [];
+    if (catalogs.length > 0) read.catalogs = catalogs;
     if (app.toolkit.name) read.toolkit = app.toolkit.name;
     return read;
   }

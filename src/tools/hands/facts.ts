@@ -139,12 +139,12 @@ export function windowFacts({
   root,
   language,
   toolkit,
-  catalog,
+  catalogs,
 }: {
   root: RawNode;
   language?: string | undefined;
   toolkit?: string | undefined;
-  catalog?: string | undefined;
+  catalogs?: string[] | undefined;
 }): WindowFacts {
   const modal = root.states?.includes("modal") && !DIALOG_ROLES.has(root.role);
   return {
@@ -152,7 +152,7 @@ export function windowFacts({
     states: root.states,
     ...(language ? { language } : {}),
     ...(toolkit ? { toolkit } : {}),
-    ...(catalog ? { catalog } : {}),
+    ...(catalogs?.length ? { catalogs } : {}),
     ...(root.name ? { title: root.name } : {}),
   };
 }

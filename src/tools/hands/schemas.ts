@@ -12,7 +12,7 @@ export const intentSchema = z
   .max(500)
   .describe("Why (journaled)");
 
-export const reversibleSchema = z.boolean().describe("false needs a person");
+export const reversibleSchema = z.boolean().describe("false or a commit needs a person");
 
 const coordinate = z.number().int().min(-32768).max(32767);
 
