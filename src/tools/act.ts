@@ -314,10 +314,15 @@ async function gateAction(
     password: node.role === PASSWORD_ROLE,
   });
   if (!guarded.allowed)
-    throw new DeskhandError("refused", guarded.reason, "Leave this step to a person: report it, and go no further with it.", {
-      level: guarded.level,
-      target,
-    });
+    throw new DeskhandError(
+      "refused",
+      guarded.reason,
+      "Leave this step to a person: report it, and go no further with it.",
+      {
+        level: guarded.level,
+        target,
+      },
+    );
   return { ...verified, before, guarded };
 }
 
