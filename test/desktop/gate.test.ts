@@ -156,6 +156,37 @@ describe("the gate on an editor: what commits nothing passes, accelerators are j
     assert.equal(await status(), "Search closed");
   });
 
+  it("a modeless dialog's Close passes where its boxes hold a search and its replacement, named only by the labels beside them; a replacement alone asks", async () => {
+    const fill = async (title: string, values: string[]) => {
+      for (const [nth, text] of values.entries()) {
+        const field = await element(title, { role: "text", nth });
+        const set = await call("act", {
+          ref: field.ref,
+          action: { kind: "set_value", text },
+          intent: "Fill",
+        });
+        assert.ok(set.ok, JSON.stringify(set.error));
+      }
+    };
+    assert.ok((await invoke(TITLE, { role: "menu item", name: "Substituir…" })).ok);
+    assert.equal(await status(), "Substituir open");
+    await fill("Substituir", ["gato", "cão"]);
+    const closed = await invoke("Substituir", { role: "push button", name: "Fechar" });
+    assert.ok(closed.ok, JSON.stringify(closed.error));
+    assert.equal(await status(), "Substituir closed");
+    // Beside no search, "Substituir por:" names what a person wrote: closing would lose it.
+    assert.ok((await invoke(TITLE, { role: "menu item", name: "Renomear…" })).ok);
+    await fill("Renomear", ["novo nome"]);
+    const asked = await invoke("Renomear", { role: "push button", name: "Fechar" });
+    assert.equal(asked.error?.code, "refused", JSON.stringify(asked));
+    assert.match(asked.error.message, /holding input/);
+    assert.equal(await status(), "Renomear open");
+    // Emptied, it holds nothing to lose.
+    await fill("Renomear", [""]);
+    assert.ok((await invoke("Renomear", { role: "push button", name: "Fechar" })).ok);
+    assert.equal(await status(), "Renomear closed");
+  });
+
   it("ctrl+s is judged as the Save menu item it is bound to, like pressing Save", async () => {
     const before = await status();
     const window = await call("windows", {});

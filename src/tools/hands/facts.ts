@@ -4,6 +4,7 @@
 // A read that fails or comes back incomplete is reported as such: the gate then assumes the worst.
 
 import { isShown, reportsShowing } from "../../core/flatten.js";
+import { inferLabelsOf } from "../../core/labels.js";
 import { everyNode } from "../../platform/nodes.js";
 import {
   EDITABLE_ROLES,
@@ -30,7 +31,7 @@ import { withoutNamedThings } from "../../safety/named-things.js";
 import { labelWords, MNEMONIC_ONLY } from "../../safety/phrases.js";
 import type { ToolContext } from "../context.js";
 import { SETS_A_VALUE } from "./closing.js";
-import { isFindBar, searches } from "./find-bar.js";
+import { isFindBar, replaces, searches } from "./find-bar.js";
 import { READ, readWhole, type WindowRead } from "./window-read.js";
 
 export type WindowFacts = NonNullable<TargetFacts["window"]>;
@@ -106,17 +107,12 @@ async function holdsInput(
   windowId: number,
 ): Promise<boolean | undefined> {
   // A modeless dialog titled for searching ("Search", "Find and Replace") holds only what was typed
-  // to search, and so does a field named for it: closing loses nothing a person wrote.
+  // to search: closing loses nothing a person wrote.
   const modeless = !read.root.states?.includes("modal");
-  const searchOnly = modeless && searches(read.root.name);
   const shown = shownIn(read);
-  const editable = read.nodes.filter(
-    (n) =>
-      TYPED_TEXT_ROLES.has(n.role) &&
-      n.states?.includes("editable") &&
-      shown(n) &&
-      !(searchOnly || (modeless && searches(n.name ?? n.inferredLabel))),
-  );
+  const fields = read.nodes.filter((n) => TYPED_TEXT_ROLES.has(n.role) && shown(n));
+  const editable =
+    modeless && searches(read.root.name) ? [] : fields.filter((n) => n.states?.includes("editable"));
   if (editable.some((n) => n.role === "password text")) return true;
   const backend = await context.backend();
   await backend.enrich(editable, {
@@ -126,9 +122,40 @@ async function holdsInput(
     timeoutMs: 1000,
     windowId,
   });
-  if (editable.some((n) => (n.textLength ?? 0) > 0)) return true;
+  const holding = editable.filter((n) => (n.textLength ?? 0) > 0);
+  if (holding.length > 0 && !(modeless && (await searchTermsOnly(context, read, windowId, holding))))
+    return true;
   if (!read.complete || editable.some((n) => n.unread.includes("text"))) return undefined;
   return false;
+}
+
+/** How long the labels beside a dialog's fields may take to place. */
+const LABELS_WITHIN_MS = 800;
+
+/**
+ * Whether every field holding text holds a search's terms: it is named for searching, or for
+ * replacing what a field beside it searches for (Pluma's "Substituir por:" beside "Pesquisar por:").
+ * A field is named by its own name, the label beside it, or those of the combo box holding it. The
+ * labels are placed from bounds; nothing is acted on.
+ */
+async function searchTermsOnly(
+  context: ToolContext,
+  read: WindowRead,
+  windowId: number,
+  holding: RawNode[],
+): Promise<boolean> {
+  const backend = await context.backend();
+  await inferLabelsOf(backend, [{ node: read.root, windowId }], LABELS_WITHIN_MS).catch(() => undefined);
+  const holders = new Map<RawNode, RawNode>();
+  for (const node of read.nodes)
+    if (node.role === "combo box") for (const child of node.children ?? []) holders.set(child, node);
+  const labels = (n: RawNode) =>
+    [n.name, n.inferredLabel, holders.get(n)?.inferredLabel, holders.get(n)?.description].filter(
+      (l): l is string => !!l?.trim(),
+    );
+  const fields = read.nodes.filter((n) => TYPED_TEXT_ROLES.has(n.role));
+  const searching = fields.some((f) => labels(f).some(searches));
+  return holding.every((n) => labels(n).some((l) => searches(l) || (searching && replaces(l))));
 }
 
 /**

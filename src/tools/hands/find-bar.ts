@@ -19,6 +19,8 @@ const PLACEHOLDERS_READ = 4;
 
 /** Whether a label's words search ("Find:", "Search…", "Match case"): one reading for every rule. */
 export const searches = (label: string | undefined) => !!label && !!matchLabel(label).searches;
+/** Whether a label's words replace what a search found ("Replace with:", "Substituir por:"). */
+export const replaces = (label: string | undefined) => !!label && !!matchLabel(label).edits;
 // Qt's line edit says "editable" and not "single line"; a text of many lines says "multi line".
 const oneLine = (n: RawNode) =>
   EDITABLE_ROLES.has(n.role) &&
