@@ -343,7 +343,7 @@ function judgeLabel(
   // A terminal's paste warning: its Paste sends the clipboard to the shell.
   if (words.pastes && inDialog && window?.terminalApp !== false)
     return {
-      commits: `${what} answers a terminal's paste warning: the pasted text runs${window?.terminalApp ? "" : " (whether this app is a terminal could not be read)"}`,
+      commits: `${what}, which answers a terminal's paste warning: the pasted text runs${window?.terminalApp ? "" : " (whether this app is a terminal could not be read)"}`,
     };
   // A file chooser's Open or Select names a file for the app; the app has done nothing yet.
   if (words.picks && !commits && window?.chooser) return { safe: true };
@@ -365,8 +365,8 @@ function judgeLabel(
     if (losesNothing) return { safe: true };
     return {
       commits: inDialog
-        ? `${what} closes ${aRole(windowRole ?? "window")}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
-        : `${what} closes a window that may hold unsaved work`,
+        ? `${what}, which closes ${aRole(windowRole ?? "window")}${window?.holdsInput ? " holding input" : " whose fields could not be read"}`
+        : `${what}, which closes a window that may hold unsaved work`,
     };
   }
   // A find bar's "Replace All" edits the document, and the app's undo reverts it; in an alert
@@ -487,11 +487,16 @@ const pressedToggle = (target: TargetFacts, role: string) =>
 function pressReason(target: TargetFacts): string | undefined {
   const readings = inOwnEnglish(target);
   if (readings) {
-    // Each English the app's catalog gives is judged; the strictest stands.
-    const reason = readings.map(pressReason).find((r) => r !== undefined);
-    return (
-      reason && `${reason} (${quoteLabel(target.name || target.description || "")} in its app's own words)`
-    );
+    // Each English the app's catalog gives is judged; the strictest stands. Its words are named
+    // beside the English they are: 'a push button "Close" ("Fechar" in its app's own words)'.
+    for (const reading of readings) {
+      const reason = pressReason(reading);
+      if (reason === undefined) continue;
+      const own = `(${quoteLabel(target.name || target.description || "")} in its app's own words)`;
+      const english = quoteLabel(reading.name || reading.description || "");
+      return reason.includes(english) ? reason.replace(english, `${english} ${own}`) : `${reason} ${own}`;
+    }
+    return undefined;
   }
   if (target.nothing) return undefined;
   const role = target.role?.toLowerCase();
@@ -609,7 +614,7 @@ function structureReason(target: TargetFacts, role: string, label: string): stri
   const window = target.window;
   const windowRole = window?.role;
   const what = `${aRole(role)} ${quoteLabel(label)}`;
-  if (windowRole === "alert" && BUTTON_ROLES.has(role)) return `${what} answers an alert`;
+  if (windowRole === "alert" && BUTTON_ROLES.has(role)) return `${what}, which answers an alert`;
   // A modal dialog's default answers it; so does a modeless one's that only asks (no field to fill: a
   // question left open beside its window), which a modeless Find dialog with its field is not.
   if (DIALOG_ROLES.has(windowRole ?? "") && target.states?.includes("is default")) {

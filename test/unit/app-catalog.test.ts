@@ -71,7 +71,10 @@ describe("a label read by its app's own catalog", () => {
   it("judges the English: a harmless key passes, a committing one commits, the strictest of several stands", () => {
     assert.equal(commitReason(press("Die Anzeige löschen [Escape]")), undefined);
     assert.equal(commitReason(press("Block schließen [)]", ")")), undefined, "the name is no translation");
-    assert.match(commitReason(press("Verlauf löschen")) ?? "", /"delete" commits.*in its app's own words/);
+    assert.match(
+      commitReason(press("Verlauf löschen")) ?? "",
+      /a push button "Delete History" \("Verlauf löschen" in its app's own words\) \("delete" commits\)/,
+    );
     assert.match(commitReason(press("Ergebnis senden")) ?? "", /commits/);
     assert.match(commitReason(press("Behalten")) ?? "", /"save" commits/, "Keep and Save: Save stands");
   });
