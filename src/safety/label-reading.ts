@@ -167,8 +167,10 @@ function harmlessWordsOf(lexicon: LabelLexicon, language: string | undefined): H
   const base = language ? baseLanguage(language) : undefined;
   const own = base && base !== "en" ? lexicon.ownHarmless(base) : undefined;
   if (!own) return lexicon.harmless;
-  const has = (word: string) => own.has(word) && (lexicon.harmless.has(word) || own.has(VOUCHED + word));
-  return { has, hasPrefix: (prefix, longerBy) => own.hasPrefix(prefix, longerBy, has) };
+  const counted = (word: string) => own.has(word) && lexicon.harmless.has(word);
+  const has = (word: string) => counted(word) || (own.has(word) && own.has(VOUCHED + word));
+  // A word seen once vouches for itself, not for the words that share its stem.
+  return { has, hasPrefix: (prefix, longerBy) => own.hasPrefix(prefix, longerBy, counted) };
 }
 
 /**

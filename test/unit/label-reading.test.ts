@@ -315,6 +315,7 @@ catalog(contextRoot, "ii", "power", {
   Off: "Padam",
   Cancel: "Batalkan",
   "Show Hidden Files": "Tampilkan berkas tersembunyi",
+  Hints: "Saranhaha",
   "Open File": "Buka berkas",
   "Open Folder": "Buka map",
   "Zoom Out": "Perkecil",
@@ -390,6 +391,9 @@ describe("labels in context: whole labels and messages", () => {
     // A cancel's word is many languages' delete; a word of a long label is not aligned by it.
     assert.deepEqual(read("Batalkan", "ii").unknown, ["batalkan"]);
     assert.deepEqual(read("Tersembunyi", "ii").unknown, ["tersembunyi"]);
+    // Seen once, a word vouches for itself, not for another that shares its stem.
+    assert.equal(read("Saranhaha", "ii").harmless, true);
+    assert.deepEqual(read("Saranhidi", "ii").unknown, ["saranhidi"]);
     assert.equal(read("Perkecil", "ii").harmless, true, JSON.stringify(read("Perkecil", "ii")));
     // One of its messages says delete: it stays unread.
     assert.deepEqual(read("Lenyap", "ii").unknown, ["lenyap"]);
