@@ -18,6 +18,7 @@ import {
   baseLanguage,
   buildLabelLexicon,
   domainOf,
+  labelContext,
   NOT_LABELS,
   UNSPACED,
 } from "../src/safety/label-lexicon.js";
@@ -174,9 +175,9 @@ export function corpus(split = { languages: 2, domains: 0 }): {
   };
   for (const file of files) {
     const domain = domainOf(file);
-    for (const { id, text } of readCatalog(file.path, (m) => classOf(m) !== undefined, 40)) {
+    for (const { context, id, text } of readCatalog(file.path, (m) => classOf(m) !== undefined, 40)) {
       const found = classOf(id);
-      if (!found || /[%<\n{$]/.test(text) || /(\.\.\.|…)\s*$/.test(text)) continue;
+      if (!found || !labelContext(context) || /[%<\n{$]/.test(text) || /(\.\.\.|…)\s*$/.test(text)) continue;
       add({ language: file.language, domain, cls: found.cls, verb: found.verb, text });
       // English: the msgid itself, from the domains held out.
       if (domains.has(domain)) add({ language: "en", domain, cls: found.cls, verb: found.verb, text: id });

@@ -49,3 +49,52 @@ export function englishOf(catalogs: string[], label: string): string[] | undefin
   if (ids.length === 0) return undefined;
   return [...new Set(ids.map((id) => withoutBoundKey(normalizeLabel(id))))];
 }
+
+/** A catalog's short messages with one number or string in them, as patterns over their translation. */
+interface Formatted {
+  pattern: RegExp;
+  /** The msgid without its directive: "Unsaved Document". */
+  english: string;
+}
+
+// A printf directive ("%d", "%s", "%Id", "%1$s"): the one a formatted title holds.
+const DIRECTIVE = /%(?:\d+\$)?I?[-+ #0]*\d*(?:\.\d+)?(?:l|ll|h|z)?[dsiu]/gu;
+const literal = (part = "") => part.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+const formattedIndexes = new Map<string, { stamp: string; formatted: Formatted[] }>();
+
+/** The catalog's messages holding one directive and letters, each a pattern of its translation. */
+function formattedOf(catalog: string): Formatted[] {
+  let stamp: string;
+  try {
+    const stat = statSync(catalog);
+    stamp = `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return [];
+  }
+  const known = formattedIndexes.get(catalog);
+  if (known?.stamp === stamp) return known.formatted;
+  const formatted: Formatted[] = [];
+  const one = (text: string) => (text.match(DIRECTIVE) ?? []).length === 1 && /\p{L}/u.test(text);
+  for (const { id, text } of readCatalog(catalog, (m) => !/[\n<{$]/u.test(m) && one(m), LABEL_ID_BYTES)) {
+    if (!one(text)) continue;
+    const [before, after] = comparable(text).split(new RegExp(DIRECTIVE.source, "u"));
+    const english = normalizeLabel(id.replace(DIRECTIVE, "")).trim();
+    formatted.push({ pattern: new RegExp(`^${literal(before)}.+${literal(after)}$`, "u"), english });
+  }
+  if (formattedIndexes.size >= INDEXED) formattedIndexes.delete(formattedIndexes.keys().next().value!);
+  formattedIndexes.set(catalog, { stamp, formatted });
+  return formatted;
+}
+
+/**
+ * The English msgids, their number or name left out, that a text made from one of the app's own
+ * formatted messages says: Pluma's title "Documento não-salvo 1" is its "Unsaved Document %d".
+ */
+export function englishOfFormatted(catalogs: string[], text: string): string[] {
+  const compared = comparable(text);
+  return catalogs.flatMap((catalog) =>
+    formattedOf(catalog)
+      .filter((f) => f.pattern.test(compared))
+      .map((f) => f.english),
+  );
+}

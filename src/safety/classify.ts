@@ -6,7 +6,7 @@
 
 import { LABEL_CEILING } from "../core/limits.js";
 import { EDITABLE_ROLES, ROLES, type Role, roleSet, TYPED_TEXT_ROLES } from "../platform/roles.js";
-import { englishOf } from "./app-catalog.js";
+import { englishOf, englishOfFormatted } from "./app-catalog.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./committing-words.js";
 import { committingPhrase, readLabel } from "./label-reading.js";
 import { agentOf } from "./meanings.js";
@@ -259,15 +259,17 @@ function quoteLabel(label: string): string {
  * "Untitled *", "New Document (Draft)"), without an edited mark, a number or a note in brackets, is
  * a catalog's word for one. A file named "Untitled.txt" is titled so, and is no such document.
  */
-export function untitledDocument(title: string | undefined): boolean {
+export function untitledDocument(title: string | undefined, catalogs: string[] = []): boolean {
   const document = titleFirstPart(title);
   if (!document) return false;
-  const bare = document
-    .replace(/^\*\s*|\s*\*$/gu, "")
+  const marked = document.replace(/^\*\s*|\s*\*$/gu, "");
+  const bare = marked
     .replace(/\s*[(（][^)）]*[)）]$/u, "")
     .replace(/\s*\d+$/u, "")
     .replace(/\s*\*$/u, "");
-  return bare !== "" && labelIs(bare, "untitled");
+  if (bare !== "" && labelIs(bare, "untitled")) return true;
+  // The app's own words for it, made with its number: Pluma's "Documento não-salvo 1".
+  return englishOfFormatted(catalogs, marked).some((english) => labelIs(english, "untitled"));
 }
 
 /**
@@ -281,6 +283,15 @@ export function settingsWindow(title: string | undefined): boolean {
 
 /** What a window's title names before " — " or " - " (its app's name after): "Untitled", "Preferences". */
 const titleFirstPart = (title: string | undefined) => title?.split(/ [—–-] /u)[0];
+
+/** A window's title with its first part in its app's own English, where its catalogs say it. */
+function titleInEnglish(title: string | undefined, catalogs: string[]): string | undefined {
+  const first = titleFirstPart(title);
+  if (!title || !first) return title;
+  const marked = first.replace(/^\*\s*|\s*\*$/gu, "");
+  const english = englishOf(catalogs, marked)?.[0] ?? englishOfFormatted(catalogs, marked)[0];
+  return english ? title.replace(marked, english) : title;
+}
 
 // Readings of a target in its app's own English judged at most, where a text translates several.
 const OWN_READINGS = 8;
@@ -307,7 +318,7 @@ function inOwnEnglish(target: TargetFacts): TargetFacts[] | undefined {
     ...(target.name ? { name: pick(target.name) } : {}),
     ...(target.description ? { description: pick(target.description) } : {}),
     ...(target.shown ? { shown: target.shown.map(pick) } : {}),
-    window: { ...window, language: "en", catalogs: undefined },
+    window: { ...window, language: "en", catalogs: undefined, title: titleInEnglish(window.title, catalogs) },
   });
   const first = (text: string) => english.get(text)?.[0] ?? text;
   const readings = [inEnglish(first)];
@@ -349,7 +360,12 @@ function judgeLabel(
   if (words.picks && !commits && window?.chooser) return { safe: true };
   // Save of a document never saved asks for its name first, as Save As does (GNOME, KDE and Apple
   // guidelines): the window's title names it "Untitled".
-  if (!inDialog && words.saves && labelIs(judged, "saves") && untitledDocument(window?.title))
+  if (
+    !inDialog &&
+    words.saves &&
+    labelIs(judged, "saves") &&
+    untitledDocument(window?.title, window?.catalogs)
+  )
     return { safe: true };
   // A settings window's OK, Apply, Save and Close keep or leave what was set there: values the same
   // window sets back, as a toggle's press sets one (GNOME's preferences apply as they are set).

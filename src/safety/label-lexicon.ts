@@ -117,6 +117,14 @@ export function baseLanguage(language: string): string {
 const NOT_A_LABEL = /%|<|\n|\{|\$|\ufffd|\\/u;
 // Code lists (countries, languages, places, keyboard layouts) are names, not labels.
 export const NOT_LABELS = /^iso_|locations|^xkeyboard-config/;
+// A message's context says what it is: one that names a kind of name (a key's, "keyboard-key-name":
+// "Del"; a paper size, a colour, a font, a script, a mouse button, a place, an accessible role, the
+// translators) is no label. Other contexts are a UI's words ("@action:button", "Stock label", "Wacom
+// action-type"): KDE's labels all have one.
+const NAME_CONTEXT =
+  /\b(key|keyboard|paper|colou?r|font|fontface|opentype|script|mouse|city|state in|country|region|accessibility|translators)\b/iu;
+/** Whether a message with this context (none: "") may be a label. */
+export const labelContext = (context: string) => !NAME_CONTEXT.test(context);
 // A msgid of up to this many bytes and words: labels, and the short messages that say the same words.
 const LABEL_ID_BYTES = 64;
 const LABEL_WORDS = 8;
@@ -449,12 +457,13 @@ const BACKS_OUT = new Set([...ENGLISH.cancels, "close", "abort"]);
 
 /** A catalog's labels into its language's (by their text) and English's (by their msgid). */
 function readLabels(file: CatalogFile, labels: Map<string, Seen>, english: Map<string, Seen>): void {
-  for (const { id, text } of readCatalog(
+  for (const { context, id, text } of readCatalog(
     file.path,
     (m) => !NOT_A_LABEL.test(m),
     LABEL_ID_BYTES,
     labelStart,
   )) {
+    if (!labelContext(context)) continue;
     // Labels that differ only in a number ("Move window to workspace 1" … 12) are one label: counted
     // twelve times, one catalog's list outweighed every other use of its words.
     const key = `${id}\u0000${text}`.replace(/\p{Nd}+/gu, "#");

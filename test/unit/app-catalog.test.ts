@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import gettextParser from "gettext-parser";
 import { englishOf } from "../../src/safety/app-catalog.js";
-import { commitReason, type TargetFacts } from "../../src/safety/classify.js";
+import { commitReason, type TargetFacts, untitledDocument } from "../../src/safety/classify.js";
 
 const compile = (gettextParser.mo as unknown as { compile(data: unknown): Buffer }).compile;
 const dir = mkdtempSync(join(tmpdir(), "deskhand-app-catalog-"));
@@ -37,7 +37,12 @@ writeCatalog(catalog, messages);
 const fallback = join(dir, "pluma-pt.mo");
 const brazilian = join(dir, "pluma-pt_BR.mo");
 writeCatalog(fallback, { "Replace _All": "Substituir _tudo" });
-writeCatalog(brazilian, { "Replace _All": "Substituir _todos", "Save _As": "Salvar _como" });
+writeCatalog(brazilian, {
+  "Replace _All": "Substituir _todos",
+  "Save _As": "Salvar _como",
+  _Save: "_Salvar",
+  "Unsaved Document %d": "Documento não-salvo %d",
+});
 
 const press = (description: string | undefined, name?: string): TargetFacts => ({
   role: "push button",
@@ -66,6 +71,21 @@ describe("a label read by its app's own catalog", () => {
     assert.equal(commitReason(replaceAll), undefined);
     const onlyFallback = { ...replaceAll, window: { ...replaceAll.window!, catalogs: [fallback] } };
     assert.match(commitReason(onlyFallback) ?? "", /"substituir"/, "read in Portuguese without pt_BR's");
+  });
+
+  it("reads a title its app made from its own words and a number: a document never saved", () => {
+    const pluma = [fallback, brazilian];
+    assert.equal(untitledDocument("*Documento não-salvo 1 - Pluma", pluma), true);
+    assert.equal(untitledDocument("Documento não-salvo 12 - Pluma", pluma), true);
+    assert.equal(untitledDocument("*Documento não-salvo 1 - Pluma"), false, "no catalog: words unread");
+    assert.equal(untitledDocument("*relatório.txt - Pluma", pluma), false);
+    const save = (title: string): TargetFacts => ({
+      role: "menu item",
+      name: "Salvar",
+      window: { role: "frame", language: "pt_BR", catalogs: pluma, title },
+    });
+    assert.equal(commitReason(save("*Documento não-salvo 1 - Pluma")), undefined, "it asks for a name first");
+    assert.match(commitReason(save("*relatório.txt - Pluma")) ?? "", /"save" commits/);
   });
 
   it("judges the English: a harmless key passes, a committing one commits, the strictest of several stands", () => {

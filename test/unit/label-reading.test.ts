@@ -419,8 +419,11 @@ describe("labels with a context", () => {
       const context = "@action:button collapses every node of the tree view beside it";
       catalog(kde, "kx", "plasma", { Collapse: "Svinout", "Zoom Out": "Oddálit" }, context);
       catalog(kde, "kx", "widgets", { Collapse: "Svinout" }, "@action:inmenu");
+      // A context that names a key, not a command: no label.
+      catalog(kde, "kx", "keys", { Del: "Fjern" }, "keyboard-key-name");
       const lexicon = buildLabelLexicon({ roots: [kde] });
       assert.equal(readLabel("Svinout", { lexicon, language: "kx" }).harmless, true);
+      assert.deepEqual(readLabel("Fjern", { lexicon, language: "kx" }).unknown, ["fjern"]);
       assert.equal(lexicon.leads.has("collapse"), true, "its English leads a harmless label");
     } finally {
       rmSync(kde, { recursive: true, force: true });

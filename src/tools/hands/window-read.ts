@@ -19,6 +19,8 @@ export interface WindowRead {
   language?: string | undefined;
   /** The toolkit its app reports, where known. */
   toolkit?: string | undefined;
+  /** The app's own gettext catalogs, as its process has them mapped. */
+  catalogs?: string[] | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ async function readAnew(context: ToolContext, windowId: number): Promise<WindowR
     complete: !read.timedOut && !read.ceilingHit && !cut,
     language: read.language,
     toolkit: read.toolkit,
+    catalogs: read.catalogs,
   };
 }
 
