@@ -106,3 +106,31 @@ export function offsetRuns(at: number[]): string {
   }
   return runs.join(", ");
 }
+
+// The characters an app may write in place of one typed (a calculator's "×" for "*", an editor's
+// smart quotes): what it shows then is what was typed, in its own way.
+const WRITTEN_AS: Record<string, string> = {
+  "*": "×∗⋅·",
+  "-": "−–—‐",
+  "/": "÷∕",
+  "'": "’‘ʼ",
+  '"': "“”„«»",
+  " ": "\u00a0\u202f",
+};
+
+/**
+ * Where `got` is `wanted` with some characters written the app's way, what it wrote for what
+ * ('"×" for "*", "−" for "-"'); undefined where they differ otherwise or not at all.
+ */
+export function rewrittenAs(got: string, wanted: string): string | undefined {
+  const a = [...got];
+  const b = [...wanted];
+  if (a.length !== b.length || got === wanted) return undefined;
+  const pairs = new Set<string>();
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (!WRITTEN_AS[b[i]!]?.includes(a[i]!)) return undefined;
+    pairs.add(`${JSON.stringify(a[i])} for ${JSON.stringify(b[i])}`);
+  }
+  return [...pairs].join(", ");
+}

@@ -21,7 +21,7 @@ describe("typed text read back from the app", () => {
   let tk: StartedApp;
   let context: ToolContext;
   let call: ReturnType<typeof toolCaller>;
-  /** What the GTK app says each of its fields holds: "Full=…|Short=…|Canvas=…|Secret=N". */
+  /** What the GTK app says each of its fields holds: "Full=…|Short=…|Canvas=…|Secret=N|Sum=…". */
   const holds = async () => {
     const status = (await findWaiting(call, TITLE, { role: "label", name: "Status" }, 5000)) as {
       ref: string;
@@ -83,6 +83,18 @@ describe("typed text read back from the app", () => {
     assert.doesNotMatch(JSON.stringify(end), /klmno/);
   });
 
+  it("an entry that writes typed characters its own way (a calculator's × for *): done, and what it wrote said", async () => {
+    const typed = await call("type_text", { ref: await ref("Sum"), text: "12*8-3", intent: "Compute" });
+    assert.equal(typed.data?.status, "done", JSON.stringify(typed));
+    assert.match(
+      typed.text ?? "",
+      /^done: typed 6 character\(s\).*reads back as typed, some characters written its own way: the app wrote "×" for "\*", "−" for "-"/,
+      typed.text,
+    );
+    assert.doesNotMatch(typed.text ?? "", /did not arrive/, typed.text);
+    assert.match(await holds(), /\|Sum=12×8−3$/);
+  });
+
   it("a password entry: its length read back, never its text", async () => {
     const typed = await call("type_text", {
       ref: await ref("Secret"),
@@ -93,7 +105,7 @@ describe("typed text read back from the app", () => {
     assert.equal(typed.data.result.read_back, "same length", typed.text);
     assert.match(typed.text ?? "", /holds as many characters as it should/, typed.text);
     assert.doesNotMatch(typed.text ?? "", /pw-1234/);
-    assert.match(await holds(), /\|Secret=7$/);
+    assert.match(await holds(), /\|Secret=7\|/);
   });
 
   it("a drawing area with no text: typed, not verified, and the app has the keys", async () => {

@@ -5,6 +5,7 @@ import {
   lostCharacters,
   offsetRuns,
   readsBackAs,
+  rewrittenAs,
   textAfterTyping,
   textDifference,
 } from "../../src/core/readback.js";
@@ -90,5 +91,20 @@ describe("addedIndent", () => {
     assert.equal(addedIndent("a\nb", "a\nb"), undefined);
     assert.equal(addedIndent("a\n  c", "a\nb"), undefined);
     assert.equal(addedIndent("  a", "a"), undefined);
+  });
+});
+
+describe("rewrittenAs", () => {
+  it("names what an app wrote its own way, and nothing for other differences", () => {
+    assert.equal(rewrittenAs("12×8−3", "12*8-3"), '"×" for "*", "−" for "-"');
+    const quote = (written: string, typed: string) =>
+      `${JSON.stringify(written)} for ${JSON.stringify(typed)}`;
+    assert.equal(
+      rewrittenAs("it’s “ok”", `it's "ok"`),
+      [quote("’", "'"), quote("“", '"'), quote("”", '"')].join(", "),
+    );
+    assert.equal(rewrittenAs("12*8-3", "12*8-3"), undefined, "the same text");
+    assert.equal(rewrittenAs("12x8-3", "12*8-3"), undefined, "x is no way to write *");
+    assert.equal(rewrittenAs("12×8", "12*8-3"), undefined, "characters lost");
   });
 });

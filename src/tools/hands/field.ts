@@ -3,7 +3,13 @@
 // it should now be. Typing used to go wherever a focus click had put the caret, or over the selection
 // two quick clicks had made, and the reply said "exact" whenever the field ended with the typed text.
 import { setTimeout as sleep } from "node:timers/promises";
-import { lostCharacters, offsetRuns, textAfterTyping, textDifference } from "../../core/readback.js";
+import {
+  lostCharacters,
+  offsetRuns,
+  rewrittenAs,
+  textAfterTyping,
+  textDifference,
+} from "../../core/readback.js";
 import type { Hands } from "../../platform/hands.js";
 import { parseChord } from "../../platform/keys.js";
 import { ONE_CARET_ROLES, SHOWS_TYPED_ROLES } from "../../platform/roles.js";
@@ -172,7 +178,7 @@ export async function emptied(
  * text with the typed text at the caret, or the typed text alone after a clear); "ends with it":
  * only its end could be compared (no text read before); "differs", with what differs; "unreadable".
  */
-export type ReadBack = "exact" | "ends with it" | "same length" | "differs" | "unreadable";
+export type ReadBack = "exact" | "ends with it" | "rewritten" | "same length" | "differs" | "unreadable";
 
 /**
  * Typed characters the field does not hold: how many, which (typed text: the journal keeps only the
@@ -269,6 +275,12 @@ export async function untilShown(
     const now = trim(shown);
     if (whole === undefined ? now.endsWith(trim(typed)) : now === whole)
       return { read_back: whole === undefined ? "ends with it" : "exact" };
+    // A calculator writes "×" for "*": the text arrived, written the app's way.
+    const rewritten =
+      whole === undefined
+        ? rewrittenAs([...now].slice(-[...trim(typed)].length).join(""), trim(typed))
+        : rewrittenAs(now, whole);
+    if (rewritten) return { read_back: "rewritten", read_back_differs: `the app wrote ${rewritten}` };
     if (Date.now() > deadline) {
       // Offsets count the characters that went in: a single-line field takes no line break.
       const inserted = start?.singleLine ? typed.replace(/[\r\n]/g, "") : typed.replace(/\r/g, "\n");

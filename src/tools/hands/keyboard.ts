@@ -52,6 +52,7 @@ const READ_BACK_WORDS: Record<string, string> = {
   "last line": "it reads back containing its last line (the lines before went into paragraphs of their own)",
   indented: "it reads back containing its lines, with indentation the editor added at their starts",
   differs: "the field reads back different",
+  rewritten: "the field reads back as typed, some characters written its own way",
   "across cells":
     "its Tabs and line breaks moved it across the table's cells, so no one field holds it: read_table reads them",
   unreadable: "it could not be read back",
