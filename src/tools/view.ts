@@ -38,21 +38,28 @@ function missing(now: string[], before: string[]): string[] {
 
 /**
  * Targets new, changed and gone between two listings of a window. A target that came back with other
- * words, under its ref or at its place in the same role, changed (a box now checked; a display whose
- * app made it anew with the new number): said once, as it is now.
+ * words, under its ref, as the same element (a tab renamed, given a new ref) or at its place in the
+ * same role, changed (a box now checked; a display whose app made it anew with the new number): said
+ * once, as it is now. `handleOf`: the element a target's ref stands for, where it still resolves.
  */
-function sinceLastLook(before: string[], now: string[]) {
+function sinceLastLook(before: string[], now: string[], handleOf: (label: string) => string | undefined) {
   const came = missing(now, before);
   const went = missing(before, now);
   const place = (label: string, list: string[]) => `${roleOf(label)}\u0000${list.indexOf(label)}`;
   const wentAt = new Map(went.map((label) => [place(label, before), label]));
   const wentBy = new Map(went.map((label) => [refOf(label), label]));
+  const wentAs = new Map(went.map((label) => [handleOf(label), label]));
+  wentAs.delete(undefined);
   const was = new Set<string>();
   const changed: string[] = [];
   const added: string[] = [];
   for (const label of came) {
     const ref = refOf(label);
-    const old = (ref === undefined ? undefined : wentBy.get(ref)) ?? wentAt.get(place(label, now));
+    const handle = handleOf(label);
+    const old =
+      (ref === undefined ? undefined : wentBy.get(ref)) ??
+      (handle === undefined ? undefined : wentAs.get(handle)) ??
+      wentAt.get(place(label, now));
     if (old !== undefined && !was.has(old)) {
       was.add(old);
       changed.push(label);
@@ -68,15 +75,23 @@ function sinceLastLook(before: string[], now: string[]) {
 function stillThere(context: ToolContext, snapshotId: string): (label: string) => boolean {
   const handles = context.snapshots.kept(snapshotId)?.handles;
   return (label) => {
-    const ref = refOf(label);
-    if (!handles || ref === undefined) return false;
-    try {
-      return handles.has(context.refs.lookup(ref).handle);
-    } catch {
-      return false;
-    }
+    const handle = handleOfTarget(context)(label);
+    return !!handles && handle !== undefined && handles.has(handle);
   };
 }
+
+/** The element a target line's ref stands for, where the ref still resolves. */
+const handleOfTarget =
+  (context: ToolContext) =>
+  (label: string): string | undefined => {
+    const ref = refOf(label);
+    if (ref === undefined) return undefined;
+    try {
+      return context.refs.lookup(ref).handle;
+    } catch {
+      return undefined;
+    }
+  };
 
 // The roles a menu's listing holds: off screen after they were seen, their menu closed.
 const MENU_LISTED = new Set(["menu item", "check menu item", "radio menu item", "menu", "tearoff menu item"]);
@@ -167,7 +182,7 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
       text: [`${header} · ${snapshotId}, new to you: ${targets.length} targets`, ...listing].join("\n"),
     };
   }
-  const since = sinceLastLook(before.targets, seen.targets);
+  const since = sinceLastLook(before.targets, seen.targets, handleOfTarget(context));
   const { added, changed } = since;
   // A listing that stops at maxTargets says nothing of what is past its end: not gone. Nor is a
   // target the read still holds, off screen now (a form scrolled by the field filled below it).

@@ -247,6 +247,20 @@ describe("the view an acting reply ends with", () => {
     );
   });
 
+  // Gnote's note tab, renamed by its note's first line: it was listed as a new tab, and the old name
+  // "off screen now (still there)".
+  it("a target renamed in place is one changed target, wherever the listing now puts it", async () => {
+    const tab = (name: string, y: number): FakeElement => ({ ...button(name, y), role: "page tab" });
+    const view = await viewAfterPressing([tab("Spesa", 10), button("Rename", 100)], "Rename", (root) => {
+      const renamed = root.children![0]!;
+      renamed.name = "Spesa di lunedì";
+      renamed.bounds = at(200);
+    });
+    assert.match(view[0]!, /0 targets new, 1 changed, 0 gone, 1 the same$/, view.join("\n"));
+    assert.match(view[1]!, /^~ 1\. page tab "Spesa di lunedì" \[ref=/, view.join("\n"));
+    assert.doesNotMatch(view.join("\n"), /still there|off screen/);
+  });
+
   // Geany's Search menu, closed as its item opened a dialog: its items were said to be "off screen
   // now (still there)", as if the menu were open somewhere else.
   it("a menu's items still read but off screen went with their menu: said so", async () => {
