@@ -358,10 +358,17 @@ export function systemVocabulary(env: NodeJS.ProcessEnv = process.env): Vocabula
       catalogs: from.length,
     }));
   const committing = new Map<string, Set<string>>();
+  // A translation the shipped table has already counts there, by its packages: counted again, one
+  // catalog read with its context (gnome-shell's "Power Off" button, Turkish "Kapat") outweighed
+  // the 23 packages that say "Kapat" closes.
+  const key = (kind: string, english: string, language: string, text: string) =>
+    [kind, english, baseOf(language), text].join("\u0001");
+  const shippedKeys = new Set(translated.map((t) => key(t.kind, t.english ?? "", t.language ?? "", t.text)));
   for (const { language, value } of installed.picked) {
     const [kind, english, text] = value;
     if (kind === "commits" && cancelWord(text)) continue;
-    translated.push({ kind, text, language, english });
+    if (!shippedKeys.has(key(kind, english, language, text)))
+      translated.push({ kind, text, language, english });
     if (kind !== "commits") continue;
     const set = committing.get(language) ?? new Set<string>();
     set.add(english);
