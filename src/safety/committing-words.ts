@@ -153,6 +153,9 @@ export function buildVocabulary(
   return { phrases, catalogs: options.catalogs ?? 0, languages: options.languages ?? [], words };
 }
 
+// The committing phrases that answer a question rather than name a command.
+const ANSWERS = new Set(["ok", "okay", "yes", "continue", "proceed", "accept", "agree"]);
+
 /** Each phrase once per kind, with its comparable forms. */
 function phrasesOf(translated: Translated[], english: Set<string> | undefined): Phrase[] {
   const seen = new Map<string, Phrase>();
@@ -191,6 +194,17 @@ function phrasesOf(translated: Translated[], english: Set<string> | undefined): 
   const outvoted = outvotedInTheirLanguage(usable);
   // A translation of unknown language is read in every language.
   for (const t of usable) if (t.kind === "commits" && !outvoted.has(t)) add(t.text, t.kind, t.language ?? "");
+  // An answer (OK, Yes, Continue) is a whole button: inside a longer run of Chinese or Japanese it
+  // is another word's part ("一般", one zh catalog's OK, in "一般大小", normal size). A text any catalog
+  // gives a verb too ("确定删除") is still found anywhere.
+  const verbs = new Set(
+    usable
+      .filter((t) => t.kind === "commits" && !ANSWERS.has(t.english ?? ""))
+      .map((t) => forms(t.text)[1]!.trim()),
+  );
+  for (const phrase of phrases)
+    if (phrase.kind === "commits" && phrase.cjk && phrase.languages && !verbs.has(phrase.forms[1]!.trim()))
+      phrase.wholeOnly = true;
   // A catalog that translates "Dismiss" as "OK" must not make OK a cancel: a label that is a
   // committing phrase anywhere is never one of the kinds that commit nothing.
   const committing = new Set(phrases.filter((p) => p.kind === "commits").map((p) => p.forms[1]!.trim()));

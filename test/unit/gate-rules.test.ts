@@ -153,6 +153,20 @@ describe("what commits", () => {
     assert.equal(matchLabel("Sulje", apart, "fi").commits, "Sulje");
   });
 
+  it("an answer is a whole button: inside a longer run of Chinese or Japanese it is another word's part", () => {
+    // One zh catalog's OK is "一般", which is "general" in "一般大小" (normal size).
+    const vocabulary = buildVocabulary([
+      { kind: "commits", text: "一般", language: "zh_CN", english: "ok" },
+      { kind: "commits", text: "续行", language: "ja", english: "continue" },
+      { kind: "commits", text: "续行", language: "ja", english: "resume" },
+      { kind: "commits", text: "删除", language: "zh_CN", english: "delete" },
+    ]);
+    assert.equal(matchLabel("一般", vocabulary, "zh_CN").commits, "一般", "alone, it answers");
+    assert.equal(matchLabel("一般大小", vocabulary, "zh_CN").commits, undefined);
+    assert.equal(matchLabel("续行处理", vocabulary, "ja").commits, "续行", "a verb too: found anywhere");
+    assert.equal(matchLabel("全部删除", vocabulary, "zh_CN").commits, "删除");
+  });
+
   it("reads every catalog installed on the system", (t) => {
     const read = readInstalledTranslations(
       { roots: ["/usr/share/locale"] },
