@@ -355,7 +355,7 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.after) {
     const a = receipt.after;
     lines.push(
-      `after: ${a.role} ${!a.name && receipt.seen_label ? `~${JSON.stringify(receipt.seen_label)}` : JSON.stringify(a.name)}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})${changedWords(receipt.states_changed)}`,
+      `after: ${a.role}${a.name ? ` ${JSON.stringify(a.name)}` : receipt.seen_label ? ` ~${JSON.stringify(receipt.seen_label)}` : ""}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})${changedWords(receipt.states_changed)}`,
     );
   }
   if (receipt.after_read !== "complete" && !receipt.app_exited)

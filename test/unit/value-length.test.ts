@@ -56,4 +56,16 @@ it("an unnamed element's after-line names it by the label the listing showed", (
     windows_disappeared: [],
   } as Receipt);
   assert.match(text, /after: spin button ~"Larghezza" = "2"/, text);
+  // With no label either, no empty name: Gnote's note read `after: text "" = "Spesa…"`.
+  const bare = renderReceipt({
+    ref: "s1:e2",
+    action: "set_value",
+    route: "EditableText",
+    action_outcome: "completed",
+    after: elementState(node({ role: "text", name: "", value: "Spesa" })),
+    after_read: "complete",
+    windows_appeared: [],
+    windows_disappeared: [],
+  } as Receipt);
+  assert.match(bare, /^after: text = "Spesa"/m, bare);
 });
