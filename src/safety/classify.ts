@@ -278,7 +278,13 @@ export function untitledDocument(title: string | undefined, catalogs: string[] =
  */
 export function settingsWindow(title: string | undefined): boolean {
   const first = titleFirstPart(title)?.trim();
-  return !!first && labelIs(first, "settings");
+  if (!first) return false;
+  if (labelIs(first, "settings")) return true;
+  // The app's name, then the word: "Terminal Preferences", "Terminal-Einstellungen". Not where the
+  // rest commits: a dialog titled "Reset Settings" does what its title says.
+  const words = first.split(/[\s-]+/u);
+  const last = words.at(-1);
+  return words.length > 1 && !!last && labelIs(last, "settings") && !committingPhrase(first);
 }
 
 /** What a window's title names before " — " or " - " (its app's name after): "Untitled", "Preferences". */
@@ -620,7 +626,7 @@ function confirmsTitled(target: TargetFacts, role: string, labels: Label[]): boo
 export function acknowledgedMessage(texts: string[], language: string | undefined): boolean | undefined {
   if (texts.length === 0) return undefined;
   return texts.every((text) => {
-    const reading = readLabel(withoutNamedThings(text), { language });
+    const reading = readLabel(withoutNamedThings(text), { language, sentence: true });
     return !reading.commits && !reading.unreadLanguage;
   });
 }

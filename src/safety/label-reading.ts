@@ -65,6 +65,11 @@ export interface ReadingOptions {
   language?: string | undefined;
   /** The toolkit the app reports ("Qt"): its standard buttons are read by its own catalogs too. */
   toolkit?: string | undefined;
+  /**
+   * A message's sentence, not a label: the words other labels commit beside ("celles", "those", of
+   * "Supprimer celles…") do not decide it; its phrases, meanings and its language's own verbs do.
+   */
+  sentence?: boolean | undefined;
 }
 
 let system: LabelLexicon | undefined;
@@ -487,10 +492,11 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
   const joinedUnread = words.some((word) => !harmlessWord(word, lexicon, read.own));
   const units = whole ? new Set(words) : unread ? new Set<string>() : inUnits(words, lexicon);
   const learntCommits = (word: string) => !units.has(word) && learntCommitting(word, lexicon, english);
-  const learnt =
-    words.find(learntCommits) ??
-    (joinedUnread ? labelWords(spaced).find(learntCommits) : undefined) ??
-    (english ? undefined : committingPair(words, lexicon));
+  const learnt = options.sentence
+    ? undefined
+    : (words.find(learntCommits) ??
+      (joinedUnread ? labelWords(spaced).find(learntCommits) : undefined) ??
+      (english ? undefined : committingPair(words, lexicon)));
   commits ??= learnt ? { word: learnt, what: "the catalogs show it in labels that commit" } : undefined;
   commits ??= ownCommitting(words, units, lexicon, english, options.language);
   commits ??= inflectedMeaning(words, units);
@@ -509,9 +515,10 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
     return !readWord(word, read);
   });
   // An unread word that shares a committing word's stem says why it asks: "Zaplaťte" (zaplatit).
-  const stemmed = commits
-    ? undefined
-    : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
+  const stemmed =
+    commits || options.sentence
+      ? undefined
+      : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
   commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
   // An English command led by a verb, with what it acts on, that no catalog shows leading a harmless
   // label ("Settle invoice", "Wire the money"): what it does is not read, so it asks. A word alone

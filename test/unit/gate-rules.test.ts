@@ -249,6 +249,16 @@ describe("what commits nothing", () => {
       "a language no catalog is in",
     );
     assert.equal(acknowledgedMessage([], "en"), undefined, "no text read: asks");
+    // A sentence is read by its phrases, meanings and its language's own verbs, not by the words
+    // other labels commit beside: Ristretto's French "Celles-ci" (these) had made its notice ask.
+    assert.equal(acknowledgedMessage(["Celles-ci ne peuvent donc être créées."], "fr"), true);
+    for (const [text, language] of [
+      ["Tous les fichiers seront supprimés.", "fr"],
+      ["Wszystkie pliki zostaną usunięte.", "pl"],
+      ["Se enviará el pedido.", "es"],
+      ["Ödeme yapılacak.", "tr"],
+    ] as const)
+      assert.equal(acknowledgedMessage([text], language), false, text);
   });
 
   it("an ellipsis opens a further step", () => {

@@ -281,6 +281,8 @@ describe("the judge: structure first", () => {
       ["Speichern", "Einstellungen", "de"],
       ["Apply", "Preferences - Geany", "en"],
       ["OK", "Options - LibreOffice", "en"],
+      ["Close", "Terminal Preferences", "en"],
+      ["Schließen", "Terminal-Einstellungen", "de"],
     ] as const)
       assert.equal(
         commitReason(press("push button", name, dialog(title, language))),
@@ -293,6 +295,8 @@ describe("the judge: structure first", () => {
       ["OK", "Profilo", "it"],
       ["Apply", "Export Options", "en"],
       ["Close", "Preferences of a friend", "en"],
+      ["OK", "Reset Settings", "en"],
+      ["OK", "Delete Preferences", "en"],
     ] as const)
       assert.match(
         commitReason(press("push button", name, dialog(title, language))) ?? "",

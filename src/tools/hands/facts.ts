@@ -283,17 +283,22 @@ const CHOICE_ROLES_READ = roleSet(
 /** A message's words. */
 const MESSAGE_ROLES = roleSet("label", "static", "paragraph", "heading", "text");
 
+/** A message's own options: "Do not show this message again" sets how the app warns, as a setting. */
+const MESSAGE_OPTION_ROLES = roleSet("check box");
+
 /**
- * Whether a window is a message and nothing more: one button on screen, no field or choice, and a
- * text whose words commit nothing (acknowledgedMessage). A window not read whole is unknown.
+ * Whether a window is a message and nothing more: one button on screen, no field or choice but its
+ * check boxes, and a text, theirs too, whose words commit nothing (acknowledgedMessage: "Also delete
+ * the backups" asks). A window not read whole is unknown.
  */
 function onlyAMessage(read: WindowRead, language: string | undefined): boolean | undefined {
   if (!read.complete) return undefined;
   const shown = read.nodes.filter(shownIn(read));
   if (shown.filter((n) => BUTTON_ROLES.has(n.role)).length !== 1) return false;
-  if (shown.some((n) => CHOICE_ROLES_READ.has(n.role) || n.states?.includes("editable"))) return false;
+  const choice = (n: RawNode) => CHOICE_ROLES_READ.has(n.role) && !MESSAGE_OPTION_ROLES.has(n.role);
+  if (shown.some((n) => choice(n) || n.states?.includes("editable"))) return false;
   const texts = shown
-    .filter((n) => MESSAGE_ROLES.has(n.role))
+    .filter((n) => MESSAGE_ROLES.has(n.role) || MESSAGE_OPTION_ROLES.has(n.role))
     .map((n) => (n.name || n.text || "").trim())
     .filter(Boolean);
   return acknowledgedMessage(texts, language);
