@@ -100,6 +100,39 @@ describe("closing a window, judged by what it holds", () => {
     assert.equal(await tell.exited, 0);
   });
 
+  it("a message whose check box only says not to show it again: its OK passes; one whose check box deletes asks", async () => {
+    // Ristretto's notice: a warning, "Ne plus afficher ce message", and Valider.
+    const plain = `Notice plain ${process.pid}`;
+    const deleting = `Notice deleting ${process.pid}`;
+    const notice = (title: string, check: string) =>
+      startApp([
+        "/usr/bin/python3",
+        "test/fixtures/dialogs/gtk3_notice.py",
+        title,
+        "The thumbnail service is not running.",
+        check,
+      ]);
+    const told = notice(plain, "Do not show this message again");
+    const warned = notice(deleting, "Also delete the thumbnails");
+    apps.push(told, warned);
+    const ok = async (title: string) =>
+      ((await findWaiting(call, title, { role: "push button", name: "OK" }, HANG_MS)) as { ref: string }).ref;
+    const pressed = await call("act", {
+      ref: await ok(plain),
+      action: { kind: "invoke" },
+      intent: "Dismiss",
+    });
+    assert.ok(pressed.ok && pressed.data.status !== "refused", pressed.text ?? JSON.stringify(pressed.error));
+    assert.equal(await told.exited, 0, "OK answered it");
+    const asked = await call("act", {
+      ref: await ok(deleting),
+      action: { kind: "invoke" },
+      intent: "Dismiss",
+    });
+    refusedWith(asked, "OK beside a check box that deletes", /OK/);
+    assert.ok(await listed(deleting, true), "the notice stays");
+  });
+
   it("a dialog holding only a choice: its close is its Cancel, with no person, and it is gone", async () => {
     const closed = await call("window", { action: "close", window: { title: scale }, intent: "Not now" });
     assert.equal(closed.data?.status, "done", closed.text ?? JSON.stringify(closed.error));

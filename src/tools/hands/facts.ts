@@ -285,6 +285,8 @@ const MESSAGE_ROLES = roleSet("label", "static", "paragraph", "heading", "text")
 
 /** A message's own options: "Do not show this message again" sets how the app warns, as a setting. */
 const MESSAGE_OPTION_ROLES = roleSet("check box");
+/** Options whose words say what a dialog's OK will do with them ("Also delete the thumbnails"). */
+const OPTION_ROLES = roleSet("check box", "radio button", "toggle button");
 
 /**
  * Whether a window is a message and nothing more: one button on screen, no field or choice but its
@@ -319,8 +321,9 @@ function titledHarmless(read: WindowRead, language: string | undefined): boolean
   if (!/\p{L}\p{L}/u.test(title)) return false;
   const words = matchLabel(title, undefined, language);
   if (!readLabel(title, { language }).harmless || words.asks || words.saves) return false;
+  // Its options' own words too: a check box "Also delete the thumbnails" says what OK will do.
   const texts = shown
-    .filter((n) => MESSAGE_ROLES.has(n.role) && !n.states?.includes("editable"))
+    .filter((n) => (MESSAGE_ROLES.has(n.role) || OPTION_ROLES.has(n.role)) && !n.states?.includes("editable"))
     .map((n) => (n.name || n.text || "").trim())
     .filter((text) => text && !namesAField(text));
   return texts.length === 0 || acknowledgedMessage(texts, language) === true;
