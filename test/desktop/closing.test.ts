@@ -35,6 +35,11 @@ describe("closing a window, judged by what it holds", () => {
       (shown) => shown === open,
       5000,
     );
+  /** Presses the OK of the window so titled, found as it comes. */
+  const pressOK = async (title: string, intent: string) => {
+    const found = await findWaiting(call, title, { role: "push button", name: "OK" }, HANG_MS);
+    return call("act", { ref: (found as { ref: string }).ref, action: { kind: "invoke" }, intent });
+  };
 
   before(async () => {
     context = gatedContext(dir);
@@ -80,20 +85,10 @@ describe("closing a window, judged by what it holds", () => {
       "All 12 files will be deleted.",
     ]);
     apps.push(tell, warn);
-    const ok = async (title: string) =>
-      ((await findWaiting(call, title, { role: "push button", name: "OK" }, HANG_MS)) as { ref: string }).ref;
-    const pressed = await call("act", {
-      ref: await ok(told),
-      action: { kind: "invoke" },
-      intent: "Acknowledge it",
-    });
+    const pressed = await pressOK(told, "Acknowledge it");
     assert.ok(pressed.ok && pressed.data.status !== "refused", pressed.text ?? JSON.stringify(pressed.error));
     assert.equal(await listed(told, false), false, "the message is gone");
-    const asked = await call("act", {
-      ref: await ok(warned),
-      action: { kind: "invoke" },
-      intent: "Acknowledge it",
-    });
+    const asked = await pressOK(warned, "Acknowledge it");
     refusedWith(asked, "OK under a text that deletes", /OK/);
     assert.ok(await listed(warned, true), "the warning stays");
     // zenity says which button ended it: OK, 0.
@@ -115,20 +110,10 @@ describe("closing a window, judged by what it holds", () => {
     const told = notice(plain, "Do not show this message again");
     const warned = notice(deleting, "Also delete the thumbnails");
     apps.push(told, warned);
-    const ok = async (title: string) =>
-      ((await findWaiting(call, title, { role: "push button", name: "OK" }, HANG_MS)) as { ref: string }).ref;
-    const pressed = await call("act", {
-      ref: await ok(plain),
-      action: { kind: "invoke" },
-      intent: "Dismiss",
-    });
+    const pressed = await pressOK(plain, "Dismiss");
     assert.ok(pressed.ok && pressed.data.status !== "refused", pressed.text ?? JSON.stringify(pressed.error));
     assert.equal(await told.exited, 0, "OK answered it");
-    const asked = await call("act", {
-      ref: await ok(deleting),
-      action: { kind: "invoke" },
-      intent: "Dismiss",
-    });
+    const asked = await pressOK(deleting, "Dismiss");
     refusedWith(asked, "OK beside a check box that deletes", /OK/);
     assert.ok(await listed(deleting, true), "the notice stays");
   });
