@@ -15,29 +15,39 @@ const INDEXED = 16;
 /** A label as compared: normalized (mnemonics out, NFKC), lower case. */
 const comparable = (text: string) => normalizeLabel(text).toLowerCase();
 
-const indexes = new Map<string, { stamp: string; english: Map<string, string[]> }>();
+/**
+ * What `build` makes of a catalog, kept per file (INDEXED files at most) and made again when the
+ * file changes; undefined where it cannot be read.
+ */
+function perCatalog<T>(build: (catalog: string) => T): (catalog: string) => T | undefined {
+  const kept = new Map<string, { stamp: string; value: T }>();
+  return (catalog) => {
+    let stamp: string;
+    try {
+      const stat = statSync(catalog);
+      stamp = `${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+    const known = kept.get(catalog);
+    if (known?.stamp === stamp) return known.value;
+    const value = build(catalog);
+    if (kept.size >= INDEXED) kept.delete(kept.keys().next().value!);
+    kept.set(catalog, { stamp, value });
+    return value;
+  };
+}
 
-/** The catalog's labels, by their translation as compared; re-read when the file changes. */
-function indexOf(catalog: string): Map<string, string[]> | undefined {
-  let stamp: string;
-  try {
-    const stat = statSync(catalog);
-    stamp = `${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return undefined;
-  }
-  const known = indexes.get(catalog);
-  if (known?.stamp === stamp) return known.english;
+/** The catalog's labels, by their translation as compared. */
+const indexOf = perCatalog((catalog) => {
   const english = new Map<string, string[]>();
   for (const { id, text } of readCatalog(catalog, (m) => !/[\n<%{$]/u.test(m), LABEL_ID_BYTES)) {
     const key = comparable(text);
     if (!key) continue;
     english.set(key, [...(english.get(key) ?? []), id]);
   }
-  if (indexes.size >= INDEXED) indexes.delete(indexes.keys().next().value!);
-  indexes.set(catalog, { stamp, english });
   return english;
-}
+});
 
 /**
  * The English msgids a label translates in the app's own catalogs (its language's and those it
@@ -60,19 +70,8 @@ interface Formatted {
 // A printf directive ("%d", "%s", "%Id", "%1$s"): the one a formatted title holds.
 const DIRECTIVE = /%(?:\d+\$)?I?[-+ #0]*\d*(?:\.\d+)?(?:l|ll|h|z)?[dsiu]/gu;
 const literal = (part = "") => part.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-const formattedIndexes = new Map<string, { stamp: string; formatted: Formatted[] }>();
-
 /** The catalog's messages holding one directive and letters, each a pattern of its translation. */
-function formattedOf(catalog: string): Formatted[] {
-  let stamp: string;
-  try {
-    const stat = statSync(catalog);
-    stamp = `${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return [];
-  }
-  const known = formattedIndexes.get(catalog);
-  if (known?.stamp === stamp) return known.formatted;
+const formattedOf = perCatalog((catalog) => {
   const formatted: Formatted[] = [];
   const one = (text: string) => (text.match(DIRECTIVE) ?? []).length === 1 && /\p{L}/u.test(text);
   for (const { id, text } of readCatalog(catalog, (m) => !/[\n<{$]/u.test(m) && one(m), LABEL_ID_BYTES)) {
@@ -81,10 +80,8 @@ function formattedOf(catalog: string): Formatted[] {
     const english = normalizeLabel(id.replace(DIRECTIVE, "")).trim();
     formatted.push({ pattern: new RegExp(`^${literal(before)}.+${literal(after)}$`, "u"), english });
   }
-  if (formattedIndexes.size >= INDEXED) formattedIndexes.delete(formattedIndexes.keys().next().value!);
-  formattedIndexes.set(catalog, { stamp, formatted });
   return formatted;
-}
+});
 
 /**
  * The English msgids, their number or name left out, that a text made from one of the app's own
@@ -93,8 +90,6 @@ function formattedOf(catalog: string): Formatted[] {
 export function englishOfFormatted(catalogs: string[], text: string): string[] {
   const compared = comparable(text);
   return catalogs.flatMap((catalog) =>
-    formattedOf(catalog)
-      .filter((f) => f.pattern.test(compared))
-      .map((f) => f.english),
+    (formattedOf(catalog) ?? []).filter((f) => f.pattern.test(compared)).map((f) => f.english),
   );
 }

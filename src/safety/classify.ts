@@ -262,7 +262,7 @@ function quoteLabel(label: string): string {
 export function untitledDocument(title: string | undefined, catalogs: string[] = []): boolean {
   const document = titleFirstPart(title);
   if (!document) return false;
-  const marked = document.replace(/^\*\s*|\s*\*$/gu, "");
+  const marked = withoutEditMark(document);
   const bare = marked
     .replace(/\s*[(（][^)）]*[)）]$/u, "")
     .replace(/\s*\d+$/u, "")
@@ -287,6 +287,9 @@ export function settingsWindow(title: string | undefined): boolean {
   return words.length > 1 && !!last && labelIs(last, "settings") && !committingPhrase(first);
 }
 
+/** A title's document name without the "*" an editor marks unsaved edits with. */
+const withoutEditMark = (document: string) => document.replace(/^\*\s*|\s*\*$/gu, "");
+
 /** What a window's title names before " — " or " - " (its app's name after): "Untitled", "Preferences". */
 const titleFirstPart = (title: string | undefined) => title?.split(/ [—–-] /u)[0];
 
@@ -294,7 +297,7 @@ const titleFirstPart = (title: string | undefined) => title?.split(/ [—–-] /
 function titleInEnglish(title: string | undefined, catalogs: string[]): string | undefined {
   const first = titleFirstPart(title);
   if (!title || !first) return title;
-  const marked = first.replace(/^\*\s*|\s*\*$/gu, "");
+  const marked = withoutEditMark(first);
   const english = englishOf(catalogs, marked)?.[0] ?? englishOfFormatted(catalogs, marked)[0];
   return english ? title.replace(marked, english) : title;
 }
