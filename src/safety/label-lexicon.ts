@@ -370,6 +370,34 @@ interface LanguageSinks {
   syllablePairs?: Set<string>;
 }
 
+/**
+ * The committing labels no word verb explains, tallied twice: whole (what a pair of words explains),
+ * and without the particles of the pairs that commit as verbs ("skriv ut", print): a word of such a
+ * pair that stands in more harmless labels than committing ones, and is no committing label by
+ * itself ("ut", out, of "Zoom ut"; but "Bỏ", remove, of "gỡ bỏ"), is no verb of its own there.
+ */
+function explainedByPairs(
+  labels: Seen[],
+  counts: Counts,
+  byWords: Seen[],
+): { pairsLeft: Counts; pairVerb: (word: string) => boolean; unexplained: Counts } {
+  const pairsLeft = tally(byWords);
+  const pairVerb = (word: string) =>
+    isPair(word) &&
+    (pairsLeft.get(word)?.commits ?? 0) >= 2 &&
+    (pairsLeft.get(word)?.commits ?? 0) >= STRONG * (counts.get(word)?.harmless ?? 0);
+  const alone = new Set(labels.flatMap((l) => (l.commits && l.unit && !isPair(l.unit) ? [l.unit] : [])));
+  const particle = (word: string, held: Set<string>) => {
+    const c = counts.get(word);
+    return !!c && held.has(word) && c.harmless > c.commits && !alone.has(word);
+  };
+  const withoutParticles = byWords.map((l) => {
+    const held = new Set(l.words.filter(pairVerb).flatMap((pair) => pair.split(" ")));
+    return { ...l, words: l.words.filter((word) => !particle(word, held)) };
+  });
+  return { pairsLeft, pairVerb, unexplained: tally(withoutParticles) };
+}
+
 /** One language's labels, counted into the counts of all. */
 function countLanguage(
   labels: Seen[],
@@ -396,7 +424,11 @@ function countLanguage(
   const verb = (word: string, c: { commits: number; harmless: number } | undefined) =>
     !!c && !isPair(word) && c.commits >= 2 && (c.commits >= STRONG * c.harmless || translating.has(word));
   for (const [word, c] of counts) if (verb(word, c)) verbs.add(word);
-  const unexplained = tally(labels.filter((l) => l.commits && !l.words.some((w) => verb(w, counts.get(w)))));
+  const { pairsLeft, pairVerb, unexplained } = explainedByPairs(
+    labels,
+    counts,
+    labels.filter((l) => l.commits && !l.words.some((w) => verb(w, counts.get(w)))),
+  );
   // A pair beside a verb that explains its committing labels ("tất cả", all, of "Xóa tất cả") is not
   // what commits there.
   if (sinks?.syllablePairs)
@@ -404,11 +436,13 @@ function countLanguage(
       if (
         isPair(word) &&
         c.harmless >= HARMLESS_LABELS &&
-        (unexplained.get(word)?.commits ?? 0) * STRONG < c.harmless
+        (pairsLeft.get(word)?.commits ?? 0) * STRONG < c.harmless
       )
         sinks.syllablePairs.add(word);
   for (const [word, c] of counts) {
-    const explained = verb(word, c) ? c.commits : (unexplained.get(word)?.commits ?? 0);
+    const explained = verb(word, c)
+      ? c.commits
+      : ((pairVerb(word) ? pairsLeft : unexplained).get(word)?.commits ?? 0);
     // In its own language a word commits where it alone explains a fifth of its labels committing
     // (Estonian "saada": send, and a window moved to a workspace): the two senses cannot be told
     // apart from the word. What a verb beside it explains ("all" of "Delete all") is not its own.

@@ -202,15 +202,17 @@ describe("words learnt from catalogs", () => {
 
 describe("words in context", () => {
   const lexicon = buildLabelLexicon({ roots: [root] });
-  const read = (label: string) => readLabel(label, { lexicon, englishOnly: true });
+  const read = (label: string, language?: string) =>
+    readLabel(label, { lexicon, englishOnly: true, language });
 
   it("a verb written as two words commits, though each word alone reads as harmless", () => {
     assert.equal(read("Nesta kardan rezult").commits?.word, "nesta kardan");
     for (const label of ["Kardan fil", "Nesta fil", "Kardan nesta"]) {
-      // Every word is read, and none commits by the pair. Where the language is not known, each
-      // word may be yy's own verb (each alone explains three of yy's committing labels): it asks.
+      // Every word is read, and none commits by the pair, nor as yy's own verb: the pair explains
+      // the committing labels each stands in, and each stands in more harmless ones ("Kardan bak").
       assert.deepEqual(read(label).unknown, [], label);
-      assert.equal(read(label).commits?.what, "a language's catalogs show it in labels that commit", label);
+      assert.equal(read(label).harmless, true, label);
+      assert.equal(read(label, "yy").harmless, true, label);
     }
   });
 
@@ -409,6 +411,46 @@ describe("labels in context: whole labels and messages", () => {
     );
     assert.equal(withoutMessages.commits.has("mandar"), false);
     assert.ok(readLabel("Mandar directo", { lexicon: withoutMessages, language: "ff" }).commits);
+  });
+});
+
+describe("a pair that commits as a verb", () => {
+  it("explains its labels: its particle is no verb of its own, but a word that commits alone stays one", () => {
+    const pairs = mkdtempSync(join(tmpdir(), "deskhand-pairs-"));
+    try {
+      // "pv": "skrev ut" prints; "ut" (out) stands in more harmless labels than committing ones.
+      // "gi bo" removes, and "bo" alone does too, though it stands in more harmless labels.
+      catalog(pairs, "pv", "viewer", {
+        Print: "Skrev ut",
+        "Print File": "Skrev ut fil",
+        "Print All": "Skrev ut alt",
+        "Write Note": "Skrev notat",
+        "Written By": "Skrev av",
+        "Zoom Out": "Zoomi ut",
+        "Zoom Out Fully": "Zoomi helt ut",
+        "Fold Out": "Brett ut",
+        "Expand All": "Brett ut alt",
+        "Step Out": "Stig ut",
+        _Remove: "_Bo",
+        "Remove File": "Gi bo fil",
+        "Remove All": "Gi bo alt",
+        "Show Hint": "Gi hint",
+        "Show Tip": "Gi tips",
+        Skip: "Bo qua",
+        "Skip All": "Bo qua alt",
+        "Skip File": "Bo qua fil",
+        "Skip Step": "Bo stig",
+        "Skip Folder": "Bo mappe",
+      });
+      const lexicon = buildLabelLexicon({ roots: [pairs] });
+      const read = (label: string) => readLabel(label, { lexicon, englishOnly: true, language: "pv" });
+      for (const label of ["Zoomi ut", "Brett ut"]) assert.equal(read(label).harmless, true, label);
+      assert.equal(lexicon.pairs.has("skrev ut"), true);
+      assert.equal(read("Skrev ut").harmless, false);
+      assert.equal(read("Bo").commits?.word, "bo", JSON.stringify(read("Bo")));
+    } finally {
+      rmSync(pairs, { recursive: true, force: true });
+    }
   });
 });
 
