@@ -7,6 +7,7 @@ import {
   type RawNode,
   type WindowInfo,
 } from "../platform/types.js";
+import { disabled } from "./render.js";
 import { shownValue } from "./snapshot.js";
 
 export interface ElementState {
@@ -355,7 +356,7 @@ export function renderReceipt(receipt: Receipt): string {
   if (receipt.after) {
     const a = receipt.after;
     lines.push(
-      `after: ${a.role}${a.name ? ` ${JSON.stringify(a.name)}` : receipt.seen_label ? ` ~${JSON.stringify(receipt.seen_label)}` : ""}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${(a.states ?? []).join(", ")})${changedWords(receipt.states_changed)}`,
+      `after: ${a.role}${a.name ? ` ${JSON.stringify(a.name)}` : receipt.seen_label ? ` ~${JSON.stringify(receipt.seen_label)}` : ""}${a.value !== undefined ? ` = ${JSON.stringify(a.value)}` : ""}${a.value_length !== undefined ? ` (first ${a.value?.length} of ${a.value_length} characters: read_text reads the rest)` : ""} (${[...(a.states ?? []), ...(a.states && disabled(a.states) ? ["disabled"] : [])].join(", ")})${changedWords(receipt.states_changed)}`,
     );
   }
   if (receipt.after_read !== "complete" && !receipt.app_exited)

@@ -44,12 +44,13 @@ export function keyStates(
   )
     shown.unshift("unchecked");
   if (states.includes("expandable") && !states.includes("expanded")) shown.push("collapsed");
-  // "enabled"/"sensitive" missing on something a user could act on means it is disabled.
-  if (!states.includes("enabled") && !states.includes("sensitive") && states.includes("visible")) {
-    shown.push("disabled");
-  }
+  if (disabled(states)) shown.push("disabled");
   return shown;
 }
+
+/** "enabled" and "sensitive" missing on something a user could act on: it is disabled. */
+export const disabled = (states: readonly string[]) =>
+  !states.includes("enabled") && !states.includes("sensitive") && states.includes("visible");
 
 /**
  * A path, a URL or a file name in folders: what tells it apart is its end ("…/minutes-print.pdf").

@@ -83,7 +83,7 @@ export const elementInfoTool = defineTool({
       ...(node.unread.length ? { unread: [...new Set(node.unread)] } : {}),
     };
     const lines = [
-      `${node.role} ${JSON.stringify(node.name ?? null)} [ref=${input.ref}] ${verdict(changed.length, same, [...(states.length ? [`its states since: ${states.join(", ")}`] : []), ...(value ? [`${value} since`] : [])])}`,
+      `${node.role}${node.name ? ` ${JSON.stringify(node.name)}` : ""} [ref=${input.ref}] ${verdict(changed.length, same, [...(states.length ? [`its states since: ${states.join(", ")}`] : []), ...(value ? [`${value} since it was seen`] : [])])}`,
       ...changed.map((d) => `  ${d.field}: was ${JSON.stringify(d.was)}, now ${JSON.stringify(d.now)}`),
       `states: ${(node.states ?? ["(unread)"]).join(", ")}`,
       ...(node.range ? [`range: ${node.range.min}–${node.range.max}`] : []),

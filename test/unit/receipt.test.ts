@@ -56,3 +56,12 @@ it("a press whose reply shows what it changed leaves nothing to judge; one that 
   assert.match(renderReceipt(pressed), judge, "the call returned, and nothing shows what it did");
   assert.match(renderReceipt({ ...pressed, effect: "not_seen" }), judge);
 });
+
+it("an element that lost enabled and sensitive reads disabled after the act, as a view lists it", () => {
+  const after = { role: "push button", name: "Push right", bounds: null };
+  const pressed = { ...base, action_outcome: "completed" as const, after_read: "complete" as const };
+  const off = renderReceipt({ ...pressed, after: { ...after, states: ["focusable", "showing", "visible"] } });
+  assert.match(off, /after: push button "Push right" \(focusable, showing, visible, disabled\)/);
+  const on = renderReceipt({ ...pressed, after: { ...after, states: ["enabled", "sensitive", "visible"] } });
+  assert.doesNotMatch(on, /disabled/);
+});
