@@ -132,7 +132,10 @@ describe("element_info on an element whose states changed", () => {
     backend.replace("w7/0/0", size("20 pt"));
     const info = await call("element_info", { ref });
     assert.ok(info.ok, JSON.stringify(info));
-    assert.match(info.output.text, /verified: the same element; its value "12 pt" → "20 pt" since it was seen/);
+    assert.match(
+      info.output.text,
+      /verified: the same element; its value "12 pt" → "20 pt" since it was seen/,
+    );
     assert.deepEqual(info.output.data.value_changed, { was: "12 pt", now: "20 pt" });
   });
 });
