@@ -204,6 +204,11 @@ export interface TreeReader {
    * cannot tell; throws where an exported model did not answer.
    */
   appBindings?(windowId: number): Promise<AppBindings | undefined>;
+  /**
+   * When a window's app last said one of its elements changed (an event: a state, a property, its
+   * children), as Date.now(); undefined where the platform does not hear its events.
+   */
+  lastChangeOf?(windowId: number): number | undefined;
 }
 
 export interface AppBindings {

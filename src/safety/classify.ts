@@ -9,7 +9,7 @@ import { EDITABLE_ROLES, ROLES, type Role, roleSet, TYPED_TEXT_ROLES } from "../
 import { englishOf, englishOfFormatted } from "./app-catalog.js";
 import { endsInEllipsis, labelIs, matchLabel, normalizeLabel, unknownWords } from "./committing-words.js";
 import { committingPhrase, readLabel } from "./label-reading.js";
-import { agentOf } from "./meanings.js";
+import { agentOf, committingMeaning } from "./meanings.js";
 import { withoutNamedThings } from "./named-things.js";
 import { labelWords } from "./phrases.js";
 
@@ -336,6 +336,12 @@ function inOwnEnglish(target: TargetFacts): TargetFacts[] | undefined {
   return readings.slice(0, OWN_READINGS);
 }
 
+/** Whether a label is, whole, a verb of a committing meaning ("エクスポート", export). */
+function wholeCommits(label: string): boolean {
+  const meaning = committingMeaning(label);
+  return !!meaning && labelWords(meaning.word).join(" ") === labelWords(label).join(" ");
+}
+
 /** What one label says: it commits (why), it decides that nothing commits, or it says nothing. */
 type Verdict = { commits: string } | { safe: true } | undefined;
 
@@ -358,8 +364,9 @@ function judgeLabel(
   // Its committing phrase or verb, read as the label reading reads it: a label its catalogs show
   // whole as harmless ("Yeniden Yükle", reload) is committed by English phrases alone.
   const commits = committingPhrase(judged, { language: window?.language, toolkit: window?.toolkit });
-  // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation.
-  if (words.asks) return { safe: true };
+  // "Save As", "Save a Copy", "Export As" open a chooser, whatever their punctuation; not where the
+  // whole label is a committing verb that a catalog gives for Export As too (Japanese "エクスポート").
+  if (words.asks && !wholeCommits(judged)) return { safe: true };
   // A terminal's paste warning: its Paste sends the clipboard to the shell.
   if (words.pastes && inDialog && window?.terminalApp !== false)
     return {

@@ -19,6 +19,8 @@ export class CallJournal {
   /** The window in front when the call's first input was judged: one that came forward since is news. */
   frontBefore: number | undefined;
   frontRead = false;
+  /** When the call's last input was done (Date.now()): its app may show what it did a moment later. */
+  actedAt: number | undefined;
 
   /** Ends every attempt still open: the call stopped (threw) between its attempt and its outcome. */
   endOpen(reason: string): void {

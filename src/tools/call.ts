@@ -168,6 +168,7 @@ async function validatedCall(
   // A step of a run, a field of a form: the outer call's view shows where its last input went.
   const outer = context.callJournal;
   if (journal.actedIn !== undefined && outer) outer.actedIn = journal.actedIn;
+  if (journal.actedAt !== undefined && outer) outer.actedAt = journal.actedAt;
   if (journal.frontRead && outer && !outer.frontRead) {
     outer.frontRead = true;
     outer.frontBefore = journal.frontBefore;

@@ -210,6 +210,7 @@ function endOf(
   const calls = context.callJournal;
   const end = (how: GuardedEnd) => {
     if (calls && !calls.open.delete(end)) return;
+    if (calls && how.decision === "done") calls.actedAt = Date.now();
     try {
       attempt.outcome({ ...line, time: new Date().toISOString(), ...how });
     } catch (error) {

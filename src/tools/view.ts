@@ -114,7 +114,11 @@ function foldedGone(gone: string[], what = "gone"): string[] {
 /** The view after an act: the window in front, and what it shows, whole or since the agent's last look. */
 export async function viewAfter(
   context: ToolContext,
-  acted: Pick<CallJournal, "actedIn" | "frontBefore"> = { actedIn: undefined, frontBefore: undefined },
+  acted: Pick<CallJournal, "actedIn" | "frontBefore" | "actedAt"> = {
+    actedIn: undefined,
+    frontBefore: undefined,
+    actedAt: undefined,
+  },
 ): Promise<View> {
   const [view, menus] = await Promise.all([
     frontView(context, acted),
@@ -225,9 +229,31 @@ async function windowView(context: ToolContext, window: WindowInfo, named: strin
   return { data: { view }, text: lines.join("\n") };
 }
 
+// An app may show what an input did a moment after it (GTK 3's file chooser enables its Create about
+// 100 ms after its name is set, from its main loop): the view is read leastMs after the input at the
+// soonest, and while the app's change events keep coming, once they pause for quietMs; mostMs after
+// the input at the latest.
+const SETTLE = { leastMs: 200, quietMs: 100, mostMs: 1000 };
+
+/** Waits until the window's app has settled after the call's last input (SETTLE). */
+async function settled(context: ToolContext, windowId: number, actedAt: number | undefined): Promise<void> {
+  if (actedAt === undefined) return;
+  const backend = await context.backend();
+  for (;;) {
+    const last = backend.lastChangeOf?.(windowId) ?? 0;
+    const ready = Math.min(
+      Math.max(actedAt + SETTLE.leastMs, last + SETTLE.quietMs),
+      actedAt + SETTLE.mostMs,
+    );
+    const wait = ready - Date.now();
+    if (wait <= 0) return;
+    await sleep(wait);
+  }
+}
+
 async function frontView(
   context: ToolContext,
-  { actedIn, frontBefore }: Pick<CallJournal, "actedIn" | "frontBefore">,
+  { actedIn, frontBefore, actedAt }: Pick<CallJournal, "actedIn" | "frontBefore" | "actedAt">,
 ): Promise<View> {
   try {
     const windows = await (await context.backend()).listWindows();
@@ -238,6 +264,7 @@ async function frontView(
     // the agent (a dialog the input opened): that is what a person looks at next.
     const acted = windows.find((w) => w.id === actedIn && w.id !== front.id && w.accessible);
     const news = front.id !== frontBefore && !lastView(context, front.id);
+    await settled(context, acted && !news ? acted.id : front.id, actedAt);
     if (!acted || news) return windowView(context, front, `${windowName(front)} in front`);
     const there = await windowView(
       context,

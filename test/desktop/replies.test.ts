@@ -125,6 +125,18 @@ describe("acting replies on a GTK 3 app", () => {
     assert.match(await typed(), /\|Keys=abc$/);
   });
 
+  it("the view after a fill shows a button its app enables a moment later", async () => {
+    const archive = await ref(`${TITLE}*`, { role: "text", name: "Archive" });
+    const filled = await call("fill_form", {
+      fields: [{ ref: archive, value: "bundle.zip" }],
+      intent: "Name the archive",
+      view: true,
+    });
+    assert.equal(filled.data?.status, "done", JSON.stringify(filled));
+    // The app enables "Create" 120 ms after the name is set: the view is read once it settled.
+    assert.match(filled.text ?? "", /^(~ )?\d+\. push button "Create" \[ref=/m, filled.text);
+  });
+
   it("a window that comes after a reply is said at the start of the next call", async () => {
     const later = await ref(`${TITLE}*`, { role: "push button", name: "Later" });
     const clicked = await call("click", { ref: later, intent: "Open a window later" });

@@ -146,8 +146,12 @@ export class AtspiApp {
   /** For each GetItems in flight, the elements events named meanwhile: its answer may predate them. */
   readonly #changedDuringReads = new Set<Set<string>>();
 
+  /** When an event last named an element of this app as changed (Date.now()). */
+  lastChangeAt = 0;
+
   /** An event named this element as changed: a kept cache that holds it no longer says what is. */
   noteChange(path: string): void {
+    this.lastChangeAt = Date.now();
     for (const changed of this.#changedDuringReads) changed.add(path);
     if (this.#kept?.has(path)) this.#kept = undefined;
   }

@@ -608,6 +608,11 @@ export class AtspiBackend implements AccessibilityBackend {
    * The shortcuts window of a window's program (gtk-shortcuts.ts); none where it has none or it could
    * not be read (its chords then stay unknown, as a GtkApplication's are): no fault of the menus.
    */
+  lastChangeOf(windowId: number): number | undefined {
+    if (this.#changesHeardFrom === undefined) return undefined;
+    return this.#matches.get(windowId)?.frame?.app.lastChangeAt;
+  }
+
   async #listedShortcuts(windowId: number): Promise<ListedShortcut[]> {
     const pid = await this.#pidOf(windowId);
     const program = pid ? await programOf(pid) : undefined;
