@@ -292,6 +292,10 @@ function ownCommitting(
 function readWord(word: string, read: Read): boolean {
   const inLabels = (w: string) => read.lexicon.english.has(w);
   if (read.unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
+  // In an English label, a word no English list holds is not read by another language's stems or
+  // compounds ("Autopay" is no "autoplay").
+  if (read.englishApp && read.english && /^[a-z]+$/u.test(word) && !englishWord(word) && !inLabels(word))
+    return false;
   return harmlessWord(word, read.lexicon, read.own);
 }
 
@@ -308,6 +312,8 @@ interface Read {
   words: string[];
   english: boolean;
   unread: boolean;
+  /** Its app's language is English, or not known. */
+  englishApp: boolean;
   /** Read whole as a unit its catalogs show harmless: only English phrases and meanings commit it. */
   whole: boolean;
   /** Where its verb changes only a look (looksOnly), the words between verb and object. */
@@ -337,7 +343,8 @@ function readWords(label: string, options: ReadingOptions): Read {
     (words.length > 1 || (!lexicon.commits.has(words[0]!) && !committingMeaning(words[0]!)));
   const own = harmlessWordsOf(lexicon, options.language);
   const looks = looksOnly(words, english);
-  return { label, lexicon, own, read, spaced, words, english, unread, whole, looks };
+  const englishApp = !options.language || baseLanguage(options.language) === "en";
+  return { label, lexicon, own, read, spaced, words, english, unread, englishApp, whole, looks };
 }
 
 /**

@@ -124,14 +124,18 @@ const describes = (words: string[], at: number, entry: Entry) =>
   words.length > entry.words.length &&
   !AFTER_PAST.has(words[entry.words.length]!);
 
+// Beside a past form, this says what a view shows ("Paid only", "Only installed"): a state, no act.
+const FILTERS = new Set(["only"]);
+
 function findIn(words: string[], map: Map<string, Entry[]>, from: number): Entry | undefined {
+  const others = words.filter((word) => !FILTERS.has(word)).length;
   for (let at = from; at < words.length; at++) {
     const hit = map
       .get(words[at]!)
       ?.find(
         (e) =>
           (!e.first || at === 0) &&
-          (!e.past || words.length > e.words.length) &&
+          (!e.past || others > e.words.length) &&
           !describes(words, at, e) &&
           startsAt(words, at, e.words),
       );

@@ -133,6 +133,18 @@ describe("the gate's pointer cases on a GTK 3 window", () => {
     assert.ok(!logged(log).includes("sent report"));
   });
 
+  it("a click on a row's label by its ref presses the row: refused where the row sends, nothing selected", async () => {
+    const label = await find({ role: "label", name: "Send report" });
+    const before = logged(log).length;
+    refusedWith(
+      await call("click", { ref: label.ref, intent }),
+      "a click on the label of the row Send report",
+      /list item "Send report"/,
+    );
+    await sleep(300);
+    assert.deepEqual(logged(log, before), [], "nothing was sent");
+  });
+
   it("a double click on a row whose selection reveals a command there is judged by that command", async () => {
     const draft = await find({ role: "list item", name: "draft.txt" });
     const before = logged(log).length;

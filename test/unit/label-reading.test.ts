@@ -571,6 +571,27 @@ describe("words read by their parts", () => {
   });
 });
 
+describe("an English label's words", () => {
+  it("a word no English list holds is not read by another language's stem", () => {
+    const stems = mkdtempSync(join(tmpdir(), "deskhand-english-stems-"));
+    try {
+      catalog(stems, "qq", "player", {
+        "Autoplay Videos": "Autoplay videa",
+        "Autoplay Music": "Autoplay hudba",
+        "Show Videos": "Ukaz videa",
+      });
+      const lexicon = buildLabelLexicon({ roots: [stems] });
+      // "Autopay" shares the stem of qq's "autoplay": in an English label it is read by nothing.
+      assert.deepEqual(readLabel("Autopay my bills", { lexicon }).unknown, ["autopay"]);
+      assert.deepEqual(readLabel("Autopay", { lexicon, language: "en" }).unknown, ["autopay"]);
+      // In an app in qq, the word is qq's, read by its stems.
+      assert.equal(readLabel("Autopay", { lexicon, language: "qq" }).harmless, true);
+    } finally {
+      rmSync(stems, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("letters as a person reads them", () => {
   it("letters joined by punctuation, or written in other forms, read as the committing word", () => {
     for (const label of [

@@ -100,6 +100,9 @@ describe("committing by meaning", () => {
     // Alone, a past form names a state: a view "Installed", a folder "Sent".
     for (const label of ["Installed", "Sent", "Deleted", "Paid"])
       assert.equal(commits(label), undefined, label);
+    // So it does beside "only", a filter of a view ("Paid only"); the verb itself there still acts.
+    for (const label of ["Paid only", "Only installed"]) assert.equal(commits(label), undefined, label);
+    assert.ok(commits("Pay only"), "Pay only");
     // A verb that is mostly a noun, its past form before what it describes: the other sense
     // (LibreOffice's "Ordered List", a list in order); after it, an act ("Booked for me", above).
     for (const label of ["Ordered List", "Booked seats"]) assert.equal(commits(label), undefined, label);

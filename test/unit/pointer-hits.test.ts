@@ -112,6 +112,9 @@ describe("the rules for a menu title, a double click and a drop", () => {
   it("a menu item holding its menu opens it; a button holding one is a split button, judged by its label", () => {
     assert.equal(opensMenu(node("menu item", [node("popup menu")])), true);
     assert.equal(opensMenu(node("push button", [node("popup menu")])), false);
+    // GTK 3's GtkMenuButton: a toggle button holding its menu's items.
+    assert.equal(opensMenu(node("toggle button", [node("menu item"), node("menu item")])), true);
+    assert.equal(opensMenu(node("toggle button", [node("label")])), false);
     assert.equal(opensMenu(node("menu item")), false);
     assert.equal(commitReason({ role: "menu item", name: "☰", opensMenu: true }), undefined);
     assert.match(commitReason({ role: "menu item", name: "☰" }) ?? "", /symbols only/);

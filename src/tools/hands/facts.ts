@@ -8,6 +8,7 @@ import { inferLabelsOf } from "../../core/labels.js";
 import { everyNode } from "../../platform/nodes.js";
 import {
   EDITABLE_ROLES,
+  MENU_ITEM_ROLES,
   MENU_ITEMS,
   ONE_LINE_TEXT_ROLES,
   roleSet,
@@ -198,12 +199,17 @@ const OPENED_ROLES = roleSet("menu", ...MENU_ITEMS, "popup menu");
 export const MENU_ROLES = roleSet("menu", "popup menu");
 
 /**
- * A menu title (Qt's menu bar item, a submenu's item): a menu item holding the menu its press opens.
- * A button holding one is not: a split button ("Send ▾") runs its command where the arrow is not.
+ * A menu title (Qt's menu bar item, a submenu's item): a menu item holding the menu its press opens;
+ * a toggle button holding a menu or its items is a menu button (GTK 3's GtkMenuButton holds the
+ * items), pressed to show them. A push button holding one is not: a split button ("Send ▾") runs its
+ * command where the arrow is not.
  */
 export const opensMenu = (node: RawNode): boolean =>
   MENU_ROLES.has(node.role) ||
-  (node.role === "menu item" && node.children.some((c) => MENU_ROLES.has(c.role)));
+  (node.role === "menu item" && node.children.some((c) => MENU_ROLES.has(c.role))) ||
+  (node.role === "toggle button" &&
+    node.children.length > 0 &&
+    node.children.every((c) => MENU_ROLES.has(c.role) || MENU_ITEM_ROLES.has(c.role)));
 
 /** The children a node shows itself through, at any depth: never the menu it opens. */
 function shownChildren(node: RawNode): RawNode[] {

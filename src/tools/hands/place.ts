@@ -13,7 +13,7 @@ import type { Point, SeeingHands } from "../../platform/hands.js";
 import { everyNode } from "../../platform/nodes.js";
 import { MENU_ITEM_ROLES, roleSet } from "../../platform/roles.js";
 import type { AccessibilityReader, RawNode, Rect, WindowInfo } from "../../platform/types.js";
-import { COMMAND_ROLES, type TargetFacts } from "../../safety/classify.js";
+import { COMMAND_ROLES, PRESSABLE_ROLES, type TargetFacts } from "../../safety/classify.js";
 import type { ToolContext } from "../context.js";
 import { resolveOne } from "../find.js";
 import { wordUnder } from "../pixels-view.js";
@@ -311,6 +311,7 @@ export async function resolvePlace(
         : {}),
       handle: entry.handle,
       element: placed(node),
+      ...(await holders(backend, entry.handle, node)),
       how: "verified",
       windowId: entry.fingerprint.windowId ?? (await hands.windowAt(point)),
     };
@@ -343,6 +344,25 @@ export async function resolvePlace(
     ...(unknownBecause ? { unknownBecause } : {}),
     windowId,
   };
+}
+
+// How far up a press on a part of a control (a row's label, a button's icon) looks for the control.
+const HOLDERS_READ = 4;
+
+/**
+ * What a press on an element that is no control activates: the elements holding it (a list row
+ * holding the label pressed), as a point's hit-test gives them. An element that is a control takes
+ * the press itself.
+ */
+async function holders(
+  backend: AccessibilityReader,
+  handle: string,
+  node: RawNode,
+): Promise<{ ancestors?: PlacedElement[] }> {
+  if (PRESSABLE_ROLES.has(node.role)) return {};
+  const found = (await backend.ancestorsOf?.(handle, HOLDERS_READ).catch(() => [])) ?? [];
+  const ancestors = found.map((a) => ({ role: a.role, name: a.name, handle: a.handle }));
+  return ancestors.length ? { ancestors } : {};
 }
 
 /** The area whose pixels say what is at a point the tree cannot: the pixels-only hit, or the tree-less window. */
