@@ -132,6 +132,12 @@ export interface TargetFacts {
          */
         titled?: boolean | undefined;
         /**
+         * Whether a dialog only asks (no field to fill) and its message says it commits ("All 12
+         * files will be deleted", "This cannot be undone"), or is in a language deskhand cannot
+         * read: then every button that does not back out answers it. Undefined: not read.
+         */
+        messageCommits?: boolean | undefined;
+        /**
          * What its filled one-line fields hold ('Name: "note.txt"'), read for a press in a dialog
          * that commits: the person asked reads what they confirm. No rule judges by it.
          */
@@ -182,7 +188,14 @@ export interface TargetFacts {
 
 type WindowFacts = NonNullable<TargetFacts["window"]>;
 /** The window facts a rule may ask for, read only when the answer would change the verdict. */
-export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks" | "acknowledges" | "titled";
+export type WindowQuestion =
+  | "holdsInput"
+  | "chooser"
+  | "terminalApp"
+  | "asks"
+  | "acknowledges"
+  | "titled"
+  | "messageCommits";
 
 /**
  * Which window facts judging the target needs: asked of the rules themselves (does the verdict
@@ -191,14 +204,20 @@ export type WindowQuestion = "holdsInput" | "chooser" | "terminalApp" | "asks" |
 export function windowQuestions(target: TargetFacts): WindowQuestion[] {
   const window = target.window;
   if (!window) return [];
-  return (["holdsInput", "chooser", "terminalApp", "asks", "acknowledges", "titled"] as const).filter(
-    (question) => {
-      if (window[question] !== undefined) return false;
-      const judged = (answer: boolean) =>
-        pressReason({ ...target, window: { ...window, [question]: answer } });
-      return judged(true) !== judged(false);
-    },
-  );
+  const questions = [
+    "holdsInput",
+    "chooser",
+    "terminalApp",
+    "asks",
+    "acknowledges",
+    "titled",
+    "messageCommits",
+  ] as const;
+  return questions.filter((question) => {
+    if (window[question] !== undefined) return false;
+    const judged = (answer: boolean) => pressReason({ ...target, window: { ...window, [question]: answer } });
+    return judged(true) !== judged(false);
+  });
 }
 
 /** Whether judging the target needs to know if its window holds input (a dialog's "Close"). */
@@ -571,6 +590,8 @@ function pressReason(target: TargetFacts): string | undefined {
   }
   // A dialog of fields titled for what commits nothing: its OK does that ("Text Import").
   if (confirmsTitled(target, role, labels)) return undefined;
+  const answers = answersMessage(target, role, labels);
+  if (answers) return answers;
   const decided = wordsDecide(target, role, labels);
   if (decided !== undefined) return decided || undefined;
   return (
@@ -604,6 +625,19 @@ function wordsDecide(target: TargetFacts, role: string, labels: Label[]): string
   const commits = verdicts.find((v): v is { commits: string } => !!v && "commits" in v);
   if (commits) return commits.commits;
   return verdicts.some((v) => v && "safe" in v) ? "" : undefined;
+}
+
+/**
+ * A button of a question whose message says it commits answers it, whatever its own words ("Replace
+ * All", an edit, under "This cannot be undone"), unless they back out (Cancel, No, Close).
+ */
+function answersMessage(target: TargetFacts, role: string, labels: Label[]): string | undefined {
+  const window = target.window;
+  if (!BUTTON_ROLES.has(role) || !DIALOG_ROLES.has(window?.role ?? "") || window?.messageCommits !== true)
+    return undefined;
+  const backsOut = (text: string) => labelIs(text, "cancels") || labelIs(text, "closes");
+  if (labels.some((l) => l.shown && backsOut(l.text))) return undefined;
+  return `${aRole(role)} ${quoteLabel(labels[0]!.text)}, which answers a message that says what commits (or that deskhand cannot read)`;
 }
 
 /** Labels that say only that a message was read: "OK" in most languages' catalogs. */

@@ -98,6 +98,12 @@ export const ENGLISH: Record<WordKind, string[]> = {
     "reject",
     "clear",
     "donate",
+    // What a message says of its act: it stays done.
+    "cannot be undone",
+    "can't be undone",
+    "can not be undone",
+    "cannot be reversed",
+    "irreversible",
     "upload",
     "share",
   ],

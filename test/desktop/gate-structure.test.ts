@@ -52,6 +52,33 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     await untilLogged("bar closed");
   });
 
+  it('a question\'s button answers its message: under "This cannot be undone" Replace All is refused, Cancel passes', async () => {
+    const open = await call("click", { ref: await ref("push button", "Replace in Files…"), intent });
+    assert.ok(open.ok && open.data.status !== "refused", JSON.stringify(open.data ?? open.error));
+    const all = await findWaiting(
+      call,
+      "Replace in Files",
+      { role: "push button", name: "Replace All" },
+      HANG_MS,
+    );
+    const replaced = await call("click", { ref: (all as { ref: string }).ref, intent });
+    assert.ok(!replaced.ok || replaced.data.status === "refused", JSON.stringify(replaced.data));
+    assert.match(String(replaced.data?.reason), /answers a message/, replaced.data?.reason);
+    const cancel = await findWaiting(
+      call,
+      "Replace in Files",
+      { role: "push button", name: "Cancel" },
+      HANG_MS,
+    );
+    const cancelled = await call("click", { ref: (cancel as { ref: string }).ref, intent });
+    assert.ok(
+      cancelled.ok && cancelled.data.status !== "refused",
+      JSON.stringify(cancelled.data ?? cancelled.error),
+    );
+    await untilLogged("replace cancelled");
+    assert.ok(!logged().includes("replaced all"), "nothing was replaced");
+  });
+
   // GNOME Calculator's keys asked by their descriptions: ")" as "Block schließen [)]" (close block),
   // its clear key as "Die Anzeige löschen" (delete the display). A key of a keypad (the ten digits
   // beside it) is judged by its own name alone; "OK" there still commits (a PIN pad's), and the same

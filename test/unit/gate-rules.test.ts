@@ -215,9 +215,21 @@ describe("what commits", () => {
     assert.match(commitReason(unread) ?? "", /could not be read/, "fields not read: it may only ask");
     assert.deepEqual(
       windowQuestions(unread),
-      ["asks", "titled"],
+      ["asks", "titled", "messageCommits"],
       "asked of the window only where it decides",
     );
+  });
+});
+
+describe("a question's answers", () => {
+  it("a button of a question whose message commits answers it, whatever its words; one that backs out does not", () => {
+    const under = (name: string, messageCommits: boolean) =>
+      button(name, { window: dialog({ messageCommits }) });
+    assert.match(commitReason(under("Replace All", true)) ?? "", /answers a message/);
+    assert.equal(commitReason(under("Replace All", false)), undefined, "an edit, under a plain message");
+    for (const name of ["_Cancel", "Close"])
+      assert.ok(!/answers a message/.test(commitReason(under(name, true)) ?? ""), name);
+    assert.equal(acknowledgedMessage(["Replace all 48 occurrences? This cannot be undone."], "en"), false);
   });
 });
 
@@ -232,7 +244,7 @@ describe("what commits nothing", () => {
     );
     assert.deepEqual(
       windowQuestions(ok({})),
-      ["acknowledges", "titled"],
+      ["acknowledges", "titled", "messageCommits"],
       "asked of the window only where it decides",
     );
     assert.ok(

@@ -313,6 +313,22 @@ function onlyAMessage(read: WindowRead, language: string | undefined): boolean |
 }
 
 /**
+ * Whether a dialog only asks (no field to fill) and its message says a committing word, or is in a
+ * language deskhand cannot read (acknowledgedMessage). A window not read whole is unknown.
+ */
+function messageCommits(read: WindowRead, language: string | undefined): boolean | undefined {
+  const asks = onlyAsks(read);
+  if (asks !== true) return asks;
+  const texts = read.nodes
+    .filter(shownIn(read))
+    .filter((n) => MESSAGE_ROLES.has(n.role) && !n.states?.includes("editable"))
+    .map((n) => (n.name || n.text || "").trim())
+    .filter((text) => text && !namesAField(text));
+  const acknowledged = acknowledgedMessage(texts, language);
+  return acknowledged === undefined ? false : !acknowledged;
+}
+
+/**
  * Whether a window of fields or choices is titled for what it is for, and that commits nothing, in
  * its app's language (LibreOffice's "Text Import - [scores.csv]"; file names aside), and none of its
  * texts on screen says a committing word: its OK then does what the title says. A window not read
@@ -378,6 +394,7 @@ export async function answer(
   if (questions.includes("asks")) window.asks = onlyAsks(read);
   if (questions.includes("acknowledges")) window.acknowledges = onlyAMessage(read, window.language);
   if (questions.includes("titled")) window.titled = titledHarmless(read, window.language);
+  if (questions.includes("messageCommits")) window.messageCommits = messageCommits(read, window.language);
   facts.window = window;
 }
 
