@@ -628,16 +628,17 @@ function wordsDecide(target: TargetFacts, role: string, labels: Label[]): string
 }
 
 /**
- * A button of a question whose message says it commits answers it, whatever its own words ("Replace
- * All", an edit, under "This cannot be undone"), unless they back out (Cancel, No, Close).
+ * An edit the app's undo reverts commits nothing (rule 7), unless it answers a question whose
+ * message says it commits: "Replace All" under "This cannot be undone". Its other answers ("Keep",
+ * "Cancel") are judged by their own words.
  */
 function answersMessage(target: TargetFacts, role: string, labels: Label[]): string | undefined {
   const window = target.window;
   if (!BUTTON_ROLES.has(role) || !DIALOG_ROLES.has(window?.role ?? "") || window?.messageCommits !== true)
     return undefined;
-  const backsOut = (text: string) => labelIs(text, "cancels") || labelIs(text, "closes");
-  if (labels.some((l) => l.shown && backsOut(l.text))) return undefined;
-  return `${aRole(role)} ${quoteLabel(labels[0]!.text)}, which answers a message that says what commits (or that deskhand cannot read)`;
+  const edit = labels.find((l) => l.shown && matchLabel(l.text, undefined, window.language).edits);
+  if (!edit) return undefined;
+  return `${aRole(role)} ${quoteLabel(edit.text)}, an edit that answers a message that says what commits (or that deskhand cannot read)`;
 }
 
 /** Labels that say only that a message was read: "OK" in most languages' catalogs. */

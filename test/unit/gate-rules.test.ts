@@ -215,19 +215,19 @@ describe("what commits", () => {
     assert.match(commitReason(unread) ?? "", /could not be read/, "fields not read: it may only ask");
     assert.deepEqual(
       windowQuestions(unread),
-      ["asks", "titled", "messageCommits"],
+      ["asks", "titled"],
       "asked of the window only where it decides",
     );
   });
 });
 
 describe("a question's answers", () => {
-  it("a button of a question whose message commits answers it, whatever its words; one that backs out does not", () => {
+  it("an edit that answers a question whose message commits commits; its other answers are judged by their words", () => {
     const under = (name: string, messageCommits: boolean) =>
       button(name, { window: dialog({ messageCommits }) });
     assert.match(commitReason(under("Replace All", true)) ?? "", /answers a message/);
     assert.equal(commitReason(under("Replace All", false)), undefined, "an edit, under a plain message");
-    for (const name of ["_Cancel", "Close"])
+    for (const name of ["_Cancel", "Close", "Keep"])
       assert.ok(!/answers a message/.test(commitReason(under(name, true)) ?? ""), name);
     assert.equal(acknowledgedMessage(["Replace all 48 occurrences? This cannot be undone."], "en"), false);
   });
@@ -244,7 +244,7 @@ describe("what commits nothing", () => {
     );
     assert.deepEqual(
       windowQuestions(ok({})),
-      ["acknowledges", "titled", "messageCommits"],
+      ["acknowledges", "titled"],
       "asked of the window only where it decides",
     );
     assert.ok(

@@ -179,7 +179,6 @@ describe("every label, and what commits nothing", () => {
     assert.deepEqual(windowQuestions(button("Select", { states: ["is default"], window: modalDialog() })), [
       "chooser",
       "titled",
-      "messageCommits",
     ]);
     assert.equal(
       commitReason(button("Select", { states: ["is default"], window: modalDialog({ chooser: true }) })),
