@@ -285,6 +285,9 @@ function ownCommitting(
   return { word: own, what };
 }
 
+/** An English word that commits by no meaning: a part an English compound is read by. */
+const ENGLISH_PART = { has: (word: string) => englishWord(word) && !committingMeaning(word, "english") };
+
 /**
  * Whether a word reads as harmless: in a language no catalog is in (unread), only as English labels
  * write it.
@@ -293,9 +296,10 @@ function readWord(word: string, read: Read): boolean {
   const inLabels = (w: string) => read.lexicon.english.has(w);
   if (read.unread) return inLabels(word) || !!elisionParts(word)?.every(inLabels);
   // In an English label, a word no English list holds is not read by another language's stems or
-  // compounds ("Autopay" is no "autoplay").
+  // compounds ("Autopay" is no "autoplay"): only as English words joined, none of them a committing
+  // verb ("togglebutton"; "submitform" is no reading).
   if (read.englishApp && read.english && /^[a-z]+$/u.test(word) && !englishWord(word) && !inLabels(word))
-    return false;
+    return [...word].length >= 8 && knownRun(word, ENGLISH_PART, 4, COMPOUND_LONGEST);
   return harmlessWord(word, read.lexicon, read.own);
 }
 

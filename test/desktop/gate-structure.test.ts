@@ -55,22 +55,16 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
   it('a question\'s button answers its message: under "This cannot be undone" Replace All is refused, Cancel passes', async () => {
     const open = await call("click", { ref: await ref("push button", "Replace in Files…"), intent });
     assert.ok(open.ok && open.data.status !== "refused", JSON.stringify(open.data ?? open.error));
-    const all = await findWaiting(
-      call,
-      "Replace in Files",
-      { role: "push button", name: "Replace All" },
-      HANG_MS,
-    );
-    const replaced = await call("click", { ref: (all as { ref: string }).ref, intent });
+    const inDialog = async (name: string) =>
+      (
+        (await findWaiting(call, "Replace in Files", { role: "push button", name }, HANG_MS)) as {
+          ref: string;
+        }
+      ).ref;
+    const replaced = await call("click", { ref: await inDialog("Replace All"), intent });
     assert.ok(!replaced.ok || replaced.data.status === "refused", JSON.stringify(replaced.data));
     assert.match(String(replaced.data?.reason), /answers a message/, replaced.data?.reason);
-    const cancel = await findWaiting(
-      call,
-      "Replace in Files",
-      { role: "push button", name: "Cancel" },
-      HANG_MS,
-    );
-    const cancelled = await call("click", { ref: (cancel as { ref: string }).ref, intent });
+    const cancelled = await call("click", { ref: await inDialog("Cancel"), intent });
     assert.ok(
       cancelled.ok && cancelled.data.status !== "refused",
       JSON.stringify(cancelled.data ?? cancelled.error),

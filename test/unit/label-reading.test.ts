@@ -584,6 +584,9 @@ describe("an English label's words", () => {
       // "Autopay" shares the stem of qq's "autoplay": in an English label it is read by nothing.
       assert.deepEqual(readLabel("Autopay my bills", { lexicon }).unknown, ["autopay"]);
       assert.deepEqual(readLabel("Autopay", { lexicon, language: "en" }).unknown, ["autopay"]);
+      // English words joined are read as them, unless one commits ("submitform").
+      assert.equal(readLabel("togglebutton", { lexicon }).harmless, true);
+      assert.deepEqual(readLabel("submitform", { lexicon }).unknown, ["submitform"]);
       // In an app in qq, the word is qq's, read by its stems.
       assert.equal(readLabel("Autopay", { lexicon, language: "qq" }).harmless, true);
     } finally {
