@@ -134,7 +134,7 @@ export interface TargetFacts {
         /**
          * Whether a dialog only asks (no field to fill) and its message says it commits ("All 12
          * files will be deleted", "This cannot be undone"), or is in a language deskhand cannot
-         * read: then every button that does not back out answers it. Undefined: not read.
+         * read: then an edit that answers it ("Replace All") commits. Undefined: not read.
          */
         messageCommits?: boolean | undefined;
         /**

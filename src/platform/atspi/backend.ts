@@ -604,15 +604,16 @@ export class AtspiBackend implements AccessibilityBackend {
     return { gtkApplication, items, shortcuts, partial: read.some((r) => r.partial) };
   }
 
-  /**
-   * The shortcuts window of a window's program (gtk-shortcuts.ts); none where it has none or it could
-   * not be read (its chords then stay unknown, as a GtkApplication's are): no fault of the menus.
-   */
+  /** When the window's app last sent a change event (AtspiApp.lastChangeAt); undefined: none heard. */
   lastChangeOf(windowId: number): number | undefined {
     if (this.#changesHeardFrom === undefined) return undefined;
     return this.#matches.get(windowId)?.frame?.app.lastChangeAt;
   }
 
+  /**
+   * The shortcuts window of a window's program (gtk-shortcuts.ts); none where it has none or it could
+   * not be read (its chords then stay unknown, as a GtkApplication's are): no fault of the menus.
+   */
   async #listedShortcuts(windowId: number): Promise<ListedShortcut[]> {
     const pid = await this.#pidOf(windowId);
     const program = pid ? await programOf(pid) : undefined;

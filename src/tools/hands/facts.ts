@@ -319,12 +319,7 @@ function onlyAMessage(read: WindowRead, language: string | undefined): boolean |
 function messageCommits(read: WindowRead, language: string | undefined): boolean | undefined {
   const asks = onlyAsks(read);
   if (asks !== true) return asks;
-  const texts = read.nodes
-    .filter(shownIn(read))
-    .filter((n) => MESSAGE_ROLES.has(n.role) && !n.states?.includes("editable"))
-    .map((n) => (n.name || n.text || "").trim())
-    .filter((text) => text && !namesAField(text));
-  const acknowledged = acknowledgedMessage(texts, language);
+  const acknowledged = acknowledgedMessage(wordsShown(read, MESSAGE_ROLES), language);
   return acknowledged === undefined ? false : !acknowledged;
 }
 
@@ -344,11 +339,17 @@ function titledHarmless(read: WindowRead, language: string | undefined): boolean
   const words = matchLabel(title, undefined, language);
   if (!readLabel(title, { language }).harmless || words.asks || words.saves) return false;
   // Its options' own words too: a check box "Also delete the thumbnails" says what OK will do.
-  const texts = shown
-    .filter((n) => (MESSAGE_ROLES.has(n.role) || OPTION_ROLES.has(n.role)) && !n.states?.includes("editable"))
+  const texts = wordsShown(read, MESSAGE_ROLES, OPTION_ROLES);
+  return texts.length === 0 || acknowledgedMessage(texts, language) === true;
+}
+
+/** The texts a window shows in these roles, its fields' values and the labels naming a field aside. */
+function wordsShown(read: WindowRead, ...roles: ReadonlySet<string>[]): string[] {
+  return read.nodes
+    .filter(shownIn(read))
+    .filter((n) => roles.some((set) => set.has(n.role)) && !n.states?.includes("editable"))
     .map((n) => (n.name || n.text || "").trim())
     .filter((text) => text && !namesAField(text));
-  return texts.length === 0 || acknowledgedMessage(texts, language) === true;
 }
 
 /**
