@@ -84,11 +84,18 @@ let english: Vocabulary | undefined;
 let dictionary: Lexicon | undefined;
 
 let verbs: Lexicon | undefined;
+let verbsAlone: Lexicon | undefined;
 
 /** Whether a word is an English verb (WordNet's, data/english-verbs.txt). */
 function englishVerb(word: string): boolean {
   verbs ??= new Lexicon(readFileSync(new URL("../../data/english-verbs.txt", import.meta.url)));
   return verbs.has(word);
+}
+
+/** Whether a verb reads as one on its own: WordNet's texts use it as a verb more than as a noun ("Vote"; not "Twin"). */
+function englishVerbAlone(word: string): boolean {
+  verbsAlone ??= new Lexicon(readFileSync(new URL("../../data/english-verbs-alone.txt", import.meta.url)));
+  return verbsAlone.has(word);
 }
 
 /**
@@ -531,16 +538,16 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
       ? undefined
       : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
   commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
-  // An English command led by a verb, with what it acts on, that no catalog shows leading a harmless
-  // label ("Settle invoice", "Wire the money"): what it does is not read, so it asks. A word alone
-  // ("Greet") is left to the English rules: as often a noun as a verb.
+  // An English command led by a verb that no catalog shows leading a harmless label ("Settle invoice",
+  // "Wire the money"), or that verb alone where it is more a verb than a noun ("Vote", not "Twin"):
+  // what it does is not read, so it asks.
   const lead = words[0];
   const unreadVerb =
     !commits &&
     english &&
-    words.length > 1 &&
     lead &&
     englishVerb(lead) &&
+    (words.length > 1 || englishVerbAlone(lead)) &&
     !lexicon.leads.has(lead) &&
     read.looks === undefined
       ? lead

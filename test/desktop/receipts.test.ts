@@ -179,7 +179,7 @@ describe("a press that starts another program of its app, on a GTK 3 window", ()
   const { call } = onApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_plugin_host.py", title], []);
 
   it("names the window the program opens a second and a half later, and the program", async () => {
-    const sharpen = (await findWaiting(call, title, { role: "push button", name: "Sharpen" }, 20_000)) as {
+    const sharpen = (await findWaiting(call, title, { role: "push button", name: "Sharpen…" }, 20_000)) as {
       ref: string;
     };
     // Its window comes 1.5 s after the press, past the settle any press is given: waited for only

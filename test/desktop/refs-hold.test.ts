@@ -28,17 +28,17 @@ describe("refs that hold while a window's layout shifts", () => {
     context = createContext({ refLifetime: "while-verified" });
     call = toolCaller(context);
     app = startApp(["/usr/bin/python3", "test/fixtures/dialogs/gtk3_growing.py", TITLE, log]);
-    await findWaiting(call, TITLE, { role: "push button", name: "Ping" }, 30_000);
+    await findWaiting(call, TITLE, { role: "push button", name: "Bell" }, 30_000);
   });
   after(async () => {
     app.kill();
     await context.close();
   });
 
-  /** Ping's ref, as observe hands it out. */
+  /** Bell's ref, as observe hands it out. */
   const pingRef = async () => {
     const seen = await call("observe", { target });
-    const line = (seen.text ?? "").split("\n").find((l: string) => l.includes('push button "Ping"'));
+    const line = (seen.text ?? "").split("\n").find((l: string) => l.includes('push button "Bell"'));
     assert.ok(line, seen.text);
     return /\[ref=(s\d+:e\d+[a-z]{2})\]/.exec(line)![1]!;
   };
@@ -59,12 +59,12 @@ describe("refs that hold while a window's layout shifts", () => {
   it("a button moved by typing is clicked where it is now, by its old ref, and the reply says it moved", async () => {
     const ref = await pingRef();
     await note("a longer note");
-    const clicked = await call("click", { ref, intent: "Press Ping after the row grew" });
+    const clicked = await call("click", { ref, intent: "Press Bell after the row grew" });
     assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
     assert.match(clicked.text ?? "", /\nmoved: from \d+,\d+ \d+x\d+ to \d+,\d+ \d+x\d+/);
     const { from, to } = clicked.data.since_seen.moved;
-    assert.ok(to.x > from.x, `Ping moved right: ${JSON.stringify(clicked.data.since_seen)}`);
-    assert.deepEqual(presses(), ["Ping"], "the app ran Ping's handler");
+    assert.ok(to.x > from.x, `Bell moved right: ${JSON.stringify(clicked.data.since_seen)}`);
+    assert.deepEqual(presses(), ["Bell"], "the app ran Bell's handler");
     const info = await call("element_info", { ref });
     assert.equal(info.data.verified, true, info.text);
     assert.match(info.text ?? "", /verified: the same element, moved since the snapshot/);
@@ -81,7 +81,7 @@ describe("refs that hold while a window's layout shifts", () => {
       ambiguous.error.message,
       /nth 0: .*"Twin" at \(\d+, \d+\) in panel "Left" described "The first twin"\n {2}nth 1: .*"Twin" at \(\d+, \d+\) in panel "Right" described "The second twin"/,
     );
-    assert.deepEqual(presses(), ["Ping"], "nothing was pressed");
+    assert.deepEqual(presses(), ["Bell"], "nothing was pressed");
     // Told apart where they are listed: each twin's line says where it is, and the places differ.
     const twins = await call("find", { target, role: "push button", name: "Twin" });
     const places = [...(twins.text ?? "").matchAll(/"Twin" at (\(\d+, \d+\))/g)].map((m) => m[1]);
@@ -102,15 +102,15 @@ describe("refs that hold while a window's layout shifts", () => {
       observed.text,
     );
     assert.match(observed.text ?? "", /push button "Twin" at \(\d+, \d+\) in panel "Right"/, observed.text);
-    assert.doesNotMatch(observed.text ?? "", /"Ping" at/, "what reads alike with nothing is not told apart");
+    assert.doesNotMatch(observed.text ?? "", /"Bell" at/, "what reads alike with nothing is not told apart");
     const second = await call("click", {
       find: { target, role: "push button", name: "Twin", nth: 1 },
       intent: "Press the second twin",
     });
     assert.equal(second.data?.status, "done", second.text ?? JSON.stringify(second.error));
-    const ping = await call("click", { find: { target, role: "push button", name: "Ping" }, intent: "Ping" });
+    const ping = await call("click", { find: { target, role: "push button", name: "Bell" }, intent: "Bell" });
     assert.equal(ping.data?.status, "done", ping.text ?? JSON.stringify(ping.error));
-    assert.deepEqual(presses(), ["Ping", "Twin 2", "Ping"]);
+    assert.deepEqual(presses(), ["Bell", "Twin 2", "Bell"]);
     const key = await call("key", { find: NOTE, key: "BackSpace", intent: "Take the note's last letter" });
     assert.equal(key.data?.status, "done", key.text ?? JSON.stringify(key.error));
     const now = await call("find", NOTE);
@@ -121,22 +121,22 @@ describe("refs that hold while a window's layout shifts", () => {
     const ref = await pingRef();
     const before = context.refs.lookup(ref).handle;
     await note("rebuild");
-    const clicked = await call("click", { ref, intent: "Press the rebuilt Ping" });
+    const clicked = await call("click", { ref, intent: "Press the rebuilt Bell" });
     assert.equal(clicked.data?.status, "done", clicked.text ?? JSON.stringify(clicked.error));
     assert.match(clicked.text ?? "", /\nre-found: /);
     assert.equal(clicked.data.since_seen.refound.was, before);
     assert.notEqual(context.refs.lookup(ref).handle, before, "the ref names the new object now");
-    assert.deepEqual(presses().slice(3), ["Ping"]);
+    assert.deepEqual(presses().slice(3), ["Bell"]);
   });
 
   it("a renamed button, and a removed one, are refused by their old refs, with nothing pressed", async () => {
     const ref = await pingRef();
     await note("rename");
-    const renamed = await call("click", { ref, intent: "Press Ping, renamed since" });
+    const renamed = await call("click", { ref, intent: "Press Bell, renamed since" });
     assert.equal(renamed.ok, false, renamed.text);
     assert.equal(renamed.error.code, "stale_element");
-    assert.match(renamed.error.message, /name was "Ping", now "Pong"/);
-    const pong = await pingRefNamed("Pong");
+    assert.match(renamed.error.message, /name was "Bell", now "Gong"/);
+    const pong = await pingRefNamed("Gong");
     await note("remove");
     for (const old of [ref, pong]) {
       const gone = await call("click", { ref: old, intent: "Press a removed button" });

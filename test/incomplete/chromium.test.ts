@@ -38,7 +38,7 @@ describe("Chromium without renderer accessibility", () => {
   });
 
   it("find does not call the search complete", async () => {
-    const found = await call("find", { target, role: "push button", name: "Greet" });
+    const found = await call("find", { target, role: "push button", name: "Show greeting" });
     assert.ok(found.ok, JSON.stringify(found.error));
     assert.equal(found.data.total, 0);
     assert.equal(found.data.searched_whole_window, false);

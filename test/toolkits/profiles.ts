@@ -84,9 +84,9 @@ const web = (label: string, app: string, title: string): Profile => ({
   app,
   title,
   settleMs: 1500,
-  find: { role: "push button", name: "Greet" },
+  find: { role: "push button", name: "Show greeting" },
   invoke: {
-    target: { role: "push button", name: "Greet" },
+    target: { role: "push button", name: "Show greeting" },
     // Firefox shows the status text as the status bar's value, Chromium as a static child's.
     effect: { value_contains: "Hello" },
   },

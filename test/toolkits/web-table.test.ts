@@ -113,18 +113,18 @@ describe("a web table and a select, read and acted on", { skip: web ? false : "w
     const line = (start: string) =>
       observed.data.targets.find((t: { label: string }) => t.label.startsWith(start));
     // Firefox gives EditableText to every button of a page: setting it there does nothing.
-    const greet = line('push button "Greet"');
+    const greet = line('push button "Show greeting"');
     assert.ok(greet, observed.text);
     assert.ok(greet.actions.includes("invoke") && !greet.actions.includes("set_value"), greet.label);
     // Chromium's inputs have no EditableText at all (its profile says so): its field offers none.
     const name = line('entry "Name"');
     assert.equal(name?.actions.includes("set_value"), !profile.setValueRefused, name?.label ?? observed.text);
-    const found = await call("find", { target, role: "push button", name: "Greet" });
-    assert.match(found.text ?? "", /^- push button "Greet" \[ref=/m, found.text);
+    const found = await call("find", { target, role: "push button", name: "Show greeting" });
+    assert.match(found.text ?? "", /^- push button "Show greeting" \[ref=/m, found.text);
   });
 
   it("an alert whose words are in child paragraphs reads with them, in find and in a snapshot", async () => {
-    const greet = await call("find", { target, role: "push button", name: "Greet" });
+    const greet = await call("find", { target, role: "push button", name: "Show greeting" });
     const pressed = await call("act", { ref: greet.data.matches[0].ref, action: { kind: "invoke" } });
     assert.ok(pressed.ok, JSON.stringify(pressed.error));
     await sleep(500);

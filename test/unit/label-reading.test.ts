@@ -641,14 +641,23 @@ describe("the machine's catalogs", () => {
       "Оплатите сейчас",
     ])
       assert.equal(readLabel(label).harmless, false, label);
-    // An English verb outside the chosen senses, with what it acts on, asks where no catalog shows
-    // it leading a harmless label; alone it is left to the English rules (a gap docs/safety.md names).
-    for (const label of ["Settle invoice", "Disburse the funds", "Wire the money", "Tell a friend"]) {
+    // An English verb outside the chosen senses asks where no catalog shows it leading a harmless
+    // label: with what it acts on, or alone where it is more often a verb than a noun.
+    for (const label of [
+      "Settle invoice",
+      "Disburse the funds",
+      "Wire the money",
+      "Tell a friend",
+      "Settle",
+      "Vote",
+      "Claim",
+    ]) {
       const reading = readLabel(label);
       assert.equal(reading.harmless, false, label);
       assert.ok(reading.commits ?? reading.unreadVerb, `${label}: ${JSON.stringify(reading)}`);
     }
-    for (const label of ["Settle", "Show details", "Open file", "Address Book", "Go back", "Read more"])
+    // Alone, a word more often a noun is read as one ("Twin", "Flag"), and catalogs' own leads pass.
+    for (const label of ["Twin", "Flag", "Show details", "Open file", "Address Book", "Go back", "Read more"])
       assert.equal(readLabel(label).harmless, true, label);
   });
 
