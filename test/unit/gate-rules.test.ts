@@ -167,6 +167,21 @@ describe("what commits", () => {
     assert.equal(matchLabel("全部删除", vocabulary, "zh_CN").commits, "删除");
   });
 
+  it("a phrase of Thai, Lao, Khmer or Burmese matches whole words, as ICU finds them", () => {
+    const vocabulary = buildVocabulary([
+      { kind: "closes", text: "ปิด", language: "th", english: "close" },
+      { kind: "commits", text: "ส่ง", language: "th", english: "send" },
+      { kind: "commits", text: "ชำระเงิน", language: "th", english: "pay" },
+    ]);
+    // เปิด (open) holds the letters of ปิด (close); ปิด หน้าต่าง closes a window.
+    for (const label of ["เปิดแท็บใหม่", "เปิดไฟล์"])
+      assert.deepEqual(matchLabel(label, vocabulary, "th"), {}, label);
+    assert.equal(matchLabel("ปิดหน้าต่าง", vocabulary, "th").closes, "ปิด");
+    assert.equal(matchLabel("ส่งเลย", vocabulary, "th").commits, "ส่ง", "a word of a longer run");
+    // NFKC splits the vowel AM ("ำ"); it is kept whole, or ICU finds no word in ชำระ.
+    assert.equal(matchLabel("ชำระเงินตอนนี้", vocabulary, "th").commits, "ชำระเงิน");
+  });
+
   it("reads every catalog installed on the system", (t) => {
     const read = readInstalledTranslations(
       { roots: ["/usr/share/locale"] },
