@@ -315,6 +315,59 @@ describe("a line break typed into a document canvas that reports no text (AbiWor
   });
 });
 
+describe("Enter on a focused control of a Qt dialog, which presses the dialog's default instead", () => {
+  const log = join(dir, "qt-default.log");
+  const pressed = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
+  let context: ToolContext;
+  let call: Call;
+  before(() => {
+    context = gatedContext(dir);
+    call = toolCaller(context);
+  });
+  after(() => context.close());
+
+  const dialogWith = async (label: string) => {
+    const title = `Gate keys Qt ${label} ${process.pid}`;
+    const app = startApp([
+      "/usr/bin/python3",
+      "test/fixtures/dialogs/qt_default_enter.py",
+      title,
+      log,
+      label,
+    ]);
+    await one(call, title, { role: "push button", name: label });
+    return { title, app };
+  };
+
+  it("a committing default is judged: Enter on a button that is not auto-default, or on a radio button, needs a person", async () => {
+    const { title, app } = await dialogWith("Transfer");
+    try {
+      for (const name of ["Zoom", "Later"]) {
+        const focused = await one(call, title, { name });
+        const enter = await call("key", { ref: focused.ref, key: "Enter", intent: "Zoom in" });
+        refusedWith(enter, `Enter on ${name}`, /Transfer/);
+      }
+      await sleep(500);
+      assert.ok(!pressed().includes("Transfer"), `Transfer was not pressed: ${pressed()}`);
+    } finally {
+      app.kill();
+    }
+  });
+
+  it("a harmless default passes, and Enter on Zoom presses it, not Zoom", async () => {
+    const { title, app } = await dialogWith("Refresh");
+    try {
+      const zoom = await one(call, title, { name: "Zoom" });
+      done(await call("key", { ref: zoom.ref, key: "Enter", intent: "Refresh" }), "Enter on Zoom");
+      for (let i = 0; i < 20 && !pressed().includes("Refresh"); i++) await sleep(100);
+      assert.ok(pressed().includes("Refresh"), `the default was pressed: ${pressed()}`);
+      assert.ok(!pressed().includes("Zoom"), `Zoom was not: ${pressed()}`);
+    } finally {
+      app.kill();
+    }
+  });
+});
+
 describe("Enter in a GTK 4 file chooser dialog, whose toolkit reports no default and no showing", () => {
   const title = `Gate keys GTK4 ${process.pid}`;
   const folder = mkdtempSync(join(dir, "gtk4-"));

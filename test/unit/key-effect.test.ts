@@ -75,6 +75,32 @@ describe("what a key presses", () => {
     assert.deepEqual(await judged(root, { text: "abc" }), []);
   });
 
+  it("Enter on a focused control may press the default button instead (Qt, Swing): both are judged", async () => {
+    const zoom = button("Zoom", { states: [...showing, "focused"] });
+    const later: FakeElement = {
+      role: "radio button",
+      name: "Later",
+      actions: ["click"],
+      states: [...showing, "focused"],
+    };
+    for (const focused of [zoom, later]) {
+      const root = dialog([focused, button("Transfer", { states: [...showing, "is default"] })]);
+      assert.deepEqual(await judged(root, { chord: "Enter" }), [
+        { name: focused.name, via: "the focused element", commits: false },
+        { name: "Transfer", via: "the default button, which Enter may press instead", commits: true },
+      ]);
+      // Space presses only what has the focus.
+      assert.deepEqual(await judged(root, { text: " " }), [
+        { name: focused.name, via: "the focused element", commits: false },
+      ]);
+    }
+    // The default button focused is judged once.
+    const root = dialog([button("Transfer", { states: [...showing, "is default", "focused"] })]);
+    assert.deepEqual(await judged(root, { chord: "Enter" }), [
+      { name: "Transfer", via: "the focused element", commits: true },
+    ]);
+  });
+
   it("Enter in a field presses the default button; in a multi-line text it presses nothing", async () => {
     const field: FakeElement = { role: "text", name: "Name", states: [...showing, "editable", "focused"] };
     const root = dialog([field, button("Save", { states: [...showing, "is default"] })]);

@@ -81,11 +81,22 @@ export async function activationPresses(
   focusedNode: RawNode | undefined,
   keys: ActivationKeys,
 ): Promise<Activation[]> {
-  if (focused.role !== undefined && PRESSABLE_ROLES.has(focused.role))
-    return [{ via: "the focused element" }];
+  const shown = shownIn(read);
+  if (focused.role !== undefined && PRESSABLE_ROLES.has(focused.role)) {
+    const itself: Activation = { via: "the focused element" };
+    if (!keys.enter) return [itself];
+    // Enter on a focused control may press the window's default button instead: a Qt dialog's button
+    // that is not auto-default, its check and radio buttons, Swing's Metal look. Both are judged.
+    const defaults = read.nodes.filter(
+      (n) => n.states?.includes("is default") && shown(n) && n !== focusedNode && n.name !== focused.name,
+    );
+    return [
+      itself,
+      ...defaults.map((node) => ({ node, via: "the default button, which Enter may press instead" })),
+    ];
+  }
   if (!keys.enter) return [];
   const editable = focused.role !== undefined && EDITABLE_ROLES.has(focused.role);
-  const shown = shownIn(read);
   if (editable && multiLine(focused)) return composerSends(context, windowId, read, focusedNode, keys);
   // A web form's default (its submit button) is pressed by Enter in that form's fields only: Enter
   // in a field outside it (a page's search box) leaves it alone. Where the field cannot be placed,
