@@ -118,11 +118,22 @@ const AFTER_PAST = new Set(["for", "to", "by", "as", "with", "at", "on", "in", "
  * order, no order placed. Another verb's past form there still commits ("Truncated table").
  */
 const describes = (words: string[], at: number, entry: Entry) =>
-  !!entry.past &&
-  entry.first &&
-  at === 0 &&
-  words.length > entry.words.length &&
-  !AFTER_PAST.has(words[entry.words.length]!);
+  (!!entry.past &&
+    entry.first &&
+    at === 0 &&
+    words.length > entry.words.length &&
+    !AFTER_PAST.has(words[entry.words.length]!)) ||
+  shownState(words, at, entry);
+
+// Verbs that show a view: what follows them is what the view shows.
+const SHOWS = new Set(["show", "hide", "view", "display", "list", "filter", "only"]);
+
+/**
+ * Whether a past form follows a verb that shows a view, as the state of what it shows ("Show sent",
+ * "Hide deleted items", "View paid invoices"): a filter, no act.
+ */
+const shownState = (words: string[], at: number, entry: Entry) =>
+  !!entry.past && at > 0 && SHOWS.has(words[at - 1]!);
 
 // Beside a past form, this says what a view shows ("Paid only", "Only installed"): a state, no act.
 const FILTERS = new Set(["only"]);

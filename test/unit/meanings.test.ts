@@ -103,6 +103,10 @@ describe("committing by meaning", () => {
     // So it does beside "only", a filter of a view ("Paid only"); the verb itself there still acts.
     for (const label of ["Paid only", "Only installed"]) assert.equal(commits(label), undefined, label);
     assert.ok(commits("Pay only"), "Pay only");
+    // After a verb that shows a view it is what the view shows ("Show sent"); "Show and send" acts.
+    for (const label of ["Show sent", "Hide deleted items", "View paid invoices"])
+      assert.equal(commits(label), undefined, label);
+    assert.ok(commits("Show and send"), "Show and send");
     // A verb that is mostly a noun, its past form before what it describes: the other sense
     // (LibreOffice's "Ordered List", a list in order); after it, an act ("Booked for me", above).
     for (const label of ["Ordered List", "Booked seats"]) assert.equal(commits(label), undefined, label);
