@@ -354,7 +354,7 @@ describe("Enter on a focused control of a Qt dialog, which presses the dialog's 
     }
   });
 
-  it("a harmless default passes, and Enter on Zoom presses it, not Zoom", async () => {
+  it("a harmless default passes, and Enter on Zoom presses it, not Zoom; an unclaimed alt+letter asks", async () => {
     const { title, app } = await dialogWith("Refresh");
     try {
       const zoom = await one(call, title, { name: "Zoom" });
@@ -362,6 +362,12 @@ describe("Enter on a focused control of a Qt dialog, which presses the dialog's 
       for (let i = 0; i < 20 && !pressed().includes("Refresh"); i++) await sleep(100);
       assert.ok(pressed().includes("Refresh"), `the default was pressed: ${pressed()}`);
       assert.ok(!pressed().includes("Zoom"), `Zoom was not: ${pressed()}`);
+      // alt+s, which no label shows as a mnemonic: a QShortcut the tree does not show, so it asks.
+      const id = await windowId(call, title);
+      const send = await call("key", { key: "alt+s", intent: "Send", window: { id } });
+      refusedWith(send, "alt+s", /reports no key bindings/);
+      await sleep(500);
+      assert.ok(!pressed().includes("Send"), `alt+s sent nothing: ${pressed()}`);
     } finally {
       app.kill();
     }

@@ -588,6 +588,16 @@ describe("what a key presses", () => {
     assert.deepEqual(await judged(menu(closed), { text: "d" }), []);
   });
 
+  it("alt+letter that no label may show, in an app that reports no key bindings, is a chord nothing reads (a Qt QShortcut)", async () => {
+    const root = frame([button("Zoom"), button("Archive")]);
+    const send = await judged(root, { chord: "alt+s" });
+    assert.deepEqual(send, [{ name: undefined, via: "unknown", commits: true }], JSON.stringify(send));
+    // A letter a label may show is judged as that label's mnemonic.
+    assert.deepEqual(await judged(root, { chord: "alt+z" }), [
+      { name: "Zoom", via: "a possible mnemonic (the app reports no key bindings): alt+z", commits: false },
+    ]);
+  });
+
   it("alt+letter opens the menu whose title shows it; a closed menu's items take no mnemonic, an accelerator still counts", async () => {
     // KWrite: the menu bar's "Edit" is Qt's "Alt+E"; File's closed "Close All" reports its mnemonic as
     // "Alt+e" (the label's own letter), "Quit Now" an accelerator "Alt+Q" (Qt writes those upper case).

@@ -297,24 +297,31 @@ async function chordEffect(
     !reportsAccelerators && formatting !== "menu" && effect.presses.length === 0 && !harmlessChord(chord);
   if (guess && !mnemonicLike && key?.kind === "char")
     await guessedAccelerators(j, pressables, chord, key.char);
-  if (!reportsMnemonics && mnemonicLike && key?.kind === "char")
+  // Qt reports each mnemonic it has ("&Send": Alt+S); where it reports none, no label has one.
+  if (!reportsMnemonics && mnemonicLike && key?.kind === "char" && !/^qt/iu.test(j.read.toolkit ?? ""))
     await possibleMnemonics(j, pressables, chord, key.char);
+  // alt+letter is a mnemonic where a label may show it; where none can, it is a chord like any other
+  // (a Qt app's QShortcut alt+s, Send).
+  const mnemonicOf = mnemonicLike && effect.presses.length > pressedBefore;
   if (
     !decided &&
     (!reportsAccelerators || viewDelete || outside) &&
-    !mnemonicLike &&
+    !mnemonicOf &&
     !found &&
     saves.length === 0
   ) {
     effect.presses.unshift({ unreadable: unclaimedWhy(chord, { viewDelete, outside }) });
     effect.via.unshift("unknown");
   }
-  if (effect.presses.length === 0 && !decided) {
-    if (!j.read.complete)
-      return "the window was not read whole, so the chord's key binding cannot be ruled out";
-    if (pressables.some((n) => n.unread.includes("actions")))
-      return "some elements did not answer for their key bindings";
-  }
+  return effect.presses.length === 0 && !decided ? readFellShort(j, pressables) : undefined;
+}
+
+/** Why a chord nothing claims may still be bound to something unread: the read fell short. */
+function readFellShort(j: KeyJudging, pressables: RawNode[]): string | undefined {
+  if (!j.read.complete)
+    return "the window was not read whole, so the chord's key binding cannot be ruled out";
+  if (pressables.some((n) => n.unread.includes("actions")))
+    return "some elements did not answer for their key bindings";
   return undefined;
 }
 
