@@ -752,6 +752,9 @@ const unreadWords = (unknown: string[]) =>
 function setReason(target: TargetFacts, role: string): string | undefined {
   if (TYPED_TEXT_ROLES.has(role)) return undefined;
   const option = target.sets?.list !== undefined;
+  // A list named for a search or a filter ("Filter", "Φίλτρο") chooses what a view shows ("Sent").
+  const list = target.sets?.list?.name;
+  if (option && list && matchLabel(list, undefined, target.window?.language).searches) return undefined;
   const texts = [target.name, ...(EDITABLE_ROLES.has(role) ? [] : [target.sets?.value])];
   for (const text of texts) {
     if (!text) continue;

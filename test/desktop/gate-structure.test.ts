@@ -52,6 +52,17 @@ describe("the judge on a GTK 3 window: structure first, fail closed on words it 
     await untilLogged("bar closed");
   });
 
+  it("an option of a list named for a filter is chosen with no person, whatever its words", async () => {
+    const combo = await ref("combo box", "Filter");
+    const chosen = await call("act", {
+      ref: combo,
+      action: { kind: "select", option: "Sent items" },
+      intent,
+    });
+    assert.ok(chosen.ok && chosen.data.status !== "refused", JSON.stringify(chosen.data ?? chosen.error));
+    await untilLogged("filter Sent items");
+  });
+
   it('a question\'s button answers its message: under "This cannot be undone" Replace All is refused, Cancel passes', async () => {
     const open = await call("click", { ref: await ref("push button", "Replace in Files…"), intent });
     assert.ok(open.ok && open.data.status !== "refused", JSON.stringify(open.data ?? open.error));

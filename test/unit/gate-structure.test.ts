@@ -144,6 +144,22 @@ describe("the judge: structure first", () => {
       }),
       undefined,
     );
+    // An option of a list named for a filter or a search is what a view shows, in any language.
+    for (const [list, name, language] of [
+      ["Φίλτρο", "Απεσταλμένα", "el"],
+      ["Filter", "Sent", "en"],
+      ["Filtern", "Gesendet", "de"],
+    ])
+      assert.equal(
+        commitReason({
+          role: "menu item",
+          name,
+          sets: { list: { role: "combo box", name: list } },
+          window: { role: "frame", language },
+        }),
+        undefined,
+        `${list}: ${name}`,
+      );
     // A tab chosen from its list shows its page, as a click on it does.
     assert.equal(
       commitReason({ role: "page tab", name: "Delete account", sets: { list: { role: "page tab list" } } }),
