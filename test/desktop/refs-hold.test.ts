@@ -148,6 +148,24 @@ describe("refs that hold while a window's layout shifts", () => {
     assert.deepEqual(presses().slice(4), [], "nothing was pressed");
   });
 
+  it("typed text whose Tab moves the focus onto a button says the space after it pressed that button", async () => {
+    const typed = await call("type_text", {
+      find: NOTE,
+      text: "ok\t ",
+      clear: true,
+      intent: "Type, then press",
+    });
+    assert.equal(typed.data?.status, "done", typed.text ?? JSON.stringify(typed.error));
+    for (let i = 0; i < 20 && !presses().includes("Twin 1"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(presses().slice(4), ["Twin 1"], "the space pressed the first Twin");
+    assert.match(
+      typed.text ?? "",
+      /its keys also pressed what had the focus \(space: push button "Twin"\)/,
+      typed.text,
+    );
+  });
+
   /** The ref of the push button named `name`, by find. */
   async function pingRefNamed(name: string): Promise<string> {
     const found = await call("find", { target, role: "push button", name });

@@ -473,7 +473,7 @@ export async function typeTextPlan(
     async execute(h, acting) {
       // The focus, the caret and the typing go as one: another deskhand's click in between would
       // send this text into its field.
-      const { focused, start, remapped, written, started, shown, pixels, face } = await h.exclusive(
+      const { focused, start, remapped, written, pressed, started, shown, pixels, face } = await h.exclusive(
         async () => {
           const focused = place ? await focusPlace(context, h, acting, place, input.clear) : undefined;
           // An element with no text to read back shows what it took only in its pixels.
@@ -485,7 +485,7 @@ export async function typeTextPlan(
             ? await emptied(context, h, place)
             : (kept ?? (await caretAtEnd(context, h, acting, place)));
           const started = Date.now();
-          const { remapped, written } = await typeInPieces(context, h, acting, {
+          const { remapped, written, pressed } = await typeInPieces(context, h, acting, {
             text: input.text,
             firstEnd,
             movesItself: field,
@@ -500,7 +500,7 @@ export async function typeTextPlan(
           // characters when the app reads them, with the keymap of that moment, and another deskhand
           // remapping the same keycodes before then would change what arrives.
           const shown = await untilShown(context, place, input.text, start);
-          return { focused, start, remapped, written, started, shown, pixels, face };
+          return { focused, start, remapped, written, pressed, started, shown, pixels, face };
         },
       );
       const result = {
@@ -510,6 +510,7 @@ export async function typeTextPlan(
         ...(start && !input.clear ? { caret: start.how } : {}),
         remapped_keys: remapped,
         ...(written ? { written_as_text: written } : {}),
+        ...(pressed.length > 0 ? { keys_pressed: pressed } : {}),
         typing_ms: Date.now() - started,
         ...shown,
         ...(place
@@ -522,9 +523,15 @@ export async function typeTextPlan(
       const read = await readBackFromPixels(context, pixels, input.text);
       return read.shown ? { ...seen, read_back: "from pixels" } : { ...seen, read_back_pixels: read.why };
     },
-    describe: (r) => `${typedDescription(r, input, place)}${coloursWords(r)}`,
+    describe: (r) => `${typedDescription(r, input, place)}${pressedWords(r)}${coloursWords(r)}`,
   };
 }
+
+/** What a Tab's focus and the keys after it pressed, as the reply says it: the text went elsewhere too. */
+const pressedWords = (r: Record<string, unknown>) =>
+  Array.isArray(r.keys_pressed)
+    ? `; its keys also pressed what had the focus (${r.keys_pressed.join("; ")})`
+    : "";
 
 /** type_text's journal outcome: the difference quotes the field, typed text and all, so only the reply has it. */
 const typedOutcome = ({ read_back_differs: _differs, lost, ...outcome }: Record<string, unknown>) => ({

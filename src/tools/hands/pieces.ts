@@ -330,8 +330,10 @@ export async function typeInPieces(
   hands: Hands,
   acting: ActingSurfaces,
   typing: TypedPieces,
-): Promise<{ remapped: number; pieces: number; written: number }> {
+): Promise<{ remapped: number; pieces: number; written: number; pressed: string[] }> {
   const { text } = typing;
+  // What the keys after the first piece pressed, the gate allowing it: "line break: push button "Post"".
+  const pressed: string[] = [];
   let at = 0;
   // The text before `end` is judged on the focus it goes to.
   let end = typing.firstEnd;
@@ -397,8 +399,11 @@ export async function typeInPieces(
     });
     if (step && !step.allowed) throw stoppedAt(text, at, piece, next, step.reason);
     if (step) allowed = step.end;
+    for (const press of effect.presses)
+      if (press.role && press.name)
+        pressed.push(`${keyName(next, true) ?? "key"}: ${press.role} ${JSON.stringify(press.name)}`);
   }
-  return { remapped, pieces, written };
+  return { remapped, pieces, written, pressed };
 }
 
 /** What the next keys press where the focus is now; where it cannot be told, why (it counts as committing). */
