@@ -102,7 +102,7 @@ const table: Record<string, Classes> = {
   uk: {
     money:
       "оплатити|оплата|сплатити|платіж|купити|покупка|замовити|замовлення|забронювати|бронювання|зробити ставку|пожертвувати|підписатися|підписка|вивести кошти|переказати|переказ",
-    data: "надіслати|відправити|опублікувати|поділитися|вивантажити|експортувати|друкувати|синхронізувати|переслати",
+    data: "надіслати|надсилання|відправити|опублікувати|публікація|поділитися|вивантажити|експортувати|друкувати|синхронізувати|переслати",
     destroys:
       "видалити|стерти|очистити|знищити|обрізати|перезаписати|примусово|відкинути|форматувати|відкликати|завершити",
     fixes: "підтвердити|застосувати|підписати|схвалити|прийняти|встановити|об'єднати|розгорнути|авторизувати",
@@ -147,6 +147,52 @@ const table: Record<string, Classes> = {
     data: "gönder|gönderme|yayınla|paylaş|yükle|dışa aktar|yazdır|eşitle|senkronize et|ilet",
     destroys: "sil|silme|kaldır|temizle|boşalt|kırp|üzerine yaz|zorla|biçimlendir|iptal et|sonlandır|yok et",
     fixes: "onayla|uygula|imzala|kabul et|yükle|birleştir|dağıt|yetkilendir",
+  },
+  hu: {
+    money:
+      "fizetés|fizess|fizetni|kifizetés|fizetés most|vásárlás|vásárolj|megvásárol|megrendelés|rendelés|lefoglal|licitálás|adományozás|adomány|előfizetés|előfizet|pénzfelvétel|átutalás|borravaló",
+    data: "küldés|elküld|küldd el|beküldés|közzététel|közzétesz|publikálás|megosztás|feltöltés|exportálás|nyomtatás|szinkronizálás|továbbítás",
+    destroys:
+      "törlés|töröl|törlése|eltávolítás|eltávolít|kiürítés|felülírás|felülír|elvetés|eltávolítása|megszüntetés|megsemmisítés",
+    fixes: "jóváhagyás|jóváhagy|alkalmaz|aláír|elfogad|telepítés|telepít",
+  },
+  el: {
+    money:
+      "πληρωμή|πληρώστε|πλήρωσε|αγοράστε|αγόρασε|παραγγελία|παραγγείλετε|δωρεά|ανάληψη|έμβασμα|φιλοδώρημα|εξόφληση",
+    data: "αποστολή|στείλτε|στείλε|υποβολή|δημοσιεύστε|εκτύπωση|συγχρονισμός",
+    destroys: "διαγραφή|διαγράψτε|διέγραψε|απαλοιφή|εκκαθάριση|άδειασμα|απεγκατάσταση|καταστροφή",
+    fixes: "επιβεβαιώστε|έγκριση|αποδοχή|εγκατάσταση|συγχώνευση",
+  },
+  th: {
+    money: "จ่ายเงิน|ชำระ|ชำระเงิน|ซื้อ|สั่งซื้อ|ประมูล|บริจาค|สมัครสมาชิก|ถอนเงิน|โอนเงิน",
+    data: "ส่ง|ส่งออก|แชร์|อัปโหลด|ซิงค์|ส่งต่อ",
+    destroys: "ลบ|ลบทิ้ง|เขียนทับ|ถอนการติดตั้ง|เพิกถอน|ยกเลิกการสมัคร|ทำลาย",
+    fixes: "ยืนยัน|ลงนาม|อนุมัติ|ยอมรับ|ติดตั้ง",
+  },
+  he: {
+    money: "תשלום|לתשלום|קנייה|רכישה|רכוש|הזמן עכשיו|תרום|תרומה|מנוי|העבר כסף",
+    data: "שלח|שליחה|שלחו|הגש|הגשה|פרסם|פרסום|שתף|שיתוף|העלאה|ייצא|ייצוא|הדפס|הדפסה|סנכרן",
+    destroys: "מחק|מחיקה|הסר|הסרה|רוקן|דרוס|הסר התקנה|בטל מנוי|השמד",
+    fixes: "אשרו|חתמו|התקינו|מזגו",
+  },
+  hi: {
+    money: "भुगतान|भुगतान करें|खरीदें|ख़रीदें|ऑर्डर करें|बुक करें|बोली लगाएं|दान करें|सदस्यता लें|निकासी",
+    data: "भेजें|सबमिट करें|जमा करें|प्रकाशित करें|साझा करें|अपलोड करें|निर्यात करें|प्रिंट करें|छापें|सिंक करें|अग्रेषित करें",
+    destroys: "हटाएं|हटाएँ|मिटाएं|मिटाएँ|खाली करें|अधिलेखित करें|त्यागें|अनइंस्टॉल करें|नष्ट करें",
+    fixes: "पुष्टि करें|लागू करें|हस्ताक्षर करें|स्वीकृत करें|स्वीकार करें|इंस्टॉल करें|विलय करें",
+  },
+  id: {
+    money:
+      "bayar|pembayaran|bayar sekarang|pembelian|pesan sekarang|pemesanan|reservasi|donasi|berdonasi|berlangganan|tarik tunai|penarikan",
+    data: "kirim|kirimkan|ajukan|terbitkan|publikasikan|bagikan|unggah|ekspor|cetak|sinkronkan",
+    destroys: "hapus|hapus semua|kosongkan|timpa|hapus instalasi|cabut|hancurkan",
+    fixes: "terapkan|tandatangani|setujui|gabungkan",
+  },
+  ms: {
+    money: "bayar|pembayaran|belian|tempah|tempahan|derma|langgan",
+    data: "hantar|serahkan|terbitkan|kongsi|muat naik|eksport|cetak|segerakkan",
+    destroys: "kosongkan|tulis ganti|nyahpasang|batalkan langganan|musnahkan",
+    fixes: "laksanakan|luluskan|gabungkan",
   },
 };
 
