@@ -2,6 +2,7 @@
 // answers it, answers each queued request as not started, and ends; a request still running when
 // the drain is over is answered as cut, never left without an answer.
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -63,5 +64,25 @@ describe("serve: a stop drains", () => {
     assert.match(answers[0].error.message, /still running after 0\.2 s; it had started/);
     assert.equal(answers[1].id, 2);
     assert.ok(took < 2500, `answered at the drain's end, not the request's (${took} ms)`);
+  });
+
+  it("a request answered stops listening for the stop: thirty leave none behind", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const context = createContext({
+      refLifetime: "latest-snapshot",
+      connect: async () => new SlowBackend(0),
+    });
+    let answered = 0;
+    output.on("data", (chunk) => {
+      answered += String(chunk).split("\n").filter(Boolean).length;
+    });
+    const stop = new AbortController();
+    const done = serve({ input, output, context, stop: stop.signal, drainMs: 1000 });
+    for (let id = 1; id <= 30; id++) input.write(`{"id":${id},"method":"windows"}\n`);
+    while (answered < 30) await sleep(20);
+    assert.ok(getEventListeners(stop.signal, "abort").length <= 1, "no listener per answered request");
+    stop.abort();
+    await done;
   });
 });

@@ -147,11 +147,16 @@ function answered(job: Job, stop: AbortSignal | undefined, drainMs: number): Pro
           : new ProtocolError("internal_error", error instanceof Error ? error.message : String(error)),
       ),
   );
-  return stop ? Promise.race([result, cutAtDrain(job.id, stop, drainMs)]) : result;
+  if (!stop) return result;
+  // Each request listens for the stop only while it runs: a listener left behind per request grew
+  // without end (Node's MaxListenersExceededWarning after ten).
+  const listening = new AbortController();
+  const cut = cutAtDrain(job.id, stop, drainMs, listening.signal);
+  return Promise.race([result, cut]).finally(() => listening.abort());
 }
 
 /** Resolves `drainMs` after `stop` aborts, with the answer for a request still running then. */
-function cutAtDrain(id: RequestId, stop: AbortSignal, drainMs: number): Promise<object> {
+function cutAtDrain(id: RequestId, stop: AbortSignal, drainMs: number, done: AbortSignal): Promise<object> {
   return new Promise<object>((resolve) => {
     const onStop = () =>
       setTimeout(
@@ -169,7 +174,7 @@ function cutAtDrain(id: RequestId, stop: AbortSignal, drainMs: number): Promise<
         drainMs,
       ).unref();
     if (stop.aborted) onStop();
-    else stop.addEventListener("abort", onStop, { once: true });
+    else stop.addEventListener("abort", onStop, { once: true, signal: done });
   });
 }
 
