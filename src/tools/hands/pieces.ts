@@ -399,11 +399,21 @@ export async function typeInPieces(
     });
     if (step && !step.allowed) throw stoppedAt(text, at, piece, next, step.reason);
     if (step) allowed = step.end;
-    for (const press of effect.presses)
-      if (press.role && press.name)
-        pressed.push(`${keyName(next, true) ?? "key"}: ${press.role} ${JSON.stringify(press.name)}`);
+    pressed.push(...surelyPressed(effect, next));
   }
   return { remapped, pieces, written, pressed };
+}
+
+/**
+ * What keys pressed, as the reply says it ('space: push button "Twin"'): only what they press, not
+ * what they may (a default a toolkit may pick instead).
+ */
+function surelyPressed(effect: Awaited<ReturnType<typeof keyEffect>>, keys: string): string[] {
+  return effect.presses.flatMap((press, i) =>
+    press.role && press.name && !/\bmay\b|possible/.test(effect.via[i] ?? "")
+      ? [`${keyName(keys, true) ?? "key"}: ${press.role} ${JSON.stringify(press.name)}`]
+      : [],
+  );
 }
 
 /** What the next keys press where the focus is now; where it cannot be told, why (it counts as committing). */
